@@ -1,0 +1,25 @@
+# Two commands on a fresh machine (Python 3.11 + make):  make play  |  make test
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: play test bench clean
+
+$(STAMP): pyproject.toml requirements.lock
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.lock
+	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps -e .
+	touch $(STAMP)
+
+play: $(STAMP)
+	$(BIN)/nctui
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/python -m nctui simulate --players 4 --games 50 --seed 1
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,3 @@
+"""nctui: Nightmare Cathedral in the terminal."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,3 @@
+from nctui.cli import main
+
+raise SystemExit(main())

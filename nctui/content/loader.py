@@ -1,0 +1,182 @@
+"""Load and validate a content pack.
+
+A pack is a folder of TOML files, each decoded into a typed Struct of ``schema``. Any problem
+raises ``ContentError`` naming the file, the entry and the field. Beyond types, the loader
+checks references (symbols, actions, Night spaces, suits) and the counts the rulebook gives.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from . import schema as s
+
+PACKS_DIR = Path(__file__).parent / "packs"
+
+# file name -> (attribute of Pack, schema type)
+FILES: dict[str, tuple[str, type]] = {
+    "pack.toml": ("info", s.PackInfo),
+    "board.toml": ("board", s.Board),
+    "matrix.toml": ("matrix", s.Matrix),
+    "tracks.toml": ("tracks", s.Tracks),
+    "cards.toml": ("cards", s.Cards),
+}
+
+
+class ContentError(ValueError):
+    """A content file is missing, malformed or inconsistent."""
+
+    def __init__(self, file: str, entry: str, problem: str) -> None:
+        self.file, self.entry, self.problem = file, entry, problem
+        super().__init__(f"{file}: {entry}: {problem}")
+
+
+class SideMap(msgspec.Struct, frozen=True, kw_only=True):
+    """A board side with what the grid implies: adjacency and the Cathedral's neighbours."""
+
+    side: s.BoardSide
+    adjacency: tuple[tuple[str, tuple[str, ...]], ...]  # area id -> adjacent area ids
+    adjacent_cathedral: frozenset[str]
+    cells: tuple[tuple[str, int, int], ...]  # (area id or "#", row, col)
+    rows: int
+    cols: int
+
+
+class Pack(msgspec.Struct, frozen=True, kw_only=True):
+    info: s.PackInfo
+    board: s.Board
+    matrix: s.Matrix
+    tracks: s.Tracks
+    cards: s.Cards
+    sides: tuple[SideMap, ...]
+    digest: str  # sha256 of the files, recorded in saves
+
+
+def _decode(path: Path, typ: type) -> Any:
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ContentError(path.name, "(file)", f"cannot read: {exc.strerror or exc}") from exc
+    try:
+        return msgspec.toml.decode(raw, type=typ)
+    except msgspec.ValidationError as exc:
+        entry, _, problem = _split_path(str(exc))
+        raise ContentError(path.name, entry, problem) from exc
+    except msgspec.DecodeError as exc:
+        raise ContentError(path.name, "(syntax)", str(exc)) from exc
+
+
+def _split_path(message: str) -> tuple[str, str, str]:
+    """msgspec says 'Expected `int`, got `str` - at `$.areas[3].symbol`': name the entry."""
+    if " - at `" in message:
+        problem, _, where = message.partition(" - at `")
+        return where.rstrip("`"), "", problem
+    return "(top level)", "", message
+
+
+def _grid(side: s.BoardSide, file: str) -> SideMap:
+    rows = [r.split() for r in side.grid.strip().splitlines() if r.strip()]
+    entry = f"sides[{side.id}].grid"
+    if not rows or len({len(r) for r in rows}) != 1:
+        raise ContentError(file, entry, "every grid row must have the same number of cells")
+    by_cell = {a.cell: a.id for a in side.areas}
+    if len(by_cell) != len(side.areas):
+        raise ContentError(file, f"sides[{side.id}].areas", "two areas share a cell code")
+    cells: list[tuple[str, int, int]] = []
+    for r, row in enumerate(rows):
+        for c, code in enumerate(row):
+            if code == ".":
+                continue
+            if code == "#":
+                cells.append(("#", r, c))
+            elif code in by_cell:
+                cells.append((by_cell[code], r, c))
+            else:
+                raise ContentError(file, entry, f"cell code {code!r} at row {r} col {c} is no area")
+    at = {(r, c): a for a, r, c in cells}
+    adj: dict[str, set[str]] = {a.id: set() for a in side.areas}
+    near_cathedral: set[str] = set()
+    for (r, c), a in at.items():
+        for dr, dc in ((0, 1), (1, 0)):
+            b = at.get((r + dr, c + dc))
+            if b is None or b == a:
+                continue
+            if "#" in (a, b):
+                near_cathedral.add(b if a == "#" else a)
+            else:
+                adj[a].add(b)
+                adj[b].add(a)
+    for area in side.areas:
+        if area.id not in {a for a, _, _ in cells}:
+            raise ContentError(file, f"sides[{side.id}].areas[{area.id}]", "has no cell in the grid")
+        if not _connected([(r, c) for a, r, c in cells if a == area.id]):
+            raise ContentError(file, f"sides[{side.id}].areas[{area.id}]", "its cells are not connected")
+    return SideMap(
+        side=side,
+        adjacency=tuple((a, tuple(sorted(adj[a]))) for a in sorted(adj)),
+        adjacent_cathedral=frozenset(near_cathedral),
+        cells=tuple(cells),
+        rows=len(rows),
+        cols=len(rows[0]),
+    )
+
+
+def _connected(points: list[tuple[int, int]]) -> bool:
+    todo, seen = [points[0]], {points[0]}
+    pts = set(points)
+    while todo:
+        r, c = todo.pop()
+        for n in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+            if n in pts and n not in seen:
+                seen.add(n)
+                todo.append(n)
+    return len(seen) == len(pts)
+
+
+def load_pack(folder: Path | str) -> Pack:
+    """Read, decode and validate the pack in ``folder``."""
+    folder = Path(folder)
+    parts: dict[str, Any] = {}
+    digest = hashlib.sha256()
+    for name, (attr, typ) in FILES.items():
+        path = folder / name
+        if not path.exists():
+            raise ContentError(name, "(file)", f"missing from pack folder {folder}")
+        digest.update(name.encode() + b"\0" + path.read_bytes())
+        parts[attr] = _decode(path, typ)
+    sides = tuple(_grid(side, "board.toml") for side in parts["board"].sides)
+    pack = Pack(**parts, sides=sides, digest=digest.hexdigest())
+    from .validate import validate
+
+    validate(pack)
+    return pack
+
+
+_CACHE: dict[str, Pack] = {}
+
+
+def register(pack: Pack) -> None:
+    """Make a pack available by id (tests register hand-built packs this way)."""
+    _CACHE[pack.info.id] = pack
+
+
+def get_pack(pack_id: str = "base") -> Pack:
+    """The pack with this id, loaded once from ``packs/<id>`` and then shared."""
+    if pack_id not in _CACHE:
+        folder = PACKS_DIR / pack_id
+        if not folder.is_dir() or not pack_id.replace("-", "").replace("_", "").isalnum():
+            raise ContentError(pack_id, "(pack)", "no such content pack")
+        pack = load_pack(folder)
+        if pack.info.id != pack_id:
+            raise ContentError("pack.toml", "id", f"says {pack.info.id!r}, folder is {pack_id!r}")
+        _CACHE[pack_id] = pack
+    return _CACHE[pack_id]
+
+
+def counts(items: Any, key: str) -> Counter:
+    return Counter(getattr(i, key) for i in items)

@@ -1,0 +1,180 @@
+"""Cross-checks of a decoded pack: references between files and the rulebook's counts."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Iterable
+
+from . import schema as s
+
+if TYPE_CHECKING:
+    from .loader import Pack
+
+# Counts the core rulebook gives in COMPONENTS.
+STAGE_COUNTS = {
+    "development": {1: 52, 2: 44},
+    "dreams": {1: 27, 2: 19},
+    "conflicts": {1: 16, 2: 16},
+}
+CATHEDRAL_PIECES = 13
+REWARD_TILES = 13
+NIGHTMARES = 8
+
+
+def _fail(file: str, entry: str, problem: str) -> None:
+    from .loader import ContentError
+
+    raise ContentError(file, entry, problem)
+
+
+def validate(pack: "Pack") -> None:
+    _board(pack)
+    _matrix(pack)
+    _tracks(pack)
+    _cards(pack)
+
+
+def _board(pack: "Pack") -> None:
+    symbols = {x.id for x in pack.board.symbols}
+    if len(symbols) != len(pack.board.symbols):
+        _fail("board.toml", "symbols", "two symbols share an id")
+    for sm in pack.sides:
+        side = sm.side
+        for area in side.areas:
+            if area.symbol not in symbols:
+                _fail("board.toml", f"sides[{side.id}].areas[{area.id}].symbol", f"unknown symbol {area.symbol!r}")
+        if sum(a.corner for a in side.areas) != 4:
+            _fail("board.toml", f"sides[{side.id}]", "a side needs exactly 4 corner areas")
+        if any(a.corner and a.four_players_only for a in side.areas):
+            _fail("board.toml", f"sides[{side.id}]", "a corner area can't be covered for 3 players")
+        if len({a.id for a in side.areas}) != len(side.areas):
+            _fail("board.toml", f"sides[{side.id}].areas", "two areas share an id")
+    covered = {p for sm in pack.sides for p in sm.side.players}
+    if covered != {1, 2, 3, 4}:
+        _fail("board.toml", "sides", "the sides must cover 1, 2, 3 and 4 players exactly")
+    small = [sm for sm in pack.sides if 1 in sm.side.players]
+    if small and len(small[0].side.areas) != 12:
+        _fail("board.toml", f"sides[{small[0].side.id}]", "the 1-2 player side has 12 areas (one per Area Selection card)")
+
+
+def _matrix(pack: "Pack") -> None:
+    m = pack.matrix
+    if sorted(m.rondel) != sorted(s.ACTION_IDS) or sorted(d.action for d in m.days) != sorted(s.ACTION_IDS):
+        _fail("matrix.toml", "days", "there must be exactly one Day space per action")
+    nights = {n.id for n in m.nights}
+    for d in m.days:
+        if d.arrow not in nights:
+            _fail("matrix.toml", f"days[{d.action}].arrow", f"unknown Night space {d.arrow!r}")
+    for n in m.nights:
+        if not 2 <= len(set(n.adjacent)) <= 3:
+            _fail("matrix.toml", f"nights[{n.id}].adjacent", "a Night space is adjacent to 2 or 3 Day spaces")
+
+
+def _tracks(pack: "Pack") -> None:
+    t = pack.tracks
+    symbols = {x.id for x in pack.board.symbols}
+    for i, sym in enumerate(t.turn):
+        if sym not in symbols:
+            _fail("tracks.toml", f"turn[{i}]", f"unknown symbol {sym!r}")
+    if len(t.time) < 2:
+        _fail("tracks.toml", "time", "the Time track needs a start and the skull")
+    for i, sp in enumerate(t.ritual):
+        for sym in sp.cost:
+            if sym not in symbols:
+                _fail("tracks.toml", f"ritual[{i}].cost", f"unknown symbol {sym!r}")
+        if (sp.kind == "special") != (sp.bonus != "none"):
+            _fail("tracks.toml", f"ritual[{i}]", "special spaces, and only they, have a bonus")
+        if not sp.cost:
+            _fail("tracks.toml", f"ritual[{i}].cost", "every step is paid with at least one Follower")
+    pieces = [t.first_piece] + [c.piece for c in t.cathedral]
+    if len(set(pieces)) != CATHEDRAL_PIECES or len(pieces) != CATHEDRAL_PIECES:
+        _fail("tracks.toml", "cathedral", f"first_piece and the track hold the {CATHEDRAL_PIECES} pieces once each")
+    if sum("stage2" in c.icons for c in t.cathedral) != 1:
+        _fail("tracks.toml", "cathedral", "exactly one space is the Stage II space")
+    if t.divergent_paths:
+        dp = {p.piece for p in t.divergent_paths}
+        if dp != set(pieces):
+            _fail("tracks.toml", "divergent_paths", "the sideboard holds every Cathedral piece once")
+        for p in t.divergent_paths:
+            for src in p.incoming:
+                if src not in dp:
+                    _fail("tracks.toml", f"divergent_paths[{p.piece}].incoming", f"unknown piece {src!r}")
+
+
+def _effects(file: str, entry: str, effects: Iterable[s.Effect | None]) -> None:
+    for eff in effects:
+        if eff is None:
+            continue
+        for step in eff.steps:
+            _step(file, entry, step)
+
+
+def _step(file: str, entry: str, step: s.Step) -> None:
+    if isinstance(step, s.Choose):
+        if len(step.options) < 2:
+            _fail(file, entry, "a choose step needs at least two options")
+        for opt in step.options:
+            for sub in opt:
+                _step(file, entry, sub)
+    elif isinstance(step, s.Climb) and not (step.paid or step.free):
+        _fail(file, entry, "a climb is paid, free, or both")
+    elif isinstance(step, s.AddFortLevels) and step.cost and len(step.cost) != step.count:
+        _fail(file, entry, "add_fort_levels.cost lists one price per level")
+    elif isinstance(step, s.Draw) and step.keep > step.count:
+        _fail(file, entry, "draw.keep can't exceed draw.count")
+
+
+def _cards(pack: "Pack") -> None:
+    c = pack.cards
+    f = "cards.toml"
+    ids = Counter(
+        [x.id for x in c.actions]
+        + [c.basic_combat.id]
+        + [x.id for x in c.development]
+        + [x.id for x in c.dreams]
+        + [x.id for x in c.conflicts]
+        + [x.id for x in c.reward_tiles]
+        + [x.id for x in c.king_combat]
+    )
+    dup = [k for k, n in ids.items() if n > 1]
+    if dup:
+        _fail(f, dup[0], "card id used more than once")
+    if sorted(a.action for a in c.actions) != sorted(s.ACTION_IDS):
+        _fail(f, "actions", "one starting Action card per action")
+    for a in c.actions:
+        _effects(f, f"actions[{a.id}]", (a.day, a.conform, a.dissent))
+    fort = [a for a in c.actions if a.action == "fortify"]
+    if fort and fort[0].unit_limit != 3:
+        _fail(f, f"actions[{fort[0].id}].unit_limit", "the starting Fortify card prints a Unit Limit of 3")
+    for field, items in (("development", c.development), ("dreams", c.dreams), ("conflicts", c.conflicts)):
+        per_stage = Counter(x.stage for x in items)
+        for stage, want in STAGE_COUNTS[field].items():
+            if per_stage.get(stage, 0) not in (0, want) or (stage == 1 and per_stage.get(1, 0) != want):
+                _fail(f, field, f"Stage {stage} has {per_stage.get(stage, 0)} cards, the rulebook has {want}")
+    for d in c.development:
+        e = f"development[{d.id}]"
+        if d.kind == "upgrade":
+            if d.action is None or d.day is None or d.conform is None or d.dissent is None:
+                _fail(f, e, "an Upgrade names its action and all three effects")
+            if d.unit_limit_one_area not in (0, 4, 5):
+                _fail(f, e + ".unit_limit_one_area", "Upgrades raise the Unit Limit in one area to 4 or 5")
+            _effects(f, e, (d.day, d.conform, d.dissent))
+        else:
+            if d.effect is None:
+                _fail(f, e, "a Ploy has an effect")
+            _effects(f, e, (d.effect,))
+    suits = {x.id for x in c.suits}
+    for d in c.dreams:
+        if d.suit not in suits:
+            _fail(f, f"dreams[{d.id}].suit", f"unknown suit {d.suit!r}")
+        if not d.needs:
+            _fail(f, f"dreams[{d.id}].needs", "a Dream card states what it needs")
+        _effects(f, f"dreams[{d.id}]", (d.effect,))
+    for k in c.conflicts:
+        if [ln.shadows for ln in k.lines] != [1, 2, 3]:
+            _fail(f, f"conflicts[{k.id}].lines", "one line each for 1, 2 and 3 Shadows")
+        _effects(f, f"conflicts[{k.id}]", (k.victory, k.defeat))
+    if c.nightmares and sorted(n.number for n in c.nightmares) != list(range(1, NIGHTMARES + 1)):
+        _fail(f, "nightmares", f"Nightmares are numbered 1 to {NIGHTMARES}")
+    if c.reward_tiles and len(c.reward_tiles) != REWARD_TILES:
+        _fail(f, "reward_tiles", f"there are {REWARD_TILES} Reward tiles")

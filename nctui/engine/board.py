@@ -1,0 +1,129 @@
+"""KEY CONCEPTS: the board's geometry, area control, presence, Marked Areas."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ..content.loader import Pack, SideMap, get_pack
+from .state import AreaState, GameState
+
+SHADOWS_SIDE = -2  # a "side" index for the Shadows
+NO_SIDE = -1
+
+
+def pack(state: GameState) -> Pack:
+    return get_pack(state.pack)
+
+
+def side_for(p: Pack, players: int) -> SideMap:
+    """SETUP 1: the board side for the number of players (solo uses the 1-2 side)."""
+    for sm in p.sides:
+        if players in sm.side.players:
+            return sm
+    raise LookupError(f"content pack {p.info.id!r} has no board side for {players} players")
+
+
+def side_map(state: GameState) -> SideMap:
+    return _side(state.pack, state.board_side)
+
+
+@lru_cache(maxsize=None)
+def _side(pack_id: str, side_id: str) -> SideMap:
+    for sm in get_pack(pack_id).sides:
+        if sm.side.id == side_id:
+            return sm
+    raise LookupError(side_id)
+
+
+@lru_cache(maxsize=None)
+def _adjacency(pack_id: str, side_id: str) -> dict[str, tuple[str, ...]]:
+    return dict(_side(pack_id, side_id).adjacency)
+
+
+@lru_cache(maxsize=None)
+def _symbols(pack_id: str, side_id: str) -> dict[str, str]:
+    return {a.id: a.symbol for a in _side(pack_id, side_id).side.areas}
+
+
+def adjacent(state: GameState, area: str) -> tuple[str, ...]:
+    """Areas in play adjacent to ``area`` (covered areas are not in play)."""
+    in_play = area_index(state)
+    return tuple(a for a in _adjacency(state.pack, state.board_side)[area] if a in in_play)
+
+
+def symbol_of(state: GameState, area: str) -> str:
+    return _symbols(state.pack, state.board_side)[area]
+
+
+def is_corner(state: GameState, area: str) -> bool:
+    return any(a.id == area and a.corner for a in side_map(state).side.areas)
+
+
+def adjacent_to_cathedral(state: GameState, area: str) -> bool:
+    return area in side_map(state).adjacent_cathedral
+
+
+def area_index(state: GameState) -> dict[str, int]:
+    return _index(tuple(a.id for a in state.areas))
+
+
+@lru_cache(maxsize=64)
+def _index(ids: tuple[str, ...]) -> dict[str, int]:
+    return {a: i for i, a in enumerate(ids)}
+
+
+def area(state: GameState, area_id: str) -> AreaState:
+    return state.areas[area_index(state)[area_id]]
+
+
+def units(a: AreaState) -> int:
+    return sum(a.followers) + a.shadows
+
+
+def is_empty(a: AreaState) -> bool:
+    """No units and no Fort: controlled by Shadows (AREA CONTROL)."""
+    return units(a) == 0 and a.fort_levels == 0
+
+
+def controller(a: AreaState) -> int:
+    """AREA CONTROL: a seat, SHADOWS_SIDE, or NO_SIDE for a tie."""
+    if a.fort_levels > 0:
+        return a.fort_owner
+    if units(a) == 0:
+        return SHADOWS_SIDE
+    counts = list(a.followers) + [a.shadows]
+    best = max(counts)
+    if counts.count(best) > 1:
+        return NO_SIDE
+    i = counts.index(best)
+    return SHADOWS_SIDE if i == len(a.followers) else i
+
+
+def present(a: AreaState, seat: int) -> bool:
+    """AREA PRESENCE: at least 1 Fort or 1 Follower."""
+    return a.followers[seat] > 0 or a.fort_owner == seat
+
+
+def marked_symbol(state: GameState) -> str:
+    """MARKED AREA: the symbol under the Turn marker."""
+    if state.turn_pos < 0:
+        return ""
+    return pack(state).tracks.turn[state.turn_pos]
+
+
+def marked_areas(state: GameState) -> tuple[str, ...]:
+    sym = marked_symbol(state)
+    return tuple(a.id for a in state.areas if symbol_of(state, a.id) == sym)
+
+
+def turn_owner(state: GameState, position: int) -> int:
+    """SETUP 8: Player markers fill the Turn track clockwise from the Starting marker, one seat
+    per position in table order, beginning with the first player."""
+    n = len(state.players)
+    track = len(pack(state).tracks.turn)
+    return (state.first_player + (position - state.turn_start) % track) % n
+
+
+def replace_area(state: GameState, new: AreaState) -> tuple[AreaState, ...]:
+    i = area_index(state)[new.id]
+    return state.areas[:i] + (new,) + state.areas[i + 1 :]

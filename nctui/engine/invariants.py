@@ -1,0 +1,85 @@
+"""Invariants that hold in every reachable state; random-play tests and `simulate` check them."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from . import board
+from .events import HIDDEN
+from .state import BASIC_COMBAT, FOLLOWERS, FORT_LEVELS, SHADOWS, GameState, UNIT_LIMIT
+
+
+def violations(state: GameState) -> list[str]:
+    """Every broken invariant, in words (empty when all hold)."""
+    out: list[str] = []
+    out += _pieces(state)
+    out += _cards(state)
+    out += _board(state)
+    if state.phase == "over":
+        if state.decision is not None or state.outcome is None:
+            out.append("a finished game has an outcome and no decision")
+    elif state.decision is None or not state.decision.options:
+        out.append("an unfinished game always has a decider with options")
+    return out
+
+
+def _pieces(state: GameState) -> list[str]:
+    out = []
+    for pl in state.players:
+        on_board = sum(a.followers[pl.seat] for a in state.areas)
+        if pl.supply + pl.limbo + on_board + pl.devoured != FOLLOWERS or min(pl.supply, pl.limbo) < 0:
+            out.append(f"seat {pl.seat}: Followers not conserved ({pl.supply}+{pl.limbo}+{on_board}+{pl.devoured})")
+        forts = sum(a.fort_levels for a in state.areas if a.fort_owner == pl.seat)
+        if pl.forts + forts != FORT_LEVELS or pl.forts < 0:
+            out.append(f"seat {pl.seat}: Fort levels not conserved")
+    if state.shadows + sum(a.shadows for a in state.areas) + state.devoured_shadows != SHADOWS or state.shadows < 0:
+        out.append("Shadows not conserved")
+    return out
+
+
+def _cards(state: GameState) -> list[str]:
+    p = board.pack(state)
+    d = state.decks
+    seen = Counter(d.development + d.development_discard + d.development2 + d.removed)
+    for pl in state.players:
+        seen.update(pl.hand)
+        seen.update(c for stack in pl.display for c in stack[1:])
+    dev = Counter({c.id: 1 for c in p.cards.development})
+    dev[BASIC_COMBAT] = len(state.players)
+    out = []
+    if HIDDEN in seen:
+        out.append("a hidden placeholder is in the state itself")
+    if seen != dev:
+        out.append(f"Development cards not conserved: {sorted((seen - dev) + (dev - seen))[:5]}")
+    dreams = Counter(d.dream + d.dream_offer + d.dream2)
+    for pl in state.players:
+        dreams.update(pl.dreams + pl.dreams_played)
+    if dreams != Counter({c.id: 1 for c in p.cards.dreams}):
+        out.append("Dream cards not conserved")
+    conflicts = Counter(d.conflict + d.conflict2)
+    want = Counter({c.id: 1 for c in p.cards.conflicts if state.stage == 1 or c.stage == 2})
+    if conflicts != want:
+        out.append("Conflict cards not conserved")
+    return out
+
+
+def _board(state: GameState) -> list[str]:
+    out = []
+    for a in state.areas:
+        if a.fort_levels and not 1 <= a.fort_levels <= 3:
+            out.append(f"{a.id}: a Fort has 1 to 3 levels")
+        if (a.fort_levels == 0) != (a.fort_owner == -1):
+            out.append(f"{a.id}: Fort owner and levels disagree")
+        if a.fortress >= 0 and (a.fort_owner != a.fortress or a.fort_levels < 1):
+            out.append(f"{a.id}: the Fortress lost its last Fort level")
+        if a.shadows > UNIT_LIMIT:
+            out.append(f"{a.id}: more than {UNIT_LIMIT} Shadows")
+        if any(f < 0 for f in a.followers) or a.shadows < 0:
+            out.append(f"{a.id}: negative units")
+        if any(f > 5 for f in a.followers):
+            out.append(f"{a.id}: more Followers than any Unit Limit allows")
+    if state.phase != "setup":
+        for pl in state.players:
+            if pl.shaper == "":
+                out.append(f"seat {pl.seat}: the Shaper is off the board")
+    return out

@@ -1,0 +1,88 @@
+"""GAME END & SCORING: the final score of each seat and the Outcome."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from . import board
+from .events import Event
+from .state import GameState, Outcome, Score
+
+DEVOURED_VP = (8, 5, 3, 2)  # most, 2nd, 3rd, fewest
+
+
+def ritual_vp(state: GameState, best: int) -> int:
+    """A marker scores the highest VP space it has reached."""
+    spaces = board.pack(state).tracks.ritual
+    return max((sp.vp for sp in spaces[:best]), default=0)
+
+
+def fort_vp(state: GameState, seat: int) -> int:
+    """1 VP for a Fort of 2 levels, 2 VP for a Fort of 3."""
+    return sum({2: 1, 3: 2}.get(a.fort_levels, 0) for a in state.areas if a.fort_owner == seat)
+
+
+def devoured_vp(state: GameState) -> tuple[int, ...]:
+    """8/5/3/2 for most to fewest devoured units; ties share the summed positions, rounded
+    down; the Shadows hold a position but score nothing. A side with nothing devoured takes no
+    position (docs/rules-decisions.md)."""
+    sides = [(pl.devoured, pl.seat) for pl in state.players] + [(state.devoured_shadows, -1)]
+    ranked = sorted((s for s in sides if s[0] > 0), key=lambda s: -s[0])
+    vp = [0] * len(state.players)
+    pos = 0
+    while pos < len(ranked):
+        tied = [s for s in ranked if s[0] == ranked[pos][0]]
+        pool = sum(DEVOURED_VP[pos : pos + len(tied)])
+        for _, seat in tied:
+            if seat >= 0:
+                vp[seat] = pool // len(tied)
+        pos += len(tied)
+    return tuple(vp)
+
+
+def upgrade_vp(state: GameState, seat: int) -> int:
+    cards = {d.id: d.vp for d in board.pack(state).cards.development}
+    return sum(cards.get(c, 0) for stack in state.players[seat].display for c in stack)
+
+
+def dream_vp(state: GameState, seat: int) -> int:
+    cards = {d.id: d.vp for d in board.pack(state).cards.dreams}
+    return sum(cards[c] for c in state.players[seat].dreams_played)
+
+
+def scores(state: GameState) -> tuple[Score, ...]:
+    dev = devoured_vp(state)
+    return tuple(
+        Score(
+            seat=pl.seat,
+            ritual=sum(ritual_vp(state, b) for b in pl.ritual_best),
+            forts=fort_vp(state, pl.seat),
+            devoured=dev[pl.seat],
+            upgrades=upgrade_vp(state, pl.seat),
+            dreams=dream_vp(state, pl.seat),
+        )
+        for pl in state.players
+    )
+
+
+def winners(result: tuple[Score, ...]) -> tuple[tuple[int, ...], str]:
+    """Most VP wins. The rulebook gives no tie-break; ours: most VP from Dreams, then most VP
+    from the Ritual track; still tied, the victory is shared (docs/rules-decisions.md)."""
+    best = max(s.total for s in result)
+    tied = [s for s in result if s.total == best]
+    if len(tied) == 1:
+        return (tied[0].seat,), ""
+    for label, key in (("most VP from Dreams", lambda s: s.dreams), ("most VP from the Ritual track", lambda s: s.ritual)):
+        top = max(key(s) for s in tied)
+        tied = [s for s in tied if key(s) == top]
+        if len(tied) == 1:
+            return (tied[0].seat,), label
+    return tuple(s.seat for s in tied), "shared victory"
+
+
+def end_game(state: GameState, reason: str, ev: list[Event]) -> GameState:
+    result = scores(state)
+    won, tie = winners(result)
+    outcome = Outcome(reason=reason, scores=result, winners=won, tie_break=tie)
+    ev.append(Event(kind="game_over", detail=reason, cards=tuple(str(w) for w in won)))
+    return replace(state, phase="over", decision=None, outcome=outcome, queue=())

@@ -1,0 +1,55 @@
+"""What a seat may see. UI, bots, the King and the network only ever get views.
+
+A view is the state with every secret replaced by ``HIDDEN``: other seats' hands and Dreams,
+the order of every deck, the RNG, and the options of a decision that is not the viewer's.
+"""
+
+from __future__ import annotations
+
+import msgspec
+from msgspec.structs import replace
+
+from .events import HIDDEN
+from .rng import Rng
+from .state import GameState
+
+SPECTATOR = -1
+
+
+class View(msgspec.Struct, frozen=True, kw_only=True):
+    seat: int  # SPECTATOR for a spectator
+    state: GameState
+
+    @property
+    def my_turn_to_decide(self) -> bool:
+        d = self.state.decision
+        return d is not None and d.seat == self.seat
+
+
+def _hide(cards: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(HIDDEN for _ in cards)
+
+
+def player_view(state: GameState, seat: int) -> View:
+    d = state.decision
+    decks = state.decks
+    hidden_decks = replace(
+        decks,
+        development=_hide(decks.development),
+        dream=_hide(decks.dream),
+        conflict=_hide(decks.conflict),
+        development2=_hide(decks.development2),
+        dream2=_hide(decks.dream2),
+        conflict2=_hide(decks.conflict2),
+    )
+    players = tuple(
+        pl if pl.seat == seat else replace(pl, hand=_hide(pl.hand), dreams=_hide(pl.dreams)) for pl in state.players
+    )
+    if d is not None and d.seat != seat:
+        d = replace(d, options=())
+    redacted = replace(state, rng=Rng(state=0), decks=hidden_decks, players=players, decision=d)
+    return View(seat=seat, state=redacted)
+
+
+def spectator_view(state: GameState) -> View:
+    return player_view(state, SPECTATOR)
