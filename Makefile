@@ -19,6 +19,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)
+	$(BIN)/python benchmarks/history_memory.py --players 4
 	$(BIN)/python -m nctui simulate --players 4 --games 50 --seed 1
 
 clean:

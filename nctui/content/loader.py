@@ -57,26 +57,43 @@ class Pack(msgspec.Struct, frozen=True, kw_only=True):
     digest: str  # sha256 of the files, recorded in saves
 
 
-def _decode(path: Path, typ: type) -> Any:
+def _read(path: Path) -> bytes:
     try:
-        raw = path.read_bytes()
+        return path.read_bytes()
     except OSError as exc:
         raise ContentError(path.name, "(file)", f"cannot read: {exc.strerror or exc}") from exc
+
+
+def _decode(name: str, raw: bytes, typ: type) -> Any:
     try:
         return msgspec.toml.decode(raw, type=typ)
     except msgspec.ValidationError as exc:
-        entry, _, problem = _split_path(str(exc))
-        raise ContentError(path.name, entry, problem) from exc
+        problem, _, where = str(exc).partition(" - at `")
+        raise ContentError(name, _entry(raw, where.rstrip("`")) if where else "(top level)", problem) from exc
     except msgspec.DecodeError as exc:
-        raise ContentError(path.name, "(syntax)", str(exc)) from exc
+        raise ContentError(name, "(syntax)", str(exc)) from exc
 
 
-def _split_path(message: str) -> tuple[str, str, str]:
-    """msgspec says 'Expected `int`, got `str` - at `$.areas[3].symbol`': name the entry."""
-    if " - at `" in message:
-        problem, _, where = message.partition(" - at `")
-        return where.rstrip("`"), "", problem
-    return "(top level)", "", message
+def _entry(raw: bytes, where: str) -> str:
+    """Turn msgspec's `$.sides[0].areas[3].symbol` into `sides[small].areas[ash-nave].symbol`,
+    naming list entries by their id where they have one."""
+    import re
+    import tomllib
+
+    try:
+        node: Any = tomllib.loads(raw.decode())
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError):
+        return where
+    out = []
+    for name, index in re.findall(r"\.?([^.\[\]]+)?(?:\[(\d+)\])?", where.removeprefix("$")):
+        if name:
+            out.append(("." if out else "") + name)
+            node = node.get(name) if isinstance(node, dict) else None
+        if index:
+            node = node[int(index)] if isinstance(node, list) and int(index) < len(node) else None
+            key = next((node[k] for k in ("id", "piece", "action", "number") if isinstance(node, dict) and k in node), index)
+            out.append(f"[{key}]")
+    return "".join(out) or where
 
 
 def _grid(side: s.BoardSide, file: str) -> SideMap:
@@ -147,8 +164,9 @@ def load_pack(folder: Path | str) -> Pack:
         path = folder / name
         if not path.exists():
             raise ContentError(name, "(file)", f"missing from pack folder {folder}")
-        digest.update(name.encode() + b"\0" + path.read_bytes())
-        parts[attr] = _decode(path, typ)
+        raw = _read(path)
+        digest.update(name.encode() + b"\0" + raw)
+        parts[attr] = _decode(name, raw, typ)
     sides = tuple(_grid(side, "board.toml") for side in parts["board"].sides)
     pack = Pack(**parts, sides=sides, digest=digest.hexdigest())
     from .validate import validate

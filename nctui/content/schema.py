@@ -63,11 +63,12 @@ class _Step(_C, tag_field="do"):
 
 
 class Produce(_Step, tag="produce"):
-    """Produce ``amount``: ``spread`` among matching areas, or ``each`` matching area produces."""
+    """Produce ``amount``: ``spread`` among matching areas, all in ``one`` of them, or ``each``
+    matching area produces ``amount``."""
 
     amount: int = 1
     where: AreaFilter = "controlled"
-    mode: Literal["spread", "each"] = "spread"
+    mode: Literal["spread", "one", "each"] = "spread"
 
 
 class Move(_Step, tag="move"):
@@ -124,6 +125,7 @@ class Draw(_Step, tag="draw"):
     deck: DeckId = "development"
     count: int = 1
     keep: int = 0
+    beyond_limit: bool = False  # a Dream kept this way doesn't count against the limit of 2
 
 
 class PlayUpgrades(_Step, tag="play_upgrades"):

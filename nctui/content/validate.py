@@ -18,6 +18,8 @@ STAGE_COUNTS = {
 }
 CATHEDRAL_PIECES = 13
 REWARD_TILES = 13
+REWARD_COLOURS = {"gray": 5, "yellow": 4, "red": 4}  # our sideboard's slots (docs/content.md)
+OVERLAY_TILES = 4  # COMPONENTS: 4 board overlay tiles cover the areas marked 4
 NIGHTMARES = 8
 
 
@@ -49,6 +51,10 @@ def _board(pack: "Pack") -> None:
             _fail("board.toml", f"sides[{side.id}]", "a corner area can't be covered for 3 players")
         if len({a.id for a in side.areas}) != len(side.areas):
             _fail("board.toml", f"sides[{side.id}].areas", "two areas share an id")
+        if 4 in side.players and 3 in side.players and sum(a.four_players_only for a in side.areas) != OVERLAY_TILES:
+            _fail("board.toml", f"sides[{side.id}]", f"{OVERLAY_TILES} areas are marked for 4 players (one per overlay tile)")
+        if 3 not in side.players and any(a.four_players_only for a in side.areas):
+            _fail("board.toml", f"sides[{side.id}]", "only the 3-4 player side has areas marked for 4 players")
     covered = {p for sm in pack.sides for p in sm.side.players}
     if covered != {1, 2, 3, 4}:
         _fail("board.toml", "sides", "the sides must cover 1, 2, 3 and 4 players exactly")
@@ -156,12 +162,16 @@ def _cards(pack: "Pack") -> None:
         if d.kind == "upgrade":
             if d.action is None or d.day is None or d.conform is None or d.dissent is None:
                 _fail(f, e, "an Upgrade names its action and all three effects")
+            if d.action == "fortify" and d.unit_limit != 3:
+                _fail(f, e + ".unit_limit", "Fortify Upgrades print the normal Unit Limit of 3")
             if d.unit_limit_one_area not in (0, 4, 5):
                 _fail(f, e + ".unit_limit_one_area", "Upgrades raise the Unit Limit in one area to 4 or 5")
             _effects(f, e, (d.day, d.conform, d.dissent))
         else:
             if d.effect is None:
                 _fail(f, e, "a Ploy has an effect")
+            if d.action or d.day or d.conform or d.dissent or d.vp or d.unit_limit or d.unit_limit_one_area:
+                _fail(f, e, "a Ploy covers no Action card: no action, day/conform/dissent, vp or unit limit")
             _effects(f, e, (d.effect,))
     suits = {x.id for x in c.suits}
     for d in c.dreams:
@@ -178,3 +188,5 @@ def _cards(pack: "Pack") -> None:
         _fail(f, "nightmares", f"Nightmares are numbered 1 to {NIGHTMARES}")
     if c.reward_tiles and len(c.reward_tiles) != REWARD_TILES:
         _fail(f, "reward_tiles", f"there are {REWARD_TILES} Reward tiles")
+    if c.reward_tiles and Counter(t.colour for t in c.reward_tiles) != Counter(REWARD_COLOURS):
+        _fail(f, "reward_tiles", f"Reward tile colours must be {REWARD_COLOURS}")

@@ -13,7 +13,8 @@ def violations(state: GameState) -> list[str]:
     """Every broken invariant, in words (empty when all hold)."""
     out: list[str] = []
     out += _pieces(state)
-    out += _cards(state)
+    if state.turn_start >= 0:  # the cards are dealt once the Turn track is set (SETUP 7-16)
+        out += _cards(state)
     out += _board(state)
     if state.phase == "over":
         if state.decision is not None or state.outcome is None:

@@ -1,0 +1,35 @@
+"""Helpers for engine tests: play seeded random games through players' views."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from nctui.bots import RandomBot
+from nctui.engine import GameConfig, GameState, new_game, player_view, step
+from nctui.engine.actions import Action
+
+
+def config(players: int = 2, seed: int = 0, **kw) -> GameConfig:
+    return GameConfig(players=players, seats=("bot",) * players, seed=seed, **kw)
+
+
+def random_game(players: int = 2, seed: int = 0, **kw) -> Iterator[tuple[GameState, Action | None]]:
+    """Yield (state, action taken from it) along one game; the last state has action None."""
+    res = new_game(config(players, seed, **kw))
+    state = res.state
+    bots = [RandomBot(seed * 10 + i) for i in range(len(state.players))]
+    while state.decision is not None:
+        seat = state.decision.seat
+        action = bots[seat].choose(player_view(state, seat))
+        yield state, action
+        state = step(state, action).state
+    yield state, None
+
+
+def play(players: int = 2, seed: int = 0, **kw) -> tuple[GameState, list[Action]]:
+    actions: list[Action] = []
+    state = None
+    for state, action in random_game(players, seed, **kw):
+        if action is not None:
+            actions.append(action)
+    return state, actions

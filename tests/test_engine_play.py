@@ -1,0 +1,156 @@
+"""Seeded random play: invariants, legal_actions/apply agreement, replay, views."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+
+from nctui.content.loader import get_pack
+from nctui.engine import (
+    ActionError, GameState, IllegalAction, InvalidAction, NoDecision, apply, check, legal_actions, new_game,
+    player_view, spectator_view, step,
+)
+from nctui.engine import actions as A
+from nctui.engine.events import HIDDEN, redact
+from nctui.engine.invariants import violations
+
+from .helpers import config, play, random_game
+
+SEEDS = range(6)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("seed", SEEDS)
+def test_random_games_end_and_keep_every_invariant(players, seed):
+    n = 0
+    for state, action in random_game(players, seed):
+        assert violations(state) == [], (players, seed, n)
+        if action is None:
+            assert state.outcome is not None and state.decision is None
+            assert state.phase == "over"
+        else:
+            assert state.decision is not None and action in legal_actions(state)
+        n += 1
+    assert state.outcome.reason == "time"
+    assert sum(pl.turns for pl in state.players) == 48
+
+
+def _universe(state: GameState) -> list[A.Action]:
+    """Every action of every kind that could be named in this game, and a few malformed ones."""
+    p = get_pack(state.pack)
+    areas = [a.id for sm in p.sides for a in sm.side.areas] + ["nowhere"]
+    cards = [c.id for c in p.cards.development] + ["basic-combat", "nothing"]
+    dreams = [c.id for c in p.cards.dreams] + [""]
+    out: list[A.Action] = [A.ChooseTurnStart(position=i) for i in range(-1, 14)]
+    out += [A.Conquer(area=a) for a in areas]
+    out += [A.PlaceDreamer(night=n.id) for n in p.matrix.nights] + [A.PlaceDreamer(night="noon")]
+    out += [A.ChooseDay(action=a, ignore=i) for a in p.matrix.rondel for i in (False, True)]
+    out += [A.DiscardDream(card=c) for c in dreams] + [A.KeepDreams()]
+    out += [A.TakeDream(card=c) for c in dreams]
+    out += [A.DiscardDevelopment(card=c) for c in cards]
+    out += [A.React(kind=k) for k in ("conform", "dissent", "pass")]
+    return out
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_apply_accepts_exactly_the_legal_actions(players):
+    states = [s for i, (s, _) in enumerate(random_game(players, seed=99)) if i % 7 == 0]
+    assert len(states) > 20
+    universe = _universe(states[0])
+    for state in states:
+        legal = legal_actions(state)
+        for action in universe:
+            if action in legal:
+                apply(state, action)
+            else:
+                with pytest.raises(IllegalAction) as err:
+                    apply(state, action)
+                assert str(err.value)
+
+
+def test_a_malformed_action_is_invalid_not_illegal():
+    state = new_game(config(2)).state
+    with pytest.raises(InvalidAction):
+        check(state, "conquer")
+    with pytest.raises(InvalidAction):
+        A.decode_action(b'{"a": "conquer"}')
+    with pytest.raises(InvalidAction):
+        A.decode_action(b'{"a": "teleport", "area": "x"}')
+    assert A.decode_action(A.encode_action(A.Conquer(area="x"))) == A.Conquer(area="x")
+
+
+def test_the_finished_game_refuses_everything():
+    state, _ = play(2, seed=3)
+    assert legal_actions(state) == ()
+    with pytest.raises(NoDecision):
+        apply(state, A.React(kind="pass"))
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_seed_plus_actions_replays_exactly(players):
+    final, actions = play(players, seed=5)
+    state = new_game(config(players, 5)).state
+    for a in actions:
+        state = apply(state, a)
+    assert state == final
+    assert msgspec.msgpack.encode(state) == msgspec.msgpack.encode(final)
+
+
+def test_different_seeds_give_different_games():
+    a = new_game(config(2, 1)).state
+    b = new_game(config(2, 2)).state
+    assert (a.first_player, a.rng) != (b.first_player, b.rng)
+
+
+def test_unchanged_parts_are_shared_between_states():
+    states = [s for s, _ in random_game(2, seed=4)]
+    late = states[-40:]
+    shared = sum(1 for x, y in zip(late, late[1:]) if x.areas is y.areas)
+    assert shared >= len(late) // 2
+    assert all(x.config is y.config for x, y in zip(late, late[1:]))
+
+
+def _hidden_ids(state: GameState, seat: int) -> set[str]:
+    d = state.decks
+    hidden = set(d.development + d.dream + d.conflict + d.development2 + d.dream2 + d.conflict2)
+    for pl in state.players:
+        if pl.seat != seat:
+            hidden |= set(pl.hand) | set(pl.dreams)
+    visible = set(state.players[seat].hand + state.players[seat].dreams) if seat >= 0 else set()
+    visible |= set(d.dream_offer + d.development_discard + d.removed)
+    for pl in state.players:
+        visible |= set(pl.dreams_played) | {c for stack in pl.display for c in stack}
+    return hidden - visible - {"basic-combat"}
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_views_leak_no_hidden_card(players):
+    checked = 0
+    for i, (state, _) in enumerate(random_game(players, seed=11)):
+        if i % 5:
+            continue
+        for seat in list(range(players)) + [-1]:
+            view = player_view(state, seat) if seat >= 0 else spectator_view(state)
+            blob = msgspec.json.encode(view).decode()
+            for card in _hidden_ids(state, seat):
+                assert f'"{card}"' not in blob, (seat, card)
+            assert view.state.rng.state == 0
+            checked += 1
+    assert checked > 50
+
+
+def test_events_redact_private_cards_for_other_seats():
+    res = new_game(config(2, 8))
+    state = res.state
+    while state.decision.kind != "choose_day":
+        state = apply(state, legal_actions(state)[0])
+    result = step(state, next(a for a in legal_actions(state) if a.ignore))
+    drew = [e for e in result.events if e.kind == "drew_development"]
+    assert drew and drew[0].private_to == state.active
+    other = 1 - state.active
+    assert redact(drew[0], other).cards == (HIDDEN, HIDDEN)
+    assert redact(drew[0], state.active).cards == drew[0].cards
+
+
+def test_errors_share_one_base():
+    assert issubclass(IllegalAction, ActionError) and issubclass(InvalidAction, ActionError)

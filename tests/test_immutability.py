@@ -1,0 +1,57 @@
+"""Every Struct of the engine and the content schema is frozen and holds no list, dict or set."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+import typing
+
+import msgspec
+import pytest
+
+import nctui.content
+import nctui.engine
+
+FORBIDDEN = (list, dict, set)
+
+
+def _structs() -> list[type]:
+    found: dict[str, type] = {}
+    for pkg in (nctui.engine, nctui.content):
+        for mod in pkgutil.iter_modules(pkg.__path__, pkg.__name__ + "."):
+            module = importlib.import_module(mod.name)
+            for _, obj in inspect.getmembers(module, inspect.isclass):
+                if issubclass(obj, msgspec.Struct) and obj.__module__ == module.__name__:
+                    found[f"{obj.__module__}.{obj.__qualname__}"] = obj
+    return list(found.values())
+
+
+def _bad_types(tp: object) -> list[object]:
+    origin = typing.get_origin(tp) or tp
+    if origin in FORBIDDEN or tp in FORBIDDEN:
+        return [tp]
+    return [bad for arg in typing.get_args(tp) for bad in _bad_types(arg)]
+
+
+STRUCTS = _structs()
+
+
+def test_the_walker_finds_the_state():
+    names = {s.__name__ for s in STRUCTS}
+    assert {"GameState", "AreaState", "PlayerState", "Decks", "Decision", "Board", "DevelopmentCard"} <= names
+
+
+@pytest.mark.parametrize("struct", STRUCTS, ids=lambda s: s.__qualname__)
+def test_struct_is_frozen_and_holds_no_mutable_container(struct):
+    assert struct.__struct_config__.frozen, f"{struct.__qualname__} is not frozen"
+    hints = typing.get_type_hints(struct, include_extras=False)
+    for field in struct.__struct_fields__:
+        assert not _bad_types(hints[field]), f"{struct.__qualname__}.{field}: {hints[field]}"
+
+
+def test_the_walker_catches_a_list_field():
+    class Bad(msgspec.Struct, frozen=True):
+        items: list[int]
+
+    assert _bad_types(typing.get_type_hints(Bad)["items"])

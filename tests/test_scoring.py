@@ -1,0 +1,69 @@
+"""FINAL SCORE: Ritual markers, Forts, Devoured units, winner and tie-break."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from nctui.engine import apply, legal_actions, new_game
+from nctui.engine.ops import set_player
+from nctui.engine.scoring import devoured_vp, fort_vp, ritual_vp, scores, winners
+from nctui.engine.state import Score
+
+from .helpers import config
+
+
+def _state(players=4):
+    s = new_game(config(players, 1)).state
+    while s.phase == "setup":
+        s = apply(s, legal_actions(s)[0])
+    return s
+
+
+def test_a_ritual_marker_scores_the_highest_vp_space_it_reached():
+    s = _state()
+    assert ritual_vp(s, 0) == 0
+    assert ritual_vp(s, 3) == 1  # space 3 is the first VP space
+    assert ritual_vp(s, 14) == 7 and ritual_vp(s, 13) == 5
+    assert ritual_vp(s, 20) == 12
+
+
+def test_forts_score_one_at_two_levels_and_two_at_three():
+    s = _state()
+    areas = list(s.areas)
+    for i, lv in ((0, 1), (1, 2), (2, 3)):
+        areas[i] = replace(areas[i], fort_owner=3, fort_levels=lv, followers=areas[i].followers, fortress=-1)
+    s = replace(s, areas=tuple(areas))
+    assert fort_vp(s, 3) == 3  # the rulebook example: 0 + 1 + 2
+
+
+def test_devoured_ties_share_the_summed_positions_rounded_down():
+    s = _state(4)
+    # red most, blue and green tied second (the rulebook example: 5 + 3 shared = 4 each), Shadows 4th
+    for seat, n in ((0, 6), (1, 4), (2, 4), (3, 0)):
+        s = set_player(s, replace(s.players[seat], devoured=n))
+    s = replace(s, devoured_shadows=1)
+    assert devoured_vp(s) == (8, 4, 4, 0)
+    s = replace(s, devoured_shadows=7)  # the Shadows take first place but score nothing
+    assert devoured_vp(s) == (5, 2, 2, 0)  # (3 + 2) // 2
+
+
+def test_devoured_positions_use_the_highest_numbers_with_fewer_players():
+    s = _state(2)
+    s = set_player(s, replace(s.players[0], devoured=3))
+    s = set_player(s, replace(s.players[1], devoured=1))
+    assert devoured_vp(s) == (8, 5)
+
+
+def test_scores_add_up_and_the_tie_break_is_named():
+    a = Score(seat=0, ritual=10, forts=3, devoured=4, upgrades=2, dreams=15)
+    assert a.total == 34  # the rulebook's scoring example for blue
+    b = Score(seat=1, ritual=14, forts=3, devoured=4, upgrades=2, dreams=11)
+    assert winners((a, b)) == ((0,), "most VP from Dreams")
+    c = Score(seat=2, ritual=10, forts=3, devoured=4, upgrades=2, dreams=15)
+    assert winners((a, c)) == ((0, 2), "shared victory")
+    assert winners((a, replace(c, forts=0))) == ((0,), "")
+
+
+def test_a_fresh_game_scores_nothing_yet():
+    s = _state(3)
+    assert all(sc.total == 0 for sc in scores(s))

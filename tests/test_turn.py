@@ -1,0 +1,129 @@
+"""TURN STRUCTURE: the eight steps of the active player and the reactions."""
+
+from __future__ import annotations
+
+import pytest
+from msgspec.structs import replace
+
+from nctui.content.loader import get_pack
+from nctui.engine import IllegalAction, apply, legal_actions, new_game
+from nctui.engine import actions as A
+from nctui.engine import board
+from nctui.engine.ops import set_player
+from nctui.engine.state import BASIC_COMBAT, HAND_LIMIT
+
+from .helpers import config
+
+
+def first_turn(players=2, seed=0):
+    state = new_game(config(players, seed)).state
+    while state.phase == "setup":
+        state = apply(state, legal_actions(state)[0])
+    return state
+
+
+def test_the_dreamer_may_not_move_to_a_day_space_adjacent_to_its_night_space():
+    state = first_turn()
+    m = get_pack("base").matrix
+    night = next(n for n in m.nights if n.id == state.players[state.active].dreamer)
+    offered = {a.action for a in legal_actions(state)}
+    assert offered == set(m.rondel) - set(night.adjacent)
+    with pytest.raises(IllegalAction, match="TURN STRUCTURE 1"):
+        apply(state, A.ChooseDay(action=night.adjacent[0], ignore=True))
+
+
+def test_an_action_without_effects_yet_is_not_offered():
+    state = first_turn()
+    assert all(a.ignore for a in legal_actions(state))
+
+
+def test_ignoring_the_action_draws_two_development_cards():
+    state = first_turn()
+    seat = state.active
+    before = state.players[seat].hand
+    after = apply(state, legal_actions(state)[0])
+    assert len(after.players[seat].hand) == len(before) + 2
+    assert after.players[seat].hand[len(before):] == state.decks.development[:2]
+
+
+def _at(state, kind):
+    while state.decision.kind != kind:
+        state = apply(state, legal_actions(state)[-1] if state.decision.kind != "choose_day" else legal_actions(state)[0])
+    return state
+
+
+def test_discarded_dreams_go_to_the_bottom_and_the_hand_refills_to_two_from_the_offer():
+    state = apply(first_turn(), legal_actions(first_turn())[0])
+    assert state.decision.kind == "discard_dreams"
+    seat = state.active
+    card = state.players[seat].dreams[0]
+    state = apply(state, A.DiscardDream(card=card))
+    assert state.decks.dream[-1] == card
+    state = apply(state, A.KeepDreams())
+    assert state.decision.kind == "draw_dream"
+    offer = state.decks.dream_offer
+    top = state.decks.dream[0]
+    state = apply(state, A.TakeDream(card=offer[1]))
+    assert offer[1] in state.players[seat].dreams
+    assert state.decks.dream_offer == (offer[0], offer[2], top)  # replenished at once
+    assert len(state.players[seat].dreams) == 2
+    assert state.decision.kind != "draw_dream"
+
+
+def test_hand_limit_of_eight_counts_basic_combat_which_cannot_be_discarded():
+    state = apply(first_turn(), legal_actions(first_turn())[0])
+    seat = state.active
+    pl = state.players[seat]
+    extra = state.decks.development[:6]
+    state = set_player(state, replace(pl, hand=pl.hand + extra))
+    state = replace(state, decks=replace(state.decks, development=state.decks.development[6:]))
+    state = apply(state, A.KeepDreams())
+    assert state.decision.kind == "discard_development"
+    assert len(state.players[seat].hand) > HAND_LIMIT
+    assert A.DiscardDevelopment(card=BASIC_COMBAT) not in legal_actions(state)
+    with pytest.raises(IllegalAction, match="Basic Combat"):
+        apply(state, A.DiscardDevelopment(card=BASIC_COMBAT))
+    while state.decision.kind == "discard_development":
+        state = apply(state, legal_actions(state)[0])
+    assert len(state.players[seat].hand) == HAND_LIMIT
+    assert BASIC_COMBAT in state.players[seat].hand
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_reactions_go_clockwise_from_the_active_players_left(players):
+    state = first_turn(players, seed=3)
+    active = state.active
+    state = apply(state, legal_actions(state)[0])
+    order = []
+    while state.decision.kind != "choose_day":
+        if state.decision.kind == "react":
+            order.append(state.decision.seat)
+            assert legal_actions(state) == (A.React(kind="pass"),)
+        state = apply(state, legal_actions(state)[-1])
+    assert order == [(active + i) % players for i in range(1, players)]
+
+
+def test_end_of_turn_moves_the_dreamer_along_its_arrow_and_the_turn_marker_on():
+    state = first_turn(3, seed=1)
+    active, pos = state.active, state.turn_pos
+    choice = legal_actions(state)[0]
+    while state.decision.kind != "choose_day" or state.turn_number == 1:
+        state = apply(state, choice if state.decision.kind == "choose_day" else legal_actions(state)[-1])
+    arrow = next(d.arrow for d in get_pack("base").matrix.days if d.action == choice.action)
+    assert state.players[active].dreamer == arrow
+    assert state.turn_pos == (pos + 1) % 12
+    assert state.active == board.turn_owner(state, state.turn_pos) == (active + 1) % 3
+    assert state.players[active].turns == 1
+
+
+def test_time_moves_each_time_the_turn_marker_enters_the_start_and_the_skull_ends_the_game():
+    state = first_turn(4, seed=2)
+    times = []
+    while state.decision is not None:
+        kind = state.decision.kind
+        state = apply(state, legal_actions(state)[0] if kind == "choose_day" else legal_actions(state)[-1])
+        times.append((state.turn_number, state.time))
+    assert (13, 1) in times and (25, 2) in times and (37, 3) in times
+    assert state.outcome.reason == "time" and state.time == len(get_pack("base").tracks.time) - 1
+    assert all(pl.turns == 12 for pl in state.players)
+    assert state.outcome.winners

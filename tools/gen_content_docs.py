@@ -1,0 +1,509 @@
+"""Generate docs/content.md from the base pack, so the drawings and tables stay true to the data.
+
+    python tools/gen_content_docs.py docs/content.md
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+
+sys.path.insert(0, str(__import__('pathlib').Path(__file__).parent))
+import draw  # noqa: E402
+from nctui.content import schema as s
+from nctui.content.loader import get_pack
+
+P = get_pack("base")
+C = P.cards
+SYM = {x.id: x for x in P.board.symbols}
+SUIT = {x.id: x for x in C.suits}
+OUT: list[str] = []
+
+
+def w(*lines: str) -> None:
+    OUT.extend(lines)
+
+
+def table(head: list[str], rows: list[list[str]]) -> None:
+    w("| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|")
+    for r in rows:
+        w("| " + " | ".join(str(x).replace("|", "\\|") for x in r) + " |")
+    w("")
+
+
+def combat(cb: s.Combat) -> str:
+    return f"{cb.attack}⚔ {cb.defense}⛨"
+
+
+def players(n: int) -> str:
+    return {2: "all", 3: "3+", 4: "4"}[n]
+
+
+def sym(x: str) -> str:
+    return f"{SYM[x].glyph} {SYM[x].name}"
+
+
+# =============================================================================================
+w(
+    "# The content pack",
+    "",
+    "Every component of *Nightmare Cathedral* that the rulebook describes only in pictures (the board,",
+    "the Action Matrix, the tracks and every card) is **data** in nctui: a *content pack*, a folder of",
+    "TOML files decoded into the typed Structs of `nctui/content/schema.py`. The engine never hard-codes",
+    "a card; it interprets the data.",
+    "",
+    "> **The data of the base pack was authored for nctui and is original.** The rulebook we follow lost",
+    "> its pictures, so none of the publisher's card texts, names or board art is reproduced here: every",
+    "> name and every sentence is ours. What we keep from the rulebook are its numbers and mechanisms",
+    "> (counts of cards, Unit Limit 3, 4 MP on Maneuver, Fortify's 3 Followers for 2 Fort levels, the",
+    "> Ritual track's kinds of spaces, the 13 Reward tile abilities, …).",
+    "",
+    "## Files",
+    "",
+    "The base pack lives in `nctui/content/packs/base/`:",
+    "",
+)
+table(
+    ["File", "Decodes into", "Holds"],
+    [
+        ["`pack.toml`", "`schema.PackInfo`", "id, name, version, description"],
+        ["`board.toml`", "`schema.Board`", "the 6 area symbols and both board sides (grid + areas)"],
+        ["`matrix.toml`", "`schema.Matrix`", "the Action Matrix: 5 Day spaces (with arrows), 6 Night spaces, the King's rondel"],
+        ["`tracks.toml`", "`schema.Tracks`", "Turn, Time, Ritual and Cathedral tracks, the Divergent Paths sideboard"],
+        ["`cards.toml`", "`schema.Cards`", "Dream suits, Action cards, Basic Combat, Development, Dream and Conflict cards, Reward tiles"],
+    ],
+)
+w(
+    "### Format",
+    "",
+    "* Every Struct is frozen and forbids unknown fields: a typo in a key is an error, not a silent default.",
+    "* **Effects** (`schema.Effect`) are `{ text, steps }`: `text` is the one sentence a player reads in the",
+    "  UI, `steps` is a list of small steps tagged by `do` that the engine runs in order. The vocabulary:",
+    "",
+)
+steps_doc = [
+    ["`produce`", "amount, where, mode (`spread` among matching areas / `each` matching area produces)"],
+    ["`move`", "mp, shaper_only: gain Movement Points"],
+    ["`convert`", "count, where (`shaper` / `adjacent_shaper`): Shaper conversions"],
+    ["`shaper_move`", "steps or anywhere"],
+    ["`add_fort_levels`", "count, cost (Followers removed for each level in turn; empty = free), where, existing_only"],
+    ["`climb`", "steps, paid, free, special, primary, kinds: the Ritual track"],
+    ["`draw`", "deck (`development`, `dream`, `development2`, `dream2`), count, keep"],
+    ["`play_upgrades` / `play_ploys`", "count (0 = any number)"],
+    ["`resolve_conflicts`", "count, where"],
+    ["`add_shadows`", "count, where, spread, then_conflict"],
+    ["`remove_followers`", "count, where: return your own Followers to your supply"],
+    ["`recover_limbo`", "count: Followers from your Limbo back to areas you control"],
+    ["`move_dreamer`, `perform_conform`", "Reward tile abilities"],
+    ["`choose`", "options: a list of step lists, exactly one is resolved"],
+    ["`command_nightmare`, `devour`", "Stage 2 (later issues)"],
+]
+table(["Step (`do`)", "Fields"], steps_doc)
+w(
+    "* `where` is an area filter seen from the resolving player: `any`, `controlled`, `fort`, `marked`,",
+    "  `marked_or_fort`, `presence`, `empty`, `shadows`, `adjacent_cathedral`, `shaper`, `adjacent_shaper`,",
+    "  `fortress`, `corner`, `nightmare`.",
+    "* **Dream conditions** (`needs`) are tagged by `need`: `control_areas`, `control_symbols`,",
+    "  `presence_areas`, `followers_in_area`, `followers_on_board`, `fort_levels`, `forts_with_levels`,",
+    "  `ritual_reached`, `limbo_at_least`, `hand_at_least`, `upgrades_played`, `shaper_in`,",
+    "  `no_shadows_near_fortress`, `conflicts_won`, `devoured_at_least` (Stage 2). All of a card's needs",
+    "  must hold; `when` says when it may be played (`any_time`, `own_turn`, `after_conflict_won`,",
+    "  `end_of_own_turn`).",
+    "* A **board side** is a grid of one-character cell codes, one code per area; `#` is the Cathedral",
+    "  space and `.` is off the board. Two areas are adjacent when two of their cells share an edge; an",
+    "  area is next to the Cathedral when one of its cells touches a `#` cell. The loader derives both.",
+    "",
+    "An example card, as written in `cards.toml`:",
+    "",
+    "```toml",
+    "[[development]]",
+    'id = "d1-night-march"',
+    'name = "Night March"',
+    "stage = 1",
+    'kind = "upgrade"',
+    'action = "maneuver"',
+    "combat = { attack = 2, defense = 0 }",
+    "players = 3            # marked \"3+\"",
+    "vp = 0",
+    "[development.day]",
+    'text = "Gain 4 MP, then resolve 2 conflicts."',
+    "steps = [",
+    '  { do = "move", mp = 4 },',
+    '  { do = "resolve_conflicts", count = 2 },',
+    "]",
+    "[development.conform]",
+    "…",
+    "```",
+    "",
+    "### Loading and errors",
+    "",
+    "`nctui.content.loader.get_pack(\"base\")` reads, decodes and validates the pack once and shares it;",
+    "`load_pack(folder)` loads any folder (tests use broken copies). Every problem raises `ContentError`",
+    "whose message reads `file: entry: problem`, for example:",
+    "",
+    "```text",
+    "board.toml: $.sides[0].areas[0].corner: Expected `bool`, got `str`",
+    "board.toml: sides[small].areas[salt-spire].symbol: unknown symbol 'wing'",
+    "cards.toml: $.actions[0].day.steps[0].do: Invalid value 'teleport'",
+    "tracks.toml: (syntax): Unclosed array (at line 11, column 1)",
+    "cards.toml: conflicts: Stage 1 has 15 cards, the rulebook has 16",
+    "cards.toml: (file): missing from pack folder …",
+    "```",
+    "",
+    "Beyond types, `validate.py` checks references (symbols, actions, Night spaces, suits), the rulebook's",
+    "counts (52/27/16 Stage 1 cards, 13 Cathedral pieces, 13 Reward tiles), 4 corners per side, 12 areas",
+    "on the 1-2 player side, Unit Limit 3 on the starting Fortify card and the shape of steps. The pack's",
+    "SHA-256 digest is recorded in saves. `tests/test_content.py` checks the rest (symmetry and",
+    "connectivity of the board, symbols, deck sizes per player count, combat icons, error messages).",
+    "",
+)
+
+# =============================================================================================
+w("## The board", "")
+w("Symbols (they mark areas for the Turn track and pay for Ritual steps):", "")
+table(["Id", "Glyph", "Letter (monochrome)", "Name"], [[x.id, x.glyph, x.letter, x.name] for x in P.board.symbols])
+
+for sm in P.sides:
+    side = sm.side
+    w(f"### {side.name}", "")
+    w(
+        "Drawn from `board.toml` by a script: areas are outlined, each shows its name, its symbol and its",
+        "flags: **CORNER** (an area a player may take with the Fortress at setup), **4P ONLY** (covered by an",
+        "overlay tile with 3 players), **near Cath.** (adjacent to the Cathedral space, the hatched block).",
+        "",
+        "```text",
+        draw.draw_side(P, sm),
+        "```",
+        "",
+    )
+    adj = dict(sm.adjacency)
+    rows = []
+    for a in side.areas:
+        flags = []
+        if a.corner:
+            flags.append("corner")
+        if a.four_players_only:
+            flags.append("4 players only")
+        if a.id in sm.adjacent_cathedral:
+            flags.append("next to the Cathedral")
+        names = {x.id: x.name for x in side.areas}
+        rows.append([f"`{a.cell}`", a.name, sym(a.symbol), ", ".join(flags) or "-",
+                     ", ".join(names[b] for b in adj[a.id])])
+    table(["Cell", "Area", "Symbol", "Flags", "Adjacent areas"], rows)
+
+# =============================================================================================
+m = P.matrix
+w(
+    "## The Action Matrix",
+    "",
+    "Day spaces are in brackets, Night spaces in parentheses. A line joins a Night space to each Day space",
+    "adjacent to it; an arrowhead marks the Day space's arrow, the Night space its Dreamer moves to at the",
+    "end of the turn. An active player moves their Dreamer to a Day space **not** adjacent to their Night",
+    "space; a Dreamer on a Night space adjacent to the current Day space may Conform.",
+    "",
+    "```text",
+    draw.draw_matrix(P),
+    "```",
+    "",
+)
+day_name = {d.action: d.name for d in m.days}
+night_name = {n.id: n.name for n in m.nights}
+table(
+    ["Day space", "Arrow to", "Adjacent Night spaces", "Reachable from (Night spaces not adjacent)"],
+    [[d.name, night_name[d.arrow], ", ".join(n.name for n in m.nights if d.action in n.adjacent),
+      ", ".join(n.name for n in m.nights if d.action not in n.adjacent)] for d in m.days],
+)
+w("King's rondel (clockwise): " + " → ".join(day_name[a] for a in m.rondel) + ".", "")
+
+# =============================================================================================
+t = P.tracks
+w("## Tracks", "", "### Turn track", "")
+w(
+    "12 positions, clockwise; each of the 6 symbols appears twice. The symbol under the Turn marker",
+    "makes the areas showing it the Marked Areas of the turn.",
+    "",
+)
+table(["Position"] + [str(i + 1) for i in range(len(t.turn))], [["Symbol"] + [sym(x) for x in t.turn]])
+w("### Time track", "")
+w(
+    " → ".join(t.time) + ": the marker starts on " + t.time[0] + " and moves down once each time the Turn",
+    f"marker re-enters its starting position; entering the {t.time[-1]} ends the game. The game lasts",
+    f"at most {len(t.time) - 1} laps of the Turn track ({(len(t.time) - 1) * len(t.turn)} turns).",
+    "",
+)
+w("### Ritual track", "")
+w(
+    "Both Ritual markers start before space 1. *open* spaces may be entered by any climb, *special* spaces",
+    "only when an effect allows it (their bonus may be resolved or ignored), *ritual* spaces only by the",
+    "Ritual action's primary effect, paid in full. Each listed symbol costs one Follower removed from an",
+    "area showing it (or 3 Followers from Limbo for a step). VP: a marker scores the highest VP space it",
+    "reached.",
+    "",
+)
+bonus_text = {
+    "none": "-",
+    "movement3": "gain 3 MP",
+    "fort_level": "add 1 Fort level to an area you control",
+    "shaper_convert": "move your Shaper to an adjacent area, then 1 conversion",
+    "produce2": "produce 2 among areas you control",
+    "command_nightmare": "command a Nightmare (Stage 2)",
+}
+table(
+    ["Space", "Kind", "Cost", "Bonus", "VP"],
+    [[str(i + 1), sp.kind, " + ".join(sym(x) for x in sp.cost), bonus_text[sp.bonus], str(sp.vp or "")]
+     for i, sp in enumerate(t.ritual)],
+)
+w("### Cathedral track", "")
+icon_text = {
+    "players_2_3": "Variable Length: set up before the first turn with 2 or 3 players",
+    "players_2": "Variable Length: set up before the first turn with 2 players",
+    "produce": "each player may produce 1 in an area they control",
+    "shaper_mp": "each player gets 1 MP for their Shaper",
+    "climb": "each player may climb 1 step",
+    "shadow": "each player must add 1 Shadow to an area",
+    "stage2": "Stage II: Stage 2 decks come into play",
+}
+w(f"Piece **{t.first_piece}** stands in the Cathedral space from setup (Standard Game). The track, closest to the beginning first:", "")
+table(
+    ["Position", "Piece", "Icons on the space it vacates"],
+    [[str(i + 1), c.piece, "; ".join(icon_text[x] for x in c.icons) or "-"] for i, c in enumerate(t.cathedral)],
+)
+w("### Divergent Paths", "")
+w(
+    "The sideboard of the module: every piece on a space; the colour is the space's Reward tile slot.",
+    "A gray piece is always available; another is available when it has a Reward tile and every space",
+    "with a path into it has been vacated. Arrows show the paths:",
+    "",
+)
+dp = {p.piece: p for p in t.divergent_paths}
+graph = [
+    "  gray           yellow         red",
+    "  1A ──┐",
+    "       ├──────▶ 2B ──┐",
+    "  1B ──┘             ├──────▶ 4B ──┐",
+    "  1C ─────────▶ 3A ──┘             │",
+    "                                   ├──────▶ 6B",
+    "  1D ─────────▶ 3B ─────────▶ 5A   │",
+    "                                   │",
+    "  2A ─────────▶ 4A ─────────▶ 6A ──┘",
+]
+# check the hand-drawn graph against the data
+edges = {(src, p.piece) for p in t.divergent_paths for src in p.incoming}
+assert edges == {("1A", "2B"), ("1B", "2B"), ("1C", "3A"), ("1D", "3B"), ("2A", "4A"), ("2B", "4B"),
+                 ("3A", "4B"), ("3B", "5A"), ("4A", "6A"), ("4B", "6B"), ("6A", "6B")}, edges
+assert [p.piece for p in t.divergent_paths if p.colour == "gray"] == ["1A", "1B", "1C", "1D", "2A"]
+assert [p.piece for p in t.divergent_paths if p.colour == "yellow"] == ["2B", "3A", "3B", "4A"]
+w("```text", *graph, "```", "")
+table(["Piece", "Colour", "Paths leading in from"],
+      [[p.piece, p.colour, ", ".join(p.incoming) or "-"] for p in t.divergent_paths])
+
+# =============================================================================================
+w("## Cards", "")
+w(
+    "Combat icons are written `A⚔ D⛨` (Attacks and Defenses). *Players*: `all`, `3+` (removed with 2",
+    "players) or `4` (used with 4 players only).",
+    "",
+)
+w("### Dream suits", "")
+table(["Id", "Glyph", "Letter", "Name", "Stage 1 Dreams"],
+      [[x.id, x.glyph, x.letter, x.name, str(sum(d.suit == x.id for d in C.dreams))] for x in C.suits])
+
+w("### Starting Action cards", "", "Every player gets an identical set of these five.", "")
+table(
+    ["Id", "Name", "Action", "Day", "Conform", "Dissent"],
+    [[a.id, a.name + (f" (Unit Limit {a.unit_limit})" if a.unit_limit else ""), a.action,
+      a.day.text, a.conform.text, a.dissent.text] for a in C.actions],
+)
+b = C.basic_combat
+w("### Basic Combat", "")
+table(["Id", "Name", "Combat"], [[b.id, b.name, combat(b.combat)]])
+
+ups = [d for d in C.development if d.kind == "upgrade"]
+plo = [d for d in C.development if d.kind == "ploy"]
+w(f"### Development cards, Stage 1 ({len(C.development)})", "")
+w(f"#### Upgrades ({len(ups)})", "")
+for action in s.ACTION_IDS:
+    w(f"**{action.capitalize()}**", "")
+    rows = []
+    for d in ups:
+        if d.action != action:
+            continue
+        name = d.name
+        if d.unit_limit:
+            extra = f"Unit Limit {d.unit_limit}"
+            if d.unit_limit_one_area:
+                extra += f", {d.unit_limit_one_area} in one area"
+            name += f" ({extra})"
+        rows.append([d.id, name, combat(d.combat), players(d.players), str(d.vp),
+                     d.day.text, d.conform.text, d.dissent.text])
+    table(["Id", "Name", "Combat", "Players", "VP", "Day", "Conform", "Dissent"], rows)
+w(f"#### Ploys ({len(plo)})", "")
+table(["Id", "Name", "Combat", "Players", "Effect"],
+      [[d.id, d.name, combat(d.combat), players(d.players), d.effect.text] for d in plo])
+
+when_text = {"any_time": "any time", "own_turn": "your turn", "after_conflict_won": "after a won conflict",
+             "end_of_own_turn": "end of your turn"}
+
+
+def need_text(n) -> str:
+    import msgspec
+
+    tag = type(n).__struct_config__.tag
+    args = ", ".join(
+        f"{f.name}={getattr(n, f.name)}"
+        for f in msgspec.structs.fields(type(n))
+        if f.required or getattr(n, f.name) != f.default
+    )
+    return f"{tag}({args})"
+
+
+w(f"### Dream cards, Stage 1 ({len(C.dreams)})", "")
+w("✝ = Cathedral icon (Variable Length Game: playing the card builds a Cathedral piece).", "")
+table(
+    ["Id", "Name", "Suit", "VP", "✝", "When", "Needs (data)", "Text"],
+    [[d.id, d.name, f"{SUIT[d.suit].glyph} {SUIT[d.suit].name}", str(d.vp), "✝" if d.cathedral else "",
+      when_text[d.when], "; ".join(need_text(n) for n in d.needs), d.text] for d in C.dreams],
+)
+w(f"### Conflict cards, Stage 1 ({len(C.conflicts)})", "")
+w("What the Shadows generate for 1, 2 and 3 Shadows; the Victory effect may always be replaced by drawing 1 Development card.", "")
+table(
+    ["Id", "Name", "1 Shadow", "2 Shadows", "3 Shadows", "Victory", "Defeat"],
+    [[k.id, k.name] + [combat(ln.combat) for ln in k.lines] + [k.victory.text, k.defeat.text] for k in C.conflicts],
+)
+w(f"### Divergent Paths Reward tiles ({len(C.reward_tiles)})", "")
+w("In the order of the rulebook's REWARD TILES list.", "")
+table(["#", "Id", "Colour", "Name", "Ability"],
+      [[str(i + 1), x.id, x.colour, x.name, x.effect.text] for i, x in enumerate(C.reward_tiles)])
+
+# =============================================================================================
+dev_atk = sum(d.combat.attack for d in C.development) / len(C.development)
+dev_def = sum(d.combat.defense for d in C.development) / len(C.development)
+vps = Counter(d.vp for d in C.dreams)
+avg_vp = sum(d.vp for d in C.dreams) / len(C.dreams)
+marks = Counter(d.players for d in C.development)
+w(
+    "## Content decisions",
+    "",
+    "Each choice below follows a number or a mechanism of the core rulebook (and the solo rules where",
+    "they touch the same components); where the rulebook is silent (it lost its pictures) we chose, and",
+    "say why.",
+    "",
+    "### Board",
+    "",
+    "* **1-2 player side: 12 areas**, one per Area Selection card of the solo rules. Each of the 6 symbols",
+    "  shows on exactly 2 areas, so every turn marks two areas, and no two adjacent areas share a symbol:",
+    "  the two Marked Areas of a turn are always apart, so Summon and Marked-Area effects spread out.",
+    "* **4 corners per side**: setup step 17 has every player conquer exactly one corner (Fortress, Shaper,",
+    "  2 Followers, 1 Fort level); four corners serve 4 players. Corners never touch the Cathedral, so a",
+    "  Fortress is never a \"next to the Cathedral\" area (those start with 1 Follower or 1 Shadow).",
+    "* **3-4 player side: 18 areas**, 4 of them marked **4** (one per overlay tile of COMPONENTS, covered",
+    "  with 3 players), so a 3-player game has 14 areas (4.7 per player) and a 4-player game 18 (4.5 per",
+    "  player). The board stays connected without them. Symbols show 3 times each on this side (4-player-only",
+    "  areas included); with 3 players four symbols show twice and two show three times.",
+    "* **The Cathedral is a 2x2 block** in the middle: 5 areas touch it on the small side, 4 on the large one.",
+    "",
+    "### Action Matrix",
+    "",
+    "* Five Day spaces on a ring (the King's rondel order), a Night space between each pair of neighbours,",
+    "  and a sixth, central Night space (*Abyss*) adjacent to three Day spaces. Every Day arrow leads to the",
+    "  Night space clockwise after it. From any Night space, 2 or 3 Day spaces are allowed next turn (the",
+    "  ones not adjacent to it), so the Dreamer's position constrains but never forces a single action.",
+    "",
+    "### Tracks",
+    "",
+    "* **Turn track: 12 positions, each of the 6 symbols twice.** 12 is divisible by 2, 3 and 4, so the",
+    "  Player markers (6 each) share the positions evenly: 6 each with 2 players, 4 with 3, 3 with 4.",
+    "  The two positions of a symbol are never neighbours, so a symbol isn't Marked twice in a row.",
+    f"* **Time track: {' → '.join(t.time)}**: {len(t.time) - 1} laps of the Turn track, "
+    f"{(len(t.time) - 1) * len(t.turn)} turns at most (24 per player with 2, 16 with 3, 12 with 4).",
+    "* **Ritual track: 20 spaces.** Spaces 1-8 embed the rulebook's worked Ritual example: space 1 is a",
+    "  special space with one symbol and the 3 MP bonus (Follower 1 pays for it, 1 MP moves Follower 2);",
+    "  spaces 2-4 are open (Followers 3, 4, 5); space 5 is open (paid with 3 Followers from Limbo, 6-8);",
+    "  space 6 is open (Follower 9); space 7 is special with **two** symbols (Follower 10 and the moved",
+    "  Follower 2) whose bonus is forfeited; space 8 is open and taken with the Ritual action's free step.",
+    "  All five special bonuses of the rulebook appear (3 MP, 1 Fort level, Shaper move + conversion,",
+    "  produce 2, command a Nightmare twice for Stage 2). Ritual spaces (11, 16, 20) can only be reached",
+    "  by the Ritual action's paid primary climb. VP spaces score 1/2/3/5/7/9/12 at 3/5/8/11/14/17/20, so",
+    "  the scoring example's markers at \"7 and 3\" are spaces 14 and 8. Costs grow to 2 and 3 symbols late.",
+    "* **Cathedral track**: piece 1A starts on the board (the setup text's \"3A\" is a label of its lost",
+    "  figure; the assembly instructions start with 1A), the other 12 follow the assembly order of the",
+    "  rulebook (1B, 2A, 2B, 1C, 1D, 3A, 3B, 4A, 4B, 5A, 6A, 6B). The Variable Length set-up icons are",
+    "  on 1B (2-3 players) and 2A (2 players), matching assembly step 2 (1-3 players) and a second piece",
+    "  for 2 players. The Stage II icon is on 4A (8th of 12): Stage 2 decks arrive with a third of the",
+    "  Cathedral still to build. Produce, Shaper MP, climb and Shadow icons are spread evenly.",
+    "* **Divergent Paths**: 5 gray, 4 yellow and 4 red Reward tile slots, matching the 5 gray, 4 yellow and",
+    "  4 red tiles. Every non-gray space depends on one or two earlier spaces, so the red rewards come",
+    "  last. 1C sits on a gray space: the Standard Game moves it to the board at setup and discards its",
+    "  tile, so it must be a piece that is always available.",
+    "",
+    "### Cards",
+    "",
+    "* **Four Dream suits** (Crown, Rampart, Ladder, Dagger). The solo rules give every Dream card a suit",
+    "  icon and score the King 0/1/3/6/10/15/21 for 1-7 cards of a suit; our 27 Stage 1 Dreams split",
+    f"  {'/'.join(str(sum(d.suit == x.id for d in C.dreams)) for x in C.suits)}, so up to 7 of a suit exist in Stage 1. "
+    "Suits do not affect players; each is themed on one road to victory",
+    "  (Crown: areas, Rampart: Forts, Ladder: the Ritual track and Upgrades, Dagger: Followers and",
+    "  conflicts) so the King's suit preference reads as a personality. Glyphs and letters differ from the",
+    "  area symbols' (E, M, K, F, T, S) for monochrome terminals.",
+    "* **Starting Action cards** follow the rulebook's facts: Maneuver's Day gives 4 MP then 1 conflict;",
+    "  Summon's Day makes every Marked Area and every area with your Fort produce 1 (for whoever controls",
+    "  it, as PRODUCE says); Fortify prints Unit Limit 3 and pays 1 + 2 Followers for 2 Fort levels (3",
+    "  Followers for 2 levels, as in the rulebook's example); Ritual climbs any number of paid steps (the",
+    "  only effect that may enter ritual spaces) then 1 free step onto an open or special space; Develop",
+    "  plays any number of Upgrades and Ploys. Develop's Day also draws 1 card first, so it is never a",
+    "  dead action for a player whose hand holds nothing to play. Each Conform is a",
+    "  smaller version of the Day (1 paid step, 1 produced, 1 level for 2 Followers, 2 MP, 1 card played);",
+    "  each Dissent is a different small benefit (produce 1 in a Marked Area, a Follower back from Limbo,",
+    "  produce 1 in the Fortress, 1 MP, draw 1), so reacting is always worth something but never as much",
+    "  as Conforming.",
+    "* **Basic Combat: 1⚔ 1⛨**, a modest card that always returns to hand.",
+    f"* **Development: {len(ups)} Upgrades (6 per action) and {len(plo)} Ploys.** {marks[3]} cards are marked 3+"
+    f" and {marks[4]} marked 4, so the deck holds {marks[2]} cards with 2 players, {marks[2] + marks[3]} with 3 and",
+    f"  {len(C.development)} with 4. Each action keeps 4 Upgrades in the 2-player deck, so setup step 11",
+    "  always finds Upgrades quickly. Upgrades improve one part of their action (more MP or conflicts,",
+    "  cheaper Fort levels, a second free Ritual step, extra production, more cards) and keep the other",
+    "  parts close to the starting card; a covered card's effects are simply replaced.",
+    "* **Every Development card has combat icons** (Attack 0-3, Defense 0-2, at least one icon): a card is",
+    "  either played for its effect or spent in a conflict. Stronger effects carry weaker icons (Quiet",
+    "  Step, a free Ritual step, is 0⚔ 1⛨; Ambush in the Mist is 3⚔ 0⛨; Iron Lullaby's tiny effect pays",
+    f"  for 2⚔ 2⛨). The deck averages {dev_atk:.2f}⚔ {dev_def:.2f}⛨ per card: with 2 Followers and a",
+    "  Fort (3 cards) a player usually beats 2 Shadows and trades evenly with 3.",
+    "* **Fortify Upgrades keep Unit Limit 3**; three raise it to 4 in one area and one (Citadel of",
+    "  Sleepers, marked 4, with weak icons) to 5, the two values the rulebook names.",
+    "* **Upgrade VP**: the scoring example gives 1 VP per Stage 2 Upgrade; Stage 1 Upgrades score 0 except",
+    "  four plain ones (no stronger than the starting card in their Day effect) worth 1 VP.",
+    f"* **Dreams: {len(C.dreams)} cards, VP 2-5** ({', '.join(f'{n}×{v}' for v, n in sorted(vps.items()))};"
+    f" average {avg_vp:.2f}). The rulebook's scoring example takes 15 of 34 VP from Dreams and says Dreams",
+    "  give the majority: a player who plays 5-7 Dreams scores 16-23 VP from them, plus 4-12 from the",
+    "  two Ritual markers, 1-4 from Forts, 0-2 from Upgrades and the Devoured bonus: 30-40 VP is typical. Needs are",
+    "  sized to the board: 12 areas on the small side (6 controlled areas is half of it, worth 5 VP), 10",
+    "  Fort levels per player (8 is the 5 VP goal), 20 Followers (15 on the board is 5 VP), ritual space",
+    "  11 (the first ritual space) is 5 VP. Most Dreams need one thing; two-condition Dreams pair",
+    "  something easy with something demanding. Three carry a small effect when played.",
+    f"* **{sum(d.cathedral for d in C.dreams)} Dreams carry the Cathedral icon**: in the Variable Length Game 12 pieces "
+    "must be built from Dreams (fewer with 2-3",
+    "  players); with 8 in Stage 1 (30%), the Stage II space (8th piece) arrives around mid-game, and the",
+    "  icon sits on 2 Dreams of each suit and on every VP value, so no single strategy sets the game's",
+    "  pace.",
+    "* **Conflicts: 16 cards**; what the Shadows generate grows with their number (1 Shadow: 1⚔ 0⛨ to",
+    "  2⚔ 0⛨ or 1⚔ 1⛨; 3 Shadows: up to 3⚔ 2⛨). Victory effects are small gains, most worth about the",
+    "  1 card a victor may always draw instead; Defeat effects add Shadows or cost Followers (never a Fort",
+    "  level, and never a second Fort in an area). No Victory starts another conflict, so conflicts never",
+    "  nest.",
+    "* **Reward tiles**: the 13 abilities in the order of the rulebook's list. Gray (5): advance 1 on an",
+    "  open space, produce 2, 3 MP, play 1 Upgrade, 1 Fort level on an existing Fort. Yellow (4): advance",
+    "  1 on an open or special space, Shaper anywhere, 1 conversion next to the Shaper, Dreamer to any",
+    "  Night space at the end of the turn. Red (4): 5 Stage 2 Development cards keep 2, 2 Shadows then a",
+    "  conflict there, 4 Stage 2 Dreams keep 1, the Conform part of any Action card. \"Advance\" is a free",
+    "  climb. Two details are carried by the text and the engine rather than the steps: *produce 2 in an*",
+    "  *area* is written as a `produce` of 2 among areas you control (`produce` has no single-area mode",
+    "  yet; the engine should put both in one area), and",
+    "  the Dream kept from *A Deeper Dream* does not count against the limit of 2 Dream cards.",
+    "* **Names and texts** are ours: dream-and-nightmare themed names, one plain sentence per effect using",
+    "  the rulebook's terms (Produce, MP, Marked Area, Fort level, Limbo, Conform) so they read the same",
+    "  everywhere in the UI.",
+    "",
+)
+
+with open(sys.argv[1], "w", encoding="utf-8") as f:
+    f.write("\n".join(OUT).rstrip() + "\n")
