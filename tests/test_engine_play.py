@@ -135,8 +135,14 @@ def test_views_leak_no_hidden_card(players):
             for card in _hidden_ids(state, seat):
                 assert f'"{card}"' not in blob, (seat, card)
             assert view.state.rng.state == 0
+            assert view.state.config.seed == 0  # seed + public actions would replay every secret
             checked += 1
     assert checked > 50
+
+
+def test_the_seed_is_shown_once_the_game_is_over():
+    state, _ = play(2, seed=12)
+    assert player_view(state, 0).state.config.seed == 12
 
 
 def test_events_redact_private_cards_for_other_seats():

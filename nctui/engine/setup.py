@@ -221,13 +221,13 @@ def place_dreamer(state: GameState, action: PlaceDreamer, ev: Events) -> GameSta
     ev.append(Event(kind="place_dreamer", seat=seat, detail=action.night))
     if state.queue:
         return _next_dreamer(state)
-    state = _reveal_nightmares(state, ev)
+    state = reveal_nightmares(state, ev)
     from .turn import begin_turn
 
     return begin_turn(replace(state, phase="turn"), ev)
 
 
-def _reveal_nightmares(state: GameState, ev: Events) -> GameState:
+def reveal_nightmares(state: GameState, ev: Events) -> GameState:
     """Steps 20-21: two Nightmares, chosen in the configuration or at random."""
     chosen = state.config.nightmares
     r = state.rng

@@ -149,7 +149,7 @@ def _reactions_begin(state: GameState, ev: Events) -> GameState:
     """Step 6: inactive players react in clockwise order from the active player's left."""
     n = len(state.players)
     queue = tuple((state.active + i) % n for i in range(1, n))
-    return _next_reaction(replace(state, phase="reactions", queue=queue), ev)
+    return next_reaction(replace(state, phase="reactions", queue=queue), ev)
 
 
 def reaction_options(state: GameState, seat: int) -> tuple[React, ...]:
@@ -175,7 +175,7 @@ def explain_react(state: GameState, action: React) -> IllegalAction:
                          rule="unimplemented reaction", section="REACTION")
 
 
-def _next_reaction(state: GameState, ev: Events) -> GameState:
+def next_reaction(state: GameState, ev: Events) -> GameState:
     if not state.queue:
         return _end_turn(state, ev)
     seat = state.queue[0]
@@ -187,7 +187,7 @@ def _next_reaction(state: GameState, ev: Events) -> GameState:
 def react(state: GameState, action: React, ev: Events) -> GameState:
     seat = state.queue[0]
     ev.append(Event(kind="react", seat=seat, detail=action.kind))
-    return _next_reaction(replace(state, queue=state.queue[1:]), ev)
+    return next_reaction(replace(state, queue=state.queue[1:]), ev)
 
 
 def _end_turn(state: GameState, ev: Events) -> GameState:

@@ -1,7 +1,9 @@
 """What a seat may see. UI, bots, the King and the network only ever get views.
 
 A view is the state with every secret replaced by ``HIDDEN``: other seats' hands and Dreams,
-the order of every deck, the RNG, and the options of a decision that is not the viewer's.
+the order of every deck, the RNG, and the options of a decision that is not the viewer's. The
+configuration's seed is hidden too until the game is over: with the seed and the public list of
+actions, anyone could replay the game and learn every hidden card.
 """
 
 from __future__ import annotations
@@ -47,7 +49,8 @@ def player_view(state: GameState, seat: int) -> View:
     )
     if d is not None and d.seat != seat:
         d = replace(d, options=())
-    redacted = replace(state, rng=Rng(state=0), decks=hidden_decks, players=players, decision=d)
+    config = state.config if state.phase == "over" else replace(state.config, seed=0)
+    redacted = replace(state, config=config, rng=Rng(state=0), decks=hidden_decks, players=players, decision=d)
     return View(seat=seat, state=redacted)
 
 

@@ -1,0 +1,388 @@
+"""The state history of one game: every state reached, the decision that led to it, and a cursor.
+
+The engine is pure; the Store is where a game lives while it is played. It keeps one history
+entry per accepted decision (the state, the action, the events it produced, the seat that
+decided), so undo, redo and the timeline are moves of the cursor, never recomputation.
+Replaying the same action from the same state gives the same state, draws included (the RNG
+is carried in the state), which is why a redo entry can be reused when its action comes again.
+
+Undo is governed by a policy: ``PracticePolicy`` undoes anything; ``StrictPolicy`` lets a seat
+take back only its own decisions that revealed nothing and drew nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Literal, NamedTuple, Protocol
+
+import msgspec
+
+from .engine.actions import (
+    Action, ChooseDay, ChooseTurnStart, Conquer, DiscardDevelopment, DiscardDream, KeepDreams, PlaceDreamer, React,
+    TakeDream,
+)
+from .engine.config import GameConfig
+from .engine.errors import ActionError
+from .engine.events import Event, redact
+from .engine.flow import StepResult, new_game, step
+from .engine.state import GameState
+
+Listener = Callable[["Store"], None]
+NO_SEAT = -1  # the seat of the initial entry: nobody decided it
+
+
+class StoreError(ValueError):
+    """The store refused a request (the engine's own refusals are ``ActionError``)."""
+
+
+class StaleState(StoreError):
+    """The action was chosen while looking at a state that is no longer the current one."""
+
+
+class WrongSeat(StoreError):
+    """The action came from a seat that is not the one deciding."""
+
+
+class UndoRefused(StoreError):
+    """The undo policy forbids going back there; the message says why."""
+
+
+class ReplayError(StoreError):
+    """An action of a list being replayed is refused; ``index`` counts from 1."""
+
+    def __init__(self, index: int, action: Action, cause: Exception) -> None:
+        self.index, self.action, self.cause = index, action, cause
+        super().__init__(f"action {index} ({msgspec.json.encode(action).decode()}) is refused: {cause}")
+
+
+class Entry(msgspec.Struct, frozen=True, kw_only=True):
+    """One point of the history: ``state`` was reached when ``seat`` decided ``action``.
+
+    ``revealed`` is why this step cannot be taken back under the strict policy (hidden cards
+    came into view, or the RNG was used), or "" when it revealed nothing.
+    """
+
+    state: GameState
+    action: Action | None  # None for the initial entry
+    events: tuple[Event, ...]
+    seat: int = NO_SEAT
+    revealed: str = ""
+
+
+class TimelineItem(NamedTuple):
+    state_id: int
+    seat: int
+    summary: str
+
+
+# ----------------------------------------------------------------------------------------------
+# What a step revealed
+
+
+# Event kinds that put hidden information into view (a deck's order, a hand, a random result).
+REVEALING_KINDS: frozenset[str] = frozenset({
+    "first_player", "turn_start", "starting_upgrade", "dealt_development", "dealt_dreams", "dream_offer",
+    "nightmares", "drew_development", "development_reshuffled", "dream_offer_refilled",
+})
+
+# Decks whose order is secret: a card leaving one of them has come into someone's view.
+HIDDEN_DECKS = ("development", "dream", "conflict", "development2", "dream2", "conflict2")
+
+
+def revealed_by(before: GameState, after: GameState, events: tuple[Event, ...]) -> str:
+    """Why the step from ``before`` to ``after`` cannot be taken back fairly, or "".
+
+    Three independent signs, so that rules added later are covered without listing them here:
+    the RNG moved (a random draw or shuffle), an event was private or of a revealing kind, or a
+    secret deck lost cards (someone saw them).
+    """
+    if after.rng != before.rng:
+        return "it used a random draw"
+    for e in events:
+        if e.private_to >= 0:
+            return f"it showed seat {e.private_to} hidden cards ({e.kind.replace('_', ' ')})"
+        if e.kind in REVEALING_KINDS or (e.kind == "take_dream" and e.detail == "deck"):
+            return f"it revealed hidden information ({e.kind.replace('_', ' ')})"
+    for name in HIDDEN_DECKS:
+        if len(getattr(after.decks, name)) < len(getattr(before.decks, name)):
+            return f"it revealed cards from the {name.replace('2', ' (Stage 2)')} deck"
+    return ""
+
+
+# ----------------------------------------------------------------------------------------------
+# Undo policies
+
+
+class UndoPolicy(Protocol):
+    """Decides whether ``seat`` may move the cursor back to ``target``."""
+
+    name: str
+
+    def refusal(self, store: Store, seat: int | None, target: int) -> str:
+        """Why going back to ``target`` is refused, or "" when it is allowed."""
+
+
+class PracticePolicy:
+    """Undo anything: for learning the rules and trying lines of play."""
+
+    name = "practice"
+
+    def refusal(self, store: Store, seat: int | None, target: int) -> str:
+        return ""
+
+
+class StrictPolicy:
+    """A seat may undo only its own decisions made since the last hidden information was
+    revealed, the last random draw, or another seat's decision: a slip of the finger may be
+    taken back, but never a look at a card or a roll of the dice."""
+
+    name = "strict"
+
+    def refusal(self, store: Store, seat: int | None, target: int) -> str:
+        if seat is None:
+            return "strict undo: say which seat is asking"
+        for i in range(store.state_id, target, -1):
+            entry = store.entry(i)
+            if entry.seat != seat:
+                return f"seat {entry.seat} has decided since ({summarize(entry.action)})"
+            if entry.revealed:
+                return f"your decision '{summarize(entry.action)}' cannot be taken back: {entry.revealed}"
+        return ""
+
+
+# ----------------------------------------------------------------------------------------------
+# Action summaries for the timeline
+
+
+# Decisions whose own fields are a secret of the seat that made them (the engine's event for
+# them is private): other seats see them summarized without the card.
+SECRET_ACTIONS: dict[type, str] = {DiscardDream: "discard a Dream card"}
+
+
+def summarize(action: Action | None, *, secret: bool = False) -> str:
+    """A short line naming the decision, for the timeline and refusal messages; ``secret``
+    leaves out what only the deciding seat may know."""
+    if secret and type(action) in SECRET_ACTIONS:
+        return SECRET_ACTIONS[type(action)]
+    match action:
+        case None:
+            return "setup"
+        case ChooseTurnStart(position=p):
+            return f"Turn track starts at position {p}"
+        case Conquer(area=a):
+            return f"conquer {a}"
+        case PlaceDreamer(night=n):
+            return f"Dreamer to {n}"
+        case ChooseDay(action=a, ignore=True):
+            return f"{a}: ignore, draw 2"
+        case ChooseDay(action=a):
+            return f"{a}"
+        case DiscardDream(card=c):
+            return f"discard Dream {c}"
+        case KeepDreams():
+            return "keep Dreams"
+        case TakeDream(card=""):
+            return "Dream from the deck"
+        case TakeDream(card=c):
+            return f"take Dream {c}"
+        case DiscardDevelopment(card=c):
+            return f"discard {c}"
+        case React(kind=k):
+            return k
+    return msgspec.json.encode(action).decode()
+
+
+# ----------------------------------------------------------------------------------------------
+# The store
+
+
+class Store:
+    """The history of one game and a cursor into it.
+
+    ``Store(config)`` starts a new game. ``Store(initial=result, actions=[...], cursor=k)``
+    rebuilds a history by replaying ``actions`` from ``result`` (loading a save, a scenario);
+    ``cursor`` (default: the last) is where the game stands, later actions are the redo branch.
+    """
+
+    def __init__(
+        self,
+        config: GameConfig | None = None,
+        *,
+        initial: StepResult | None = None,
+        actions: tuple[Action, ...] | list[Action] = (),
+        cursor: int | None = None,
+        policy: UndoPolicy | None = None,
+    ) -> None:
+        if (config is None) == (initial is None):
+            raise TypeError("Store needs either a GameConfig or an initial StepResult")
+        start = new_game(config) if initial is None else initial
+        self.policy: UndoPolicy = policy or PracticePolicy()
+        self._history: list[Entry] = [Entry(state=start.state, action=None, events=start.events)]
+        self._cursor = 0
+        self._listeners: list[Listener] = []
+        self.revision = 0  # grows on every change of any kind, unlike state_id
+        # Whether the game began with new_game(config), so that the config alone rebuilds it;
+        # None: not known (saves find out and remember).
+        self.fresh_start: bool | None = True if initial is None else None
+        for i, action in enumerate(actions, 1):
+            try:
+                self._append(action)
+            except ActionError as exc:
+                raise ReplayError(i, action, exc) from exc
+        if cursor is not None:
+            if not 0 <= cursor < len(self._history):
+                raise StoreError(f"cursor {cursor} is outside the history (0-{len(self._history) - 1})")
+            self._cursor = cursor
+
+    # -- reading --------------------------------------------------------------------------------
+
+    @property
+    def state(self) -> GameState:
+        return self._history[self._cursor].state
+
+    @property
+    def state_id(self) -> int:
+        """The cursor: 0 at the start, one more per accepted decision."""
+        return self._cursor
+
+    @property
+    def initial(self) -> Entry:
+        return self._history[0]
+
+    @property
+    def last_id(self) -> int:
+        """The state id at the end of the history (beyond the cursor when redo is possible)."""
+        return len(self._history) - 1
+
+    def entry(self, state_id: int) -> Entry:
+        return self._history[state_id]
+
+    def actions(self) -> tuple[Action, ...]:
+        """The decisions from the start to the cursor."""
+        return tuple(e.action for e in self._history[1 : self._cursor + 1])  # type: ignore[misc]
+
+    def all_actions(self) -> tuple[Action, ...]:
+        """Every decision in the history, the redo branch included (what a save records)."""
+        return tuple(e.action for e in self._history[1:])  # type: ignore[misc]
+
+    def timeline(self, *, viewer: int | None | Literal["all"] = "all") -> list[TimelineItem]:
+        """(state id, deciding seat, summary) for every entry, the redo branch included.
+
+        ``viewer``: a seat (or None, a spectator) whose eyes the summaries are for; other
+        seats' secret decisions are then summarized without their cards. "all": everything."""
+        return [TimelineItem(i, e.seat, summarize(e.action, secret=viewer != "all" and e.seat != viewer))
+                for i, e in enumerate(self._history)]
+
+    def events_since(self, state_id: int, seat: int | None) -> list[Event]:
+        """The events after ``state_id`` up to the cursor, as ``seat`` may see them
+        (``None``: a spectator). ``-1`` includes the setup events of the initial state."""
+        out: list[Event] = []
+        for e in self._history[max(state_id + 1, 0) : self._cursor + 1]:
+            out.extend(redact(ev, seat) for ev in e.events)
+        return out
+
+    # -- deciding -------------------------------------------------------------------------------
+
+    def dispatch(self, action: Action, *, seen_state_id: int | None = None, seat: int | None = None) -> Entry:
+        """Apply a decision at the cursor.
+
+        ``seen_state_id``: the state id the decider was looking at; a different one means the
+        game moved on meanwhile and the action is refused. ``seat``: who sends it; it must be
+        the deciding seat. The engine's own refusals (``ActionError``) pass through unchanged.
+        """
+        if seen_state_id is not None and seen_state_id != self._cursor:
+            raise StaleState(
+                f"the game has moved on: this action was chosen at state {seen_state_id}, it is now state {self._cursor}")
+        decision = self.state.decision
+        if seat is not None and decision is not None and seat != decision.seat:
+            raise WrongSeat(f"seat {seat} cannot decide now: it is seat {decision.seat}'s decision ({decision.prompt})")
+        redo = self._history[self._cursor + 1] if self._cursor + 1 < len(self._history) else None
+        if redo is not None and redo.action == action:
+            # The same decision from the same state gives the same result: keep the redo branch.
+            self._cursor += 1
+        else:
+            result = step(self.state, action)  # raises before anything changes
+            del self._history[self._cursor + 1 :]
+            self._push(action, result)
+        self._changed()
+        return self._history[self._cursor]
+
+    def _append(self, action: Action) -> None:
+        """Replay one action at the end of the history (building from a list)."""
+        self._cursor = len(self._history) - 1
+        self._push(action, step(self._history[-1].state, action))
+
+    def _push(self, action: Action, result: StepResult) -> None:
+        before = self.state
+        seat = before.decision.seat if before.decision is not None else NO_SEAT
+        self._history.append(Entry(state=result.state, action=action, events=result.events, seat=seat,
+                                   revealed=revealed_by(before, result.state, result.events)))
+        self._cursor = len(self._history) - 1
+
+    # -- moving the cursor ----------------------------------------------------------------------
+
+    def can_undo(self, seat: int | None = None) -> bool:
+        return self._cursor > 0 and not self.policy.refusal(self, seat, self._cursor - 1)
+
+    def can_redo(self) -> bool:
+        return self._cursor < len(self._history) - 1
+
+    def undo(self, seat: int | None = None) -> None:
+        """Back one decision (whoever made it, as the policy allows)."""
+        if self._cursor == 0:
+            raise UndoRefused("nothing to undo: this is the start of the game")
+        self._go_back(seat, self._cursor - 1)
+
+    def undo_mine(self, seat: int) -> None:
+        """Hot-seat "undo my last decision": back to just before ``seat``'s latest decision,
+        taking back every decision made after it too."""
+        mine = [i for i in range(self._cursor, 0, -1) if self._history[i].seat == seat]
+        if not mine:
+            raise UndoRefused(f"nothing to undo: seat {seat} has made no decision yet")
+        self._go_back(seat, mine[0] - 1)
+
+    def redo(self) -> None:
+        if not self.can_redo():
+            raise StoreError("nothing to redo")
+        self._cursor += 1
+        self._changed()
+
+    def jump(self, state_id: int, *, seat: int | None = None) -> None:
+        """Move to any point of the timeline; going back obeys the undo policy."""
+        if not 0 <= state_id < len(self._history):
+            raise StoreError(f"no state {state_id} in this game's timeline (0-{len(self._history) - 1})")
+        if state_id < self._cursor:
+            self._go_back(seat, state_id)
+        elif state_id > self._cursor:
+            self._cursor = state_id
+            self._changed()
+
+    def _go_back(self, seat: int | None, target: int) -> None:
+        why = self.policy.refusal(self, seat, target)
+        if why:
+            raise UndoRefused(f"cannot undo: {why}")
+        self._cursor = target
+        self._changed()
+
+    # -- listeners ------------------------------------------------------------------------------
+
+    def subscribe(self, callback: Listener) -> Callable[[], None]:
+        """Call ``callback(store)`` after every change; returns the function that unsubscribes."""
+        self._listeners.append(callback)
+
+        def unsubscribe() -> None:
+            if callback in self._listeners:
+                self._listeners.remove(callback)
+
+        return unsubscribe
+
+    def _changed(self) -> None:
+        """Tell every listener; one failing listener does not keep the others uninformed."""
+        self.revision += 1
+        errors = []
+        for callback in list(self._listeners):
+            try:
+                callback(self)
+            except Exception as exc:  # noqa: BLE001 - re-raised below, after the others ran
+                errors.append(exc)
+        if errors:
+            raise errors[0]

@@ -1,0 +1,327 @@
+"""Scenarios: the example files load and play on; broken ones name file, entry and field."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from nctui.bots.random_bot import RandomBot
+from nctui.content.loader import ContentError, get_pack, load_pack, register
+from nctui.engine import legal_actions, player_view, step
+from nctui.engine.flow import StepResult
+from nctui.engine.invariants import violations
+from nctui.engine.state import BASIC_COMBAT, FOLLOWERS, SHADOWS
+from nctui.saves import load, save
+from nctui.scenarios import ScenarioError, load_scenario, load_scenario_result
+from nctui.store import Store
+
+FAKE_PACK = "/tmp/fakepack"
+SAVES = Path(__file__).resolve().parent.parent / "saves"
+EXAMPLES = sorted(SAVES.glob("*.toml"))
+
+
+def pack_id() -> str:
+    """The real base pack, or the throwaway one while base's cards are being written."""
+    try:
+        get_pack("base")
+        return "base"
+    except ContentError:
+        register(load_pack(FAKE_PACK))
+        return "fake"
+
+
+def override() -> str | None:
+    """The pack to load scenarios with: as they say (base), or the throwaway one."""
+    return None if pack_id() == "base" else "fake"
+
+
+def cards():
+    return get_pack(pack_id()).cards
+
+
+def dev_ids(**want) -> list[str]:
+    return [d.id for d in cards().development if all(getattr(d, k) == v for k, v in want.items())]
+
+
+MINIMAL = """
+[config]
+players = 2
+seed = 5
+
+[[areas]]
+id = "weeping-orchard"
+followers = { red = 2 }
+fort = "red"
+fortress = true
+
+[[areas]]
+id = "ember-reach"
+followers = { blue = 2 }
+fort = "blue"
+fortress = true
+
+[[players]]
+dreamer = "dusk"
+{red}
+
+[[players]]
+dreamer = "vigil"
+{blue}
+{tail}
+"""
+
+
+def scenario(red: str = "", blue: str = "", tail: str = "") -> str:
+    return MINIMAL.replace("{red}", red).replace("{blue}", blue).replace("{tail}", tail)
+
+
+def load_text(text: str):
+    return load_scenario(text, pack=override())
+
+
+def problems(text: str) -> str:
+    with pytest.raises(ScenarioError) as err:
+        load_text(text)
+    return str(err.value)
+
+
+# ----------------------------------------------------------------------------------------------
+# The example files
+
+
+def test_there_are_example_scenarios():
+    assert len(EXAMPLES) >= 2
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_example_loads_and_the_engine_plays_on(path: Path):
+    state = load_scenario(path, pack=override())
+    assert violations(state) == []
+    assert legal_actions(state)
+    assert load_scenario(path, pack=override()) == state  # the seed fixes every shuffle
+    bots = [RandomBot(i) for i in range(len(state.players))]
+    for _ in range(80):
+        d = state.decision
+        if d is None:
+            break
+        state = step(state, bots[d.seat].choose(player_view(state, d.seat))).state
+        assert violations(state) == []
+
+
+def test_opening_example_is_what_setup_leaves():
+    state = load_scenario(SAVES / "opening-2p.toml", pack=override())
+    assert state.phase == "turn" and state.decision.kind == "choose_day" and state.active == 0
+    assert state.turn_number == 1 and state.time == 0 and state.nightmares == (1, 5)
+    assert [len(p.hand) for p in state.players] == [4, 4]  # Basic Combat + 3 dealt
+    assert [len(p.dreams) for p in state.players] == [2, 2]
+    assert len(state.decks.dream_offer) == 3
+    assert all(p.shaper and p.supply == FOLLOWERS - 3 for p in state.players)
+    assert state.shadows == SHADOWS - 14
+
+
+def test_crowded_centre_example_asks_blue_to_react():
+    state = load_scenario(SAVES / "crowded-centre-3p.toml", pack=override())
+    assert state.phase == "reactions" and state.decision.kind == "react"
+    assert state.decision.seat == 1 and state.queue == (1, 2)
+    assert state.active == 0 and state.day == "summon" and state.players[0].dreamer == "summon"
+    assert state.time == 1 and [p.turns for p in state.players] == [5, 5, 5]
+
+
+# ----------------------------------------------------------------------------------------------
+# What a scenario places
+
+
+def test_named_cards_go_where_the_scenario_says():
+    upgrade = next(d for d in cards().development
+                   if d.stage == 1 and d.players == 2 and d.kind == "upgrade")
+    hand, top = [c for c in dev_ids(stage=1, players=2) if c != upgrade.id][:2]
+    dream, offered, dream_top = [d.id for d in cards().dreams if d.stage == 1][:3]
+    conflict = next(c.id for c in cards().conflicts if c.stage == 1)
+    text = scenario(
+        red=f'hand = ["{hand}"]\ndreams = ["{dream}"]\ndisplay = {{ {upgrade.action} = ["{upgrade.id}"] }}',
+        tail=f'[decks]\ndevelopment = ["{top}"]\ndream = ["{dream_top}"]\ndream_offer = ["{offered}"]\n'
+             f'conflict = ["{conflict}"]\n',
+    )
+    state = load_text(text)
+    red = state.players[0]
+    assert red.hand == (BASIC_COMBAT, hand) and red.dreams == (dream,)
+    slot = get_pack(pack_id()).matrix.rondel.index(upgrade.action)
+    assert red.display[slot][-1] == upgrade.id
+    assert state.decks.development[0] == top and state.decks.dream[0] == dream_top
+    assert state.decks.dream_offer == (offered,) and state.decks.conflict[0] == conflict
+    assert state.players[1].hand == (BASIC_COMBAT,)
+    assert violations(state) == []
+
+
+def test_deal_and_development_count():
+    state = load_text(scenario(red="deal = 5\ndeal_dreams = 2", tail="[decks]\ndevelopment_count = 4\n"))
+    assert len(state.players[0].hand) == 6 and len(state.players[0].dreams) == 2
+    assert len(state.decks.development) == 4 and state.decks.development_discard
+    assert violations(state) == []
+
+
+def test_supply_and_forts_are_computed_and_checked():
+    state = load_text(scenario(red="limbo = 3"))
+    assert state.players[0].supply == FOLLOWERS - 2 - 3 and state.players[0].forts == 9
+    assert state.players[0].shaper == "weeping-orchard"  # defaults to the Fortress
+    assert "players[0] (red).supply: 12, but the board and Limbo leave 15" in problems(
+        scenario(red="limbo = 3\nsupply = 12"))
+
+
+def test_turn_marker_from_the_active_player():
+    state = load_text(scenario(tail='[game]\nfirst_player = "blue"\nturn_start = 4\nactive = "red"\n'))
+    assert state.turn_pos == 5 and state.active == 0 and state.decision.seat == 0
+
+
+def test_text_and_path_give_the_same_state(tmp_path: Path):
+    text = scenario()
+    path = tmp_path / "mine.toml"
+    path.write_text(text)
+    assert load_scenario(path, pack=override()) == load_text(text)
+    assert load_scenario(str(path), pack=override()) == load_text(text)
+
+
+def test_a_store_started_from_a_scenario_saves_and_loads(tmp_path: Path):
+    state, events = load_scenario_result(SAVES / "opening-2p.toml", pack=override())
+    assert [e.kind for e in events] == ["nightmares", "turn_begins"]
+    store = Store(initial=StepResult(state=state, events=tuple(events)))
+    store.dispatch(legal_actions(store.state)[0])
+    loaded = load(save(store, tmp_path / "practice.nctui.json"))
+    assert loaded.state == store.state and loaded.initial.state == state
+
+
+# ----------------------------------------------------------------------------------------------
+# Broken scenarios: file, entry and field named, every problem at once
+
+
+def test_broken_file_names_the_file(tmp_path: Path):
+    path = tmp_path / "broken.toml"
+    path.write_text(scenario(tail='[[areas]]\nid = "atlantis"\n'))
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(path, pack=override())
+    assert str(err.value).startswith("broken.toml: areas[2] (atlantis).id: 'atlantis' is not an area")
+    assert err.value.file == "broken.toml"
+    assert err.value.problems[0][:2] == ("areas[2] (atlantis)", "id")
+
+
+def test_missing_file():
+    with pytest.raises(ScenarioError, match="nowhere.toml: \\(file\\): cannot read"):
+        load_scenario("nowhere.toml")
+
+
+@pytest.mark.parametrize("name,red,blue,tail,expected", [
+    ("unknown area", "", "", '[[areas]]\nid = "atlantis"\n', "areas[2] (atlantis).id: 'atlantis' is not an area"),
+    ("area twice", "", "", '[[areas]]\nid = "ember-reach"\n', "areas[2] (ember-reach).id: ember-reach is listed twice"),
+    ("unknown colour", "", "", '[[areas]]\nid = "ash-nave"\nfollowers = { purple = 1 }\n',
+     "areas[2] (ash-nave).followers: unknown colour 'purple'"),
+    ("too many in an area", "", "", '[[areas]]\nid = "ash-nave"\nfollowers = { red = 6 }\n',
+     "areas[2] (ash-nave).followers: 6 red Followers"),
+    ("too many Shadows in an area", "", "", '[[areas]]\nid = "ash-nave"\nshadows = 4\n',
+     "areas[2] (ash-nave).shadows: 4: an area holds 0-3 Shadows"),
+    ("too many Followers", "limbo = 19", "", "", "players[0] (red).supply: too many Followers: 2 on the board + 19"),
+    ("unknown card", 'hand = ["no-such-card"]', "", "", "players[0] (red).hand: unknown Development card 'no-such-card'"),
+    ("two Basic Combat", f'hand = ["{BASIC_COMBAT}", "{BASIC_COMBAT}"]', "", "", "players[0] (red).hand: a player has one"),
+    ("not a Night space", "", "", "", None),
+    ("unknown field", "favourite = 3", "", "", "players[0].favourite: unknown field"),
+    ("wrong type", 'limbo = "many"', "", "", "players[0].limbo: Expected `int`, got `str`"),
+    ("fortress without fort", "", "", '[[areas]]\nid = "ash-nave"\nfortress = true\n',
+     "areas[2] (ash-nave).fortress: a Fortress stands on its owner's Fort"),
+    ("fort levels", "", "", '[[areas]]\nid = "ash-nave"\nfort = "red"\nlevels = 4\n',
+     "areas[2] (ash-nave).levels: 4: a Fort has 1-3 levels"),
+    ("unknown seat", "", "", '[[areas]]\nid = "ash-nave"\nfort = 7\n', "areas[2] (ash-nave).fort: 7 is no seat"),
+    ("unsupported decision", "", "", '[decision]\nkind = "conquer"\n', "decision.kind: 'conquer' is not supported"),
+    ("react without a day", "", "", '[decision]\nkind = "react"\n', "decision.day: ''"),
+    ("active disagrees", "", "", '[game]\nturn_position = 1\nactive = "red"\n',
+     "game.active: the Turn marker at position 1 makes blue the active player, not red"),
+    ("time off the track", "", "", "[game]\ntime = 4\n", "game.time: 4"),
+    ("stage 2", "", "", "[game]\nstage = 2\n", "game.stage: only Stage 1"),
+    ("syntax", "", "", "[game\n", "(syntax)"),
+])
+def test_broken_scenarios_name_entry_and_field(name, red, blue, tail, expected):
+    text = scenario(red=red, blue=blue, tail=tail)
+    if name == "not a Night space":
+        text = text.replace('dreamer = "vigil"', 'dreamer = "noon"')
+        expected = "players[1] (blue).dreamer: 'noon' is not a Night space"
+    message = problems(text)
+    assert message.startswith("<scenario>: ")
+    assert expected in message, message
+
+
+def test_card_in_two_places():
+    card = dev_ids(stage=1, players=2)[0]
+    message = problems(scenario(red=f'hand = ["{card}"]', blue=f'hand = ["{card}"]'))
+    assert f"players[1] (blue).hand: card '{card}' is also in players[0] (red).hand" in message
+
+
+def test_cards_out_of_play_say_why():
+    stage2 = [d.id for d in cards().dreams if d.stage == 2]
+    dream = next(d.id for d in cards().dreams if d.stage == 1)
+    message = problems(scenario(red=f'hand = ["{dream}"]\ndreams = {stage2[:1]!r}'.replace("'", '"')))
+    assert f"'{dream}' is a Dream card, not a Development card" in message
+    if stage2:
+        assert f"card '{stage2[0]}' is a Stage 2 card" in message
+    four = dev_ids(stage=1, players=4)
+    if four:
+        assert f"card '{four[0]}' is not used with 2 players" in problems(scenario(red=f'hand = ["{four[0]}"]'))
+    assert "is the Basic Combat card" in problems(scenario(tail=f'[decks]\ndevelopment = ["{BASIC_COMBAT}"]\n'))
+
+
+def test_every_problem_is_reported_at_once():
+    message = problems(scenario(red='limbo = 30\nhand = ["nope"]',
+                                tail='[[areas]]\nid = "atlantis"\n[[areas]]\nid = "ash-nave"\nshadows = 9\n'))
+    assert message.startswith("<scenario>: 4 problems:")
+    for part in ("atlantis", "shadows: 9", "too many Followers", "unknown Development card 'nope'"):
+        assert part in message
+
+
+def test_seat_count_must_match():
+    message = problems(scenario(tail="[[players]]\ndreamer = \"dusk\"\n"))
+    assert "players: 2 seats need 2 [[players]] entries, found 3" in message
+
+
+def test_colour_must_match_the_seat():
+    message = problems(scenario(red='colour = "blue"'))
+    assert "colour" in message
+
+
+def test_three_player_covered_area():
+    covered = next(a.id for sm in get_pack(pack_id()).sides for a in sm.side.areas if a.four_players_only)
+    text = f"""
+[config]
+players = 3
+[[areas]]
+id = "{covered}"
+[[players]]
+dreamer = "dusk"
+shaper = "thorn-abbey"
+[[players]]
+dreamer = "dusk"
+shaper = "thorn-abbey"
+[[players]]
+dreamer = "dusk"
+shaper = "thorn-abbey"
+"""
+    assert f"'{covered}' is covered in a 3-player game" in problems(text)
+
+
+def test_no_hidden_card_is_duplicated_or_lost():
+    state = load_scenario(SAVES / "late-game-4p.toml", pack=override())
+    d = state.decks
+    dev = Counter(d.development + d.development_discard + d.development2 + d.removed)
+    for p in state.players:
+        dev.update(p.hand)
+        dev.update(c for stack in p.display for c in stack[1:])
+    assert dev[BASIC_COMBAT] == 4 and max(v for k, v in dev.items() if k != BASIC_COMBAT) == 1
+    assert len(d.development) == 3
+
+
+def test_the_example_in_the_docs_loads():
+    if pack_id() != "base":
+        pytest.skip("the docs name cards of the base pack")
+    text = (SAVES.parent / "docs" / "scenarios.md").read_text()
+    toml = text.split("## A complete example")[1].split("```toml")[1].split("```")[0]
+    state = load_scenario(toml)
+    assert state.active == 1 and state.decision.kind == "choose_day"
+    assert violations(state) == []
