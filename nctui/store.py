@@ -16,10 +16,8 @@ from typing import Callable, Literal, NamedTuple, Protocol
 
 import msgspec
 
-from .engine.actions import (
-    Action, ChooseDay, ChooseTurnStart, Conquer, DiscardDevelopment, DiscardDream, KeepDreams, PlaceDreamer, React,
-    TakeDream,
-)
+from .describe import describe_action
+from .engine.actions import Action, DiscardDream
 from .engine.config import GameConfig
 from .engine.errors import ActionError
 from .engine.events import Event, redact
@@ -143,9 +141,9 @@ class StrictPolicy:
         for i in range(store.state_id, target, -1):
             entry = store.entry(i)
             if entry.seat != seat:
-                return f"seat {entry.seat} has decided since ({summarize(entry.action)})"
+                return f"seat {entry.seat} has decided since ({summarize(entry.action, store._before(i))})"
             if entry.revealed:
-                return f"your decision '{summarize(entry.action)}' cannot be taken back: {entry.revealed}"
+                return f"your decision '{summarize(entry.action, store._before(i))}' cannot be taken back: {entry.revealed}"
         return ""
 
 
@@ -155,40 +153,17 @@ class StrictPolicy:
 
 # Decisions whose own fields are a secret of the seat that made them (the engine's event for
 # them is private): other seats see them summarized without the card.
-SECRET_ACTIONS: dict[type, str] = {DiscardDream: "discard a Dream card"}
+SECRET_ACTIONS: dict[type, str] = {DiscardDream: "Discard a Dream card"}
 
 
-def summarize(action: Action | None, *, secret: bool = False) -> str:
-    """A short line naming the decision, for the timeline and refusal messages; ``secret``
-    leaves out what only the deciding seat may know."""
+def summarize(action: Action | None, state: GameState, *, secret: bool = False) -> str:
+    """A short line naming the decision taken in ``state``, for the timeline and refusal
+    messages; ``secret`` leaves out what only the deciding seat may know."""
+    if action is None:
+        return "Setup"
     if secret and type(action) in SECRET_ACTIONS:
         return SECRET_ACTIONS[type(action)]
-    match action:
-        case None:
-            return "setup"
-        case ChooseTurnStart(position=p):
-            return f"Turn track starts at position {p}"
-        case Conquer(area=a):
-            return f"conquer {a}"
-        case PlaceDreamer(night=n):
-            return f"Dreamer to {n}"
-        case ChooseDay(action=a, ignore=True):
-            return f"{a}: ignore, draw 2"
-        case ChooseDay(action=a):
-            return f"{a}"
-        case DiscardDream(card=c):
-            return f"discard Dream {c}"
-        case KeepDreams():
-            return "keep Dreams"
-        case TakeDream(card=""):
-            return "Dream from the deck"
-        case TakeDream(card=c):
-            return f"take Dream {c}"
-        case DiscardDevelopment(card=c):
-            return f"discard {c}"
-        case React(kind=k):
-            return k
-    return msgspec.json.encode(action).decode()
+    return describe_action(action, state)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -269,8 +244,13 @@ class Store:
 
         ``viewer``: a seat (or None, a spectator) whose eyes the summaries are for; other
         seats' secret decisions are then summarized without their cards. "all": everything."""
-        return [TimelineItem(i, e.seat, summarize(e.action, secret=viewer != "all" and e.seat != viewer))
+        return [TimelineItem(i, e.seat, summarize(e.action, self._before(i),
+                                                  secret=viewer != "all" and e.seat != viewer))
                 for i, e in enumerate(self._history)]
+
+    def _before(self, state_id: int) -> GameState:
+        """The state in which the decision leading to ``state_id`` was taken."""
+        return self._history[max(state_id - 1, 0)].state
 
     def events_since(self, state_id: int, seat: int | None) -> list[Event]:
         """The events after ``state_id`` up to the cursor, as ``seat`` may see them

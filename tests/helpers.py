@@ -7,6 +7,7 @@ from typing import Iterator
 from nctui.bots import RandomBot
 from nctui.engine import GameConfig, GameState, new_game, player_view, step
 from nctui.engine.actions import Action
+from nctui.store import Store
 
 
 def config(players: int = 2, seed: int = 0, **kw) -> GameConfig:
@@ -33,3 +34,18 @@ def play(players: int = 2, seed: int = 0, **kw) -> tuple[GameState, list[Action]
         if action is not None:
             actions.append(action)
     return state, actions
+
+
+def human_config(players: int = 2, seed: int = 1) -> GameConfig:
+    """A hot-seat game of humans (the tests decide for them)."""
+    return GameConfig(players=players, seats=("human",) * players, seed=seed)
+
+
+def store_moves(store: Store, count: int, seed: int = 0) -> None:
+    """Let random bots, each looking at its own view, make ``count`` decisions in ``store``."""
+    bots = [RandomBot(seed + i) for i in range(len(store.state.players))]
+    for _ in range(count):
+        d = store.state.decision
+        if d is None:
+            return
+        store.dispatch(bots[d.seat].choose(player_view(store.state, d.seat)), seen_state_id=store.state_id, seat=d.seat)

@@ -17,40 +17,23 @@ from nctui.bots.random_bot import RandomBot
 from nctui.content.loader import ContentError, get_pack, load_pack, register
 from nctui.engine import GameConfig, new_game, player_view
 from nctui.saves import SaveError, autosave, latest_autosave, load, save, save_dir, state_digest
+from tests.helpers import human_config, store_moves
 from nctui.store import Store, StrictPolicy
 
-FAKE_PACK = "/tmp/fakepack"
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def pack_id() -> str:
-    """The real base pack, or the throwaway one while base's cards are being written."""
-    try:
-        get_pack("base")
-        return "base"
-    except ContentError:
-        register(load_pack(FAKE_PACK))
-        return "fake"
 
 
-def config(players: int = 2, seed: int = 1) -> GameConfig:
-    return GameConfig(players=players, seats=("human",) * players, pack=pack_id(), seed=seed)
 
 
-def play(store: Store, count: int, seed: int = 0) -> None:
-    bots = [RandomBot(seed + i) for i in range(len(store.state.players))]
-    for _ in range(count):
-        d = store.state.decision
-        if d is None:
-            return
-        store.dispatch(bots[d.seat].choose(player_view(store.state, d.seat)), seat=d.seat)
 
 
 @pytest.fixture
 def saved(tmp_path: Path) -> Path:
     """A valid save of a game some way in."""
-    store = Store(config(seed=21))
-    play(store, 40, seed=21)
+    store = Store(human_config(seed=21))
+    store_moves(store, 40, seed=21)
     return save(store, tmp_path / "game.nctui.json")
 
 
@@ -60,7 +43,7 @@ def saved(tmp_path: Path) -> Path:
 
 @pytest.mark.parametrize("players,seed", [(2, 0), (3, 1), (4, 2)])
 def test_round_trip_along_a_random_game(tmp_path: Path, players: int, seed: int):
-    store = Store(config(players, seed))
+    store = Store(human_config(players, seed))
     bots = [RandomBot(seed * 10 + i) for i in range(players)]
     n = 0
     while True:
@@ -79,8 +62,8 @@ def test_round_trip_along_a_random_game(tmp_path: Path, players: int, seed: int)
 
 
 def test_round_trip_keeps_the_redo_branch(tmp_path: Path):
-    store = Store(config(seed=5))
-    play(store, 30, seed=5)
+    store = Store(human_config(seed=5))
+    store_moves(store, 30, seed=5)
     end = store.state
     for _ in range(4):
         store.undo()
@@ -92,13 +75,13 @@ def test_round_trip_keeps_the_redo_branch(tmp_path: Path):
 
 
 def test_a_game_started_from_a_position_saves_its_start(tmp_path: Path):
-    cfg = config(seed=6)
+    cfg = human_config(seed=6)
     start = new_game(cfg).state
     from msgspec.structs import replace
 
     odd = replace(start, time=1)  # not what new_game(cfg) gives
     store = Store(initial=type(new_game(cfg))(state=odd, events=()))
-    play(store, 10)
+    store_moves(store, 10)
     loaded = load(save(store, tmp_path / "pos.nctui.json"))
     assert loaded.initial.state == odd and loaded.state == store.state
     assert msgspec.json.decode((tmp_path / "pos.nctui.json").read_bytes())["start"] is not None
@@ -106,16 +89,14 @@ def test_a_game_started_from_a_position_saves_its_start(tmp_path: Path):
 
 def test_state_digest_is_deterministic_across_processes():
     """msgpack of the state must not depend on hash seeds (set ordering) or the process."""
-    cfg = config(seed=3)
+    cfg = human_config(seed=3)
     store = Store(cfg)
-    play(store, 60, seed=3)
+    store_moves(store, 60, seed=3)
     here = state_digest(store.state)
     assert here == state_digest(msgspec.msgpack.decode(msgspec.msgpack.encode(store.state),
                                                          type=type(store.state)))
     code = (
         "import sys, msgspec\n"
-        "from nctui.content.loader import load_pack, register\n"
-        f"register(load_pack({FAKE_PACK!r})) if {cfg.pack!r} == 'fake' else None\n"
         "from nctui.engine import GameConfig\n"
         "from nctui.store import Store\n"
         "from nctui.saves import state_digest\n"
@@ -136,18 +117,18 @@ def test_state_digest_is_deterministic_across_processes():
 
 
 def test_atomic_write_leaves_no_temp_file(tmp_path: Path):
-    store = Store(config())
-    play(store, 5)
+    store = Store(human_config())
+    store_moves(store, 5)
     path = save(store, tmp_path / "a.nctui.json")
     save(store, path)  # over an existing file
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.nctui.json"]
 
 
 def test_a_failed_write_keeps_the_old_file_and_no_temp_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    store = Store(config())
+    store = Store(human_config())
     path = save(store, tmp_path / "a.nctui.json")
     before = path.read_bytes()
-    play(store, 5)
+    store_moves(store, 5)
 
     def broken_replace(src, dst):
         raise OSError(28, "No space left on device")
@@ -171,9 +152,9 @@ def test_save_dir_argument_env_and_default(tmp_path: Path, monkeypatch: pytest.M
 def test_autosave_and_continue(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv(saves.ENV_DIR, str(tmp_path / "saves"))
     assert latest_autosave() is None
-    store = Store(config(seed=13))
+    store = Store(human_config(seed=13))
     store.subscribe(lambda s: autosave(s))  # after each decision, as the UI does
-    play(store, 25, seed=13)
+    store_moves(store, 25, seed=13)
     path = latest_autosave()
     assert path == tmp_path / "saves" / "autosave.nctui.json"
     assert load(path).state == store.state
@@ -251,7 +232,7 @@ def test_a_folder_or_a_missing_file_is_a_clear_error(tmp_path: Path):
 def test_save_file_records_what_the_format_promises(saved: Path):
     data = json.loads(saved.read_bytes())
     assert data["format"] == "nctui-save" and data["version"] == 1
-    assert data["pack"] == pack_id() and data["pack_digest"] == get_pack(pack_id()).digest
+    assert data["pack"] == "base" and data["pack_digest"] == get_pack("base").digest
     assert data["seed"] == data["config"]["seed"] == 21
     assert data["cursor"] == len(data["actions"]) == 40
     assert data["start"] is None

@@ -17,28 +17,16 @@ from nctui.saves import load, save
 from nctui.scenarios import ScenarioError, load_scenario, load_scenario_result
 from nctui.store import Store
 
-FAKE_PACK = "/tmp/fakepack"
 SAVES = Path(__file__).resolve().parent.parent / "saves"
 EXAMPLES = sorted(SAVES.glob("*.toml"))
 
 
-def pack_id() -> str:
-    """The real base pack, or the throwaway one while base's cards are being written."""
-    try:
-        get_pack("base")
-        return "base"
-    except ContentError:
-        register(load_pack(FAKE_PACK))
-        return "fake"
 
 
-def override() -> str | None:
-    """The pack to load scenarios with: as they say (base), or the throwaway one."""
-    return None if pack_id() == "base" else "fake"
 
 
 def cards():
-    return get_pack(pack_id()).cards
+    return get_pack("base").cards
 
 
 def dev_ids(**want) -> list[str]:
@@ -78,7 +66,7 @@ def scenario(red: str = "", blue: str = "", tail: str = "") -> str:
 
 
 def load_text(text: str):
-    return load_scenario(text, pack=override())
+    return load_scenario(text)
 
 
 def problems(text: str) -> str:
@@ -97,10 +85,10 @@ def test_there_are_example_scenarios():
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
 def test_example_loads_and_the_engine_plays_on(path: Path):
-    state = load_scenario(path, pack=override())
+    state = load_scenario(path)
     assert violations(state) == []
     assert legal_actions(state)
-    assert load_scenario(path, pack=override()) == state  # the seed fixes every shuffle
+    assert load_scenario(path) == state  # the seed fixes every shuffle
     bots = [RandomBot(i) for i in range(len(state.players))]
     for _ in range(80):
         d = state.decision
@@ -111,7 +99,7 @@ def test_example_loads_and_the_engine_plays_on(path: Path):
 
 
 def test_opening_example_is_what_setup_leaves():
-    state = load_scenario(SAVES / "opening-2p.toml", pack=override())
+    state = load_scenario(SAVES / "opening-2p.toml")
     assert state.phase == "turn" and state.decision.kind == "choose_day" and state.active == 0
     assert state.turn_number == 1 and state.time == 0 and state.nightmares == (1, 5)
     assert [len(p.hand) for p in state.players] == [4, 4]  # Basic Combat + 3 dealt
@@ -122,7 +110,7 @@ def test_opening_example_is_what_setup_leaves():
 
 
 def test_crowded_centre_example_asks_blue_to_react():
-    state = load_scenario(SAVES / "crowded-centre-3p.toml", pack=override())
+    state = load_scenario(SAVES / "crowded-centre-3p.toml")
     assert state.phase == "reactions" and state.decision.kind == "react"
     assert state.decision.seat == 1 and state.queue == (1, 2)
     assert state.active == 0 and state.day == "summon" and state.players[0].dreamer == "summon"
@@ -147,7 +135,7 @@ def test_named_cards_go_where_the_scenario_says():
     state = load_text(text)
     red = state.players[0]
     assert red.hand == (BASIC_COMBAT, hand) and red.dreams == (dream,)
-    slot = get_pack(pack_id()).matrix.rondel.index(upgrade.action)
+    slot = get_pack("base").matrix.rondel.index(upgrade.action)
     assert red.display[slot][-1] == upgrade.id
     assert state.decks.development[0] == top and state.decks.dream[0] == dream_top
     assert state.decks.dream_offer == (offered,) and state.decks.conflict[0] == conflict
@@ -179,12 +167,12 @@ def test_text_and_path_give_the_same_state(tmp_path: Path):
     text = scenario()
     path = tmp_path / "mine.toml"
     path.write_text(text)
-    assert load_scenario(path, pack=override()) == load_text(text)
-    assert load_scenario(str(path), pack=override()) == load_text(text)
+    assert load_scenario(path) == load_text(text)
+    assert load_scenario(str(path)) == load_text(text)
 
 
 def test_a_store_started_from_a_scenario_saves_and_loads(tmp_path: Path):
-    state, events = load_scenario_result(SAVES / "opening-2p.toml", pack=override())
+    state, events = load_scenario_result(SAVES / "opening-2p.toml")
     assert [e.kind for e in events] == ["nightmares", "turn_begins"]
     store = Store(initial=StepResult(state=state, events=tuple(events)))
     store.dispatch(legal_actions(store.state)[0])
@@ -200,7 +188,7 @@ def test_broken_file_names_the_file(tmp_path: Path):
     path = tmp_path / "broken.toml"
     path.write_text(scenario(tail='[[areas]]\nid = "atlantis"\n'))
     with pytest.raises(ScenarioError) as err:
-        load_scenario(path, pack=override())
+        load_scenario(path)
     assert str(err.value).startswith("broken.toml: areas[2] (atlantis).id: 'atlantis' is not an area")
     assert err.value.file == "broken.toml"
     assert err.value.problems[0][:2] == ("areas[2] (atlantis)", "id")
@@ -287,7 +275,7 @@ def test_colour_must_match_the_seat():
 
 
 def test_three_player_covered_area():
-    covered = next(a.id for sm in get_pack(pack_id()).sides for a in sm.side.areas if a.four_players_only)
+    covered = next(a.id for sm in get_pack("base").sides for a in sm.side.areas if a.four_players_only)
     text = f"""
 [config]
 players = 3
@@ -307,7 +295,7 @@ shaper = "thorn-abbey"
 
 
 def test_no_hidden_card_is_duplicated_or_lost():
-    state = load_scenario(SAVES / "late-game-4p.toml", pack=override())
+    state = load_scenario(SAVES / "late-game-4p.toml")
     d = state.decks
     dev = Counter(d.development + d.development_discard + d.development2 + d.removed)
     for p in state.players:
@@ -318,8 +306,6 @@ def test_no_hidden_card_is_duplicated_or_lost():
 
 
 def test_the_example_in_the_docs_loads():
-    if pack_id() != "base":
-        pytest.skip("the docs name cards of the base pack")
     text = (SAVES.parent / "docs" / "scenarios.md").read_text()
     toml = text.split("## A complete example")[1].split("```toml")[1].split("```")[0]
     state = load_scenario(toml)

@@ -9,36 +9,17 @@ from nctui.content.loader import ContentError, get_pack, load_pack, register
 from nctui.engine import GameConfig, IllegalAction, new_game, player_view
 from nctui.engine.actions import ChooseDay, ChooseTurnStart, Conquer, DiscardDream, React
 from nctui.engine.events import HIDDEN
+from tests.helpers import human_config, store_moves
 from nctui.store import (
     PracticePolicy, ReplayError, StaleState, Store, StoreError, StrictPolicy, UndoRefused, WrongSeat, revealed_by,
 )
 
-FAKE_PACK = "/tmp/fakepack"
 
 
-def pack_id() -> str:
-    """The real base pack, or the throwaway one while base's cards are being written."""
-    try:
-        get_pack("base")
-        return "base"
-    except ContentError:
-        register(load_pack(FAKE_PACK))
-        return "fake"
 
 
-def config(players: int = 2, seed: int = 1) -> GameConfig:
-    return GameConfig(players=players, seats=("human",) * players, pack=pack_id(), seed=seed)
 
 
-def play(store: Store, count: int, seed: int = 0) -> None:
-    """Let random bots, each looking at its own view, make ``count`` decisions."""
-    bots = [RandomBot(seed + i) for i in range(len(store.state.players))]
-    for _ in range(count):
-        d = store.state.decision
-        if d is None:
-            return
-        action = bots[d.seat].choose(player_view(store.state, d.seat))
-        store.dispatch(action, seen_state_id=store.state_id, seat=d.seat)
 
 
 def play_until(store: Store, kind: str, seed: int = 0) -> None:
@@ -54,19 +35,19 @@ def play_until(store: Store, kind: str, seed: int = 0) -> None:
 
 
 def test_state_id_grows_by_one_per_action():
-    store = Store(config())
+    store = Store(human_config())
     assert store.state_id == 0 and store.actions() == ()
     for i in range(1, 30):
-        play(store, 1)
+        store_moves(store, 1)
         assert store.state_id == i
         assert len(store.actions()) == i
 
 
 def test_undo_redo_round_trip_gives_identical_states():
-    store = Store(config(seed=3))
+    store = Store(human_config(seed=3))
     states = [store.state]
     for _ in range(40):
-        play(store, 1, seed=3)
+        store_moves(store, 1, seed=3)
         states.append(store.state)
     for i in range(40, 0, -1):
         store.undo()
@@ -77,11 +58,11 @@ def test_undo_redo_round_trip_gives_identical_states():
         assert store.state == states[i]
     assert not store.can_redo()
     # A history rebuilt from the actions alone reaches the same state.
-    assert Store(config(seed=3), actions=store.actions()).state == store.state
+    assert Store(human_config(seed=3), actions=store.actions()).state == store.state
 
 
 def test_undo_at_the_start_is_refused():
-    store = Store(config())
+    store = Store(human_config())
     with pytest.raises(UndoRefused, match="start of the game"):
         store.undo()
     with pytest.raises(StoreError, match="nothing to redo"):
@@ -89,9 +70,9 @@ def test_undo_at_the_start_is_refused():
 
 
 def test_stale_state_id_is_refused():
-    store = Store(config())
+    store = Store(human_config())
     seen = store.state_id
-    play(store, 2)
+    store_moves(store, 2)
     before = store.state
     action = store.state.decision.options[0]
     with pytest.raises(StaleState, match=f"chosen at state {seen}, it is now state 2"):
@@ -102,7 +83,7 @@ def test_stale_state_id_is_refused():
 
 
 def test_wrong_seat_is_refused():
-    store = Store(config())
+    store = Store(human_config())
     d = store.state.decision
     other = 1 - d.seat
     with pytest.raises(WrongSeat, match=f"seat {other} cannot decide now"):
@@ -111,8 +92,8 @@ def test_wrong_seat_is_refused():
 
 
 def test_engine_refusal_leaves_history_unchanged():
-    store = Store(config())
-    play(store, 5)
+    store = Store(human_config())
+    store_moves(store, 5)
     before, last = store.state, store.last_id
     with pytest.raises(IllegalAction):
         store.dispatch(React(kind="pass"))
@@ -120,8 +101,8 @@ def test_engine_refusal_leaves_history_unchanged():
 
 
 def test_redo_kept_for_the_same_action_and_dropped_for_another():
-    store = Store(config(seed=5))
-    play(store, 10, seed=5)
+    store = Store(human_config(seed=5))
+    store_moves(store, 10, seed=5)
     end, last = store.state, store.last_id
     for _ in range(3):
         store.undo()
@@ -139,7 +120,7 @@ def test_redo_kept_for_the_same_action_and_dropped_for_another():
 
 
 def test_undo_then_the_same_action_gives_the_same_draw():
-    store = Store(config(seed=9))
+    store = Store(human_config(seed=9))
     play_until(store, "choose_day", seed=9)
     draw = next(a for a in store.state.decision.options if isinstance(a, ChooseDay) and a.ignore)
     store.dispatch(draw)
@@ -155,7 +136,7 @@ def test_undo_then_the_same_action_gives_the_same_draw():
 
 
 def test_undo_mine_goes_back_before_the_seats_latest_decision():
-    store = Store(config(seed=2))
+    store = Store(human_config(seed=2))
     play_until(store, "react", seed=2)  # the active player decided, now the other reacts
     active = store.state.active
     reactor = store.state.decision.seat
@@ -165,17 +146,17 @@ def test_undo_mine_goes_back_before_the_seats_latest_decision():
     assert store.state_id == mine - 1
     assert store.state.decision.seat == active
     with pytest.raises(UndoRefused, match="no decision yet"):
-        Store(config()).undo_mine(reactor)
+        Store(human_config()).undo_mine(reactor)
 
 
 def test_timeline_and_jump():
-    store = Store(config(seed=4))
-    play(store, 12, seed=4)
+    store = Store(human_config(seed=4))
+    store_moves(store, 12, seed=4)
     final = store.state
     line = store.timeline()
     assert [t.state_id for t in line] == list(range(13))
-    assert line[0].seat == -1 and line[0].summary == "setup"
-    assert line[1].summary.startswith("Turn track starts at position")
+    assert line[0].seat == -1 and line[0].summary == "Setup"
+    assert line[1].summary.startswith("Start the Turn track at position")
     assert all(t.seat == store.entry(t.state_id - 1).state.decision.seat for t in line[1:])
     store.jump(0)
     assert store.state_id == 0 and len(store.timeline()) == 13  # jumping keeps the branch
@@ -186,19 +167,20 @@ def test_timeline_and_jump():
 
 
 def test_timeline_hides_other_seats_discarded_dreams():
-    store = Store(config(seed=7))
+    store = Store(human_config(seed=7))
     play_until(store, "discard_dreams", seed=7)
     seat = store.state.decision.seat
     card = store.state.players[seat].dreams[0]
     store.dispatch(DiscardDream(card=card))
-    assert store.timeline()[-1].summary == f"discard Dream {card}"
-    assert store.timeline(viewer=seat)[-1].summary == f"discard Dream {card}"
-    assert store.timeline(viewer=1 - seat)[-1].summary == "discard a Dream card"
-    assert store.timeline(viewer=None)[-1].summary == "discard a Dream card"
+    name = next(d.name for d in get_pack("base").cards.dreams if d.id == card)
+    assert store.timeline()[-1].summary == f"Discard {name}"
+    assert store.timeline(viewer=seat)[-1].summary == f"Discard {name}"
+    assert store.timeline(viewer=1 - seat)[-1].summary == "Discard a Dream card"
+    assert store.timeline(viewer=None)[-1].summary == "Discard a Dream card"
 
 
 def test_events_since_are_redacted_per_seat():
-    store = Store(config(seed=6))
+    store = Store(human_config(seed=6))
     store.dispatch(ChooseTurnStart(position=0))
     dealt = [e for e in store.events_since(0, 0) if e.kind == "dealt_development"]
     mine = next(e for e in dealt if e.seat == 0)
@@ -211,22 +193,22 @@ def test_events_since_are_redacted_per_seat():
 
 
 def test_subscribe_and_unsubscribe():
-    store = Store(config())
+    store = Store(human_config())
     seen: list[int] = []
     unsubscribe = store.subscribe(lambda s: seen.append(s.state_id))
-    play(store, 2)
+    store_moves(store, 2)
     store.undo()
     store.redo()
     store.jump(0)
     assert seen == [1, 2, 1, 2, 0]
     unsubscribe()
-    play(store, 1)
+    store_moves(store, 1)
     assert seen == [1, 2, 1, 2, 0]
     unsubscribe()  # twice is harmless
 
 
 def test_a_failing_listener_does_not_silence_the_others():
-    store = Store(config())
+    store = Store(human_config())
     seen: list[int] = []
 
     def broken(_: Store) -> None:
@@ -235,14 +217,14 @@ def test_a_failing_listener_does_not_silence_the_others():
     store.subscribe(broken)
     store.subscribe(lambda s: seen.append(s.state_id))
     with pytest.raises(RuntimeError, match="listener bug"):
-        play(store, 1)
+        store_moves(store, 1)
     assert seen == [1] and store.state_id == 1
 
 
 def test_replaying_a_list_reports_the_refused_action():
-    cfg = config()
+    cfg = human_config()
     store = Store(cfg)
-    play(store, 4)
+    store_moves(store, 4)
     actions = list(store.actions())
     actions[2] = Conquer(area="nowhere")
     with pytest.raises(ReplayError, match="action 3") as err:
@@ -257,15 +239,15 @@ def test_replaying_a_list_reports_the_refused_action():
 
 
 def test_practice_policy_undoes_anything():
-    store = Store(config(seed=8), policy=PracticePolicy())
-    play(store, 30, seed=8)
+    store = Store(human_config(seed=8), policy=PracticePolicy())
+    store_moves(store, 30, seed=8)
     while store.can_undo():
         store.undo()
     assert store.state_id == 0
 
 
 def test_strict_policy_refuses_across_another_seats_decision():
-    store = Store(config(seed=1), policy=StrictPolicy())
+    store = Store(human_config(seed=1), policy=StrictPolicy())
     store.dispatch(ChooseTurnStart(position=0))  # deals cards: random
     first = store.state.first_player
     other = 1 - first
@@ -289,7 +271,7 @@ def test_strict_policy_refuses_across_another_seats_decision():
 
 
 def test_strict_policy_refuses_undoing_a_draw():
-    store = Store(config(seed=11), policy=StrictPolicy())
+    store = Store(human_config(seed=11), policy=StrictPolicy())
     play_until(store, "choose_day", seed=11)
     seat = store.state.decision.seat
     draw = next(a for a in store.state.decision.options if isinstance(a, ChooseDay) and a.ignore)
@@ -305,7 +287,7 @@ def test_strict_policy_refuses_undoing_a_draw():
 
 
 def test_revealed_by_names_each_kind_of_revelation():
-    result = new_game(config(seed=12))
+    result = new_game(human_config(seed=12))
     state = result.state
     assert revealed_by(state, state, ()) == ""
     from msgspec.structs import replace
@@ -318,7 +300,7 @@ def test_revealed_by_names_each_kind_of_revelation():
     assert "seat 1" in revealed_by(state, state, private)
     public = (Event(kind="dream_offer_refilled", cards=("x",)),)
     assert "dream offer refilled" in revealed_by(state, state, public)
-    after = Store(config(seed=12))
+    after = Store(human_config(seed=12))
     after.dispatch(ChooseTurnStart(position=0))
     shorter = replace(after.state, decks=replace(after.state.decks, conflict=after.state.decks.conflict[1:]))
     assert "conflict deck" in revealed_by(after.state, shorter, ())

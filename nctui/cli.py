@@ -1,0 +1,240 @@
+"""The ``nctui`` command: play in the terminal (the default) or simulate games headless.
+
+Exit codes: 0 success, 1 a simulated game failed (exception or broken invariant), 2 bad
+arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections.abc import Sequence
+
+from . import __version__
+
+SEAT_KINDS = ("human", "bot")
+SEED_MAX = 2**64 - 1
+
+
+class _Parser(argparse.ArgumentParser):
+    """Bad arguments: a clear message and exit code 2 (argparse's own convention)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _players(text: str) -> int:
+    n = _int(text, "players")
+    if not 1 <= n <= 4:
+        raise argparse.ArgumentTypeError(f"players must be 1 to 4, not {n}")
+    return n
+
+
+def _games(text: str) -> int:
+    n = _int(text, "games")
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"games must be at least 1, not {n}")
+    return n
+
+
+def _seed(text: str) -> int:
+    n = _int(text, "seed")
+    if not 0 <= n <= SEED_MAX:
+        raise argparse.ArgumentTypeError(f"seed must be a whole number from 0 to {SEED_MAX}, not {n}")
+    return n
+
+
+def _int(text: str, what: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{what} must be a whole number, not {text!r}") from None
+
+
+def _seats(text: str) -> tuple[str, ...]:
+    kinds = tuple(k.strip().lower() for k in text.split(",") if k.strip())
+    bad = [k for k in kinds if k not in SEAT_KINDS]
+    if bad or not kinds:
+        raise argparse.ArgumentTypeError(
+            f"seats: a comma-separated list of {' or '.join(SEAT_KINDS)}, one per seat (e.g. human,bot), not {text!r}")
+    return kinds
+
+
+def _add_game_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--length", choices=("standard", "variable"), default="standard",
+                   help="Standard or Variable Length game (default: standard)")
+    p.add_argument("--divergent-paths", action="store_true", help="play with the Divergent Paths module")
+    p.add_argument("--pack", default="base", metavar="ID", help="content pack id (default: base)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="nctui",
+        description="Nightmare Cathedral in the terminal. Without a command: start a new hot-seat game.",
+        epilog="Run 'nctui COMMAND --help' for the options of a command.",
+    )
+    parser.add_argument("--version", action="version", version=f"nctui {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    play = sub.add_parser("play", help="play in the terminal (the default)",
+                          description="Start a new game in the terminal, or continue a saved one.")
+    play.add_argument("--players", type=_players, default=None, metavar="N", help="players, 2 to 4 (default 2)")
+    play.add_argument("--seats", type=_seats, default=None, metavar="KINDS",
+                      help="who plays each seat, in turn order: e.g. human,bot (default: all human)")
+    play.add_argument("--bots", type=int, default=None, metavar="K",
+                      help="the last K seats are computer players (a shorthand for --seats)")
+    play.add_argument("--seed", type=_seed, default=None, metavar="S", help="game seed (default: random)")
+    play.add_argument("--load", metavar="FILE", help="continue the game saved in FILE")
+    play.add_argument("--continue", dest="resume", action="store_true", help="continue the latest autosave")
+    play.add_argument("--save-dir", metavar="DIR",
+                      help="folder for autosaves (default: $NCTUI_SAVE_DIR, else the user's data folder)")
+    _add_game_options(play)
+
+    sim = sub.add_parser(
+        "simulate", help="play games headless with random bots and check the rules' invariants",
+        description="Play whole games with a random bot on every seat, checking every invariant after "
+                    "every decision. Game i uses the seed S+i (mod 2**64), so a game is replayed alone with "
+                    "'--games 1 --seed S+i'.")
+    sim.add_argument("--players", type=_players, default=2, metavar="N", help="players, 2 to 4 (default 2)")
+    sim.add_argument("--games", type=_games, default=1, metavar="G", help="number of games (default 1)")
+    sim.add_argument("--seed", type=_seed, default=None, metavar="S", help="seed of the first game (default: random)")
+    sim.add_argument("--json", action="store_true", help="print the summary as one line of JSON")
+    sim.add_argument("--stop-on-error", action="store_true", help="stop at the first failed game")
+    _add_game_options(sim)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line ``argv`` (default: ``sys.argv[1:]``); returns the exit code."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if args.command == "simulate":
+            return _simulate(parser, args)
+        if args.command is None:  # bare `nctui`: the defaults of `nctui play`
+            args = parser.parse_args(["play"])
+        return _play(parser, args)
+    except SystemExit as exc:  # argparse's --help, --version and errors
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+
+
+# ------------------------------------------------------------------------------------------
+# simulate
+
+
+def _simulate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    from . import simulate as sim
+
+    seed = args.seed if args.seed is not None else random.randrange(SEED_MAX + 1)
+    config = sim.make_config(players=args.players, seed=seed, length=args.length,
+                             divergent_paths=args.divergent_paths, pack=args.pack)
+    problems = sim.config_problems(config)
+    if problems:
+        parser.exit(2, f"nctui simulate: error: {'; '.join(problems)}\n")
+    progress = _Progress(args.games) if sys.stderr.isatty() else None
+
+    def on_game(index: int, result: sim.GameResult) -> None:
+        if result.failure is not None:
+            if progress is not None:
+                progress.clear()
+            _report_failure(result.failure)
+        if progress is not None:
+            progress.update(index + 1)
+
+    summary = sim.simulate(players=args.players, games=args.games, seed=seed, length=args.length,
+                           divergent_paths=args.divergent_paths, pack=args.pack,
+                           stop_on_error=args.stop_on_error, on_game=on_game)
+    if progress is not None:
+        progress.clear()
+    print(sim.summary_json(summary) if args.json else sim.summary_text(summary))
+    if summary.errors:
+        print(f"nctui simulate: {summary.errors} of {summary.games_asked} games failed; "
+              f"replay one alone with the command printed above it", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _report_failure(f) -> None:
+    print(f"nctui simulate: game {f.game} (seed {f.seed}) failed: {f.error}\n"
+          f"  replay it: {f.command}\n"
+          f"  config: {f.config}", file=sys.stderr)
+    if f.details:
+        print("  " + f.details.rstrip().replace("\n", "\n  "), file=sys.stderr)
+
+
+class _Progress:
+    """A one-line progress bar on stderr (only used when stderr is a terminal)."""
+
+    WIDTH = 30
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.update(0)
+
+    def update(self, done: int) -> None:
+        filled = self.WIDTH * done // max(self.total, 1)
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (self.WIDTH - filled)}] {done}/{self.total} games")
+        sys.stderr.flush()
+
+    def clear(self) -> None:
+        sys.stderr.write("\r" + " " * (self.WIDTH + 30) + "\r")
+        sys.stderr.flush()
+
+
+# ------------------------------------------------------------------------------------------
+# play
+
+
+def _seat_kinds(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[int, tuple[str, ...]]:
+    players = args.players
+    seats = args.seats
+    if seats is not None and players is not None and len(seats) != players:
+        parser.error(f"--seats names {len(seats)} seats but --players is {players}")
+    if players is None:
+        players = len(seats) if seats is not None else 2
+    if players == 1:
+        parser.error("solo play against the King of Horrors is not available yet: choose 2 to 4 players")
+    if seats is None:
+        seats = ("human",) * players
+    if args.bots is not None:
+        if not 0 <= args.bots <= players:
+            parser.error(f"--bots must be 0 to {players}, not {args.bots}")
+        seats = tuple(seats[: players - args.bots]) + ("bot",) * args.bots
+    return players, seats
+
+
+def _play(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    from .engine.config import GameConfig, check_config
+
+    target: object
+    if args.load or args.resume:
+        from . import saves
+
+        try:
+            if args.load:
+                target = saves.load(args.load)
+            else:
+                latest = saves.latest_autosave(args.save_dir)
+                if latest is None:
+                    parser.exit(2, "nctui: error: there is no autosave to continue\n")
+                target = saves.load(latest)
+        except saves.SaveError as exc:
+            parser.exit(2, f"nctui: error: {exc}\n")
+    else:
+        players, seats = _seat_kinds(parser, args)
+        seed = args.seed if args.seed is not None else random.randrange(SEED_MAX + 1)
+        target = GameConfig(players=players, seats=seats, length=args.length,  # type: ignore[arg-type]
+                            divergent_paths=args.divergent_paths, pack=args.pack, seed=seed)
+        problems = check_config(target)
+        if problems:
+            parser.error("; ".join(problems))
+    from .ui.app import create_app
+
+    try:
+        app = create_app(target, save_dir=args.save_dir)
+    except ValueError as exc:  # a configuration the engine refuses, or a broken content pack
+        parser.exit(2, f"nctui: error: {exc}\n")
+    app.run()
+    return app.return_code or 0

@@ -1,0 +1,265 @@
+"""Plain words for actions and events: the options list and the log both use them.
+
+Nothing here decides anything or looks at secrets: an event's cards are named only when the
+event carries them (``redact`` has already replaced secret ones with ``HIDDEN``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+
+from .content.loader import Pack, get_pack
+from .engine.actions import (
+    Action, ChooseDay, ChooseTurnStart, Conquer, DiscardDevelopment, DiscardDream, KeepDreams, PlaceDreamer, React,
+    TakeDream,
+)
+from .engine.events import HIDDEN, Event
+from .engine.state import GameState
+
+SEAT_LETTERS = {"red": "R", "blue": "B", "green": "G", "yellow": "Y"}
+END_REASONS = {"time": "the Time marker reached the skull", "devoured": "the Devoured end condition was met"}
+
+
+class Words:
+    """Names from one content pack: areas, symbols, spaces, cards."""
+
+    def __init__(self, pack: Pack) -> None:
+        self.pack = pack
+        self.areas = {a.id: a for sm in pack.sides for a in sm.side.areas}
+        self.corners = {a.id for sm in pack.sides for a in sm.side.areas if a.corner}
+        self.symbols = {s.id: s for s in pack.board.symbols}
+        self.days = {d.action: d for d in pack.matrix.days}
+        self.nights = {n.id: n for n in pack.matrix.nights}
+        c = pack.cards
+        names = {a.id: a.name for a in c.actions}
+        names[c.basic_combat.id] = c.basic_combat.name
+        names.update((d.id, d.name) for d in c.development)
+        names.update((d.id, d.name) for d in c.dreams)
+        names.update((d.id, d.name) for d in c.conflicts)
+        self.cards = names
+        self.nightmares = {n.number: n.name for n in c.nightmares}
+
+    def area(self, area_id: str) -> str:
+        a = self.areas.get(area_id)
+        return a.name if a else area_id
+
+    def symbol(self, symbol_id: str, *, name: bool = True) -> str:
+        """'◉E Eye': the glyph, the letter (for monochrome terminals) and the name."""
+        s = self.symbols.get(symbol_id)
+        if s is None:
+            return symbol_id
+        return f"{s.glyph}{s.letter} {s.name}" if name else f"{s.glyph}{s.letter}"
+
+    def day(self, action: str) -> str:
+        d = self.days.get(action)
+        return d.name if d else action.capitalize()
+
+    def day_short(self, action: str) -> str:
+        """'Ritual', 'Maneuver': the action's one-word name."""
+        return action.capitalize()
+
+    def space(self, space_id: str) -> str:
+        """A Night space or a Day space, by id."""
+        if space_id in self.nights:
+            return self.nights[space_id].name
+        if space_id in self.days:
+            return self.day_short(space_id)
+        return space_id or "off the board"
+
+    def card(self, card_id: str) -> str:
+        if card_id == HIDDEN:
+            return "a hidden card"
+        return self.cards.get(card_id, card_id)
+
+    def cards_list(self, cards: Sequence[str]) -> str:
+        return ", ".join(self.card(c) for c in cards)
+
+    def nightmare(self, number: int) -> str:
+        name = self.nightmares.get(number)
+        return f"{number} ({name})" if name else str(number)
+
+
+@lru_cache(maxsize=8)
+def words_for(pack_id: str) -> Words:
+    return Words(get_pack(pack_id))
+
+
+def seat_name(state: GameState, seat: int) -> str:
+    """'Red', from the seat's colour."""
+    if 0 <= seat < len(state.players):
+        return state.players[seat].colour.capitalize()
+    return "Nobody"
+
+
+def seat_letter(state: GameState, seat: int) -> str:
+    if 0 <= seat < len(state.players):
+        colour = state.players[seat].colour
+        return SEAT_LETTERS.get(colour, colour[:1].upper())
+    return "?"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+# ---------------------------------------------------------------------------------------------
+# Actions
+
+
+def describe_action(action: Action, state: GameState) -> str:
+    """The option as the deciding player reads it, e.g. 'Conquer Ash Nave'."""
+    w = words_for(state.pack)
+    match action:
+        case ChooseTurnStart(position=p):
+            track = w.pack.tracks.turn
+            sym = w.symbol(track[p]) if 0 <= p < len(track) else "?"
+            return f"Start the Turn track at position {p + 1}: {sym}"
+        case Conquer(area=a):
+            sym = w.symbol(w.areas[a].symbol, name=False) if a in w.areas else ""
+            corner = " (corner)" if a in w.corners else ""
+            return f"Conquer {w.area(a)} {sym}{corner}".replace("  ", " ")
+        case PlaceDreamer(night=n):
+            night = w.nights.get(n)
+            beside = f" (next to {', '.join(w.day_short(d) for d in night.adjacent)})" if night else ""
+            return f"{w.space(n)}{beside}"
+        case ChooseDay(action=a, ignore=True):
+            return f"{w.day_short(a)}: ignore it and draw 2 cards"
+        case ChooseDay(action=a):
+            return f"{w.day_short(a)}: perform it"
+        case DiscardDream(card=c):
+            return f"Discard {w.card(c)}"
+        case KeepDreams():
+            return "Keep the rest"
+        case TakeDream(card=""):
+            return "Draw blind from the Dream deck"
+        case TakeDream(card=c):
+            return f"Take {w.card(c)} from the offer"
+        case DiscardDevelopment(card=c):
+            return f"Discard {w.card(c)}"
+        case React(kind="conform"):
+            return f"Conform ({w.day(state.day)})" if state.day else "Conform"
+        case React(kind="dissent"):
+            return f"Dissent ({w.day(state.day)})" if state.day else "Dissent"
+        case React(kind="pass"):
+            return "Pass"
+    return type(action).__name__
+
+
+# ---------------------------------------------------------------------------------------------
+# Events
+
+
+def describe_event(event: Event, state: GameState) -> str:
+    """One event in a sentence. ``state`` gives the names (seats' colours, the pack)."""
+    w = words_for(state.pack)
+    who = seat_name(state, event.seat)
+    k = event.kind
+    if k == "setup_board":
+        return f"The board: {event.detail} ({event.value} areas in play)"
+    if k == "first_player":
+        return f"{who} is the first player"
+    if k == "turn_start":
+        track = w.pack.tracks.turn
+        sym = w.symbol(track[event.value]) if 0 <= event.value < len(track) else "?"
+        return f"{who} starts the Turn track at position {event.value + 1} ({sym})"
+    if k == "starting_upgrade":
+        return f"{who} receives the starting Upgrade {w.cards_list(event.cards)}"
+    if k == "dealt_development":
+        return f"{who} is dealt {_plural(len(event.cards), 'Development card')}{_names(w, event.cards)}"
+    if k == "dealt_dreams":
+        return f"{who} is dealt {_plural(len(event.cards), 'Dream card')}{_names(w, event.cards)}"
+    if k == "dream_offer":
+        return f"The Dream offer: {w.cards_list(event.cards)}"
+    if k == "conquer":
+        return f"{who} conquers {w.area(event.area)}"
+    if k == "seed_shadows":
+        verb = "seeps" if event.value == 1 else "seep"
+        return f"{_plural(event.value, 'Shadow')} {verb} into {w.area(event.area)}"
+    if k == "place_dreamer":
+        return f"{who} places its Dreamer on {w.space(event.detail)}"
+    if k == "nightmares":
+        numbers = [int(n) for n in event.detail.split(" & ") if n.strip().isdigit()]
+        return "The Nightmares: " + (" and ".join(w.nightmare(n) for n in numbers) or event.detail)
+    if k == "turn_begins":
+        marked = f"; the marked symbol is {w.symbol(event.detail)}" if event.detail else ""
+        return f"Turn {event.value}: {who} is the active player{marked}"
+    if k == "choose_day":
+        how = "ignores it" if event.value else "performs it"
+        return f"{who} moves its Dreamer to {w.day(event.detail)} and {how}"
+    if k == "drew_development":
+        return f"{who} draws {_plural(event.value, 'Development card')}{_names(w, event.cards)}"
+    if k == "development_reshuffled":
+        return f"The Development discard pile is shuffled into a new deck ({_plural(event.value, 'card')})"
+    if k == "discard_dream":
+        return f"{who} puts {_one(w, event.cards, 'a Dream card')} at the bottom of the Dream deck"
+    if k == "take_dream":
+        if event.detail == "offer":
+            return f"{who} takes {w.cards_list(event.cards)} from the Dream offer"
+        return f"{who} draws {_one(w, event.cards, 'a Dream card')} from the Dream deck"
+    if k == "dream_offer_refilled":
+        return f"{w.cards_list(event.cards)} joins the Dream offer"
+    if k == "discard_development":
+        return f"{who} discards {w.cards_list(event.cards)}"
+    if k == "react":
+        verb = {"conform": "conforms", "dissent": "dissents", "pass": "passes"}.get(event.detail, event.detail)
+        return f"{who} {verb}"
+    if k == "dreamer_moves":
+        return f"{who}'s Dreamer follows its arrow to {w.space(event.detail)}"
+    if k == "time_advances":
+        return f"The Time marker advances to {event.detail or event.value}"
+    if k == "game_over":
+        winners = [seat_name(state, int(s)) for s in event.cards if s.lstrip("-").isdigit()]
+        reason = END_REASONS.get(event.detail, event.detail)
+        won = " and ".join(winners) or "nobody"
+        return f"The game ends ({reason}): {won} {'wins' if len(winners) == 1 else 'win'}"
+    return _generic(event, state)
+
+
+def _names(w: Words, cards: Sequence[str]) -> str:
+    """': a, b' when the cards are visible, nothing when they are hidden."""
+    if not cards or any(c == HIDDEN for c in cards):
+        return ""
+    return f": {w.cards_list(cards)}"
+
+
+def _one(w: Words, cards: Sequence[str], hidden: str) -> str:
+    if not cards or cards[0] == HIDDEN:
+        return hidden
+    return w.cards_list(cards)
+
+
+def _generic(event: Event, state: GameState) -> str:
+    parts = [event.kind.replace("_", " ").capitalize()]
+    if event.seat >= 0:
+        parts.append(seat_name(state, event.seat))
+    if event.area:
+        parts.append(words_for(state.pack).area(event.area))
+    if event.detail:
+        parts.append(event.detail)
+    if event.value:
+        parts.append(str(event.value))
+    if event.cards:
+        parts.append(words_for(state.pack).cards_list(event.cards))
+    return ": ".join([parts[0], ", ".join(parts[1:])]) if len(parts) > 1 else parts[0]
+
+
+def describe_events(events: Iterable[Event], state: GameState) -> list[str]:
+    """The events as lines; a Dreamer ignoring its action and the 2 cards drawn for it read as
+    one sentence ('Red moves its Dreamer to Maneuver and draws 2 Development cards')."""
+    out: list[str] = []
+    items = list(events)
+    i = 0
+    while i < len(items):
+        e = items[i]
+        nxt = items[i + 1] if i + 1 < len(items) else None
+        if (e.kind == "choose_day" and e.value and nxt is not None and nxt.kind == "drew_development"
+                and nxt.seat == e.seat):
+            w = words_for(state.pack)
+            out.append(f"{seat_name(state, e.seat)} moves its Dreamer to {w.day(e.detail)} and draws "
+                       f"{_plural(nxt.value, 'Development card')}{_names(w, nxt.cards)}")
+            i += 2
+            continue
+        out.append(describe_event(e, state))
+        i += 1
+    return out

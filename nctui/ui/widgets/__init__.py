@@ -1,0 +1,1 @@
+"""Widgets of the game screen: each draws what it is given and holds no game state."""

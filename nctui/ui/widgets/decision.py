@@ -1,0 +1,167 @@
+"""The decision that is due: a title line and the options as a numbered list.
+
+The options are shown a page at a time (at most 9, fewer when the panel is short); the digits
+pick on the current page, up/down move the highlight across pages, left/right turn pages,
+Enter (or a click) picks the highlighted option. Choosing posts ``DecisionPanel.Chosen``; the
+screen decides what that means. The panel holds only what it is given and its highlight.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+
+MAX_PAGE = 9
+HINT = Style(color="#9a9aaa")
+HIGHLIGHT = Style(reverse=True, bold=True)
+DIGIT = Style(bold=True, color="#ffd75f")
+
+
+class Prompt(NamedTuple):
+    """What the panel shows. ``key`` identifies the decision (the state id): a new key resets
+    the highlight. ``options``: the choosable lines; ``notes``: lines shown below them."""
+
+    key: int
+    title: Text
+    options: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+class DecisionPanel(Widget, can_focus=True):
+    """The numbered options of the due decision."""
+
+    BINDINGS = [
+        *(Binding(str(d), f"pick({d})", f"Option {d}", show=False, id=f"decision.pick-{d}") for d in range(1, 10)),
+        Binding("enter", "choose", "Choose", id="decision.choose"),
+        Binding("up", "move(-1)", "Previous option", show=False, id="decision.up"),
+        Binding("down", "move(1)", "Next option", show=False, id="decision.down"),
+        Binding("left", "page(-1)", "Previous page", show=False, id="decision.page-back"),
+        Binding("right", "page(1)", "Next page", show=False, id="decision.page-on"),
+        Binding("home", "jump(0)", "First option", show=False, id="decision.first"),
+        Binding("end", "jump(-1)", "Last option", show=False, id="decision.last"),
+    ]
+
+    DEFAULT_CSS = """
+    DecisionPanel { height: 1fr; width: 1fr; }
+    """
+
+    prompt: reactive[Prompt | None] = reactive(None, layout=True)
+    highlight: reactive[int] = reactive(0)
+
+    class Chosen(Message):
+        """The player chose option ``index`` of the decision ``key``."""
+
+        def __init__(self, key: int, index: int) -> None:
+            self.key, self.index = key, index
+            super().__init__()
+
+    def watch_prompt(self, old: Prompt | None, new: Prompt | None) -> None:
+        if new is None or old is None or old.key != new.key or self.highlight >= len(new.options):
+            self.highlight = 0
+
+    # -- paging ---------------------------------------------------------------------------------
+
+    def _title_lines(self) -> list[Text]:
+        if self.prompt is None:
+            return []
+        width = max(self.size.width, 10)
+        return list(self.prompt.title.wrap(self.app.console, width, overflow="fold"))
+
+    def page_size(self) -> int:
+        """Options per page: at most 9, and what fits under the title (and the page line)."""
+        n = len(self.prompt.options) if self.prompt else 0
+        room = max(self.size.height - len(self._title_lines()), 1) if self.size.height else MAX_PAGE
+        if n <= min(MAX_PAGE, room):
+            return max(n, 1)
+        return max(min(MAX_PAGE, room - 1), 1)
+
+    def page(self) -> int:
+        return self.highlight // self.page_size()
+
+    def pages(self) -> int:
+        n = len(self.prompt.options) if self.prompt else 0
+        size = self.page_size()
+        return max((n + size - 1) // size, 1)
+
+    # -- actions --------------------------------------------------------------------------------
+
+    def action_pick(self, digit: int) -> None:
+        if self.prompt is None:
+            return
+        size = self.page_size()
+        if not 1 <= digit <= size:
+            return
+        index = self.page() * size + digit - 1
+        if index < len(self.prompt.options):
+            self.highlight = index
+            self.post_message(self.Chosen(self.prompt.key, index))
+
+    def action_choose(self) -> None:
+        if self.prompt is not None and self.highlight < len(self.prompt.options):
+            self.post_message(self.Chosen(self.prompt.key, self.highlight))
+
+    def action_move(self, delta: int) -> None:
+        if self.prompt is not None and self.prompt.options:
+            self.highlight = (self.highlight + delta) % len(self.prompt.options)
+
+    def action_page(self, delta: int) -> None:
+        if self.prompt is None or not self.prompt.options:
+            return
+        size = self.page_size()
+        page = min(max(self.page() + delta, 0), self.pages() - 1)
+        self.highlight = min(page * size, len(self.prompt.options) - 1)
+
+    def action_jump(self, index: int) -> None:
+        if self.prompt is not None and self.prompt.options:
+            self.highlight = index % len(self.prompt.options)
+
+    def on_click(self, event: events.Click) -> None:
+        if self.prompt is None:
+            return
+        row = event.y - len(self._title_lines())
+        size = self.page_size()
+        if 0 <= row < size:
+            index = self.page() * size + row
+            if index < len(self.prompt.options):
+                self.highlight = index
+                self.post_message(self.Chosen(self.prompt.key, index))
+
+    # -- drawing --------------------------------------------------------------------------------
+
+    def render(self) -> Text:
+        if self.prompt is None:
+            return Text("")
+        out = Text(end="")
+        for line in self._title_lines():
+            out.append_text(line)
+            out.append("\n")
+        options = self.prompt.options
+        size = self.page_size()
+        first = self.page() * size
+        width = max(self.size.width, 10)
+        for k, label in enumerate(options[first : first + size]):
+            index = first + k
+            line = Text(no_wrap=True, overflow="ellipsis", end="")
+            line.append(f" {k + 1} ", DIGIT if index != self.highlight else HIGHLIGHT)
+            line.append(label)
+            line.truncate(width, overflow="ellipsis")
+            if index == self.highlight:
+                line.stylize(HIGHLIGHT)
+                line.pad_right(width - line.cell_len)
+                line.stylize(HIGHLIGHT)
+            out.append_text(line)
+            out.append("\n")
+        if self.pages() > 1:
+            page = f" ←/→ page {self.page() + 1} of {self.pages()} · ↑/↓ all {len(options)} options\n"
+            out.append(page, HINT)
+        for note in self.prompt.notes:
+            out.append(note + "\n")
+        out.rstrip()
+        return out

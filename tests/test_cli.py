@@ -1,0 +1,213 @@
+"""The command line: simulate's output and exit codes, --version, bad arguments."""
+
+from __future__ import annotations
+
+import json
+import shlex
+
+import pytest
+
+from nctui import __version__
+from nctui import simulate as sim
+from nctui.cli import main
+
+
+def _json_line(out: str) -> dict:
+    lines = out.splitlines()
+    assert len(lines) == 1, out
+    data = json.loads(lines[0])
+    assert isinstance(data, dict)
+    return data
+
+
+def test_simulate_json_shape(capsys):
+    code = main(["simulate", "--players", "3", "--games", "3", "--seed", "12345", "--json"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    data = _json_line(captured.out)
+    for key in ("games_asked", "games_completed", "errors", "decisions", "turns", "seconds"):
+        assert key in data
+    assert data["games_asked"] == 3
+    assert data["games_completed"] == 3
+    assert data["errors"] == 0
+    assert data["decisions"] > 0 and data["turns"] > 0
+    assert data["seed"] == 12345 and data["players"] == 3
+    for key in ("winner_scores", "all_scores"):
+        assert set(data[key]) >= {"mean", "min", "max", "count"}
+    assert data["all_scores"]["count"] == 9
+    assert sum(data["end_reasons"].values()) == 3
+    assert captured.err == ""  # no progress bar when stderr is not a terminal
+
+
+def test_simulate_text_summary(capsys):
+    assert main(["simulate", "--players", "2", "--games", "2", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "2 of 2 completed, 0 errors" in out
+    assert "decisions:" in out and "turns:" in out
+
+
+def test_simulate_is_deterministic(capsys):
+    a = sim.simulate(players=4, games=2, seed=99)
+    b = sim.simulate(players=4, games=2, seed=99)
+    assert (a.decisions, a.turns, a.all_scores) == (b.decisions, b.turns, b.all_scores)
+
+
+def test_game_i_replays_alone():
+    """Game i of a run with seed S is the single game of a run with seed S+i."""
+    seeds = []
+    results = []
+    sim.simulate(players=3, games=3, seed=500, on_game=lambda i, r: (seeds.append(r.state.config.seed),
+                                                                     results.append(r)))
+    assert seeds == [500, 501, 502]
+    alone = sim.play_game(sim.make_config(players=3, seed=502), index=0)
+    assert alone.decisions == results[2].decisions
+    assert alone.state == results[2].state
+
+
+def _break_invariant_for(monkeypatch, seed: int, after: int = 5) -> None:
+    """Make the invariant check fail in the game with this seed, after a few decisions."""
+    calls = {"n": 0}
+    real = sim.violations
+
+    def broken(state):
+        if state.config.seed == seed:
+            calls["n"] += 1
+            if calls["n"] > after:
+                return ["test: a deliberately broken invariant"]
+        return real(state)
+
+    monkeypatch.setattr(sim, "violations", broken)
+
+
+def test_broken_invariant_exits_1_with_the_replay_command(monkeypatch, capsys):
+    _break_invariant_for(monkeypatch, seed=12346)
+    code = main(["simulate", "--players", "3", "--games", "3", "--seed", "12345", "--json"])
+    captured = capsys.readouterr()
+    assert code == 1
+    data = _json_line(captured.out)
+    assert data["errors"] == 1 and data["games_completed"] == 2
+    assert "nctui simulate --players 3 --games 1 --seed 12346" in captured.err
+    assert "deliberately broken invariant" in captured.err
+    assert '"seed":12346' in captured.err  # the config
+
+    # The printed command replays exactly the failing game.
+    command = next(line for line in captured.err.splitlines() if "replay it:" in line).split("replay it:")[1]
+    argv = shlex.split(command)
+    assert argv[:2] == ["nctui", "simulate"]
+    _break_invariant_for(monkeypatch, seed=12346)
+    assert main(argv[1:]) == 1
+    assert "--seed 12346" in capsys.readouterr().err
+
+
+def test_exception_in_a_game_exits_1(monkeypatch, capsys):
+    calls = {"n": 0}
+    real = sim.step
+
+    def crashing(state, action):
+        calls["n"] += 1
+        if calls["n"] == 30:
+            raise RuntimeError("engine exploded")
+        return real(state, action)
+
+    monkeypatch.setattr(sim, "step", crashing)
+    code = main(["simulate", "--players", "2", "--games", "2", "--seed", "7", "--stop-on-error"])
+    captured = capsys.readouterr()
+    assert code == 1
+    assert "RuntimeError" in captured.err and "engine exploded" in captured.err
+    assert "nctui simulate --players 2 --games 1 --seed 7" in captured.err
+    assert "Traceback" in captured.err
+
+
+def test_version(capsys):
+    assert main(["--version"]) == 0
+    assert __version__ in capsys.readouterr().out
+
+
+def test_help(capsys):
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    assert "simulate" in out and "play" in out
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["simulate", "--players", "5"], "players must be 1 to 4"),
+    (["simulate", "--players", "0"], "players must be 1 to 4"),
+    (["simulate", "--games", "-1"], "games must be at least 1"),
+    (["simulate", "--games", "many"], "games must be a whole number"),
+    (["simulate", "--seed", "-3"], "seed must be a whole number from 0"),
+    (["simulate", "--length", "short"], "invalid choice"),
+    (["simulate", "--pack", "no-such-pack"], "no such content pack"),
+    (["play", "--players", "5"], "players must be 1 to 4"),
+    (["play", "--players", "3", "--seats", "human,bot"], "--seats names 2 seats"),
+    (["play", "--seats", "human,robot"], "seats: a comma-separated list"),
+    (["frobnicate"], "invalid choice"),
+])
+def test_bad_arguments_exit_2(argv, words, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert words in err
+
+
+def test_progress_bar_only_on_a_terminal(monkeypatch, capsys):
+    import sys
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    assert main(["simulate", "--games", "3", "--seed", "2", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert "3/3 games" in captured.err
+    _json_line(captured.out)
+
+
+class _FakeApp:
+    return_code = 0
+
+    def run(self) -> None:
+        pass
+
+
+@pytest.fixture
+def started(monkeypatch):
+    """Replace the Textual app: record what `play` would start."""
+    import nctui.ui.app as ui_app
+
+    seen = {}
+
+    def fake_create_app(target, save_dir=None, **kw):
+        seen["target"], seen["save_dir"] = target, save_dir
+        return _FakeApp()
+
+    monkeypatch.setattr(ui_app, "create_app", fake_create_app)
+    return seen
+
+
+def test_bare_nctui_starts_a_two_player_hot_seat_game(started):
+    assert main([]) == 0
+    config = started["target"]
+    assert config.players == 2 and config.seats == ("human", "human")
+
+
+def test_play_options(started, tmp_path):
+    assert main(["play", "--players", "3", "--bots", "1", "--seed", "5", "--save-dir", str(tmp_path)]) == 0
+    config = started["target"]
+    assert config.seats == ("human", "human", "bot") and config.seed == 5
+    assert started["save_dir"] == str(tmp_path)
+    assert main(["play", "--seats", "bot,human"]) == 0
+    assert started["target"].seats == ("bot", "human")
+
+
+def test_play_continue_and_load(started, tmp_path, capsys):
+    from nctui import saves
+    from nctui.engine import GameConfig
+    from nctui.store import Store
+
+    assert main(["play", "--continue", "--save-dir", str(tmp_path)]) == 2
+    assert "no autosave" in capsys.readouterr().err
+    store = Store(GameConfig(seed=3))
+    store.dispatch(store.state.decision.options[0])
+    path = saves.autosave(store, tmp_path)
+    assert main(["play", "--continue", "--save-dir", str(tmp_path)]) == 0
+    assert started["target"].state_id == 1
+    assert main(["play", "--load", str(path)]) == 0
+    assert started["target"].state == store.state
+    assert main(["play", "--load", str(tmp_path / "missing.nctui.json")]) == 2
+    assert "no such save file" in capsys.readouterr().err

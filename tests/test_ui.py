@@ -1,0 +1,251 @@
+"""The Textual app, driven by Pilot at 80x24, and the words it shows."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from nctui import saves
+from nctui.engine import GameConfig, new_game
+from nctui.engine.actions import ChooseDay, Conquer
+from nctui.engine.events import Event
+from nctui.store import Store
+from nctui.ui.app import GameScreen, create_app
+from nctui.describe import describe_action, describe_events
+from nctui.ui.widgets.board import BoardView
+from nctui.ui.widgets.decision import DecisionPanel
+from nctui.ui.widgets.players import PlayersView
+
+SIZE = (80, 24)
+CONFIG = GameConfig(players=2, seats=("human", "human"), seed=42)
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+def _screen(app) -> GameScreen:
+    return app.game_screen()
+
+
+def _visible(app, widget) -> bool:
+    region = widget.region
+    return region.width > 0 and region.height > 0 and app.screen.region.contains_region(region)
+
+
+def test_starts_with_board_and_decision(tmp_path):
+    async def go():
+        app = create_app(CONFIG, save_dir=tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            board = app.screen.query_one(BoardView)
+            panel = app.screen.query_one(DecisionPanel)
+            assert _visible(app, board) and _visible(app, panel)
+            assert board.region.height >= 12  # the whole map fits at 80x24
+            text = board.render().plain
+            for name in ("Weeping Orchard", "Ash Nave", "Cathedral"):
+                assert name in text
+            prompt = panel.prompt
+            assert prompt is not None and "Turn track" in prompt.title.plain
+            assert len(prompt.options) == 12
+            assert "1 Start the Turn track at position 1" in panel.render().plain
+            assert app.focused is panel
+
+    run(go())
+
+
+def test_digit_applies_an_option_and_undo_redo(tmp_path):
+    async def go():
+        app = create_app(CONFIG, save_dir=tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            store = app.store
+            assert store.state_id == 0
+            await pilot.press("3")
+            await pilot.pause()
+            assert store.state_id == 1
+            assert store.state.turn_start == 2
+            await pilot.press("1")  # the first conquest
+            await pilot.pause()
+            assert store.state_id == 2
+            await pilot.press("u")
+            await pilot.pause()
+            assert store.state_id == 1
+            await pilot.press("u")
+            await pilot.pause()
+            assert store.state_id == 0
+            await pilot.press("r")
+            await pilot.pause()
+            assert store.state_id == 1 and store.state.turn_start == 2
+
+    run(go())
+
+
+def test_arrows_enter_and_paging(tmp_path):
+    async def go():
+        app = create_app(CONFIG, save_dir=tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            panel = app.screen.query_one(DecisionPanel)
+            await pilot.pause()
+            size = panel.page_size()
+            assert size < 12  # 12 options do not fit at 80x24: there are pages
+            await pilot.press("down", "down", "enter")
+            await pilot.pause()
+            assert app.store.state.turn_start == 2
+            await pilot.press("u")
+            await pilot.pause()
+            await pilot.press("right")  # the second page
+            await pilot.press("2")
+            await pilot.pause()
+            assert app.store.state.turn_start == size + 1
+
+    run(go())
+
+
+def test_quit_autosaves_and_exits(tmp_path):
+    async def go():
+        app = create_app(CONFIG, save_dir=tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("5")
+            await pilot.pause()
+            await pilot.press("q")
+            await pilot.pause()
+        assert not app.is_running
+        return app
+
+    run(go())
+    path = saves.latest_autosave(tmp_path)
+    assert path is not None
+    store = saves.load(path)
+    assert store.state_id == 1 and store.state.turn_start == 4
+
+
+def test_quit_saves_to_nctui_save_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("NCTUI_SAVE_DIR", str(tmp_path / "env"))
+
+    async def go():
+        app = create_app(CONFIG)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("q")
+            await pilot.pause()
+
+    run(go())
+    assert (tmp_path / "env" / saves.AUTOSAVE).is_file()
+
+
+def test_a_computer_seat_decides_by_itself(tmp_path):
+    first = new_game(CONFIG).state.first_player
+    seats = tuple("bot" if i == first else "human" for i in range(2))
+    config = GameConfig(players=2, seats=seats, seed=CONFIG.seed)
+
+    async def go():
+        app = create_app(config, save_dir=tmp_path, bot_delay=0.01)
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(100):
+                await pilot.pause(0.02)
+                if app.store.state.decision.seat != first:
+                    break
+            assert app.store.state_id >= 1
+            assert app.store.entry(1).seat == first
+            # Undo goes back past the computer's decisions to a person's (here: the start).
+            await pilot.press("u")
+            await pilot.pause()
+            assert app.store.state_id == 0 or app.store.state.decision.seat != first
+
+    run(go())
+
+
+def test_an_illegal_action_shows_the_engine_message(tmp_path):
+    async def go():
+        app = create_app(CONFIG, save_dir=tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = _screen(app)
+            seen = []
+            screen.notify = lambda message, **kw: seen.append(message)  # type: ignore[method-assign]
+            seat = app.store.state.decision.seat
+            screen._dispatch(Conquer(area="ash-nave"), app.store.state_id, seat)
+            await pilot.pause()
+            assert seen and "Turn track" in seen[0]
+            assert app.store.state_id == 0
+
+    run(go())
+
+
+def test_other_seats_hands_are_not_shown(tmp_path):
+    async def go():
+        app = create_app(CONFIG, save_dir=tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("1")  # cards are dealt once the Turn track is set
+            await pilot.pause()
+            state = app.store.state
+            me = state.decision.seat
+            other = 1 - me
+            words = app.screen.query_one(PlayersView).render().plain.replace("\n", " ")
+            from nctui.describe import words_for
+
+            w = words_for(state.pack)
+            mine = [w.card(c) for c in state.players[me].hand if c != "basic-combat"]
+            theirs = [w.card(c) for c in state.players[other].hand if c not in state.players[me].hand]
+            assert any(name.split()[0] in words for name in mine)
+            for name in theirs:
+                assert name not in words
+
+    run(go())
+
+
+def test_create_app_from_a_store(tmp_path):
+    store = Store(CONFIG)
+    app = create_app(store, save_dir=tmp_path)
+    assert app.store is store
+    with pytest.raises(TypeError):
+        create_app("a game", save_dir=tmp_path)  # type: ignore[arg-type]
+
+
+def test_describe_words():
+    state = new_game(CONFIG).state
+    assert describe_action(Conquer(area="ash-nave"), state).startswith("Conquer Ash Nave")
+    assert describe_action(ChooseDay(action="maneuver", ignore=True), state) == "Maneuver: ignore it and draw 2 cards"
+    red = next(p.seat for p in state.players if p.colour == "red")
+    events = [Event(kind="choose_day", seat=red, detail="maneuver", value=1),
+              Event(kind="drew_development", seat=red, cards=("?", "?"), value=2, private_to=red)]
+    assert describe_events(events, state) == ["Red moves its Dreamer to Maneuver and draws 2 Development cards"]
+
+
+def test_game_screen_snapshot(snap_compare, tmp_path):
+    assert snap_compare(create_app(CONFIG, save_dir=tmp_path), terminal_size=SIZE)
+
+
+def test_click_chooses_an_option(tmp_path):
+    async def go():
+        app = create_app(CONFIG, save_dir=tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            panel = app.screen.query_one(DecisionPanel)
+            row = len(panel._title_lines()) + 3  # the 4th option
+            await pilot.click(DecisionPanel, offset=(6, row))
+            await pilot.pause()
+            assert app.store.state.turn_start == 3
+
+    run(go())
+
+
+def test_log_lists_events_and_l_toggles_it(tmp_path):
+    async def go():
+        app = create_app(CONFIG, save_dir=tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            from nctui.ui.widgets.log import GameLog
+
+            log = app.screen.query_one(GameLog)
+            assert not log.can_focus
+            await pilot.press("1")
+            await pilot.pause()
+            assert log.region.height == 0  # at 80x24 the board is shown, not the log
+            await pilot.press("l")
+            await pilot.pause()
+            assert log.region.height > 0
+            text = "\n".join(strip.text for strip in log.lines)
+            assert "is the first player" in text and "starts the Turn track at position 1" in text
+            await pilot.press("down")  # the arrows still move the options' highlight
+            assert app.screen.query_one(DecisionPanel).highlight == 1
+
+    run(go())
