@@ -45,18 +45,10 @@ class Info(_T):
     description: str = ""
 
 
-class ConfigSpec(_T):
-    """[config]: the GameConfig. ``seats`` defaults to a human in every seat."""
+class ConfigSpec(GameConfig, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """[config]: the GameConfig, strictly decoded. ``seats`` defaults to a human in every seat."""
 
-    players: int = 2
     seats: tuple[SeatKind, ...] = ()
-    colours: tuple[str, ...] = ()
-    length: Literal["standard", "variable"] = "standard"
-    divergent_paths: bool = False
-    nightmares: tuple[int, ...] = ()
-    difficulty: tuple[str, ...] = ()
-    pack: str = "base"
-    seed: int = 0
 
 
 class GameSpec(_T):

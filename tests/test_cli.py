@@ -211,3 +211,10 @@ def test_play_continue_and_load(started, tmp_path, capsys):
     assert started["target"].state == store.state
     assert main(["play", "--load", str(tmp_path / "missing.nctui.json")]) == 2
     assert "no such save file" in capsys.readouterr().err
+
+
+def test_a_mode_still_to_come_is_refused_with_a_message(capsys):
+    from nctui.cli import main
+
+    assert main(["simulate", "--players", "2", "--games", "1", "--length", "variable"]) == 2
+    assert "Variable Length" in capsys.readouterr().err

@@ -158,3 +158,12 @@ def test_bad_configurations_are_refused_in_words(bad):
 def test_solo_is_announced_as_not_yet_available():
     with pytest.raises(ValueError, match="solo"):
         new_game(GameConfig(players=1, seats=("human", "king")))
+
+
+@pytest.mark.parametrize("option, words", [
+    (dict(length="variable"), "Variable Length"),
+    (dict(divergent_paths=True), "Divergent Paths"),
+])
+def test_modes_still_to_come_are_refused_not_faked(option, words):
+    with pytest.raises(ValueError, match=words):
+        new_game(GameConfig(players=2, seats=("human", "human"), **option))

@@ -24,6 +24,10 @@ def new_game(config: GameConfig) -> tuple[GameState, Events]:
         raise ValueError("; ".join(problems))
     if config.players == 1:
         raise ValueError("solo play against the King of Horrors is not available yet")
+    if config.length == "variable":
+        raise ValueError("the Variable Length Game is not available yet: play the Standard Game")
+    if config.divergent_paths:
+        raise ValueError("the Divergent Paths module is not available yet")
     p = board.get_pack(config.pack)
     n = config.seat_count
     sm = board.side_for(p, config.players)
