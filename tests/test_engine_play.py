@@ -135,7 +135,8 @@ def test_views_leak_no_hidden_card(players):
             for card in _hidden_ids(state, seat):
                 assert f'"{card}"' not in blob, (seat, card)
             assert view.state.rng.state == 0
-            assert view.state.config.seed == 0  # seed + public actions would replay every secret
+            if state.phase != "over":  # seed + public actions would replay every secret
+                assert view.state.config.seed == 0
             checked += 1
     assert checked > 50
 

@@ -32,9 +32,20 @@ def test_the_dreamer_may_not_move_to_a_day_space_adjacent_to_its_night_space():
         apply(state, A.ChooseDay(action=night.adjacent[0], ignore=True))
 
 
-def test_an_action_without_effects_yet_is_not_offered():
-    state = first_turn()
-    assert all(a.ignore for a in legal_actions(state))
+def test_performing_is_offered_exactly_when_every_step_of_the_day_effect_resolves():
+    from nctui.engine import cards
+    from nctui.engine.effects import implemented
+    from nctui.engine.turn import legal_days
+
+    for seed in range(6):
+        state = first_turn(seed=seed)
+        seat = state.active
+        perform = {a.action for a in legal_actions(state) if not a.ignore}
+        ignore = {a.action for a in legal_actions(state) if a.ignore}
+        assert ignore == set(legal_days(state, seat))
+        for day in ignore:
+            steps = cards.action_effect(state, seat, day, "day").steps
+            assert (day in perform) == implemented(steps)
 
 
 def test_ignoring_the_action_draws_two_development_cards():
@@ -98,7 +109,7 @@ def test_reactions_go_clockwise_from_the_active_players_left(players):
     while state.decision.kind != "choose_day":
         if state.decision.kind == "react":
             order.append(state.decision.seat)
-            assert legal_actions(state) == (A.React(kind="pass"),)
+            assert legal_actions(state)[-1] == A.React(kind="pass")
         state = apply(state, legal_actions(state)[-1])
     assert order == [(active + i) % players for i in range(1, players)]
 

@@ -65,6 +65,158 @@ class React(_A, tag="react"):
     kind: Literal["conform", "dissent", "pass"]
 
 
+class Done(_A, tag="done"):
+    """Stop: end an optional step early, finish playing cards, close a Dream window."""
+
+
+# ---- effects (RESOLVING ACTIONS AND REACTIONS and the steps of effects)
+
+
+class ProduceIn(_A, tag="produce_in"):
+    """PRODUCE: the area that produces the next unit(s)."""
+
+    area: str
+
+
+class MoveFollower(_A, tag="move_follower"):
+    """MP: move one of your Followers to an adjacent area."""
+
+    source: str
+    to: str
+
+
+class MoveShaper(_A, tag="move_shaper"):
+    """MP / Shaper moves: move your Shaper."""
+
+    to: str
+
+
+class ConvertUnit(_A, tag="convert_unit"):
+    """CONVERSIONS: supplant a unit of ``side`` (a seat, or -2 for the Shadows) in ``area``."""
+
+    area: str
+    side: int
+
+
+class BuildFortLevel(_A, tag="build_fort_level"):
+    """Add a Fort level in ``area``."""
+
+    area: str
+
+
+class PayFollower(_A, tag="pay_follower"):
+    """Remove one of your Followers from ``area`` to pay a cost."""
+
+    area: str
+
+
+class PayLimbo(_A, tag="pay_limbo"):
+    """LIMBO: spend 3 Followers from your Limbo to pay for one Ritual step."""
+
+
+class ClimbMarker(_A, tag="climb_marker"):
+    """PERFORM RITUAL: climb one step with Ritual marker 0 or 1."""
+
+    marker: int
+
+
+class TakeBonus(_A, tag="take_bonus"):
+    """A special Ritual space's own effect: resolve it (True) or ignore it (False)."""
+
+    take: bool
+
+
+class PlayUpgrade(_A, tag="play_upgrade"):
+    """DEVELOP: play an Upgrade card on top of its Action card."""
+
+    card: str
+
+
+class PlayPloy(_A, tag="play_ploy"):
+    """Play a Ploy card and resolve it."""
+
+    card: str
+
+
+class KeepCard(_A, tag="keep_card"):
+    """Keep one of the cards just drawn."""
+
+    card: str
+
+
+class ChooseOption(_A, tag="choose_option"):
+    """Choose one of the options of an effect."""
+
+    index: int
+
+
+class ChooseAction(_A, tag="choose_action"):
+    """Choose one of your Action cards (e.g. to perform its Conform part)."""
+
+    action: Literal["ritual", "summon", "fortify", "maneuver", "develop"]
+
+
+class AddShadow(_A, tag="add_shadow"):
+    """Add a Shadow to ``area``."""
+
+    area: str
+
+
+class RecoverTo(_A, tag="recover_to"):
+    """Put a Follower from your Limbo into ``area``."""
+
+    area: str
+
+
+# ---- conflicts
+
+
+class StartConflict(_A, tag="start_conflict"):
+    """CONFLICTS 1: an area and the two opposing sides (seats, -2 for the Shadows)."""
+
+    area: str
+    sides: tuple[int, int]
+
+
+class PlaysFirst(_A, tag="plays_first"):
+    """CONFLICTS 2: with no controller, the active player chooses who plays first."""
+
+    seat: int
+
+
+class PlayCombatCard(_A, tag="play_combat_card"):
+    """CONFLICTS 2: play a card face down."""
+
+    card: str
+
+
+class BreakTie(_A, tag="break_tie"):
+    """CONFLICTS 8: the active player names the winner of an unbreakable tie."""
+
+    winner: int
+
+
+class RetreatTo(_A, tag="retreat_to"):
+    """CONFLICTS 9: move one losing unit to ``area``."""
+
+    area: str
+
+
+class TakeVictory(_A, tag="take_victory"):
+    """CONFLICTS 11: resolve the Victory effect (True) or draw 1 Development card instead."""
+
+    take: bool
+
+
+# ---- Dream cards
+
+
+class PlayDream(_A, tag="play_dream"):
+    """PLAYING DREAM CARDS: play a Dream card whose condition is met."""
+
+    card: str
+
+
 Action = Union[
     ChooseTurnStart,
     Conquer,
@@ -75,6 +227,30 @@ Action = Union[
     TakeDream,
     DiscardDevelopment,
     React,
+    Done,
+    ProduceIn,
+    MoveFollower,
+    MoveShaper,
+    ConvertUnit,
+    BuildFortLevel,
+    PayFollower,
+    PayLimbo,
+    ClimbMarker,
+    TakeBonus,
+    PlayUpgrade,
+    PlayPloy,
+    KeepCard,
+    ChooseOption,
+    ChooseAction,
+    AddShadow,
+    RecoverTo,
+    StartConflict,
+    PlaysFirst,
+    PlayCombatCard,
+    BreakTie,
+    RetreatTo,
+    TakeVictory,
+    PlayDream,
 ]
 
 ACTION_TYPES: tuple[type, ...] = Action.__args__  # type: ignore[attr-defined]

@@ -127,3 +127,28 @@ def turn_owner(state: GameState, position: int) -> int:
 def replace_area(state: GameState, new: AreaState) -> tuple[AreaState, ...]:
     i = area_index(state)[new.id]
     return state.areas[:i] + (new,) + state.areas[i + 1 :]
+
+
+def areas_matching(state: GameState, seat: int, where: str) -> tuple[str, ...]:
+    """The areas an effect's area filter (content.schema.AreaFilter) names, for ``seat``."""
+    marked = set(marked_areas(state)) if where in ("marked", "marked_or_fort") else set()
+    shaper = state.players[seat].shaper if seat >= 0 else ""
+    near_shaper = set(adjacent(state, shaper)) if where == "adjacent_shaper" and shaper else set()
+    tests = {
+        "any": lambda a: True,
+        "controlled": lambda a: controller(a) == seat,
+        "fort": lambda a: a.fort_owner == seat,
+        "marked": lambda a: a.id in marked,
+        "marked_or_fort": lambda a: a.id in marked or a.fort_owner == seat,
+        "presence": lambda a: present(a, seat),
+        "empty": is_empty,
+        "shadows": lambda a: a.shadows > 0,
+        "adjacent_cathedral": lambda a: adjacent_to_cathedral(state, a.id),
+        "shaper": lambda a: a.id == shaper,
+        "adjacent_shaper": lambda a: a.id in near_shaper,
+        "fortress": lambda a: a.fortress == seat,
+        "corner": lambda a: is_corner(state, a.id),
+        "nightmare": lambda a: False,  # Nightmares enter the board in Stage 2
+    }
+    test = tests[where]
+    return tuple(a.id for a in state.areas if test(a))

@@ -6,29 +6,19 @@ everything up to the next decision. A refusal says which rule forbids the action
 
 from __future__ import annotations
 
-from typing import Callable
-
 import msgspec
+from msgspec.structs import replace
 
-from . import setup, turn
-from .actions import (
-    ACTION_TYPES, Action, ChooseDay, ChooseTurnStart, Conquer, DiscardDevelopment, DiscardDream, KeepDreams,
-    PlaceDreamer, React, TakeDream,
-)
+from . import registry, setup, turn
+from . import steps_basic  # noqa: F401  (registers the basic effect steps)
+from .actions import ACTION_TYPES, Action, ChooseDay, ChooseTurnStart, Conquer, DiscardDevelopment, DiscardDream
+from .actions import KeepDreams, PlaceDreamer, React, TakeDream
 from .config import GameConfig
 from .errors import IllegalAction, InvalidAction, NoDecision
 from .events import Event
 from .state import GameState
 
-
-class StepResult(msgspec.Struct, frozen=True, kw_only=True):
-    state: GameState
-    events: tuple[Event, ...]
-
-
-Handler = Callable[[GameState, Action, list[Event]], GameState]
-
-HANDLERS: dict[type, Handler] = {
+for _type, _fn in {
     ChooseTurnStart: setup.choose_turn_start,
     Conquer: setup.conquer,
     PlaceDreamer: setup.place_dreamer,
@@ -38,26 +28,21 @@ HANDLERS: dict[type, Handler] = {
     TakeDream: turn.take_dream,
     DiscardDevelopment: turn.discard_development,
     React: turn.react,
-}
+}.items():
+    registry.handles(_type)(_fn)
 
-# Which action types answer which decision kind.
-ANSWERS: dict[str, tuple[type, ...]] = {
-    "turn_start": (ChooseTurnStart,),
-    "conquer": (Conquer,),
-    "place_dreamer": (PlaceDreamer,),
-    "choose_day": (ChooseDay,),
-    "discard_dreams": (DiscardDream, KeepDreams),
-    "draw_dream": (TakeDream,),
-    "discard_development": (DiscardDevelopment,),
-    "react": (React,),
-}
-
-EXPLAIN: dict[type, Callable[[GameState, Action], IllegalAction]] = {
+for _type, _fn in {
     Conquer: setup.explain_conquer,
     ChooseDay: turn.explain_day,
     DiscardDevelopment: turn.explain_discard_development,
     React: turn.explain_react,
-}
+}.items():
+    registry.explains(_type)(_fn)
+
+
+class StepResult(msgspec.Struct, frozen=True, kw_only=True):
+    state: GameState
+    events: tuple[Event, ...]
 
 
 def new_game(config: GameConfig) -> StepResult:
@@ -83,10 +68,10 @@ def check(state: GameState, action: object) -> None:
         raise NoDecision("the game is over: there is nothing to decide", rule="game over", section="GAME END & SCORING")
     if action in d.options:
         return
-    if not isinstance(action, ANSWERS[d.kind]):
+    if not any(type(o) is type(action) for o in d.options):
         raise IllegalAction(f"now is the time to decide: {d.prompt} (seat {d.seat}), not to {type(action).__name__}",
                             rule="the decision that is due")
-    explain = EXPLAIN.get(type(action))
+    explain = registry.EXPLAINERS.get(type(action))
     if explain is not None:
         raise explain(state, action)
     raise IllegalAction(f"{_describe(action)} is not one of the options: {d.prompt}", rule="the decision's options")
@@ -100,7 +85,10 @@ def step(state: GameState, action: Action) -> StepResult:
     """Validate, then resolve up to the next decision; report the events."""
     check(state, action)
     events: list[Event] = []
-    new = HANDLERS[type(action)](state, action, events)
+    handler = registry.handler_for(action, state.work)
+    new = handler(state, action, events)
+    if new.outcome is None and (new.decision is None or new.decision is state.decision):
+        raise RuntimeError(f"engine bug: no new decision after {_describe(action)}")
     return StepResult(state=new, events=tuple(events))
 
 

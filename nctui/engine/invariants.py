@@ -28,7 +28,7 @@ def _pieces(state: GameState) -> list[str]:
     out = []
     for pl in state.players:
         on_board = sum(a.followers[pl.seat] for a in state.areas)
-        if pl.supply + pl.limbo + on_board + pl.devoured != FOLLOWERS or min(pl.supply, pl.limbo) < 0:
+        if pl.supply + pl.limbo + on_board + pl.devoured + pl.on_track != FOLLOWERS or min(pl.supply, pl.limbo) < 0:
             out.append(f"seat {pl.seat}: Followers not conserved ({pl.supply}+{pl.limbo}+{on_board}+{pl.devoured})")
         forts = sum(a.fort_levels for a in state.areas if a.fort_owner == pl.seat)
         if pl.forts + forts != FORT_LEVELS or pl.forts < 0:
@@ -41,7 +41,7 @@ def _pieces(state: GameState) -> list[str]:
 def _cards(state: GameState) -> list[str]:
     p = board.pack(state)
     d = state.decks
-    seen = Counter(d.development + d.development_discard + d.development2 + d.removed)
+    seen = Counter(d.development + d.development_discard + d.development2 + d.removed + _cards_in_work(state))
     for pl in state.players:
         seen.update(pl.hand)
         seen.update(c for stack in pl.display for c in stack[1:])
@@ -84,3 +84,15 @@ def _board(state: GameState) -> list[str]:
             if pl.shaper == "":
                 out.append(f"seat {pl.seat}: the Shaper is off the board")
     return out
+
+
+def _cards_in_work(state: GameState) -> tuple[str, ...]:
+    """Development cards set aside by a step in progress: drawn and not yet kept, or played
+    face down in a conflict."""
+    w = state.work
+    held: tuple[str, ...] = ()
+    if w is not None and type(w).__name__ == "KeepWork" and w.deck.startswith("development"):
+        held += w.drawn
+    if w is not None and type(w).__name__ == "ConflictWork":
+        held += w.plays[0] + w.plays[1]
+    return held

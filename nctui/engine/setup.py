@@ -48,6 +48,7 @@ def new_game(config: GameConfig) -> tuple[GameState, Events]:
         players=players,
         first_player=first,
         cathedral_built=(p.tracks.first_piece,),  # step 3
+        cathedral_track=tuple(c.piece for c in p.tracks.cathedral),
         time=0,  # step 6
     )
     events: Events = [
@@ -219,6 +220,10 @@ def _next_dreamer(state: GameState) -> GameState:
 
 def place_dreamer(state: GameState, action: PlaceDreamer, ev: Events) -> GameState:
     """Step 19, then steps 20-21 and the first turn."""
+    if state.phase != "setup":  # a Reward tile sent the Dreamer to any Night space
+        from .turn import free_dreamer
+
+        return free_dreamer(state, action, ev)
     seat = state.queue[0]
     pl = replace(state.players[seat], dreamer=action.night)
     state = replace(state, players=state.players[:seat] + (pl,) + state.players[seat + 1 :], queue=state.queue[1:])

@@ -14,6 +14,7 @@ import msgspec
 from .actions import Action
 from .config import GameConfig
 from .rng import Rng
+from .work import Frame, Work
 
 FOLLOWERS = 20  # per player (COMPONENTS)
 FORT_LEVELS = 10  # per player
@@ -54,6 +55,9 @@ class PlayerState(S):
     display: tuple[tuple[str, ...], ...] = ()  # per action (rondel order): the card stack, top last
     turns: int = 0  # turns taken as the active player
     devoured: int = 0
+    on_track: int = 0  # Followers paid for Ritual steps, back to supply when the action ends
+    conflicts_won: int = 0  # this turn, for Dream conditions
+    dreamer_free: bool = False  # Reward tile: at the end of the turn the Dreamer goes to any Night space
 
 
 class Decks(S):
@@ -68,16 +72,9 @@ class Decks(S):
     removed: tuple[str, ...] = ()  # cards returned to the box (player count)
 
 
-DecisionKind = Literal[
-    "turn_start",
-    "conquer",
-    "place_dreamer",
-    "choose_day",
-    "discard_dreams",
-    "draw_dream",
-    "discard_development",
-    "react",
-]
+# Decision kinds: "turn_start", "conquer", "place_dreamer", "choose_day", "discard_dreams",
+# "draw_dream", "discard_development", "react", and one per kind of work (see work.py).
+DecisionKind = str
 
 
 class Decision(S):
@@ -137,5 +134,8 @@ class GameState(S):
     day: str = ""  # the Day action chosen this turn
     ignored: bool = False  # the active player ignored the Action and drew 2
     queue: tuple[int, ...] = ()  # seats still to decide in the current round of a phase
+    frames: tuple[Frame, ...] = ()  # effects being resolved, innermost last
+    work: Work | None = None  # the step being resolved, while it needs decisions
+    cathedral_track: tuple[str, ...] = ()  # pieces still on the Cathedral track, next first
     decision: Decision | None = None
     outcome: Outcome | None = None

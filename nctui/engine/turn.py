@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from . import board
-from .actions import ChooseDay, DiscardDevelopment, DiscardDream, KeepDreams, React, TakeDream
+from . import board, cards
+from .effects import implemented, push_effect, resolve
+from .registry import CONTINUATIONS, continues
+from .actions import ChooseDay, DiscardDevelopment, DiscardDream, KeepDreams, PlaceDreamer, React, TakeDream
 from .errors import IllegalAction
 from .events import Event
 from .ops import draw_development, remove_one, set_player
@@ -13,16 +15,18 @@ from .state import BASIC_COMBAT, DREAM_HAND, HAND_LIMIT, Decision, GameState
 
 Events = list[Event]
 
-# Which actions' own effects the engine resolves. The five actions' effects arrive with the
-# Stage 1 rules; until then an action or reaction with no effect is simply not offered.
-IMPLEMENTED_ACTIONS: frozenset[str] = frozenset()
-IMPLEMENTED_REACTIONS: frozenset[str] = frozenset()
+
+
+def _can_resolve(state: GameState, seat: int, action: str, part: str) -> bool:
+    """An effect is offered only when the engine resolves every one of its steps."""
+    return implemented(cards.action_effect(state, seat, action, part).steps)
 
 
 def begin_turn(state: GameState, ev: Events) -> GameState:
     """A new turn: the owner of the Turn marker's position is the active player."""
     active = board.turn_owner(state, state.turn_pos)
-    state = replace(state, active=active, day="", ignored=False, turn_number=state.turn_number + 1, phase="turn")
+    state = replace(state, active=active, day="", ignored=False, turn_number=state.turn_number + 1, phase="turn",
+                    players=tuple(replace(pl, conflicts_won=0) for pl in state.players))
     ev.append(Event(kind="turn_begins", seat=active, value=state.turn_number, detail=board.marked_symbol(state)))
     return replace(state, decision=Decision(
         seat=active, kind="choose_day", prompt="Move your Dreamer to a Day space", options=day_options(state, active)))
@@ -38,7 +42,7 @@ def legal_days(state: GameState, seat: int) -> tuple[str, ...]:
 def day_options(state: GameState, seat: int) -> tuple[ChooseDay, ...]:
     out: list[ChooseDay] = []
     for a in legal_days(state, seat):
-        if a in IMPLEMENTED_ACTIONS:
+        if _can_resolve(state, seat, a, "day"):
             out.append(ChooseDay(action=a))
         out.append(ChooseDay(action=a, ignore=True))
     return tuple(out)
@@ -61,6 +65,40 @@ def choose_day(state: GameState, action: ChooseDay, ev: Events) -> GameState:
     ev.append(Event(kind="choose_day", seat=seat, detail=action.action, value=int(action.ignore)))
     if action.ignore:
         state = draw_development(state, seat, 2, ev)
+        return after_action(state, seat, ev)
+    effect = cards.action_effect(state, seat, action.action, "day")
+    state = push_effect(state, seat, effect.steps, "day", card=cards.action_card_id(state, seat, action.action),
+                        then="day_done")
+    return resolve(state, ev)
+
+
+@continues("day_done")
+def _day_done(state: GameState, frame, ev: Events) -> GameState:
+    return after_action(_conclude(state, frame.seat, ev), frame.seat, ev)
+
+
+def _conclude(state: GameState, seat: int, ev: Events) -> GameState:
+    """The action or reaction is complete: Followers paid on the Ritual track go home."""
+    pl = state.players[seat]
+    if pl.on_track:
+        ev.append(Event(kind="ritual_followers_return", seat=seat, value=pl.on_track))
+        state = set_player(state, replace(pl, supply=pl.supply + pl.on_track, on_track=0))
+    return state
+
+
+def after_action(state: GameState, seat: int, ev: Events) -> GameState:
+    """Before an action or reaction is complete, its player may play Dream cards (the golden
+    rule); then the turn goes on."""
+    window = CONTINUATIONS.get("dream_window")
+    if window is not None:
+        return window(state, seat, ev)
+    return continue_turn(state, seat, ev)
+
+
+def continue_turn(state: GameState, seat: int, ev: Events) -> GameState:
+    """After the active player's action: step 3; after a reaction: the next reactor."""
+    if state.phase == "reactions":
+        return next_reaction(replace(state, queue=state.queue[1:]), ev)
     return _discard_dreams_step(state, ev)
 
 
@@ -157,9 +195,9 @@ def reaction_options(state: GameState, seat: int) -> tuple[React, ...]:
     m = board.pack(state).matrix
     adjacent = any(n.id == night and state.day in n.adjacent for n in m.nights)
     opts: list[React] = []
-    if adjacent and state.day in IMPLEMENTED_REACTIONS:
+    if adjacent and _can_resolve(state, seat, state.day, "conform"):
         opts.append(React(kind="conform"))
-    if state.day in IMPLEMENTED_REACTIONS:
+    if _can_resolve(state, seat, state.day, "dissent"):
         opts.append(React(kind="dissent"))
     opts.append(React(kind="pass"))
     return tuple(opts)
@@ -167,7 +205,7 @@ def reaction_options(state: GameState, seat: int) -> tuple[React, ...]:
 
 def explain_react(state: GameState, action: React) -> IllegalAction:
     seat = state.queue[0]
-    if action.kind == "conform" and state.day in IMPLEMENTED_REACTIONS:
+    if action.kind == "conform" and _can_resolve(state, seat, state.day, "conform"):
         return IllegalAction(
             f"your Dreamer is not on a Night space adjacent to {state.day}: you may only Dissent or Pass",
             rule="Conform needs an adjacent Night space", section="REACTION")
@@ -177,7 +215,8 @@ def explain_react(state: GameState, action: React) -> IllegalAction:
 
 def next_reaction(state: GameState, ev: Events) -> GameState:
     if not state.queue:
-        return _end_turn(state, ev)
+        build = CONTINUATIONS.get("build_cathedral")
+        return build(state, state.active, ev) if build is not None else end_turn(state, ev)
     seat = state.queue[0]
     return replace(state, decision=Decision(
         seat=seat, kind="react", prompt=f"React to {state.day}: Conform, Dissent or Pass",
@@ -187,17 +226,39 @@ def next_reaction(state: GameState, ev: Events) -> GameState:
 def react(state: GameState, action: React, ev: Events) -> GameState:
     seat = state.queue[0]
     ev.append(Event(kind="react", seat=seat, detail=action.kind))
-    return next_reaction(replace(state, queue=state.queue[1:]), ev)
+    if action.kind == "pass":
+        return next_reaction(replace(state, queue=state.queue[1:]), ev)
+    effect = cards.action_effect(state, seat, state.day, action.kind)
+    state = push_effect(state, seat, effect.steps, action.kind, card=cards.action_card_id(state, seat, state.day),
+                        then="reaction_done")
+    return resolve(state, ev)
 
 
-def _end_turn(state: GameState, ev: Events) -> GameState:
-    """Steps 7-8: the Dreamer follows its arrow; the Turn marker moves; maybe the Time marker."""
+@continues("reaction_done")
+def _reaction_done(state: GameState, frame, ev: Events) -> GameState:
+    return after_action(_conclude(state, frame.seat, ev), frame.seat, ev)
+
+
+def end_turn(state: GameState, ev: Events) -> GameState:
+    """Step 7: the Dreamer follows its arrow (or, after a Reward tile, goes to any Night space)."""
+    seat = state.active
+    pl = state.players[seat]
+    if pl.dreamer_free:
+        nights = board.pack(state).matrix.nights
+        return replace(state, phase="turn", queue=(), decision=Decision(
+            seat=seat, kind="move_dreamer", prompt="Move your Dreamer to any Night space",
+            options=tuple(PlaceDreamer(night=n.id) for n in nights)))
+    arrow = next(d.arrow for d in board.pack(state).matrix.days if d.action == state.day)
+    return _advance_turn_marker(state, arrow, ev)
+
+
+def _advance_turn_marker(state: GameState, night: str, ev: Events) -> GameState:
+    """Steps 7-8: the Dreamer moves to its Night space; the Turn marker moves; maybe the Time marker."""
     p = board.pack(state)
     seat = state.active
-    arrow = next(d.arrow for d in p.matrix.days if d.action == state.day)
     pl = state.players[seat]
-    state = set_player(state, replace(pl, dreamer=arrow, turns=pl.turns + 1))
-    ev.append(Event(kind="dreamer_moves", seat=seat, detail=arrow))
+    state = set_player(state, replace(pl, dreamer=night, turns=pl.turns + 1, dreamer_free=False))
+    ev.append(Event(kind="dreamer_moves", seat=seat, detail=night))
     pos = (state.turn_pos + 1) % len(p.tracks.turn)
     state = replace(state, turn_pos=pos, queue=(), phase="turn")
     if pos == state.turn_start:
@@ -208,3 +269,7 @@ def _end_turn(state: GameState, ev: Events) -> GameState:
 
             return end_game(state, "time", ev)
     return begin_turn(state, ev)
+
+
+def free_dreamer(state: GameState, action: PlaceDreamer, ev: Events) -> GameState:
+    return _advance_turn_marker(state, action.night, ev)

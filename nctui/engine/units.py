@@ -1,0 +1,105 @@
+"""UNIT LIMIT and moving pieces between supplies, the board, Limbo and the Ritual track."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from . import board
+from .ops import set_player
+from .state import UNIT_LIMIT, AreaState, GameState
+
+SHADOWS = board.SHADOWS_SIDE
+
+
+def follower_limits(state: GameState, seat: int) -> tuple[int, int]:
+    """(normal limit, limit in one area) printed on the seat's current Fortify card."""
+    p = board.pack(state)
+    stack = state.players[seat].display[p.matrix.rondel.index("fortify")]
+    card = _card(p, stack[-1])
+    base = getattr(card, "unit_limit", 0) or UNIT_LIMIT
+    return base, max(base, getattr(card, "unit_limit_one_area", 0) or 0)
+
+
+def _card(p, card_id: str):
+    for c in p.cards.actions:
+        if c.id == card_id:
+            return c
+    return next(d for d in p.cards.development if d.id == card_id)
+
+
+def count(a: AreaState, side: int) -> int:
+    return a.shadows if side == SHADOWS else a.followers[side]
+
+
+def room(state: GameState, side: int, area_id: str) -> int:
+    """How many more units of ``side`` the Unit Limit allows in the area."""
+    a = board.area(state, area_id)
+    if side == SHADOWS:
+        return max(0, UNIT_LIMIT - a.shadows)
+    base, one = follower_limits(state, side)
+    crowded_elsewhere = any(o.followers[side] > base for o in state.areas if o.id != area_id)
+    limit = base if crowded_elsewhere else one
+    return max(0, limit - a.followers[side])
+
+
+def supply(state: GameState, side: int) -> int:
+    return state.shadows if side == SHADOWS else state.players[side].supply
+
+
+def _set_count(a: AreaState, side: int, n: int) -> AreaState:
+    if side == SHADOWS:
+        return replace(a, shadows=n)
+    f = list(a.followers)
+    f[side] = n
+    return replace(a, followers=tuple(f))
+
+
+def place(state: GameState, side: int, area_id: str, n: int = 1) -> GameState:
+    """Put ``n`` units of ``side`` from its supply into the area (callers check room)."""
+    a = board.area(state, area_id)
+    state = replace(state, areas=board.replace_area(state, _set_count(a, side, count(a, side) + n)))
+    if side == SHADOWS:
+        return replace(state, shadows=state.shadows - n)
+    pl = state.players[side]
+    return set_player(state, replace(pl, supply=pl.supply - n))
+
+
+def remove(state: GameState, side: int, area_id: str, n: int = 1, to: str = "supply") -> GameState:
+    """Take ``n`` units of ``side`` off the area to its supply, Limbo ("limbo", Followers only)
+    or the Ritual track ("track": paid Followers wait there until the Ritual action ends)."""
+    a = board.area(state, area_id)
+    state = replace(state, areas=board.replace_area(state, _set_count(a, side, count(a, side) - n)))
+    if side == SHADOWS:
+        return replace(state, shadows=state.shadows + n)
+    pl = state.players[side]
+    if to == "limbo":
+        pl = replace(pl, limbo=pl.limbo + n)
+    elif to == "track":
+        pl = replace(pl, on_track=pl.on_track + n)
+    else:
+        pl = replace(pl, supply=pl.supply + n)
+    return set_player(state, pl)
+
+
+def move(state: GameState, side: int, source: str, to: str, n: int = 1) -> GameState:
+    a = board.area(state, source)
+    state = replace(state, areas=board.replace_area(state, _set_count(a, side, count(a, side) - n)))
+    b = board.area(state, to)
+    return replace(state, areas=board.replace_area(state, _set_count(b, side, count(b, side) + n)))
+
+
+def add_fort_level(state: GameState, seat: int, area_id: str) -> GameState:
+    a = board.area(state, area_id)
+    state = replace(state, areas=board.replace_area(state, replace(a, fort_owner=seat, fort_levels=a.fort_levels + 1)))
+    pl = state.players[seat]
+    return set_player(state, replace(pl, forts=pl.forts - 1))
+
+
+def remove_fort_level(state: GameState, area_id: str) -> GameState:
+    a = board.area(state, area_id)
+    seat = a.fort_owner
+    levels = a.fort_levels - 1
+    state = replace(state, areas=board.replace_area(
+        state, replace(a, fort_levels=levels, fort_owner=seat if levels else -1)))
+    pl = state.players[seat]
+    return set_player(state, replace(pl, forts=pl.forts + 1))

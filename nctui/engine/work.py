@@ -1,0 +1,157 @@
+"""Effects being resolved: the stack of effect frames and the progress of the current step.
+
+An effect (a Day, Conform or Dissent effect, a Ploy, a Victory or Defeat, a Ritual bonus…) is
+pushed as a ``Frame`` holding its remaining steps; the steps were copied when it began, so
+covering a card mid-resolution changes nothing (DEVELOP). A step that needs choices sets the
+state's ``work`` to one of the progress Structs below; its decider turns it into a Decision.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Union
+
+import msgspec
+
+from ..content.schema import AreaFilter, Step
+
+
+class _W(msgspec.Struct, frozen=True, kw_only=True, tag_field="w"):
+    seat: int
+
+
+class Frame(msgspec.Struct, frozen=True, kw_only=True):
+    seat: int  # who resolves it
+    steps: tuple[Step, ...]
+    source: str  # "day", "conform", "dissent", "ploy", "bonus", "victory", "defeat", "cathedral", "dream", ...
+    card: str = ""  # the card the effect comes from, for the log
+    must: bool = False  # resolve as completely as possible (Victory/Defeat): no stopping early
+    then: str = ""  # continuation run when the frame is done (registry.CONTINUATIONS)
+
+
+class ProduceWork(_W, tag="produce"):
+    left: int
+    where: AreaFilter
+    mode: Literal["spread", "one"]
+    must: bool = False
+
+
+class MoveWork(_W, tag="move"):
+    mp: int
+    shaper_only: bool = False
+    must: bool = False
+
+
+class ShaperWork(_W, tag="shaper"):
+    left: int
+    anywhere: bool = False
+    must: bool = False
+
+
+class ConvertWork(_W, tag="convert"):
+    left: int
+    where: Literal["shaper", "adjacent_shaper"] = "shaper"
+    must: bool = False
+
+
+class FortWork(_W, tag="fort"):
+    costs: tuple[int, ...]  # Followers owed for each level still to build
+    where: AreaFilter = "controlled"
+    existing_only: bool = False
+    controlled: frozenset[str] = frozenset()  # areas controlled when the step began (FORTIFY)
+    owed: int = 0  # Followers still to remove for the level just built
+    must: bool = False
+
+
+class ClimbWork(_W, tag="climb"):
+    paid_left: int  # paid steps still allowed; -1 = any number
+    free_left: int
+    special: bool
+    primary: bool
+    kinds: tuple[str, ...]
+    marker: int = -1  # the marker entering a space now, while its cost is paid
+    owed: tuple[str, ...] = ()  # symbols still to pay for that space
+    paying: bool = False  # the current step is a paid one
+    must: bool = False
+
+
+class BonusWork(_W, tag="bonus"):
+    space: int  # index in tracks.ritual of the special space just entered
+
+
+class PickWork(_W, tag="pick"):
+    kind: Literal["upgrade", "ploy"]
+    left: int  # 0 = any number
+    played: int = 0
+
+
+class KeepWork(_W, tag="keep"):
+    deck: str
+    drawn: tuple[str, ...]
+    keep_left: int
+    beyond_limit: bool = False
+
+
+class ChooseWork(_W, tag="choose"):
+    options: tuple[tuple[Step, ...], ...]
+    must: bool = False
+
+
+class ConformWork(_W, tag="conform"):
+    """Reward tile: perform the Conform part of any of your Action cards."""
+
+
+class ShadowWork(_W, tag="shadows"):
+    left: int
+    where: AreaFilter = "any"
+    spread: bool = False
+    then_conflict: bool = False
+    area: str = ""  # the one area, once chosen (not spread)
+    must: bool = True
+
+
+class RemoveWork(_W, tag="remove"):
+    left: int
+    where: AreaFilter = "any"
+    must: bool = True
+
+
+class RecoverWork(_W, tag="recover"):
+    left: int
+    where: AreaFilter = "controlled"
+    must: bool = False
+
+
+class ConflictWork(_W, tag="conflict"):
+    """CONFLICTS 1-12. ``seat`` resolves ("is instructed to resolve") the conflicts."""
+
+    left: int  # conflicts still to resolve
+    where: AreaFilter = "any"
+    stage: Literal["choose", "order", "cards", "tie", "retreat", "victory"] = "choose"
+    area: str = ""
+    sides: tuple[int, int] = (-1, -1)  # seats, -2 for the Shadows
+    order: tuple[int, ...] = ()  # sides still to play cards, first first
+    plays: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # face down until revealed
+    revealed: bool = False
+    shadow_card: str = ""
+    winner: int = -1
+    retreating: int = 0  # losing units still to retreat
+    must: bool = True
+
+
+class DreamWork(_W, tag="dream"):
+    """A window in which ``seat`` may play Dream cards (the golden rule: between actions)."""
+
+    timings: tuple[str, ...]
+
+
+class CathedralWork(_W, tag="cathedral"):
+    """BUILDING THE CATHEDRAL: each player in turn resolves the uncovered space's icons."""
+
+    queue: tuple[int, ...]
+    icons: tuple[str, ...]
+
+
+Work = Union[
+    ProduceWork, MoveWork, ShaperWork, ConvertWork, FortWork, ClimbWork, BonusWork, PickWork, KeepWork,
+    ChooseWork, ConformWork, ShadowWork, RemoveWork, RecoverWork, ConflictWork, DreamWork, CathedralWork,
+]
