@@ -11,8 +11,10 @@ from functools import lru_cache
 
 from .content.loader import Pack, get_pack
 from .engine.actions import (
-    Action, ChooseDay, ChooseTurnStart, Conquer, DiscardDevelopment, DiscardDream, KeepDreams, PlaceDreamer, React,
-    TakeDream,
+    Action, AddShadow, BreakTie, BuildFortLevel, ChooseAction, ChooseDay, ChooseOption, ChooseTurnStart, ClimbMarker,
+    Conquer, ConvertUnit, DiscardDevelopment, DiscardDream, Done, KeepCard, KeepDreams, MoveFollower, MoveShaper,
+    PayFollower, PayLimbo, PlaceDreamer, PlayCombatCard, PlayDream, PlayPloy, PlaysFirst, PlayUpgrade, ProduceIn,
+    React, RecoverTo, RetreatTo, StartConflict, TakeBonus, TakeDream, TakeVictory,
 )
 from .engine.events import HIDDEN, Event
 from .engine.state import GameState
@@ -143,6 +145,69 @@ def describe_action(action: Action, state: GameState) -> str:
             return f"Dissent ({w.day(state.day)})" if state.day else "Dissent"
         case React(kind="pass"):
             return "Pass"
+    return _describe_effect_action(action, state, w)
+
+
+def side_name(state: GameState, side: int) -> str:
+    """A seat's colour, or the Shadows (side -2)."""
+    return "the Shadows" if side == -2 else seat_name(state, side)
+
+
+def _describe_effect_action(action: Action, state: GameState, w: "Words") -> str:
+    """The choices made while an effect, a conflict or a Dream window is being resolved."""
+    match action:
+        case Done():
+            return "Done (stop here)"
+        case ProduceIn(area=a):
+            return f"Produce in {w.area(a)}"
+        case MoveFollower(source=s, to=t):
+            return f"Move a Follower: {w.area(s)} → {w.area(t)}"
+        case MoveShaper(to=t):
+            return f"Move your Shaper to {w.area(t)}"
+        case ConvertUnit(area=a, side=side):
+            return f"Convert a unit of {side_name(state, side)} in {w.area(a)}"
+        case BuildFortLevel(area=a):
+            return f"Add a Fort level in {w.area(a)}"
+        case PayFollower(area=a):
+            return f"Remove a Follower from {w.area(a)}"
+        case PayLimbo():
+            return "Pay with 3 Followers from Limbo"
+        case ClimbMarker(marker=m):
+            return f"Climb with Ritual marker {m + 1}"
+        case TakeBonus(take=True):
+            return "Resolve the space's bonus"
+        case TakeBonus(take=False):
+            return "Ignore the space's bonus"
+        case PlayUpgrade(card=c):
+            return f"Play the Upgrade {w.card(c)}"
+        case PlayPloy(card=c):
+            return f"Play the Ploy {w.card(c)}"
+        case KeepCard(card=c):
+            return f"Keep {w.card(c)}"
+        case ChooseOption(index=i):
+            return f"Option {i + 1}"
+        case ChooseAction(action=a):
+            return f"Conform with your {w.day_short(a)} card"
+        case AddShadow(area=a):
+            return f"Add a Shadow to {w.area(a)}"
+        case RecoverTo(area=a):
+            return f"Bring a Follower from Limbo to {w.area(a)}"
+        case StartConflict(area=a, sides=(x, y)):
+            return f"Conflict in {w.area(a)}: {side_name(state, x)} against {side_name(state, y)}"
+        case PlaysFirst(seat=s):
+            return f"{seat_name(state, s)} plays cards first"
+        case PlayCombatCard(card=c):
+            return f"Play {w.card(c)} face down"
+        case BreakTie(winner=s):
+            return f"{side_name(state, s)} wins the tie"
+        case RetreatTo(area=a):
+            return f"Retreat to {w.area(a)}"
+        case TakeVictory(take=True):
+            return "Resolve the Victory effect"
+        case TakeVictory(take=False):
+            return "Draw 1 Development card instead"
+        case PlayDream(card=c):
+            return f"Play the Dream {w.card(c)}"
     return type(action).__name__
 
 
