@@ -143,13 +143,15 @@ def test_turn_track_shows_each_symbol_twice(pack: Pack) -> None:
 
 def test_ritual_track_embeds_the_worked_example(pack: Pack) -> None:
     """Rulebook example: special (3 MP) step, 5 open steps (one paid from Limbo), a special step
-    with two symbols whose bonus is forfeited, then the free step onto an open space: 1-8."""
+    with two symbols whose bonus is forfeited, then the free step onto an open space: 2-9.
+    Space 1 is open, so that free climbs can always leave the start."""
     r = pack.tracks.ritual
-    assert len(r) == 20
-    assert r[0].kind == "special" and r[0].bonus == "movement3" and len(r[0].cost) == 1
-    assert [x.kind for x in r[1:6]] == ["open"] * 5
-    assert r[6].kind == "special" and len(r[6].cost) == 2
-    assert r[7].kind == "open"
+    assert len(r) == 21
+    assert r[0].kind == "open"
+    assert r[1].kind == "special" and r[1].bonus == "movement3" and len(r[1].cost) == 1
+    assert [x.kind for x in r[2:7]] == ["open"] * 5
+    assert r[7].kind == "special" and len(r[7].cost) == 2
+    assert r[8].kind == "open"
 
 
 # ------------------------------------------------------------------------------------------------

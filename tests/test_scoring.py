@@ -22,9 +22,9 @@ def _state(players=4):
 def test_a_ritual_marker_scores_the_highest_vp_space_it_reached():
     s = _state()
     assert ritual_vp(s, 0) == 0
-    assert ritual_vp(s, 3) == 1  # space 3 is the first VP space
-    assert ritual_vp(s, 14) == 7 and ritual_vp(s, 13) == 5
-    assert ritual_vp(s, 20) == 12
+    assert ritual_vp(s, 3) == 0 and ritual_vp(s, 4) == 1  # space 4 is the first VP space
+    assert ritual_vp(s, 15) == 7 and ritual_vp(s, 14) == 5
+    assert ritual_vp(s, 21) == 12
 
 
 def test_forts_score_one_at_two_levels_and_two_at_three():

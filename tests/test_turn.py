@@ -15,6 +15,11 @@ from nctui.engine.state import BASIC_COMBAT, HAND_LIMIT
 from .helpers import config
 
 
+def ignore(state):
+    """At a choose_day decision: the first Day space, ignoring its action to draw 2."""
+    return next(a for a in legal_actions(state) if a.ignore)
+
+
 def first_turn(players=2, seed=0):
     state = new_game(config(players, seed)).state
     while state.phase == "setup":
@@ -52,19 +57,19 @@ def test_ignoring_the_action_draws_two_development_cards():
     state = first_turn()
     seat = state.active
     before = state.players[seat].hand
-    after = apply(state, legal_actions(state)[0])
+    after = apply(state, ignore(state))
     assert len(after.players[seat].hand) == len(before) + 2
     assert after.players[seat].hand[len(before):] == state.decks.development[:2]
 
 
 def _at(state, kind):
     while state.decision.kind != kind:
-        state = apply(state, legal_actions(state)[-1] if state.decision.kind != "choose_day" else legal_actions(state)[0])
+        state = apply(state, legal_actions(state)[-1] if state.decision.kind != "choose_day" else ignore(state))
     return state
 
 
 def test_discarded_dreams_go_to_the_bottom_and_the_hand_refills_to_two_from_the_offer():
-    state = apply(first_turn(), legal_actions(first_turn())[0])
+    state = apply(first_turn(), ignore(first_turn()))
     assert state.decision.kind == "discard_dreams"
     seat = state.active
     card = state.players[seat].dreams[0]
@@ -82,7 +87,7 @@ def test_discarded_dreams_go_to_the_bottom_and_the_hand_refills_to_two_from_the_
 
 
 def test_hand_limit_of_eight_counts_basic_combat_which_cannot_be_discarded():
-    state = apply(first_turn(), legal_actions(first_turn())[0])
+    state = apply(first_turn(), ignore(first_turn()))
     seat = state.active
     pl = state.players[seat]
     extra = state.decks.development[:6]
@@ -104,7 +109,7 @@ def test_hand_limit_of_eight_counts_basic_combat_which_cannot_be_discarded():
 def test_reactions_go_clockwise_from_the_active_players_left(players):
     state = first_turn(players, seed=3)
     active = state.active
-    state = apply(state, legal_actions(state)[0])
+    state = apply(state, ignore(state))
     order = []
     while state.decision.kind != "choose_day":
         if state.decision.kind == "react":
@@ -117,7 +122,7 @@ def test_reactions_go_clockwise_from_the_active_players_left(players):
 def test_end_of_turn_moves_the_dreamer_along_its_arrow_and_the_turn_marker_on():
     state = first_turn(3, seed=1)
     active, pos = state.active, state.turn_pos
-    choice = legal_actions(state)[0]
+    choice = ignore(state)
     while state.decision.kind != "choose_day" or state.turn_number == 1:
         state = apply(state, choice if state.decision.kind == "choose_day" else legal_actions(state)[-1])
     arrow = next(d.arrow for d in get_pack("base").matrix.days if d.action == choice.action)
@@ -132,7 +137,7 @@ def test_time_moves_each_time_the_turn_marker_enters_the_start_and_the_skull_end
     times = []
     while state.decision is not None:
         kind = state.decision.kind
-        state = apply(state, legal_actions(state)[0] if kind == "choose_day" else legal_actions(state)[-1])
+        state = apply(state, ignore(state) if kind == "choose_day" else legal_actions(state)[-1])
         times.append((state.turn_number, state.time))
     assert (13, 1) in times and (25, 2) in times and (37, 3) in times
     assert state.outcome.reason == "time" and state.time == len(get_pack("base").tracks.time) - 1

@@ -11,6 +11,12 @@ from msgspec.structs import replace
 
 from . import registry, setup, turn
 from . import steps_basic  # noqa: F401  (registers the basic effect steps)
+from . import dreams  # noqa: F401
+from . import cathedral  # noqa: F401
+from . import movement  # noqa: F401
+from . import fortify  # noqa: F401
+from . import ritual  # noqa: F401
+from . import conflict  # noqa: F401
 from .actions import ACTION_TYPES, Action, ChooseDay, ChooseTurnStart, Conquer, DiscardDevelopment, DiscardDream
 from .actions import KeepDreams, PlaceDreamer, React, TakeDream
 from .config import GameConfig

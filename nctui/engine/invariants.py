@@ -41,7 +41,9 @@ def _pieces(state: GameState) -> list[str]:
 def _cards(state: GameState) -> list[str]:
     p = board.pack(state)
     d = state.decks
-    seen = Counter(d.development + d.development_discard + d.development2 + d.removed + _cards_in_work(state))
+    conflict_ids = {c.id for c in p.cards.conflicts}
+    removed = tuple(c for c in d.removed if c not in conflict_ids)  # the Stage II space removes Conflicts too
+    seen = Counter(d.development + d.development_discard + d.development2 + removed + _cards_in_work(state))
     for pl in state.players:
         seen.update(pl.hand)
         seen.update(c for stack in pl.display for c in stack[1:])
@@ -52,14 +54,14 @@ def _cards(state: GameState) -> list[str]:
         out.append("a hidden placeholder is in the state itself")
     if seen != dev:
         out.append(f"Development cards not conserved: {sorted((seen - dev) + (dev - seen))[:5]}")
-    dreams = Counter(d.dream + d.dream_offer + d.dream2)
+    dreams = Counter(d.dream + d.dream_offer + d.dream2 + _dreams_in_work(state))
     for pl in state.players:
         dreams.update(pl.dreams + pl.dreams_played)
     if dreams != Counter({c.id: 1 for c in p.cards.dreams}):
         out.append("Dream cards not conserved")
-    conflicts = Counter(d.conflict + d.conflict2)
-    want = Counter({c.id: 1 for c in p.cards.conflicts if state.stage == 1 or c.stage == 2})
-    if conflicts != want:
+    conflicts = Counter(d.conflict + d.conflict2 + _cards_in_work(state, "conflict"))
+    conflicts.update(c for c in d.removed if c in conflict_ids)  # Stage 1 Conflicts after the Stage II space
+    if conflicts != Counter(conflict_ids):
         out.append("Conflict cards not conserved")
     return out
 
@@ -86,13 +88,26 @@ def _board(state: GameState) -> list[str]:
     return out
 
 
-def _cards_in_work(state: GameState) -> tuple[str, ...]:
-    """Development cards set aside by a step in progress: drawn and not yet kept, or played
-    face down in a conflict."""
+def _cards_in_work(state: GameState, deck: str = "development") -> tuple[str, ...]:
+    """Cards set aside by a step in progress: Development cards drawn and not yet kept, or
+    played in a conflict; with ``deck="conflict"``, the Conflict card played for the Shadows,
+    until its Victory or Defeat effect is resolved."""
     w = state.work
     held: tuple[str, ...] = ()
+    if deck == "conflict":
+        if w is not None and type(w).__name__ == "ConflictWork" and w.shadow_card:
+            held += (w.shadow_card,)
+        return held + tuple(f.card for f in state.frames if f.then == "conflict_card_bottom")
     if w is not None and type(w).__name__ == "KeepWork" and w.deck.startswith("development"):
         held += w.drawn
     if w is not None and type(w).__name__ == "ConflictWork":
         held += w.plays[0] + w.plays[1]
     return held
+
+
+def _dreams_in_work(state: GameState) -> tuple[str, ...]:
+    """Dream cards drawn and not yet kept (a Reward tile's draw from the Stage 2 Dream deck)."""
+    w = state.work
+    if w is not None and type(w).__name__ == "KeepWork" and w.deck.startswith("dream"):
+        return w.drawn
+    return ()

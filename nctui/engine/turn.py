@@ -214,6 +214,17 @@ def explain_react(state: GameState, action: React) -> IllegalAction:
 
 
 def next_reaction(state: GameState, ev: Events) -> GameState:
+    """Step 6: the active player's end of turn effects (Dream cards) come first, then the
+    reactions; once every inactive player has reacted, the Cathedral is built."""
+    if len(state.queue) == len(state.players) - 1:  # step 6 begins: nobody has reacted yet
+        window = CONTINUATIONS.get("end_of_turn_window")
+        if window is not None:
+            return window(state, state.active, ev)
+    return ask_reaction(state, ev)
+
+
+def ask_reaction(state: GameState, ev: Events) -> GameState:
+    """The next inactive player reacts; with none left, the Cathedral is built (or the turn ends)."""
     if not state.queue:
         build = CONTINUATIONS.get("build_cathedral")
         return build(state, state.active, ev) if build is not None else end_turn(state, ev)

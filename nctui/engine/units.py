@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from . import board
+from . import board, cards
 from .ops import set_player
 from .state import UNIT_LIMIT, AreaState, GameState
 
@@ -12,19 +12,11 @@ SHADOWS = board.SHADOWS_SIDE
 
 
 def follower_limits(state: GameState, seat: int) -> tuple[int, int]:
-    """(normal limit, limit in one area) printed on the seat's current Fortify card."""
-    p = board.pack(state)
-    stack = state.players[seat].display[p.matrix.rondel.index("fortify")]
-    card = _card(p, stack[-1])
+    """UNIT LIMIT: (normal limit, limit in one area) printed on the seat's current Fortify card
+    (the top of its stack: an Upgrade covers for good)."""
+    card = cards.card(state, cards.action_card_id(state, seat, "fortify"))
     base = getattr(card, "unit_limit", 0) or UNIT_LIMIT
     return base, max(base, getattr(card, "unit_limit_one_area", 0) or 0)
-
-
-def _card(p, card_id: str):
-    for c in p.cards.actions:
-        if c.id == card_id:
-            return c
-    return next(d for d in p.cards.development if d.id == card_id)
 
 
 def count(a: AreaState, side: int) -> int:
@@ -32,7 +24,9 @@ def count(a: AreaState, side: int) -> int:
 
 
 def room(state: GameState, side: int, area_id: str) -> int:
-    """How many more units of ``side`` the Unit Limit allows in the area."""
+    """UNIT LIMIT: how many more units of ``side`` the area may take. Shadows: 3 per area. A
+    player: the limit on their Fortify card, and a higher "in one area" limit that only one of
+    their areas at a time may use (still the normal limit in every other area)."""
     a = board.area(state, area_id)
     if side == SHADOWS:
         return max(0, UNIT_LIMIT - a.shadows)
@@ -40,6 +34,11 @@ def room(state: GameState, side: int, area_id: str) -> int:
     crowded_elsewhere = any(o.followers[side] > base for o in state.areas if o.id != area_id)
     limit = base if crowded_elsewhere else one
     return max(0, limit - a.followers[side])
+
+
+def on_board(state: GameState, side: int) -> int:
+    """The side's units in all areas of the board."""
+    return sum(count(a, side) for a in state.areas)
 
 
 def supply(state: GameState, side: int) -> int:
@@ -89,6 +88,7 @@ def move(state: GameState, side: int, source: str, to: str, n: int = 1) -> GameS
 
 
 def add_fort_level(state: GameState, seat: int, area_id: str) -> GameState:
+    """One Fort level from the seat's supply (callers check FORT LEVELS and the one-Fort rule)."""
     a = board.area(state, area_id)
     state = replace(state, areas=board.replace_area(state, replace(a, fort_owner=seat, fort_levels=a.fort_levels + 1)))
     pl = state.players[seat]
@@ -96,7 +96,11 @@ def add_fort_level(state: GameState, seat: int, area_id: str) -> GameState:
 
 
 def remove_fort_level(state: GameState, area_id: str) -> GameState:
+    """Eliminate one Fort level (back to its owner's supply). FORTRESS: the last level in a
+    Fortress area can never be lost, so removing it changes nothing."""
     a = board.area(state, area_id)
+    if a.fortress >= 0 and a.fort_levels <= 1:
+        return state
     seat = a.fort_owner
     levels = a.fort_levels - 1
     state = replace(state, areas=board.replace_area(

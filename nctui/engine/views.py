@@ -14,6 +14,7 @@ from msgspec.structs import replace
 from .events import HIDDEN
 from .rng import Rng
 from .state import GameState
+from .work import ConflictWork, Work
 
 SPECTATOR = -1
 
@@ -30,6 +31,14 @@ class View(msgspec.Struct, frozen=True, kw_only=True):
 
 def _hide(cards: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(HIDDEN for _ in cards)
+
+
+def _hide_face_down(work: Work | None, seat: int) -> Work | None:
+    """CONFLICTS 2: cards played face down are seen by their owner only until revealed."""
+    if not isinstance(work, ConflictWork) or work.revealed:
+        return work
+    plays = tuple(p if side == seat else _hide(p) for side, p in zip(work.sides, work.plays))
+    return replace(work, plays=plays)
 
 
 def player_view(state: GameState, seat: int) -> View:
@@ -50,7 +59,8 @@ def player_view(state: GameState, seat: int) -> View:
     if d is not None and d.seat != seat:
         d = replace(d, options=())
     config = state.config if state.phase == "over" else replace(state.config, seed=0)
-    redacted = replace(state, config=config, rng=Rng(state=0), decks=hidden_decks, players=players, decision=d)
+    redacted = replace(state, config=config, rng=Rng(state=0), decks=hidden_decks, players=players, decision=d,
+                       work=_hide_face_down(state.work, seat))
     return View(seat=seat, state=redacted)
 
 

@@ -36,45 +36,57 @@ class ProduceWork(_W, tag="produce"):
 
 
 class MoveWork(_W, tag="move"):
+    """MANEUVER, MP: Movement Points still to spend (``shaper_only``: on the Shaper alone)."""
+
     mp: int
     shaper_only: bool = False
     must: bool = False
 
 
 class ShaperWork(_W, tag="shaper"):
+    """Shaper moves: ``left`` adjacent moves, or one move to any area (``anywhere``)."""
+
     left: int
     anywhere: bool = False
     must: bool = False
 
 
 class ConvertWork(_W, tag="convert"):
+    """CONVERSIONS still to perform, in the Shaper's area or an area adjacent to it."""
+
     left: int
     where: Literal["shaper", "adjacent_shaper"] = "shaper"
     must: bool = False
 
 
 class FortWork(_W, tag="fort"):
+    """FORTIFY: Fort levels still to add, one at a time; each is built, then paid (``owed``)."""
+
     costs: tuple[int, ...]  # Followers owed for each level still to build
     where: AreaFilter = "controlled"
     existing_only: bool = False
-    controlled: frozenset[str] = frozenset()  # areas controlled when the step began (FORTIFY)
+    controlled: tuple[str, ...] = ()  # areas controlled when the step began, board order (FORTIFY)
     owed: int = 0  # Followers still to remove for the level just built
     must: bool = False
 
 
 class ClimbWork(_W, tag="climb"):
+    """PERFORM RITUAL: paid steps first, then free ones; ``marker`` is set while the space it
+    is entering is being paid for (``owed``: the symbols still unpaid)."""
+
     paid_left: int  # paid steps still allowed; -1 = any number
     free_left: int
-    special: bool
-    primary: bool
-    kinds: tuple[str, ...]
+    special: bool  # special spaces may be entered
+    primary: bool  # the Ritual action's primary effect: ritual-only spaces may be entered
+    kinds: tuple[str, ...]  # the space kinds a free step may enter
     marker: int = -1  # the marker entering a space now, while its cost is paid
     owed: tuple[str, ...] = ()  # symbols still to pay for that space
-    paying: bool = False  # the current step is a paid one
     must: bool = False
 
 
 class BonusWork(_W, tag="bonus"):
+    """SPACES (special): resolve or ignore the bonus of the special space just entered."""
+
     space: int  # index in tracks.ritual of the special space just entered
 
 
@@ -122,36 +134,29 @@ class RecoverWork(_W, tag="recover"):
 
 
 class ConflictWork(_W, tag="conflict"):
-    """CONFLICTS 1-12. ``seat`` resolves ("is instructed to resolve") the conflicts."""
+    """CONFLICTS 1-12. ``seat`` resolves ("is instructed to resolve") the conflicts; the
+    current one is fought in ``area`` between ``sides`` (seats, -2 for the Shadows)."""
 
-    left: int  # conflicts still to resolve
+    left: int  # conflicts still to resolve, the current one included
     where: AreaFilter = "any"
     stage: Literal["choose", "order", "cards", "tie", "retreat", "victory"] = "choose"
     area: str = ""
-    sides: tuple[int, int] = (-1, -1)  # seats, -2 for the Shadows
-    order: tuple[int, ...] = ()  # sides still to play cards, first first
-    plays: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # face down until revealed
+    sides: tuple[int, int] = (-1, -1)
+    order: tuple[int, ...] = ()  # seats still to play cards, the next first
+    plays: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # per side; face down until revealed
     revealed: bool = False
-    shadow_card: str = ""
+    shadow_card: str = ""  # the Conflict card played for the Shadows, while in play
     winner: int = -1
-    retreating: int = 0  # losing units still to retreat
-    must: bool = True
 
 
 class DreamWork(_W, tag="dream"):
-    """A window in which ``seat`` may play Dream cards (the golden rule: between actions)."""
+    """PLAYING DREAM CARDS: a window in which ``seat`` may play Dream cards whose timing is
+    one of ``timings`` (the golden rule: only between actions and reactions)."""
 
     timings: tuple[str, ...]
 
 
-class CathedralWork(_W, tag="cathedral"):
-    """BUILDING THE CATHEDRAL: each player in turn resolves the uncovered space's icons."""
-
-    queue: tuple[int, ...]
-    icons: tuple[str, ...]
-
-
 Work = Union[
     ProduceWork, MoveWork, ShaperWork, ConvertWork, FortWork, ClimbWork, BonusWork, PickWork, KeepWork,
-    ChooseWork, ConformWork, ShadowWork, RemoveWork, RecoverWork, ConflictWork, DreamWork, CathedralWork,
+    ChooseWork, ConformWork, ShadowWork, RemoveWork, RecoverWork, ConflictWork, DreamWork,
 ]

@@ -1,0 +1,202 @@
+"""PLAYING DREAM CARDS: conditions, timings, the golden rule and the personal discard pile.
+
+The golden rule: Dream cards are played only before an Action or Reaction is complete, never
+in the middle of one. So a window opens exactly when a Day effect, a Conform or Dissent effect,
+or "ignore and draw 2" has finished resolving (``turn.after_action``), and at step 6 of the
+active player's turn, before the reactions (``turn.next_reaction``). No window opens when the
+player has nothing playable. In the Standard Game the Cathedral icon on Dreams is ignored.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from msgspec.structs import replace
+
+from ..content import schema as cs
+from . import board, cards, turn
+from .actions import Done, PlayDream
+from .effects import implemented, push_effect, resolve
+from .errors import IllegalAction
+from .events import Event
+from .ops import remove_one, set_player
+from .registry import continues, decides, explains, handles
+from .state import Decision, GameState
+from .work import DreamWork, Frame
+
+Events = list[Event]
+SECTION = "PLAYING DREAM CARDS"
+
+# ---------------------------------------------------------------------------------------------
+# Conditions
+
+
+def _controlled(state: GameState, seat: int, where: str = "any") -> tuple[str, ...]:
+    return tuple(a for a in board.areas_matching(state, seat, where)
+                 if board.controller(board.area(state, a)) == seat)
+
+
+def _present(state: GameState, seat: int, where: str = "any") -> tuple[str, ...]:
+    return tuple(a for a in board.areas_matching(state, seat, where) if board.present(board.area(state, a), seat))
+
+
+def _fort_levels(state: GameState, seat: int) -> tuple[int, ...]:
+    return tuple(a.fort_levels for a in state.areas if a.fort_owner == seat)
+
+
+def _upgrades_in_display(state: GameState, seat: int) -> int:
+    """Upgrades in the display stacks, covered ones included (they stay in the display)."""
+    return sum(1 for stack in state.players[seat].display for c in stack if cards.is_upgrade(state, c))
+
+
+def _no_shadows_near_fortress(state: GameState, seat: int) -> bool:
+    fortress = board.areas_matching(state, seat, "fortress")
+    near = set(fortress).union(*(board.adjacent(state, a) for a in fortress))
+    return bool(fortress) and all(board.area(state, a).shadows == 0 for a in near)
+
+
+def _ritual(state: GameState, seat: int, need: cs.RitualReached) -> bool:
+    """A marker's position counts: 0 is the start, space N is the Nth space after it."""
+    reached = [pos >= need.space for pos in state.players[seat].ritual]
+    return all(reached) if need.both else any(reached)
+
+
+NEEDS: dict[type, Callable[[GameState, int, object], bool]] = {
+    cs.ControlAreas: lambda s, seat, c: len(_controlled(s, seat, c.where)) >= c.count,
+    cs.ControlSymbols: lambda s, seat, c: len({board.symbol_of(s, a) for a in _controlled(s, seat)}) >= c.count,
+    cs.PresenceAreas: lambda s, seat, c: len(_present(s, seat, c.where)) >= c.count,
+    cs.FollowersInArea: lambda s, seat, c: max(a.followers[seat] for a in s.areas) >= c.count,
+    cs.FollowersOnBoard: lambda s, seat, c: sum(a.followers[seat] for a in s.areas) >= c.count,
+    cs.FortLevels: lambda s, seat, c: sum(_fort_levels(s, seat)) >= c.count,
+    cs.FortsWithLevels: lambda s, seat, c: sum(1 for n in _fort_levels(s, seat) if n >= c.levels) >= c.count,
+    cs.RitualReached: _ritual,
+    cs.LimboAtLeast: lambda s, seat, c: s.players[seat].limbo >= c.count,
+    cs.HandAtLeast: lambda s, seat, c: len(s.players[seat].hand) >= c.count,  # Basic Combat counts
+    cs.UpgradesPlayed: lambda s, seat, c: _upgrades_in_display(s, seat) >= c.count,
+    cs.ShaperIn: lambda s, seat, c: s.players[seat].shaper in board.areas_matching(s, seat, c.where),
+    cs.NoShadowsAdjacentFortress: lambda s, seat, c: _no_shadows_near_fortress(s, seat),
+    cs.ConflictsWon: lambda s, seat, c: s.players[seat].conflicts_won >= c.count,
+    cs.DevouredAtLeast: lambda s, seat, c: s.stage >= 2 and s.players[seat].devoured >= c.count,
+}
+
+
+def condition_met(state: GameState, seat: int, need: object) -> bool:
+    return NEEDS[type(need)](state, seat, need)
+
+
+def conditions_met(state: GameState, seat: int, card_id: str) -> bool:
+    return all(condition_met(state, seat, n) for n in cards.dream(state, card_id).needs)
+
+
+# ---------------------------------------------------------------------------------------------
+# Timing
+
+
+def _step6(state: GameState, seat: int) -> bool:
+    """Step 6 of the active player's own turn (the reactions are the inactive players')."""
+    return state.phase == "reactions" and seat == state.active
+
+
+def timings(state: GameState, seat: int) -> tuple[str, ...]:
+    """The Dream timings open to ``seat`` in a window now."""
+    out = ["any_time"]
+    if seat == state.active:
+        out.append("own_turn")
+    if state.players[seat].conflicts_won > 0:
+        out.append("after_conflict_won")
+    if _step6(state, seat):
+        out.append("end_of_own_turn")
+    return tuple(out)
+
+
+def playable(state: GameState, seat: int, when: tuple[str, ...]) -> tuple[str, ...]:
+    """Dreams in hand whose timing is open, whose conditions are met and whose effect resolves."""
+    out = []
+    for card_id in dict.fromkeys(state.players[seat].dreams):
+        card = cards.dream(state, card_id)
+        if card.when in when and conditions_met(state, seat, card_id) and implemented(card.effect.steps):
+            out.append(card_id)
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# The window
+
+
+def open_window(state: GameState, seat: int, ev: Events) -> GameState:
+    """Offer ``seat`` its playable Dreams; with none, the turn simply goes on."""
+    when = timings(state, seat)
+    if not playable(state, seat, when):
+        return _close(state, seat, ev)
+    return resolve(replace(state, work=DreamWork(seat=seat, timings=when)), ev)
+
+
+# turn.after_action and turn.next_reaction call these with (state, seat, ev)
+continues("dream_window")(open_window)
+continues("end_of_turn_window")(open_window)
+
+
+def _close(state: GameState, seat: int, ev: Events) -> GameState:
+    state = replace(state, work=None)
+    if _step6(state, seat):
+        return turn.ask_reaction(state, ev)
+    return turn.continue_turn(state, seat, ev)
+
+
+@decides(DreamWork)
+def decide_dream(state: GameState) -> Decision | None:
+    w: DreamWork = state.work  # type: ignore[assignment]
+    opts = tuple(PlayDream(card=c) for c in playable(state, w.seat, w.timings))
+    return Decision(seat=w.seat, kind="play_dream", prompt="Play a Dream card whose conditions are met, or go on",
+                    options=opts + (Done(),))
+
+
+@handles(PlayDream)
+def play_dream(state: GameState, action: PlayDream, ev: Events) -> GameState:
+    """The card goes to the personal discard pile (it scores at the end); its effect resolves
+    as completely as possible; then the window reopens."""
+    w: DreamWork = state.work  # type: ignore[assignment]
+    pl = state.players[w.seat]
+    state = set_player(state, replace(pl, dreams=remove_one(pl.dreams, action.card),
+                                      dreams_played=pl.dreams_played + (action.card,)))
+    card = cards.dream(state, action.card)
+    ev.append(Event(kind="play_dream", seat=w.seat, cards=(action.card,), value=card.vp, detail=card.when))
+    state = push_effect(replace(state, work=None), w.seat, card.effect.steps, "dream", card=action.card, must=True,
+                        then="dream_played")
+    return resolve(state, ev)
+
+
+@continues("dream_played")
+def _dream_played(state: GameState, frame: Frame, ev: Events) -> GameState:
+    return open_window(state, frame.seat, ev)
+
+
+@handles(Done, DreamWork)
+def close_window(state: GameState, action: Done, ev: Events) -> GameState:
+    seat = state.work.seat
+    ev.append(Event(kind="stop", seat=seat, detail="play_dream"))
+    return _close(state, seat, ev)
+
+
+WHEN = {
+    "any_time": "at any time",
+    "own_turn": "on your own turn",
+    "after_conflict_won": "after you win a conflict",
+    "end_of_own_turn": "at the end of your own turn",
+}
+
+
+@explains(PlayDream)
+def explain_play_dream(state: GameState, action: PlayDream) -> IllegalAction:
+    seat = state.decision.seat  # a PlayDream option exists: the window of this seat is open
+    if action.card not in state.players[seat].dreams:
+        return IllegalAction(f"{action.card or 'that card'} is not a Dream card in your hand",
+                             rule="play from your hand", section=SECTION)
+    card = cards.dream(state, action.card)
+    if card.when not in timings(state, seat):
+        return IllegalAction(f"{card.name} may be played only {WHEN[card.when]}", rule="each Dream says when",
+                             section=SECTION)
+    if not conditions_met(state, seat, action.card):
+        return IllegalAction(f"the conditions of {card.name} are not met: {card.text}",
+                             rule="each Dream's conditions", section=SECTION)
+    return IllegalAction(f"the effect of {card.name} is not playable yet", rule="unimplemented effect", section=SECTION)

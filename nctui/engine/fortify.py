@@ -1,0 +1,137 @@
+"""FORTIFY: adding Fort levels, each paid with Followers removed from any area.
+
+KEY CONCEPTS (FORT LEVELS, AREA CONTROL, FORTRESS), FORTIFY, FORT LEVELS and REWARDS AND
+CONSEQUENCES ("there can never be more than 1 Fort in any area").
+
+A level is built first, then its cost is paid one Follower at a time (``FortWork.owed``): a
+level is offered only when the player has enough Followers on the board to pay for it in full,
+and once built it must be paid before anything else happens. The areas controlled when the
+step began stay buildable for the whole step (``FortWork.controlled``), so paying with the last
+Followers of an area does not stop a Fort level going there.
+"""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from ..content import schema as cs
+from . import board, units
+from .actions import BuildFortLevel, PayFollower
+from .effects import resolve
+from .errors import IllegalAction
+from .events import Event
+from .registry import decides, explains, handles, starts
+from .state import Decision, GameState
+from .steps_basic import _ask
+from .work import FortWork, Frame
+
+Events = list[Event]
+MAX_LEVELS = 3  # FORT LEVELS
+SECTION_EFFECT = "RESOLVING ACTIONS AND REACTIONS"
+
+_WHERE_WORDS = {
+    "fort": "an area holding one of your Forts",
+    "fortress": "your Fortress area",
+    "marked": "a Marked Area",
+    "shaper": "the area of your Shaper",
+}
+
+
+@starts(cs.AddFortLevels)
+def start_fortify(state: GameState, frame: Frame, step: cs.AddFortLevels, ev: Events) -> GameState:
+    """Levels beyond the printed costs are free (an empty ``cost`` = every level free)."""
+    costs = tuple(step.cost[i] if i < len(step.cost) else 0 for i in range(step.count))
+    controlled = board.areas_matching(state, frame.seat, "controlled")
+    return replace(state, work=FortWork(seat=frame.seat, costs=costs, where=step.where,
+                                        existing_only=step.existing_only, controlled=controlled, must=frame.must))
+
+
+def _in_reach(state: GameState, w: FortWork, area_id: str) -> bool:
+    """The effect's area filter, with control as it was when the step began (FORTIFY)."""
+    if w.where == "controlled":
+        return area_id in w.controlled
+    under_control = area_id in w.controlled or board.controller(board.area(state, area_id)) == w.seat
+    return under_control and area_id in board.areas_matching(state, w.seat, w.where)
+
+
+def refusal(state: GameState, w: FortWork, area_id: str) -> IllegalAction | None:
+    """Why the next Fort level may not go into ``area_id`` now (None: it may)."""
+    if area_id not in board.area_index(state):
+        return IllegalAction(f"{area_id} is not an area in play", rule="areas in play", section="SETUP")
+    a = board.area(state, area_id)
+    if state.players[w.seat].forts <= 0:
+        return IllegalAction("you have no Fort level left in your supply", rule="10 Fort levels each",
+                             section="COMPONENTS")
+    if a.fort_owner not in (-1, w.seat):
+        return IllegalAction(f"{area_id} already holds another player's Fort: there can never be more than 1 "
+                             "Fort in any area", rule="never more than 1 Fort in an area",
+                             section="REWARDS AND CONSEQUENCES")
+    if a.fort_levels >= MAX_LEVELS:
+        return IllegalAction(f"the Fort in {area_id} already has {MAX_LEVELS} levels: a Fort has at most "
+                             f"{MAX_LEVELS} levels", rule="a Fort has at most 3 levels", section="FORT LEVELS")
+    if w.existing_only and a.fort_owner != w.seat:
+        return IllegalAction(f"this effect adds a level only to one of your existing Forts, and {area_id} holds none",
+                             rule="onto an existing Fort only", section=SECTION_EFFECT)
+    if not _in_reach(state, w, area_id):
+        if w.where == "controlled":
+            return IllegalAction(f"you did not control {area_id} when you began adding these Fort levels: they go "
+                                 "only into areas you control", rule="build in controlled areas", section="FORTIFY")
+        return IllegalAction(f"this effect builds only in {_WHERE_WORDS.get(w.where, w.where)} that you control",
+                             rule="the effect's areas", section=SECTION_EFFECT)
+    have = units.on_board(state, w.seat)
+    if have < w.costs[0]:
+        return IllegalAction(f"this Fort level costs {w.costs[0]} Followers and you have only {have} on the board",
+                             rule="pay a Fort level in full", section="FORTIFY")
+    return None
+
+
+@decides(FortWork)
+def decide_fortify(state: GameState) -> Decision | None:
+    w: FortWork = state.work  # type: ignore[assignment]
+    if w.owed > 0:  # the level is built: its cost must be paid in full
+        opts = tuple(PayFollower(area=a.id) for a in state.areas if a.followers[w.seat] > 0)
+        return _ask(w.seat, "pay_fort_level", f"Remove a Follower from any area to pay for the Fort level "
+                    f"({w.owed} left)", opts, optional=False)
+    if not w.costs:
+        return None
+    opts = tuple(BuildFortLevel(area=a.id) for a in state.areas if refusal(state, w, a.id) is None)
+    cost = f"remove {w.costs[0]} Follower{'s' if w.costs[0] != 1 else ''}" if w.costs[0] else "free"
+    return _ask(w.seat, "build_fort_level", f"Add a Fort level ({cost}; {len(w.costs)} left)", opts,
+                optional=not w.must)
+
+
+@handles(BuildFortLevel, FortWork)
+def build_fort_level(state: GameState, action: BuildFortLevel, ev: Events) -> GameState:
+    w: FortWork = state.work  # type: ignore[assignment]
+    state = units.add_fort_level(state, w.seat, action.area)
+    ev.append(Event(kind="build_fort_level", seat=w.seat, area=action.area,
+                    value=board.area(state, action.area).fort_levels))
+    return resolve(replace(state, work=replace(w, costs=w.costs[1:], owed=w.costs[0])), ev)
+
+
+@handles(PayFollower, FortWork)
+def pay_fort_level(state: GameState, action: PayFollower, ev: Events) -> GameState:
+    """FORTIFY: removed Followers go back to the supply (not to Limbo)."""
+    w: FortWork = state.work  # type: ignore[assignment]
+    state = units.remove(state, w.seat, action.area, 1)
+    ev.append(Event(kind="remove_follower", seat=w.seat, area=action.area, value=1, detail="fort_level"))
+    return resolve(replace(state, work=replace(w, owed=w.owed - 1)), ev)
+
+
+@explains(BuildFortLevel)
+def explain_build(state: GameState, action: BuildFortLevel) -> IllegalAction:
+    w = state.work
+    if isinstance(w, FortWork) and w.owed == 0 and w.costs:
+        why = refusal(state, w, action.area)
+        if why is not None:
+            return why
+    return IllegalAction("no Fort level can be added now", rule="the step being resolved", section="FORTIFY")
+
+
+def explain_pay(state: GameState, action: PayFollower) -> IllegalAction:
+    """Why a Follower can't pay for a Fort level from ``action.area`` (for a shared PayFollower
+    explainer: the action also pays other costs)."""
+    if action.area not in board.area_index(state):
+        return IllegalAction(f"{action.area} is not an area in play", rule="areas in play", section="SETUP")
+    return IllegalAction(f"you have no Follower in {action.area} to remove", rule="pay with your own Followers",
+                         section="FORTIFY")

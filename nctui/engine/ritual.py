@@ -1,0 +1,347 @@
+"""PERFORM RITUAL, LIMBO and the three kinds of SPACES: climbing the Ritual track.
+
+Each player has 2 Ritual markers (``PlayerState.ritual``); a climb moves one of them into the
+next space. A paid step removes one Follower per symbol of the space from an area of that
+symbol; those Followers wait on the track until the action or reaction is concluded
+(``turn._conclude``). 3 Followers from Limbo, back to the supply, pay for a whole step instead.
+Open spaces take any climb; special spaces only a climb whose effect allows them, and offer
+their own bonus, resolved in full before climbing on; ritual-only spaces only the Ritual
+action's primary effect, paid in full. An effect removes Followers only when it says "paying".
+"""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from ..content import schema as cs
+from . import board, units
+from .actions import ClimbMarker, Done, PayFollower, PayLimbo, TakeBonus
+from .effects import implemented, push_effect, resolve
+from .errors import IllegalAction
+from .events import Event
+from .ops import remove_one, set_player
+from .registry import decides, explains, handles, starts
+from .state import Decision, GameState
+from .steps_basic import _ask
+from .work import BonusWork, ClimbWork, Frame
+
+Events = list[Event]
+RITUAL = "PERFORM RITUAL"
+LIMBO = "LIMBO"
+SECTION = {"open": "SPACES (open)", "special": "SPACES (special)", "ritual": "SPACES (ritual-only)"}
+LIMBO_PRICE = 3  # Followers from Limbo that pay for one step
+MARKERS = (0, 1)
+
+BONUS_STEPS: dict[str, tuple[cs.Step, ...]] = {
+    "movement3": (cs.Move(mp=3),),
+    "fort_level": (cs.AddFortLevels(count=1, cost=()),),
+    "shaper_convert": (cs.ShaperMove(steps=1), cs.Convert(count=1)),
+    "produce2": (cs.Produce(amount=2),),
+    "command_nightmare": (cs.CommandNightmare(count=1),),
+}
+BONUS_TEXT = {
+    "movement3": "receive 3 Movement Points",
+    "fort_level": "add 1 Fort level to an area you control",
+    "shaper_convert": "move your Shaper to an adjacent area, then perform 1 Conversion",
+    "produce2": "Produce 2 spread among areas you control",
+    "command_nightmare": "command a Nightmare",
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# The rules, as queries
+
+
+def spaces(state: GameState) -> tuple[cs.RitualSpace, ...]:
+    return board.pack(state).tracks.ritual
+
+
+def next_index(state: GameState, seat: int, marker: int) -> int:
+    """Index in ``spaces`` of the space the marker would enter, or -1 on the last space
+    (position p is space p, counted from 1; 0 is the start)."""
+    pos = state.players[seat].ritual[marker]
+    return pos if pos < len(spaces(state)) else -1
+
+
+def allowed_kinds(w: ClimbWork, paid: bool) -> frozenset[str]:
+    """Open spaces always; special ones when the effect allows; ritual-only ones for the Ritual
+    action's primary effect, and only paid. A free step is also limited to the effect's kinds."""
+    kinds = {"open"} | ({"special"} if w.special else set())
+    if paid:
+        return frozenset(kinds | ({"ritual"} if w.primary else set()))
+    return frozenset(kinds & set(w.kinds))
+
+
+def followers_on(state: GameState, seat: int, symbol: str) -> int:
+    return sum(a.followers[seat] for a in state.areas if board.symbol_of(state, a.id) == symbol)
+
+
+def followers_cover(state: GameState, seat: int, cost: tuple[str, ...]) -> bool:
+    """One Follower from a matching area for each symbol (an area has one symbol, so paying
+    one symbol never takes a Follower another symbol needs)."""
+    return all(cost.count(sym) <= followers_on(state, seat, sym) for sym in set(cost))
+
+
+def can_pay(state: GameState, seat: int, cost: tuple[str, ...]) -> bool:
+    return state.players[seat].limbo >= LIMBO_PRICE or followers_cover(state, seat, cost)
+
+
+def climbable(state: GameState, w: ClimbWork, paid: bool) -> tuple[int, ...]:
+    """The markers that may climb one step now (a paid step only if it can be paid in full)."""
+    out = []
+    for m in MARKERS:
+        i = next_index(state, w.seat, m)
+        if i < 0 or spaces(state)[i].kind not in allowed_kinds(w, paid):
+            continue
+        if not paid or can_pay(state, w.seat, spaces(state)[i].cost):
+            out.append(m)
+    return tuple(out)
+
+
+def phase(state: GameState, w: ClimbWork) -> tuple[bool, tuple[int, ...]]:
+    """(paying?, markers): the paid steps come first; once none is allowed or possible (or the
+    player stopped them), the free steps."""
+    if w.paid_left != 0:
+        markers = climbable(state, w, paid=True)
+        if markers:
+            return True, markers
+    if w.free_left > 0:
+        return False, climbable(state, w, paid=False)
+    return False, ()
+
+
+def payments(state: GameState, w: ClimbWork) -> tuple[PayFollower | PayLimbo, ...]:
+    """A Follower from an area matching an unpaid symbol; or, before any symbol is paid, 3
+    Followers from Limbo for the whole step."""
+    opts: list[PayFollower | PayLimbo] = [
+        PayFollower(area=a.id) for a in state.areas
+        if a.followers[w.seat] > 0 and board.symbol_of(state, a.id) in w.owed]
+    whole = spaces(state)[next_index(state, w.seat, w.marker)].cost
+    if w.owed == whole and state.players[w.seat].limbo >= LIMBO_PRICE:
+        opts.append(PayLimbo())
+    return tuple(opts)
+
+
+def bonus_playable(state: GameState, bonus: str) -> bool:
+    return bonus in BONUS_STEPS and implemented(BONUS_STEPS[bonus])
+
+
+# ---------------------------------------------------------------------------------------------
+# Climbing
+
+
+@starts(cs.Climb)
+def start_climb(state: GameState, frame: Frame, step: cs.Climb, ev: Events) -> GameState:
+    """``steps`` = 0 with ``paid``: any number of paid steps; an unpaid ``steps`` is free."""
+    paid_left = (step.steps or -1) if step.paid else 0
+    free_left = step.free + (0 if step.paid else step.steps)
+    return replace(state, work=ClimbWork(seat=frame.seat, paid_left=paid_left, free_left=free_left,
+                                         special=step.special, primary=step.primary, kinds=tuple(step.kinds),
+                                         must=frame.must))
+
+
+@decides(ClimbWork)
+def decide_climb(state: GameState) -> Decision | None:
+    w: ClimbWork = state.work  # type: ignore[assignment]
+    if w.marker >= 0:
+        return _ask(w.seat, "climb_pay", pay_prompt(state, w), payments(state, w), optional=False)
+    paid, markers = phase(state, w)
+    if paid:
+        left = "any number of steps" if w.paid_left < 0 else f"{w.paid_left} left"
+        prompt = f"Climb the Ritual track, paying for each step ({left})"
+    else:
+        prompt = f"Climb the Ritual track: free step ({w.free_left} left)"
+    optional = not w.must or (paid and w.paid_left < 0)
+    return _ask(w.seat, "climb", prompt, tuple(ClimbMarker(marker=m) for m in markers), optional=optional)
+
+
+def pay_prompt(state: GameState, w: ClimbWork) -> str:
+    space = next_index(state, w.seat, w.marker) + 1
+    text = f"Pay for space {space}: a Follower from an area of each symbol ({', '.join(w.owed)})"
+    limbo = state.players[w.seat].limbo
+    if PayLimbo() in payments(state, w):
+        return text + ", or 3 Followers from Limbo"
+    if 0 < limbo < LIMBO_PRICE:
+        return text + f" (Limbo holds {limbo}: fewer than 3 can't pay)"
+    return text
+
+
+@handles(ClimbMarker)
+def handle_climb_marker(state: GameState, action: ClimbMarker, ev: Events) -> GameState:
+    w: ClimbWork = state.work  # type: ignore[assignment]
+    paid, _ = phase(state, w)
+    if not paid:
+        return resolve(enter(state, replace(w, free_left=w.free_left - 1), action.marker, ev), ev)
+    cost = spaces(state)[next_index(state, w.seat, action.marker)].cost
+    return resolve(paid_progress(state, replace(w, marker=action.marker, owed=cost), ev), ev)
+
+
+@handles(PayFollower, ClimbWork)
+def handle_pay_follower(state: GameState, action: PayFollower, ev: Events) -> GameState:
+    w: ClimbWork = state.work  # type: ignore[assignment]
+    symbol = board.symbol_of(state, action.area)
+    state = units.remove(state, w.seat, action.area, 1, to="track")
+    space = next_index(state, w.seat, w.marker) + 1
+    ev.append(Event(kind="ritual_pay", seat=w.seat, area=action.area, detail=symbol, value=space))
+    return resolve(paid_progress(state, replace(w, owed=remove_one(w.owed, symbol)), ev), ev)
+
+
+@handles(PayLimbo)
+def handle_pay_limbo(state: GameState, action: PayLimbo, ev: Events) -> GameState:
+    """LIMBO: the 3 Followers go back to the supply at once."""
+    w: ClimbWork = state.work  # type: ignore[assignment]
+    pl = state.players[w.seat]
+    state = set_player(state, replace(pl, limbo=pl.limbo - LIMBO_PRICE, supply=pl.supply + LIMBO_PRICE))
+    space = next_index(state, w.seat, w.marker) + 1
+    ev.append(Event(kind="ritual_pay_limbo", seat=w.seat, value=space))
+    return resolve(paid_progress(state, replace(w, owed=()), ev), ev)
+
+
+@handles(Done, ClimbWork)
+def handle_done(state: GameState, action: Done, ev: Events) -> GameState:
+    """Stopping the paid steps leaves the free ones; stopping those ends the climb."""
+    w: ClimbWork = state.work  # type: ignore[assignment]
+    ev.append(Event(kind="stop", seat=w.seat, detail=state.decision.kind))
+    paid, _ = phase(state, w)
+    rest = replace(w, paid_left=0) if paid and w.free_left > 0 else None
+    return resolve(replace(state, work=rest), ev)
+
+
+def paid_progress(state: GameState, w: ClimbWork, ev: Events) -> GameState:
+    """Wait for the next payment, or enter the space once it is paid in full."""
+    if w.owed:
+        return replace(state, work=w)
+    left = w.paid_left - 1 if w.paid_left > 0 else w.paid_left
+    return enter(state, replace(w, paid_left=left, marker=-1), w.marker, ev)
+
+
+def enter(state: GameState, w: ClimbWork, marker: int, ev: Events) -> GameState:
+    """The marker enters the next space; a special space's bonus comes before climbing on."""
+    pl = state.players[w.seat]
+    pos = pl.ritual[marker] + 1
+    ritual = tuple(pos if m == marker else p for m, p in enumerate(pl.ritual))
+    best = tuple(max(b, p) for b, p in zip(pl.ritual_best, ritual))
+    state = set_player(state, replace(pl, ritual=ritual, ritual_best=best))  # type: ignore[arg-type]
+    ev.append(Event(kind="ritual_climb", seat=w.seat, value=pos, detail=str(marker)))
+    w = replace(w, marker=-1, owed=())
+    space = spaces(state)[pos - 1]
+    if space.kind != "special" or space.bonus == "none":
+        return replace(state, work=w)
+    state = push_rest(state, w)
+    if space.bonus == "command_nightmare" and state.stage < 2:
+        ev.append(Event(kind="no_effect_stage1", seat=w.seat, detail="CommandNightmare", value=pos))
+        return replace(state, work=None)
+    return replace(state, work=BonusWork(seat=w.seat, space=pos - 1))
+
+
+def push_rest(state: GameState, w: ClimbWork) -> GameState:
+    """The climb still to come waits in its own frame under the bonus."""
+    if w.paid_left == 0 and w.free_left == 0:
+        return state
+    rest = cs.Climb(steps=max(w.paid_left, 0), paid=w.paid_left != 0, free=w.free_left, special=w.special,
+                    primary=w.primary, kinds=w.kinds)  # type: ignore[arg-type]
+    return push_effect(state, w.seat, (rest,), "climb", must=w.must)
+
+
+# ---------------------------------------------------------------------------------------------
+# Special spaces' bonuses
+
+
+@decides(BonusWork)
+def decide_bonus(state: GameState) -> Decision | None:
+    w: BonusWork = state.work  # type: ignore[assignment]
+    bonus = spaces(state)[w.space].bonus
+    take = (TakeBonus(take=True),) if bonus_playable(state, bonus) else ()
+    return Decision(seat=w.seat, kind="ritual_bonus", prompt=f"Space {w.space + 1}: {BONUS_TEXT[bonus]}, or ignore it",
+                    options=take + (TakeBonus(take=False),))
+
+
+@handles(TakeBonus)
+def handle_bonus(state: GameState, action: TakeBonus, ev: Events) -> GameState:
+    """The bonus is resolved in full (its own frame) before the climb goes on."""
+    w: BonusWork = state.work  # type: ignore[assignment]
+    bonus = spaces(state)[w.space].bonus
+    state = replace(state, work=None)
+    if not action.take:
+        ev.append(Event(kind="ritual_bonus_ignored", seat=w.seat, value=w.space + 1, detail=bonus))
+        return resolve(state, ev)
+    ev.append(Event(kind="ritual_bonus", seat=w.seat, value=w.space + 1, detail=bonus))
+    return resolve(push_effect(state, w.seat, BONUS_STEPS[bonus], "bonus"), ev)
+
+
+# ---------------------------------------------------------------------------------------------
+# Refusals
+
+
+@explains(ClimbMarker)
+def explain_climb_marker(state: GameState, action: ClimbMarker) -> IllegalAction:
+    w = state.work
+    if action.marker not in MARKERS:
+        return IllegalAction("you have 2 Ritual markers: 0 and 1", rule="2 Ritual markers", section=RITUAL)
+    if not isinstance(w, ClimbWork):
+        return IllegalAction("no climb is being resolved", rule="climb only when an effect allows", section=RITUAL)
+    if w.marker >= 0:
+        return IllegalAction("finish paying for the space your marker is entering first", rule="pay in full",
+                             section=RITUAL)
+    i = next_index(state, w.seat, action.marker)
+    if i < 0:
+        return IllegalAction("this marker is on the last space of the Ritual track", rule="the track ends",
+                             section=RITUAL)
+    space = spaces(state)[i]
+    paid, _ = phase(state, w)
+    if space.kind == "special" and not w.special:
+        return IllegalAction(f"space {i + 1} is a special space: only an effect that allows it may enter it",
+                             rule="special spaces need an effect that allows them", section=SECTION["special"])
+    if space.kind == "ritual" and not (paid and w.primary):
+        return IllegalAction(f"space {i + 1} is ritual-only: only the Ritual action's primary effect, paid in full, "
+                             "may enter it", rule="ritual-only spaces", section=SECTION["ritual"])
+    if paid:
+        return IllegalAction(f"you can't pay for space {i + 1}: it takes a Follower from an area of each symbol "
+                             f"({', '.join(space.cost)}), or 3 Followers from Limbo", rule="paying to climb",
+                             section=RITUAL)
+    return IllegalAction(f"this free step may only enter {' or '.join(sorted(allowed_kinds(w, False)))} spaces",
+                         rule="the effect names the spaces it allows", section=SECTION[space.kind])
+
+
+@explains(PayFollower)
+def explain_pay_follower(state: GameState, action: PayFollower) -> IllegalAction:
+    """Refusals while paying for a Ritual step; a Fort level's cost is explained by fortify,
+    other costs in general terms."""
+    w = state.work
+    seat = state.decision.seat
+    if type(w).__name__ == "FortWork":
+        from .fortify import explain_pay
+
+        return explain_pay(state, action)
+    if action.area not in board.area_index(state):
+        return IllegalAction(f"{action.area!r} is not an area in play", rule="areas in play", section="KEY CONCEPTS")
+    if not board.area(state, action.area).followers[seat]:
+        return IllegalAction(f"you have no Follower in {action.area}", rule="remove your own Follower",
+                             section=RITUAL if isinstance(w, ClimbWork) else "")
+    if isinstance(w, ClimbWork):
+        symbol = board.symbol_of(state, action.area)
+        return IllegalAction(f"{action.area} shows {symbol}: a Follower paying to climb must come from an area "
+                             f"matching a symbol still unpaid on the space ({', '.join(w.owed)})",
+                             rule="pay with Followers from matching areas", section=RITUAL)
+    return IllegalAction(f"a Follower in {action.area} can't pay this cost", rule="the decision's options")
+
+
+@explains(PayLimbo)
+def explain_pay_limbo(state: GameState, action: PayLimbo) -> IllegalAction:
+    w = state.work
+    limbo = state.players[state.decision.seat].limbo
+    if limbo < LIMBO_PRICE:
+        return IllegalAction(f"you have {limbo} Followers in Limbo: a step costs 3 of them, and with fewer Limbo "
+                             "can't be used", rule="3 Followers from Limbo per step", section=LIMBO)
+    if isinstance(w, ClimbWork) and w.marker >= 0:
+        return IllegalAction("3 Followers from Limbo pay for a whole step: this one is partly paid with Followers "
+                             "already", rule="Limbo pays a whole step", section=LIMBO)
+    return IllegalAction("Limbo pays only for a Ritual step", rule="Limbo pays for climbing", section=LIMBO)
+
+
+@explains(TakeBonus)
+def explain_take_bonus(state: GameState, action: TakeBonus) -> IllegalAction:
+    w = state.work
+    bonus = spaces(state)[w.space].bonus if isinstance(w, BonusWork) else ""
+    return IllegalAction(f"the bonus {BONUS_TEXT.get(bonus, bonus)!r} can't be resolved by the engine yet: ignore it",
+                         rule="unimplemented bonus", section=SECTION["special"])

@@ -1,0 +1,248 @@
+"""THE NIGHTMARE CATHEDRAL: building it in the Standard Game, the track icons, the Stage II
+space and the end of Stage 1."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from msgspec.structs import replace
+
+from nctui.content import schema as cs
+from nctui.content.loader import get_pack
+from nctui.engine import IllegalAction, apply, cathedral, effects, legal_actions, new_game, registry, step, turn
+from nctui.engine import actions as A
+from nctui.engine.invariants import violations
+from nctui.engine.state import GameState
+
+from .helpers import config
+
+TRACK = tuple(sp.piece for sp in get_pack("base").tracks.cathedral)
+
+
+def first_turn(players: int = 2, seed: int = 0) -> GameState:
+    state = new_game(config(players, seed)).state
+    while state.phase == "setup":
+        state = apply(state, legal_actions(state)[0])
+    return state
+
+
+def auto(state: GameState) -> A.Action:
+    """Ignore the action, pass, stop every optional step; otherwise the first option."""
+    opts = legal_actions(state)
+    for wanted in (lambda a: isinstance(a, A.ChooseDay) and a.ignore, lambda a: a == A.React(kind="pass"),
+                   lambda a: isinstance(a, (A.Done, A.KeepDreams))):
+        for a in opts:
+            if wanted(a):
+                return a
+    return opts[0]
+
+
+def play_turn(state: GameState, events: list | None = None) -> GameState:
+    """Play the current turn to the beginning of the next one."""
+    number = state.turn_number
+    while state.turn_number == number and state.decision is not None:
+        res = step(state, auto(state))
+        state = res.state
+        if events is not None:
+            events += res.events
+    return state
+
+
+def end_of_reactions(state: GameState, pieces: tuple[str, ...], turn_number: int | None = None) -> GameState:
+    """Every reaction done on a turn after each player's first, ``pieces`` left on the track."""
+    built = TRACK[: len(TRACK) - len(pieces)]
+    n = len(state.players) if turn_number is None else turn_number
+    return replace(state, phase="reactions", queue=(), day="develop", turn_number=n, cathedral_track=pieces,
+                   cathedral_built=("1A",) + built)
+
+
+def build(state: GameState) -> tuple[GameState, list]:
+    ev: list = []
+    return turn.next_reaction(state, ev), ev
+
+
+def need_step(step_type: type) -> None:
+    if not effects.implemented((step_type(),) if step_type is not cs.Move else (cs.Move(mp=1),)):
+        pytest.skip(f"{step_type.__name__} is not implemented yet: the icon is skipped")
+
+
+# ---------------------------------------------------------------------------------------------
+# When and what
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_cathedral_is_built_from_the_end_of_the_last_players_first_turn(players):
+    state = first_turn(players)
+    for number in range(1, players):
+        state = play_turn(state)
+        assert state.turn_number == number + 1
+        assert state.cathedral_track == TRACK and state.cathedral_built == ("1A",), number
+    events: list = []
+    state = play_turn(state, events)  # the last player's first turn
+    assert state.cathedral_built == ("1A", TRACK[0]) and state.cathedral_track == TRACK[1:]
+    placed = [e for e in events if e.kind == "cathedral_piece"]
+    assert len(placed) == 1 and placed[0].detail == TRACK[0]
+    # the piece is placed after every reaction (and the turn ends after it)
+    kinds = [e.kind for e in events]
+    assert kinds.index("cathedral_piece") > max(i for i, k in enumerate(kinds) if k == "react")
+    assert kinds.index("cathedral_piece") < kinds.index("dreamer_moves")
+
+
+def test_pieces_go_in_track_order_and_the_twelfth_ends_stage_1():
+    state = first_turn(2)
+    stages = []
+    events: list = []
+    for _ in range(14):
+        state = play_turn(state, events)
+        stages.append(state.stage)
+    assert state.cathedral_built == ("1A",) + TRACK and state.cathedral_track == ()
+    assert [e.detail for e in events if e.kind == "cathedral_piece"] == list(TRACK)
+    # 2 players: pieces at the end of turns 2..13; Stage 2 once the 12th is placed
+    assert stages == [1] * 12 + [2, 2]
+    assert [e.kind for e in events].count("cathedral_complete") == 1
+    assert violations(state) == []
+
+
+# ---------------------------------------------------------------------------------------------
+# Icons
+
+
+def test_each_player_resolves_the_icons_clockwise_from_the_active_player():
+    state = end_of_reactions(first_turn(3), TRACK)  # 1B: "players_2_3" (ignored) and produce
+    active = state.active
+    state, ev = build(state)
+    seats = []
+    while state.decision.kind == "produce":
+        seats.append(state.decision.seat)
+        assert A.Done() in legal_actions(state)  # "may" produce
+        state = apply(state, legal_actions(state)[0] if len(seats) == 1 else A.Done())
+    assert seats == [active, (active + 1) % 3, (active + 2) % 3]
+    assert [e.seat for e in ev if e.kind == "cathedral_icon"] == [active]
+    assert all(e.detail == "produce" for e in ev if e.kind == "cathedral_icon")
+    assert state.decision.kind == "choose_day" and state.turn_number == 4  # then the turn ends
+
+
+def test_the_produce_icon_produces_in_an_area_the_player_controls():
+    state = end_of_reactions(first_turn(2), TRACK)
+    state, _ = build(state)
+    seat = state.decision.seat
+    area = legal_actions(state)[0].area
+    before = next(a for a in state.areas if a.id == area).followers[seat]
+    state = apply(state, legal_actions(state)[0])
+    assert next(a for a in state.areas if a.id == area).followers[seat] == before + 1
+
+
+def test_the_shadow_icon_is_mandatory_for_every_player():
+    state = end_of_reactions(first_turn(2), TRACK[1:])  # 2A: "players_2" (ignored) and shadow
+    active = state.active
+    supply = state.shadows
+    state, ev = build(state)
+    assert state.decision.kind == "add_shadow" and state.decision.seat == active
+    assert A.Done() not in legal_actions(state)
+    with pytest.raises(IllegalAction):
+        apply(state, A.Done())
+    state = apply(state, legal_actions(state)[0])
+    assert state.decision.kind == "add_shadow" and state.decision.seat == 1 - active
+    state = apply(state, legal_actions(state)[-1])
+    assert state.shadows == supply - 2 and state.decision.kind == "choose_day"
+    assert "players_2" not in {e.detail for e in ev}
+
+
+def test_the_climb_icon_offers_every_player_one_step():
+    need_step(cs.Climb)
+    state = end_of_reactions(first_turn(2), TRACK[2:])  # 2B: climb
+    # both markers at the start: space 1 is open, so a free step can always leave the start
+    assert all(p.ritual == (0, 0) for p in state.players)
+    active = state.active
+    state, _ = build(state)
+    assert state.decision.kind == "climb" and state.decision.seat == active and A.Done() in legal_actions(state)
+    state = apply(state, A.ClimbMarker(marker=0))
+    assert state.players[active].ritual == (1, 0)
+    assert state.decision.seat == 1 - active and A.Done() in legal_actions(state)
+    state = apply(state, A.Done())
+    assert state.players[1 - active].ritual == (0, 0) and state.decision.kind == "choose_day"
+
+
+def test_the_shaper_icon_gives_one_movement_point_for_the_shaper_only():
+    need_step(cs.Move)
+    state = end_of_reactions(first_turn(2), TRACK[3:])  # 1C: shaper_mp
+    active = state.active
+    state, ev = build(state)
+    assert state.decision.seat == active
+    assert legal_actions(state) and all(isinstance(a, (A.MoveShaper, A.Done)) for a in legal_actions(state))
+    assert any(e.kind == "gain_mp" and e.seat == active for e in ev)
+
+
+def test_an_icon_whose_step_is_not_implemented_is_skipped_with_an_event(monkeypatch):
+    monkeypatch.delitem(registry.STARTERS, cs.Climb)
+    state = end_of_reactions(first_turn(2), TRACK[2:])  # 2B: climb
+    active = state.active
+    state, ev = build(state)
+    skipped = [e for e in ev if e.kind == "cathedral_icon_skipped"]
+    assert [(e.seat, e.detail) for e in skipped] == [(active, "climb"), (1 - active, "climb")]
+    assert state.decision.kind == "choose_day"
+
+
+# ---------------------------------------------------------------------------------------------
+# The Stage II space and the end of Stage 1
+
+
+STAGE2_AT = TRACK.index("4A")
+
+
+def with_stage2_cards(state: GameState) -> GameState:
+    """Pretend a few cards of each deck are Stage 2 cards, set aside in their Stage 2 decks."""
+    d = state.decks
+    return replace(state, decks=replace(
+        d, development=d.development[3:], development2=d.development[:3], dream=d.dream[2:], dream2=d.dream[:2],
+        conflict=d.conflict[4:], conflict2=d.conflict[:4]))
+
+
+def test_the_stage_ii_space_shuffles_the_stage_2_cards_in_once():
+    state = with_stage2_cards(end_of_reactions(first_turn(3), TRACK[STAGE2_AT:]))
+    d = state.decks
+    state, ev = build(state)
+    new = state.decks
+    # 1. Stage 2 Developments into the deck, shuffled; the discard pile untouched
+    assert new.development2 == () and Counter(new.development) == Counter(d.development + d.development2)
+    assert new.development != d.development + d.development2 and new.development_discard == d.development_discard
+    # 2. Stage 2 Dreams and the offer into the deck; a new offer of 3
+    assert new.dream2 == () and len(new.dream_offer) == 3
+    assert Counter(new.dream + new.dream_offer) == Counter(d.dream + d.dream2 + d.dream_offer)
+    assert new.dream_offer != d.dream_offer
+    # 3. the Stage 1 Conflict cards leave the game; the Stage 2 deck is used
+    assert new.conflict == d.conflict2 and new.conflict2 == ()
+    assert new.removed == d.removed + d.conflict
+    assert violations(state) == []  # every card still accounted for
+    assert [e.kind for e in ev].count("stage2_dreams") == 1  # once, not per player
+    assert state.stage == 1 and state.cathedral_built[-1] == "4A"
+
+
+def test_the_stage_ii_space_runs_with_empty_stage_2_decks():
+    state = end_of_reactions(first_turn(2), TRACK[STAGE2_AT:])
+    d = state.decks
+    assert d.development2 == d.dream2 == d.conflict2 == ()  # our pack has no Stage 2 cards yet
+    state, ev = build(state)
+    new = state.decks
+    assert Counter(new.development) == Counter(d.development) and len(new.dream_offer) == 3
+    assert Counter(new.dream + new.dream_offer) == Counter(d.dream + d.dream_offer)
+    assert new.conflict == d.conflict  # no Stage 2 deck to exchange for: the Stage 1 deck stays
+    assert any(e.kind == "stage2_conflicts_missing" for e in ev)
+    assert violations(state) == []
+
+
+def test_the_last_piece_completes_the_cathedral_and_stage_2_begins():
+    state = end_of_reactions(first_turn(2), TRACK[-1:], turn_number=13)
+    state, ev = build(state)
+    assert state.stage == 2 and state.cathedral_track == () and state.cathedral_built[-1] == TRACK[-1]
+    assert any(e.kind == "cathedral_complete" for e in ev)
+    # with the track empty, later turns build nothing
+    state = play_turn(state)
+    state, ev = build(end_of_reactions(state, ()))
+    assert not any(e.kind == "cathedral_piece" for e in ev) and state.stage == 2
+
+
+def test_nothing_is_built_before_every_player_has_had_a_first_turn():
+    assert not cathedral.builds_now(end_of_reactions(first_turn(3), TRACK, turn_number=2))
+    assert cathedral.builds_now(end_of_reactions(first_turn(3), TRACK, turn_number=3))
