@@ -6,7 +6,7 @@ event carries them (``redact`` has already replaced secret ones with ``HIDDEN``)
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 
 from .content.loader import Pack, get_pack
@@ -278,7 +278,94 @@ def describe_event(event: Event, state: GameState) -> str:
         reason = END_REASONS.get(event.detail, event.detail)
         won = " and ".join(winners) or "nobody"
         return f"The game ends ({reason}): {won} {'wins' if len(winners) == 1 else 'win'}"
+    words = EFFECT_EVENTS.get(k)
+    if words is not None:
+        return words(w, who, event, state)
     return _generic(event, state)
+
+
+def _side(state: GameState, side: int | str) -> str:
+    return side_name(state, int(side))
+
+
+def _conflict_sides(state: GameState, detail: str) -> str:
+    a, _, b = detail.partition(",")
+    return f"{_side(state, a)} and {_side(state, b)}" if b else detail
+
+
+def _space(e: Event) -> str:
+    return f"Ritual space {e.value}"
+
+
+# Events of effects, conflicts, the Ritual track, Dreams and the Cathedral:
+# kind -> (words, who, event, state) -> sentence.
+EFFECT_EVENTS: dict[str, Callable[[Words, str, Event, GameState], str]] = {
+    "stop": lambda w, who, e, s: f"{who} stops here",
+    "produce": lambda w, who, e, s: f"{w.area(e.area)} produces {_plural(e.value, 'unit')} for {_side(s, e.seat)}",
+    "add_shadow": lambda w, who, e, s: f"{who} adds a Shadow to {w.area(e.area)}",
+    "remove_follower": lambda w, who, e, s: f"{who} returns a Follower from {w.area(e.area)} to its supply"
+    + (" to pay for a Fort level" if e.detail == "fort_level" else ""),
+    "recover_limbo": lambda w, who, e, s: f"{who} brings a Follower back from Limbo to {w.area(e.area)}",
+    "choose": lambda w, who, e, s: f"{who} chooses option {e.value + 1}",
+    "perform_conform": lambda w, who, e, s: f"{who} performs the Conform part of its {w.day_short(e.detail)} card",
+    "dreamer_free": lambda w, who, e, s: f"{who}'s Dreamer will go to any Night space at the end of the turn",
+    "no_effect_stage1": lambda w, who, e, s: "Nightmares and devouring have no effect before Stage 2",
+    "play_upgrade": lambda w, who, e, s: f"{who} plays the Upgrade {w.cards_list(e.cards)} on its "
+    f"{w.day_short(e.detail)} card",
+    "play_ploy": lambda w, who, e, s: f"{who} plays the Ploy {w.cards_list(e.cards)}",
+    "drew_dreams": lambda w, who, e, s: f"{who} draws {_plural(e.value, 'Dream card')}{_names(w, e.cards)}",
+    "ritual_followers_return": lambda w, who, e, s: f"{_plural(e.value, 'Follower')} paid on the Ritual track "
+    f"return to {who}'s supply",
+    # movement
+    "gain_mp": lambda w, who, e, s: f"{who} gains {e.value} MP" + (" for its Shaper only" if e.detail == "shaper" else ""),
+    "move_follower": lambda w, who, e, s: f"{who} moves a Follower from {w.area(e.detail)} to {w.area(e.area)}",
+    "move_shaper": lambda w, who, e, s: f"{who} moves its Shaper from {w.area(e.detail)} to {w.area(e.area)}",
+    "convert": lambda w, who, e, s: f"{who}'s Shaper converts a unit of {_side(s, e.value)} in {w.area(e.area)}",
+    # Fort levels
+    "build_fort_level": lambda w, who, e, s: f"{who} adds a Fort level in {w.area(e.area)} (now {e.value})",
+    # the Ritual track
+    "ritual_pay": lambda w, who, e, s: f"{who} removes a Follower from {w.area(e.area)} to pay for {_space(e)}",
+    "ritual_pay_limbo": lambda w, who, e, s: f"{who} spends 3 Followers from Limbo to pay for {_space(e)}",
+    "ritual_climb": lambda w, who, e, s: f"{who}'s Ritual marker {int(e.detail or 0) + 1} climbs to {_space(e)}",
+    "ritual_bonus": lambda w, who, e, s: f"{who} resolves the bonus of {_space(e)}",
+    "ritual_bonus_ignored": lambda w, who, e, s: f"{who} forfeits the bonus of {_space(e)}",
+    # conflicts
+    "conflict_start": lambda w, who, e, s: f"{who} resolves a conflict in {w.area(e.area)} between "
+    f"{_conflict_sides(s, e.detail)}",
+    "plays_first": lambda w, who, e, s: f"{who} lets {_side(s, e.value)} play cards first",
+    "combat_card_played": lambda w, who, e, s: f"{who} plays {_one(w, e.cards, 'a card')} face down",
+    "combat_cards_done": lambda w, who, e, s: f"{who} has played {_plural(e.value, 'card')}",
+    "conflict_reveal": lambda w, who, e, s: f"{_side(s, e.seat)} reveals {w.cards_list(e.cards)}: {e.detail}",
+    "conflict_damage": lambda w, who, e, s: f"{_side(s, e.seat)} takes {e.value} damage",
+    "units_eliminated": lambda w, who, e, s: f"{_plural(e.value, 'unit')} of {_side(s, e.seat)} "
+    f"{'is' if e.value == 1 else 'are'} eliminated" + (" to Limbo" if e.detail == "limbo" else ""),
+    "fort_levels_lost": lambda w, who, e, s: f"{who} loses {_plural(e.value, 'Fort level')}",
+    "conflict_won": lambda w, who, e, s: f"{_side(s, e.seat)} wins the conflict in {w.area(e.area)}"
+    + (f" ({e.detail})" if e.detail else ""),
+    "break_tie": lambda w, who, e, s: f"{who} breaks the tie: {_side(s, e.value)} wins",
+    "retreat": lambda w, who, e, s: f"{_side(s, e.seat)} retreats a unit from {w.area(e.detail)} to {w.area(e.area)}",
+    "conflict_victory": lambda w, who, e, s: f"{who} resolves the Victory of {w.cards_list(e.cards)}",
+    "victory_draw_instead": lambda w, who, e, s: f"{who} draws a Development card instead of the Victory of "
+    f"{w.cards_list(e.cards)}",
+    "conflict_defeat": lambda w, who, e, s: f"{who} suffers the Defeat of {w.cards_list(e.cards)}",
+    "effect_not_resolvable": lambda w, who, e, s: f"The {e.detail} of {w.cards_list(e.cards)} can't be resolved",
+    "conflict_card_bottom": lambda w, who, e, s: f"{w.cards_list(e.cards)} goes to the bottom of the Conflict deck",
+    "basic_combat_returned": lambda w, who, e, s: f"{who} takes its Basic Combat card back",
+    "combat_cards_discarded": lambda w, who, e, s: f"{who}'s played cards are discarded",
+    "no_conflict_possible": lambda w, who, e, s: "No conflict is left to resolve",
+    # Dreams and the Cathedral
+    "play_dream": lambda w, who, e, s: f"{who} plays the Dream {w.cards_list(e.cards)} ({e.value} VP)",
+    "cathedral_piece": lambda w, who, e, s: f"{who} adds piece {e.detail} to the Cathedral",
+    "cathedral_icon": lambda w, who, e, s: f"{who} resolves the Cathedral space's {e.detail.replace('_', ' ')} icon",
+    "cathedral_icon_skipped": lambda w, who, e, s: f"The {e.detail.replace('_', ' ')} icon is skipped for {who}",
+    "cathedral_complete": lambda w, who, e, s: "The Cathedral is complete: Stage 2 begins",
+    "stage2_development": lambda w, who, e, s: f"{_plural(e.value, 'Stage 2 Development card')} are shuffled "
+    "into the deck",
+    "stage2_dreams": lambda w, who, e, s: f"{_plural(e.value, 'Stage 2 Dream card')} and the offer are shuffled "
+    "into the Dream deck",
+    "stage2_conflicts": lambda w, who, e, s: "The Stage 1 Conflict cards leave the game; the Stage 2 deck is used",
+    "stage2_conflicts_missing": lambda w, who, e, s: "There are no Stage 2 Conflict cards: the Stage 1 deck stays",
+}
 
 
 def _names(w: Words, cards: Sequence[str]) -> str:

@@ -79,7 +79,7 @@ class TimelineItem(NamedTuple):
 # Event kinds that put hidden information into view (a deck's order, a hand, a random result).
 REVEALING_KINDS: frozenset[str] = frozenset({
     "first_player", "turn_start", "starting_upgrade", "dealt_development", "dealt_dreams", "dream_offer",
-    "nightmares", "drew_development", "development_reshuffled", "dream_offer_refilled",
+    "nightmares", "drew_development", "development_reshuffled", "dream_offer_refilled", "conflict_reveal",
 })
 
 # Decks whose order is secret: a card leaving one of them has come into someone's view.

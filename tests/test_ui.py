@@ -249,3 +249,20 @@ def test_log_lists_events_and_l_toggles_it(tmp_path):
             assert app.screen.query_one(DecisionPanel).highlight == 1
 
     run(go())
+
+
+def test_every_event_of_real_games_reads_as_plain_words():
+    """No event falls back to the generic wording: each kind has its own sentence."""
+    from nctui.describe import _generic, describe_event
+    from nctui.engine import step
+    from tests.helpers import random_game
+
+    seen = set()
+    for players, seed in ((2, 1), (3, 2), (4, 3)):
+        for state, action in random_game(players, seed):
+            if action is None:
+                break
+            for event in step(state, action).events:
+                seen.add(event.kind)
+                assert describe_event(event, state) != _generic(event, state), event.kind
+    assert {"conflict_start", "ritual_climb", "cathedral_piece", "build_fort_level", "move_follower"} <= seen

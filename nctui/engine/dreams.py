@@ -200,3 +200,13 @@ def explain_play_dream(state: GameState, action: PlayDream) -> IllegalAction:
         return IllegalAction(f"the conditions of {card.name} are not met: {card.text}",
                              rule="each Dream's conditions", section=SECTION)
     return IllegalAction(f"the effect of {card.name} is not playable yet", rule="unimplemented effect", section=SECTION)
+
+
+@explains(PlayDream, absent=True)
+def explain_no_window(state: GameState, action: PlayDream) -> IllegalAction:
+    """The golden rule: Dreams only before an Action or Reaction is complete, never mid-way."""
+    if state.work is not None or state.frames:
+        return IllegalAction("Dream cards may be played only before an Action or Reaction is complete, never in the "
+                             "middle of one", rule="the golden rule", section=SECTION)
+    return IllegalAction("no Dream card can be played now: wait for the end of an action or reaction, when your "
+                         "Dream's timing and conditions are met", rule="each Dream says when", section=SECTION)

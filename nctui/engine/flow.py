@@ -74,12 +74,13 @@ def check(state: GameState, action: object) -> None:
         raise NoDecision("the game is over: there is nothing to decide", rule="game over", section="GAME END & SCORING")
     if action in d.options:
         return
-    if not any(type(o) is type(action) for o in d.options):
-        raise IllegalAction(f"now is the time to decide: {d.prompt} (seat {d.seat}), not to {type(action).__name__}",
-                            rule="the decision that is due")
-    explain = registry.EXPLAINERS.get(type(action))
+    offered = any(type(o) is type(action) for o in d.options)
+    explain = registry.explainer_for(action, state.work, offered)
     if explain is not None:
         raise explain(state, action)
+    if not offered:
+        raise IllegalAction(f"now is the time to decide: {d.prompt} (seat {d.seat}), not to {type(action).__name__}",
+                            rule="the decision that is due")
     raise IllegalAction(f"{_describe(action)} is not one of the options: {d.prompt}", rule="the decision's options")
 
 

@@ -22,7 +22,7 @@ from .errors import IllegalAction
 from .events import Event
 from .registry import decides, explains, handles, starts
 from .state import Decision, GameState
-from .steps_basic import _ask
+from .steps_basic import ask
 from .work import FortWork, Frame
 
 Events = list[Event]
@@ -90,13 +90,13 @@ def decide_fortify(state: GameState) -> Decision | None:
     w: FortWork = state.work  # type: ignore[assignment]
     if w.owed > 0:  # the level is built: its cost must be paid in full
         opts = tuple(PayFollower(area=a.id) for a in state.areas if a.followers[w.seat] > 0)
-        return _ask(w.seat, "pay_fort_level", f"Remove a Follower from any area to pay for the Fort level "
+        return ask(w.seat, "pay_fort_level", f"Remove a Follower from any area to pay for the Fort level "
                     f"({w.owed} left)", opts, optional=False)
     if not w.costs:
         return None
     opts = tuple(BuildFortLevel(area=a.id) for a in state.areas if refusal(state, w, a.id) is None)
     cost = f"remove {w.costs[0]} Follower{'s' if w.costs[0] != 1 else ''}" if w.costs[0] else "free"
-    return _ask(w.seat, "build_fort_level", f"Add a Fort level ({cost}; {len(w.costs)} left)", opts,
+    return ask(w.seat, "build_fort_level", f"Add a Fort level ({cost}; {len(w.costs)} left)", opts,
                 optional=not w.must)
 
 

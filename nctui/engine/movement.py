@@ -18,7 +18,7 @@ from .events import Event
 from .ops import set_player
 from .registry import decides, explains, handles, starts
 from .state import AreaState, Decision, GameState
-from .steps_basic import _ask
+from .steps_basic import ask
 from .work import ConvertWork, Frame, MoveWork, ShaperWork
 
 Events = list[Event]
@@ -99,7 +99,7 @@ def decide_move(state: GameState) -> Decision | None:
     opts: tuple = () if w.shaper_only else follower_moves(state, w.seat)
     opts += tuple(MoveShaper(to=a) for a in shaper_destinations(state, w.seat))
     what = "your Shaper only" if w.shaper_only else "a Follower or your Shaper to an adjacent area"
-    return _ask(w.seat, "move", f"Spend 1 MP ({w.mp} left): move {what}", opts, optional=not w.must)
+    return ask(w.seat, "move", f"Spend 1 MP ({w.mp} left): move {what}", opts, optional=not w.must)
 
 
 @handles(MoveFollower)
@@ -141,7 +141,7 @@ def decide_shaper_move(state: GameState) -> Decision | None:
         return None
     opts = tuple(MoveShaper(to=a) for a in shaper_destinations(state, w.seat, w.anywhere))
     what = "to any area" if w.anywhere else f"to an adjacent area ({w.left} left)"
-    return _ask(w.seat, "shaper_move", f"Move your Shaper {what}", opts, optional=not w.must)
+    return ask(w.seat, "shaper_move", f"Move your Shaper {what}", opts, optional=not w.must)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -159,7 +159,7 @@ def decide_convert(state: GameState) -> Decision | None:
     if w.left <= 0:
         return None
     where = "in your Shaper's area" if w.where == "shaper" else "in an area adjacent to your Shaper"
-    return _ask(w.seat, "convert", f"Convert an enemy unit {where} ({w.left} left)",
+    return ask(w.seat, "convert", f"Convert an enemy unit {where} ({w.left} left)",
                 conversions(state, w.seat, w.where), optional=not w.must)
 
 

@@ -53,9 +53,22 @@ def handler_for(action: object, work: object) -> Callable:
     return HANDLERS.get((type(action), type(work))) or HANDLERS[type(action)]
 
 
-def explains(action_type: type) -> Callable[[F], F]:
-    """``fn(state, action) -> IllegalAction``: why an action of this type isn't allowed now."""
-    return _register(EXPLAINERS, action_type)
+def explains(action_type: type, work: type | None = None, *, absent: bool = False) -> Callable[[F], F]:
+    """``fn(state, action) -> IllegalAction``: why an action of this type isn't allowed now.
+
+    Plain: asked when the decision offers other actions of this type. With ``work``: asked
+    whenever that kind of work is in progress. With ``absent``: asked when the decision offers
+    no action of this type at all (e.g. a Dream card in the middle of an action)."""
+    key = (action_type, work) if work is not None else ("absent", action_type) if absent else action_type
+    return _register(EXPLAINERS, key)
+
+
+def explainer_for(action: object, work: object, offered: bool) -> Callable | None:
+    """The explainer that knows best why ``action`` is refused now, if any."""
+    by_work = EXPLAINERS.get((type(action), type(work)))
+    if by_work is not None:
+        return by_work
+    return EXPLAINERS.get(type(action) if offered else ("absent", type(action)))
 
 
 def continues(name: str) -> Callable[[F], F]:

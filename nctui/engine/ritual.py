@@ -22,7 +22,7 @@ from .events import Event
 from .ops import remove_one, set_player
 from .registry import decides, explains, handles, starts
 from .state import Decision, GameState
-from .steps_basic import _ask
+from .steps_basic import ask
 from .work import BonusWork, ClimbWork, Frame
 
 Events = list[Event]
@@ -144,7 +144,7 @@ def start_climb(state: GameState, frame: Frame, step: cs.Climb, ev: Events) -> G
 def decide_climb(state: GameState) -> Decision | None:
     w: ClimbWork = state.work  # type: ignore[assignment]
     if w.marker >= 0:
-        return _ask(w.seat, "climb_pay", pay_prompt(state, w), payments(state, w), optional=False)
+        return ask(w.seat, "climb_pay", pay_prompt(state, w), payments(state, w), optional=False)
     paid, markers = phase(state, w)
     if paid:
         left = "any number of steps" if w.paid_left < 0 else f"{w.paid_left} left"
@@ -152,7 +152,7 @@ def decide_climb(state: GameState) -> Decision | None:
     else:
         prompt = f"Climb the Ritual track: free step ({w.free_left} left)"
     optional = not w.must or (paid and w.paid_left < 0)
-    return _ask(w.seat, "climb", prompt, tuple(ClimbMarker(marker=m) for m in markers), optional=optional)
+    return ask(w.seat, "climb", prompt, tuple(ClimbMarker(marker=m) for m in markers), optional=optional)
 
 
 def pay_prompt(state: GameState, w: ClimbWork) -> str:
@@ -326,7 +326,7 @@ def explain_pay_follower(state: GameState, action: PayFollower) -> IllegalAction
     return IllegalAction(f"a Follower in {action.area} can't pay this cost", rule="the decision's options")
 
 
-@explains(PayLimbo)
+@explains(PayLimbo, ClimbWork)
 def explain_pay_limbo(state: GameState, action: PayLimbo) -> IllegalAction:
     w = state.work
     limbo = state.players[state.decision.seat].limbo

@@ -27,11 +27,24 @@ def _done(optional: bool) -> tuple[Done, ...]:
     return () if not optional else (Done(),)
 
 
-def _ask(seat: int, kind: str, prompt: str, options: tuple, *, optional: bool) -> Decision | None:
+def ask(seat: int, kind: str, prompt: str, options: tuple, *, optional: bool) -> Decision | None:
     """A decision, or None when there is nothing to choose (the step ends)."""
     if not options:
         return None
     return Decision(seat=seat, kind=kind, prompt=prompt, options=tuple(options) + _done(optional))
+
+
+@explains(Done, absent=True)
+def explain_done(state: GameState, action: Done) -> IllegalAction:
+    """Why stopping isn't allowed now."""
+    w = state.work
+    if type(w).__name__ == "ConflictWork":
+        return IllegalAction("a conflict is resolved to its end; a player plays at least 1 card",
+                             rule="at least 1 card", section="CONFLICTS 2")
+    if w is not None and getattr(w, "must", False):
+        return IllegalAction("this effect must be resolved as completely as possible",
+                             rule="resolve Victory and Defeat in full", section="REWARDS AND CONSEQUENCES")
+    return IllegalAction(f"there is nothing to stop: {state.decision.prompt}", rule="the decision that is due")
 
 
 @handles(Done)
@@ -75,7 +88,7 @@ def decide_keep(state: GameState) -> Decision | None:
     w: KeepWork = state.work  # type: ignore[assignment]
     if w.keep_left <= 0:
         return None
-    return _ask(w.seat, "keep_card", f"Keep {w.keep_left} of the cards drawn", tuple(KeepCard(card=c) for c in w.drawn),
+    return ask(w.seat, "keep_card", f"Keep {w.keep_left} of the cards drawn", tuple(KeepCard(card=c) for c in w.drawn),
                 optional=False)
 
 
@@ -130,7 +143,7 @@ def decide_produce(state: GameState) -> Decision | None:
         return None
     opts = tuple(ProduceIn(area=a) for a in board.areas_matching(state, w.seat, w.where) if can_produce(state, a))
     what = f"Produce {w.left} in one area" if w.mode == "one" else f"Produce 1 ({w.left} left)"
-    return _ask(w.seat, "produce", what, opts, optional=not w.must)
+    return ask(w.seat, "produce", what, opts, optional=not w.must)
 
 
 @handles(ProduceIn)
@@ -159,7 +172,7 @@ def decide_shadows(state: GameState) -> Decision | None:
         return None
     areas = (w.area,) if w.area else board.areas_matching(state, w.seat, w.where)
     opts = tuple(AddShadow(area=a) for a in areas if units.room(state, SHADOWS, a) > 0)
-    return _ask(w.seat, "add_shadow", f"Add a Shadow ({w.left} left), respecting Unit Limits", opts, optional=False)
+    return ask(w.seat, "add_shadow", f"Add a Shadow ({w.left} left), respecting Unit Limits", opts, optional=False)
 
 
 @handles(AddShadow)
@@ -183,7 +196,7 @@ def decide_remove(state: GameState) -> Decision | None:
         return None
     opts = tuple(PayFollower(area=a) for a in board.areas_matching(state, w.seat, w.where)
                  if board.area(state, a).followers[w.seat] > 0)
-    return _ask(w.seat, "remove_follower", f"Return a Follower to your supply ({w.left} left)", opts, optional=False)
+    return ask(w.seat, "remove_follower", f"Return a Follower to your supply ({w.left} left)", opts, optional=False)
 
 
 @handles(PayFollower, RemoveWork)
@@ -206,7 +219,7 @@ def decide_recover(state: GameState) -> Decision | None:
         return None
     opts = tuple(RecoverTo(area=a) for a in board.areas_matching(state, w.seat, w.where)
                  if units.room(state, w.seat, a) > 0)
-    return _ask(w.seat, "recover", f"Bring a Follower back from Limbo ({w.left} left)", opts, optional=not w.must)
+    return ask(w.seat, "recover", f"Bring a Follower back from Limbo ({w.left} left)", opts, optional=not w.must)
 
 
 @handles(RecoverTo)
@@ -231,7 +244,7 @@ def start_choose(state: GameState, frame: Frame, step: cs.Choose, ev: Events) ->
 @decides(ChooseWork)
 def decide_choose(state: GameState) -> Decision | None:
     w: ChooseWork = state.work  # type: ignore[assignment]
-    return _ask(w.seat, "choose", "Choose one", tuple(ChooseOption(index=i) for i in range(len(w.options))),
+    return ask(w.seat, "choose", "Choose one", tuple(ChooseOption(index=i) for i in range(len(w.options))),
                 optional=not w.must)
 
 
@@ -256,7 +269,7 @@ def decide_conform(state: GameState) -> Decision | None:
     rondel = board.pack(state).matrix.rondel
     opts = tuple(ChooseAction(action=a) for a in rondel
                  if implemented(cards.action_effect(state, w.seat, a, "conform").steps))
-    return _ask(w.seat, "choose_action", "Perform the Conform part of one of your Action cards", opts, optional=True)
+    return ask(w.seat, "choose_action", "Perform the Conform part of one of your Action cards", opts, optional=True)
 
 
 @handles(ChooseAction)
@@ -319,7 +332,7 @@ def decide_pick(state: GameState) -> Decision | None:
         prompt = "Play a Ploy"
     if w.left:
         prompt += f" ({w.left - w.played} left)"
-    return _ask(w.seat, "play_" + w.kind, prompt, opts, optional=True)
+    return ask(w.seat, "play_" + w.kind, prompt, opts, optional=True)
 
 
 @handles(PlayUpgrade)

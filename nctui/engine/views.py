@@ -14,7 +14,7 @@ from msgspec.structs import replace
 from .events import HIDDEN
 from .rng import Rng
 from .state import GameState
-from .work import ConflictWork, Work
+from .work import ConflictWork, KeepWork, Work
 
 SPECTATOR = -1
 
@@ -33,8 +33,11 @@ def _hide(cards: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(HIDDEN for _ in cards)
 
 
-def _hide_face_down(work: Work | None, seat: int) -> Work | None:
-    """CONFLICTS 2: cards played face down are seen by their owner only until revealed."""
+def _hide_work(work: Work | None, seat: int) -> Work | None:
+    """Cards a step holds aside: those drawn and not yet kept are seen by the drawer only;
+    cards played face down in a conflict by their owner only, until revealed (CONFLICTS 2)."""
+    if isinstance(work, KeepWork) and work.seat != seat:
+        return replace(work, drawn=_hide(work.drawn))
     if not isinstance(work, ConflictWork) or work.revealed:
         return work
     plays = tuple(p if side == seat else _hide(p) for side, p in zip(work.sides, work.plays))
@@ -60,7 +63,7 @@ def player_view(state: GameState, seat: int) -> View:
         d = replace(d, options=())
     config = state.config if state.phase == "over" else replace(state.config, seed=0)
     redacted = replace(state, config=config, rng=Rng(state=0), decks=hidden_decks, players=players, decision=d,
-                       work=_hide_face_down(state.work, seat))
+                       work=_hide_work(state.work, seat))
     return View(seat=seat, state=redacted)
 
 
