@@ -269,7 +269,7 @@ class _Builder:
         areas = self._areas(base)
         state = replace(base, areas=areas, first_player=game["first_player"], turn_start=game["turn_start"],
                         turn_pos=game["turn_pos"], time=game["time"], stage=1,
-                        cathedral_built=game["cathedral"], devoured_shadows=self.spec.game.devoured_shadows)
+                        cathedral_built=game["cathedral"], cathedral_track=game["cathedral_track"], devoured_shadows=self.spec.game.devoured_shadows)
         shadows = SHADOWS - sum(a.shadows for a in areas) - state.devoured_shadows
         if shadows < 0:
             self.report.add("areas", "shadows", f"too many Shadows: the game has {SHADOWS}, "
@@ -356,7 +356,11 @@ class _Builder:
                 self.report.add("game", "cathedral", f"unknown Cathedral piece {piece!r} (pieces: {', '.join(pieces)})")
         if len(set(built)) != len(built):
             self.report.add("game", "cathedral", "a Cathedral piece is listed twice")
+        elif tuple(built) != pieces[: len(built)]:
+            self.report.add("game", "cathedral", "pieces are built in track order: list the first "
+                            f"{len(built)} of {', '.join(pieces)}")
         out["cathedral"] = tuple(built)
+        out["cathedral_track"] = tuple(p for p in pieces if p not in built)
         if g.devoured_shadows < 0:
             self.report.add("game", "devoured_shadows", "cannot be negative")
         return out
