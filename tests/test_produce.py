@@ -136,6 +136,21 @@ def test_summon_fills_the_one_area_to_four_with_the_upgrade_but_never_a_second()
     assert counts(after, x)[0] == 3  # y already uses the "4 in one area"
 
 
+def test_when_two_areas_could_take_the_fourth_follower_the_player_chooses_the_order():
+    """Nothing is chosen silently: with "4 in one area" and two of your areas at 3 that each
+    produce, the resolving player picks which produces first (and so which holds 4)."""
+    state = with_fortify_card(bare(), ME, WATCHFUL)
+    x = target(state)
+    y = next(a for a in plain_areas(state) if a != x and board.symbol_of(state, a) == board.symbol_of(state, x))
+    state = marked_on(shape(shape(state, x, me=3), y, me=3), x)
+    state, _ = run(state, ME, summon_day(state))
+    assert state.decision.kind == "produce" and A.Done() not in legal_actions(state)
+    assert {A.ProduceIn(area=x), A.ProduceIn(area=y)} <= set(legal_actions(state))
+    state = apply(state, A.ProduceIn(area=y))
+    assert counts(state, y)[0] == 4 and counts(state, x)[0] == 3  # x can no longer take a 4th
+    assert state.decision.kind != "produce"
+
+
 # ---------------------------------------------------------------------------------------------
 # Produce as a choice (spread / one), Limbo, Shadows
 

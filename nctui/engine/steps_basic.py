@@ -129,11 +129,29 @@ def produce_in(state: GameState, area_id: str, amount: int, ev: Events) -> GameS
 @starts(cs.Produce)
 def start_produce(state: GameState, frame: Frame, step: cs.Produce, ev: Events) -> GameState:
     if step.mode == "each":
-        for area_id in board.areas_matching(state, frame.seat, step.where):
+        areas = board.areas_matching(state, frame.seat, step.where)
+        if order_matters(state, areas, step.amount):
+            return replace(state, work=ProduceWork(seat=frame.seat, left=step.amount, where=step.where, mode="each",
+                                                   areas=areas, must=True))
+        for area_id in areas:
             state = produce_in(state, area_id, step.amount, ev)
         return state
     return replace(state, work=ProduceWork(seat=frame.seat, left=step.amount, where=step.where, mode=step.mode,
                                            must=frame.must))
+
+
+def order_matters(state: GameState, areas: tuple[str, ...], amount: int) -> bool:
+    """Whether areas that each produce could use a side's higher Unit Limit in ONE area in more
+    than one place: then the order is the resolving player's choice (UNIT LIMIT)."""
+    for seat in range(len(state.players)):
+        base, one = units.follower_limits(state, seat)
+        if one <= base or any(a.followers[seat] > base for a in state.areas):
+            continue
+        over = [a for a in areas if board.controller(board.area(state, a)) == seat
+                and board.area(state, a).followers[seat] + amount > base]
+        if len(over) > 1:
+            return True
+    return False
 
 
 @decides(ProduceWork)
@@ -141,6 +159,9 @@ def decide_produce(state: GameState) -> Decision | None:
     w: ProduceWork = state.work  # type: ignore[assignment]
     if w.left <= 0:
         return None
+    if w.mode == "each":
+        return ask(w.seat, "produce", "Every area produces: choose which produces next (a higher Unit Limit "
+                   "holds in one area only)", tuple(ProduceIn(area=a) for a in w.areas), optional=False)
     opts = tuple(ProduceIn(area=a) for a in board.areas_matching(state, w.seat, w.where) if can_produce(state, a))
     what = f"Produce {w.left} in one area" if w.mode == "one" else f"Produce 1 ({w.left} left)"
     return ask(w.seat, "produce", what, opts, optional=not w.must)
@@ -149,6 +170,14 @@ def decide_produce(state: GameState) -> Decision | None:
 @handles(ProduceIn)
 def handle_produce(state: GameState, action: ProduceIn, ev: Events) -> GameState:
     w: ProduceWork = state.work  # type: ignore[assignment]
+    if w.mode == "each":
+        state = produce_in(state, action.area, w.left, ev)
+        rest = remove_one(w.areas, action.area)
+        if not order_matters(state, rest, w.left):  # the rest no longer depends on the order
+            for area_id in rest:
+                state = produce_in(state, area_id, w.left, ev)
+            rest = ()
+        return resolve(replace(state, work=replace(w, areas=rest, left=w.left if rest else 0)), ev)
     n = w.left if w.mode == "one" else 1
     state = produce_in(state, action.area, n, ev)
     left = 0 if w.mode == "one" else w.left - 1

@@ -29,9 +29,13 @@ class Frame(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class ProduceWork(_W, tag="produce"):
+    """PRODUCE: ``left`` units to produce (``spread``: one at a time; ``one``: all in one area);
+    ``each``: every area of ``areas`` still produces ``left``, in the order the player picks."""
+
     left: int
     where: AreaFilter
-    mode: Literal["spread", "one"]
+    mode: Literal["spread", "one", "each"]
+    areas: tuple[str, ...] = ()
     must: bool = False
 
 
