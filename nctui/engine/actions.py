@@ -7,6 +7,8 @@ from typing import Literal, Union
 
 import msgspec
 
+from ..content.schema import ActionId
+
 
 class _A(msgspec.Struct, frozen=True, kw_only=True, tag_field="a", forbid_unknown_fields=True):
     pass
@@ -33,7 +35,7 @@ class PlaceDreamer(_A, tag="place_dreamer"):
 class ChooseDay(_A, tag="choose_day"):
     """TURN STRUCTURE 1-2: move your Dreamer to a Day space; perform it, or ignore it and draw 2."""
 
-    action: Literal["ritual", "summon", "fortify", "maneuver", "develop"]
+    action: ActionId
     ignore: bool = False
 
 
@@ -153,7 +155,7 @@ class ChooseOption(_A, tag="choose_option"):
 class ChooseAction(_A, tag="choose_action"):
     """Choose one of your Action cards (e.g. to perform its Conform part)."""
 
-    action: Literal["ritual", "summon", "fortify", "maneuver", "develop"]
+    action: ActionId
 
 
 class AddShadow(_A, tag="add_shadow"):
