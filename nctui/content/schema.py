@@ -184,6 +184,35 @@ class Devour(_Step, tag="devour"):
     whose: Literal["any", "shadows", "opponents", "own"] = "any"
 
 
+NightmareToward = Literal[
+    "any",  # any adjacent area
+    "most_units",  # the adjacent area(s) with the most units
+    "fewest_units",
+    "followers",  # areas holding Followers
+    "shadows",  # areas holding Shadows
+    "marked",  # Marked Areas
+    "fort",  # areas holding a Fort
+    "empty",  # areas with no units and no Fort
+    "commander",  # areas where the commanding player is present
+    "opponents",  # areas where an opponent of the commanding player is present
+]
+
+
+class NightmareMove(_Step, tag="nightmare_move"):
+    """Stage 2: move the commanded Nightmare ``steps`` times into an adjacent area matching
+    ``toward`` (or ``anywhere``), never into an area it has entered in this activation nor the one
+    it started in; ``on_enter`` resolves in each area entered (its "current area")."""
+
+    steps: int = 1
+    toward: NightmareToward = "any"
+    anywhere: bool = False
+    on_enter: tuple["Step", ...] = ()
+
+
+class NightmareReturn(_Step, tag="nightmare_return"):
+    """Stage 2: the commanded Nightmare returns to the Cathedral space."""
+
+
 class MoveDreamer(_Step, tag="move_dreamer"):
     """Move your Dreamer to any Night space at the end of the turn."""
 
@@ -214,6 +243,8 @@ Step = Union[
     RecoverLimbo,
     CommandNightmare,
     Devour,
+    NightmareMove,
+    NightmareReturn,
     MoveDreamer,
     PerformConform,
     Choose,

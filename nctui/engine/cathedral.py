@@ -14,7 +14,7 @@ from ..content import schema as cs
 from . import board, rng, turn
 from .effects import implemented, push_effect, resolve
 from .events import Event
-from .registry import continues
+from .registry import CONTINUATIONS, continues
 from .state import DREAM_OFFER, Decks, GameState
 from .work import Frame
 
@@ -54,6 +54,9 @@ def build(state: GameState, seat: int, ev: Events) -> GameState:
     if not rest:
         state = replace(state, stage=2)
         ev.append(Event(kind="cathedral_complete", value=2))
+        complete = CONTINUATIONS.get("complete_cathedral")  # Stage 2: the sideboard flips, Nightmares enter
+        if complete is not None:
+            state = complete(state, ev)
     return _walk(state, seat, ev)
 
 

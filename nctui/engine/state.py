@@ -58,6 +58,7 @@ class PlayerState(S):
     on_track: int = 0  # Followers paid for Ritual steps, back to supply when the action ends
     conflicts_won: int = 0  # this turn, for Dream conditions
     dreamer_free: bool = False  # Reward tile: at the end of the turn the Dreamer goes to any Night space
+    tiles: tuple[str, ...] = ()  # Divergent Paths Reward tiles kept (the solo King scores them)
 
 
 class Decks(S):
@@ -137,5 +138,14 @@ class GameState(S):
     frames: tuple[Frame, ...] = ()  # effects being resolved, innermost last
     work: Work | None = None  # the step being resolved, while it needs decisions
     cathedral_track: tuple[str, ...] = ()  # pieces still on the Cathedral track, next first
+    # Stage 2 (THE NIGHTMARE CATHEDRAL)
+    nightmare_at: tuple[str, ...] = ()  # per Nightmare of ``nightmares``: "" on its card, "cathedral", or an area
+    commanded: tuple[tuple[int, int], ...] = ()  # (seat, Nightmare number) commanded this turn
+    commanding: int = 0  # the Nightmare being commanded now (its number), 0 when none
+    visited: tuple[str, ...] = ()  # areas the commanded Nightmare started in or entered this activation
+    end_triggered: bool = False  # the devoured threshold was reached: play on to equal turns
+    # Divergent Paths
+    path_tiles: tuple[tuple[str, str], ...] = ()  # (piece, Reward tile) face up on the sideboard
+    tiles_aside: tuple[str, ...] = ()  # yellow and red tiles waiting to come out
     decision: Decision | None = None
     outcome: Outcome | None = None
