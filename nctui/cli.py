@@ -62,10 +62,24 @@ def _seats(text: str) -> tuple[str, ...]:
     return kinds
 
 
+def _nightmares(text: str) -> tuple[int, ...]:
+    from .engine.config import nightmare_pair
+
+    try:
+        return nightmare_pair(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _add_game_options(p: argparse.ArgumentParser) -> None:
+    from .engine.config import SUGGESTED_PAIRS
+
     p.add_argument("--length", choices=("standard", "variable"), default="standard",
                    help="Standard or Variable Length game (default: standard)")
     p.add_argument("--divergent-paths", action="store_true", help="play with the Divergent Paths module")
+    p.add_argument("--nightmares", type=_nightmares, default=(), metavar="PAIR",
+                   help="the two Nightmares: two numbers (e.g. 3,7) or a suggested pair ("
+                        + ", ".join(SUGGESTED_PAIRS) + "); default: 2 at random (in every game)")
     p.add_argument("--pack", default="base", metavar="ID", help="content pack id (default: base)")
 
 
@@ -129,7 +143,7 @@ def _simulate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
     seed = args.seed if args.seed is not None else random.randrange(SEED_MAX + 1)
     config = sim.make_config(players=args.players, seed=seed, length=args.length,
-                             divergent_paths=args.divergent_paths, pack=args.pack)
+                             divergent_paths=args.divergent_paths, nightmares=args.nightmares, pack=args.pack)
     problems = sim.config_problems(config)
     if problems:
         parser.exit(2, f"nctui simulate: error: {'; '.join(problems)}\n")
@@ -144,7 +158,7 @@ def _simulate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             progress.update(index + 1)
 
     summary = sim.simulate(players=args.players, games=args.games, seed=seed, length=args.length,
-                           divergent_paths=args.divergent_paths, pack=args.pack,
+                           divergent_paths=args.divergent_paths, nightmares=args.nightmares, pack=args.pack,
                            stop_on_error=args.stop_on_error, on_game=on_game)
     if progress is not None:
         progress.clear()
@@ -226,7 +240,8 @@ def _play(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         players, seats = _seat_kinds(parser, args)
         seed = args.seed if args.seed is not None else random.randrange(SEED_MAX + 1)
         target = GameConfig(players=players, seats=seats, length=args.length,  # type: ignore[arg-type]
-                            divergent_paths=args.divergent_paths, pack=args.pack, seed=seed)
+                            divergent_paths=args.divergent_paths, nightmares=args.nightmares, pack=args.pack,
+                            seed=seed)
         problems = check_config(target)
         if problems:
             parser.error("; ".join(problems))

@@ -16,6 +16,7 @@ from .engine.actions import (
     PayFollower, PayLimbo, PlaceDreamer, PlayCombatCard, PlayDream, PlayPloy, PlaysFirst, PlayUpgrade, ProduceIn,
     React, RecoverTo, RetreatTo, StartConflict, TakeBonus, TakeDream, TakeVictory,
 )
+from .engine.actions import ChooseNightmare, DevourUnit, MoveNightmare, TakePiece
 from .engine.events import HIDDEN, Event
 from .engine.state import GameState
 
@@ -208,6 +209,15 @@ def _describe_effect_action(action: Action, state: GameState, w: "Words") -> str
             return "Draw 1 Development card instead"
         case PlayDream(card=c):
             return f"Play the Dream {w.card(c)}"
+        case ChooseNightmare(number=n):
+            return f"Command Nightmare {w.nightmare(n)}"
+        case MoveNightmare(to=t):
+            return f"Move the Nightmare to {w.area(t)}"
+        case DevourUnit(area=a, side=side):
+            return f"Devour a unit of {side_name(state, side)} in {w.area(a)}"
+        case TakePiece(piece=p):
+            tile = dict(state.path_tiles).get(p)
+            return f"Place piece {p}" + (f" and take the Reward tile {w.card(tile)}" if tile else "")
     return type(action).__name__
 
 
@@ -245,7 +255,8 @@ def describe_event(event: Event, state: GameState) -> str:
         return f"{who} places its Dreamer on {w.space(event.detail)}"
     if k == "nightmares":
         numbers = [int(n) for n in event.detail.split(" & ") if n.strip().isdigit()]
-        return "The Nightmares: " + (" and ".join(w.nightmare(n) for n in numbers) or event.detail)
+        how = " (chosen)" if event.value == 1 else " (revealed at random)"
+        return "The Nightmares: " + (" and ".join(w.nightmare(n) for n in numbers) or event.detail) + how
     if k == "turn_begins":
         marked = f"; the marked symbol is {w.symbol(event.detail)}" if event.detail else ""
         return f"Turn {event.value}: {who} is the active player{marked}"
@@ -365,7 +376,40 @@ EFFECT_EVENTS: dict[str, Callable[[Words, str, Event, GameState], str]] = {
     "into the Dream deck",
     "stage2_conflicts": lambda w, who, e, s: "The Stage 1 Conflict cards leave the game; the Stage 2 deck is used",
     "stage2_conflicts_missing": lambda w, who, e, s: "There are no Stage 2 Conflict cards: the Stage 1 deck stays",
+    # Stage 2: Nightmares and devouring
+    "sideboard_flipped": lambda w, who, e, s: "The Cathedral sideboard turns to its Devoured Units side",
+    "nightmares_enter": lambda w, who, e, s: "The Nightmares "
+    + " and ".join(w.nightmare(n) for n in s.nightmares) + " enter the Cathedral space",
+    "nightmares_unavailable": lambda w, who, e, s: f"{who} has already commanded both Nightmares this turn: "
+    "nothing happens",
+    "command_nightmare": lambda w, who, e, s: f"{who} commands Nightmare {w.nightmare(e.value)}",
+    "nightmare_moves": lambda w, who, e, s: f"Nightmare {w.nightmare(e.value)} moves from {_where(w, e.detail)} "
+    f"to {w.area(e.area)}",
+    "nightmare_stuck": lambda w, who, e, s: (f"Nightmare {w.nightmare(e.value)} has no area it may enter: "
+                                             "its move ends") if e.value else "No Nightmare is commanded: nothing moves",
+    "nightmare_returns": lambda w, who, e, s: f"Nightmare {w.nightmare(e.value)} returns from {_where(w, e.detail)} "
+    "to the Cathedral space",
+    "devour": lambda w, who, e, s: f"{who}'s effect devours a unit of {_side(s, e.value)} in {w.area(e.area)}",
+    "nothing_to_devour": lambda w, who, e, s: f"Nothing left to devour ({_plural(e.value, 'unit')} not devoured)",
+    # the Cathedral: Variable Length Game and Divergent Paths
+    "cathedral_setup": lambda w, who, e, s: f"Piece {e.detail} stands in the Cathedral space from the start",
+    "reward_tiles_out": lambda w, who, e, s: f"The {e.detail} Reward tiles come out face up: {w.cards_list(e.cards)}",
+    "reward_tile_discarded": lambda w, who, e, s: f"The Reward tile {w.cards_list(e.cards)} by piece {e.detail} "
+    "is discarded",
+    "reward_tile": lambda w, who, e, s: f"{who} takes the Reward tile {w.cards_list(e.cards)} from the space of "
+    f"piece {e.detail} and resolves it",
+    "reward_tile_skipped": lambda w, who, e, s: f"The ability of {w.cards_list(e.cards)} can't be resolved and is "
+    "skipped",
+    "no_cathedral_piece": lambda w, who, e, s: "No Cathedral piece is left to build",
+    "dreamer_free_move": lambda w, who, e, s: f"{who} moves its Dreamer to {w.space(e.detail)}",
+    "conflict_follows": lambda w, who, e, s: f"{who} will resolve a conflict in {w.area(e.area)}",
+    "end_triggered": lambda w, who, e, s: f"{_plural(e.value, 'unit')} devoured (the Nightmares' number is "
+    f"{e.detail}): the game ends once every player has had as many turns",
 }
+
+
+def _where(w: Words, area_id: str) -> str:
+    return "the Cathedral space" if area_id == "cathedral" else w.area(area_id)
 
 
 def _names(w: Words, cards: Sequence[str]) -> str:

@@ -81,6 +81,8 @@ class Summary(msgspec.Struct, frozen=True, kw_only=True):
     seed: int
     length: str
     divergent_paths: bool
+    nightmares: tuple[int, ...]  # the pair asked for; empty: each game revealed its own at random
+    nightmare_pairs: dict[str, int]  # how many games were played with each pair ("3&7")
     pack: str
     winner_scores: Stats  # the winners' totals (every winner of a shared victory counts)
     all_scores: Stats  # every seat's total in completed games
@@ -106,11 +108,12 @@ def bot_seed(seed: int, seat: int) -> int:
 
 
 def make_config(*, players: int, seed: int, length: str = "standard", divergent_paths: bool = False,
-                pack: str = "base") -> GameConfig:
-    """The configuration of a simulated game: a bot on every seat (solo: the bot, then the King)."""
+                nightmares: tuple[int, ...] = (), pack: str = "base") -> GameConfig:
+    """The configuration of a simulated game: a bot on every seat (solo: the bot, then the King).
+    Without ``nightmares`` each game reveals its own pair at random (from its seed)."""
     seats = ("bot", "king") if players == 1 else ("bot",) * max(players, 0)
     return GameConfig(players=players, seats=seats, length=length,  # type: ignore[arg-type]
-                      divergent_paths=divergent_paths, pack=pack, seed=seed)
+                      divergent_paths=divergent_paths, nightmares=tuple(nightmares), pack=pack, seed=seed)
 
 
 def config_problems(config: GameConfig) -> list[str]:
@@ -132,6 +135,8 @@ def replay_command(config: GameConfig) -> str:
         args += ["--length", config.length]
     if config.divergent_paths:
         args.append("--divergent-paths")
+    if config.nightmares:
+        args += ["--nightmares", ",".join(str(n) for n in config.nightmares)]
     if config.pack != "base":
         args += ["--pack", config.pack]
     return shlex.join(args)
@@ -173,7 +178,8 @@ def play_game(config: GameConfig, *, index: int = 0, bots: BotFactory = random_b
 
 
 def simulate(*, players: int, games: int, seed: int, length: Literal["standard", "variable"] = "standard",
-             divergent_paths: bool = False, pack: str = "base", bots: BotFactory = random_bots,
+             divergent_paths: bool = False, nightmares: tuple[int, ...] = (), pack: str = "base",
+             bots: BotFactory = random_bots,
              stop_on_error: bool = False, on_game: Callable[[int, GameResult], None] | None = None) -> Summary:
     """Play ``games`` games and summarise them. ``on_game(index, result)`` is called after each
     game (progress, reporting failures as they happen). With ``stop_on_error`` the run stops at
@@ -183,14 +189,17 @@ def simulate(*, players: int, games: int, seed: int, length: Literal["standard",
     winner_totals: list[int] = []
     all_totals: list[int] = []
     reasons: Counter[str] = Counter()
+    pairs: Counter[str] = Counter()
     failures: list[Failure] = []
     for i in range(games):
         config = make_config(players=players, seed=game_seed(seed, i), length=length,
-                             divergent_paths=divergent_paths, pack=pack)
+                             divergent_paths=divergent_paths, nightmares=nightmares, pack=pack)
         result = play_game(config, index=i, bots=bots)
         decisions += result.decisions
         if result.state is not None:
             turns += result.state.turn_number
+            if result.state.nightmares:
+                pairs["&".join(str(n) for n in result.state.nightmares)] += 1
         if on_game is not None:
             on_game(i, result)
         if result.failure is not None:
@@ -210,7 +219,8 @@ def simulate(*, players: int, games: int, seed: int, length: Literal["standard",
     return Summary(
         games_asked=games, games_completed=completed, errors=len(failures), decisions=decisions, turns=turns,
         seconds=round(time.perf_counter() - started, 3), players=players, seed=seed, length=length,
-        divergent_paths=divergent_paths, pack=pack, winner_scores=Stats.of(winner_totals),
+        divergent_paths=divergent_paths, nightmares=tuple(nightmares), nightmare_pairs=dict(sorted(pairs.items())),
+        pack=pack, winner_scores=Stats.of(winner_totals),
         all_scores=Stats.of(all_totals), end_reasons=dict(sorted(reasons.items())), shared_victories=shared,
         failures=tuple(failures),
     )
@@ -235,6 +245,8 @@ def summary_text(summary: Summary) -> str:
     lines = [
         f"simulate: {summary.players} players, seed {summary.seed}, {summary.length} game"
         + (", Divergent Paths" if summary.divergent_paths else "") + f", pack {summary.pack}",
+        "nightmares: " + (", ".join(f"{k} ×{v}" for k, v in summary.nightmare_pairs.items()) or "none")
+        + ("" if summary.nightmares else " (a random pair per game)"),
         f"games:     {summary.games_completed} of {summary.games_asked} completed, {summary.errors} errors",
         f"decisions: {summary.decisions}{per_game}",
         f"turns:     {summary.turns}",

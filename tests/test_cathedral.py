@@ -9,7 +9,7 @@ import pytest
 from msgspec.structs import replace
 
 from nctui.content import schema as cs
-from nctui.content.loader import get_pack
+from nctui.content.loader import get_pack, register
 from nctui.engine import IllegalAction, apply, cathedral, effects, legal_actions, new_game, registry, step, turn
 from nctui.engine import actions as A
 from nctui.engine.invariants import violations
@@ -191,17 +191,21 @@ def test_an_icon_whose_step_is_not_implemented_is_skipped_with_an_event(monkeypa
 STAGE2_AT = TRACK.index("4A")
 
 
-def with_stage2_cards(state: GameState) -> GameState:
-    """Pretend a few cards of each deck are Stage 2 cards, set aside in their Stage 2 decks."""
-    d = state.decks
-    return replace(state, decks=replace(
-        d, development=d.development[3:], development2=d.development[:3], dream=d.dream[2:], dream2=d.dream[:2],
-        conflict=d.conflict[4:], conflict2=d.conflict[:4]))
+def stage1_only_pack() -> str:
+    """A copy of the base pack without its Stage 2 cards, registered under its own id."""
+    base = get_pack("base")
+    c = base.cards
+    cards = replace(c, development=tuple(x for x in c.development if x.stage == 1),
+                    dreams=tuple(x for x in c.dreams if x.stage == 1),
+                    conflicts=tuple(x for x in c.conflicts if x.stage == 1))
+    register(replace(base, info=replace(base.info, id="stage1-only"), cards=cards))
+    return "stage1-only"
 
 
 def test_the_stage_ii_space_shuffles_the_stage_2_cards_in_once():
-    state = with_stage2_cards(end_of_reactions(first_turn(3), TRACK[STAGE2_AT:]))
+    state = end_of_reactions(first_turn(3), TRACK[STAGE2_AT:])
     d = state.decks
+    assert d.development2 and d.dream2 and d.conflict2  # the base pack's Stage 2 cards, set aside at setup
     state, ev = build(state)
     new = state.decks
     # 1. Stage 2 Developments into the deck, shuffled; the discard pile untouched
@@ -220,9 +224,12 @@ def test_the_stage_ii_space_shuffles_the_stage_2_cards_in_once():
 
 
 def test_the_stage_ii_space_runs_with_empty_stage_2_decks():
-    state = end_of_reactions(first_turn(2), TRACK[STAGE2_AT:])
+    state = new_game(config(2, 0, pack=stage1_only_pack())).state
+    while state.phase == "setup":
+        state = apply(state, legal_actions(state)[0])
+    state = end_of_reactions(state, TRACK[STAGE2_AT:])
     d = state.decks
-    assert d.development2 == d.dream2 == d.conflict2 == ()  # our pack has no Stage 2 cards yet
+    assert d.development2 == d.dream2 == d.conflict2 == ()  # a pack without Stage 2 cards
     state, ev = build(state)
     new = state.decks
     assert Counter(new.development) == Counter(d.development) and len(new.dream_offer) == 3

@@ -216,5 +216,51 @@ def test_play_continue_and_load(started, tmp_path, capsys):
 def test_a_mode_still_to_come_is_refused_with_a_message(capsys):
     from nctui.cli import main
 
-    assert main(["simulate", "--players", "2", "--games", "1", "--length", "variable"]) == 2
-    assert "Variable Length" in capsys.readouterr().err
+    assert main(["simulate", "--players", "1", "--games", "1"]) == 2
+    assert "solo" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("length", ["standard", "variable"])
+def test_simulate_the_variable_length_game_and_divergent_paths(length, capsys):
+    args = ["simulate", "--players", "3", "--games", "2", "--seed", "7", "--length", length, "--divergent-paths",
+            "--json"]
+    assert main(args) == 0
+    data = _json_line(capsys.readouterr().out)
+    assert data["length"] == length and data["divergent_paths"] is True
+    assert data["games_completed"] == 2 and data["errors"] == 0
+
+
+@pytest.mark.parametrize("text, pair", [("3,7", [3, 7]), ("lots-of-conflict", [3, 7]), ("ritual-climbing", [1, 5]),
+                                        ("random", [])])
+def test_simulate_nightmares_by_numbers_or_by_name(text, pair, capsys):
+    assert main(["simulate", "--games", "2", "--seed", "3", "--nightmares", text, "--json"]) == 0
+    data = _json_line(capsys.readouterr().out)
+    assert data["nightmares"] == pair
+    if pair:
+        assert data["nightmare_pairs"] == {"&".join(map(str, pair)): 2}
+    else:
+        assert sum(data["nightmare_pairs"].values()) == 2
+
+
+def test_simulate_draws_a_random_pair_per_game():
+    summary = sim.simulate(players=2, games=12, seed=40)
+    assert summary.nightmares == () and len(summary.nightmare_pairs) > 1
+
+
+@pytest.mark.parametrize("bad", ["3,3", "0,4", "3", "3,9", "lots", "a,b"])
+def test_bad_nightmares_are_refused(bad, capsys):
+    assert main(["simulate", "--games", "1", "--nightmares", bad]) == 2
+    err = capsys.readouterr().err
+    assert "nightmares" in err and "lots-of-conflict" in err
+
+
+def test_the_replay_command_names_the_nightmares():
+    config = sim.make_config(players=2, seed=5, length="variable", divergent_paths=True, nightmares=(4, 8))
+    assert shlex.split(sim.replay_command(config))[-5:] == ["--length", "variable", "--divergent-paths",
+                                                            "--nightmares", "4,8"]
+
+
+def test_play_passes_the_game_options(started):
+    assert main(["play", "--length", "variable", "--divergent-paths", "--nightmares", "card-play"]) == 0
+    config = started["target"]
+    assert config.length == "variable" and config.divergent_paths and config.nightmares == (4, 6)

@@ -47,18 +47,20 @@ def test_base_pack_loads(pack: Pack) -> None:
 
 
 def test_card_counts(pack: Pack) -> None:
+    """COMPONENTS: 52 + 44 Development, 27 + 19 Dream, 16 + 16 Conflict cards, 8 Nightmares."""
     c = pack.cards
-    assert [d.stage for d in c.development] == [1] * 52
-    assert [d.stage for d in c.dreams] == [1] * 27
-    assert [k.stage for k in c.conflicts] == [1] * 16
+    assert [d.stage for d in c.development] == [1] * 52 + [2] * 44
+    assert [d.stage for d in c.dreams] == [1] * 27 + [2] * 19
+    assert [k.stage for k in c.conflicts] == [1] * 16 + [2] * 16
+    assert [n.number for n in c.nightmares] == list(range(1, 9))
     assert len(c.actions) == 5
     assert sorted(a.action for a in c.actions) == sorted(s.ACTION_IDS)
     assert {a.id for a in c.actions} == {f"start-{a}" for a in s.ACTION_IDS}
     assert len(c.reward_tiles) == 13
     assert len(c.suits) == 4
     assert c.basic_combat.id == "basic-combat"
-    # left for later issues
-    assert c.nightmares == () and c.king_actions == () and c.king_combat == () and c.king_nightmares == ()
+    # left for a later issue (the King of Horrors)
+    assert c.king_actions == () and c.king_combat == () and c.king_nightmares == ()
 
 
 def test_card_ids_are_unique_kebab_case(pack: Pack) -> None:
@@ -73,11 +75,11 @@ def test_card_ids_are_unique_kebab_case(pack: Pack) -> None:
     )
     assert len(ids) == len(set(ids))
     assert all(re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", i) for i in ids)
-    assert all(d.id.startswith("d1-") for d in c.development)
-    assert all(d.id.startswith("dr1-") for d in c.dreams)
-    assert all(k.id.startswith("c1-") for k in c.conflicts)
+    assert all(d.id.startswith(f"d{d.stage}-") for d in c.development)
+    assert all(d.id.startswith(f"dr{d.stage}-") for d in c.dreams)
+    assert all(k.id.startswith(f"c{k.stage}-") for k in c.conflicts)
     assert all(t.id.startswith("rt-") for t in c.reward_tiles)
-    names = [x.name for x in (*c.actions, *c.development, *c.dreams, *c.conflicts, *c.reward_tiles)]
+    names = [x.name for x in (*c.actions, *c.development, *c.dreams, *c.conflicts, *c.reward_tiles, *c.nightmares)]
     assert len(names) == len(set(names))
 
 
@@ -158,16 +160,29 @@ def test_ritual_track_embeds_the_worked_example(pack: Pack) -> None:
 # Cards
 
 
-@pytest.mark.parametrize("players,size", [(2, 38), (3, 46), (4, 52)])
-def test_development_deck_size_by_player_count(pack: Pack, players: int, size: int) -> None:
-    deck = [d for d in pack.cards.development if d.players <= players]
-    assert len(deck) == size
-    marks = Counter(d.players for d in pack.cards.development)
-    assert marks == Counter({2: 38, 3: 8, 4: 6})
+def _stage(items, stage: int) -> list:
+    return [x for x in items if x.stage == stage]
 
 
-def test_two_player_deck_has_upgrades_for_every_action(pack: Pack) -> None:
-    deck = [d for d in pack.cards.development if d.players == 2]
+@pytest.mark.parametrize("stage,players,size", [(1, 2, 38), (1, 3, 46), (1, 4, 52), (2, 2, 32), (2, 3, 39), (2, 4, 44)])
+def test_development_deck_size_by_player_count(pack: Pack, stage: int, players: int, size: int) -> None:
+    cards = _stage(pack.cards.development, stage)
+    assert len([d for d in cards if d.players <= players]) == size
+
+
+def test_development_player_marks(pack: Pack) -> None:
+    """SETUP: cards marked 3+ and 4; Stage 2 keeps Stage 1's proportions (73% / 15% / 12%)."""
+    assert Counter(d.players for d in _stage(pack.cards.development, 1)) == Counter({2: 38, 3: 8, 4: 6})
+    assert Counter(d.players for d in _stage(pack.cards.development, 2)) == Counter({2: 32, 3: 7, 4: 5})
+    for stage in (1, 2):
+        for kind in ("upgrade", "ploy"):
+            marks = Counter(d.players for d in _stage(pack.cards.development, stage) if d.kind == kind)
+            assert marks[3] >= 3 and marks[4] >= 1, (stage, kind)
+
+
+@pytest.mark.parametrize("stage", [1, 2])
+def test_two_player_deck_has_upgrades_for_every_action(pack: Pack, stage: int) -> None:
+    deck = [d for d in _stage(pack.cards.development, stage) if d.players == 2]
     per_action = Counter(d.action for d in deck if d.kind == "upgrade")
     assert set(per_action) == set(s.ACTION_IDS)
     assert min(per_action.values()) >= 3
@@ -180,7 +195,7 @@ def test_every_development_card_has_combat_icons(pack: Pack) -> None:
 
 
 def test_upgrades_and_ploys(pack: Pack) -> None:
-    dev = pack.cards.development
+    dev = _stage(pack.cards.development, 1)
     ups = [d for d in dev if d.kind == "upgrade"]
     ploys = [d for d in dev if d.kind == "ploy"]
     assert len(ups) == 30 and len(ploys) == 22
@@ -220,7 +235,7 @@ def test_starting_action_cards(pack: Pack) -> None:
 
 
 def test_dreams(pack: Pack) -> None:
-    dreams = pack.cards.dreams
+    dreams = _stage(pack.cards.dreams, 1)
     assert all(2 <= d.vp <= 5 for d in dreams)
     assert 3.0 <= sum(d.vp for d in dreams) / len(dreams) <= 3.6
     assert sum(d.cathedral for d in dreams) == 8
@@ -231,6 +246,7 @@ def test_dreams(pack: Pack) -> None:
 
 
 def test_conflicts_grow_with_shadows(pack: Pack) -> None:
+    """Both stages: more Shadows are never weaker; at least 1 Attack."""
     for k in pack.cards.conflicts:
         power = [ln.combat.attack + ln.combat.defense for ln in k.lines]
         attack = [ln.combat.attack for ln in k.lines]
@@ -269,6 +285,224 @@ def test_reward_tiles_follow_the_rulebook(pack: Pack) -> None:
     assert [tiles.index(t) for t in gray] == [0, 1, 2, 3, 8]
 
 
+# ------------------------------------------------------------------------------------------------
+# Stage 2 (THE NIGHTMARE CATHEDRAL)
+
+# Every step kind the Stage 2 cards use (the engine must resolve them all) ...
+STAGE2_STEPS = {
+    "produce", "move", "convert", "shaper_move", "add_fort_levels", "climb", "draw", "play_upgrades", "play_ploys",
+    "resolve_conflicts", "add_shadows", "remove_followers", "recover_limbo", "command_nightmare", "devour",
+    "perform_conform", "choose",
+}
+# ... and the Nightmares' commands.
+NIGHTMARE_STEPS = {"nightmare_move", "nightmare_return", "devour", "climb", "add_shadows", "resolve_conflicts",
+                   "draw", "play_upgrades", "play_ploys"}
+# Devoured Units numbers for 1-2 / 3 / 4 players, as designed (docs/content.md).
+THRESHOLDS = {1: (6, 7, 8), 2: (4, 5, 6), 3: (9, 10, 11), 4: (14, 16, 18), 5: (11, 12, 13),
+              6: (10, 11, 12), 7: (5, 6, 7), 8: (None, None, None)}
+
+
+def _flat(steps) -> list:
+    """Every step, with those inside choose options and on_enter."""
+    out = []
+    for x in steps:
+        out.append(x)
+        if isinstance(x, s.Choose):
+            out += _flat([y for opt in x.options for y in opt])
+        if isinstance(x, s.NightmareMove):
+            out += _flat(x.on_enter)
+    return out
+
+
+def _tags(steps) -> set[str]:
+    return {type(x).__struct_config__.tag for x in _flat(steps)}
+
+
+def _stage2_effects(c) -> list[s.Effect]:
+    out = [e for d in _stage(c.development, 2) for e in (d.day, d.conform, d.dissent, d.effect) if e]
+    out += [e for k in _stage(c.conflicts, 2) for e in (k.victory, k.defeat)]
+    return out + [d.effect for d in _stage(c.dreams, 2)]
+
+
+def _nightmare(pack: Pack, number: int) -> s.NightmareCard:
+    return next(n for n in pack.cards.nightmares if n.number == number)
+
+
+def _devours(command: s.Effect) -> int:
+    """Units one command devours at most (on_enter counts once per move)."""
+    total = 0
+    for x in command.steps:
+        if isinstance(x, s.Devour):
+            total += x.count
+        if isinstance(x, s.NightmareMove):
+            total += x.steps * sum(y.count for y in x.on_enter if isinstance(y, s.Devour))
+    return total
+
+
+def _pair_threshold(pack: Pack, a: int, b: int, players: int) -> int | None:
+    """DEVOURING UNITS: the higher of the two numbers; a card without one defers to the other."""
+    i = {2: 0, 3: 1, 4: 2}[players]
+    found = [x for x in (_nightmare(pack, a).devoured[i], _nightmare(pack, b).devoured[i]) if x is not None]
+    return max(found) if found else None
+
+
+def test_stage2_upgrades_and_ploys(pack: Pack) -> None:
+    dev = _stage(pack.cards.development, 2)
+    ups = [d for d in dev if d.kind == "upgrade"]
+    ploys = [d for d in dev if d.kind == "ploy"]
+    assert len(ups) == 25 and len(ploys) == 19
+    assert Counter(d.action for d in ups) == Counter({a: 5 for a in s.ACTION_IDS})
+    # GAME END & SCORING: "Each Stage 2 Upgrade card scores 1 victory point"; one rare card scores 2
+    assert Counter(d.vp for d in ups) == Counter({1: 24, 2: 1})
+    assert all(d.players == 4 for d in ups if d.vp == 2)
+    for d in ups:
+        assert d.day and d.conform and d.dissent and d.effect is None, d.id
+        assert d.unit_limit == (3 if d.action == "fortify" else 0), d.id
+    assert sorted(d.unit_limit_one_area for d in ups if d.unit_limit_one_area) == [4, 4, 5]
+    for d in ploys:
+        assert d.effect and d.effect.steps and d.action is None and d.vp == 0, d.id
+
+
+def test_stage2_upgrades_keep_their_actions_core(pack: Pack) -> None:
+    """A covered card's effects are replaced: the Day effect must still be that action."""
+    core = {
+        "ritual": lambda x: isinstance(x, s.Climb) and x.primary and x.paid and x.steps == 0,
+        "summon": lambda x: isinstance(x, s.Produce) and x.where == "marked_or_fort" and x.mode == "each",
+        "fortify": lambda x: isinstance(x, s.AddFortLevels) and x.count >= 2,
+        "maneuver": lambda x: isinstance(x, s.Move) and x.mp >= 4,
+        "develop": lambda x: isinstance(x, s.PlayPloys) and x.count == 0,
+    }
+    for d in _stage(pack.cards.development, 2):
+        if d.kind == "upgrade":
+            assert any(core[d.action](x) for x in d.day.steps), d.id
+            if d.action == "maneuver":
+                assert any(isinstance(x, s.ResolveConflicts) for x in d.day.steps), d.id
+
+
+def test_stage2_cards_command_nightmares_and_devour(pack: Pack) -> None:
+    c = pack.cards
+    ups = [d for d in _stage(c.development, 2) if d.kind == "upgrade"]
+    ploys = [d for d in _stage(c.development, 2) if d.kind == "ploy"]
+    assert sum("command_nightmare" in _tags(d.day.steps) for d in ups) >= 5
+    assert sum("command_nightmare" in _tags(d.effect.steps) for d in ploys) >= 3
+    assert sum("devour" in _tags(d.effect.steps) for d in ploys) >= 3
+    conflicts = _stage(c.conflicts, 2)
+    assert sum("command_nightmare" in _tags(k.victory.steps) for k in conflicts) >= 2
+    assert sum("devour" in _tags(k.defeat.steps) for k in conflicts) >= 5
+    # Stage 1 cards never command or devour: only the Ritual track's special spaces do
+    for d in _stage(c.development, 1):
+        for e in (d.day, d.conform, d.dissent, d.effect):
+            assert not e or not _tags(e.steps) & {"command_nightmare", "devour"}, d.id
+
+
+def test_stage2_effects_use_only_steps_the_engine_knows(pack: Pack) -> None:
+    used = set().union(*(_tags(e.steps) for e in _stage2_effects(pack.cards)))
+    assert used <= STAGE2_STEPS
+    assert {"command_nightmare", "devour"} <= used
+    commands = set().union(*(_tags(n.command.steps) for n in pack.cards.nightmares))
+    assert commands <= NIGHTMARE_STEPS and {"nightmare_move", "nightmare_return"} <= commands
+
+
+def test_stage2_combat_icons_are_a_little_stronger(pack: Pack) -> None:
+    dev = pack.cards.development
+
+    def mean(cards, f):
+        return sum(f(d.combat) for d in cards) / len(cards)
+
+    one, two = _stage(dev, 1), _stage(dev, 2)
+    assert mean(two, lambda cb: cb.attack) > mean(one, lambda cb: cb.attack)
+    assert mean(two, lambda cb: cb.defense) >= mean(one, lambda cb: cb.defense)
+    assert mean(two, lambda cb: cb.attack + cb.defense) <= 2.0  # still one card per icon or two
+
+
+def test_stage2_dreams(pack: Pack) -> None:
+    one, two = _stage(pack.cards.dreams, 1), _stage(pack.cards.dreams, 2)
+    assert all(3 <= d.vp <= 6 for d in two)
+    assert sum(d.vp for d in two) / len(two) > sum(d.vp for d in one) / len(one) + 0.5
+    assert {d.suit for d in two} == {x.id for x in pack.cards.suits}
+    assert all(1 <= len(d.needs) <= 2 and d.text for d in two)
+    assert sum(any(isinstance(n, s.DevouredAtLeast) for n in d.needs) for d in two) >= 2
+    assert sum(any(getattr(n, "where", "") == "nightmare" for n in d.needs) for d in two) >= 3
+    # Variable Length: Stage 2 Dreams arrive with 4 pieces left on the track; these build them
+    track = [sp.piece for sp in pack.tracks.cathedral]
+    left = len(track) - 1 - next(i for i, sp in enumerate(pack.tracks.cathedral) if "stage2" in sp.icons)
+    icons = [d for d in two if d.cathedral]
+    assert left == 4 and len(icons) == 6
+    assert len({d.suit for d in icons}) == 4
+    for d in icons:  # Nightmares only come once the Cathedral is complete
+        assert not any(isinstance(n, s.DevouredAtLeast) or getattr(n, "where", "") == "nightmare"
+                       for n in d.needs), d.id
+
+
+def test_stage2_conflicts_are_stronger(pack: Pack) -> None:
+    one, two = _stage(pack.cards.conflicts, 1), _stage(pack.cards.conflicts, 2)
+    for i in range(3):
+        def power(cards):
+            return sum(k.lines[i].combat.attack + k.lines[i].combat.defense for k in cards) / len(cards)
+        assert power(two) > power(one), f"{i + 1} Shadows"
+    assert max(k.lines[2].combat.attack for k in two) == 4
+
+
+def test_nightmares_have_commands_and_thresholds_as_designed(pack: Pack) -> None:
+    for n in pack.cards.nightmares:
+        assert n.name and n.text and n.command.text and n.command.steps, n.number
+        assert isinstance(n.command.steps[0], s.NightmareMove), n.number  # out of the Cathedral first
+        assert n.devoured == THRESHOLDS[n.number], n.number
+        assert _devours(n.command) >= 1, n.number  # every Nightmare devours
+    missing = [n.number for n in pack.cards.nightmares if n.devoured == (None, None, None)]
+    assert missing == [8]  # DEVOURING UNITS: a Nightmare may lack the number; only one does
+
+
+def test_each_nightmare_moves_and_acts_differently(pack: Pack) -> None:
+    moves = []
+    for n in pack.cards.nightmares:
+        mv = n.command.steps[0]
+        moves.append((mv.steps, mv.toward, mv.anywhere, bool(mv.on_enter),
+                      any(isinstance(x, s.NightmareReturn) for x in n.command.steps)))
+    assert len(set(moves)) == 8
+    acts = [frozenset(_tags(n.command.steps) - {"nightmare_move"}) | {f"devours {_devours(n.command)}"}
+            for n in pack.cards.nightmares]
+    assert len(set(acts)) == 8
+
+
+def test_suggested_pairs_live_up_to_their_descriptions(pack: Pack) -> None:
+    """CHOOSING NIGHTMARES: the designers' seven combinations."""
+    from nctui.engine.config import SUGGESTED_PAIRS as P
+
+    def tags(n):
+        return _tags(_nightmare(pack, n).command.steps)
+
+    def whose(n):
+        return {x.whose for x in _flat(_nightmare(pack, n).command.steps) if isinstance(x, s.Devour)}
+
+    all_pairs = [(a, b) for a in range(1, 9) for b in range(a + 1, 9)]
+    for players in (2, 3, 4):
+        t = {name: _pair_threshold(pack, *pair, players) for name, pair in P.items()}
+        every = [_pair_threshold(pack, a, b, players) for a, b in all_pairs]
+        assert None not in every  # every pair of Nightmares can end the game by devouring
+        # Game end triggered quickly: the lowest number of all 28 pairs
+        assert t["quick-end"] == min(every)
+        # A more strategic game end, with variable length: the highest (shared with card play, also 4)
+        assert t["strategic-end"] == max(every) == t["card-play"]
+        # Very aggressive ... almost certain end via Devoured units: next lowest of the suggested pairs
+        assert t["very-aggressive"] == sorted(t.values())[1]
+        # a climbing game is long enough to climb
+        assert t["ritual-climbing"] > t["lots-of-conflict"] > t["very-aggressive"]
+    assert {"climb"} <= tags(1) & tags(5)  # climbing the Ritual track
+    assert {"resolve_conflicts"} <= tags(3) & tags(7)  # a lot of conflict
+    assert {"draw"} <= tags(4) & tags(6) and "play_ploys" in tags(4)  # card drawing, cards played
+    # fierce competition for Devoured units: the commander picks whose units, or feeds their own
+    assert whose(3) == {"any"} and whose(6) == {"own"}
+    # the quick pair devours fastest; the strategic one's numbered Nightmare eats only Shadows
+    fast = sorted(_devours(n.command) for n in pack.cards.nightmares)[-3:]
+    assert _devours(_nightmare(pack, 2).command) in fast and _devours(_nightmare(pack, 8).command) in fast
+    assert whose(4) == {"shadows"}
+    # very aggressive: both devour any unit and 7 adds a conflict in every area it enters
+    assert whose(1) == whose(7) == {"any"} and _nightmare(pack, 7).command.steps[0].on_enter
+    # the Procession never strays: it ends every command back in the Cathedral
+    assert isinstance(_nightmare(pack, 5).command.steps[-1], s.NightmareReturn)
+
+
 def test_every_effect_has_a_text(pack: Pack) -> None:
     c = pack.cards
     effects = [e for a in c.actions for e in (a.day, a.conform, a.dissent)]
@@ -276,6 +510,7 @@ def test_every_effect_has_a_text(pack: Pack) -> None:
     effects += [e for k in c.conflicts for e in (k.victory, k.defeat)]
     effects += [t.effect for t in c.reward_tiles]
     effects += [d.effect for d in c.dreams if d.effect != s.NO_EFFECT]
+    effects += [n.command for n in c.nightmares]
     for e in effects:
         assert e.text.strip() and e.text[0].isupper() and e.text.rstrip()[-1] in ".-", e.text
 
@@ -387,6 +622,9 @@ def test_toml_syntax_error(broken) -> None:
         ("development", "d1-quiet-step", "Stage 1 has 51 cards, the rulebook has 52"),
         ("dreams", "dr1-first-rung", "Stage 1 has 26 cards, the rulebook has 27"),
         ("reward_tiles", "rt-swift-paths", "there are 13 Reward tiles"),
+        ("development", "d2-night-terror", "Stage 2 has 43 cards, the rulebook has 44"),
+        ("dreams", "dr2-red-harvest", "Stage 2 has 18 cards, the rulebook has 19"),
+        ("conflicts", "c2-the-unwaking", "Stage 2 has 15 cards, the rulebook has 16"),
     ],
 )
 def test_wrong_card_count(broken, table: str, card_id: str, problem: str) -> None:
@@ -395,6 +633,30 @@ def test_wrong_card_count(broken, table: str, card_id: str, problem: str) -> Non
     path.write_text(_drop_card(path.read_text(encoding="utf-8"), table, card_id), encoding="utf-8")
     err = _error(folder)
     assert (err.file, err.entry, err.problem) == ("cards.toml", table, problem)
+
+
+@pytest.mark.parametrize(
+    "old,new,entry,problem",
+    [
+        ("devoured = [14, 16, 18]\n", "", "nightmares", "at most one Nightmare has no Devoured Units number"),
+        ("devoured = [4, 5, 6]", "devoured = [4, 5, 3]", "nightmares[2].devoured", "growing with the players"),
+        ('{ do = "nightmare_move", steps = 1, toward = "most_units" },\n', "", "nightmares[2].command",
+         "starts by moving the Nightmare"),
+        ('[development.effect]\ntext = "Command a Nightmare."\nsteps = [\n  { do = "command_nightmare", count = 1 },',
+         '[development.effect]\ntext = "Command a Nightmare."\nsteps = [\n  { do = "nightmare_return" },',
+         "development[d2-call-the-nightmare]", "only a Nightmare's command moves or returns"),
+        ('    { do = "draw", count = 1 },\n  ] },', '    { do = "command_nightmare" },\n  ] },',
+         "nightmares[6]", "on_enter can't move, return or command a Nightmare"),
+        ('id = "dr2-fed-to-the-dark"', 'id = "dr2-fed-to-the-dark"\ncathedral = true',
+         "dreams[dr2-fed-to-the-dark].cathedral", "can't need them"),
+        ('action = "develop"\ncombat = { attack = 0, defense = 1 }\nvp = 1',
+         'action = "develop"\ncombat = { attack = 0, defense = 1 }\nvp = 0',
+         "development[d2-atlas-of-nightmares].vp", "Stage 2 Upgrades score Victory Points"),
+    ],
+)
+def test_broken_stage2_content(broken, old: str, new: str, entry: str, problem: str) -> None:
+    err = _error(broken("cards.toml", old, new))
+    assert err.file == "cards.toml" and err.entry == entry and problem in err.problem
 
 
 def test_broken_copy_does_not_replace_the_shared_pack(broken, pack: Pack) -> None:

@@ -160,10 +160,9 @@ def test_solo_is_announced_as_not_yet_available():
         new_game(GameConfig(players=1, seats=("human", "king")))
 
 
-@pytest.mark.parametrize("option, words", [
-    (dict(length="variable"), "Variable Length"),
-    (dict(divergent_paths=True), "Divergent Paths"),
-])
-def test_modes_still_to_come_are_refused_not_faked(option, words):
-    with pytest.raises(ValueError, match=words):
-        new_game(GameConfig(players=2, seats=("human", "human"), **option))
+@pytest.mark.parametrize("option", [dict(length="variable"), dict(divergent_paths=True),
+                                    dict(length="variable", divergent_paths=True)])
+def test_the_variable_length_game_and_divergent_paths_are_set_up(option):
+    state = new_game(GameConfig(players=2, seats=("human", "human"), **option)).state
+    assert state.phase == "setup" and state.decision.kind == "turn_start"
+    assert len(state.cathedral_built) + len(state.cathedral_track) == 13

@@ -143,3 +143,41 @@ def test_time_moves_each_time_the_turn_marker_enters_the_start_and_the_skull_end
     assert state.outcome.reason == "time" and state.time == len(get_pack("base").tracks.time) - 1
     assert all(pl.turns == 12 for pl in state.players)
     assert state.outcome.winners
+
+
+def _to_reactions_end(state):
+    """Ignore the action, keep Dreams, pass every reaction: up to the end of the turn."""
+    state = apply(state, ignore(state))
+    while state.decision.kind not in ("choose_day", "move_dreamer"):
+        state = apply(state, legal_actions(state)[-1])
+    return state
+
+
+def test_a_reward_tile_sends_any_players_dreamer_to_any_night_space_at_the_end_of_the_turn():
+    state = first_turn(3, seed=2)
+    active = state.active
+    other = (active + 2) % 3
+    state = set_player(state, replace(state.players[other], dreamer_free=True))
+    state = _to_reactions_end(state)
+    assert state.decision.kind == "move_dreamer" and state.decision.seat == other
+    state = apply(state, A.PlaceDreamer(night="abyss"))
+    assert state.players[other].dreamer == "abyss" and not state.players[other].dreamer_free
+    assert state.decision.kind == "choose_day" and state.active == (active + 1) % 3
+
+
+def test_a_dream_kept_beyond_the_limit_does_not_count_at_step_4():
+    state = first_turn(2, seed=4)
+    seat = state.active
+    pl = state.players[seat]
+    extra = state.decks.dream[0]
+    state = replace(state, decks=replace(state.decks, dream=state.decks.dream[1:]))
+    state = set_player(state, replace(pl, dreams=pl.dreams[:1] + (extra,), free_dreams=(extra,)))
+    state = apply(state, ignore(state))
+    state = apply(state, A.KeepDreams())
+    assert state.decision.kind == "draw_dream"  # only 1 Dream counts: draw a second
+    state = apply(state, legal_actions(state)[0])
+    assert len(state.players[seat].dreams) == 3 and state.decision.kind != "draw_dream"
+    # once played or discarded, it is no longer exempt
+    from nctui.engine.ops import drop_dream
+
+    assert drop_dream(state.players[seat], extra).free_dreams == ()

@@ -17,6 +17,30 @@ P = get_pack("base")
 C = P.cards
 SYM = {x.id: x for x in P.board.symbols}
 SUIT = {x.id: x for x in C.suits}
+DEV = {st: [d for d in C.development if d.stage == st] for st in (1, 2)}
+DR = {st: [d for d in C.dreams if d.stage == st] for st in (1, 2)}
+CF = {st: [k for k in C.conflicts if k.stage == st] for st in (1, 2)}
+NM = {n.number: n for n in C.nightmares}
+# Measured, not derived: share of games ending by devouring (%) and their median end turn, for 2 / 3 / 4
+# players, 100 games of GreedyBots per pair (seeds 5000-5099). Re-measure when cards or thresholds change.
+MEASURED = {
+    (1, 5): ((27, 42), (17, 39), (21, 44)),
+    (3, 7): ((36, 38), (40, 39), (26, 40)),
+    (4, 8): ((18, 44), (24, 42), (18, 40)),
+    (3, 6): ((22, 42), (10, 42), (7, 44)),
+    (2, 8): ((88, 30), (94, 30), (88, 32)),
+    (4, 6): ((12, 44), (6, 42), (6, 40)),
+    (1, 7): ((67, 36), (72, 36), (65, 36)),
+}
+PAIR_AIMS = [  # CHOOSING NIGHTMARES, in the rulebook's order
+    ((1, 5), "climbing the Ritual track"),
+    ((3, 7), "a lot of conflict"),
+    ((4, 8), "a more strategic game end, with variable length"),
+    ((3, 6), "fierce competition for Devoured units"),
+    ((2, 8), "game end triggered quickly after Nightmares enter play"),
+    ((4, 6), "card drawing and a lot of cards played"),
+    ((1, 7), "very aggressive, a lot of conflict, almost certain end via Devoured units"),
+]
 OUT: list[str] = []
 
 
@@ -70,7 +94,8 @@ table(
         ["`board.toml`", "`schema.Board`", "the 6 area symbols and both board sides (grid + areas)"],
         ["`matrix.toml`", "`schema.Matrix`", "the Action Matrix: 5 Day spaces (with arrows), 6 Night spaces, the King's rondel"],
         ["`tracks.toml`", "`schema.Tracks`", "Turn, Time, Ritual and Cathedral tracks, the Divergent Paths sideboard"],
-        ["`cards.toml`", "`schema.Cards`", "Dream suits, Action cards, Basic Combat, Development, Dream and Conflict cards, Reward tiles"],
+        ["`cards.toml`", "`schema.Cards`", "Dream suits, Action cards, Basic Combat, Development, Dream and Conflict cards "
+         "(Stage 1 and 2), Nightmares, Reward tiles"],
     ],
 )
 w(
@@ -96,7 +121,12 @@ steps_doc = [
     ["`recover_limbo`", "count: Followers from your Limbo back to areas you control"],
     ["`move_dreamer`, `perform_conform`", "Reward tile abilities"],
     ["`choose`", "options: a list of step lists, exactly one is resolved"],
-    ["`command_nightmare`, `devour`", "Stage 2 (later issues)"],
+    ["`command_nightmare`", "count: command that many different Nightmares (Stage 2)"],
+    ["`devour`", "count, where (default `nightmare`), whose (`any`, `shadows`, `opponents`: other players' Followers, "
+                 "`own`): the resolving player picks the units (Stage 2)"],
+    ["`nightmare_move`", "steps, toward (`any`, `most_units`, `fewest_units`, `followers`, `shadows`, `marked`, `fort`, "
+                         "`empty`, `commander`, `opponents`), anywhere, on_enter: a Nightmare's command only"],
+    ["`nightmare_return`", "the commanded Nightmare goes back to the Cathedral space: a Nightmare's command only"],
 ]
 table(["Step (`do`)", "Fields"], steps_doc)
 w(
@@ -151,8 +181,13 @@ w(
     "```",
     "",
     "Beyond types, `validate.py` checks references (symbols, actions, Night spaces, suits), the rulebook's",
-    "counts (52/27/16 Stage 1 cards, 13 Cathedral pieces, 13 Reward tiles), 4 corners per side, 12 areas",
-    "on the 1-2 player side, Unit Limit 3 on the starting Fortify card and the shape of steps. The pack's",
+    "counts (52/27/16 Stage 1 and 44/19/16 Stage 2 cards, 8 Nightmares numbered 1-8, 13 Cathedral pieces,",
+    "13 Reward tiles), 4 corners per side, 12 areas on the 1-2 player side, Unit Limit 3 on the starting",
+    "Fortify card, VP on every Stage 2 Upgrade and the shape of steps. For Stage 2 it also checks that",
+    "only a Nightmare's command moves or returns a Nightmare (and that its first step moves it, its",
+    "`on_enter` never moves or commands), that Devoured Units numbers grow with the players and at most",
+    "one Nightmare lacks them (so every pair has one), that only Stage 2 Dreams need devoured units or",
+    "Nightmares, and that no Dream with the Cathedral icon needs them. The pack's",
     "SHA-256 digest is recorded in saves. `tests/test_content.py` checks the rest (symmetry and",
     "connectivity of the board, symbols, deck sizes per player count, combat icons, error messages).",
     "",
@@ -305,8 +340,9 @@ w(
     "",
 )
 w("### Dream suits", "")
-table(["Id", "Glyph", "Letter", "Name", "Stage 1 Dreams"],
-      [[x.id, x.glyph, x.letter, x.name, str(sum(d.suit == x.id for d in C.dreams))] for x in C.suits])
+table(["Id", "Glyph", "Letter", "Name", "Stage 1 Dreams", "Stage 2 Dreams"],
+      [[x.id, x.glyph, x.letter, x.name] + [str(sum(d.suit == x.id for d in DR[st])) for st in (1, 2)]
+       for x in C.suits])
 
 w("### Starting Action cards", "", "Every player gets an identical set of these five.", "")
 table(
@@ -317,29 +353,6 @@ table(
 b = C.basic_combat
 w("### Basic Combat", "")
 table(["Id", "Name", "Combat"], [[b.id, b.name, combat(b.combat)]])
-
-ups = [d for d in C.development if d.kind == "upgrade"]
-plo = [d for d in C.development if d.kind == "ploy"]
-w(f"### Development cards, Stage 1 ({len(C.development)})", "")
-w(f"#### Upgrades ({len(ups)})", "")
-for action in s.ACTION_IDS:
-    w(f"**{action.capitalize()}**", "")
-    rows = []
-    for d in ups:
-        if d.action != action:
-            continue
-        name = d.name
-        if d.unit_limit:
-            extra = f"Unit Limit {d.unit_limit}"
-            if d.unit_limit_one_area:
-                extra += f", {d.unit_limit_one_area} in one area"
-            name += f" ({extra})"
-        rows.append([d.id, name, combat(d.combat), players(d.players), str(d.vp),
-                     d.day.text, d.conform.text, d.dissent.text])
-    table(["Id", "Name", "Combat", "Players", "VP", "Day", "Conform", "Dissent"], rows)
-w(f"#### Ploys ({len(plo)})", "")
-table(["Id", "Name", "Combat", "Players", "Effect"],
-      [[d.id, d.name, combat(d.combat), players(d.players), d.effect.text] for d in plo])
 
 when_text = {"any_time": "any time", "own_turn": "your turn", "after_conflict_won": "after a won conflict",
              "end_of_own_turn": "end of your turn"}
@@ -357,30 +370,141 @@ def need_text(n) -> str:
     return f"{tag}({args})"
 
 
-w(f"### Dream cards, Stage 1 ({len(C.dreams)})", "")
-w("✝ = Cathedral icon (Variable Length Game: playing the card builds a Cathedral piece).", "")
-table(
-    ["Id", "Name", "Suit", "VP", "✝", "When", "Needs (data)", "Text"],
-    [[d.id, d.name, f"{SUIT[d.suit].glyph} {SUIT[d.suit].name}", str(d.vp), "✝" if d.cathedral else "",
-      when_text[d.when], "; ".join(need_text(n) for n in d.needs), d.text] for d in C.dreams],
-)
-w(f"### Conflict cards, Stage 1 ({len(C.conflicts)})", "")
-w("What the Shadows generate for 1, 2 and 3 Shadows; the Victory effect may always be replaced by drawing 1 Development card.", "")
-table(
-    ["Id", "Name", "1 Shadow", "2 Shadows", "3 Shadows", "Victory", "Defeat"],
-    [[k.id, k.name] + [combat(ln.combat) for ln in k.lines] + [k.victory.text, k.defeat.text] for k in C.conflicts],
-)
+def development_tables(stage: int) -> None:
+    cards = DEV[stage]
+    ups = [d for d in cards if d.kind == "upgrade"]
+    plo = [d for d in cards if d.kind == "ploy"]
+    w(f"### Development cards, Stage {stage} ({len(cards)})", "")
+    w(f"#### Upgrades ({len(ups)})", "")
+    for action in s.ACTION_IDS:
+        w(f"**{action.capitalize()}**", "")
+        rows = []
+        for d in ups:
+            if d.action != action:
+                continue
+            name = d.name
+            if d.unit_limit:
+                extra = f"Unit Limit {d.unit_limit}"
+                if d.unit_limit_one_area:
+                    extra += f", {d.unit_limit_one_area} in one area"
+                name += f" ({extra})"
+            rows.append([d.id, name, combat(d.combat), players(d.players), str(d.vp),
+                         d.day.text, d.conform.text, d.dissent.text])
+        table(["Id", "Name", "Combat", "Players", "VP", "Day", "Conform", "Dissent"], rows)
+    w(f"#### Ploys ({len(plo)})", "")
+    table(["Id", "Name", "Combat", "Players", "Effect"],
+          [[d.id, d.name, combat(d.combat), players(d.players), d.effect.text] for d in plo])
+
+
+def dream_table(stage: int) -> None:
+    w(f"### Dream cards, Stage {stage} ({len(DR[stage])})", "")
+    w("✝ = Cathedral icon (Variable Length Game: playing the card builds a Cathedral piece).", "")
+    table(
+        ["Id", "Name", "Suit", "VP", "✝", "When", "Needs (data)", "Text"],
+        [[d.id, d.name, f"{SUIT[d.suit].glyph} {SUIT[d.suit].name}", str(d.vp), "✝" if d.cathedral else "",
+          when_text[d.when], "; ".join(need_text(n) for n in d.needs), d.text] for d in DR[stage]],
+    )
+
+
+def conflict_table(stage: int) -> None:
+    w(f"### Conflict cards, Stage {stage} ({len(CF[stage])})", "")
+    w("What the Shadows generate for 1, 2 and 3 Shadows; the Victory effect may always be replaced by drawing 1 "
+      "Development card.", "")
+    table(
+        ["Id", "Name", "1 Shadow", "2 Shadows", "3 Shadows", "Victory", "Defeat"],
+        [[k.id, k.name] + [combat(ln.combat) for ln in k.lines] + [k.victory.text, k.defeat.text] for k in CF[stage]],
+    )
+
+
+def threshold_text(numbers: tuple) -> str:
+    return " / ".join("-" if x is None else str(x) for x in numbers)
+
+
+def pair_threshold(a: int, b: int, i: int) -> int | None:
+    """DEVOURING UNITS: the higher of the two numbers; a card without one defers to the other."""
+    found = [x for x in (NM[a].devoured[i], NM[b].devoured[i]) if x is not None]
+    return max(found) if found else None
+
+
+def move_text(mv: s.NightmareMove) -> str:
+    if mv.anywhere:
+        return "to any area"
+    where = "any adjacent area" if mv.toward == "any" else f"adjacent, toward `{mv.toward}`"
+    return f"{mv.steps}× {where}" + (" (effects in each area entered)" if mv.on_enter else "")
+
+
+def devours(cmd: s.Effect) -> int:
+    total = 0
+    for x in cmd.steps:
+        if isinstance(x, s.Devour):
+            total += x.count
+        if isinstance(x, s.NightmareMove):
+            total += x.steps * sum(y.count for y in x.on_enter if isinstance(y, s.Devour))
+    return total
+
+
+def whose(cmd: s.Effect) -> str:
+    found = [x for x in cmd.steps if isinstance(x, s.Devour)]
+    found += [y for x in cmd.steps if isinstance(x, s.NightmareMove) for y in x.on_enter if isinstance(y, s.Devour)]
+    return ", ".join(dict.fromkeys(x.whose for x in found))
+
+
+def nightmare_tables() -> None:
+    w(f"### Nightmares ({len(C.nightmares)})", "")
+    w(
+        "Devoured Units numbers for 1-2 / 3 / 4 players (`-`: none). *Moves*: how its command moves it",
+        "(each move enters an adjacent area matching the filter; the first move from the Cathedral space",
+        "enters an area next to the Cathedral). *Devours*: units one command devours at most, and whose.",
+        "",
+    )
+    table(
+        ["#", "Name", "Devoured", "Moves", "Devours", "Command", "Card text"],
+        [[str(n.number), n.name, threshold_text(n.devoured), move_text(n.command.steps[0]),
+          f"{devours(n.command)} ({whose(n.command)})", n.command.text, n.text] for n in C.nightmares],
+    )
+    w("#### The suggested pairs (CHOOSING NIGHTMARES)", "")
+    w("*Ends at*: the number of devoured units that triggers the game end with this pair (the higher of the two).", "")
+    table(
+        ["Pair", "Rulebook's aim", "Ends at (1-2 / 3 / 4 players)", "Devours per command"],
+        [[f"{a} & {b}", aim, " / ".join(str(pair_threshold(a, b, i)) for i in range(3)),
+          f"{devours(NM[a].command)} / {devours(NM[b].command)}"] for (a, b), aim in PAIR_AIMS],
+    )
+
+
+development_tables(1)
+dream_table(1)
+conflict_table(1)
 w(f"### Divergent Paths Reward tiles ({len(C.reward_tiles)})", "")
 w("In the order of the rulebook's REWARD TILES list.", "")
 table(["#", "Id", "Colour", "Name", "Ability"],
       [[str(i + 1), x.id, x.colour, x.name, x.effect.text] for i, x in enumerate(C.reward_tiles)])
 
+w("## Stage 2 cards and the Nightmares", "")
+w(
+    "Stage 2 Development, Dream and Conflict cards are set aside at setup and come into play at the Stage II",
+    "space of the Cathedral track; the Nightmares enter the Cathedral space once the Cathedral is complete.",
+    "Effects that command Nightmares or devour do nothing before that. Inside a Nightmare's command,",
+    "`nightmare` areas are its current area; on cards, an area holding a Nightmare.",
+    "",
+)
+development_tables(2)
+dream_table(2)
+conflict_table(2)
+nightmare_tables()
+
 # =============================================================================================
-dev_atk = sum(d.combat.attack for d in C.development) / len(C.development)
-dev_def = sum(d.combat.defense for d in C.development) / len(C.development)
-vps = Counter(d.vp for d in C.dreams)
-avg_vp = sum(d.vp for d in C.dreams) / len(C.dreams)
-marks = Counter(d.players for d in C.development)
+
+
+def mean(items, f) -> float:
+    return sum(f(x) for x in items) / len(items)
+
+
+dev_atk, dev_def = mean(DEV[1], lambda d: d.combat.attack), mean(DEV[1], lambda d: d.combat.defense)
+vps = Counter(d.vp for d in DR[1])
+avg_vp = mean(DR[1], lambda d: d.vp)
+marks = Counter(d.players for d in DEV[1])
+ups = [d for d in DEV[1] if d.kind == "upgrade"]
+plo = [d for d in DEV[1] if d.kind == "ploy"]
 w(
     "## Content decisions",
     "",
@@ -442,7 +566,7 @@ w(
     "",
     "* **Four Dream suits** (Crown, Rampart, Ladder, Dagger). The solo rules give every Dream card a suit",
     "  icon and score the King 0/1/3/6/10/15/21 for 1-7 cards of a suit; our 27 Stage 1 Dreams split",
-    f"  {'/'.join(str(sum(d.suit == x.id for d in C.dreams)) for x in C.suits)}, so up to 7 of a suit exist in Stage 1. "
+    f"  {'/'.join(str(sum(d.suit == x.id for d in DR[1])) for x in C.suits)}, so up to 7 of a suit exist in Stage 1. "
     "Suits do not affect players; each is themed on one road to victory",
     "  (Crown: areas, Rampart: Forts, Ladder: the Ritual track and Upgrades, Dagger: Followers and",
     "  conflicts) so the King's suit preference reads as a personality. Glyphs and letters differ from the",
@@ -461,7 +585,7 @@ w(
     "* **Basic Combat: 1⚔ 1⛨**, a modest card that always returns to hand.",
     f"* **Development: {len(ups)} Upgrades (6 per action) and {len(plo)} Ploys.** {marks[3]} cards are marked 3+"
     f" and {marks[4]} marked 4, so the deck holds {marks[2]} cards with 2 players, {marks[2] + marks[3]} with 3 and",
-    f"  {len(C.development)} with 4. Each action keeps 4 Upgrades in the 2-player deck, so setup step 11",
+    f"  {len(DEV[1])} with 4. Each action keeps 4 Upgrades in the 2-player deck, so setup step 11",
     "  always finds Upgrades quickly. Upgrades improve one part of their action (more MP or conflicts,",
     "  cheaper Fort levels, a second free Ritual step, extra production, more cards) and keep the other",
     "  parts close to the starting card; a covered card's effects are simply replaced.",
@@ -474,7 +598,7 @@ w(
     "  Sleepers, marked 4, with weak icons) to 5, the two values the rulebook names.",
     "* **Upgrade VP**: the scoring example gives 1 VP per Stage 2 Upgrade; Stage 1 Upgrades score 0 except",
     "  four plain ones (no stronger than the starting card in their Day effect) worth 1 VP.",
-    f"* **Dreams: {len(C.dreams)} cards, VP 2-5** ({', '.join(f'{n}×{v}' for v, n in sorted(vps.items()))};"
+    f"* **Dreams: {len(DR[1])} cards, VP 2-5** ({', '.join(f'{n}×{v}' for v, n in sorted(vps.items()))};"
     f" average {avg_vp:.2f}). The rulebook's scoring example takes 15 of 34 VP from Dreams and says Dreams",
     "  give the majority: a player who plays 5-7 Dreams scores 16-23 VP from them, plus 4-12 from the",
     "  two Ritual markers, 1-4 from Forts, 0-2 from Upgrades and the Devoured bonus: 30-40 VP is typical. Needs are",
@@ -482,7 +606,7 @@ w(
     "  Fort levels per player (8 is the 5 VP goal), 20 Followers (15 on the board is 5 VP), ritual space",
     "  11 (the first ritual space) is 5 VP. Most Dreams need one thing; two-condition Dreams pair",
     "  something easy with something demanding. Three carry a small effect when played.",
-    f"* **{sum(d.cathedral for d in C.dreams)} Dreams carry the Cathedral icon**: in the Variable Length Game 12 pieces "
+    f"* **{sum(d.cathedral for d in DR[1])} Dreams carry the Cathedral icon**: in the Variable Length Game 12 pieces "
     "must be built from Dreams (fewer with 2-3",
     "  players); with 8 in Stage 1 (30%), the Stage II space (8th piece) arrives around mid-game, and the",
     "  icon sits on 2 Dreams of each suit and on every VP value, so no single strategy sets the game's",
@@ -497,14 +621,194 @@ w(
     "  1 on an open or special space, Shaper anywhere, 1 conversion next to the Shaper, Dreamer to any",
     "  Night space at the end of the turn. Red (4): 5 Stage 2 Development cards keep 2, 2 Shadows then a",
     "  conflict there, 4 Stage 2 Dreams keep 1, the Conform part of any Action card. \"Advance\" is a free",
-    "  climb. Two details are carried by the text and the engine rather than the steps: *produce 2 in an*",
-    "  *area* is written as a `produce` of 2 among areas you control (`produce` has no single-area mode",
-    "  yet; the engine should put both in one area), and",
-    "  the Dream kept from *A Deeper Dream* does not count against the limit of 2 Dream cards.",
+    "  climb; *produce 2 in an area* is a `produce` in mode `one` (both units in one area you control);",
+    "  the Dream kept from *A Deeper Dream* does not count against the limit of 2 Dream cards",
+    "  (`beyond_limit`).",
     "* **Names and texts** are ours: dream-and-nightmare themed names, one plain sentence per effect using",
     "  the rulebook's terms (Produce, MP, Marked Area, Fort level, Limbo, Conform) so they read the same",
     "  everywhere in the UI.",
     "",
+)
+
+# =============================================================================================
+
+
+def names_where(cards, pred) -> str:
+    return ", ".join(d.name for d in cards if pred(d))
+
+
+def uses(effects, step_type, **fields) -> bool:
+    return any(isinstance(x, step_type) and all(getattr(x, k) == v for k, v in fields.items())
+               for e in effects if e for x in e.steps)
+
+
+def _commands(d) -> bool:
+    return any(isinstance(x, s.CommandNightmare) or (isinstance(x, s.Choose) and any(
+        isinstance(y, s.CommandNightmare) for opt in x.options for y in opt))
+        for e in (d.day, d.conform, d.dissent) for x in e.steps)
+
+
+ups2 = [d for d in DEV[2] if d.kind == "upgrade"]
+plo2 = [d for d in DEV[2] if d.kind == "ploy"]
+marks2 = Counter(d.players for d in DEV[2])
+vp2 = Counter(d.vp for d in ups2)
+line_power = [[mean(CF[st], lambda k, i=i: k.lines[i].combat.attack + k.lines[i].combat.defense) for i in range(3)]
+              for st in (1, 2)]
+track = [sp.piece for sp in P.tracks.cathedral]
+stage2_at = next(i for i, sp in enumerate(P.tracks.cathedral) if "stage2" in sp.icons)
+after = track[stage2_at + 1:]
+icons2 = [d for d in DR[2] if d.cathedral]
+w(
+    "### Stage 2 cards",
+    "",
+    f"* **Development: {len(ups2)} Upgrades (5 per action) and {len(plo2)} Ploys**, Stage 1's share of",
+    f"  Upgrades (58%). {marks2[3]} are marked 3+ and {marks2[4]} marked 4 (Stage 1's 73/15/12%), so the Stage 2",
+    f"  cards add {marks2[2]} cards with 2 players, {marks2[2] + marks2[3]} with 3 and {len(DEV[2])} with 4; every"
+    " action keeps at least 3",
+    "  Upgrades in the 2-player deck.",
+    f"* **Every Stage 2 Upgrade scores VP**: {vp2[1]} score 1, as in the rulebook's scoring example (\"Each",
+    "  Stage 2 Upgrade card scores 1 victory point\"). The rare one scoring 2 is"
+    f" {names_where(ups2, lambda d: d.vp == 2)},",
+    "  marked 4: 3 Fort levels for 4 Followers and a Unit Limit of 5 in one area. A player who covers 2-4",
+    "  Action cards in Stage 2 scores 2-4 VP from them (the example's player scores 2).",
+    "* **Stronger Upgrades** that keep their action's core (the Ritual Day still climbs paid steps first,",
+    "  Summon's still makes every Marked Area and Fort area produce, Maneuver's still gains 4+ MP and",
+    "  fights, Develop's still plays any number of cards): 6 MP, 3 conflicts, 2 free Ritual steps, 3 Fort",
+    "  levels for 4 Followers, draw 4 keep 2, the Conform part of another card. **Commands**: one",
+    "  Nightmare Upgrade per action commands on its Day, its Conform (after a small gain) and its Dissent",
+    "  (" + names_where(ups2, lambda d: uses((d.dissent,), s.CommandNightmare)) + "), so whoever covers an",
+    "  Action card with one commands whenever anyone takes that action. Two cards marked 3+ / 4 command",
+    "  on one part only (" + names_where(ups2, lambda d: not uses((d.dissent,), s.CommandNightmare) and _commands(d))
+    + "); the",
+    "  other Upgrades never command, so a player can stay away from the Nightmares and score otherwise.",
+    "* **Ploys** command (" + names_where(plo2, lambda d: uses((d.effect,), s.CommandNightmare)) + "; *Twofold",
+    "  Summons* commands both, since no player commands the same Nightmare twice in a turn) or devour in",
+    "  an area holding a Nightmare (" + names_where(plo2, lambda d: uses((d.effect,), s.Devour)) + "). *The",
+    "  Offering* devours your own Follower for a free climb: a devoured Follower is not lost for scoring,",
+    "  it counts for the Devoured Units ranking (8/5/3/2), so feeding the Nightmares is a strategy.",
+    f"* **Combat icons**: Stage 2 cards average {mean(DEV[2], lambda d: d.combat.attack):.2f}⚔"
+    f" {mean(DEV[2], lambda d: d.combat.defense):.2f}⛨ (Stage 1: {dev_atk:.2f}⚔ {dev_def:.2f}⛨),",
+    "  still within 0-3 Attacks and 0-2 Defenses, to face the stronger Stage 2 Shadows. The Ploys that",
+    "  only command or devour are good fighting cards, since they are dead until the Cathedral is complete",
+    "  (the Stage 2 cards arrive at the Stage II space, four pieces before the Nightmares).",
+    f"* **Dreams: {len(DR[2])} cards, VP 3-6** (average {mean(DR[2], lambda d: d.vp):.2f} against {avg_vp:.2f}"
+    " in Stage 1), for fuller",
+    "  boards: 7 areas, 5 symbols, 8 areas of presence, 2 Forts of 3 levels,",
+    "  Ritual space 17 or both markers on 9, 5 Upgrades, 7 cards in hand, 16 Followers on the board, 3",
+    "  conflicts won in a turn. Suits split "
+    f"{'/'.join(str(sum(d.suit == x.id for d in DR[2])) for x in C.suits)}, so each suit has 11-12 cards over",
+    "  both stages for the King's scoring.",
+    "  Three Dreams need a Nightmare's area (present in both, control one, your Shaper in one) and two",
+    "  need your devoured Followers (3 for 4 VP, 6 for 6 VP): devouring your own is rewarded beyond the",
+    f"  ranking. {sum(d.effect != s.NO_EFFECT for d in DR[2])} carry a small effect (play 1 Ploy, 2 Followers"
+    " back from Limbo, or command",
+    "  a Nightmare).",
+    f"* **{len(icons2)} Stage 2 Dreams carry the Cathedral icon.** The Stage 2 cards come in at the Stage II",
+    f"  space ({track[stage2_at]}, the {stage2_at + 1}th of {len(track)} pieces), so {len(after)} pieces"
+    f" ({', '.join(after)}) are still to build. In the Variable Length Game only",
+    "  Cathedral-icon Dreams build them: with 4 players every piece comes from a Dream and Stage 1's 8",
+    "  icons are all used up reaching the Stage II space, so without icons on Stage 2 Dreams the",
+    "  Cathedral could never be completed, the Nightmares would never come and the game would end by",
+    "  time only (with 2 or 3 players, 2 or 1 Stage 1 icons may remain).",
+    f"  {len(icons2)} of {len(DR[2])} keeps Stage 1's ratio (about 30%), so reaching Stage 2 stays a variable,",
+    "  player-driven pace. They are on every suit and on 3, 4 and 5 VP; none needs a Nightmare or",
+    "  devoured units (`validate.py` refuses it): the Nightmares only come after the last piece, so such",
+    "  a Dream could never build one. In the Standard Game the icon is ignored.",
+    f"* **Conflicts: {len(CF[2])} cards, stronger Shadows**: on average they generate",
+    f"  {' / '.join(f'{x:.2f}' for x in line_power[1])} icons for 1 / 2 / 3 Shadows (Stage 1:"
+    f" {' / '.join(f'{x:.2f}' for x in line_power[0])}), up to 4⚔ with 3 Shadows.",
+    f"  {sum(uses((k.victory,), s.CommandNightmare) for k in CF[2])} Victories command a Nightmare and"
+    f" {sum(uses((k.victory,), s.Devour) for k in CF[2])} devour (mostly Shadows,",
+    "  speeding the end without feeding a rival's",
+    "  ranking); Defeats often devour the loser's own Followers (a loss on the board, a small consolation",
+    "  on the ranking) or add Shadows around the Nightmares and the Cathedral. A Victory that commands the",
+    "  War Drum or the Thousand Howls starts their conflicts after the first conflict is over (the",
+    "  Conflict card waits in the effect's frame), so conflicts follow each other rather than nest.",
+    "",
+    "### The Nightmares",
+    "",
+)
+
+
+def th(n: int) -> str:
+    return threshold_text(NM[n].devoured)
+
+
+def pt(a: int, b: int) -> str:
+    return " / ".join(str(pair_threshold(a, b, i)) for i in range(3))
+
+
+w(
+    "* **Pace of Stage 2, measured.** In the Standard Game a piece is built every turn from the end of each",
+    "  player's first turn, so the Cathedral is complete at turn 13 (2 players) to 15 (4 players), leaving",
+    "  33-35 of the Time track's 48 turns. Commands come only from cards (the Nightmare Upgrades, 4",
+    "  Ploys, 5 Conflict Victories, 3 Dreams) and the Ritual track's two command spaces, so they are",
+    "  rarer than one a turn: games between greedy bots (`nctui.bots.GreedyBot` on every seat, with the",
+    "  thresholds switched off) command 4-7 times and devour 5-15 units in all of Stage 2. A table of",
+    "  20-30 units on the board could swallow far larger numbers, but numbers of 20+ would never be",
+    "  reached; the Devoured Units numbers are sized to that measured pace instead, and grow by 1 a step",
+    "  with the players (more reactions, more commands). Players who seek the Nightmares command more than",
+    "  the bots do, so these games end sooner than the bots' do.",
+    "* **Every command first moves its Nightmare** (it starts in the Cathedral space, where nothing can be",
+    "  devoured); each move enters an area matching the card's filter, never one entered in the same",
+    "  activation nor the start, and a Nightmare with no allowed area stops where it is. Commands resolve",
+    "  as completely as possible: a devour with units there must take them, and the commander chooses",
+    "  whose (within the card's `whose`), so a player can feed their own Followers to the ranking.",
+    f"* **1, The Stair of Mouths** ({th(1)}): hunts Followers (2 moves into areas with Followers),",
+    "  devours 2 and gives its commander a free climb onto an open or special space. A low number and a",
+    "  hunger for player units make it aggressive; the climb makes it a Ritual Nightmare.",
+    f"* **2, The Glutton Below** ({th(2)}): the lowest number, and the biggest single meal: one move",
+    "  into the most crowded adjacent area, then 3 units devoured. Whatever it is paired with, the game",
+    "  ends soon after it enters.",
+    f"* **3, The War Drum** ({th(3)}): goes where your rivals are, adds a Shadow there, resolves a",
+    "  conflict there (any two sides: you may set a rival against the Shadows) and devours 1 unit of the",
+    "  commander's choice: a conflict every command and a fight over whose units feed the ranking.",
+    f"* **4, The Pale Archivist** ({th(4)}): the highest number and the gentlest hunger, 1 Shadow per",
+    "  command (never a player's Follower), paid back with 2 cards drawn and 1 Upgrade and 1 Ploy played.",
+    "  On its own it rarely ends the game before the Time track does.",
+    f"* **5, The Candle Procession** ({th(5)}): always starts from and returns to the Cathedral, so it",
+    "  only ever visits the areas next to it; it devours 1 there and its commander climbs a paid step (it",
+    "  may be a special space) and a free one. A fairly high number gives climbers time.",
+    f"* **6, The Hollow Collector** ({th(6)}): walks up to 3 areas where you are present, devouring 1",
+    "  of **your own** Followers and drawing you 1 card in each: the fastest way to climb the Devoured",
+    "  ranking and to fill your hand, paid for with your board.",
+    f"* **7, The Thousand Howls** ({th(7)}): 2 moves, a conflict in each area entered, then 2 units",
+    "  devoured where it stops: the most conflict per command and a low number.",
+    "* **8, The Sleeper Beneath** (no number): appears in any area and devours 2 units there. Having no",
+    "  number (DEVOURING UNITS allows it), its partner alone sets the end, while it is the fastest tool to",
+    "  reach it, anywhere on the board: how soon the game ends is up to the players who command it.",
+    "",
+    "The rulebook's suggested pairs (table above), and why they play as described:",
+    "",
+    "* **1 & 5, climbing the Ritual track**: both commands climb (a free step onto a special space, a paid",
+    "  step that may be special plus a free one); the special spaces 16 and 19 command again. The end",
+    f"  comes at the Procession's {pt(1, 5)}, late enough to climb.",
+    "* **3 & 7, a lot of conflict**: every command resolves one (War Drum) or two (Thousand Howls)",
+    f"  conflicts, and the Drum adds a Shadow first so there is always a fight; the end at {pt(3, 7)}.",
+    "* **4 & 8, a more strategic game end, with variable length**: the Sleeper has no number, so the",
+    f"  Archivist's {pt(4, 8)}, the highest of any pair, is the goal. The Archivist eats 1 Shadow a",
+    "  command and the Sleeper 2 units anywhere: the game ends by devouring only if players choose to",
+    "  command the Sleeper (a leader hurries the end, the others stall), otherwise by time.",
+    "* **3 & 6, fierce competition for Devoured units**: the Drum lets its commander pick whose unit it",
+    "  devours and the Collector devours the commander's own Followers, up to 3 at a time: the 8/5/3/2",
+    "  ranking (and the Dreams *Fed to the Dark* and *Beloved of the Maw*) becomes a race.",
+    "* **2 & 8, game end triggered quickly after Nightmares enter play**: the Sleeper defers to the",
+    f"  Glutton's {pt(2, 8)}, the lowest number of any pair, and the two devour 3 and 2 units a command,",
+    "  the fastest pair: two or three commands can end the game.",
+    "* **4 & 6, card drawing and a lot of cards played**: the Archivist draws 2 and plays 2 cards, the",
+    "  Collector draws up to 3; the Archivist's high number keeps the game long enough to play them.",
+    "* **1 & 7, very aggressive, a lot of conflict and almost certain end via Devoured units**: both",
+    "  devour any units (2 a command), the Howls fight in every area they enter, and the end at",
+    f"  {pt(1, 7)} is the second lowest of the suggested pairs.",
+    "",
+    "Measured with greedy bots (100 games per pair and player count, seeds 5000-5099): the share of",
+    "games that end by devouring, and the median turn they end on (Stage 2 begins at turn 13-15).",
+    "",
+)
+table(
+    ["Pair", "Rulebook's aim", "2 players", "3 players", "4 players"],
+    [[f"{a} & {b}", aim] + [f"{MEASURED[(a, b)][i][0]}% (turn {MEASURED[(a, b)][i][1]})" for i in range(3)]
+     for (a, b), aim in PAIR_AIMS],
 )
 
 with open(sys.argv[1], "w", encoding="utf-8") as f:

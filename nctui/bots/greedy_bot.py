@@ -26,6 +26,9 @@ PREFERENCE: dict[type, float] = {
     A.RecoverTo: 2,
     A.PlayPloy: 2,
     A.StartConflict: 1,
+    A.ChooseNightmare: 1,
+    A.MoveNightmare: 1,
+    A.DevourUnit: 1,
     A.KeepDreams: 1,
     A.Done: -5,
 }

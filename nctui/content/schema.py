@@ -141,10 +141,12 @@ class PlayPloys(_Step, tag="play_ploys"):
 
 
 class ResolveConflicts(_Step, tag="resolve_conflicts"):
-    """Resolve X conflicts (repeat until X are done or none is possible)."""
+    """Resolve X conflicts (repeat until X are done or none is possible); ``area``: in that one
+    area only (a Reward tile's "resolve a conflict in that area"; then ``count`` is 1)."""
 
     count: int = 1
     where: AreaFilter = "any"
+    area: str = ""
 
 
 class AddShadows(_Step, tag="add_shadows"):

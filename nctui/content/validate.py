@@ -21,6 +21,7 @@ REWARD_TILES = 13
 REWARD_COLOURS = {"gray": 5, "yellow": 4, "red": 4}  # our sideboard's slots (docs/content.md)
 OVERLAY_TILES = 4  # COMPONENTS: 4 board overlay tiles cover the areas marked 4
 NIGHTMARES = 8
+NIGHTMARE_ONLY = (s.NightmareMove, s.NightmareReturn)  # they act on "the commanded Nightmare"
 
 
 def _fail(file: str, entry: str, problem: str) -> None:
@@ -107,16 +108,30 @@ def _tracks(pack: "Pack") -> None:
                     _fail("tracks.toml", f"divergent_paths[{p.piece}].incoming", f"unknown piece {src!r}")
 
 
-def _effects(file: str, entry: str, effects: Iterable[s.Effect | None]) -> None:
+def _effects(file: str, entry: str, effects: Iterable[s.Effect | None], command: bool = False) -> None:
+    """``command``: the effects are a Nightmare's command, the only place that moves a Nightmare."""
     for eff in effects:
         if eff is None:
             continue
         for step in eff.steps:
+            if not command and _nightmare_only(step):
+                _fail(file, entry, "only a Nightmare's command moves or returns the commanded Nightmare")
             _step(file, entry, step)
 
 
-def _step(file: str, entry: str, step: s.Step) -> None:
+def _nightmare_only(step: s.Step) -> bool:
     if isinstance(step, s.Choose):
+        return any(_nightmare_only(sub) for opt in step.options for sub in opt)
+    return isinstance(step, NIGHTMARE_ONLY)
+
+
+def _step(file: str, entry: str, step: s.Step) -> None:
+    if isinstance(step, s.NightmareMove):
+        for sub in step.on_enter:
+            if isinstance(sub, NIGHTMARE_ONLY + (s.CommandNightmare,)):
+                _fail(file, entry, "on_enter can't move, return or command a Nightmare")
+            _step(file, entry, sub)
+    elif isinstance(step, s.Choose):
         if len(step.options) < 2:
             _fail(file, entry, "a choose step needs at least two options")
         for opt in step.options:
@@ -166,6 +181,8 @@ def _cards(pack: "Pack") -> None:
                 _fail(f, e + ".unit_limit", "Fortify Upgrades print the normal Unit Limit of 3")
             if d.unit_limit_one_area not in (0, 4, 5):
                 _fail(f, e + ".unit_limit_one_area", "Upgrades raise the Unit Limit in one area to 4 or 5")
+            if d.stage == 2 and d.vp < 1:
+                _fail(f, e + ".vp", "Stage 2 Upgrades score Victory Points (the rulebook's scoring example)")
             _effects(f, e, (d.day, d.conform, d.dissent))
         else:
             if d.effect is None:
@@ -180,13 +197,44 @@ def _cards(pack: "Pack") -> None:
         if not d.needs:
             _fail(f, f"dreams[{d.id}].needs", "a Dream card states what it needs")
         _effects(f, f"dreams[{d.id}]", (d.effect,))
+        if _needs_nightmare(d) and d.stage == 1:
+            _fail(f, f"dreams[{d.id}].needs", "only Stage 2 Dreams need devoured units or Nightmares")
+        if _needs_nightmare(d) and d.cathedral:
+            _fail(f, f"dreams[{d.id}].cathedral", "Nightmares come after the last Cathedral piece: a Dream that "
+                  "builds the Cathedral can't need them")
     for k in c.conflicts:
         if [ln.shadows for ln in k.lines] != [1, 2, 3]:
             _fail(f, f"conflicts[{k.id}].lines", "one line each for 1, 2 and 3 Shadows")
         _effects(f, f"conflicts[{k.id}]", (k.victory, k.defeat))
     if c.nightmares and sorted(n.number for n in c.nightmares) != list(range(1, NIGHTMARES + 1)):
         _fail(f, "nightmares", f"Nightmares are numbered 1 to {NIGHTMARES}")
+    _nightmares(c.nightmares)
     if c.reward_tiles and len(c.reward_tiles) != REWARD_TILES:
         _fail(f, "reward_tiles", f"there are {REWARD_TILES} Reward tiles")
     if c.reward_tiles and Counter(t.colour for t in c.reward_tiles) != Counter(REWARD_COLOURS):
         _fail(f, "reward_tiles", f"Reward tile colours must be {REWARD_COLOURS}")
+
+
+def _needs_nightmare(d: s.DreamCard) -> bool:
+    return any(isinstance(n, s.DevouredAtLeast) or getattr(n, "where", "") == "nightmare" for n in d.needs)
+
+
+def _nightmares(nightmares: tuple[s.NightmareCard, ...]) -> None:
+    """COMMAND NIGHTMARES and DEVOURING UNITS: a command first moves the Nightmare out of where it
+    stands (its current area is where the rest happens); the Devoured Units numbers grow with the
+    players, and since the higher number of the pair counts and a card without one defers to the
+    other, at most one Nightmare may lack it, so that every pair has a number."""
+    f = "cards.toml"
+    for n in nightmares:
+        e = f"nightmares[{n.number}]"
+        steps = n.command.steps
+        if not steps or not isinstance(steps[0], s.NightmareMove):
+            _fail(f, e + ".command", "a command starts by moving the Nightmare (nightmare_move)")
+        if any(isinstance(x, s.CommandNightmare) for x in steps):
+            _fail(f, e + ".command", "a command doesn't command another Nightmare")
+        _effects(f, e, (n.command,), command=True)
+        numbers = [x for x in n.devoured if x is not None]
+        if numbers and (len(numbers) != 3 or min(numbers) < 1 or numbers != sorted(numbers)):
+            _fail(f, e + ".devoured", "three numbers (1-2 / 3 / 4 players), at least 1, growing with the players")
+    if sum(all(x is None for x in n.devoured) for n in nightmares) > 1:
+        _fail(f, "nightmares", "at most one Nightmare has no Devoured Units number, so every pair has one")

@@ -210,6 +210,34 @@ class TakeVictory(_A, tag="take_victory"):
     take: bool
 
 
+# ---- Nightmares (Stage 2)
+
+
+class ChooseNightmare(_A, tag="choose_nightmare"):
+    """COMMAND NIGHTMARES: command the Nightmare with this number."""
+
+    number: int
+
+
+class MoveNightmare(_A, tag="move_nightmare"):
+    """COMMAND NIGHTMARES: the commanded Nightmare enters ``to``."""
+
+    to: str
+
+
+class DevourUnit(_A, tag="devour_unit"):
+    """DEVOURING UNITS: devour a unit of ``side`` (a seat, or -2 for the Shadows) in ``area``."""
+
+    area: str
+    side: int
+
+
+class TakePiece(_A, tag="take_piece"):
+    """DIVERGENT PATHS: place this available Cathedral piece and take its Reward tile."""
+
+    piece: str
+
+
 # ---- Dream cards
 
 
@@ -253,6 +281,10 @@ Action = Union[
     RetreatTo,
     TakeVictory,
     PlayDream,
+    ChooseNightmare,
+    TakePiece,
+    MoveNightmare,
+    DevourUnit,
 ]
 
 ACTION_TYPES: tuple[type, ...] = Action.__args__  # type: ignore[attr-defined]

@@ -9,6 +9,7 @@ from .state import AreaState, GameState
 
 SHADOWS_SIDE = -2  # a "side" index for the Shadows
 NO_SIDE = -1
+CATHEDRAL = "cathedral"  # where a Nightmare stands in the Cathedral space (GameState.nightmare_at)
 
 
 def pack(state: GameState) -> Pack:
@@ -129,11 +130,20 @@ def replace_area(state: GameState, new: AreaState) -> tuple[AreaState, ...]:
     return state.areas[:i] + (new,) + state.areas[i + 1 :]
 
 
+def nightmare_areas(state: GameState) -> tuple[str, ...]:
+    """CURRENT AREA: the area of the Nightmare being commanded; when none is, every area holding
+    a Nightmare. A Nightmare in the Cathedral space (or still on its card) is in no area."""
+    at = dict(zip(state.nightmares, state.nightmare_at))
+    held = (at.get(state.commanding, ""),) if state.commanding else tuple(at.values())
+    return tuple(a for a in held if a and a != CATHEDRAL)
+
+
 def areas_matching(state: GameState, seat: int, where: str) -> tuple[str, ...]:
     """The areas an effect's area filter (content.schema.AreaFilter) names, for ``seat``."""
     marked = set(marked_areas(state)) if where in ("marked", "marked_or_fort") else set()
     shaper = state.players[seat].shaper if seat >= 0 else ""
     near_shaper = set(adjacent(state, shaper)) if where == "adjacent_shaper" and shaper else set()
+    near_nightmare = nightmare_areas(state) if where == "nightmare" else ()
     tests = {
         "any": lambda a: True,
         "controlled": lambda a: controller(a) == seat,
@@ -148,7 +158,7 @@ def areas_matching(state: GameState, seat: int, where: str) -> tuple[str, ...]:
         "adjacent_shaper": lambda a: a.id in near_shaper,
         "fortress": lambda a: a.fortress == seat,
         "corner": lambda a: is_corner(state, a.id),
-        "nightmare": lambda a: False,  # Nightmares enter the board in Stage 2
+        "nightmare": lambda a: a.id in near_nightmare,
     }
     test = tests[where]
     return tuple(a.id for a in state.areas if test(a))

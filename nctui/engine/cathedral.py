@@ -1,9 +1,16 @@
-"""THE NIGHTMARE CATHEDRAL: BUILDING THE CATHEDRAL (Standard Game), the CATHEDRAL TRACK ICONS,
-the Stage II space, and the end of Stage 1 when the last piece is placed.
+"""THE NIGHTMARE CATHEDRAL: BUILDING THE CATHEDRAL (Standard and Variable Length Game), the
+CATHEDRAL TRACK ICONS, the Stage II space, DIVERGENT PATHS and the end of Stage 1.
 
-Once every player has had a first turn, after all reactions, the active player moves the next
-piece of the track into the Cathedral space; then, from the active player clockwise, each
-player resolves the icons of the space just uncovered, one frame per icon.
+Every piece goes the same way, whatever builds it: ``take_piece`` (the next piece of the track,
+or with Divergent Paths the player's choice among the available pieces), ``place`` (into the
+Cathedral space; the Stage II space; the last piece completes the Cathedral), what the vacated
+space gives (its icons, or with Divergent Paths its Reward tile), then ``_finish``.
+
+Standard Game: once every player has had a first turn, after all reactions, the active player
+builds; each player from the active player clockwise resolves the icons, one frame per icon;
+then the turn ends. Variable Length Game: playing a Dream card with the Cathedral icon pauses
+the game; the player who played it builds and alone resolves the icons; then the game resumes
+(the Dream's own effect, then its window).
 """
 
 from __future__ import annotations
@@ -11,34 +18,79 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from ..content import schema as cs
-from . import board, rng, turn
+from ..content.loader import Pack
+from . import board, divergent, rng, turn
+from .actions import TakePiece
+from .config import GameConfig
 from .effects import implemented, push_effect, resolve
+from .errors import IllegalAction
 from .events import Event
-from .registry import CONTINUATIONS, continues
+from .registry import CONTINUATIONS, continues, explains, handles
 from .state import DREAM_OFFER, Decks, GameState
 from .work import Frame
 
 Events = list[Event]
 
-# Standard Game meaning of each icon resolved by every player: (step, must resolve it).
+# The icons' steps: (step, must resolve it). Standard Game: each player; Variable Length Game:
+# "After you place this Cathedral piece, you may Produce 1..." etc., the placing player only.
 ICON_STEPS: dict[str, tuple[cs.Step, bool]] = {
     "produce": (cs.Produce(amount=1, where="controlled"), False),  # may Produce 1 in an area you control
     "shaper_mp": (cs.Move(mp=1, shaper_only=True), False),  # 1 MP, only to move your Shaper
     "climb": (cs.Climb(free=1), False),  # may climb 1 step
     "shadow": (cs.AddShadows(count=1), True),  # must add 1 Shadow, respecting Unit Limits
 }
-# "players_2_3" and "players_2" only set up the Variable Length Game: ignored here;
+# "players_2_3" and "players_2" only set up the Variable Length Game (``starting_pieces``);
 # "stage2" is resolved once, not per player.
 
 
+# ---------------------------------------------------------------------------------------------
+# Setup
+
+
+def starting_pieces(config: GameConfig, p: Pack) -> tuple[str, ...]:
+    """The pieces in the Cathedral space before the first turn (docs/rules-decisions.md).
+
+    Standard Game: the first piece, player-count icons ignored (SETUP 3). Variable Length Game:
+    the first piece (assembly step 1); the piece whose space shows the 2-3 icon with 1 to 3
+    players (assembly step 2 for 1-3 players; the icon for 2 or 3); the piece whose space shows
+    the 2 icon with 2 players (the icon). Divergent Paths: 1C in the Standard Game, none in the
+    Variable Length Game (its SETUP 5-7)."""
+    if config.divergent_paths:
+        return (divergent.STANDARD_FIRST_PIECE,) if config.length == "standard" else ()
+    if config.length == "standard":
+        return (p.tracks.first_piece,)
+    wanted = {"players_2_3": config.players <= 3, "players_2": config.players == 2}
+    return (p.tracks.first_piece,) + tuple(c.piece for c in p.tracks.cathedral
+                                           if any(wanted.get(icon, False) for icon in c.icons))
+
+
+def set_up(state: GameState, ev: Events) -> GameState:
+    """SETUP 3: the pieces on the Cathedral track (or the Divergent Paths sideboard), and those
+    that start in the Cathedral space; a starting piece's Reward tile is discarded."""
+    p = board.pack(state)
+    if state.config.divergent_paths:
+        state = divergent.set_up(state, ev)
+    else:
+        state = replace(state, cathedral_track=tuple(c.piece for c in p.tracks.cathedral), cathedral_built=())
+    for piece in starting_pieces(state.config, p):
+        state = _move(state, piece)
+        ev.append(Event(kind="cathedral_setup", detail=piece, value=len(state.cathedral_built)))
+        if state.config.divergent_paths:
+            state, tile = divergent.take_tile(state, piece)
+            ev.append(Event(kind="reward_tile_discarded", detail=piece, cards=(tile,)))
+    return state
+
+
+# ---------------------------------------------------------------------------------------------
+# When a piece is built
+
+
 def builds_now(state: GameState) -> bool:
-    """From the end of the turn in which the last player takes its first turn (turns go round
-    the table in order, so that is turn number N for N players) while pieces remain."""
-    return state.turn_number >= len(state.players) and bool(state.cathedral_track)
-
-
-def icons(state: GameState, piece: str) -> tuple[str, ...]:
-    return next(sp.icons for sp in board.pack(state).tracks.cathedral if sp.piece == piece)
+    """Standard Game only: from the end of the turn in which the last player takes its first turn
+    (turns go round the table in order, so that is turn number N for N players) while pieces
+    remain."""
+    return (state.config.length == "standard" and state.turn_number >= len(state.players)
+            and bool(state.cathedral_track))
 
 
 @continues("build_cathedral")
@@ -46,18 +98,89 @@ def build(state: GameState, seat: int, ev: Events) -> GameState:
     """Called by turn.next_reaction once every reaction is done (``seat``: the active player)."""
     if not builds_now(state):
         return turn.end_turn(state, ev)
-    piece, rest = state.cathedral_track[0], state.cathedral_track[1:]
-    state = replace(state, cathedral_track=rest, cathedral_built=state.cathedral_built + (piece,))
+    return take_piece(state, seat, ev)
+
+
+def cathedral_dream(state: GameState, seat: int, ev: Events) -> GameState:
+    """A Dream card with the Cathedral icon was just played by ``seat`` (its effect frame is
+    pushed): the Standard Game ignores the icon; the Variable Length Game builds a piece first."""
+    if state.config.length != "variable":
+        return resolve(state, ev)
+    if not state.cathedral_track:  # the Cathedral is complete: there is no piece left to take
+        ev.append(Event(kind="no_cathedral_piece", seat=seat))
+        return resolve(state, ev)
+    return take_piece(state, seat, ev)
+
+
+def take_piece(state: GameState, seat: int, ev: Events) -> GameState:
+    """The next piece of the track; with Divergent Paths ``seat`` chooses among the available
+    pieces (a decision when there is a choice)."""
+    if not state.config.divergent_paths:
+        return place(state, seat, state.cathedral_track[0], ev)
+    pieces = divergent.available(state)
+    if not pieces:  # cannot happen with a sideboard whose paths all start at gray spaces
+        ev.append(Event(kind="no_cathedral_piece", seat=seat))
+        return _finish(state, ev)
+    if len(pieces) == 1:
+        return place(state, seat, pieces[0], ev)
+    return replace(state, decision=divergent.decision(state, seat, pieces))
+
+
+@handles(TakePiece)
+def choose_piece(state: GameState, action: TakePiece, ev: Events) -> GameState:
+    """DIVERGENT PATHS: the piece chosen among the available ones."""
+    seat = state.decision.seat
+    return place(replace(state, decision=None), seat, action.piece, ev)
+
+
+@explains(TakePiece)
+def explain_piece(state: GameState, action: TakePiece) -> IllegalAction:
+    if action.piece not in {sp.piece for sp in divergent.spaces(state)}:
+        return IllegalAction(f"{action.piece!r} is not a Cathedral piece", rule="available Cathedral pieces",
+                             section="DIVERGENT PATHS: AVAILABLE CATHEDRAL PIECES")
+    why = divergent.why_unavailable(state, action.piece)
+    return IllegalAction(f"{why}: choose one of the available pieces", rule="available Cathedral pieces",
+                         section="DIVERGENT PATHS: AVAILABLE CATHEDRAL PIECES")
+
+
+def place(state: GameState, seat: int, piece: str, ev: Events) -> GameState:
+    """The piece goes into the Cathedral space; the vacated space's Stage II symbol runs once;
+    the last piece completes the Cathedral; then the space's icons or Reward tile."""
+    state = _move(state, piece)
     ev.append(Event(kind="cathedral_piece", seat=seat, detail=piece, value=len(state.cathedral_built)))
     if "stage2" in icons(state, piece):
         state = stage_two_space(state, ev)
-    if not rest:
+    if not state.cathedral_track:
         state = replace(state, stage=2)
         ev.append(Event(kind="cathedral_complete", value=2))
         complete = CONTINUATIONS.get("complete_cathedral")  # Stage 2: the sideboard flips, Nightmares enter
         if complete is not None:
             state = complete(state, ev)
+    if state.config.divergent_paths:
+        return _reward(state, seat, piece, ev)
     return _walk(state, seat, ev)
+
+
+def _move(state: GameState, piece: str) -> GameState:
+    return replace(state, cathedral_track=tuple(p for p in state.cathedral_track if p != piece),
+                   cathedral_built=state.cathedral_built + (piece,))
+
+
+def icons(state: GameState, piece: str) -> tuple[str, ...]:
+    """The icons of the Cathedral track space ``piece`` starts on (none for the first piece)."""
+    return next((sp.icons for sp in board.pack(state).tracks.cathedral if sp.piece == piece), ())
+
+
+def _finish(state: GameState, ev: Events) -> GameState:
+    """The piece is built and its space resolved. Standard Game: the turn ends. Variable Length
+    Game: the game resumes where the Dream card paused it."""
+    if state.config.length == "variable":
+        return resolve(state, ev)
+    return turn.end_turn(state, ev)
+
+
+# ---------------------------------------------------------------------------------------------
+# Cathedral track icons
 
 
 def _walk(state: GameState, seat: int, ev: Events) -> GameState:
@@ -67,9 +190,18 @@ def _walk(state: GameState, seat: int, ev: Events) -> GameState:
         steps = _player_steps(state, seat, piece, ev)
         if steps:
             return resolve(_push(state, seat, piece, steps), ev)
-        seat = (seat + 1) % len(state.players)
-        if seat == state.active:
-            return turn.end_turn(state, ev)
+        seat = _next_seat(state, seat)
+        if seat < 0:
+            return _finish(state, ev)
+
+
+def _next_seat(state: GameState, seat: int) -> int:
+    """The next player to resolve the icons, or -1: in the Standard Game each player clockwise
+    from the active player; in the Variable Length Game the placing player only."""
+    if state.config.length == "variable":
+        return -1
+    seat = (seat + 1) % len(state.players)
+    return -1 if seat == state.active else seat
 
 
 def _player_steps(state: GameState, seat: int, piece: str, ev: Events) -> list[tuple[cs.Step, bool]]:
@@ -96,10 +228,40 @@ def _push(state: GameState, seat: int, piece: str, steps: list[tuple[cs.Step, bo
 
 @continues("cathedral_next")
 def _next_player(state: GameState, frame: Frame, ev: Events) -> GameState:
-    seat = (frame.seat + 1) % len(state.players)
-    if seat == state.active:
-        return turn.end_turn(state, ev)
-    return _walk(state, seat, ev)
+    seat = _next_seat(state, frame.seat)
+    return _finish(state, ev) if seat < 0 else _walk(state, seat, ev)
+
+
+# ---------------------------------------------------------------------------------------------
+# Divergent Paths: the Reward tile
+
+
+def _reward(state: GameState, seat: int, piece: str, ev: Events) -> GameState:
+    """REWARD TILES: the player who placed the piece takes the vacated space's tile and resolves
+    its ability, in the Standard Game too (not every player); then the tile is discarded."""
+    state, tile = divergent.take_tile(state, piece)
+    if not tile:
+        return _after_reward(state, ev)
+    steps = divergent.reward_steps(state, tile)
+    if not implemented(steps):  # never with the base pack; a pack's new step would wait for its rule
+        ev.append(Event(kind="reward_tile_skipped", seat=seat, cards=(tile,), detail=piece))
+        return _after_reward(state, ev)
+    ev.append(Event(kind="reward_tile", seat=seat, cards=(tile,), detail=piece))
+    return resolve(push_effect(state, seat, steps, "reward", card=tile, then="reward_done"), ev)
+
+
+@continues("reward_done")
+def _reward_done(state: GameState, frame: Frame, ev: Events) -> GameState:
+    return _after_reward(state, ev)
+
+
+def _after_reward(state: GameState, ev: Events) -> GameState:
+    """Once the tile is resolved and discarded, the next colour of tiles may come out."""
+    return _finish(divergent.tiles_out(state, ev), ev)
+
+
+# ---------------------------------------------------------------------------------------------
+# The Stage II space
 
 
 def stage_two_space(state: GameState, ev: Events) -> GameState:

@@ -9,6 +9,9 @@ import msgspec
 SeatKind = Literal["human", "bot", "king"]
 COLOURS = ("red", "blue", "green", "yellow")
 
+LENGTHS = ("standard", "variable")
+NIGHTMARES = 8  # Nightmare cards, numbered 1 to 8
+
 # Named Nightmare pairs suggested by the core rulebook (CHOOSING NIGHTMARES).
 SUGGESTED_PAIRS: dict[str, tuple[int, int]] = {
     "ritual-climbing": (1, 5),
@@ -23,8 +26,10 @@ SUGGESTED_PAIRS: dict[str, tuple[int, int]] = {
 
 class GameConfig(msgspec.Struct, frozen=True, kw_only=True):
     """``players``: 1 (solo against the King) to 4. ``seats``: a kind per seat, in clockwise
-    order around the table (solo: the human, then the King). ``nightmares``: two numbers, or
-    empty for a random pair. ``difficulty``: solo modifier ids."""
+    order around the table (solo: the human, then the King). ``length``: the Standard or the
+    Variable Length Game. ``nightmares``: two numbers (a pair chosen by the players, e.g. one of
+    ``SUGGESTED_PAIRS``), or empty for 2 revealed at random (SETUP 20). ``difficulty``: solo
+    modifier ids."""
 
     players: int = 2
     seats: tuple[SeatKind, ...] = ("human", "human")
@@ -59,9 +64,29 @@ def check_config(config: GameConfig) -> list[str]:
         problems.append("one distinct colour per seat")
     if config.colours and not set(config.colours) <= set(COLOURS):
         problems.append(f"colours are {', '.join(COLOURS)}")
+    if config.length not in LENGTHS:
+        problems.append(f"length is {' or '.join(LENGTHS)}")
     if config.nightmares and (len(config.nightmares) != 2 or len(set(config.nightmares)) != 2
-                              or not all(1 <= n <= 8 for n in config.nightmares)):
-        problems.append("nightmares: two different numbers from 1 to 8")
+                              or not all(1 <= n <= NIGHTMARES for n in config.nightmares)):
+        problems.append(f"nightmares: two different numbers from 1 to {NIGHTMARES}")
     if not 0 <= config.seed < 2**64:
         problems.append("seed: a whole number from 0 to 2**64-1")
     return problems
+
+
+def nightmare_pair(text: str) -> tuple[int, ...]:
+    """CHOOSING NIGHTMARES: "3,7" (two numbers), a suggested pair by name ("lots-of-conflict"),
+    or "random" (empty: revealed at random during setup). Raises ValueError in words."""
+    words = text.strip().lower()
+    if words in ("", "random"):
+        return ()
+    if words in SUGGESTED_PAIRS:
+        return SUGGESTED_PAIRS[words]
+    try:
+        pair = tuple(int(n) for n in words.replace(" ", "").split(","))
+    except ValueError:
+        pair = ()
+    if len(pair) != 2 or len(set(pair)) != 2 or not all(1 <= n <= NIGHTMARES for n in pair):
+        raise ValueError(f"nightmares: two different numbers from 1 to {NIGHTMARES} (e.g. 3,7), \"random\", "
+                         f"or a suggested pair: {', '.join(SUGGESTED_PAIRS)}; not {text!r}")
+    return pair

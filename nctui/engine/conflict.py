@@ -43,8 +43,15 @@ def conflict_options(state: GameState, w: ConflictWork) -> tuple[StartConflict, 
     """MANEUVER / CONFLICTS 1: any area with 2 or more sides, any 2 of them (the resolving
     player need not be one of them)."""
     return tuple(StartConflict(area=area_id, sides=pair)
-                 for area_id in board.areas_matching(state, w.seat, w.where)
+                 for area_id in _conflict_areas(state, w)
                  for pair in combinations(sides_in(board.area(state, area_id)), 2))
+
+
+def _conflict_areas(state: GameState, w: ConflictWork) -> tuple[str, ...]:
+    """The areas the effect allows; while choosing, ``w.area`` is the one area an effect names."""
+    if w.stage == "choose" and w.area:
+        return (w.area,) if w.area in board.area_index(state) else ()
+    return board.areas_matching(state, w.seat, w.where)
 
 
 def card_limit(state: GameState, area_id: str, seat: int) -> int:
@@ -113,7 +120,7 @@ def _conflict_card(state: GameState, w: ConflictWork) -> cs.ConflictCard:
 
 @starts(cs.ResolveConflicts)
 def start_conflicts(state: GameState, frame: Frame, step: cs.ResolveConflicts, ev: Events) -> GameState:
-    return _next_conflict(state, ConflictWork(seat=frame.seat, left=step.count, where=step.where), ev)
+    return _next_conflict(state, ConflictWork(seat=frame.seat, left=step.count, where=step.where, area=step.area), ev)
 
 
 def _next_conflict(state: GameState, w: ConflictWork, ev: Events) -> GameState:
@@ -434,7 +441,10 @@ def explain_start(state: GameState, action: StartConflict) -> IllegalAction:
     w: ConflictWork = state.work  # type: ignore[assignment]
     if (err := _unknown_area(state, action.area)) is not None:
         return err
-    if action.area not in board.areas_matching(state, w.seat, w.where):
+    if w.area and action.area != w.area:
+        return IllegalAction(f"this effect resolves a conflict only in {w.area}", rule="the effect's area",
+                             section="REWARD TILES")
+    if action.area not in _conflict_areas(state, w):
         return IllegalAction(f"this effect resolves conflicts only in {w.where} areas", rule="the effect's areas",
                              section="MANEUVER")
     here = sides_in(board.area(state, action.area))

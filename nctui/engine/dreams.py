@@ -4,7 +4,8 @@ The golden rule: Dream cards are played only before an Action or Reaction is com
 in the middle of one. So a window opens exactly when a Day effect, a Conform or Dissent effect,
 or "ignore and draw 2" has finished resolving (``turn.after_action``), and at step 6 of the
 active player's turn, before the reactions (``turn.next_reaction``). No window opens when the
-player has nothing playable. In the Standard Game the Cathedral icon on Dreams is ignored.
+player has nothing playable. The Cathedral icon on a Dream card is ignored in the Standard
+Game; in the Variable Length Game playing the card builds a Cathedral piece (``cathedral``).
 """
 
 from __future__ import annotations
@@ -14,12 +15,12 @@ from typing import Callable
 from msgspec.structs import replace
 
 from ..content import schema as cs
-from . import board, cards, turn
+from . import board, cards, cathedral, turn
 from .actions import Done, PlayDream
 from .effects import implemented, push_effect, resolve
 from .errors import IllegalAction
 from .events import Event
-from .ops import remove_one, set_player
+from .ops import drop_dream, set_player
 from .registry import continues, decides, explains, handles
 from .state import Decision, GameState
 from .work import DreamWork, Frame
@@ -157,12 +158,14 @@ def play_dream(state: GameState, action: PlayDream, ev: Events) -> GameState:
     as completely as possible; then the window reopens."""
     w: DreamWork = state.work  # type: ignore[assignment]
     pl = state.players[w.seat]
-    state = set_player(state, replace(pl, dreams=remove_one(pl.dreams, action.card),
+    state = set_player(state, replace(drop_dream(pl, action.card),
                                       dreams_played=pl.dreams_played + (action.card,)))
     card = cards.dream(state, action.card)
     ev.append(Event(kind="play_dream", seat=w.seat, cards=(action.card,), value=card.vp, detail=card.when))
     state = push_effect(replace(state, work=None), w.seat, card.effect.steps, "dream", card=action.card, must=True,
                         then="dream_played")
+    if card.cathedral:  # Variable Length Game: the piece is built before the Dream's effect
+        return cathedral.cathedral_dream(state, w.seat, ev)
     return resolve(state, ev)
 
 

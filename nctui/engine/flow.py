@@ -11,8 +11,10 @@ from msgspec.structs import replace
 
 from . import registry, setup, turn
 from . import steps_basic  # noqa: F401  (registers the basic effect steps)
+from . import nightmares  # noqa: F401
 from . import dreams  # noqa: F401
 from . import cathedral  # noqa: F401
+from . import divergent  # noqa: F401
 from . import movement  # noqa: F401
 from . import fortify  # noqa: F401
 from . import ritual  # noqa: F401

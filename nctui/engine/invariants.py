@@ -16,6 +16,14 @@ def violations(state: GameState) -> list[str]:
     if state.turn_start >= 0:  # the cards are dealt once the Turn track is set (SETUP 7-16)
         out += _cards(state)
     out += _board(state)
+    out += _nightmares(state)
+    if state.config.divergent_paths and state.turn_start >= 0:
+        from .divergent import violations as tile_violations
+
+        out += tile_violations(state)
+    for pl in state.players:
+        if not set(pl.free_dreams) <= set(pl.dreams):
+            out.append(f"seat {pl.seat}: a Dream exempt from the limit is not in hand")
     if state.phase == "over":
         if state.decision is not None or state.outcome is None:
             out.append("a finished game has an outcome and no decision")
@@ -85,6 +93,37 @@ def _board(state: GameState) -> list[str]:
         for pl in state.players:
             if pl.shaper == "":
                 out.append(f"seat {pl.seat}: the Shaper is off the board")
+    return out
+
+
+def _nightmares(state: GameState) -> list[str]:
+    """THE NIGHTMARE CATHEDRAL: off the board in Stage 1; in Stage 2 each in the Cathedral space or
+    an area in play; a commanded Nightmare is one of the two; the devoured end only in Stage 2."""
+    out = []
+    where = state.nightmare_at
+    if where and len(where) != len(state.nightmares):
+        out.append("one place per Nightmare")
+    if state.stage < 2 and any(where):
+        out.append("a Nightmare is on the board before the Cathedral is complete")
+    in_play = board.area_index(state)
+    if state.stage >= 2 and (len(where) != len(state.nightmares)
+                             or any(w != board.CATHEDRAL and w not in in_play for w in where)):
+        out.append(f"Stage 2: every Nightmare is in the Cathedral space or an area in play, not {where}")
+    active = ((state.commanding,) if state.commanding else ()) + tuple(n for n, _ in state.suspended)
+    if any(n not in state.nightmares for n in active):
+        out.append(f"a Nightmare not in play is being commanded: {active}")
+    if state.suspended and not state.commanding:
+        out.append("an interrupted activation with no Nightmare commanded")
+    if not state.commanding and state.visited:
+        out.append("areas visited with no Nightmare commanded")
+    if any(n not in state.nightmares for _, n in state.commanded):
+        out.append("a Nightmare not in play was commanded")
+    if state.devoured_shadows < 0 or any(pl.devoured < 0 for pl in state.players):
+        out.append("negative devoured units")
+    if state.end_triggered and state.stage < 2:
+        out.append("the devoured end was triggered before Stage 2")
+    if state.outcome is not None and state.outcome.reason == "devoured" and len({p.turns for p in state.players}) != 1:
+        out.append("a devoured end before every player had an equal number of turns")
     return out
 
 

@@ -37,3 +37,14 @@ def draw_development(state: GameState, seat: int, count: int, ev: list[Event]) -
 def remove_one(items: tuple[str, ...], card: str) -> tuple[str, ...]:
     i = items.index(card)
     return items[:i] + items[i + 1 :]
+
+
+def drop_dream(pl: PlayerState, card: str) -> PlayerState:
+    """A Dream card leaves the hand (played or discarded); it no longer counts, nor is exempt."""
+    free = remove_one(pl.free_dreams, card) if card in pl.free_dreams else pl.free_dreams
+    return replace(pl, dreams=remove_one(pl.dreams, card), free_dreams=free)
+
+
+def counted_dreams(pl: PlayerState) -> int:
+    """Dreams in hand that count against the limit of 2."""
+    return len(pl.dreams) - len(pl.free_dreams)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from ..content import schema as cs
-from . import board, units
+from . import board, nightmares, units
 from .actions import ClimbMarker, Done, PayFollower, PayLimbo, TakeBonus
 from .effects import implemented, push_effect, resolve
 from .errors import IllegalAction
@@ -228,8 +228,10 @@ def enter(state: GameState, w: ClimbWork, marker: int, ev: Events) -> GameState:
     if space.kind != "special" or space.bonus == "none":
         return replace(state, work=w)
     state = push_rest(state, w)
-    if space.bonus == "command_nightmare" and state.stage < 2:
-        ev.append(Event(kind="no_effect_stage1", seat=w.seat, detail="CommandNightmare", value=pos))
+    if space.bonus == "command_nightmare" and not nightmares.commandable(state, w.seat):
+        # Stage 1: no Nightmare yet; Stage 2: both already commanded by this player this turn
+        kind = "no_effect_stage1" if state.stage < 2 else "nightmares_unavailable"
+        ev.append(Event(kind=kind, seat=w.seat, detail="CommandNightmare", value=pos))
         return replace(state, work=None)
     return replace(state, work=BonusWork(seat=w.seat, space=pos - 1))
 

@@ -80,6 +80,12 @@ def winners(result: tuple[Score, ...]) -> tuple[tuple[int, ...], str]:
     return tuple(s.seat for s in tied), "shared victory"
 
 
+def devoured_end_due(state: GameState) -> bool:
+    """GAME END: once the devoured threshold has triggered the end, play goes on until all
+    players have had an equal number of turns (checked at the end of each turn)."""
+    return state.end_triggered and len({pl.turns for pl in state.players}) == 1
+
+
 def end_game(state: GameState, reason: str, ev: list[Event]) -> GameState:
     result = scores(state)
     won, tie = winners(result)

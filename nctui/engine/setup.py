@@ -1,4 +1,5 @@
-"""SETUP, steps 1-23 of the core rulebook, for 2-4 players.
+"""SETUP, steps 1-23 of the core rulebook, for 2-4 players, in the Standard or the Variable
+Length Game, with or without the Divergent Paths module (the Cathedral: ``cathedral.set_up``).
 
 Random steps happen in rulebook order with the state's RNG; steps 7, 17 and 19 are decisions.
 """
@@ -7,9 +8,9 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from . import board, rng
+from . import board, cathedral, rng
 from .actions import ChooseTurnStart, Conquer, PlaceDreamer
-from .config import GameConfig, check_config
+from .config import NIGHTMARES, GameConfig, check_config
 from .errors import IllegalAction
 from .events import Event
 from .state import BASIC_COMBAT, DREAM_OFFER, AreaState, Decision, Decks, GameState, PlayerState
@@ -24,36 +25,25 @@ def new_game(config: GameConfig) -> tuple[GameState, Events]:
         raise ValueError("; ".join(problems))
     if config.players == 1:
         raise ValueError("solo play against the King of Horrors is not available yet")
-    if config.length == "variable":
-        raise ValueError("the Variable Length Game is not available yet: play the Standard Game")
-    if config.divergent_paths:
-        raise ValueError("the Divergent Paths module is not available yet")
     p = board.get_pack(config.pack)
     n = config.seat_count
     sm = board.side_for(p, config.players)
     # Step 2: with 3 players the areas marked 4 are covered and not used.
     in_play = [a for a in sm.side.areas if config.players == 4 or not a.four_players_only]
     areas = tuple(AreaState(id=a.id, followers=(0,) * n) for a in in_play)
-    r = rng.seeded(config.seed)
-    first, r = rng.below(r, n)  # step 4
     players = tuple(
         PlayerState(seat=i, colour=c, ritual=(0, 0)) for i, c in enumerate(config.seat_colours())
     )  # steps 5 and 23
-    state = GameState(
-        config=config,
-        pack=config.pack,
-        rng=r,
-        board_side=sm.side.id,
-        areas=areas,
-        players=players,
-        first_player=first,
-        cathedral_built=(p.tracks.first_piece,),  # step 3
-        cathedral_track=tuple(c.piece for c in p.tracks.cathedral),
-        time=0,  # step 6
-    )
+    state = GameState(config=config, pack=config.pack, rng=rng.seeded(config.seed), board_side=sm.side.id,
+                      areas=areas, players=players, time=0)  # step 6
+    cathedral_events: Events = []
+    state = cathedral.set_up(state, cathedral_events)  # step 3 (Divergent Paths deals its tiles)
+    first, r = rng.below(state.rng, n)  # step 4
+    state = replace(state, rng=r, first_player=first)
     events: Events = [
         Event(kind="setup_board", detail=sm.side.name, value=len(areas)),
         Event(kind="first_player", seat=first),
+        *cathedral_events,
     ]
     return _ask_turn_start(state), events
 
@@ -237,11 +227,13 @@ def place_dreamer(state: GameState, action: PlaceDreamer, ev: Events) -> GameSta
 
 
 def reveal_nightmares(state: GameState, ev: Events) -> GameState:
-    """Steps 20-21: two Nightmares, chosen in the configuration or at random."""
+    """Steps 20-21: two Nightmares, revealed at random, or chosen by the players (CHOOSING
+    NIGHTMARES: two numbers, e.g. a suggested pair); each miniature waits on its card."""
     chosen = state.config.nightmares
     r = state.rng
     if not chosen:
-        pool, r = rng.shuffle(r, range(1, 9))
+        pool, r = rng.shuffle(r, range(1, NIGHTMARES + 1))
         chosen = tuple(sorted(pool[:2]))
-    ev.append(Event(kind="nightmares", detail=" & ".join(str(n) for n in chosen)))
-    return replace(state, nightmares=tuple(chosen), rng=r)
+    how = "chosen" if state.config.nightmares else "random"
+    ev.append(Event(kind="nightmares", detail=" & ".join(str(n) for n in chosen), value=int(how == "chosen")))
+    return replace(state, nightmares=tuple(chosen), nightmare_at=("",) * len(chosen), rng=r)

@@ -58,6 +58,7 @@ class PlayerState(S):
     on_track: int = 0  # Followers paid for Ritual steps, back to supply when the action ends
     conflicts_won: int = 0  # this turn, for Dream conditions
     dreamer_free: bool = False  # Reward tile: at the end of the turn the Dreamer goes to any Night space
+    free_dreams: tuple[str, ...] = ()  # Dreams in hand that don't count against the limit of 2 (Reward tile)
     tiles: tuple[str, ...] = ()  # Divergent Paths Reward tiles kept (the solo King scores them)
 
 
@@ -143,6 +144,7 @@ class GameState(S):
     commanded: tuple[tuple[int, int], ...] = ()  # (seat, Nightmare number) commanded this turn
     commanding: int = 0  # the Nightmare being commanded now (its number), 0 when none
     visited: tuple[str, ...] = ()  # areas the commanded Nightmare started in or entered this activation
+    suspended: tuple[tuple[int, tuple[str, ...]], ...] = ()  # (commanding, visited) interrupted by a nested command
     end_triggered: bool = False  # the devoured threshold was reached: play on to equal turns
     # Divergent Paths
     path_tiles: tuple[tuple[str, str], ...] = ()  # (piece, Reward tile) face up on the sideboard

@@ -96,6 +96,9 @@ def decide_keep(state: GameState) -> Decision | None:
 def keep_card(state: GameState, action: KeepCard, ev: Events) -> GameState:
     w: KeepWork = state.work  # type: ignore[assignment]
     state = _gain(state, w.seat, w.deck, (action.card,), ev)
+    if w.beyond_limit:  # this Dream doesn't count against the limit of 2 (Reward tile)
+        pl = state.players[w.seat]
+        state = set_player(state, replace(pl, free_dreams=pl.free_dreams + (action.card,)))
     drawn = remove_one(w.drawn, action.card)
     if w.keep_left > 1:
         return resolve(replace(state, work=replace(w, drawn=drawn, keep_left=w.keep_left - 1)), ev)
@@ -314,16 +317,6 @@ def handle_choose_action(state: GameState, action: ChooseAction, ev: Events) -> 
 def start_move_dreamer(state: GameState, frame: Frame, step: cs.MoveDreamer, ev: Events) -> GameState:
     ev.append(Event(kind="dreamer_free", seat=frame.seat))
     return set_player(state, replace(state.players[frame.seat], dreamer_free=True))
-
-
-def _stage2_only(state: GameState, frame: Frame, step: object, ev: Events) -> GameState:
-    """Effects that mention Nightmares or devouring do nothing before Stage 2."""
-    ev.append(Event(kind="no_effect_stage1", seat=frame.seat, detail=type(step).__name__))
-    return state
-
-
-for _step in (cs.CommandNightmare, cs.Devour):
-    starts(_step)(_stage2_only)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from .registry import CONTINUATIONS, continues
 from .actions import ChooseDay, DiscardDevelopment, DiscardDream, KeepDreams, PlaceDreamer, React, TakeDream
 from .errors import IllegalAction
 from .events import Event
-from .ops import draw_development, remove_one, set_player
+from .ops import counted_dreams, draw_development, drop_dream, remove_one, set_player
 from .state import BASIC_COMBAT, DREAM_HAND, HAND_LIMIT, Decision, GameState
 
 Events = list[Event]
@@ -26,7 +26,8 @@ def begin_turn(state: GameState, ev: Events) -> GameState:
     """A new turn: the owner of the Turn marker's position is the active player."""
     active = board.turn_owner(state, state.turn_pos)
     state = replace(state, active=active, day="", ignored=False, turn_number=state.turn_number + 1, phase="turn",
-                    players=tuple(replace(pl, conflicts_won=0) for pl in state.players))
+                    players=tuple(replace(pl, conflicts_won=0) for pl in state.players),
+                    commanded=(), commanding=0, visited=(), suspended=())  # COMMAND NIGHTMARES: once per turn
     ev.append(Event(kind="turn_begins", seat=active, value=state.turn_number, detail=board.marked_symbol(state)))
     return replace(state, decision=Decision(
         seat=active, kind="choose_day", prompt="Move your Dreamer to a Day space", options=day_options(state, active)))
@@ -115,7 +116,7 @@ def _discard_dreams_step(state: GameState, ev: Events) -> GameState:
 
 def discard_dream(state: GameState, action: DiscardDream, ev: Events) -> GameState:
     pl = state.players[state.active]
-    state = set_player(state, replace(pl, dreams=remove_one(pl.dreams, action.card)))
+    state = set_player(state, drop_dream(pl, action.card))
     state = replace(state, decks=replace(state.decks, dream=state.decks.dream + (action.card,)))
     ev.append(Event(kind="discard_dream", seat=pl.seat, cards=(action.card,), private_to=pl.seat))
     return _discard_dreams_step(state, ev)
@@ -129,7 +130,7 @@ def _draw_dreams_step(state: GameState, ev: Events) -> GameState:
     """Step 4: draw one by one, from the offer or the deck's top, until 2 in hand."""
     pl = state.players[state.active]
     decks = state.decks
-    if len(pl.dreams) >= DREAM_HAND or not (decks.dream_offer or decks.dream):
+    if counted_dreams(pl) >= DREAM_HAND or not (decks.dream_offer or decks.dream):
         return _hand_limit_step(state, ev)
     opts = tuple(TakeDream(card=c) for c in decks.dream_offer)
     if decks.dream:
@@ -251,10 +252,13 @@ def _reaction_done(state: GameState, frame, ev: Events) -> GameState:
 
 
 def end_turn(state: GameState, ev: Events) -> GameState:
-    """Step 7: the Dreamer follows its arrow (or, after a Reward tile, goes to any Night space)."""
-    seat = state.active
-    pl = state.players[seat]
-    if pl.dreamer_free:
+    """Step 7: the Dreamer follows its arrow. A Reward tile ("at the end of the turn move your
+    Dreamer to any night space") sends a player's Dreamer anywhere instead, whoever took it:
+    the other players first, clockwise, then the active player."""
+    n = len(state.players)
+    order = [(state.active + i) % n for i in range(1, n)] + [state.active]
+    seat = next((s for s in order if state.players[s].dreamer_free), None)
+    if seat is not None:
         nights = board.pack(state).matrix.nights
         return replace(state, phase="turn", queue=(), decision=Decision(
             seat=seat, kind="move_dreamer", prompt="Move your Dreamer to any Night space",
@@ -272,15 +276,22 @@ def _advance_turn_marker(state: GameState, night: str, ev: Events) -> GameState:
     ev.append(Event(kind="dreamer_moves", seat=seat, detail=night))
     pos = (state.turn_pos + 1) % len(p.tracks.turn)
     state = replace(state, turn_pos=pos, queue=(), phase="turn")
+    from .scoring import devoured_end_due, end_game
+
     if pos == state.turn_start:
         state = replace(state, time=state.time + 1)
         ev.append(Event(kind="time_advances", value=state.time, detail=p.tracks.time[state.time]))
         if state.time == len(p.tracks.time) - 1:
-            from .scoring import end_game
-
             return end_game(state, "time", ev)
+    if devoured_end_due(state):
+        return end_game(state, "devoured", ev)
     return begin_turn(state, ev)
 
 
 def free_dreamer(state: GameState, action: PlaceDreamer, ev: Events) -> GameState:
-    return _advance_turn_marker(state, action.night, ev)
+    seat = state.decision.seat
+    if seat == state.active:
+        return _advance_turn_marker(state, action.night, ev)
+    state = set_player(state, replace(state.players[seat], dreamer=action.night, dreamer_free=False))
+    ev.append(Event(kind="dreamer_free_move", seat=seat, detail=action.night))
+    return end_turn(state, ev)

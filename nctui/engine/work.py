@@ -12,7 +12,7 @@ from typing import Literal, Union
 
 import msgspec
 
-from ..content.schema import AreaFilter, Step
+from ..content.schema import AreaFilter, NightmareMove, Step
 
 
 class _W(msgspec.Struct, frozen=True, kw_only=True, tag_field="w"):
@@ -160,7 +160,33 @@ class DreamWork(_W, tag="dream"):
     timings: tuple[str, ...]
 
 
+class NightmareWork(_W, tag="nightmare"):
+    """COMMAND NIGHTMARES: choose 1 of the 2 Nightmares to command (``left`` commands to give)."""
+
+    left: int = 1
+    must: bool = False
+
+
+class NightmareMoveWork(_W, tag="nightmare_move"):
+    """COMMAND NIGHTMARES: the commanded Nightmare (``GameState.commanding``) still has ``left``
+    moves of ``step``; the commanding player picks each area it enters."""
+
+    step: NightmareMove
+    left: int
+    must: bool = True
+
+
+class DevourWork(_W, tag="devour"):
+    """DEVOURING UNITS: ``left`` units still to devour in ``where``, of the sides ``whose`` names."""
+
+    left: int
+    where: AreaFilter = "nightmare"
+    whose: str = "any"
+    must: bool = True
+
+
 Work = Union[
     ProduceWork, MoveWork, ShaperWork, ConvertWork, FortWork, ClimbWork, BonusWork, PickWork, KeepWork,
     ChooseWork, ConformWork, ShadowWork, RemoveWork, RecoverWork, ConflictWork, DreamWork,
+    NightmareWork, NightmareMoveWork, DevourWork,
 ]
