@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from . import __version__
+from .bots import BOTS
 
 SEAT_KINDS = ("human", "bot")
 SEED_MAX = 2**64 - 1
@@ -115,6 +116,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--games", type=_games, default=1, metavar="G", help="number of games (default 1)")
     sim.add_argument("--seed", type=_seed, default=None, metavar="S", help="seed of the first game (default: random)")
     sim.add_argument("--json", action="store_true", help="print the summary as one line of JSON")
+    sim.add_argument("--bots", choices=sorted(BOTS), default="random",
+                     help="the kind of computer player at every seat (default: random)")
     sim.add_argument("--stop-on-error", action="store_true", help="stop at the first failed game")
     _add_game_options(sim)
     return parser
@@ -159,7 +162,7 @@ def _simulate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
     summary = sim.simulate(players=args.players, games=args.games, seed=seed, length=args.length,
                            divergent_paths=args.divergent_paths, nightmares=args.nightmares, pack=args.pack,
-                           stop_on_error=args.stop_on_error, on_game=on_game)
+                           bot_kind=args.bots, stop_on_error=args.stop_on_error, on_game=on_game)
     if progress is not None:
         progress.clear()
     print(sim.summary_json(summary) if args.json else sim.summary_text(summary))

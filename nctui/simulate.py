@@ -21,7 +21,7 @@ from typing import Literal, Protocol
 
 import msgspec
 
-from .bots import RandomBot
+from .bots import BOTS, RandomBot
 from .engine import GameConfig, GameState, new_game, player_view, step
 from .engine.actions import Action
 from .engine.config import check_config
@@ -41,6 +41,12 @@ BotFactory = Callable[[int, int], Bot]  # (seat, seed) -> bot
 
 def random_bots(seat: int, seed: int) -> Bot:
     return RandomBot(seed)
+
+
+def bots_of_kind(kind: str) -> BotFactory:
+    """Every seat played by a bot of this kind (nctui.bots.BOTS: "random", "greedy")."""
+    bot_type = BOTS[kind]
+    return lambda seat, seed: bot_type(seed)
 
 
 class Stats(msgspec.Struct, frozen=True, kw_only=True):
@@ -84,6 +90,7 @@ class Summary(msgspec.Struct, frozen=True, kw_only=True):
     nightmares: tuple[int, ...]  # the pair asked for; empty: each game revealed its own at random
     nightmare_pairs: dict[str, int]  # how many games were played with each pair ("3&7")
     pack: str
+    bots: str  # the kind of bot at every seat
     winner_scores: Stats  # the winners' totals (every winner of a shared victory counts)
     all_scores: Stats  # every seat's total in completed games
     end_reasons: dict[str, int]
@@ -128,9 +135,11 @@ def config_problems(config: GameConfig) -> list[str]:
     return []
 
 
-def replay_command(config: GameConfig) -> str:
+def replay_command(config: GameConfig, bot_kind: str = "random") -> str:
     """The command line that plays exactly this game alone."""
     args = ["nctui", "simulate", "--players", str(config.players), "--games", "1", "--seed", str(config.seed)]
+    if bot_kind != "random":
+        args += ["--bots", bot_kind]
     if config.length != "standard":
         args += ["--length", config.length]
     if config.divergent_paths:
@@ -142,7 +151,7 @@ def replay_command(config: GameConfig) -> str:
     return shlex.join(args)
 
 
-def play_game(config: GameConfig, *, index: int = 0, bots: BotFactory = random_bots,
+def play_game(config: GameConfig, *, index: int = 0, bots: BotFactory = random_bots, bot_kind: str = "random",
               max_decisions: int = MAX_DECISIONS) -> GameResult:
     """Play one game to its end; never raises for a problem of the engine (see ``failure``)."""
     players: dict[int, Bot] = {}
@@ -152,7 +161,7 @@ def play_game(config: GameConfig, *, index: int = 0, bots: BotFactory = random_b
     def fail(error: str, details: str) -> GameResult:
         return GameResult(state=state, decisions=decisions, failure=Failure(
             game=index, seed=config.seed, decisions=decisions, error=error, details=details,
-            command=replay_command(config), config=msgspec.json.encode(config).decode()))
+            command=replay_command(config, bot_kind), config=msgspec.json.encode(config).decode()))
 
     try:
         state = new_game(config).state
@@ -179,7 +188,7 @@ def play_game(config: GameConfig, *, index: int = 0, bots: BotFactory = random_b
 
 def simulate(*, players: int, games: int, seed: int, length: Literal["standard", "variable"] = "standard",
              divergent_paths: bool = False, nightmares: tuple[int, ...] = (), pack: str = "base",
-             bots: BotFactory = random_bots,
+             bots: BotFactory | None = None, bot_kind: str = "random",
              stop_on_error: bool = False, on_game: Callable[[int, GameResult], None] | None = None) -> Summary:
     """Play ``games`` games and summarise them. ``on_game(index, result)`` is called after each
     game (progress, reporting failures as they happen). With ``stop_on_error`` the run stops at
@@ -194,7 +203,7 @@ def simulate(*, players: int, games: int, seed: int, length: Literal["standard",
     for i in range(games):
         config = make_config(players=players, seed=game_seed(seed, i), length=length,
                              divergent_paths=divergent_paths, nightmares=nightmares, pack=pack)
-        result = play_game(config, index=i, bots=bots)
+        result = play_game(config, index=i, bots=bots or bots_of_kind(bot_kind), bot_kind=bot_kind)
         decisions += result.decisions
         if result.state is not None:
             turns += result.state.turn_number
@@ -220,7 +229,7 @@ def simulate(*, players: int, games: int, seed: int, length: Literal["standard",
         games_asked=games, games_completed=completed, errors=len(failures), decisions=decisions, turns=turns,
         seconds=round(time.perf_counter() - started, 3), players=players, seed=seed, length=length,
         divergent_paths=divergent_paths, nightmares=tuple(nightmares), nightmare_pairs=dict(sorted(pairs.items())),
-        pack=pack, winner_scores=Stats.of(winner_totals),
+        pack=pack, bots=bot_kind, winner_scores=Stats.of(winner_totals),
         all_scores=Stats.of(all_totals), end_reasons=dict(sorted(reasons.items())), shared_victories=shared,
         failures=tuple(failures),
     )
@@ -244,7 +253,7 @@ def summary_text(summary: Summary) -> str:
     reasons = ", ".join(f"{k} {v}" for k, v in summary.end_reasons.items()) or "none"
     lines = [
         f"simulate: {summary.players} players, seed {summary.seed}, {summary.length} game"
-        + (", Divergent Paths" if summary.divergent_paths else "") + f", pack {summary.pack}",
+        + (", Divergent Paths" if summary.divergent_paths else "") + f", pack {summary.pack}, {summary.bots} bots",
         "nightmares: " + (", ".join(f"{k} ×{v}" for k, v in summary.nightmare_pairs.items()) or "none")
         + ("" if summary.nightmares else " (a random pair per game)"),
         f"games:     {summary.games_completed} of {summary.games_asked} completed, {summary.errors} errors",

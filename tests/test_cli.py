@@ -264,3 +264,17 @@ def test_play_passes_the_game_options(started):
     assert main(["play", "--length", "variable", "--divergent-paths", "--nightmares", "card-play"]) == 0
     config = started["target"]
     assert config.length == "variable" and config.divergent_paths and config.nightmares == (4, 6)
+
+
+def test_simulate_with_greedy_bots_names_them_in_the_summary_and_the_replay(capsys):
+    import json
+
+    from nctui.cli import main
+    from nctui.simulate import replay_command
+    from nctui.engine import GameConfig
+
+    assert main(["simulate", "--players", "2", "--games", "2", "--seed", "5", "--bots", "greedy", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["bots"] == "greedy" and out["games_completed"] == 2
+    assert "--bots greedy" in replay_command(GameConfig(players=2, seats=("bot", "bot"), seed=5), "greedy")
+    assert main(["simulate", "--games", "1", "--bots", "clever"]) == 2

@@ -238,8 +238,10 @@ def test_dreams(pack: Pack) -> None:
     dreams = _stage(pack.cards.dreams, 1)
     assert all(2 <= d.vp <= 5 for d in dreams)
     assert 3.0 <= sum(d.vp for d in dreams) / len(dreams) <= 3.6
-    assert sum(d.cathedral for d in dreams) == 8
-    assert Counter(d.suit for d in dreams if d.cathedral) == Counter({x.id: 2 for x in pack.cards.suits})
+    # Variable Length: about 4-5 Dreams per player per game (the scoring example's 15 VP) must
+    # build 10-12 pieces, so most Dreams carry the icon (docs/balance.md)
+    assert sum(d.cathedral for d in dreams) == 22
+    assert set(d.suit for d in dreams if d.cathedral) == {x.id for x in pack.cards.suits}
     assert all(1 <= len(d.needs) <= 2 and d.text for d in dreams)
     assert set(Counter(d.suit for d in dreams)) == {x.id for x in pack.cards.suits}
     assert not any(isinstance(n, s.DevouredAtLeast) for d in dreams for n in d.needs)  # Stage 2 only
@@ -427,7 +429,7 @@ def test_stage2_dreams(pack: Pack) -> None:
     track = [sp.piece for sp in pack.tracks.cathedral]
     left = len(track) - 1 - next(i for i, sp in enumerate(pack.tracks.cathedral) if "stage2" in sp.icons)
     icons = [d for d in two if d.cathedral]
-    assert left == 4 and len(icons) == 6
+    assert left == 4 and len(icons) == 14
     assert len({d.suit for d in icons}) == 4
     for d in icons:  # Nightmares only come once the Cathedral is complete
         assert not any(isinstance(n, s.DevouredAtLeast) or getattr(n, "where", "") == "nightmare"
