@@ -59,8 +59,9 @@ def test_card_counts(pack: Pack) -> None:
     assert len(c.reward_tiles) == 13
     assert len(c.suits) == 4
     assert c.basic_combat.id == "basic-combat"
-    # left for a later issue (the King of Horrors)
-    assert c.king_actions == () and c.king_combat == () and c.king_nightmares == ()
+    # the solo King of Horrors (SOLO-SPECIFIC COMPONENTS)
+    assert len(c.king_actions) == 5 and len(c.king_combat) == 2 and len(c.king_nightmares) == 8
+    assert len(c.area_selection) == 12
 
 
 def test_card_ids_are_unique_kebab_case(pack: Pack) -> None:
@@ -518,6 +519,119 @@ def test_every_effect_has_a_text(pack: Pack) -> None:
 
 
 # ------------------------------------------------------------------------------------------------
+# The solo King of Horrors
+
+
+def _king(pack: Pack, action: str) -> s.KingActionCard:
+    return next(k for k in pack.cards.king_actions if k.action == action)
+
+
+def _params(pack: Pack, action: str, i: int) -> tuple[int, ...]:
+    return tuple(r.params[i] for r in _king(pack, action).rows)
+
+
+def test_king_action_cards_have_rows_for_power_1_3_5(pack: Pack) -> None:
+    """ACTION ACTIVATION: one card per action, rows [1], [3], [5], params as schema.KING_PARAMS."""
+    cards = pack.cards.king_actions
+    assert sorted(k.action for k in cards) == sorted(s.ACTION_IDS)
+    assert len({k.name for k in cards}) == 5
+    for k in cards:
+        assert [r.power for r in k.rows] == [1, 3, 5]
+        for r in k.rows:
+            assert len(r.params) == len(s.KING_PARAMS[k.action]) and min(r.params) >= 0
+            assert r.text[0].isupper() and r.text.endswith(".")
+    assert {a: len(f) for a, f in s.KING_PARAMS.items()} == {
+        "ritual": 3, "summon": 3, "fortify": 12, "maneuver": 1, "develop": 3}
+
+
+def test_king_ritual_follows_the_solo_rules(pack: Pack) -> None:
+    """PERFORM RITUAL: remove 2/1/0 Followers; more steps and a better chance at the higher marker
+    with Power; the higher marker needs a Horror Die value."""
+    assert _params(pack, "ritual", 0) == (2, 1, 0)
+    steps = _params(pack, "ritual", 1)
+    assert steps == (1, 3, 5)  # the easier game caps 3 and 5 at 2 and 4
+    at_least = _params(pack, "ritual", 2)
+    assert all(x in set(s.HORROR_DIE) for x in at_least) and list(at_least) == sorted(at_least, reverse=True)
+
+
+def test_king_summon_grows_with_power(pack: Pack) -> None:
+    """SUMMON: controlled areas produce, more with Forts; Marked Areas may also produce."""
+    rows = [r.params for r in _king(pack, "summon").rows]
+    assert all(p[0] >= 1 and p[2] in (0, 1) for p in rows)
+    assert rows == sorted(rows) and rows[0] != rows[1] != rows[2]
+    assert rows[-1][1] >= 1 and rows[-1][2] == 1
+
+
+def test_king_fortify_is_stronger_with_power(pack: Pack) -> None:
+    """FORTIFY: for each die value, what is gained (levels, cards, devoured) grows with Power, and
+    the King never removes more Followers than Fort levels it builds."""
+    rows = [r.params for r in _king(pack, "fortify").rows]
+    for die in range(3):
+        per_power = [p[4 * die:4 * die + 4] for p in rows]
+        gains = [sum(x[1:]) for x in per_power]
+        assert gains == sorted(set(gains)), (die, gains)
+        assert all(x[1] >= 1 and x[0] <= x[1] for x in per_power)
+        assert all(b[j] >= a[j] for a, b in zip(per_power, per_power[1:]) for j in (1, 2, 3))
+
+
+def test_king_maneuver_and_develop_follow_the_solo_rules(pack: Pack) -> None:
+    """MANEUVER: 3/5/7 MP. DEVELOP: draw 2/3/4; at higher Power a Cultist on the Maneuver Day space,
+    then on the Perform Ritual one too."""
+    assert _params(pack, "maneuver", 0) == (3, 5, 7)
+    assert [r.params for r in _king(pack, "develop").rows] == [(2, 0, 0), (3, 1, 0), (4, 1, 1)]
+
+
+def test_king_combat_cards(pack: Pack) -> None:
+    """SETUP: the King's Basic Combat and its Shield, both returning to its hand (RESOLVING
+    CONFLICTS AGAINST THE KING, step 5)."""
+    cards = {k.id: k for k in pack.cards.king_combat}
+    assert set(cards) == {"king-basic-combat", "king-shield"}
+    assert cards["king-basic-combat"].kind == "basic" and cards["king-shield"].kind == "advanced"
+    assert all(k.returns and k.combat.attack + k.combat.defense >= 1 for k in cards.values())
+    assert cards["king-shield"].combat.defense > cards["king-basic-combat"].combat.defense
+    assert "discard" in cards["king-shield"].text and "climb" in cards["king-shield"].text
+
+
+def test_king_nightmares_one_per_nightmare_with_runnable_steps(pack: Pack) -> None:
+    """COMMANDING NIGHTMARES: one card per Nightmare; (Nx) at least 1; each resolution moves,
+    then resolves its effect in the current area, or its Failure effect."""
+    from nctui.content.validate import KING_NIGHTMARE_STEPS
+
+    cards = pack.cards.king_nightmares
+    assert [k.number for k in cards] == list(range(1, 9))
+    for k in cards:
+        assert k.times >= 1 and k.text.startswith(f"({k.times}x) ")
+        assert k.effect.steps and bool(k.failure.steps) != k.anywhere
+        for step in k.effect.steps + k.failure.steps:
+            assert isinstance(step, KING_NIGHTMARE_STEPS)
+            assert getattr(step, "where", "nightmare") == "nightmare"
+        for e in (k.effect, k.failure) if k.failure.steps else (k.effect,):
+            assert e.text[0].isupper() and e.text.rstrip()[-1] == "."
+    # they keep each Nightmare's essence: the Glutton's big meal, the Archivist eats only Shadows,
+    # the Procession comes home, the Collector takes the King's own, the Drum and Howls fight
+    by = {k.number: k for k in cards}
+    assert by[2].toward == "most_units" and by[2].effect.steps[0].count == 3
+    assert by[4].toward == "shadows" and by[4].effect.steps[0].whose == "shadows"
+    assert by[5].returns and not any(k.returns for k in cards if k.number != 5)
+    assert by[6].effect.steps[0].whose == "own"
+    assert all(any(isinstance(x, s.ResolveConflicts) for x in by[n].effect.steps) for n in (3, 7))
+    assert by[8].anywhere and by[3].toward == "opponents"
+
+
+def test_area_selection_cards_are_the_small_side(pack: Pack) -> None:
+    """SOLO-SPECIFIC COMPONENTS: 12 Area Selection cards, one per area of the 1-2 player side."""
+    cards = pack.cards.area_selection
+    assert len(cards) == len(set(cards)) == 12
+    assert set(cards) == {a.id for a in _side(pack, 1).side.areas}
+
+
+def test_every_dream_has_a_suit(pack: Pack) -> None:
+    """SOLO COMPONENTS NOTES: every Dream card (both stages) shows a suit icon."""
+    suits = {x.id for x in pack.cards.suits}
+    assert all(d.suit in suits for d in pack.cards.dreams)
+
+
+# ------------------------------------------------------------------------------------------------
 # Broken packs
 
 
@@ -659,6 +773,43 @@ def test_wrong_card_count(broken, table: str, card_id: str, problem: str) -> Non
 def test_broken_stage2_content(broken, old: str, new: str, entry: str, problem: str) -> None:
     err = _error(broken("cards.toml", old, new))
     assert err.file == "cards.toml" and err.entry == entry and problem in err.problem
+
+
+@pytest.mark.parametrize(
+    "old,new,entry,problem",
+    [
+        ("params = [2, 1, 4]", "params = [2, 1]", "king_actions[ritual].rows[1].params", "3 numbers"),
+        ("params = [2, 1, 4]", "params = [3, 1, 4]", "king_actions[ritual].rows", "followers_removed (2, 1, 0)"),
+        ("params = [2, 1, 4]", "params = [2, 1, 6]", "king_actions[ritual].rows", "Horror Die value"),
+        ("params = [7], text", "params = [6], text", "king_actions[maneuver].rows", "movement_points (3, 5, 7)"),
+        ("params = [1, 1, 1], text", "params = [1, 1, 2], text", "king_actions[summon].rows[5].params", "0 or 1"),
+        ('{ power = 5, params = [4, 1, 1]', '{ power = 3, params = [4, 1, 1]', "king_actions[develop].rows",
+         "Power 1, 3 and 5"),
+        ('kind = "advanced"', 'kind = "basic"', "king_combat", "1 Advanced Combat"),
+        ('kind = "advanced"\ncombat = { attack = 1, defense = 2 }\nreturns = true',
+         'kind = "advanced"\ncombat = { attack = 1, defense = 2 }\nreturns = false',
+         "king_combat[king-shield].returns", "return to its hand"),
+        ("number = 8\ntimes = 2", "number = 9\ntimes = 2", "king_nightmares", "numbered 1 to 8"),
+        ("number = 2\ntimes = 1", "number = 2\ntimes = 0", "king_nightmares[2].times", "at least 1"),
+        ('units in its area."\nsteps = [\n  { do = "devour", count = 3, where = "nightmare"',
+         'units in its area."\nsteps = [\n  { do = "devour", count = 3, where = "any"', "king_nightmares[2]",
+         "current area"),
+        ('units in its area."\nsteps = [\n  { do = "devour", count = 3, where = "nightmare", whose = "any" }',
+         'units in its area."\nsteps = [\n  { do = "play_ploys" }', "king_nightmares[2]", "uses only devour"),
+        ('text = "The King climbs 1 step."\nsteps = [\n  { do = "climb", free = 1 },',
+         'text = "The King climbs 1 step."\nsteps = [\n  { do = "climb", paid = true, steps = 1 },',
+         "king_nightmares[1]", "free steps"),
+        ("number = 8\ntimes = 2\nanywhere = true", "number = 8\ntimes = 2\nanywhere = false",
+         "king_nightmares[8]", "a failure effect"),
+        ('"weeping-orchard", "bell-hollow"', '"weeping-orchard", "weeping-orchard"', "area_selection",
+         "one card per area of the small side"),
+        ('"drowned-gate", "bone-cloister", "ember-reach",', '"drowned-gate", "bone-cloister",',
+         "area_selection", "one card per area"),
+    ],
+)
+def test_broken_king_content(broken, old: str, new: str, entry: str, problem: str) -> None:
+    err = _error(broken("cards.toml", old, new))
+    assert err.file == "cards.toml" and err.entry == entry and problem in err.problem, err
 
 
 def test_broken_copy_does_not_replace_the_shared_pack(broken, pack: Pack) -> None:

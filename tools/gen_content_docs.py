@@ -95,7 +95,8 @@ table(
         ["`matrix.toml`", "`schema.Matrix`", "the Action Matrix: 5 Day spaces (with arrows), 6 Night spaces, the King's rondel"],
         ["`tracks.toml`", "`schema.Tracks`", "Turn, Time, Ritual and Cathedral tracks, the Divergent Paths sideboard"],
         ["`cards.toml`", "`schema.Cards`", "Dream suits, Action cards, Basic Combat, Development, Dream and Conflict cards "
-         "(Stage 1 and 2), Nightmares, Reward tiles"],
+         "(Stage 1 and 2), Nightmares, Reward tiles; solo: the King's Action, combat and Nightmare cards, "
+         "the Area Selection cards"],
     ],
 )
 w(
@@ -187,7 +188,10 @@ w(
     "only a Nightmare's command moves or returns a Nightmare (and that its first step moves it, its",
     "`on_enter` never moves or commands), that Devoured Units numbers grow with the players and at most",
     "one Nightmare lacks them (so every pair has one), that only Stage 2 Dreams need devoured units or",
-    "Nightmares, and that no Dream with the Cathedral icon needs them. The pack's",
+    "Nightmares, and that no Dream with the Cathedral icon needs them. For the solo King it checks the",
+    "param layout of every King's Action row, the 2/1/0, 3/5/7 and 2/3/4 numbers of the solo rules,",
+    "its two returning combat cards, the steps of its Nightmare cards and that the Area Selection cards",
+    "are the 12 areas of the 1-2 player side, each once. The pack's",
     "SHA-256 digest is recorded in saves. `tests/test_content.py` checks the rest (symmetry and",
     "connectivity of the board, symbols, deck sizes per player count, combat icons, error messages).",
     "",
@@ -491,6 +495,105 @@ development_tables(2)
 dream_table(2)
 conflict_table(2)
 nightmare_tables()
+
+
+
+def king_section() -> None:
+    """The solo King of Horrors: its Action, combat and Nightmare cards, the Area Selection cards."""
+    w(
+        "## The King of Horrors (solo)",
+        "",
+        "The automated opponent of the solo rules. Every Dream card (both stages) shows a suit icon",
+        "(`suit`, required by the schema and checked against the suits by `validate.py`), which the King",
+        "uses for its Dream choice and scoring. The Horror Die's faces are `schema.HORROR_DIE` = "
+        + ", ".join(map(str, s.HORROR_DIE)) + ".",
+        "",
+        "### The King's Action cards",
+        "",
+        "One card per action, with one row per Power 1, 3 and 5 (ACTION ACTIVATION: the King resolves",
+        "the row equal to its Power). `text` is what a player reads; the engine reads `params`, whose",
+        "layout per action is `schema.KING_PARAMS` (`validate.py` checks the lengths and the numbers the",
+        "solo rules state):",
+        "",
+    )
+    table(["Action", "params"], [
+        ["ritual", "(followers_removed, steps, higher_marker_on_die_at_least): remove that many Followers, then roll "
+                   "the Horror Die: a roll ≥ the third number climbs the **higher** marker `steps` steps, otherwise "
+                   "the lower one (the easier game caps 3 and 5 steps at 2 and 4)"],
+        ["summon", "(per_controlled_area, extra_if_fort, marked_areas_produce): each controlled area produces "
+                   "`per_controlled_area`, plus `extra_if_fort` where the King has a Fort; `marked_areas_produce` "
+                   "1: every Marked Area also produces 1 for whoever controls it (Shadows where nobody does)"],
+        ["fortify", "12 numbers: for a die roll of 2, 3 and 4 in turn (followers_removed, fort_levels_built, "
+                    "cards_drawn, units_devoured); devouring happens in areas holding a Nightmare, so it does "
+                    "nothing in Stage 1"],
+        ["maneuver", "(movement_points,)"],
+        ["develop", "(cards_drawn, cultist_on_maneuver, cultist_on_ritual): the two flags (0/1) place a Cultist "
+                    "on the Maneuver / Perform Ritual Day space"],
+    ])
+    rows = []
+    for k in C.king_actions:
+        for r in k.rows:
+            rows.append([k.name if r.power == 1 else "", f"[{r.power}]", ", ".join(map(str, r.params)), r.text])
+        rows.append(["", "every", "", k.note])
+    table(["Card", "Power", "params", "Text"], rows)
+    w("### The King's combat cards", "", "Both return to the King's hand after every conflict (`returns`).", "")
+    table(["Id", "Name", "Kind", "Combat", "Text"],
+          [[k.id, k.name, k.kind, combat(k.combat), k.text] for k in C.king_combat])
+    w(
+        "### The King's Nightmare cards",
+        "",
+        "One per Nightmare. The card is resolved `times` times (the (Nx) multiplier; one fewer, at least",
+        "once, in the easier game) and each resolution succeeds or fails on its own: the Nightmare moves",
+        "into an adjacent area matching `toward` (seen from the King: `commander` = where the King is",
+        "present, `opponents` = where you are; `most_units` needs an area holding at least one unit; never",
+        "an area it has been to during this command; Area Selection cards pick among several) and `effect`",
+        "resolves in its current area. With no such area it moves into a random adjacent area and",
+        "`failure` resolves there. `anywhere`: it surfaces in the area of a random Area Selection card it",
+        "has not been to, so it never fails (and has no failure). `returns`: it goes back to the Cathedral",
+        "space after the last resolution. Steps are limited to `devour`, `add_shadows` and",
+        "`resolve_conflicts` in the Nightmare's area (`where = \"nightmare\"`), a free `climb` (the",
+        "King's lower marker, as for its other rewards) and a `draw` of Development cards (to its hand).",
+        "",
+    )
+    table(["#", "Nightmare", "Times", "Moves", "Effect", "Failure", "Card text"],
+          [[str(k.number), NM[k.number].name, f"{k.times}x",
+            "anywhere" if k.anywhere else f"toward `{k.toward}`" + (", then returns" if k.returns else ""),
+            k.effect.text, k.failure.text, k.text] for k in C.king_nightmares])
+    w(
+        "### Area Selection cards",
+        "",
+        "**Explicit data**: `area_selection` in `cards.toml` lists the 12 cards by area id, and",
+        "`validate.py` checks they are exactly the areas of the 1-2 player side, each once. We keep them",
+        "as data rather than deriving them from `board.toml` because they are a deck of their own (the",
+        "King shuffles and draws them to break ties at random): a pack could print its cards in another",
+        "order, and a board edit that forgets them is an error instead of a silent change.",
+        "",
+    )
+    names = {a.id: a.name for sm in P.sides for a in sm.side.areas}
+    table(["#", "Area"], [[str(i + 1), f"{names[a]} (`{a}`)"] for i, a in enumerate(C.area_selection)])
+    w(
+        "### Decisions",
+        "",
+        "* **Ritual**: 1/3/5 steps, and the higher marker on a 4 at Power 1, on a 3 or 4 at Power 3 and 5:",
+        "  more Power climbs further and more often at the front, where the VP spaces grow fastest.",
+        "* **Summon** adds Fort production at Power 3 and the Marked Areas at Power 5, the two extras the",
+        "  solo rules name, one at a time.",
+        "* **Fortify**: for every die value, Fort levels, cards and devoured units never shrink with Power,",
+        "  their total grows, and the King never removes more Followers than the levels it builds.",
+        "* **Develop** places its Cultists as the rules say: on the Maneuver Day space from Power 3, on the",
+        "  Perform Ritual one too at Power 5.",
+        "* **Combat cards**: the Basic Combat matches a player's (1⚔ 1⛨); the Shield is the stronger",
+        "  defender (1⚔ 2⛨) and carries its return clause.",
+        "* **Nightmares**: each keeps its Nightmare's essence (the Stair hunts Followers, the Glutton",
+        "  takes 3 from the crowd, the Drum brings conflict where you are, the Archivist eats only Shadows",
+        "  and pays in cards, the Procession walks with the King, climbs and comes home, the Collector takes",
+        "  the King's own and pays in cards, the Howls fight and devour, the Sleeper surfaces anywhere).",
+        "  Failures are small: a Shadow, a card or a step.",
+        "",
+    )
+
+
+king_section()
 
 # =============================================================================================
 

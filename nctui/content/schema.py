@@ -575,30 +575,77 @@ class Suit(_C):
     letter: str
 
 
+# The solo King of Horrors (solo rules). ``HORROR_DIE``: the faces of the Horror Die.
+HORROR_DIE: tuple[int, ...] = (2, 2, 3, 3, 4, 4)
+
+# The layout of ``KingRow.params`` per action (docs/content.md, "The King of Horrors"):
+#   ritual:   (followers_removed, steps, higher_marker_on_die_at_least)
+#   summon:   (per_controlled_area, extra_if_fort, marked_areas_produce 0/1)
+#   fortify:  for die 2, 3, 4 in turn: (followers_removed, fort_levels_built, cards_drawn,
+#             units_devoured), 12 ints
+#   maneuver: (movement_points,)
+#   develop:  (cards_drawn, cultist_on_maneuver 0/1, cultist_on_ritual 0/1)
+KING_PARAMS: dict[str, tuple[str, ...]] = {
+    "ritual": ("followers_removed", "steps", "higher_marker_on_die_at_least"),
+    "summon": ("per_controlled_area", "extra_if_fort", "marked_areas_produce"),
+    "fortify": tuple(f"die{d}_{x}" for d in (2, 3, 4)
+                     for x in ("followers_removed", "fort_levels_built", "cards_drawn", "units_devoured")),
+    "maneuver": ("movement_points",),
+    "develop": ("cards_drawn", "cultist_on_maneuver", "cultist_on_ritual"),
+}
+KING_POWERS: tuple[int, ...] = (1, 3, 5)
+
+
 class KingRow(_C):
+    """One row of a King's Action card: what it does at this Power (``params``: KING_PARAMS)."""
+
     power: Literal[1, 3, 5]
     text: str
     params: tuple[int, ...] = ()
 
 
 class KingActionCard(_C):
+    """A King of Horrors Action card: one row per Power 1, 3, 5; ``note``: what applies at every
+    Power (a Stage 2 command, Fortify's fallback to Maneuver)."""
+
     action: ActionId
     name: str
     rows: tuple[KingRow, ...]
+    note: str = ""
 
 
 class KingCombatCard(_C):
+    """The King's own combat cards: its Basic Combat and its Advanced Combat (the Shield); both
+    return to its hand after a conflict. ``text``: what happens when it returns."""
+
     id: str
     name: str
+    kind: Literal["basic", "advanced"]
     combat: Combat
     returns: bool = True
+    text: str = ""
 
 
 class KingNightmareCard(_C):
+    """What the King does when it commands Nightmare ``number`` (COMMANDING NIGHTMARES).
+
+    Resolved ``times`` times (the (Nx) multiplier; one fewer, at least 1, in the easier game); each
+    resolution succeeds or fails on its own: the Nightmare moves into an adjacent area matching
+    ``toward`` (seen from the King; never an area it has been to during this command; Area
+    Selection cards pick among several) and ``effect`` resolves in its current area. With no such
+    area it moves into a random adjacent area and ``failure`` resolves there instead. ``anywhere``:
+    it moves into the area of a random Area Selection card (not one it has been to), so it never
+    fails. ``returns``: after the last resolution it goes back to the Cathedral space. ``text``:
+    the whole card as a player reads it."""
+
     number: int
-    times: int  # the (Nx) multiplier
+    times: int
     text: str
-    failure: str
+    effect: Effect
+    toward: NightmareToward = "any"
+    anywhere: bool = False
+    failure: Effect = NO_EFFECT
+    returns: bool = False
 
 
 class RewardTile(_C):
@@ -620,6 +667,7 @@ class Cards(_C):
     king_actions: tuple[KingActionCard, ...] = ()
     king_combat: tuple[KingCombatCard, ...] = ()
     king_nightmares: tuple[KingNightmareCard, ...] = ()
+    area_selection: tuple[str, ...] = ()  # the solo Area Selection cards: one area id each
 
 
 class PackInfo(_C):

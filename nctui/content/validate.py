@@ -35,6 +35,7 @@ def validate(pack: "Pack") -> None:
     _matrix(pack)
     _tracks(pack)
     _cards(pack)
+    _king(pack)
 
 
 def _board(pack: "Pack") -> None:
@@ -238,3 +239,87 @@ def _nightmares(nightmares: tuple[s.NightmareCard, ...]) -> None:
             _fail(f, e + ".devoured", "three numbers (1-2 / 3 / 4 players), at least 1, growing with the players")
     if sum(all(x is None for x in n.devoured) for n in nightmares) > 1:
         _fail(f, "nightmares", "at most one Nightmare has no Devoured Units number, so every pair has one")
+
+
+# Solo rules: what the King of Horrors' components must be.
+KING_RULE_PARAMS = {  # (action, param index): the value per Power 1, 3, 5 the solo rules state
+    ("ritual", 0): (2, 1, 0),  # "remove 2/1/0 Followers"
+    ("maneuver", 0): (3, 5, 7),  # "3/5/7 Movement Point"
+    ("develop", 0): (2, 3, 4),  # "draw 2/3/4 cards"
+}
+KING_FLAGS = {"summon": (2,), "develop": (1, 2)}  # params that are 0 or 1
+# Steps a King's Nightmare card may use: each resolves in the Nightmare's current area (or is the
+# King's own climb or draw), none moves or commands a Nightmare.
+KING_NIGHTMARE_STEPS = (s.Devour, s.AddShadows, s.ResolveConflicts, s.Climb, s.Draw)
+AREA_SELECTION_CARDS = 12
+
+
+def _king(pack: "Pack") -> None:
+    c = pack.cards
+    _king_actions(c.king_actions)
+    if c.king_combat and sorted(k.kind for k in c.king_combat) != ["advanced", "basic"]:
+        _fail("cards.toml", "king_combat", "the King has 1 Basic Combat and 1 Advanced Combat card")
+    for k in c.king_combat:
+        if not k.returns:
+            _fail("cards.toml", f"king_combat[{k.id}].returns", "both King's combat cards return to its hand")
+    _king_nightmares(c.king_nightmares)
+    _area_selection(pack)
+
+
+def _king_actions(cards: tuple[s.KingActionCard, ...]) -> None:
+    """ACTION ACTIVATION: one card per action, a row for each Power 1, 3, 5 whose params follow
+    schema.KING_PARAMS and the numbers the solo rules state."""
+    f = "cards.toml"
+    if not cards:
+        return
+    if sorted(k.action for k in cards) != sorted(s.ACTION_IDS):
+        _fail(f, "king_actions", "one King's Action card per action")
+    for k in cards:
+        e = f"king_actions[{k.action}]"
+        if tuple(r.power for r in k.rows) != s.KING_POWERS:
+            _fail(f, e + ".rows", "one row each for Power 1, 3 and 5, in that order")
+        for r in k.rows:
+            want = len(s.KING_PARAMS[k.action])
+            if len(r.params) != want or min(r.params) < 0:
+                _fail(f, f"{e}.rows[{r.power}].params", f"{want} numbers, none negative: {s.KING_PARAMS[k.action]}")
+            if any(r.params[i] > 1 for i in KING_FLAGS.get(k.action, ())):
+                _fail(f, f"{e}.rows[{r.power}].params", "flags are 0 or 1")
+        for (action, i), values in KING_RULE_PARAMS.items():
+            if action == k.action and tuple(r.params[i] for r in k.rows) != values:
+                _fail(f, e + ".rows", f"the solo rules give {s.KING_PARAMS[action][i]} {values} for Power 1, 3, 5")
+        if k.action == "ritual" and any(r.params[2] not in (2, 3, 4) for r in k.rows):
+            _fail(f, e + ".rows", "the higher marker needs a Horror Die value (2, 3 or 4)")
+
+
+def _king_nightmares(cards: tuple[s.KingNightmareCard, ...]) -> None:
+    """COMMANDING NIGHTMARES: one King's card per Nightmare; (Nx) is at least 1; a card that can
+    fail has a Failure effect; every step resolves in the Nightmare's area or is the King's own."""
+    f = "cards.toml"
+    if cards and sorted(k.number for k in cards) != list(range(1, NIGHTMARES + 1)):
+        _fail(f, "king_nightmares", f"one King's Nightmare card per Nightmare, numbered 1 to {NIGHTMARES}")
+    for k in cards:
+        e = f"king_nightmares[{k.number}]"
+        if k.times < 1:
+            _fail(f, e + ".times", "the (Nx) multiplier is at least 1")
+        if not k.effect.steps or bool(k.failure.steps) == k.anywhere:
+            _fail(f, e, "an effect, and a failure effect unless it moves anywhere (then it never fails)")
+        for step in k.effect.steps + k.failure.steps:
+            if not isinstance(step, KING_NIGHTMARE_STEPS):
+                _fail(f, e, f"a King's Nightmare uses only {', '.join(x.__struct_config__.tag for x in KING_NIGHTMARE_STEPS)}")
+            if getattr(step, "where", "nightmare") != "nightmare" or getattr(step, "area", ""):
+                _fail(f, e, "its steps resolve in the Nightmare's current area (where = nightmare)")
+            if isinstance(step, s.Climb) and (step.paid or step.special or step.primary):
+                _fail(f, e, "the King's climbs are free steps onto open spaces")
+            if isinstance(step, s.Draw) and (step.deck != "development" or step.keep):
+                _fail(f, e, "the King draws Development cards to its hand")
+
+
+def _area_selection(pack: "Pack") -> None:
+    """SOLO COMPONENTS: 12 Area Selection cards, one per area of the 1-2 player side."""
+    cards = pack.cards.area_selection
+    if not cards:
+        return
+    small = next(sm.side for sm in pack.sides if 1 in sm.side.players)
+    if len(cards) != AREA_SELECTION_CARDS or sorted(cards) != sorted(a.id for a in small.areas):
+        _fail("cards.toml", "area_selection",
+              f"one card per area of the {small.id} side ({AREA_SELECTION_CARDS}), each once")

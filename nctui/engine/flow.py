@@ -11,6 +11,7 @@ from msgspec.structs import replace
 
 from . import registry, setup, turn
 from . import steps_basic  # noqa: F401  (registers the basic effect steps)
+from . import solo  # noqa: F401  (solo setup; imports king_turn)
 from . import nightmares  # noqa: F401
 from . import dreams  # noqa: F401
 from . import cathedral  # noqa: F401

@@ -6,6 +6,7 @@ from collections import Counter
 
 from . import board
 from .events import HIDDEN
+from .king_state import KING_COMBAT
 from .state import BASIC_COMBAT, FOLLOWERS, FORT_LEVELS, SHADOWS, GameState, UNIT_LIMIT
 
 
@@ -55,8 +56,12 @@ def _cards(state: GameState) -> list[str]:
     for pl in state.players:
         seen.update(pl.hand)
         seen.update(c for stack in pl.display for c in stack[1:])
+    k = state.king
+    if k is not None:  # solo: the King's hand (its own combat cards aside) and its tucked cards
+        seen.update(c for c in k.hand if c not in KING_COMBAT)
+        seen.update(c for stack in k.tucked for c in stack)
     dev = Counter({c.id: 1 for c in p.cards.development})
-    dev[BASIC_COMBAT] = len(state.players)
+    dev[BASIC_COMBAT] = len(state.players) - (k is not None)
     out = []
     if HIDDEN in seen:
         out.append("a hidden placeholder is in the state itself")
@@ -65,6 +70,10 @@ def _cards(state: GameState) -> list[str]:
     dreams = Counter(d.dream + d.dream_offer + d.dream2 + _dreams_in_work(state))
     for pl in state.players:
         dreams.update(pl.dreams + pl.dreams_played)
+    if k is not None:
+        dreams.update(k.dreams + k.completed)
+        if sum(c in KING_COMBAT for c in k.hand) + _king_combat_in_play(state) != len(KING_COMBAT):
+            out.append("the King's 2 combat cards are not conserved")
     if dreams != Counter({c.id: 1 for c in p.cards.dreams}):
         out.append("Dream cards not conserved")
     conflicts = Counter(d.conflict + d.conflict2 + _cards_in_work(state, "conflict"))
@@ -91,7 +100,7 @@ def _board(state: GameState) -> list[str]:
             out.append(f"{a.id}: more Followers than any Unit Limit allows")
     if state.phase != "setup":
         for pl in state.players:
-            if pl.shaper == "":
+            if pl.shaper == "" and not (state.king is not None and pl.seat == state.king.seat):  # no Shaper
                 out.append(f"seat {pl.seat}: the Shaper is off the board")
     return out
 
@@ -125,6 +134,14 @@ def _nightmares(state: GameState) -> list[str]:
     if state.outcome is not None and state.outcome.reason == "devoured" and len({p.turns for p in state.players}) != 1:
         out.append("a devoured end before every player had an equal number of turns")
     return out
+
+
+def _king_combat_in_play(state: GameState) -> int:
+    """The King's own combat cards played in a conflict still in progress."""
+    w = state.work
+    if w is None or type(w).__name__ != "ConflictWork":
+        return 0
+    return sum(c in KING_COMBAT for c in w.plays[0] + w.plays[1])
 
 
 def _cards_in_work(state: GameState, deck: str = "development") -> tuple[str, ...]:

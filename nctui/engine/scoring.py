@@ -52,7 +52,7 @@ def dream_vp(state: GameState, seat: int) -> int:
 
 def scores(state: GameState) -> tuple[Score, ...]:
     dev = devoured_vp(state)
-    return tuple(
+    result = tuple(
         Score(
             seat=pl.seat,
             ritual=sum(ritual_vp(state, b) for b in pl.ritual_best),
@@ -63,6 +63,17 @@ def scores(state: GameState) -> tuple[Score, ...]:
         )
         for pl in state.players
     )
+    return _king_score(state, result) if state.king is not None else result
+
+
+def _king_score(state: GameState, result: tuple[Score, ...]) -> tuple[Score, ...]:
+    """Solo ENDGAME & SCORING: the King's ``dreams`` are its completed Dreams with the suit sets;
+    its ``upgrades`` (it plays none) hold its Reward tiles and every 3rd card in hand."""
+    from .king_turn import king_dream_vp, king_extra_vp
+
+    seat = state.king.seat
+    k = replace(result[seat], dreams=king_dream_vp(state), upgrades=king_extra_vp(state))
+    return result[:seat] + (k,) + result[seat + 1 :]
 
 
 def winners(result: tuple[Score, ...]) -> tuple[tuple[int, ...], str]:
@@ -80,6 +91,15 @@ def winners(result: tuple[Score, ...]) -> tuple[tuple[int, ...], str]:
     return tuple(s.seat for s in tied), "shared victory"
 
 
+def solo_winner(state: GameState, result: tuple[Score, ...]) -> tuple[tuple[int, ...], str]:
+    """Solo: you win only with strictly more VP than the King; a tie is the King's."""
+    seat = state.king.seat
+    human = next(s for s in result if s.seat != seat)
+    if human.total > result[seat].total:
+        return (human.seat,), ""
+    return (seat,), "a tie goes to the King" if human.total == result[seat].total else ""
+
+
 def devoured_end_due(state: GameState) -> bool:
     """GAME END: once the devoured threshold has triggered the end, play goes on until all
     players have had an equal number of turns (checked at the end of each turn)."""
@@ -88,7 +108,7 @@ def devoured_end_due(state: GameState) -> bool:
 
 def end_game(state: GameState, reason: str, ev: list[Event]) -> GameState:
     result = scores(state)
-    won, tie = winners(result)
+    won, tie = winners(result) if state.king is None else solo_winner(state, result)
     outcome = Outcome(reason=reason, scores=result, winners=won, tie_break=tie)
     ev.append(Event(kind="game_over", detail=reason, cards=tuple(str(w) for w in won)))
     return replace(state, phase="over", decision=None, outcome=outcome, queue=())

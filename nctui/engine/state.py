@@ -13,6 +13,7 @@ import msgspec
 
 from .actions import Action
 from .config import GameConfig
+from .king_state import KingState
 from .rng import Rng
 from .work import Frame, Work
 
@@ -151,3 +152,4 @@ class GameState(S):
     tiles_aside: tuple[str, ...] = ()  # yellow and red tiles waiting to come out
     decision: Decision | None = None
     outcome: Outcome | None = None
+    king: KingState | None = None  # solo mode: the King of Horrors' play area

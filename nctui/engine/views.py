@@ -12,6 +12,7 @@ import msgspec
 from msgspec.structs import replace
 
 from .events import HIDDEN
+from .king_state import KingState
 from .rng import Rng
 from .state import GameState
 from .work import ConflictWork, KeepWork, Work
@@ -44,6 +45,13 @@ def _hide_work(work: Work | None, seat: int) -> Work | None:
     return replace(work, plays=plays)
 
 
+def _hide_king(king: KingState | None, seat: int) -> KingState | None:
+    """Solo: the King's combat cards are face down and the Area Selection deck is shuffled."""
+    if king is None or king.seat == seat:
+        return king
+    return replace(king, hand=_hide(king.hand), area_deck=_hide(king.area_deck))
+
+
 def player_view(state: GameState, seat: int) -> View:
     d = state.decision
     decks = state.decks
@@ -63,7 +71,7 @@ def player_view(state: GameState, seat: int) -> View:
         d = replace(d, options=())
     config = state.config if state.phase == "over" else replace(state.config, seed=0)
     redacted = replace(state, config=config, rng=Rng(state=0), decks=hidden_decks, players=players, decision=d,
-                       work=_hide_work(state.work, seat))
+                       work=_hide_work(state.work, seat), king=_hide_king(state.king, seat))
     return View(seat=seat, state=redacted)
 
 

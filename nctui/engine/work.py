@@ -185,8 +185,20 @@ class DevourWork(_W, tag="devour"):
     must: bool = True
 
 
+class SoloSetupWork(_W, tag="solo_setup"):
+    """The human's setup decisions: ``step`` is "turn_start" or "corner"."""
+
+    step: str
+
+
+class KingDreamWork(_W, tag="king_dream"):
+    """REFILL DREAMS 3: the human picks among the offered Dreams tied for the King."""
+
+    options: tuple[str, ...]
+
+
 Work = Union[
     ProduceWork, MoveWork, ShaperWork, ConvertWork, FortWork, ClimbWork, BonusWork, PickWork, KeepWork,
     ChooseWork, ConformWork, ShadowWork, RemoveWork, RecoverWork, ConflictWork, DreamWork,
-    NightmareWork, NightmareMoveWork, DevourWork,
+    NightmareWork, NightmareMoveWork, DevourWork, SoloSetupWork, KingDreamWork,
 ]

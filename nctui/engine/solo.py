@@ -1,0 +1,109 @@
+"""Solo mode SETUP 1-6 (solo rulebook): a 2-player setup for the board, the decks and you; the
+King of Horrors' play area; the corners (you choose, the King and your second area follow the
+ring clockwise, ``king_turn.ring``); you start.
+
+The human decides the Turn track start (core SETUP 7), its corner and its Night space; the rest
+is automatic. ``setup.new_game`` still refuses solo games: the King's actions are not written
+yet, so tests and tools call ``new_solo_game`` directly.
+"""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from . import board, cards, king_turn, rng, setup
+from .actions import ChooseTurnStart, Conquer
+from .config import GameConfig, check_config
+from .effects import resolve
+from .errors import IllegalAction
+from .events import Event
+from .king_state import KingState
+from .ops import set_player
+from .registry import decides, explains, handles
+from .state import Decision, GameState
+from .work import SoloSetupWork
+
+Events = list[Event]
+HUMAN, KING = 0, 1
+
+
+def new_solo_game(config: GameConfig) -> tuple[GameState, Events]:
+    """SETUP 1 as in 2 players, you are the starting player (SETUP 6); the first decision."""
+    problems = check_config(config)
+    if problems or config.players != 1:
+        raise ValueError("; ".join(problems) or "new_solo_game needs players=1")
+    state, events = setup.new_game(replace(config, players=2, seats=("human", "human")))
+    events = [e for e in events if e.kind != "first_player"]
+    state = replace(state, config=config, first_player=HUMAN, decision=None)
+    events.append(Event(kind="first_player", seat=HUMAN, detail="you start against the King of Horrors"))
+    ev: Events = []
+    state = resolve(replace(state, work=SoloSetupWork(seat=HUMAN, step="turn_start")), ev)
+    return state, events + ev
+
+
+@decides(SoloSetupWork)
+def decide_setup(state: GameState) -> Decision | None:
+    w: SoloSetupWork = state.work  # type: ignore[assignment]
+    if w.step == "turn_start":
+        return replace(setup._ask_turn_start(state).decision, seat=HUMAN)
+    corners = tuple(Conquer(area=a.id) for a in state.areas if board.is_corner(state, a.id))
+    return Decision(seat=HUMAN, kind="conquer", prompt="Select your starting corner area", options=corners)
+
+
+@handles(ChooseTurnStart, SoloSetupWork)
+def choose_turn_start(state: GameState, action: ChooseTurnStart, ev: Events) -> GameState:
+    """Core SETUP 7-16 for you alone (the King gets no starting Upgrade, no Development cards),
+    then the King's play area (solo SETUP 2-3, 5)."""
+    state = replace(state, turn_start=action.position, turn_pos=action.position)
+    ev.append(Event(kind="turn_start", seat=HUMAN, value=action.position))
+    king_pl = state.players[KING]
+    dealt = setup._deal_cards(replace(state, players=state.players[:1]), ev)
+    starting = tuple(stack[:1] for stack in dealt.players[HUMAN].display)  # its Unit Limit: the starting Fortify card
+    state = replace(dealt, players=dealt.players + (replace(king_pl, display=starting),))
+    state = _king_area(state, ev)
+    return resolve(replace(state, work=SoloSetupWork(seat=HUMAN, step="corner")), ev)
+
+
+def _king_area(state: GameState, ev: Events) -> GameState:
+    """SETUP 2: 2 Dreams from the deck, the one worth fewest VP on top (last); its 2 combat
+    cards face down. SETUP 3: its Dreamer on Ritual, a Cultist on every Day space. SETUP 5: the
+    Cultist on the right-hand King's Nightmare card. The Area Selection cards are shuffled."""
+    decks = state.decks
+    two = sorted(decks.dream[:2], key=lambda c: -cards.dream(state, c).vp)  # lower (higher VP) first
+    hand, r = rng.shuffle(state.rng, king_turn.king_combat_cards(state))
+    area_deck, r = rng.shuffle(r, king_turn.area_selection_cards(state))
+    n = len(board.pack(state).matrix.rondel)
+    k = KingState(seat=KING, dreamer="ritual", day_cultists=(1,) * n, card_cultists=(0,) * n, tucked=((),) * n,
+                  hand=hand, dreams=tuple(two), dream_cultists=(0,) * len(two), nightmare_marker=1,
+                  area_deck=area_deck)
+    ev.append(Event(kind="king_setup", seat=KING, cards=tuple(two), detail="the King of Horrors takes 2 Dreams, "
+                    "its 2 combat cards, its Dreamer goes on Ritual and a Cultist on every Day space"))
+    return replace(state, king=k, rng=r, decks=replace(decks, dream=decks.dream[2:]))
+
+
+@handles(Conquer, SoloSetupWork)
+def choose_corner(state: GameState, action: Conquer, ev: Events) -> GameState:
+    """SETUP 4: your corner; the King's corner is the next corner clockwise, its second area the
+    next area clockwise from that one; your second area is forced: the area counter-clockwise
+    of your corner. Then Shadows as in 2 players and your Dreamer (core SETUP 18-19)."""
+    mine = action.area
+    theirs = king_turn.next_corner_clockwise(state, mine)
+    state = replace(state, work=None)
+    for seat, area in ((HUMAN, mine), (KING, theirs), (KING, king_turn.clockwise(state, theirs)),
+                       (HUMAN, king_turn.clockwise(state, mine, -1))):
+        state = _occupy(state, seat, area, ev)
+    state = set_player(state, replace(state.players[KING], shaper=""))  # the King has no Shaper
+    state = setup._seed_shadows(state, ev)
+    return setup._next_dreamer(replace(state, queue=(HUMAN,)))
+
+
+def _occupy(state: GameState, seat: int, area: str, ev: Events) -> GameState:
+    """Place a seat's starting pieces as core SETUP 17 does (the queue keeps it from moving on)."""
+    state = setup.conquer(replace(state, queue=(seat, seat)), Conquer(area=area), ev)
+    return replace(state, queue=(), decision=None)
+
+
+@explains(Conquer, SoloSetupWork)
+def explain_corner(state: GameState, action: Conquer) -> IllegalAction:
+    return IllegalAction(f"{action.area} is not a corner area: select your starting corner; your second area "
+                         "follows", rule="you select your starting corner", section="SOLO SETUP 4")

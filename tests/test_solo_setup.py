@@ -1,0 +1,112 @@
+"""Solo mode SETUP 1-6 against the King of Horrors (solo rulebook)."""
+
+from __future__ import annotations
+
+import pytest
+
+from nctui.engine import board, setup
+from nctui.engine.actions import ChooseTurnStart, Conquer, PlaceDreamer
+from nctui.engine.config import GameConfig
+from nctui.engine.errors import IllegalAction
+from nctui.engine.flow import apply, legal_actions
+from nctui.engine.invariants import violations
+from nctui.engine.king_state import KING_COMBAT
+from nctui.engine.king_turn import clockwise, next_corner_clockwise, ring
+from nctui.engine.solo import new_solo_game
+from nctui.engine.views import player_view
+from nctui.engine.cards import dream
+from nctui.engine.events import HIDDEN
+
+SOLO = GameConfig(players=1, seats=("human", "king"), seed=7)
+
+
+def solo_setup(corner: str = "weeping-orchard", config: GameConfig = SOLO):
+    state, _ = new_solo_game(config)
+    state = apply(state, ChooseTurnStart(position=0))
+    state = apply(state, Conquer(area=corner))
+    return apply(state, legal_actions(state)[0])
+
+
+def test_new_game_still_refuses_solo():
+    with pytest.raises(ValueError, match="not available yet"):
+        setup.new_game(SOLO)
+
+
+def test_human_decides_turn_start_then_a_corner_only():
+    state, _ = new_solo_game(SOLO)
+    assert state.decision.seat == 0 and state.decision.kind == "turn_start"
+    state = apply(state, ChooseTurnStart(position=0))
+    corners = {a.area for a in legal_actions(state)}
+    assert corners == {a.id for a in state.areas if board.is_corner(state, a.id)}
+    with pytest.raises(IllegalAction, match="SOLO SETUP 4"):
+        apply(state, Conquer(area="bell-hollow"))
+
+
+def test_ring_is_clockwise_around_the_grid():
+    state, _ = new_solo_game(SOLO)
+    assert ring(state) == ("weeping-orchard", "bell-hollow", "salt-spire", "mirror-dunes", "ember-reach",
+                           "bone-cloister", "drowned-gate", "lantern-fen")
+    assert next_corner_clockwise(state, "drowned-gate") == "weeping-orchard"
+    assert clockwise(state, "weeping-orchard", -1) == "lantern-fen"
+
+
+@pytest.mark.parametrize("corner,king_corner,king_second,my_second", [
+    ("weeping-orchard", "salt-spire", "mirror-dunes", "lantern-fen"),
+    ("ember-reach", "drowned-gate", "lantern-fen", "mirror-dunes"),
+])
+def test_corners_follow_the_ring(corner, king_corner, king_second, my_second):
+    state = solo_setup(corner)
+    a = {x.id: x for x in state.areas}
+    assert a[corner].followers[0] == 2 and a[corner].fortress == 0
+    assert a[king_corner].followers[1] == 2 and a[king_corner].fortress == 1 and a[king_corner].fort_levels == 1
+    assert a[king_second].followers[1] == (1 if board.adjacent_to_cathedral(state, king_second) else 2)
+    assert a[my_second].followers[0] == (1 if board.adjacent_to_cathedral(state, my_second) else 2)
+    assert state.players[0].shaper == corner and state.players[1].shaper == ""  # no Shaper for the King
+    taken = {corner, king_corner, king_second, my_second}
+    assert all(x.shadows > 0 for x in state.areas if x.id not in taken)  # seeded as in 2 players
+
+
+def test_king_play_area_and_first_turn():
+    state = solo_setup()
+    k = state.king
+    assert state.phase == "turn" and state.active == 0 and state.first_player == 0
+    assert k.dreamer == "ritual" and k.day_cultists == (1, 1, 1, 1, 1) and sum(k.card_cultists) == 0
+    assert sorted(k.hand) == sorted(KING_COMBAT)
+    assert len(k.dreams) == 2 and k.dream_cultists == (0, 0)
+    vps = [dream(state, c).vp for c in k.dreams]
+    assert vps[-1] == min(vps)  # the one worth fewest VP on top (last)
+    assert k.nightmare_marker == len(state.nightmares) - 1  # the right-hand King's Nightmare card
+    assert sorted(k.area_deck) == sorted(a.id for a in state.areas)
+    assert state.players[1].hand == () and state.players[1].dreams == ()  # nothing dealt to the King
+    assert len(state.players[0].hand) == 4 and len(state.players[0].dreams) == 2
+    assert violations(state) == []
+
+
+def test_human_view_hides_king_hand_and_area_deck():
+    state = solo_setup()
+    seen = player_view(state, 0).state.king
+    assert set(seen.hand) == {HIDDEN} and set(seen.area_deck) == {HIDDEN}
+    assert seen.dreams == state.king.dreams
+    assert player_view(state, 1).state.king == state.king
+
+
+def test_place_dreamer_goes_on_as_normal():
+    state, _ = new_solo_game(SOLO)
+    state = apply(apply(state, ChooseTurnStart(position=0)), Conquer(area="salt-spire"))
+    assert state.decision.kind == "place_dreamer" and state.decision.seat == 0
+    assert all(isinstance(a, PlaceDreamer) for a in legal_actions(state))
+
+
+def test_solo_states_round_trip_through_the_save_encoding():
+    """Every solo state, its setup decisions included, encodes and decodes unchanged."""
+    import msgspec
+
+    from nctui.engine.state import GameState
+
+    state, _ = new_solo_game(GameConfig(players=1, seats=("human", "king"), seed=3))
+    seen = 0
+    while state.phase == "setup":
+        assert msgspec.msgpack.decode(msgspec.msgpack.encode(state), type=GameState) == state
+        state = apply(state, legal_actions(state)[0])
+        seen += 1
+    assert seen >= 3 and msgspec.msgpack.decode(msgspec.msgpack.encode(state), type=GameState) == state
