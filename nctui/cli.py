@@ -84,6 +84,20 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pack", default="base", metavar="ID", help="content pack id (default: base)")
 
 
+def _difficulty(text: str) -> tuple[str, ...]:
+    from .engine.config import difficulty
+
+    try:
+        return difficulty(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _add_difficulty(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--difficulty", type=_difficulty, default=(), metavar="LEVEL",
+                   help="solo: easy, normal or hard, or comma-separated modifier ids (default: normal)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="nctui",
@@ -107,6 +121,14 @@ def build_parser() -> argparse.ArgumentParser:
                       help="folder for autosaves (default: $NCTUI_SAVE_DIR, else the user's data folder)")
     _add_game_options(play)
 
+    solo = sub.add_parser("solo", help="play alone against the King of Horrors",
+                          description="Start a solo game against the King of Horrors.")
+    solo.add_argument("--seed", type=_seed, default=None, metavar="S", help="game seed (default: random)")
+    solo.add_argument("--save-dir", metavar="DIR",
+                      help="folder for autosaves (default: $NCTUI_SAVE_DIR, else the user's data folder)")
+    _add_difficulty(solo)
+    _add_game_options(solo)
+
     sim = sub.add_parser(
         "simulate", help="play games headless with random bots and check the rules' invariants",
         description="Play whole games with a random bot on every seat, checking every invariant after "
@@ -119,6 +141,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--bots", choices=sorted(BOTS), default="random",
                      help="the kind of computer player at every seat (default: random)")
     sim.add_argument("--stop-on-error", action="store_true", help="stop at the first failed game")
+    sim.add_argument("--solo", action="store_true", help="a bot plays solo against the King of Horrors")
+    _add_difficulty(sim)
     _add_game_options(sim)
     return parser
 
@@ -132,6 +156,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _simulate(parser, args)
         if args.command is None:  # bare `nctui`: the defaults of `nctui play`
             args = parser.parse_args(["play"])
+        if args.command == "solo":
+            args.players, args.seats, args.bots, args.load, args.resume = 1, None, None, None, False
         return _play(parser, args)
     except SystemExit as exc:  # argparse's --help, --version and errors
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
@@ -145,7 +171,11 @@ def _simulate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from . import simulate as sim
 
     seed = args.seed if args.seed is not None else random.randrange(SEED_MAX + 1)
-    config = sim.make_config(players=args.players, seed=seed, length=args.length,
+    if args.solo:
+        args.players = 1
+    if args.difficulty and args.players != 1:
+        parser.exit(2, "nctui simulate: error: --difficulty is for solo games (--solo)\n")
+    config = sim.make_config(players=args.players, seed=seed, length=args.length, difficulty=args.difficulty,
                              divergent_paths=args.divergent_paths, nightmares=args.nightmares, pack=args.pack)
     problems = sim.config_problems(config)
     if problems:
@@ -162,7 +192,7 @@ def _simulate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
     summary = sim.simulate(players=args.players, games=args.games, seed=seed, length=args.length,
                            divergent_paths=args.divergent_paths, nightmares=args.nightmares, pack=args.pack,
-                           bot_kind=args.bots, stop_on_error=args.stop_on_error, on_game=on_game)
+                           bot_kind=args.bots, difficulty=args.difficulty, stop_on_error=args.stop_on_error, on_game=on_game)
     if progress is not None:
         progress.clear()
     print(sim.summary_json(summary) if args.json else sim.summary_text(summary))
@@ -211,8 +241,8 @@ def _seat_kinds(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tu
         parser.error(f"--seats names {len(seats)} seats but --players is {players}")
     if players is None:
         players = len(seats) if seats is not None else 2
-    if players == 1:
-        parser.error("solo play against the King of Horrors is not available yet: choose 2 to 4 players")
+    if players == 1:  # solo: you against the King of Horrors
+        return 1, ("bot" if args.bots else "human", "king")
     if seats is None:
         seats = ("human",) * players
     if args.bots is not None:
@@ -244,7 +274,7 @@ def _play(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         seed = args.seed if args.seed is not None else random.randrange(SEED_MAX + 1)
         target = GameConfig(players=players, seats=seats, length=args.length,  # type: ignore[arg-type]
                             divergent_paths=args.divergent_paths, nightmares=args.nightmares, pack=args.pack,
-                            seed=seed)
+                            difficulty=getattr(args, "difficulty", ()), seed=seed)
         problems = check_config(target)
         if problems:
             parser.error("; ".join(problems))

@@ -292,6 +292,8 @@ def describe_event(event: Event, state: GameState) -> str:
     words = EFFECT_EVENTS.get(k)
     if words is not None:
         return words(w, who, event, state)
+    if k.startswith("king_") and event.detail:  # the King's steps carry their own sentence
+        return event.detail[0].upper() + event.detail[1:]
     return _generic(event, state)
 
 

@@ -91,6 +91,8 @@ class Summary(msgspec.Struct, frozen=True, kw_only=True):
     nightmare_pairs: dict[str, int]  # how many games were played with each pair ("3&7")
     pack: str
     bots: str  # the kind of bot at every seat
+    difficulty: tuple[str, ...]  # solo modifiers
+    king_wins: int  # solo: games the King won
     winner_scores: Stats  # the winners' totals (every winner of a shared victory counts)
     all_scores: Stats  # every seat's total in completed games
     end_reasons: dict[str, int]
@@ -115,12 +117,13 @@ def bot_seed(seed: int, seat: int) -> int:
 
 
 def make_config(*, players: int, seed: int, length: str = "standard", divergent_paths: bool = False,
-                nightmares: tuple[int, ...] = (), pack: str = "base") -> GameConfig:
+                nightmares: tuple[int, ...] = (), pack: str = "base", difficulty: tuple[str, ...] = ()) -> GameConfig:
     """The configuration of a simulated game: a bot on every seat (solo: the bot, then the King).
     Without ``nightmares`` each game reveals its own pair at random (from its seed)."""
     seats = ("bot", "king") if players == 1 else ("bot",) * max(players, 0)
     return GameConfig(players=players, seats=seats, length=length,  # type: ignore[arg-type]
-                      divergent_paths=divergent_paths, nightmares=tuple(nightmares), pack=pack, seed=seed)
+                      divergent_paths=divergent_paths, nightmares=tuple(nightmares), pack=pack, seed=seed,
+                      difficulty=tuple(difficulty))
 
 
 def config_problems(config: GameConfig) -> list[str]:
@@ -148,6 +151,10 @@ def replay_command(config: GameConfig, bot_kind: str = "random") -> str:
         args += ["--nightmares", ",".join(str(n) for n in config.nightmares)]
     if config.pack != "base":
         args += ["--pack", config.pack]
+    if config.players == 1:
+        args = args[:2] + ["--solo"] + args[4:]  # no --players with --solo
+    if config.difficulty:
+        args += ["--difficulty", ",".join(config.difficulty)]
     return shlex.join(args)
 
 
@@ -188,20 +195,20 @@ def play_game(config: GameConfig, *, index: int = 0, bots: BotFactory = random_b
 
 def simulate(*, players: int, games: int, seed: int, length: Literal["standard", "variable"] = "standard",
              divergent_paths: bool = False, nightmares: tuple[int, ...] = (), pack: str = "base",
-             bots: BotFactory | None = None, bot_kind: str = "random",
+             bots: BotFactory | None = None, bot_kind: str = "random", difficulty: tuple[str, ...] = (),
              stop_on_error: bool = False, on_game: Callable[[int, GameResult], None] | None = None) -> Summary:
     """Play ``games`` games and summarise them. ``on_game(index, result)`` is called after each
     game (progress, reporting failures as they happen). With ``stop_on_error`` the run stops at
     the first failure."""
     started = time.perf_counter()
-    completed = decisions = turns = shared = 0
+    completed = decisions = turns = shared = king_wins = 0
     winner_totals: list[int] = []
     all_totals: list[int] = []
     reasons: Counter[str] = Counter()
     pairs: Counter[str] = Counter()
     failures: list[Failure] = []
     for i in range(games):
-        config = make_config(players=players, seed=game_seed(seed, i), length=length,
+        config = make_config(players=players, seed=game_seed(seed, i), length=length, difficulty=difficulty,
                              divergent_paths=divergent_paths, nightmares=nightmares, pack=pack)
         result = play_game(config, index=i, bots=bots or bots_of_kind(bot_kind), bot_kind=bot_kind)
         decisions += result.decisions
@@ -225,11 +232,12 @@ def simulate(*, players: int, games: int, seed: int, length: Literal["standard",
         all_totals += totals.values()
         winner_totals += (totals[w] for w in outcome.winners)
         shared += len(outcome.winners) > 1
+        king_wins += players == 1 and outcome.winners == (1,)
     return Summary(
         games_asked=games, games_completed=completed, errors=len(failures), decisions=decisions, turns=turns,
         seconds=round(time.perf_counter() - started, 3), players=players, seed=seed, length=length,
         divergent_paths=divergent_paths, nightmares=tuple(nightmares), nightmare_pairs=dict(sorted(pairs.items())),
-        pack=pack, bots=bot_kind, winner_scores=Stats.of(winner_totals),
+        pack=pack, bots=bot_kind, difficulty=tuple(difficulty), king_wins=king_wins, winner_scores=Stats.of(winner_totals),
         all_scores=Stats.of(all_totals), end_reasons=dict(sorted(reasons.items())), shared_victories=shared,
         failures=tuple(failures),
     )
@@ -253,7 +261,9 @@ def summary_text(summary: Summary) -> str:
     reasons = ", ".join(f"{k} {v}" for k, v in summary.end_reasons.items()) or "none"
     lines = [
         f"simulate: {summary.players} players, seed {summary.seed}, {summary.length} game"
-        + (", Divergent Paths" if summary.divergent_paths else "") + f", pack {summary.pack}, {summary.bots} bots",
+        + (", Divergent Paths" if summary.divergent_paths else "") + f", pack {summary.pack}, {summary.bots} bots"
+        + (f", solo (difficulty: {', '.join(summary.difficulty) or 'normal'}; the King won {summary.king_wins})"
+           if summary.players == 1 else ""),
         "nightmares: " + (", ".join(f"{k} ×{v}" for k, v in summary.nightmare_pairs.items()) or "none")
         + ("" if summary.nightmares else " (a random pair per game)"),
         f"games:     {summary.games_completed} of {summary.games_asked} completed, {summary.errors} errors",

@@ -278,3 +278,13 @@ def test_simulate_with_greedy_bots_names_them_in_the_summary_and_the_replay(caps
     assert out["bots"] == "greedy" and out["games_completed"] == 2
     assert "--bots greedy" in replay_command(GameConfig(players=2, seats=("bot", "bot"), seed=5), "greedy")
     assert main(["simulate", "--games", "1", "--bots", "clever"]) == 2
+
+
+def test_solo_is_refused_with_a_message_until_the_king_is_complete(capsys):
+    from nctui.cli import main
+
+    assert main(["solo", "--difficulty", "hard"]) == 2
+    assert "King of Horrors is not available yet" in capsys.readouterr().err
+    assert main(["simulate", "--solo", "--games", "1", "--seed", "1"]) == 2
+    assert main(["simulate", "--games", "1", "--difficulty", "easy"]) == 2
+    assert main(["solo", "--difficulty", "impossible"]) == 2

@@ -19,7 +19,7 @@ from msgspec.structs import replace
 
 from ..content import schema as cs
 from ..content.loader import Pack
-from . import board, divergent, rng, turn
+from . import board, divergent, king_turn, rng, turn
 from .actions import TakePiece
 from .config import GameConfig
 from .effects import implemented, push_effect, resolve
@@ -156,6 +156,8 @@ def place(state: GameState, seat: int, piece: str, ev: Events) -> GameState:
         complete = CONTINUATIONS.get("complete_cathedral")  # Stage 2: the sideboard flips, Nightmares enter
         if complete is not None:
             state = complete(state, ev)
+        if state.king is not None and king_turn.modifier(state, "harder_devoured"):
+            state = king_turn.devour_three(state, ev)
     if state.config.divergent_paths:
         return _reward(state, seat, piece, ev)
     return _walk(state, seat, ev)
@@ -187,6 +189,12 @@ def _walk(state: GameState, seat: int, ev: Events) -> GameState:
     """``seat`` resolves the uncovered space's icons; players with nothing to resolve are skipped."""
     piece = state.cathedral_built[-1]
     while True:
+        if king_turn.is_king(state, seat):  # solo: the King climbs instead of resolving the icons
+            state = _king_climb(state, piece, ev)
+            seat = _next_seat(state, seat)
+            if seat < 0:
+                return _finish(state, ev)
+            continue
         steps = _player_steps(state, seat, piece, ev)
         if steps:
             return resolve(_push(state, seat, piece, steps), ev)
@@ -224,6 +232,15 @@ def _push(state: GameState, seat: int, piece: str, steps: list[tuple[cs.Step, bo
         then = "cathedral_next" if i == len(steps) - 1 else ""
         state = push_effect(state, seat, (step,), "cathedral", card=piece, must=must, then=then)
     return state
+
+
+def _king_climb(state: GameState, piece: str, ev: Events) -> GameState:
+    """SOLO BUILDING THE CATHEDRAL / KING'S TURN 8: whoever built, you resolve the icons as usual
+    while the King climbs its lower marker (regardless of the icons); the Stage II space's steps
+    are performed instead (by ``place``)."""
+    if "stage2" in icons(state, piece):
+        return state
+    return king_turn.king_climbs(state, f"Cathedral piece {piece}", ev)
 
 
 @continues("cathedral_next")

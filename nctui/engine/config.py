@@ -23,6 +23,17 @@ SUGGESTED_PAIRS: dict[str, tuple[int, int]] = {
     "very-aggressive": (1, 7),
 }
 
+# Solo DIFFICULTY MODIFIERS: one option id each; presets by name.
+HARDER = ("harder_climb", "harder_powered_1", "harder_powered_2", "harder_devoured", "harder_dream_discount",
+          "harder_hand_scoring")
+EASIER = ("easier_conform", "easier_desirable", "easier_ritual", "easier_nightmare")
+DIFFICULTY_OPTIONS = HARDER + EASIER
+DIFFICULTY_PRESETS: dict[str, tuple[str, ...]] = {
+    "easy": EASIER,
+    "normal": (),
+    "hard": ("harder_climb", "harder_powered_1", "harder_devoured", "harder_dream_discount", "harder_hand_scoring"),
+}
+
 
 class GameConfig(msgspec.Struct, frozen=True, kw_only=True):
     """``players``: 1 (solo against the King) to 4. ``seats``: a kind per seat, in clockwise
@@ -69,6 +80,11 @@ def check_config(config: GameConfig) -> list[str]:
     if config.nightmares and (len(config.nightmares) != 2 or len(set(config.nightmares)) != 2
                               or not all(1 <= n <= NIGHTMARES for n in config.nightmares)):
         problems.append(f"nightmares: two different numbers from 1 to {NIGHTMARES}")
+    unknown = [d for d in config.difficulty if d not in DIFFICULTY_OPTIONS]
+    if unknown:
+        problems.append(f"difficulty options are {', '.join(DIFFICULTY_OPTIONS)}; not {', '.join(unknown)}")
+    if {"harder_powered_1", "harder_powered_2"} <= set(config.difficulty):
+        problems.append("difficulty: harder_powered_1 or harder_powered_2, not both")
     if not 0 <= config.seed < 2**64:
         problems.append("seed: a whole number from 0 to 2**64-1")
     return problems
@@ -90,3 +106,17 @@ def nightmare_pair(text: str) -> tuple[int, ...]:
         raise ValueError(f"nightmares: two different numbers from 1 to {NIGHTMARES} (e.g. 3,7), \"random\", "
                          f"or a suggested pair: {', '.join(SUGGESTED_PAIRS)}; not {text!r}")
     return pair
+
+
+def difficulty(text: str) -> tuple[str, ...]:
+    """DIFFICULTY MODIFIERS: a preset ("easy", "normal", "hard") or comma-separated option ids.
+    Raises ValueError in words."""
+    words = text.strip().lower()
+    if words in DIFFICULTY_PRESETS:
+        return DIFFICULTY_PRESETS[words]
+    ids = tuple(dict.fromkeys(w for w in words.replace(" ", "").split(",") if w))
+    unknown = [d for d in ids if d not in DIFFICULTY_OPTIONS]
+    if unknown:
+        raise ValueError(f"difficulty: easy, normal, hard, or comma-separated ids from {', '.join(DIFFICULTY_OPTIONS)}"
+                         f"; not {', '.join(unknown)}")
+    return ids

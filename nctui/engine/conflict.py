@@ -12,7 +12,7 @@ from itertools import combinations
 from msgspec.structs import replace
 
 from ..content import schema as cs
-from . import board, cards, units
+from . import board, cards, king_conflict as kc, units
 from .actions import BreakTie, Done, PlayCombatCard, PlaysFirst, RetreatTo, StartConflict, TakeVictory
 from .effects import implemented, push, push_effect, resolve
 from .errors import IllegalAction
@@ -21,7 +21,7 @@ from .movement import follower_fits
 from .ops import draw_development, remove_one, set_player
 from .registry import continues, decides, explains, handles, starts
 from .state import BASIC_COMBAT, AreaState, Decision, GameState
-from .work import ConflictWork, Frame
+from .work import ConflictWork, Frame, KingShieldWork
 
 Events = list[Event]
 SHADOWS = board.SHADOWS_SIDE
@@ -66,7 +66,7 @@ def icons(state: GameState, w: ConflictWork, i: int, shadows: int) -> cs.Combat:
     if w.sides[i] == SHADOWS:
         lines = cards.card(state, w.shadow_card).lines
         return max((ln for ln in lines if ln.shadows <= shadows), key=lambda ln: ln.shadows).combat
-    played = [cards.combat(state, c) for c in w.plays[i]]
+    played = [kc.combat(state, c) for c in w.plays[i]]
     return cs.Combat(attack=sum(c.attack for c in played), defense=sum(c.defense for c in played))
 
 
@@ -139,6 +139,8 @@ def handle_start(state: GameState, action: StartConflict, ev: Events) -> GameSta
     a, b = action.sides
     ev.append(Event(kind="conflict_start", seat=w.seat, area=action.area, detail=f"{a},{b}"))
     w = replace(w, area=action.area, sides=(a, b), stage="cards", plays=((), ()), revealed=False, winner=-1)
+    if kc.involves_king(state, (a, b)):  # SOLO: the King's cards come from its shuffled hand
+        return _advance(*kc.king_plays(state, w, ev), ev)
     controller = board.controller(board.area(state, action.area))
     if b == SHADOWS:
         w = replace(w, order=(a,))
@@ -227,7 +229,7 @@ def take_damage(state: GameState, area_id: str, side: int, damage: int, ev: Even
 
 
 def _eliminate(state: GameState, side: int, area_id: str, n: int, ev: Events) -> GameState:
-    to = "limbo" if side >= 0 else "supply"
+    to = "limbo" if side >= 0 and not kc.is_king(state, side) else "supply"  # SOLO: the King has no Limbo
     ev.append(Event(kind="units_eliminated", seat=side, area=area_id, value=n, detail=to))
     return units.remove(state, side, area_id, n, to=to)
 
@@ -323,6 +325,8 @@ def _put_away(state: GameState, w: ConflictWork, keep_card: bool, ev: Events) ->
         state = _to_bottom(state, w.shadow_card, ev)
     decks = state.decks
     for side, played in zip(w.sides, w.plays):
+        if kc.is_king(state, side):
+            state, played = kc.put_away_king(state, played, ev)
         gone = tuple(c for c in played if c != BASIC_COMBAT)
         if len(gone) < len(played):
             pl = state.players[side]
@@ -338,12 +342,15 @@ def _finish(state: GameState, w: ConflictWork, effect: Frame | None, ev: Events)
     """The conflict is over; the next one follows, after the Victory or Defeat effect if any."""
     state = _put_away(state, w, effect is not None, ev)
     fresh = ConflictWork(seat=w.seat, left=w.left - 1, where=w.where)
-    if effect is None:
+    shield = kc.shield_taker(state, w)
+    if effect is None and shield is None:
         return resolve(_next_conflict(state, fresh, ev), ev)
     state = replace(state, work=None)
     if fresh.left > 0:
         state = push_effect(state, w.seat, (cs.ResolveConflicts(count=fresh.left, where=w.where),), "conflicts",
                             must=True)
+    if effect is None:  # SOLO: you may discard a card as the King's Shield returns
+        return resolve(replace(state, work=KingShieldWork(seat=shield)), ev)
     return resolve(push(state, effect), ev)
 
 
@@ -361,8 +368,15 @@ def _advance(state: GameState, w: ConflictWork, ev: Events) -> GameState:
         elif w.stage == "retreat":
             state = _strand(state, w, ev)
             if units.count(board.area(state, w.area), loser_of(w)):
-                break
+                if not kc.king_retreats(state, loser_of(w)):
+                    break
+                state = kc.king_retreat(state, loser_of(w), w.area, retreat_areas(state, w), ev)
+                continue
             w = replace(w, stage="victory")
+        elif w.stage == "tie" and kc.is_king(state, state.active):  # SOLO: the King decides nothing freely
+            state, w = _won(state, w, kc.tie_winner(state, w.sides), "tie", ev)
+        elif w.stage == "victory" and SHADOWS in w.sides and kc.is_king(state, _player(w)):
+            return _finish(kc.king_reward(state, w.winner, ev), w, None, ev)
         elif w.stage == "victory" and SHADOWS not in w.sides:
             return _finish(state, w, None, ev)
         elif w.stage == "victory" and w.winner == SHADOWS:

@@ -20,6 +20,7 @@ from . import movement  # noqa: F401
 from . import fortify  # noqa: F401
 from . import ritual  # noqa: F401
 from . import conflict  # noqa: F401
+from . import king_conflict, king_nightmares  # noqa: F401  (solo: the King's conflicts and Nightmares)
 from .actions import ACTION_TYPES, Action, ChooseDay, ChooseTurnStart, Conquer, DiscardDevelopment, DiscardDream
 from .actions import KeepDreams, PlaceDreamer, React, TakeDream
 from .config import GameConfig

@@ -157,7 +157,9 @@ def _cards_in_work(state: GameState, deck: str = "development") -> tuple[str, ..
     if w is not None and type(w).__name__ == "KeepWork" and w.deck.startswith("development"):
         held += w.drawn
     if w is not None and type(w).__name__ == "ConflictWork":
-        held += w.plays[0] + w.plays[1]
+        from .king_state import KING_COMBAT  # the King's own cards are not Development cards
+
+        held += tuple(c for c in w.plays[0] + w.plays[1] if c not in KING_COMBAT)
     return held
 
 

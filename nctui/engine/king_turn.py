@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from . import board, cards, rng
+from . import board, cards, rng, units
 from .actions import TakeDream
-from .effects import resolve
+from .effects import push_effect, resolve
 from .errors import IllegalAction
 from .events import Event
 from .king_state import HORROR_DIE, KING_COMBAT, KingState
 from .ops import draw_development, set_player
-from .registry import decides, explains, handles
+from .registry import continues, decides, explains, handles
 from .state import Decision, GameState
 from .work import KingDreamWork
 
@@ -275,7 +275,11 @@ def _take_for_king(state: GameState, card: str, ev: Events) -> GameState:
     state = replace(state, decks=replace(decks, dream_offer=offer, dream=decks.dream[1:]))
     ev.append(Event(kind="king_takes_dream", seat=k.seat, cards=(card,),
                     detail=f"the King takes the Dream {card} from the display"))
-    return set_king(state, replace(k, dreams=k.dreams + (card,), dream_cultists=k.dream_cultists + (0,)))
+    discount = int(modifier(state, "harder_dream_discount") and cards.dream(state, card).vp >= 3)
+    if discount:  # harder: a Cultist auto-added to each new Dream worth 3+ VP
+        ev.append(Event(kind="king_cultist_on_dream", seat=k.seat, cards=(card,), value=1,
+                        detail=f"a Cultist goes onto the King's new Dream {card} at once (harder game)"))
+    return set_king(state, replace(k, dreams=k.dreams + (card,), dream_cultists=k.dream_cultists + (discount,)))
 
 
 @decides(KingDreamWork)
@@ -306,6 +310,10 @@ def king_reacts(state: GameState, day: str, ev: Events) -> GameState:
     """END OF YOUR TURN: the King Conforms if your action is ahead of it, else it Dissents."""
     k = king(state)
     if day in ahead(state):
+        if modifier(state, "easier_conform"):  # easier: no Cultist on the matching action
+            ev.append(Event(kind="king_conforms", seat=k.seat, detail=f"the King conforms to {day}: a Cultist "
+                            "goes on a Dream"))
+            return place_on_dream(state, ev)
         slot = rondel(state).index(day)
         state = set_king(state, replace(k, day_cultists=_bump(k.day_cultists, slot, 1)))
         ev.append(Event(kind="king_conforms", seat=k.seat, detail=f"the King conforms to {day}: a Cultist goes on "
@@ -361,4 +369,112 @@ def king_extra_vp(state: GameState) -> int:
     """1 VP per Divergent Paths Reward tile it claimed, 1 VP for every 3rd card left in its hand
     (its Basic Combat and Shield included)."""
     k = king(state)
+    if modifier(state, "harder_hand_scoring"):  # harder: 1 VP per card, its own 2 combat cards excluded
+        return len(state.players[k.seat].tiles) + sum(c not in king_combat_cards(state) for c in k.hand)
     return len(state.players[k.seat].tiles) + len(k.hand) // 3
+
+
+# ---------------------------------------------------------------------------------------------
+# The King's turn (KING'S TURN 1-8) in the game flow; difficulty modifiers (DIFFICULTY MODIFIERS)
+
+KING_TURN = "king_turn"  # the source of the empty frames that carry the King's turn on
+
+
+def is_king(state: GameState, seat: int) -> bool:
+    return state.king is not None and state.king.seat == seat
+
+
+def modifier(state: GameState, option: str) -> bool:
+    """Whether a difficulty modifier (``config.DIFFICULTY_OPTIONS``) is in play."""
+    return option in state.config.difficulty
+
+
+def play_king_turn(state: GameState, ev: Events) -> GameState:
+    """KING'S TURN 1-4: roll, move, gather Power, then resolve the chosen action. The rest of
+    the turn waits under an empty frame, so that whatever the action asks (conflicts, your
+    choices) is resolved first; when the frame ends, step 5 begins."""
+    pw, state = begin_king_turn(state, ev)
+    k = king(state)
+    state = replace(state, day=k.dreamer, ignored=False, decision=None)
+    state = push_effect(state, k.seat, (), KING_TURN, then="king_action_done")
+    state = _perform(state, k.dreamer, pw, ev)
+    if state.outcome is not None:
+        return state
+    waiting = any(f.source == KING_TURN for f in state.frames)
+    if waiting and (state.work is not None or state.decision is None):
+        state = resolve(state, ev)
+    return state
+
+
+def _perform(state: GameState, action: str, pw: int, ev: Events) -> GameState:
+    """KING'S TURN 4: ``king_actions.perform_king_action`` when it exists."""
+    import importlib
+    import importlib.util
+
+    if importlib.util.find_spec(f"{__package__}.king_actions") is None:
+        ev.append(Event(kind="king_action_missing", seat=king(state).seat, value=pw,
+                        detail=f"the King's {action} action (Power {pw}) is not implemented yet: nothing happens"))
+        return state
+    mod = importlib.import_module(f"{__package__}.king_actions")
+    return mod.perform_king_action(state, action, pw, ev)
+
+
+@continues("king_action_done")
+def _after_action(state: GameState, frame, ev: Events) -> GameState:
+    """KING'S TURN 5: refill its Dreams (you may be asked which one it takes)."""
+    state = push_effect(state, frame.seat, (), KING_TURN, then="king_dreams_done")
+    return resolve(refill_dreams(state, ev), ev)
+
+
+@continues("king_dreams_done")
+def _after_refill(state: GameState, frame, ev: Events) -> GameState:
+    """KING'S TURN 6: you may react (Conform or Dissent) as usual; steps 7-8 follow the reaction
+    (``turn.ask_reaction``)."""
+    from . import turn
+
+    return turn.ask_reaction(replace(state, phase="reactions", queue=(1 - frame.seat,)), ev)
+
+
+def king_climbs(state: GameState, why: str, ev: Events) -> GameState:
+    """BUILDING THE CATHEDRAL / KING'S TURN 8: the King climbs its lower marker (the one further
+    back; tied: the first) 1 step, 2 with the harder modifier, ignoring costs and bonuses, up to
+    the last space."""
+    seat = king(state).seat
+    pl = state.players[seat]
+    steps = 2 if modifier(state, "harder_climb") else 1
+    m = 0 if pl.ritual[0] <= pl.ritual[1] else 1
+    last = len(board.pack(state).tracks.ritual)
+    to = min(pl.ritual[m] + steps, last)
+    ritual = pl.ritual[:m] + (to,) + pl.ritual[m + 1 :]
+    best = pl.ritual_best[:m] + (max(pl.ritual_best[m], to),) + pl.ritual_best[m + 1 :]
+    state = set_player(state, replace(pl, ritual=ritual, ritual_best=best))  # type: ignore[arg-type]
+    ev.append(Event(kind="king_climbs", seat=seat, value=to - pl.ritual[m],
+                    detail=f"{why}: the King climbs its lower Ritual marker {to - pl.ritual[m]} step(s), to "
+                           f"space {to}"))
+    return state
+
+
+def devour_three(state: GameState, ev: Events) -> GameState:
+    """Harder game: when the Devoured side-board comes into play the King adds 3 Followers from
+    its supply to it; short of them, it devours the rest from the board (REMOVING FOLLOWERS
+    order: where it has most Followers, then its Fortress area, then an Area Selection card)."""
+    seat = king(state).seat
+    pl = state.players[seat]
+    before = pl.devoured
+    from_supply = min(3, pl.supply)
+    state = set_player(state, replace(pl, supply=pl.supply - from_supply, devoured=pl.devoured + from_supply))
+    for _ in range(3 - from_supply):
+        mine = {a.id: a.followers[seat] for a in state.areas if a.followers[seat] > 0}
+        if not mine:
+            break
+        most = max(mine.values())
+        tied = tuple(a for a, n in mine.items() if n == most)
+        fortress = tuple(a for a in tied if board.area(state, a).fortress == seat)
+        area, state = select_area(state, fortress or tied, "to devour from", ev)
+        state = units.remove(state, seat, area)
+        pl = state.players[seat]
+        state = set_player(state, replace(pl, supply=pl.supply - 1, devoured=pl.devoured + 1))
+    n = state.players[seat].devoured - before
+    ev.append(Event(kind="king_devours", seat=seat, value=n, detail=f"the Devoured side-board comes into play: "
+                    f"the King devours {n} of its Followers, {from_supply} from its supply (harder game)"))
+    return state

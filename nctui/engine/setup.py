@@ -24,6 +24,8 @@ def new_game(config: GameConfig) -> tuple[GameState, Events]:
     if problems:
         raise ValueError("; ".join(problems))
     if config.players == 1:
+        # solo.new_solo_game plays whole games, but a King's action that commands a Nightmare whose
+        # conflict waits for your cards does not resume yet (docs/rules-decisions.md): not offered
         raise ValueError("solo play against the King of Horrors is not available yet")
     p = board.get_pack(config.pack)
     n = config.seat_count

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from . import board, cards
+from . import board, cards, king_turn
 from .effects import implemented, push_effect, resolve
 from .registry import CONTINUATIONS, continues
 from .actions import ChooseDay, DiscardDevelopment, DiscardDream, KeepDreams, PlaceDreamer, React, TakeDream
@@ -29,6 +29,8 @@ def begin_turn(state: GameState, ev: Events) -> GameState:
                     players=tuple(replace(pl, conflicts_won=0) for pl in state.players),
                     commanded=(), commanding=0, visited=(), suspended=())  # COMMAND NIGHTMARES: once per turn
     ev.append(Event(kind="turn_begins", seat=active, value=state.turn_number, detail=board.marked_symbol(state)))
+    if king_turn.is_king(state, active):  # solo: the King's turn asks it nothing
+        return king_turn.play_king_turn(state, ev)
     return replace(state, decision=Decision(
         seat=active, kind="choose_day", prompt="Move your Dreamer to a Day space", options=day_options(state, active)))
 
@@ -227,9 +229,14 @@ def next_reaction(state: GameState, ev: Events) -> GameState:
 def ask_reaction(state: GameState, ev: Events) -> GameState:
     """The next inactive player reacts; with none left, the Cathedral is built (or the turn ends)."""
     if not state.queue:
+        if king_turn.is_king(state, state.active):  # KING'S TURN 7, after your reaction
+            state = king_turn.return_cultists(state, ev)
         build = CONTINUATIONS.get("build_cathedral")
         return build(state, state.active, ev) if build is not None else end_turn(state, ev)
     seat = state.queue[0]
+    if king_turn.is_king(state, seat):  # END OF YOUR TURN: the King Conforms or Dissents, no decision
+        state = king_turn.king_reacts(state, state.day, ev)
+        return next_reaction(replace(state, queue=state.queue[1:]), ev)
     return replace(state, decision=Decision(
         seat=seat, kind="react", prompt=f"React to {state.day}: Conform, Dissent or Pass",
         options=reaction_options(state, seat)))
@@ -272,8 +279,11 @@ def _advance_turn_marker(state: GameState, night: str, ev: Events) -> GameState:
     p = board.pack(state)
     seat = state.active
     pl = state.players[seat]
-    state = set_player(state, replace(pl, dreamer=night, turns=pl.turns + 1, dreamer_free=False))
-    ev.append(Event(kind="dreamer_moves", seat=seat, detail=night))
+    if king_turn.is_king(state, seat):  # its Dreamer stays on its Day space (KING'S DREAMER)
+        state = set_player(state, replace(pl, turns=pl.turns + 1))
+    else:
+        state = set_player(state, replace(pl, dreamer=night, turns=pl.turns + 1, dreamer_free=False))
+        ev.append(Event(kind="dreamer_moves", seat=seat, detail=night))
     pos = (state.turn_pos + 1) % len(p.tracks.turn)
     state = replace(state, turn_pos=pos, queue=(), phase="turn")
     from .scoring import devoured_end_due, end_game

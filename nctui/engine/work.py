@@ -197,8 +197,14 @@ class KingDreamWork(_W, tag="king_dream"):
     options: tuple[str, ...]
 
 
+class KingShieldWork(_W, tag="king_shield"):
+    """RESOLVING CONFLICTS AGAINST THE KING 5: the King's Shield returned after a conflict against
+    ``seat``, who may discard a card from hand to climb 1 step."""
+
+
 Work = Union[
     ProduceWork, MoveWork, ShaperWork, ConvertWork, FortWork, ClimbWork, BonusWork, PickWork, KeepWork,
     ChooseWork, ConformWork, ShadowWork, RemoveWork, RecoverWork, ConflictWork, DreamWork,
     NightmareWork, NightmareMoveWork, DevourWork, SoloSetupWork, KingDreamWork,
+    KingShieldWork,
 ]

@@ -1,0 +1,483 @@
+"""The King of Horrors' five actions (solo rulebook: ACTION ACTIVATION, REMOVING FOLLOWERS,
+DEVOURING UNITS, PERFORM RITUAL, SUMMON, FORTIFY, MANEUVER, DEVELOP) and its Unit Limit.
+
+``perform_king_action`` resolves the row of the King's Action card for its Power, at once: the
+King decides nothing. Random picks use the Area Selection cards (``king_turn.select_area``).
+Known gaps (docs/rules-decisions.md): the human's choice between tied Maneuver areas and between
+tied Action cards for Develop's tuck are drawn at random instead of asked.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from msgspec.structs import replace
+
+from . import board, cards, nightmares, rng, units
+from . import king_turn as kt
+from .events import Event
+from .ops import draw_development, set_player
+from .registry import CONTINUATIONS
+from .state import AreaState, GameState
+
+Events = list[Event]
+SHADOWS = board.SHADOWS_SIDE
+MAX_FORT_LEVELS = 3  # FORT LEVELS (core rules)
+NEVER = 99  # "damage" that can never take an area's control away (a Fortress' last level)
+
+
+def _log(state: GameState, kind: str, detail: str, ev: Events, *, area: str = "", value: int = 0) -> None:
+    ev.append(Event(kind=kind, seat=kt.king(state).seat, area=area, value=value, detail=detail))
+
+
+def row_power(power: int) -> int:
+    """ACTION ACTIVATION: the row "with the highest number that is equal to the current Power".
+    Power is normally brought to 1, 3 or 5; when no Cultist is left to move it may stay even
+    (or above 5 with many tucked cards, or 0): the highest row not above it, at least [1]."""
+    return max([r for r in (1, 3, 5) if r <= power] or [1])
+
+
+def params(state: GameState, action: str, power: int) -> tuple[int, ...]:
+    card = next(c for c in board.pack(state).cards.king_actions if c.action == action)
+    return next(r.params for r in card.rows if r.power == row_power(power))
+
+
+def perform_king_action(state: GameState, action: str, power: int, ev: Events) -> GameState:
+    """KING'S TURN 4: resolve the chosen action with the remaining Power (1, 3 or 5)."""
+    return ACTIONS[action](state, params(state, action, power), row_power(power), ev)
+
+
+def _hook(state: GameState, name: str, what: str, ev: Events) -> GameState:
+    """Call a King routine another module registers (``CONTINUATIONS[name](state, ev)``)."""
+    fn = CONTINUATIONS.get(name)
+    if fn is None:
+        _log(state, "king_not_available", f"the King would {what}: not available yet", ev)
+        return state
+    return fn(state, ev)  # type: ignore[call-arg]
+
+
+def command_nightmare(state: GameState, ev: Events) -> GameState:
+    """COMMANDING NIGHTMARES (the "king_command_nightmare" hook)."""
+    return _hook(state, "king_command_nightmare", "command a Nightmare", ev)
+
+
+# ---------------------------------------------------------------------------------------------
+# Unit Limit, presence
+
+
+def unit_limit(state: GameState) -> int:
+    """ACTION ACTIVATION: 3 per area, 4 per area (every area) once Stage 2 cards are added."""
+    return 4 if state.stage >= 2 else 3
+
+
+def king_room(state: GameState, area_id: str) -> int:
+    seat = kt.king(state).seat
+    return max(0, unit_limit(state) - board.area(state, area_id).followers[seat])
+
+
+def controlled(state: GameState) -> tuple[str, ...]:
+    return board.areas_matching(state, kt.king(state).seat, "controlled")
+
+
+def _pick(state: GameState, areas: list[AreaState], keys: list[Callable[[AreaState], object]], why: str,
+          ev: Events) -> tuple[str, GameState]:
+    """Keep the areas with the smallest value of each key in turn; the Area Selection cards
+    decide among the areas still tied."""
+    for key in keys:
+        best = min(key(a) for a in areas)
+        areas = [a for a in areas if key(a) == best]
+    return kt.select_area(state, tuple(a.id for a in areas), why, ev)
+
+
+# ---------------------------------------------------------------------------------------------
+# REMOVING FOLLOWERS
+
+
+def removal_area(state: GameState, ev: Events, *, besides: str = "") -> tuple[str, GameState]:
+    """REMOVING FOLLOWERS, for one Follower: more of its Followers than Fort levels > most of its
+    Followers plus Fort levels > its Fortress' area > random. Never its last Follower in an area
+    (docs/rules-decisions.md): "" when every area it is in holds just 1."""
+    seat = kt.king(state).seat
+    pool = [a for a in state.areas if a.followers[seat] >= 2 and a.id != besides]
+    if not pool:
+        return "", state
+    return _pick(state, pool, [lambda a: a.followers[seat] <= a.fort_levels,
+                               lambda a: -(a.followers[seat] + a.fort_levels),
+                               lambda a: a.fortress != seat], "for the Follower the King removes", ev)
+
+
+def remove_followers(state: GameState, n: int, ev: Events, *, besides: str = "") -> GameState:
+    """Remove ``n`` Followers to its supply, or as many as the last-Follower exception allows;
+    the rest of the action resolves as if all were removed."""
+    seat = kt.king(state).seat
+    for i in range(n):
+        area, state = removal_area(state, ev, besides=besides)
+        if not area:
+            _log(state, "king_keeps_last", f"the King keeps its last Follower in every area: {n - i} "
+                 "Follower(s) not removed", ev, value=n - i)
+            break
+        state = units.remove(state, seat, area)
+        _log(state, "king_removes", f"the King removes a Follower from {area}", ev, area=area)
+    return state
+
+
+# ---------------------------------------------------------------------------------------------
+# SUMMON: the King's production (also the Ritual track's special spaces in Stage 1)
+
+
+def _overflow(state: GameState, area_id: str, ev: Events) -> tuple[str, GameState]:
+    """SUMMON: a Follower over the Unit Limit goes to an adjacent area the King doesn't control
+    (one with room; random among several)."""
+    mine = set(controlled(state))
+    near = tuple(a for a in board.adjacent(state, area_id) if a not in mine and king_room(state, a) > 0)
+    if not near:
+        return "", state
+    return kt.select_area(state, near, f"for a Follower that does not fit in {area_id}", ev)
+
+
+def produce_one(state: GameState, area_id: str, ev: Events) -> GameState:
+    seat = kt.king(state).seat
+    to = area_id
+    if king_room(state, area_id) <= 0:
+        to, state = _overflow(state, area_id, ev)
+        if not to:
+            _log(state, "king_produce_lost", f"a Follower for {area_id} fits nowhere", ev, area=area_id)
+            return state
+    state = units.place(state, seat, to)
+    _log(state, "king_produces", f"the King produces a Follower in {to}" + (f" (overflow from {area_id})"
+         if to != area_id else ""), ev, area=to)
+    return state
+
+
+def king_produce(state: GameState, wanted: tuple[tuple[str, int], ...], ev: Events) -> GameState:
+    """Produce ``n`` Followers in each area. Short of supply: areas with more of your units
+    first, then more of its own; ties: the Area Selection cards."""
+    seat = kt.king(state).seat
+    left = [w for w in wanted if w[1] > 0]
+    short = sum(n for _, n in left) > state.players[seat].supply
+    while left and state.players[seat].supply > 0:
+        if short:
+            pool = [board.area(state, a) for a, _ in left]
+            area, state = _pick(state, pool, [lambda a: -a.followers[1 - seat], lambda a: -a.followers[seat]],
+                                "to produce in (the King is short of Followers)", ev)
+        else:
+            area = left[0][0]
+        n = dict(left)[area]
+        left = [w for w in left if w[0] != area]
+        for _ in range(min(n, state.players[seat].supply)):
+            state = produce_one(state, area, ev)
+    return state
+
+
+def _marked_production(state: GameState, ev: Events) -> GameState:
+    """SUMMON [5]: every Marked Area produces 1 for whoever controls it (Shadows where nobody does)."""
+    seat = kt.king(state).seat
+    for area_id in board.marked_areas(state):
+        who = board.controller(board.area(state, area_id))
+        if who == seat:
+            state = king_produce(state, ((area_id, 1),), ev)
+            continue
+        side = who if who >= 0 else SHADOWS
+        if units.room(state, side, area_id) > 0 and units.supply(state, side) > 0:
+            state = units.place(state, side, area_id)
+            ev.append(Event(kind="king_marked_produce", seat=seat, area=area_id, value=side,
+                            detail=f"the Marked Area {area_id} produces 1 for "
+                                   f"{'the Shadows' if side == SHADOWS else 'its controller'}"))
+    return state
+
+
+def summon(state: GameState, p: tuple[int, ...], power: int, ev: Events) -> GameState:
+    """SUMMON: its controlled areas produce (more with a Fort), then maybe the Marked Areas."""
+    per, extra, marked = p
+    seat = kt.king(state).seat
+    wanted = tuple((a, per + (extra if board.area(state, a).fort_owner == seat else 0)) for a in controlled(state))
+    _log(state, "king_summons", f"the King summons (Power {power})", ev, value=power)
+    state = king_produce(state, wanted, ev)
+    return _marked_production(state, ev) if marked else state
+
+
+# ---------------------------------------------------------------------------------------------
+# PERFORM RITUAL
+
+
+def _dream_cultists_each(state: GameState, ev: Events) -> GameState:
+    """PERFORM RITUAL: add 1 Cultist to each of its Dreams (completing some)."""
+    for card in kt.king(state).dreams:
+        k = kt.king(state)
+        i = k.dreams.index(card)
+        k = replace(k, dream_cultists=k.dream_cultists[:i] + (k.dream_cultists[i] + 1,) + k.dream_cultists[i + 1:])
+        state = kt.set_king(state, k)
+        ev.append(Event(kind="king_cultist_on_dream", seat=k.seat, cards=(card,), value=k.dream_cultists[i],
+                        detail=f"a Cultist goes onto the King's Dream {card}"))
+        if k.dream_cultists[i] >= cards.dream(state, card).vp:
+            state = kt.complete_dream(state, i, ev)
+    return state
+
+
+def _entered(state: GameState, kind: str, ev: Events) -> GameState:
+    """PERFORM RITUAL: the King's own bonuses instead of the printed ones. A special space: Stage 1
+    its controlled areas produce 1 each, Stage 2 it commands a Nightmare; a ritual-only space:
+    1 Cultist on each of its Dreams (docs/rules-decisions.md)."""
+    if kind == "special" and state.stage < 2:
+        return king_produce(state, tuple((a, 1) for a in controlled(state)), ev)
+    if kind == "special":
+        return command_nightmare(state, ev)
+    return _dream_cultists_each(state, ev) if kind == "ritual" else state
+
+
+def climb(state: GameState, marker: int, steps: int, ev: Events) -> GameState:
+    """Climb one marker ``steps`` spaces (not past the last), ignoring costs and printed bonuses."""
+    seat = kt.king(state).seat
+    track = board.pack(state).tracks.ritual
+    for _ in range(steps):
+        pl = state.players[seat]
+        pos = pl.ritual[marker] + 1
+        if pos > len(track):
+            break
+        ritual = tuple(pos if m == marker else x for m, x in enumerate(pl.ritual))
+        best = tuple(max(b, x) for b, x in zip(pl.ritual_best, ritual))
+        state = set_player(state, replace(pl, ritual=ritual, ritual_best=best))  # type: ignore[arg-type]
+        _log(state, "king_climbs", f"the King's marker climbs to space {pos} ({track[pos - 1].kind})", ev, value=pos)
+        state = _entered(state, track[pos - 1].kind, ev)
+    return state
+
+
+def ritual(state: GameState, p: tuple[int, ...], power: int, ev: Events) -> GameState:
+    """PERFORM RITUAL: remove 2/1/0 Followers, roll: at least the threshold climbs the higher
+    marker, else the lower one; in Stage 2 it also commands a Nightmare."""
+    removed, steps, at_least = p
+    state = remove_followers(state, removed, ev)
+    die, state = kt.roll_horror_die(state, ev)
+    pos = state.players[kt.king(state).seat].ritual
+    higher = die >= at_least
+    marker = max((0, 1), key=lambda m: pos[m]) if higher else min((0, 1), key=lambda m: pos[m])
+    _log(state, "king_ritual", f"the King's {'higher' if higher else 'lower'} marker climbs {steps} step(s)", ev,
+         value=steps)
+    state = climb(state, marker, steps, ev)
+    return command_nightmare(state, ev) if state.stage >= 2 else state
+
+
+# ---------------------------------------------------------------------------------------------
+# FORTIFY
+
+
+def _draw(state: GameState, n: int) -> tuple[tuple[str, ...], GameState]:
+    """Draw ``n`` Development cards for the King (its PlayerState hand stays untouched)."""
+    seat = kt.king(state).seat
+    before = state.players[seat].hand
+    state = draw_development(state, seat, n, [])
+    drawn = state.players[seat].hand[len(before):]
+    return drawn, set_player(state, replace(state.players[seat], hand=before))
+
+
+def _draw_to_hand(state: GameState, n: int, ev: Events) -> GameState:
+    """Development cards straight into the King's hand, shuffled."""
+    drawn, state = _draw(state, n)
+    k = kt.king(state)
+    hand, r = rng.shuffle(state.rng, k.hand + drawn)
+    _log(state, "king_hand_card", f"the King shuffles {len(drawn)} card(s) into its hand", ev, value=len(drawn))
+    return replace(kt.set_king(state, replace(k, hand=hand)), rng=r)
+
+
+def build_fort_level(state: GameState, ev: Events) -> GameState:
+    """FORTIFY: in an area it controls (below 3 levels): fewest of its Fort levels > fewest of
+    your units > random."""
+    seat = kt.king(state).seat
+    pool = [board.area(state, a) for a in controlled(state)]
+    pool = [a for a in pool if a.fort_levels < MAX_FORT_LEVELS]
+    if not pool or state.players[seat].forts <= 0:
+        _log(state, "king_no_fort", "the King has nowhere to build a Fort level", ev)
+        return state
+    area, state = _pick(state, pool, [lambda a: a.fort_levels, lambda a: a.followers[1 - seat]],
+                        "for the King's Fort level", ev)
+    state = units.add_fort_level(state, seat, area)
+    _log(state, "king_fort_level", f"the King builds a Fort level in {area}", ev, area=area)
+    return state
+
+
+def devour_side(state: GameState) -> tuple[int, ...]:
+    """DEVOURING UNITS: not in the lead of devoured units (its Followers <= yours or <= Shadows):
+    its own first; otherwise Shadows before your Followers (its own last)."""
+    k = kt.king(state).seat
+    mine = state.players[k].devoured
+    if mine <= state.players[1 - k].devoured or mine <= state.devoured_shadows:
+        return (k, SHADOWS, 1 - k)
+    return (SHADOWS, 1 - k, k)
+
+
+def devour_one(state: GameState, ev: Events) -> GameState:
+    """FORTIFY (Stage 2): devour 1 unit in an area holding a Nightmare (docs/rules-decisions.md)."""
+    where = board.nightmare_areas(state)
+    for side in devour_side(state):
+        pool = tuple(a for a in where if units.count(board.area(state, a), side) > 0)
+        if pool:
+            area, state = kt.select_area(state, pool, "for the unit the King devours", ev)
+            return nightmares.devour(state, kt.king(state).seat, area, side, ev)
+    _log(state, "king_nothing_to_devour", "there is no unit for the King to devour", ev)
+    return state
+
+
+def fortify(state: GameState, p: tuple[int, ...], power: int, ev: Events) -> GameState:
+    """FORTIFY: all its controlled areas at 3 Fort levels: a Maneuver of the same Power instead.
+    Else roll: remove Followers, build Fort levels, draw cards, devour (Stage 2) per the row."""
+    if all(board.area(state, a).fort_levels >= MAX_FORT_LEVELS for a in controlled(state)):
+        _log(state, "king_fortify_to_maneuver", "every area the King controls has 3 Fort levels: it "
+             "maneuvers instead", ev)
+        return perform_king_action(state, "maneuver", power, ev)
+    die, state = kt.roll_horror_die(state, ev)
+    removed, forts, drawn, devoured = p[(die - 2) * 4:(die - 1) * 4]
+    state = remove_followers(state, removed, ev)
+    for _ in range(forts):
+        state = build_fort_level(state, ev)
+    if drawn:
+        state = _draw_to_hand(state, drawn, ev)
+    for _ in range(devoured if state.stage >= 2 else 0):
+        state = devour_one(state, ev)
+    return state
+
+
+# ---------------------------------------------------------------------------------------------
+# MANEUVER
+
+
+def strengths(a: AreaState) -> dict[int, int]:
+    """MANEUVER: units per side for majority, a Fort counting as one whatever its levels."""
+    s = {seat: n + (1 if a.fort_owner == seat else 0) for seat, n in enumerate(a.followers)}
+    s[SHADOWS] = a.shadows
+    return s
+
+
+def has_majority(a: AreaState, side: int) -> bool:
+    s = strengths(a)
+    return all(s[side] > n for o, n in s.items() if o != side)
+
+
+def situation(state: GameState, a: AreaState) -> int:
+    """0 empty, 1 tied for majority, 2 your majority, 3 any other."""
+    if board.is_empty(a):
+        return 0
+    s = strengths(a)
+    top = max(s.values())
+    if list(s.values()).count(top) > 1:
+        return 1
+    return 2 if has_majority(a, 1 - kt.king(state).seat) else 3
+
+
+def marked_in(state: GameState, area_id: str) -> int:
+    """Turns until the area's symbol is under the Turn marker, counting from the next position."""
+    track = board.pack(state).tracks.turn
+    sym = board.symbol_of(state, area_id)
+    return next((k for k in range(1, len(track) + 1) if track[(state.turn_pos + k) % len(track)] == sym), NEVER)
+
+
+def damage_to_lose(a: AreaState) -> int:
+    """Units to eliminate before its controller loses control: all Fort levels (never for a
+    Fortress' last one), then the controller's lead over the next side (docs/rules-decisions.md)."""
+    who = board.controller(a)
+    if who == board.NO_SIDE or board.is_empty(a):
+        return 0
+    if a.fortress >= 0:
+        return NEVER
+    counts = list(a.followers) + [a.shadows]
+    mine = counts[who] if who >= 0 else a.shadows
+    counts.remove(mine)
+    return a.fort_levels + max(0, mine - max(counts, default=0))
+
+
+def maneuver_targets(state: GameState) -> list[AreaState]:
+    seat = kt.king(state).seat
+    mine = controlled(state)
+    near = {b for a in mine for b in board.adjacent(state, a)}
+    return [board.area(state, a) for a in sorted(near, key=board.area_index(state).get)
+            if a not in mine and not has_majority(board.area(state, a), seat) and king_room(state, a) > 0]
+
+
+def maneuver_step(state: GameState, ev: Events) -> GameState:
+    """MANEUVER, one MP: empty > tied > your majority > other; marked soonest; fewest damage to
+    lose control; then random (the human's choice in the rules: a documented gap)."""
+    seat = kt.king(state).seat
+    pool = maneuver_targets(state)
+    if not pool:
+        _log(state, "king_mp_unused", "no area for the King to maneuver into", ev)
+        return state
+    area, state = _pick(state, pool, [lambda a: situation(state, a), lambda a: marked_in(state, a.id),
+                                      damage_to_lose], "for the King's Maneuver", ev)
+    if state.players[seat].supply <= 0:
+        state = remove_followers(state, 1, ev, besides=area)
+        if state.players[seat].supply <= 0:
+            return state
+    state = units.place(state, seat, area)
+    _log(state, "king_maneuvers", f"the King places a Follower in {area}", ev, area=area)
+    return state
+
+
+def maneuver(state: GameState, p: tuple[int, ...], power: int, ev: Events) -> GameState:
+    """MANEUVER: 1 MP per Marked Area it controls for a Cultist on a Dream; 1 Follower per other
+    MP; then its desired conflicts (the "king_conflicts" hook)."""
+    mp = p[0]
+    mine = set(controlled(state))
+    for _ in range(min(mp, sum(1 for a in board.marked_areas(state) if a in mine))):
+        state = kt.place_on_dream(state, ev)
+        mp -= 1
+    for _ in range(mp):
+        state = maneuver_step(state, ev)
+    return _hook(state, "king_conflicts", "seek its desired conflicts", ev)
+
+
+# ---------------------------------------------------------------------------------------------
+# DEVELOP
+
+
+def _tuck(state: GameState, slot: int, card: str, ev: Events) -> GameState:
+    k = kt.king(state)
+    tucked = k.tucked[:slot] + (k.tucked[slot] + (card,),) + k.tucked[slot + 1:]
+    _log(state, "king_tucks", f"the King tucks {card} under its {kt.rondel(state)[slot]} card", ev)
+    return kt.set_king(state, replace(k, tucked=tucked))
+
+
+def develop(state: GameState, p: tuple[int, ...], power: int, ev: Events) -> GameState:
+    """DEVELOP: draw 2/3/4; the first Upgrade is tucked under its action (none: the last card
+    under the card with the fewest tucked), the others into its hand; Cultists on the Maneuver /
+    Ritual Day spaces; in Stage 2 it commands a Nightmare."""
+    n, on_maneuver, on_ritual = p
+    drawn, state = _draw(state, n)
+    _log(state, "king_develops", f"the King draws {len(drawn)} Development card(s)", ev, value=len(drawn))
+    ups = [c for c in drawn if cards.is_upgrade(state, c)]
+    tuck = ups[0] if ups else (drawn[-1] if drawn else "")
+    if tuck:
+        slot, state = _tuck_slot(state, tuck, bool(ups))
+        state = _tuck(state, slot, tuck, ev)
+    rest = tuple(c for c in drawn if c != tuck)
+    k = kt.king(state)
+    hand, r = rng.shuffle(state.rng, k.hand + rest)
+    state = replace(kt.set_king(state, replace(k, hand=hand)), rng=r)
+    state = _day_cultists(state, (("maneuver", on_maneuver), ("ritual", on_ritual)), ev)
+    return command_nightmare(state, ev) if state.stage >= 2 else state
+
+
+def _tuck_slot(state: GameState, card: str, upgrade: bool) -> tuple[int, GameState]:
+    """An Upgrade: its matching action. Otherwise the card with the fewest tucked cards; ties are
+    the human's choice in the rules, drawn at random here (a documented gap)."""
+    if upgrade:
+        return kt.rondel(state).index(cards.development(state, card).action), state
+    tucked = kt.king(state).tucked
+    fewest = min(len(t) for t in tucked)
+    slot, r = rng.choice(state.rng, [i for i, t in enumerate(tucked) if len(t) == fewest])
+    return slot, replace(state, rng=r)
+
+
+def _day_cultists(state: GameState, spaces: tuple[tuple[str, int], ...], ev: Events) -> GameState:
+    ro = kt.rondel(state)
+    for action, flag in spaces:
+        if flag:
+            k = kt.king(state)
+            i = ro.index(action)
+            state = kt.set_king(state, replace(k, day_cultists=k.day_cultists[:i] + (k.day_cultists[i] + 1,)
+                                               + k.day_cultists[i + 1:]))
+            _log(state, "king_day_cultist", f"a Cultist goes on the {action} Day space", ev)
+    return state
+
+
+ACTIONS: dict[str, Callable[[GameState, tuple[int, ...], int, Events], GameState]] = {
+    "ritual": ritual, "summon": summon, "fortify": fortify, "maneuver": maneuver, "develop": develop,
+}

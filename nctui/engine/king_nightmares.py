@@ -1,0 +1,200 @@
+"""The King of Horrors commands Nightmares (solo rulebook: COMMANDING NIGHTMARES, DEVOURING UNITS).
+
+The King commands the Nightmare without its marker Cultist, then moves the marker onto it, and
+resolves that Nightmare's King's Nightmare card ``times`` times: a move (Area Selection cards
+among several areas; none: a random adjacent area and the ``failure`` effect), then the effect
+in the Nightmare's area. Its steps resolve automatically; a conflict waits for your cards, so
+the resolution's progress is kept in a frame (``Frame.card``, JSON) and resumes afterwards.
+"""
+
+from __future__ import annotations
+
+import msgspec
+from msgspec.structs import replace
+
+from ..content import schema as cs
+from . import board, units
+from .actions import StartConflict
+from .effects import push
+from .events import Event
+from .king_turn import king, king_climbs, king_draws, select_area, set_king
+from .nightmares import CATHEDRAL, _set_location, candidates, devour, location, reachable
+from .registry import continues
+from .state import GameState
+from .work import ConflictWork, Frame
+
+Events = list[Event]
+SHADOWS = board.SHADOWS_SIDE
+RESUME = "king_nightmare_resume"
+
+
+class Progress(msgspec.Struct, frozen=True, kw_only=True):
+    number: int
+    left: int  # resolutions still to do, the current one included
+    step: int = -1  # the next step of the current resolution; -1: the Nightmare moves first
+    failed: bool = False  # the current resolution resolves the Failure effect
+
+
+def king_card(state: GameState, number: int) -> cs.KingNightmareCard | None:
+    return next((c for c in board.pack(state).cards.king_nightmares if c.number == number), None)
+
+
+@continues("king_command_nightmare")
+def king_command_nightmare(state: GameState, *args) -> GameState:
+    """COMMANDING NIGHTMARES, called as ``(state, ev)`` (or as a frame continuation)."""
+    ev: Events = args[-1]
+    k = king(state)
+    if state.stage < 2 or len(state.nightmares) < 2:
+        return state
+    if all((k.seat, n) in state.commanded for n in state.nightmares):
+        ev.append(Event(kind="king_nightmare_skipped", seat=k.seat,
+                        detail="the King has commanded both Nightmares this turn: no command"))
+        return state
+    if state.commanding:  # a Nightmare ability brought the King here: no other command
+        ev.append(Event(kind="king_nightmare_skipped", seat=k.seat,
+                        detail="the King is already commanding a Nightmare: no other command"))
+        return state
+    i = 1 - k.nightmare_marker
+    n = state.nightmares[i]
+    card = king_card(state, n)
+    if card is None or not location(state, n):
+        return state
+    ev.append(Event(kind="king_commands_nightmare", seat=k.seat, value=n,
+                    detail=f"the King commands Nightmare {n} and moves its Cultist onto it"))
+    state = set_king(state, replace(k, nightmare_marker=i))
+    state = replace(state, commanded=state.commanded + ((k.seat, n),), commanding=n, visited=(location(state, n),))
+    times = max(1, card.times - 1) if "easier_nightmare" in state.config.difficulty else card.times
+    return _run(state, Progress(number=n, left=times), ev)
+
+
+def _run(state: GameState, p: Progress, ev: Events) -> GameState:
+    card = king_card(state, p.number)
+    while p.left > 0:
+        if p.step < 0:
+            state, failed = _move(state, card, ev)
+            p = replace(p, step=0, failed=failed)
+        steps = (card.failure if p.failed else card.effect).steps
+        if p.step >= len(steps):
+            p = replace(p, left=p.left - 1, step=-1)
+            continue
+        step, p = steps[p.step], replace(p, step=p.step + 1)
+        if isinstance(step, cs.ResolveConflicts):
+            started = _conflict(state, p, ev)
+            if started is not None:
+                return started
+            continue
+        state = _resolve_step(state, step, ev)
+    return _end(state, card, ev)
+
+
+def _end(state: GameState, card: cs.KingNightmareCard, ev: Events) -> GameState:
+    n = state.commanding
+    if card.returns:
+        ev.append(Event(kind="nightmare_returns", seat=king(state).seat, value=n, detail=location(state, n)))
+        state = _set_location(state, n, CATHEDRAL)
+    return replace(state, commanding=0, visited=())
+
+
+def _move(state: GameState, card: cs.KingNightmareCard, ev: Events) -> tuple[GameState, bool]:
+    """Into an adjacent area matching ``toward`` (Area Selection cards among several; areas it
+    has been to excluded); with none, into a random adjacent area, and the resolution fails."""
+    seat = king(state).seat
+    move = cs.NightmareMove(toward=card.toward, anywhere=card.anywhere)
+    fits = candidates(state, seat, move)
+    failed = not fits
+    if failed:
+        fits = reachable(state, replace(move, toward="any")) or _adjacent(state)
+    if not fits:
+        return state, True
+    to, state = select_area(state, fits, "for the King's Nightmare", ev)
+    n = state.commanding
+    ev.append(Event(kind="nightmare_moves", seat=seat, value=n, area=to, detail=location(state, n)))
+    if failed:
+        ev.append(Event(kind="king_nightmare_failure", seat=seat, value=n, area=to,
+                        detail=f"no adjacent area suits Nightmare {n}: it moves to {to} and its Failure resolves"))
+    return replace(_set_location(state, n, to), visited=state.visited + (to,)), failed
+
+
+def _adjacent(state: GameState) -> tuple[str, ...]:
+    here = location(state, state.commanding)
+    if here == CATHEDRAL:
+        return tuple(a.id for a in state.areas if board.adjacent_to_cathedral(state, a.id))
+    return tuple(board.adjacent(state, here))
+
+
+def _here(state: GameState) -> str:
+    return location(state, state.commanding)
+
+
+def _resolve_step(state: GameState, step: object, ev: Events) -> GameState:
+    """The King's Nightmare effects: devour, climb, draw, add Shadows, in the Nightmare's area."""
+    if isinstance(step, cs.Devour):
+        for _ in range(step.count):
+            side = devour_choice(state, _here(state), step.whose)
+            if side is None:
+                ev.append(Event(kind="nothing_to_devour", seat=king(state).seat, area=_here(state)))
+                break
+            state = devour(state, king(state).seat, _here(state), side, ev)
+        return state
+    if isinstance(step, cs.Climb):
+        # the harder game's double climb is for Cathedral pieces only
+        plain = replace(state, config=replace(state.config, difficulty=tuple(
+            d for d in state.config.difficulty if d != "harder_climb")))
+        for _ in range(max(1, step.free)):
+            plain = king_climbs(plain, "a King's Nightmare", ev)
+        return replace(plain, config=state.config)
+    if isinstance(step, cs.Draw):
+        return king_draws(state, step.count, ev)
+    if isinstance(step, cs.AddShadows):
+        n = min(step.count, state.shadows, units.room(state, SHADOWS, _here(state)))
+        if n > 0:
+            state = units.place(state, SHADOWS, _here(state), n)
+            ev.append(Event(kind="add_shadow", seat=king(state).seat, area=_here(state), value=n))
+        return state
+    ev.append(Event(kind="effect_not_resolvable", seat=king(state).seat, detail=type(step).__name__))
+    return state
+
+
+def devour_order(state: GameState) -> tuple[int, ...]:
+    """DEVOURING UNITS: its own Followers first while it has devoured no more Followers than you,
+    or no more than the Shadows devoured; otherwise the Shadows before your Followers."""
+    seat = king(state).seat
+    you = 0 if seat != 0 else 1
+    mine = state.players[seat].devoured
+    if mine <= state.players[you].devoured or mine <= state.devoured_shadows:
+        return (seat, SHADOWS, you)
+    return (SHADOWS, you, seat)
+
+
+def devour_choice(state: GameState, area_id: str, whose: str) -> int | None:
+    seat = king(state).seat
+    allowed = {"any": lambda s: True, "shadows": lambda s: s == SHADOWS, "own": lambda s: s == seat,
+               "opponents": lambda s: s >= 0 and s != seat}[whose]
+    a = board.area(state, area_id)
+    return next((s for s in devour_order(state) if allowed(s) and units.count(a, s) > 0), None)
+
+
+def _conflict(state: GameState, p: Progress, ev: Events) -> GameState | None:
+    """"Resolve 1 conflict there": the one most in the King's favour (those involving you first);
+    none possible: nothing happens. The rest of the resolution waits in a frame."""
+    from .conflict import handle_start
+    from .king_conflict import margin, possible
+    seat = king(state).seat
+    area = _here(state)
+    pairs = possible(state, area)
+    if not pairs:
+        ev.append(Event(kind="no_conflict_possible", seat=seat, area=area, value=1))
+        return None
+    you = 0 if seat != 0 else 1
+    sides = min(pairs, key=lambda s: (you not in s, -margin(state, area, s)))
+    frame = Frame(seat=seat, steps=(), source="king_nightmare", card=msgspec.json.encode(p).decode(), then=RESUME)
+    state = replace(push(state, frame), work=ConflictWork(seat=seat, left=1))
+    return handle_start(state, StartConflict(area=area, sides=sides), ev)
+
+
+@continues(RESUME)
+def _resume(state: GameState, frame: Frame, ev: Events) -> GameState:
+    p = msgspec.json.decode(frame.card, type=Progress)
+    if not state.commanding:  # the conflict's effects ended the command (never with the base pack)
+        state = replace(state, commanding=p.number)
+    return _run(state, p, ev)

@@ -1,0 +1,56 @@
+"""Solo DIFFICULTY MODIFIERS: option ids, presets, and the modifiers of the flow and scoring."""
+
+from __future__ import annotations
+
+import pytest
+from msgspec.structs import replace
+
+from nctui.engine import board, king_turn as kt, units
+from nctui.engine.config import DIFFICULTY_PRESETS, EASIER, check_config, difficulty
+
+from .test_solo_setup import SOLO, solo_setup
+
+
+def test_presets_and_ids():
+    assert difficulty("easy") == EASIER and difficulty("normal") == ()
+    assert "harder_powered_1" in difficulty("hard") and len(DIFFICULTY_PRESETS["hard"]) == 5
+    assert difficulty("harder_climb, easier_ritual") == ("harder_climb", "easier_ritual")
+    with pytest.raises(ValueError, match="difficulty"):
+        difficulty("harder_everything")
+    assert check_config(replace(SOLO, difficulty=("nope",)))
+    assert check_config(replace(SOLO, difficulty=("harder_powered_1", "harder_powered_2")))
+    assert check_config(replace(SOLO, difficulty=DIFFICULTY_PRESETS["hard"])) == []
+
+
+def _dream(state, vp):
+    return next(d.id for d in board.pack(state).cards.dreams if d.stage == 1 and d.vp == vp
+                and d.id in state.decks.dream_offer + state.decks.dream)
+
+
+@pytest.mark.parametrize("mods,vp,cultists", [((), 3, 0), (("harder_dream_discount",), 3, 1),
+                                               (("harder_dream_discount",), 2, 0)])
+def test_dream_discount(mods, vp, cultists):
+    state = solo_setup(config=replace(SOLO, difficulty=mods))
+    card = _dream(state, vp)
+    state = replace(state, decks=replace(state.decks, dream_offer=(card,)), king=replace(state.king, dreams=(),
+                                                                                           dream_cultists=()))
+    s = kt.refill_dreams(state, [])
+    assert s.king.dreams[0] == card and s.king.dream_cultists[0] == cultists
+
+
+def test_hand_scoring():
+    state = solo_setup()
+    hand = state.king.hand + ("a", "b", "c", "d")
+    assert kt.king_extra_vp(replace(state, king=replace(state.king, hand=hand))) == 2
+    hard = solo_setup(config=replace(SOLO, difficulty=("harder_hand_scoring",)))
+    assert kt.king_extra_vp(replace(hard, king=replace(hard.king, hand=hand))) == 4
+
+
+def test_harder_devoured_from_supply_then_board():
+    state = solo_setup(config=replace(SOLO, difficulty=("harder_devoured",)))
+    s = kt.devour_three(state, [])
+    assert s.players[1].devoured == 3 and s.players[1].supply == state.players[1].supply - 3
+    short = kt.set_player(state, replace(state.players[1], supply=1))
+    on_board = units.on_board(short, 1)
+    s = kt.devour_three(short, [])
+    assert s.players[1].devoured == 3 and s.players[1].supply == 0 and units.on_board(s, 1) == on_board - 2

@@ -1,0 +1,255 @@
+"""The King of Horrors' five actions (solo rulebook: REMOVING FOLLOWERS, PERFORM RITUAL, SUMMON,
+FORTIFY, MANEUVER, DEVELOP, the King's Unit Limit)."""
+
+from __future__ import annotations
+
+import pytest
+from msgspec.structs import replace
+
+from nctui.engine import board, king_actions as ka, king_turn as kt
+from nctui.engine.ops import set_player
+from nctui.engine.registry import CONTINUATIONS
+
+from .test_solo_setup import solo_setup
+
+K = 1  # the King's seat
+# after solo_setup: the King holds salt-spire (2 Followers, Fortress, 1 level) and mirror-dunes (2)
+
+
+@pytest.fixture
+def state():
+    return solo_setup()
+
+
+def shape(state, **areas):
+    """Set fields of areas: shape(s, salt_spire=dict(followers=(0, 3)))."""
+    for key, kw in areas.items():
+        a = board.area(state, key.replace("_", "-"))
+        state = replace(state, areas=board.replace_area(state, replace(a, **kw)))
+    return state
+
+
+def king_pl(state, **kw):
+    return set_player(state, replace(state.players[K], **kw))
+
+
+def die(monkeypatch, value):
+    monkeypatch.setattr(kt, "roll_horror_die", lambda s, ev: (value, s))
+
+
+def f(state, area):
+    return board.area(state, area).followers
+
+
+def kinds(ev):
+    return [e.kind for e in ev]
+
+
+# --- REMOVING FOLLOWERS
+
+
+def test_removal_prefers_more_followers_plus_forts_and_keeps_the_last_in_each_area(state):
+    ev = []
+    s = ka.remove_followers(state, 3, ev)
+    assert f(s, "salt-spire")[K] == 1 and f(s, "mirror-dunes")[K] == 1  # 2+1 first, then the other
+    assert s.players[K].supply == state.players[K].supply + 2
+    assert kinds(ev)[-1] == "king_keeps_last" and ev[-1].value == 1
+
+
+def test_removal_prefers_more_followers_than_fort_levels(state):
+    s = shape(state, salt_spire=dict(followers=(0, 2), fort_levels=3))
+    area, _ = ka.removal_area(s, [])
+    assert area == "mirror-dunes"  # 2 > 0 levels beats 2 <= 3 levels despite 5 combined
+
+
+def test_removal_tie_goes_to_the_fortress(state):
+    s = shape(state, mirror_dunes=dict(followers=(0, 3)))  # 3 vs 2+1: tied
+    assert ka.removal_area(s, [])[0] == "salt-spire"
+
+
+# --- PERFORM RITUAL
+
+
+def test_ritual_climbs_higher_marker_and_produces_on_special_space(state, monkeypatch):
+    die(monkeypatch, 3)
+    s = king_pl(state, ritual=(1, 5), ritual_best=(1, 5))
+    ev = []
+    s = ka.perform_king_action(s, "ritual", 3, ev)  # remove 1; 3 steps: 6, 7, 8 (special)
+    assert s.players[K].ritual == (1, 8) and s.players[K].ritual_best == (1, 8)
+    assert f(s, "salt-spire")[K] + f(s, "mirror-dunes")[K] == 4 - 1 + 2
+
+
+def test_ritual_low_roll_climbs_the_lower_marker(state, monkeypatch):
+    die(monkeypatch, 2)
+    s = king_pl(state, ritual=(10, 3), ritual_best=(10, 3))
+    s = ka.perform_king_action(s, "ritual", 5, [])
+    assert s.players[K].ritual == (10, 8)
+
+
+def test_ritual_only_space_adds_a_cultist_to_each_dream(state, monkeypatch):
+    die(monkeypatch, 4)
+    s = king_pl(state, ritual=(11, 0))
+    s = ka.perform_king_action(s, "ritual", 1, [])
+    assert s.players[K].ritual == (12, 0) and s.king.dream_cultists == (1, 1)
+
+
+def test_ritual_stops_at_the_top_and_commands_in_stage_2(state, monkeypatch):
+    die(monkeypatch, 4)
+    calls = []
+    monkeypatch.setitem(CONTINUATIONS, "king_command_nightmare", lambda s, ev: calls.append(1) or s)
+    top = len(board.pack(state).tracks.ritual)
+    s = replace(king_pl(state, ritual=(top - 1, 0)), stage=2)
+    s = ka.perform_king_action(s, "ritual", 5, [])
+    assert s.players[K].ritual == (top, 0) and calls == [1]
+
+
+def test_command_without_hook_is_logged(state, monkeypatch):
+    monkeypatch.delitem(CONTINUATIONS, "king_command_nightmare", raising=False)
+    ev = []
+    ka.command_nightmare(state, ev)
+    assert kinds(ev) == ["king_not_available"]
+
+
+# --- SUMMON
+
+
+def test_summon_power_3_adds_one_where_it_has_a_fort(state):
+    s = ka.perform_king_action(state, "summon", 3, [])
+    assert f(s, "salt-spire")[K] == 4 - 1 and f(s, "mirror-dunes")[K] == 3  # limit 3: 1 overflowed
+    assert sum(a.followers[K] for a in s.areas) == 4 + 3
+
+
+def test_summon_overflow_goes_to_an_adjacent_area_it_does_not_control(state):
+    s = shape(state, mirror_dunes=dict(followers=(0, 3)))
+    ev = []
+    s = ka.perform_king_action(s, "summon", 1, ev)
+    assert f(s, "mirror-dunes")[K] == 3
+    over = [e.area for e in ev if e.kind == "king_produces" and "overflow" in e.detail]
+    assert len(over) == 1 and over[0] in ("choir-of-teeth", "ember-reach", "moth-garden")
+
+
+def test_stage_2_unit_limit_is_4_everywhere(state):
+    s = replace(shape(state, mirror_dunes=dict(followers=(0, 3)), salt_spire=dict(followers=(0, 3))), stage=2)
+    s = ka.perform_king_action(s, "summon", 1, [])
+    assert f(s, "mirror-dunes")[K] == 4 and f(s, "salt-spire")[K] == 4
+
+
+def test_short_supply_produces_where_you_have_more_units(state):
+    s = king_pl(shape(state, mirror_dunes=dict(followers=(1, 2))), supply=1)
+    s = ka.perform_king_action(s, "summon", 1, [])
+    assert f(s, "mirror-dunes")[K] == 3 and f(s, "salt-spire")[K] == 2
+
+
+def test_summon_power_5_marked_areas_produce_for_their_controller(state):
+    s = replace(state, turn_pos=4)  # "key": salt-spire (King) and lantern-fen (you)
+    s = ka.perform_king_action(s, "summon", 5, [])
+    assert f(s, "lantern-fen") == (3, 0)
+    assert f(s, "salt-spire")[K] == 3  # 2 + 1 + 1 with a Fort, capped; then marked: overflow
+
+
+# --- FORTIFY
+
+
+def test_fortify_builds_in_fewest_levels_then_fewest_of_yours(state, monkeypatch):
+    die(monkeypatch, 4)  # Power 1, die 4: remove 2, build 2
+    s = shape(state, choir_of_teeth=dict(followers=(1, 3), shadows=0))
+    ev = []
+    s = ka.perform_king_action(s, "fortify", 1, ev)
+    removed = [e.area for e in ev if e.kind == "king_removes"]
+    assert removed == ["salt-spire", "choir-of-teeth"]  # tie 3-3: the Fortress; then 3 > 2
+    built = [e.area for e in ev if e.kind == "king_fort_level"]
+    assert built == ["mirror-dunes", "choir-of-teeth"]  # 0 levels: fewer of yours; then fewest levels
+    assert kinds(ev).count("king_removes") == 2
+
+
+def test_fortify_draws_cards_into_its_hand(state, monkeypatch):
+    die(monkeypatch, 3)
+    s = ka.perform_king_action(state, "fortify", 1, [])
+    assert len(s.king.hand) == 3 and s.players[K].hand == state.players[K].hand
+
+
+def test_fortify_becomes_maneuver_when_all_its_areas_have_3_levels(state):
+    s = shape(state, salt_spire=dict(fort_levels=3), mirror_dunes=dict(fort_owner=K, fort_levels=3))
+    ev = []
+    ka.perform_king_action(s, "fortify", 1, ev)
+    assert "king_fortify_to_maneuver" in kinds(ev) and "king_maneuvers" in kinds(ev)
+
+
+def test_devour_preference(state):
+    assert ka.devour_side(state)[0] == K
+    s = king_pl(state, devoured=2)
+    assert ka.devour_side(s) == (board.SHADOWS_SIDE, 0, K)
+
+
+# --- MANEUVER
+
+
+def test_maneuver_prefers_empty_then_tied_areas(state):
+    s = shape(state, moth_garden=dict(followers=(0, 1), shadows=1))
+    ev = []
+    s1 = ka.maneuver_step(shape(s, ember_reach=dict(shadows=0)), ev)
+    assert f(s1, "ember-reach")[K] == 1
+    s2 = ka.maneuver_step(s, [])
+    assert f(s2, "moth-garden")[K] == 2
+
+
+def test_maneuver_skips_areas_where_it_has_majority(state):
+    s = shape(state, choir_of_teeth=dict(followers=(1, 3), shadows=0))  # King 3 > your 1
+    assert "choir-of-teeth" not in [a.id for a in ka.maneuver_targets(s)]
+
+
+def test_marked_soonest_and_damage(state):
+    s = replace(state, turn_pos=0)  # next: flame, moon, tooth...
+    assert ka.marked_in(s, "ember-reach") == 1 and ka.marked_in(s, "moth-garden") == 2
+    a = board.area(state, "drowned-gate")
+    assert ka.damage_to_lose(a) == 2 and ka.damage_to_lose(board.area(state, "weeping-orchard")) == ka.NEVER
+
+
+def test_maneuver_marked_areas_give_cultists_then_hook(state, monkeypatch):
+    calls = []
+    monkeypatch.setitem(CONTINUATIONS, "king_conflicts", lambda s, ev: calls.append(1) or s)
+    s = replace(state, turn_pos=4)  # salt-spire is marked
+    ev = []
+    s = ka.perform_king_action(s, "maneuver", 1, ev)
+    assert sum(s.king.dream_cultists) == 1 and kinds(ev).count("king_maneuvers") == 2 and calls == [1]
+
+
+def test_maneuver_with_empty_supply_moves_a_follower(state):
+    s = king_pl(shape(state, ember_reach=dict(shadows=0)), supply=0)
+    s = ka.maneuver_step(s, [])
+    assert f(s, "ember-reach")[K] == 1 and sum(a.followers[K] for a in s.areas) == 4
+
+
+# --- DEVELOP
+
+
+def _cards(state, kind, action=None):
+    return [c.id for c in board.pack(state).cards.development
+            if c.stage == 1 and c.kind == kind and (action is None or c.action == action)]
+
+
+def test_develop_tucks_the_first_upgrade(state):
+    up = _cards(state, "upgrade", "fortify")[:2]
+    ploy = _cards(state, "ploy")[0]
+    s = replace(state, decks=replace(state.decks, development=(ploy, up[0], up[1]) + state.decks.development))
+    ev = []
+    s = ka.perform_king_action(s, "develop", 3, ev)
+    assert s.king.tucked[2] == (up[0],)
+    assert sorted(s.king.hand) == sorted(state.king.hand + (ploy, up[1]))
+    assert s.king.day_cultists[3] == state.king.day_cultists[3] + 1
+    assert s.king.day_cultists[0] == state.king.day_cultists[0]
+
+
+def test_develop_without_upgrade_tucks_the_last_card_under_the_fewest(state):
+    ploys = _cards(state, "ploy")[:2]
+    s = replace(state, decks=replace(state.decks, development=tuple(ploys) + state.decks.development))
+    s = kt.set_king(s, replace(s.king, tucked=(("a",), ("b",), (), ("c",), ("d",))))
+    s = ka.perform_king_action(s, "develop", 1, [])
+    assert s.king.tucked[2] == (ploys[1],) and ploys[0] in s.king.hand
+
+
+@pytest.mark.parametrize("power, row", [(0, 1), (1, 1), (2, 1), (3, 3), (4, 3), (5, 5), (6, 5), (9, 5)])
+def test_a_power_left_even_uses_the_highest_row_not_above_it(power, row):
+    from nctui.engine.king_actions import row_power
+
+    assert row_power(power) == row
