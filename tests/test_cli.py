@@ -216,7 +216,7 @@ def test_play_continue_and_load(started, tmp_path, capsys):
 def test_a_mode_still_to_come_is_refused_with_a_message(capsys):
     from nctui.cli import main
 
-    assert main(["simulate", "--players", "1", "--games", "1"]) == 2
+    assert main(["simulate", "--players", "1", "--games", "1", "--length", "variable"]) == 2
     assert "solo" in capsys.readouterr().err
 
 
@@ -280,11 +280,16 @@ def test_simulate_with_greedy_bots_names_them_in_the_summary_and_the_replay(caps
     assert main(["simulate", "--games", "1", "--bots", "clever"]) == 2
 
 
-def test_solo_is_refused_with_a_message_until_the_king_is_complete(capsys):
+def test_solo_simulation_reports_the_kings_wins_and_modes_to_come_are_refused(capsys):
+    import json
+
     from nctui.cli import main
 
-    assert main(["solo", "--difficulty", "hard"]) == 2
-    assert "King of Horrors is not available yet" in capsys.readouterr().err
-    assert main(["simulate", "--solo", "--games", "1", "--seed", "1"]) == 2
+    assert main(["simulate", "--solo", "--games", "3", "--seed", "1", "--difficulty", "hard", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["players"] == 1 and out["games_completed"] == 3 and 0 <= out["king_wins"] <= 3
+    assert "harder_climb" in out["difficulty"]
+    assert main(["solo", "--divergent-paths"]) == 2
+    assert "Standard Game without Divergent Paths" in capsys.readouterr().err
     assert main(["simulate", "--games", "1", "--difficulty", "easy"]) == 2
     assert main(["solo", "--difficulty", "impossible"]) == 2

@@ -100,7 +100,8 @@ def test_ritual_stops_at_the_top_and_commands_in_stage_2(state, monkeypatch):
     top = len(board.pack(state).tracks.ritual)
     s = replace(king_pl(state, ritual=(top - 1, 0)), stage=2)
     s = ka.perform_king_action(s, "ritual", 5, [])
-    assert s.players[K].ritual == (top, 0) and calls == [1]
+    # the command waits in a frame above the King's turn (it may need your combat cards)
+    assert s.players[K].ritual == (top, 0) and [f.then for f in s.frames][-1:] == ["king_command_nightmare"]
 
 
 def test_command_without_hook_is_logged(state, monkeypatch):
@@ -211,7 +212,8 @@ def test_maneuver_marked_areas_give_cultists_then_hook(state, monkeypatch):
     s = replace(state, turn_pos=4)  # salt-spire is marked
     ev = []
     s = ka.perform_king_action(s, "maneuver", 1, ev)
-    assert sum(s.king.dream_cultists) == 1 and kinds(ev).count("king_maneuvers") == 2 and calls == [1]
+    assert sum(s.king.dream_cultists) == 1 and kinds(ev).count("king_maneuvers") == 2
+    assert [f.then for f in s.frames][-1:] == ["king_conflicts"]  # the conflict loop comes next
 
 
 def test_maneuver_with_empty_supply_moves_a_follower(state):

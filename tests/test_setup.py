@@ -155,9 +155,12 @@ def test_bad_configurations_are_refused_in_words(bad):
     assert str(err.value)
 
 
-def test_solo_is_announced_as_not_yet_available():
-    with pytest.raises(ValueError, match="solo"):
-        new_game(GameConfig(players=1, seats=("human", "king")))
+def test_solo_starts_the_kings_setup_and_refuses_the_modes_still_to_come():
+    state = new_game(GameConfig(players=1, seats=("human", "king"))).state
+    assert state.decision.seat == 0 and state.decision.kind == "turn_start"  # you set up first
+    for option in (dict(length="variable"), dict(divergent_paths=True)):
+        with pytest.raises(ValueError, match="Standard Game without Divergent Paths"):
+            new_game(GameConfig(players=1, seats=("human", "king"), **option))
 
 
 @pytest.mark.parametrize("option", [dict(length="variable"), dict(divergent_paths=True),

@@ -122,10 +122,9 @@ def test_a_solo_game_plays_to_its_end_asking_only_you(stub, seed):
     assert state.outcome is not None and state.players[1].turns >= 1
 
 
-@pytest.mark.xfail(strict=True, raises=RuntimeError,
-                   reason="known gap: a King's action calls the Nightmare command synchronously; when the "
-                   "command's conflict waits for your cards, the action does not resume afterwards")
-def test_known_gap_a_kings_nightmare_conflict_resumes_the_kings_action():
+def test_a_kings_nightmare_conflict_waiting_for_your_cards_resumes_the_kings_action():
+    """Seed 20: the King's Ritual enters two special spaces; the second command's conflict waits
+    for your combat cards, and the King's turn goes on afterwards (it used to be lost)."""
     from nctui.bots import RandomBot
     from nctui.engine import player_view, step
     from nctui.engine.solo import new_solo_game
@@ -135,5 +134,5 @@ def test_known_gap_a_kings_nightmare_conflict_resumes_the_kings_action():
     state, _ = new_solo_game(config)
     bot = RandomBot(bot_seed(config.seed, 0))
     while state.decision is not None:
-        state = step(state, bot.choose(player_view(state, 0))).state  # "engine bug: no new decision"
+        state = step(state, bot.choose(player_view(state, 0))).state
     assert state.outcome is not None

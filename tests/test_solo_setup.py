@@ -27,9 +27,9 @@ def solo_setup(corner: str = "weeping-orchard", config: GameConfig = SOLO):
     return apply(state, legal_actions(state)[0])
 
 
-def test_new_game_still_refuses_solo():
-    with pytest.raises(ValueError, match="not available yet"):
-        setup.new_game(SOLO)
+def test_new_game_starts_solo_through_the_solo_setup():
+    state, _ = setup.new_game(SOLO)
+    assert state == new_solo_game(SOLO)[0]
 
 
 def test_human_decides_turn_start_then_a_corner_only():

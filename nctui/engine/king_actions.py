@@ -15,6 +15,7 @@ from msgspec.structs import replace
 
 from . import board, cards, nightmares, rng, units
 from . import king_turn as kt
+from .effects import push_effect
 from .events import Event
 from .ops import draw_development, set_player
 from .registry import CONTINUATIONS
@@ -48,12 +49,14 @@ def perform_king_action(state: GameState, action: str, power: int, ev: Events) -
 
 
 def _hook(state: GameState, name: str, what: str, ev: Events) -> GameState:
-    """Call a King routine another module registers (``CONTINUATIONS[name](state, ev)``)."""
-    fn = CONTINUATIONS.get(name)
-    if fn is None:
+    """A King routine another module registers (a commanded Nightmare, the conflict loop): it is
+    pushed as a frame whose continuation runs it, not called here, because it may wait for your
+    decisions (your combat cards): the resolve loop then runs it after the rest of this action,
+    before the King's turn goes on (a Ritual's commands come after its climb)."""
+    if CONTINUATIONS.get(name) is None:
         _log(state, "king_not_available", f"the King would {what}: not available yet", ev)
         return state
-    return fn(state, ev)  # type: ignore[call-arg]
+    return push_effect(state, kt.king(state).seat, (), "king_hook", then=name)
 
 
 def command_nightmare(state: GameState, ev: Events) -> GameState:

@@ -23,10 +23,13 @@ def new_game(config: GameConfig) -> tuple[GameState, Events]:
     problems = check_config(config)
     if problems:
         raise ValueError("; ".join(problems))
-    if config.players == 1:
-        # solo.new_solo_game plays whole games, but a King's action that commands a Nightmare whose
-        # conflict waits for your cards does not resume yet (docs/rules-decisions.md): not offered
-        raise ValueError("solo play against the King of Horrors is not available yet")
+    if config.players == 1:  # you against the King of Horrors (solo rules)
+        if config.length == "variable" or config.divergent_paths:
+            raise ValueError("solo play against the King of Horrors is available in the Standard Game without "
+                             "Divergent Paths for now")
+        from .solo import new_solo_game
+
+        return new_solo_game(config)
     p = board.get_pack(config.pack)
     n = config.seat_count
     sm = board.side_for(p, config.players)
