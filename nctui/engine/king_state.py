@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import msgspec
 
+from ..content.schema import HORROR_DIE  # noqa: F401  (re-exported: the die is content)
+
 KING_COMBAT = ("king-basic-combat", "king-shield")  # its 2 starting combat cards (SETUP 2)
-HORROR_DIE = (2, 2, 3, 3, 4, 4)
 
 
 class KingState(msgspec.Struct, frozen=True, kw_only=True):
