@@ -12,7 +12,7 @@ at once in one ``ScenarioError`` naming the file, the entry and the field.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal, NamedTuple
+from typing import NamedTuple
 
 import msgspec
 from msgspec.structs import replace

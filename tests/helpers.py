@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from msgspec.structs import replace
+
 from nctui.bots import RandomBot
-from nctui.engine import GameConfig, GameState, new_game, player_view, step
+from nctui.engine import GameConfig, GameState, apply, legal_actions, new_game, player_view, step
+from nctui.engine import actions as A
 from nctui.engine.actions import Action
+from nctui.engine.state import AreaState
 from nctui.store import Store
 
 
@@ -49,3 +53,33 @@ def store_moves(store: Store, count: int, seed: int = 0) -> None:
         if d is None:
             return
         store.dispatch(bots[d.seat].choose(player_view(store.state, d.seat)), seen_state_id=store.state_id, seat=d.seat)
+
+
+def through_setup(state: GameState) -> GameState:
+    """Take the first option of every setup decision, up to the first turn."""
+    while state.phase == "setup":
+        state = apply(state, legal_actions(state)[0])
+    return state
+
+
+def first_turn(players: int = 2, seed: int = 0, **kw) -> GameState:
+    """The first turn of a bots' game set up with the first option of every decision."""
+    return through_setup(new_game(config(players, seed, **kw)).state)
+
+
+def empty_areas(state: GameState) -> tuple[AreaState, ...]:
+    """The state's areas with no units, no Fort and no Fortress (for hand-built positions)."""
+    n = len(state.players)
+    return tuple(replace(a, followers=(0,) * n, shadows=0, fort_owner=-1, fort_levels=0, fortress=-1)
+                 for a in state.areas)
+
+
+def auto(state: GameState) -> Action:
+    """Ignore the action, pass, stop every optional step; otherwise the first option."""
+    opts = legal_actions(state)
+    for wanted in (lambda a: isinstance(a, A.ChooseDay) and a.ignore, lambda a: a == A.React(kind="pass"),
+                   lambda a: isinstance(a, (A.Done, A.KeepDreams))):
+        for a in opts:
+            if wanted(a):
+                return a
+    return opts[0]

@@ -22,7 +22,7 @@ from nctui.engine.effects import implemented, push_effect, resolve
 from nctui.engine.invariants import violations
 from nctui.engine.ops import set_player
 
-from .helpers import config
+from .helpers import config, through_setup
 
 PACK = get_pack("base")
 
@@ -56,9 +56,7 @@ def _rich_position(seed: int, stage: int = 1):
     stand in it (a negative stage: the Nightmare with that number is one of them)."""
     nightmare = -stage if stage < 0 else 0
     pair = (nightmare, 8 if nightmare != 8 else 1) if nightmare else ()
-    state = new_game(config(3, seed, nightmares=tuple(sorted(pair)))).state
-    while state.phase == "setup":
-        state = apply(state, legal_actions(state)[0])
+    state = through_setup(new_game(config(3, seed, nightmares=tuple(sorted(pair)))).state)
     seat = state.active
     # Followers of the active player in every area where the Unit Limit allows two more
     for a in state.areas:

@@ -15,27 +15,9 @@ from nctui.engine import actions as A
 from nctui.engine.invariants import violations
 from nctui.engine.state import GameState
 
-from .helpers import config
+from .helpers import auto, config, first_turn, through_setup
 
 TRACK = tuple(sp.piece for sp in get_pack("base").tracks.cathedral)
-
-
-def first_turn(players: int = 2, seed: int = 0) -> GameState:
-    state = new_game(config(players, seed)).state
-    while state.phase == "setup":
-        state = apply(state, legal_actions(state)[0])
-    return state
-
-
-def auto(state: GameState) -> A.Action:
-    """Ignore the action, pass, stop every optional step; otherwise the first option."""
-    opts = legal_actions(state)
-    for wanted in (lambda a: isinstance(a, A.ChooseDay) and a.ignore, lambda a: a == A.React(kind="pass"),
-                   lambda a: isinstance(a, (A.Done, A.KeepDreams))):
-        for a in opts:
-            if wanted(a):
-                return a
-    return opts[0]
 
 
 def play_turn(state: GameState, events: list | None = None) -> GameState:
@@ -224,9 +206,7 @@ def test_the_stage_ii_space_shuffles_the_stage_2_cards_in_once():
 
 
 def test_the_stage_ii_space_runs_with_empty_stage_2_decks():
-    state = new_game(config(2, 0, pack=stage1_only_pack())).state
-    while state.phase == "setup":
-        state = apply(state, legal_actions(state)[0])
+    state = through_setup(new_game(config(2, 0, pack=stage1_only_pack())).state)
     state = end_of_reactions(state, TRACK[STAGE2_AT:])
     d = state.decks
     assert d.development2 == d.dream2 == d.conflict2 == ()  # a pack without Stage 2 cards

@@ -15,7 +15,7 @@ from nctui.engine.ops import set_player
 from nctui.engine.state import BASIC_COMBAT, FOLLOWERS, FORT_LEVELS, SHADOWS, AreaState
 from nctui.engine.work import ConflictWork
 
-from .helpers import config
+from .helpers import config, through_setup
 
 SH = board.SHADOWS_SIDE
 GREEN, BLUE = 0, 1
@@ -32,9 +32,7 @@ TEETH = "c1-teeth-in-the-dark"  # 2 Shadows: 2 Attacks 1 Defence; Defeat: remove
 
 
 def turn_state(players=2, seed=0, colours=("green", "blue")):
-    state = new_game(config(players, seed, colours=colours[:players] if players == 2 else ())).state
-    while state.phase == "setup":
-        state = apply(state, legal_actions(state)[0])
+    state = through_setup(new_game(config(players, seed, colours=colours[:players] if players == 2 else ())).state)
     return state
 
 

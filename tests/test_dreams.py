@@ -13,7 +13,7 @@ from nctui.engine.scoring import dream_vp, scores
 from nctui.engine.state import FOLLOWERS, FORT_LEVELS, SHADOWS, GameState
 from nctui.engine.work import DreamWork
 
-from .helpers import config
+from .helpers import config, empty_areas, through_setup
 
 # The small board side (2 players); Marked Areas (eye): W and BONE.
 W, BELL, ASH = "weeping-orchard", "bell-hollow", "ash-nave"  # eye, moon, flame
@@ -29,11 +29,8 @@ HOST = "dr1-host-of-sleepers"  # own turn: 12 Followers on the board
 def blank(seed: int = 0) -> GameState:
     """The first turn of a 2-player game with nothing on the board, no Dreams in hand, an
     empty Dream deck and offer (so no step asks for Dreams), Shapers out of the way."""
-    state = new_game(config(2, seed)).state
-    while state.phase == "setup":
-        state = apply(state, legal_actions(state)[0])
-    areas = tuple(replace(a, followers=(0, 0), shadows=0, fort_owner=-1, fort_levels=0, fortress=-1)
-                  for a in state.areas)
+    state = through_setup(new_game(config(2, seed)).state)
+    areas = empty_areas(state)
     removed = state.decks.dream + state.decks.dream_offer + tuple(c for p in state.players for c in p.dreams)
     players = tuple(replace(p, supply=FOLLOWERS, forts=FORT_LEVELS, limbo=0, ritual=(0, 0), ritual_best=(0, 0),
                             dreams=(), shaper=EMBER) for p in state.players)
@@ -256,7 +253,7 @@ def test_an_end_of_turn_dream_waits_for_step_6_before_the_reactions():
 
 def test_a_reactor_may_play_any_time_dreams_but_not_own_turn_ones():
     state = blank()
-    seat, other = me(state), 1 - me(state)
+    other = 1 - me(state)
     state = put(state, other, weeping_orchard=1, bell_hollow=1, salt_spire=1, ash_nave=1, lantern_fen=1, mirror_dunes=1)
     state = holding(edit(state, other, ritual=(6, 0)), WHISPERS, FIRST_RUNG, seat=other)
     state = turn.after_action(step6(state, (other,)), other, [])  # the reaction has just finished resolving

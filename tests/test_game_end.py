@@ -8,25 +8,14 @@ from msgspec.structs import replace
 
 from nctui.content import schema as cs
 from nctui.content.loader import get_pack
-from nctui.engine import apply, cards, effects, legal_actions, step, turn, units
-from nctui.engine import actions as A
+from nctui.engine import apply, cards, effects, step, turn, units
 from nctui.engine.invariants import violations
 from nctui.engine.ops import set_player
 from nctui.engine.scoring import scores
 from nctui.engine.state import GameState, Score
 
+from .helpers import auto
 from .test_nightmares import CATHEDRAL, nightmare, opp, pack_with, put, stage2
-
-
-def auto(state: GameState) -> A.Action:
-    """Ignore the action, pass, stop every optional step; otherwise the first option."""
-    opts = legal_actions(state)
-    for wanted in (lambda a: isinstance(a, A.ChooseDay) and a.ignore, lambda a: a == A.React(kind="pass"),
-                   lambda a: isinstance(a, (A.Done, A.KeepDreams))):
-        for a in opts:
-            if wanted(a):
-                return a
-    return opts[0]
 
 
 def finish_turn(state: GameState) -> GameState:

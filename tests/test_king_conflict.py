@@ -13,6 +13,7 @@ from nctui.engine.flow import apply, legal_actions
 from nctui.engine.ops import set_player
 from nctui.engine.state import BASIC_COMBAT
 
+from .helpers import empty_areas
 from .test_solo_setup import solo_setup
 
 SHADOWS = board.SHADOWS_SIDE
@@ -20,8 +21,7 @@ SHADOWS = board.SHADOWS_SIDE
 
 def shape(state, area_id, you=0, king=0, shadows=0, fort=-1, hand=(BASIC_COMBAT,), king_hand=("king-basic-combat",)):
     """Empty the board, then put units in one area; give both sides their hands."""
-    areas = tuple(replace(a, followers=(0, 0), shadows=0, fort_owner=-1, fort_levels=0, fortress=-1)
-                  for a in state.areas)
+    areas = empty_areas(state)
     state = replace(state, areas=areas)
     a = board.area(state, area_id)
     state = replace(state, areas=board.replace_area(state, replace(
@@ -139,7 +139,7 @@ def test_wanted_puts_conflicts_with_you_first(state):
 def test_loop_with_nothing_possible_ends(state):
     a = area0(state)
     ev = []
-    s = kc.king_conflicts(shape(state, a, you=1), ev)
+    kc.king_conflicts(shape(state, a, you=1), ev)
     assert ev[-1].kind == "king_conflicts_end" and ev[-1].value == 0
 
 

@@ -13,7 +13,7 @@ from nctui.engine.ops import set_player
 from nctui.engine.state import FOLLOWERS, FORT_LEVELS, SHADOWS
 from nctui.engine.work import MoveWork
 
-from .helpers import config
+from .helpers import config, empty_areas, through_setup
 
 S = board.SHADOWS_SIDE
 # The small board side (2 players): W is adjacent to ASH, BELL and FEN; BELL to ASH and SALT;
@@ -23,12 +23,8 @@ W, ASH, BELL, FEN, SALT = "weeping-orchard", "ash-nave", "bell-hollow", "lantern
 
 def blank(shaper: str = W):
     """The first turn of a 2-player game with an empty board; both Shapers at ``shaper``."""
-    state = new_game(config(2, 0)).state
-    while state.phase == "setup":
-        state = apply(state, legal_actions(state)[0])
-    n = len(state.players)
-    areas = tuple(replace(a, followers=(0,) * n, shadows=0, fort_owner=-1, fort_levels=0, fortress=-1)
-                  for a in state.areas)
+    state = through_setup(new_game(config(2, 0)).state)
+    areas = empty_areas(state)
     players = tuple(replace(p, supply=FOLLOWERS, forts=FORT_LEVELS, limbo=0, shaper=shaper) for p in state.players)
     state = replace(state, areas=areas, players=players, shadows=SHADOWS, day="maneuver")
     assert board.adjacent(state, W) == (ASH, BELL, FEN) and SALT not in board.adjacent(state, W)

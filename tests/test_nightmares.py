@@ -20,7 +20,7 @@ from nctui.engine.ops import set_player
 from nctui.engine.registry import CONTINUATIONS
 from nctui.engine.state import FOLLOWERS, FORT_LEVELS, SHADOWS, GameState
 
-from .helpers import config
+from .helpers import config, empty_areas, through_setup
 
 # The small board side (1-2 players)
 ASH, BELL, CHOIR, STAIR = "ash-nave", "bell-hollow", "choir-of-teeth", "hollow-stair"
@@ -56,11 +56,8 @@ def stage2(*cards: cs.NightmareCard, players: int = 2, at: tuple[str, str] = (CA
     """The first turn of a game, moved to Stage 2 on an empty board, Nightmares where given."""
     cards = cards or (MOVE1, MOVE2)
     pack_id = pack_with(*cards)
-    state = new_game(config(players, seed, pack=pack_id, nightmares=tuple(c.number for c in cards))).state
-    while state.phase == "setup":
-        state = apply(state, legal_actions(state)[0])
-    areas = tuple(replace(a, followers=(0,) * players, shadows=0, fort_owner=-1, fort_levels=0, fortress=-1)
-                  for a in state.areas)
+    state = through_setup(new_game(config(players, seed, pack=pack_id, nightmares=tuple(c.number for c in cards))).state)
+    areas = empty_areas(state)
     pls = tuple(replace(p, supply=FOLLOWERS, forts=FORT_LEVELS, limbo=0) for p in state.players)
     return replace(state, areas=areas, players=pls, shadows=SHADOWS, stage=2, cathedral_track=(), nightmare_at=at)
 

@@ -13,7 +13,7 @@ from nctui.engine.scoring import ritual_vp, scores
 from nctui.engine.state import FOLLOWERS, FORT_LEVELS, SHADOWS
 from nctui.engine.work import BonusWork, ClimbWork
 
-from .helpers import config
+from .helpers import config, empty_areas, through_setup
 
 # The small board side (2 players), by symbol:
 W, BONE = "weeping-orchard", "bone-cloister"  # eye
@@ -32,11 +32,8 @@ PAID = cs.Climb(paid=True, steps=0, special=True, primary=True)  # the Ritual ac
 def blank(limbo: int = 0, ritual: tuple[int, int] = (1, 1), **where: int):
     """The first turn of a 2-player game; the active seat has Followers only where given
     (area id with "-" as "_"), ``limbo`` in Limbo, markers on ``ritual``; nothing else on the board."""
-    state = new_game(config(2, 0)).state
-    while state.phase == "setup":
-        state = apply(state, legal_actions(state)[0])
-    areas = tuple(replace(a, followers=(0, 0), shadows=0, fort_owner=-1, fort_levels=0, fortress=-1)
-                  for a in state.areas)
+    state = through_setup(new_game(config(2, 0)).state)
+    areas = empty_areas(state)
     players = tuple(replace(p, supply=FOLLOWERS, forts=FORT_LEVELS, limbo=0, ritual=(1, 1), ritual_best=(1, 1))
                     for p in state.players)
     state = replace(state, areas=areas, players=players, shadows=SHADOWS, day="ritual")

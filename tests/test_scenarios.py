@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from nctui.bots.random_bot import RandomBot
-from nctui.content.loader import ContentError, get_pack, load_pack, register
+from nctui.content.loader import get_pack
 from nctui.engine import legal_actions, player_view, step
 from nctui.engine.flow import StepResult
 from nctui.engine.invariants import violations
@@ -19,10 +19,6 @@ from nctui.store import Store
 
 SAVES = Path(__file__).resolve().parent.parent / "saves"
 EXAMPLES = sorted(SAVES.glob("*.toml"))
-
-
-
-
 
 
 def cards():

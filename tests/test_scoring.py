@@ -4,18 +4,16 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from nctui.engine import apply, legal_actions, new_game
+from nctui.engine import new_game
 from nctui.engine.ops import set_player
 from nctui.engine.scoring import devoured_vp, fort_vp, ritual_vp, scores, winners
 from nctui.engine.state import Score
 
-from .helpers import config
+from .helpers import config, through_setup
 
 
 def _state(players=4):
-    s = new_game(config(players, 1)).state
-    while s.phase == "setup":
-        s = apply(s, legal_actions(s)[0])
+    s = through_setup(new_game(config(players, 1)).state)
     return s
 
 

@@ -12,7 +12,7 @@ from nctui.engine import actions as A
 from nctui.engine import board
 from nctui.engine.state import BASIC_COMBAT, FOLLOWERS, SHADOWS
 
-from .helpers import config
+from .helpers import config, through_setup
 
 
 def _through_setup(players: int, seed: int = 0, pick=lambda opts: opts[0]):
@@ -128,9 +128,7 @@ def test_nightmares_random_or_chosen():
     state, _ = _through_setup(2, seed=4)
     assert len(set(state.nightmares)) == 2 and all(1 <= n <= 8 for n in state.nightmares)
     cfg = GameConfig(players=2, seats=("bot", "bot"), nightmares=(3, 7), seed=4)
-    s = new_game(cfg).state
-    while s.phase == "setup":
-        s = apply(s, legal_actions(s)[0])
+    s = through_setup(new_game(cfg).state)
     assert s.nightmares == (3, 7)
 
 

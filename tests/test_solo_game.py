@@ -10,7 +10,6 @@ from msgspec.structs import replace
 
 from nctui.engine import cathedral, king_turn as kt, turn
 from nctui.engine.actions import ChooseDay, React
-from nctui.engine.config import GameConfig
 from nctui.engine.flow import apply, legal_actions
 from nctui.engine.invariants import violations
 from nctui.engine.solo import new_solo_game

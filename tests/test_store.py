@@ -5,21 +5,14 @@ from __future__ import annotations
 import pytest
 
 from nctui.bots.random_bot import RandomBot
-from nctui.content.loader import ContentError, get_pack, load_pack, register
-from nctui.engine import GameConfig, IllegalAction, new_game, player_view
+from nctui.content.loader import get_pack
+from nctui.engine import IllegalAction, new_game, player_view
 from nctui.engine.actions import ChooseDay, ChooseTurnStart, Conquer, DiscardDream, React
 from nctui.engine.events import HIDDEN
 from tests.helpers import human_config, store_moves
 from nctui.store import (
     PracticePolicy, ReplayError, StaleState, Store, StoreError, StrictPolicy, UndoRefused, WrongSeat, revealed_by,
 )
-
-
-
-
-
-
-
 
 
 def play_until(store: Store, kind: str, seed: int = 0) -> None:

@@ -6,25 +6,18 @@ import pytest
 from msgspec.structs import replace
 
 from nctui.content.loader import get_pack
-from nctui.engine import IllegalAction, apply, legal_actions, new_game
+from nctui.engine import IllegalAction, apply, legal_actions
 from nctui.engine import actions as A
 from nctui.engine import board
 from nctui.engine.ops import set_player
 from nctui.engine.state import BASIC_COMBAT, HAND_LIMIT
 
-from .helpers import config
+from .helpers import first_turn
 
 
 def ignore(state):
     """At a choose_day decision: the first Day space, ignoring its action to draw 2."""
     return next(a for a in legal_actions(state) if a.ignore)
-
-
-def first_turn(players=2, seed=0):
-    state = new_game(config(players, seed)).state
-    while state.phase == "setup":
-        state = apply(state, legal_actions(state)[0])
-    return state
 
 
 def test_the_dreamer_may_not_move_to_a_day_space_adjacent_to_its_night_space():

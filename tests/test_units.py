@@ -9,14 +9,13 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from nctui.engine import apply, legal_actions, new_game
 from nctui.engine import board, cards, units
 from nctui.engine.effects import push_effect, resolve
 from nctui.engine.invariants import violations
 from nctui.engine.ops import remove_one, set_player
 from nctui.engine.state import FOLLOWERS, SHADOWS, UNIT_LIMIT
 
-from .helpers import config
+from . import helpers
 
 SH = board.SHADOWS_SIDE
 WATCHFUL = "d1-watchful-battlements"  # Unit Limit 3, 4 in one area
@@ -28,10 +27,7 @@ CITADEL = "d1-sleeper-citadel"  # Unit Limit 3, 5 in one area (4 players only)
 
 
 def first_turn(players: int = 2, seed: int = 1):
-    state = new_game(config(players, seed)).state
-    while state.phase == "setup":
-        state = apply(state, legal_actions(state)[0])
-    return state
+    return helpers.first_turn(players, seed)
 
 
 def bare(players: int = 2, seed: int = 1):

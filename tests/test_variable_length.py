@@ -8,27 +8,20 @@ import pytest
 from msgspec.structs import replace
 
 from nctui.content.loader import get_pack
-from nctui.engine import IllegalAction, apply, cathedral, dreams, legal_actions, new_game, step
+from nctui.engine import IllegalAction, apply, cathedral, legal_actions, new_game, step
 from nctui.engine import actions as A
 from nctui.engine.invariants import violations
 from nctui.engine.ops import set_player
 from nctui.engine.state import Decision, GameState
 from nctui.engine.work import DreamWork
 
-from .helpers import config
+from .helpers import config, first_turn
 
 PACK = get_pack("base")
 TRACK = tuple(sp.piece for sp in PACK.tracks.cathedral)
 FIRST_RUNG = "dr1-first-rung"  # Cathedral icon; own turn: a Ritual marker on space 6
 VICTOR = "dr1-victors-dream"  # Cathedral icon; after a conflict won; effect: draw 1
 PLAIN = "dr1-whispers-every-hall"  # no Cathedral icon
-
-
-def first_turn(players: int = 2, seed: int = 0, **kw) -> GameState:
-    state = new_game(config(players, seed, **kw)).state
-    while state.phase == "setup":
-        state = apply(state, legal_actions(state)[0])
-    return state
 
 
 def give_dream(state: GameState, seat: int, card: str) -> GameState:

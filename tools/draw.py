@@ -106,7 +106,6 @@ def draw_matrix(pack, SW=15, RH=4):
     m = pack.matrix
     pos = {}
     label = {}
-    nights = {n.id: n for n in m.nights}
     for d in m.days:
         pos[d.action] = (d.row, d.col)
         label[d.action] = f"[ {d.name.upper()} ]"
@@ -155,7 +154,7 @@ def draw_matrix(pack, SW=15, RH=4):
 
     for n in m.nights:
         for d in n.adjacent:
-            pts = line(d, n.id, arrows[d] == n.id)
+            line(d, n.id, arrows[d] == n.id)
     # labels
     for k, (r, c) in pos.items():
         y, x = center(k)

@@ -7,7 +7,6 @@ everything up to the next decision. A refusal says which rule forbids the action
 from __future__ import annotations
 
 import msgspec
-from msgspec.structs import replace
 
 from . import registry, setup, turn
 from . import steps_basic  # noqa: F401  (registers the basic effect steps)
