@@ -128,9 +128,9 @@ def explain_build(state: GameState, action: BuildFortLevel) -> IllegalAction:
     return IllegalAction("no Fort level can be added now", rule="the step being resolved", section="FORTIFY")
 
 
+@explains(PayFollower, FortWork)
 def explain_pay(state: GameState, action: PayFollower) -> IllegalAction:
-    """Why a Follower can't pay for a Fort level from ``action.area`` (for a shared PayFollower
-    explainer: the action also pays other costs)."""
+    """Why a Follower can't pay for a Fort level from ``action.area``."""
     if action.area not in board.area_index(state):
         return IllegalAction(f"{action.area} is not an area in play", rule="areas in play", section="SETUP")
     return IllegalAction(f"you have no Follower in {action.area} to remove", rule="pay with your own Followers",

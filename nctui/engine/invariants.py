@@ -8,6 +8,7 @@ from . import board
 from .events import HIDDEN
 from .king_state import KING_COMBAT
 from .state import BASIC_COMBAT, FOLLOWERS, FORT_LEVELS, SHADOWS, GameState, UNIT_LIMIT
+from .work import ConflictWork, KeepWork
 
 
 def violations(state: GameState) -> list[str]:
@@ -151,21 +152,19 @@ def _cards_in_work(state: GameState, deck: str = "development") -> tuple[str, ..
     w = state.work
     held: tuple[str, ...] = ()
     if deck == "conflict":
-        if w is not None and type(w).__name__ == "ConflictWork" and w.shadow_card:
+        if isinstance(w, ConflictWork) and w.shadow_card:
             held += (w.shadow_card,)
         return held + tuple(f.card for f in state.frames if f.then == "conflict_card_bottom")
-    if w is not None and type(w).__name__ == "KeepWork" and w.deck.startswith("development"):
+    if isinstance(w, KeepWork) and w.deck.startswith("development"):
         held += w.drawn
-    if w is not None and type(w).__name__ == "ConflictWork":
-        from .king_state import KING_COMBAT  # the King's own cards are not Development cards
-
-        held += tuple(c for c in w.plays[0] + w.plays[1] if c not in KING_COMBAT)
+    if isinstance(w, ConflictWork):
+        held += tuple(c for c in w.plays[0] + w.plays[1] if c not in KING_COMBAT)  # the King's are not Development cards
     return held
 
 
 def _dreams_in_work(state: GameState) -> tuple[str, ...]:
     """Dream cards drawn and not yet kept (a Reward tile's draw from the Stage 2 Dream deck)."""
     w = state.work
-    if w is not None and type(w).__name__ == "KeepWork" and w.deck.startswith("dream"):
+    if isinstance(w, KeepWork) and w.deck.startswith("dream"):
         return w.drawn
     return ()

@@ -307,14 +307,10 @@ def explain_climb_marker(state: GameState, action: ClimbMarker) -> IllegalAction
 
 @explains(PayFollower)
 def explain_pay_follower(state: GameState, action: PayFollower) -> IllegalAction:
-    """Refusals while paying for a Ritual step; a Fort level's cost is explained by fortify,
-    other costs in general terms."""
+    """Refusals while paying for a Ritual step, and other costs in general terms (a Fort level's
+    cost has its own explainer in fortify)."""
     w = state.work
     seat = state.decision.seat
-    if type(w).__name__ == "FortWork":
-        from .fortify import explain_pay
-
-        return explain_pay(state, action)
     if action.area not in board.area_index(state):
         return IllegalAction(f"{action.area!r} is not an area in play", rule="areas in play", section="KEY CONCEPTS")
     if not board.area(state, action.area).followers[seat]:

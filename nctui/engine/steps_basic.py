@@ -16,7 +16,7 @@ from .ops import draw_development, remove_one, set_player
 from .registry import decides, explains, handles, starts
 from .state import Decision, GameState
 from .work import (
-    ChooseWork, ConformWork, Frame, KeepWork, PickWork, ProduceWork, RecoverWork, RemoveWork, ShadowWork,
+    ChooseWork, ConflictWork, ConformWork, Frame, KeepWork, PickWork, ProduceWork, RecoverWork, RemoveWork, ShadowWork,
 )
 
 Events = list[Event]
@@ -38,7 +38,7 @@ def ask(seat: int, kind: str, prompt: str, options: tuple, *, optional: bool) ->
 def explain_done(state: GameState, action: Done) -> IllegalAction:
     """Why stopping isn't allowed now."""
     w = state.work
-    if type(w).__name__ == "ConflictWork":
+    if isinstance(w, ConflictWork):
         return IllegalAction("a conflict is resolved to its end; a player plays at least 1 card",
                              rule="at least 1 card", section="CONFLICTS 2")
     if w is not None and getattr(w, "must", False):
