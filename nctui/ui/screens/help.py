@@ -1,0 +1,51 @@
+"""The keys of the game screen, as a modal."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+HELP = """\
+[b]Nightmare Cathedral — keys[/b]
+
+  [b]1[/b]–[b]9[/b]        choose that option of the current page
+  [b]↑[/b] [b]↓[/b]        move the highlight (across pages)
+  [b]←[/b] [b]→[/b]        previous / next page of options
+  [b]Enter[/b]      choose the highlighted option (a click works too)
+  [b]u[/b]          undo your last decision (and the computer's since)
+  [b]r[/b]          redo
+  [b]l[/b]          show the log instead of the board (small terminals)
+  [b]PgUp[/b] [b]PgDn[/b]  scroll the board and tracks
+  [b]q[/b]          save and quit (continue later with [b]nctui play --continue[/b])
+  [b]?[/b]          this help
+
+[b]The board[/b]
+  [b]◉E Name[/b]    an area: its symbol (glyph and letter) and name
+  [b]R2 B1[/b]      Followers: the seat's letter (R, B, G, Y) and how many
+  [b]s2[/b]         Shadows
+  [b]⌂R2[/b]        a Fort of Red with 2 levels; [b]★[/b] marks a Fortress
+  [b]♦R[/b]         Red's Shaper
+  [reverse]Name[/reverse]       a Marked Area (its symbol is under the Turn marker)
+  ░░░        an area covered in this player count
+
+[b]The Turn track[/b]: letters say whose turn each position is; ▲ the Turn marker, ⚑ the Starting marker.
+[b]Players[/b]: Sup supply, Lim Limbo, Hnd hand, Drm Dreams; ▶ deciding, * computer player.
+
+Press Escape to close."""
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS = [
+        Binding("escape", "dismiss", "Close", id="help.close"),
+        Binding("question_mark", "dismiss", "Close", show=False, id="help.close-question"),
+        Binding("q", "dismiss", "Close", show=False, id="help.close-q"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help-box"):
+            yield Static(HELP, id="help-text")
+
+
