@@ -94,38 +94,69 @@ def _difficulty(text: str) -> tuple[str, ...]:
 
 
 def _add_difficulty(p: argparse.ArgumentParser) -> None:
+    from .engine.config import DIFFICULTY_OPTIONS
+
     p.add_argument("--difficulty", type=_difficulty, default=(), metavar="LEVEL",
-                   help="solo: easy, normal or hard, or comma-separated modifier ids (default: normal)")
+                   help="solo: easy, normal or hard, or the modifiers you want, comma-separated, from: "
+                        + ", ".join(DIFFICULTY_OPTIONS) + " (default: normal, none of them)")
+
+
+def _add_start_options(p: argparse.ArgumentParser) -> None:
+    """The seed and the save folder, for every command that starts a game."""
+    p.add_argument("--seed", type=_seed, default=None, metavar="S",
+                   help="game seed: the same seed and settings replay the same game (default: random)")
+    p.add_argument("--save-dir", metavar="DIR",
+                   help="folder for autosaves (default: $NCTUI_SAVE_DIR, else the user's data folder)")
+    _add_mono(p, argparse.SUPPRESS)  # absent here: keep a --mono given before the command
+
+
+def _add_mono(p: argparse.ArgumentParser, default: object) -> None:
+    p.add_argument("--mono", action="store_true", default=default,
+                   help="draw in greys (also $NCTUI_MONO=1 or $NO_COLOR); sides keep their letters")
+
+
+def _add_seat_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--players", type=_players, default=None, metavar="N",
+                   help="players: 2 to 4, or 1 for solo against the King of Horrors (default 2)")
+    p.add_argument("--seats", type=_seats, default=None, metavar="KINDS",
+                   help="who plays each seat, in turn order: e.g. human,bot (default: all human)")
+    p.add_argument("--bots", type=int, default=None, metavar="K",
+                   help="the last K seats are computer players (a shorthand for --seats)")
+    _add_start_options(p)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="nctui",
-        description="Nightmare Cathedral in the terminal. Without a command: start a new hot-seat game.",
+        description="Nightmare Cathedral in the terminal. Without a command: the title screen (new game, "
+                    "continue, load).",
         epilog="Run 'nctui COMMAND --help' for the options of a command.",
     )
     parser.add_argument("--version", action="version", version=f"nctui {__version__}")
+    _add_mono(parser, False)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    play = sub.add_parser("play", help="play in the terminal (the default)",
+    play = sub.add_parser("play", help="start a game straight away, or continue a saved one",
                           description="Start a new game in the terminal, or continue a saved one.")
-    play.add_argument("--players", type=_players, default=None, metavar="N", help="players, 2 to 4 (default 2)")
-    play.add_argument("--seats", type=_seats, default=None, metavar="KINDS",
-                      help="who plays each seat, in turn order: e.g. human,bot (default: all human)")
-    play.add_argument("--bots", type=int, default=None, metavar="K",
-                      help="the last K seats are computer players (a shorthand for --seats)")
-    play.add_argument("--seed", type=_seed, default=None, metavar="S", help="game seed (default: random)")
+    _add_seat_options(play)
     play.add_argument("--load", metavar="FILE", help="continue the game saved in FILE")
     play.add_argument("--continue", dest="resume", action="store_true", help="continue the latest autosave")
-    play.add_argument("--save-dir", metavar="DIR",
-                      help="folder for autosaves (default: $NCTUI_SAVE_DIR, else the user's data folder)")
     _add_game_options(play)
+
+    new = sub.add_parser(
+        "new", help="start a new game with any setting of the New game screen",
+        description="Start a new game: hot-seat for 2-4 (each seat a person or the computer) or solo against "
+                    "the King of Horrors, with every setting of the New game screen.",
+        epilog="Examples: nctui new --players 3 --seats human,bot,human --length variable --nightmares quick-end; "
+               "nctui new --solo --difficulty harder_climb,easier_ritual --seed 42")
+    new.add_argument("--solo", action="store_true", help="play alone against the King of Horrors (--players 1)")
+    _add_seat_options(new)
+    _add_difficulty(new)
+    _add_game_options(new)
 
     solo = sub.add_parser("solo", help="play alone against the King of Horrors",
                           description="Start a solo game against the King of Horrors.")
-    solo.add_argument("--seed", type=_seed, default=None, metavar="S", help="game seed (default: random)")
-    solo.add_argument("--save-dir", metavar="DIR",
-                      help="folder for autosaves (default: $NCTUI_SAVE_DIR, else the user's data folder)")
+    _add_start_options(solo)
     _add_difficulty(solo)
     _add_game_options(solo)
 
@@ -154,11 +185,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
         if args.command == "simulate":
             return _simulate(parser, args)
-        if args.command is None:  # bare `nctui`: the defaults of `nctui play`
-            args = parser.parse_args(["play"])
-        if args.command == "solo":
-            args.players, args.seats, args.bots, args.load, args.resume = 1, None, None, None, False
-        return _play(parser, args)
+        if args.command is None:  # bare `nctui`: the Title screen
+            return _run(parser, None, None, mono=args.mono)
+        if args.command == "play" and (args.load or args.resume):
+            return _run(parser, _saved_game(parser, args), args.save_dir, mono=args.mono)
+        return _run(parser, _new_config(parser, args), args.save_dir, mono=args.mono)
     except SystemExit as exc:  # argparse's --help, --version and errors
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
 
@@ -252,37 +283,53 @@ def _seat_kinds(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tu
     return players, seats
 
 
-def _play(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+def _saved_game(parser: argparse.ArgumentParser, args: argparse.Namespace) -> object:
+    """The Store of ``--load FILE`` or ``--continue`` (the latest autosave)."""
+    from . import saves
+
+    try:
+        if args.load:
+            return saves.load(args.load)
+        latest = saves.latest_autosave(args.save_dir)
+        if latest is None:
+            parser.exit(2, "nctui: error: there is no autosave to continue\n")
+        return saves.load(latest)
+    except saves.SaveError as exc:
+        parser.exit(2, f"nctui: error: {exc}\n")
+
+
+def _new_config(parser: argparse.ArgumentParser, args: argparse.Namespace) -> object:
+    """The GameConfig of ``play``, ``new`` or ``solo``: the options checked as the New game
+    screen checks them."""
     from .engine.config import GameConfig, check_config
 
-    target: object
-    if args.load or args.resume:
-        from . import saves
+    if args.command == "solo" or getattr(args, "solo", False):
+        if getattr(args, "players", None) not in (None, 1) or getattr(args, "seats", None) is not None:
+            parser.error("a solo game is you against the King of Horrors: leave out --players and --seats")
+        args.players, args.seats, args.bots = 1, None, getattr(args, "bots", None)
+    players, seats = _seat_kinds(parser, args)
+    difficulty = getattr(args, "difficulty", ())
+    if difficulty and players != 1:
+        parser.error("--difficulty is for solo games (--solo)")
+    seed = args.seed if args.seed is not None else random.randrange(SEED_MAX + 1)
+    config = GameConfig(players=players, seats=seats, length=args.length,  # type: ignore[arg-type]
+                        divergent_paths=args.divergent_paths, nightmares=args.nightmares, pack=args.pack,
+                        difficulty=difficulty, seed=seed)
+    problems = check_config(config)
+    if problems:
+        parser.error("; ".join(problems))
+    return config
 
-        try:
-            if args.load:
-                target = saves.load(args.load)
-            else:
-                latest = saves.latest_autosave(args.save_dir)
-                if latest is None:
-                    parser.exit(2, "nctui: error: there is no autosave to continue\n")
-                target = saves.load(latest)
-        except saves.SaveError as exc:
-            parser.exit(2, f"nctui: error: {exc}\n")
-    else:
-        players, seats = _seat_kinds(parser, args)
-        seed = args.seed if args.seed is not None else random.randrange(SEED_MAX + 1)
-        target = GameConfig(players=players, seats=seats, length=args.length,  # type: ignore[arg-type]
-                            divergent_paths=args.divergent_paths, nightmares=args.nightmares, pack=args.pack,
-                            difficulty=getattr(args, "difficulty", ()), seed=seed)
-        problems = check_config(target)
-        if problems:
-            parser.error("; ".join(problems))
+
+def _run(parser: argparse.ArgumentParser, target: object, save_dir: str | None, *, mono: bool = False) -> int:
+    """Run the app on ``target``: a Store, a GameConfig, or None for the Title screen."""
     from .ui.app import create_app
 
     try:
-        app = create_app(target, save_dir=args.save_dir)
+        app = create_app(target, save_dir=save_dir)  # type: ignore[arg-type]
     except ValueError as exc:  # a configuration the engine refuses, or a broken content pack
         parser.exit(2, f"nctui: error: {exc}\n")
+    if mono:
+        app.mono = True
     app.run()
     return app.return_code or 0

@@ -17,7 +17,7 @@ from typing import Callable, Literal, NamedTuple, Protocol
 import msgspec
 
 from .describe import describe_action
-from .engine.actions import Action, DiscardDream
+from .engine.actions import Action, DiscardDream, KeepCard, PlayCombatCard
 from .engine.config import GameConfig
 from .engine.errors import ActionError
 from .engine.events import Event, redact
@@ -141,7 +141,7 @@ class StrictPolicy:
         for i in range(store.state_id, target, -1):
             entry = store.entry(i)
             if entry.seat != seat:
-                return f"seat {entry.seat} has decided since ({summarize(entry.action, store._before(i))})"
+                return f"seat {entry.seat} has decided since ({summarize(entry.action, store._before(i), secret=True)})"
             if entry.revealed:
                 return f"your decision '{summarize(entry.action, store._before(i))}' cannot be taken back: {entry.revealed}"
         return ""
@@ -153,7 +153,11 @@ class StrictPolicy:
 
 # Decisions whose own fields are a secret of the seat that made them (the engine's event for
 # them is private): other seats see them summarized without the card.
-SECRET_ACTIONS: dict[type, str] = {DiscardDream: "Discard a Dream card"}
+SECRET_ACTIONS: dict[type, str] = {
+    DiscardDream: "Discard a Dream card",
+    KeepCard: "Keep one of the cards drawn",
+    PlayCombatCard: "Play a combat card face down",
+}
 
 
 def summarize(action: Action | None, state: GameState, *, secret: bool = False) -> str:

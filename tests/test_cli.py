@@ -174,14 +174,17 @@ def started(monkeypatch):
 
     def fake_create_app(target, save_dir=None, **kw):
         seen["target"], seen["save_dir"] = target, save_dir
-        return _FakeApp()
+        seen["app"] = _FakeApp()
+        return seen["app"]
 
     monkeypatch.setattr(ui_app, "create_app", fake_create_app)
     return seen
 
 
-def test_bare_nctui_starts_a_two_player_hot_seat_game(started):
+def test_bare_nctui_opens_the_title_screen_and_play_starts_a_hot_seat_game(started):
     assert main([]) == 0
+    assert started["target"] is None  # create_app(None): the Title screen
+    assert main(["play"]) == 0
     config = started["target"]
     assert config.players == 2 and config.seats == ("human", "human")
 
@@ -213,11 +216,11 @@ def test_play_continue_and_load(started, tmp_path, capsys):
     assert "no such save file" in capsys.readouterr().err
 
 
-def test_a_mode_still_to_come_is_refused_with_a_message(capsys):
+def test_one_player_simulates_solo_in_the_variable_length_game(capsys):
     from nctui.cli import main
 
-    assert main(["simulate", "--players", "1", "--games", "1", "--length", "variable"]) == 2
-    assert "solo" in capsys.readouterr().err
+    assert main(["simulate", "--players", "1", "--games", "1", "--seed", "4", "--length", "variable"]) == 0
+    assert "solo" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("length", ["standard", "variable"])
@@ -270,8 +273,8 @@ def test_simulate_with_greedy_bots_names_them_in_the_summary_and_the_replay(caps
     import json
 
     from nctui.cli import main
-    from nctui.simulate import replay_command
     from nctui.engine import GameConfig
+    from nctui.simulate import replay_command
 
     assert main(["simulate", "--players", "2", "--games", "2", "--seed", "5", "--bots", "greedy", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
@@ -280,7 +283,7 @@ def test_simulate_with_greedy_bots_names_them_in_the_summary_and_the_replay(caps
     assert main(["simulate", "--games", "1", "--bots", "clever"]) == 2
 
 
-def test_solo_simulation_reports_the_kings_wins_and_modes_to_come_are_refused(capsys):
+def test_solo_simulation_reports_the_kings_wins_in_every_mode(capsys):
     import json
 
     from nctui.cli import main
@@ -289,7 +292,86 @@ def test_solo_simulation_reports_the_kings_wins_and_modes_to_come_are_refused(ca
     out = json.loads(capsys.readouterr().out)
     assert out["players"] == 1 and out["games_completed"] == 3 and 0 <= out["king_wins"] <= 3
     assert "harder_climb" in out["difficulty"]
-    assert main(["solo", "--divergent-paths"]) == 2
-    assert "Standard Game without Divergent Paths" in capsys.readouterr().err
+    assert main(["simulate", "--solo", "--games", "1", "--seed", "2", "--length", "variable", "--divergent-paths",
+                 "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["games_completed"] == 1 and out["length"] == "variable" and out["divergent_paths"]
     assert main(["simulate", "--games", "1", "--difficulty", "easy"]) == 2
     assert main(["solo", "--difficulty", "impossible"]) == 2
+
+
+# ------------------------------------------------------------------------------------------
+# nctui new: every setting of the New game screen
+
+
+def test_new_hot_seat_with_every_setting(started, tmp_path):
+    assert main(["new", "--players", "3", "--seats", "human,bot,human", "--length", "variable",
+                 "--divergent-paths", "--nightmares", "quick-end", "--seed", "9", "--save-dir", str(tmp_path)]) == 0
+    config = started["target"]
+    assert config.players == 3 and config.seats == ("human", "bot", "human")
+    assert config.length == "variable" and config.divergent_paths and config.nightmares == (2, 8)
+    assert config.seed == 9 and config.difficulty == () and started["save_dir"] == str(tmp_path)
+    assert main(["new", "--players", "4", "--bots", "2", "--nightmares", "5,1"]) == 0
+    assert started["target"].seats == ("human", "human", "bot", "bot")
+    assert started["target"].nightmares == (5, 1)
+
+
+@pytest.mark.parametrize("argv", [["new", "--solo"], ["new", "--players", "1"], ["solo"]])
+def test_new_solo_is_you_against_the_king(argv, started):
+    assert main([*argv, "--difficulty", "hard", "--seed", "4"]) == 0
+    config = started["target"]
+    assert config.players == 1 and config.seats == ("human", "king") and config.seed == 4
+    from nctui.engine.config import DIFFICULTY_PRESETS
+
+    assert config.difficulty == DIFFICULTY_PRESETS["hard"]
+
+
+def test_new_solo_with_chosen_modifiers(started):
+    assert main(["new", "--solo", "--difficulty", "harder_climb,easier_ritual", "--nightmares", "3,7"]) == 0
+    config = started["target"]
+    assert config.difficulty == ("harder_climb", "easier_ritual") and config.nightmares == (3, 7)
+
+
+def test_new_draws_a_random_seed_when_none_is_given(started):
+    seeds = set()
+    for _ in range(3):
+        assert main(["new"]) == 0
+        seeds.add(started["target"].seed)
+    assert len(seeds) > 1
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["new", "--difficulty", "hard"], "--difficulty is for solo games"),
+    (["new", "--solo", "--players", "3"], "solo game is you against the King"),
+    (["new", "--solo", "--seats", "human,bot"], "solo game is you against the King"),
+    (["new", "--solo", "--difficulty", "harder_powered_1,harder_powered_2"], "not both"),
+    (["new", "--solo", "--difficulty", "impossible"], "difficulty: easy, normal, hard"),
+    (["new", "--players", "5"], "players must be 1 to 4"),
+    (["new", "--nightmares", "3,3"], "nightmares"),
+    (["new", "--seed", "x"], "seed must be a whole number"),
+])
+def test_new_refuses_bad_settings_with_a_message(argv, words, started, capsys):
+    assert main(argv) == 2
+    assert words in capsys.readouterr().err
+    assert "target" not in started
+
+
+def test_new_refused_when_the_game_cannot_be_built_exits_2_with_the_reason(capsys):
+    """Refused while building the game (the real create_app raises before any screen)."""
+    assert main(["new", "--pack", "no-such-pack", "--seed", "1"]) == 2
+    assert "no such content pack" in capsys.readouterr().err
+
+
+def test_new_help_lists_the_difficulty_modifiers_and_the_pairs(capsys):
+    assert main(["new", "--help"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    for words in ("--solo", "--seats", "--difficulty", "harder_climb", "easier_nightmare", "lots-of-conflict",
+                  "--divergent-paths", "--seed"):
+        assert words in out
+
+
+@pytest.mark.parametrize("argv, mono", [(["--mono"], True), (["--mono", "new"], True), (["new", "--mono"], True),
+                                        (["solo", "--mono"], True), (["play", "--mono"], True), (["new"], False)])
+def test_mono_flag_before_or_after_the_command(argv, mono, started):
+    assert main(argv) == 0
+    assert getattr(started["app"], "mono", False) is mono

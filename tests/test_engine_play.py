@@ -54,7 +54,7 @@ def _universe(state: GameState) -> list[A.Action]:
             for c in cards]
     out += [A.React(kind=k) for k in ("conform", "dissent", "pass")]
     out += [t(area=a) for t in (A.ProduceIn, A.MoveShaper, A.BuildFortLevel, A.PayFollower, A.AddShadow,
-                                A.RecoverTo, A.RetreatTo) for a in areas if t is not A.MoveShaper]
+                                A.RecoverTo, A.RetreatTo, A.ChooseArea) for a in areas if t is not A.MoveShaper]
     out += [A.MoveShaper(to=a) for a in areas]
     out += [A.MoveFollower(source=a, to=b) for a in areas for b in areas]
     out += [A.ConvertUnit(area=a, side=s) for a in areas for s in sides]

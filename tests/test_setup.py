@@ -153,12 +153,12 @@ def test_bad_configurations_are_refused_in_words(bad):
     assert str(err.value)
 
 
-def test_solo_starts_the_kings_setup_and_refuses_the_modes_still_to_come():
-    state = new_game(GameConfig(players=1, seats=("human", "king"))).state
-    assert state.decision.seat == 0 and state.decision.kind == "turn_start"  # you set up first
-    for option in (dict(length="variable"), dict(divergent_paths=True)):
-        with pytest.raises(ValueError, match="Standard Game without Divergent Paths"):
-            new_game(GameConfig(players=1, seats=("human", "king"), **option))
+def test_solo_starts_the_kings_setup_in_every_mode():
+    for option in (dict(), dict(length="variable"), dict(divergent_paths=True),
+                   dict(length="variable", divergent_paths=True)):
+        state = new_game(GameConfig(players=1, seats=("human", "king"), **option)).state
+        assert state.decision.seat == 0 and state.decision.kind == "turn_start"  # you set up first
+        assert state.config.players == 1 and len(state.cathedral_built) + len(state.cathedral_track) == 13
 
 
 @pytest.mark.parametrize("option", [dict(length="variable"), dict(divergent_paths=True),

@@ -15,7 +15,7 @@ from nctui.ui.app import GameScreen, create_app
 from nctui.describe import describe_action, describe_events
 from nctui.ui.widgets.board import BoardView
 from nctui.ui.widgets.decision import DecisionPanel
-from nctui.ui.widgets.players import PlayersView
+from nctui.ui.widgets.hand import HandView
 
 SIZE = (80, 24)
 CONFIG = GameConfig(players=2, seats=("human", "human"), seed=42)
@@ -180,7 +180,7 @@ def test_other_seats_hands_are_not_shown(tmp_path):
             state = app.store.state
             me = state.decision.seat
             other = 1 - me
-            words = app.screen.query_one(PlayersView).render().plain.replace("\n", " ")
+            words = app.screen.query_one(HandView).render().plain.replace("\n", " ")
             from nctui.describe import words_for
 
             w = words_for(state.pack)

@@ -1,8 +1,9 @@
 """Computer players for any seat. A bot sees only its seat's view."""
 
 from .greedy_bot import GreedyBot
+from .planner_bot import PlannerBot
 from .random_bot import RandomBot
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot}
+BOTS = {"random": RandomBot, "greedy": GreedyBot, "planner": PlannerBot}
 
-__all__ = ["BOTS", "GreedyBot", "RandomBot"]
+__all__ = ["BOTS", "GreedyBot", "PlannerBot", "RandomBot"]

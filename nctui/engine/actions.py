@@ -170,6 +170,13 @@ class RecoverTo(_A, tag="recover_to"):
     area: str
 
 
+class ChooseArea(_A, tag="choose_area"):
+    """Choose one of the areas a rule leaves to you (solo: where the King of Horrors places its
+    Follower when its Maneuver criteria leave a tie)."""
+
+    area: str
+
+
 # ---- conflicts
 
 
@@ -274,6 +281,7 @@ Action = Union[
     ChooseAction,
     AddShadow,
     RecoverTo,
+    ChooseArea,
     StartConflict,
     PlaysFirst,
     PlayCombatCard,

@@ -11,6 +11,10 @@ builds; each player from the active player clockwise resolves the icons, one fra
 then the turn ends. Variable Length Game: playing a Dream card with the Cathedral icon pauses
 the game; the player who played it builds and alone resolves the icons; then the game resumes
 (the Dream's own effect, then its window).
+
+Solo: the King builds at the end of its turn (Standard Game) and for each Cathedral icon of a
+Dream it completes (Variable Length Game, ``king_builds``); it climbs instead of resolving the
+icons; with Divergent Paths you choose its piece and it keeps the Reward tile (``_king_place``).
 """
 
 from __future__ import annotations
@@ -19,15 +23,16 @@ from msgspec.structs import replace
 
 from ..content import schema as cs
 from ..content.loader import Pack
-from . import board, divergent, king_turn, rng, turn
+from . import board, cards, divergent, king_turn, rng, turn
 from .actions import TakePiece
 from .config import GameConfig
 from .effects import implemented, push_effect, resolve
 from .errors import IllegalAction
 from .events import Event
-from .registry import CONTINUATIONS, continues, explains, handles
-from .state import DREAM_OFFER, Decks, GameState
-from .work import Frame
+from .ops import set_player
+from .registry import CONTINUATIONS, continues, decides, explains, handles
+from .state import DREAM_OFFER, Decision, Decks, GameState
+from .work import Frame, KingPieceWork
 
 Events = list[Event]
 
@@ -95,10 +100,19 @@ def builds_now(state: GameState) -> bool:
 
 @continues("build_cathedral")
 def build(state: GameState, seat: int, ev: Events) -> GameState:
-    """Called by turn.next_reaction once every reaction is done (``seat``: the active player)."""
+    """Called by turn.next_reaction once every reaction is done (``seat``: the active player).
+    Pieces the King's reaction made it build (you choose them) come first."""
+    if king_turn.pieces_pending(state):
+        frame = Frame(seat=seat, steps=(), source="cathedral", then="build_after_king")
+        return resolve(king_turn.under_pieces(state, frame), ev)
     if not builds_now(state):
         return turn.end_turn(state, ev)
     return take_piece(state, seat, ev)
+
+
+@continues("build_after_king")
+def _build_after_king(state: GameState, frame: Frame, ev: Events) -> GameState:
+    return build(state, frame.seat, ev)
 
 
 def cathedral_dream(state: GameState, seat: int, ev: Events) -> GameState:
@@ -114,9 +128,12 @@ def cathedral_dream(state: GameState, seat: int, ev: Events) -> GameState:
 
 def take_piece(state: GameState, seat: int, ev: Events) -> GameState:
     """The next piece of the track; with Divergent Paths ``seat`` chooses among the available
-    pieces (a decision when there is a choice)."""
+    pieces (a decision when there is a choice), but you choose the King's."""
     if not state.config.divergent_paths:
         return place(state, seat, state.cathedral_track[0], ev)
+    if king_turn.is_king(state, seat):  # KING'S TURN 8; the turn ends once its piece is built
+        state = push_effect(state, seat, (), "cathedral", then="cathedral_finish")
+        return resolve(push_effect(state, seat, (), king_turn.KING_PIECE, then="king_piece"), ev)
     pieces = divergent.available(state)
     if not pieces:  # cannot happen with a sideboard whose paths all start at gray spaces
         ev.append(Event(kind="no_cathedral_piece", seat=seat))
@@ -135,17 +152,27 @@ def choose_piece(state: GameState, action: TakePiece, ev: Events) -> GameState:
 
 @explains(TakePiece)
 def explain_piece(state: GameState, action: TakePiece) -> IllegalAction:
-    if action.piece not in {sp.piece for sp in divergent.spaces(state)}:
-        return IllegalAction(f"{action.piece!r} is not a Cathedral piece", rule="available Cathedral pieces",
-                             section="DIVERGENT PATHS: AVAILABLE CATHEDRAL PIECES")
-    why = divergent.why_unavailable(state, action.piece)
-    return IllegalAction(f"{why}: choose one of the available pieces", rule="available Cathedral pieces",
+    return IllegalAction(_unavailable(state, action.piece), rule="available Cathedral pieces",
                          section="DIVERGENT PATHS: AVAILABLE CATHEDRAL PIECES")
 
 
+def _unavailable(state: GameState, piece: str) -> str:
+    if piece not in {sp.piece for sp in divergent.spaces(state)}:
+        return f"{piece!r} is not a Cathedral piece"
+    return f"{divergent.why_unavailable(state, piece)}: choose one of the available pieces"
+
+
 def place(state: GameState, seat: int, piece: str, ev: Events) -> GameState:
+    """The piece is put in; then the space's icons or Reward tile."""
+    state = _put(state, seat, piece, ev)
+    if state.config.divergent_paths:
+        return _reward(state, seat, piece, ev)
+    return _walk(state, seat, ev)
+
+
+def _put(state: GameState, seat: int, piece: str, ev: Events) -> GameState:
     """The piece goes into the Cathedral space; the vacated space's Stage II symbol runs once;
-    the last piece completes the Cathedral; then the space's icons or Reward tile."""
+    the last piece completes the Cathedral."""
     state = _move(state, piece)
     ev.append(Event(kind="cathedral_piece", seat=seat, detail=piece, value=len(state.cathedral_built)))
     if "stage2" in icons(state, piece):
@@ -158,9 +185,7 @@ def place(state: GameState, seat: int, piece: str, ev: Events) -> GameState:
             state = complete(state, ev)
         if state.king is not None and king_turn.modifier(state, "harder_devoured"):
             state = king_turn.devour_three(state, ev)
-    if state.config.divergent_paths:
-        return _reward(state, seat, piece, ev)
-    return _walk(state, seat, ev)
+    return state
 
 
 def _move(state: GameState, piece: str) -> GameState:
@@ -171,6 +196,11 @@ def _move(state: GameState, piece: str) -> GameState:
 def icons(state: GameState, piece: str) -> tuple[str, ...]:
     """The icons of the Cathedral track space ``piece`` starts on (none for the first piece)."""
     return next((sp.icons for sp in board.pack(state).tracks.cathedral if sp.piece == piece), ())
+
+
+@continues("cathedral_finish")
+def _finish_later(state: GameState, frame: Frame, ev: Events) -> GameState:
+    return _finish(state, ev)
 
 
 def _finish(state: GameState, ev: Events) -> GameState:
@@ -275,6 +305,90 @@ def _reward_done(state: GameState, frame: Frame, ev: Events) -> GameState:
 def _after_reward(state: GameState, ev: Events) -> GameState:
     """Once the tile is resolved and discarded, the next colour of tiles may come out."""
     return _finish(divergent.tiles_out(state, ev), ev)
+
+
+# ---------------------------------------------------------------------------------------------
+# Solo: the King builds
+
+
+def king_builds(state: GameState, card: str, ev: Events) -> GameState:
+    """COMPLETING THE KING'S DREAMS 2 (Variable Length Game): at once, even when the King reacts
+    on your turn, the King builds a piece for the Cathedral icon of ``card``. Without Divergent
+    Paths: the next piece. With them you choose it: at once when a single piece is available,
+    else as soon as the King's current step lets the game ask you (a frame on the stack)."""
+    seat = king_turn.king(state).seat
+    if not state.cathedral_track:
+        ev.append(Event(kind="no_cathedral_piece", seat=seat))
+        return state
+    ev.append(Event(kind="king_builds", seat=seat, cards=(card,),
+                    detail=f"the King's Dream {card} shows the Cathedral icon: the King builds a Cathedral piece"))
+    if not state.config.divergent_paths:
+        return _king_place(state, state.cathedral_track[0], ev)
+    if king_turn.pieces_pending(state) or len(divergent.available(state)) > 1:  # in the order of the Dreams
+        return king_turn.under_pieces(state, Frame(seat=seat, steps=(), source=king_turn.KING_PIECE, card=card,
+                                                   then="king_piece"))
+    return _king_takes(state, card, ev)
+
+
+@continues("king_piece")
+def _king_piece_due(state: GameState, frame: Frame, ev: Events) -> GameState:
+    return _king_takes(state, frame.card, ev)
+
+
+def _king_takes(state: GameState, card: str, ev: Events) -> GameState:
+    """Divergent Paths: a single available piece is taken at once; else you choose."""
+    seat = king_turn.king(state).seat
+    pieces = divergent.available(state)
+    if not pieces:  # the Cathedral is complete
+        ev.append(Event(kind="no_cathedral_piece", seat=seat))
+        return state
+    if len(pieces) == 1:
+        return _king_place(state, pieces[0], ev)
+    name = cards.dream(state, card).name if card else ""
+    why = f"The King completed its Dream {name}" if card else "The King builds at the end of its turn"
+    return replace(state, work=KingPieceWork(seat=1 - seat, why=why))
+
+
+@decides(KingPieceWork)
+def _decide_king_piece(state: GameState) -> Decision | None:
+    w: KingPieceWork = state.work  # type: ignore[assignment]
+    pieces = divergent.available(state)
+    return divergent.king_decision(state, w.seat, pieces, w.why) if pieces else None
+
+
+@handles(TakePiece, KingPieceWork)
+def choose_king_piece(state: GameState, action: TakePiece, ev: Events) -> GameState:
+    """SOLO KING'S TURN 8 / COMPLETING THE KING'S DREAMS 2: the piece you chose for the King."""
+    return resolve(_king_place(replace(state, work=None, decision=None), action.piece, ev), ev)
+
+
+@explains(TakePiece, KingPieceWork)
+def explain_king_piece(state: GameState, action: TakePiece) -> IllegalAction:
+    return IllegalAction(f"the King too takes an available piece: {_unavailable(state, action.piece)}",
+                         rule="available Cathedral pieces",
+                         section="SOLO KING'S TURN 8, COMPLETING THE KING'S DREAMS 2; DIVERGENT PATHS: "
+                                 "AVAILABLE CATHEDRAL PIECES")
+
+
+def _king_place(state: GameState, piece: str, ev: Events) -> GameState:
+    """The King's piece is put in as anyone's; no icon or Reward tile is resolved. Without
+    Divergent Paths it climbs (the Stage II space's steps instead). With them it keeps the tile
+    (1 VP at the end) and climbs only if the piece is below the highest level available."""
+    seat = king_turn.king(state).seat
+    lower = state.config.divergent_paths and divergent.below_highest(state, piece, divergent.available(state))
+    state = _put(state, seat, piece, ev)
+    if not state.config.divergent_paths:
+        return _king_climb(state, piece, ev)
+    state, tile = divergent.take_tile(state, piece)
+    if tile:
+        pl = state.players[seat]
+        state = set_player(state, replace(pl, tiles=pl.tiles + (tile,)))
+        ev.append(Event(kind="king_keeps_tile", seat=seat, cards=(tile,), value=len(pl.tiles) + 1,
+                        detail=f"the King keeps the Reward tile of piece {piece} for 1 VP at the end, instead "
+                               "of its ability"))
+    if lower:
+        state = king_turn.king_climbs(state, f"piece {piece} is below the highest level available", ev)
+    return divergent.tiles_out(state, ev)
 
 
 # ---------------------------------------------------------------------------------------------

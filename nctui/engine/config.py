@@ -84,7 +84,8 @@ def check_config(config: GameConfig) -> list[str]:
     if unknown:
         problems.append(f"difficulty options are {', '.join(DIFFICULTY_OPTIONS)}; not {', '.join(unknown)}")
     if {"harder_powered_1", "harder_powered_2"} <= set(config.difficulty):
-        problems.append("difficulty: harder_powered_1 or harder_powered_2, not both")
+        problems.append("difficulty: harder_powered_1 or harder_powered_2, not both (DIFFICULTY MODIFIERS: the King "
+                        "starts with 1 or 2 powered-up actions)")
     if not 0 <= config.seed < 2**64:
         problems.append("seed: a whole number from 0 to 2**64-1")
     return problems

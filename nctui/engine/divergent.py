@@ -33,6 +33,7 @@ STANDARD_FIRST_PIECE = "1C"  # SETUP 5: "move the Cathedral piece 1C to the main
 # piece spaces": the rulebook calls the spaces of the gray tiles brown there and gray elsewhere.
 SLOT = {"gray": "gray", "brown": "gray", "yellow": "yellow", "red": "red"}
 COMES_OUT = (("gray", "yellow"), ("yellow", "red"))  # one tile of the first left: the second come out
+LEVELS = ("gray", "yellow", "red")  # solo: "the highest level available one (red > yellow > gray)"
 
 
 def spaces(state: GameState) -> tuple[cs.PathSpace, ...]:
@@ -110,6 +111,26 @@ def decision(state: GameState, seat: int, pieces: tuple[str, ...]) -> Decision:
                     prompt=f"Choose the Cathedral piece to place and take its Reward tile: {named}")
 
 
+def king_decision(state: GameState, seat: int, pieces: tuple[str, ...], why: str) -> Decision:
+    """SOLO: you choose the piece the King takes among the available ones; its level shown,
+    since a piece below the highest level available makes it climb."""
+    named = ", ".join(f"{p} ({SLOT[space_of(state, p).colour]}: {_tile_name(state, p)})" for p in pieces)
+    top = LEVELS[max(level(state, p) for p in pieces)]
+    return Decision(seat=seat, kind="king_cathedral_piece", options=tuple(TakePiece(piece=p) for p in pieces),
+                    prompt=f"{why}: choose the Cathedral piece the King takes (it keeps the Reward tile; below "
+                           f"{top}, it also climbs): {named}")
+
+
+def level(state: GameState, piece: str) -> int:
+    """The level of a piece's space: gray 0, yellow 1, red 2 ("red > yellow > gray")."""
+    return LEVELS.index(SLOT[space_of(state, piece).colour])
+
+
+def below_highest(state: GameState, piece: str, pieces: tuple[str, ...]) -> bool:
+    """SOLO: ``piece`` is not of the highest level among the available ``pieces``."""
+    return level(state, piece) < max(level(state, p) for p in pieces)
+
+
 def _tile_name(state: GameState, piece: str) -> str:
     tile = _tile_at(state, piece)
     return cards.card(state, tile).name if tile else "no tile"  # type: ignore[union-attr]
@@ -178,14 +199,18 @@ def add_shadow(state: GameState, action: AddShadow, ev: Events) -> GameState:
 
 def violations(state: GameState) -> list[str]:
     """Every Reward tile is once on the sideboard, aside, or discarded with a vacated space's
-    piece; face-up tiles lie on slots of their colour whose piece is still there."""
+    piece (the solo King keeps those it takes); face-up tiles lie on slots of their colour whose
+    piece is still there."""
     if not state.config.divergent_paths:
         return []
     out = []
     out_tiles = [t for _, t in state.path_tiles]
+    kept = [t for pl in state.players for t in pl.tiles]
     every = Counter(t.id for t in board.pack(state).cards.reward_tiles)
-    if Counter(out_tiles + list(state.tiles_aside)) - every:
+    if Counter(out_tiles + list(state.tiles_aside) + kept) - every:
         out.append("a Reward tile is in two places")
+    if len(kept) > len(state.cathedral_built):
+        out.append("more Reward tiles kept than pieces built")
     if len(out_tiles) + len(state.tiles_aside) + len(state.cathedral_built) != sum(every.values()):
         out.append("Reward tiles not conserved: face up + aside + discarded with their pieces")
     for piece, tile in state.path_tiles:

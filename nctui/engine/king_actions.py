@@ -1,10 +1,11 @@
 """The King of Horrors' five actions (solo rulebook: ACTION ACTIVATION, REMOVING FOLLOWERS,
 DEVOURING UNITS, PERFORM RITUAL, SUMMON, FORTIFY, MANEUVER, DEVELOP) and its Unit Limit.
 
-``perform_king_action`` resolves the row of the King's Action card for its Power, at once: the
-King decides nothing. Random picks use the Area Selection cards (``king_turn.select_area``).
-Known gaps (docs/rules-decisions.md): the human's choice between tied Maneuver areas and between
-tied Action cards for Develop's tuck are drawn at random instead of asked.
+``perform_king_action`` resolves the row of the King's Action card for its Power: the King
+decides nothing. Random picks use the Area Selection cards (``king_turn.select_area``). The two
+ties its rules leave to "you" are the human's decisions: the area of a Maneuver's Follower
+(``KingManeuverWork``: the Maneuver waits and resumes with its remaining MP) and the Action card
+a Develop tucks its card under (``KingTuckWork``).
 """
 
 from __future__ import annotations
@@ -15,11 +16,14 @@ from msgspec.structs import replace
 
 from . import board, cards, nightmares, rng, units
 from . import king_turn as kt
-from .effects import push_effect
+from .actions import ChooseAction, ChooseArea
+from .effects import push_effect, resolve
+from .errors import IllegalAction
 from .events import Event
-from .ops import draw_development, set_player
-from .registry import CONTINUATIONS
-from .state import AreaState, GameState
+from .ops import draw_development, remove_one, set_player
+from .registry import CONTINUATIONS, decides, explains, handles
+from .state import AreaState, Decision, GameState
+from .work import KingManeuverWork, KingTuckWork
 
 Events = list[Event]
 SHADOWS = board.SHADOWS_SIDE
@@ -82,14 +86,23 @@ def controlled(state: GameState) -> tuple[str, ...]:
     return board.areas_matching(state, kt.king(state).seat, "controlled")
 
 
-def _pick(state: GameState, areas: list[AreaState], keys: list[Callable[[AreaState], object]], why: str,
-          ev: Events) -> tuple[str, GameState]:
-    """Keep the areas with the smallest value of each key in turn; the Area Selection cards
-    decide among the areas still tied."""
+def _best(areas: list[AreaState], keys: list[Callable[[AreaState], object]]) -> list[AreaState]:
+    """The areas with the smallest value of each key in turn."""
     for key in keys:
         best = min(key(a) for a in areas)
         areas = [a for a in areas if key(a) == best]
-    return kt.select_area(state, tuple(a.id for a in areas), why, ev)
+    return areas
+
+
+def _pick(state: GameState, areas: list[AreaState], keys: list[Callable[[AreaState], object]], why: str,
+          ev: Events) -> tuple[str, GameState]:
+    """The best area by ``keys``; the Area Selection cards decide among the areas still tied."""
+    return kt.select_area(state, tuple(a.id for a in _best(areas, keys)), why, ev)
+
+
+def _human(state: GameState) -> int:
+    """The seat that makes the choices the King's rules leave to "you"."""
+    return 1 - kt.king(state).seat
 
 
 # ---------------------------------------------------------------------------------------------
@@ -264,7 +277,7 @@ def ritual(state: GameState, p: tuple[int, ...], power: int, ev: Events) -> Game
 # FORTIFY
 
 
-def _draw(state: GameState, n: int) -> tuple[tuple[str, ...], GameState]:
+def draw(state: GameState, n: int) -> tuple[tuple[str, ...], GameState]:
     """Draw ``n`` Development cards for the King (its PlayerState hand stays untouched)."""
     seat = kt.king(state).seat
     before = state.players[seat].hand
@@ -275,7 +288,7 @@ def _draw(state: GameState, n: int) -> tuple[tuple[str, ...], GameState]:
 
 def _draw_to_hand(state: GameState, n: int, ev: Events) -> GameState:
     """Development cards straight into the King's hand, shuffled."""
-    drawn, state = _draw(state, n)
+    drawn, state = draw(state, n)
     k = kt.king(state)
     hand, r = rng.shuffle(state.rng, k.hand + drawn)
     _log(state, "king_hand_card", f"the King shuffles {len(drawn)} card(s) into its hand", ev, value=len(drawn))
@@ -395,46 +408,95 @@ def maneuver_targets(state: GameState) -> list[AreaState]:
             if a not in mine and not has_majority(board.area(state, a), seat) and king_room(state, a) > 0]
 
 
-def maneuver_step(state: GameState, ev: Events) -> GameState:
-    """MANEUVER, one MP: empty > tied > your majority > other; marked soonest; fewest damage to
-    lose control; then random (the human's choice in the rules: a documented gap)."""
-    seat = kt.king(state).seat
+def maneuver_choices(state: GameState) -> tuple[str, ...]:
+    """MANEUVER, one MP: the areas its criteria leave: empty > tied > your majority > other;
+    marked soonest; fewest damage to lose control. Several left: you choose between them."""
     pool = maneuver_targets(state)
     if not pool:
-        _log(state, "king_mp_unused", "no area for the King to maneuver into", ev)
-        return state
-    area, state = _pick(state, pool, [lambda a: situation(state, a), lambda a: marked_in(state, a.id),
-                                      damage_to_lose], "for the King's Maneuver", ev)
+        return ()
+    keys = [lambda a: situation(state, a), lambda a: marked_in(state, a.id), damage_to_lose]
+    return tuple(a.id for a in _best(pool, keys))
+
+
+def place_follower(state: GameState, area: str, ev: Events, *, how: str = "") -> GameState:
+    """MANEUVER: one of its Followers from supply goes to ``area``; with none in supply, one is
+    removed from a different area first (REMOVING FOLLOWERS)."""
+    seat = kt.king(state).seat
     if state.players[seat].supply <= 0:
         state = remove_followers(state, 1, ev, besides=area)
         if state.players[seat].supply <= 0:
             return state
     state = units.place(state, seat, area)
-    _log(state, "king_maneuvers", f"the King places a Follower in {area}", ev, area=area)
+    _log(state, "king_maneuvers", f"the King places a Follower in {area}{how}", ev, area=area)
     return state
+
+
+def maneuver_step(state: GameState, ev: Events, *, left: int = 0) -> GameState:
+    """MANEUVER, one MP: a Follower in the one best area; when several are tied the Maneuver
+    waits for your choice (``KingManeuverWork``, ``left`` MP still to spend after this one)."""
+    options = maneuver_choices(state)
+    if not options:
+        _log(state, "king_mp_unused", "no area for the King to maneuver into", ev)
+        return state
+    if len(options) > 1:
+        return replace(state, work=KingManeuverWork(seat=_human(state), options=options, mp=left))
+    return place_follower(state, options[0], ev)
+
+
+def spend_mp(state: GameState, mp: int, ev: Events) -> GameState:
+    """MANEUVER: spend ``mp`` MP one at a time, stopping where you are asked to choose; once all
+    are spent, its desired conflicts (the "king_conflicts" hook)."""
+    for left in range(mp - 1, -1, -1):
+        state = maneuver_step(state, ev, left=left)
+        if isinstance(state.work, KingManeuverWork):
+            return state
+    return _hook(state, "king_conflicts", "seek its desired conflicts", ev)
 
 
 def maneuver(state: GameState, p: tuple[int, ...], power: int, ev: Events) -> GameState:
     """MANEUVER: 1 MP per Marked Area it controls for a Cultist on a Dream; 1 Follower per other
-    MP; then its desired conflicts (the "king_conflicts" hook)."""
+    MP; then its desired conflicts."""
     mp = p[0]
     mine = set(controlled(state))
     for _ in range(min(mp, sum(1 for a in board.marked_areas(state) if a in mine))):
         state = kt.place_on_dream(state, ev)
         mp -= 1
-    for _ in range(mp):
-        state = maneuver_step(state, ev)
-    return _hook(state, "king_conflicts", "seek its desired conflicts", ev)
+    return spend_mp(state, mp, ev)
+
+
+@decides(KingManeuverWork)
+def decide_maneuver(state: GameState) -> Decision | None:
+    w: KingManeuverWork = state.work  # type: ignore[assignment]
+    return Decision(seat=w.seat, kind="king_maneuver", options=tuple(ChooseArea(area=a) for a in w.options),
+                    prompt="The King of Horrors maneuvers: choose the area for its Follower among those tied")
+
+
+@handles(ChooseArea, KingManeuverWork)
+def choose_maneuver_area(state: GameState, action: ChooseArea, ev: Events) -> GameState:
+    """MANEUVER: "you may choose between the tied areas"; then the rest of its MP."""
+    w: KingManeuverWork = state.work  # type: ignore[assignment]
+    state = place_follower(replace(state, work=None), action.area, ev, how=" (your choice among the tied areas)")
+    return resolve(spend_mp(state, w.mp, ev), ev)
+
+
+@explains(ChooseArea, KingManeuverWork)
+def explain_maneuver_area(state: GameState, action: ChooseArea) -> IllegalAction:
+    w: KingManeuverWork = state.work  # type: ignore[assignment]
+    return IllegalAction(f"{action.area} is not one of the areas tied for the King's Follower ({', '.join(w.options)})"
+                         ": you choose only between the areas its Maneuver criteria leave tied",
+                         rule="the King's Maneuver: you choose between the tied areas", section="SOLO MANEUVER")
 
 
 # ---------------------------------------------------------------------------------------------
 # DEVELOP
 
 
-def _tuck(state: GameState, slot: int, card: str, ev: Events) -> GameState:
+def tuck(state: GameState, slot: int, card: str, ev: Events, *, how: str = "") -> GameState:
+    """Tuck ``card`` under the King's Action card ``slot`` (its Power counts it from now on)."""
     k = kt.king(state)
     tucked = k.tucked[:slot] + (k.tucked[slot] + (card,),) + k.tucked[slot + 1:]
-    _log(state, "king_tucks", f"the King tucks {card} under its {kt.rondel(state)[slot]} card", ev)
+    ev.append(Event(kind="king_tucks", seat=k.seat, cards=(card,),
+                    detail=f"the King tucks {card} under its {kt.rondel(state)[slot]} card{how}"))
     return kt.set_king(state, replace(k, tucked=tucked))
 
 
@@ -443,14 +505,13 @@ def develop(state: GameState, p: tuple[int, ...], power: int, ev: Events) -> Gam
     under the card with the fewest tucked), the others into its hand; Cultists on the Maneuver /
     Ritual Day spaces; in Stage 2 it commands a Nightmare."""
     n, on_maneuver, on_ritual = p
-    drawn, state = _draw(state, n)
+    drawn, state = draw(state, n)
     _log(state, "king_develops", f"the King draws {len(drawn)} Development card(s)", ev, value=len(drawn))
     ups = [c for c in drawn if cards.is_upgrade(state, c)]
-    tuck = ups[0] if ups else (drawn[-1] if drawn else "")
-    if tuck:
-        slot, state = _tuck_slot(state, tuck, bool(ups))
-        state = _tuck(state, slot, tuck, ev)
-    rest = tuple(c for c in drawn if c != tuck)
+    card = ups[0] if ups else (drawn[-1] if drawn else "")
+    if card:
+        state = _tuck_drawn(state, card, bool(ups), ev)
+    rest = tuple(c for c in drawn if c != card)
     k = kt.king(state)
     hand, r = rng.shuffle(state.rng, k.hand + rest)
     state = replace(kt.set_king(state, replace(k, hand=hand)), rng=r)
@@ -458,15 +519,51 @@ def develop(state: GameState, p: tuple[int, ...], power: int, ev: Events) -> Gam
     return command_nightmare(state, ev) if state.stage >= 2 else state
 
 
-def _tuck_slot(state: GameState, card: str, upgrade: bool) -> tuple[int, GameState]:
-    """An Upgrade: its matching action. Otherwise the card with the fewest tucked cards; ties are
-    the human's choice in the rules, drawn at random here (a documented gap)."""
-    if upgrade:
-        return kt.rondel(state).index(cards.development(state, card).action), state
+def tuck_choices(state: GameState) -> tuple[str, ...]:
+    """DEVELOP: the King's Action cards (action ids) with the fewest cards tucked."""
     tucked = kt.king(state).tucked
     fewest = min(len(t) for t in tucked)
-    slot, r = rng.choice(state.rng, [i for i, t in enumerate(tucked) if len(t) == fewest])
-    return slot, replace(state, rng=r)
+    return tuple(a for a, t in zip(kt.rondel(state), tucked) if len(t) == fewest)
+
+
+def _tuck_drawn(state: GameState, card: str, upgrade: bool, ev: Events) -> GameState:
+    """An Upgrade: under its matching action. Otherwise under the card with the fewest tucked,
+    "your choice if tied": the card waits in the King's player hand for your decision
+    (``KingTuckWork``), which comes before the rest of the turn (a Stage 2 command included)."""
+    ro = kt.rondel(state)
+    options = (cards.development(state, card).action,) if upgrade else tuck_choices(state)
+    if len(options) == 1:
+        return tuck(state, ro.index(options[0]), card, ev)
+    pl = state.players[kt.king(state).seat]
+    state = set_player(state, replace(pl, hand=pl.hand + (card,)))
+    return replace(state, work=KingTuckWork(seat=_human(state), card=card, options=options))
+
+
+@decides(KingTuckWork)
+def decide_tuck(state: GameState) -> Decision | None:
+    w: KingTuckWork = state.work  # type: ignore[assignment]
+    return Decision(seat=w.seat, kind="king_tuck", options=tuple(ChooseAction(action=a) for a in w.options),
+                    prompt=f"The King of Horrors develops: choose the Action card {w.card} is tucked under "
+                           "(tied for the fewest tucked)")
+
+
+@handles(ChooseAction, KingTuckWork)
+def choose_tuck(state: GameState, action: ChooseAction, ev: Events) -> GameState:
+    """DEVELOP: "your choice if tied"."""
+    w: KingTuckWork = state.work  # type: ignore[assignment]
+    pl = state.players[kt.king(state).seat]
+    state = set_player(replace(state, work=None), replace(pl, hand=remove_one(pl.hand, w.card)))
+    state = tuck(state, kt.rondel(state).index(action.action), w.card, ev, how=" (your choice among the tied cards)")
+    return resolve(state, ev)
+
+
+@explains(ChooseAction, KingTuckWork)
+def explain_tuck(state: GameState, action: ChooseAction) -> IllegalAction:
+    w: KingTuckWork = state.work  # type: ignore[assignment]
+    return IllegalAction(f"the King's {action.action} card is not one of those with the fewest cards tucked "
+                         f"({', '.join(w.options)}): you choose only between the tied cards",
+                         rule="the King's Develop: the last card goes under the card with the fewest tucked",
+                         section="SOLO DEVELOP")
 
 
 def _day_cultists(state: GameState, spaces: tuple[tuple[str, int], ...], ev: Events) -> GameState:

@@ -19,7 +19,7 @@ from .king_state import HORROR_DIE, KING_COMBAT, KingState
 from .ops import draw_development, set_player
 from .registry import continues, decides, explains, handles
 from .state import Decision, GameState
-from .work import KingDreamWork
+from .work import Frame, KingDreamWork
 
 Events = list[Event]
 SOLO = "SOLO"  # rulebook sections below are those of the solo rulebook
@@ -231,12 +231,29 @@ def complete_dream(state: GameState, i: int, ev: Events) -> GameState:
 
 
 def king_builds_for_dream(state: GameState, card: str, ev: Events) -> GameState:
-    """HOOK (COMPLETING THE KING'S DREAMS 2): in the Variable Length Game the King builds a
-    Cathedral piece per Cathedral icon of the card. Not implemented yet: logged only."""
-    if state.config.length == "variable" and cards.dream(state, card).cathedral:
-        ev.append(Event(kind="king_cathedral_due", seat=king(state).seat, cards=(card,),
-                        detail="the King should build a Cathedral piece for this Dream (not implemented yet)"))
-    return state
+    """COMPLETING THE KING'S DREAMS 2: in the Variable Length Game the King builds a Cathedral
+    piece per Cathedral icon of the card (ours show one at most): ``cathedral.king_builds``."""
+    if state.config.length != "variable" or not cards.dream(state, card).cathedral:
+        return state
+    from . import cathedral
+
+    return cathedral.king_builds(state, card, ev)
+
+
+KING_PIECE = "king_piece"  # the source of a frame holding a piece you choose for the King
+
+
+def pieces_pending(state: GameState) -> bool:
+    """Divergent Paths: a piece the King builds waits for your choice on the frame stack."""
+    return any(f.source == KING_PIECE for f in state.frames)
+
+
+def under_pieces(state: GameState, frame: Frame) -> GameState:
+    """Push ``frame`` beneath the King's pieces on top of the stack, so they are built first."""
+    top = len(state.frames)
+    while top and state.frames[top - 1].source == KING_PIECE:
+        top -= 1
+    return replace(state, frames=state.frames[:top] + (frame,) + state.frames[top:])
 
 
 def refill_candidates(state: GameState) -> tuple[str, ...]:
@@ -396,7 +413,10 @@ def play_king_turn(state: GameState, ev: Events) -> GameState:
     pw, state = begin_king_turn(state, ev)
     k = king(state)
     state = replace(state, day=k.dreamer, ignored=False, decision=None)
-    state = push_effect(state, k.seat, (), KING_TURN, then="king_action_done")
+    state = under_pieces(state, Frame(seat=k.seat, steps=(), source=KING_TURN, then="king_action_done"))
+    if pieces_pending(state):  # step 3 completed a Dream: you choose its piece before the action
+        later = Frame(seat=k.seat, steps=(), source=KING_TURN, card=str(pw), then="king_perform")
+        return resolve(under_pieces(state, later), ev)
     state = _perform(state, k.dreamer, pw, ev)
     if state.outcome is not None:
         return state
@@ -404,6 +424,11 @@ def play_king_turn(state: GameState, ev: Events) -> GameState:
     if waiting and (state.work is not None or state.decision is None):
         state = resolve(state, ev)
     return state
+
+
+@continues("king_perform")
+def _perform_later(state: GameState, frame: Frame, ev: Events) -> GameState:
+    return _perform(state, king(state).dreamer, int(frame.card), ev)
 
 
 def _perform(state: GameState, action: str, pw: int, ev: Events) -> GameState:

@@ -24,9 +24,6 @@ def new_game(config: GameConfig) -> tuple[GameState, Events]:
     if problems:
         raise ValueError("; ".join(problems))
     if config.players == 1:  # you against the King of Horrors (solo rules)
-        if config.length == "variable" or config.divergent_paths:
-            raise ValueError("solo play against the King of Horrors is available in the Standard Game without "
-                             "Divergent Paths for now")
         from .solo import new_solo_game
 
         return new_solo_game(config)

@@ -2,17 +2,17 @@
 King of Horrors' play area; the corners (you choose, the King and your second area follow the
 ring clockwise, ``king_turn.ring``); you start.
 
-The human decides the Turn track start (core SETUP 7), its corner and its Night space; the rest
-is automatic. ``setup.new_game`` still refuses solo games: the King's actions are not written
-yet, so tests and tools call ``new_solo_game`` directly.
+The human decides the Turn track start (core SETUP 7), its corner and its Night space, and with
+the harder modifier ``harder_powered_1``/``_2`` the King's Action cards that start powered up
+(DIFFICULTY MODIFIERS); the rest is automatic. ``setup.new_game`` hands solo configurations here.
 """
 
 from __future__ import annotations
 
 from msgspec.structs import replace
 
-from . import board, cards, king_turn, rng, setup
-from .actions import ChooseTurnStart, Conquer
+from . import board, cards, king_actions, king_turn, rng, setup
+from .actions import ChooseAction, ChooseTurnStart, Conquer
 from .config import GameConfig, check_config
 from .effects import resolve
 from .errors import IllegalAction
@@ -21,10 +21,11 @@ from .king_state import KingState
 from .ops import set_player
 from .registry import decides, explains, handles
 from .state import Decision, GameState
-from .work import SoloSetupWork
+from .work import KingPoweredWork, SoloSetupWork
 
 Events = list[Event]
 HUMAN, KING = 0, 1
+POWERED = {"harder_powered_1": 1, "harder_powered_2": 2}  # King Action cards powered up at setup
 
 
 def new_solo_game(config: GameConfig) -> tuple[GameState, Events]:
@@ -61,7 +62,44 @@ def choose_turn_start(state: GameState, action: ChooseTurnStart, ev: Events) -> 
     starting = tuple(stack[:1] for stack in dealt.players[HUMAN].display)  # its Unit Limit: the starting Fortify card
     state = replace(dealt, players=dealt.players + (replace(king_pl, display=starting),))
     state = _king_area(state, ev)
-    return resolve(replace(state, work=SoloSetupWork(seat=HUMAN, step="corner")), ev)
+    powered = sum(n for option, n in POWERED.items() if king_turn.modifier(state, option))
+    return resolve(replace(state, work=_after_powering(powered)), ev)
+
+
+def _after_powering(left: int) -> KingPoweredWork | SoloSetupWork:
+    """The King's Action cards still to power up, then your corner (SETUP 4)."""
+    return KingPoweredWork(seat=HUMAN, left=left) if left > 0 else SoloSetupWork(seat=HUMAN, step="corner")
+
+
+@decides(KingPoweredWork)
+def decide_powered(state: GameState) -> Decision | None:
+    """DIFFICULTY MODIFIERS (harder): "1 or 2 actions of your choice", read as distinct: the cards
+    with nothing tucked yet."""
+    w: KingPoweredWork = state.work  # type: ignore[assignment]
+    bare = tuple(ChooseAction(action=a) for a, t in zip(king_turn.rondel(state), king_turn.king(state).tucked)
+                 if not t)
+    return Decision(seat=w.seat, kind="king_powered", options=bare,
+                    prompt=f"Harder game: choose a King's Action card to power up ({w.left} to choose): a "
+                           "Development card is drawn and tucked under it")
+
+
+@handles(ChooseAction, KingPoweredWork)
+def power_up(state: GameState, action: ChooseAction, ev: Events) -> GameState:
+    """DIFFICULTY MODIFIERS (harder): draw and tuck 1 card from the Development deck under the
+    chosen action."""
+    w: KingPoweredWork = state.work  # type: ignore[assignment]
+    drawn, state = king_actions.draw(state, 1)
+    slot = king_turn.rondel(state).index(action.action)
+    for card in drawn:
+        state = king_actions.tuck(state, slot, card, ev, how=" (your choice: the King starts powered up)")
+    return resolve(replace(state, work=_after_powering(w.left - 1)), ev)
+
+
+@explains(ChooseAction, KingPoweredWork)
+def explain_powered(state: GameState, action: ChooseAction) -> IllegalAction:
+    return IllegalAction(f"the King's {action.action} card is already powered up: choose a different action (a card "
+                         "each under 1 or 2 actions of your choice)", rule="the King starts with powered-up actions",
+                         section="SOLO DIFFICULTY MODIFIERS")
 
 
 def _king_area(state: GameState, ev: Events) -> GameState:

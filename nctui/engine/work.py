@@ -202,9 +202,40 @@ class KingShieldWork(_W, tag="king_shield"):
     ``seat``, who may discard a card from hand to climb 1 step."""
 
 
+class KingManeuverWork(_W, tag="king_maneuver"):
+    """MANEUVER: the King's criteria leave ``options`` (areas) tied for its next Follower; ``seat``
+    (the human) chooses. ``mp``: the King's Movement Points left after this one."""
+
+    options: tuple[str, ...]
+    mp: int
+
+
+class KingTuckWork(_W, tag="king_tuck"):
+    """DEVELOP: ``card`` (no Upgrade was drawn) goes under one of the King's Action cards tied for
+    the fewest tucked, ``options`` (action ids); ``seat`` (the human) chooses. Until then the card
+    waits in the King's player hand, where the King keeps nothing else."""
+
+    card: str
+    options: tuple[str, ...]
+
+
+class KingPoweredWork(_W, tag="king_powered"):
+    """DIFFICULTY MODIFIERS (harder), at setup: ``seat`` (the human) chooses ``left`` more King
+    Action cards, each powered up by a Development card drawn and tucked under it."""
+
+    left: int
+
+
+class KingPieceWork(_W, tag="king_piece"):
+    """SOLO, Divergent Paths: ``seat`` (you) chooses the Cathedral piece the King takes
+    (``why``: what makes it build, for the prompt)."""
+
+    why: str = ""
+
+
 Work = Union[
     ProduceWork, MoveWork, ShaperWork, ConvertWork, FortWork, ClimbWork, BonusWork, PickWork, KeepWork,
     ChooseWork, ConformWork, ShadowWork, RemoveWork, RecoverWork, ConflictWork, DreamWork,
     NightmareWork, NightmareMoveWork, DevourWork, SoloSetupWork, KingDreamWork,
-    KingShieldWork,
+    KingShieldWork, KingManeuverWork, KingTuckWork, KingPoweredWork, KingPieceWork,
 ]

@@ -1,7 +1,10 @@
-"""The Textual app: the screens over one game (a ``GameClient``).
+"""The Textual app: the Title, New game and Load screens, and the screens over one game (a
+``GameClient``).
 
-``create_app`` builds it for a game to continue (a Store), a new game (a GameConfig), or
-either with the game screen first; the screens are in ``screens/``, the widgets in ``widgets/``.
+``create_app`` builds it for a game to continue (a Store), a new game (a GameConfig), or the
+Title screen (None). The screens are in ``screens/``, the widgets in ``widgets/``. Screens
+start games through the app (``new_game``, ``start_game``, ``open_game``); a started game
+replaces every screen below it, so the stack is always one game and what is shown over it.
 """
 
 from __future__ import annotations
@@ -13,25 +16,37 @@ from textual.screen import Screen
 
 from ..engine.config import GameConfig
 from ..store import Store
+from . import theme
 from .client import GameClient, LocalGame
+from .commands import ScreenCommands
 from .screens.game import BOT_DELAY, GameScreen
 from .screens.help import HelpScreen
+from .screens.new_game import NewGameScreen
+from .screens.title import TitleScreen
 
-__all__ = ["NctuiApp", "GameScreen", "HelpScreen", "create_app", "BOT_DELAY"]
+__all__ = ["BOT_DELAY", "GameScreen", "HelpScreen", "NctuiApp", "NewGameScreen", "TitleScreen", "create_app"]
 
 
 class NctuiApp(App[None]):
-    """Nightmare Cathedral in the terminal."""
+    """Nightmare Cathedral in the terminal. ``game`` is None until a game is chosen (the
+    Title screen comes first)."""
 
     CSS_PATH = "app.tcss"
     TITLE = "Nightmare Cathedral"
-    ENABLE_COMMAND_PALETTE = False
+    # Flows: ctrl+p lists every key of the current screen (commands.py).
+    ENABLE_COMMAND_PALETTE = True
+    COMMANDS = App.COMMANDS | {ScreenCommands}
 
-    def __init__(self, game: GameClient, *, save_dir: Path | str | None = None, bot_delay: float = BOT_DELAY) -> None:
+    def __init__(self, game: GameClient | None, *, save_dir: Path | str | None = None,
+                 bot_delay: float = BOT_DELAY) -> None:
         super().__init__()
         self.game = game
         self.save_dir = save_dir
         self.bot_delay = bot_delay
+        self.mono = theme.mono_wanted()  # greys: NCTUI_MONO / NO_COLOR, or set by --mono before running
+
+    def get_line_filters(self):
+        return theme.line_filters(super().get_line_filters(), self.mono)
 
     @property
     def store(self) -> Store:
@@ -40,26 +55,68 @@ class NctuiApp(App[None]):
         return self.game.store
 
     def get_default_screen(self) -> Screen:
+        if self.game is None:
+            return TitleScreen()
         return GameScreen(self.game, bot_delay=self.bot_delay)
 
     def game_screen(self) -> GameScreen:
-        screen = self.screen_stack[0]
-        assert isinstance(screen, GameScreen)
+        """The screen of the game being played (under any dialog shown over it)."""
+        screen = self._game_screen()
+        if screen is None:
+            raise LookupError("no game is being played")
         return screen
 
-    async def action_quit(self) -> None:  # ctrl+q: save first, like q
-        self.game_screen().action_quit_game()
+    def _game_screen(self) -> GameScreen | None:
+        return next((s for s in reversed(self.screen_stack) if isinstance(s, GameScreen)), None)
+
+    # -- starting games -------------------------------------------------------------------------
+
+    def new_game(self, config: GameConfig | None = None, *, seed: int | None = None) -> None:
+        """Show the New game screen, its settings those of ``config`` (default: the game being
+        played, if any), with a new seed unless ``seed`` is given."""
+        if config is None and self.game is not None:
+            config = self.game.config
+        self.push_screen(NewGameScreen(config, seed=seed))
+
+    def start_game(self, config: GameConfig) -> None:
+        """Start a new game and play it; a configuration the engine refuses raises ValueError
+        (in words) and changes nothing."""
+        self.open_game(Store(config))
+
+    def open_game(self, store: Store) -> None:
+        """Play ``store``'s game: its screen replaces every screen (the title, the New game
+        screen, a game that was being played)."""
+        self.game = LocalGame(store, save_dir=self.save_dir)
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        base = self.screen_stack[0]
+        if not base._result_callbacks:
+            # Textual 8.2.8: switch_screen drops the replaced screen's result callback, and the
+            # default screen was never given one (it is not pushed), so give it the empty one
+            # push_screen would have.
+            base._push_result_callback(self, None)
+        self.switch_screen(GameScreen(self.game, bot_delay=self.bot_delay))
+
+    async def action_quit(self) -> None:
+        """ctrl+q: in a game, save first (like q); elsewhere quit at once."""
+        screen = self._game_screen()
+        if screen is None:
+            self.exit()
+        else:
+            screen.action_quit_game()
 
 
-def create_app(store_or_config: Store | GameConfig, save_dir: Path | str | None = None, *,
+def create_app(store_or_config: Store | GameConfig | None, save_dir: Path | str | None = None, *,
                bot_delay: float = BOT_DELAY) -> NctuiApp:
-    """The app for a game: a Store to continue, or a GameConfig to start a new game
-    (a bad configuration raises ValueError). ``save_dir``: where autosaves go (default:
-    $NCTUI_SAVE_DIR or the user's data folder)."""
+    """The app for a game: a Store to continue, a GameConfig to start a new game (a bad
+    configuration raises ValueError), or None for the Title screen. ``save_dir``: where saves
+    are listed and autosaves go (default: $NCTUI_SAVE_DIR or the user's data folder)."""
+    if store_or_config is None:
+        return NctuiApp(None, save_dir=save_dir, bot_delay=bot_delay)
     if isinstance(store_or_config, GameConfig):
         store = Store(store_or_config)
     elif isinstance(store_or_config, Store):
         store = store_or_config
     else:
-        raise TypeError(f"create_app needs a Store or a GameConfig, not {type(store_or_config).__name__}")
+        raise TypeError(f"create_app needs a Store, a GameConfig or None, not {type(store_or_config).__name__}")
     return NctuiApp(LocalGame(store, save_dir=save_dir), save_dir=save_dir, bot_delay=bot_delay)

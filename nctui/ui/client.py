@@ -61,7 +61,9 @@ class GameClient(Protocol):
         """Decide for ``seat``; raises the engine's ``ActionError`` (which names the rule) or a
         ``StoreError`` (stale state, wrong seat)."""
 
-    def undo_to(self, state_id: int, *, seat: int) -> None: ...
+    def undo_to(self, state_id: int, *, seat: int) -> None:
+        """Move to ``state_id`` of the timeline: back as the undo policy allows ``seat``
+        (else ``StoreError`` saying why), or forward along the redo branch."""
 
     def redo(self) -> None: ...
 
@@ -71,6 +73,14 @@ class GameClient(Protocol):
 
     def seat_of(self, state_id: int) -> int:
         """The seat that decided the decision leading to ``state_id`` (-1 for the start)."""
+
+    # -- flows (timeline, King's turn) --
+    @property
+    def undo_policy(self) -> str:
+        """The undo policy's name: "practice" (anything) or "strict" (see store.StrictPolicy)."""
+
+    def view_at(self, state_id: int, seat: int) -> View:
+        """A seat's view of an earlier point of the timeline."""
 
     def save(self, path: Path | str) -> Path: ...
 
@@ -140,6 +150,10 @@ class LocalGame:
 
     def seat_of(self, state_id: int) -> int:
         return self.store.entry(state_id).seat
+
+    @property
+    def undo_policy(self) -> str:  # flows: the timeline explains refusals by the policy
+        return self.store.policy.name
 
     def save(self, path: Path | str) -> Path:
         return saves.save(self.store, path)

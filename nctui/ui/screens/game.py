@@ -19,6 +19,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import Footer
 
 from ... import saves
@@ -30,19 +31,27 @@ from ...engine.views import View
 from ...simulate import bot_seed
 from ...store import StoreError
 from ..client import GameClient
-from ..widgets.board import BoardView
-from ..widgets.common import seat_style
+from ..widgets.board import BoardView, legal_areas
+from ..widgets.cards import entries as card_entries
+from ..widgets.common import OptionsPicked, seat_style
 from ..widgets.decision import DecisionPanel, Prompt
+from ..widgets.hand import HandView
 from ..widgets.log import GameLog
+from ..widgets.matrix import MatrixView, legal_spaces
 from ..widgets.players import PlayersView
 from ..widgets.status import StatusLine
+from ..widgets.tabs import PANELS, PanelTabs, panel_title
 from ..widgets.tracks import TracksView
+from .flows import FlowsMixin  # flows: hand-off, King's turn, game over, timeline, save/load
 from .help import HelpScreen
+from .inspector import InspectorScreen
+from ..rules.topics import refusal_words, topic_for_decision, topic_for_error  # rules: R and refusals
+from .rules import RulesScreen  # rules: the summary at the decision's topic
 
 BOT_DELAY = 0.6  # seconds a computer player "thinks" before it decides
 
 
-class GameScreen(Screen[None]):
+class GameScreen(FlowsMixin, Screen[None]):
     """The board, the tracks, the players, the decision and the log of one game."""
 
     AUTO_FOCUS = "#decision"
@@ -53,9 +62,23 @@ class GameScreen(Screen[None]):
         Binding("r", "redo", "Redo", id="game.redo"),
         Binding("l", "toggle_log", "Log", id="game.log"),
         Binding("question_mark", "help", "Help", key_display="?", id="game.help"),
+        Binding("R", "rules", "Rules", key_display="R", id="game.rules"),  # rules: shift+r (r is redo)
         Binding("q", "quit_game", "Save & quit", id="game.quit"),
         Binding("pageup", "scroll_info(-1)", "Scroll up", show=False, id="game.scroll-up"),
         Binding("pagedown", "scroll_info(1)", "Scroll down", show=False, id="game.scroll-down"),
+        # Panels: Tab cycles them (priority: the decision keeps the focus and its keys).
+        Binding("tab", "cycle_panel(1)", "Next panel", priority=True, id="game.panel-next"),
+        Binding("shift+tab", "cycle_panel(-1)", "Previous panel", show=False, priority=True, id="game.panel-back"),
+        Binding("b", "cursor('board')", "Board cursor", show=False, id="game.board-cursor"),
+        Binding("m", "cursor('matrix')", "Matrix cursor", show=False, id="game.matrix-cursor"),
+        Binding("c", "cursor('hand')", "Hand cursor", show=False, id="game.hand-cursor"),
+        Binding("escape", "focus_decision", "Back to the options", show=False, id="game.focus-decision"),
+        Binding("i", "inspect", "Card", id="game.inspect"),
+        # Flows (screens/flows.py): the timeline, save, load, the game over screen.
+        Binding("t", "timeline", "Timeline", id="game.timeline"),
+        Binding("s", "save", "Save", id="game.save"),
+        Binding("o", "load", "Load", show=False, id="game.load"),
+        Binding("g", "game_over", "Scores", show=False, id="game.game-over"),
     ]
 
     def __init__(self, game: GameClient, *, bot_delay: float = BOT_DELAY) -> None:
@@ -73,22 +96,37 @@ class GameScreen(Screen[None]):
         self._unsubscribe = None
         self._save_warned = False
         self._quit_armed = False
+        self._rule_refused: tuple[int, str | None, str] | None = None  # rules: (state id, topic, reason)
+        self._shown_panel = "board"  # the panel above the decision on small terminals
+        self._panel_before_log = "board"
 
     def compose(self) -> ComposeResult:
+        # Layout (see app.tcss): on big terminals ("-all") every panel is on screen, column A
+        # (board, matrix, tracks) beside column B (decision, hand, players, log); otherwise
+        # ("-tabbed") the decision is always shown with one panel above it, cycled with Tab.
         yield StatusLine(id="status")
+        yield PanelTabs(id="panel-tabs")
         with Horizontal(id="body"):
-            with Vertical(id="left"):
-                with VerticalScroll(id="info", can_focus=False):
+            with Vertical(id="col-a"):
+                with VerticalScroll(id="board-pane", classes="pane", can_focus=False):
                     yield BoardView(id="board")
+                with VerticalScroll(id="matrix-pane", classes="pane", can_focus=False):
+                    yield MatrixView(id="matrix")
+                with VerticalScroll(id="tracks-pane", classes="pane", can_focus=False):
                     yield TracksView(id="tracks")
-                yield GameLog(id="log")
-            with Vertical(id="right"):
+            with Vertical(id="col-b"):
                 yield DecisionPanel(id="decision")
-                with VerticalScroll(id="players-pane", can_focus=False):
+                with VerticalScroll(id="hand-pane", classes="pane", can_focus=False):
+                    yield HandView(id="hand")
+                with VerticalScroll(id="players-pane", classes="pane", can_focus=False):
                     yield PlayersView(id="players")
+                yield GameLog(id="log", classes="pane")
         yield Footer()
 
     def on_mount(self) -> None:
+        self._flows_start()  # flows: who looks first (a continued hot-seat game hands off first)
+        self._size_classes()  # before the first layout, so no panel is laid out at a passing size
+        self._show_panel(self._shown_panel)
         self._unsubscribe = self.game.subscribe(self._game_changed)
         self._write_log()
         self._redraw()
@@ -103,6 +141,7 @@ class GameScreen(Screen[None]):
     # -- the game -------------------------------------------------------------------------------
 
     def _game_changed(self) -> None:
+        self._note_king_turn()  # flows: the King's turn steps among the new events (solo)
         self._write_log()
         self._redraw()
         self._autosave()
@@ -110,10 +149,16 @@ class GameScreen(Screen[None]):
 
     def _redraw(self) -> None:
         seat = self.game.deciding_seat()
+        if self._handoff_due(seat):  # flows: hot-seat, nothing of the next seat's view before its key
+            self._flows()
+            return
+        # a cursor stays while the same person looks (a computer's move does not take it away)
+        keep_cursor = self._cursor_focused() and (seat is None or seat in self.bots or seat == self.viewer)
         if seat is not None and seat not in self.bots:
             self.viewer = seat
         view = self.game.view(self.viewer)
-        for widget in (self.query_one(BoardView), self.query_one(TracksView)):
+        for widget in (self.query_one(BoardView), self.query_one(TracksView), self.query_one(MatrixView),
+                       self.query_one(HandView)):
             widget.view = view
         status = self.query_one(StatusLine)
         players = self.query_one(PlayersView)
@@ -122,8 +167,9 @@ class GameScreen(Screen[None]):
         self._shown = (self.game.revision, self.game.state_id)
         panel = self.query_one(DecisionPanel)
         panel.prompt = self._prompt(view)
-        if self.is_current and self.app.focused is not panel:
+        if self.is_current and not keep_cursor:
             panel.focus()
+        self._flows()  # flows: the King's turn, game over (when this screen is the current one)
 
     def _prompt(self, view: View) -> Prompt:
         state = view.state
@@ -179,7 +225,7 @@ class GameScreen(Screen[None]):
         try:
             self.game.send(action, seen_state_id=state_id, seat=seat)
         except ActionError as exc:
-            self.notify(str(exc), title="Not allowed", severity="error", timeout=8)
+            self._refused_by_rules(exc, state_id)  # rules: the rule, its section, and R to read it
         except StoreError as exc:
             self.notify(str(exc), title="Not now", severity="warning", timeout=6)
 
@@ -227,7 +273,7 @@ class GameScreen(Screen[None]):
         try:
             game.undo_to(target, seat=self.viewer)
         except StoreError as exc:
-            self.notify(str(exc), title="Undo", severity="warning")
+            self._refused(exc, "Undo")  # flows: the refusal and the undo policy's rule
 
     def action_redo(self) -> None:
         game = self.game
@@ -239,20 +285,126 @@ class GameScreen(Screen[None]):
             while game.can_redo() and self._computer_decided(game.state_id):  # on to a person's decision
                 game.redo()
         except StoreError as exc:
-            self.notify(str(exc), title="Redo", severity="warning")
+            self._refused(exc, "Redo")
 
     def action_toggle_log(self) -> None:
-        self.toggle_class("-show-log")
+        """Small terminals: show the log, or back to the panel shown before it."""
+        if self._shown_panel == "log":
+            self._show_panel(self._panel_before_log)
+        else:
+            self._panel_before_log = self._shown_panel
+            self._show_panel("log")
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen())
 
+    # -- rules (screens/rules.py): R opens the summary at the rule of the decision due, or of
+    # the action the engine just refused ------------------------------------------------------
+
+    def _refused_by_rules(self, exc: ActionError, state_id: int) -> None:
+        title, body = refusal_words(exc)
+        self._rule_refused = (state_id, topic_for_error(exc), body.splitlines()[0])
+        self.notify(body, title=title, severity="error", timeout=10)
+
+    def action_rules(self) -> None:
+        decision = self.game.view(self.viewer).state.decision
+        topic, note = "game-end", None
+        if decision is not None:
+            topic = topic_for_decision(decision.kind, solo=self.game.config.players == 1) or "turn"
+            note = f"The decision due: {decision.prompt}"
+        refused = self._rule_refused
+        if refused is not None and refused[0] == self.game.state_id:
+            topic, note = refused[1] or topic, f"Not allowed: {refused[2]}"
+        self.app.push_screen(RulesScreen(topic, note=note))
+
     def action_scroll_info(self, direction: int) -> None:
-        pane = self.query_one("#info", VerticalScroll)
+        pane = self._pane(self._shown_panel)
         if direction < 0:
             pane.scroll_page_up()
         else:
             pane.scroll_page_down()
+
+    # -- panels (layout) ------------------------------------------------------------------------
+
+    def on_resize(self) -> None:
+        self._size_classes()
+
+    def _size_classes(self) -> None:
+        """-tabbed (one panel at a time) under 120x34, -all from there."""
+        tabbed = not (self.size.width >= 120 and self.size.height >= 34)
+        self.set_class(tabbed, "-tabbed")
+        self.set_class(not tabbed, "-all")
+
+    def _pane(self, panel: str) -> Widget:
+        return self.query_one(f"#{panel}-pane" if panel != "log" else "#log")
+
+    def _show_panel(self, panel: str) -> None:
+        """Select ``panel``: small terminals show it above the decision (the CSS hides the
+        others); big ones mark its title. PgUp/PgDn scroll it."""
+        self._shown_panel = panel
+        for name, title in PANELS:
+            pane = self._pane(name)
+            pane.set_class(name == panel, "-shown")
+            pane.border_title = panel_title(name, title, name == panel)
+        self.set_class(panel in ("hand", "players", "log"), "-shown-in-b")
+        self.query_one(PanelTabs).shown = panel
+
+    def _cursor_focused(self) -> bool:
+        """Whether a panel with a cursor (board, matrix, hand) has the focus."""
+        return isinstance(self.app.focused, (BoardView, MatrixView, HandView))
+
+    def action_cycle_panel(self, delta: int) -> None:
+        """Tab: select the next panel (small terminals show it) and give the decision the focus."""
+        names = [name for name, _ in PANELS]
+        self._show_panel(names[(names.index(self._shown_panel) + delta) % len(names)])
+        self.query_one(DecisionPanel).focus()
+
+    def action_cursor(self, panel: str) -> None:
+        """b / m / c: show the board, the matrix or the hand and give it the focus."""
+        if self.has_class("-tabbed"):
+            self._show_panel(panel)
+        self.query_one(f"#{panel}").focus()
+
+    def on_board_view_cursor_moved(self, message: BoardView.CursorMoved) -> None:
+        """The indicator line tells what is under the board's cursor (80x24: the board fills
+        its pane, the line under the map is out of sight)."""
+        self.query_one(PanelTabs).note = message.note
+
+    def action_focus_decision(self) -> None:
+        """Escape (or Tab) from a panel's cursor: back to the options."""
+        self.query_one(DecisionPanel).focus()
+
+    def on_options_picked(self, message: OptionsPicked) -> None:
+        """Enter on an area or a space: one option chooses it: as if picked in the list;
+        several: the list highlights the first of them; none: say so."""
+        message.stop()
+        panel = self.query_one(DecisionPanel)
+        if len(message.indices) == 1 and panel.prompt is not None:
+            self.on_decision_panel_chosen(DecisionPanel.Chosen(panel.prompt.key, message.indices[0]))
+            board, matrix = self.query_one(BoardView), self.query_one(MatrixView)
+            if (board.has_focus and board.view and not legal_areas(board.view)) or \
+                    (matrix.has_focus and matrix.view and not legal_spaces(matrix.view)):
+                panel.focus()  # nothing more to pick there: back to the options
+        elif message.indices:
+            panel.highlight = message.indices[0]
+            panel.focus()
+            self.notify(f"{len(message.indices)} options for {message.what}: choose one in the list.", timeout=4)
+        else:
+            self.notify(f"{message.what} is not an option of this decision.", severity="warning", timeout=4)
+
+    # -- the card inspector ---------------------------------------------------------------------
+
+    def action_inspect(self, card_id: str = "") -> None:
+        """i: every card the viewer may see, starting at the hand's cursor (or ``card_id``)."""
+        hand = self.query_one(HandView)
+        card_id = card_id or (hand.current() or "" if hand.has_focus else "")
+        items = card_entries(self.game.view(self.viewer))
+        start = next((k for k, e in enumerate(items) if e.key == f"card:{card_id}"), 0)
+        self.app.push_screen(InspectorScreen(items, start))
+
+    def on_hand_view_inspect(self, message: HandView.Inspect) -> None:
+        message.stop()
+        self.action_inspect(message.card_id)
 
     def action_quit_game(self) -> None:
         """Save, then quit. If saving fails, say so and quit only on a second request."""
@@ -280,7 +432,7 @@ def _outcome_lines(state: GameState) -> tuple[str, ...]:
         lines.append(f"★ winner; tie broken by {out.tie_break}")
     else:
         lines.append("★ winner")
-    lines.append("u: undo · q: save and quit")
+    lines.append("g: scores · u: undo · q: save and quit")
     return tuple(lines)
 
 

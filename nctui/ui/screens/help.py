@@ -17,6 +17,11 @@ HELP = """\
   [b]Enter[/b]      choose the highlighted option (a click works too)
   [b]u[/b]          undo your last decision (and the computer's since)
   [b]r[/b]          redo
+  [b]R[/b]          the rules, at the decision due (or at the rule just refused)
+  [b]t[/b]          the timeline: every decision; Enter jumps back there (or forward, ↷ redo)
+  [b]s[/b]          save under a name        [b]o[/b]  load a saved game
+  [b]g[/b]          the scores, once the game is over
+  [b]ctrl+p[/b]     the command palette: every key here, by name
   [b]l[/b]          show the log instead of the board (small terminals)
   [b]PgUp[/b] [b]PgDn[/b]  scroll the board and tracks
   [b]q[/b]          save and quit (continue later with [b]nctui play --continue[/b])
@@ -33,6 +38,10 @@ HELP = """\
 
 [b]The Turn track[/b]: letters say whose turn each position is; ▲ the Turn marker, ⚑ the Starting marker.
 [b]Players[/b]: Sup supply, Lim Limbo, Hnd hand, Drm Dreams; ▶ deciding, * computer player.
+
+[b]Hot-seat[/b]: when the decision passes to another person, a hand-off screen hides every hand until
+that person presses Enter or Space. [b]Solo[/b]: the King's turn is shown a step at a time (Space: next,
+a: all, p: stop pacing). Colours: [b]NCTUI_MONO=1[/b] or [b]NO_COLOR[/b] draws in greys; sides keep their letters.
 
 Press Escape to close."""
 

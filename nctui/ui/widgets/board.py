@@ -9,9 +9,14 @@ area shows, in its own cells: its symbol (glyph and letter) and name, then its u
     s2       Shadows
     ⌂R2★     a Fort of Red with 2 levels; ★ marks a Fortress
     ♦R       Red's Shaper
+    N3       Nightmare 3
+    ♚R       Red controls the area (shown when other units or a Fort are there)
 
+The Cathedral space shows its pieces, the Nightmares in it and the devoured units per side.
 Marked Areas (the symbol under the Turn marker) are drawn in reverse video on a tinted
-background, so the mark does not rely on colour either.
+background, so the mark does not rely on colour either; the areas the due decision offers
+have their name underlined (and a tint). With the focus, arrows/hjkl move a cursor over the
+areas (the line under the map tells what is there) and Enter picks the area.
 """
 
 from __future__ import annotations
@@ -20,15 +25,26 @@ from functools import lru_cache
 
 from rich.style import Style
 from rich.text import Text
+from textual import events
 from textual.geometry import Size
+from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
 from ...content.loader import SideMap, get_pack
+from ...describe import describe_action, seat_letter, seat_name, words_for
 from ...engine import board as rules
+from ...engine.actions import Action
 from ...engine.views import View
-from ...describe import seat_letter, words_for
-from .common import clip, seat_style
+from .common import (
+    OptionsPicked,
+    append_cells,
+    clip,
+    cursor_bindings,
+    nearest,
+    pack_parts,
+    seat_style,
+)
 
 CELL_LINES = 2
 CATHEDRAL = "#"
@@ -41,6 +57,9 @@ SHADOWS = Style(color="#b4a7d6", italic=True)
 COVERED = Style(color="#5a5a66", dim=True)
 CATHEDRAL_STYLE = Style(color="#e8d9a8", bgcolor="#2a2430")
 LEGEND = Style(color="#9a9aaa")
+NIGHTMARE = Style(color="#ff87af", bold=True)
+LEGAL = Style(bgcolor="#20384a", bold=True)  # an option of the due decision
+CURSOR = Style(bgcolor="#2f5f8f", bold=True)
 
 
 @lru_cache(maxsize=16)
@@ -80,28 +99,114 @@ def _layout(pack_id: str, side_id: str, width: int):
     return grid, cw, slots
 
 
-class BoardView(Widget):
-    """Draws ``view`` (a player's view of the state); holds nothing else."""
+class BoardView(Widget, can_focus=True):
+    """Draws ``view`` (a player's view of the state); ``cursor``: the area under the cursor
+    (arrows/hjkl move it while the board has the focus; Enter picks the area when the due
+    decision offers it)."""
+
+    BINDINGS = cursor_bindings("board")
 
     DEFAULT_CSS = """
     BoardView { height: auto; width: 100%; }
     """
 
     view: reactive[View | None] = reactive(None, layout=True)
+    cursor: reactive[str] = reactive("", layout=True)
+
+    class CursorMoved(Message):
+        """The area under the cursor changed (``note``: it in words; None: no cursor)."""
+
+        def __init__(self, note: Text | None) -> None:
+            self.note = note
+            super().__init__()
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         if self.view is None:
             return 1
         sm = _side(self.view.state.pack, self.view.state.board_side)
-        return sm.rows * CELL_LINES + 1  # and the legend
+        return sm.rows * CELL_LINES + len(_captions(self.view, self._cursor(), width))
+
+    def _cursor(self) -> str:
+        return self.cursor if self.has_focus else ""
+
+    def _centres(self) -> dict[str, tuple[float, float]]:
+        return centres(self.view.state.pack, self.view.state.board_side) if self.view else {}
+
+    def watch_view(self) -> None:
+        if self.has_focus:
+            self.post_message(self.CursorMoved(_cursor_note(self.view, self.cursor)))
+
+    def watch_cursor(self) -> None:
+        if self.has_focus and self.view is not None:
+            self.post_message(self.CursorMoved(_cursor_note(self.view, self.cursor)))
+
+    def on_focus(self) -> None:
+        """The cursor starts on an area the decision offers, else on the viewer's Shaper."""
+        if self.view is not None and self.cursor not in self._centres():
+            state, seat = self.view.state, self.view.seat
+            shaper = state.players[seat].shaper if 0 <= seat < len(state.players) else ""
+            self.cursor = next(iter(legal_areas(self.view)), "") or shaper or CATHEDRAL
+        self.post_message(self.CursorMoved(_cursor_note(self.view, self.cursor) if self.view else None))
+        self.refresh(layout=True)
+
+    def on_blur(self) -> None:
+        self.post_message(self.CursorMoved(None))
+        self.refresh(layout=True)
+
+    def action_move(self, dy: int, dx: int) -> None:
+        centres_ = self._centres()
+        if centres_:
+            self.cursor = nearest(centres_, self.cursor if self.cursor in centres_ else CATHEDRAL, dy, dx)
+
+    def action_pick(self) -> None:
+        if self.view is None or not self.cursor:
+            return
+        name = "the Cathedral" if self.cursor == CATHEDRAL else words_for(self.view.state.pack).area(self.cursor)
+        self.post_message(OptionsPicked(name, legal_areas(self.view).get(self.cursor, ())))
+
+    def on_click(self, event: events.Click) -> None:
+        """A click puts the cursor on the area clicked (the click also gives the focus)."""
+        if self.view is None:
+            return
+        grid, cw, _ = _layout(self.view.state.pack, self.view.state.board_side, self.size.width or 80)
+        row, col = event.y // CELL_LINES, (event.x - 1) // (cw + 1)
+        if 0 <= row < len(grid) and 0 <= col < len(grid[row]) and grid[row][col] is not None:
+            self.cursor = grid[row][col]
 
     def render(self) -> Text:
         if self.view is None:
             return Text("")
-        return render_board(self.view, self.size.width or 80)
+        return render_board(self.view, self.size.width or 80, self._cursor())
 
 
-def render_board(view: View, width: int) -> Text:
+@lru_cache(maxsize=16)
+def centres(pack_id: str, side_id: str) -> dict[str, tuple[float, float]]:
+    """Each region's centre (row, col) on the grid: where the cursor moves from and to."""
+    cells: dict[str, list[tuple[int, int]]] = {}
+    for region, r, c in _side(pack_id, side_id).cells:
+        cells.setdefault(region, []).append((r, c))
+    return {k: (sum(r for r, _ in v) / len(v), sum(c for _, c in v) / len(v)) for k, v in cells.items()}
+
+
+def option_area(action: Action) -> str:
+    """The area an option chooses ('' for none): its ``area``, or where it moves to."""
+    return getattr(action, "area", "") or getattr(action, "to", "")
+
+
+def legal_areas(view: View) -> dict[str, tuple[int, ...]]:
+    """Area -> indices of the options of the viewer's due decision that choose it."""
+    d = view.state.decision
+    out: dict[str, tuple[int, ...]] = {}
+    if d is None or d.seat != view.seat:
+        return out
+    for i, a in enumerate(d.options):
+        area = option_area(a)
+        if area:
+            out[area] = out.get(area, ()) + (i,)
+    return out
+
+
+def render_board(view: View, width: int, cursor: str = "") -> Text:
     state = view.state
     words = words_for(state.pack)
     grid, cw, slots = _layout(state.pack, state.board_side, width)
@@ -113,15 +218,18 @@ def render_board(view: View, width: int) -> Text:
 
     in_play = {a.id: a for a in state.areas}
     marked = set(rules.marked_areas(state)) if state.turn_pos >= 0 else set()
+    legal = legal_areas(view)
 
     def base(region: str | None) -> Style:
         if region is None:
             return Style()
-        if region == CATHEDRAL:
-            return CATHEDRAL_STYLE
-        if region not in in_play:
-            return COVERED
-        return MARKED if region in marked else Style()
+        st = CATHEDRAL_STYLE if region == CATHEDRAL else COVERED if region not in in_play else \
+            MARKED if region in marked else Style()
+        if region in legal:
+            st += LEGAL
+        if region == cursor:
+            st += CURSOR
+        return st
 
     # Regions, separators and the top edge.
     for r in range(rows):
@@ -163,16 +271,79 @@ def render_board(view: View, width: int) -> Text:
             area = words.areas.get(region)
             lines = [[(w, COVERED) for w in (area.name if area else region).split()], [("(covered)", COVERED)]]
         else:
-            lines = _area_lines(view, region, region in marked)
+            lines = _area_lines(view, region, region in marked, region in legal)
         _fill(chars, styles, region_slots, lines)
 
     text = Text(no_wrap=True, overflow="crop", end="")
     for y in range(total_h):
-        _append_row(text, chars[y], styles[y])
+        append_cells(text, chars[y], styles[y])
         text.append("\n")
-    text.append(clip("R2 Followers · s2 Shadows · ⌂R2 Fort (★ Fortress) · ♦R Shaper · reverse: Marked Area",
-                     total_w), LEGEND)
+    text.append_text(Text("\n", end="").join(_captions(view, cursor, total_w)))
     return text
+
+
+def _captions(view: View, cursor: str, width: int) -> list[Text]:
+    """The lines under the map: the area under the cursor (or the legend), then the Reward
+    tiles of Divergent Paths when there are any."""
+    state = view.state
+    lines = []
+    if cursor:
+        lines.append(_cursor_note(view, cursor))
+    else:
+        king = f"{seat_letter(state, state.king.seat)}: the King" if state.king is not None else ""
+        parts = ["R2 Followers", "s2 Shadows", "⌂R2 Fort (★ Fortress)", "♦R Shaper", "N3 Nightmare", "♚R controls",
+                 king, "reverse: Marked Area", "underlined: an option", "b: cursor"]
+        lines += [Text(line, LEGEND) for line in pack_parts(parts, width)[:2]]  # the most needed
+    if state.path_tiles:
+        w = words_for(state.pack)
+        tiles = " · ".join(f"{piece} {w.card(tile)}" for piece, tile in state.path_tiles)
+        lines.append(Text(clip(f"Reward tiles: {tiles}", width), LEGEND))
+    for line in lines:
+        line.no_wrap, line.overflow = True, "ellipsis"
+        line.truncate(width, overflow="ellipsis")
+    return lines
+
+
+def _cursor_note(view: View | None, region: str) -> Text | None:
+    """The area (or the Cathedral) under the cursor in words, and what Enter does there."""
+    if view is None or not region:
+        return None
+    state = view.state
+    t = Text("▶ ", Style(bold=True), end="")
+    if region == CATHEDRAL:
+        t.append("the Cathedral: " + " ".join(tok for tok, _ in _flat(_cathedral_lines(state))[1:]))
+    else:
+        t.append_text(area_words(state, region))
+    picks = legal_areas(view).get(region, ())
+    options = state.decision.options if state.decision is not None else ()
+    if len(picks) == 1:
+        t.append(f" · Enter: {describe_action(options[picks[0]], state)}", Style(bold=True))
+    elif picks:
+        t.append(f" · Enter: one of {len(picks)} options", Style(bold=True))
+    return t
+
+
+def _flat(groups: list[list[Token]]) -> list[Token]:
+    return [tok for g in groups for tok in g]
+
+
+def area_words(state, area_id: str) -> Text:
+    """'Bell Hollow (☾M Moon): R2 s1, controlled by Red; next to …' for the cursor."""
+    w = words_for(state.pack)
+    if area_id not in {a.id for a in state.areas}:
+        return Text(f"{w.area(area_id)}: covered in this player count")
+    a = rules.area(state, area_id)
+    t = Text(f"{w.area(area_id)} ({w.symbol(w.areas[area_id].symbol)})", Style(bold=True), end="")
+    units = [tok for tok, _ in _unit_tokens(state, area_id)]
+    t.append(": " + (" ".join(units) if units else "empty"))
+    owner = rules.controller(a)
+    t.append("; " + ("no one controls it (a tie)" if owner == rules.NO_SIDE else
+                     "the Shadows control it" if owner == rules.SHADOWS_SIDE else
+                     f"{seat_name(state, owner)} controls it"))
+    near = ", ".join(w.area(x) for x in rules.adjacent(state, area_id))
+    cath = " and the Cathedral" if rules.adjacent_to_cathedral(state, area_id) else ""
+    t.append(f"; next to {near}{cath}")
+    return t
 
 
 def region_row_ends(grid: list[list[str | None]], r: int, c: int) -> bool:
@@ -184,15 +355,21 @@ def region_row_ends(grid: list[list[str | None]], r: int, c: int) -> bool:
 Token = tuple[str, Style]
 
 
-def _area_lines(view: View, area_id: str, is_marked: bool) -> list[list[Token]]:
+def _area_lines(view: View, area_id: str, is_marked: bool, is_legal: bool = False) -> list[list[Token]]:
     """The header, then the unit tokens (packed into the remaining lines by ``_fill``)."""
     state = view.state
     words = words_for(state.pack)
     area_def = words.areas[area_id]
-    a = rules.area(state, area_id)
     sym = words.symbol(area_def.symbol, name=False)
-    head_style = MARKED_NAME if is_marked else NAME
+    head_style = (MARKED_NAME if is_marked else NAME) + Style(underline=is_legal)
     header: list[Token] = [(w, head_style) for w in f"{sym} {area_def.name}".split()]
+    tokens = _unit_tokens(state, area_id)
+    return [header, *([tokens] if tokens else [])]
+
+
+def _unit_tokens(state, area_id: str) -> list[Token]:
+    """Followers, Shadows, the Fort, Shapers, Nightmares, then who controls the area."""
+    a = rules.area(state, area_id)
     tokens: list[Token] = []
     for seat, n in enumerate(a.followers):
         if n:
@@ -205,21 +382,45 @@ def _area_lines(view: View, area_id: str, is_marked: bool) -> list[list[Token]]:
     for pl in state.players:
         if pl.shaper == area_id:
             tokens.append((f"♦{seat_letter(state, pl.seat)}", seat_style(state, pl.seat)))
-    return [header, *([tokens] if tokens else [])]
+    for number, where in zip(state.nightmares, state.nightmare_at):
+        if where == area_id:
+            tokens.append((f"N{number}", NIGHTMARE))
+    owner = rules.controller(a)
+    sides = sum(1 for n in a.followers if n) + (1 if a.shadows else 0)
+    if owner >= 0 and (sides > 1 or a.fort_levels):  # alone in the area, the control goes without saying
+        tokens.append((f"♚{seat_letter(state, owner)}", seat_style(state, owner, bold=False)))
+    return tokens
 
 
 def _cathedral_lines(state) -> list[list[Token]]:
-    built = " ".join(state.cathedral_built)
-    return [[("Cathedral", Style(bold=True))], [(f"built {built}", Style())]]
+    """Its pieces, the Nightmares in it and (once any) the devoured units per side."""
+    built = len(state.cathedral_built)
+    lines: list[list[Token]] = [[("Cathedral", Style(bold=True)),
+                                 (f"{built}/{built + len(state.cathedral_track)}", Style())]]
+    here = [f"N{n}" for n, where in zip(state.nightmares, state.nightmare_at) if where == rules.CATHEDRAL]
+    if here:
+        lines.append([(tok, NIGHTMARE) for tok in here])
+    devoured = [(f"{seat_letter(state, pl.seat)}{pl.devoured}", seat_style(state, pl.seat))
+                for pl in state.players if pl.devoured]
+    if state.devoured_shadows:
+        devoured.append((f"s{state.devoured_shadows}", SHADOWS))
+    if devoured or state.stage >= 2:
+        lines.append([("devoured", Style()), *(devoured or [("none", Style())])])
+    return lines
 
 
 def _fill(chars, styles, slots: list[tuple[int, int, int]], groups: list[list[Token]]) -> None:
     """Write the groups into the slots: each group from a new slot, its tokens flowing on to
-    later slots. When that does not fit, the groups flow on one after the other; whatever
+    later slots. When that does not fit, the groups flow on one after the other; then the
+    first group (the area's name) is cut to one slot, so the units keep the rest; whatever
     still does not fit is cut with an ellipsis."""
     placed = _flow(slots, groups, separate=True)
     if placed is None:
         placed = _flow(slots, [[t for g in groups for t in g]], separate=False)
+    if placed is None and len(groups) > 1 and slots:
+        head = " ".join(word for word, _ in groups[0])
+        short = [[(clip(head, slots[0][2]), groups[0][0][1])], *groups[1:]]
+        placed = _flow(slots, short, separate=True)
     if placed is None:
         placed = _flow(slots, groups, separate=True, cut=True) or []
     for (y, x), word, style in placed:
@@ -264,11 +465,3 @@ def _flow(slots, groups, *, separate: bool, cut: bool = False):
             out.append(((y, x + col), word, style))
             col += len(word)
     return out
-
-
-def _append_row(text: Text, chars: list[str], styles: list[Style]) -> None:
-    start = 0
-    for x in range(1, len(chars) + 1):
-        if x == len(chars) or styles[x] != styles[start]:
-            text.append("".join(chars[start:x]), styles[start])
-            start = x

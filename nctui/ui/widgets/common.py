@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from rich.style import Style
 from rich.text import Text
+from textual.binding import Binding
+from textual.message import Message
 
-from ...engine.state import GameState
 from ...describe import seat_letter, seat_name
+from ...engine.state import GameState
 
 # One colour per seat colour; every use also shows the seat's letter, so colour is never the
 # only cue.
@@ -31,3 +35,67 @@ def clip(text: str, width: int) -> str:
     if len(text) <= width:
         return text
     return text[: width - 1] + "…" if width > 1 else text[:width]
+
+
+def append_cells(text: Text, chars: list[str], styles: list[Style]) -> None:
+    """Append a row of cells (one character and one style each) to ``text``, a run per style."""
+    start = 0
+    for x in range(1, len(chars) + 1):
+        if x == len(chars) or styles[x] != styles[start]:
+            text.append("".join(chars[start:x]), styles[start])
+            start = x
+
+
+def pack_parts(parts: Sequence[str], width: int, indent: str = "") -> list[str]:
+    """The non-empty parts joined by ' · ' on as many lines as ``width`` needs (each line
+    starts with ``indent``); a part never splits."""
+    lines: list[str] = []
+    for part in filter(None, parts):
+        if lines and len(lines[-1]) + 3 + len(part) <= width:
+            lines[-1] += " · " + part
+        else:
+            lines.append(indent + part)
+    return lines
+
+
+# -- cursors on the board and the matrix ----------------------------------------------------------
+
+CURSOR_BINDINGS = (
+    # (key, direction (dy, dx), binding id suffix); arrows and hjkl both move the cursor
+    ("up", (-1, 0), "up"), ("down", (1, 0), "down"), ("left", (0, -1), "left"), ("right", (0, 1), "right"),
+    ("k", (-1, 0), "k"), ("j", (1, 0), "j"), ("h", (0, -1), "h"), ("l", (0, 1), "l"),
+)
+
+
+def cursor_bindings(prefix: str) -> list[Binding]:
+    """Arrow keys and hjkl moving a widget's cursor, and Enter picking what is under it."""
+    out = [Binding(key, f"move({dy}, {dx})", "Move", show=False, id=f"{prefix}.cursor-{name}")
+           for key, (dy, dx), name in CURSOR_BINDINGS]
+    out.append(Binding("enter", "pick", "Pick", id=f"{prefix}.pick"))
+    return out
+
+
+def nearest(points: Mapping[str, tuple[float, float]], current: str, dy: int, dx: int) -> str:
+    """The point one step from ``current`` in the direction (dy, dx): the closest one lying that
+    way, straight lines first. ``current`` itself when nothing lies that way."""
+    y0, x0 = points[current]
+    best, best_cost = current, float("inf")
+    for key, (y, x) in points.items():
+        ahead = (y - y0) * dy + (x - x0) * dx  # distance along the direction
+        if key == current or ahead <= 0:
+            continue
+        aside = abs((y - y0) * dx) + abs((x - x0) * dy)  # distance across it
+        cost = ahead + 2 * aside
+        if cost < best_cost:
+            best, best_cost = key, cost
+    return best
+
+
+class OptionsPicked(Message):
+    """The player picked ``what`` (an area, a space, a card) on a panel; ``indices``: the options
+    of the due decision that choose it (the screen sends one, or lets the player pick among
+    several in the decision list)."""
+
+    def __init__(self, what: str, indices: tuple[int, ...]) -> None:
+        self.what, self.indices = what, indices
+        super().__init__()

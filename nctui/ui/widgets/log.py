@@ -1,9 +1,21 @@
 """The game log: one line per event, in plain words. Not focusable, so the arrow keys stay
-with the decision list; scroll it with the mouse wheel."""
+with the decision list; scroll it with the mouse wheel, or PgUp/PgDn while it is the panel
+selected with Tab.
+
+A RichLog wraps a line once, at the width it has when the line is written; the log is often
+hidden (small terminals) or resized, so it keeps what it was given and wraps the latest
+lines again whenever its width changes.
+"""
 
 from __future__ import annotations
 
+from collections import deque
+
+from textual.events import Resize
 from textual.widgets import RichLog
+
+MAX_LINES = 2000
+REWRAP_LINES = 400
 
 
 class GameLog(RichLog, can_focus=False):
@@ -12,4 +24,25 @@ class GameLog(RichLog, can_focus=False):
     """
 
     def __init__(self, **kwargs) -> None:
-        super().__init__(wrap=True, markup=False, highlight=False, max_lines=2000, **kwargs)
+        super().__init__(wrap=True, markup=False, highlight=False, max_lines=MAX_LINES, min_width=20, **kwargs)
+        self._written: deque = deque(maxlen=MAX_LINES)
+        self._wrapped_at = 0
+
+    def write(self, content, *args, **kwargs):  # type: ignore[override]
+        self._written.append(content)
+        return super().write(content, *args, **kwargs)
+
+    def on_resize(self, event: Resize) -> None:
+        first = not self._size_known  # the writes held back until now are wrapped right here
+        super().on_resize(event)
+        width = self.scrollable_content_region.width
+        if first or width <= 0 or width == self._wrapped_at:
+            self._wrapped_at = width if width > 0 else self._wrapped_at
+            return
+        self._wrapped_at = width
+        # Wrapping costs about a millisecond a line: the latest lines only, after a resize.
+        written = list(self._written)[-REWRAP_LINES:]
+        self.clear()
+        self._written.clear()
+        for content in written:
+            self.write(content)

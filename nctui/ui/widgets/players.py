@@ -1,5 +1,11 @@
-"""One line per player (supply, Limbo, hand size, Dreams, Dreamer), then the viewer's own
-cards. Other seats' hands are hidden in the view; only their sizes are shown."""
+"""A panel per player: the score so far (``engine.scoring.scores``: what the game would score
+if it ended now), supply, Limbo, Fort levels left (Forts left), hand and Dreams (sizes only), the Dreamer
+and the Shaper, each Action card with its current effects (the top card; ``+1`` counts the
+Upgrades under it) and the Dreams played. In solo the King's panel instead: its Action cards
+with their Cultists and tucked cards (the Power), the Cultists on the Day spaces, its two Dreams
+with their Cultists, its completed Dreams and its hand size. ``i`` shows any of these cards in
+full.
+"""
 
 from __future__ import annotations
 
@@ -8,11 +14,16 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ...engine.views import View
 from ...describe import seat_letter, seat_name, words_for
-from .common import seat_style
+from ...engine import scoring
+from ...engine.state import GameState, PlayerState, Score
+from ...engine.views import View
+from .cards import card_def
+from .common import pack_parts, seat_style
 
 LABEL = Style(color="#9a9aaa")
+NAME = Style(bold=True)
+CULTISTS = Style(color="#d787ff")
 
 
 class PlayersView(Widget):
@@ -33,29 +44,107 @@ class PlayersView(Widget):
 
 def render_players(view: View, bots: frozenset[int], width: int) -> Text:
     state = view.state
-    w = words_for(state.pack)
-    decider = state.decision.seat if state.decision is not None else -1
-    width = max(width, 20)
-    lines: list[Text] = [Text(f"{'Player':<10}{'Sup':>4}{'Lim':>4}{'Hnd':>4}{'Drm':>4} Dreamer", LABEL)]
-    for pl in state.players:
-        line = Text()
-        line.append("▶" if pl.seat == decider else " ", Style(bold=True))
-        name = f"{seat_letter(state, pl.seat)} {seat_name(state, pl.seat)}"[:8]
-        line.append(name.ljust(8), seat_style(state, pl.seat))
-        line.append("*" if pl.seat in bots else " ")
-        line.append(f"{pl.supply:>4}{pl.limbo:>4}{len(pl.hand):>4}{len(pl.dreams):>4} ")
-        line.append(w.space(pl.dreamer) if pl.dreamer else "-")
-        lines.append(line)
-    lines.append(Text("▶ deciding" + ("   * computer player" if bots else ""), LABEL))
-    for line in lines:
-        line.truncate(width, overflow="ellipsis")
-    t = Text("\n", end="").join(lines)
+    width = max(width, 24)
+    score = {s.seat: s for s in (state.outcome.scores if state.outcome else scoring.scores(state))}
+    lines: list[Text] = []
     me = view.seat
-    if 0 <= me < len(state.players):
-        pl = state.players[me]
-        t.append("\n")
-        t.append(f"{seat_name(state, me)}'s hand: ", seat_style(state, me))
-        t.append((w.cards_list(pl.hand) or "empty") + "\n")
-        t.append(f"{seat_name(state, me)}'s Dreams: ", seat_style(state, me))
-        t.append(w.cards_list(pl.dreams) or "none")
+    order = ([me] if 0 <= me < len(state.players) else []) + [p.seat for p in state.players if p.seat != me]
+    for seat in order:
+        if state.king is not None and seat == state.king.seat:
+            lines += _king_lines(state, score[seat], width)
+        else:
+            lines += _player_lines(state, state.players[seat], score[seat], seat in bots, width)
+    for line in lines:
+        line.no_wrap = True
+        line.truncate(width, overflow="ellipsis")
+    return Text("\n", end="").join(lines)
+
+
+def _head(state: GameState, seat: int, score: Score, who: str) -> Text:
+    """'▶R Red  23 VP so far: Ritual 8 · Forts 2 · Devoured 5 · Upgrades 3 · Dreams 5'."""
+    decider = state.decision.seat if state.decision is not None else -1
+    t = Text("▶" if seat == decider else " ", Style(bold=True), end="")
+    t.append(f"{seat_letter(state, seat)} {who}", seat_style(state, seat))
+    t.append(f"  {score.total} VP", NAME)
+    t.append(" so far: " if state.outcome is None else ": ", LABEL)
+    parts = [("Ritual", score.ritual), ("Forts", score.forts), ("Devoured", score.devoured),
+             ("Upgrades", score.upgrades), ("Dreams", score.dreams)]
+    t.append(" · ".join(f"{name} {vp}" for name, vp in parts if vp) or "nothing yet", LABEL)
     return t
+
+
+def _packed(parts: list[str], width: int) -> list[Text]:
+    return [Text(line, end="") for line in pack_parts(parts, width, indent="   ")]
+
+
+def _player_lines(state: GameState, pl: PlayerState, score: Score, bot: bool, width: int) -> list[Text]:
+    w = words_for(state.pack)
+    name = seat_name(state, pl.seat) + (" (computer)" if bot else "")
+    lines = [_head(state, pl.seat, score, name)]
+    lines += _packed([f"Supply {pl.supply}", f"Limbo {pl.limbo}", f"Forts left {pl.forts}", f"Hand {len(pl.hand)}",
+                      f"Dreams {len(pl.dreams)}", f"Dreamer {w.space(pl.dreamer) if pl.dreamer else '-'}",
+                      f"Shaper {w.area(pl.shaper) if pl.shaper else '-'}"], width)
+    rondel = w.pack.matrix.rondel
+    for action, stack in zip(rondel, pl.display):
+        lines.append(_action_line(state, w.day_short(action), stack))
+    if pl.dreams_played:
+        t = Text("   Dreams played: ", LABEL, end="")
+        t.append(", ".join(f"{w.card(c)} ({getattr(card_def(state.pack, c), 'vp', 0)} VP)" for c in pl.dreams_played))
+        lines.append(t)
+    if pl.tiles:
+        t = Text("   Reward tiles: ", LABEL, end="")
+        t.append(w.cards_list(pl.tiles))
+        lines.append(t)
+    return lines
+
+
+def _action_line(state: GameState, action_name: str, stack: tuple[str, ...]) -> Text:
+    """'   Ritual   Rite of the Stair +1 · Day: … · Conform: … · Dissent: …'."""
+    top = card_def(state.pack, stack[-1]) if stack else None
+    t = Text(f"   {action_name:<9}", LABEL, end="")
+    t.append(getattr(top, "name", "-"), NAME)
+    if len(stack) > 1:
+        t.append(f" +{len(stack) - 1}", Style(bold=True, color="#ffd75f"))
+    for part, label in (("day", "Day"), ("conform", "Conform"), ("dissent", "Dissent")):
+        effect = getattr(top, part, None)
+        if effect is not None and effect.text.strip("- "):
+            t.append(f" · {label}: ", LABEL)
+            t.append(effect.text)
+    return t
+
+
+def _king_lines(state: GameState, score: Score, width: int) -> list[Text]:
+    king = state.king
+    assert king is not None
+    w = words_for(state.pack)
+    pl = state.players[king.seat]
+    lines = [_head(state, king.seat, score, "the King of Horrors")]
+    lines += _packed([f"Supply {pl.supply}", f"Forts left {pl.forts}", f"Hand {len(king.hand)} combat cards",
+                      f"Dreamer on {w.day_short(king.dreamer)}", f"Area cards {len(king.area_deck)} left"], width)
+    cards = {c.action: c for c in w.pack.cards.king_actions}
+    for i, action in enumerate(w.pack.matrix.rondel):
+        on_card = king.card_cultists[i] if i < len(king.card_cultists) else 0
+        tucked = len(king.tucked[i]) if i < len(king.tucked) else 0
+        on_space = king.day_cultists[i] if i < len(king.day_cultists) else 0
+        t = Text(f"   {w.day_short(action):<9}", LABEL, end="")
+        t.append(cards[action].name if action in cards else action, NAME)
+        t.append(f" Power {on_card + tucked}", Style(bold=True))
+        t.append(f" ({on_card} Cultists, {tucked} tucked) · Day space: ", LABEL)
+        t.append(f"c{on_space}", CULTISTS)
+        lines.append(t)
+    for k, card_id in enumerate(king.dreams):
+        cultists = king.dream_cultists[k] if k < len(king.dream_cultists) else 0
+        vp = getattr(card_def(state.pack, card_id), "vp", 0)
+        t = Text("   Dream ", LABEL, end="")
+        t.append(w.card(card_id), NAME)
+        t.append(f" {cultists} of {vp} Cultists", CULTISTS)
+        lines.append(t)
+    if king.completed:
+        t = Text(f"   Completed Dreams ({len(king.completed)}): ", LABEL, end="")
+        t.append(w.cards_list(king.completed))
+        lines.append(t)
+    if pl.tiles:
+        t = Text("   Reward tiles: ", LABEL, end="")
+        t.append(w.cards_list(pl.tiles))
+        lines.append(t)
+    return lines

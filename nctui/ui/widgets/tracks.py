@@ -1,5 +1,11 @@
-"""The tracks: Turn track (owners, Turn and Starting markers, the marked symbol), Time track,
-Ritual markers, Cathedral pieces, Nightmares and the decks."""
+"""The tracks: the Turn track (owners, Turn and Starting markers), the Time track, the Ritual
+track with every marker, the Cathedral track or the Divergent Paths sideboard, the Devoured
+units and the Nightmares, and the decks. Each row starts with its name in a label column.
+
+Ritual track: one cell per space after the start (``○``): ``·`` open, ``◇`` special (a bonus),
+``✦`` ritual (the Ritual action only); the row below gives the VP of the VP spaces; then one row
+per player with its letter where each of its markers stands (``R²``: both).
+"""
 
 from __future__ import annotations
 
@@ -8,14 +14,19 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ...engine import board as rules
-from ...engine.views import View
 from ...describe import seat_letter, words_for
-from .common import seat_style
+from ...engine import board as rules
+from ...engine import divergent, nightmares, scoring
+from ...engine.state import GameState
+from ...engine.views import View
+from .common import pack_parts, seat_style
 
 LABEL = Style(color="#9a9aaa")
 CURRENT = Style(reverse=True, bold=True)
+BUILT = Style(bold=True)
+AVAILABLE = Style(color="#ffd75f", bold=True)
 LABEL_WIDTH = 12
+KIND_GLYPH = {"open": "·", "special": "◇", "ritual": "✦"}
 
 
 class TracksView(Widget):
@@ -30,83 +41,156 @@ class TracksView(Widget):
     def render(self) -> Text:
         if self.view is None:
             return Text("")
-        return render_tracks(self.view)
+        return render_tracks(self.view, self.size.width or 80)
 
 
 def _label(text: Text, label: str) -> None:
-    text.append(f"{label:<{LABEL_WIDTH}}", LABEL)
+    text.append(f"{label:<{LABEL_WIDTH}}"[:LABEL_WIDTH], LABEL)
 
 
-def render_tracks(view: View) -> Text:
+def render_tracks(view: View, width: int = 80) -> Text:
     state = view.state
-    w = words_for(state.pack)
-    tracks = w.pack.tracks
     t = Text(no_wrap=False, end="")
+    for part in (_turn_track, _time_track, _ritual_track, _cathedral, _devoured, _decks):
+        part(t, state, width)
+    t.rstrip()
+    return t
 
-    # Turn track: numbers, symbols, then each position's owner and the markers on it.
+
+def _turn_track(t: Text, state: GameState, width: int) -> None:
+    """Positions, symbols, then each position's owner and the markers on it."""
+    w = words_for(state.pack)
+    track = w.pack.tracks.turn
     _label(t, "Turn track")
-    for i in range(len(tracks.turn)):
+    for i in range(len(track)):
         t.append(f"{i + 1:<3}", LABEL)
     t.append("\n")
     _label(t, "")
-    for i, sym in enumerate(tracks.turn):
+    for i, sym in enumerate(track):
         t.append(w.symbol(sym, name=False), CURRENT if i == state.turn_pos else Style())
         t.append(" ")
+    marked = rules.marked_symbol(state)
+    if marked:
+        t.append(f" marked: {w.symbol(marked)}", LABEL)
     t.append("\n")
     _label(t, "")
-    if state.turn_start >= 0:
-        for i in range(len(tracks.turn)):
-            owner = rules.turn_owner(state, i)
-            marker = "▲" if i == state.turn_pos else "⚑" if i == state.turn_start else " "
-            t.append(seat_letter(state, owner), seat_style(state, owner))
-            t.append(marker + " ", Style(bold=True))
-        t.append("\n")
-        _label(t, "")
-        t.append("▲ Turn marker  ⚑ Starting marker  letters: whose turn", LABEL)
-    else:
-        t.append("the Starting marker is not placed yet", LABEL)
-    t.append("\n")
+    if state.turn_start < 0:
+        t.append("the Starting marker is not placed yet\n", LABEL)
+        return
+    for i in range(len(track)):
+        owner = rules.turn_owner(state, i)
+        marker = "▲" if i == state.turn_pos else "⚑" if i == state.turn_start else " "
+        t.append(seat_letter(state, owner), seat_style(state, owner))
+        t.append(marker + " ", Style(bold=True))
+    t.append(" ▲ Turn ⚑ Start\n", LABEL)
 
-    _label(t, "Marked")
-    sym = rules.marked_symbol(state)
-    t.append(f"{w.symbol(sym)} areas" if sym else "none yet")
-    t.append("\n")
 
+def _time_track(t: Text, state: GameState, width: int) -> None:
+    time = words_for(state.pack).pack.tracks.time
     _label(t, "Time")
-    for i, label in enumerate(tracks.time):
+    for i, label in enumerate(time):
         t.append(f"[{label}]" if i == state.time else label, CURRENT if i == state.time else Style())
         t.append(" ")
-    t.append(f"   Stage {state.stage}   turn {state.turn_number}")
-    t.append("\n")
+    t.append(f"  Stage {state.stage} · turn {state.turn_number}\n")
 
+
+def _ritual_track(t: Text, state: GameState, width: int) -> None:
+    spaces = words_for(state.pack).pack.tracks.ritual
+    cell = 3 if width >= LABEL_WIDTH + 3 * (len(spaces) + 1) + 6 else 2
     _label(t, "Ritual")
-    for k, pl in enumerate(state.players):
-        if k:
-            t.append(" · ")
-        t.append(seat_letter(state, pl.seat), seat_style(state, pl.seat))
-        t.append(f" {pl.ritual[0]}&{pl.ritual[1]}")
-    vp = " ".join(f"{i + 1}:{sp.vp}" for i, sp in enumerate(tracks.ritual) if sp.vp)
-    t.append(f"  (of {len(tracks.ritual)}; VP {vp})", LABEL)
+    t.append("○".rjust(cell), LABEL)
+    for sp in spaces:
+        t.append(KIND_GLYPH.get(sp.kind, "?").rjust(cell), LABEL if sp.kind == "open" else Style(bold=True))
+    legend = "  ◇ special ✦ ritual"
+    t.append((legend if LABEL_WIDTH + cell * (len(spaces) + 1) + len(legend) <= width else "") + "\n", LABEL)
+    _label(t, "  VP")
+    t.append(" " * cell)
+    for sp in spaces:
+        t.append((str(sp.vp) if sp.vp else "").rjust(cell), Style(bold=True))
     t.append("\n")
+    for pl in state.players:
+        vp = sum(scoring.ritual_vp(state, b) for b in pl.ritual_best)
+        t.append(f"  {seat_letter(state, pl.seat)}", seat_style(state, pl.seat))
+        t.append(f" {vp:>2} VP".ljust(LABEL_WIDTH - 3), LABEL)
+        for pos in range(len(spaces) + 1):
+            n = sum(1 for m in pl.ritual if m == pos)
+            mark = "" if not n else seat_letter(state, pl.seat) + ("²" if n > 1 else "")
+            t.append(mark.rjust(cell) if mark else "·".rjust(cell), seat_style(state, pl.seat) if mark else LABEL)
+        t.append("\n")
 
+
+def _cathedral(t: Text, state: GameState, width: int) -> None:
+    """The Cathedral track (pieces built, the next ones), or the Divergent Paths sideboard."""
+    if state.config.divergent_paths:
+        _divergent_paths(t, state)
+        return
+    built, remaining = state.cathedral_built, state.cathedral_track
     _label(t, "Cathedral")
-    total = len(tracks.cathedral) + 1
-    t.append(" ".join(state.cathedral_built), Style(bold=True))
-    remaining = [c.piece for c in tracks.cathedral if c.piece not in state.cathedral_built]
-    t.append(f" built ({len(state.cathedral_built)} of {total})")
+    t.append(f"{len(built)} of {len(built) + len(remaining)} built", BUILT)
+    if built:
+        t.append(f" (the last: {built[-1]})")
     if remaining:
-        t.append(f"; next {' '.join(remaining[:4])}{' …' if len(remaining) > 4 else ''}", LABEL)
+        t.append(f" · next {' '.join(remaining[:4])}{' …' if len(remaining) > 4 else ''}", LABEL)
     t.append("\n")
 
-    _label(t, "Nightmares")
-    t.append(" and ".join(w.nightmare(n) for n in state.nightmares) if state.nightmares else "not revealed yet")
-    t.append("\n")
 
+def _divergent_paths(t: Text, state: GameState) -> None:
+    """Each colour's pieces: built (bold, ✓), available (▸, with its Reward tile), waiting."""
+    w = words_for(state.pack)
+    tiles = dict(state.path_tiles)
+    open_ = set(divergent.available(state))
+    for colour in ("gray", "yellow", "red"):
+        pieces = [sp.piece for sp in divergent.spaces(state) if divergent.SLOT[sp.colour] == colour]
+        _label(t, "Paths" if colour == "gray" else "")
+        t.append(f"{colour:<7}", LABEL)
+        for k, piece in enumerate(pieces):
+            if k:
+                t.append(" · ")
+            if piece in state.cathedral_built:
+                t.append(f"{piece}✓", BUILT)
+            elif piece in open_:
+                t.append(f"▸{piece}", AVAILABLE)
+            else:
+                t.append(piece, LABEL)
+            if piece in tiles and piece not in state.cathedral_built:
+                t.append(f" {w.card(tiles[piece])}", LABEL)
+        t.append("\n")
+
+
+def _devoured(t: Text, state: GameState, width: int) -> None:
+    """The Nightmares (where each is) and, in Stage 2, the Devoured units towards the end."""
+    w = words_for(state.pack)
+    if not state.nightmares:
+        _label(t, "Nightmares")
+        t.append("not revealed yet\n", LABEL)
+    for k, (number, where) in enumerate(zip(state.nightmares, state.nightmare_at)):
+        _label(t, "" if k else "Nightmares")
+        place = "on its card" if not where else "in the Cathedral" if where == rules.CATHEDRAL else w.area(where)
+        t.append(f"N{number} ", Style(bold=True))
+        t.append(f"{w.nightmares.get(number, '')}: {place}\n")
+    if state.stage < 2:
+        return
+    _label(t, "Devoured")
+    for pl in state.players:
+        t.append(f"{seat_letter(state, pl.seat)}{pl.devoured} ", seat_style(state, pl.seat))
+    t.append(f"s{state.devoured_shadows}", Style(italic=True))
+    total, limit = nightmares.devoured_total(state), nightmares.threshold(state)
+    vp = scoring.devoured_vp(state)
+    t.append(f"  total {total}" + (f" of {limit} (ends the game)" if limit else ""), LABEL)
+    t.append("  VP now " + " ".join(f"{seat_letter(state, pl.seat)}{vp[pl.seat]}" for pl in state.players) + "\n",
+             LABEL)
+
+
+def _decks(t: Text, state: GameState, width: int) -> None:
+    w = words_for(state.pack)
     d = state.decks
     _label(t, "Decks")
     t.append(f"Development {len(d.development)} (discard {len(d.development_discard)}) · "
-             f"Dream {len(d.dream)} · Conflict {len(d.conflict)}")
-    t.append("\n")
-    _label(t, "Dream offer")
-    t.append(w.cards_list(d.dream_offer) if d.dream_offer else "empty")
-    return t
+             f"Dream {len(d.dream)} · Conflict {len(d.conflict)}\n")
+    offer = pack_parts([w.card(c) for c in d.dream_offer], max(width - LABEL_WIDTH, 20)) or ["empty"]
+    for k, line in enumerate(offer):
+        _label(t, "" if k else "Dream offer")
+        t.append(line + "\n")
+    if state.outcome is None and state.end_triggered:
+        _label(t, "Game end")
+        t.append("triggered: play goes on until every player has had as many turns\n", Style(bold=True))

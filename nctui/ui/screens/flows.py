@@ -1,0 +1,238 @@
+"""The flows around the game screen, as a mixin of ``GameScreen``: the hot-seat hand-off, the
+King's turn paced step by step, the game over screen, the timeline, saving and loading, and the
+command palette's extra commands.
+
+The game screen calls its hooks: ``_flows_start()`` when mounted, ``_note_king_turn()`` when
+the game changed (before drawing), ``_handoff_due(seat)`` before drawing a view (True: draw
+nothing now), ``_flows()`` after drawing, ``_refused(exc, title)`` when undo or redo is
+refused. Screens are pushed by ``_flows()`` only while the game screen is the current one (at
+the end of a redraw, and when a screen over it closes), so a dialog open over the game never
+has another pushed under or over it by surprise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ... import saves
+from ...describe import seat_name
+from ...engine.state import GameState
+from ...store import StoreError
+from ..widgets.common import seat_tag
+from ..widgets.log import GameLog
+from .game_over import GameOverChoice, GameOverScreen
+from .handoff import HandoffResult, HandoffScreen
+from .king_turn import KingStep, KingTurnScreen, king_steps, king_turn_events
+from .save import SaveScreen, default_name
+from .timeline import TimelineScreen, refusal_text
+
+if TYPE_CHECKING:
+    from ..client import GameClient
+
+
+class FlowsMixin:
+    """Hand-off, King's turn, game over, timeline, save and load for ``GameScreen``."""
+
+    game: GameClient
+    viewer: int
+    bots: frozenset[int]
+    # Defaults until _flows_start() runs (a redraw before the mount draws, as before).
+    _hotseat = _handoff_first = _over_shown = False
+    _handoff_to: int | None = None
+    _handoff_screen: HandoffScreen | None = None
+    _king_pending: tuple[list[KingStep], GameState | None, GameState] | None = None
+    _pace_king = True
+
+    # -- state ----------------------------------------------------------------------------------
+
+    def _flows_start(self) -> None:
+        """On mount: a hot-seat game continued past its start hands the keyboard over first
+        (whoever opened it may not be the seat deciding)."""
+        humans = [i for i, kind in enumerate(self.game.config.seats) if kind == "human"]
+        self._hotseat = len(humans) >= 2
+        self._handoff_first = self._hotseat and self.game.state_id > 0
+        self._handoff_to = self._handoff_screen = self._king_pending = None
+        self._pace_king = True
+        self._king_seen = self.game.state_id
+        self._king_during = self._in_king_turn(self.game.view(self.viewer).state)
+        self._over_shown = False
+        self._saved_revision = self._load_armed = -1  # revisions: saved under a name; o pressed once
+        if not self._handoff_first:  # nothing private is on screen yet: start with the decider
+            seat = self.game.deciding_seat()
+            if seat is not None and seat not in self.bots:
+                self.viewer = seat
+
+    @staticmethod
+    def _in_king_turn(state: GameState) -> bool:
+        return state.king is not None and state.phase != "setup" and state.active == state.king.seat
+
+    # -- hot-seat hand-off ----------------------------------------------------------------------
+
+    def _handoff_due(self, seat: int | None) -> bool:
+        """Whether the keyboard must pass to another person before ``seat``'s view is drawn
+        (then nothing is drawn: the next person's hand stays hidden until their key press)."""
+        if self._handoff_screen is not None:
+            return True
+        if not self._hotseat or seat is None:
+            self._handoff_to = None
+        elif self._handoff_first:  # a computer to move first: hide the last viewer's hand too
+            self._handoff_to = self.viewer if seat in self.bots else seat
+        else:
+            self._handoff_to = seat if seat not in self.bots and seat != self.viewer else None
+        return self._handoff_to is not None
+
+    def _push_handoff(self, seat: int) -> None:
+        state = self.game.view(self.viewer).state  # public parts only: names and the prompt
+        decision = state.decision.prompt if state.decision is not None and state.decision.seat == seat else ""
+        context = f"Turn {state.turn_number}" if state.phase != "setup" else "Setup"
+        screen = HandoffScreen(seat, seat_tag(state, seat), seat_name(state, seat), decision=decision, context=context)
+        self._handoff_screen = screen
+        self.app.push_screen(screen, self._handed_off)
+
+    def _handed_off(self, result: HandoffResult | None) -> None:
+        screen, self._handoff_screen = self._handoff_screen, None
+        if result == "go":
+            # The seat named on the hand-off (a computer may have moved meanwhile, and the
+            # next person gets a hand-off of their own).
+            self.viewer = screen.seat if screen is not None else self.viewer
+            self._handoff_first = False
+            self._handoff_to = None
+            self._rewrite_log()
+            self._redraw()
+        elif result == "undo":
+            self.action_undo()  # refused: the hand-off comes back when this screen resumes
+        elif result == "quit":
+            self.action_quit_game()
+
+    def _rewrite_log(self) -> None:
+        """The log again, through the new viewer's eyes: the lines written for the person
+        before may name cards only they could see."""
+        log = self.query_one(GameLog)
+        log.clear()
+        written = getattr(log, "_written", None)  # GameLog keeps its lines to wrap them again: forget them too
+        if written is not None:
+            written.clear()
+        self._logged = -1
+        self._write_log()
+
+    # -- the King's turn ------------------------------------------------------------------------
+
+    def _note_king_turn(self) -> None:
+        """Collect the King's turn steps among the events since last time (solo)."""
+        update = self.game.events(self._king_seen, self.viewer)
+        state = self.game.view(self.viewer).state
+        if update.undone:
+            self._king_pending = None
+        elif state.king is not None and self._pace_king and "human" in self.game.config.seats:
+            events = king_turn_events(update.events, state.king.seat, during=self._king_during)
+            if events:
+                steps = king_steps(events, state)
+                if self._king_pending is not None:
+                    old, before, _ = self._king_pending
+                    self._king_pending = (old + steps, before, state)
+                else:
+                    before = self.game.view_at(self._king_seen, self.viewer).state
+                    self._king_pending = (steps, before, state)
+        self._king_seen = update.state_id
+        self._king_during = self._in_king_turn(state)
+
+    def _king_done(self, pacing: bool | None) -> None:
+        if pacing is False:
+            self._pace_king = False
+
+    def action_toggle_king_pacing(self) -> None:
+        self._pace_king = not self._pace_king
+        self.notify("The King's turns are shown step by step." if self._pace_king
+                    else "The King's turns are no longer paced (they are in the log).", title="King's turn")
+
+    # -- pushing the flows' screens -------------------------------------------------------------
+
+    def on_screen_resume(self) -> None:
+        self._flows()
+
+    def _flows(self) -> None:
+        """Show what is due, one screen at a time: the hand-off, the King's turn, game over."""
+        if not self.is_current:
+            return
+        if self._handoff_to is not None and self._handoff_screen is None:
+            self._push_handoff(self._handoff_to)
+            return
+        if self._king_pending is not None:
+            steps, before, after = self._king_pending
+            self._king_pending = None
+            if self._pace_king:
+                self.app.push_screen(KingTurnScreen(steps, before, after), self._king_done)
+                return
+        outcome = self.game.view(self.viewer).state.outcome
+        if outcome is None:
+            self._over_shown = False
+        elif not self._over_shown:
+            self._over_shown = True
+            self.action_game_over()
+
+    # -- game over ------------------------------------------------------------------------------
+
+    def action_game_over(self) -> None:
+        if self.game.view(self.viewer).state.outcome is None:
+            self.notify("The game is not over.", severity="warning")
+            return
+        self.app.push_screen(GameOverScreen(self.game, self.viewer, self._save_folder()), self._game_over_choice)
+
+    def _game_over_choice(self, choice: GameOverChoice | None) -> None:
+        if choice == "undo":
+            self.action_undo()
+        elif choice == "new":
+            self.app.new_game()  # the New game screen, with this game's settings and a new seed
+        elif choice == "quit":
+            self.action_quit_game()
+
+    # -- timeline, undo refusals ----------------------------------------------------------------
+
+    def action_timeline(self) -> None:
+        self.app.push_screen(TimelineScreen(self.game, self.viewer))
+
+    def _refused(self, exc: StoreError, title: str) -> None:
+        """An undo or redo the policy refuses: the store's reason and the policy's rule."""
+        self.notify(refusal_text(exc, self.game.undo_policy), title=title, severity="warning", timeout=10)
+
+    # -- saving and loading ---------------------------------------------------------------------
+
+    def _save_folder(self) -> Path:
+        return saves.save_dir(getattr(self.app, "save_dir", None))
+
+    def action_save(self) -> None:
+        name = default_name(self.game.view(self.viewer).state.turn_number)
+        self.app.push_screen(SaveScreen(self.game, self._save_folder(), name), self._saved)
+
+    def _saved(self, path: Path | None) -> None:
+        if path is not None:
+            self._saved_revision = self.game.revision
+            self.notify(f"Saved to {path}", title="Saved")
+
+    def action_load(self) -> None:
+        """The Load screen. Another game's first decision rewrites the autosave, so a game
+        played since its last save under a name asks first: o again, or s to keep it."""
+        try:
+            from .load import LoadScreen
+        except ImportError:
+            self.notify("Loading from the game screen is not available.", severity="warning")
+            return
+        revision = self.game.revision
+        if self.game.state_id > 0 and revision not in (self._saved_revision, self._load_armed):
+            self._load_armed = revision
+            self.notify("Another game's next decision replaces this game's autosave. Press s to save this game "
+                        "under a name, or o again to load anyway.", title="Load", severity="warning", timeout=10)
+            return
+        self.app.push_screen(LoadScreen(getattr(self.app, "save_dir", None)))
+
+    # -- the command palette --------------------------------------------------------------------
+
+    def palette_commands(self) -> Iterator[tuple[str, str, object]]:
+        """Commands without a key of their own (the keys' commands come from the bindings)."""
+        pacing = "Stop pacing the King's turns" if self._pace_king else "Pace the King's turns step by step"
+        if self.game.config.players == 1:
+            yield pacing, "solo: the King's turn shown step by step, or only in the log", self.action_toggle_king_pacing
+        if self.game.view(self.viewer).state.outcome is not None:
+            yield "Game over: the scores", "the score breakdown and what next", self.action_game_over

@@ -1,0 +1,120 @@
+"""The timeline: every decision of the game as a list, to jump back to any earlier point or
+forward along the redo branch.
+
+Each row is the point reached after one decision (its number, the seat that took it, a summary
+as the viewer may read it); ▶ marks where the game stands, ↷ the decisions of the redo branch
+(undone, but replayable while nothing else is decided). Enter jumps there through the
+``GameClient``; when the undo policy refuses, the screen stays open and says why.
+"""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from ...describe import seat_letter
+from ...engine.state import GameState
+from ...store import StoreError
+from ..client import GameClient
+from ..widgets.common import seat_style
+
+# What each undo policy allows, said when it refuses (store.PracticePolicy / StrictPolicy).
+POLICY_RULES = {
+    "practice": "Practice mode: any decision can be undone.",
+    "strict": ("This game uses strict undo: you may take back only your own decisions made since "
+               "another seat last decided, and none that showed a hidden card or used a random draw."),
+}
+REDO = Style(dim=True, italic=True)
+
+
+def refusal_text(exc: StoreError, policy: str) -> str:
+    """The store's refusal and, when a policy refused, the rule of that policy."""
+    rule = POLICY_RULES.get(policy, "")
+    text = str(exc)
+    text = text[0].upper() + text[1:] if text else "Refused."
+    return f"{text}. {rule}" if rule and policy != "practice" else text
+
+
+def timeline_row(state: GameState, state_id: int, seat: int, summary: str, now: int) -> Text:
+    """One row: mark, number, the deciding seat's letter, the summary."""
+    mark = "▶" if state_id == now else ("↷" if state_id > now else " ")
+    row = Text(no_wrap=True, overflow="ellipsis")
+    row.append(f"{mark} {state_id:>3} ")
+    if seat >= 0:
+        row.append(f"{seat_letter(state, seat)} ", seat_style(state, seat))
+    else:
+        row.append("· ")
+    row.append(summary)
+    if state_id > now:
+        row.append("  (redo)")
+        row.stylize(REDO)
+    elif state_id == now:
+        row.stylize(Style(bold=True))
+    return row
+
+
+class TimelineScreen(ModalScreen[None]):
+    """The game's decisions; arrows + Enter jump to one (back as the undo policy allows)."""
+
+    DEFAULT_CSS = """
+    TimelineScreen { align: center middle; }
+    #timeline-box { width: 90; max-width: 100%; height: auto; max-height: 100%; background: $panel;
+                    border: round $accent; padding: 0 1; }
+    #timeline-title { height: 1; }
+    #timeline-list { height: auto; max-height: 70vh; border: none; background: $panel; }
+    #timeline-message { height: auto; color: $warning; }
+    #timeline-hint { height: 1; color: $text-muted; }
+    """
+    BINDINGS = [
+        Binding("escape", "close", "Close", id="timeline.close"),
+        Binding("t", "close", "Close", show=False, id="timeline.close-t"),
+        Binding("q", "close", "Close", show=False, id="timeline.close-q"),
+    ]
+
+    def __init__(self, game: GameClient, viewer: int) -> None:
+        super().__init__()
+        self.game, self.viewer = game, viewer
+
+    def compose(self) -> ComposeResult:
+        game = self.game
+        state = game.view(self.viewer).state
+        now = game.state_id
+        items = game.timeline(self.viewer)
+        with Vertical(id="timeline-box"):
+            redo = game.last_id - now
+            title = f"Timeline: decision {now} of {game.last_id}"
+            yield Static(Text(title + (f" · {redo} to redo (↷)" if redo else ""), style="bold"), id="timeline-title")
+            yield OptionList(*(Option(timeline_row(state, i.state_id, i.seat, i.summary, now), id=str(i.state_id))
+                               for i in items), id="timeline-list")
+            yield Static("", id="timeline-message")
+            yield Static("↑↓ PgUp PgDn move · Enter: go there · Esc or t: close", id="timeline-hint")
+
+    def on_mount(self) -> None:
+        options = self.query_one(OptionList)
+        options.highlighted = min(self.game.state_id, options.option_count - 1)
+        options.focus()
+        self.call_after_refresh(options.scroll_to_highlight, top=False)
+
+    def on_option_list_option_selected(self, message: OptionList.OptionSelected) -> None:
+        message.stop()
+        self.jump(int(message.option.id or 0))
+
+    def jump(self, target: int) -> None:
+        """Go to ``target``; close on success, else explain the refusal and stay."""
+        game = self.game
+        if target != game.state_id:
+            try:
+                game.undo_to(target, seat=self.viewer)
+            except StoreError as exc:
+                self.query_one("#timeline-message", Static).update(Text(refusal_text(exc, game.undo_policy)))
+                return
+        self.dismiss()
+
+    def action_close(self) -> None:
+        self.dismiss()

@@ -1,0 +1,189 @@
+"""The viewer's hand: Development cards with their combat icons, the Basic Combat card, and the
+Dream cards with their conditions and whether each can be played now. Other seats: counts only
+(their cards are hidden in the view anyway).
+
+A Dream "can be played now" when the due decision offers it (a ``PlayDream`` option): the engine
+opens a Dream window only when the golden rule allows, so the options are the truth. Otherwise
+the line says whether its conditions hold (``engine.dreams.conditions_met``, a pure test) and
+when it may be played. With the focus, up/down (or j/k) move a cursor over the cards and Enter
+shows the card in the inspector.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from rich.style import Style
+from rich.text import Text
+from textual.binding import Binding
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from ...content import schema as cs
+from ...describe import seat_letter, seat_name
+from ...engine import dreams
+from ...engine.actions import PlayDream
+from ...engine.events import HIDDEN
+from ...engine.state import HAND_LIMIT, GameState
+from ...engine.views import View
+from .cards import card_def, combat_text, suit_tag
+from .common import clip, seat_style
+
+LABEL = Style(color="#9a9aaa")
+NAME = Style(bold=True)
+CAN_PLAY = Style(color="#5fd75f", bold=True)
+MET = Style(color="#ffd75f")
+NOT_MET = Style(color="#9a9aaa")
+CURSOR = Style(reverse=True)
+OPTION = Style(color="#ffd75f", bold=True)
+
+
+def hand_cards(view: View) -> list[str]:
+    """The viewer's cards in the order drawn: Development cards, then Dreams."""
+    state, me = view.state, view.seat
+    if not 0 <= me < len(state.players):
+        return []
+    pl = state.players[me]
+    return [c for c in (*pl.hand, *pl.dreams) if c != HIDDEN]
+
+
+def option_numbers(state: GameState, seat: int, card_id: str) -> list[int]:
+    """1-based numbers of the due decision's options about this card (play, discard, keep …)."""
+    d = state.decision
+    if d is None or d.seat != seat:
+        return []
+    return [i + 1 for i, a in enumerate(d.options) if getattr(a, "card", None) == card_id]
+
+
+def dream_status(state: GameState, seat: int, card_id: str) -> tuple[str, Style]:
+    """Whether the Dream can be played now, and if not, why (in words)."""
+    d = state.decision
+    if d is not None and d.seat == seat and PlayDream(card=card_id) in d.options:
+        return "✓ can be played now", CAN_PLAY
+    card = card_def(state.pack, card_id)
+    if not isinstance(card, cs.DreamCard):
+        return "", LABEL
+    if dreams.conditions_met(state, seat, card_id):
+        return f"◇ conditions met; play it {dreams.WHEN.get(card.when, card.when)}", MET
+    return "✗ conditions not met", NOT_MET
+
+
+class HandView(Widget, can_focus=True):
+    """Draws the hand of ``view``'s seat; ``cursor``: the index of the card under the cursor."""
+
+    BINDINGS = [
+        Binding("up", "move(-1)", "Previous card", show=False, id="hand.up"),
+        Binding("down", "move(1)", "Next card", show=False, id="hand.down"),
+        Binding("k", "move(-1)", "Previous card", show=False, id="hand.k"),
+        Binding("j", "move(1)", "Next card", show=False, id="hand.j"),
+        Binding("enter", "inspect", "Show the card", id="hand.inspect"),
+    ]
+
+    DEFAULT_CSS = """
+    HandView { height: auto; width: 100%; }
+    """
+
+    view: reactive[View | None] = reactive(None, layout=True)
+    cursor: reactive[int] = reactive(0, layout=True)
+
+    class Inspect(Message):
+        """Show card ``card_id`` in the inspector."""
+
+        def __init__(self, card_id: str) -> None:
+            self.card_id = card_id
+            super().__init__()
+
+    def current(self) -> str | None:
+        """The card under the cursor (when the hand has the focus)."""
+        cards = hand_cards(self.view) if self.view else []
+        return cards[min(self.cursor, len(cards) - 1)] if cards else None
+
+    def on_focus(self) -> None:
+        self.refresh(layout=True)
+
+    def on_blur(self) -> None:
+        self.refresh(layout=True)
+
+    def action_move(self, delta: int) -> None:
+        n = len(hand_cards(self.view)) if self.view else 0
+        if n:
+            self.cursor = (min(self.cursor, n - 1) + delta) % n
+
+    def action_inspect(self) -> None:
+        card = self.current()
+        if card is not None:
+            self.post_message(self.Inspect(card))
+
+    def render(self) -> Text:
+        if self.view is None:
+            return Text("")
+        return render_hand(self.view, self.current() if self.has_focus else None, self.size.width or 80)
+
+
+def render_hand(view: View, cursor: str | None = None, width: int = 80) -> Text:
+    state, me = view.state, view.seat
+    width = max(width, 30)
+    lines: list[Text] = []
+    if 0 <= me < len(state.players):
+        pl = state.players[me]
+        head = Text(f"{seat_letter(state, me)} {seat_name(state, me)}'s hand", seat_style(state, me), end="")
+        dreams_n = f"{len(pl.dreams)} Dream{'s' if len(pl.dreams) != 1 else ''}"
+        head.append(f" · {len(pl.hand)} of {HAND_LIMIT} cards · {dreams_n}", LABEL)
+        lines.append(head)
+        name_w = min(24, width - 22)
+        lines += [_development_line(state, me, c, c == cursor, name_w) for c in pl.hand]
+        for card_id in pl.dreams:
+            lines += _dream_lines(state, me, card_id, card_id == cursor, width)
+    for other in state.players:
+        if other.seat == me or (state.king is not None and other.seat == state.king.seat):
+            continue
+        line = Text(f"{seat_letter(state, other.seat)} {seat_name(state, other.seat)}",
+                    seat_style(state, other.seat), end="")
+        line.append(f": {len(other.hand)} Development cards, {len(other.dreams)} Dreams (hidden)", LABEL)
+        lines.append(line)
+    if state.king is not None:
+        line = Text(f"{seat_letter(state, state.king.seat)} the King", seat_style(state, state.king.seat), end="")
+        line.append(f": {len(state.king.hand)} combat cards face down", LABEL)
+        lines.append(line)
+    for line in lines:
+        line.truncate(width, overflow="ellipsis")
+    return Text("\n", end="").join(lines)
+
+
+def _marker(t: Text, state: GameState, seat: int, card_id: str, at_cursor: bool) -> None:
+    """'▸' under the cursor, then the number of the first option about the card."""
+    numbers = option_numbers(state, seat, card_id)
+    t.append("▸" if at_cursor else " ", Style(bold=True))
+    t.append(f"{numbers[0]:>2}" if numbers else "  ", OPTION)
+    t.append(" ")
+
+
+def _development_line(state: GameState, seat: int, card_id: str, at_cursor: bool, name_w: int) -> Text:
+    card = card_def(state.pack, card_id)
+    t = Text(end="")
+    _marker(t, state, seat, card_id, at_cursor)
+    name = getattr(card, "name", card_id)
+    t.append(clip(name, name_w).ljust(name_w), NAME + (CURSOR if at_cursor else Style()))
+    if isinstance(card, (cs.DevelopmentCard, cs.BasicCombat)):
+        t.append(f" {combat_text(card.combat)} ")
+    if isinstance(card, cs.DevelopmentCard):
+        kind = f"Upgrade {card.action.capitalize()}" if card.kind == "upgrade" and card.action else "Ploy"
+        t.append(kind + (f" {card.vp} VP" if card.vp else ""), LABEL)
+    elif isinstance(card, cs.BasicCombat):
+        t.append("Basic Combat", LABEL)
+    return t
+
+
+def _dream_lines(state: GameState, seat: int, card_id: str, at_cursor: bool, width: int) -> list[Text]:
+    """The Dream's name, suit, VP and status, then its conditions (wrapped)."""
+    card = card_def(state.pack, card_id)
+    if not isinstance(card, cs.DreamCard):
+        return []
+    t = Text(end="")
+    _marker(t, state, seat, card_id, at_cursor)
+    t.append(card.name, NAME + (CURSOR if at_cursor else Style()))
+    t.append(f" {suit_tag(state.pack, card.suit)} {card.vp} VP", LABEL)
+    status, style = dream_status(state, seat, card_id)
+    wrapped = textwrap.wrap(card.text, max(width - 5, 20))
+    return [t, Text(f"     {status}", style, end=""), *(Text(f"     {line}", LABEL, end="") for line in wrapped)]

@@ -1,0 +1,60 @@
+"""The one-line panel indicator of small terminals: which panel is shown, and the keys that
+cycle the panels (Tab / shift+Tab) and put a cursor on one (b, m, c). While the board's cursor
+is active it shows what is under the cursor instead (``note``)."""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+
+HINT = Style(color="#9a9aaa")
+SHOWN = Style(reverse=True, bold=True)
+
+# (panel id, its name on the indicator), in Tab order.
+PANELS: tuple[tuple[str, str], ...] = (
+    ("board", "Board"),
+    ("matrix", "Matrix"),
+    ("hand", "Hand"),
+    ("tracks", "Tracks"),
+    ("players", "Players"),
+    ("log", "Log"),
+)
+
+KEYS = {"board": "b", "matrix": "m", "hand": "c", "log": "l"}  # the key that shows (and focuses) each
+
+
+def panel_title(panel: str, name: str, shown: bool) -> str:
+    """A panel's title on big terminals: 'Board · b', '▶ Tracks' for the selected one."""
+    key = f" · {KEYS[panel]}" if panel in KEYS else ""
+    return f"{'▶ ' if shown else ''}{name}{key}"
+
+
+class PanelTabs(Widget):
+    """Draws the panel names with ``shown`` in reverse video; holds nothing else."""
+
+    DEFAULT_CSS = """
+    PanelTabs { height: 1; width: 100%; }
+    """
+
+    shown: reactive[str] = reactive("board")
+    note: reactive[Text | None] = reactive(None)  # shown instead of the names (the board's cursor)
+
+    def render(self) -> Text:
+        if self.note is not None:
+            note = self.note.copy()
+            note.no_wrap, note.overflow = True, "ellipsis"
+            note.truncate(self.size.width, overflow="ellipsis")
+            return note
+        t = Text(no_wrap=True, overflow="ellipsis", end="")
+        t.append("Tab", Style(bold=True))
+        t.append("▸ ", HINT)
+        for k, (panel, name) in enumerate(PANELS):
+            if k:
+                t.append(" ")
+            t.append(f" {name} ", SHOWN if panel == self.shown else Style())
+        hint = "  b/m/c: cursor"
+        if t.cell_len + len(hint) <= self.size.width:
+            t.append(hint, HINT)
+        return t

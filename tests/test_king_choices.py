@@ -1,0 +1,207 @@
+"""The King's ties its rules leave to "you" (solo rulebook): MANEUVER's last tie ("you may choose
+between the tied areas"), DEVELOP's tuck ("your choice if tied") and the harder modifier's
+powered-up actions at setup ("1 or 2 actions of your choice"). The King makes no free choice:
+each is a decision for the human's seat, and the King's action waits for it."""
+
+from __future__ import annotations
+
+import pytest
+from msgspec.structs import replace
+
+from nctui.engine import board, cards, king_actions as ka, king_turn as kt
+from nctui.engine.actions import ChooseAction, ChooseArea, ChooseTurnStart, Conquer
+from nctui.engine.errors import IllegalAction
+from nctui.engine.flow import apply, legal_actions, step
+from nctui.engine.invariants import violations
+from nctui.engine.registry import CONTINUATIONS
+from nctui.engine.solo import new_solo_game
+
+from .test_king_actions import K, f, shape
+from .test_solo_setup import SOLO, solo_setup
+
+YOU = 0
+RONDEL = ("ritual", "summon", "fortify", "maneuver", "develop")
+
+
+@pytest.fixture
+def king_turn(monkeypatch):
+    """Play the King's turn with a Horror Die showing ``roll`` (from its Dreamer on Ritual, with a
+    Cultist on every Day space: 3 = Maneuver, 4 = Develop); its conflict loop is left out."""
+    monkeypatch.setitem(CONTINUATIONS, "king_conflicts", lambda s, frame, ev: s)
+
+    def play(state, roll):
+        monkeypatch.setattr(kt, "roll_horror_die", lambda s, ev: (roll, s))
+        ev = []
+        return kt.play_king_turn(replace(state, active=K), ev), ev
+
+    return play
+
+
+def _placed(ev):
+    return [e.area for e in ev if e.kind == "king_maneuvers"]
+
+
+# --- MANEUVER: "If still multiple areas are available, you may choose between the tied areas."
+
+def _tied_maneuver():
+    # bell-hollow and moth-garden: both empty, both moon (marked on the same turn), no damage
+    state = solo_setup()
+    back = sum(board.area(state, a).shadows for a in ("bell-hollow", "moth-garden"))
+    state = shape(state, bell_hollow=dict(shadows=0), moth_garden=dict(shadows=0))
+    return replace(state, shadows=state.shadows + back)
+
+
+def test_maneuver_tie_asks_you_with_exactly_the_tied_areas(king_turn):
+    state, _ = king_turn(_tied_maneuver(), 3)
+    d = state.decision
+    assert d.seat == YOU and d.kind == "king_maneuver"
+    assert set(d.options) == {ChooseArea(area="bell-hollow"), ChooseArea(area="moth-garden")}
+    assert f(state, "bell-hollow")[K] == f(state, "moth-garden")[K] == 0  # nothing placed before you choose
+
+
+def test_maneuver_places_where_you_choose_then_spends_the_rest(king_turn):
+    state, ev = king_turn(_tied_maneuver(), 3)  # Power 1: 3 MP
+    before = state.players[K].supply
+    res = step(state, ChooseArea(area="moth-garden"))
+    state, ev = res.state, ev + list(res.events)
+    assert f(state, "moth-garden")[K] == 1 and f(state, "bell-hollow")[K] in (0, 1)
+    while state.decision.kind == "king_maneuver":  # a later MP may tie again
+        res = step(state, legal_actions(state)[0])
+        state, ev = res.state, ev + list(res.events)
+    assert _placed(ev)[0] == "moth-garden" and len(_placed(ev)) == 3
+    assert "your choice" in next(e.detail for e in ev if e.kind == "king_maneuvers")
+    assert state.players[K].supply == before - 3
+    assert state.decision.seat == YOU and state.decision.kind in ("react", "king_dream")  # the turn went on
+    assert violations(state) == []
+
+
+def test_maneuver_refuses_an_area_that_is_not_tied(king_turn):
+    state, _ = king_turn(_tied_maneuver(), 3)
+    with pytest.raises(IllegalAction, match="SOLO MANEUVER"):
+        apply(state, ChooseArea(area="ember-reach"))
+
+
+def test_maneuver_without_a_tie_asks_nothing(king_turn):
+    state, ev = king_turn(solo_setup(), 3)  # ember-reach is the only best area, each time
+    assert _placed(ev) == ["ember-reach"] * 3
+    assert state.decision.kind in ("react", "king_dream") and state.work is None
+
+
+def test_maneuver_step_stops_on_a_tie_and_keeps_the_rest_of_its_mp():
+    s = ka.spend_mp(_tied_maneuver(), 3, [])
+    assert s.work.options == ("bell-hollow", "moth-garden") and s.work.mp == 2 and s.work.seat == YOU
+    assert not any(fr.then == "king_conflicts" for fr in s.frames)  # the conflicts wait for the MP
+
+
+# --- DEVELOP: "tuck the last drawn card under the Action card with the fewest cards tucked
+# (your choice if tied)"
+
+def _in_deck(state, kind, n):
+    return [c for c in state.decks.development if cards.development(state, c).kind == kind][:n]
+
+
+def _ploys(state, n):
+    return _in_deck(state, "ploy", n)
+
+
+def _upgrades(state, n):
+    return _in_deck(state, "upgrade", n)
+
+
+def _deck_top(state, top, tucked=None):
+    """Put ``top`` on the Development deck; ``tucked`` (action -> cards) moves cards under the
+    King's Action cards (taken out of the deck, so that cards stay conserved)."""
+    tucked = tucked or {}
+    under = [c for cs in tucked.values() for c in cs]
+    rest = tuple(c for c in state.decks.development if c not in top and c not in under)
+    state = replace(state, decks=replace(state.decks, development=tuple(top) + rest))
+    return kt.set_king(state, replace(state.king, tucked=tuple(tuple(tucked.get(a, ())) for a in RONDEL)))
+
+
+def test_develop_tuck_tie_asks_you_and_tucks_where_you_choose(king_turn):
+    state = solo_setup()
+    ploys = _ploys(state, 2)
+    state, _ = king_turn(_deck_top(state, ploys), 4)  # Develop, Power 1: 2 Ploys drawn
+    d = state.decision
+    assert d.seat == YOU and d.kind == "king_tuck" and ploys[1] in d.prompt
+    assert set(d.options) == {ChooseAction(action=a) for a in RONDEL}  # nothing tucked yet: all tied
+    assert ploys[0] in state.king.hand and violations(state) == []  # the rest went to its hand
+    res = step(state, ChooseAction(action="fortify"))
+    state = res.state
+    assert state.king.tucked == ((), (), (ploys[1],), (), ())
+    assert state.players[K].hand == () and ploys[1] not in state.king.hand
+    assert any(e.kind == "king_tucks" and e.cards == (ploys[1],) for e in res.events)
+    assert kt.power(state.king, 2) == 1 and violations(state) == []
+
+
+def test_develop_tuck_tie_offers_only_the_tied_cards_and_refuses_others(king_turn):
+    state = solo_setup()
+    ploys, ups = _ploys(state, 2), _upgrades(state, 3)
+    state = _deck_top(state, ploys, {"ritual": ups[:1], "maneuver": ups[1:2], "develop": ups[2:]})
+    state, _ = king_turn(state, 4)
+    assert set(state.decision.options) == {ChooseAction(action="summon"), ChooseAction(action="fortify")}
+    with pytest.raises(IllegalAction, match="SOLO DEVELOP"):
+        apply(state, ChooseAction(action="ritual"))
+    state = apply(state, ChooseAction(action="summon"))
+    assert state.king.tucked[1] == (ploys[1],)
+
+
+def test_develop_without_a_tie_asks_nothing(king_turn):
+    state = solo_setup()
+    ploys, ups = _ploys(state, 2), _upgrades(state, 4)
+    state = _deck_top(state, ploys, {"ritual": ups[:1], "summon": ups[1:2], "maneuver": ups[2:3], "develop": ups[3:]})
+    state, _ = king_turn(state, 4)
+    assert state.decision.kind != "king_tuck" and state.king.tucked[2] == (ploys[1],)
+
+
+def test_develop_upgrade_goes_under_its_action_without_asking(king_turn):
+    state = solo_setup()
+    up = _upgrades(state, 1)[0]
+    state, _ = king_turn(_deck_top(state, [up, _ploys(state, 1)[0]]), 4)
+    action = cards.development(state, up).action
+    assert state.decision.kind != "king_tuck" and state.king.tucked[RONDEL.index(action)] == (up,)
+
+
+# --- DIFFICULTY MODIFIERS (harder): "Draw and tuck 1 card each from the Development deck under
+# 1 or 2 actions of your choice."
+
+def _powered_start(option):
+    state, _ = new_solo_game(replace(SOLO, difficulty=(option,)))
+    return apply(state, ChooseTurnStart(position=0))
+
+
+def test_harder_powered_2_asks_twice_for_distinct_actions_and_tucks_a_card_under_each():
+    state = _powered_start("harder_powered_2")
+    deck = state.decks.development
+    d = state.decision
+    assert d.seat == YOU and d.kind == "king_powered" and set(d.options) == {ChooseAction(action=a) for a in RONDEL}
+    res = step(state, ChooseAction(action="maneuver"))
+    state = res.state
+    assert state.decision.kind == "king_powered" and ChooseAction(action="maneuver") not in legal_actions(state)
+    assert [e.kind for e in res.events] == ["king_tucks"] and res.events[0].cards == (deck[0],)
+    with pytest.raises(IllegalAction, match="SOLO DIFFICULTY MODIFIERS"):
+        apply(state, ChooseAction(action="maneuver"))
+    state = apply(state, ChooseAction(action="develop"))
+    assert state.decision.kind == "conquer"  # then your corner
+    assert state.king.tucked == ((), (), (), (deck[0],), (deck[1],)) and state.decks.development == deck[2:]
+    assert [kt.power(state.king, i) for i in range(5)] == [0, 0, 0, 1, 1]  # Power counts them
+    state = apply(state, Conquer(area="weeping-orchard"))
+    state = apply(state, legal_actions(state)[0])
+    assert state.phase == "turn" and violations(state) == []
+
+
+def test_harder_powered_1_asks_once():
+    state = _powered_start("harder_powered_1")
+    state = apply(state, ChooseAction(action="summon"))
+    assert state.decision.kind == "conquer" and [len(t) for t in state.king.tucked] == [0, 1, 0, 0, 0]
+
+
+def test_without_the_modifier_nothing_is_tucked_at_setup():
+    state, _ = new_solo_game(SOLO)
+    state = apply(state, ChooseTurnStart(position=0))
+    assert state.decision.kind == "conquer" and not any(state.king.tucked)
+
+
+def test_harder_powered_1_and_2_together_are_refused():
+    with pytest.raises(ValueError, match="not both.*DIFFICULTY MODIFIERS"):
+        new_solo_game(replace(SOLO, difficulty=("harder_powered_1", "harder_powered_2")))

@@ -1,0 +1,119 @@
+"""End to end: the real ``nctui`` command in an 80x24 tmux pane, driven by keys, the screen
+read back with ``tmux capture-pane``.
+
+Title → New game → solo against the King → the game → an option → q (save and quit), checking
+the text on screen at each step and the autosave afterwards. The tmux server is our own (its
+own socket, no user configuration) and is killed at the end. Skipped only when tmux is missing
+(``.ci/run`` installs it when it can).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from nctui import saves
+
+ROOT = Path(__file__).resolve().parent.parent
+TMUX = shutil.which("tmux") or "tmux"
+DEADLINE = 20.0  # seconds for one screen to appear (a cold start on a slow CI machine)
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None,
+                                reason="tmux is not installed (.ci/run installs it with apt-get when it can)")
+
+
+def _nctui_command() -> list[str]:
+    """The installed console script next to this Python when there is one, else ``-m nctui``."""
+    script = Path(sys.executable).with_name("nctui")
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "nctui"]
+
+
+class Pane:
+    """One tmux session on a private server, 80x24."""
+
+    def __init__(self, socket: str) -> None:
+        self.socket = socket
+        self.socket_path: str | None = None
+
+    def tmux(self, *args: str) -> str:
+        done = subprocess.run([TMUX, "-L", self.socket, "-f", os.devnull, *args],
+                              capture_output=True, text=True, timeout=10, check=False)
+        assert done.returncode == 0, f"tmux {' '.join(args)}: {done.stderr}"
+        return done.stdout
+
+    def start(self, command: str) -> None:
+        self.tmux("new-session", "-d", "-s", "smoke", "-x", "80", "-y", "24", command)
+        self.socket_path = self.tmux("display-message", "-p", "#{socket_path}").strip()
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-p", "-t", "smoke")
+
+    def keys(self, *keys: str) -> None:
+        self.tmux("send-keys", "-t", "smoke", *keys)
+
+    def wait_for(self, *words: str, timeout: float = DEADLINE) -> str:
+        """The screen once it shows every one of ``words`` (polled; fails at the deadline)."""
+        end = time.monotonic() + timeout
+        while True:
+            text = self.screen()
+            if all(w in text for w in words):
+                return text
+            if time.monotonic() > end:
+                pytest.fail(f"the screen never showed {words!r}; it shows:\n{text}")
+            time.sleep(0.1)
+
+    def close(self) -> None:
+        subprocess.run([TMUX, "-L", self.socket, "kill-server"], capture_output=True, timeout=10, check=False)
+        if self.socket_path:  # tmux leaves its socket file behind
+            Path(self.socket_path).unlink(missing_ok=True)
+
+
+@pytest.fixture
+def pane():
+    p = Pane(f"nctui-smoke-{os.getpid()}")
+    try:
+        yield p
+    finally:
+        p.close()
+
+
+def test_title_new_solo_game_play_and_quit(pane, tmp_path):
+    save_dir = tmp_path / "saves"
+    env = {"TERM": "xterm-256color", "NCTUI_SAVE_DIR": str(save_dir), "PYTHONPATH": str(ROOT)}
+    # Textual draws on stderr: it is left on the pane. After the app, the exit code stays shown.
+    nctui = " ".join(["env", *(f"{k}={shlex.quote(v)}" for k, v in env.items()), *map(shlex.quote, _nctui_command())])
+    pane.start(nctui + '; echo "[nctui exited: $?]"; sleep 120')
+
+    title = pane.wait_for("N I G H T M A R E", "New game", "Continue", "Load a saved game", "Quit")
+    assert "no saved game yet" in title
+
+    pane.keys("n")
+    form = pane.wait_for("New game", "Hot-seat at one keyboard", "Seat 2", "Seed", "Ready:")
+    shown = re.search(r"Seed +(\d+)", form)
+    assert shown, form
+    seed = int(shown.group(1))
+    assert f"seed {seed}" in form  # the Ready line names the same seed
+
+    pane.keys("Right")  # solo against the King
+    pane.wait_for("Solo against the King", "Difficulty", "Harder:")
+    pane.keys("s")
+    game = pane.wait_for("Turn track")
+    assert "1 Start the Turn track at position 1" in game
+
+    pane.keys("1")
+    pane.wait_for("corner")  # the solo setup goes on: your corner of the board
+    pane.keys("q")
+    after = pane.wait_for("[nctui exited: 0]")
+    assert "Game saved to" in after
+
+    store = saves.load(saves.latest_autosave(save_dir))
+    assert store.state_id == 1 and store.state.config.players == 1
+    assert store.state.config.seed == seed  # the seed shown is the seed played

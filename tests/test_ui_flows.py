@@ -1,0 +1,554 @@
+"""The flows around the game screen, driven by Pilot: the hot-seat hand-off, the timeline,
+save and load, game over, the King's turn paced step by step, undo refusals, the command
+palette, and the colour modes."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+
+from msgspec.structs import replace
+from rich.console import Console
+from textual.command import CommandPalette
+from textual.filter import Monochrome
+from textual.widgets import Input, OptionList
+
+from nctui import saves
+from nctui.bots import RandomBot
+from nctui.describe import words_for
+from nctui.engine import GameConfig, player_view
+from nctui.engine.actions import PlayCombatCard
+from nctui.engine.events import Event
+from nctui.engine.flow import StepResult, step
+from nctui.store import Store, StrictPolicy
+from nctui.ui.app import GameScreen, create_app
+from nctui.store import SECRET_ACTIONS
+from nctui.engine.actions import PlayCombatCard
+from nctui.ui.client import LocalGame
+from nctui.ui.commands import screen_commands
+from nctui.ui.screens.game_over import GameOverScreen
+from nctui.ui.screens.handoff import HandoffScreen
+from nctui.ui.screens.king_turn import KingTurnScreen, king_turn_events
+from nctui.ui.screens.load import LoadScreen
+from nctui.ui.screens.new_game import NewGameScreen
+from nctui.ui.screens.save import SaveScreen
+from nctui.ui.screens.timeline import TimelineScreen
+from nctui.ui.theme import line_filters, mono_wanted, seat_colours_256
+from nctui.ui.widgets.decision import DecisionPanel
+from nctui.ui.widgets.hand import HandView, hand_cards
+from nctui.ui.widgets.log import GameLog
+from nctui.ui.widgets.players import PlayersView, render_players
+
+from .helpers import store_moves
+
+SMALL, BIG = (80, 24), (120, 40)
+HOTSEAT = GameConfig(players=2, seats=("human", "human"), seed=42)  # seat 1 decides twice, then seat 0
+SOLO = GameConfig(players=1, seats=("human", "king"), seed=3)
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+def views_of(screen) -> set[int]:
+    """The seats whose views the screen's widgets hold."""
+    return {w.view.seat for w in screen.query("*") if getattr(w, "view", None) is not None}
+
+
+def rendered(renderable, width: int, *, colours: str | None = None) -> str:
+    """What a Rich renderable prints at ``width`` (with ANSI codes when ``colours`` is given)."""
+    console = Console(width=width, record=True, color_system=colours, force_terminal=colours is not None,
+                      file=io.StringIO())
+    console.print(renderable)
+    return console.export_text(styles=colours is not None)
+
+
+def text_of(screen, selector: str, width: int = 120) -> str:
+    """The text of a Static on ``screen``, as printed."""
+    return rendered(screen.query_one(selector).content, width)
+
+
+def notes_of(screen) -> list[str]:
+    """Replace ``screen.notify`` with a recorder of the messages."""
+    seen: list[str] = []
+    screen.notify = lambda message, **kw: seen.append(message)  # type: ignore[method-assign]
+    return seen
+
+
+# ---------------------------------------------------------------------------------------------
+# Hot-seat hand-off
+
+
+def test_handoff_hides_the_next_hand_until_a_key(tmp_path):
+    async def go():
+        app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.press("3")  # seat 1 sets the Turn track and decides again: no hand-off
+            await pilot.pause()
+            assert isinstance(app.screen, GameScreen)
+            await pilot.press("1")  # seat 1 conquers; seat 0 decides next
+            await pilot.pause()
+            store = app.store
+            assert store.state.decision.seat == 0
+            assert isinstance(app.screen, HandoffScreen)
+            text = text_of(app.screen, "#handoff-text")
+            assert "Pass the keyboard to" in text and "when only Red is looking" in text
+            game = app.game_screen()
+            # Behind the hand-off nothing of seat 0 was drawn: every panel still has seat 1's view.
+            assert game.viewer == 1 and views_of(game) == {1}
+            await pilot.press("1")  # a digit does nothing here
+            await pilot.pause()
+            assert store.state_id == 2
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, GameScreen) and game.viewer == 0 and views_of(game) == {0}
+            red, blue = store.state.players
+            assert set(hand_cards(game.query_one(HandView).view)) == {*red.hand, *red.dreams}
+            # The log was written again through Red's eyes: Blue's dealt cards are not named.
+            await pilot.press("l")
+            await pilot.pause()
+            log = "\n".join(strip.text for strip in game.query_one(GameLog).lines)
+            w = words_for(store.state.pack)
+            assert "Blue is dealt 3 Development cards" in log
+            assert not any(w.card(c) in log for c in blue.hand if c not in red.hand)
+            assert any(w.card(c) in log for c in red.hand if c not in blue.hand)
+
+    run(go())
+
+
+def test_handoff_u_takes_back_the_decision_that_passed_the_keyboard(tmp_path):
+    async def go():
+        app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.press("3", "1")
+            await pilot.pause()
+            assert isinstance(app.screen, HandoffScreen)
+            await pilot.press("u")
+            await pilot.pause()
+            assert app.store.state_id == 1 and isinstance(app.screen, GameScreen)
+            assert app.game_screen().viewer == 1
+
+    run(go())
+
+
+def test_a_continued_hotseat_game_hands_off_first(tmp_path):
+    store = Store(HOTSEAT)
+    store_moves(store, 6)
+
+    async def go():
+        app = create_app(store, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, HandoffScreen)
+            await pilot.press("space")
+            await pilot.pause()
+            assert app.game_screen().viewer == store.state.decision.seat
+
+    run(go())
+
+
+def test_handoffs_between_people_around_a_computer(tmp_path):
+    config = GameConfig(players=3, seats=("human", "bot", "human"), seed=5)
+
+    async def go():
+        app = create_app(config, save_dir=tmp_path, bot_delay=0.01)
+        async with app.run_test(size=SMALL) as pilot:
+            store, game = app.store, app.game_screen()
+            handoffs = []
+            for _ in range(16):
+                await pilot.pause(0.02)
+                seat = store.state.decision.seat
+                if isinstance(app.screen, HandoffScreen):
+                    handoffs.append(app.screen.seat)
+                    assert app.screen.seat == seat != game.viewer and seat not in views_of(game)
+                    await pilot.press("enter")
+                elif seat != 1:
+                    assert isinstance(app.screen, GameScreen) and game.viewer == seat
+                    await pilot.press("1")
+            assert set(handoffs) == {0, 2}
+
+    run(go())
+
+
+def test_no_handoff_in_solo(tmp_path):
+    async def go():
+        app = create_app(SOLO, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=SMALL) as pilot:
+            for _ in range(6):
+                await pilot.press("1")
+                await pilot.pause()
+                while isinstance(app.screen, KingTurnScreen):
+                    await pilot.press("x")
+                    await pilot.pause()
+                assert not isinstance(app.screen, HandoffScreen)
+            assert app.store.state_id >= 4
+
+    run(go())
+
+
+def test_handoff_snapshot(snap_compare, tmp_path):
+    async def run_before(pilot):
+        await pilot.press("3", "1")
+        await pilot.pause()
+
+    assert snap_compare(create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0), terminal_size=SMALL,
+                        run_before=run_before)
+
+
+# ---------------------------------------------------------------------------------------------
+# Timeline, undo refusals
+
+
+def test_timeline_jumps_back_and_redoes_forward(tmp_path):
+    store = Store(replace(HOTSEAT, seats=("human", "bot")))
+    store_moves(store, 8)
+    last = store.state_id
+
+    async def go():
+        app = create_app(store, save_dir=tmp_path, bot_delay=30)  # the computer waits
+        async with app.run_test(size=BIG) as pilot:
+            await pilot.press("t")
+            await pilot.pause()
+            timeline = app.screen
+            assert isinstance(timeline, TimelineScreen)
+            options = timeline.query_one(OptionList)
+            assert options.option_count == last + 1 and options.highlighted == last
+            assert str(options.get_option_at_index(last).prompt.plain).startswith("▶")
+            await pilot.press("up", "up", "up", "enter")
+            await pilot.pause()
+            assert store.state_id == last - 3 and store.last_id == last
+            assert isinstance(app.screen, GameScreen)
+            await pilot.press("t")
+            await pilot.pause()
+            options = app.screen.query_one(OptionList)
+            rows = [options.get_option_at_index(i).prompt.plain for i in range(options.option_count)]
+            assert rows[last - 3].startswith("▶")
+            assert all("(redo)" in r and r.startswith("↷") for r in rows[last - 2:])
+            assert not any("(redo)" in r for r in rows[: last - 2])
+            await pilot.press("down", "down", "down", "enter")
+            await pilot.pause()
+            assert store.state_id == last and isinstance(app.screen, GameScreen)
+
+    run(go())
+
+
+def test_strict_undo_refusals_say_the_policy(tmp_path):
+    store = Store(HOTSEAT, policy=StrictPolicy())
+    store_moves(store, 2)  # seat 1 decided twice; seat 0 decides
+
+    async def go():
+        app = create_app(store, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.press("enter")  # the hand-off of a continued game
+            await pilot.pause()
+            seen = notes_of(app.game_screen())
+            at = store.state_id
+            await pilot.press("u")
+            await pilot.pause()
+            assert store.state_id == at
+            assert seen and "cannot undo" in seen[-1].lower() and "strict undo" in seen[-1]
+            await pilot.press("t")
+            await pilot.pause()
+            await pilot.press("home", "enter")
+            await pilot.pause()
+            assert isinstance(app.screen, TimelineScreen) and store.state_id == at  # stays open, says why
+            message = text_of(app.screen, "#timeline-message")
+            assert "strict undo" in message
+
+    run(go())
+
+
+def test_the_timeline_keeps_another_seats_combat_card_face_down():
+    store = Store(GameConfig(players=2, seats=("human", "human"), seed=1))
+    bots = [RandomBot(2), RandomBot(3)]
+    while store.state_id < 418:  # seat 1 has just played a card face down; seat 0 plays next
+        d = store.state.decision
+        store.dispatch(bots[d.seat].choose(player_view(store.state, d.seat)), seen_state_id=store.state_id,
+                       seat=d.seat)
+    entry = store.entry(418)
+    assert isinstance(entry.action, PlayCombatCard) and entry.seat == 1
+    assert store.state.decision.seat == 0 and store.state.decision.kind == "play_combat_card"
+    game = LocalGame(store)
+    card = words_for(store.state.pack).card(entry.action.card)
+    assert game.timeline(0)[418].summary == SECRET_ACTIONS[PlayCombatCard]
+    assert card in game.timeline(1)[418].summary  # its own seat sees it
+
+
+# ---------------------------------------------------------------------------------------------
+# Save and load
+
+
+def test_save_under_a_name_then_load_it(tmp_path):
+    async def go():
+        app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.press("3")
+            await pilot.pause()
+            await pilot.press("s")
+            await pilot.pause()
+            assert isinstance(app.screen, SaveScreen)
+            field = app.screen.query_one(Input)
+            assert "turn" in field.value
+            field.value = "bad/name"
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, SaveScreen)  # refused, nothing lost
+            assert "not a plain file name" in text_of(app.screen, "#save-message")
+            field.value = "my game"
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, GameScreen)
+            path = tmp_path / ("my game" + saves.SUFFIX)
+            assert saves.load(path).state == app.store.state
+            # Saving again under the same name asks before replacing the file.
+            await pilot.press("1", "enter")  # the game moves on (and the keyboard to seat 0)
+            await pilot.pause()
+            assert app.store.state_id == 2 and isinstance(app.screen, GameScreen)
+            await pilot.press("s")
+            await pilot.pause()
+            app.screen.query_one(Input).value = "my game"
+            await pilot.press("enter")
+            await pilot.pause()
+            assert "exists" in text_of(app.screen, "#save-message")
+            assert saves.load(path).state_id == 1
+            await pilot.press("escape")
+            await pilot.pause()
+            # o: played since the named save, so a warning first (loading another game would
+            # replace this one's autosave); o again: the Load screen.
+            before = app.store
+            seen = notes_of(app.game_screen())
+            await pilot.press("o")
+            await pilot.pause()
+            assert isinstance(app.screen, GameScreen) and "replaces this game's autosave" in seen[-1]
+            await pilot.press("o")
+            await pilot.pause()
+            load = app.screen
+            assert isinstance(load, LoadScreen)
+            load.load(path)
+            await pilot.pause()
+            assert app.store is not before and app.store.state_id == 1
+            assert isinstance(app.screen, HandoffScreen)  # a hot-seat game continued: whose turn first
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, GameScreen) and app.game_screen().game is app.game
+
+    run(go())
+
+
+# ---------------------------------------------------------------------------------------------
+# Game over
+
+
+def near_end_store() -> Store:
+    """Two people, three decisions from the end of a game (seat 0: the Day action, ignored
+    (option 2), then a Dream discard (option 3); seat 1: a reaction, pass (option 3))."""
+    from .test_game_end import ONE, devour_to_the_threshold, finish_turn
+    from .test_nightmares import stage2
+
+    state = finish_turn(devour_to_the_threshold(stage2(*ONE, players=2)))
+    state = replace(state, config=replace(state.config, seats=("human", "human")))
+    return Store(initial=StepResult(state=state, events=()))
+
+
+async def play_to_the_end(pilot) -> None:
+    await pilot.press("2", "3")
+    await pilot.pause()
+    assert isinstance(pilot.app.screen, HandoffScreen)
+    await pilot.press("enter", "3")
+    await pilot.pause()
+
+
+def test_game_over_shows_the_breakdown_and_undo_goes_back(tmp_path):
+    async def go(size):
+        store = near_end_store()
+        app = create_app(store, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=size) as pilot:
+            await play_to_the_end(pilot)
+            assert store.state.outcome is not None
+            screen = app.screen
+            assert isinstance(screen, GameOverScreen)
+            plain = text_of(screen, "#over-text", size[0])
+            for word in ("Ritual", "Forts", "Devoured", "Upgrades", "Dreams", "Total"):
+                assert word in plain
+            assert "★ R Red wins with 8 VP" in plain and "Devoured end condition" in plain
+            await pilot.press("u")
+            await pilot.pause()
+            assert store.state.outcome is None and isinstance(app.screen, HandoffScreen | GameScreen)
+            # back to the last person's decision; redo shows the game over again
+            while isinstance(app.screen, HandoffScreen):
+                await pilot.press("enter")
+                await pilot.pause()
+            await pilot.press("r")
+            await pilot.pause()
+            assert isinstance(app.screen, GameOverScreen)
+            await pilot.press("v")  # look at the board; g brings the scores back
+            await pilot.pause()
+            assert isinstance(app.screen, GameScreen)
+            await pilot.press("g")
+            await pilot.pause()
+            assert isinstance(app.screen, GameOverScreen)
+
+    run(go(SMALL))
+    run(go(BIG))
+
+
+def test_game_over_saves_the_replay_and_starts_again(tmp_path):
+    async def go():
+        store = near_end_store()
+        app = create_app(store, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=SMALL) as pilot:
+            await play_to_the_end(pilot)
+            await pilot.press("s")
+            await pilot.pause()
+            assert isinstance(app.screen, SaveScreen)
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, GameOverScreen)
+            [replay] = [p for p in saves.list_saves(tmp_path) if p.name.startswith("replay-")]
+            loaded = saves.load(replay)
+            assert loaded.last_id == 3 and loaded.state.outcome == store.state.outcome
+            await pilot.press("n")
+            await pilot.pause()
+            assert isinstance(app.screen, NewGameScreen)
+
+    run(go())
+
+
+def test_game_over_snapshot(snap_compare, tmp_path):
+    async def run_before(pilot):
+        await play_to_the_end(pilot)
+
+    assert snap_compare(create_app(near_end_store(), save_dir=tmp_path, bot_delay=0), terminal_size=SMALL,
+                        run_before=run_before)
+
+
+# ---------------------------------------------------------------------------------------------
+# Solo: the King's turn
+
+
+def before_a_kings_turn() -> tuple[Store, int]:
+    """A solo game one decision before the King's turn, and the option index that starts it."""
+    store = Store(SOLO)
+    bot = RandomBot(1)
+    while True:
+        d = store.state.decision
+        action = bot.choose(player_view(store.state, d.seat))
+        if any(e.kind == "king_horror_die" for e in step(store.state, action).events):
+            return store, d.options.index(action)
+        store.dispatch(action, seen_state_id=store.state_id, seat=d.seat)
+
+
+def test_king_turn_is_paced_step_by_step(tmp_path):
+    store, option = before_a_kings_turn()
+
+    async def go():
+        app = create_app(store, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.pause()
+            panel = app.screen.query_one(DecisionPanel)
+            panel.highlight = option
+            await pilot.press("enter")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, KingTurnScreen)
+            assert len(screen.steps) > 3 and screen.shown == 1
+            die_at = next(i for i, s in enumerate(screen.steps) if s.kind == "king_horror_die")
+            for _ in range(die_at):
+                await pilot.press("space")
+            await pilot.pause()
+            assert screen.shown == die_at + 1
+            head = text_of(screen, "#king-head")
+            assert "the Horror Die" in head
+            await pilot.press("a")
+            await pilot.pause()
+            assert screen.done
+            text = text_of(screen, "#king-text")
+            assert "The King rolled the Horror Die" in text
+            await pilot.press("enter")  # all shown: Enter closes
+            await pilot.pause()
+            assert isinstance(app.screen, GameScreen)
+
+    run(go())
+
+
+def test_king_turn_pacing_can_be_turned_off(tmp_path):
+    store, option = before_a_kings_turn()
+
+    async def go():
+        app = create_app(store, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.pause()
+            app.screen.query_one(DecisionPanel).highlight = option
+            await pilot.press("enter")
+            await pilot.pause()
+            await pilot.press("p")
+            await pilot.pause()
+            game = app.game_screen()
+            assert isinstance(app.screen, GameScreen) and not game._pace_king
+            titles = [title for title, _, _ in screen_commands(game)]
+            assert "Pace the King's turns step by step" in titles
+
+    run(go())
+
+
+def test_king_turn_events_are_those_of_the_kings_turn():
+    events = [Event(kind="react", seat=0), Event(kind="king_dissents", seat=1, detail="x"),
+              Event(kind="turn_begins", seat=1), Event(kind="king_horror_die", seat=1, value=3, detail="d"),
+              Event(kind="turn_begins", seat=0), Event(kind="choose_day", seat=0)]
+    assert [e.kind for e in king_turn_events(events, 1, during=False)] == ["turn_begins", "king_horror_die"]
+    assert [e.kind for e in king_turn_events(events[:2], 1, during=True)] == ["react", "king_dissents"]
+    assert king_turn_events([Event(kind="conflict_won", seat=0)], 1, during=True) == []
+
+
+# ---------------------------------------------------------------------------------------------
+# Command palette, colours
+
+
+def test_command_palette_runs_the_screens_actions(tmp_path):
+    async def go():
+        app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=BIG) as pilot:
+            titles = [title for title, _, _ in screen_commands(app.screen)]
+            for wanted in ("Undo", "Redo", "Timeline", "Save", "Load", "Help", "Save & quit"):
+                assert wanted in titles
+            await pilot.press("ctrl+p")
+            await pilot.pause()
+            assert isinstance(app.screen, CommandPalette)
+            await pilot.press(*"timeline")
+            await pilot.pause(0.3)
+            await pilot.press("enter")
+            await pilot.pause(0.2)
+            assert isinstance(app.screen, TimelineScreen)
+
+    run(go())
+
+
+def test_seat_colours_stay_apart_in_256_colours(tmp_path):
+    numbers = seat_colours_256()
+    assert len(set(numbers.values())) == 4
+    store = Store(HOTSEAT)
+    store_moves(store, 2)
+    view = player_view(store.state, 0)
+    ansi = rendered(render_players(view, frozenset(), 120), 120, colours="256")
+    for colour in ("red", "blue"):
+        assert f"38;5;{numbers[colour]}" in ansi
+
+
+def test_monochrome_mode(tmp_path, monkeypatch):
+    assert mono_wanted(True) and not mono_wanted(False, {"NO_COLOR": "1"})
+    assert mono_wanted(None, {"NCTUI_MONO": "1"}) and mono_wanted(None, {"NO_COLOR": ""})
+    assert not mono_wanted(None, {"NCTUI_MONO": "0"}) and not mono_wanted(None, {})
+    assert any(isinstance(f, Monochrome) for f in line_filters([], True))
+    assert line_filters([], False) == []
+
+    async def go():
+        monkeypatch.setenv("NCTUI_MONO", "1")
+        app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.pause()
+            assert any(isinstance(f, Monochrome) for f in app.get_line_filters())
+            # Sides are told apart by letters: the players list names them.
+            plain = render_players(app.game_screen().query_one(PlayersView).view, frozenset(), 80).plain
+            assert "R Red" in plain and "B Blue" in plain
+
+    run(go())

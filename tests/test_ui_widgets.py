@@ -1,0 +1,345 @@
+"""The game screen's panels, driven by Pilot at 80x24 and 120x40: Tab cycles the panels on small
+terminals, every panel is on screen on big ones, the matrix and the board show and pick the
+decision's options, the hand shows only the viewer's cards, the card inspector browses cards."""
+
+from __future__ import annotations
+
+import asyncio
+
+from nctui.bots import RandomBot
+from nctui.engine import GameConfig, player_view
+from nctui.engine.actions import ChooseDay, Conquer, PlaceDreamer
+from nctui.store import Store
+from nctui.ui.app import create_app
+from nctui.ui.screens.inspector import InspectorScreen
+from nctui.ui.widgets.board import BoardView, centres, legal_areas
+from nctui.ui.widgets.common import nearest
+from nctui.ui.widgets.decision import DecisionPanel
+from nctui.ui.widgets.hand import HandView
+from nctui.ui.widgets.log import GameLog
+from nctui.ui.widgets.matrix import MatrixView, legal_spaces, render_matrix
+from nctui.ui.widgets.players import PlayersView
+from nctui.ui.widgets.tabs import PANELS, PanelTabs
+from nctui.ui.widgets.tracks import TracksView
+
+SMALL, BIG = (80, 24), (120, 40)
+HOTSEAT = GameConfig(players=2, seats=("human", "human"), seed=42)
+SOLO = GameConfig(players=1, seats=("human", "king"), seed=7)
+PANEL_WIDGETS = {"board": BoardView, "matrix": MatrixView, "hand": HandView, "tracks": TracksView,
+                 "players": PlayersView, "log": GameLog}
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+def _on_screen(app, widget) -> bool:
+    """Shown: the widget (or the scrolling pane holding it) lies within the screen."""
+    if widget.region.height == 0:
+        return False
+    pane = widget.parent if "pane" in widget.parent.classes else widget
+    region = pane.region
+    return region.width > 0 and region.height > 0 and app.screen.region.contains_region(region)
+
+
+def _played(config: GameConfig, moves: int, seed: int = 3) -> Store:
+    """A store after ``moves`` decisions taken by random bots (each from its own view)."""
+    store = Store(config)
+    bot = RandomBot(seed)
+    for _ in range(moves):
+        d = store.state.decision
+        if d is None:
+            break
+        store.dispatch(bot.choose(player_view(store.state, d.seat)), seen_state_id=store.state_id, seat=d.seat)
+    return store
+
+
+async def _past_handoff(app, pilot) -> None:
+    """Hot seat: press the hand-off screen's key when it is up."""
+    await pilot.pause()
+    if type(app.screen).__name__ == "HandoffScreen":
+        await pilot.press("enter")
+        await pilot.pause()
+
+
+def _until(store: Store, kind: str, limit: int = 400) -> Store:
+    """Random decisions until the decision due is of ``kind``."""
+    bot = RandomBot(5)
+    for _ in range(limit):
+        d = store.state.decision
+        if d is None or d.kind == kind:
+            break
+        store.dispatch(bot.choose(player_view(store.state, d.seat)), seen_state_id=store.state_id, seat=d.seat)
+    assert store.state.decision is not None and store.state.decision.kind == kind
+    return store
+
+
+def test_tab_cycles_the_panels_at_80x24_and_the_decision_keeps_its_keys(tmp_path):
+    async def go():
+        app = create_app(SOLO, save_dir=tmp_path)
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.pause()
+            panel = app.screen.query_one(DecisionPanel)
+            tabs = app.screen.query_one(PanelTabs)
+            assert _on_screen(app, tabs) and "Board" in tabs.render().plain
+            for k, (name, title) in enumerate(PANELS):
+                if k:
+                    await pilot.press("tab")
+                    await pilot.pause()
+                shown = app.screen.query_one(PANEL_WIDGETS[name])
+                assert _on_screen(app, shown), name
+                others = [w for n, w in PANEL_WIDGETS.items() if n != name]
+                assert not any(_on_screen(app, app.screen.query_one(w)) for w in others), name
+                assert _on_screen(app, panel) and app.focused is panel
+                assert tabs.shown == name and title in tabs.render().plain
+            await pilot.press("tab")  # round to the board again
+            await pilot.press("shift+tab")  # and back to the log
+            await pilot.pause()
+            assert tabs.shown == "log"
+            await pilot.press("down")  # the arrows still move the options' highlight
+            assert panel.highlight == 1
+            state_id = app.store.state_id
+            await pilot.press("1")  # and a digit still picks
+            await pilot.pause()
+            assert app.store.state_id == state_id + 1
+
+    run(go())
+
+
+def test_every_panel_is_on_screen_at_120x40(tmp_path):
+    async def go():
+        app = create_app(_played(SOLO, 80), save_dir=tmp_path)
+        async with app.run_test(size=BIG) as pilot:
+            await pilot.pause()
+            widgets = [app.screen.query_one(w) for w in (*PANEL_WIDGETS.values(), DecisionPanel)]
+            for widget in widgets:
+                assert _on_screen(app, widget), widget
+            regions = [(w.parent if "pane" in w.parent.classes else w).region for w in widgets]
+            for i, a in enumerate(regions):  # side by side, none on top of another
+                for b in regions[i + 1:]:
+                    assert not a.overlaps(b), (a, b)
+            assert not _on_screen(app, app.screen.query_one(PanelTabs))  # no tabs needed
+            board = app.screen.query_one(BoardView)
+            assert board.region.height >= 13  # the whole map and its caption
+
+    run(go())
+
+
+def test_matrix_highlights_the_spaces_the_decision_offers(tmp_path):
+    store = _until(Store(HOTSEAT), "place_dreamer")
+
+    async def go():
+        app = create_app(store, save_dir=tmp_path)
+        async with app.run_test(size=SMALL) as pilot:
+            await _past_handoff(app, pilot)
+            await pilot.press("tab")
+            await pilot.pause()
+            matrix = app.screen.query_one(MatrixView)
+            view = matrix.view
+            nights = {a.night for a in view.state.decision.options if isinstance(a, PlaceDreamer)}
+            assert nights and set(legal_spaces(view)) == nights
+            text = render_matrix(view, 80)
+            plain = text.plain
+
+            def reversed_at(label: str) -> bool:
+                at = plain.index(label)
+                return any(span.start <= at < span.end and getattr(span.style, "reverse", False)
+                           for span in text.spans)
+
+            from nctui.describe import words_for
+
+            w = words_for(view.state.pack)
+            for night in w.nights:
+                assert reversed_at(f"({w.space(night)})") == (night in nights)
+            for day in w.days:
+                assert not reversed_at(f"[{w.day_short(day)}]")
+
+    run(go())
+
+
+def test_matrix_cursor_and_enter_choose_a_day_space(tmp_path):
+    store = _until(_played(SOLO, 0), "choose_day")
+
+    async def go():
+        app = create_app(store, save_dir=tmp_path)
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.press("m")
+            await pilot.pause()
+            matrix = app.screen.query_one(MatrixView)
+            assert app.focused is matrix
+            legal = legal_spaces(matrix.view)
+            assert matrix.cursor in legal  # the cursor starts on a choosable space
+            seat, day = store.state.decision.seat, matrix.cursor
+            before = store.state_id
+            await pilot.press("enter")  # two options (perform, ignore): the list takes over
+            await pilot.pause()
+            panel = app.screen.query_one(DecisionPanel)
+            assert store.state_id == before and app.focused is panel
+            assert store.state.decision.options[panel.highlight] == ChooseDay(action=day)
+            await pilot.press("enter")
+            await pilot.pause()
+            assert store.state.players[seat].dreamer == day or store.state.day == day
+
+    run(go())
+
+
+def test_hand_shows_the_deciding_players_cards_only(tmp_path):
+    async def go():
+        app = create_app(HOTSEAT, save_dir=tmp_path)
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.press("1")  # the Turn track: cards are dealt
+            await pilot.pause()
+            await _past_handoff(app, pilot)
+            await pilot.press("c")
+            await pilot.pause()
+            hand = app.screen.query_one(HandView)
+            assert _on_screen(app, hand) and app.focused is hand
+            state = app.store.state
+            me = state.decision.seat
+            assert hand.view.seat == me
+            from nctui.describe import words_for
+
+            w = words_for(state.pack)
+            text = hand.render().plain
+            mine = set(state.players[me].hand + state.players[me].dreams)
+            theirs = set(state.players[1 - me].hand + state.players[1 - me].dreams) - mine
+            assert all(w.card(c)[:18] in text for c in mine)
+            assert not any(w.card(c) in text for c in theirs)
+            other = state.players[1 - me]
+            assert f"{len(other.hand)} Development cards, {len(other.dreams)} Dreams (hidden)" in text
+
+    run(go())
+
+
+def test_hand_says_which_dreams_can_be_played_now():
+    from nctui.engine import dreams
+    from nctui.engine.actions import PlayDream
+    from nctui.ui.widgets.hand import dream_status, render_hand
+
+    store = _until(Store(HOTSEAT), "play_dream", 3000)
+    seat = store.state.decision.seat
+    view = player_view(store.state, seat)
+    offered = {a.card for a in view.state.decision.options if isinstance(a, PlayDream)}
+    assert offered
+    for card in view.state.players[seat].dreams:
+        status, _ = dream_status(view.state, seat, card)
+        if card in offered:
+            assert status == "✓ can be played now"
+        elif dreams.conditions_met(view.state, seat, card):
+            assert status.startswith("◇ conditions met; play it ")
+        else:
+            assert status == "✗ conditions not met"
+    assert "✓ can be played now" in render_hand(view).plain
+
+
+def test_players_and_tracks_draw_the_view():
+    from nctui.engine.scoring import scores
+    from nctui.ui.widgets.players import render_players
+    from nctui.ui.widgets.tracks import render_tracks
+
+    store = _played(SOLO, 120)
+    state = store.state
+    view = player_view(state, 0)
+    text = render_players(view, frozenset(), 100).plain
+    for score in scores(view.state):  # the score so far of each side, the King's included
+        assert f"  {score.total} VP so far" in text
+    king = state.king
+    assert "the King of Horrors" in text
+    for card, cultists in zip(king.dreams, king.dream_cultists):
+        assert f"{cultists} of " in text
+    assert "Dreamer on" in text and "Power" in text
+    lines = render_tracks(view, 100).plain.splitlines()
+    for pl in state.players:  # a Ritual row per side, its letter where each marker stands
+        from nctui.describe import seat_letter
+
+        letter = seat_letter(state, pl.seat)
+        row = next(line for line in lines if line.startswith(f"  {letter} "))
+        cells = row[12:]
+        marks = cells.count(letter)
+        assert marks == len(set(pl.ritual)) and ("²" in cells) == (pl.ritual[0] == pl.ritual[1])
+
+
+def test_inspector_opens_browses_and_closes(tmp_path):
+    async def go():
+        app = create_app(_played(SOLO, 60), save_dir=tmp_path)
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.pause()
+            await pilot.press("c", "down", "enter")  # the hand's second card, in full
+            await pilot.pause()
+            inspector = app.screen
+            assert isinstance(inspector, InspectorScreen)
+            second = app.store.state.players[app.store.state.decision.seat].hand[1]
+            assert inspector.current().key == f"card:{second}"
+            await pilot.press("right")
+            assert inspector.index == 2
+            await pilot.press("left", "left")
+            assert inspector.index == 0
+            await pilot.press("i")
+            await pilot.pause()
+            assert not isinstance(app.screen, InspectorScreen)
+            for close in ("q", "escape"):
+                await pilot.press("i")
+                await pilot.pause()
+                assert isinstance(app.screen, InspectorScreen)
+                keys = {e.key.split(":")[0] for e in app.screen.entries}
+                assert {"card", "stack", "king"} <= keys  # hand, Action cards, the King's cards
+                await pilot.press(close)
+                await pilot.pause()
+                assert not isinstance(app.screen, InspectorScreen)
+            assert app.is_running  # q closed the inspector, not the game
+
+    run(go())
+
+
+def test_board_cursor_moves_and_enter_picks_an_area(tmp_path):
+    async def go():
+        app = create_app(HOTSEAT, save_dir=tmp_path)
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.press("1")  # the Turn track; then the conquests
+            await pilot.pause()
+            await _past_handoff(app, pilot)
+            await pilot.press("b")
+            await pilot.pause()
+            board = app.screen.query_one(BoardView)
+            assert app.focused is board
+            legal = legal_areas(board.view)
+            assert board.cursor in legal
+            state = app.store.state
+            points = centres(state.pack, state.board_side)
+            start = board.cursor
+            await pilot.press("l")
+            assert board.cursor == nearest(points, start, 0, 1) != start
+            await pilot.press("h")
+            assert board.cursor == nearest(points, nearest(points, start, 0, 1), 0, -1)
+            note = app.screen.query_one(PanelTabs).render().plain
+            from nctui.describe import words_for
+
+            assert words_for(state.pack).area(board.cursor) in note  # what is under the cursor
+            # An area that is no option (or the Cathedral): nothing happens.
+            board.cursor = next(a for a in points if a not in legal)
+            before = app.store.state_id
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.store.state_id == before
+            await pilot.press("escape")  # back to the options
+            assert app.focused is app.screen.query_one(DecisionPanel)
+            await pilot.press("b")
+            # An area that is: Enter conquers it.
+            target = next(iter(legal))
+            board.cursor = target
+            seat = app.store.state.decision.seat
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.store.state_id == before + 1
+            assert app.store.entry(before + 1).action == Conquer(area=target)
+            assert any(a.id == target and a.followers[seat] for a in app.store.state.areas)
+
+    run(go())
+
+
+def test_game_screen_snapshot_80x24(snap_compare, tmp_path):
+    assert snap_compare(create_app(_played(SOLO, 80), save_dir=tmp_path), terminal_size=SMALL)
+
+
+def test_game_screen_snapshot_120x40(snap_compare, tmp_path):
+    assert snap_compare(create_app(_played(SOLO, 80), save_dir=tmp_path), terminal_size=BIG)
