@@ -6,6 +6,8 @@ event carries them (``redact`` has already replaced secret ones with ``HIDDEN``)
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 
@@ -16,7 +18,7 @@ from .engine.actions import (
     PayFollower, PayLimbo, PlaceDreamer, PlayCombatCard, PlayDream, PlayPloy, PlaysFirst, PlayUpgrade, ProduceIn,
     React, RecoverTo, RetreatTo, StartConflict, TakeBonus, TakeDream, TakeVictory,
 )
-from .engine.actions import ChooseNightmare, DevourUnit, MoveNightmare, TakePiece
+from .engine.actions import ChooseArea, ChooseNightmare, DevourUnit, MoveNightmare, TakePiece
 from .engine.events import HIDDEN, Event
 from .engine.state import GameState
 
@@ -40,7 +42,10 @@ class Words:
         names.update((d.id, d.name) for d in c.development)
         names.update((d.id, d.name) for d in c.dreams)
         names.update((d.id, d.name) for d in c.conflicts)
+        names.update((d.id, d.name) for d in c.king_combat)
         self.cards = names
+        # ids a King's sentence may name, with the name to show instead
+        self.named = {**{a: self.area(a) for a in self.areas}, **names, **{d: self.day_short(d) for d in self.days}}
         self.nightmares = {n.number: n.name for n in c.nightmares}
 
     def area(self, area_id: str) -> str:
@@ -89,13 +94,17 @@ def words_for(pack_id: str) -> Words:
 
 
 def seat_name(state: GameState, seat: int) -> str:
-    """'Red', from the seat's colour."""
+    """'Red', from the seat's colour; 'King' for the King of Horrors' seat in solo."""
+    if state.king is not None and seat == state.king.seat:
+        return "King"
     if 0 <= seat < len(state.players):
         return state.players[seat].colour.capitalize()
     return "Nobody"
 
 
 def seat_letter(state: GameState, seat: int) -> str:
+    if state.king is not None and seat == state.king.seat:
+        return "K"
     if 0 <= seat < len(state.players):
         colour = state.players[seat].colour
         return SEAT_LETTERS.get(colour, colour[:1].upper())
@@ -188,7 +197,15 @@ def _describe_effect_action(action: Action, state: GameState, w: "Words") -> str
         case ChooseOption(index=i):
             return f"Option {i + 1}"
         case ChooseAction(action=a):
+            kind = state.decision.kind if state.decision is not None else ""
+            if kind == "king_tuck":
+                return f"Tuck the card under the King's {w.day_short(a)} card"
+            if kind == "king_powered":
+                return f"Power up the King's {w.day_short(a)} card"
             return f"Conform with your {w.day_short(a)} card"
+        case ChooseArea(area=a):
+            kind = state.decision.kind if state.decision is not None else ""
+            return f"Place the King's Follower in {w.area(a)}" if kind == "king_maneuver" else f"Choose {w.area(a)}"
         case AddShadow(area=a):
             return f"Add a Shadow to {w.area(a)}"
         case RecoverTo(area=a):
@@ -293,8 +310,12 @@ def describe_event(event: Event, state: GameState) -> str:
     if words is not None:
         return words(w, who, event, state)
     if k.startswith("king_") and event.detail:  # the King's steps carry their own sentence
-        return event.detail[0].upper() + event.detail[1:]
+        detail = _IDS.sub(lambda m: w.named.get(m.group(0), m.group(0)), event.detail)
+        return detail[0].upper() + detail[1:]
     return _generic(event, state)
+
+
+_IDS = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")  # a word or a hyphenated id
 
 
 def _side(state: GameState, side: int | str) -> str:
