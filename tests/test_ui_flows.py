@@ -258,20 +258,31 @@ def test_strict_undo_refusals_say_the_policy(tmp_path):
     run(go())
 
 
-def test_the_timeline_keeps_another_seats_combat_card_face_down():
-    store = Store(GameConfig(players=2, seats=("human", "human"), seed=1))
-    bots = [RandomBot(2), RandomBot(3)]
-    while store.state_id < 418:  # seat 1 has just played a card face down; seat 0 plays next
+def _first_face_down_card(seed: int) -> tuple[Store, int | None]:
+    """A random 2-player game up to the first card a seat plays face down while the other has
+    yet to play (None if the game has no conflict between the two players)."""
+    store = Store(GameConfig(players=2, seats=("human", "human"), seed=seed))
+    bots = [RandomBot(seed + 1), RandomBot(seed + 2)]
+    while store.state.outcome is None:
         d = store.state.decision
         store.dispatch(bots[d.seat].choose(player_view(store.state, d.seat)), seen_state_id=store.state_id,
                        seat=d.seat)
-    entry = store.entry(418)
-    assert isinstance(entry.action, PlayCombatCard) and entry.seat == 1
-    assert store.state.decision.seat == 0 and store.state.decision.kind == "play_combat_card"
+        entry = store.entry(store.state_id)
+        after = store.state.decision
+        if (isinstance(entry.action, PlayCombatCard) and after is not None
+                and after.seat != entry.seat and after.kind == "play_combat_card"):
+            return store, store.state_id
+    return store, None
+
+
+def test_the_timeline_keeps_another_seats_combat_card_face_down():
+    store, face_down = next((found for found in map(_first_face_down_card, range(1, 30)) if found[1]), (None, None))
+    assert store is not None and face_down is not None, "no seed gave a conflict between the players"
     game = LocalGame(store)
+    entry = store.entry(face_down)
     card = words_for(store.state.pack).card(entry.action.card)
-    assert game.timeline(0)[418].summary == SECRET_ACTIONS[PlayCombatCard]
-    assert card in game.timeline(1)[418].summary  # its own seat sees it
+    assert game.timeline(1 - entry.seat)[face_down].summary == SECRET_ACTIONS[PlayCombatCard]
+    assert card in game.timeline(entry.seat)[face_down].summary  # its own seat sees it
 
 
 # ---------------------------------------------------------------------------------------------

@@ -111,9 +111,6 @@ class FlowsMixin:
         before may name cards only they could see."""
         log = self.query_one(GameLog)
         log.clear()
-        written = getattr(log, "_written", None)  # GameLog keeps its lines to wrap them again: forget them too
-        if written is not None:
-            written.clear()
         self._logged = -1
         self._write_log()
 

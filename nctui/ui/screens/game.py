@@ -84,7 +84,7 @@ class GameScreen(FlowsMixin, Screen[None]):
     def __init__(self, game: GameClient, *, bot_delay: float = BOT_DELAY) -> None:
         super().__init__()
         self.game = game
-        self.bot_delay = bot_delay
+        self.bot_delay = max(bot_delay, 0.001)  # a zero-delay Textual timer divides by zero when cancelled
         config = game.config
         self.bots = frozenset(i for i, kind in enumerate(config.seats) if kind == "bot")
         humans = [i for i, kind in enumerate(config.seats) if kind == "human"]
@@ -193,8 +193,7 @@ class GameScreen(FlowsMixin, Screen[None]):
         if update.undone:
             log.write(Text(f"↶ undone: back to decision {update.state_id}", style="italic"))
         elif update.events:
-            for line in describe_events(list(update.events), self.game.view(self.viewer).state):
-                log.write(line)
+            log.write_lines(describe_events(list(update.events), self.game.view(self.viewer).state))
         self._logged = update.state_id
 
     def _autosave(self) -> Path | None:
@@ -414,7 +413,7 @@ class GameScreen(FlowsMixin, Screen[None]):
             self.notify("The game could not be saved. Press q again to quit without saving.",
                         title="Not saved", severity="error", timeout=10)
             return
-        message = f"Game saved to {path}. Continue with: nctui play --continue" if path else None
+        message = f"Game saved to {path}. Continue with: nctui (then c), or nctui play --continue" if path else None
         self.app.exit(message=message)
 
 

@@ -22,9 +22,12 @@ HELP = """\
   [b]s[/b]          save under a name        [b]o[/b]  load a saved game
   [b]g[/b]          the scores, once the game is over
   [b]ctrl+p[/b]     the command palette: every key here, by name
-  [b]l[/b]          show the log instead of the board (small terminals)
-  [b]PgUp[/b] [b]PgDn[/b]  scroll the board and tracks
-  [b]q[/b]          save and quit (continue later with [b]nctui play --continue[/b])
+  [b]Tab[/b] [b]⇧Tab[/b]   next / previous panel (small terminals show one above the options)
+  [b]b[/b] [b]m[/b] [b]c[/b]      a cursor on the board, matrix or hand (arrows/hjkl; Enter picks; Tab back)
+  [b]i[/b]          the card inspector (←/→ other cards; i or q closes)
+  [b]l[/b]          show the log (small terminals)
+  [b]PgUp[/b] [b]PgDn[/b]  scroll the selected panel
+  [b]q[/b]          save and quit (continue later: Continue on the title screen)
   [b]?[/b]          this help
 
 [b]The board[/b]
@@ -32,7 +35,9 @@ HELP = """\
   [b]R2 B1[/b]      Followers: the seat's letter (R, B, G, Y) and how many
   [b]s2[/b]         Shadows
   [b]⌂R2[/b]        a Fort of Red with 2 levels; [b]★[/b] marks a Fortress
-  [b]♦R[/b]         Red's Shaper
+  [b]♦R[/b]         Red's Shaper; [b]K[/b] the King's units in solo
+  [b]N3[/b]         Nightmare 3;  [b]♚R[/b] Red controls this contested area
+  [u]Name[/u]       an option of the decision due
   [reverse]Name[/reverse]       a Marked Area (its symbol is under the Turn marker)
   ░░░        an area covered in this player count
 
@@ -43,7 +48,7 @@ HELP = """\
 that person presses Enter or Space. [b]Solo[/b]: the King's turn is shown a step at a time (Space: next,
 a: all, p: stop pacing). Colours: [b]NCTUI_MONO=1[/b] or [b]NO_COLOR[/b] draws in greys; sides keep their letters.
 
-Press Escape to close."""
+Press ? or q (or Escape) to close."""
 
 
 class HelpScreen(ModalScreen[None]):

@@ -32,6 +32,19 @@ class GameLog(RichLog, can_focus=False):
         self._written.append(content)
         return super().write(content, *args, **kwargs)
 
+    def write_lines(self, lines: list) -> None:
+        """Many lines at once (a continued game's history): only the latest are written, since
+        each costs about a millisecond and the first frame must not wait for a whole game."""
+        if len(lines) > REWRAP_LINES:
+            self.write(f"… {len(lines) - REWRAP_LINES} earlier lines: the timeline (t) lists every decision")
+            lines = lines[-REWRAP_LINES:]
+        for line in lines:
+            self.write(line)
+
+    def clear(self):  # type: ignore[override]
+        self._written.clear()
+        return super().clear()
+
     def on_resize(self, event: Resize) -> None:
         first = not self._size_known  # the writes held back until now are wrapped right here
         super().on_resize(event)
@@ -43,6 +56,5 @@ class GameLog(RichLog, can_focus=False):
         # Wrapping costs about a millisecond a line: the latest lines only, after a resize.
         written = list(self._written)[-REWRAP_LINES:]
         self.clear()
-        self._written.clear()
         for content in written:
             self.write(content)
