@@ -18,7 +18,7 @@ from .engine.actions import (
     PayFollower, PayLimbo, PlaceDreamer, PlayCombatCard, PlayDream, PlayPloy, PlaysFirst, PlayUpgrade, ProduceIn,
     React, RecoverTo, RetreatTo, StartConflict, TakeBonus, TakeDream, TakeVictory,
 )
-from .engine.actions import ChooseArea, ChooseNightmare, DevourUnit, MoveNightmare, TakePiece
+from .engine.actions import ChooseArea, ChooseNightmare, DevourUnit, MoveNightmare, ReturnFromLimbo, TakePiece
 from .engine.events import HIDDEN, Event
 from .engine.state import GameState
 
@@ -182,6 +182,9 @@ def _describe_effect_action(action: Action, state: GameState, w: "Words") -> str
             return f"Remove a Follower from {w.area(a)}"
         case PayLimbo():
             return "Pay with 3 Followers from Limbo"
+        case ReturnFromLimbo(count=n):
+            held = state.players[state.decision.seat].limbo if state.decision is not None else 0
+            return f"Take {'all ' if n == held > 1 else ''}{_plural(n, 'Follower')} back from Limbo to your supply"
         case ClimbMarker(marker=m):
             return f"Climb with Ritual marker {m + 1}"
         case TakeBonus(take=True):
@@ -340,6 +343,7 @@ EFFECT_EVENTS: dict[str, Callable[[Words, str, Event, GameState], str]] = {
     "remove_follower": lambda w, who, e, s: f"{who} returns a Follower from {w.area(e.area)} to its supply"
     + (" to pay for a Fort level" if e.detail == "fort_level" else ""),
     "recover_limbo": lambda w, who, e, s: f"{who} brings a Follower back from Limbo to {w.area(e.area)}",
+    "limbo_return": lambda w, who, e, s: f"{who} takes {_plural(e.value, 'Follower')} back from Limbo to its supply",
     "choose": lambda w, who, e, s: f"{who} chooses option {e.value + 1}",
     "perform_conform": lambda w, who, e, s: f"{who} performs the Conform part of its {w.day_short(e.detail)} card",
     "dreamer_free": lambda w, who, e, s: f"{who}'s Dreamer will go to any Night space at the end of the turn",

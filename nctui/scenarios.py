@@ -18,7 +18,7 @@ import msgspec
 from msgspec.structs import replace
 
 from .content.loader import ContentError, Pack, get_pack
-from .engine import board, rng, setup, turn
+from .engine import board, limbo, rng, setup, turn
 from .engine.config import COLOURS, GameConfig, SeatKind, check_config
 from .engine.events import Event
 from .engine.invariants import violations
@@ -675,7 +675,7 @@ class _Builder:
         if d.kind == "choose_day":
             # begin_turn counts the turn and names the active player from the Turn marker.
             state = replace(state, turn_number=turn_number - 1, phase="turn")
-            return turn.begin_turn(state, events), events
+            return limbo.offer(turn.begin_turn(state, events)), events
         if len(state.players[active].hand) > HAND_LIMIT:
             self.report.add(self._player_entry(active), "hand", f"the active player has discarded down to "
                                                                 f"{HAND_LIMIT} before the others react")
@@ -685,4 +685,4 @@ class _Builder:
         queue = tuple(order[order.index(self.decider):])
         state = replace(state, active=active, day=d.day, ignored=d.ignored, turn_number=turn_number,
                         phase="reactions", queue=queue)
-        return turn.next_reaction(state, events), events
+        return limbo.offer(turn.next_reaction(state, events)), events

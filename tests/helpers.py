@@ -83,3 +83,9 @@ def auto(state: GameState) -> Action:
             if wanted(a):
                 return a
     return opts[0]
+
+
+def but_limbo(actions) -> tuple[Action, ...]:
+    """The actions without LIMBO's take-back options (they come with every decision of a player
+    whose Limbo holds Followers)."""
+    return tuple(a for a in actions if not isinstance(a, A.ReturnFromLimbo))

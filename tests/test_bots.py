@@ -128,13 +128,14 @@ def test_the_planner_takes_the_dream_it_can_complete():
 
 
 def test_the_planner_beats_random_play():
-    """10 two-player games, the planner in either seat in turn: it wins nearly all of them (it
-    won all 10 when this test was written; the margin allows for changes of the rules)."""
+    """10 two-player games, the planner in either seat in turn (with a short look ahead, to keep
+    the test quick): it won all 10 by 47 VP or more when this test was written; 8 leaves room
+    for changes of the rules and content."""
     wins = 0
     for seed in range(10):
         planner_seat = seed % 2
         state = new_game(make_config(players=2, seed=100 + seed)).state
-        bots = {planner_seat: PlannerBot(seed), 1 - planner_seat: RandomBot(seed)}
+        bots = {planner_seat: PlannerBot(seed, budget=60), 1 - planner_seat: RandomBot(seed)}
         while state.decision is not None:
             seat = state.decision.seat
             state = step(state, bots[seat].choose(player_view(state, seat))).state

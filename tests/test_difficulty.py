@@ -22,6 +22,18 @@ def test_presets_and_ids():
     assert check_config(replace(SOLO, difficulty=DIFFICULTY_PRESETS["hard"])) == []
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_modifiers_are_refused_outside_solo(players):
+    from nctui.engine import new_game
+    from nctui.engine.config import GameConfig
+
+    config = GameConfig(players=players, seats=("bot",) * players, difficulty=("harder_climb",))
+    assert [p for p in check_config(config) if "solo games only" in p]
+    with pytest.raises(ValueError, match="solo games only"):
+        new_game(config)
+    assert check_config(replace(config, difficulty=())) == []
+
+
 def _dream(state, vp):
     return next(d.id for d in board.pack(state).cards.dreams if d.stage == 1 and d.vp == vp
                 and d.id in state.decks.dream_offer + state.decks.dream)

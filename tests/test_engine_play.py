@@ -49,6 +49,7 @@ def _universe(state: GameState) -> list[A.Action]:
     out += [A.PlaceDreamer(night=n.id) for n in p.matrix.nights] + [A.PlaceDreamer(night="noon")]
     out += [A.ChooseDay(action=a, ignore=i) for a in p.matrix.rondel for i in (False, True)]
     out += [A.DiscardDream(card=c) for c in dreams] + [A.KeepDreams(), A.Done(), A.PayLimbo()]
+    out += [A.ReturnFromLimbo(count=n) for n in range(-1, 6)]
     out += [A.TakeDream(card=c) for c in dreams] + [A.PlayDream(card=c) for c in dreams]
     out += [t(card=c) for t in (A.DiscardDevelopment, A.PlayUpgrade, A.PlayPloy, A.KeepCard, A.PlayCombatCard)
             for c in cards]

@@ -9,12 +9,14 @@ import pytest
 from msgspec.structs import replace
 
 from nctui.engine import board, cards, king_actions as ka, king_turn as kt
-from nctui.engine.actions import ChooseAction, ChooseArea, ChooseTurnStart, Conquer
+from nctui.engine.actions import ChooseAction, ChooseArea, ChooseTurnStart, Conquer, TakePiece
 from nctui.engine.errors import IllegalAction
 from nctui.engine.flow import apply, legal_actions, step
 from nctui.engine.invariants import violations
+from nctui.engine.ops import set_player
 from nctui.engine.registry import CONTINUATIONS
 from nctui.engine.solo import new_solo_game
+from nctui.engine.views import player_view
 
 from .test_king_actions import K, f, shape
 from .test_solo_setup import SOLO, solo_setup
@@ -205,3 +207,62 @@ def test_without_the_modifier_nothing_is_tucked_at_setup():
 def test_harder_powered_1_and_2_together_are_refused():
     with pytest.raises(ValueError, match="not both.*DIFFICULTY MODIFIERS"):
         new_solo_game(replace(SOLO, difficulty=("harder_powered_1", "harder_powered_2")))
+
+
+def test_the_tucked_card_waits_face_up_in_the_step_not_in_a_hand(king_turn):
+    state = solo_setup()
+    ploys = _ploys(state, 2)
+    state, _ = king_turn(_deck_top(state, ploys), 4)
+    assert state.work.card == ploys[1] and state.players[K].hand == () and ploys[1] not in state.king.hand
+    assert violations(state) == []  # counted while it waits
+    view = player_view(state, YOU)
+    assert view.state.work.card == ploys[1]  # a tucked card is public
+
+
+# --- MANEUVER: "place one of the King's Followers (from supply). If there is none remaining in
+# supply, remove one from a different area first" — and it never removes its last one in an area
+
+def test_maneuver_tie_asks_nothing_when_no_follower_can_be_placed(king_turn):
+    state = _tied_maneuver()
+    lone = {a.id: 1 for a in state.areas if a.followers[K] >= 2}  # its last Follower in each area
+    state = shape(state, **{a.replace("-", "_"): dict(followers=(f(state, a)[0], 1)) for a in lone})
+    pl = state.players[K]
+    state = set_player(state, replace(pl, supply=0, devoured=pl.devoured + pl.supply + len(lone)))
+    state, ev = king_turn(state, 3)
+    assert state.decision.kind != "king_maneuver" and state.work is None and _placed(ev) == []
+    assert "king_keeps_last" in [e.kind for e in ev]
+
+
+def test_maneuver_tie_still_asks_when_a_follower_can_come_from_another_area(king_turn):
+    state = _tied_maneuver()
+    pl = state.players[K]
+    state = set_player(state, replace(pl, supply=0, devoured=pl.devoured + pl.supply))
+    state, _ = king_turn(state, 3)
+    assert state.decision.kind == "king_maneuver"  # salt-spire and mirror-dunes hold 2 each
+
+
+# --- COMPLETING THE KING'S DREAMS: "Immediately ... when one of the King's Dreams become
+# completed": a Dream completed by the Maneuver's Cultists builds its piece before the rest
+
+def test_a_dream_completed_by_the_maneuvers_cultists_asks_for_its_piece_first(king_turn, monkeypatch):
+    from nctui.engine.events import Event
+
+    from .test_solo_modes import VICTOR, yellow_position
+
+    monkeypatch.setitem(CONTINUATIONS, "king_conflicts",
+                        lambda s, frame, ev: ev.append(Event(kind="test_conflicts")) or s)
+    state, piece = yellow_position()  # Variable Length + Divergent Paths; its Dream VICTOR one Cultist short
+    state = shape(state, bone_cloister=dict(followers=(0, 2), shadows=0))  # a Marked Area it controls
+    state = replace(state, shadows=state.shadows + 1)
+    pl = state.players[K]
+    state = set_player(state, replace(pl, supply=pl.supply - 2))
+    state, ev = king_turn(state, 3)  # Maneuver, Power 1: 3 MP, the first for a Cultist on a Dream
+    assert state.king.completed == (VICTOR,) and state.decision.kind == "king_cathedral_piece"
+    assert _placed(ev) == [] and "test_conflicts" not in [e.kind for e in ev]  # the rest waits for the piece
+    res = step(state, TakePiece(piece=piece))
+    state, later = res.state, [e.kind for e in res.events]
+    while state.decision.kind == "king_maneuver":
+        res = step(state, legal_actions(state)[0])
+        state, later = res.state, later + [e.kind for e in res.events]
+    assert later.index("cathedral_piece") < later.index("king_maneuvers") < later.index("test_conflicts")
+    assert later.count("king_maneuvers") == 2 and violations(state) == []

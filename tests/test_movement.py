@@ -272,8 +272,11 @@ def test_a_conversion_needs_room_under_the_unit_limit_and_a_follower_in_supply()
     with pytest.raises(IllegalAction, match=r"\[UNIT LIMIT\]"):
         apply(near, A.ConvertUnit(area=ASH, side=S))
     pl = state.players[me(state)]
-    empty = set_player(state, replace(pl, supply=0, limbo=pl.supply))
-    assert push(empty, cs.Convert(where="adjacent_shaper")).decision.kind != "convert"
+    gone = set_player(state, replace(pl, supply=0, devoured=pl.supply))
+    assert push(gone, cs.Convert(where="adjacent_shaper")).decision.kind != "convert"
+    # LIMBO: with Followers there to take back, the step waits with nothing to convert yet
+    empty = push(set_player(state, replace(pl, supply=0, limbo=pl.supply)), cs.Convert(where="adjacent_shaper"))
+    assert empty.decision.kind == "convert" and empty.decision.options == (A.Done(),)
 
 
 def test_the_ritual_shaper_bonus_moves_then_converts_where_the_shaper_arrived():

@@ -11,6 +11,7 @@ from nctui.bots.random_bot import RandomBot
 from nctui.content.loader import get_pack
 from nctui.engine import legal_actions, player_view, step
 from nctui.engine.flow import StepResult
+from nctui.engine.actions import ReturnFromLimbo
 from nctui.engine.invariants import violations
 from nctui.engine.state import BASIC_COMBAT, FOLLOWERS, SHADOWS
 from nctui.saves import load, save
@@ -152,6 +153,14 @@ def test_supply_and_forts_are_computed_and_checked():
     assert state.players[0].shaper == "weeping-orchard"  # defaults to the Fortress
     assert "players[0] (red).supply: 12, but the board and Limbo leave 15" in problems(
         scenario(red="limbo = 3\nsupply = 12"))
+
+
+def test_the_first_decision_offers_to_take_limbo_followers_back():
+    with_limbo = load_text(scenario(red="limbo = 3"))
+    assert with_limbo.decision.seat == 0
+    assert {ReturnFromLimbo(count=1), ReturnFromLimbo(count=3)} <= set(with_limbo.decision.options)
+    without = load_text(scenario())
+    assert not any(isinstance(o, ReturnFromLimbo) for o in without.decision.options)
 
 
 def test_turn_marker_from_the_active_player():

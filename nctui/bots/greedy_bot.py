@@ -30,6 +30,7 @@ PREFERENCE: dict[type, float] = {
     A.MoveNightmare: 1,
     A.DevourUnit: 1,
     A.KeepDreams: 1,
+    A.ReturnFromLimbo: -1,  # LIMBO: keep them for Rituals unless nothing better (an empty supply waits)
     A.Done: -5,
 }
 

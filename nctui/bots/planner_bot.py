@@ -32,7 +32,7 @@ from ..engine.events import HIDDEN
 from ..engine.flow import apply
 from ..engine.king_state import KING_COMBAT
 from ..engine.rng import Rng
-from ..engine.state import BASIC_COMBAT, GameState, HAND_LIMIT
+from ..engine.state import BASIC_COMBAT, HAND_LIMIT, GameState
 from ..engine.views import View
 from ..engine.work import ClimbWork, ConflictWork, KeepWork
 
@@ -84,7 +84,7 @@ def determinize(state: GameState, seat: int, rnd: random.Random) -> GameState:
     stage2 = [x for x in sorted(unknown.elements()) if allowed[x].stage == 2]
     rest = [x for x in sorted(unknown.elements()) if allowed[x].stage != 2]
     rnd.shuffle(stage2)
-    any_dev = sorted(allowed)[0]
+    any_dev = min(allowed)
     dev2, stage2 = _fill(d.development2, stage2, any_dev)
     rest += stage2
     rnd.shuffle(rest)
@@ -145,7 +145,7 @@ def determinize(state: GameState, seat: int, rnd: random.Random) -> GameState:
     d2 = [x for x in sorted(unknown_dreams.elements()) if dream_ids[x].stage == 2]
     d1 = [x for x in sorted(unknown_dreams.elements()) if dream_ids[x].stage != 2]
     rnd.shuffle(d2)
-    any_dream = sorted(dream_ids)[0]
+    any_dream = min(dream_ids)
     dream2, d2 = _fill(d.dream2, d2, any_dream)
     d1 += d2
     rnd.shuffle(d1)
@@ -168,7 +168,7 @@ def determinize(state: GameState, seat: int, rnd: random.Random) -> GameState:
     c2 = [x for x in sorted(unknown_conflicts.elements()) if stage_of[x] == 2]
     c1 = [x for x in sorted(unknown_conflicts.elements()) if stage_of[x] != 2]
     rnd.shuffle(c2)
-    any_conflict = sorted(conflict_ids)[0]
+    any_conflict = min(conflict_ids)
     conflict2, c2 = _fill(d.conflict2, c2, any_conflict)
     c1 = c1 + c2 if state.stage >= 2 or not d.conflict2 else c1
     rnd.shuffle(c1)
@@ -197,11 +197,9 @@ class _Tables:
         self.ritual_vp = tuple(best)  # VP scored by a marker that reached position i
         self.turn = p.tracks.turn
         self.time = p.tracks.time
-        self.rondel = p.matrix.rondel
         self.combat = {d.id: d.combat for d in c.development}
         self.combat[c.basic_combat.id] = c.basic_combat.combat
         self.combat.update((k.id, k.combat) for k in c.king_combat)
-        self.conflict_lines = [ln for card in c.conflicts for ln in card.lines]
 
     def card_value(self, card: str, g: float) -> float:
         """A Development card in hand: what it may still do (an Upgrade to play, a Ploy, its
@@ -241,16 +239,23 @@ def remaining_turns(state: GameState) -> float:
         limit = threshold(state)
         if limit is not None:
             left = min(left, max(2.0, (limit - devoured_total(state)) * 1.6))
-    elif state.config.length == "standard":
-        left = max(left, 0)
     return float(left)
 
 
 class _Seat:
     """Facts about one seat on the board (``board_facts`` gathers every seat's in one pass)."""
 
-    __slots__ = ("controlled", "present", "followers", "fort_levels", "forts", "max_in_area", "symbols",
-                 "controlled_ids", "present_ids")
+    __slots__ = (
+        "controlled",
+        "controlled_ids",
+        "followers",
+        "fort_levels",
+        "forts",
+        "max_in_area",
+        "present",
+        "present_ids",
+        "symbols",
+    )
 
     def __init__(self) -> None:
         self.controlled = self.present = self.followers = self.fort_levels = self.max_in_area = 0
@@ -269,8 +274,7 @@ def board_facts(state: GameState) -> list[_Seat]:
             if n:
                 f = facts[seat]
                 f.followers += n
-                if n > f.max_in_area:
-                    f.max_in_area = n
+                f.max_in_area = max(f.max_in_area, n)
                 if seat != owner:
                     f.present += 1
                     f.present_ids.append(a.id)
@@ -401,8 +405,10 @@ class Weights:
     opponent_mean = 0.15  # and the opponents' mean
     horizon = 6.0  # g = min(1, own turns left / horizon)
     dream_held = 0.85  # a Dream card in hand that could be played now, per VP
-    dream_discount = 0.72  # per turn its conditions are estimated to need
+    dream_discount = 0.6  # per turn its conditions are estimated to need
     conflict_turns = 2.0  # turns to expect per conflict still to win in one turn
+    king_conform = 0.6  # solo: choosing an action ahead of the King lets it Conform (Cultists)
+    ploy = 0.45  # playing a Ploy, beyond what the look ahead sees of it
     win = 4.0  # a game won, in a finished game
 
 
@@ -603,13 +609,11 @@ class PlannerBot:
         """Corrections for what a short look ahead cannot see."""
         match option:
             case A.PlayPloy():
-                return 0.45
+                return W.ploy
             case A.ChooseDay(action=action) if state.king is not None:
                 from ..engine.king_turn import ahead
 
-                return -0.6 if action in ahead(state) else 0.0  # solo: the King conforms, feeding its Dreams
-            case A.TakeVictory(take=False):
-                return 0.0
+                return -W.king_conform if action in ahead(state) else 0.0  # solo: the King conforms, feeding its Dreams
         return 0.0
 
     def _other_in_conflict(self, state: GameState, d) -> A.Action:
@@ -620,10 +624,10 @@ class PlannerBot:
             t = tables(state.pack)
             cards = [o for o in options if isinstance(o, A.PlayCombatCard)]
             if not cards:
-                return options[-1]
+                return next((o for o in options if isinstance(o, A.Done)), options[0])
             return max(cards, key=lambda o: self._strength(t, o.card))
         if d.kind == "break_tie":
-            return next((o for o in options if getattr(o, "winner", None) == d.seat), options[0])
+            return next((o for o in options if isinstance(o, A.BreakTie) and o.winner == d.seat), options[0])
         if d.kind == "take_victory":
             return next((o for o in options if isinstance(o, A.TakeVictory) and not o.take), options[0])
         return options[0]
@@ -642,9 +646,10 @@ class PlannerBot:
         played = len(w.plays[i])
         target = self._card_target(state, seat, w)
         cards = [o for o in d.options if isinstance(o, A.PlayCombatCard)]
-        if played >= target and any(isinstance(o, A.Done) for o in d.options):
-            return next(o for o in d.options if isinstance(o, A.Done))
-        return max(cards, key=lambda o: self._strength(t, o.card)) if cards else d.options[-1]
+        done = next((o for o in d.options if isinstance(o, A.Done)), None)
+        if done is not None and (played >= target or not cards):
+            return done
+        return max(cards, key=lambda o: self._strength(t, o.card)) if cards else d.options[0]
 
     @staticmethod
     def _card_target(state: GameState, seat: int, w: ConflictWork) -> int:
@@ -664,7 +669,8 @@ class PlannerBot:
     @staticmethod
     def _plays_first(seat: int, d) -> A.Action:
         """Neither side controls the area: let the other side show its hand first."""
-        return next((o for o in d.options if o.seat != seat), d.options[0])
+        firsts = [o for o in d.options if isinstance(o, A.PlaysFirst)]
+        return next((o for o in firsts if o.seat != seat), firsts[0] if firsts else d.options[0])
 
     # -- decisions with their own logic
 
@@ -676,7 +682,10 @@ class PlannerBot:
             return self._draw_dream(state, seat, d)
         if kind == "discard_development":
             t = tables(state.pack)
-            return min(d.options, key=lambda o: (t.card_value(o.card, 1.0), self._random.random()))
+            discards = [o for o in d.options if isinstance(o, A.DiscardDevelopment)]
+            if discards:
+                return min(discards, key=lambda o: (t.card_value(o.card, 1.0), self._random.random()))
+            return None
         if kind == "plays_first":
             return self._plays_first(seat, d)
         if kind in ("king_tuck", "king_powered"):
@@ -727,6 +736,8 @@ class PlannerBot:
         f, my_turns = self._dream_context(state, seat)
         best, best_value = d.options[0], float("-inf")
         for o in d.options:
+            if not isinstance(o, A.TakeDream):
+                continue
             if o.card:
                 value = dream_value(state, seat, o.card, f, my_turns)
             else:

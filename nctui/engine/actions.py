@@ -116,6 +116,13 @@ class PayLimbo(_A, tag="pay_limbo"):
     """LIMBO: spend 3 Followers from your Limbo to pay for one Ritual step."""
 
 
+class ReturnFromLimbo(_A, tag="return_from_limbo"):
+    """LIMBO: take ``count`` of your Followers back from Limbo to your supply ("at any time": a
+    free move offered with each of your decisions while Limbo holds Followers)."""
+
+    count: int
+
+
 class ClimbMarker(_A, tag="climb_marker"):
     """PERFORM RITUAL: climb one step with Ritual marker 0 or 1."""
 
@@ -272,6 +279,7 @@ Action = Union[
     BuildFortLevel,
     PayFollower,
     PayLimbo,
+    ReturnFromLimbo,
     ClimbMarker,
     TakeBonus,
     PlayUpgrade,

@@ -80,6 +80,9 @@ def check_config(config: GameConfig) -> list[str]:
     if config.nightmares and (len(config.nightmares) != 2 or len(set(config.nightmares)) != 2
                               or not all(1 <= n <= NIGHTMARES for n in config.nightmares)):
         problems.append(f"nightmares: two different numbers from 1 to {NIGHTMARES}")
+    if config.difficulty and config.players > 1:
+        problems.append("difficulty modifiers are for solo games only (DIFFICULTY MODIFIERS change the King of "
+                        "Horrors): leave them out with 2 to 4 players")
     unknown = [d for d in config.difficulty if d not in DIFFICULTY_OPTIONS]
     if unknown:
         problems.append(f"difficulty options are {', '.join(DIFFICULTY_OPTIONS)}; not {', '.join(unknown)}")

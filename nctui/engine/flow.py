@@ -20,6 +20,7 @@ from . import fortify  # noqa: F401
 from . import ritual  # noqa: F401
 from . import conflict  # noqa: F401
 from . import king_conflict, king_nightmares  # noqa: F401  (solo: the King's conflicts and Nightmares)
+from . import limbo  # LIMBO: taking Followers back comes with every decision
 from .actions import ACTION_TYPES, Action, ChooseDay, ChooseTurnStart, Conquer, DiscardDevelopment, DiscardDream
 from .actions import KeepDreams, PlaceDreamer, React, TakeDream
 from .config import GameConfig
@@ -56,7 +57,7 @@ class StepResult(msgspec.Struct, frozen=True, kw_only=True):
 
 def new_game(config: GameConfig) -> StepResult:
     state, events = setup.new_game(config)
-    return StepResult(state=state, events=tuple(events))
+    return StepResult(state=limbo.offer(state), events=tuple(events))
 
 
 def legal_actions(state: GameState) -> tuple[Action, ...]:
@@ -99,7 +100,7 @@ def step(state: GameState, action: Action) -> StepResult:
     new = handler(state, action, events)
     if new.outcome is None and (new.decision is None or new.decision is state.decision):
         raise RuntimeError(f"engine bug: no new decision after {_describe(action)}")
-    return StepResult(state=new, events=tuple(events))
+    return StepResult(state=limbo.offer(new), events=tuple(events))
 
 
 def apply(state: GameState, action: Action) -> GameState:

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections import Counter
 
 from . import board
+from .actions import ReturnFromLimbo
 from .events import HIDDEN
 from .king_state import KING_COMBAT
 from .state import BASIC_COMBAT, FOLLOWERS, FORT_LEVELS, SHADOWS, GameState, UNIT_LIMIT
-from .work import ConflictWork, KeepWork
+from .work import ConflictWork, KeepWork, KingTuckWork
 
 
 def violations(state: GameState) -> list[str]:
@@ -31,6 +32,29 @@ def violations(state: GameState) -> list[str]:
             out.append("a finished game has an outcome and no decision")
     elif state.decision is None or not state.decision.options:
         out.append("an unfinished game always has a decider with options")
+    out += _decision(state)
+    return out
+
+
+def _decision(state: GameState) -> list[str]:
+    """A step's decision is the one its decider asks (which lets LIMBO's take-back ask it again),
+    and the take-back options a decision carries are its seat's (``flow`` adds them all; a
+    hand-built position may lack them)."""
+    from .limbo import returns
+    from .registry import DECIDERS
+
+    d = state.decision
+    if d is None:
+        return []
+    out = []
+    taken = tuple(o for o in d.options if isinstance(o, ReturnFromLimbo))
+    if not set(taken) <= set(returns(state, d)):
+        out.append(f"the decision offers {taken} to take Followers back from Limbo, not {returns(state, d)}")
+    if state.work is not None:
+        asked = DECIDERS[type(state.work)](state)
+        base = d.options[:len(d.options) - len(taken)]
+        if asked is None or (asked.seat, asked.kind, asked.options) != (d.seat, d.kind, base):
+            out.append(f"the decision {d.kind} is not the one its step ({type(state.work).__name__}) asks")
     return out
 
 
@@ -146,9 +170,9 @@ def _king_combat_in_play(state: GameState) -> int:
 
 
 def _cards_in_work(state: GameState, deck: str = "development") -> tuple[str, ...]:
-    """Cards set aside by a step in progress: Development cards drawn and not yet kept, or
-    played in a conflict; with ``deck="conflict"``, the Conflict card played for the Shadows,
-    until its Victory or Defeat effect is resolved."""
+    """Cards set aside by a step in progress: Development cards drawn and not yet kept, played
+    in a conflict, or drawn by the King and waiting to be tucked; with ``deck="conflict"``, the
+    Conflict card played for the Shadows, until its Victory or Defeat effect is resolved."""
     w = state.work
     held: tuple[str, ...] = ()
     if deck == "conflict":
@@ -159,6 +183,8 @@ def _cards_in_work(state: GameState, deck: str = "development") -> tuple[str, ..
         held += w.drawn
     if isinstance(w, ConflictWork):
         held += tuple(c for c in w.plays[0] + w.plays[1] if c not in KING_COMBAT)  # the King's are not Development cards
+    if isinstance(w, KingTuckWork):  # solo DEVELOP: the card waits for your choice of Action card
+        held += (w.card,)
     return held
 
 

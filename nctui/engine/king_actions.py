@@ -17,13 +17,13 @@ from msgspec.structs import replace
 from . import board, cards, nightmares, rng, units
 from . import king_turn as kt
 from .actions import ChooseAction, ChooseArea
-from .effects import push_effect, resolve
+from .effects import resolve
 from .errors import IllegalAction
 from .events import Event
-from .ops import draw_development, remove_one, set_player
-from .registry import CONTINUATIONS, decides, explains, handles
+from .ops import draw_development, set_player
+from .registry import CONTINUATIONS, continues, decides, explains, handles
 from .state import AreaState, Decision, GameState
-from .work import KingManeuverWork, KingTuckWork
+from .work import Frame, KingManeuverWork, KingTuckWork
 
 Events = list[Event]
 SHADOWS = board.SHADOWS_SIDE
@@ -60,7 +60,8 @@ def _hook(state: GameState, name: str, what: str, ev: Events) -> GameState:
     if CONTINUATIONS.get(name) is None:
         _log(state, "king_not_available", f"the King would {what}: not available yet", ev)
         return state
-    return push_effect(state, kt.king(state).seat, (), "king_hook", then=name)
+    # under the pieces of Dreams this action completed: those are built "immediately"
+    return kt.under_pieces(state, Frame(seat=kt.king(state).seat, steps=(), source="king_hook", then=name))
 
 
 def command_nightmare(state: GameState, ev: Events) -> GameState:
@@ -114,12 +115,18 @@ def removal_area(state: GameState, ev: Events, *, besides: str = "") -> tuple[st
     Followers plus Fort levels > its Fortress' area > random. Never its last Follower in an area
     (docs/rules-decisions.md): "" when every area it is in holds just 1."""
     seat = kt.king(state).seat
-    pool = [a for a in state.areas if a.followers[seat] >= 2 and a.id != besides]
+    pool = removable(state, besides)
     if not pool:
         return "", state
     return _pick(state, pool, [lambda a: a.followers[seat] <= a.fort_levels,
                                lambda a: -(a.followers[seat] + a.fort_levels),
                                lambda a: a.fortress != seat], "for the Follower the King removes", ev)
+
+
+def removable(state: GameState, besides: str = "") -> list[AreaState]:
+    """The areas it may remove a Follower from: not its last one there, nor from ``besides``."""
+    seat = kt.king(state).seat
+    return [a for a in state.areas if a.followers[seat] >= 2 and a.id != besides]
 
 
 def remove_followers(state: GameState, n: int, ev: Events, *, besides: str = "") -> GameState:
@@ -438,9 +445,15 @@ def maneuver_step(state: GameState, ev: Events, *, left: int = 0) -> GameState:
     if not options:
         _log(state, "king_mp_unused", "no area for the King to maneuver into", ev)
         return state
-    if len(options) > 1:
+    if len(options) > 1 and any(can_place(state, a) for a in options):
         return replace(state, work=KingManeuverWork(seat=_human(state), options=options, mp=left))
-    return place_follower(state, options[0], ev)
+    return place_follower(state, options[0], ev)  # alone, or nothing can be placed anywhere: no choice to make
+
+
+def can_place(state: GameState, area: str) -> bool:
+    """MANEUVER: whether a Follower can go to ``area``: one in its supply, or one it can remove
+    from a different area (never its last one there: REMOVING FOLLOWERS)."""
+    return state.players[kt.king(state).seat].supply > 0 or bool(removable(state, besides=area))
 
 
 def spend_mp(state: GameState, mp: int, ev: Events) -> GameState:
@@ -456,12 +469,28 @@ def spend_mp(state: GameState, mp: int, ev: Events) -> GameState:
 def maneuver(state: GameState, p: tuple[int, ...], power: int, ev: Events) -> GameState:
     """MANEUVER: 1 MP per Marked Area it controls for a Cultist on a Dream; 1 Follower per other
     MP; then its desired conflicts."""
-    mp = p[0]
     mine = set(controlled(state))
-    for _ in range(min(mp, sum(1 for a in board.marked_areas(state) if a in mine))):
+    return _maneuver(state, p[0], min(p[0], sum(1 for a in board.marked_areas(state) if a in mine)), ev)
+
+
+def _maneuver(state: GameState, mp: int, cultists: int, ev: Events) -> GameState:
+    """The Maneuver from its ``cultists`` Cultists still to place on Dreams, with ``mp`` MP. A Dream
+    they complete builds its Cathedral piece "immediately": when you are to choose that piece,
+    the rest of the Maneuver waits beneath your choice (a frame under the pending pieces)."""
+    for left in range(cultists - 1, -1, -1):
         state = kt.place_on_dream(state, ev)
         mp -= 1
+        if kt.pieces_pending(state):
+            rest = Frame(seat=kt.king(state).seat, steps=(), source="king_maneuver_rest", card=f"{mp} {left}",
+                         then="king_maneuver_rest")
+            return kt.under_pieces(state, rest)
     return spend_mp(state, mp, ev)
+
+
+@continues("king_maneuver_rest")
+def _maneuver_rest(state: GameState, frame: Frame, ev: Events) -> GameState:
+    mp, cultists = (int(n) for n in frame.card.split())
+    return _maneuver(state, mp, cultists, ev)
 
 
 @decides(KingManeuverWork)
@@ -528,14 +557,12 @@ def tuck_choices(state: GameState) -> tuple[str, ...]:
 
 def _tuck_drawn(state: GameState, card: str, upgrade: bool, ev: Events) -> GameState:
     """An Upgrade: under its matching action. Otherwise under the card with the fewest tucked,
-    "your choice if tied": the card waits in the King's player hand for your decision
-    (``KingTuckWork``), which comes before the rest of the turn (a Stage 2 command included)."""
+    "your choice if tied": the card, face up, waits in ``KingTuckWork`` for your decision, which
+    comes before the rest of the turn (a Stage 2 command included)."""
     ro = kt.rondel(state)
     options = (cards.development(state, card).action,) if upgrade else tuck_choices(state)
     if len(options) == 1:
         return tuck(state, ro.index(options[0]), card, ev)
-    pl = state.players[kt.king(state).seat]
-    state = set_player(state, replace(pl, hand=pl.hand + (card,)))
     return replace(state, work=KingTuckWork(seat=_human(state), card=card, options=options))
 
 
@@ -551,9 +578,8 @@ def decide_tuck(state: GameState) -> Decision | None:
 def choose_tuck(state: GameState, action: ChooseAction, ev: Events) -> GameState:
     """DEVELOP: "your choice if tied"."""
     w: KingTuckWork = state.work  # type: ignore[assignment]
-    pl = state.players[kt.king(state).seat]
-    state = set_player(replace(state, work=None), replace(pl, hand=remove_one(pl.hand, w.card)))
-    state = tuck(state, kt.rondel(state).index(action.action), w.card, ev, how=" (your choice among the tied cards)")
+    state = tuck(replace(state, work=None), kt.rondel(state).index(action.action), w.card, ev,
+                 how=" (your choice among the tied cards)")
     return resolve(state, ev)
 
 

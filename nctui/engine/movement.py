@@ -18,7 +18,7 @@ from .events import Event
 from .ops import set_player
 from .registry import decides, explains, handles, starts
 from .state import AreaState, Decision, GameState
-from .steps_basic import ask
+from .steps_basic import WAIT, ask, placing
 from .work import ConvertWork, Frame, MoveWork, ShaperWork
 
 Events = list[Event]
@@ -159,8 +159,9 @@ def decide_convert(state: GameState) -> Decision | None:
     if w.left <= 0:
         return None
     where = "in your Shaper's area" if w.where == "shaper" else "in an area adjacent to your Shaper"
-    return ask(w.seat, "convert", f"Convert an enemy unit {where} ({w.left} left)",
-                conversions(state, w.seat, w.where), optional=not w.must)
+    what, opts = placing(state, w.seat, f"Convert an enemy unit {where} ({w.left} left)",
+                         lambda s: conversions(s, w.seat, w.where))
+    return ask(w.seat, "convert", what, opts, optional=not w.must and opts != WAIT)
 
 
 @handles(ConvertUnit)

@@ -111,15 +111,27 @@ def phase(state: GameState, w: ClimbWork) -> tuple[bool, tuple[int, ...]]:
 
 
 def payments(state: GameState, w: ClimbWork) -> tuple[PayFollower | PayLimbo, ...]:
-    """A Follower from an area matching an unpaid symbol; or, before any symbol is paid, 3
-    Followers from Limbo for the whole step."""
-    opts: list[PayFollower | PayLimbo] = [
-        PayFollower(area=a.id) for a in state.areas
-        if a.followers[w.seat] > 0 and board.symbol_of(state, a.id) in w.owed]
-    whole = spaces(state)[next_index(state, w.seat, w.marker)].cost
-    if w.owed == whole and state.players[w.seat].limbo >= LIMBO_PRICE:
+    """A Follower from an area matching an unpaid symbol, when Followers can pay every symbol
+    still owed (the space is paid in full: a first Follower that Followers can't follow would
+    strand the payment); or, before any symbol is paid, 3 Followers from Limbo for the whole step."""
+    opts: list[PayFollower | PayLimbo] = []
+    if followers_cover(state, w.seat, w.owed):
+        opts += [PayFollower(area=a.id) for a in state.areas
+                 if a.followers[w.seat] > 0 and board.symbol_of(state, a.id) in w.owed]
+    if limbo_pays(state, w, state.players[w.seat].limbo):
         opts.append(PayLimbo())
     return tuple(opts)
+
+
+def limbo_pays(state: GameState, w: ClimbWork, limbo: int) -> bool:
+    """LIMBO: 3 Followers from Limbo pay for the whole step, so only before any symbol is paid."""
+    return w.owed == spaces(state)[next_index(state, w.seat, w.marker)].cost and limbo >= LIMBO_PRICE
+
+
+def still_payable(state: GameState, w: ClimbWork, limbo: int) -> bool:
+    """Whether the space being paid for (``w.marker`` >= 0) can still be paid in full with
+    ``limbo`` Followers left in Limbo."""
+    return followers_cover(state, w.seat, w.owed) or limbo_pays(state, w, limbo)
 
 
 def bonus_playable(state: GameState, bonus: str) -> bool:
@@ -190,8 +202,7 @@ def handle_pay_follower(state: GameState, action: PayFollower, ev: Events) -> Ga
 def handle_pay_limbo(state: GameState, action: PayLimbo, ev: Events) -> GameState:
     """LIMBO: the 3 Followers go back to the supply at once."""
     w: ClimbWork = state.work  # type: ignore[assignment]
-    pl = state.players[w.seat]
-    state = set_player(state, replace(pl, limbo=pl.limbo - LIMBO_PRICE, supply=pl.supply + LIMBO_PRICE))
+    state = units.from_limbo(state, w.seat, LIMBO_PRICE)
     space = next_index(state, w.seat, w.marker) + 1
     ev.append(Event(kind="ritual_pay_limbo", seat=w.seat, value=space))
     return resolve(paid_progress(state, replace(w, owed=()), ev), ev)
@@ -306,6 +317,7 @@ def explain_climb_marker(state: GameState, action: ClimbMarker) -> IllegalAction
 
 
 @explains(PayFollower)
+@explains(PayFollower, ClimbWork)  # also when no Follower may pay (Limbo pays the whole step)
 def explain_pay_follower(state: GameState, action: PayFollower) -> IllegalAction:
     """Refusals while paying for a Ritual step, and other costs in general terms (a Fort level's
     cost has its own explainer in fortify)."""
@@ -316,6 +328,10 @@ def explain_pay_follower(state: GameState, action: PayFollower) -> IllegalAction
     if not board.area(state, action.area).followers[seat]:
         return IllegalAction(f"you have no Follower in {action.area}", rule="remove your own Follower",
                              section=RITUAL if isinstance(w, ClimbWork) else "")
+    if isinstance(w, ClimbWork) and not followers_cover(state, seat, w.owed):
+        return IllegalAction(f"your Followers on the board can't pay all of this space ({', '.join(w.owed)}): it is "
+                             "paid in full, so pay the whole step with 3 Followers from Limbo",
+                             rule="pay in full", section=RITUAL)
     if isinstance(w, ClimbWork):
         symbol = board.symbol_of(state, action.area)
         return IllegalAction(f"{action.area} shows {symbol}: a Follower paying to climb must come from an area "

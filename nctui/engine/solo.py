@@ -33,7 +33,7 @@ def new_solo_game(config: GameConfig) -> tuple[GameState, Events]:
     problems = check_config(config)
     if problems or config.players != 1:
         raise ValueError("; ".join(problems) or "new_solo_game needs players=1")
-    state, events = setup.new_game(replace(config, players=2, seats=("human", "human")))
+    state, events = setup.new_game(replace(config, players=2, seats=("human", "human"), difficulty=()))
     events = [e for e in events if e.kind != "first_player"]
     state = replace(state, config=config, first_player=HUMAN, decision=None)
     events.append(Event(kind="first_player", seat=HUMAN, detail="you start against the King of Horrors"))

@@ -165,9 +165,27 @@ def decide_produce(state: GameState) -> Decision | None:
     if w.mode == "each":
         return ask(w.seat, "produce", "Every area produces: choose which produces next (a higher Unit Limit "
                    "holds in one area only)", tuple(ProduceIn(area=a) for a in w.areas), optional=False)
-    opts = tuple(ProduceIn(area=a) for a in board.areas_matching(state, w.seat, w.where) if can_produce(state, a))
     what = f"Produce {w.left} in one area" if w.mode == "one" else f"Produce 1 ({w.left} left)"
-    return ask(w.seat, "produce", what, opts, optional=not w.must)
+    what, opts = placing(state, w.seat, what, lambda s: produce_options(s, w))
+    return ask(w.seat, "produce", what, opts, optional=not w.must and opts != WAIT)
+
+
+def produce_options(state: GameState, w: ProduceWork) -> tuple[ProduceIn, ...]:
+    return tuple(ProduceIn(area=a) for a in board.areas_matching(state, w.seat, w.where) if can_produce(state, a))
+
+
+WAIT = (Done(),)  # the only option of a step waiting for Followers from Limbo: stop
+
+
+def placing(state: GameState, seat: int, prompt: str, options) -> tuple[str, tuple]:
+    """(prompt, options) of a step placing the seat's Followers from its supply. An empty supply
+    ends it (no options), unless Followers in Limbo could be taken back for it (LIMBO, "at any
+    time"): then it still asks, with nothing to place yet (``WAIT``), so that the player may take
+    them back (``flow`` adds that option) or stop."""
+    opts = options(state)
+    if opts or not units.refill_would_help(state, seat, options):
+        return prompt, opts
+    return f"{prompt}: your supply is empty (take Followers back from Limbo, or stop)", WAIT
 
 
 @handles(ProduceIn)
@@ -257,9 +275,7 @@ def decide_recover(state: GameState) -> Decision | None:
 @handles(RecoverTo)
 def handle_recover(state: GameState, action: RecoverTo, ev: Events) -> GameState:
     w: RecoverWork = state.work  # type: ignore[assignment]
-    pl = state.players[w.seat]
-    state = set_player(state, replace(pl, limbo=pl.limbo - 1, supply=pl.supply + 1))
-    state = units.place(state, w.seat, action.area, 1)
+    state = units.place(units.from_limbo(state, w.seat), w.seat, action.area, 1)
     ev.append(Event(kind="recover_limbo", seat=w.seat, area=action.area, value=1))
     return resolve(replace(state, work=replace(w, left=w.left - 1)), ev)
 

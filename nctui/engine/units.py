@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from msgspec.structs import replace
 
 from . import board, cards
@@ -78,6 +80,22 @@ def remove(state: GameState, side: int, area_id: str, n: int = 1, to: str = "sup
     else:
         pl = replace(pl, supply=pl.supply + n)
     return set_player(state, pl)
+
+
+def from_limbo(state: GameState, seat: int, n: int = 1) -> GameState:
+    """LIMBO: ``n`` of the seat's Followers leave Limbo for its supply (callers check the count)."""
+    pl = state.players[seat]
+    return set_player(state, replace(pl, limbo=pl.limbo - n, supply=pl.supply + n))
+
+
+def refill_would_help(state: GameState, seat: int, options: Callable[[GameState], tuple]) -> bool:
+    """Whether a step placing the seat's Followers from its empty supply would have ``options``
+    once the Followers in its Limbo were taken back (LIMBO: "at any time"): then the step still
+    asks, so that the player may take them back. The King has no Limbo: never for it."""
+    pl = state.players[seat]
+    if pl.supply > 0 or pl.limbo <= 0:
+        return False
+    return bool(options(set_player(state, replace(pl, supply=pl.limbo, limbo=0))))
 
 
 def move(state: GameState, side: int, source: str, to: str, n: int = 1) -> GameState:

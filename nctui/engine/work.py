@@ -213,7 +213,7 @@ class KingManeuverWork(_W, tag="king_maneuver"):
 class KingTuckWork(_W, tag="king_tuck"):
     """DEVELOP: ``card`` (no Upgrade was drawn) goes under one of the King's Action cards tied for
     the fewest tucked, ``options`` (action ids); ``seat`` (the human) chooses. Until then the card
-    waits in the King's player hand, where the King keeps nothing else."""
+    waits here, face up (a tucked card is public: the prompt and the log name it)."""
 
     card: str
     options: tuple[str, ...]

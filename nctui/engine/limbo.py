@@ -1,0 +1,99 @@
+"""LIMBO: "All eliminated Followers are moved to the Limbo. You can take these Followers back to
+your supply at any time, but it might be beneficial to leave them there" (CONFLICTS, LIMBO).
+
+Taking them back is a free move that comes with every decision of a player whose Limbo holds
+Followers: ``ReturnFromLimbo`` for 1 of them, or all of them (never for the King, who has no
+Limbo). ``flow`` adds these options to each decision it hands out (``offer``). After the move
+the same decision is asked again, rebuilt (``ask_again``): a step in progress (``state.work``)
+asks its decider again, so that options depending on the supply are right; a decision made
+outside a step (the turn structure, setup, reactions, a Cathedral piece) never depends on the
+supply, and keeps its options. The one limit: a Ritual space being paid for is paid in full, so
+Followers stay in Limbo while 3 of them are the only way left to pay it.
+"""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from . import king_turn, ritual, units
+from .actions import ReturnFromLimbo
+from .effects import resolve
+from .errors import IllegalAction
+from .events import Event
+from .registry import explains, handles
+from .state import Decision, GameState
+from .work import ClimbWork
+
+Events = list[Event]
+LIMBO = "LIMBO"
+
+
+def holder(state: GameState, d: Decision) -> int:
+    """The Followers in the deciding seat's Limbo (0 for the King: it has none)."""
+    if not 0 <= d.seat < len(state.players) or king_turn.is_king(state, d.seat):
+        return 0
+    return state.players[d.seat].limbo
+
+
+def returns(state: GameState, d: Decision) -> tuple[ReturnFromLimbo, ...]:
+    """The take-back options that come with ``d``: 1 Follower, and all of them when Limbo holds more."""
+    held = holder(state, d)
+    counts = (1, held) if held > 1 else (1,) if held == 1 else ()
+    return tuple(ReturnFromLimbo(count=n) for n in counts if _payment_survives(state, held - n))
+
+
+def _payment_survives(state: GameState, left: int) -> bool:
+    """PERFORM RITUAL: a space being paid for must be paid in full; Followers leave Limbo only if
+    the payment can still be completed without them."""
+    w = state.work
+    return not (isinstance(w, ClimbWork) and w.marker >= 0) or ritual.still_payable(state, w, left)
+
+
+def _base(d: Decision) -> tuple:
+    return tuple(o for o in d.options if not isinstance(o, ReturnFromLimbo))
+
+
+def offer(state: GameState) -> GameState:
+    """The decision due, with the take-back options its seat has now (and no stale ones)."""
+    d = state.decision
+    if d is None:
+        return state
+    options = _base(d) + returns(state, d)
+    return state if options == d.options else replace(state, decision=replace(d, options=options))
+
+
+@handles(ReturnFromLimbo)
+def take_back(state: GameState, action: ReturnFromLimbo, ev: Events) -> GameState:
+    seat = state.decision.seat
+    state = units.from_limbo(state, seat, action.count)
+    ev.append(Event(kind="limbo_return", seat=seat, value=action.count))
+    return ask_again(state, ev)
+
+
+def ask_again(state: GameState, ev: Events) -> GameState:
+    """The decision that was due, rebuilt after the supply changed. A step's decider may now
+    find nothing left to ask (a Limbo recovery with an empty Limbo): the game then goes on."""
+    if state.work is not None:
+        return resolve(replace(state, decision=None), ev)
+    return replace(state, decision=replace(state.decision, options=_base(state.decision)))
+
+
+@explains(ReturnFromLimbo)
+@explains(ReturnFromLimbo, absent=True)
+def explain_return(state: GameState, action: ReturnFromLimbo) -> IllegalAction:
+    d = state.decision
+    held = holder(state, d)
+    if king_turn.is_king(state, d.seat):
+        why = "the King of Horrors has no Limbo"
+    elif held == 0:
+        why = "there is no Follower in your Limbo to take back"
+    elif action.count < 1:
+        why = "take back at least 1 Follower"
+    elif action.count > held:
+        why = f"your Limbo holds only {held} Follower{'s' if held > 1 else ''}"
+    elif not _payment_survives(state, held - action.count):
+        why = ("the Ritual space you are paying for must be paid in full, and only 3 Followers from Limbo can "
+               "still pay it: finish the payment first")
+    else:
+        why = f"take back 1 Follower or all {held} at once"
+    return IllegalAction(why, rule="taking Followers back from Limbo", section=LIMBO)
