@@ -151,6 +151,25 @@ def test_when_two_areas_could_take_the_fourth_follower_the_player_chooses_the_or
     assert state.decision.kind != "produce"
 
 
+def test_when_the_supply_cannot_fill_every_producing_area_the_player_chooses_the_order():
+    """PRODUCE takes units from the supply: with 1 Follower left and two of your areas producing,
+    the resolving player picks which area gets it."""
+    state = bare()
+    x = target(state)
+    y = next(a for a in plain_areas(state) if a != x and board.symbol_of(state, a) == board.symbol_of(state, x))
+    state = marked_on(shape(shape(state, x, me=1), y, me=1), x)
+    home = fortress_of(state, ME)
+    pl = state.players[ME]
+    state = set_player(state, replace(pl, supply=1, devoured=pl.devoured + pl.supply - 1))
+    state, _ = run(state, ME, summon_day(state))
+    assert state.decision.kind == "produce" and A.Done() not in legal_actions(state)
+    assert {A.ProduceIn(area=x), A.ProduceIn(area=y)} <= set(legal_actions(state))
+    state = apply(state, A.ProduceIn(area=y))
+    assert counts(state, y)[0] == 2 and counts(state, x)[0] == 1 and counts(state, home)[0] == board.area(
+        bare(), home).followers[ME]
+    assert state.players[ME].supply == 0 and state.decision.kind != "produce"
+
+
 # ---------------------------------------------------------------------------------------------
 # Produce as a choice (spread / one), Limbo, Shadows
 

@@ -144,8 +144,23 @@ def start_produce(state: GameState, frame: Frame, step: cs.Produce, ev: Events) 
 
 
 def order_matters(state: GameState, areas: tuple[str, ...], amount: int) -> bool:
-    """Whether areas that each produce could use a side's higher Unit Limit in ONE area in more
-    than one place: then the order is the resolving player's choice (UNIT LIMIT)."""
+    """Whether the order in which areas each produce changes the result, so that it is the
+    resolving player's choice: a side's supply can't fill all its areas (PRODUCE: units come from
+    the supply), or its higher Unit Limit in ONE area could be used in more than one (UNIT LIMIT)."""
+    return _supply_short(state, areas, amount) or _one_area_limit_contested(state, areas, amount)
+
+
+def _supply_short(state: GameState, areas: tuple[str, ...], amount: int) -> bool:
+    wanted: dict[int, list[int]] = {}
+    for area_id in areas:
+        side = board.controller(board.area(state, area_id))
+        n = min(amount, units.room(state, side, area_id)) if side != board.NO_SIDE else 0
+        if n > 0:
+            wanted.setdefault(side, []).append(n)
+    return any(len(ns) > 1 and 0 < units.supply(state, side) < sum(ns) for side, ns in wanted.items())
+
+
+def _one_area_limit_contested(state: GameState, areas: tuple[str, ...], amount: int) -> bool:
     for seat in range(len(state.players)):
         base, one = units.follower_limits(state, seat)
         if one <= base or any(a.followers[seat] > base for a in state.areas):
@@ -163,8 +178,9 @@ def decide_produce(state: GameState) -> Decision | None:
     if w.left <= 0:
         return None
     if w.mode == "each":
-        return ask(w.seat, "produce", "Every area produces: choose which produces next (a higher Unit Limit "
-                   "holds in one area only)", tuple(ProduceIn(area=a) for a in w.areas), optional=False)
+        return ask(w.seat, "produce", "Every area produces: choose which produces next (a short supply, or a "
+                   "higher Unit Limit that holds in one area only, makes the order count)",
+                   tuple(ProduceIn(area=a) for a in w.areas), optional=False)
     what = f"Produce {w.left} in one area" if w.mode == "one" else f"Produce 1 ({w.left} left)"
     what, opts = placing(state, w.seat, what, lambda s: produce_options(s, w))
     return ask(w.seat, "produce", what, opts, optional=not w.must and opts != WAIT)
