@@ -25,6 +25,8 @@ from .engine.state import GameState
 SEAT_LETTERS = {"red": "R", "blue": "B", "green": "G", "yellow": "Y"}
 END_REASONS = {"time": "the Time marker reached the skull", "devoured": "the Devoured end condition was met"}
 
+_IDS = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")  # a word or a hyphenated id
+
 
 class Words:
     """Names from one content pack: areas, symbols, spaces, cards."""
@@ -80,6 +82,11 @@ class Words:
             return "a hidden card"
         return self.cards.get(card_id, card_id)
 
+    def names_in(self, text: str) -> str:
+        """``text`` with the ids of areas, cards and actions it names replaced by their names
+        (the engine's prompts and the King's sentences speak in ids)."""
+        return _IDS.sub(lambda m: self.named.get(m.group(0), m.group(0)), text)
+
     def cards_list(self, cards: Sequence[str]) -> str:
         return ", ".join(self.card(c) for c in cards)
 
@@ -109,6 +116,11 @@ def seat_letter(state: GameState, seat: int) -> str:
         colour = state.players[seat].colour
         return SEAT_LETTERS.get(colour, colour[:1].upper())
     return "?"
+
+
+def describe_prompt(prompt: str, state: GameState) -> str:
+    """A decision's prompt with names instead of ids ('the conflict in Ash Nave')."""
+    return words_for(state.pack).names_in(prompt)
 
 
 def _plural(n: int, word: str) -> str:
@@ -313,12 +325,9 @@ def describe_event(event: Event, state: GameState) -> str:
     if words is not None:
         return words(w, who, event, state)
     if k.startswith("king_") and event.detail:  # the King's steps carry their own sentence
-        detail = _IDS.sub(lambda m: w.named.get(m.group(0), m.group(0)), event.detail)
+        detail = w.names_in(event.detail)
         return detail[0].upper() + detail[1:]
     return _generic(event, state)
-
-
-_IDS = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")  # a word or a hyphenated id
 
 
 def _side(state: GameState, side: int | str) -> str:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ... import saves
-from ...describe import seat_name
+from ...describe import describe_prompt, seat_name
 from ...engine.state import GameState
 from ...store import StoreError
 from ..widgets.common import seat_tag
@@ -85,7 +85,8 @@ class FlowsMixin:
 
     def _push_handoff(self, seat: int) -> None:
         state = self.game.view(self.viewer).state  # public parts only: names and the prompt
-        decision = state.decision.prompt if state.decision is not None and state.decision.seat == seat else ""
+        d = state.decision
+        decision = describe_prompt(d.prompt, state) if d is not None and d.seat == seat else ""
         context = f"Turn {state.turn_number}" if state.phase != "setup" else "Setup"
         screen = HandoffScreen(seat, seat_tag(state, seat), seat_name(state, seat), decision=decision, context=context)
         self._handoff_screen = screen

@@ -80,8 +80,9 @@ class KingTurnScreen(ModalScreen[bool]):
     """The King's turn, a step per Space/Enter; dismissed with whether to keep pacing."""
 
     DEFAULT_CSS = """
-    KingTurnScreen { align: center middle; }
-    #king-box { width: 100; max-width: 100%; height: 90%; background: $panel; border: round $error;
+    /* docked low, so the board and the matrix stay in view above the King's steps */
+    KingTurnScreen { align: center bottom; }
+    #king-box { width: 100%; height: 15; max-height: 65%; background: $panel; border: round $error;
                 padding: 0 1; }
     #king-head { height: auto; }
     #king-lines { height: 1fr; }
