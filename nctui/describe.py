@@ -100,9 +100,15 @@ def words_for(pack_id: str) -> Words:
     return Words(get_pack(pack_id))
 
 
+def _is_king(state: GameState, seat: int) -> bool:
+    """The King of Horrors' seat in solo (named from the start, before its play area is set up)."""
+    seats = state.config.seats
+    return 0 <= seat < len(seats) and seats[seat] == "king"
+
+
 def seat_name(state: GameState, seat: int) -> str:
     """'Red', from the seat's colour; 'King' for the King of Horrors' seat in solo."""
-    if state.king is not None and seat == state.king.seat:
+    if _is_king(state, seat):
         return "King"
     if 0 <= seat < len(state.players):
         return state.players[seat].colour.capitalize()
@@ -110,7 +116,7 @@ def seat_name(state: GameState, seat: int) -> str:
 
 
 def seat_letter(state: GameState, seat: int) -> str:
-    if state.king is not None and seat == state.king.seat:
+    if _is_king(state, seat):
         return "K"
     if 0 <= seat < len(state.players):
         colour = state.players[seat].colour
