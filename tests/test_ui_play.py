@@ -194,14 +194,14 @@ def test_lines_logged_while_the_log_is_hidden_wrap_at_its_width(tmp_path):
             await pilot.press("3")  # Blue starts the Turn track at position 3, logged while hidden
             await pilot.pause()
             await show_log(pilot)
-            lines = log_text(app).splitlines()
+            lines = [line.rstrip() for line in log_text(app).splitlines()]
             assert "Blue starts the Turn track at position 3 (☾M Moon)" in lines, lines
             await pilot.press("l")
             await pilot.pause()
             await choose(pilot, "Weeping Orchard")
             await hand_off(pilot, RED)  # the log is rewritten through Red's eyes, hidden
             await show_log(pilot)
-            lines = log_text(app).splitlines()
+            lines = [line.rstrip() for line in log_text(app).splitlines()]
             assert "Blue conquers Weeping Orchard" in lines, lines
             assert max(map(len, lines)) > 60  # wrapped at the log's width (78), not at 20
             assert "Blue conquers Weeping Orchard" in screen_text(app)

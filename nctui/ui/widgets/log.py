@@ -27,9 +27,15 @@ class GameLog(RichLog, can_focus=False):
         super().__init__(wrap=True, markup=False, highlight=False, max_lines=MAX_LINES, min_width=20, **kwargs)
         self._written: deque = deque(maxlen=MAX_LINES)
         self._wrapped_at = 0
+        self._held = 0  # lines written while hidden, not wrapped yet
 
     def write(self, content, *args, **kwargs):  # type: ignore[override]
         self._written.append(content)
+        if self._size_known and self.scrollable_content_region.width <= 0:
+            # Hidden (small terminals show one panel at a time): wrapped now, the line would be
+            # folded at min_width for good; it is wrapped when the log is shown again.
+            self._held += 1
+            return self
         return super().write(content, *args, **kwargs)
 
     def write_lines(self, lines: list) -> None:
@@ -43,6 +49,7 @@ class GameLog(RichLog, can_focus=False):
 
     def clear(self):  # type: ignore[override]
         self._written.clear()
+        self._held = 0
         return super().clear()
 
     def on_resize(self, event: Resize) -> None:
@@ -51,6 +58,11 @@ class GameLog(RichLog, can_focus=False):
         width = self.scrollable_content_region.width
         if first or width <= 0 or width == self._wrapped_at:
             self._wrapped_at = width if width > 0 else self._wrapped_at
+            if width > 0 and self._held:  # shown again: the lines held while it was hidden
+                held = list(self._written)[-min(self._held, REWRAP_LINES):]
+                self._held = 0
+                for content in held:
+                    super().write(content)
             return
         self._wrapped_at = width
         # Wrapping costs about a millisecond a line: the latest lines only, after a resize.

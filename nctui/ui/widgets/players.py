@@ -88,14 +88,18 @@ def _player_lines(state: GameState, pl: PlayerState, score: Score, bot: bool, wi
     for action, stack in zip(rondel, pl.display):
         lines.append(_action_line(state, w.day_short(action), stack))
     if pl.dreams_played:
-        t = Text("   Dreams played: ", LABEL, end="")
-        t.append(", ".join(f"{w.card(c)} ({getattr(card_def(state.pack, c), 'vp', 0)} VP)" for c in pl.dreams_played))
-        lines.append(t)
+        lines.append(_labelled("Dreams played", ", ".join(
+            f"{w.card(c)} ({getattr(card_def(state.pack, c), 'vp', 0)} VP)" for c in pl.dreams_played)))
     if pl.tiles:
-        t = Text("   Reward tiles: ", LABEL, end="")
-        t.append(w.cards_list(pl.tiles))
-        lines.append(t)
+        lines.append(_labelled("Reward tiles", w.cards_list(pl.tiles)))
     return lines
+
+
+def _labelled(label: str, text: str) -> Text:
+    """'   Reward tiles: …': a labelled line of a player's panel."""
+    t = Text(f"   {label}: ", LABEL, end="")
+    t.append(text)
+    return t
 
 
 def _action_line(state: GameState, action_name: str, stack: tuple[str, ...]) -> Text:
@@ -140,11 +144,7 @@ def _king_lines(state: GameState, score: Score, width: int) -> list[Text]:
         t.append(f" {cultists} of {vp} Cultists", CULTISTS)
         lines.append(t)
     if king.completed:
-        t = Text(f"   Completed Dreams ({len(king.completed)}): ", LABEL, end="")
-        t.append(w.cards_list(king.completed))
-        lines.append(t)
+        lines.append(_labelled(f"Completed Dreams ({len(king.completed)})", w.cards_list(king.completed)))
     if pl.tiles:
-        t = Text("   Reward tiles: ", LABEL, end="")
-        t.append(w.cards_list(pl.tiles))
-        lines.append(t)
+        lines.append(_labelled("Reward tiles", w.cards_list(pl.tiles)))
     return lines
