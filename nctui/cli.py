@@ -161,8 +161,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game_options(solo)
 
     sim = sub.add_parser(
-        "simulate", help="play games headless with random bots and check the rules' invariants",
-        description="Play whole games with a random bot on every seat, checking every invariant after "
+        "simulate", help="play games headless with computer players and check the rules' invariants",
+        description="Play whole games with a computer player (--bots) on every seat, checking every invariant after "
                     "every decision. Game i uses the seed S+i (mod 2**64), so a game is replayed alone with "
                     "'--games 1 --seed S+i'.")
     sim.add_argument("--players", type=_players, default=2, metavar="N", help="players, 2 to 4 (default 2)")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from nctui.describe import words_for
 from nctui.engine import GameConfig
 from nctui.engine import board as rules
 from nctui.engine.flow import StepResult
@@ -179,6 +180,100 @@ def test_a_full_turn_with_a_reaction(tmp_path):
 
 
 # ---------------------------------------------------------------------------------------------
+# A conflict
+
+
+GREEN = 0  # the conflict example: Green (seat 0) attacks Blue (seat 1) in the Ash Nave
+GREEN_CARDS = ("Bell of the Waking Hour", "Mortar of Bone")  # 3 Attacks, 1 Defence
+BLUE_CARDS = ("Mirror of Plans", "Cradle Hymn")  # 3 Attacks, 1 Defence
+
+
+def conflict_example() -> Store:
+    """saves/conflict-example-2p.toml, two people at one keyboard: Green is about to choose
+    its Day action, the Maneuver that leads to the conflict in the Ash Nave."""
+    state, events = load_scenario_result(SAVES / "conflict-example-2p.toml")
+    assert state.config.seats == ("human", "human")
+    return Store(initial=StepResult(state=state, events=tuple(events)))
+
+
+async def everything_blue_may_look_at(pilot) -> list[str]:
+    """The screen's text in every view Blue can open while choosing its cards: each panel
+    (Tab), every card of the inspector (i, then →), the timeline (t)."""
+    app = pilot.app
+    seen = [screen_text(app)]
+    for _ in range(6):  # the six panels (small terminals show one at a time)
+        await pilot.press("tab")
+        await pilot.pause()
+        seen.append(screen_text(app))
+    await pilot.press("i")
+    await pilot.pause()
+    cards = len(app.screen.entries)
+    assert cards > 5
+    for _ in range(cards):
+        seen.append(screen_text(app))
+        await pilot.press("right")
+        await pilot.pause()
+    await pilot.press("i")
+    await pilot.press("t")
+    await pilot.pause()
+    seen.append(screen_text(app))
+    assert "Play a combat card face down" in seen[-1]  # the timeline, hiding which card
+    await pilot.press("t")
+    await pilot.pause()
+    assert isinstance(app.screen, GameScreen)
+    return seen
+
+
+def test_a_conflict_between_two_people(tmp_path):
+    async def go(size):
+        store = conflict_example()
+        app = create_app(store, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            assert app.game_screen().viewer == GREEN
+            await choose(pilot, "Maneuver: perform it")
+            await choose(pilot, "Done")  # keep the MP: Green's Followers stay in the Ash Nave
+            await choose(pilot, "Conflict in Ash Nave: Green against Blue")
+            assert store.state.decision.kind == "play_combat_card" and store.state.decision.seat == GREEN
+            await choose(pilot, GREEN_CARDS[0])
+            # Green sees its own face-down card (so the check below can tell a leak).
+            await show_log(pilot)
+            assert f"Green plays {GREEN_CARDS[0]} face down" in screen_text(app)
+            await choose(pilot, GREEN_CARDS[1])  # the second card: Blue's turn to play
+
+            assert store.state.decision.seat == BLUE and store.state.decision.kind == "play_combat_card"
+            seen = [screen_text(app)]  # the hand-off
+            await hand_off(pilot, BLUE)
+            seen += await everything_blue_may_look_at(pilot)
+            for text in seen:
+                for card in GREEN_CARDS:
+                    assert card not in text, f"Green's face-down card {card!r} is shown to Blue:\n{text}"
+            await show_log(pilot)
+            assert "Green plays a card face down" in screen_text(app)
+            assert not any(card in log_text(app) for card in GREEN_CARDS)
+
+            await choose(pilot, BLUE_CARDS[0])
+            await choose(pilot, BLUE_CARDS[1])
+            # The reveal: both sides deal 2 damage; Blue keeps 1 Fort level and wins.
+            nave = rules.area(store.state, "ash-nave")
+            assert nave.followers == (0, 0) and (nave.fort_owner, nave.fort_levels) == (BLUE, 1)
+            assert store.state.players[BLUE].conflicts_won == 1
+            await hand_off(pilot, GREEN)  # Green's Dream card to draw
+            await show_log(pilot)
+            log = [line.rstrip() for line in log_text(app).splitlines()]
+            log = " ".join(log)  # the narrow log (80x24 on the right at 120x40) wraps the lines
+            for line in (f"Green reveals {', '.join(GREEN_CARDS)}: 3 attack, 1 defence",
+                         f"Blue reveals {', '.join(BLUE_CARDS)}: 3 attack, 1 defence",
+                         "Green takes 2 damage", "Blue takes 2 damage", "Blue loses 1 Fort level",
+                         "Blue wins the conflict in Ash Nave"):
+                assert line in log, line
+            assert "Blue wins the conflict" in screen_text(app).replace("\n", " ")
+
+    run(go(SMALL))
+    run(go(BIG))
+
+
+# ---------------------------------------------------------------------------------------------
 # The log written while hidden (80x24 shows one panel at a time)
 
 
@@ -205,5 +300,100 @@ def test_lines_logged_while_the_log_is_hidden_wrap_at_its_width(tmp_path):
             assert "Blue conquers Weeping Orchard" in lines, lines
             assert max(map(len, lines)) > 60  # wrapped at the log's width (78), not at 20
             assert "Blue conquers Weeping Orchard" in screen_text(app)
+
+    run(go())
+
+
+# ---------------------------------------------------------------------------------------------
+# Solo: from the Title screen to the King's first turn
+
+
+SOLO_SEED = "12345"
+
+
+async def new_solo_game(pilot) -> None:
+    """Title → New game (n) → Solo (→) → the seed typed in → start (ctrl+s)."""
+    app = pilot.app
+    await pilot.press("n")
+    await pilot.pause()
+    assert isinstance(app.screen, NewGameScreen) and app.focused.id == "mode"
+    await pilot.press("right")  # Hot-seat → Solo against the King
+    for _ in range(20):
+        if app.focused.id == "seed":
+            break
+        await pilot.press("down")
+    assert app.focused.id == "seed"
+    await pilot.press(*SOLO_SEED)  # the field's text is selected on focus: typing replaces it
+    await pilot.press("ctrl+s")
+    await pilot.pause()
+    config = app.store.state.config
+    assert (config.players, config.seats, config.seed) == (1, ("human", "king"), int(SOLO_SEED))
+    assert isinstance(app.screen, GameScreen)
+
+
+def test_a_solo_game_from_the_title_to_the_kings_first_turn(tmp_path):
+    async def go():
+        app = create_app(None, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=BIG) as pilot:
+            await pilot.pause()
+            await new_solo_game(pilot)
+            store = app.store
+            # Red's setup and first turn: Fortify, one level in its corner, Dreams kept.
+            for words in ("position 1:", "Weeping Orchard", "Dusk", "Fortify: perform it",
+                          "Add a Fort level in Weeping Orchard", "Remove a Follower from Weeping Orchard",
+                          "Done"):
+                assert not isinstance(app.screen, KingTurnScreen)
+                await choose(pilot, words)
+            king_seat = store.state.king.seat
+            assert store.state.turn_number == 1 and store.state.active != king_seat
+            await choose(pilot, "Keep the rest")
+
+            # The King's turn, already played by the engine, shown a step per Space.
+            state = store.state
+            assert state.turn_number == 2 and state.active == king_seat
+            screen = app.screen
+            assert isinstance(screen, KingTurnScreen)
+            steps = len(screen.steps)
+            assert steps >= 5 and screen.shown == 1
+            die_at = next(i for i, s in enumerate(screen.steps) if s.kind == "king_horror_die")
+            for shown in range(1, steps + 1):
+                text = screen_text(app)
+                assert f"The King's turn · step {shown} of {steps}" in text
+                assert screen.steps[shown - 1].text[:60] in text  # the latest step is on screen
+                assert ("the Horror Die:" in text) == (shown > die_at)
+                assert ("Space: close" in text) == (shown == steps)
+                await pilot.press("space")
+                await pilot.pause()
+            assert "The King takes Fortify" in log_text(app)
+
+            # Back to Red's decision: its reaction to the King's Day action.
+            assert isinstance(app.screen, GameScreen)
+            decision = store.state.decision
+            assert decision.seat != king_seat and decision.kind == "react"
+            assert "React to" in prompt_of(app).title.plain
+            assert "R Red decides" in status_text(app)
+
+            # The King's panel: its Action cards' Cultists and its Dreams with theirs.
+            king = store.state.king
+            words = words_for(store.state.pack)
+            players = app.game_screen().query_one(PlayersView)
+            panel = players.render().plain
+            assert "K the King of Horrors" in panel
+            for card_id, cultists in zip(king.dreams, king.dream_cultists):
+                assert f"Dream {words.card(card_id)} {cultists} of " in panel
+            assert sum(king.card_cultists) > 0
+            for i, action in enumerate(words.pack.matrix.rondel):
+                king_lines = panel.split("K the King of Horrors")[1].splitlines()
+                line = next(x for x in king_lines if x.startswith(f"   {words.day_short(action)} "))
+                assert f"Power {king.card_cultists[i] + len(king.tucked[i])}" in line
+                assert f"c{king.day_cultists[i]}" in line, line  # the Cultists on its Day space
+            # Tab to the Players panel, PgDn: the King's lines are on screen.
+            while app.game_screen()._shown_panel != "players":
+                await pilot.press("tab")
+            await pilot.press("pagedown")
+            await pilot.pause()
+            text = screen_text(app)
+            assert "K the King of Horrors" in text
+            assert f"Dream {words.card(king.dreams[0])}" in text
 
     run(go())

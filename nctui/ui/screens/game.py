@@ -23,7 +23,7 @@ from textual.widget import Widget
 from textual.widgets import Footer
 
 from ... import saves
-from ...bots import RandomBot
+from ...bots import PlannerBot
 from ...describe import END_REASONS, describe_action, describe_events, describe_prompt, seat_letter, seat_name
 from ...engine.errors import ActionError
 from ...engine.state import GameState
@@ -89,7 +89,7 @@ class GameScreen(FlowsMixin, Screen[None]):
         self.bots = frozenset(i for i, kind in enumerate(config.seats) if kind == "bot")
         humans = [i for i, kind in enumerate(config.seats) if kind == "human"]
         self.viewer = humans[0] if humans else 0
-        self._robots: dict[int, RandomBot] = {}
+        self._robots: dict[int, PlannerBot] = {}
         self._bot_timer: Timer | None = None
         self._logged = -1
         self._shown = (-1, -1)  # (game revision, state id) of the prompt on screen
@@ -244,7 +244,7 @@ class GameScreen(FlowsMixin, Screen[None]):
             return
         bot = self._robots.get(seat)
         if bot is None:
-            bot = self._robots[seat] = RandomBot(bot_seed(self.game.config.seed, seat))
+            bot = self._robots[seat] = PlannerBot(bot_seed(self.game.config.seed, seat))
         try:
             action = bot.choose(self.game.view(seat))
         except Exception as exc:  # noqa: BLE001 - a broken bot must not take the game down

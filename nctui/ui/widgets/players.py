@@ -130,11 +130,14 @@ def _king_lines(state: GameState, score: Score, width: int) -> list[Text]:
         on_card = king.card_cultists[i] if i < len(king.card_cultists) else 0
         tucked = len(king.tucked[i]) if i < len(king.tucked) else 0
         on_space = king.day_cultists[i] if i < len(king.day_cultists) else 0
+        # The numbers first: the line is cut at the panel's width (about 50 columns at 120x40).
         t = Text(f"   {w.day_short(action):<9}", LABEL, end="")
-        t.append(cards[action].name if action in cards else action, NAME)
-        t.append(f" Power {on_card + tucked}", Style(bold=True))
-        t.append(f" ({on_card} Cultists, {tucked} tucked) · Day space: ", LABEL)
+        t.append(f"Power {on_card + tucked}", Style(bold=True))
+        t.append(" · Day space ", LABEL)
         t.append(f"c{on_space}", CULTISTS)
+        t.append(" · ", LABEL)
+        t.append(cards[action].name if action in cards else action, NAME)
+        t.append(f" ({on_card} on the card, {tucked} tucked)", LABEL)
         lines.append(t)
     for k, card_id in enumerate(king.dreams):
         cultists = king.dream_cultists[k] if k < len(king.dream_cultists) else 0
