@@ -295,8 +295,8 @@ def _replay(sf: SaveFile, path: Path, policy: UndoPolicy) -> Store:
         raise SaveError(path, f"cannot be replayed: action {exc.index} of {len(sf.actions)} "
                               f"({msgspec.json.encode(exc.action).decode()}) is refused: {exc.cause}") from exc
     if state_digest(store.entry(store.last_id).state) != sf.state_digest:
-        raise SaveError(path, "does not reproduce its saved game (state digest mismatch): "
-                              "the file was edited or damaged")
+        raise SaveError(path, "does not reproduce its saved game (state digest mismatch): the file was "
+                              "edited or damaged, or saved by a version of nctui whose rules differ")
     store.fresh_start = sf.start is None
     return store
 

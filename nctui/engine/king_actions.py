@@ -23,7 +23,7 @@ from .events import Event
 from .ops import draw_development, set_player
 from .registry import CONTINUATIONS, continues, decides, explains, handles
 from .state import AreaState, Decision, GameState
-from .work import Frame, KingManeuverWork, KingTuckWork
+from .work import Frame, KingManeuverRest, KingManeuverWork, KingTuckWork
 
 Events = list[Event]
 SHADOWS = board.SHADOWS_SIDE
@@ -481,16 +481,17 @@ def _maneuver(state: GameState, mp: int, cultists: int, ev: Events) -> GameState
         state = kt.place_on_dream(state, ev)
         mp -= 1
         if kt.pieces_pending(state):
-            rest = Frame(seat=kt.king(state).seat, steps=(), source="king_maneuver_rest", card=f"{mp} {left}",
-                         then="king_maneuver_rest")
+            rest = Frame(seat=kt.king(state).seat, steps=(), source="king_maneuver_rest",
+                         progress=KingManeuverRest(mp=mp, cultists=left), then="king_maneuver_rest")
             return kt.under_pieces(state, rest)
     return spend_mp(state, mp, ev)
 
 
 @continues("king_maneuver_rest")
 def _maneuver_rest(state: GameState, frame: Frame, ev: Events) -> GameState:
-    mp, cultists = (int(n) for n in frame.card.split())
-    return _maneuver(state, mp, cultists, ev)
+    rest = frame.progress
+    assert isinstance(rest, KingManeuverRest)
+    return _maneuver(state, rest.mp, rest.cultists, ev)
 
 
 @decides(KingManeuverWork)

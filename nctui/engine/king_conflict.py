@@ -8,7 +8,6 @@ itself, its Followers are eliminated to its supply, and its Basic Combat and Shi
 
 from __future__ import annotations
 
-import msgspec
 from msgspec.structs import replace
 
 from ..content import schema as cs
@@ -21,7 +20,7 @@ from .king_turn import king, king_combat_cards, king_draws, place_on_dream, sele
 from .ops import remove_one, set_player
 from .registry import continues, decides, explains, handles
 from .state import BASIC_COMBAT, Decision, GameState
-from .work import ConflictWork, Frame, KingShieldWork
+from .work import ConflictWork, Frame, KingLoopProgress, KingShieldWork
 
 Events = list[Event]
 SHADOWS = board.SHADOWS_SIDE
@@ -210,17 +209,6 @@ def explain_shield_discard(state: GameState, action: DiscardDevelopment) -> Ille
 # MANEUVER: the King's conflict loop
 
 
-class LoopProgress(msgspec.Struct, frozen=True, kw_only=True):
-    """Kept in the loop's frame (``Frame.card``, JSON) while a conflict waits for your cards."""
-
-    drawn: tuple[str, ...] = ()  # Area Selection cards drawn so far
-    resolved: int = 0
-    area: str = ""  # the area of the card drawn last (more desired conflicts may follow there)
-    sides: tuple[int, int] = (-1, -1)  # the conflict being fought
-    wins: tuple[int, int] = (0, 0)  # conflicts won before it: the King's, yours
-    fought: tuple[tuple[int, int], ...] = ()  # conflicts fought for the card drawn last
-
-
 def possible(state: GameState, area_id: str) -> tuple[tuple[int, int], ...]:
     from .conflict import sides_in
     from itertools import combinations
@@ -243,10 +231,10 @@ def _you(state: GameState) -> int:
 def king_conflicts(state: GameState, *args) -> GameState:
     """MANEUVER 1-5, called as ``(state, ev)`` or as a frame continuation ``(state, frame, ev)``."""
     ev: Events = args[-1]
-    return _loop(state, LoopProgress(), ev)
+    return _loop(state, KingLoopProgress(), ev)
 
 
-def _loop(state: GameState, p: LoopProgress, ev: Events) -> GameState:
+def _loop(state: GameState, p: KingLoopProgress, ev: Events) -> GameState:
     seat = king(state).seat
     if p.resolved >= MAX_CONFLICTS:
         return state
@@ -274,12 +262,12 @@ def _area_cards(state: GameState) -> tuple[str, ...]:
     return tuple(c for c in area_selection_cards(state) if c in board.area_index(state))
 
 
-def _fight(state: GameState, p: LoopProgress, sides: tuple[int, int], ev: Events) -> GameState:
+def _fight(state: GameState, p: KingLoopProgress, sides: tuple[int, int], ev: Events) -> GameState:
     from .conflict import handle_start
     seat = king(state).seat
     wins = (state.players[seat].conflicts_won, state.players[_you(state)].conflicts_won)
     p = replace(p, sides=sides, wins=wins, fought=p.fought + (sides,))
-    frame = Frame(seat=seat, steps=(), source="king_conflicts", card=msgspec.json.encode(p).decode(), then=LOOP_DONE)
+    frame = Frame(seat=seat, steps=(), source="king_conflicts", progress=p, then=LOOP_DONE)
     state = replace(push(state, frame), work=ConflictWork(seat=seat, left=1))
     return handle_start(state, StartConflict(area=p.area, sides=sides), ev)
 
@@ -287,7 +275,8 @@ def _fight(state: GameState, p: LoopProgress, sides: tuple[int, int], ev: Events
 @continues(LOOP_DONE)
 def _conflict_done(state: GameState, frame: Frame, ev: Events) -> GameState:
     """MANEUVER: a Cultist on a Dream for each conflict the King wins, or not involving it, you lose."""
-    p = msgspec.json.decode(frame.card, type=LoopProgress)
+    p = frame.progress
+    assert isinstance(p, KingLoopProgress)
     seat = king(state).seat
     you = _you(state)
     king_won = state.players[seat].conflicts_won > p.wins[0]

@@ -4,12 +4,11 @@ The King commands the Nightmare without its marker Cultist, then moves the marke
 resolves that Nightmare's King's Nightmare card ``times`` times: a move (Area Selection cards
 among several areas; none: a random adjacent area and the ``failure`` effect), then the effect
 in the Nightmare's area. Its steps resolve automatically; a conflict waits for your cards, so
-the resolution's progress is kept in a frame (``Frame.card``, JSON) and resumes afterwards.
+the resolution's progress is kept in a frame (``Frame.progress``) and resumes afterwards.
 """
 
 from __future__ import annotations
 
-import msgspec
 from msgspec.structs import replace
 
 from ..content import schema as cs
@@ -21,18 +20,11 @@ from .king_turn import king, king_climbs, king_draws, select_area, set_king
 from .nightmares import CATHEDRAL, _set_location, candidates, devour, location, reachable
 from .registry import continues
 from .state import GameState
-from .work import ConflictWork, Frame
+from .work import ConflictWork, Frame, KingCommandProgress
 
 Events = list[Event]
 SHADOWS = board.SHADOWS_SIDE
 RESUME = "king_nightmare_resume"
-
-
-class Progress(msgspec.Struct, frozen=True, kw_only=True):
-    number: int
-    left: int  # resolutions still to do, the current one included
-    step: int = -1  # the next step of the current resolution; -1: the Nightmare moves first
-    failed: bool = False  # the current resolution resolves the Failure effect
 
 
 def king_card(state: GameState, number: int) -> cs.KingNightmareCard | None:
@@ -64,10 +56,10 @@ def king_command_nightmare(state: GameState, *args) -> GameState:
     state = set_king(state, replace(k, nightmare_marker=i))
     state = replace(state, commanded=state.commanded + ((k.seat, n),), commanding=n, visited=(location(state, n),))
     times = max(1, card.times - 1) if "easier_nightmare" in state.config.difficulty else card.times
-    return _run(state, Progress(number=n, left=times), ev)
+    return _run(state, KingCommandProgress(number=n, left=times), ev)
 
 
-def _run(state: GameState, p: Progress, ev: Events) -> GameState:
+def _run(state: GameState, p: KingCommandProgress, ev: Events) -> GameState:
     card = king_card(state, p.number)
     while p.left > 0:
         if p.step < 0:
@@ -174,7 +166,7 @@ def devour_choice(state: GameState, area_id: str, whose: str) -> int | None:
     return next((s for s in devour_order(state) if allowed(s) and units.count(a, s) > 0), None)
 
 
-def _conflict(state: GameState, p: Progress, ev: Events) -> GameState | None:
+def _conflict(state: GameState, p: KingCommandProgress, ev: Events) -> GameState | None:
     """"Resolve 1 conflict there": the one most in the King's favour (those involving you first);
     none possible: nothing happens. The rest of the resolution waits in a frame."""
     from .conflict import handle_start
@@ -187,14 +179,15 @@ def _conflict(state: GameState, p: Progress, ev: Events) -> GameState | None:
         return None
     you = 0 if seat != 0 else 1
     sides = min(pairs, key=lambda s: (you not in s, -margin(state, area, s)))
-    frame = Frame(seat=seat, steps=(), source="king_nightmare", card=msgspec.json.encode(p).decode(), then=RESUME)
+    frame = Frame(seat=seat, steps=(), source="king_nightmare", progress=p, then=RESUME)
     state = replace(push(state, frame), work=ConflictWork(seat=seat, left=1))
     return handle_start(state, StartConflict(area=area, sides=sides), ev)
 
 
 @continues(RESUME)
 def _resume(state: GameState, frame: Frame, ev: Events) -> GameState:
-    p = msgspec.json.decode(frame.card, type=Progress)
+    p = frame.progress
+    assert isinstance(p, KingCommandProgress)
     if not state.commanding:  # the conflict's effects ended the command (never with the base pack)
         state = replace(state, commanding=p.number)
     return _run(state, p, ev)

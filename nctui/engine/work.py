@@ -19,6 +19,40 @@ class _W(msgspec.Struct, frozen=True, kw_only=True, tag_field="w"):
     seat: int
 
 
+class _P(msgspec.Struct, frozen=True, kw_only=True, tag_field="p"):
+    """Where a step of the King's that waits above its turn (for your cards, your choice) stands."""
+
+
+class KingLoopProgress(_P, tag="king_conflicts"):
+    """The King's desired-conflict loop (solo MANEUVER 1-5) while a conflict is fought."""
+
+    drawn: tuple[str, ...] = ()  # Area Selection cards drawn so far
+    resolved: int = 0
+    area: str = ""  # the area of the card drawn last (more desired conflicts may follow there)
+    sides: tuple[int, int] = (-1, -1)  # the conflict being fought
+    wins: tuple[int, int] = (0, 0)  # conflicts won before it: the King's, yours
+    fought: tuple[tuple[int, int], ...] = ()  # conflicts fought for the card drawn last
+
+
+class KingCommandProgress(_P, tag="king_command"):
+    """A King's Nightmare command (COMMANDING NIGHTMARES) while a conflict it started is fought."""
+
+    number: int
+    left: int  # resolutions still to do, the current one included
+    step: int = -1  # the next step of the current resolution; -1: the Nightmare moves first
+    failed: bool = False  # the current resolution resolves the Failure effect
+
+
+class KingManeuverRest(_P, tag="king_maneuver_rest"):
+    """The rest of the King's Maneuver while you choose the piece a completed Dream builds."""
+
+    mp: int
+    cultists: int  # Cultists still to place on Dreams for its controlled Marked Areas
+
+
+KingProgress = Union[KingLoopProgress, KingCommandProgress, KingManeuverRest]
+
+
 class Frame(msgspec.Struct, frozen=True, kw_only=True):
     seat: int  # who resolves it
     steps: tuple[Step, ...]
@@ -26,6 +60,7 @@ class Frame(msgspec.Struct, frozen=True, kw_only=True):
     card: str = ""  # the card the effect comes from, for the log
     must: bool = False  # resolve as completely as possible (Victory/Defeat): no stopping early
     then: str = ""  # continuation run when the frame is done (registry.CONTINUATIONS)
+    progress: KingProgress | None = None  # a King's step waiting above its turn
 
 
 class ProduceWork(_W, tag="produce"):
