@@ -410,7 +410,6 @@ EFFECT_EVENTS: dict[str, Callable[[Words, str, Event, GameState], str]] = {
     "play_dream": lambda w, who, e, s: f"{who} plays the Dream {w.cards_list(e.cards)} ({e.value} VP)",
     "cathedral_piece": lambda w, who, e, s: f"{who} adds piece {e.detail} to the Cathedral",
     "cathedral_icon": lambda w, who, e, s: f"{who} resolves the Cathedral space's {e.detail.replace('_', ' ')} icon",
-    "cathedral_icon_skipped": lambda w, who, e, s: f"The {e.detail.replace('_', ' ')} icon is skipped for {who}",
     "cathedral_complete": lambda w, who, e, s: "The Cathedral is complete: Stage 2 begins",
     "stage2_development": lambda w, who, e, s: f"{_plural(e.value, 'Stage 2 Development card')} are shuffled "
     "into the deck",

@@ -10,7 +10,7 @@ from msgspec.structs import replace
 
 from nctui.content import schema as cs
 from nctui.content.loader import get_pack, register
-from nctui.engine import IllegalAction, apply, cathedral, effects, legal_actions, new_game, registry, step, turn
+from nctui.engine import IllegalAction, apply, cathedral, effects, legal_actions, new_game, step, turn
 from nctui.engine import actions as A
 from nctui.engine.invariants import violations
 from nctui.engine.state import GameState
@@ -154,16 +154,6 @@ def test_the_shaper_icon_gives_one_movement_point_for_the_shaper_only():
     assert state.decision.seat == active
     assert legal_actions(state) and all(isinstance(a, (A.MoveShaper, A.Done)) for a in legal_actions(state))
     assert any(e.kind == "gain_mp" and e.seat == active for e in ev)
-
-
-def test_an_icon_whose_step_is_not_implemented_is_skipped_with_an_event(monkeypatch):
-    monkeypatch.delitem(registry.STARTERS, cs.Climb)
-    state = end_of_reactions(first_turn(2), TRACK[2:])  # 2B: climb
-    active = state.active
-    state, ev = build(state)
-    skipped = [e for e in ev if e.kind == "cathedral_icon_skipped"]
-    assert [(e.seat, e.detail) for e in skipped] == [(active, "climb"), (1 - active, "climb")]
-    assert state.decision.kind == "choose_day"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -104,13 +104,6 @@ def test_ritual_stops_at_the_top_and_commands_in_stage_2(state, monkeypatch):
     assert s.players[K].ritual == (top, 0) and [f.then for f in s.frames][-1:] == ["king_command_nightmare"]
 
 
-def test_command_without_hook_is_logged(state, monkeypatch):
-    monkeypatch.delitem(CONTINUATIONS, "king_command_nightmare", raising=False)
-    ev = []
-    ka.command_nightmare(state, ev)
-    assert kinds(ev) == ["king_not_available"]
-
-
 # --- SUMMON
 
 

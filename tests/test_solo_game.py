@@ -80,16 +80,6 @@ def test_king_turn_asks_only_you_and_runs_steps_1_to_8(stub):
     assert violations(state) == []
 
 
-def test_missing_king_action_is_logged(monkeypatch):
-    import importlib.util
-
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
-    state = solo_setup()
-    ev = []
-    assert kt._perform(state, "summon", 3, ev) == state
-    assert [e.kind for e in ev] == ["king_action_missing"]
-
-
 def test_you_build_and_the_king_climbs_instead_of_the_icons(stub):
     state = replace(solo_setup(), turn_number=3)
     ev = []

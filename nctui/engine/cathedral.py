@@ -248,11 +248,8 @@ def _player_steps(state: GameState, seat: int, piece: str, ev: Events) -> list[t
         if icon not in ICON_STEPS:
             continue
         step, must = ICON_STEPS[icon]
-        if implemented((step,)):
-            ev.append(Event(kind="cathedral_icon", seat=seat, detail=icon))
-            out.append((step, must))
-        else:  # a step still to be written elsewhere: say so rather than fake it
-            ev.append(Event(kind="cathedral_icon_skipped", seat=seat, detail=icon))
+        ev.append(Event(kind="cathedral_icon", seat=seat, detail=icon))
+        out.append((step, must))
     return out
 
 

@@ -21,7 +21,7 @@ from .effects import resolve
 from .errors import IllegalAction
 from .events import Event
 from .ops import draw_development, set_player
-from .registry import CONTINUATIONS, continues, decides, explains, handles
+from .registry import continues, decides, explains, handles
 from .state import AreaState, Decision, GameState
 from .work import Frame, KingManeuverRest, KingManeuverWork, KingTuckWork
 
@@ -52,21 +52,18 @@ def perform_king_action(state: GameState, action: str, power: int, ev: Events) -
     return ACTIONS[action](state, params(state, action, power), row_power(power), ev)
 
 
-def _hook(state: GameState, name: str, what: str, ev: Events) -> GameState:
+def _hook(state: GameState, name: str) -> GameState:
     """A King routine another module registers (a commanded Nightmare, the conflict loop): it is
     pushed as a frame whose continuation runs it, not called here, because it may wait for your
     decisions (your combat cards): the resolve loop then runs it after the rest of this action,
     before the King's turn goes on (a Ritual's commands come after its climb)."""
-    if CONTINUATIONS.get(name) is None:
-        _log(state, "king_not_available", f"the King would {what}: not available yet", ev)
-        return state
     # under the pieces of Dreams this action completed: those are built "immediately"
     return kt.under_pieces(state, Frame(seat=kt.king(state).seat, steps=(), source="king_hook", then=name))
 
 
 def command_nightmare(state: GameState, ev: Events) -> GameState:
     """COMMANDING NIGHTMARES (the "king_command_nightmare" hook)."""
-    return _hook(state, "king_command_nightmare", "command a Nightmare", ev)
+    return _hook(state, "king_command_nightmare")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -463,7 +460,7 @@ def spend_mp(state: GameState, mp: int, ev: Events) -> GameState:
         state = maneuver_step(state, ev, left=left)
         if isinstance(state.work, KingManeuverWork):
             return state
-    return _hook(state, "king_conflicts", "seek its desired conflicts", ev)
+    return _hook(state, "king_conflicts")
 
 
 def maneuver(state: GameState, p: tuple[int, ...], power: int, ev: Events) -> GameState:

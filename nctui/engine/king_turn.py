@@ -432,16 +432,10 @@ def _perform_later(state: GameState, frame: Frame, ev: Events) -> GameState:
 
 
 def _perform(state: GameState, action: str, pw: int, ev: Events) -> GameState:
-    """KING'S TURN 4: ``king_actions.perform_king_action`` when it exists."""
-    import importlib
-    import importlib.util
+    """KING'S TURN 4: the chosen action at its Power."""
+    from .king_actions import perform_king_action  # king_actions builds on this module
 
-    if importlib.util.find_spec(f"{__package__}.king_actions") is None:
-        ev.append(Event(kind="king_action_missing", seat=king(state).seat, value=pw,
-                        detail=f"the King's {action} action (Power {pw}) is not implemented yet: nothing happens"))
-        return state
-    mod = importlib.import_module(f"{__package__}.king_actions")
-    return mod.perform_king_action(state, action, pw, ev)
+    return perform_king_action(state, action, pw, ev)
 
 
 @continues("king_action_done")
