@@ -237,8 +237,9 @@ def test_starting_action_cards(pack: Pack) -> None:
 
 def test_dreams(pack: Pack) -> None:
     dreams = _stage(pack.cards.dreams, 1)
-    assert all(2 <= d.vp <= 5 for d in dreams)
-    assert 3.0 <= sum(d.vp for d in dreams) / len(dreams) <= 3.6
+    # VP 1-4, about 2.6 a card: the scoring example's 15 VP of Dreams is 5-7 Dreams (docs/balance.md)
+    assert all(1 <= d.vp <= 4 for d in dreams)
+    assert 2.4 <= sum(d.vp for d in dreams) / len(dreams) <= 2.8
     # Variable Length: about 4-5 Dreams per player per game (the scoring example's 15 VP) must
     # build 10-12 pieces, so most Dreams carry the icon (docs/balance.md)
     assert sum(d.cathedral for d in dreams) == 22
@@ -420,7 +421,7 @@ def test_stage2_combat_icons_are_a_little_stronger(pack: Pack) -> None:
 
 def test_stage2_dreams(pack: Pack) -> None:
     one, two = _stage(pack.cards.dreams, 1), _stage(pack.cards.dreams, 2)
-    assert all(3 <= d.vp <= 6 for d in two)
+    assert all(2 <= d.vp <= 5 for d in two)
     assert sum(d.vp for d in two) / len(two) > sum(d.vp for d in one) / len(one) + 0.5
     assert {d.suit for d in two} == {x.id for x in pack.cards.suits}
     assert all(1 <= len(d.needs) <= 2 and d.text for d in two)

@@ -19,8 +19,8 @@ from .helpers import config, empty_areas, through_setup
 W, BELL, ASH = "weeping-orchard", "bell-hollow", "ash-nave"  # eye, moon, flame
 BONE, EMBER = "bone-cloister", "ember-reach"  # eye, flame
 
-FIRST_RUNG = "dr1-first-rung"  # own turn: a Ritual marker on space 5
-WHISPERS = "dr1-whispers-every-hall"  # any time: present in 6 areas
+FIRST_RUNG = "dr1-first-rung"  # own turn: a Ritual marker on space 6
+WHISPERS = "dr1-whispers-every-hall"  # any time: present in 7 areas
 MARKED_DOORS = "dr1-marked-doors"  # end of own turn: control 2 Marked Areas; then produce 1 in one
 VICTOR = "dr1-victors-dream"  # after a conflict won: control 3 areas; then draw 1
 HOST = "dr1-host-of-sleepers"  # own turn: 12 Followers on the board
@@ -144,12 +144,13 @@ def test_conditions_are_the_seats_own():
 
 
 def test_a_card_needs_all_its_conditions():
-    state = blank()  # Ring Around the Spire: 4 areas, 2 of them next to the Cathedral
+    state = blank()  # Ring Around the Spire: 5 areas, 2 of them next to the Cathedral
     assert not dreams.conditions_met(put(state, ash_nave=1, choir_of_teeth=1), me(state), "dr1-spire-ring")
-    far = put(state, weeping_orchard=1, bell_hollow=1, salt_spire=1, lantern_fen=1)
+    four = put(state, ash_nave=1, choir_of_teeth=1, salt_spire=1, lantern_fen=1)
+    assert not dreams.conditions_met(four, me(state), "dr1-spire-ring")
+    far = put(state, weeping_orchard=1, bell_hollow=1, salt_spire=1, lantern_fen=1, mirror_dunes=1)
     assert not dreams.conditions_met(far, me(state), "dr1-spire-ring")
-    assert dreams.conditions_met(put(state, ash_nave=1, choir_of_teeth=1, salt_spire=1, lantern_fen=1), me(state),
-                                 "dr1-spire-ring")
+    assert dreams.conditions_met(put(four, mirror_dunes=1), me(state), "dr1-spire-ring")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -189,8 +190,9 @@ def test_no_window_opens_when_nothing_is_playable():
 
 
 def test_the_window_reopens_after_each_dream_until_done():
-    six = put(blank(), weeping_orchard=2, bell_hollow=2, salt_spire=2, ash_nave=1, lantern_fen=1, mirror_dunes=1)
-    state = holding(edit(six, ritual=(6, 0)), FIRST_RUNG, WHISPERS)
+    seven = put(blank(), weeping_orchard=2, bell_hollow=2, salt_spire=2, ash_nave=1, lantern_fen=1, mirror_dunes=1,
+                moth_garden=1)
+    state = holding(edit(seven, ritual=(6, 0)), FIRST_RUNG, WHISPERS)
     state = apply(state, ignore(state))
     assert set(legal_actions(state)) == {A.PlayDream(card=FIRST_RUNG), A.PlayDream(card=WHISPERS), A.Done()}
     state = apply(state, A.PlayDream(card=WHISPERS))
@@ -254,7 +256,8 @@ def test_an_end_of_turn_dream_waits_for_step_6_before_the_reactions():
 def test_a_reactor_may_play_any_time_dreams_but_not_own_turn_ones():
     state = blank()
     other = 1 - me(state)
-    state = put(state, other, weeping_orchard=1, bell_hollow=1, salt_spire=1, ash_nave=1, lantern_fen=1, mirror_dunes=1)
+    state = put(state, other, weeping_orchard=1, bell_hollow=1, salt_spire=1, ash_nave=1, lantern_fen=1, mirror_dunes=1,
+                moth_garden=1)
     state = holding(edit(state, other, ritual=(6, 0)), WHISPERS, FIRST_RUNG, seat=other)
     state = turn.after_action(step6(state, (other,)), other, [])  # the reaction has just finished resolving
     assert state.decision.seat == other and legal_actions(state) == (A.PlayDream(card=WHISPERS), A.Done())

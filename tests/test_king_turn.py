@@ -72,11 +72,11 @@ def test_power_and_cultists_to_dreams(state, cultists, tucked, power, to_dreams)
 
 
 def test_cultist_goes_to_the_dream_missing_more(state):
-    lo, hi = dreams_of(state, vp=3)[0], dreams_of(state, vp=5)[0]
+    lo, hi = dreams_of(state, vp=2)[0], dreams_of(state, vp=4)[0]
     s = with_king(state, dreams=(lo, hi), dream_cultists=(0, 0))
     s = kt.place_on_dream(s, [])
     assert s.king.dream_cultists == (0, 1)
-    s = with_king(state, dreams=(lo, hi), dream_cultists=(0, 2))  # tie 3-0 and 5-2: the lower one
+    s = with_king(state, dreams=(lo, hi), dream_cultists=(0, 2))  # tie 2-0 and 4-2: the lower one
     assert kt.place_on_dream(s, []).king.dream_cultists == (1, 2)
 
 
@@ -117,7 +117,7 @@ def test_refill_prefers_most_completed_suit_then_fewest_vp(state):
 
 def test_refill_tie_is_the_humans_choice(state):
     a, b = dreams_of(state, "crown", 3)[:2]
-    c = dreams_of(state, "dagger", 5)[0]
+    c = dreams_of(state, "dagger", 4)[0]
     s = with_king(_offer(state, (a, b, c)), dreams=(state.king.dreams[0],), dream_cultists=(0,))
     s = resolve(kt.refill_dreams(s, []), [])
     assert s.decision.seat == 0 and set(flow.legal_actions(s)) == {TakeDream(card=a), TakeDream(card=b)}
@@ -129,12 +129,12 @@ def test_refill_tie_is_the_humans_choice(state):
 
 def test_refill_from_zero_takes_two(state):
     low = dreams_of(state, "ladder", 3)[0]
-    high = [dreams_of(state, "crown", 5)[0], dreams_of(state, "dagger", 5)[0]]
+    high = [dreams_of(state, "crown", 4)[0], dreams_of(state, "dagger", 4)[0]]
     s = _offer(state, (high[0], low, high[1]))
-    s = replace(s, decks=replace(s.decks, dream=(dreams_of(state, "rampart", 4)[0],)))
+    s = replace(s, decks=replace(s.decks, dream=(dreams_of(state, "rampart", 3)[0],)))
     s = kt.refill_dreams(with_king(s, dreams=(), dream_cultists=()), [])
     assert s.king.dreams == (low, s.king.dreams[1]) and len(s.king.dreams) == 2
-    assert cards.dream(s, s.king.dreams[1]).vp == 4  # the refilled display's 4 VP beats the two 5s
+    assert cards.dream(s, s.king.dreams[1]).vp == 3  # the refilled display's 3 VP beats the two 4s
 
 
 def test_king_conforms_when_your_action_is_ahead(state):

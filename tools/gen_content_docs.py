@@ -701,19 +701,21 @@ w(
     "  Sleepers, marked 4, with weak icons) to 5, the two values the rulebook names.",
     "* **Upgrade VP**: the scoring example gives 1 VP per Stage 2 Upgrade; Stage 1 Upgrades score 0 except",
     "  four plain ones (no stronger than the starting card in their Day effect) worth 1 VP.",
-    f"* **Dreams: {len(DR[1])} cards, VP 2-5** ({', '.join(f'{n}×{v}' for v, n in sorted(vps.items()))};"
+    f"* **Dreams: {len(DR[1])} cards, VP 1-4** ({', '.join(f'{n}×{v}' for v, n in sorted(vps.items()))};"
     f" average {avg_vp:.2f}). The rulebook's scoring example takes 15 of 34 VP from Dreams and says Dreams",
-    "  give the majority: a player who plays 5-7 Dreams scores 16-23 VP from them, plus 4-12 from the",
+    "  give the majority: a player who plays 5-7 Dreams scores 13-19 VP from them, plus 4-12 from the",
     "  two Ritual markers, 1-4 from Forts, 0-2 from Upgrades and the Devoured bonus: 30-40 VP is typical. Needs are",
-    "  sized to the board: 12 areas on the small side (6 controlled areas is half of it, worth 5 VP), 10",
-    "  Fort levels per player (8 is the 5 VP goal), 20 Followers (15 on the board is 5 VP), ritual space",
-    "  11 (the first ritual space) is 5 VP. Most Dreams need one thing; two-condition Dreams pair",
-    "  something easy with something demanding. Three carry a small effect when played.",
+    "  sized to the board and to a player who pursues them (the planner bot, docs/balance.md): 12 areas on",
+    "  the small side (5 controlled areas is 3 VP, 6 is 4 VP), 10 Fort levels per player (6 is 2 VP, 8 is",
+    "  3 VP), 20 Followers (15 on the board is 4 VP), ritual space 12 (the first ritual space) is 4 VP; the",
+    "  easiest goals (a Fort of 3 levels, a Ritual marker on space 6) score 1 VP. Most Dreams need one",
+    "  thing; two-condition Dreams pair something easy with something demanding. Three carry a small",
+    "  effect when played.",
     f"* **{sum(d.cathedral for d in DR[1])} Dreams carry the Cathedral icon**: in the Variable Length Game 12 pieces "
     "must be built from Dreams (fewer with 2-3",
     "  players). The scoring example's 15 VP of Dreams means about 4-5 Dreams played per player per game,",
-    "  so most Dreams must carry the icon for the Cathedral to be finished at all; only five easy 2-VP",
-    "  Dreams lack it. Games between bots still build few pieces (they play few Dreams): see",
+    "  so most Dreams must carry the icon for the Cathedral to be finished at all; only five Dreams",
+    "  lack it. Games between bots still build few pieces (they play few Dreams): see",
     "  docs/balance.md. The icon sits on every suit and every VP value.",
     "* **Conflicts: 16 cards**; what the Shadows generate grows with their number (1 Shadow: 1⚔ 0⛨ to",
     "  2⚔ 0⛨ or 1⚔ 1⛨; 3 Shadows: up to 3⚔ 2⛨). Victory effects are small gains, most worth about the",
@@ -795,15 +797,15 @@ w(
     "  still within 0-3 Attacks and 0-2 Defenses, to face the stronger Stage 2 Shadows. The Ploys that",
     "  only command or devour are good fighting cards, since they are dead until the Cathedral is complete",
     "  (the Stage 2 cards arrive at the Stage II space, four pieces before the Nightmares).",
-    f"* **Dreams: {len(DR[2])} cards, VP 3-6** (average {mean(DR[2], lambda d: d.vp):.2f} against {avg_vp:.2f}"
+    f"* **Dreams: {len(DR[2])} cards, VP 2-5** (average {mean(DR[2], lambda d: d.vp):.2f} against {avg_vp:.2f}"
     " in Stage 1), for fuller",
-    "  boards: 7 areas, 5 symbols, 8 areas of presence, 2 Forts of 3 levels,",
-    "  Ritual space 17 or both markers on 9, 5 Upgrades, 7 cards in hand, 16 Followers on the board, 3",
-    "  conflicts won in a turn. Suits split "
+    "  boards: 7 areas, 5 symbols, 8 areas of presence, 3 Forts of 3 levels or all 10 Fort levels,",
+    "  Ritual space 15 or both markers on 9, 6 Upgrades, a full hand of 8 cards, 16 Followers on the board,",
+    "  2 conflicts won in a turn with 5 areas controlled. Suits split "
     f"{'/'.join(str(sum(d.suit == x.id for d in DR[2])) for x in C.suits)}, so each suit has 11-12 cards over",
     "  both stages for the King's scoring.",
     "  Three Dreams need a Nightmare's area (present in both, control one, your Shaper in one) and two",
-    "  need your devoured Followers (3 for 4 VP, 6 for 6 VP): devouring your own is rewarded beyond the",
+    "  need your devoured Followers (4 for 3 VP, 6 for 5 VP): devouring your own is rewarded beyond the",
     f"  ranking. {sum(d.effect != s.NO_EFFECT for d in DR[2])} carry a small effect (play 1 Ploy, 2 Followers"
     " back from Limbo, or command",
     "  a Nightmare).",
