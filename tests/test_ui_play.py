@@ -60,19 +60,26 @@ def prompt_of(app):
     return prompt
 
 
-async def choose(pilot, words: str) -> str:
+async def choose(pilot, words: str, *, arrows: bool = False) -> str:
     """Pick the one option of the decision panel that contains ``words``, with the keys a
-    player would press: → to its page, then its digit. Returns the option's text."""
+    player would press: → to its page, then its digit (``arrows``: ↓ to it, then Enter).
+    Returns the option's text."""
     panel = pilot.app.screen.query_one(DecisionPanel)
     options = prompt_of(pilot.app).options
     found = [i for i, option in enumerate(options) if words in option]
     assert len(found) == 1, f"{words!r} should name one option of {options}"
     index = found[0]
-    size = panel.page_size()
-    for _ in range(index // size - panel.page()):
-        await pilot.press("right")
-    assert panel.page() == index // size
-    await pilot.press(str(index % size + 1))
+    if arrows:
+        assert panel.highlight == 0  # a new decision starts at its first option
+        await pilot.press(*["down"] * index)
+        assert panel.highlight == index
+        await pilot.press("enter")
+    else:
+        size = panel.page_size()
+        for _ in range(index // size - panel.page()):
+            await pilot.press("right")
+        assert panel.page() == index // size
+        await pilot.press(str(index % size + 1))
     await pilot.pause()
     return options[index]
 
@@ -139,7 +146,7 @@ def test_a_full_turn_with_a_reaction(tmp_path):
             orchard = rules.area(store.state, "weeping-orchard")
             assert (orchard.fort_owner, orchard.fort_levels) == (BLUE, before.fort_levels + 1)
             assert orchard.followers[BLUE] == before.followers[BLUE] - 1
-            await choose(pilot, "Keep the rest")  # the Dream cards
+            await choose(pilot, "Keep the rest", arrows=True)  # the Dream cards
 
             # Red reacts, after the hand-off (which names the decision, and nothing private).
             assert store.state.phase == "reactions" and store.state.decision.seat == RED
