@@ -116,6 +116,33 @@ def test_handoff_hides_the_next_hand_until_a_key(tmp_path):
     run(go())
 
 
+def test_handoff_tells_what_happened_since_that_person_last_looked(tmp_path):
+    async def go():
+        app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.press("3", "1")  # Blue sets the Turn track and conquers; Red decides next
+            await pilot.pause()
+            assert isinstance(app.screen, HandoffScreen) and not app.screen.query("#handoff-news")  # Red's first look
+            await pilot.press("enter")
+            await pilot.pause()
+            store = app.store
+            conquered = []
+            while store.state.decision.seat == 0:  # Red's setup decisions, then back to Blue
+                option = store.state.decision.options[0]
+                conquered += [option.area] if hasattr(option, "area") else []
+                await pilot.press("1")
+                await pilot.pause()
+            area = conquered[0]
+            assert isinstance(app.screen, HandoffScreen) and store.state.decision.seat == 1
+            news = text_of(app.screen, "#handoff-news")
+            w = words_for(store.state.pack)
+            assert "Since you last looked" in news and f"Red conquers {w.area(area)}" in news
+            red = store.state.players[0]
+            assert not any(w.card(c) in news for c in red.hand)  # public lines only: Blue may not be alone
+
+    run(go())
+
+
 def test_handoff_u_takes_back_the_decision_that_passed_the_keyboard(tmp_path):
     async def go():
         app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)

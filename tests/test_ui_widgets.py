@@ -9,6 +9,7 @@ import asyncio
 from nctui.bots import RandomBot
 from nctui.engine import GameConfig, player_view
 from nctui.engine.actions import ChooseDay, Conquer, PlaceDreamer
+from nctui.engine.events import plural
 from nctui.store import Store
 from nctui.ui.app import create_app
 from nctui.ui.screens.inspector import InspectorScreen
@@ -206,7 +207,7 @@ def test_hand_shows_the_deciding_players_cards_only(tmp_path):
             assert all(w.card(c)[:18] in text for c in mine)
             assert not any(w.card(c) in text for c in theirs)
             other = state.players[1 - me]
-            assert f"{len(other.hand)} Development cards, {len(other.dreams)} Dreams (hidden)" in text
+            assert f"{plural(len(other.hand), 'card')} in hand, {plural(len(other.dreams), 'Dream')} (hidden)" in text
 
     run(go())
 

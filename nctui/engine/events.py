@@ -21,6 +21,11 @@ class Event(msgspec.Struct, frozen=True, kw_only=True):
     private_to: int = -1  # -1: public; else only this seat sees ``cards``
 
 
+def plural(n: int, word: str) -> str:
+    """'1 Cultist', '3 Cultists': a count in an event's sentence."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def redact(event: Event, seat: int | None) -> Event:
     """The event as ``seat`` may see it (``None``: a spectator)."""
     if event.private_to < 0 or event.private_to == seat:

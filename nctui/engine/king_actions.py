@@ -19,7 +19,7 @@ from . import king_turn as kt
 from .actions import ChooseAction, ChooseArea
 from .effects import resolve
 from .errors import IllegalAction
-from .events import Event
+from .events import Event, plural
 from .ops import draw_development, set_player
 from .registry import continues, decides, explains, handles
 from .state import AreaState, Decision, GameState
@@ -271,7 +271,7 @@ def ritual(state: GameState, p: tuple[int, ...], power: int, ev: Events) -> Game
     pos = state.players[kt.king(state).seat].ritual
     higher = die >= at_least
     marker = max((0, 1), key=lambda m: pos[m]) if higher else min((0, 1), key=lambda m: pos[m])
-    _log(state, "king_ritual", f"the King's {'higher' if higher else 'lower'} marker climbs {steps} step(s)", ev,
+    _log(state, "king_ritual", f"the King's {'higher' if higher else 'lower'} marker climbs {plural(steps, 'step')}", ev,
          value=steps)
     state = climb(state, marker, steps, ev)
     return command_nightmare(state, ev) if state.stage >= 2 else state
@@ -295,7 +295,7 @@ def _draw_to_hand(state: GameState, n: int, ev: Events) -> GameState:
     drawn, state = draw(state, n)
     k = kt.king(state)
     hand, r = rng.shuffle(state.rng, k.hand + drawn)
-    _log(state, "king_hand_card", f"the King shuffles {len(drawn)} card(s) into its hand", ev, value=len(drawn))
+    _log(state, "king_hand_card", f"the King shuffles {plural(len(drawn), 'card')} into its hand", ev, value=len(drawn))
     return replace(kt.set_king(state, replace(k, hand=hand)), rng=r)
 
 
@@ -533,7 +533,7 @@ def develop(state: GameState, p: tuple[int, ...], power: int, ev: Events) -> Gam
     Ritual Day spaces; in Stage 2 it commands a Nightmare."""
     n, on_maneuver, on_ritual = p
     drawn, state = draw(state, n)
-    _log(state, "king_develops", f"the King draws {len(drawn)} Development card(s)", ev, value=len(drawn))
+    _log(state, "king_develops", f"the King draws {plural(len(drawn), 'Development card')}", ev, value=len(drawn))
     ups = [c for c in drawn if cards.is_upgrade(state, c)]
     card = ups[0] if ups else (drawn[-1] if drawn else "")
     if card:

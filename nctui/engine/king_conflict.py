@@ -15,7 +15,7 @@ from . import board, cards, rng, units
 from .actions import DiscardDevelopment, Done, StartConflict
 from .effects import push, push_effect, resolve
 from .errors import IllegalAction
-from .events import Event
+from .events import Event, plural
 from .king_turn import king, king_combat_cards, king_draws, place_on_dream, select_area, set_king
 from .ops import remove_one, set_player
 from .registry import continues, decides, explains, handles
@@ -65,8 +65,8 @@ def king_plays(state: GameState, w: ConflictWork, ev: Events) -> tuple[GameState
     w = replace(w, plays=plays, order=(other,), revealed=after)
     ev.append(Event(kind="king_combat_cards", seat=k.seat, area=w.area, value=len(drawn),
                     cards=drawn if after else (), detail=(
-                        f"the King reveals {len(drawn)} combat card(s): you play yours after seeing them" if after
-                        else f"the King draws {len(drawn)} combat card(s) face down: you play yours first")))
+                        f"the King reveals {plural(len(drawn), 'combat card')}: you play yours after seeing them" if after
+                        else f"the King draws {plural(len(drawn), 'combat card')} face down: you play yours first")))
     return state, w
 
 
@@ -243,7 +243,7 @@ def _loop(state: GameState, p: KingLoopProgress, ev: Events) -> GameState:
     cards = tuple(c for c in _area_cards(state) if c not in p.drawn and possible(state, c))
     if len(p.drawn) >= MAX_CONFLICTS or not cards:
         ev.append(Event(kind="king_conflicts_end", seat=seat, value=p.resolved,
-                        detail=f"the King's conflicts end after {p.resolved} conflict(s)"))
+                        detail=f"the King's conflicts end after {plural(p.resolved, 'conflict')}"))
         return state
     deck, r = rng.shuffle(state.rng, cards)
     state = replace(state, rng=r)

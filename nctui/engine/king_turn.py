@@ -14,7 +14,7 @@ from . import board, cards, rng, units
 from .actions import TakeDream
 from .effects import push_effect, resolve
 from .errors import IllegalAction
-from .events import Event
+from .events import Event, plural
 from .king_state import HORROR_DIE, KING_COMBAT, KingState
 from .ops import draw_development, set_player
 from .registry import continues, decides, explains, handles
@@ -162,7 +162,7 @@ def gather_power(state: GameState, ev: Events) -> tuple[int, GameState]:
     k = replace(k, day_cultists=_bump(k.day_cultists, slot, -moved), card_cultists=_bump(k.card_cultists, slot, moved))
     state = set_king(state, k)
     p = power(k, slot)
-    ev.append(Event(kind="king_power", seat=k.seat, value=p, detail=f"{moved} Cultist(s) go onto the King's "
+    ev.append(Event(kind="king_power", seat=k.seat, value=p, detail=f"{plural(moved, 'Cultist')} go onto the King's "
                     f"{k.dreamer} card: Power {p}"))
     target = p - 1 if p in (2, 4) else 5 if p >= 6 else p
     while power(king(state), slot) > target and king(state).card_cultists[slot]:
@@ -189,7 +189,7 @@ def return_cultists(state: GameState, ev: Events) -> GameState:
     back = sum(k.card_cultists)
     k = replace(k, card_cultists=(0,) * len(k.card_cultists), day_cultists=_bump(k.day_cultists, slot, 1))
     ev.append(Event(kind="king_cultists_return", seat=k.seat, value=back,
-                    detail=f"{back} Cultist(s) leave the King's Action cards; one goes back on the {k.dreamer} space"))
+                    detail=f"{plural(back, 'Cultist')} leave the King's Action cards; one goes back on the {k.dreamer} space"))
     return set_king(state, k)
 
 
@@ -468,7 +468,7 @@ def king_climbs(state: GameState, why: str, ev: Events) -> GameState:
     best = pl.ritual_best[:m] + (max(pl.ritual_best[m], to),) + pl.ritual_best[m + 1 :]
     state = set_player(state, replace(pl, ritual=ritual, ritual_best=best))  # type: ignore[arg-type]
     ev.append(Event(kind="king_climbs", seat=seat, value=to - pl.ritual[m],
-                    detail=f"{why}: the King climbs its lower Ritual marker {to - pl.ritual[m]} step(s), to "
+                    detail=f"{why}: the King climbs its lower Ritual marker {plural(to - pl.ritual[m], 'step')}, to "
                            f"space {to}"))
     return state
 

@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ... import saves
-from ...describe import describe_prompt, seat_name
+from ...describe import describe_events, describe_prompt, seat_name
 from ...engine.state import GameState
+from ...engine.views import SPECTATOR
 from ...store import StoreError
 from ..widgets.common import seat_tag
 from ..widgets.log import GameLog
@@ -54,6 +55,7 @@ class FlowsMixin:
         self._hotseat = len(humans) >= 2
         self._handoff_first = self._hotseat and self.game.state_id > 0
         self._handoff_to = self._handoff_screen = self._king_pending = None
+        self._seen: dict[int, int] = {}  # hot-seat: the state id each person last looked at
         self._pace_king = True
         self._king_seen = self.game.state_id
         self._king_during = self._in_king_turn(self.game.view(self.viewer).state)
@@ -88,9 +90,23 @@ class FlowsMixin:
         d = state.decision
         decision = describe_prompt(d.prompt, state) if d is not None and d.seat == seat else ""
         context = f"Turn {state.turn_number}" if state.phase != "setup" else "Setup"
-        screen = HandoffScreen(seat, seat_tag(state, seat), seat_name(state, seat), decision=decision, context=context)
+        screen = HandoffScreen(seat, seat_tag(state, seat), seat_name(state, seat), decision=decision, context=context,
+                               news=self._news_for(seat, state))
         self._handoff_screen = screen
         self.app.push_screen(screen, self._handed_off)
+
+    def _news_for(self, seat: int, state: GameState) -> tuple[str, ...]:
+        """What happened since ``seat`` last looked (a conflict's reveal and result, the others'
+        turns), as anyone at the keyboard may read it: public events only."""
+        since = self._seen.get(seat)
+        if since is None:
+            return ()
+        update = self.game.events(since, SPECTATOR)
+        return () if update.undone else tuple(describe_events(list(update.events), state))
+
+    def _note_seen(self) -> None:
+        """Called on every redraw: the viewer has seen the game up to now."""
+        self._seen[self.viewer] = self.game.state_id
 
     def _handed_off(self, result: HandoffResult | None) -> None:
         screen, self._handoff_screen = self._handoff_screen, None

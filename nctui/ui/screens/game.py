@@ -157,6 +157,7 @@ class GameScreen(FlowsMixin, Screen[None]):
         if seat is not None and seat not in self.bots:
             self.viewer = seat
         view = self.game.view(self.viewer)
+        self._note_seen()  # flows: what this person has seen, for their next hand-off
         for widget in (self.query_one(BoardView), self.query_one(TracksView), self.query_one(MatrixView),
                        self.query_one(HandView)):
             widget.view = view

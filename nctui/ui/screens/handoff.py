@@ -24,6 +24,9 @@ from textual.widgets import Static
 HandoffResult = Literal["go", "undo", "quit"]
 
 
+NEWS_LINES = 7  # the latest lines of news on the hand-off screen (the log holds them all)
+
+
 class HandoffScreen(Screen[HandoffResult]):
     """"Pass the keyboard to B Blue": hides every hand until that person presses Enter/Space."""
 
@@ -31,6 +34,7 @@ class HandoffScreen(Screen[HandoffResult]):
     HandoffScreen { background: $background; }
     #handoff-box { width: 64; max-width: 100%; height: auto; border: heavy $accent; padding: 1 2; }
     #handoff-text { width: 100%; text-align: center; }
+    #handoff-news { width: 100%; height: auto; max-height: 9; margin-top: 1; color: $text-muted; }
     """
     BINDINGS = [
         Binding("enter", "go", "Show my hand", id="handoff.go"),
@@ -39,17 +43,20 @@ class HandoffScreen(Screen[HandoffResult]):
         Binding("q", "quit_game", "Save & quit", id="handoff.quit"),
     ]
 
-    def __init__(self, seat: int, who: Text, name: str, *, decision: str = "", context: str = "") -> None:
+    def __init__(self, seat: int, who: Text, name: str, *, decision: str = "", context: str = "",
+                 news: tuple[str, ...] = ()) -> None:
         """``seat``: the seat the keyboard passes to; ``who``: its tag ('B Blue' in its colour);
         ``name``: its name ('Blue'); ``decision``: the public prompt of its decision;
-        ``context``: e.g. 'Turn 3'."""
+        ``context``: e.g. 'Turn 3'; ``news``: public log lines since that person last looked."""
         super().__init__()
         self.seat, self.who, self.seat_name = seat, who, name
-        self.decision, self.context = decision, context
+        self.decision, self.context, self.news = decision, context, news
 
     def compose(self) -> ComposeResult:
         with Middle(), Center(), Vertical(id="handoff-box"):
             yield Static(self._message(), id="handoff-text")
+            if self.news:
+                yield Static(self._news(), id="handoff-news")
 
     def _message(self) -> Text:
         t = Text()
@@ -70,6 +77,15 @@ class HandoffScreen(Screen[HandoffResult]):
         t.append(": take back the last decision · ")
         t.append("q", style="bold")
         t.append(": save and quit")
+        return t
+
+    def _news(self) -> Text:
+        """The latest public lines since this person last looked (a conflict's reveal and result
+        happen as the other person decides: this is where its first player learns of them)."""
+        shown = self.news[-NEWS_LINES:]
+        t = Text(f"Since you last looked ({len(self.news)} in the log):\n" if len(self.news) > len(shown)
+                 else "Since you last looked:\n", style="bold")
+        t.append("\n".join(f"· {line}" for line in shown), style="")
         return t
 
     def action_go(self) -> None:

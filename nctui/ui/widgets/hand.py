@@ -22,6 +22,7 @@ from textual.widget import Widget
 
 from ...content import schema as cs
 from ...describe import seat_letter, seat_name
+from ...engine.events import plural
 from ...engine import dreams
 from ...engine.actions import PlayDream
 from ...engine.events import HIDDEN
@@ -140,11 +141,11 @@ def render_hand(view: View, cursor: str | None = None, width: int = 80) -> Text:
             continue
         line = Text(f"{seat_letter(state, other.seat)} {seat_name(state, other.seat)}",
                     seat_style(state, other.seat), end="")
-        line.append(f": {len(other.hand)} Development cards, {len(other.dreams)} Dreams (hidden)", LABEL)
+        line.append(f": {plural(len(other.hand), 'card')} in hand, {plural(len(other.dreams), 'Dream')} (hidden)", LABEL)
         lines.append(line)
     if state.king is not None:
         line = Text(f"{seat_letter(state, state.king.seat)} the King", seat_style(state, state.king.seat), end="")
-        line.append(f": {len(state.king.hand)} combat cards face down", LABEL)
+        line.append(f": {plural(len(state.king.hand), 'combat card')} face down", LABEL)
         lines.append(line)
     for line in lines:
         line.truncate(width, overflow="ellipsis")
