@@ -71,7 +71,7 @@ def test_removal_tie_goes_to_the_fortress(state):
 
 
 def test_ritual_climbs_higher_marker_and_produces_on_special_space(state, monkeypatch):
-    die(monkeypatch, 3)
+    die(monkeypatch, 4)  # Power 3 climbs the higher marker on a 4
     s = king_pl(state, ritual=(1, 5), ritual_best=(1, 5))
     ev = []
     s = ka.perform_king_action(s, "ritual", 3, ev)  # remove 1; 3 steps: 6, 7, 8 (special)
@@ -157,8 +157,8 @@ def test_fortify_builds_in_fewest_levels_then_fewest_of_yours(state, monkeypatch
 
 
 def test_fortify_draws_cards_into_its_hand(state, monkeypatch):
-    die(monkeypatch, 3)
-    s = ka.perform_king_action(state, "fortify", 1, [])
+    die(monkeypatch, 2)  # Power 3, a 2: 1 Fort level and 1 card
+    s = ka.perform_king_action(state, "fortify", 3, [])
     assert len(s.king.hand) == 3 and s.players[K].hand == state.players[K].hand
 
 
