@@ -40,6 +40,19 @@ from ..engine.work import ClimbWork, ConflictWork, KeepWork
 # Determinization: a full state consistent with what the seat sees
 
 
+def _deal_unknown(rnd, unknown: Counter[str], defs: dict, deck2: tuple[str, ...], filler: str):
+    """Unseen cards dealt as guesses: the Stage 2 deck gets Stage 2 cards (shuffled), and what is
+    left of them joins the others, shuffled, for every other hidden place. Returns (the Stage 2
+    deck guessed, the rest)."""
+    stage2 = [x for x in sorted(unknown.elements()) if defs[x].stage == 2]
+    rest = [x for x in sorted(unknown.elements()) if defs[x].stage != 2]
+    rnd.shuffle(stage2)
+    filled2, stage2 = _fill(deck2, stage2, filler)
+    rest += stage2
+    rnd.shuffle(rest)
+    return filled2, rest
+
+
 def _fill(slots: tuple[str, ...], pool: list[str], fallback: str) -> tuple[tuple[str, ...], list[str]]:
     """Replace each HIDDEN slot by the next card of ``pool`` (``fallback`` once it runs dry)."""
     out = []
@@ -81,13 +94,8 @@ def determinize(state: GameState, seat: int, rnd: random.Random) -> GameState:
     every[BASIC_COMBAT] = len(state.players) - (k is not None)
     unknown = every - seen
     basics = unknown.pop(BASIC_COMBAT, 0)
-    stage2 = [x for x in sorted(unknown.elements()) if allowed[x].stage == 2]
-    rest = [x for x in sorted(unknown.elements()) if allowed[x].stage != 2]
-    rnd.shuffle(stage2)
     any_dev = min(allowed)
-    dev2, stage2 = _fill(d.development2, stage2, any_dev)
-    rest += stage2
-    rnd.shuffle(rest)
+    dev2, rest = _deal_unknown(rnd, unknown, allowed, d.development2, any_dev)
     king_side = k.seat if k is not None else -99
     if k is not None:  # the King's own 2 combat cards are in its hand or in play
         slots = [("hand", i) for i, x in enumerate(k.hand) if x == HIDDEN]
@@ -142,13 +150,8 @@ def determinize(state: GameState, seat: int, rnd: random.Random) -> GameState:
     if isinstance(w, KeepWork) and w.deck.startswith("dream"):
         seen_dreams.update(x for x in w.drawn if x != HIDDEN)
     unknown_dreams = Counter({i: 1 for i in dream_ids}) - seen_dreams
-    d2 = [x for x in sorted(unknown_dreams.elements()) if dream_ids[x].stage == 2]
-    d1 = [x for x in sorted(unknown_dreams.elements()) if dream_ids[x].stage != 2]
-    rnd.shuffle(d2)
     any_dream = min(dream_ids)
-    dream2, d2 = _fill(d.dream2, d2, any_dream)
-    d1 += d2
-    rnd.shuffle(d1)
+    dream2, d1 = _deal_unknown(rnd, unknown_dreams, dream_ids, d.dream2, any_dream)
     for i, pl in enumerate(players):
         if HIDDEN in pl.dreams:
             dreams, d1 = _fill(pl.dreams, d1, any_dream)
