@@ -19,7 +19,7 @@ from .engine.actions import (
     React, RecoverTo, RetreatTo, StartConflict, TakeBonus, TakeDream, TakeVictory,
 )
 from .engine.actions import ChooseArea, ChooseNightmare, DevourUnit, MoveNightmare, ReturnFromLimbo, TakePiece
-from .engine.events import HIDDEN, Event
+from .engine.events import HIDDEN, Event, plural
 from .engine.state import GameState
 
 SEAT_LETTERS = {"red": "R", "blue": "B", "green": "G", "yellow": "Y"}
@@ -129,10 +129,6 @@ def describe_prompt(prompt: str, state: GameState) -> str:
     return words_for(state.pack).names_in(prompt)
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 # ---------------------------------------------------------------------------------------------
 # Actions
 
@@ -176,6 +172,11 @@ def describe_action(action: Action, state: GameState) -> str:
     return _describe_effect_action(action, state, w)
 
 
+def _decision_kind(state: GameState) -> str:
+    """The kind of the decision an option belongs to (one action type serves several)."""
+    return state.decision.kind if state.decision is not None else ""
+
+
 def side_name(state: GameState, side: int) -> str:
     """A seat's colour, or the Shadows (side -2)."""
     return "the Shadows" if side == -2 else seat_name(state, side)
@@ -202,7 +203,7 @@ def _describe_effect_action(action: Action, state: GameState, w: "Words") -> str
             return "Pay with 3 Followers from Limbo"
         case ReturnFromLimbo(count=n):
             held = state.players[state.decision.seat].limbo if state.decision is not None else 0
-            return f"Take {'all ' if n == held > 1 else ''}{_plural(n, 'Follower')} back from Limbo to your supply"
+            return f"Take {'all ' if n == held > 1 else ''}{plural(n, 'Follower')} back from Limbo to your supply"
         case ClimbMarker(marker=m):
             return f"Climb with Ritual marker {m + 1}"
         case TakeBonus(take=True):
@@ -218,15 +219,15 @@ def _describe_effect_action(action: Action, state: GameState, w: "Words") -> str
         case ChooseOption(index=i):
             return f"Option {i + 1}"
         case ChooseAction(action=a):
-            kind = state.decision.kind if state.decision is not None else ""
+            kind = _decision_kind(state)
             if kind == "king_tuck":
                 return f"Tuck the card under the King's {w.day_short(a)} card"
             if kind == "king_powered":
                 return f"Power up the King's {w.day_short(a)} card"
             return f"Conform with your {w.day_short(a)} card"
         case ChooseArea(area=a):
-            kind = state.decision.kind if state.decision is not None else ""
-            return f"Place the King's Follower in {w.area(a)}" if kind == "king_maneuver" else f"Choose {w.area(a)}"
+            king = _decision_kind(state) == "king_maneuver"
+            return f"Place the King's Follower in {w.area(a)}" if king else f"Choose {w.area(a)}"
         case AddShadow(area=a):
             return f"Add a Shadow to {w.area(a)}"
         case RecoverTo(area=a):
@@ -279,16 +280,16 @@ def describe_event(event: Event, state: GameState) -> str:
     if k == "starting_upgrade":
         return f"{who} receives the starting Upgrade {w.cards_list(event.cards)}"
     if k == "dealt_development":
-        return f"{who} is dealt {_plural(len(event.cards), 'Development card')}{_names(w, event.cards)}"
+        return f"{who} is dealt {plural(len(event.cards), 'Development card')}{_names(w, event.cards)}"
     if k == "dealt_dreams":
-        return f"{who} is dealt {_plural(len(event.cards), 'Dream card')}{_names(w, event.cards)}"
+        return f"{who} is dealt {plural(len(event.cards), 'Dream card')}{_names(w, event.cards)}"
     if k == "dream_offer":
         return f"The Dream offer: {w.cards_list(event.cards)}"
     if k == "conquer":
         return f"{who} conquers {w.area(event.area)}"
     if k == "seed_shadows":
         verb = "seeps" if event.value == 1 else "seep"
-        return f"{_plural(event.value, 'Shadow')} {verb} into {w.area(event.area)}"
+        return f"{plural(event.value, 'Shadow')} {verb} into {w.area(event.area)}"
     if k == "place_dreamer":
         return f"{who} places its Dreamer on {w.space(event.detail)}"
     if k == "nightmares":
@@ -302,9 +303,9 @@ def describe_event(event: Event, state: GameState) -> str:
         how = "ignores it" if event.value else "performs it"
         return f"{who} moves its Dreamer to {w.day(event.detail)} and {how}"
     if k == "drew_development":
-        return f"{who} draws {_plural(event.value, 'Development card')}{_names(w, event.cards)}"
+        return f"{who} draws {plural(event.value, 'Development card')}{_names(w, event.cards)}"
     if k == "development_reshuffled":
-        return f"The Development discard pile is shuffled into a new deck ({_plural(event.value, 'card')})"
+        return f"The Development discard pile is shuffled into a new deck ({plural(event.value, 'card')})"
     if k == "discard_dream":
         return f"{who} puts {_one(w, event.cards, 'a Dream card')} at the bottom of the Dream deck"
     if k == "take_dream":
@@ -353,12 +354,12 @@ def _space(e: Event) -> str:
 # kind -> (words, who, event, state) -> sentence.
 EFFECT_EVENTS: dict[str, Callable[[Words, str, Event, GameState], str]] = {
     "stop": lambda w, who, e, s: f"{who} stops here",
-    "produce": lambda w, who, e, s: f"{w.area(e.area)} produces {_plural(e.value, 'unit')} for {_side(s, e.seat)}",
+    "produce": lambda w, who, e, s: f"{w.area(e.area)} produces {plural(e.value, 'unit')} for {_side(s, e.seat)}",
     "add_shadow": lambda w, who, e, s: f"{who} adds a Shadow to {w.area(e.area)}",
     "remove_follower": lambda w, who, e, s: f"{who} returns a Follower from {w.area(e.area)} to its supply"
     + (" to pay for a Fort level" if e.detail == "fort_level" else ""),
     "recover_limbo": lambda w, who, e, s: f"{who} brings a Follower back from Limbo to {w.area(e.area)}",
-    "limbo_return": lambda w, who, e, s: f"{who} takes {_plural(e.value, 'Follower')} back from Limbo to its supply",
+    "limbo_return": lambda w, who, e, s: f"{who} takes {plural(e.value, 'Follower')} back from Limbo to its supply",
     "choose": lambda w, who, e, s: f"{who} chooses option {e.value + 1}",
     "perform_conform": lambda w, who, e, s: f"{who} performs the Conform part of its {w.day_short(e.detail)} card",
     "dreamer_free": lambda w, who, e, s: f"{who}'s Dreamer will go to any Night space at the end of the turn",
@@ -366,8 +367,8 @@ EFFECT_EVENTS: dict[str, Callable[[Words, str, Event, GameState], str]] = {
     "play_upgrade": lambda w, who, e, s: f"{who} plays the Upgrade {w.cards_list(e.cards)} on its "
     f"{w.day_short(e.detail)} card",
     "play_ploy": lambda w, who, e, s: f"{who} plays the Ploy {w.cards_list(e.cards)}",
-    "drew_dreams": lambda w, who, e, s: f"{who} draws {_plural(e.value, 'Dream card')}{_names(w, e.cards)}",
-    "ritual_followers_return": lambda w, who, e, s: f"{_plural(e.value, 'Follower')} paid on the Ritual track "
+    "drew_dreams": lambda w, who, e, s: f"{who} draws {plural(e.value, 'Dream card')}{_names(w, e.cards)}",
+    "ritual_followers_return": lambda w, who, e, s: f"{plural(e.value, 'Follower')} paid on the Ritual track "
     f"return to {who}'s supply",
     # movement
     "gain_mp": lambda w, who, e, s: f"{who} gains {e.value} MP" + (" for its Shaper only" if e.detail == "shaper" else ""),
@@ -387,12 +388,12 @@ EFFECT_EVENTS: dict[str, Callable[[Words, str, Event, GameState], str]] = {
     f"{_conflict_sides(s, e.detail)}",
     "plays_first": lambda w, who, e, s: f"{who} lets {_side(s, e.value)} play cards first",
     "combat_card_played": lambda w, who, e, s: f"{who} plays {_one(w, e.cards, 'a card')} face down",
-    "combat_cards_done": lambda w, who, e, s: f"{who} has played {_plural(e.value, 'card')}",
+    "combat_cards_done": lambda w, who, e, s: f"{who} has played {plural(e.value, 'card')}",
     "conflict_reveal": lambda w, who, e, s: f"{_side(s, e.seat)} reveals {w.cards_list(e.cards)}: {e.detail}",
     "conflict_damage": lambda w, who, e, s: f"{_side(s, e.seat)} takes {e.value} damage",
-    "units_eliminated": lambda w, who, e, s: f"{_plural(e.value, 'unit')} of {_side(s, e.seat)} "
+    "units_eliminated": lambda w, who, e, s: f"{plural(e.value, 'unit')} of {_side(s, e.seat)} "
     f"{'is' if e.value == 1 else 'are'} eliminated" + (" to Limbo" if e.detail == "limbo" else ""),
-    "fort_levels_lost": lambda w, who, e, s: f"{who} loses {_plural(e.value, 'Fort level')}",
+    "fort_levels_lost": lambda w, who, e, s: f"{who} loses {plural(e.value, 'Fort level')}",
     "conflict_won": lambda w, who, e, s: f"{_side(s, e.seat)} wins the conflict in {w.area(e.area)}"
     + (f" ({e.detail})" if e.detail else ""),
     "break_tie": lambda w, who, e, s: f"{who} breaks the tie: {_side(s, e.value)} wins",
@@ -411,9 +412,9 @@ EFFECT_EVENTS: dict[str, Callable[[Words, str, Event, GameState], str]] = {
     "cathedral_piece": lambda w, who, e, s: f"{who} adds piece {e.detail} to the Cathedral",
     "cathedral_icon": lambda w, who, e, s: f"{who} resolves the Cathedral space's {e.detail.replace('_', ' ')} icon",
     "cathedral_complete": lambda w, who, e, s: "The Cathedral is complete: Stage 2 begins",
-    "stage2_development": lambda w, who, e, s: f"{_plural(e.value, 'Stage 2 Development card')} are shuffled "
+    "stage2_development": lambda w, who, e, s: f"{plural(e.value, 'Stage 2 Development card')} are shuffled "
     "into the deck",
-    "stage2_dreams": lambda w, who, e, s: f"{_plural(e.value, 'Stage 2 Dream card')} and the offer are shuffled "
+    "stage2_dreams": lambda w, who, e, s: f"{plural(e.value, 'Stage 2 Dream card')} and the offer are shuffled "
     "into the Dream deck",
     "stage2_conflicts": lambda w, who, e, s: "The Stage 1 Conflict cards leave the game; the Stage 2 deck is used",
     "stage2_conflicts_missing": lambda w, who, e, s: "There are no Stage 2 Conflict cards: the Stage 1 deck stays",
@@ -431,7 +432,7 @@ EFFECT_EVENTS: dict[str, Callable[[Words, str, Event, GameState], str]] = {
     "nightmare_returns": lambda w, who, e, s: f"Nightmare {w.nightmare(e.value)} returns from {_where(w, e.detail)} "
     "to the Cathedral space",
     "devour": lambda w, who, e, s: f"{who}'s effect devours a unit of {_side(s, e.value)} in {w.area(e.area)}",
-    "nothing_to_devour": lambda w, who, e, s: f"Nothing left to devour ({_plural(e.value, 'unit')} not devoured)",
+    "nothing_to_devour": lambda w, who, e, s: f"Nothing left to devour ({plural(e.value, 'unit')} not devoured)",
     # the Cathedral: Variable Length Game and Divergent Paths
     "cathedral_setup": lambda w, who, e, s: f"Piece {e.detail} stands in the Cathedral space from the start",
     "reward_tiles_out": lambda w, who, e, s: f"The {e.detail} Reward tiles come out face up: {w.cards_list(e.cards)}",
@@ -444,7 +445,7 @@ EFFECT_EVENTS: dict[str, Callable[[Words, str, Event, GameState], str]] = {
     "no_cathedral_piece": lambda w, who, e, s: "No Cathedral piece is left to build",
     "dreamer_free_move": lambda w, who, e, s: f"{who} moves its Dreamer to {w.space(e.detail)}",
     "conflict_follows": lambda w, who, e, s: f"{who} will resolve a conflict in {w.area(e.area)}",
-    "end_triggered": lambda w, who, e, s: f"{_plural(e.value, 'unit')} devoured (the Nightmares' number is "
+    "end_triggered": lambda w, who, e, s: f"{plural(e.value, 'unit')} devoured (the Nightmares' number is "
     f"{e.detail}): the game ends once every player has had as many turns",
 }
 
@@ -494,7 +495,7 @@ def describe_events(events: Iterable[Event], state: GameState) -> list[str]:
                 and nxt.seat == e.seat):
             w = words_for(state.pack)
             out.append(f"{seat_name(state, e.seat)} moves its Dreamer to {w.day(e.detail)} and draws "
-                       f"{_plural(nxt.value, 'Development card')}{_names(w, nxt.cards)}")
+                       f"{plural(nxt.value, 'Development card')}{_names(w, nxt.cards)}")
             i += 2
             continue
         out.append(describe_event(e, state))

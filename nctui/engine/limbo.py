@@ -19,7 +19,7 @@ from . import king_turn, ritual, units
 from .actions import ReturnFromLimbo
 from .effects import resolve
 from .errors import IllegalAction
-from .events import Event
+from .events import Event, plural
 from .registry import explains, handles
 from .state import Decision, GameState
 from .work import ClimbWork
@@ -90,7 +90,7 @@ def explain_return(state: GameState, action: ReturnFromLimbo) -> IllegalAction:
     elif action.count < 1:
         why = "take back at least 1 Follower"
     elif action.count > held:
-        why = f"your Limbo holds only {held} Follower{'s' if held > 1 else ''}"
+        why = f"your Limbo holds only {plural(held, 'Follower')}"
     elif not _payment_survives(state, held - action.count):
         why = ("the Ritual space you are paying for must be paid in full, and only 3 Followers from Limbo can "
                "still pay it: finish the payment first")

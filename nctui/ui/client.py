@@ -96,10 +96,6 @@ class LocalGame:
         self.store = store
         self.save_dir = save_dir
 
-    @classmethod
-    def new(cls, config: GameConfig, *, save_dir: Path | str | None = None) -> LocalGame:
-        return cls(Store(config), save_dir=save_dir)
-
     @property
     def config(self) -> GameConfig:
         return self.store.initial.state.config
@@ -124,7 +120,7 @@ class LocalGame:
         return player_view(self.store.state, seat)
 
     def view_at(self, state_id: int, seat: int) -> View:
-        """A seat's view of an earlier point (the timeline's preview, the log's context)."""
+        """A seat's view of an earlier point (the King's turn shown from where it began)."""
         return player_view(self.store.entry(state_id).state, seat)
 
     def events(self, since: int, seat: int) -> Update:

@@ -307,11 +307,12 @@ class GameScreen(FlowsMixin, Screen[None]):
         self.notify(body, title=title, severity="error", timeout=10)
 
     def action_rules(self) -> None:
-        decision = self.game.view(self.viewer).state.decision
+        state = self.game.view(self.viewer).state
+        decision = state.decision
         topic, note = "game-end", None
         if decision is not None:
             topic = topic_for_decision(decision.kind, solo=self.game.config.players == 1) or "turn"
-            note = f"The decision due: {describe_prompt(decision.prompt, self.game.view(self.viewer).state)}"
+            note = f"The decision due: {describe_prompt(decision.prompt, state)}"
         refused = self._rule_refused
         if refused is not None and refused[0] == self.game.state_id:
             topic, note = refused[1] or topic, f"Not allowed: {refused[2]}"

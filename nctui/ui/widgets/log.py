@@ -56,13 +56,11 @@ class GameLog(RichLog, can_focus=False):
         first = not self._size_known  # the writes held back until now are wrapped right here
         super().on_resize(event)
         width = self.scrollable_content_region.width
-        if first or width <= 0 or width == self._wrapped_at:
-            self._wrapped_at = width if width > 0 else self._wrapped_at
-            if width > 0 and self._held:  # shown again: the lines held while it was hidden
-                held = list(self._written)[-min(self._held, REWRAP_LINES):]
-                self._held = 0
-                for content in held:
-                    super().write(content)
+        if width <= 0:  # hidden
+            return
+        if first or width == self._wrapped_at:
+            self._wrapped_at = width
+            self._write_held()
             return
         self._wrapped_at = width
         # Wrapping costs about a millisecond a line: the latest lines only, after a resize.
@@ -70,3 +68,10 @@ class GameLog(RichLog, can_focus=False):
         self.clear()
         for content in written:
             self.write(content)
+
+    def _write_held(self) -> None:
+        """Shown again: the lines held while it was hidden, wrapped at its width now."""
+        held = list(self._written)[-min(self._held, REWRAP_LINES):] if self._held else []
+        self._held = 0
+        for content in held:
+            super().write(content)
