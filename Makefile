@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: play test bench clean
+.PHONY: play test lint bench clean
 
 $(STAMP): pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
@@ -17,6 +17,10 @@ play: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+# Type check (mypy, config and msgspec plugin in pyproject.toml) and lint (ruff). Not in .ci/run yet.
+lint: $(STAMP)
+	@status=0; $(BIN)/mypy || status=1; $(BIN)/ruff check || status=1; exit $$status
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/history_memory.py --players 4
