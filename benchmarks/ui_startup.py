@@ -36,8 +36,7 @@ from pathlib import Path
 
 t_import = time.perf_counter()
 from nctui import saves  # noqa: E402
-from nctui.engine import GameConfig, player_view  # noqa: E402
-from nctui.engine import actions as A  # noqa: E402
+from nctui.engine import GameConfig, actions as A, player_view  # noqa: E402
 from nctui.store import Store  # noqa: E402
 from nctui.ui.app import GameScreen, create_app  # noqa: E402
 from nctui.ui.screens.handoff import HandoffScreen  # noqa: E402

@@ -23,8 +23,17 @@ from .engine.config import COLOURS, GameConfig, SeatKind, check_config
 from .engine.events import Event
 from .engine.invariants import violations
 from .engine.state import (
-    BASIC_COMBAT, DREAM_OFFER, FOLLOWERS, FORT_LEVELS, HAND_LIMIT, SHADOWS, UNIT_LIMIT, AreaState,
-    Decks, GameState, PlayerState,
+    BASIC_COMBAT,
+    DREAM_OFFER,
+    FOLLOWERS,
+    FORT_LEVELS,
+    HAND_LIMIT,
+    SHADOWS,
+    UNIT_LIMIT,
+    AreaState,
+    Decks,
+    GameState,
+    PlayerState,
 )
 
 SUPPORTED_DECISIONS = ("choose_day", "react")

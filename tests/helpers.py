@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from msgspec.structs import replace
 
 from nctui.bots import RandomBot
-from nctui.engine import GameConfig, GameState, apply, legal_actions, new_game, player_view, step
-from nctui.engine import actions as A
+from nctui.engine import GameConfig, GameState, actions as A, apply, legal_actions, new_game, player_view, step
 from nctui.engine.actions import Action
 from nctui.engine.state import AreaState
 from nctui.store import Store

@@ -8,8 +8,7 @@ import pytest
 from msgspec.structs import replace
 
 from nctui.bots import BOTS, GreedyBot, PlannerBot, RandomBot
-from nctui.engine import actions as A
-from nctui.engine import apply, legal_actions, new_game, player_view, step
+from nctui.engine import actions as A, apply, legal_actions, new_game, player_view, step
 from nctui.engine.invariants import violations
 from nctui.engine.ops import set_player
 from nctui.simulate import make_config

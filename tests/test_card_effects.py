@@ -16,8 +16,7 @@ from msgspec.structs import replace
 
 from nctui.content import schema as cs
 from nctui.content.loader import get_pack
-from nctui.engine import apply, legal_actions, new_game
-from nctui.engine import units
+from nctui.engine import apply, legal_actions, new_game, units
 from nctui.engine.effects import implemented, push_effect, resolve
 from nctui.engine.invariants import violations
 from nctui.engine.ops import set_player

@@ -7,8 +7,7 @@ import shlex
 
 import pytest
 
-from nctui import __version__
-from nctui import simulate as sim
+from nctui import __version__, simulate as sim
 from nctui.cli import main
 
 

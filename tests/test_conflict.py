@@ -7,9 +7,7 @@ import pytest
 from msgspec.structs import replace
 
 from nctui.content import schema as cs
-from nctui.engine import IllegalAction, apply, legal_actions, new_game, player_view, step
-from nctui.engine import actions as A
-from nctui.engine import board, effects
+from nctui.engine import IllegalAction, actions as A, apply, board, effects, legal_actions, new_game, player_view, step
 from nctui.engine.invariants import violations
 from nctui.engine.ops import set_player
 from nctui.engine.state import BASIC_COMBAT, FOLLOWERS, FORT_LEVELS, SHADOWS, AreaState

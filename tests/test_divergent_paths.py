@@ -11,8 +11,18 @@ import pytest
 from msgspec.structs import replace
 
 from nctui.content.loader import get_pack
-from nctui.engine import IllegalAction, apply, board, divergent, legal_actions, new_game, step, turn, units
-from nctui.engine import actions as A
+from nctui.engine import (
+    IllegalAction,
+    actions as A,
+    apply,
+    board,
+    divergent,
+    legal_actions,
+    new_game,
+    step,
+    turn,
+    units,
+)
 from nctui.engine.invariants import violations
 from nctui.engine.ops import set_player
 from nctui.engine.state import GameState

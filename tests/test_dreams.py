@@ -6,8 +6,20 @@ import pytest
 from msgspec.structs import replace
 
 from nctui.content import schema as cs
-from nctui.engine import IllegalAction, apply, board, cards, dreams, effects, legal_actions, new_game, step, turn, units
-from nctui.engine import actions as A
+from nctui.engine import (
+    IllegalAction,
+    actions as A,
+    apply,
+    board,
+    cards,
+    dreams,
+    effects,
+    legal_actions,
+    new_game,
+    step,
+    turn,
+    units,
+)
 from nctui.engine.ops import set_player
 from nctui.engine.scoring import dream_vp, scores
 from nctui.engine.state import FOLLOWERS, FORT_LEVELS, SHADOWS, GameState

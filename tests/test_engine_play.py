@@ -7,10 +7,20 @@ import pytest
 
 from nctui.content.loader import get_pack
 from nctui.engine import (
-    ActionError, GameState, IllegalAction, InvalidAction, NoDecision, apply, check, legal_actions, new_game,
-    player_view, spectator_view, step,
+    ActionError,
+    GameState,
+    IllegalAction,
+    InvalidAction,
+    NoDecision,
+    actions as A,
+    apply,
+    check,
+    legal_actions,
+    new_game,
+    player_view,
+    spectator_view,
+    step,
 )
-from nctui.engine import actions as A
 from nctui.engine.events import HIDDEN, redact
 from nctui.engine.invariants import violations
 

@@ -7,12 +7,10 @@ import pytest
 from msgspec.structs import replace
 
 from nctui.content import schema as cs
-from nctui.engine import IllegalAction, apply, legal_actions, step
-from nctui.engine import actions as A
-from nctui.engine import board, turn
+from nctui.engine import IllegalAction, actions as A, apply, board, legal_actions, step, turn
 from nctui.engine.invariants import violations
 from nctui.engine.ops import set_player
-from nctui.engine.state import AreaState, Decision, FOLLOWERS
+from nctui.engine.state import FOLLOWERS, AreaState, Decision
 
 from .test_units import SH, bare, finished, fort, fortress_of, plain_areas, put, run
 

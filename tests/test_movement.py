@@ -7,8 +7,7 @@ from msgspec.structs import replace
 
 from nctui.content import schema as cs
 from nctui.content.loader import get_pack
-from nctui.engine import IllegalAction, apply, board, effects, legal_actions, new_game, step, units
-from nctui.engine import actions as A
+from nctui.engine import IllegalAction, actions as A, apply, board, effects, legal_actions, new_game, step, units
 from nctui.engine.ops import set_player
 from nctui.engine.state import FOLLOWERS, FORT_LEVELS, SHADOWS
 from nctui.engine.work import MoveWork

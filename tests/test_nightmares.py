@@ -13,8 +13,19 @@ from msgspec.structs import replace
 
 from nctui.content import schema as cs
 from nctui.content.loader import get_pack, register
-from nctui.engine import IllegalAction, apply, board, effects, legal_actions, new_game, nightmares, step, turn, units
-from nctui.engine import actions as A
+from nctui.engine import (
+    IllegalAction,
+    actions as A,
+    apply,
+    board,
+    effects,
+    legal_actions,
+    new_game,
+    nightmares,
+    step,
+    turn,
+    units,
+)
 from nctui.engine.invariants import violations
 from nctui.engine.ops import set_player
 from nctui.engine.registry import CONTINUATIONS

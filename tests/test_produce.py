@@ -7,9 +7,7 @@ import pytest
 from msgspec.structs import replace
 
 from nctui.content import schema as cs
-from nctui.engine import apply, legal_actions
-from nctui.engine import actions as A
-from nctui.engine import board, cards, units
+from nctui.engine import actions as A, apply, board, cards, legal_actions, units
 from nctui.engine.invariants import violations
 from nctui.engine.ops import set_player
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from nctui.engine import IllegalAction, apply
-from nctui.engine import actions as A
+from nctui.engine import IllegalAction, actions as A, apply
 
 from .helpers import random_game
 

@@ -17,8 +17,8 @@ from nctui.bots.random_bot import RandomBot
 from nctui.content.loader import get_pack
 from nctui.engine import new_game, player_view
 from nctui.saves import SaveError, autosave, latest_autosave, load, save, save_dir, state_digest
-from tests.helpers import human_config, store_moves
 from nctui.store import Store, StrictPolicy
+from tests.helpers import human_config, store_moves
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -10,8 +10,8 @@ import pytest
 from nctui.bots.random_bot import RandomBot
 from nctui.content.loader import get_pack
 from nctui.engine import legal_actions, player_view, step
-from nctui.engine.flow import StepResult
 from nctui.engine.actions import ReturnFromLimbo
+from nctui.engine.flow import StepResult
 from nctui.engine.invariants import violations
 from nctui.engine.state import BASIC_COMBAT, FOLLOWERS, SHADOWS
 from nctui.saves import load, save

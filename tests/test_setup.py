@@ -7,9 +7,7 @@ from collections import Counter
 import pytest
 
 from nctui.content.loader import get_pack
-from nctui.engine import GameConfig, IllegalAction, apply, legal_actions, new_game
-from nctui.engine import actions as A
-from nctui.engine import board
+from nctui.engine import GameConfig, IllegalAction, actions as A, apply, board, legal_actions, new_game
 from nctui.engine.state import BASIC_COMBAT, FOLLOWERS, SHADOWS
 
 from .helpers import config, through_setup

@@ -6,16 +6,16 @@ import pytest
 
 from nctui.engine import board, setup
 from nctui.engine.actions import ChooseTurnStart, Conquer, PlaceDreamer
+from nctui.engine.cards import dream
 from nctui.engine.config import GameConfig
 from nctui.engine.errors import IllegalAction
+from nctui.engine.events import HIDDEN
 from nctui.engine.flow import apply, legal_actions
 from nctui.engine.invariants import violations
 from nctui.engine.king_state import KING_COMBAT
 from nctui.engine.king_turn import clockwise, next_corner_clockwise, ring
 from nctui.engine.solo import new_solo_game
 from nctui.engine.views import player_view
-from nctui.engine.cards import dream
-from nctui.engine.events import HIDDEN
 
 SOLO = GameConfig(players=1, seats=("human", "king"), seed=7)
 

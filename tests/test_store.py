@@ -9,10 +9,18 @@ from nctui.content.loader import get_pack
 from nctui.engine import IllegalAction, new_game, player_view
 from nctui.engine.actions import ChooseDay, ChooseTurnStart, Conquer, DiscardDream, React
 from nctui.engine.events import HIDDEN
-from tests.helpers import human_config, store_moves
 from nctui.store import (
-    PracticePolicy, ReplayError, StaleState, Store, StoreError, StrictPolicy, UndoRefused, WrongSeat, revealed_by,
+    PracticePolicy,
+    ReplayError,
+    StaleState,
+    Store,
+    StoreError,
+    StrictPolicy,
+    UndoRefused,
+    WrongSeat,
+    revealed_by,
 )
+from tests.helpers import human_config, store_moves
 
 
 def play_until(store: Store, kind: str, seed: int = 0) -> None:

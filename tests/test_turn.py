@@ -6,9 +6,7 @@ import pytest
 from msgspec.structs import replace
 
 from nctui.content.loader import get_pack
-from nctui.engine import IllegalAction, apply, legal_actions
-from nctui.engine import actions as A
-from nctui.engine import board
+from nctui.engine import IllegalAction, actions as A, apply, board, legal_actions
 from nctui.engine.ops import set_player
 from nctui.engine.state import BASIC_COMBAT, HAND_LIMIT
 

@@ -7,12 +7,12 @@ import asyncio
 import pytest
 
 from nctui import saves
+from nctui.describe import describe_action, describe_events
 from nctui.engine import GameConfig, new_game
 from nctui.engine.actions import ChooseDay, Conquer
 from nctui.engine.events import Event
 from nctui.store import Store
 from nctui.ui.app import GameScreen, create_app
-from nctui.describe import describe_action, describe_events
 from nctui.ui.widgets.board import BoardView
 from nctui.ui.widgets.decision import DecisionPanel
 from nctui.ui.widgets.hand import HandView

@@ -20,10 +20,8 @@ from nctui.engine import GameConfig, player_view
 from nctui.engine.actions import PlayCombatCard
 from nctui.engine.events import Event
 from nctui.engine.flow import StepResult, step
-from nctui.store import Store, StrictPolicy
+from nctui.store import SECRET_ACTIONS, Store, StrictPolicy
 from nctui.ui.app import GameScreen, create_app
-from nctui.store import SECRET_ACTIONS
-from nctui.engine.actions import PlayCombatCard
 from nctui.ui.client import LocalGame
 from nctui.ui.commands import screen_commands
 from nctui.ui.screens.game_over import GameOverScreen

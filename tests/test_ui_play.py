@@ -8,8 +8,7 @@ import asyncio
 from pathlib import Path
 
 from nctui.describe import words_for
-from nctui.engine import GameConfig
-from nctui.engine import board as rules
+from nctui.engine import GameConfig, board as rules
 from nctui.engine.flow import StepResult
 from nctui.scenarios import load_scenario_result
 from nctui.store import Store

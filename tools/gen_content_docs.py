@@ -9,7 +9,8 @@ import sys
 from collections import Counter
 
 sys.path.insert(0, str(__import__('pathlib').Path(__file__).parent))
-import draw  # noqa: E402
+import draw
+
 from nctui.content import schema as s
 from nctui.content.loader import get_pack
 

@@ -17,11 +17,11 @@ from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from nctui.bots import BOTS  # noqa: E402
-from nctui.engine import GameConfig, new_game, player_view, step  # noqa: E402
-from nctui.engine.config import DIFFICULTY_PRESETS  # noqa: E402
-from nctui.simulate import bot_seed  # noqa: E402
-from tests import golden  # noqa: E402
+from nctui.bots import BOTS
+from nctui.engine import GameConfig, new_game, player_view, step
+from nctui.engine.config import DIFFICULTY_PRESETS
+from nctui.simulate import bot_seed
+from tests import golden
 
 
 class Spec(NamedTuple):

@@ -208,7 +208,7 @@ class NightmareMove(_Step, tag="nightmare_move"):
     steps: int = 1
     toward: NightmareToward = "any"
     anywhere: bool = False
-    on_enter: tuple["Step", ...] = ()
+    on_enter: tuple[Step, ...] = ()
 
 
 class NightmareReturn(_Step, tag="nightmare_return"):
@@ -226,7 +226,7 @@ class PerformConform(_Step, tag="perform_conform"):
 class Choose(_Step, tag="choose"):
     """Choose exactly one of several effects."""
 
-    options: tuple[tuple["Step", ...], ...]
+    options: tuple[tuple[Step, ...], ...]
 
 
 Step = Union[

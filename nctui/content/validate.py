@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from . import schema as s
 
@@ -30,7 +31,7 @@ def _fail(file: str, entry: str, problem: str) -> None:
     raise ContentError(file, entry, problem)
 
 
-def validate(pack: "Pack") -> None:
+def validate(pack: Pack) -> None:
     _board(pack)
     _matrix(pack)
     _tracks(pack)
@@ -38,7 +39,7 @@ def validate(pack: "Pack") -> None:
     _king(pack)
 
 
-def _board(pack: "Pack") -> None:
+def _board(pack: Pack) -> None:
     symbols = {x.id for x in pack.board.symbols}
     if len(symbols) != len(pack.board.symbols):
         _fail("board.toml", "symbols", "two symbols share an id")
@@ -65,7 +66,7 @@ def _board(pack: "Pack") -> None:
         _fail("board.toml", f"sides[{small[0].side.id}]", "the 1-2 player side has 12 areas (one per Area Selection card)")
 
 
-def _matrix(pack: "Pack") -> None:
+def _matrix(pack: Pack) -> None:
     m = pack.matrix
     if sorted(m.rondel) != sorted(s.ACTION_IDS) or sorted(d.action for d in m.days) != sorted(s.ACTION_IDS):
         _fail("matrix.toml", "days", "there must be exactly one Day space per action")
@@ -78,7 +79,7 @@ def _matrix(pack: "Pack") -> None:
             _fail("matrix.toml", f"nights[{n.id}].adjacent", "a Night space is adjacent to 2 or 3 Day spaces")
 
 
-def _tracks(pack: "Pack") -> None:
+def _tracks(pack: Pack) -> None:
     t = pack.tracks
     symbols = {x.id for x in pack.board.symbols}
     for i, sym in enumerate(t.turn):
@@ -146,7 +147,7 @@ def _step(file: str, entry: str, step: s.Step) -> None:
         _fail(file, entry, "draw.keep can't exceed draw.count")
 
 
-def _cards(pack: "Pack") -> None:
+def _cards(pack: Pack) -> None:
     c = pack.cards
     f = "cards.toml"
     ids = Counter(
@@ -254,7 +255,7 @@ KING_NIGHTMARE_STEPS = (s.Devour, s.AddShadows, s.ResolveConflicts, s.Climb, s.D
 AREA_SELECTION_CARDS = 12
 
 
-def _king(pack: "Pack") -> None:
+def _king(pack: Pack) -> None:
     c = pack.cards
     _king_actions(c.king_actions)
     if c.king_combat and sorted(k.kind for k in c.king_combat) != ["advanced", "basic"]:
@@ -314,7 +315,7 @@ def _king_nightmares(cards: tuple[s.KingNightmareCard, ...]) -> None:
                 _fail(f, e, "the King draws Development cards to its hand")
 
 
-def _area_selection(pack: "Pack") -> None:
+def _area_selection(pack: Pack) -> None:
     """SOLO COMPONENTS: 12 Area Selection cards, one per area of the 1-2 player side."""
     cards = pack.cards.area_selection
     if not cards:

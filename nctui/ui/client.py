@@ -11,8 +11,9 @@ the RNG are only ever seen through ``player_view``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, NamedTuple, Protocol
+from typing import NamedTuple, Protocol
 
 from .. import saves
 from ..engine.actions import Action
@@ -161,4 +162,4 @@ class LocalGame:
         return self.store.subscribe(lambda _store: listener())
 
 
-__all__ = ["GameClient", "LocalGame", "Update", "StoreError"]
+__all__ = ["GameClient", "LocalGame", "StoreError", "Update"]

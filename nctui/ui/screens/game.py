@@ -31,6 +31,7 @@ from ...engine.views import View
 from ...simulate import bot_seed
 from ...store import StoreError
 from ..client import GameClient
+from ..rules.topics import refusal_words, topic_for_decision, topic_for_error  # rules: R and refusals
 from ..widgets.board import BoardView, legal_areas
 from ..widgets.cards import entries as card_entries
 from ..widgets.common import OptionsPicked, seat_style
@@ -45,7 +46,6 @@ from ..widgets.tracks import TracksView
 from .flows import FlowsMixin  # flows: hand-off, King's turn, game over, timeline, save/load
 from .help import HelpScreen
 from .inspector import InspectorScreen
-from ..rules.topics import refusal_words, topic_for_decision, topic_for_error  # rules: R and refusals
 from .rules import RulesScreen  # rules: the summary at the decision's topic
 
 BOT_DELAY = 0.6  # seconds a computer player "thinks" before it decides

@@ -36,15 +36,7 @@ from ...describe import describe_action, seat_letter, seat_name, words_for
 from ...engine import board as rules
 from ...engine.actions import Action
 from ...engine.views import View
-from .common import (
-    OptionsPicked,
-    append_cells,
-    clip,
-    cursor_bindings,
-    nearest,
-    pack_parts,
-    seat_style,
-)
+from .common import OptionsPicked, append_cells, clip, cursor_bindings, nearest, pack_parts, seat_style
 
 CELL_LINES = 2
 CATHEDRAL = "#"

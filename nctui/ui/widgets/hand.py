@@ -22,10 +22,9 @@ from textual.widget import Widget
 
 from ...content import schema as cs
 from ...describe import seat_letter, seat_name
-from ...engine.events import plural
 from ...engine import dreams
 from ...engine.actions import PlayDream
-from ...engine.events import HIDDEN
+from ...engine.events import HIDDEN, plural
 from ...engine.state import HAND_LIMIT, GameState
 from ...engine.views import View
 from .cards import card_def, combat_text, suit_tag

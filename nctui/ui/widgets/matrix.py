@@ -20,14 +20,7 @@ from ...describe import describe_action, seat_letter, words_for
 from ...engine.actions import Action
 from ...engine.state import GameState
 from ...engine.views import View
-from .common import (
-    OptionsPicked,
-    append_cells,
-    cursor_bindings,
-    nearest,
-    pack_parts,
-    seat_style,
-)
+from .common import OptionsPicked, append_cells, cursor_bindings, nearest, pack_parts, seat_style
 
 LINE = Style(color="#8a8a9a")
 HEAD = Style(color="#e8d9a8", bold=True)

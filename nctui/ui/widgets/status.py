@@ -7,9 +7,9 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from ...describe import words_for
 from ...engine import board as rules
 from ...engine.views import View
-from ...describe import words_for
 from .common import seat_style, seat_tag
 
 HINT = Style(color="#9a9aaa")

@@ -15,8 +15,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from ...describe import seat_letter, words_for
-from ...engine import board as rules
-from ...engine import divergent, nightmares, scoring
+from ...engine import board as rules, divergent, nightmares, scoring
 from ...engine.state import GameState
 from ...engine.views import View
 from .common import pack_parts, seat_style
