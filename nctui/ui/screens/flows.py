@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, cast
 
 from ... import saves
 from ...describe import describe_events, describe_prompt, seat_name
@@ -30,10 +30,30 @@ from .save import SaveScreen, default_name
 from .timeline import TimelineScreen, refusal_text
 
 if TYPE_CHECKING:
+    from textual.screen import Screen
+
+    from ..app import NctuiApp
     from ..client import GameClient
 
 
-class FlowsMixin:
+class GameScreenHooks(Protocol):
+    """What the flows call back on the screen they are mixed into (``GameScreen`` defines them)."""
+
+    def _redraw(self) -> None: ...
+    def _write_log(self) -> None: ...
+    def action_undo(self) -> None: ...
+    def action_quit_game(self) -> None: ...
+
+
+if TYPE_CHECKING:
+    class _Host(Screen[None], GameScreenHooks):
+        """For the type checker only: the mixin is part of a Screen (``app``, ``notify``, ``query_one``,
+        ``is_current``) that has the hooks; a screen that mixes it in without them cannot be built."""
+else:
+    _Host = object
+
+
+class FlowsMixin(_Host):
     """Hand-off, King's turn, game over, timeline, save and load for ``GameScreen``."""
 
     game: GameClient
@@ -198,7 +218,7 @@ class FlowsMixin:
         if choice == "undo":
             self.action_undo()
         elif choice == "new":
-            self.app.new_game()  # the New game screen, with this game's settings and a new seed
+            cast("NctuiApp", self.app).new_game()  # the New game screen, with this game's settings and a new seed
         elif choice == "quit":
             self.action_quit_game()
 

@@ -10,6 +10,7 @@ last; other seats' hands are never shown.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from rich.style import Style
@@ -93,7 +94,7 @@ class GameScreen(FlowsMixin, Screen[None]):
         self._bot_timer: Timer | None = None
         self._logged = -1
         self._shown = (-1, -1)  # (game revision, state id) of the prompt on screen
-        self._unsubscribe = None
+        self._unsubscribe: Callable[[], None] | None = None
         self._save_warned = False
         self._quit_armed = False
         self._rule_refused: tuple[int, str | None, str] | None = None  # rules: (state id, topic, reason)
