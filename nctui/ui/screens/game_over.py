@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -108,7 +108,7 @@ class GameOverScreen(ModalScreen[GameOverChoice]):
         title = Text(f"Game over after {state.turn_number} turns: {reason}.", style="bold")
         keys = Text.from_markup("[b]s[/b] save the replay · [b]n[/b] new game · [b]u[/b] undo back into the game · "
                                 "[b]v[/b] view the board · [b]q[/b] quit")
-        parts = [title, Text(""), breakdown(state), Text(""), verdict(state)]
+        parts: list[RenderableType] = [title, Text(""), breakdown(state), Text(""), verdict(state)]
         parts += [Text(n, style="italic") for n in notes(state)]
         parts += [Text(""), keys]
         with VerticalScroll(id="over-box"):

@@ -291,7 +291,8 @@ class RulesScreen(Screen[None]):
         message.stop()
         if self._filling or message.option.id is None or message.option.id == self.shown:
             return
-        self._show(message.option.id, 0 if self._match_count(self.summary.get(message.option.id)) else None)
+        section = self.summary.get(message.option.id)
+        self._show(message.option.id, 0 if section is not None and self._match_count(section) else None)
 
     def on_option_list_option_selected(self, message: OptionList.OptionSelected) -> None:
         message.stop()

@@ -68,8 +68,8 @@ def _layout(pack_id: str, side_id: str, width: int):
     area's text goes, in reading order."""
     sm = _side(pack_id, side_id)
     grid: list[list[str | None]] = [[None] * sm.cols for _ in range(sm.rows)]
-    for region, r, c in sm.cells:
-        grid[r][c] = region
+    for cell_region, r, c in sm.cells:
+        grid[r][c] = cell_region
     cw = max(5, min(18, (width - 1) // sm.cols - 1))
     slots: dict[str, list[tuple[int, int, int]]] = {}
     for r, row in enumerate(grid):
@@ -278,9 +278,9 @@ def _captions(view: View, cursor: str, width: int) -> list[Text]:
     """The lines under the map: the area under the cursor (or the legend), then the Reward
     tiles of Divergent Paths when there are any."""
     state = view.state
-    lines = []
+    lines: list[Text] = []
     if cursor:
-        lines.append(_cursor_note(view, cursor))
+        lines.append(_cursor_text(view, cursor))
     else:
         king = f"{seat_letter(state, state.king.seat)}: the King" if state.king is not None else ""
         parts = ["R2 Followers", "s2 Shadows", "⌂R2 Fort (★ Fortress)", "♦R Shaper", "N3 Nightmare", "♚R controls",
@@ -300,6 +300,10 @@ def _cursor_note(view: View | None, region: str) -> Text | None:
     """The area (or the Cathedral) under the cursor in words, and what Enter does there."""
     if view is None or not region:
         return None
+    return _cursor_text(view, region)
+
+
+def _cursor_text(view: View, region: str) -> Text:
     state = view.state
     t = Text("▶ ", Style(bold=True), end="")
     if region == CATHEDRAL:
@@ -421,9 +425,10 @@ def _fill(chars, styles, slots: list[tuple[int, int, int]], groups: list[list[To
             styles[y][x + k] = styles[y][x + k] + style
 
 
-def _flow(slots, groups, *, separate: bool, cut: bool = False):
+def _flow(slots: list[tuple[int, int, int]], groups: list[list[Token]], *, separate: bool,
+          cut: bool = False) -> list[tuple[tuple[int, int], str, Style]] | None:
     """[((y, x), word, style)] or None when the words do not fit (``cut``: cut instead)."""
-    out = []
+    out: list[tuple[tuple[int, int], str, Style]] = []
     i, col = 0, 0
     for g, group in enumerate(groups):
         if separate and g and col:

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 
 from rich.style import Style
 from rich.text import Text
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.message import Message
 
 from ...describe import seat_letter, seat_name
@@ -67,9 +67,9 @@ CURSOR_BINDINGS = (
 )
 
 
-def cursor_bindings(prefix: str) -> list[Binding]:
+def cursor_bindings(prefix: str) -> list[BindingType]:
     """Arrow keys and hjkl moving a widget's cursor, and Enter picking what is under it."""
-    out = [Binding(key, f"move({dy}, {dx})", "Move", show=False, id=f"{prefix}.cursor-{name}")
+    out: list[BindingType] = [Binding(key, f"move({dy}, {dx})", "Move", show=False, id=f"{prefix}.cursor-{name}")
            for key, (dy, dx), name in CURSOR_BINDINGS]
     out.append(Binding("enter", "pick", "Pick", id=f"{prefix}.pick"))
     return out

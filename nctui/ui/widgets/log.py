@@ -10,7 +10,9 @@ lines again whenever its width changes.
 from __future__ import annotations
 
 from collections import deque
+from typing import Any, Self
 
+from rich.console import RenderableType
 from textual.events import Resize
 from textual.widgets import RichLog
 
@@ -29,7 +31,7 @@ class GameLog(RichLog, can_focus=False):
         self._wrapped_at = 0
         self._held = 0  # lines written while hidden, not wrapped yet
 
-    def write(self, content, *args, **kwargs):  # type: ignore[override]
+    def write(self, content: RenderableType | object, *args: Any, **kwargs: Any) -> Self:
         self._written.append(content)
         if self._size_known and self.scrollable_content_region.width <= 0:
             # Hidden (small terminals show one panel at a time): wrapped now, the line would be
@@ -47,7 +49,7 @@ class GameLog(RichLog, can_focus=False):
         for line in lines:
             self.write(line)
 
-    def clear(self):  # type: ignore[override]
+    def clear(self) -> Self:
         self._written.clear()
         self._held = 0
         return super().clear()

@@ -57,7 +57,7 @@ def legal_spaces(view: View) -> dict[str, tuple[int, ...]]:
 
 def positions(matrix: Matrix) -> dict[str, tuple[int, int]]:
     """Space id (a Day space's action, a Night space's id) -> (row, col)."""
-    out = {d.action: (d.row, d.col) for d in matrix.days}
+    out: dict[str, tuple[int, int]] = {d.action: (d.row, d.col) for d in matrix.days}
     out.update((n.id, (n.row, n.col)) for n in matrix.nights)
     return out
 
