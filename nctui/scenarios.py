@@ -300,7 +300,8 @@ class _Builder:
         listed = tuple(p.colour for p in self.spec.players)
         if not colours and listed and all(listed) and listed != COLOURS[: len(listed)]:
             colours = listed  # the players' colours define the seat colours
-        config = GameConfig(players=c.players, seats=c.seats or ("human",) * n, colours=colours, length=c.length,
+        human: SeatKind = "human"
+        config = GameConfig(players=c.players, seats=c.seats or (human,) * n, colours=colours, length=c.length,
                             divergent_paths=c.divergent_paths, nightmares=c.nightmares, difficulty=c.difficulty,
                             pack=c.pack, seed=c.seed)
         for problem in check_config(config):
@@ -600,9 +601,9 @@ class _Builder:
         for d in p.cards.development:
             if d.id not in dev1:
                 self.unusable[d.id] = ("is a Stage 2 card" if d.stage == 2 else f"is not used with {n} players")
-        for c in (*p.cards.dreams, *p.cards.conflicts):
-            if c.id not in dreams1 and c.id not in conflicts1:
-                self.unusable[c.id] = "is a Stage 2 card"
+        for card_id in (*(x.id for x in p.cards.dreams), *(x.id for x in p.cards.conflicts)):
+            if card_id not in dreams1 and card_id not in conflicts1:
+                self.unusable[card_id] = "is a Stage 2 card"
 
     def _hand_and_display(self, state: GameState, pl: PlayerState, dev1: dict, dreams1: dict) -> PlayerState:
         spec = self.spec.players[pl.seat]

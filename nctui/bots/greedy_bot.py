@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 
 from ..content.loader import get_pack
+from ..content.schema import Combat
 from ..engine import actions as A
 from ..engine.views import View
 
@@ -66,6 +67,7 @@ class GreedyBot:
 
     def _attack(self, view: View, card: str) -> float:
         cards = get_pack(view.state.pack).cards
+        c: Combat | None
         if card == cards.basic_combat.id:
             c = cards.basic_combat.combat
         else:

@@ -84,7 +84,7 @@ def _entry(raw: bytes, where: str) -> str:
         node: Any = tomllib.loads(raw.decode())
     except (tomllib.TOMLDecodeError, UnicodeDecodeError):
         return where
-    out = []
+    out: list[str] = []
     for name, index in re.findall(r"\.?([^.\[\]]+)?(?:\[(\d+)\])?", where.removeprefix("$")):
         if name:
             out.append(("." if out else "") + name)

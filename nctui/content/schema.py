@@ -9,7 +9,7 @@ All Structs are frozen and hold tuples only, like the game state.
 
 from __future__ import annotations
 
-from typing import Literal, Union
+from typing import Literal
 
 import msgspec
 
@@ -229,28 +229,28 @@ class Choose(_Step, tag="choose"):
     options: tuple[tuple[Step, ...], ...]
 
 
-Step = Union[
-    Produce,
-    Move,
-    Convert,
-    ShaperMove,
-    AddFortLevels,
-    Climb,
-    Draw,
-    PlayUpgrades,
-    PlayPloys,
-    ResolveConflicts,
-    AddShadows,
-    RemoveFollowers,
-    RecoverLimbo,
-    CommandNightmare,
-    Devour,
-    NightmareMove,
-    NightmareReturn,
-    MoveDreamer,
-    PerformConform,
-    Choose,
-]
+Step = (
+    Produce
+    | Move
+    | Convert
+    | ShaperMove
+    | AddFortLevels
+    | Climb
+    | Draw
+    | PlayUpgrades
+    | PlayPloys
+    | ResolveConflicts
+    | AddShadows
+    | RemoveFollowers
+    | RecoverLimbo
+    | CommandNightmare
+    | Devour
+    | NightmareMove
+    | NightmareReturn
+    | MoveDreamer
+    | PerformConform
+    | Choose
+)
 
 
 class Effect(_C):
@@ -361,23 +361,23 @@ class DevouredAtLeast(_Cond, tag="devoured_at_least"):
     count: int
 
 
-Condition = Union[
-    ControlAreas,
-    ControlSymbols,
-    PresenceAreas,
-    FollowersInArea,
-    FollowersOnBoard,
-    FortLevels,
-    FortsWithLevels,
-    RitualReached,
-    LimboAtLeast,
-    HandAtLeast,
-    UpgradesPlayed,
-    ShaperIn,
-    NoShadowsAdjacentFortress,
-    ConflictsWon,
-    DevouredAtLeast,
-]
+Condition = (
+    ControlAreas
+    | ControlSymbols
+    | PresenceAreas
+    | FollowersInArea
+    | FollowersOnBoard
+    | FortLevels
+    | FortsWithLevels
+    | RitualReached
+    | LimboAtLeast
+    | HandAtLeast
+    | UpgradesPlayed
+    | ShaperIn
+    | NoShadowsAdjacentFortress
+    | ConflictsWon
+    | DevouredAtLeast
+)
 
 DreamTiming = Literal["any_time", "own_turn", "after_conflict_won", "end_of_own_turn"]
 

@@ -170,7 +170,7 @@ def _cards(pack: Pack) -> None:
     if fort and fort[0].unit_limit != 3:
         _fail(f, f"actions[{fort[0].id}].unit_limit", "the starting Fortify card prints a Unit Limit of 3")
     for field, items in (("development", c.development), ("dreams", c.dreams), ("conflicts", c.conflicts)):
-        per_stage = Counter(x.stage for x in items)
+        per_stage: Counter[int] = Counter(x.stage for x in items)
         for stage, want in STAGE_COUNTS[field].items():
             if per_stage.get(stage, 0) not in (0, want) or (stage == 1 and per_stage.get(1, 0) != want):
                 _fail(f, field, f"Stage {stage} has {per_stage.get(stage, 0)} cards, the rulebook has {want}")
@@ -193,16 +193,16 @@ def _cards(pack: Pack) -> None:
                 _fail(f, e, "a Ploy covers no Action card: no action, day/conform/dissent, vp or unit limit")
             _effects(f, e, (d.effect,))
     suits = {x.id for x in c.suits}
-    for d in c.dreams:
-        if d.suit not in suits:
-            _fail(f, f"dreams[{d.id}].suit", f"unknown suit {d.suit!r}")
-        if not d.needs:
-            _fail(f, f"dreams[{d.id}].needs", "a Dream card states what it needs")
-        _effects(f, f"dreams[{d.id}]", (d.effect,))
-        if _needs_nightmare(d) and d.stage == 1:
-            _fail(f, f"dreams[{d.id}].needs", "only Stage 2 Dreams need devoured units or Nightmares")
-        if _needs_nightmare(d) and d.cathedral:
-            _fail(f, f"dreams[{d.id}].cathedral", "Nightmares come after the last Cathedral piece: a Dream that "
+    for dream in c.dreams:
+        if dream.suit not in suits:
+            _fail(f, f"dreams[{dream.id}].suit", f"unknown suit {dream.suit!r}")
+        if not dream.needs:
+            _fail(f, f"dreams[{dream.id}].needs", "a Dream card states what it needs")
+        _effects(f, f"dreams[{dream.id}]", (dream.effect,))
+        if _needs_nightmare(dream) and dream.stage == 1:
+            _fail(f, f"dreams[{dream.id}].needs", "only Stage 2 Dreams need devoured units or Nightmares")
+        if _needs_nightmare(dream) and dream.cathedral:
+            _fail(f, f"dreams[{dream.id}].cathedral", "Nightmares come after the last Cathedral piece: a Dream that "
                   "builds the Cathedral can't need them")
     for k in c.conflicts:
         if [ln.shadows for ln in k.lines] != [1, 2, 3]:
@@ -306,7 +306,8 @@ def _king_nightmares(cards: tuple[s.KingNightmareCard, ...]) -> None:
             _fail(f, e, "an effect, and a failure effect unless it moves anywhere (then it never fails)")
         for step in k.effect.steps + k.failure.steps:
             if not isinstance(step, KING_NIGHTMARE_STEPS):
-                _fail(f, e, f"a King's Nightmare uses only {', '.join(x.__struct_config__.tag for x in KING_NIGHTMARE_STEPS)}")
+                tags = ", ".join(str(x.__struct_config__.tag) for x in KING_NIGHTMARE_STEPS)
+                _fail(f, e, f"a King's Nightmare uses only {tags}")
             if getattr(step, "where", "nightmare") != "nightmare" or getattr(step, "area", ""):
                 _fail(f, e, "its steps resolve in the Nightmare's current area (where = nightmare)")
             if isinstance(step, s.Climb) and (step.paid or step.special or step.primary):
