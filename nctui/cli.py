@@ -223,7 +223,8 @@ def _simulate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
     summary = sim.simulate(players=args.players, games=args.games, seed=seed, length=args.length,
                            divergent_paths=args.divergent_paths, nightmares=args.nightmares, pack=args.pack,
-                           bot_kind=args.bots, difficulty=args.difficulty, stop_on_error=args.stop_on_error, on_game=on_game)
+                           bot_kind=args.bots, difficulty=args.difficulty, stop_on_error=args.stop_on_error,
+                           on_game=on_game)
     if progress is not None:
         progress.clear()
     print(sim.summary_json(summary) if args.json else sim.summary_text(summary))

@@ -278,7 +278,8 @@ class _Builder:
         areas = self._areas(base)
         state = replace(base, areas=areas, first_player=game["first_player"], turn_start=game["turn_start"],
                         turn_pos=game["turn_pos"], time=game["time"], stage=1,
-                        cathedral_built=game["cathedral"], cathedral_track=game["cathedral_track"], devoured_shadows=self.spec.game.devoured_shadows)
+                        cathedral_built=game["cathedral"], cathedral_track=game["cathedral_track"],
+                        devoured_shadows=self.spec.game.devoured_shadows)
         shadows = SHADOWS - sum(a.shadows for a in areas) - state.devoured_shadows
         if shadows < 0:
             self.report.add("areas", "shadows", f"too many Shadows: the game has {SHADOWS}, "
@@ -352,7 +353,8 @@ class _Builder:
                                             f"({', '.join(tracks.time[:-1])}); the skull ends the game")
         out["time"] = g.time
         if g.stage != 1:
-            self.report.add("game", "stage", "only Stage 1 positions are supported (the engine has no Stage 2 rules yet)")
+            self.report.add("game", "stage",
+                            "only Stage 1 positions are supported (the engine has no Stage 2 rules yet)")
         probe = replace(base, first_player=out["first_player"], turn_start=out["turn_start"])
         out["turn_pos"] = self._turn_position(probe, n_track)
         offset = (out["turn_pos"] - out["turn_start"]) % n_track
@@ -386,8 +388,9 @@ class _Builder:
                 return 0
             owner = board.turn_owner(probe, g.turn_position)
             if active is not None and active >= 0 and owner != active:
-                self.report.add("game", "active", f"the Turn marker at position {g.turn_position} makes "
-                                                  f"{self.colours[owner]} the active player, not {self.colours[active]}")
+                self.report.add("game", "active",
+                                f"the Turn marker at position {g.turn_position} makes "
+                                f"{self.colours[owner]} the active player, not {self.colours[active]}")
             return g.turn_position
         if active is None or active < 0:
             return probe.turn_start
@@ -440,7 +443,8 @@ class _Builder:
             if owner < 0:
                 self.report.add(entry, "fortress", "a Fortress stands on its owner's Fort: add fort = \"<colour>\"")
             elif owner in fortresses:
-                self.report.add(entry, "fortress", f"{self.colours[owner]} already has a Fortress in {fortresses[owner]}")
+                self.report.add(entry, "fortress",
+                                f"{self.colours[owner]} already has a Fortress in {fortresses[owner]}")
             else:
                 fortresses[owner] = area.id
                 fortress = owner

@@ -237,9 +237,9 @@ def simulate(*, players: int, games: int, seed: int, length: Literal["standard",
         games_asked=games, games_completed=completed, errors=len(failures), decisions=decisions, turns=turns,
         seconds=round(time.perf_counter() - started, 3), players=players, seed=seed, length=length,
         divergent_paths=divergent_paths, nightmares=tuple(nightmares), nightmare_pairs=dict(sorted(pairs.items())),
-        pack=pack, bots=bot_kind, difficulty=tuple(difficulty), king_wins=king_wins, winner_scores=Stats.of(winner_totals),
-        all_scores=Stats.of(all_totals), end_reasons=dict(sorted(reasons.items())), shared_victories=shared,
-        failures=tuple(failures),
+        pack=pack, bots=bot_kind, difficulty=tuple(difficulty), king_wins=king_wins,
+        winner_scores=Stats.of(winner_totals), all_scores=Stats.of(all_totals),
+        end_reasons=dict(sorted(reasons.items())), shared_victories=shared, failures=tuple(failures),
     )
 
 

@@ -32,11 +32,12 @@ def random_game(players: int = 2, seed: int = 0, **kw) -> Iterator[tuple[GameSta
 
 def play(players: int = 2, seed: int = 0, **kw) -> tuple[GameState, list[Action]]:
     actions: list[Action] = []
-    state = None
+    last = None
     for state, action in random_game(players, seed, **kw):
+        last = state
         if action is not None:
             actions.append(action)
-    return state, actions
+    return last, actions
 
 
 def human_config(players: int = 2, seed: int = 1) -> GameConfig:

@@ -117,7 +117,8 @@ def test_the_planner_takes_the_dream_it_can_complete():
     held = ("dr1-host-of-sleepers",)
     deck = tuple(c for c in state.decks.dream if c not in offer + held)
     removed = tuple(c for c in state.decks.dream_offer + pl.dreams if c not in offer + held)
-    state = replace(state, decks=replace(state.decks, dream_offer=offer, dream=deck, removed=state.decks.removed + removed))
+    decks = replace(state.decks, dream_offer=offer, dream=deck, removed=state.decks.removed + removed)
+    state = replace(state, decks=decks)
     state = set_player(state, replace(pl, dreams=held, ritual=(6, 0), ritual_best=(6, 0)))
     state = apply(state, next(a for a in legal_actions(state) if isinstance(a, A.ChooseDay) and a.ignore))
     while state.decision.kind != "draw_dream":

@@ -7,6 +7,7 @@ import hashlib
 import re
 import shutil
 from collections import Counter, deque
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -440,10 +441,11 @@ def test_stage2_dreams(pack: Pack) -> None:
 
 def test_stage2_conflicts_are_stronger(pack: Pack) -> None:
     one, two = _stage(pack.cards.conflicts, 1), _stage(pack.cards.conflicts, 2)
+    def power(cards, i):
+        return sum(k.lines[i].combat.attack + k.lines[i].combat.defense for k in cards) / len(cards)
+
     for i in range(3):
-        def power(cards):
-            return sum(k.lines[i].combat.attack + k.lines[i].combat.defense for k in cards) / len(cards)
-        assert power(two) > power(one), f"{i + 1} Shadows"
+        assert power(two, i) > power(one, i), f"{i + 1} Shadows"
     assert max(k.lines[2].combat.attack for k in two) == 4
 
 
@@ -572,7 +574,7 @@ def test_king_fortify_is_stronger_with_power(pack: Pack) -> None:
         gains = [sum(x[1:]) for x in per_power]
         assert gains == sorted(set(gains)), (die, gains)
         assert all(x[1] >= 1 and x[0] <= x[1] for x in per_power)
-        assert all(b[j] >= a[j] for a, b in zip(per_power, per_power[1:]) for j in (1, 2, 3))
+        assert all(b[j] >= a[j] for a, b in pairwise(per_power) for j in (1, 2, 3))
 
 
 def test_king_maneuver_and_develop_follow_the_solo_rules(pack: Pack) -> None:
@@ -697,7 +699,8 @@ def test_wrong_type_in_a_card_field(broken) -> None:
 
 
 def test_unknown_symbol(broken) -> None:
-    folder = broken("board.toml", 'cell = "c", name = "Salt Spire",      symbol = "key"', 'cell = "c", name = "Salt Spire",      symbol = "wing"')
+    folder = broken("board.toml", 'cell = "c", name = "Salt Spire",      symbol = "key"',
+                    'cell = "c", name = "Salt Spire",      symbol = "wing"')
     err = _error(folder)
     assert err.file == "board.toml"
     msg = str(err)

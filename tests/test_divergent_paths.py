@@ -441,7 +441,7 @@ def test_the_player_of_a_cathedral_dream_chooses_the_piece_and_takes_the_reward(
 @pytest.mark.parametrize("paths", [False, True])
 def test_random_games_in_every_mode_end_and_keep_every_invariant(players, length, paths):
     n = 0
-    for state, action in random_game(players, 21 + players, length=length, divergent_paths=paths):
+    for state, _action in random_game(players, 21 + players, length=length, divergent_paths=paths):
         assert ok(state), (n, violations(state), divergent.violations(state))
         n += 1
     assert state.phase == "over" and state.outcome is not None

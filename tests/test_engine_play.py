@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import msgspec
 import pytest
 
@@ -138,9 +140,9 @@ def test_different_seeds_give_different_games():
 def test_unchanged_parts_are_shared_between_states():
     states = [s for s, _ in random_game(2, seed=4)]
     late = states[-40:]
-    shared = sum(1 for x, y in zip(late, late[1:]) if x.areas is y.areas)
+    shared = sum(1 for x, y in pairwise(late) if x.areas is y.areas)
     assert shared >= len(late) // 2
-    assert all(x.config is y.config for x, y in zip(late, late[1:]))
+    assert all(x.config is y.config for x, y in pairwise(late))
 
 
 def _hidden_ids(state: GameState, seat: int) -> set[str]:

@@ -205,7 +205,7 @@ def test_without_the_modifier_nothing_is_tucked_at_setup():
 
 
 def test_harder_powered_1_and_2_together_are_refused():
-    with pytest.raises(ValueError, match="not both.*DIFFICULTY MODIFIERS"):
+    with pytest.raises(ValueError, match=r"not both.*DIFFICULTY MODIFIERS"):
         new_solo_game(replace(SOLO, difficulty=("harder_powered_1", "harder_powered_2")))
 
 

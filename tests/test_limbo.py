@@ -192,7 +192,7 @@ def test_refusals_name_the_rule(count, words):
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_in_random_games_every_decision_offers_exactly_its_seats_take_back(players):
     taken = 0
-    for state, action in random_game(players, seed=3):
+    for state, _action in random_game(players, seed=3):
         if state.decision is None:
             continue
         d = state.decision

@@ -70,7 +70,7 @@ def test_one_follower_may_spend_several_mp_one_at_a_time():
     state = res.state
     assert state.decision.kind != "move" and not isinstance(state.work, MoveWork)
     assert followers(state, "mirror-dunes", me(state)) == 1 and followers(state, W, me(state)) == 0
-    assert [e for e in res.events if e.kind == "move_follower"][0].detail == SALT
+    assert next(e for e in res.events if e.kind == "move_follower").detail == SALT
 
 
 @pytest.mark.parametrize("enemy", ["follower", "shadow"])
@@ -230,7 +230,8 @@ def test_converting_a_shadow_returns_it_to_the_shadow_supply():
     assert board.area(state, W).shadows == 1 and followers(state, W, me(state)) == 1
     assert state.shadows == before.shadows + 1
     assert state.players[me(state)].supply == before.players[me(state)].supply - 1
-    assert [(e.kind, e.area, e.value) for e in res.events][0] == ("convert", W, S)
+    first = res.events[0]
+    assert (first.kind, first.area, first.value) == ("convert", W, S)
 
 
 def test_converting_an_opponent_follower_returns_it_to_its_supply_not_limbo():

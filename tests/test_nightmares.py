@@ -67,7 +67,8 @@ def stage2(*cards: cs.NightmareCard, players: int = 2, at: tuple[str, str] = (CA
     """The first turn of a game, moved to Stage 2 on an empty board, Nightmares where given."""
     cards = cards or (MOVE1, MOVE2)
     pack_id = pack_with(*cards)
-    state = through_setup(new_game(config(players, seed, pack=pack_id, nightmares=tuple(c.number for c in cards))).state)
+    numbers = tuple(c.number for c in cards)
+    state = through_setup(new_game(config(players, seed, pack=pack_id, nightmares=numbers)).state)
     areas = empty_areas(state)
     pls = tuple(replace(p, supply=FOLLOWERS, forts=FORT_LEVELS, limbo=0) for p in state.players)
     return replace(state, areas=areas, players=pls, shadows=SHADOWS, stage=2, cathedral_track=(), nightmare_at=at)
@@ -230,7 +231,7 @@ def test_the_first_move_out_of_the_cathedral_space_goes_next_to_the_cathedral():
     state, _ = command(stage2(), 1)
     assert state.decision.kind == "move_nightmare"
     assert move_options(state) == NEAR_CATHEDRAL
-    with pytest.raises(IllegalAction, match="adjacent to the Cathedral.*COMMAND NIGHTMARES"):
+    with pytest.raises(IllegalAction, match=r"adjacent to the Cathedral.*COMMAND NIGHTMARES"):
         apply(state, A.MoveNightmare(to=SALT))
     state, ev = play(state, A.MoveNightmare(to=CHOIR))
     assert nightmares.location(state, 1) == CHOIR and nightmares.location(state, 2) == CATHEDRAL
@@ -270,7 +271,7 @@ def test_the_next_activation_may_enter_the_areas_of_the_last_one():
 def test_once_out_a_nightmare_never_returns_to_the_cathedral_space_unless_an_effect_says_so():
     state, _ = command(stage2(nightmare(1, cs.NightmareMove(steps=2)), MOVE2, at=(ASH, CATHEDRAL)), 1)
     assert CATHEDRAL not in move_options(state)
-    with pytest.raises(IllegalAction, match="may not enter it again.*THE NIGHTMARE CATHEDRAL"):
+    with pytest.raises(IllegalAction, match=r"may not enter it again.*THE NIGHTMARE CATHEDRAL"):
         apply(state, A.MoveNightmare(to=CATHEDRAL))
 
 

@@ -253,7 +253,7 @@ def test_search_finds_a_word_in_the_sections_that_hold_it():
     assert words == ("limbo",)
     found = [s.id for s in summary.sections if matches(s, words)]
     assert {"ritual", "conflicts", "summon"} <= set(found) and "overview" not in found
-    assert [s.id for s in summary.sections if matches(s, search_words("horror die"))][0] == "solo-overview"
+    assert next(s.id for s in summary.sections if matches(s, search_words("horror die"))) == "solo-overview"
     parts = pieces(summary.get("ritual"), summary)
     hits = find_matches(parts, words)
     assert hits and all(parts[i].text.plain[a:b].lower() == "limbo" for i, a, b in hits)

@@ -128,7 +128,7 @@ def test_a_failed_write_keeps_the_old_file_and_no_temp_file(tmp_path: Path, monk
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(saves.os, "replace", broken_replace)
-    with pytest.raises(SaveError, match="a.nctui.json: cannot write: No space left on device"):
+    with pytest.raises(SaveError, match=r"a\.nctui\.json: cannot write: No space left on device"):
         save(store, path)
     assert path.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["a.nctui.json"]
@@ -215,10 +215,10 @@ def test_bad_files_raise_one_clear_error_and_stay_untouched(saved: Path, kind: s
 def test_a_folder_or_a_missing_file_is_a_clear_error(tmp_path: Path):
     folder = tmp_path / "looks-like.nctui.json"
     folder.mkdir()
-    with pytest.raises(SaveError, match="looks-like.nctui.json: is a folder, not a save file"):
+    with pytest.raises(SaveError, match=r"looks-like\.nctui\.json: is a folder, not a save file"):
         load(folder)
     assert folder.is_dir() and list(folder.iterdir()) == []
-    with pytest.raises(SaveError, match="missing.nctui.json: no such save file"):
+    with pytest.raises(SaveError, match=r"missing\.nctui\.json: no such save file"):
         load(tmp_path / "missing.nctui.json")
     assert not (tmp_path / "missing.nctui.json").exists()
 

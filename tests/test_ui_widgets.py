@@ -246,7 +246,7 @@ def test_players_and_tracks_draw_the_view():
         assert f"  {score.total} VP so far" in text
     king = state.king
     assert "the King of Horrors" in text
-    for card, cultists in zip(king.dreams, king.dream_cultists):
+    for _card, cultists in zip(king.dreams, king.dream_cultists):
         assert f"{cultists} of " in text
     assert "Dreamer on" in text and "Power" in text
     lines = render_tracks(view, 100).plain.splitlines()

@@ -158,7 +158,7 @@ def test_the_icon_is_resolved_before_the_dreams_own_effect():
     state = with_track(first_turn(2, length="variable"), TRACK[3:])  # next: 1C (shaper MP)
     seat = state.active
     hand = len(state.players[seat].hand)
-    state, events = play(window(state, seat, VICTOR, "after_conflict_won"), A.PlayDream(card=VICTOR))
+    state, _events = play(window(state, seat, VICTOR, "after_conflict_won"), A.PlayDream(card=VICTOR))
     assert state.decision.seat == seat and all(isinstance(a, (A.MoveShaper, A.Done)) for a in legal_actions(state))
     assert [f.source for f in state.frames] == ["dream", "cathedral"]  # the Dream's draw waits below
     assert len(state.players[seat].hand) == hand

@@ -156,7 +156,7 @@ def draw_matrix(pack, SW=15, RH=4):
         for d in n.adjacent:
             line(d, n.id, arrows[d] == n.id)
     # labels
-    for k, (r, c) in pos.items():
+    for k in pos:
         y, x = center(k)
         text = label[k]
         x0 = x - len(text) // 2

@@ -93,9 +93,11 @@ table(
     [
         ["`pack.toml`", "`schema.PackInfo`", "id, name, version, description"],
         ["`board.toml`", "`schema.Board`", "the 6 area symbols and both board sides (grid + areas)"],
-        ["`matrix.toml`", "`schema.Matrix`", "the Action Matrix: 5 Day spaces (with arrows), 6 Night spaces, the King's rondel"],
+        ["`matrix.toml`", "`schema.Matrix`",
+         "the Action Matrix: 5 Day spaces (with arrows), 6 Night spaces, the King's rondel"],
         ["`tracks.toml`", "`schema.Tracks`", "Turn, Time, Ritual and Cathedral tracks, the Divergent Paths sideboard"],
-        ["`cards.toml`", "`schema.Cards`", "Dream suits, Action cards, Basic Combat, Development, Dream and Conflict cards "
+        ["`cards.toml`", "`schema.Cards`",
+         "Dream suits, Action cards, Basic Combat, Development, Dream and Conflict cards "
          "(Stage 1 and 2), Nightmares, Reward tiles; solo: the King's Action, combat and Nightmare cards, "
          "the Area Selection cards"],
     ],
@@ -126,8 +128,8 @@ steps_doc = [
     ["`command_nightmare`", "count: command that many different Nightmares (Stage 2)"],
     ["`devour`", "count, where (default `nightmare`), whose (`any`, `shadows`, `opponents`: other players' Followers, "
                  "`own`): the resolving player picks the units (Stage 2)"],
-    ["`nightmare_move`", "steps, toward (`any`, `most_units`, `fewest_units`, `followers`, `shadows`, `marked`, `fort`, "
-                         "`empty`, `commander`, `opponents`), anywhere, on_enter: a Nightmare's command only"],
+    ["`nightmare_move`", "steps, toward (`any`, `most_units`, `fewest_units`, `followers`, `shadows`, `marked`, "
+                         "`fort`, `empty`, `commander`, `opponents`), anywhere, on_enter: a Nightmare's command only"],
     ["`nightmare_return`", "the commanded Nightmare goes back to the Cathedral space: a Nightmare's command only"],
 ]
 table(["Step (`do`)", "Fields"], steps_doc)
@@ -303,7 +305,8 @@ icon_text = {
     "shadow": "each player must add 1 Shadow to an area",
     "stage2": "Stage II: Stage 2 decks come into play",
 }
-w(f"Piece **{t.first_piece}** stands in the Cathedral space from setup (Standard Game). The track, closest to the beginning first:", "")
+w(f"Piece **{t.first_piece}** stands in the Cathedral space from setup (Standard Game). "
+  "The track, closest to the beginning first:", "")
 table(
     ["Position", "Piece", "Icons on the space it vacates"],
     [[str(i + 1), c.piece, "; ".join(icon_text[x] for x in c.icons) or "-"] for i, c in enumerate(t.cathedral)],

@@ -91,7 +91,8 @@ def _entry(raw: bytes, where: str) -> str:
             node = node.get(name) if isinstance(node, dict) else None
         if index:
             node = node[int(index)] if isinstance(node, list) and int(index) < len(node) else None
-            key = next((node[k] for k in ("id", "piece", "action", "number") if isinstance(node, dict) and k in node), index)
+            keys = ("id", "piece", "action", "number")
+            key = next((node[k] for k in keys if isinstance(node, dict) and k in node), index)
             out.append(f"[{key}]")
     return "".join(out) or where
 

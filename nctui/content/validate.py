@@ -55,7 +55,8 @@ def _board(pack: Pack) -> None:
         if len({a.id for a in side.areas}) != len(side.areas):
             _fail("board.toml", f"sides[{side.id}].areas", "two areas share an id")
         if 4 in side.players and 3 in side.players and sum(a.four_players_only for a in side.areas) != OVERLAY_TILES:
-            _fail("board.toml", f"sides[{side.id}]", f"{OVERLAY_TILES} areas are marked for 4 players (one per overlay tile)")
+            _fail("board.toml", f"sides[{side.id}]",
+                  f"{OVERLAY_TILES} areas are marked for 4 players (one per overlay tile)")
         if 3 not in side.players and any(a.four_players_only for a in side.areas):
             _fail("board.toml", f"sides[{side.id}]", "only the 3-4 player side has areas marked for 4 players")
     covered = {p for sm in pack.sides for p in sm.side.players}
@@ -63,7 +64,8 @@ def _board(pack: Pack) -> None:
         _fail("board.toml", "sides", "the sides must cover 1, 2, 3 and 4 players exactly")
     small = [sm for sm in pack.sides if 1 in sm.side.players]
     if small and len(small[0].side.areas) != 12:
-        _fail("board.toml", f"sides[{small[0].side.id}]", "the 1-2 player side has 12 areas (one per Area Selection card)")
+        _fail("board.toml", f"sides[{small[0].side.id}]",
+              "the 1-2 player side has 12 areas (one per Area Selection card)")
 
 
 def _matrix(pack: Pack) -> None:

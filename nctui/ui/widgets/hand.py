@@ -140,7 +140,8 @@ def render_hand(view: View, cursor: str | None = None, width: int = 80) -> Text:
             continue
         line = Text(f"{seat_letter(state, other.seat)} {seat_name(state, other.seat)}",
                     seat_style(state, other.seat), end="")
-        line.append(f": {plural(len(other.hand), 'card')} in hand, {plural(len(other.dreams), 'Dream')} (hidden)", LABEL)
+        hidden = f"{plural(len(other.hand), 'card')} in hand, {plural(len(other.dreams), 'Dream')} (hidden)"
+        line.append(f": {hidden}", LABEL)
         lines.append(line)
     if state.king is not None:
         line = Text(f"{seat_letter(state, state.king.seat)} the King", seat_style(state, state.king.seat), end="")
