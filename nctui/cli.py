@@ -10,18 +10,25 @@ import argparse
 import random
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, NoReturn
 
 from . import __version__
 from .bots import BOTS
 
-SEAT_KINDS = ("human", "bot")
+if TYPE_CHECKING:  # for annotations only: the commands import what they use when they run
+    from .engine.config import GameConfig, SeatKind
+    from .store import Store
+
+SEAT_KINDS: tuple[SeatKind, ...] = ("human", "bot")
+HUMAN: SeatKind = "human"
+BOT: SeatKind = "bot"
 SEED_MAX = 2**64 - 1
 
 
 class _Parser(argparse.ArgumentParser):
     """Bad arguments: a clear message and exit code 2 (argparse's own convention)."""
 
-    def error(self, message: str) -> None:  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
         self.exit(2, f"{self.prog}: error: {message}\n")
 
@@ -54,10 +61,10 @@ def _int(text: str, what: str) -> int:
         raise argparse.ArgumentTypeError(f"{what} must be a whole number, not {text!r}") from None
 
 
-def _seats(text: str) -> tuple[str, ...]:
-    kinds = tuple(k.strip().lower() for k in text.split(",") if k.strip())
-    bad = [k for k in kinds if k not in SEAT_KINDS]
-    if bad or not kinds:
+def _seats(text: str) -> tuple[SeatKind, ...]:
+    words = [k.strip().lower() for k in text.split(",") if k.strip()]
+    kinds = tuple(kind for word in words for kind in SEAT_KINDS if kind == word)
+    if len(kinds) != len(words) or not kinds:
         raise argparse.ArgumentTypeError(
             f"seats: a comma-separated list of {' or '.join(SEAT_KINDS)}, one per seat (e.g. human,bot), not {text!r}")
     return kinds
@@ -266,7 +273,7 @@ class _Progress:
 # play
 
 
-def _seat_kinds(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[int, tuple[str, ...]]:
+def _seat_kinds(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[int, tuple[SeatKind, ...]]:
     players = args.players
     seats = args.seats
     if seats is not None and players is not None and len(seats) != players:
@@ -274,17 +281,17 @@ def _seat_kinds(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tu
     if players is None:
         players = len(seats) if seats is not None else 2
     if players == 1:  # solo: you against the King of Horrors
-        return 1, ("bot" if args.bots else "human", "king")
+        return 1, (BOT if args.bots else HUMAN, "king")
     if seats is None:
-        seats = ("human",) * players
+        seats = (HUMAN,) * players
     if args.bots is not None:
         if not 0 <= args.bots <= players:
             parser.error(f"--bots must be 0 to {players}, not {args.bots}")
-        seats = tuple(seats[: players - args.bots]) + ("bot",) * args.bots
+        seats = tuple(seats[: players - args.bots]) + (BOT,) * args.bots
     return players, seats
 
 
-def _saved_game(parser: argparse.ArgumentParser, args: argparse.Namespace) -> object:
+def _saved_game(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Store:
     """The Store of ``--load FILE`` or ``--continue`` (the latest autosave)."""
     from . import saves
 
@@ -299,7 +306,7 @@ def _saved_game(parser: argparse.ArgumentParser, args: argparse.Namespace) -> ob
         parser.exit(2, f"nctui: error: {exc}\n")
 
 
-def _new_config(parser: argparse.ArgumentParser, args: argparse.Namespace) -> object:
+def _new_config(parser: argparse.ArgumentParser, args: argparse.Namespace) -> GameConfig:
     """The GameConfig of ``play``, ``new`` or ``solo``: the options checked as the New game
     screen checks them."""
     from .engine.config import GameConfig, check_config
@@ -313,7 +320,7 @@ def _new_config(parser: argparse.ArgumentParser, args: argparse.Namespace) -> ob
     if difficulty and players != 1:
         parser.error("--difficulty is for solo games (--solo)")
     seed = args.seed if args.seed is not None else random.randrange(SEED_MAX + 1)
-    config = GameConfig(players=players, seats=seats, length=args.length,  # type: ignore[arg-type]
+    config = GameConfig(players=players, seats=seats, length=args.length,
                         divergent_paths=args.divergent_paths, nightmares=args.nightmares, pack=args.pack,
                         difficulty=difficulty, seed=seed)
     problems = check_config(config)
@@ -322,12 +329,13 @@ def _new_config(parser: argparse.ArgumentParser, args: argparse.Namespace) -> ob
     return config
 
 
-def _run(parser: argparse.ArgumentParser, target: object, save_dir: str | None, *, mono: bool = False) -> int:
+def _run(parser: argparse.ArgumentParser, target: Store | GameConfig | None, save_dir: str | None, *,
+         mono: bool = False) -> int:
     """Run the app on ``target``: a Store, a GameConfig, or None for the Title screen."""
     from .ui.app import create_app
 
     try:
-        app = create_app(target, save_dir=save_dir)  # type: ignore[arg-type]
+        app = create_app(target, save_dir=save_dir)
     except ValueError as exc:  # a configuration the engine refuses, or a broken content pack
         parser.exit(2, f"nctui: error: {exc}\n")
     if mono:

@@ -24,7 +24,7 @@ import msgspec
 from .bots import BOTS, RandomBot
 from .engine import GameConfig, GameState, new_game, player_view, step
 from .engine.actions import Action
-from .engine.config import check_config
+from .engine.config import SeatKind, check_config
 from .engine.invariants import violations
 from .engine.views import View
 
@@ -116,12 +116,13 @@ def bot_seed(seed: int, seat: int) -> int:
     return seed * 16 + seat
 
 
-def make_config(*, players: int, seed: int, length: str = "standard", divergent_paths: bool = False,
-                nightmares: tuple[int, ...] = (), pack: str = "base", difficulty: tuple[str, ...] = ()) -> GameConfig:
+def make_config(*, players: int, seed: int, length: Literal["standard", "variable"] = "standard",
+                divergent_paths: bool = False, nightmares: tuple[int, ...] = (), pack: str = "base",
+                difficulty: tuple[str, ...] = ()) -> GameConfig:
     """The configuration of a simulated game: a bot on every seat (solo: the bot, then the King).
     Without ``nightmares`` each game reveals its own pair at random (from its seed)."""
-    seats = ("bot", "king") if players == 1 else ("bot",) * max(players, 0)
-    return GameConfig(players=players, seats=seats, length=length,  # type: ignore[arg-type]
+    seats: tuple[SeatKind, ...] = ("bot", "king") if players == 1 else tuple("bot" for _ in range(players))
+    return GameConfig(players=players, seats=seats, length=length,
                       divergent_paths=divergent_paths, nightmares=tuple(nightmares), pack=pack, seed=seed,
                       difficulty=tuple(difficulty))
 

@@ -217,9 +217,10 @@ class GameScreen(FlowsMixin, Screen[None]):
         seat = self.game.deciding_seat()
         if seat is None or seat in self.bots:
             return
-        options = self.game.view(seat).state.decision.options  # type: ignore[union-attr]
-        if not 0 <= message.index < len(options):
+        decision = self.game.view(seat).state.decision
+        if decision is None or not 0 <= message.index < len(decision.options):
             return
+        options = decision.options
         self._dispatch(options[message.index], state_id, seat)
 
     def _dispatch(self, action, state_id: int, seat: int) -> None:

@@ -20,7 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ...describe import END_REASONS, seat_letter, seat_name
-from ...engine.state import GameState, Outcome
+from ...engine.state import GameState
 from ..client import GameClient
 from ..widgets.common import seat_style
 from .save import SaveScreen, default_name
@@ -53,7 +53,8 @@ def breakdown(state: GameState) -> Table:
 
 def verdict(state: GameState) -> Text:
     """'★ B Blue wins with 34 VP (tie broken by most VP from Dreams)'."""
-    out: Outcome = state.outcome  # type: ignore[assignment]
+    out = state.outcome
+    assert out is not None, "a verdict needs a finished game"
     totals = {s.seat: s.total for s in out.scores}
     t = Text("★ ")
     for i, seat in enumerate(out.winners):

@@ -35,6 +35,7 @@ from ...engine.config import (
     DIFFICULTY_PRESETS,
     SUGGESTED_PAIRS,
     GameConfig,
+    SeatKind,
     check_config,
     nightmare_pair,
 )
@@ -289,7 +290,8 @@ class NewGameScreen(Screen[None]):
         problems: list[str] = []
         solo = self._choice("mode").value == "solo"
         players = 1 if solo else int(self._choice("players").value)
-        seats = ("human", "king") if solo else tuple(self._choice(f"seat-{s}").value for s in range(players))
+        seats: tuple[SeatKind, ...] = ("human", "king") if solo else tuple(
+            "bot" if self._choice(f"seat-{s}").value == "bot" else "human" for s in range(players))
         nightmares: tuple[int, ...] = ()
         pick = self._choice("nightmares").value
         if pick == "choose":
@@ -304,7 +306,8 @@ class NewGameScreen(Screen[None]):
         seed_text = self.query_one("#seed", Input).value
         if not seed_text:
             problems.append("Seed: type a whole number (any number; the same seed replays the same game)")
-        config = GameConfig(players=players, seats=seats, length=self._choice("length").value,  # type: ignore[arg-type]
+        config = GameConfig(players=players, seats=seats,
+                            length="variable" if self._choice("length").value == "variable" else "standard",
                             divergent_paths=self._choice("divergent").value == "on",
                             nightmares=nightmares,
                             difficulty=self._modifiers() if solo else (), pack=self.initial.pack,
