@@ -100,6 +100,12 @@ def controller(a: AreaState) -> int:
     return SHADOWS_SIDE if i == len(a.followers) else i
 
 
+def sides_in(a: AreaState) -> tuple[int, ...]:
+    """The sides with units and/or Forts in an area: seats in order, then the Shadows."""
+    seats = tuple(s for s in range(len(a.followers)) if present(a, s))
+    return seats + ((SHADOWS_SIDE,) if a.shadows else ())
+
+
 def present(a: AreaState, seat: int) -> bool:
     """AREA PRESENCE: at least 1 Fort or 1 Follower."""
     return a.followers[seat] > 0 or a.fort_owner == seat

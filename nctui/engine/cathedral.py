@@ -23,16 +23,19 @@ from msgspec.structs import replace
 
 from ..content import schema as cs
 from ..content.loader import Pack
-from . import board, cards, divergent, king_turn, rng, turn
+from . import board, cards, divergent, nightmares, rng
 from .actions import TakePiece
 from .config import GameConfig
-from .effects import implemented, push_effect, resolve
+from .effects import push, push_effect
 from .errors import IllegalAction
 from .events import Event
+from .king import KING_PIECE, devour_three, human, is_king, king, king_climbs, modifier, pieces_pending, under_pieces
 from .ops import set_player
-from .registry import CONTINUATIONS, continues, decides, explains, handles
-from .state import DREAM_OFFER, Decision, Decks, GameState
-from .work import Frame, KingPieceWork
+from .rules import Refusal, Rule, legal
+from .state import DREAM_OFFER, Decks, GameState
+from .work import (
+    BuildAfterKing, CathedralNext, CathedralPieceWork, Frame, KingPieceDue, KingPieceWork, RewardDone,
+)
 
 Events = list[Event]
 
@@ -98,31 +101,28 @@ def builds_now(state: GameState) -> bool:
             and bool(state.cathedral_track))
 
 
-@continues("build_cathedral")
 def build(state: GameState, seat: int, ev: Events) -> GameState:
-    """Called by turn.next_reaction once every reaction is done (``seat``: the active player).
-    Pieces the King's reaction made it build (you choose them) come first."""
-    if king_turn.pieces_pending(state):
-        frame = Frame(seat=seat, steps=(), source="cathedral", then="build_after_king")
-        return resolve(king_turn.under_pieces(state, frame), ev)
+    """Standard Game, once every reaction is done (``seat``: the active player; the turn's end
+    waits beneath). Pieces the King's reaction made it build (you choose them) come first."""
+    if pieces_pending(state):
+        return under_pieces(state, Frame(seat=seat, steps=(), source="cathedral", then=BuildAfterKing(seat=seat)))
     if not builds_now(state):
-        return turn.end_turn(state, ev)
+        return state
     return take_piece(state, seat, ev)
 
 
-@continues("build_after_king")
-def _build_after_king(state: GameState, frame: Frame, ev: Events) -> GameState:
-    return build(state, frame.seat, ev)
+def build_after_king(state: GameState, then: BuildAfterKing, ev: Events) -> GameState:
+    return build(state, then.seat, ev)
 
 
 def cathedral_dream(state: GameState, seat: int, ev: Events) -> GameState:
     """A Dream card with the Cathedral icon was just played by ``seat`` (its effect frame is
     pushed): the Standard Game ignores the icon; the Variable Length Game builds a piece first."""
     if state.config.length != "variable":
-        return resolve(state, ev)
+        return state
     if not state.cathedral_track:  # the Cathedral is complete: there is no piece left to take
         ev.append(Event(kind="no_cathedral_piece", seat=seat))
-        return resolve(state, ev)
+        return state
     return take_piece(state, seat, ev)
 
 
@@ -131,27 +131,29 @@ def take_piece(state: GameState, seat: int, ev: Events) -> GameState:
     pieces (a decision when there is a choice), but you choose the King's."""
     if not state.config.divergent_paths:
         return place(state, seat, state.cathedral_track[0], ev)
-    if king_turn.is_king(state, seat):  # KING'S TURN 8; the turn ends once its piece is built
-        state = push_effect(state, seat, (), "cathedral", then="cathedral_finish")
-        return resolve(push_effect(state, seat, (), king_turn.KING_PIECE, then="king_piece"), ev)
+    if is_king(state, seat):  # KING'S TURN 8; the turn ends once its piece is built
+        return push(state, Frame(seat=seat, steps=(), source=KING_PIECE, then=KingPieceDue()))
     pieces = divergent.available(state)
     if not pieces:  # cannot happen with a sideboard whose paths all start at gray spaces
         ev.append(Event(kind="no_cathedral_piece", seat=seat))
-        return _finish(state, ev)
+        return state
     if len(pieces) == 1:
         return place(state, seat, pieces[0], ev)
-    return replace(state, decision=divergent.decision(state, seat, pieces))
+    return replace(state, work=CathedralPieceWork(seat=seat))
 
 
-@handles(TakePiece)
-def choose_piece(state: GameState, action: TakePiece, ev: Events) -> GameState:
-    """DIVERGENT PATHS: the piece chosen among the available ones."""
-    seat = state.decision.seat
-    return place(replace(state, decision=None), seat, action.piece, ev)
+def _piece_options(state: GameState, w: CathedralPieceWork | KingPieceWork) -> tuple[TakePiece, ...]:
+    return legal(state, w, (TakePiece(piece=p) for p in divergent.available(state)), _piece_refusal)
 
 
-@explains(TakePiece)
-def explain_piece(state: GameState, action: TakePiece) -> IllegalAction:
+def _piece_refusal(state: GameState, w: CathedralPieceWork | KingPieceWork, action: TakePiece) -> Refusal:
+    if action.piece in divergent.available(state):
+        return None
+    if isinstance(w, KingPieceWork):
+        return IllegalAction(f"the King too takes an available piece: {_unavailable(state, action.piece)}",
+                             rule="available Cathedral pieces",
+                             section="SOLO KING'S TURN 8, COMPLETING THE KING'S DREAMS 2; DIVERGENT PATHS: "
+                                     "AVAILABLE CATHEDRAL PIECES")
     return IllegalAction(_unavailable(state, action.piece), rule="available Cathedral pieces",
                          section="DIVERGENT PATHS: AVAILABLE CATHEDRAL PIECES")
 
@@ -160,6 +162,19 @@ def _unavailable(state: GameState, piece: str) -> str:
     if piece not in {sp.piece for sp in divergent.spaces(state)}:
         return f"{piece!r} is not a Cathedral piece"
     return f"{divergent.why_unavailable(state, piece)}: choose one of the available pieces"
+
+
+def _choose_piece(state: GameState, w: CathedralPieceWork, action: TakePiece, ev: Events) -> GameState:
+    """DIVERGENT PATHS: the piece chosen among the available ones."""
+    return place(replace(state, work=None), w.seat, action.piece, ev)
+
+
+def _piece_prompt(state: GameState, w: CathedralPieceWork) -> str:
+    return divergent.prompt(state, divergent.available(state))
+
+
+CATHEDRAL_PIECE = Rule(CathedralPieceWork, (TakePiece,), _piece_options, _piece_refusal, _choose_piece,
+                       _piece_prompt)
 
 
 def place(state: GameState, seat: int, piece: str, ev: Events) -> GameState:
@@ -172,7 +187,7 @@ def place(state: GameState, seat: int, piece: str, ev: Events) -> GameState:
 
 def _put(state: GameState, seat: int, piece: str, ev: Events) -> GameState:
     """The piece goes into the Cathedral space; the vacated space's Stage II symbol runs once;
-    the last piece completes the Cathedral."""
+    the last piece completes the Cathedral (THE NIGHTMARE CATHEDRAL: Stage 2)."""
     state = _move(state, piece)
     ev.append(Event(kind="cathedral_piece", seat=seat, detail=piece, value=len(state.cathedral_built)))
     if "stage2" in icons(state, piece):
@@ -180,11 +195,9 @@ def _put(state: GameState, seat: int, piece: str, ev: Events) -> GameState:
     if not state.cathedral_track:
         state = replace(state, stage=2)
         ev.append(Event(kind="cathedral_complete", value=2))
-        complete = CONTINUATIONS.get("complete_cathedral")  # Stage 2: the sideboard flips, Nightmares enter
-        if complete is not None:
-            state = complete(state, ev)
-        if state.king is not None and king_turn.modifier(state, "harder_devoured"):
-            state = king_turn.devour_three(state, ev)
+        state = nightmares.complete(state, ev)
+        if state.king is not None and modifier(state, "harder_devoured"):
+            state = devour_three(state, ev)
     return state
 
 
@@ -198,39 +211,24 @@ def icons(state: GameState, piece: str) -> tuple[str, ...]:
     return next((sp.icons for sp in board.pack(state).tracks.cathedral if sp.piece == piece), ())
 
 
-@continues("cathedral_finish")
-def _finish_later(state: GameState, frame: Frame, ev: Events) -> GameState:
-    return _finish(state, ev)
-
-
-def _finish(state: GameState, ev: Events) -> GameState:
-    """The piece is built and its space resolved. Standard Game: the turn ends. Variable Length
-    Game: the game resumes where the Dream card paused it."""
-    if state.config.length == "variable":
-        return resolve(state, ev)
-    return turn.end_turn(state, ev)
-
-
 # ---------------------------------------------------------------------------------------------
 # Cathedral track icons
 
 
 def _walk(state: GameState, seat: int, ev: Events) -> GameState:
-    """``seat`` resolves the uncovered space's icons; players with nothing to resolve are skipped."""
+    """``seat`` resolves the uncovered space's icons; players with nothing to resolve are
+    skipped. When every player is done, what waits beneath goes on (Standard Game: the end of
+    the turn; Variable Length Game: the Dream card that paused the game)."""
     piece = state.cathedral_built[-1]
-    while True:
-        if king_turn.is_king(state, seat):  # solo: the King climbs instead of resolving the icons
+    while seat >= 0:
+        if is_king(state, seat):  # solo: the King climbs instead of resolving the icons
             state = _king_climb(state, piece, ev)
-            seat = _next_seat(state, seat)
-            if seat < 0:
-                return _finish(state, ev)
-            continue
-        steps = _player_steps(state, seat, piece, ev)
-        if steps:
-            return resolve(_push(state, seat, piece, steps), ev)
+        else:
+            steps = _player_steps(state, seat, piece, ev)
+            if steps:
+                return _push(state, seat, piece, steps)
         seat = _next_seat(state, seat)
-        if seat < 0:
-            return _finish(state, ev)
+    return state
 
 
 def _next_seat(state: GameState, seat: int) -> int:
@@ -256,9 +254,14 @@ def _player_steps(state: GameState, seat: int, piece: str, ev: Events) -> list[t
 def _push(state: GameState, seat: int, piece: str, steps: list[tuple[cs.Step, bool]]) -> GameState:
     """One frame per icon, first icon on top; the last one to resolve hands on to the next player."""
     for i, (step, must) in reversed(list(enumerate(steps))):
-        then = "cathedral_next" if i == len(steps) - 1 else ""
+        then = CathedralNext(seat=seat) if i == len(steps) - 1 else None
         state = push_effect(state, seat, (step,), "cathedral", card=piece, must=must, then=then)
     return state
+
+
+def next_player(state: GameState, then: CathedralNext, ev: Events) -> GameState:
+    seat = _next_seat(state, then.seat)
+    return state if seat < 0 else _walk(state, seat, ev)
 
 
 def _king_climb(state: GameState, piece: str, ev: Events) -> GameState:
@@ -267,13 +270,7 @@ def _king_climb(state: GameState, piece: str, ev: Events) -> GameState:
     are performed instead (by ``place``)."""
     if "stage2" in icons(state, piece):
         return state
-    return king_turn.king_climbs(state, f"Cathedral piece {piece}", ev)
-
-
-@continues("cathedral_next")
-def _next_player(state: GameState, frame: Frame, ev: Events) -> GameState:
-    seat = _next_seat(state, frame.seat)
-    return _finish(state, ev) if seat < 0 else _walk(state, seat, ev)
+    return king_climbs(state, f"Cathedral piece {piece}", ev)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -285,23 +282,15 @@ def _reward(state: GameState, seat: int, piece: str, ev: Events) -> GameState:
     its ability, in the Standard Game too (not every player); then the tile is discarded."""
     state, tile = divergent.take_tile(state, piece)
     if not tile:
-        return _after_reward(state, ev)
-    steps = divergent.reward_steps(state, tile)
-    if not implemented(steps):  # never with the base pack; a pack's new step would wait for its rule
-        ev.append(Event(kind="reward_tile_skipped", seat=seat, cards=(tile,), detail=piece))
-        return _after_reward(state, ev)
+        return divergent.tiles_out(state, ev)
     ev.append(Event(kind="reward_tile", seat=seat, cards=(tile,), detail=piece))
-    return resolve(push_effect(state, seat, steps, "reward", card=tile, then="reward_done"), ev)
+    steps = divergent.reward_steps(state, tile)
+    return push_effect(state, seat, steps, "reward", card=tile, then=RewardDone())
 
 
-@continues("reward_done")
-def _reward_done(state: GameState, frame: Frame, ev: Events) -> GameState:
-    return _after_reward(state, ev)
-
-
-def _after_reward(state: GameState, ev: Events) -> GameState:
+def reward_done(state: GameState, then: RewardDone, ev: Events) -> GameState:
     """Once the tile is resolved and discarded, the next colour of tiles may come out."""
-    return _finish(divergent.tiles_out(state, ev), ev)
+    return divergent.tiles_out(state, ev)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -313,7 +302,7 @@ def king_builds(state: GameState, card: str, ev: Events) -> GameState:
     on your turn, the King builds a piece for the Cathedral icon of ``card``. Without Divergent
     Paths: the next piece. With them you choose it: at once when a single piece is available,
     else as soon as the King's current step lets the game ask you (a frame on the stack)."""
-    seat = king_turn.king(state).seat
+    seat = king(state).seat
     if not state.cathedral_track:
         ev.append(Event(kind="no_cathedral_piece", seat=seat))
         return state
@@ -321,57 +310,48 @@ def king_builds(state: GameState, card: str, ev: Events) -> GameState:
                     detail=f"the King's Dream {card} shows the Cathedral icon: the King builds a Cathedral piece"))
     if not state.config.divergent_paths:
         return _king_place(state, state.cathedral_track[0], ev)
-    if king_turn.pieces_pending(state) or len(divergent.available(state)) > 1:  # in the order of the Dreams
-        return king_turn.under_pieces(state, Frame(seat=seat, steps=(), source=king_turn.KING_PIECE, card=card,
-                                                   then="king_piece"))
+    if pieces_pending(state) or len(divergent.available(state)) > 1:  # in the order of the Dreams
+        return under_pieces(state, Frame(seat=seat, steps=(), source=KING_PIECE, card=card,
+                                         then=KingPieceDue(card=card)))
     return _king_takes(state, card, ev)
 
 
-@continues("king_piece")
-def _king_piece_due(state: GameState, frame: Frame, ev: Events) -> GameState:
-    return _king_takes(state, frame.card, ev)
+def king_piece_due(state: GameState, then: KingPieceDue, ev: Events) -> GameState:
+    return _king_takes(state, then.card, ev)
 
 
 def _king_takes(state: GameState, card: str, ev: Events) -> GameState:
     """Divergent Paths: a single available piece is taken at once; else you choose."""
-    seat = king_turn.king(state).seat
+    seat = king(state).seat
     pieces = divergent.available(state)
     if not pieces:  # the Cathedral is complete
         ev.append(Event(kind="no_cathedral_piece", seat=seat))
         return state
     if len(pieces) == 1:
         return _king_place(state, pieces[0], ev)
-    name = cards.dream(state, card).name if card else ""
-    why = f"The King completed its Dream {name}" if card else "The King builds at the end of its turn"
-    return replace(state, work=KingPieceWork(seat=1 - seat, why=why))
+    return replace(state, work=KingPieceWork(seat=human(state), card=card))
 
 
-@decides(KingPieceWork)
-def _decide_king_piece(state: GameState) -> Decision | None:
-    w: KingPieceWork = state.work  # type: ignore[assignment]
-    pieces = divergent.available(state)
-    return divergent.king_decision(state, w.seat, pieces, w.why) if pieces else None
-
-
-@handles(TakePiece, KingPieceWork)
-def choose_king_piece(state: GameState, action: TakePiece, ev: Events) -> GameState:
+def _choose_king_piece(state: GameState, w: KingPieceWork, action: TakePiece, ev: Events) -> GameState:
     """SOLO KING'S TURN 8 / COMPLETING THE KING'S DREAMS 2: the piece you chose for the King."""
-    return resolve(_king_place(replace(state, work=None, decision=None), action.piece, ev), ev)
+    return _king_place(replace(state, work=None), action.piece, ev)
 
 
-@explains(TakePiece, KingPieceWork)
-def explain_king_piece(state: GameState, action: TakePiece) -> IllegalAction:
-    return IllegalAction(f"the King too takes an available piece: {_unavailable(state, action.piece)}",
-                         rule="available Cathedral pieces",
-                         section="SOLO KING'S TURN 8, COMPLETING THE KING'S DREAMS 2; DIVERGENT PATHS: "
-                                 "AVAILABLE CATHEDRAL PIECES")
+def _king_piece_prompt(state: GameState, w: KingPieceWork) -> str:
+    name = cards.dream(state, w.card).name if w.card else ""
+    why = f"The King completed its Dream {name}" if w.card else "The King builds at the end of its turn"
+    return divergent.king_prompt(state, divergent.available(state), why)
+
+
+KING_CATHEDRAL_PIECE = Rule(KingPieceWork, (TakePiece,), _piece_options, _piece_refusal, _choose_king_piece,
+                            _king_piece_prompt)
 
 
 def _king_place(state: GameState, piece: str, ev: Events) -> GameState:
     """The King's piece is put in as anyone's; no icon or Reward tile is resolved. Without
     Divergent Paths it climbs (the Stage II space's steps instead). With them it keeps the tile
     (1 VP at the end) and climbs only if the piece is below the highest level available."""
-    seat = king_turn.king(state).seat
+    seat = king(state).seat
     lower = state.config.divergent_paths and divergent.below_highest(state, piece, divergent.available(state))
     state = _put(state, seat, piece, ev)
     if not state.config.divergent_paths:
@@ -384,7 +364,7 @@ def _king_place(state: GameState, piece: str, ev: Events) -> GameState:
                         detail=f"the King keeps the Reward tile of piece {piece} for 1 VP at the end, instead "
                                "of its ability"))
     if lower:
-        state = king_turn.king_climbs(state, f"piece {piece} is below the highest level available", ev)
+        state = king_climbs(state, f"piece {piece} is below the highest level available", ev)
     return divergent.tiles_out(state, ev)
 
 

@@ -1,32 +1,39 @@
 """CONFLICTS 1-12, with MANEUVER ("resolve X conflicts"), REWARDS AND CONSEQUENCES and LIMBO.
 
-A conflict is fought between 2 sides (a seat, or the Shadows) in one area. Its progress lives
-in ``ConflictWork``: the stages follow the rulebook's steps, and every automatic part (reveal,
-damage, winner, stranded units, the Defeat effect) runs in ``_advance`` between decisions.
+A conflict is fought between 2 sides (a seat, or the Shadows) in one area. Choosing it is the
+decision of a ``ConflictWork``; the conflict being fought is a ``Fight``, carried by the Work of
+its stage (who plays first, cards, a tie, the retreat, the Victory), and every automatic part
+(reveal, damage, winner, stranded units, the Defeat effect) runs in ``_advance`` between them.
+In solo, ``king_combat`` plays the King's part.
 """
 
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Literal
 
 from msgspec.structs import replace
 
 from ..content import schema as cs
-from . import board, cards, king_conflict as kc, units
-from .actions import BreakTie, Done, PlayCombatCard, PlaysFirst, RetreatTo, StartConflict, TakeVictory
-from .effects import implemented, push, push_effect, resolve
+from . import board, cards, units
+from . import king_combat as kc
+from .actions import Action, BreakTie, Done, PlayCombatCard, PlaysFirst, RetreatTo, StartConflict, TakeVictory
+from .effects import push, push_effect
 from .errors import IllegalAction
 from .events import Event
 from .movement import follower_fits
 from .ops import draw_development, remove_one, set_player
-from .registry import continues, decides, explains, handles, starts
-from .state import BASIC_COMBAT, AreaState, Decision, GameState
-from .work import ConflictWork, Frame, KingShieldWork
+from .rules import Refusal, Rule, legal, with_stop
+from .state import BASIC_COMBAT, AreaState, GameState
+from .work import (
+    CardToBottom, CombatCardsWork, ConflictWork, Fight, Frame, KingShieldWork, PlaysFirstWork, RetreatWork, TieWork,
+    VictoryWork, Work,
+)
 
 Events = list[Event]
 SHADOWS = board.SHADOWS_SIDE
 SECTION = "CONFLICTS"
-CARD_TO_BOTTOM = "conflict_card_bottom"  # the continuation of a Victory or Defeat frame
+Stage = Literal["order", "cards", "tie", "retreat", "victory"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -34,22 +41,20 @@ CARD_TO_BOTTOM = "conflict_card_bottom"  # the continuation of a Victory or Defe
 
 
 def sides_in(a: AreaState) -> tuple[int, ...]:
-    """The sides with units and/or Forts in an area: seats in order, then the Shadows."""
-    seats = tuple(s for s in range(len(a.followers)) if board.present(a, s))
-    return seats + ((SHADOWS,) if a.shadows else ())
+    return board.sides_in(a)
 
 
 def conflict_options(state: GameState, w: ConflictWork) -> tuple[StartConflict, ...]:
     """MANEUVER / CONFLICTS 1: any area with 2 or more sides, any 2 of them (the resolving
     player need not be one of them)."""
-    return tuple(StartConflict(area=area_id, sides=pair)
+    return tuple(StartConflict(area=area_id, sides=pair)  # type: ignore[arg-type]
                  for area_id in _conflict_areas(state, w)
-                 for pair in combinations(sides_in(board.area(state, area_id)), 2))
+                 for pair in combinations(board.sides_in(board.area(state, area_id)), 2))
 
 
 def _conflict_areas(state: GameState, w: ConflictWork) -> tuple[str, ...]:
-    """The areas the effect allows; while choosing, ``w.area`` is the one area an effect names."""
-    if w.stage == "choose" and w.area:
+    """The areas the effect allows (``w.area``: the one area an effect names)."""
+    if w.area:
         return (w.area,) if w.area in board.area_index(state) else ()
     return board.areas_matching(state, w.seat, w.where)
 
@@ -60,13 +65,13 @@ def card_limit(state: GameState, area_id: str, seat: int) -> int:
     return a.followers[seat] + (1 if a.fort_owner == seat else 0)
 
 
-def icons(state: GameState, w: ConflictWork, i: int, shadows: int) -> cs.Combat:
+def icons(state: GameState, f: Fight, i: int, shadows: int) -> cs.Combat:
     """CONFLICTS 4: the Attacks and Defences of a side; the Shadows use the line of the
     Conflict card for the number of Shadows in the conflict."""
-    if w.sides[i] == SHADOWS:
-        lines = cards.card(state, w.shadow_card).lines
+    if f.sides[i] == SHADOWS:
+        lines = _conflict_card(state, f).lines
         return max((ln for ln in lines if ln.shadows <= shadows), key=lambda ln: ln.shadows).combat
-    played = [kc.combat(state, c) for c in w.plays[i]]
+    played = [kc.combat(state, c) for c in f.plays[i]]
     return cs.Combat(attack=sum(c.attack for c in played), defense=sum(c.defense for c in played))
 
 
@@ -82,8 +87,8 @@ def winner_of(a: AreaState, sides: tuple[int, int]) -> tuple[int | None, str]:
     return None, "tie"
 
 
-def loser_of(w: ConflictWork) -> int:
-    return w.sides[1] if w.winner == w.sides[0] else w.sides[0]
+def loser_of(f: Fight) -> int:
+    return f.sides[1] if f.winner == f.sides[0] else f.sides[0]
 
 
 def retreat_fits(state: GameState, side: int, source: str, to: str) -> bool:
@@ -100,25 +105,32 @@ def may_retreat_to(state: GameState, side: int, source: str, to: str) -> bool:
     return welcome and retreat_fits(state, side, source, to)
 
 
-def retreat_areas(state: GameState, w: ConflictWork) -> tuple[str, ...]:
-    side = loser_of(w)
-    return tuple(b for b in board.adjacent(state, w.area) if may_retreat_to(state, side, w.area, b))
+def retreat_areas(state: GameState, f: Fight) -> tuple[str, ...]:
+    side = loser_of(f)
+    return tuple(b for b in board.adjacent(state, f.area) if may_retreat_to(state, side, f.area, b))
 
 
-def _player(w: ConflictWork) -> int:
+def _player(f: Fight) -> int:
     """The player facing the Shadows."""
-    return w.sides[0] if w.sides[1] == SHADOWS else w.sides[1]
+    return f.sides[0] if f.sides[1] == SHADOWS else f.sides[1]
 
 
-def _conflict_card(state: GameState, w: ConflictWork) -> cs.ConflictCard:
-    return cards.card(state, w.shadow_card)  # type: ignore[return-value]
+def _conflict_card(state: GameState, f: Fight) -> cs.ConflictCard:
+    card = cards.card(state, f.shadow_card)
+    assert isinstance(card, cs.ConflictCard)
+    return card
+
+
+def _unknown_area(state: GameState, area_id: str) -> Refusal:
+    if area_id not in board.area_index(state):
+        return IllegalAction(f"{area_id!r} is not an area in play", rule="areas in play", section="KEY CONCEPTS")
+    return None
 
 
 # ---------------------------------------------------------------------------------------------
 # Step 1: resolve X conflicts
 
 
-@starts(cs.ResolveConflicts)
 def start_conflicts(state: GameState, frame: Frame, step: cs.ResolveConflicts, ev: Events) -> GameState:
     return _next_conflict(state, ConflictWork(seat=frame.seat, left=step.count, where=step.where, area=step.area), ev)
 
@@ -131,83 +143,155 @@ def _next_conflict(state: GameState, w: ConflictWork, ev: Events) -> GameState:
     return replace(state, work=w)
 
 
-@handles(StartConflict)
-def handle_start(state: GameState, action: StartConflict, ev: Events) -> GameState:
+def _start_options(state: GameState, w: ConflictWork) -> tuple[Action, ...]:
+    if w.left <= 0:
+        return ()
+    return conflict_options(state, w)
+
+
+def _start_refusal(state: GameState, w: ConflictWork, action: StartConflict) -> Refusal:
+    if (err := _unknown_area(state, action.area)) is not None:
+        return err
+    if w.area and action.area != w.area:
+        return IllegalAction(f"this effect resolves a conflict only in {w.area}", rule="the effect's area",
+                             section="REWARD TILES")
+    if action.area not in _conflict_areas(state, w):
+        return IllegalAction(f"this effect resolves conflicts only in {w.where} areas", rule="the effect's areas",
+                             section="MANEUVER")
+    here = board.sides_in(board.area(state, action.area))
+    if len(set(action.sides)) < 2 or not set(action.sides) <= set(here):
+        return IllegalAction(f"a conflict is between 2 different sides with units and/or Forts in {action.area} "
+                             f"(there: {here}; -2 is the Shadows)", rule="2 opposing sides", section=f"{SECTION} 1")
+    canonical = tuple(sorted(action.sides, key=_rank))
+    if tuple(action.sides) != canonical:
+        return IllegalAction(f"name the sides in seat order, the Shadows (-2) last: {canonical}",
+                             rule="2 opposing sides", section=f"{SECTION} 1")
+    return None
+
+
+def _rank(side: int) -> int:
+    return 99 if side == SHADOWS else side
+
+
+def _start(state: GameState, w: ConflictWork, action: StartConflict, ev: Events) -> GameState:
+    return begin(state, w, action.area, action.sides, ev)
+
+
+START_CONFLICT = Rule(ConflictWork, (StartConflict,), _start_options, _start_refusal, _start,
+                      lambda s, w: f"Resolve a conflict ({w.left} left): choose an area and 2 opposing sides")
+
+
+def begin(state: GameState, w: ConflictWork, area: str, sides: tuple[int, int], ev: Events) -> GameState:
     """Step 1; step 2's order: against the Shadows the player plays first; between players the
-    controller plays second; with no controller among them the active player chooses."""
-    w: ConflictWork = state.work  # type: ignore[assignment]
-    a, b = action.sides
-    ev.append(Event(kind="conflict_start", seat=w.seat, area=action.area, detail=f"{a},{b}"))
-    w = replace(w, area=action.area, sides=(a, b), stage="cards", plays=((), ()), revealed=False, winner=-1)
+    controller plays second; with no controller among them the active player chooses. ``w``:
+    the conflicts step it belongs to (the King's loop and Nightmares resolve one: ``left`` 1)."""
+    a, b = sides
+    ev.append(Event(kind="conflict_start", seat=w.seat, area=area, detail=f"{a},{b}"))
+    f = Fight(resolver=w.seat, left=w.left, where=w.where, area=area, sides=(a, b))
     if kc.involves_king(state, (a, b)):  # SOLO: the King's cards come from its shuffled hand
-        return _advance(*kc.king_plays(state, w, ev), ev)
-    controller = board.controller(board.area(state, action.area))
+        state, f = kc.king_plays(state, f, ev)
+        return _advance(state, f, "cards", ev)
+    controller = board.controller(board.area(state, area))
     if b == SHADOWS:
-        w = replace(w, order=(a,))
-    elif controller in (a, b):
-        w = replace(w, order=(b if controller == a else a, controller))
-    else:
-        w = replace(w, stage="order")
-    return _advance(state, w, ev)
+        return _advance(state, replace(f, order=(a,)), "cards", ev)
+    if controller in (a, b):
+        return _advance(state, replace(f, order=(b if controller == a else a, controller)), "cards", ev)
+    return _advance(state, f, "order", ev)
 
 
-@handles(PlaysFirst)
-def handle_plays_first(state: GameState, action: PlaysFirst, ev: Events) -> GameState:
-    w: ConflictWork = state.work  # type: ignore[assignment]
-    other = w.sides[1] if action.seat == w.sides[0] else w.sides[0]
-    ev.append(Event(kind="plays_first", seat=state.active, area=w.area, value=action.seat))
-    return _advance(state, replace(w, stage="cards", order=(action.seat, other)), ev)
+def _order_options(state: GameState, w: PlaysFirstWork) -> tuple[Action, ...]:
+    return legal(state, w, (PlaysFirst(seat=s) for s in w.fight.sides), _order_refusal)
+
+
+def _order_refusal(state: GameState, w: PlaysFirstWork, action: PlaysFirst) -> Refusal:
+    if action.seat in w.fight.sides:
+        return None
+    return IllegalAction(f"seat {action.seat} is not a side of this conflict", rule="who plays first",
+                         section=f"{SECTION} 2")
+
+
+def _plays_first(state: GameState, w: PlaysFirstWork, action: PlaysFirst, ev: Events) -> GameState:
+    f = w.fight
+    other = f.sides[1] if action.seat == f.sides[0] else f.sides[0]
+    ev.append(Event(kind="plays_first", seat=state.active, area=f.area, value=action.seat))
+    return _advance(state, replace(f, order=(action.seat, other)), "cards", ev)
+
+
+PLAYS_FIRST = Rule(PlaysFirstWork, (PlaysFirst,), _order_options, _order_refusal, _plays_first,
+                   lambda s, w: f"Neither side controls {w.fight.area}: choose who plays their cards first")
 
 
 # ---------------------------------------------------------------------------------------------
 # Step 2: cards face down
 
 
-@handles(PlayCombatCard)
-def handle_play_card(state: GameState, action: PlayCombatCard, ev: Events) -> GameState:
-    w: ConflictWork = state.work  # type: ignore[assignment]
-    seat = w.order[0]
-    i = w.sides.index(seat)
+def _cards_options(state: GameState, w: CombatCardsWork) -> tuple[Action, ...]:
+    hand = dict.fromkeys(state.players[w.seat].hand)
+    played = len(w.fight.plays[w.fight.sides.index(w.seat)])
+    return with_stop(legal(state, w, (PlayCombatCard(card=c) for c in hand), _cards_refusal), played > 0)
+
+
+def _cards_refusal(state: GameState, w: CombatCardsWork, action: PlayCombatCard | Done) -> Refusal:
+    if isinstance(action, Done):
+        return IllegalAction("a conflict is resolved to its end; a player plays at least 1 card",
+                             rule="at least 1 card", section=f"{SECTION} 2")
+    if action.card in state.players[w.seat].hand:
+        return None
+    return IllegalAction(f"{action.card} is not in your hand: play a Development card or your Basic Combat card",
+                         rule="cards played in a conflict", section=f"{SECTION} 2")
+
+
+def _play_card(state: GameState, w: CombatCardsWork, action: PlayCombatCard | Done, ev: Events) -> GameState:
+    f = w.fight
+    seat = w.seat
+    i = f.sides.index(seat)
+    if isinstance(action, Done):
+        ev.append(Event(kind="combat_cards_done", seat=seat, area=f.area, value=len(f.plays[i])))
+        return _advance(state, replace(f, order=f.order[1:]), "cards", ev)
     pl = state.players[seat]
     state = set_player(state, replace(pl, hand=remove_one(pl.hand, action.card)))
-    plays = tuple(p + (action.card,) if j == i else p for j, p in enumerate(w.plays))
-    ev.append(Event(kind="combat_card_played", seat=seat, area=w.area, cards=(action.card,), private_to=seat))
-    w = replace(w, plays=plays)
-    if len(plays[i]) >= card_limit(state, w.area, seat):  # never more than allowed
-        w = replace(w, order=w.order[1:])
-    return _advance(state, w, ev)
+    plays = (f.plays[0] + (action.card,), f.plays[1]) if i == 0 else (f.plays[0], f.plays[1] + (action.card,))
+    ev.append(Event(kind="combat_card_played", seat=seat, area=f.area, cards=(action.card,), private_to=seat))
+    f = replace(f, plays=plays)
+    if len(plays[i]) >= card_limit(state, f.area, seat):  # never more than allowed
+        f = replace(f, order=f.order[1:])
+    return _advance(state, f, "cards", ev)
 
 
-@handles(Done, ConflictWork)
-def handle_cards_done(state: GameState, action: Done, ev: Events) -> GameState:
-    w: ConflictWork = state.work  # type: ignore[assignment]
-    seat = w.order[0]
-    ev.append(Event(kind="combat_cards_done", seat=seat, area=w.area, value=len(w.plays[w.sides.index(seat)])))
-    return _advance(state, replace(w, order=w.order[1:]), ev)
+def _cards_prompt(state: GameState, w: CombatCardsWork) -> str:
+    f = w.fight
+    played = len(f.plays[f.sides.index(w.seat)])
+    return (f"Play 1 to {card_limit(state, f.area, w.seat)} cards face down in the conflict in {f.area} "
+            f"({played} played)")
+
+
+PLAY_COMBAT_CARD = Rule(CombatCardsWork, (PlayCombatCard, Done), _cards_options, _cards_refusal, _play_card,
+                        _cards_prompt)
 
 
 # ---------------------------------------------------------------------------------------------
 # Steps 3-8: reveal, damage, winner
 
 
-def _fight(state: GameState, w: ConflictWork, ev: Events) -> tuple[GameState, ConflictWork]:
-    if SHADOWS in w.sides:  # step 3: a single Conflict card is drawn for the Shadows
+def _fight(state: GameState, f: Fight, ev: Events) -> tuple[GameState, Fight, Stage]:
+    if SHADOWS in f.sides:  # step 3: a single Conflict card is drawn for the Shadows
         deck = state.decks.conflict
         state = replace(state, decks=replace(state.decks, conflict=deck[1:]))
-        w = replace(w, shadow_card=deck[0])
-    w = replace(w, revealed=True)
-    shadows = board.area(state, w.area).shadows
-    got = [icons(state, w, i, shadows) for i in (0, 1)]
-    for i, side in enumerate(w.sides):
-        played = (w.shadow_card,) if side == SHADOWS else w.plays[i]
-        ev.append(Event(kind="conflict_reveal", seat=side, area=w.area, cards=played, value=got[i].attack,
+        f = replace(f, shadow_card=deck[0])
+    f = replace(f, revealed=True)
+    shadows = board.area(state, f.area).shadows
+    got = [icons(state, f, i, shadows) for i in (0, 1)]
+    for i, side in enumerate(f.sides):
+        played = (f.shadow_card,) if side == SHADOWS else f.plays[i]
+        ev.append(Event(kind="conflict_reveal", seat=side, area=f.area, cards=played, value=got[i].attack,
                         detail=f"{got[i].attack} attack, {got[i].defense} defence"))
-    for i, side in enumerate(w.sides):  # each Defence cancels 1 Attack
-        state = take_damage(state, w.area, side, max(0, got[1 - i].attack - got[i].defense), ev)
-    winner, why = winner_of(board.area(state, w.area), w.sides)
+    for i, side in enumerate(f.sides):  # each Defence cancels 1 Attack
+        state = take_damage(state, f.area, side, max(0, got[1 - i].attack - got[i].defense), ev)
+    winner, why = winner_of(board.area(state, f.area), f.sides)
     if winner is None:
-        return state, replace(w, stage="tie")
-    return _won(state, w, winner, why, ev)
+        return state, f, "tie"
+    state, f = _won(state, f, winner, why, ev)
+    return state, f, "retreat"
 
 
 def take_damage(state: GameState, area_id: str, side: int, damage: int, ev: Events) -> GameState:
@@ -234,42 +318,83 @@ def _eliminate(state: GameState, side: int, area_id: str, n: int, ev: Events) ->
     return units.remove(state, side, area_id, n, to=to)
 
 
-def _won(state: GameState, w: ConflictWork, winner: int, why: str, ev: Events) -> tuple[GameState, ConflictWork]:
-    ev.append(Event(kind="conflict_won", seat=winner, area=w.area, detail=why))
+def _won(state: GameState, f: Fight, winner: int, why: str, ev: Events) -> tuple[GameState, Fight]:
+    ev.append(Event(kind="conflict_won", seat=winner, area=f.area, detail=why))
     if winner >= 0:  # Dream conditions count conflicts won this turn
         pl = state.players[winner]
         state = set_player(state, replace(pl, conflicts_won=pl.conflicts_won + 1))
-    return state, replace(w, winner=winner, stage="retreat")
+    return state, replace(f, winner=winner)
 
 
-@handles(BreakTie)
-def handle_break_tie(state: GameState, action: BreakTie, ev: Events) -> GameState:
+def _tie_options(state: GameState, w: TieWork) -> tuple[Action, ...]:
+    return legal(state, w, (BreakTie(winner=s) for s in w.fight.sides), _tie_refusal)
+
+
+def _tie_refusal(state: GameState, w: TieWork, action: BreakTie) -> Refusal:
+    if action.winner in w.fight.sides:
+        return None
+    return IllegalAction(f"side {action.winner} is not one of the tied sides", rule="unbreakable tie",
+                         section=f"{SECTION} 8")
+
+
+def _break_tie(state: GameState, w: TieWork, action: BreakTie, ev: Events) -> GameState:
     """Step 8: the active player breaks an otherwise unbreakable tie."""
-    w: ConflictWork = state.work  # type: ignore[assignment]
-    ev.append(Event(kind="break_tie", seat=state.active, area=w.area, value=action.winner))
-    state, w = _won(state, w, action.winner, "tie", ev)
-    return _advance(state, w, ev)
+    ev.append(Event(kind="break_tie", seat=state.active, area=w.fight.area, value=action.winner))
+    state, f = _won(state, w.fight, action.winner, "tie", ev)
+    return _advance(state, f, "retreat", ev)
+
+
+BREAK_TIE = Rule(TieWork, (BreakTie,), _tie_options, _tie_refusal, _break_tie,
+                 lambda s, w: f"The conflict in {w.fight.area} is tied: choose its winner")
 
 
 # ---------------------------------------------------------------------------------------------
 # Steps 9-10: retreat
 
 
-@handles(RetreatTo)
-def handle_retreat(state: GameState, action: RetreatTo, ev: Events) -> GameState:
-    w: ConflictWork = state.work  # type: ignore[assignment]
-    side = loser_of(w)
-    state = units.move(state, side, w.area, action.area)
-    ev.append(Event(kind="retreat", seat=side, area=action.area, detail=w.area, value=1))
-    return _advance(state, w, ev)
+def _retreat_options(state: GameState, w: RetreatWork) -> tuple[Action, ...]:
+    return legal(state, w, (RetreatTo(area=b) for b in board.adjacent(state, w.fight.area)), _retreat_refusal)
 
 
-def _strand(state: GameState, w: ConflictWork, ev: Events) -> GameState:
+def _retreat_refusal(state: GameState, w: RetreatWork, action: RetreatTo) -> Refusal:
+    f = w.fight
+    if (err := _unknown_area(state, action.area)) is not None:
+        return err
+    rule, section = "retreat", f"{SECTION} 9"
+    if action.area not in board.adjacent(state, f.area):
+        return IllegalAction(f"{action.area} is not adjacent to {f.area}", rule=rule, section=section)
+    if not retreat_fits(state, loser_of(f), f.area, action.area):
+        return IllegalAction(f"{action.area} is full: retreat respects the Unit Limit", rule=rule, section=section)
+    if not may_retreat_to(state, loser_of(f), f.area, action.area):
+        return IllegalAction(f"{action.area} is controlled by another side and the retreating side has no presence "
+                             "there: units retreat only to areas their side controls, is present in, or that are "
+                             "empty", rule=rule, section=section)
+    return None
+
+
+def _retreat(state: GameState, w: RetreatWork, action: RetreatTo, ev: Events) -> GameState:
+    f = w.fight
+    side = loser_of(f)
+    state = units.move(state, side, f.area, action.area)
+    ev.append(Event(kind="retreat", seat=side, area=action.area, detail=f.area, value=1))
+    return _advance(state, f, "retreat", ev)
+
+
+def _retreat_prompt(state: GameState, w: RetreatWork) -> str:
+    f = w.fight
+    left = units.count(board.area(state, f.area), loser_of(f))
+    return f"Retreat a losing unit from {f.area} ({left} left)"
+
+
+RETREAT = Rule(RetreatWork, (RetreatTo,), _retreat_options, _retreat_refusal, _retreat, _retreat_prompt)
+
+
+def _strand(state: GameState, f: Fight, ev: Events) -> GameState:
     """Step 10: losing units that may not be moved away are eliminated."""
-    side = loser_of(w)
-    left = units.count(board.area(state, w.area), side)
-    if left and not retreat_areas(state, w):
-        state = _eliminate(state, side, w.area, left, ev)
+    side = loser_of(f)
+    left = units.count(board.area(state, f.area), side)
+    if left and not retreat_areas(state, f):
+        state = _eliminate(state, side, f.area, left, ev)
     return state
 
 
@@ -277,29 +402,42 @@ def _strand(state: GameState, w: ConflictWork, ev: Events) -> GameState:
 # Steps 11-12: Victory or Defeat, put the cards away
 
 
-@handles(TakeVictory)
-def handle_victory(state: GameState, action: TakeVictory, ev: Events) -> GameState:
+def _victory_options(state: GameState, w: VictoryWork) -> tuple[Action, ...]:
+    return (TakeVictory(take=True), TakeVictory(take=False))
+
+
+def _victory_refusal(state: GameState, w: VictoryWork, action: TakeVictory) -> Refusal:
+    return None
+
+
+def _victory(state: GameState, w: VictoryWork, action: TakeVictory, ev: Events) -> GameState:
     """REWARDS AND CONSEQUENCES: resolve Victory as completely as possible, or draw 1
     Development card instead."""
-    w: ConflictWork = state.work  # type: ignore[assignment]
-    seat = _player(w)
-    card = _conflict_card(state, w)
+    f = w.fight
+    seat = _player(f)
     if not action.take:
-        ev.append(Event(kind="victory_draw_instead", seat=seat, cards=(w.shadow_card,)))
-        return _finish(draw_development(state, seat, 1, ev), w, None, ev)
-    ev.append(Event(kind="conflict_victory", seat=seat, cards=(w.shadow_card,)))
-    return _finish(state, w, _effect_frame(seat, card.victory.steps, "victory", w.shadow_card), ev)
+        ev.append(Event(kind="victory_draw_instead", seat=seat, cards=(f.shadow_card,)))
+        return _finish(draw_development(state, seat, 1, ev), f, None, ev)
+    ev.append(Event(kind="conflict_victory", seat=seat, cards=(f.shadow_card,)))
+    steps = _conflict_card(state, f).victory.steps
+    return _finish(state, f, _effect_frame(seat, steps, "victory", f.shadow_card), ev)
 
 
-def _effect_frame(seat: int, steps: tuple, source: str, card: str) -> Frame:
+def _victory_prompt(state: GameState, w: VictoryWork) -> str:
+    return f"Victory: {_conflict_card(state, w.fight).victory.text} Or draw 1 Development card instead"
+
+
+TAKE_VICTORY = Rule(VictoryWork, (TakeVictory,), _victory_options, _victory_refusal, _victory, _victory_prompt)
+
+
+def _effect_frame(seat: int, steps: tuple[cs.Step, ...], source: Literal["victory", "defeat"], card: str) -> Frame:
     """Step 11: the effect is resolved as completely as possible, then the card goes to the
     bottom of the deck (the frame holds it meanwhile)."""
-    return Frame(seat=seat, steps=steps, source=source, card=card, must=True, then=CARD_TO_BOTTOM)
+    return Frame(seat=seat, steps=steps, source=source, card=card, must=True, then=CardToBottom(card=card))
 
 
-@continues(CARD_TO_BOTTOM)
-def _effect_done(state: GameState, frame: Frame, ev: Events) -> GameState:
-    return _to_bottom(state, frame.card, ev)
+def card_to_bottom(state: GameState, then: CardToBottom, ev: Events) -> GameState:
+    return _to_bottom(state, then.card, ev)
 
 
 def _to_bottom(state: GameState, card: str, ev: Events) -> GameState:
@@ -307,24 +445,21 @@ def _to_bottom(state: GameState, card: str, ev: Events) -> GameState:
     return replace(state, decks=replace(state.decks, conflict=state.decks.conflict + (card,)))
 
 
-def _defeat(state: GameState, w: ConflictWork, ev: Events) -> GameState:
-    seat = _player(w)
-    steps = _conflict_card(state, w).defeat.steps
-    if not implemented(steps):  # never with the base pack; a pack's new step would wait for its rule
-        ev.append(Event(kind="effect_not_resolvable", seat=seat, cards=(w.shadow_card,), detail="defeat"))
-        return _finish(state, w, None, ev)
-    ev.append(Event(kind="conflict_defeat", seat=seat, cards=(w.shadow_card,)))
-    return _finish(state, w, _effect_frame(seat, steps, "defeat", w.shadow_card), ev)
+def _defeat(state: GameState, f: Fight, ev: Events) -> GameState:
+    seat = _player(f)
+    ev.append(Event(kind="conflict_defeat", seat=seat, cards=(f.shadow_card,)))
+    steps = _conflict_card(state, f).defeat.steps
+    return _finish(state, f, _effect_frame(seat, steps, "defeat", f.shadow_card), ev)
 
 
-def _put_away(state: GameState, w: ConflictWork, keep_card: bool, ev: Events) -> GameState:
+def _put_away(state: GameState, f: Fight, keep_card: bool, ev: Events) -> GameState:
     """Step 12: played cards are discarded, except Basic Combat cards, which return to their
     owners' hands; the Conflict card goes to the bottom of its deck unless an effect frame
     holds it."""
-    if w.shadow_card and not keep_card:
-        state = _to_bottom(state, w.shadow_card, ev)
+    if f.shadow_card and not keep_card:
+        state = _to_bottom(state, f.shadow_card, ev)
     decks = state.decks
-    for side, played in zip(w.sides, w.plays):
+    for side, played in zip(f.sides, f.plays):
         if kc.is_king(state, side):
             state, played = kc.put_away_king(state, played, ev)
         gone = tuple(c for c in played if c != BASIC_COMBAT)
@@ -338,176 +473,65 @@ def _put_away(state: GameState, w: ConflictWork, keep_card: bool, ev: Events) ->
     return replace(state, decks=decks)
 
 
-def _finish(state: GameState, w: ConflictWork, effect: Frame | None, ev: Events) -> GameState:
+def _finish(state: GameState, f: Fight, effect: Frame | None, ev: Events) -> GameState:
     """The conflict is over; the next one follows, after the Victory or Defeat effect if any."""
-    state = _put_away(state, w, effect is not None, ev)
-    fresh = ConflictWork(seat=w.seat, left=w.left - 1, where=w.where)
-    shield = kc.shield_taker(state, w)
+    state = _put_away(state, f, effect is not None, ev)
+    fresh = ConflictWork(seat=f.resolver, left=f.left - 1, where=f.where)
+    shield = kc.shield_taker(state, f)
     if effect is None and shield is None:
-        return resolve(_next_conflict(state, fresh, ev), ev)
+        return _next_conflict(state, fresh, ev)
     state = replace(state, work=None)
     if fresh.left > 0:
-        state = push_effect(state, w.seat, (cs.ResolveConflicts(count=fresh.left, where=w.where),), "conflicts",
+        state = push_effect(state, f.resolver, (cs.ResolveConflicts(count=fresh.left, where=f.where),), "conflicts",
                             must=True)
     if effect is None:  # SOLO: you may discard a card as the King's Shield returns
-        return resolve(replace(state, work=KingShieldWork(seat=shield)), ev)
-    return resolve(push(state, effect), ev)
+        return replace(state, work=KingShieldWork(seat=shield if shield is not None else -1))
+    return push(state, effect)
 
 
 # ---------------------------------------------------------------------------------------------
 # Between decisions
 
 
-def _advance(state: GameState, w: ConflictWork, ev: Events) -> GameState:
+def _advance(state: GameState, f: Fight, stage: Stage, ev: Events) -> GameState:
     """Run the automatic parts of the conflict until someone must decide."""
     while True:
-        if w.stage == "cards" and w.order and not state.players[w.order[0]].hand:
-            w = replace(w, order=w.order[1:])  # nothing to play (the Basic Combat card is always there)
-        elif w.stage == "cards" and not w.order:
-            state, w = _fight(state, w, ev)
-        elif w.stage == "retreat":
-            state = _strand(state, w, ev)
-            if units.count(board.area(state, w.area), loser_of(w)):
-                if not kc.king_retreats(state, loser_of(w)):
+        if stage == "cards" and f.order and not state.players[f.order[0]].hand:
+            f = replace(f, order=f.order[1:])  # nothing to play (the Basic Combat card is always there)
+        elif stage == "cards" and not f.order:
+            state, f, stage = _fight(state, f, ev)
+        elif stage == "retreat":
+            state = _strand(state, f, ev)
+            loser = loser_of(f)
+            if units.count(board.area(state, f.area), loser):
+                if not kc.king_retreats(state, loser):
                     break
-                state = kc.king_retreat(state, loser_of(w), w.area, retreat_areas(state, w), ev)
+                state = kc.king_retreat(state, loser, f.area, retreat_areas(state, f), ev)
                 continue
-            w = replace(w, stage="victory")
-        elif w.stage == "tie" and kc.is_king(state, state.active):  # SOLO: the King decides nothing freely
-            state, w = _won(state, w, kc.tie_winner(state, w.sides), "tie", ev)
-        elif w.stage == "victory" and SHADOWS in w.sides and kc.is_king(state, _player(w)):
-            return _finish(kc.king_reward(state, w.winner, ev), w, None, ev)
-        elif w.stage == "victory" and SHADOWS not in w.sides:
-            return _finish(state, w, None, ev)
-        elif w.stage == "victory" and w.winner == SHADOWS:
-            return _defeat(state, w, ev)
+            stage = "victory"
+        elif stage == "tie" and kc.is_king(state, state.active):  # SOLO: the King decides nothing freely
+            state, f = _won(state, f, kc.tie_winner(state, f.sides), "tie", ev)
+            stage = "retreat"
+        elif stage == "victory" and SHADOWS in f.sides and kc.is_king(state, _player(f)):
+            return _finish(kc.king_reward(state, f.winner, ev), f, None, ev)
+        elif stage == "victory" and SHADOWS not in f.sides:
+            return _finish(state, f, None, ev)
+        elif stage == "victory" and f.winner == SHADOWS:
+            return _defeat(state, f, ev)
         else:
             break
-    return resolve(replace(state, work=w), ev)
+    return replace(state, work=_stage_work(state, f, stage))
 
 
-@decides(ConflictWork)
-def decide_conflict(state: GameState) -> Decision | None:
-    w: ConflictWork = state.work  # type: ignore[assignment]
-    return _DECIDERS[w.stage](state, w)
-
-
-def _decide_choose(state: GameState, w: ConflictWork) -> Decision | None:
-    opts = conflict_options(state, w)
-    if w.left <= 0 or not opts:
-        return None
-    return Decision(seat=w.seat, kind="start_conflict", options=opts,
-                    prompt=f"Resolve a conflict ({w.left} left): choose an area and 2 opposing sides")
-
-
-def _decide_order(state: GameState, w: ConflictWork) -> Decision:
-    return Decision(seat=state.active, kind="plays_first", options=tuple(PlaysFirst(seat=s) for s in w.sides),
-                    prompt=f"Neither side controls {w.area}: choose who plays their cards first")
-
-
-def _decide_cards(state: GameState, w: ConflictWork) -> Decision:
-    seat = w.order[0]
-    played = len(w.plays[w.sides.index(seat)])
-    limit = card_limit(state, w.area, seat)
-    opts = tuple(PlayCombatCard(card=c) for c in dict.fromkeys(state.players[seat].hand))
-    return Decision(seat=seat, kind="play_combat_card", options=opts + ((Done(),) if played else ()),
-                    prompt=f"Play 1 to {limit} cards face down in the conflict in {w.area} ({played} played)")
-
-
-def _decide_tie(state: GameState, w: ConflictWork) -> Decision:
-    return Decision(seat=state.active, kind="break_tie", options=tuple(BreakTie(winner=s) for s in w.sides),
-                    prompt=f"The conflict in {w.area} is tied: choose its winner")
-
-
-def _decide_retreat(state: GameState, w: ConflictWork) -> Decision:
-    side = loser_of(w)
-    left = units.count(board.area(state, w.area), side)
-    return Decision(seat=side if side >= 0 else state.active, kind="retreat",
-                    options=tuple(RetreatTo(area=b) for b in retreat_areas(state, w)),
-                    prompt=f"Retreat a losing unit from {w.area} ({left} left)")
-
-
-def _decide_victory(state: GameState, w: ConflictWork) -> Decision:
-    card = _conflict_card(state, w)
-    opts = ((TakeVictory(take=True),) if implemented(card.victory.steps) else ()) + (TakeVictory(take=False),)
-    return Decision(seat=_player(w), kind="take_victory", options=opts,
-                    prompt=f"Victory: {card.victory.text} Or draw 1 Development card instead")
-
-
-_DECIDERS = {
-    "choose": _decide_choose, "order": _decide_order, "cards": _decide_cards, "tie": _decide_tie,
-    "retreat": _decide_retreat, "victory": _decide_victory,
-}
-
-
-# ---------------------------------------------------------------------------------------------
-# Refusals
-
-
-def _unknown_area(state: GameState, area_id: str) -> IllegalAction | None:
-    if area_id not in board.area_index(state):
-        return IllegalAction(f"{area_id!r} is not an area in play", rule="areas in play", section="KEY CONCEPTS")
-    return None
-
-
-@explains(StartConflict)
-def explain_start(state: GameState, action: StartConflict) -> IllegalAction:
-    w: ConflictWork = state.work  # type: ignore[assignment]
-    if (err := _unknown_area(state, action.area)) is not None:
-        return err
-    if w.area and action.area != w.area:
-        return IllegalAction(f"this effect resolves a conflict only in {w.area}", rule="the effect's area",
-                             section="REWARD TILES")
-    if action.area not in _conflict_areas(state, w):
-        return IllegalAction(f"this effect resolves conflicts only in {w.where} areas", rule="the effect's areas",
-                             section="MANEUVER")
-    here = sides_in(board.area(state, action.area))
-    if len(set(action.sides)) < 2 or not set(action.sides) <= set(here):
-        return IllegalAction(f"a conflict is between 2 different sides with units and/or Forts in {action.area} "
-                             f"(there: {here}; -2 is the Shadows)", rule="2 opposing sides", section=f"{SECTION} 1")
-    canonical = tuple(sorted(action.sides, key=_rank))
-    return IllegalAction(f"name the sides in seat order, the Shadows (-2) last: {canonical}",
-                         rule="2 opposing sides", section=f"{SECTION} 1")
-
-
-def _rank(side: int) -> int:
-    return 99 if side == SHADOWS else side
-
-
-@explains(PlaysFirst)
-def explain_plays_first(state: GameState, action: PlaysFirst) -> IllegalAction:
-    return IllegalAction(f"seat {action.seat} is not a side of this conflict", rule="who plays first",
-                         section=f"{SECTION} 2")
-
-
-@explains(PlayCombatCard)
-def explain_play_card(state: GameState, action: PlayCombatCard) -> IllegalAction:
-    return IllegalAction(f"{action.card} is not in your hand: play a Development card or your Basic Combat card",
-                         rule="cards played in a conflict", section=f"{SECTION} 2")
-
-
-@explains(BreakTie)
-def explain_break_tie(state: GameState, action: BreakTie) -> IllegalAction:
-    return IllegalAction(f"side {action.winner} is not one of the tied sides", rule="unbreakable tie",
-                         section=f"{SECTION} 8")
-
-
-@explains(RetreatTo)
-def explain_retreat(state: GameState, action: RetreatTo) -> IllegalAction:
-    w: ConflictWork = state.work  # type: ignore[assignment]
-    if (err := _unknown_area(state, action.area)) is not None:
-        return err
-    rule, section = "retreat", f"{SECTION} 9"
-    if action.area not in board.adjacent(state, w.area):
-        return IllegalAction(f"{action.area} is not adjacent to {w.area}", rule=rule, section=section)
-    if not retreat_fits(state, loser_of(w), w.area, action.area):
-        return IllegalAction(f"{action.area} is full: retreat respects the Unit Limit", rule=rule, section=section)
-    return IllegalAction(f"{action.area} is controlled by another side and the retreating side has no presence "
-                         "there: units retreat only to areas their side controls, is present in, or that are empty",
-                         rule=rule, section=section)
-
-
-@explains(TakeVictory)
-def explain_victory(state: GameState, action: TakeVictory) -> IllegalAction:
-    return IllegalAction("this Victory effect cannot be resolved yet: draw 1 Development card instead",
-                         rule="Victory or a card", section="REWARDS AND CONSEQUENCES")
+def _stage_work(state: GameState, f: Fight, stage: Stage) -> Work:
+    """The decision a stage waits for, from the seat that makes it."""
+    if stage == "order":
+        return PlaysFirstWork(seat=state.active, fight=f)
+    if stage == "cards":
+        return CombatCardsWork(seat=f.order[0], fight=f)
+    if stage == "tie":
+        return TieWork(seat=state.active, fight=f)
+    if stage == "retreat":
+        loser = loser_of(f)
+        return RetreatWork(seat=loser if loser >= 0 else state.active, fight=f)
+    return VictoryWork(seat=_player(f), fight=f)

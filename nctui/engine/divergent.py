@@ -19,13 +19,9 @@ from collections import Counter
 from msgspec.structs import replace
 
 from ..content import schema as cs
-from . import board, cards, rng, steps_basic
-from .actions import AddShadow, TakePiece
-from .effects import push_effect
+from . import board, cards, rng
 from .events import Event
-from .registry import handles
-from .state import Decision, GameState
-from .work import ShadowWork
+from .state import GameState
 
 Events = list[Event]
 STANDARD_FIRST_PIECE = "1C"  # SETUP 5: "move the Cathedral piece 1C to the main board"
@@ -104,21 +100,19 @@ def why_unavailable(state: GameState, piece: str) -> str:
     return f"a path leads into the space of {piece} from {', '.join(blocking)}, still holding a piece"
 
 
-def decision(state: GameState, seat: int, pieces: tuple[str, ...]) -> Decision:
-    """The choice of piece: one ``TakePiece`` per available piece."""
+def prompt(state: GameState, pieces: tuple[str, ...]) -> str:
+    """The choice of piece among ``pieces`` (each with the Reward tile it brings)."""
     named = ", ".join(f"{p} ({_tile_name(state, p)})" for p in pieces)
-    return Decision(seat=seat, kind="cathedral_piece", options=tuple(TakePiece(piece=p) for p in pieces),
-                    prompt=f"Choose the Cathedral piece to place and take its Reward tile: {named}")
+    return f"Choose the Cathedral piece to place and take its Reward tile: {named}"
 
 
-def king_decision(state: GameState, seat: int, pieces: tuple[str, ...], why: str) -> Decision:
+def king_prompt(state: GameState, pieces: tuple[str, ...], why: str) -> str:
     """SOLO: you choose the piece the King takes among the available ones; its level shown,
     since a piece below the highest level available makes it climb."""
     named = ", ".join(f"{p} ({SLOT[space_of(state, p).colour]}: {_tile_name(state, p)})" for p in pieces)
     top = LEVELS[max(level(state, p) for p in pieces)]
-    return Decision(seat=seat, kind="king_cathedral_piece", options=tuple(TakePiece(piece=p) for p in pieces),
-                    prompt=f"{why}: choose the Cathedral piece the King takes (it keeps the Reward tile; below "
-                           f"{top}, it also climbs): {named}")
+    return (f"{why}: choose the Cathedral piece the King takes (it keeps the Reward tile; below {top}, it also "
+            f"climbs): {named}")
 
 
 def level(state: GameState, piece: str) -> int:
@@ -173,24 +167,6 @@ def tiles_out(state: GameState, ev: Events) -> GameState:
         if left <= 1 and waiting:
             state = _deal(state, colour, ev)
     return state
-
-
-# ---------------------------------------------------------------------------------------------
-# "Add 2 Shadows to a single area, then resolve a conflict in that area"
-
-
-@handles(AddShadow, ShadowWork)
-def add_shadow(state: GameState, action: AddShadow, ev: Events) -> GameState:
-    """The area is known with the first Shadow: the conflict in that area is pushed on top of the
-    effect at once, so it starts as soon as the Shadows are added (even if the Unit Limit stops
-    the second one). Other Shadow steps are handled as usual."""
-    w: ShadowWork = state.work  # type: ignore[assignment]
-    if w.then_conflict and not w.area:
-        state = replace(state, work=replace(w, then_conflict=False))
-        conflict = cs.ResolveConflicts(count=1, area=action.area)
-        state = push_effect(state, w.seat, (conflict,), "reward")
-        ev.append(Event(kind="conflict_follows", seat=w.seat, area=action.area))
-    return steps_basic.handle_add_shadow(state, action, ev)
 
 
 # ---------------------------------------------------------------------------------------------

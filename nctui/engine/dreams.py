@@ -1,10 +1,10 @@
 """PLAYING DREAM CARDS: conditions, timings, the golden rule and the personal discard pile.
 
 The golden rule: Dream cards are played only before an Action or Reaction is complete, never
-in the middle of one. So a window opens exactly when a Day effect, a Conform or Dissent effect,
-or "ignore and draw 2" has finished resolving (``turn.after_action``), and at step 6 of the
-active player's turn, before the reactions (``turn.next_reaction``). No window opens when the
-player has nothing playable. The Cathedral icon on a Dream card is ignored in the Standard
+in the middle of one. So ``turn`` opens a window exactly when a Day effect, a Conform or Dissent
+effect, or "ignore and draw 2" has finished resolving, and at step 6 of the active player's
+turn, before the reactions; what follows waits beneath it. No window opens when the player has
+nothing playable. The Cathedral icon on a Dream card is ignored in the Standard
 Game; in the Variable Length Game playing the card builds a Cathedral piece (``cathedral``).
 """
 
@@ -15,15 +15,15 @@ from typing import Callable
 from msgspec.structs import replace
 
 from ..content import schema as cs
-from . import board, cards, cathedral, turn
-from .actions import Done, PlayDream
-from .effects import implemented, push_effect, resolve
+from . import board, cards, cathedral
+from .actions import Action, Done, PlayDream
+from .effects import push_effect
 from .errors import IllegalAction
 from .events import Event
 from .ops import drop_dream, set_player
-from .registry import continues, decides, explains, handles
-from .state import Decision, GameState
-from .work import DreamWork, Frame
+from .rules import Refusal, Rule, legal, with_stop
+from .state import GameState
+from .work import DreamPlayed, DreamWork
 
 Events = list[Event]
 SECTION = "PLAYING DREAM CARDS"
@@ -115,7 +115,7 @@ def playable(state: GameState, seat: int, when: tuple[str, ...]) -> tuple[str, .
     out = []
     for card_id in dict.fromkeys(state.players[seat].dreams):
         card = cards.dream(state, card_id)
-        if card.when in when and conditions_met(state, seat, card_id) and implemented(card.effect.steps):
+        if card.when in when and conditions_met(state, seat, card_id):
             out.append(card_id)
     return tuple(out)
 
@@ -124,61 +124,39 @@ def playable(state: GameState, seat: int, when: tuple[str, ...]) -> tuple[str, .
 # The window
 
 
-def open_window(state: GameState, seat: int, ev: Events) -> GameState:
-    """Offer ``seat`` its playable Dreams; with none, the turn simply goes on."""
+def open_window(state: GameState, seat: int) -> GameState:
+    """Offer ``seat`` its playable Dreams; with none, nothing happens (what waits beneath goes on)."""
     when = timings(state, seat)
     if not playable(state, seat, when):
-        return _close(state, seat, ev)
-    return resolve(replace(state, work=DreamWork(seat=seat, timings=when)), ev)
+        return state
+    return replace(state, work=DreamWork(seat=seat, timings=when))
 
 
-# turn.after_action and turn.next_reaction call these with (state, seat, ev)
-continues("dream_window")(open_window)
-continues("end_of_turn_window")(open_window)
+def _options(state: GameState, w: DreamWork) -> tuple[Action, ...]:
+    opts = legal(state, w, (PlayDream(card=c) for c in dict.fromkeys(state.players[w.seat].dreams)), _refusal)
+    return with_stop(opts, True)
 
 
-def _close(state: GameState, seat: int, ev: Events) -> GameState:
-    state = replace(state, work=None)
-    if _step6(state, seat):
-        return turn.ask_reaction(state, ev)
-    return turn.continue_turn(state, seat, ev)
-
-
-@decides(DreamWork)
-def decide_dream(state: GameState) -> Decision | None:
-    w: DreamWork = state.work  # type: ignore[assignment]
-    opts = tuple(PlayDream(card=c) for c in playable(state, w.seat, w.timings))
-    return Decision(seat=w.seat, kind="play_dream", prompt="Play a Dream card whose conditions are met, or go on",
-                    options=opts + (Done(),))
-
-
-@handles(PlayDream)
-def play_dream(state: GameState, action: PlayDream, ev: Events) -> GameState:
-    """The card goes to the personal discard pile (it scores at the end); its effect resolves
-    as completely as possible; then the window reopens."""
-    w: DreamWork = state.work  # type: ignore[assignment]
+def _apply(state: GameState, w: DreamWork, action: PlayDream | Done, ev: Events) -> GameState:
+    """A Dream card goes to the personal discard pile (it scores at the end); its effect
+    resolves as completely as possible; then the window reopens. Done closes the window."""
+    if isinstance(action, Done):
+        ev.append(Event(kind="stop", seat=w.seat, detail="play_dream"))
+        return replace(state, work=None)
     pl = state.players[w.seat]
     state = set_player(state, replace(drop_dream(pl, action.card),
                                       dreams_played=pl.dreams_played + (action.card,)))
     card = cards.dream(state, action.card)
     ev.append(Event(kind="play_dream", seat=w.seat, cards=(action.card,), value=card.vp, detail=card.when))
     state = push_effect(replace(state, work=None), w.seat, card.effect.steps, "dream", card=action.card, must=True,
-                        then="dream_played")
+                        then=DreamPlayed(seat=w.seat))
     if card.cathedral:  # Variable Length Game: the piece is built before the Dream's effect
         return cathedral.cathedral_dream(state, w.seat, ev)
-    return resolve(state, ev)
+    return state
 
 
-@continues("dream_played")
-def _dream_played(state: GameState, frame: Frame, ev: Events) -> GameState:
-    return open_window(state, frame.seat, ev)
-
-
-@handles(Done, DreamWork)
-def close_window(state: GameState, action: Done, ev: Events) -> GameState:
-    seat = state.work.seat
-    ev.append(Event(kind="stop", seat=seat, detail="play_dream"))
-    return _close(state, seat, ev)
+def dream_played(state: GameState, then: DreamPlayed, ev: Events) -> GameState:
+    return open_window(state, then.seat)
 
 
 WHEN = {
@@ -189,26 +167,28 @@ WHEN = {
 }
 
 
-@explains(PlayDream)
-def explain_play_dream(state: GameState, action: PlayDream) -> IllegalAction:
-    seat = state.decision.seat  # a PlayDream option exists: the window of this seat is open
+def _refusal(state: GameState, w: DreamWork, action: PlayDream) -> Refusal:
+    seat = w.seat
     if action.card not in state.players[seat].dreams:
         return IllegalAction(f"{action.card or 'that card'} is not a Dream card in your hand",
                              rule="play from your hand", section=SECTION)
     card = cards.dream(state, action.card)
-    if card.when not in timings(state, seat):
+    if card.when not in w.timings:
         return IllegalAction(f"{card.name} may be played only {WHEN[card.when]}", rule="each Dream says when",
                              section=SECTION)
     if not conditions_met(state, seat, action.card):
         return IllegalAction(f"the conditions of {card.name} are not met: {card.text}",
                              rule="each Dream's conditions", section=SECTION)
-    return IllegalAction(f"the effect of {card.name} is not playable yet", rule="unimplemented effect", section=SECTION)
+    return None
 
 
-@explains(PlayDream, absent=True)
+PLAY_DREAM = Rule(DreamWork, (PlayDream,), _options, _refusal, _apply,
+                  lambda s, w: "Play a Dream card whose conditions are met, or go on")
+
+
 def explain_no_window(state: GameState, action: PlayDream) -> IllegalAction:
     """The golden rule: Dreams only before an Action or Reaction is complete, never mid-way."""
-    if state.work is not None or state.frames:
+    if state.frames:
         return IllegalAction("Dream cards may be played only before an Action or Reaction is complete, never in the "
                              "middle of one", rule="the golden rule", section=SECTION)
     return IllegalAction("no Dream card can be played now: wait for the end of an action or reaction, when your "

@@ -1,53 +1,28 @@
-"""The public rules interface: ``legal_actions``, ``apply`` and ``step``.
+"""The public rules interface: ``new_game``, ``legal_actions``, ``check``, ``step`` and ``apply``.
 
-``apply`` validates an action against the decision held in the state, then resolves
-everything up to the next decision. A refusal says which rule forbids the action.
+``step`` validates an action against the decision held in the state (``check``), lets the rule
+of the decision apply it, then resolves everything automatic up to the next decision
+(``resolve``): the steps of effect frames start, finished frames hand over to their
+continuations, and the next Work's rule asks its decision. A refusal says which rule forbids
+the action and where the rulebook says so.
 """
 
 from __future__ import annotations
 
 import msgspec
+from msgspec.structs import replace
 
-from . import registry, setup, turn
-from . import steps_basic  # noqa: F401  (registers the basic effect steps)
-from . import solo  # noqa: F401  (solo setup; imports king_turn)
-from . import nightmares  # noqa: F401
-from . import dreams  # noqa: F401
-from . import cathedral  # noqa: F401
-from . import divergent  # noqa: F401
-from . import movement  # noqa: F401
-from . import fortify  # noqa: F401
-from . import ritual  # noqa: F401
-from . import conflict  # noqa: F401
-from . import king_conflict, king_nightmares  # noqa: F401  (solo: the King's conflicts and Nightmares)
-from . import limbo  # LIMBO: taking Followers back comes with every decision
-from .actions import ACTION_TYPES, Action, ChooseDay, ChooseTurnStart, Conquer, DiscardDevelopment, DiscardDream
-from .actions import KeepDreams, PlaceDreamer, React, TakeDream
+from . import limbo, setup, solo
+from .actions import ACTION_TYPES, Action, Done, ReturnFromLimbo
 from .config import GameConfig
 from .errors import IllegalAction, InvalidAction, NoDecision
 from .events import Event
-from .state import GameState
+from .rules import Rule
+from .state import Decision, GameState
+from .table import ABSENT, CONTINUATIONS, RULES, STEPS
+from .work import Work, kind_of
 
-for _type, _fn in {
-    ChooseTurnStart: setup.choose_turn_start,
-    Conquer: setup.conquer,
-    PlaceDreamer: setup.place_dreamer,
-    ChooseDay: turn.choose_day,
-    DiscardDream: turn.discard_dream,
-    KeepDreams: turn.keep_dreams,
-    TakeDream: turn.take_dream,
-    DiscardDevelopment: turn.discard_development,
-    React: turn.react,
-}.items():
-    registry.handles(_type)(_fn)
-
-for _type, _fn in {
-    Conquer: setup.explain_conquer,
-    ChooseDay: turn.explain_day,
-    DiscardDevelopment: turn.explain_discard_development,
-    React: turn.explain_react,
-}.items():
-    registry.explains(_type)(_fn)
+Events = list[Event]
 
 
 class StepResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -55,8 +30,14 @@ class StepResult(msgspec.Struct, frozen=True, kw_only=True):
     events: tuple[Event, ...]
 
 
+class EngineBug(RuntimeError):
+    """The rules left the game with nothing to decide before its end."""
+
+
 def new_game(config: GameConfig) -> StepResult:
-    state, events = setup.new_game(config)
+    """SETUP (solo: the solo SETUP) up to the first decision."""
+    state, events = (solo.new_game if config.players == 1 else setup.new_game)(config)
+    state = resolve(state, events)
     return StepResult(state=limbo.offer(state), events=tuple(events))
 
 
@@ -69,23 +50,74 @@ def deciding_seat(state: GameState) -> int | None:
     return state.decision.seat if state.decision is not None else None
 
 
+def rule_of(work: Work) -> Rule[Work]:
+    return RULES[type(work)]
+
+
+def decision_of(state: GameState, work: Work) -> Decision | None:
+    """The decision ``work`` asks now, or None when it has nothing left to ask (the step is over)."""
+    rule = rule_of(work)
+    options = rule.options(state, work)
+    if not options:
+        return None
+    return Decision(seat=work.seat, kind=kind_of(work), prompt=rule.prompt(state, work), options=options)
+
+
+def resolve(state: GameState, ev: Events) -> GameState:
+    """Resolve automatic steps until a decision is due or the game is over."""
+    while state.outcome is None:
+        if state.work is not None:
+            decision = decision_of(state, state.work)
+            if decision is None:
+                state = replace(state, work=None)
+                continue
+            return replace(state, decision=decision)
+        if not state.frames:
+            raise EngineBug("nothing to decide and nothing left to resolve before the end of the game")
+        top = state.frames[-1]
+        if not top.steps:
+            state = replace(state, frames=state.frames[:-1])
+            if top.then is not None:
+                state = CONTINUATIONS[type(top.then)](state, top.then, ev)
+            continue
+        first = top.steps[0]
+        state = replace(state, frames=state.frames[:-1] + (replace(top, steps=top.steps[1:]),))
+        state = STEPS[type(first)](state, top, first, ev)
+    return state
+
+
 def check(state: GameState, action: object) -> None:
     """Raise InvalidAction or IllegalAction unless ``action`` is legal now."""
     if not isinstance(action, ACTION_TYPES):
         raise InvalidAction(f"not an action: {action!r}")
     d = state.decision
-    if d is None:
+    if d is None or state.work is None:
         raise NoDecision("the game is over: there is nothing to decide", rule="game over", section="GAME END & SCORING")
     if action in d.options:
         return
-    offered = any(type(o) is type(action) for o in d.options)
-    explain = registry.explainer_for(action, state.work, offered)
-    if explain is not None:
-        raise explain(state, action)
-    if not offered:
-        raise IllegalAction(f"now is the time to decide: {d.prompt} (seat {d.seat}), not to {type(action).__name__}",
-                            rule="the decision that is due")
-    raise IllegalAction(f"{_describe(action)} is not one of the options: {d.prompt}", rule="the decision's options")
+    raise _refusal(state, state.work, d, action)
+
+
+def _refusal(state: GameState, w: Work, d: Decision, action: Action) -> IllegalAction:
+    """Why ``action`` is refused: the decision's own rule says so when it is one of the kinds of
+    action it asks; else the rule of that kind of action, or the decision that is due."""
+    rule = rule_of(w)
+    if type(action) in rule.actions:
+        why = rule.refusal(state, w, action)
+        if why is not None:
+            return why
+        return IllegalAction(f"{_describe(action)} is not one of the options: {d.prompt}",
+                             rule="the decision's options")
+    if isinstance(action, Done):
+        if getattr(w, "must", False):
+            return IllegalAction("this effect must be resolved as completely as possible",
+                                 rule="resolve Victory and Defeat in full", section="REWARDS AND CONSEQUENCES")
+        return IllegalAction(f"there is nothing to stop: {d.prompt}", rule="the decision that is due")
+    absent = ABSENT.get(type(action))
+    if absent is not None:
+        return absent(state, action)
+    return IllegalAction(f"now is the time to decide: {d.prompt} (seat {d.seat}), not to {type(action).__name__}",
+                         rule="the decision that is due")
 
 
 def _describe(action: Action) -> str:
@@ -95,11 +127,15 @@ def _describe(action: Action) -> str:
 def step(state: GameState, action: Action) -> StepResult:
     """Validate, then resolve up to the next decision; report the events."""
     check(state, action)
-    events: list[Event] = []
-    handler = registry.handler_for(action, state.work)
-    new = handler(state, action, events)
-    if new.outcome is None and (new.decision is None or new.decision is state.decision):
-        raise RuntimeError(f"engine bug: no new decision after {_describe(action)}")
+    assert state.decision is not None and state.work is not None
+    events: Events = []
+    seat = state.decision.seat
+    new = replace(state, decision=None)
+    if isinstance(action, ReturnFromLimbo):
+        new = limbo.take_back(new, seat, action, events)
+    else:
+        new = rule_of(state.work).apply(new, state.work, action, events)
+    new = resolve(new, events)
     return StepResult(state=limbo.offer(new), events=tuple(events))
 
 

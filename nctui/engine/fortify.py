@@ -16,14 +16,13 @@ from msgspec.structs import replace
 
 from ..content import schema as cs
 from . import board, units
-from .actions import BuildFortLevel, PayFollower
-from .effects import resolve
+from .actions import Action, BuildFortLevel, Done, PayFollower
 from .errors import IllegalAction
 from .events import Event
-from .registry import decides, explains, handles, starts
-from .state import Decision, GameState
-from .steps_basic import ask
-from .work import FortWork, Frame
+from .rules import Refusal, Rule, legal, with_stop
+from .state import GameState
+from .steps_basic import stop
+from .work import FortPayWork, FortWork, Frame
 
 Events = list[Event]
 MAX_LEVELS = 3  # FORT LEVELS
@@ -37,7 +36,6 @@ _WHERE_WORDS = {
 }
 
 
-@starts(cs.AddFortLevels)
 def start_fortify(state: GameState, frame: Frame, step: cs.AddFortLevels, ev: Events) -> GameState:
     """Levels beyond the printed costs are free (an empty ``cost`` = every level free)."""
     costs = tuple(step.cost[i] if i < len(step.cost) else 0 for i in range(step.count))
@@ -85,53 +83,60 @@ def refusal(state: GameState, w: FortWork, area_id: str) -> IllegalAction | None
     return None
 
 
-@decides(FortWork)
-def decide_fortify(state: GameState) -> Decision | None:
-    w: FortWork = state.work  # type: ignore[assignment]
-    if w.owed > 0:  # the level is built: its cost must be paid in full
-        opts = tuple(PayFollower(area=a.id) for a in state.areas if a.followers[w.seat] > 0)
-        return ask(w.seat, "pay_fort_level", f"Remove a Follower from any area to pay for the Fort level "
-                    f"({w.owed} left)", opts, optional=False)
+def _build_options(state: GameState, w: FortWork) -> tuple[Action, ...]:
     if not w.costs:
-        return None
-    opts = tuple(BuildFortLevel(area=a.id) for a in state.areas if refusal(state, w, a.id) is None)
-    cost = f"remove {w.costs[0]} Follower{'s' if w.costs[0] != 1 else ''}" if w.costs[0] else "free"
-    return ask(w.seat, "build_fort_level", f"Add a Fort level ({cost}; {len(w.costs)} left)", opts,
-                optional=not w.must)
+        return ()
+    return with_stop(legal(state, w, (BuildFortLevel(area=a.id) for a in state.areas), _build_refusal), not w.must)
 
 
-@handles(BuildFortLevel, FortWork)
-def build_fort_level(state: GameState, action: BuildFortLevel, ev: Events) -> GameState:
-    w: FortWork = state.work  # type: ignore[assignment]
+def _build_refusal(state: GameState, w: FortWork, action: BuildFortLevel) -> Refusal:
+    return refusal(state, w, action.area)
+
+
+def _build(state: GameState, w: FortWork, action: BuildFortLevel | Done, ev: Events) -> GameState:
+    if isinstance(action, Done):
+        return stop(state, w, ev)
     state = units.add_fort_level(state, w.seat, action.area)
     ev.append(Event(kind="build_fort_level", seat=w.seat, area=action.area,
                     value=board.area(state, action.area).fort_levels))
-    return resolve(replace(state, work=replace(w, costs=w.costs[1:], owed=w.costs[0])), ev)
+    rest = replace(w, costs=w.costs[1:])
+    if w.costs[0] <= 0:
+        return replace(state, work=rest)
+    return replace(state, work=FortPayWork(seat=w.seat, owed=w.costs[0], rest=rest))
 
 
-@handles(PayFollower, FortWork)
-def pay_fort_level(state: GameState, action: PayFollower, ev: Events) -> GameState:
-    """FORTIFY: removed Followers go back to the supply (not to Limbo)."""
-    w: FortWork = state.work  # type: ignore[assignment]
-    state = units.remove(state, w.seat, action.area, 1)
-    ev.append(Event(kind="remove_follower", seat=w.seat, area=action.area, value=1, detail="fort_level"))
-    return resolve(replace(state, work=replace(w, owed=w.owed - 1)), ev)
+def _build_prompt(state: GameState, w: FortWork) -> str:
+    cost = f"remove {w.costs[0]} Follower{'s' if w.costs[0] != 1 else ''}" if w.costs[0] else "free"
+    return f"Add a Fort level ({cost}; {len(w.costs)} left)"
 
 
-@explains(BuildFortLevel)
-def explain_build(state: GameState, action: BuildFortLevel) -> IllegalAction:
-    w = state.work
-    if isinstance(w, FortWork) and w.owed == 0 and w.costs:
-        why = refusal(state, w, action.area)
-        if why is not None:
-            return why
-    return IllegalAction("no Fort level can be added now", rule="the step being resolved", section="FORTIFY")
+BUILD_FORT_LEVEL = Rule(FortWork, (BuildFortLevel,), _build_options, _build_refusal, _build, _build_prompt)
 
 
-@explains(PayFollower, FortWork)
-def explain_pay(state: GameState, action: PayFollower) -> IllegalAction:
+def _pay_options(state: GameState, w: FortPayWork) -> tuple[Action, ...]:
+    """The level is built: its cost must be paid in full, one Follower at a time."""
+    if w.owed <= 0:
+        return ()
+    return legal(state, w, (PayFollower(area=a.id) for a in state.areas), _pay_refusal)
+
+
+def _pay_refusal(state: GameState, w: FortPayWork, action: PayFollower) -> Refusal:
     """Why a Follower can't pay for a Fort level from ``action.area``."""
     if action.area not in board.area_index(state):
         return IllegalAction(f"{action.area} is not an area in play", rule="areas in play", section="SETUP")
-    return IllegalAction(f"you have no Follower in {action.area} to remove", rule="pay with your own Followers",
-                         section="FORTIFY")
+    if board.area(state, action.area).followers[w.seat] <= 0:
+        return IllegalAction(f"you have no Follower in {action.area} to remove", rule="pay with your own Followers",
+                             section="FORTIFY")
+    return None
+
+
+def _pay(state: GameState, w: FortPayWork, action: PayFollower, ev: Events) -> GameState:
+    """FORTIFY: removed Followers go back to the supply (not to Limbo); once paid, the next level."""
+    state = units.remove(state, w.seat, action.area, 1)
+    ev.append(Event(kind="remove_follower", seat=w.seat, area=action.area, value=1, detail="fort_level"))
+    owed = w.owed - 1
+    return replace(state, work=replace(w, owed=owed) if owed > 0 else w.rest)
+
+
+PAY_FORT_LEVEL = Rule(FortPayWork, (PayFollower,), _pay_options, _pay_refusal, _pay,
+                      lambda s, w: f"Remove a Follower from any area to pay for the Fort level ({w.owed} left)")

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections import Counter
 
-from . import board
+from . import board, divergent
 from .actions import ReturnFromLimbo
 from .events import HIDDEN
+from .flow import decision_of
 from .king_state import KING_COMBAT
-from .state import BASIC_COMBAT, FOLLOWERS, FORT_LEVELS, SHADOWS, GameState, UNIT_LIMIT
-from .work import ConflictWork, KeepWork, KingTuckWork
+from .limbo import returns
+from .state import BASIC_COMBAT, FOLLOWERS, FORT_LEVELS, SHADOWS, UNIT_LIMIT, GameState
+from .work import CardToBottom, Fight, KeepWork, KingTuckWork
 
 
 def violations(state: GameState) -> list[str]:
@@ -21,9 +23,7 @@ def violations(state: GameState) -> list[str]:
     out += _board(state)
     out += _nightmares(state)
     if state.config.divergent_paths and state.turn_start >= 0:
-        from .divergent import violations as tile_violations
-
-        out += tile_violations(state)
+        out += divergent.violations(state)
     for pl in state.players:
         if not set(pl.free_dreams) <= set(pl.dreams):
             out.append(f"seat {pl.seat}: a Dream exempt from the limit is not in hand")
@@ -37,12 +37,9 @@ def violations(state: GameState) -> list[str]:
 
 
 def _decision(state: GameState) -> list[str]:
-    """A step's decision is the one its decider asks (which lets LIMBO's take-back ask it again),
+    """The decision is the one its Work's rule asks (which lets LIMBO's take-back ask it again),
     and the take-back options a decision carries are its seat's (``flow`` adds them all; a
     hand-built position may lack them)."""
-    from .limbo import returns
-    from .registry import DECIDERS
-
     d = state.decision
     if d is None:
         return []
@@ -50,11 +47,12 @@ def _decision(state: GameState) -> list[str]:
     taken = tuple(o for o in d.options if isinstance(o, ReturnFromLimbo))
     if not set(taken) <= set(returns(state, d)):
         out.append(f"the decision offers {taken} to take Followers back from Limbo, not {returns(state, d)}")
-    if state.work is not None:
-        asked = DECIDERS[type(state.work)](state)
-        base = d.options[:len(d.options) - len(taken)]
-        if asked is None or (asked.seat, asked.kind, asked.options) != (d.seat, d.kind, base):
-            out.append(f"the decision {d.kind} is not the one its step ({type(state.work).__name__}) asks")
+    if state.work is None:
+        return [*out, f"the decision {d.kind} comes from no Work"]
+    asked = decision_of(state, state.work)
+    base = d.options[:len(d.options) - len(taken)]
+    if asked is None or (asked.seat, asked.kind, asked.options) != (d.seat, d.kind, base):
+        out.append(f"the decision {d.kind} is not the one its step ({type(state.work).__name__}) asks")
     return out
 
 
@@ -161,12 +159,16 @@ def _nightmares(state: GameState) -> list[str]:
     return out
 
 
+def _fight(state: GameState) -> Fight | None:
+    """The conflict being fought, if a decision of one of its stages is due."""
+    f = getattr(state.work, "fight", None)
+    return f if isinstance(f, Fight) else None
+
+
 def _king_combat_in_play(state: GameState) -> int:
     """The King's own combat cards played in a conflict still in progress."""
-    w = state.work
-    if w is None or type(w).__name__ != "ConflictWork":
-        return 0
-    return sum(c in KING_COMBAT for c in w.plays[0] + w.plays[1])
+    f = _fight(state)
+    return 0 if f is None else sum(c in KING_COMBAT for c in f.plays[0] + f.plays[1])
 
 
 def _cards_in_work(state: GameState, deck: str = "development") -> tuple[str, ...]:
@@ -174,15 +176,16 @@ def _cards_in_work(state: GameState, deck: str = "development") -> tuple[str, ..
     in a conflict, or drawn by the King and waiting to be tucked; with ``deck="conflict"``, the
     Conflict card played for the Shadows, until its Victory or Defeat effect is resolved."""
     w = state.work
+    f = _fight(state)
     held: tuple[str, ...] = ()
     if deck == "conflict":
-        if isinstance(w, ConflictWork) and w.shadow_card:
-            held += (w.shadow_card,)
-        return held + tuple(f.card for f in state.frames if f.then == "conflict_card_bottom")
+        if f is not None and f.shadow_card:
+            held += (f.shadow_card,)
+        return held + tuple(fr.then.card for fr in state.frames if isinstance(fr.then, CardToBottom))
     if isinstance(w, KeepWork) and w.deck.startswith("development"):
         held += w.drawn
-    if isinstance(w, ConflictWork):
-        held += tuple(c for c in w.plays[0] + w.plays[1] if c not in KING_COMBAT)  # the King's are not Development cards
+    if f is not None:
+        held += tuple(c for c in f.plays[0] + f.plays[1] if c not in KING_COMBAT)  # the King's are not Development cards
     if isinstance(w, KingTuckWork):  # solo DEVELOP: the card waits for your choice of Action card
         held += (w.card,)
     return held

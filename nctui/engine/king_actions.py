@@ -15,15 +15,16 @@ from typing import Callable
 from msgspec.structs import replace
 
 from . import board, cards, nightmares, rng, units
-from . import king_turn as kt
-from .actions import ChooseAction, ChooseArea
-from .effects import resolve
+from . import king as kt
+from .actions import Action, ChooseAction, ChooseArea
 from .errors import IllegalAction
 from .events import Event, plural
-from .ops import draw_development, set_player
-from .registry import continues, decides, explains, handles
-from .state import AreaState, Decision, GameState
-from .work import Frame, KingManeuverRest, KingManeuverWork, KingTuckWork
+from .king_dreams import add_cultist, place_on_dream
+from .king_nightmares import devour_order
+from .ops import set_player
+from .rules import Refusal, Rule, legal
+from .state import AreaState, GameState
+from .work import Frame, KingCommand, KingConflicts, KingManeuverRest, KingManeuverWork, KingTuckWork
 
 Events = list[Event]
 SHADOWS = board.SHADOWS_SIDE
@@ -52,18 +53,18 @@ def perform_king_action(state: GameState, action: str, power: int, ev: Events) -
     return ACTIONS[action](state, params(state, action, power), row_power(power), ev)
 
 
-def _hook(state: GameState, name: str) -> GameState:
-    """A King routine another module registers (a commanded Nightmare, the conflict loop): it is
-    pushed as a frame whose continuation runs it, not called here, because it may wait for your
-    decisions (your combat cards): the resolve loop then runs it after the rest of this action,
-    before the King's turn goes on (a Ritual's commands come after its climb)."""
+def _hook(state: GameState, then: KingCommand | KingConflicts) -> GameState:
+    """A King routine that may wait for your decisions (your combat cards): a commanded
+    Nightmare, the conflict loop. It is pushed as a frame whose continuation runs it, so that it
+    comes after the rest of this action and before the King's turn goes on (a Ritual's commands
+    come after its climb)."""
     # under the pieces of Dreams this action completed: those are built "immediately"
-    return kt.under_pieces(state, Frame(seat=kt.king(state).seat, steps=(), source="king_hook", then=name))
+    return kt.under_pieces(state, Frame(seat=kt.king(state).seat, steps=(), source="king_hook", then=then))
 
 
 def command_nightmare(state: GameState, ev: Events) -> GameState:
-    """COMMANDING NIGHTMARES (the "king_command_nightmare" hook)."""
-    return _hook(state, "king_command_nightmare")
+    """COMMANDING NIGHTMARES (``king_nightmares``)."""
+    return _hook(state, KingCommand())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -96,11 +97,6 @@ def _pick(state: GameState, areas: list[AreaState], keys: list[Callable[[AreaSta
           ev: Events) -> tuple[str, GameState]:
     """The best area by ``keys``; the Area Selection cards decide among the areas still tied."""
     return kt.select_area(state, tuple(a.id for a in _best(areas, keys)), why, ev)
-
-
-def _human(state: GameState) -> int:
-    """The seat that makes the choices the King's rules leave to "you"."""
-    return 1 - kt.king(state).seat
 
 
 # ---------------------------------------------------------------------------------------------
@@ -223,14 +219,8 @@ def summon(state: GameState, p: tuple[int, ...], power: int, ev: Events) -> Game
 def _dream_cultists_each(state: GameState, ev: Events) -> GameState:
     """PERFORM RITUAL: add 1 Cultist to each of its Dreams (completing some)."""
     for card in kt.king(state).dreams:
-        k = kt.king(state)
-        i = k.dreams.index(card)
-        k = replace(k, dream_cultists=k.dream_cultists[:i] + (k.dream_cultists[i] + 1,) + k.dream_cultists[i + 1:])
-        state = kt.set_king(state, k)
-        ev.append(Event(kind="king_cultist_on_dream", seat=k.seat, cards=(card,), value=k.dream_cultists[i],
-                        detail=f"a Cultist goes onto the King's Dream {card}"))
-        if k.dream_cultists[i] >= cards.dream(state, card).vp:
-            state = kt.complete_dream(state, i, ev)
+        state = add_cultist(state, kt.king(state).dreams.index(card), ev,
+                            why=f"a Cultist goes onto the King's Dream {card}")
     return state
 
 
@@ -281,18 +271,9 @@ def ritual(state: GameState, p: tuple[int, ...], power: int, ev: Events) -> Game
 # FORTIFY
 
 
-def draw(state: GameState, n: int) -> tuple[tuple[str, ...], GameState]:
-    """Draw ``n`` Development cards for the King (its PlayerState hand stays untouched)."""
-    seat = kt.king(state).seat
-    before = state.players[seat].hand
-    state = draw_development(state, seat, n, [])
-    drawn = state.players[seat].hand[len(before):]
-    return drawn, set_player(state, replace(state.players[seat], hand=before))
-
-
 def _draw_to_hand(state: GameState, n: int, ev: Events) -> GameState:
     """Development cards straight into the King's hand, shuffled."""
-    drawn, state = draw(state, n)
+    drawn, state = kt.draw(state, n)
     k = kt.king(state)
     hand, r = rng.shuffle(state.rng, k.hand + drawn)
     _log(state, "king_hand_card", f"the King shuffles {plural(len(drawn), 'card')} into its hand", ev, value=len(drawn))
@@ -315,20 +296,10 @@ def build_fort_level(state: GameState, ev: Events) -> GameState:
     return state
 
 
-def devour_side(state: GameState) -> tuple[int, ...]:
-    """DEVOURING UNITS: not in the lead of devoured units (its Followers <= yours or <= Shadows):
-    its own first; otherwise Shadows before your Followers (its own last)."""
-    k = kt.king(state).seat
-    mine = state.players[k].devoured
-    if mine <= state.players[1 - k].devoured or mine <= state.devoured_shadows:
-        return (k, SHADOWS, 1 - k)
-    return (SHADOWS, 1 - k, k)
-
-
 def devour_one(state: GameState, ev: Events) -> GameState:
     """FORTIFY (Stage 2): devour 1 unit in an area holding a Nightmare (docs/rules-decisions.md)."""
     where = board.nightmare_areas(state)
-    for side in devour_side(state):
+    for side in devour_order(state):
         pool = tuple(a for a in where if units.count(board.area(state, a), side) > 0)
         if pool:
             area, state = kt.select_area(state, pool, "for the unit the King devours", ev)
@@ -443,7 +414,7 @@ def maneuver_step(state: GameState, ev: Events, *, left: int = 0) -> GameState:
         _log(state, "king_mp_unused", "no area for the King to maneuver into", ev)
         return state
     if len(options) > 1 and any(can_place(state, a) for a in options):
-        return replace(state, work=KingManeuverWork(seat=_human(state), options=options, mp=left))
+        return replace(state, work=KingManeuverWork(seat=kt.human(state), options=options, mp=left))
     return place_follower(state, options[0], ev)  # alone, or nothing can be placed anywhere: no choice to make
 
 
@@ -460,7 +431,7 @@ def spend_mp(state: GameState, mp: int, ev: Events) -> GameState:
         state = maneuver_step(state, ev, left=left)
         if isinstance(state.work, KingManeuverWork):
             return state
-    return _hook(state, "king_conflicts")
+    return _hook(state, KingConflicts())
 
 
 def maneuver(state: GameState, p: tuple[int, ...], power: int, ev: Events) -> GameState:
@@ -475,56 +446,43 @@ def _maneuver(state: GameState, mp: int, cultists: int, ev: Events) -> GameState
     they complete builds its Cathedral piece "immediately": when you are to choose that piece,
     the rest of the Maneuver waits beneath your choice (a frame under the pending pieces)."""
     for left in range(cultists - 1, -1, -1):
-        state = kt.place_on_dream(state, ev)
+        state = place_on_dream(state, ev)
         mp -= 1
         if kt.pieces_pending(state):
             rest = Frame(seat=kt.king(state).seat, steps=(), source="king_maneuver_rest",
-                         progress=KingManeuverRest(mp=mp, cultists=left), then="king_maneuver_rest")
+                         then=KingManeuverRest(mp=mp, cultists=left))
             return kt.under_pieces(state, rest)
     return spend_mp(state, mp, ev)
 
 
-@continues("king_maneuver_rest")
-def _maneuver_rest(state: GameState, frame: Frame, ev: Events) -> GameState:
-    rest = frame.progress
-    assert isinstance(rest, KingManeuverRest)
-    return _maneuver(state, rest.mp, rest.cultists, ev)
+def maneuver_rest(state: GameState, then: KingManeuverRest, ev: Events) -> GameState:
+    return _maneuver(state, then.mp, then.cultists, ev)
 
 
-@decides(KingManeuverWork)
-def decide_maneuver(state: GameState) -> Decision | None:
-    w: KingManeuverWork = state.work  # type: ignore[assignment]
-    return Decision(seat=w.seat, kind="king_maneuver", options=tuple(ChooseArea(area=a) for a in w.options),
-                    prompt="The King of Horrors maneuvers: choose the area for its Follower among those tied")
+def _maneuver_options(state: GameState, w: KingManeuverWork) -> tuple[Action, ...]:
+    return legal(state, w, (ChooseArea(area=a) for a in w.options), _maneuver_refusal)
 
 
-@handles(ChooseArea, KingManeuverWork)
-def choose_maneuver_area(state: GameState, action: ChooseArea, ev: Events) -> GameState:
-    """MANEUVER: "you may choose between the tied areas"; then the rest of its MP."""
-    w: KingManeuverWork = state.work  # type: ignore[assignment]
-    state = place_follower(replace(state, work=None), action.area, ev, how=" (your choice among the tied areas)")
-    return resolve(spend_mp(state, w.mp, ev), ev)
-
-
-@explains(ChooseArea, KingManeuverWork)
-def explain_maneuver_area(state: GameState, action: ChooseArea) -> IllegalAction:
-    w: KingManeuverWork = state.work  # type: ignore[assignment]
+def _maneuver_refusal(state: GameState, w: KingManeuverWork, action: ChooseArea) -> Refusal:
+    if action.area in w.options:
+        return None
     return IllegalAction(f"{action.area} is not one of the areas tied for the King's Follower ({', '.join(w.options)})"
                          ": you choose only between the areas its Maneuver criteria leave tied",
                          rule="the King's Maneuver: you choose between the tied areas", section="SOLO MANEUVER")
 
 
+def _choose_maneuver_area(state: GameState, w: KingManeuverWork, action: ChooseArea, ev: Events) -> GameState:
+    """MANEUVER: "you may choose between the tied areas"; then the rest of its MP."""
+    state = place_follower(replace(state, work=None), action.area, ev, how=" (your choice among the tied areas)")
+    return spend_mp(state, w.mp, ev)
+
+
+KING_MANEUVER = Rule(KingManeuverWork, (ChooseArea,), _maneuver_options, _maneuver_refusal, _choose_maneuver_area,
+                     lambda s, w: "The King of Horrors maneuvers: choose the area for its Follower among those tied")
+
+
 # ---------------------------------------------------------------------------------------------
 # DEVELOP
-
-
-def tuck(state: GameState, slot: int, card: str, ev: Events, *, how: str = "") -> GameState:
-    """Tuck ``card`` under the King's Action card ``slot`` (its Power counts it from now on)."""
-    k = kt.king(state)
-    tucked = k.tucked[:slot] + (k.tucked[slot] + (card,),) + k.tucked[slot + 1:]
-    ev.append(Event(kind="king_tucks", seat=k.seat, cards=(card,),
-                    detail=f"the King tucks {card} under its {kt.rondel(state)[slot]} card{how}"))
-    return kt.set_king(state, replace(k, tucked=tucked))
 
 
 def develop(state: GameState, p: tuple[int, ...], power: int, ev: Events) -> GameState:
@@ -532,7 +490,7 @@ def develop(state: GameState, p: tuple[int, ...], power: int, ev: Events) -> Gam
     under the card with the fewest tucked), the others into its hand; Cultists on the Maneuver /
     Ritual Day spaces; in Stage 2 it commands a Nightmare."""
     n, on_maneuver, on_ritual = p
-    drawn, state = draw(state, n)
+    drawn, state = kt.draw(state, n)
     _log(state, "king_develops", f"the King draws {plural(len(drawn), 'Development card')}", ev, value=len(drawn))
     ups = [c for c in drawn if cards.is_upgrade(state, c)]
     card = ups[0] if ups else (drawn[-1] if drawn else "")
@@ -560,34 +518,32 @@ def _tuck_drawn(state: GameState, card: str, upgrade: bool, ev: Events) -> GameS
     ro = kt.rondel(state)
     options = (cards.development(state, card).action,) if upgrade else tuck_choices(state)
     if len(options) == 1:
-        return tuck(state, ro.index(options[0]), card, ev)
-    return replace(state, work=KingTuckWork(seat=_human(state), card=card, options=options))
+        return kt.tuck(state, ro.index(options[0]), card, ev)
+    return replace(state, work=KingTuckWork(seat=kt.human(state), card=card, options=options))
 
 
-@decides(KingTuckWork)
-def decide_tuck(state: GameState) -> Decision | None:
-    w: KingTuckWork = state.work  # type: ignore[assignment]
-    return Decision(seat=w.seat, kind="king_tuck", options=tuple(ChooseAction(action=a) for a in w.options),
-                    prompt=f"The King of Horrors develops: choose the Action card {w.card} is tucked under "
-                           "(tied for the fewest tucked)")
+def _tuck_options(state: GameState, w: KingTuckWork) -> tuple[Action, ...]:
+    return legal(state, w, (ChooseAction(action=a) for a in w.options), _tuck_refusal)  # type: ignore[arg-type]
 
 
-@handles(ChooseAction, KingTuckWork)
-def choose_tuck(state: GameState, action: ChooseAction, ev: Events) -> GameState:
-    """DEVELOP: "your choice if tied"."""
-    w: KingTuckWork = state.work  # type: ignore[assignment]
-    state = tuck(replace(state, work=None), kt.rondel(state).index(action.action), w.card, ev,
-                 how=" (your choice among the tied cards)")
-    return resolve(state, ev)
-
-
-@explains(ChooseAction, KingTuckWork)
-def explain_tuck(state: GameState, action: ChooseAction) -> IllegalAction:
-    w: KingTuckWork = state.work  # type: ignore[assignment]
+def _tuck_refusal(state: GameState, w: KingTuckWork, action: ChooseAction) -> Refusal:
+    if action.action in w.options:
+        return None
     return IllegalAction(f"the King's {action.action} card is not one of those with the fewest cards tucked "
                          f"({', '.join(w.options)}): you choose only between the tied cards",
                          rule="the King's Develop: the last card goes under the card with the fewest tucked",
                          section="SOLO DEVELOP")
+
+
+def _choose_tuck(state: GameState, w: KingTuckWork, action: ChooseAction, ev: Events) -> GameState:
+    """DEVELOP: "your choice if tied"."""
+    return kt.tuck(replace(state, work=None), kt.rondel(state).index(action.action), w.card, ev,
+                   how=" (your choice among the tied cards)")
+
+
+KING_TUCK = Rule(KingTuckWork, (ChooseAction,), _tuck_options, _tuck_refusal, _choose_tuck,
+                 lambda s, w: f"The King of Horrors develops: choose the Action card {w.card} is tucked under "
+                              "(tied for the fewest tucked)")
 
 
 def _day_cultists(state: GameState, spaces: tuple[tuple[str, int], ...], ev: Events) -> GameState:

@@ -4,7 +4,7 @@ The King commands the Nightmare without its marker Cultist, then moves the marke
 resolves that Nightmare's King's Nightmare card ``times`` times: a move (Area Selection cards
 among several areas; none: a random adjacent area and the ``failure`` effect), then the effect
 in the Nightmare's area. Its steps resolve automatically; a conflict waits for your cards, so
-the resolution's progress is kept in a frame (``Frame.progress``) and resumes afterwards.
+the resolution's progress waits in a frame (``KingCommandResume``) and resumes afterwards.
 """
 
 from __future__ import annotations
@@ -12,29 +12,25 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from ..content import schema as cs
-from . import board, units
-from .actions import StartConflict
+from . import board, conflict, units
 from .effects import push
 from .events import Event
-from .king_turn import king, king_climbs, king_draws, select_area, set_king
-from .nightmares import CATHEDRAL, _set_location, candidates, devour, location, reachable
-from .registry import continues
+from .king import king, king_climbs, king_draws, select_area, set_king
+from .king_combat import margin, possible, you
+from .nightmares import CATHEDRAL, candidates, devour, location, reachable, set_location
 from .state import GameState
-from .work import ConflictWork, Frame, KingCommandProgress
+from .work import ConflictWork, Frame, KingCommand, KingCommandResume
 
 Events = list[Event]
 SHADOWS = board.SHADOWS_SIDE
-RESUME = "king_nightmare_resume"
 
 
 def king_card(state: GameState, number: int) -> cs.KingNightmareCard | None:
     return next((c for c in board.pack(state).cards.king_nightmares if c.number == number), None)
 
 
-@continues("king_command_nightmare")
-def king_command_nightmare(state: GameState, *args) -> GameState:
-    """COMMANDING NIGHTMARES, called as ``(state, ev)`` (or as a frame continuation)."""
-    ev: Events = args[-1]
+def king_command_nightmare(state: GameState, then: KingCommand, ev: Events) -> GameState:
+    """COMMANDING NIGHTMARES: the King commands the Nightmare without its marker Cultist."""
     k = king(state)
     if state.stage < 2 or len(state.nightmares) < 2:
         return state
@@ -56,11 +52,12 @@ def king_command_nightmare(state: GameState, *args) -> GameState:
     state = set_king(state, replace(k, nightmare_marker=i))
     state = replace(state, commanded=state.commanded + ((k.seat, n),), commanding=n, visited=(location(state, n),))
     times = max(1, card.times - 1) if "easier_nightmare" in state.config.difficulty else card.times
-    return _run(state, KingCommandProgress(number=n, left=times), ev)
+    return _run(state, KingCommandResume(number=n, left=times), ev)
 
 
-def _run(state: GameState, p: KingCommandProgress, ev: Events) -> GameState:
+def _run(state: GameState, p: KingCommandResume, ev: Events) -> GameState:
     card = king_card(state, p.number)
+    assert card is not None
     while p.left > 0:
         if p.step < 0:
             state, failed = _move(state, card, ev)
@@ -83,7 +80,7 @@ def _end(state: GameState, card: cs.KingNightmareCard, ev: Events) -> GameState:
     n = state.commanding
     if card.returns:
         ev.append(Event(kind="nightmare_returns", seat=king(state).seat, value=n, detail=location(state, n)))
-        state = _set_location(state, n, CATHEDRAL)
+        state = set_location(state, n, CATHEDRAL)
     return replace(state, commanding=0, visited=())
 
 
@@ -104,7 +101,7 @@ def _move(state: GameState, card: cs.KingNightmareCard, ev: Events) -> tuple[Gam
     if failed:
         ev.append(Event(kind="king_nightmare_failure", seat=seat, value=n, area=to,
                         detail=f"no adjacent area suits Nightmare {n}: it moves to {to} and its Failure resolves"))
-    return replace(_set_location(state, n, to), visited=state.visited + (to,)), failed
+    return replace(set_location(state, n, to), visited=state.visited + (to,)), failed
 
 
 def _adjacent(state: GameState) -> tuple[str, ...]:
@@ -128,13 +125,10 @@ def _resolve_step(state: GameState, step: object, ev: Events) -> GameState:
                 break
             state = devour(state, king(state).seat, _here(state), side, ev)
         return state
-    if isinstance(step, cs.Climb):
-        # the harder game's double climb is for Cathedral pieces only
-        plain = replace(state, config=replace(state.config, difficulty=tuple(
-            d for d in state.config.difficulty if d != "harder_climb")))
+    if isinstance(step, cs.Climb):  # one step at a time: the harder double climb is for Cathedral pieces only
         for _ in range(max(1, step.free)):
-            plain = king_climbs(plain, "a King's Nightmare", ev)
-        return replace(plain, config=state.config)
+            state = king_climbs(state, "a King's Nightmare", ev, steps=1)
+        return state
     if isinstance(step, cs.Draw):
         return king_draws(state, step.count, ev)
     if isinstance(step, cs.AddShadows):
@@ -150,12 +144,11 @@ def _resolve_step(state: GameState, step: object, ev: Events) -> GameState:
 def devour_order(state: GameState) -> tuple[int, ...]:
     """DEVOURING UNITS: its own Followers first while it has devoured no more Followers than you,
     or no more than the Shadows devoured; otherwise the Shadows before your Followers."""
-    seat = king(state).seat
-    you = 0 if seat != 0 else 1
+    seat, other = king(state).seat, you(state)
     mine = state.players[seat].devoured
-    if mine <= state.players[you].devoured or mine <= state.devoured_shadows:
-        return (seat, SHADOWS, you)
-    return (SHADOWS, you, seat)
+    if mine <= state.players[other].devoured or mine <= state.devoured_shadows:
+        return (seat, SHADOWS, other)
+    return (SHADOWS, other, seat)
 
 
 def devour_choice(state: GameState, area_id: str, whose: str) -> int | None:
@@ -166,28 +159,21 @@ def devour_choice(state: GameState, area_id: str, whose: str) -> int | None:
     return next((s for s in devour_order(state) if allowed(s) and units.count(a, s) > 0), None)
 
 
-def _conflict(state: GameState, p: KingCommandProgress, ev: Events) -> GameState | None:
+def _conflict(state: GameState, p: KingCommandResume, ev: Events) -> GameState | None:
     """"Resolve 1 conflict there": the one most in the King's favour (those involving you first);
     none possible: nothing happens. The rest of the resolution waits in a frame."""
-    from .conflict import handle_start
-    from .king_conflict import margin, possible
     seat = king(state).seat
     area = _here(state)
     pairs = possible(state, area)
     if not pairs:
         ev.append(Event(kind="no_conflict_possible", seat=seat, area=area, value=1))
         return None
-    you = 0 if seat != 0 else 1
-    sides = min(pairs, key=lambda s: (you not in s, -margin(state, area, s)))
-    frame = Frame(seat=seat, steps=(), source="king_nightmare", progress=p, then=RESUME)
-    state = replace(push(state, frame), work=ConflictWork(seat=seat, left=1))
-    return handle_start(state, StartConflict(area=area, sides=sides), ev)
+    sides = min(pairs, key=lambda s: (you(state) not in s, -margin(state, area, s)))
+    state = push(state, Frame(seat=seat, steps=(), source="king_nightmare", then=p))
+    return conflict.begin(state, ConflictWork(seat=seat, left=1), area, sides, ev)
 
 
-@continues(RESUME)
-def _resume(state: GameState, frame: Frame, ev: Events) -> GameState:
-    p = frame.progress
-    assert isinstance(p, KingCommandProgress)
+def resume(state: GameState, then: KingCommandResume, ev: Events) -> GameState:
     if not state.commanding:  # the conflict's effects ended the command (never with the base pack)
-        state = replace(state, commanding=p.number)
-    return _run(state, p, ev)
+        state = replace(state, commanding=then.number)
+    return _run(state, then, ev)

@@ -4,25 +4,23 @@ your supply at any time, but it might be beneficial to leave them there" (CONFLI
 Taking them back is a free move that comes with every decision of a player whose Limbo holds
 Followers: ``ReturnFromLimbo`` for 1 of them, or all of them (never for the King, who has no
 Limbo). ``flow`` adds these options to each decision it hands out (``offer``). After the move
-the same decision is asked again, rebuilt (``ask_again``): a step in progress (``state.work``)
-asks its decider again, so that options depending on the supply are right; a decision made
-outside a step (the turn structure, setup, reactions, a Cathedral piece) never depends on the
-supply, and keeps its options. The one limit: a Ritual space being paid for is paid in full, so
-Followers stay in Limbo while 3 of them are the only way left to pay it.
+the decision due is asked again by its rule, so that options depending on the supply are right
+(``flow`` resolves again: a step with nothing left to ask, such as a Limbo recovery with an empty
+Limbo, then ends). The one limit: a Ritual space being paid for is paid in full, so Followers
+stay in Limbo while 3 of them are the only way left to pay it.
 """
 
 from __future__ import annotations
 
 from msgspec.structs import replace
 
-from . import king_turn, ritual, units
+from . import ritual, units
 from .actions import ReturnFromLimbo
-from .effects import resolve
 from .errors import IllegalAction
 from .events import Event, plural
-from .registry import explains, handles
+from .king import is_king
 from .state import Decision, GameState
-from .work import ClimbWork
+from .work import ClimbPayWork
 
 Events = list[Event]
 LIMBO = "LIMBO"
@@ -30,7 +28,7 @@ LIMBO = "LIMBO"
 
 def holder(state: GameState, d: Decision) -> int:
     """The Followers in the deciding seat's Limbo (0 for the King: it has none)."""
-    if not 0 <= d.seat < len(state.players) or king_turn.is_king(state, d.seat):
+    if not 0 <= d.seat < len(state.players) or is_king(state, d.seat):
         return 0
     return state.players[d.seat].limbo
 
@@ -46,7 +44,7 @@ def _payment_survives(state: GameState, left: int) -> bool:
     """PERFORM RITUAL: a space being paid for must be paid in full; Followers leave Limbo only if
     the payment can still be completed without them."""
     w = state.work
-    return not (isinstance(w, ClimbWork) and w.marker >= 0) or ritual.still_payable(state, w, left)
+    return not isinstance(w, ClimbPayWork) or ritual.still_payable(state, w, left)
 
 
 def _base(d: Decision) -> tuple:
@@ -62,28 +60,18 @@ def offer(state: GameState) -> GameState:
     return state if options == d.options else replace(state, decision=replace(d, options=options))
 
 
-@handles(ReturnFromLimbo)
-def take_back(state: GameState, action: ReturnFromLimbo, ev: Events) -> GameState:
-    seat = state.decision.seat
+def take_back(state: GameState, seat: int, action: ReturnFromLimbo, ev: Events) -> GameState:
+    """The Followers go back to the supply; ``flow`` then asks the decision due again."""
     state = units.from_limbo(state, seat, action.count)
     ev.append(Event(kind="limbo_return", seat=seat, value=action.count))
-    return ask_again(state, ev)
+    return state
 
 
-def ask_again(state: GameState, ev: Events) -> GameState:
-    """The decision that was due, rebuilt after the supply changed. A step's decider may now
-    find nothing left to ask (a Limbo recovery with an empty Limbo): the game then goes on."""
-    if state.work is not None:
-        return resolve(replace(state, decision=None), ev)
-    return replace(state, decision=replace(state.decision, options=_base(state.decision)))
-
-
-@explains(ReturnFromLimbo)
-@explains(ReturnFromLimbo, absent=True)
 def explain_return(state: GameState, action: ReturnFromLimbo) -> IllegalAction:
     d = state.decision
+    assert d is not None
     held = holder(state, d)
-    if king_turn.is_king(state, d.seat):
+    if is_king(state, d.seat):
         why = "the King of Horrors has no Limbo"
     elif held == 0:
         why = "there is no Follower in your Limbo to take back"

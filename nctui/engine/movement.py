@@ -11,14 +11,13 @@ from msgspec.structs import replace
 
 from ..content import schema as cs
 from . import board, units
-from .actions import ConvertUnit, MoveFollower, MoveShaper
-from .effects import resolve
+from .actions import Action, ConvertUnit, Done, MoveFollower, MoveShaper
 from .errors import IllegalAction
 from .events import Event
 from .ops import set_player
-from .registry import decides, explains, handles, starts
-from .state import AreaState, Decision, GameState
-from .steps_basic import WAIT, ask, placing
+from .rules import Refusal, Rule, legal, with_stop
+from .state import AreaState, GameState
+from .steps_basic import placing, stop
 from .work import ConvertWork, Frame, MoveWork, ShaperWork
 
 Events = list[Event]
@@ -44,12 +43,13 @@ def follower_fits(state: GameState, seat: int, source: str, to: str) -> bool:
 
 
 def follower_moves(state: GameState, seat: int) -> tuple[MoveFollower, ...]:
-    out: list[MoveFollower] = []
-    for a in state.areas:
-        if a.followers[seat] and can_leave(a, seat):
-            out += [MoveFollower(source=a.id, to=b) for b in board.adjacent(state, a.id)
-                    if follower_fits(state, seat, a.id, b)]
-    return tuple(out)
+    """MP: every move of one of the seat's Followers to an adjacent area the rules allow."""
+    return tuple(m for a in state.areas if a.followers[seat] for m in _moves_from(state, seat, a.id)
+                 if follower_move_refusal(state, seat, m) is None)
+
+
+def _moves_from(state: GameState, seat: int, area_id: str) -> tuple[MoveFollower, ...]:
+    return tuple(MoveFollower(source=area_id, to=b) for b in board.adjacent(state, area_id))
 
 
 def shaper_destinations(state: GameState, seat: int, anywhere: bool = False) -> tuple[str, ...]:
@@ -70,112 +70,135 @@ def enemy_sides(state: GameState, seat: int) -> tuple[int, ...]:
 def conversions(state: GameState, seat: int, where: str) -> tuple[ConvertUnit, ...]:
     """Where the effect lets the Shaper convert, each enemy unit your own Follower may supplant:
     one from your supply, within your Unit Limit there."""
-    if units.supply(state, seat) <= 0:
-        return ()
-    out: list[ConvertUnit] = []
-    for area_id in board.areas_matching(state, seat, where):
-        if units.room(state, seat, area_id) > 0:
-            a = board.area(state, area_id)
-            out += [ConvertUnit(area=area_id, side=s) for s in enemy_sides(state, seat) if units.count(a, s)]
-    return tuple(out)
+    return tuple(c for area_id in board.areas_matching(state, seat, where)
+                 for c in (ConvertUnit(area=area_id, side=s) for s in enemy_sides(state, seat))
+                 if conversion_refusal(state, seat, where, c) is None)
 
 
 # ---------------------------------------------------------------------------------------------
 # Movement Points
 
 
-@starts(cs.Move)
 def start_move(state: GameState, frame: Frame, step: cs.Move, ev: Events) -> GameState:
     ev.append(Event(kind="gain_mp", seat=frame.seat, value=step.mp, detail="shaper" if step.shaper_only else ""))
     return replace(state, work=MoveWork(seat=frame.seat, mp=step.mp, shaper_only=step.shaper_only, must=frame.must))
 
 
-@decides(MoveWork)
-def decide_move(state: GameState) -> Decision | None:
+def _move_options(state: GameState, w: MoveWork) -> tuple[Action, ...]:
     """Spend MP one at a time; stopping (Done) forfeits the rest."""
-    w: MoveWork = state.work  # type: ignore[assignment]
     if w.mp <= 0:
-        return None
-    opts: tuple = () if w.shaper_only else follower_moves(state, w.seat)
+        return ()
+    opts: tuple[Action, ...] = () if w.shaper_only else follower_moves(state, w.seat)
     opts += tuple(MoveShaper(to=a) for a in shaper_destinations(state, w.seat))
-    what = "your Shaper only" if w.shaper_only else "a Follower or your Shaper to an adjacent area"
-    return ask(w.seat, "move", f"Spend 1 MP ({w.mp} left): move {what}", opts, optional=not w.must)
+    return with_stop(opts, not w.must)
 
 
-@handles(MoveFollower)
-def handle_move_follower(state: GameState, action: MoveFollower, ev: Events) -> GameState:
-    w: MoveWork = state.work  # type: ignore[assignment]
+def _move_refusal(state: GameState, w: MoveWork, action: MoveFollower | MoveShaper) -> Refusal:
+    if isinstance(action, MoveShaper):
+        return shaper_refusal(state, w.seat, action, anywhere=False)
+    if w.shaper_only:
+        return IllegalAction("these Movement Points move your Shaper only", rule="Shaper-only MP", section=MP)
+    return follower_move_refusal(state, w.seat, action)
+
+
+def _move(state: GameState, w: MoveWork, action: MoveFollower | MoveShaper | Done, ev: Events) -> GameState:
+    if isinstance(action, Done):
+        return stop(state, w, ev)
+    if isinstance(action, MoveShaper):
+        return replace(_shaper_to(state, w.seat, action.to, ev), work=replace(w, mp=w.mp - 1))
     state = units.move(state, w.seat, action.source, action.to)
     ev.append(Event(kind="move_follower", seat=w.seat, area=action.to, detail=action.source))
-    return resolve(replace(state, work=replace(w, mp=w.mp - 1)), ev)
+    return replace(state, work=replace(w, mp=w.mp - 1))
 
 
-def handle_move_shaper(state: GameState, action: MoveShaper, ev: Events) -> GameState:
-    """1 MP, or one of a Shaper move's steps."""
-    w = state.work
-    pl = state.players[w.seat]
-    ev.append(Event(kind="move_shaper", seat=w.seat, area=action.to, detail=pl.shaper))
-    state = set_player(state, replace(pl, shaper=action.to))
-    spent = replace(w, mp=w.mp - 1) if isinstance(w, MoveWork) else replace(w, left=w.left - 1)
-    return resolve(replace(state, work=spent), ev)
+def _move_prompt(state: GameState, w: MoveWork) -> str:
+    what = "your Shaper only" if w.shaper_only else "a Follower or your Shaper to an adjacent area"
+    return f"Spend 1 MP ({w.mp} left): move {what}"
 
 
-for _work in (MoveWork, ShaperWork):
-    handles(MoveShaper, _work)(handle_move_shaper)
+MOVE = Rule(MoveWork, (MoveFollower, MoveShaper), _move_options, _move_refusal, _move, _move_prompt)
+
+
+def _shaper_to(state: GameState, seat: int, to: str, ev: Events) -> GameState:
+    pl = state.players[seat]
+    ev.append(Event(kind="move_shaper", seat=seat, area=to, detail=pl.shaper))
+    return set_player(state, replace(pl, shaper=to))
 
 
 # ---------------------------------------------------------------------------------------------
 # Shaper moves (effects that move the Shaper without MP)
 
 
-@starts(cs.ShaperMove)
 def start_shaper_move(state: GameState, frame: Frame, step: cs.ShaperMove, ev: Events) -> GameState:
     left = 1 if step.anywhere else step.steps
     return replace(state, work=ShaperWork(seat=frame.seat, left=left, anywhere=step.anywhere, must=frame.must))
 
 
-@decides(ShaperWork)
-def decide_shaper_move(state: GameState) -> Decision | None:
-    w: ShaperWork = state.work  # type: ignore[assignment]
+def _shaper_options(state: GameState, w: ShaperWork) -> tuple[Action, ...]:
     if w.left <= 0:
-        return None
-    opts = tuple(MoveShaper(to=a) for a in shaper_destinations(state, w.seat, w.anywhere))
+        return ()
+    return with_stop(tuple(MoveShaper(to=a) for a in shaper_destinations(state, w.seat, w.anywhere)), not w.must)
+
+
+def _shaper_refusal(state: GameState, w: ShaperWork, action: MoveShaper) -> Refusal:
+    return shaper_refusal(state, w.seat, action, anywhere=w.anywhere)
+
+
+def _shaper(state: GameState, w: ShaperWork, action: MoveShaper | Done, ev: Events) -> GameState:
+    if isinstance(action, Done):
+        return stop(state, w, ev)
+    return replace(_shaper_to(state, w.seat, action.to, ev), work=replace(w, left=w.left - 1))
+
+
+def _shaper_prompt(state: GameState, w: ShaperWork) -> str:
     what = "to any area" if w.anywhere else f"to an adjacent area ({w.left} left)"
-    return ask(w.seat, "shaper_move", f"Move your Shaper {what}", opts, optional=not w.must)
+    return f"Move your Shaper {what}"
+
+
+SHAPER_MOVE = Rule(ShaperWork, (MoveShaper,), _shaper_options, _shaper_refusal, _shaper, _shaper_prompt)
 
 
 # ---------------------------------------------------------------------------------------------
 # Conversions
 
 
-@starts(cs.Convert)
 def start_convert(state: GameState, frame: Frame, step: cs.Convert, ev: Events) -> GameState:
     return replace(state, work=ConvertWork(seat=frame.seat, left=step.count, where=step.where, must=frame.must))
 
 
-@decides(ConvertWork)
-def decide_convert(state: GameState) -> Decision | None:
-    w: ConvertWork = state.work  # type: ignore[assignment]
+def _convert_options(state: GameState, w: ConvertWork) -> tuple[Action, ...]:
     if w.left <= 0:
-        return None
-    where = "in your Shaper's area" if w.where == "shaper" else "in an area adjacent to your Shaper"
-    what, opts = placing(state, w.seat, f"Convert an enemy unit {where} ({w.left} left)",
-                         lambda s: conversions(s, w.seat, w.where))
-    return ask(w.seat, "convert", what, opts, optional=not w.must and opts != WAIT)
+        return ()
+    return placing(state, w.seat, lambda s: conversions(s, w.seat, w.where), not w.must)
 
 
-@handles(ConvertUnit)
-def handle_convert(state: GameState, action: ConvertUnit, ev: Events) -> GameState:
+def _convert_refusal(state: GameState, w: ConvertWork, action: ConvertUnit) -> Refusal:
+    return conversion_refusal(state, w.seat, w.where, action)
+
+
+def _convert(state: GameState, w: ConvertWork, action: ConvertUnit | Done, ev: Events) -> GameState:
     """The supplanted unit goes back to its supply, not to Limbo."""
-    w: ConvertWork = state.work  # type: ignore[assignment]
+    if isinstance(action, Done):
+        return stop(state, w, ev)
     state = units.remove(state, action.side, action.area, 1, to="supply")
     state = units.place(state, w.seat, action.area, 1)
     ev.append(Event(kind="convert", seat=w.seat, area=action.area, value=action.side))
-    return resolve(replace(state, work=replace(w, left=w.left - 1)), ev)
+    return replace(state, work=replace(w, left=w.left - 1))
+
+
+def _convert_prompt(state: GameState, w: ConvertWork) -> str:
+    where = "in your Shaper's area" if w.where == "shaper" else "in an area adjacent to your Shaper"
+    what = f"Convert an enemy unit {where} ({w.left} left)"
+    if _convert_options(state, w) == (Done(),) and units.supply(state, w.seat) <= 0:
+        return f"{what}: your supply is empty (take Followers back from Limbo, or stop)"
+    return what
+
+
+CONVERT = Rule(ConvertWork, (ConvertUnit,), _convert_options, _convert_refusal, _convert, _convert_prompt)
 
 
 # ---------------------------------------------------------------------------------------------
-# Refusals
+# The predicates (options and refusals alike)
 
 
 def _not_in_play(state: GameState, *areas: str) -> IllegalAction | None:
@@ -185,9 +208,9 @@ def _not_in_play(state: GameState, *areas: str) -> IllegalAction | None:
     return None
 
 
-@explains(MoveFollower)
-def explain_move_follower(state: GameState, action: MoveFollower) -> IllegalAction:
-    seat = state.decision.seat
+def follower_move_refusal(state: GameState, seat: int, action: MoveFollower) -> Refusal:
+    """MP: 1 MP moves one of your Followers to an adjacent area: never out of an area holding
+    opponent Followers or Shadows, and within your Unit Limit there."""
     src, to = action.source, action.to
     if (err := _not_in_play(state, src, to)) is not None:
         return err
@@ -203,24 +226,21 @@ def explain_move_follower(state: GameState, action: MoveFollower) -> IllegalActi
     if not follower_fits(state, seat, src, to):
         return IllegalAction(f"your Unit Limit allows no more of your Followers in {to}", rule="Unit Limit",
                              section="UNIT LIMIT")
-    return IllegalAction("this Follower move is not one of the options", rule="Movement Points", section=MP)
+    return None
 
 
-@explains(MoveShaper)
-def explain_move_shaper(state: GameState, action: MoveShaper) -> IllegalAction:
-    seat = state.decision.seat
+def shaper_refusal(state: GameState, seat: int, action: MoveShaper, *, anywhere: bool) -> Refusal:
     if (err := _not_in_play(state, action.to)) is not None:
         return err
     if action.to == state.players[seat].shaper:
         return IllegalAction(f"your Shaper is already in {action.to}", rule="move your Shaper", section=MP)
-    return IllegalAction(f"{action.to} is not adjacent to your Shaper's area",
-                         rule="move your Shaper to an adjacent area", section=MP)
+    if action.to not in shaper_destinations(state, seat, anywhere):
+        return IllegalAction(f"{action.to} is not adjacent to your Shaper's area",
+                             rule="move your Shaper to an adjacent area", section=MP)
+    return None
 
 
-@explains(ConvertUnit)
-def explain_convert(state: GameState, action: ConvertUnit) -> IllegalAction:
-    w = state.work
-    seat = state.decision.seat
+def conversion_refusal(state: GameState, seat: int, where: str, action: ConvertUnit) -> Refusal:
     if (err := _not_in_play(state, action.area)) is not None:
         return err
     if action.side == seat:
@@ -229,9 +249,9 @@ def explain_convert(state: GameState, action: ConvertUnit) -> IllegalAction:
     if action.side not in enemy_sides(state, seat):
         return IllegalAction(f"there is no side {action.side} (a seat, or -2 for the Shadows)", rule="enemy units",
                              section=CONVERSIONS)
-    if isinstance(w, ConvertWork) and action.area not in board.areas_matching(state, seat, w.where):
-        where = "its own area" if w.where == "shaper" else "an area adjacent to it"
-        return IllegalAction(f"this effect lets your Shaper convert only in {where}",
+    if action.area not in board.areas_matching(state, seat, where):
+        place = "its own area" if where == "shaper" else "an area adjacent to it"
+        return IllegalAction(f"this effect lets your Shaper convert only in {place}",
                              rule="a Conversion follows the effect that allows it", section=CONVERSIONS)
     if not units.count(board.area(state, action.area), action.side):
         return IllegalAction(f"there is no unit of that side in {action.area} to convert",
@@ -239,5 +259,7 @@ def explain_convert(state: GameState, action: ConvertUnit) -> IllegalAction:
     if units.supply(state, seat) <= 0:
         return IllegalAction("you have no Follower in your supply to put in its place", rule="supplant with your unit",
                              section=CONVERSIONS)
-    return IllegalAction(f"your Unit Limit allows no more of your Followers in {action.area}", rule="Unit Limit",
-                         section="UNIT LIMIT")
+    if units.room(state, seat, action.area) <= 0:
+        return IllegalAction(f"your Unit Limit allows no more of your Followers in {action.area}", rule="Unit Limit",
+                             section="UNIT LIMIT")
+    return None

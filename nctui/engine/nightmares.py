@@ -19,15 +19,15 @@ from msgspec.structs import replace
 
 from ..content import schema as cs
 from . import board, units
-from .actions import ChooseNightmare, DevourUnit, MoveNightmare
-from .effects import implemented, push_effect, resolve
+from .actions import Action, ChooseNightmare, DevourUnit, Done, MoveNightmare
+from .effects import push_effect
 from .errors import IllegalAction
 from .events import Event
 from .ops import set_player
-from .registry import continues, decides, explains, handles, starts
-from .state import AreaState, Decision, GameState
-from .steps_basic import ask
-from .work import DevourWork, Frame, NightmareMoveWork, NightmareWork
+from .rules import Refusal, Rule, legal, with_stop
+from .state import AreaState, GameState
+from .steps_basic import stop
+from .work import ActivationEnds, DevourWork, Frame, NightmareMoveWork, NightmareWork
 
 Events = list[Event]
 CATHEDRAL = board.CATHEDRAL
@@ -50,17 +50,16 @@ def location(state: GameState, number: int) -> str:
     return dict(zip(state.nightmares, state.nightmare_at)).get(number, "")
 
 
-def _set_location(state: GameState, number: int, where: str) -> GameState:
+def set_location(state: GameState, number: int, where: str) -> GameState:
     at = dict(zip(state.nightmares, state.nightmare_at))
     at[number] = where
     return replace(state, nightmare_at=tuple(at[n] for n in state.nightmares))
 
 
-@continues("complete_cathedral")
 def complete(state: GameState, ev: Events) -> GameState:
     """THE NIGHTMARE CATHEDRAL: the Cathedral is built: (1) the sideboard turns to its Devoured
-    Units side; (2) the Nightmares are added to the Cathedral space. (cathedral.build calls
-    this with ``state.stage`` already 2: the Stage 2 effects are on from now.)"""
+    Units side; (2) the Nightmares are added to the Cathedral space. (``cathedral`` calls this
+    with ``state.stage`` already 2: the Stage 2 effects are on from now.)"""
     ev.append(Event(kind="sideboard_flipped", detail="devoured"))
     ev.append(Event(kind="nightmares_enter", detail=" & ".join(str(n) for n in state.nightmares)))
     return replace(state, nightmare_at=tuple(CATHEDRAL for _ in state.nightmares))
@@ -79,18 +78,11 @@ def _stage1(state: GameState, frame: Frame, step: object, ev: Events) -> bool:
 
 
 def commandable(state: GameState, seat: int) -> tuple[int, ...]:
-    """The Nightmares ``seat`` may command now: on the board, not yet commanded by it this turn,
-    with a command effect the engine resolves."""
-    out = []
-    for n in state.nightmares:
-        card = card_of(state, n)
-        if (location(state, n) and (seat, n) not in state.commanded and card is not None
-                and implemented(card.command.steps)):
-            out.append(n)
-    return tuple(out)
+    """The Nightmares ``seat`` may command now: on the board, not yet commanded by it this turn."""
+    return tuple(n for n in state.nightmares
+                 if location(state, n) and (seat, n) not in state.commanded and card_of(state, n) is not None)
 
 
-@starts(cs.CommandNightmare)
 def start_command(state: GameState, frame: Frame, step: cs.CommandNightmare, ev: Events) -> GameState:
     if _stage1(state, frame, step, ev):
         return state
@@ -106,20 +98,30 @@ def _command_next(state: GameState, w: NightmareWork, ev: Events) -> GameState:
     return replace(state, work=w)
 
 
-@decides(NightmareWork)
-def decide_command(state: GameState) -> Decision | None:
-    w: NightmareWork = state.work  # type: ignore[assignment]
-    opts = tuple(ChooseNightmare(number=n) for n in commandable(state, w.seat))
-    return ask(w.seat, "command_nightmare", "Command a Nightmare: resolve its printed command effect", opts,
-               optional=not w.must)
+def _command_options(state: GameState, w: NightmareWork) -> tuple[Action, ...]:
+    return with_stop(legal(state, w, (ChooseNightmare(number=n) for n in state.nightmares), _command_refusal),
+                     not w.must)
 
 
-@handles(ChooseNightmare)
-def handle_command(state: GameState, action: ChooseNightmare, ev: Events) -> GameState:
+def _command_refusal(state: GameState, w: NightmareWork, action: ChooseNightmare) -> Refusal:
+    if action.number not in state.nightmares:
+        return IllegalAction(f"Nightmare {action.number} is not in play: command one of {state.nightmares}",
+                             rule="1 of the 2 available Nightmares", section=COMMAND)
+    if (w.seat, action.number) in state.commanded:
+        return IllegalAction(f"you have already commanded Nightmare {action.number} this turn",
+                             rule="no player commands each Nightmare more than once in a turn", section=COMMAND)
+    if action.number not in commandable(state, w.seat):
+        return IllegalAction(f"Nightmare {action.number} is not on the board", rule="Nightmares in Stage 2",
+                             section=COMMAND)
+    return None
+
+
+def _command(state: GameState, w: NightmareWork, action: ChooseNightmare | Done, ev: Events) -> GameState:
     """The command effect resolves in its own frame (in full when the commanding effect must be;
     otherwise, like any effect, it may be stopped part way); more commands of the step wait
     beneath it."""
-    w: NightmareWork = state.work  # type: ignore[assignment]
+    if isinstance(action, Done):
+        return stop(state, w, ev)
     n = action.number
     start = location(state, n)
     if state.commanding:  # e.g. a conflict inside a command whose Victory commands a Nightmare
@@ -128,14 +130,17 @@ def handle_command(state: GameState, action: ChooseNightmare, ev: Events) -> Gam
     if w.left > 1:
         state = push_effect(state, w.seat, (cs.CommandNightmare(count=w.left - 1),), "command", must=w.must)
     card = card_of(state, n)
+    assert card is not None
     ev.append(Event(kind="command_nightmare", seat=w.seat, value=n, area=start if start != CATHEDRAL else "",
                     detail=card.name))
-    state = push_effect(state, w.seat, card.command.steps, "nightmare", must=w.must, then="nightmare_done")
-    return resolve(state, ev)
+    return push_effect(state, w.seat, card.command.steps, "nightmare", must=w.must, then=ActivationEnds())
 
 
-@continues("nightmare_done")
-def _activation_ends(state: GameState, frame: Frame, ev: Events) -> GameState:
+COMMAND_NIGHTMARE = Rule(NightmareWork, (ChooseNightmare,), _command_options, _command_refusal, _command,
+                         lambda s, w: "Command a Nightmare: resolve its printed command effect")
+
+
+def activation_ends(state: GameState, then: ActivationEnds, ev: Events) -> GameState:
     """The activation is over; one it interrupted goes on where it was."""
     if state.suspended:
         (n, visited), rest = state.suspended[-1], state.suspended[:-1]
@@ -143,20 +148,6 @@ def _activation_ends(state: GameState, frame: Frame, ev: Events) -> GameState:
     return replace(state, commanding=0, visited=())
 
 
-@explains(ChooseNightmare)
-def explain_command(state: GameState, action: ChooseNightmare) -> IllegalAction:
-    seat = state.decision.seat
-    if action.number not in state.nightmares:
-        return IllegalAction(f"Nightmare {action.number} is not in play: command one of {state.nightmares}",
-                             rule="1 of the 2 available Nightmares", section=COMMAND)
-    if (seat, action.number) in state.commanded:
-        return IllegalAction(f"you have already commanded Nightmare {action.number} this turn",
-                             rule="no player commands each Nightmare more than once in a turn", section=COMMAND)
-    return IllegalAction(f"Nightmare {action.number}'s command effect can't be resolved by the engine",
-                         rule="unimplemented command", section=COMMAND)
-
-
-@explains(ChooseNightmare, absent=True)
 def explain_command_absent(state: GameState, action: ChooseNightmare) -> IllegalAction:
     if state.stage < 2:
         return IllegalAction("the Nightmares enter the game once the Cathedral is complete (Stage 2)",
@@ -216,7 +207,6 @@ def candidates(state: GameState, seat: int, step: cs.NightmareMove) -> tuple[str
     return tuple(a.id for a in _toward(state, seat, step.toward, areas))
 
 
-@starts(cs.NightmareMove)
 def start_nightmare_move(state: GameState, frame: Frame, step: cs.NightmareMove, ev: Events) -> GameState:
     if _stage1(state, frame, step, ev):
         return state
@@ -235,34 +225,13 @@ def _move_next(state: GameState, w: NightmareMoveWork, ev: Events) -> GameState:
     return replace(state, work=w if w.left > 0 else None)
 
 
-@decides(NightmareMoveWork)
-def decide_nightmare_move(state: GameState) -> Decision | None:
-    w: NightmareMoveWork = state.work  # type: ignore[assignment]
-    opts = tuple(MoveNightmare(to=a) for a in candidates(state, w.seat, w.step))
-    return ask(w.seat, "move_nightmare", f"Move Nightmare {state.commanding} ({w.left} left)", opts,
-               optional=not w.must)
+def _move_options(state: GameState, w: NightmareMoveWork) -> tuple[Action, ...]:
+    if w.left <= 0:
+        return ()
+    return with_stop(tuple(MoveNightmare(to=a) for a in candidates(state, w.seat, w.step)), not w.must)
 
 
-@handles(MoveNightmare)
-def handle_nightmare_move(state: GameState, action: MoveNightmare, ev: Events) -> GameState:
-    """The Nightmare enters the area; ``on_enter`` resolves there (its current area) before the
-    next move, which waits in a frame beneath it."""
-    w: NightmareMoveWork = state.work  # type: ignore[assignment]
-    n = state.commanding
-    ev.append(Event(kind="nightmare_moves", seat=w.seat, value=n, area=action.to, detail=location(state, n)))
-    state = replace(_set_location(state, n, action.to), visited=state.visited + (action.to,))
-    w = replace(w, left=w.left - 1)
-    if not w.step.on_enter:
-        return resolve(_move_next(state, w, ev), ev)
-    state = replace(state, work=None)
-    if w.left > 0:
-        state = push_effect(state, w.seat, (replace(w.step, steps=w.left),), "nightmare", must=w.must)
-    return resolve(push_effect(state, w.seat, w.step.on_enter, "nightmare", must=w.must), ev)
-
-
-@explains(MoveNightmare, NightmareMoveWork)
-def explain_nightmare_move(state: GameState, action: MoveNightmare) -> IllegalAction:
-    w: NightmareMoveWork = state.work  # type: ignore[assignment]
+def _move_refusal(state: GameState, w: NightmareMoveWork, action: MoveNightmare) -> Refusal:
     to, here = action.to, location(state, state.commanding)
     if to == CATHEDRAL:
         return IllegalAction("once out of the Cathedral space a Nightmare may not enter it again unless an effect "
@@ -277,24 +246,45 @@ def explain_nightmare_move(state: GameState, action: MoveNightmare) -> IllegalAc
     if to not in reachable(state, w.step):
         where = "an area adjacent to the Cathedral" if here == CATHEDRAL else f"an area adjacent to {here}"
         return IllegalAction(f"the Nightmare moves into {where}", rule="adjacent moves", section=COMMAND)
-    return IllegalAction(f"{to} does not match this move ({w.step.toward})", rule="the Nightmare card's command",
-                         section=COMMAND)
+    if to not in candidates(state, w.seat, w.step):
+        return IllegalAction(f"{to} does not match this move ({w.step.toward})", rule="the Nightmare card's command",
+                             section=COMMAND)
+    return None
 
 
-@explains(MoveNightmare, absent=True)
-def explain_nightmare_move_absent(state: GameState, action: MoveNightmare) -> IllegalAction:
+def _move(state: GameState, w: NightmareMoveWork, action: MoveNightmare | Done, ev: Events) -> GameState:
+    """The Nightmare enters the area; ``on_enter`` resolves there (its current area) before the
+    next move, which waits in a frame beneath it."""
+    if isinstance(action, Done):
+        return stop(state, w, ev)
+    n = state.commanding
+    ev.append(Event(kind="nightmare_moves", seat=w.seat, value=n, area=action.to, detail=location(state, n)))
+    state = replace(set_location(state, n, action.to), visited=state.visited + (action.to,))
+    w = replace(w, left=w.left - 1)
+    if not w.step.on_enter:
+        return _move_next(state, w, ev)
+    state = replace(state, work=None)
+    if w.left > 0:
+        state = push_effect(state, w.seat, (replace(w.step, steps=w.left),), "nightmare", must=w.must)
+    return push_effect(state, w.seat, w.step.on_enter, "nightmare", must=w.must)
+
+
+MOVE_NIGHTMARE = Rule(NightmareMoveWork, (MoveNightmare,), _move_options, _move_refusal, _move,
+                      lambda s, w: f"Move Nightmare {s.commanding} ({w.left} left)")
+
+
+def explain_move_absent(state: GameState, action: MoveNightmare) -> IllegalAction:
     return IllegalAction("no Nightmare is moving now: a Nightmare moves only by its command effect",
                          rule="Nightmares move when commanded", section=COMMAND)
 
 
-@starts(cs.NightmareReturn)
 def start_nightmare_return(state: GameState, frame: Frame, step: cs.NightmareReturn, ev: Events) -> GameState:
     """An effect that specifically allows the Nightmare to return to the Cathedral space."""
     if _stage1(state, frame, step, ev) or not state.commanding:
         return state
     n = state.commanding
     ev.append(Event(kind="nightmare_returns", seat=frame.seat, value=n, detail=location(state, n)))
-    return replace(_set_location(state, n, CATHEDRAL), visited=state.visited + (CATHEDRAL,))
+    return replace(set_location(state, n, CATHEDRAL), visited=state.visited + (CATHEDRAL,))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -310,11 +300,10 @@ WHOSE: dict[str, Callable[[int, int], bool]] = {  # (resolving seat, side) -> ma
 
 def devour_options(state: GameState, w: DevourWork) -> tuple[DevourUnit, ...]:
     sides = tuple(range(len(state.players))) + (SHADOWS,)
-    return tuple(DevourUnit(area=a, side=s) for a in board.areas_matching(state, w.seat, w.where)
-                 for s in sides if WHOSE[w.whose](w.seat, s) and units.count(board.area(state, a), s) > 0)
+    return legal(state, w, (DevourUnit(area=a, side=s) for a in board.areas_matching(state, w.seat, w.where)
+                            for s in sides), _devour_refusal)
 
 
-@starts(cs.Devour)
 def start_devour(state: GameState, frame: Frame, step: cs.Devour, ev: Events) -> GameState:
     if _stage1(state, frame, step, ev):
         return state
@@ -337,20 +326,17 @@ def _devour_next(state: GameState, w: DevourWork, ev: Events) -> GameState:
     return replace(state, work=None)
 
 
-@decides(DevourWork)
-def decide_devour(state: GameState) -> Decision | None:
-    w: DevourWork = state.work  # type: ignore[assignment]
+def _devour_options(state: GameState, w: DevourWork) -> tuple[Action, ...]:
     if w.left <= 0:
-        return None
-    return ask(w.seat, "devour", f"Devour a unit ({w.left} left): choose whose", devour_options(state, w),
-               optional=not w.must)
+        return ()
+    return with_stop(devour_options(state, w), not w.must)
 
 
-@handles(DevourUnit)
-def handle_devour(state: GameState, action: DevourUnit, ev: Events) -> GameState:
-    w: DevourWork = state.work  # type: ignore[assignment]
+def _devour(state: GameState, w: DevourWork, action: DevourUnit | Done, ev: Events) -> GameState:
+    if isinstance(action, Done):
+        return stop(state, w, ev)
     state = devour(state, w.seat, action.area, action.side, ev)
-    return resolve(_devour_next(state, replace(w, left=w.left - 1), ev), ev)
+    return _devour_next(state, replace(w, left=w.left - 1), ev)
 
 
 def devour(state: GameState, seat: int, area_id: str, side: int, ev: Events) -> GameState:
@@ -366,9 +352,7 @@ def devour(state: GameState, seat: int, area_id: str, side: int, ev: Events) -> 
     return _check_threshold(state, ev)
 
 
-@explains(DevourUnit, DevourWork)
-def explain_devour(state: GameState, action: DevourUnit) -> IllegalAction:
-    w: DevourWork = state.work  # type: ignore[assignment]
+def _devour_refusal(state: GameState, w: DevourWork, action: DevourUnit) -> Refusal:
     if action.area not in board.areas_matching(state, w.seat, w.where):
         where = "the current area of the Nightmare" if w.where == "nightmare" else f"a {w.where} area"
         return IllegalAction(f"this effect devours in {where}, not in {action.area}", rule="current area",
@@ -379,11 +363,16 @@ def explain_devour(state: GameState, action: DevourUnit) -> IllegalAction:
     if not WHOSE[w.whose](w.seat, action.side):
         return IllegalAction(f"this effect devours {w.whose} units only", rule="the effect says whose",
                              section=DEVOURING)
-    return IllegalAction(f"that side has no unit in {action.area}", rule="devour units in the area",
-                         section=DEVOURING)
+    if units.count(board.area(state, action.area), action.side) <= 0:
+        return IllegalAction(f"that side has no unit in {action.area}", rule="devour units in the area",
+                             section=DEVOURING)
+    return None
 
 
-@explains(DevourUnit, absent=True)
+DEVOUR = Rule(DevourWork, (DevourUnit,), _devour_options, _devour_refusal, _devour,
+              lambda s, w: f"Devour a unit ({w.left} left): choose whose")
+
+
 def explain_devour_absent(state: GameState, action: DevourUnit) -> IllegalAction:
     return IllegalAction("nothing is being devoured now: only an effect devours units",
                          rule="devour when an effect says so", section=DEVOURING)

@@ -15,15 +15,15 @@ from msgspec.structs import replace
 
 from ..content import schema as cs
 from . import board, nightmares, units
-from .actions import ClimbMarker, Done, PayFollower, PayLimbo, TakeBonus
-from .effects import implemented, push_effect, resolve
+from .actions import Action, ClimbMarker, Done, PayFollower, PayLimbo, TakeBonus
+from .effects import push_effect
 from .errors import IllegalAction
 from .events import Event
 from .ops import remove_one, set_player
-from .registry import decides, explains, handles, starts
-from .state import Decision, GameState
-from .steps_basic import ask
-from .work import BonusWork, ClimbWork, Frame
+from .rules import Refusal, Rule, legal, with_stop
+from .state import GameState
+from .steps_basic import stop
+from .work import BonusWork, ClimbPayWork, ClimbWork, Frame
 
 Events = list[Event]
 RITUAL = "PERFORM RITUAL"
@@ -110,39 +110,29 @@ def phase(state: GameState, w: ClimbWork) -> tuple[bool, tuple[int, ...]]:
     return False, ()
 
 
-def payments(state: GameState, w: ClimbWork) -> tuple[PayFollower | PayLimbo, ...]:
+def payments(state: GameState, w: ClimbPayWork) -> tuple[PayFollower | PayLimbo, ...]:
     """A Follower from an area matching an unpaid symbol, when Followers can pay every symbol
     still owed (the space is paid in full: a first Follower that Followers can't follow would
     strand the payment); or, before any symbol is paid, 3 Followers from Limbo for the whole step."""
-    opts: list[PayFollower | PayLimbo] = []
-    if followers_cover(state, w.seat, w.owed):
-        opts += [PayFollower(area=a.id) for a in state.areas
-                 if a.followers[w.seat] > 0 and board.symbol_of(state, a.id) in w.owed]
-    if limbo_pays(state, w, state.players[w.seat].limbo):
-        opts.append(PayLimbo())
-    return tuple(opts)
+    candidates: list[PayFollower | PayLimbo] = [PayFollower(area=a.id) for a in state.areas]
+    return legal(state, w, candidates + [PayLimbo()], _pay_refusal)
 
 
-def limbo_pays(state: GameState, w: ClimbWork, limbo: int) -> bool:
+def limbo_pays(state: GameState, w: ClimbPayWork, limbo: int) -> bool:
     """LIMBO: 3 Followers from Limbo pay for the whole step, so only before any symbol is paid."""
     return w.owed == spaces(state)[next_index(state, w.seat, w.marker)].cost and limbo >= LIMBO_PRICE
 
 
-def still_payable(state: GameState, w: ClimbWork, limbo: int) -> bool:
-    """Whether the space being paid for (``w.marker`` >= 0) can still be paid in full with
-    ``limbo`` Followers left in Limbo."""
+def still_payable(state: GameState, w: ClimbPayWork, limbo: int) -> bool:
+    """Whether the space being paid for can still be paid in full with ``limbo`` Followers left
+    in Limbo."""
     return followers_cover(state, w.seat, w.owed) or limbo_pays(state, w, limbo)
-
-
-def bonus_playable(state: GameState, bonus: str) -> bool:
-    return bonus in BONUS_STEPS and implemented(BONUS_STEPS[bonus])
 
 
 # ---------------------------------------------------------------------------------------------
 # Climbing
 
 
-@starts(cs.Climb)
 def start_climb(state: GameState, frame: Frame, step: cs.Climb, ev: Events) -> GameState:
     """``steps`` = 0 with ``paid``: any number of paid steps; an unpaid ``steps`` is free."""
     paid_left = (step.steps or -1) if step.paid else 0
@@ -152,22 +142,104 @@ def start_climb(state: GameState, frame: Frame, step: cs.Climb, ev: Events) -> G
                                          must=frame.must))
 
 
-@decides(ClimbWork)
-def decide_climb(state: GameState) -> Decision | None:
-    w: ClimbWork = state.work  # type: ignore[assignment]
-    if w.marker >= 0:
-        return ask(w.seat, "climb_pay", pay_prompt(state, w), payments(state, w), optional=False)
+def _climb_options(state: GameState, w: ClimbWork) -> tuple[Action, ...]:
     paid, markers = phase(state, w)
+    optional = not w.must or (paid and w.paid_left < 0)
+    return with_stop(tuple(ClimbMarker(marker=m) for m in markers), optional)
+
+
+def _climb_refusal(state: GameState, w: ClimbWork, action: ClimbMarker) -> Refusal:
+    if action.marker not in MARKERS:
+        return IllegalAction("you have 2 Ritual markers: 0 and 1", rule="2 Ritual markers", section=RITUAL)
+    if action.marker in phase(state, w)[1]:
+        return None
+    i = next_index(state, w.seat, action.marker)
+    if i < 0:
+        return IllegalAction("this marker is on the last space of the Ritual track", rule="the track ends",
+                             section=RITUAL)
+    space = spaces(state)[i]
+    paid, _ = phase(state, w)
+    if space.kind == "special" and not w.special:
+        return IllegalAction(f"space {i + 1} is a special space: only an effect that allows it may enter it",
+                             rule="special spaces need an effect that allows them", section=SECTION["special"])
+    if space.kind == "ritual" and not (paid and w.primary):
+        return IllegalAction(f"space {i + 1} is ritual-only: only the Ritual action's primary effect, paid in full, "
+                             "may enter it", rule="ritual-only spaces", section=SECTION["ritual"])
+    if paid:
+        return IllegalAction(f"you can't pay for space {i + 1}: it takes a Follower from an area of each symbol "
+                             f"({', '.join(space.cost)}), or 3 Followers from Limbo", rule="paying to climb",
+                             section=RITUAL)
+    return IllegalAction(f"this free step may only enter {' or '.join(sorted(allowed_kinds(w, False)))} spaces",
+                         rule="the effect names the spaces it allows", section=SECTION[space.kind])
+
+
+def _climb(state: GameState, w: ClimbWork, action: ClimbMarker | Done, ev: Events) -> GameState:
+    paid, _ = phase(state, w)
+    if isinstance(action, Done):  # stopping the paid steps leaves the free ones; stopping those ends the climb
+        if paid and w.free_left > 0:
+            ev.append(Event(kind="stop", seat=w.seat, detail="climb"))
+            return replace(state, work=replace(w, paid_left=0))
+        return stop(state, w, ev)
+    if not paid:
+        return enter(state, replace(w, free_left=w.free_left - 1), action.marker, ev)
+    cost = spaces(state)[next_index(state, w.seat, action.marker)].cost
+    return paid_progress(state, ClimbPayWork(seat=w.seat, marker=action.marker, owed=cost, climb=w), ev)
+
+
+def _climb_prompt(state: GameState, w: ClimbWork) -> str:
+    paid, _ = phase(state, w)
     if paid:
         left = "any number of steps" if w.paid_left < 0 else f"{w.paid_left} left"
-        prompt = f"Climb the Ritual track, paying for each step ({left})"
-    else:
-        prompt = f"Climb the Ritual track: free step ({w.free_left} left)"
-    optional = not w.must or (paid and w.paid_left < 0)
-    return ask(w.seat, "climb", prompt, tuple(ClimbMarker(marker=m) for m in markers), optional=optional)
+        return f"Climb the Ritual track, paying for each step ({left})"
+    return f"Climb the Ritual track: free step ({w.free_left} left)"
 
 
-def pay_prompt(state: GameState, w: ClimbWork) -> str:
+CLIMB = Rule(ClimbWork, (ClimbMarker,), _climb_options, _climb_refusal, _climb, _climb_prompt)
+
+
+def _pay_options(state: GameState, w: ClimbPayWork) -> tuple[Action, ...]:
+    return payments(state, w)
+
+
+def _pay_refusal(state: GameState, w: ClimbPayWork, action: PayFollower | PayLimbo) -> Refusal:
+    limbo = state.players[w.seat].limbo
+    if isinstance(action, PayLimbo):
+        if limbo < LIMBO_PRICE:
+            return IllegalAction(f"you have {limbo} Followers in Limbo: a step costs 3 of them, and with fewer Limbo "
+                                 "can't be used", rule="3 Followers from Limbo per step", section=LIMBO)
+        if not limbo_pays(state, w, limbo):
+            return IllegalAction("3 Followers from Limbo pay for a whole step: this one is partly paid with "
+                                 "Followers already", rule="Limbo pays a whole step", section=LIMBO)
+        return None
+    if action.area not in board.area_index(state):
+        return IllegalAction(f"{action.area!r} is not an area in play", rule="areas in play", section="KEY CONCEPTS")
+    if not board.area(state, action.area).followers[w.seat]:
+        return IllegalAction(f"you have no Follower in {action.area}", rule="remove your own Follower", section=RITUAL)
+    if not followers_cover(state, w.seat, w.owed):
+        return IllegalAction(f"your Followers on the board can't pay all of this space ({', '.join(w.owed)}): it is "
+                             "paid in full, so pay the whole step with 3 Followers from Limbo",
+                             rule="pay in full", section=RITUAL)
+    symbol = board.symbol_of(state, action.area)
+    if symbol not in w.owed:
+        return IllegalAction(f"{action.area} shows {symbol}: a Follower paying to climb must come from an area "
+                             f"matching a symbol still unpaid on the space ({', '.join(w.owed)})",
+                             rule="pay with Followers from matching areas", section=RITUAL)
+    return None
+
+
+def _pay(state: GameState, w: ClimbPayWork, action: PayFollower | PayLimbo, ev: Events) -> GameState:
+    space = next_index(state, w.seat, w.marker) + 1
+    if isinstance(action, PayLimbo):  # LIMBO: the 3 Followers go back to the supply at once
+        state = units.from_limbo(state, w.seat, LIMBO_PRICE)
+        ev.append(Event(kind="ritual_pay_limbo", seat=w.seat, value=space))
+        return paid_progress(state, replace(w, owed=()), ev)
+    symbol = board.symbol_of(state, action.area)
+    state = units.remove(state, w.seat, action.area, 1, to="track")
+    ev.append(Event(kind="ritual_pay", seat=w.seat, area=action.area, detail=symbol, value=space))
+    return paid_progress(state, replace(w, owed=remove_one(w.owed, symbol)), ev)
+
+
+def pay_prompt(state: GameState, w: ClimbPayWork) -> str:
     space = next_index(state, w.seat, w.marker) + 1
     text = f"Pay for space {space}: a Follower from an area of each symbol ({', '.join(w.owed)})"
     limbo = state.players[w.seat].limbo
@@ -178,63 +250,26 @@ def pay_prompt(state: GameState, w: ClimbWork) -> str:
     return text
 
 
-@handles(ClimbMarker)
-def handle_climb_marker(state: GameState, action: ClimbMarker, ev: Events) -> GameState:
-    w: ClimbWork = state.work  # type: ignore[assignment]
-    paid, _ = phase(state, w)
-    if not paid:
-        return resolve(enter(state, replace(w, free_left=w.free_left - 1), action.marker, ev), ev)
-    cost = spaces(state)[next_index(state, w.seat, action.marker)].cost
-    return resolve(paid_progress(state, replace(w, marker=action.marker, owed=cost), ev), ev)
+CLIMB_PAY = Rule(ClimbPayWork, (PayFollower, PayLimbo), _pay_options, _pay_refusal, _pay, pay_prompt)
 
 
-@handles(PayFollower, ClimbWork)
-def handle_pay_follower(state: GameState, action: PayFollower, ev: Events) -> GameState:
-    w: ClimbWork = state.work  # type: ignore[assignment]
-    symbol = board.symbol_of(state, action.area)
-    state = units.remove(state, w.seat, action.area, 1, to="track")
-    space = next_index(state, w.seat, w.marker) + 1
-    ev.append(Event(kind="ritual_pay", seat=w.seat, area=action.area, detail=symbol, value=space))
-    return resolve(paid_progress(state, replace(w, owed=remove_one(w.owed, symbol)), ev), ev)
-
-
-@handles(PayLimbo)
-def handle_pay_limbo(state: GameState, action: PayLimbo, ev: Events) -> GameState:
-    """LIMBO: the 3 Followers go back to the supply at once."""
-    w: ClimbWork = state.work  # type: ignore[assignment]
-    state = units.from_limbo(state, w.seat, LIMBO_PRICE)
-    space = next_index(state, w.seat, w.marker) + 1
-    ev.append(Event(kind="ritual_pay_limbo", seat=w.seat, value=space))
-    return resolve(paid_progress(state, replace(w, owed=()), ev), ev)
-
-
-@handles(Done, ClimbWork)
-def handle_done(state: GameState, action: Done, ev: Events) -> GameState:
-    """Stopping the paid steps leaves the free ones; stopping those ends the climb."""
-    w: ClimbWork = state.work  # type: ignore[assignment]
-    ev.append(Event(kind="stop", seat=w.seat, detail=state.decision.kind))
-    paid, _ = phase(state, w)
-    rest = replace(w, paid_left=0) if paid and w.free_left > 0 else None
-    return resolve(replace(state, work=rest), ev)
-
-
-def paid_progress(state: GameState, w: ClimbWork, ev: Events) -> GameState:
+def paid_progress(state: GameState, w: ClimbPayWork, ev: Events) -> GameState:
     """Wait for the next payment, or enter the space once it is paid in full."""
     if w.owed:
         return replace(state, work=w)
-    left = w.paid_left - 1 if w.paid_left > 0 else w.paid_left
-    return enter(state, replace(w, paid_left=left, marker=-1), w.marker, ev)
+    c = w.climb
+    left = c.paid_left - 1 if c.paid_left > 0 else c.paid_left
+    return enter(state, replace(c, paid_left=left), w.marker, ev)
 
 
 def enter(state: GameState, w: ClimbWork, marker: int, ev: Events) -> GameState:
     """The marker enters the next space; a special space's bonus comes before climbing on."""
     pl = state.players[w.seat]
     pos = pl.ritual[marker] + 1
-    ritual = tuple(pos if m == marker else p for m, p in enumerate(pl.ritual))
-    best = tuple(max(b, p) for b, p in zip(pl.ritual_best, ritual))
-    state = set_player(state, replace(pl, ritual=ritual, ritual_best=best))  # type: ignore[arg-type]
+    ritual = (pos, pl.ritual[1]) if marker == 0 else (pl.ritual[0], pos)
+    best = (max(pl.ritual_best[0], ritual[0]), max(pl.ritual_best[1], ritual[1]))
+    state = set_player(state, replace(pl, ritual=ritual, ritual_best=best))
     ev.append(Event(kind="ritual_climb", seat=w.seat, value=pos, detail=str(marker)))
-    w = replace(w, marker=-1, owed=())
     space = spaces(state)[pos - 1]
     if space.kind != "special" or space.bonus == "none":
         return replace(state, work=w)
@@ -260,102 +295,24 @@ def push_rest(state: GameState, w: ClimbWork) -> GameState:
 # Special spaces' bonuses
 
 
-@decides(BonusWork)
-def decide_bonus(state: GameState) -> Decision | None:
-    w: BonusWork = state.work  # type: ignore[assignment]
-    bonus = spaces(state)[w.space].bonus
-    take = (TakeBonus(take=True),) if bonus_playable(state, bonus) else ()
-    return Decision(seat=w.seat, kind="ritual_bonus", prompt=f"Space {w.space + 1}: {BONUS_TEXT[bonus]}, or ignore it",
-                    options=take + (TakeBonus(take=False),))
+def _bonus_options(state: GameState, w: BonusWork) -> tuple[Action, ...]:
+    return (TakeBonus(take=True), TakeBonus(take=False))
 
 
-@handles(TakeBonus)
-def handle_bonus(state: GameState, action: TakeBonus, ev: Events) -> GameState:
+def _bonus_refusal(state: GameState, w: BonusWork, action: TakeBonus) -> Refusal:
+    return None
+
+
+def _bonus(state: GameState, w: BonusWork, action: TakeBonus, ev: Events) -> GameState:
     """The bonus is resolved in full (its own frame) before the climb goes on."""
-    w: BonusWork = state.work  # type: ignore[assignment]
     bonus = spaces(state)[w.space].bonus
     state = replace(state, work=None)
     if not action.take:
         ev.append(Event(kind="ritual_bonus_ignored", seat=w.seat, value=w.space + 1, detail=bonus))
-        return resolve(state, ev)
+        return state
     ev.append(Event(kind="ritual_bonus", seat=w.seat, value=w.space + 1, detail=bonus))
-    return resolve(push_effect(state, w.seat, BONUS_STEPS[bonus], "bonus"), ev)
+    return push_effect(state, w.seat, BONUS_STEPS[bonus], "bonus")
 
 
-# ---------------------------------------------------------------------------------------------
-# Refusals
-
-
-@explains(ClimbMarker)
-def explain_climb_marker(state: GameState, action: ClimbMarker) -> IllegalAction:
-    w = state.work
-    if action.marker not in MARKERS:
-        return IllegalAction("you have 2 Ritual markers: 0 and 1", rule="2 Ritual markers", section=RITUAL)
-    if not isinstance(w, ClimbWork):
-        return IllegalAction("no climb is being resolved", rule="climb only when an effect allows", section=RITUAL)
-    if w.marker >= 0:
-        return IllegalAction("finish paying for the space your marker is entering first", rule="pay in full",
-                             section=RITUAL)
-    i = next_index(state, w.seat, action.marker)
-    if i < 0:
-        return IllegalAction("this marker is on the last space of the Ritual track", rule="the track ends",
-                             section=RITUAL)
-    space = spaces(state)[i]
-    paid, _ = phase(state, w)
-    if space.kind == "special" and not w.special:
-        return IllegalAction(f"space {i + 1} is a special space: only an effect that allows it may enter it",
-                             rule="special spaces need an effect that allows them", section=SECTION["special"])
-    if space.kind == "ritual" and not (paid and w.primary):
-        return IllegalAction(f"space {i + 1} is ritual-only: only the Ritual action's primary effect, paid in full, "
-                             "may enter it", rule="ritual-only spaces", section=SECTION["ritual"])
-    if paid:
-        return IllegalAction(f"you can't pay for space {i + 1}: it takes a Follower from an area of each symbol "
-                             f"({', '.join(space.cost)}), or 3 Followers from Limbo", rule="paying to climb",
-                             section=RITUAL)
-    return IllegalAction(f"this free step may only enter {' or '.join(sorted(allowed_kinds(w, False)))} spaces",
-                         rule="the effect names the spaces it allows", section=SECTION[space.kind])
-
-
-@explains(PayFollower)
-@explains(PayFollower, ClimbWork)  # also when no Follower may pay (Limbo pays the whole step)
-def explain_pay_follower(state: GameState, action: PayFollower) -> IllegalAction:
-    """Refusals while paying for a Ritual step, and other costs in general terms (a Fort level's
-    cost has its own explainer in fortify)."""
-    w = state.work
-    seat = state.decision.seat
-    if action.area not in board.area_index(state):
-        return IllegalAction(f"{action.area!r} is not an area in play", rule="areas in play", section="KEY CONCEPTS")
-    if not board.area(state, action.area).followers[seat]:
-        return IllegalAction(f"you have no Follower in {action.area}", rule="remove your own Follower",
-                             section=RITUAL if isinstance(w, ClimbWork) else "")
-    if isinstance(w, ClimbWork) and not followers_cover(state, seat, w.owed):
-        return IllegalAction(f"your Followers on the board can't pay all of this space ({', '.join(w.owed)}): it is "
-                             "paid in full, so pay the whole step with 3 Followers from Limbo",
-                             rule="pay in full", section=RITUAL)
-    if isinstance(w, ClimbWork):
-        symbol = board.symbol_of(state, action.area)
-        return IllegalAction(f"{action.area} shows {symbol}: a Follower paying to climb must come from an area "
-                             f"matching a symbol still unpaid on the space ({', '.join(w.owed)})",
-                             rule="pay with Followers from matching areas", section=RITUAL)
-    return IllegalAction(f"a Follower in {action.area} can't pay this cost", rule="the decision's options")
-
-
-@explains(PayLimbo, ClimbWork)
-def explain_pay_limbo(state: GameState, action: PayLimbo) -> IllegalAction:
-    w = state.work
-    limbo = state.players[state.decision.seat].limbo
-    if limbo < LIMBO_PRICE:
-        return IllegalAction(f"you have {limbo} Followers in Limbo: a step costs 3 of them, and with fewer Limbo "
-                             "can't be used", rule="3 Followers from Limbo per step", section=LIMBO)
-    if isinstance(w, ClimbWork) and w.marker >= 0:
-        return IllegalAction("3 Followers from Limbo pay for a whole step: this one is partly paid with Followers "
-                             "already", rule="Limbo pays a whole step", section=LIMBO)
-    return IllegalAction("Limbo pays only for a Ritual step", rule="Limbo pays for climbing", section=LIMBO)
-
-
-@explains(TakeBonus)
-def explain_take_bonus(state: GameState, action: TakeBonus) -> IllegalAction:
-    w = state.work
-    bonus = spaces(state)[w.space].bonus if isinstance(w, BonusWork) else ""
-    return IllegalAction(f"the bonus {BONUS_TEXT.get(bonus, bonus)!r} can't be resolved by the engine yet: ignore it",
-                         rule="unimplemented bonus", section=SECTION["special"])
+RITUAL_BONUS = Rule(BonusWork, (TakeBonus,), _bonus_options, _bonus_refusal, _bonus,
+                    lambda s, w: f"Space {w.space + 1}: {BONUS_TEXT[spaces(s)[w.space].bonus]}, or ignore it")

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from . import board
+from . import board, cards
 from .events import Event
+from .king import king, king_combat_cards, modifier
 from .state import GameState, Outcome, Score
 
 DEVOURED_VP = (8, 5, 3, 2)  # most, 2nd, 3rd, fewest
@@ -69,11 +70,31 @@ def scores(state: GameState) -> tuple[Score, ...]:
 def _king_score(state: GameState, result: tuple[Score, ...]) -> tuple[Score, ...]:
     """Solo ENDGAME & SCORING: the King's ``dreams`` are its completed Dreams with the suit sets;
     its ``upgrades`` (it plays none) hold its Reward tiles and every 3rd card in hand."""
-    from .king_turn import king_dream_vp, king_extra_vp
-
-    seat = state.king.seat
+    seat = king(state).seat
     k = replace(result[seat], dreams=king_dream_vp(state), upgrades=king_extra_vp(state))
     return result[:seat] + (k,) + result[seat + 1 :]
+
+
+# Solo ENDGAME & SCORING: the King's own VP
+
+SUIT_SET_VP = (0, 0, 1, 3, 6, 10, 15, 21)  # by Dreams completed of one suit: 1/2/3/4/5/6/7
+
+
+def king_dream_vp(state: GameState) -> int:
+    """The printed VP of its completed Dreams, plus 0/1/3/6/10/15/21 per suit for 1-7 of it."""
+    done = [cards.dream(state, c) for c in king(state).completed]
+    suits = [d.suit for d in done]
+    return sum(d.vp for d in done) + sum(SUIT_SET_VP[min(suits.count(s), 7)] for s in set(suits))
+
+
+def king_extra_vp(state: GameState) -> int:
+    """1 VP per Divergent Paths Reward tile it claimed, 1 VP for every 3rd card left in its hand
+    (its Basic Combat and Shield included)."""
+    k = king(state)
+    if modifier(state, "harder_hand_scoring"):  # harder: 1 VP per card, its own 2 combat cards excluded
+        return len(state.players[k.seat].tiles) + sum(c not in king_combat_cards(state) for c in k.hand)
+    return len(state.players[k.seat].tiles) + len(k.hand) // 3
+
 
 
 def winners(result: tuple[Score, ...]) -> tuple[tuple[int, ...], str]:
@@ -93,7 +114,7 @@ def winners(result: tuple[Score, ...]) -> tuple[tuple[int, ...], str]:
 
 def solo_winner(state: GameState, result: tuple[Score, ...]) -> tuple[tuple[int, ...], str]:
     """Solo: you win only with strictly more VP than the King; a tie is the King's."""
-    seat = state.king.seat
+    seat = king(state).seat
     human = next(s for s in result if s.seat != seat)
     if human.total > result[seat].total:
         return (human.seat,), ""

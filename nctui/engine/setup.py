@@ -2,6 +2,7 @@
 Length Game, with or without the Divergent Paths module (the Cathedral: ``cathedral.set_up``).
 
 Random steps happen in rulebook order with the state's RNG; steps 7, 17 and 19 are decisions.
+The setup waits above a frame whose continuation begins the first turn (``turn``).
 """
 
 from __future__ import annotations
@@ -9,11 +10,13 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from . import board, cathedral, rng
-from .actions import ChooseTurnStart, Conquer, PlaceDreamer
+from .actions import Action, ChooseTurnStart, Conquer, PlaceDreamer
 from .config import NIGHTMARES, GameConfig, check_config
 from .errors import IllegalAction
 from .events import Event
-from .state import BASIC_COMBAT, DREAM_OFFER, AreaState, Decision, Decks, GameState, PlayerState
+from .rules import Refusal, Rule, legal
+from .state import BASIC_COMBAT, DREAM_OFFER, AreaState, Decks, GameState, PlayerState
+from .work import ConquerWork, FirstTurn, Frame, PlaceDreamerWork, TurnStartWork
 
 Events = list[Event]
 
@@ -23,10 +26,6 @@ def new_game(config: GameConfig) -> tuple[GameState, Events]:
     problems = check_config(config)
     if problems:
         raise ValueError("; ".join(problems))
-    if config.players == 1:  # you against the King of Horrors (solo rules)
-        from .solo import new_solo_game
-
-        return new_solo_game(config)
     p = board.get_pack(config.pack)
     n = config.seat_count
     sm = board.side_for(p, config.players)
@@ -47,23 +46,34 @@ def new_game(config: GameConfig) -> tuple[GameState, Events]:
         Event(kind="first_player", seat=first),
         *cathedral_events,
     ]
-    return _ask_turn_start(state), events
+    state = replace(state, work=TurnStartWork(seat=first),
+                    frames=(Frame(seat=first, steps=(), source="setup", then=FirstTurn()),))
+    return state, events
 
 
-def _ask_turn_start(state: GameState) -> GameState:
-    track = board.pack(state).tracks.turn
-    options = tuple(ChooseTurnStart(position=i) for i in range(len(track)))
-    d = Decision(seat=state.first_player, kind="turn_start",
-                 prompt="Choose the starting position of the Turn track", options=options)
-    return replace(state, decision=d)
+def turn_start_options(state: GameState, w: TurnStartWork | object) -> tuple[Action, ...]:
+    """SETUP 7: any position of the Turn track."""
+    return tuple(ChooseTurnStart(position=i) for i in range(len(board.pack(state).tracks.turn)))
 
 
-def choose_turn_start(state: GameState, action: ChooseTurnStart, ev: Events) -> GameState:
+def turn_start_refusal(state: GameState, w: object, action: ChooseTurnStart) -> Refusal:
+    if 0 <= action.position < len(board.pack(state).tracks.turn):
+        return None
+    return IllegalAction(f"the Turn track has positions 0 to {len(board.pack(state).tracks.turn) - 1}",
+                         rule="the Starting marker", section="SETUP 7")
+
+
+def _choose_turn_start(state: GameState, w: TurnStartWork, action: ChooseTurnStart, ev: Events) -> GameState:
     """Step 7, then the card steps 8-16 and the first conquest decision of step 17."""
     state = replace(state, turn_start=action.position, turn_pos=action.position)
     ev.append(Event(kind="turn_start", seat=state.first_player, value=action.position))
-    state = _deal_cards(state, ev)
-    return _next_conquest(replace(state, queue=_snake(state)))
+    state = deal_cards(state, ev)
+    queue = _snake(state)
+    return replace(state, queue=queue, work=ConquerWork(seat=queue[0]))
+
+
+TURN_START = Rule(TurnStartWork, (ChooseTurnStart,), turn_start_options, turn_start_refusal, _choose_turn_start,
+                  lambda s, w: "Choose the starting position of the Turn track")
 
 
 def _snake(state: GameState) -> tuple[int, ...]:
@@ -73,7 +83,9 @@ def _snake(state: GameState) -> tuple[int, ...]:
     return order + order[::-1]
 
 
-def _deal_cards(state: GameState, ev: Events) -> GameState:
+def deal_cards(state: GameState, ev: Events) -> GameState:
+    """Steps 8-16 and 22: the Action cards, the starting Upgrades, the hands, the Dream deck and
+    offer, the Conflict deck, the Stage 2 decks set aside."""
     p = board.pack(state)
     n_players = state.config.players if state.config.players > 1 else 2
     r = state.rng
@@ -132,43 +144,33 @@ def _card(p, card_id: str):
     return next(d for d in p.cards.development if d.id == card_id)
 
 
-def conquest_options(state: GameState, seat: int) -> tuple[Conquer, ...]:
+def _conquer_options(state: GameState, w: ConquerWork) -> tuple[Action, ...]:
     """Step 17: an unconquered area of a kind (corner / non-corner) the seat still needs."""
-    taken = _conquered(state)
-    mine = [a for a, s in taken.items() if s == seat]
-    has_corner = any(board.is_corner(state, a) for a in mine)
-    has_other = any(not board.is_corner(state, a) for a in mine)
-    return tuple(
-        Conquer(area=a.id)
-        for a in state.areas
-        if a.id not in taken
-        and ((board.is_corner(state, a.id) and not has_corner) or (not board.is_corner(state, a.id) and not has_other))
-    )
+    return legal(state, w, (Conquer(area=a.id) for a in state.areas), _conquer_refusal)
 
 
 def _conquered(state: GameState) -> dict[str, int]:
     return {a.id: next(i for i, f in enumerate(a.followers) if f) for a in state.areas if sum(a.followers)}
 
 
-def _next_conquest(state: GameState) -> GameState:
-    seat = state.queue[0]
-    d = Decision(seat=seat, kind="conquer", prompt="Conquer an area (one corner, one other)",
-                 options=conquest_options(state, seat))
-    return replace(state, decision=d)
-
-
-def explain_conquer(state: GameState, action: Conquer) -> IllegalAction:
-    if action.area in _conquered(state):
+def _conquer_refusal(state: GameState, w: ConquerWork, action: Conquer) -> Refusal:
+    if action.area not in board.area_index(state):
+        return IllegalAction(f"{action.area!r} is not an area in play", rule="areas in play", section="SETUP 2")
+    taken = _conquered(state)
+    if action.area in taken:
         return IllegalAction(f"{action.area} is already conquered", rule="conquer an unconquered area", section="SETUP 17")
-    return IllegalAction(
-        "you must take exactly 1 corner area and exactly 1 non-corner area",
-        rule="one corner, one non-corner", section="SETUP 17")
+    mine = [a for a, s in taken.items() if s == w.seat]
+    corner = board.is_corner(state, action.area)
+    if any(board.is_corner(state, a) == corner for a in mine):
+        return IllegalAction("you must take exactly 1 corner area and exactly 1 non-corner area",
+                             rule="one corner, one non-corner", section="SETUP 17")
+    return None
 
 
-def conquer(state: GameState, action: Conquer, ev: Events) -> GameState:
-    """Step 17: place the pieces, then the next conquest, or seeding and the Dreamers."""
-    seat = state.queue[0]
-    a = board.area(state, action.area)
+def occupy(state: GameState, seat: int, area_id: str, ev: Events) -> GameState:
+    """Step 17's pieces: a corner gets 2 Followers, a 1-level Fort, the Fortress marker and the
+    Shaper; another area 2 Followers (1 next to the Cathedral)."""
+    a = board.area(state, area_id)
     pl = state.players[seat]
     fol = list(a.followers)
     if board.is_corner(state, a.id):
@@ -181,16 +183,24 @@ def conquer(state: GameState, action: Conquer, ev: Events) -> GameState:
         a = replace(a, followers=tuple(fol))
         pl = replace(pl, supply=pl.supply - k)
     players = state.players[:seat] + (pl,) + state.players[seat + 1 :]
-    state = replace(state, areas=board.replace_area(state, a), players=players, queue=state.queue[1:])
     ev.append(Event(kind="conquer", seat=seat, area=a.id, value=sum(a.followers)))
+    return replace(state, areas=board.replace_area(state, a), players=players)
+
+
+def _conquer(state: GameState, w: ConquerWork, action: Conquer, ev: Events) -> GameState:
+    """Step 17: place the pieces, then the next conquest, or seeding and the Dreamers."""
+    state = replace(occupy(state, w.seat, action.area, ev), queue=state.queue[1:])
     if state.queue:
-        return _next_conquest(state)
-    state = _seed_shadows(state, ev)
-    return _next_dreamer(replace(state, queue=tuple(
-        (state.first_player + i) % len(state.players) for i in range(len(state.players)))))
+        return replace(state, work=ConquerWork(seat=state.queue[0]))
+    state = seed_shadows(state, ev)
+    return place_dreamers(state, tuple((state.first_player + i) % len(state.players) for i in range(len(state.players))))
 
 
-def _seed_shadows(state: GameState, ev: Events) -> GameState:
+CONQUER = Rule(ConquerWork, (Conquer,), _conquer_options, _conquer_refusal, _conquer,
+               lambda s, w: "Conquer an area (one corner, one other)")
+
+
+def seed_shadows(state: GameState, ev: Events) -> GameState:
     """Step 18."""
     areas, pool = [], state.shadows
     for a in state.areas:
@@ -203,29 +213,33 @@ def _seed_shadows(state: GameState, ev: Events) -> GameState:
     return replace(state, areas=tuple(areas), shadows=pool)
 
 
-def _next_dreamer(state: GameState) -> GameState:
-    nights = board.pack(state).matrix.nights
-    d = Decision(seat=state.queue[0], kind="place_dreamer", prompt="Place your Dreamer on a Night space",
-                 options=tuple(PlaceDreamer(night=n.id) for n in nights))
-    return replace(state, decision=d)
+def place_dreamers(state: GameState, queue: tuple[int, ...]) -> GameState:
+    """Step 19, for the seats of ``queue`` in order."""
+    return replace(state, queue=queue, work=PlaceDreamerWork(seat=queue[0]))
 
 
-def place_dreamer(state: GameState, action: PlaceDreamer, ev: Events) -> GameState:
-    """Step 19, then steps 20-21 and the first turn."""
-    if state.phase != "setup":  # a Reward tile sent the Dreamer to any Night space
-        from .turn import free_dreamer
+def _dreamer_options(state: GameState, w: PlaceDreamerWork) -> tuple[Action, ...]:
+    return tuple(PlaceDreamer(night=n.id) for n in board.pack(state).matrix.nights)
 
-        return free_dreamer(state, action, ev)
-    seat = state.queue[0]
-    pl = replace(state.players[seat], dreamer=action.night)
-    state = replace(state, players=state.players[:seat] + (pl,) + state.players[seat + 1 :], queue=state.queue[1:])
-    ev.append(Event(kind="place_dreamer", seat=seat, detail=action.night))
+
+def night_refusal(state: GameState, w: object, action: PlaceDreamer) -> Refusal:
+    if any(n.id == action.night for n in board.pack(state).matrix.nights):
+        return None
+    return IllegalAction(f"{action.night!r} is not a Night space", rule="Night spaces", section="ACTION MATRIX")
+
+
+def _place_dreamer(state: GameState, w: PlaceDreamerWork, action: PlaceDreamer, ev: Events) -> GameState:
+    """Step 19, then steps 20-21; the first turn follows (the frame beneath)."""
+    pl = replace(state.players[w.seat], dreamer=action.night)
+    state = replace(state, players=state.players[:w.seat] + (pl,) + state.players[w.seat + 1 :], queue=state.queue[1:])
+    ev.append(Event(kind="place_dreamer", seat=w.seat, detail=action.night))
     if state.queue:
-        return _next_dreamer(state)
-    state = reveal_nightmares(state, ev)
-    from .turn import begin_turn
+        return replace(state, work=PlaceDreamerWork(seat=state.queue[0]))
+    return replace(reveal_nightmares(state, ev), work=None, phase="turn")
 
-    return begin_turn(replace(state, phase="turn"), ev)
+
+PLACE_DREAMER = Rule(PlaceDreamerWork, (PlaceDreamer,), _dreamer_options, night_refusal, _place_dreamer,
+                     lambda s, w: "Place your Dreamer on a Night space")
 
 
 def reveal_nightmares(state: GameState, ev: Events) -> GameState:

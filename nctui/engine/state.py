@@ -75,13 +75,13 @@ class Decks(S):
     removed: tuple[str, ...] = ()  # cards returned to the box (player count)
 
 
-# Decision kinds: "turn_start", "conquer", "place_dreamer", "choose_day", "discard_dreams",
-# "draw_dream", "discard_development", "react", and one per kind of work (see work.py).
+# A decision's kind is the tag of the Work that asks it (``work.DECISION_KINDS``).
 DecisionKind = str
 
 
 class Decision(S):
-    """The decision that is due: who decides, what kind, and every option."""
+    """The decision that is due: who decides, what kind (the tag of ``GameState.work``), and
+    every option."""
 
     seat: int
     kind: DecisionKind

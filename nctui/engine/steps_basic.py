@@ -1,64 +1,67 @@
-"""The simple effect steps: drawing, producing, Shadows, Limbo, choices, Upgrades and Ploys."""
+"""The simple effect steps (RESOLVING ACTIONS AND REACTIONS): drawing, producing (PRODUCE),
+Shadows, removing Followers, bringing them back from Limbo, choices, Upgrades and Ploys (DEVELOP).
+
+Each step starts in a ``start_*`` function (its frame's seat resolves it) and, when it needs
+decisions, leaves a Work whose rule (``*_RULE``) asks them.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from msgspec.structs import replace
 
 from ..content import schema as cs
 from . import board, cards, rng, units
 from .actions import (
-    AddShadow, ChooseAction, ChooseOption, Done, KeepCard, PayFollower, PlayPloy, PlayUpgrade, ProduceIn, RecoverTo,
+    Action, AddShadow, ChooseAction, ChooseOption, Done, KeepCard, PayFollower, PlayPloy, PlayUpgrade, ProduceIn,
+    RecoverTo,
 )
-from .effects import push_effect, resolve
+from .effects import push_effect
 from .errors import IllegalAction
 from .events import Event
 from .ops import draw_development, remove_one, set_player
-from .registry import decides, explains, handles, starts
-from .state import Decision, GameState
+from .rules import Refusal, Rule, legal, with_stop
+from .state import GameState
 from .work import (
-    ChooseWork, ConflictWork, ConformWork, Frame, KeepWork, PickWork, ProduceWork, RecoverWork, RemoveWork, ShadowWork,
+    ChooseWork, ConformWork, Frame, KeepWork, PloyWork, ProduceWork, RecoverWork, RemoveWork, ShadowWork, UpgradeWork,
+    Work, kind_of,
 )
 
 Events = list[Event]
 SHADOWS = board.SHADOWS_SIDE
+EFFECTS = "RESOLVING ACTIONS AND REACTIONS"
+WAIT = (Done(),)  # the only option of a step waiting for Followers from Limbo: stop
 
 
-def _done(optional: bool) -> tuple[Done, ...]:
-    return () if not optional else (Done(),)
+def stop(state: GameState, w: Work, ev: Events) -> GameState:
+    """Done: the player ends the current optional step (or waiting step) here."""
+    ev.append(Event(kind="stop", seat=w.seat, detail=kind_of(w)))
+    return replace(state, work=None)
 
 
-def ask(seat: int, kind: str, prompt: str, options: tuple, *, optional: bool) -> Decision | None:
-    """A decision, or None when there is nothing to choose (the step ends)."""
-    if not options:
-        return None
-    return Decision(seat=seat, kind=kind, prompt=prompt, options=tuple(options) + _done(optional))
+def placing(state: GameState, seat: int, options: Callable[[GameState], tuple[Action, ...]],
+            optional: bool) -> tuple[Action, ...]:
+    """The options of a step placing the seat's Followers from its supply. An empty supply ends
+    it (no options), unless Followers in Limbo could be taken back for it (LIMBO, "at any time"):
+    then it still asks, with nothing to place yet (``WAIT``), so that the player may take them
+    back (``flow`` adds that option) or stop."""
+    opts = options(state)
+    if not opts and units.refill_would_help(state, seat, options):
+        return WAIT
+    return with_stop(opts, optional)
 
 
-@explains(Done, absent=True)
-def explain_done(state: GameState, action: Done) -> IllegalAction:
-    """Why stopping isn't allowed now."""
-    w = state.work
-    if isinstance(w, ConflictWork):
-        return IllegalAction("a conflict is resolved to its end; a player plays at least 1 card",
-                             rule="at least 1 card", section="CONFLICTS 2")
-    if w is not None and getattr(w, "must", False):
-        return IllegalAction("this effect must be resolved as completely as possible",
-                             rule="resolve Victory and Defeat in full", section="REWARDS AND CONSEQUENCES")
-    return IllegalAction(f"there is nothing to stop: {state.decision.prompt}", rule="the decision that is due")
-
-
-@handles(Done)
-def done(state: GameState, action: Done, ev: Events) -> GameState:
-    """End the current optional step (or window) early."""
-    ev.append(Event(kind="stop", seat=state.decision.seat, detail=state.decision.kind))
-    return resolve(replace(state, work=None), ev)
+def _not_in_play(state: GameState, area_id: str) -> Refusal:
+    if area_id not in board.area_index(state):
+        return IllegalAction(f"{area_id!r} is not an area in play", rule="areas in play", section="KEY CONCEPTS")
+    return None
 
 
 # ---------------------------------------------------------------------------------------------
 # Draw
 
 
-@starts(cs.Draw)
 def start_draw(state: GameState, frame: Frame, step: cs.Draw, ev: Events) -> GameState:
     seat = frame.seat
     if step.deck == "development" and not step.keep:
@@ -83,29 +86,34 @@ def _gain(state: GameState, seat: int, deck: str, drawn: tuple[str, ...], ev: Ev
     return set_player(state, pl)
 
 
-@decides(KeepWork)
-def decide_keep(state: GameState) -> Decision | None:
-    w: KeepWork = state.work  # type: ignore[assignment]
+def _keep_options(state: GameState, w: KeepWork) -> tuple[Action, ...]:
     if w.keep_left <= 0:
+        return ()
+    return legal(state, w, (KeepCard(card=c) for c in w.drawn), _keep_refusal)
+
+
+def _keep_refusal(state: GameState, w: KeepWork, action: KeepCard) -> Refusal:
+    if action.card in w.drawn:
         return None
-    return ask(w.seat, "keep_card", f"Keep {w.keep_left} of the cards drawn", tuple(KeepCard(card=c) for c in w.drawn),
-                optional=False)
+    return IllegalAction(f"{action.card} is not one of the cards just drawn", rule="keep a card drawn",
+                         section=EFFECTS)
 
 
-@handles(KeepCard)
-def keep_card(state: GameState, action: KeepCard, ev: Events) -> GameState:
-    w: KeepWork = state.work  # type: ignore[assignment]
+def _keep(state: GameState, w: KeepWork, action: KeepCard, ev: Events) -> GameState:
     state = _gain(state, w.seat, w.deck, (action.card,), ev)
     if w.beyond_limit:  # this Dream doesn't count against the limit of 2 (Reward tile)
         pl = state.players[w.seat]
         state = set_player(state, replace(pl, free_dreams=pl.free_dreams + (action.card,)))
     drawn = remove_one(w.drawn, action.card)
     if w.keep_left > 1:
-        return resolve(replace(state, work=replace(w, drawn=drawn, keep_left=w.keep_left - 1)), ev)
+        return replace(state, work=replace(w, drawn=drawn, keep_left=w.keep_left - 1))
     # the rest goes back and the deck is shuffled
     deck, r = rng.shuffle(state.rng, getattr(state.decks, w.deck) + drawn)
-    state = replace(state, rng=r, decks=replace(state.decks, **{w.deck: deck}), work=None)
-    return resolve(state, ev)
+    return replace(state, rng=r, decks=replace(state.decks, **{w.deck: deck}), work=None)
+
+
+KEEP = Rule(KeepWork, (KeepCard,), _keep_options, _keep_refusal, _keep,
+            lambda s, w: f"Keep {w.keep_left} of the cards drawn")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -129,7 +137,6 @@ def produce_in(state: GameState, area_id: str, amount: int, ev: Events) -> GameS
     return state
 
 
-@starts(cs.Produce)
 def start_produce(state: GameState, frame: Frame, step: cs.Produce, ev: Events) -> GameState:
     if step.mode == "each":
         areas = board.areas_matching(state, frame.seat, step.where)
@@ -172,41 +179,38 @@ def _one_area_limit_contested(state: GameState, areas: tuple[str, ...], amount: 
     return False
 
 
-@decides(ProduceWork)
-def decide_produce(state: GameState) -> Decision | None:
-    w: ProduceWork = state.work  # type: ignore[assignment]
+def _produce_candidates(state: GameState, w: ProduceWork) -> tuple[ProduceIn, ...]:
+    areas = w.areas if w.mode == "each" else board.areas_matching(state, w.seat, w.where)
+    return tuple(ProduceIn(area=a) for a in areas)
+
+
+def _produce_options(state: GameState, w: ProduceWork) -> tuple[Action, ...]:
     if w.left <= 0:
+        return ()
+    if w.mode == "each":  # every area produces: only the order is chosen
+        return _produce_candidates(state, w)
+    return placing(state, w.seat, lambda s: legal(s, w, _produce_candidates(s, w), _produce_refusal),
+                   not w.must)
+
+
+def _produce_refusal(state: GameState, w: ProduceWork, action: ProduceIn) -> Refusal:
+    if (err := _not_in_play(state, action.area)) is not None:
+        return err
+    if action.area not in (a.area for a in _produce_candidates(state, w)):
+        return IllegalAction(f"this effect produces only in {_where(w)}", rule="the effect's areas", section=EFFECTS)
+    if w.mode == "each" or can_produce(state, action.area):
         return None
-    if w.mode == "each":
-        return ask(w.seat, "produce", "Every area produces: choose which produces next (a short supply, or a "
-                   "higher Unit Limit that holds in one area only, makes the order count)",
-                   tuple(ProduceIn(area=a) for a in w.areas), optional=False)
-    what = f"Produce {w.left} in one area" if w.mode == "one" else f"Produce 1 ({w.left} left)"
-    what, opts = placing(state, w.seat, what, lambda s: produce_options(s, w))
-    return ask(w.seat, "produce", what, opts, optional=not w.must and opts != WAIT)
+    return IllegalAction(f"{action.area} cannot produce now: it needs a controller with room under its Unit Limit "
+                         "and units in its supply", rule="production", section="PRODUCE")
 
 
-def produce_options(state: GameState, w: ProduceWork) -> tuple[ProduceIn, ...]:
-    return tuple(ProduceIn(area=a) for a in board.areas_matching(state, w.seat, w.where) if can_produce(state, a))
+def _where(w: ProduceWork) -> str:
+    return "the areas still to produce" if w.mode == "each" else f"{w.where} areas"
 
 
-WAIT = (Done(),)  # the only option of a step waiting for Followers from Limbo: stop
-
-
-def placing(state: GameState, seat: int, prompt: str, options) -> tuple[str, tuple]:
-    """(prompt, options) of a step placing the seat's Followers from its supply. An empty supply
-    ends it (no options), unless Followers in Limbo could be taken back for it (LIMBO, "at any
-    time"): then it still asks, with nothing to place yet (``WAIT``), so that the player may take
-    them back (``flow`` adds that option) or stop."""
-    opts = options(state)
-    if opts or not units.refill_would_help(state, seat, options):
-        return prompt, opts
-    return f"{prompt}: your supply is empty (take Followers back from Limbo, or stop)", WAIT
-
-
-@handles(ProduceIn)
-def handle_produce(state: GameState, action: ProduceIn, ev: Events) -> GameState:
-    w: ProduceWork = state.work  # type: ignore[assignment]
+def _produce(state: GameState, w: ProduceWork, action: ProduceIn | Done, ev: Events) -> GameState:
+    if isinstance(action, Done):
+        return stop(state, w, ev)
     if w.mode == "each":
         state = produce_in(state, action.area, w.left, ev)
         rest = remove_one(w.areas, action.area)
@@ -214,138 +218,198 @@ def handle_produce(state: GameState, action: ProduceIn, ev: Events) -> GameState
             for area_id in rest:
                 state = produce_in(state, area_id, w.left, ev)
             rest = ()
-        return resolve(replace(state, work=replace(w, areas=rest, left=w.left if rest else 0)), ev)
+        return replace(state, work=replace(w, areas=rest, left=w.left if rest else 0))
     n = w.left if w.mode == "one" else 1
     state = produce_in(state, action.area, n, ev)
-    left = 0 if w.mode == "one" else w.left - 1
-    return resolve(replace(state, work=replace(w, left=left)), ev)
+    return replace(state, work=replace(w, left=0 if w.mode == "one" else w.left - 1))
+
+
+def _produce_prompt(state: GameState, w: ProduceWork) -> str:
+    if w.mode == "each":
+        return ("Every area produces: choose which produces next (a short supply, or a higher Unit Limit that holds "
+                "in one area only, makes the order count)")
+    what = f"Produce {w.left} in one area" if w.mode == "one" else f"Produce 1 ({w.left} left)"
+    if _produce_options(state, w) == WAIT:
+        return f"{what}: your supply is empty (take Followers back from Limbo, or stop)"
+    return what
+
+
+PRODUCE = Rule(ProduceWork, (ProduceIn,), _produce_options, _produce_refusal, _produce, _produce_prompt)
 
 
 # ---------------------------------------------------------------------------------------------
 # Shadows, removing Followers, Limbo
 
 
-@starts(cs.AddShadows)
 def start_shadows(state: GameState, frame: Frame, step: cs.AddShadows, ev: Events) -> GameState:
     return replace(state, work=ShadowWork(seat=frame.seat, left=step.count, where=step.where, spread=step.spread,
                                           then_conflict=step.then_conflict))
 
 
-@decides(ShadowWork)
-def decide_shadows(state: GameState) -> Decision | None:
-    w: ShadowWork = state.work  # type: ignore[assignment]
+def _shadow_options(state: GameState, w: ShadowWork) -> tuple[Action, ...]:
     if w.left <= 0 or state.shadows <= 0:
-        return None
+        return ()
     areas = (w.area,) if w.area else board.areas_matching(state, w.seat, w.where)
-    opts = tuple(AddShadow(area=a) for a in areas if units.room(state, SHADOWS, a) > 0)
-    return ask(w.seat, "add_shadow", f"Add a Shadow ({w.left} left), respecting Unit Limits", opts, optional=False)
+    return legal(state, w, (AddShadow(area=a) for a in areas), _shadow_refusal)
 
 
-@handles(AddShadow)
-def handle_add_shadow(state: GameState, action: AddShadow, ev: Events) -> GameState:
-    w: ShadowWork = state.work  # type: ignore[assignment]
+def _shadow_refusal(state: GameState, w: ShadowWork, action: AddShadow) -> Refusal:
+    if (err := _not_in_play(state, action.area)) is not None:
+        return err
+    if w.area and action.area != w.area:
+        return IllegalAction(f"these Shadows go to a single area: {w.area}", rule="a single area", section=EFFECTS)
+    if not w.area and action.area not in board.areas_matching(state, w.seat, w.where):
+        return IllegalAction(f"this effect adds Shadows only to {w.where} areas", rule="the effect's areas",
+                             section=EFFECTS)
+    if units.room(state, SHADOWS, action.area) <= 0:
+        return IllegalAction(f"{action.area} already holds 3 Shadows", rule="Unit Limit", section="UNIT LIMIT")
+    return None
+
+
+def _add_shadow(state: GameState, w: ShadowWork, action: AddShadow, ev: Events) -> GameState:
+    """A Reward tile's "add 2 Shadows to a single area, then resolve a conflict in that area":
+    the area is known with the first Shadow, and the conflict is pushed on top of the effect at
+    once, so it starts as soon as the Shadows are added (even if the Unit Limit stops the second)."""
+    if w.then_conflict and not w.area:
+        w = replace(w, then_conflict=False)
+        state = push_effect(state, w.seat, (cs.ResolveConflicts(count=1, area=action.area),), "reward")
+        ev.append(Event(kind="conflict_follows", seat=w.seat, area=action.area))
     state = units.place(state, SHADOWS, action.area, 1)
     ev.append(Event(kind="add_shadow", seat=w.seat, area=action.area, value=1))
     area = "" if w.spread else action.area
-    return resolve(replace(state, work=replace(w, left=w.left - 1, area=area)), ev)
+    return replace(state, work=replace(w, left=w.left - 1, area=area))
 
 
-@starts(cs.RemoveFollowers)
+ADD_SHADOW = Rule(ShadowWork, (AddShadow,), _shadow_options, _shadow_refusal, _add_shadow,
+                  lambda s, w: f"Add a Shadow ({w.left} left), respecting Unit Limits")
+
+
 def start_remove(state: GameState, frame: Frame, step: cs.RemoveFollowers, ev: Events) -> GameState:
     return replace(state, work=RemoveWork(seat=frame.seat, left=step.count, where=step.where))
 
 
-@decides(RemoveWork)
-def decide_remove(state: GameState) -> Decision | None:
-    w = state.work
+def _remove_options(state: GameState, w: RemoveWork) -> tuple[Action, ...]:
     if w.left <= 0:
-        return None
-    opts = tuple(PayFollower(area=a) for a in board.areas_matching(state, w.seat, w.where)
-                 if board.area(state, a).followers[w.seat] > 0)
-    return ask(w.seat, "remove_follower", f"Return a Follower to your supply ({w.left} left)", opts, optional=False)
+        return ()
+    return legal(state, w, (PayFollower(area=a) for a in board.areas_matching(state, w.seat, w.where)),
+                 _remove_refusal)
 
 
-@handles(PayFollower, RemoveWork)
-def handle_remove(state: GameState, action: PayFollower, ev: Events) -> GameState:
-    w = state.work
+def _remove_refusal(state: GameState, w: RemoveWork, action: PayFollower) -> Refusal:
+    if (err := _not_in_play(state, action.area)) is not None:
+        return err
+    if action.area not in board.areas_matching(state, w.seat, w.where):
+        return IllegalAction(f"this effect removes Followers only from {w.where} areas", rule="the effect's areas",
+                             section=EFFECTS)
+    if board.area(state, action.area).followers[w.seat] <= 0:
+        return IllegalAction(f"you have no Follower in {action.area}", rule="remove your own Follower",
+                             section=EFFECTS)
+    return None
+
+
+def _remove(state: GameState, w: RemoveWork, action: PayFollower, ev: Events) -> GameState:
     state = units.remove(state, w.seat, action.area, 1)
     ev.append(Event(kind="remove_follower", seat=w.seat, area=action.area, value=1))
-    return resolve(replace(state, work=replace(w, left=w.left - 1)), ev)
+    return replace(state, work=replace(w, left=w.left - 1))
 
 
-@starts(cs.RecoverLimbo)
+REMOVE = Rule(RemoveWork, (PayFollower,), _remove_options, _remove_refusal, _remove,
+              lambda s, w: f"Return a Follower to your supply ({w.left} left)")
+
+
 def start_recover(state: GameState, frame: Frame, step: cs.RecoverLimbo, ev: Events) -> GameState:
     return replace(state, work=RecoverWork(seat=frame.seat, left=step.count, where=step.where, must=frame.must))
 
 
-@decides(RecoverWork)
-def decide_recover(state: GameState) -> Decision | None:
-    w: RecoverWork = state.work  # type: ignore[assignment]
+def _recover_options(state: GameState, w: RecoverWork) -> tuple[Action, ...]:
     if w.left <= 0 or state.players[w.seat].limbo <= 0:
-        return None
-    opts = tuple(RecoverTo(area=a) for a in board.areas_matching(state, w.seat, w.where)
-                 if units.room(state, w.seat, a) > 0)
-    return ask(w.seat, "recover", f"Bring a Follower back from Limbo ({w.left} left)", opts, optional=not w.must)
+        return ()
+    opts = legal(state, w, (RecoverTo(area=a) for a in board.areas_matching(state, w.seat, w.where)),
+                 _recover_refusal)
+    return with_stop(opts, not w.must)
 
 
-@handles(RecoverTo)
-def handle_recover(state: GameState, action: RecoverTo, ev: Events) -> GameState:
-    w: RecoverWork = state.work  # type: ignore[assignment]
+def _recover_refusal(state: GameState, w: RecoverWork, action: RecoverTo) -> Refusal:
+    if (err := _not_in_play(state, action.area)) is not None:
+        return err
+    if action.area not in board.areas_matching(state, w.seat, w.where):
+        return IllegalAction(f"this effect brings Followers back only into {w.where} areas",
+                             rule="the effect's areas", section=EFFECTS)
+    if units.room(state, w.seat, action.area) <= 0:
+        return IllegalAction(f"your Unit Limit allows no more of your Followers in {action.area}", rule="Unit Limit",
+                             section="UNIT LIMIT")
+    return None
+
+
+def _recover(state: GameState, w: RecoverWork, action: RecoverTo | Done, ev: Events) -> GameState:
+    if isinstance(action, Done):
+        return stop(state, w, ev)
     state = units.place(units.from_limbo(state, w.seat), w.seat, action.area, 1)
     ev.append(Event(kind="recover_limbo", seat=w.seat, area=action.area, value=1))
-    return resolve(replace(state, work=replace(w, left=w.left - 1)), ev)
+    return replace(state, work=replace(w, left=w.left - 1))
+
+
+RECOVER = Rule(RecoverWork, (RecoverTo,), _recover_options, _recover_refusal, _recover,
+               lambda s, w: f"Bring a Follower back from Limbo ({w.left} left)")
 
 
 # ---------------------------------------------------------------------------------------------
 # Choices
 
 
-@starts(cs.Choose)
 def start_choose(state: GameState, frame: Frame, step: cs.Choose, ev: Events) -> GameState:
     return replace(state, work=ChooseWork(seat=frame.seat, options=step.options, must=frame.must))
 
 
-@decides(ChooseWork)
-def decide_choose(state: GameState) -> Decision | None:
-    w: ChooseWork = state.work  # type: ignore[assignment]
-    return ask(w.seat, "choose", "Choose one", tuple(ChooseOption(index=i) for i in range(len(w.options))),
-                optional=not w.must)
+def _choose_options(state: GameState, w: ChooseWork) -> tuple[Action, ...]:
+    return with_stop(legal(state, w, (ChooseOption(index=i) for i in range(len(w.options))), _choose_refusal),
+                     not w.must)
 
 
-@handles(ChooseOption)
-def handle_choose(state: GameState, action: ChooseOption, ev: Events) -> GameState:
-    w: ChooseWork = state.work  # type: ignore[assignment]
+def _choose_refusal(state: GameState, w: ChooseWork, action: ChooseOption) -> Refusal:
+    if 0 <= action.index < len(w.options):
+        return None
+    return IllegalAction(f"choose one of the {len(w.options)} options", rule="choose exactly one", section=EFFECTS)
+
+
+def _choose(state: GameState, w: ChooseWork, action: ChooseOption | Done, ev: Events) -> GameState:
+    if isinstance(action, Done):
+        return stop(state, w, ev)
     state = replace(state, work=None)
     ev.append(Event(kind="choose", seat=w.seat, value=action.index))
-    return resolve(push_effect(state, w.seat, w.options[action.index], "choice", must=w.must), ev)
+    return push_effect(state, w.seat, w.options[action.index], "choice", must=w.must)
 
 
-@starts(cs.PerformConform)
+CHOOSE = Rule(ChooseWork, (ChooseOption,), _choose_options, _choose_refusal, _choose, lambda s, w: "Choose one")
+
+
 def start_conform(state: GameState, frame: Frame, step: cs.PerformConform, ev: Events) -> GameState:
     return replace(state, work=ConformWork(seat=frame.seat))
 
 
-@decides(ConformWork)
-def decide_conform(state: GameState) -> Decision | None:
-    from .effects import implemented
-
-    w = state.work
+def _conform_options(state: GameState, w: ConformWork) -> tuple[Action, ...]:
     rondel = board.pack(state).matrix.rondel
-    opts = tuple(ChooseAction(action=a) for a in rondel
-                 if implemented(cards.action_effect(state, w.seat, a, "conform").steps))
-    return ask(w.seat, "choose_action", "Perform the Conform part of one of your Action cards", opts, optional=True)
+    return with_stop(tuple(ChooseAction(action=a) for a in rondel), True)  # type: ignore[arg-type]
 
 
-@handles(ChooseAction)
-def handle_choose_action(state: GameState, action: ChooseAction, ev: Events) -> GameState:
-    seat = state.work.seat
-    effect = cards.action_effect(state, seat, action.action, "conform")
-    ev.append(Event(kind="perform_conform", seat=seat, detail=action.action))
-    return resolve(push_effect(replace(state, work=None), seat, effect.steps, "conform",
-                               card=cards.action_card_id(state, seat, action.action)), ev)
+def _conform_refusal(state: GameState, w: ConformWork, action: ChooseAction) -> Refusal:
+    return None if action.action in board.pack(state).matrix.rondel else IllegalAction(
+        f"{action.action!r} is not one of your Action cards", rule="your Action cards", section=EFFECTS)
 
 
-@starts(cs.MoveDreamer)
+def _conform(state: GameState, w: ConformWork, action: ChooseAction | Done, ev: Events) -> GameState:
+    if isinstance(action, Done):
+        return stop(state, w, ev)
+    effect = cards.action_effect(state, w.seat, action.action, "conform")
+    ev.append(Event(kind="perform_conform", seat=w.seat, detail=action.action))
+    return push_effect(replace(state, work=None), w.seat, effect.steps, "conform",
+                       card=cards.action_card_id(state, w.seat, action.action))
+
+
+CONFORM = Rule(ConformWork, (ChooseAction,), _conform_options, _conform_refusal, _conform,
+               lambda s, w: "Perform the Conform part of one of your Action cards")
+
+
 def start_move_dreamer(state: GameState, frame: Frame, step: cs.MoveDreamer, ev: Events) -> GameState:
     ev.append(Event(kind="dreamer_free", seat=frame.seat))
     return set_player(state, replace(state.players[frame.seat], dreamer_free=True))
@@ -355,56 +419,70 @@ def start_move_dreamer(state: GameState, frame: Frame, step: cs.MoveDreamer, ev:
 # Upgrades and Ploys (DEVELOP)
 
 
-@starts(cs.PlayUpgrades)
 def start_upgrades(state: GameState, frame: Frame, step: cs.PlayUpgrades, ev: Events) -> GameState:
-    return replace(state, work=PickWork(seat=frame.seat, kind="upgrade", left=step.count))
+    return replace(state, work=UpgradeWork(seat=frame.seat, left=step.count))
 
 
-@starts(cs.PlayPloys)
 def start_ploys(state: GameState, frame: Frame, step: cs.PlayPloys, ev: Events) -> GameState:
-    return replace(state, work=PickWork(seat=frame.seat, kind="ploy", left=step.count))
+    return replace(state, work=PloyWork(seat=frame.seat, left=step.count))
 
 
-def ploy_playable(state: GameState, card_id: str) -> bool:
-    from .effects import implemented
-
-    eff = cards.card(state, card_id).effect
-    return eff is not None and implemented(eff.steps)
+def _played_all(w: UpgradeWork | PloyWork) -> bool:
+    return bool(w.left) and w.played >= w.left
 
 
-@decides(PickWork)
-def decide_pick(state: GameState) -> Decision | None:
-    w: PickWork = state.work  # type: ignore[assignment]
-    if w.left and w.played >= w.left:
-        return None
+def _upgrade_options(state: GameState, w: UpgradeWork) -> tuple[Action, ...]:
+    if _played_all(w):
+        return ()
     hand = dict.fromkeys(state.players[w.seat].hand)
-    if w.kind == "upgrade":
-        opts = tuple(PlayUpgrade(card=c) for c in hand if cards.is_upgrade(state, c))
-        prompt = "Play an Upgrade on its Action card"
-    else:
-        opts = tuple(PlayPloy(card=c) for c in hand if cards.is_ploy(state, c) and ploy_playable(state, c))
-        prompt = "Play a Ploy"
-    if w.left:
-        prompt += f" ({w.left - w.played} left)"
-    return ask(w.seat, "play_" + w.kind, prompt, opts, optional=True)
+    return with_stop(legal(state, w, (PlayUpgrade(card=c) for c in hand), _upgrade_refusal), True)
 
 
-@handles(PlayUpgrade)
-def handle_upgrade(state: GameState, action: PlayUpgrade, ev: Events) -> GameState:
+def _upgrade_refusal(state: GameState, w: UpgradeWork, action: PlayUpgrade) -> Refusal:
+    if action.card in state.players[w.seat].hand and cards.is_upgrade(state, action.card):
+        return None
+    return IllegalAction("only an Upgrade card from your hand can be played now", rule="playing Upgrades",
+                         section="DEVELOP")
+
+
+def _upgrade(state: GameState, w: UpgradeWork, action: PlayUpgrade | Done, ev: Events) -> GameState:
     """An Upgrade covers its Action card for good; the covered card still scores."""
-    w: PickWork = state.work  # type: ignore[assignment]
+    if isinstance(action, Done):
+        return stop(state, w, ev)
     pl = state.players[w.seat]
     card = cards.development(state, action.card)
     slot = board.pack(state).matrix.rondel.index(card.action)
     display = pl.display[:slot] + (pl.display[slot] + (action.card,),) + pl.display[slot + 1:]
     state = set_player(state, replace(pl, hand=remove_one(pl.hand, action.card), display=display))
     ev.append(Event(kind="play_upgrade", seat=w.seat, cards=(action.card,), detail=card.action))
-    return resolve(replace(state, work=replace(w, played=w.played + 1)), ev)
+    return replace(state, work=replace(w, played=w.played + 1))
 
 
-@handles(PlayPloy)
-def handle_ploy(state: GameState, action: PlayPloy, ev: Events) -> GameState:
-    w: PickWork = state.work  # type: ignore[assignment]
+def _pick_prompt(what: str, w: UpgradeWork | PloyWork) -> str:
+    return what + (f" ({w.left - w.played} left)" if w.left else "")
+
+
+UPGRADE = Rule(UpgradeWork, (PlayUpgrade,), _upgrade_options, _upgrade_refusal, _upgrade,
+               lambda s, w: _pick_prompt("Play an Upgrade on its Action card", w))
+
+
+def _ploy_options(state: GameState, w: PloyWork) -> tuple[Action, ...]:
+    if _played_all(w):
+        return ()
+    hand = dict.fromkeys(state.players[w.seat].hand)
+    return with_stop(legal(state, w, (PlayPloy(card=c) for c in hand), _ploy_refusal), True)
+
+
+def _ploy_refusal(state: GameState, w: PloyWork, action: PlayPloy) -> Refusal:
+    if (action.card in state.players[w.seat].hand and cards.is_ploy(state, action.card)
+            and cards.card(state, action.card).effect is not None):
+        return None
+    return IllegalAction("only a Ploy from your hand can be played now", rule="playing Ploys", section="DEVELOP")
+
+
+def _ploy(state: GameState, w: PloyWork, action: PlayPloy | Done, ev: Events) -> GameState:
+    if isinstance(action, Done):
+        return stop(state, w, ev)
     pl = state.players[w.seat]
     state = set_player(state, replace(pl, hand=remove_one(pl.hand, action.card)))
     state = replace(state, decks=replace(state.decks, development_discard=state.decks.development_discard + (action.card,)))
@@ -414,16 +492,7 @@ def handle_ploy(state: GameState, action: PlayPloy, ev: Events) -> GameState:
         more = cs.PlayPloys(count=0 if not w.left else w.left - w.played - 1)
         state = push_effect(state, w.seat, (more,), "develop")
     effect = cards.card(state, action.card).effect
-    return resolve(push_effect(state, w.seat, effect.steps, "ploy", card=action.card), ev)
+    return push_effect(state, w.seat, effect.steps, "ploy", card=action.card)
 
 
-@explains(PlayUpgrade)
-def explain_upgrade(state: GameState, action: PlayUpgrade) -> IllegalAction:
-    return IllegalAction("only an Upgrade card from your hand can be played now",
-                         rule="playing Upgrades", section="DEVELOP")
-
-
-@explains(PlayPloy)
-def explain_ploy(state: GameState, action: PlayPloy) -> IllegalAction:
-    return IllegalAction("only a Ploy from your hand whose effect can be resolved can be played now",
-                         rule="playing Ploys", section="DEVELOP")
+PLOY = Rule(PloyWork, (PlayPloy,), _ploy_options, _ploy_refusal, _ploy, lambda s, w: _pick_prompt("Play a Ploy", w))

@@ -1,25 +1,47 @@
-"""TURN STRUCTURE: the active player's eight steps and the inactive players' reactions."""
+"""TURN STRUCTURE: the active player's eight steps and the inactive players' reactions.
+
+This module conducts the turn; it calls only downward (Dream windows, the Cathedral, the King's
+turn, the end of the game). A step that must wait for something else to be resolved first (an
+effect, a Dream window, the pieces being built) pushes a frame whose continuation carries the
+turn on, then hands over:
+
+    begin_turn → Day action (effect frame; then ``ActionDone``) → Dream window (``AfterWindow``)
+    → 3 discard Dreams → 4 draw Dreams → 5 hand limit → 6 end-of-turn window (``NextReaction``)
+    → each reaction (effect frame; ``ReactionDone`` → window → ``NextReaction``)
+    → the Cathedral is built (``EndTurn`` beneath it) → 7-8 Dreamers, Turn and Time markers.
+
+Solo: the King's turn (``king_turn``) runs above ``KingTurnReactions``, which then asks you to
+react; the King reacts on your turn without a decision.
+"""
 
 from __future__ import annotations
 
 from msgspec.structs import replace
 
-from . import board, cards, king_turn
-from .effects import implemented, push_effect, resolve
-from .registry import CONTINUATIONS, continues
-from .actions import ChooseDay, DiscardDevelopment, DiscardDream, KeepDreams, PlaceDreamer, React, TakeDream
+from ..content import schema as cs
+from . import board, cards, cathedral, dreams, king_turn
+from .actions import Action, ChooseDay, DiscardDevelopment, DiscardDream, KeepDreams, PlaceDreamer, React, TakeDream
+from .effects import push, push_effect
 from .errors import IllegalAction
 from .events import Event
-from .ops import counted_dreams, draw_development, drop_dream, remove_one, set_player
-from .state import BASIC_COMBAT, DREAM_HAND, HAND_LIMIT, Decision, GameState
+from .king import is_king, under_pieces
+from .ops import counted_dreams, drop_dream, remove_one, set_player
+from .rules import Refusal, Rule, legal
+from .scoring import devoured_end_due, end_game
+from .setup import night_refusal
+from .state import BASIC_COMBAT, DREAM_HAND, HAND_LIMIT, GameState
+from .work import (
+    ActionDone, AfterWindow, ChooseDayWork, DiscardDreamsWork, DrawDreamWork, EndTurn, FirstTurn, Frame,
+    HandLimitWork, KingTurnReactions, MoveDreamerWork, NextReaction, ReactionDone, ReactWork,
+)
 
 Events = list[Event]
+IGNORE_DRAW = cs.Draw(deck="development", count=2)  # TURN STRUCTURE 2: ignore the action and draw 2
 
 
-
-def _can_resolve(state: GameState, seat: int, action: str, part: str) -> bool:
-    """An effect is offered only when the engine resolves every one of its steps."""
-    return implemented(cards.action_effect(state, seat, action, part).steps)
+def first_turn(state: GameState, then: FirstTurn, ev: Events) -> GameState:
+    """SETUP 23: the first player begins."""
+    return begin_turn(replace(state, phase="turn"), ev)
 
 
 def begin_turn(state: GameState, ev: Events) -> GameState:
@@ -29,10 +51,14 @@ def begin_turn(state: GameState, ev: Events) -> GameState:
                     players=tuple(replace(pl, conflicts_won=0) for pl in state.players),
                     commanded=(), commanding=0, visited=(), suspended=())  # COMMAND NIGHTMARES: once per turn
     ev.append(Event(kind="turn_begins", seat=active, value=state.turn_number, detail=board.marked_symbol(state)))
-    if king_turn.is_king(state, active):  # solo: the King's turn asks it nothing
-        return king_turn.play_king_turn(state, ev)
-    return replace(state, decision=Decision(
-        seat=active, kind="choose_day", prompt="Move your Dreamer to a Day space", options=day_options(state, active)))
+    if is_king(state, active):  # solo: the King's turn asks it nothing; your reaction waits beneath it
+        state = push(state, Frame(seat=active, steps=(), source="turn", then=KingTurnReactions()))
+        return king_turn.play(state, ev)
+    return replace(state, work=ChooseDayWork(seat=active))
+
+
+# ---------------------------------------------------------------------------------------------
+# Steps 1-2: the Day action
 
 
 def legal_days(state: GameState, seat: int) -> tuple[str, ...]:
@@ -42,46 +68,47 @@ def legal_days(state: GameState, seat: int) -> tuple[str, ...]:
     return tuple(a for a in m.rondel if a not in night.adjacent)
 
 
-def day_options(state: GameState, seat: int) -> tuple[ChooseDay, ...]:
-    out: list[ChooseDay] = []
-    for a in legal_days(state, seat):
-        if _can_resolve(state, seat, a, "day"):
-            out.append(ChooseDay(action=a))
-        out.append(ChooseDay(action=a, ignore=True))
+def _day_options(state: GameState, w: ChooseDayWork) -> tuple[Action, ...]:
+    out: list[Action] = []
+    for a in legal_days(state, w.seat):
+        out += [ChooseDay(action=a), ChooseDay(action=a, ignore=True)]  # type: ignore[arg-type]
     return tuple(out)
 
 
-def explain_day(state: GameState, action: ChooseDay) -> IllegalAction:
-    if action.action not in legal_days(state, state.active):
-        return IllegalAction(
-            f"your Dreamer's Night space is adjacent to {action.action}: choose a Day space that is not adjacent to it",
-            rule="Dreamer moves to a non-adjacent Day space", section="TURN STRUCTURE 1")
-    return IllegalAction(f"the {action.action} action's effects are not playable yet: ignore it and draw 2",
-                         rule="unimplemented action", section="TURN STRUCTURE 2")
+def _day_refusal(state: GameState, w: ChooseDayWork, action: ChooseDay) -> Refusal:
+    if action.action in legal_days(state, w.seat):
+        return None
+    return IllegalAction(
+        f"your Dreamer's Night space is adjacent to {action.action}: choose a Day space that is not adjacent to it",
+        rule="Dreamer moves to a non-adjacent Day space", section="TURN STRUCTURE 1")
 
 
-def choose_day(state: GameState, action: ChooseDay, ev: Events) -> GameState:
-    """Steps 1-2."""
-    seat = state.active
+def _choose_day(state: GameState, w: ChooseDayWork, action: ChooseDay, ev: Events) -> GameState:
+    """Steps 1-2: the Dreamer moves; the action is performed, or ignored for 2 cards."""
+    seat = w.seat
     state = set_player(state, replace(state.players[seat], dreamer=action.action))
-    state = replace(state, day=action.action, ignored=action.ignore)
+    state = replace(state, day=action.action, ignored=action.ignore, work=None)
     ev.append(Event(kind="choose_day", seat=seat, detail=action.action, value=int(action.ignore)))
     if action.ignore:
-        state = draw_development(state, seat, 2, ev)
-        return after_action(state, seat, ev)
+        return push_effect(state, seat, (IGNORE_DRAW,), "turn", then=ActionDone(seat=seat))
     effect = cards.action_effect(state, seat, action.action, "day")
-    state = push_effect(state, seat, effect.steps, "day", card=cards.action_card_id(state, seat, action.action),
-                        then="day_done")
-    return resolve(state, ev)
+    return push_effect(state, seat, effect.steps, "day", card=cards.action_card_id(state, seat, action.action),
+                       then=ActionDone(seat=seat))
 
 
-@continues("day_done")
-def _day_done(state: GameState, frame, ev: Events) -> GameState:
-    return after_action(_conclude(state, frame.seat, ev), frame.seat, ev)
+CHOOSE_DAY = Rule(ChooseDayWork, (ChooseDay,), _day_options, _day_refusal, _choose_day,
+                  lambda s, w: "Move your Dreamer to a Day space")
+
+
+def action_done(state: GameState, then: ActionDone | ReactionDone, ev: Events) -> GameState:
+    """The action or reaction is complete: Followers paid on the Ritual track go home; before
+    the turn goes on, its player may play Dream cards (the golden rule)."""
+    state = _conclude(state, then.seat, ev)
+    state = push(state, Frame(seat=then.seat, steps=(), source="turn", then=AfterWindow()))
+    return dreams.open_window(state, then.seat)
 
 
 def _conclude(state: GameState, seat: int, ev: Events) -> GameState:
-    """The action or reaction is complete: Followers paid on the Ritual track go home."""
     pl = state.players[seat]
     if pl.on_track:
         ev.append(Event(kind="ritual_followers_return", seat=seat, value=pl.on_track))
@@ -89,176 +116,200 @@ def _conclude(state: GameState, seat: int, ev: Events) -> GameState:
     return state
 
 
-def after_action(state: GameState, seat: int, ev: Events) -> GameState:
-    """Before an action or reaction is complete, its player may play Dream cards (the golden
-    rule); then the turn goes on."""
-    window = CONTINUATIONS.get("dream_window")
-    if window is not None:
-        return window(state, seat, ev)
-    return continue_turn(state, seat, ev)
-
-
-def continue_turn(state: GameState, seat: int, ev: Events) -> GameState:
+def after_window(state: GameState, then: AfterWindow, ev: Events) -> GameState:
     """After the active player's action: step 3; after a reaction: the next reactor."""
     if state.phase == "reactions":
-        return next_reaction(replace(state, queue=state.queue[1:]), ev)
-    return _discard_dreams_step(state, ev)
+        return next_reaction(replace(state, queue=state.queue[1:]), NextReaction(), ev)
+    return _discard_dreams_step(state)
 
 
-def _discard_dreams_step(state: GameState, ev: Events) -> GameState:
+# ---------------------------------------------------------------------------------------------
+# Steps 3-5: Dream cards and the hand limit
+
+
+def _discard_dreams_step(state: GameState) -> GameState:
     """Step 3: discard any unwanted Dream cards (one at a time, then keep the rest)."""
-    pl = state.players[state.active]
-    if not pl.dreams:
-        return _draw_dreams_step(state, ev)
-    opts = tuple(DiscardDream(card=c) for c in pl.dreams) + (KeepDreams(),)
-    return replace(state, decision=Decision(
-        seat=state.active, kind="discard_dreams", prompt="Discard unwanted Dream cards to the bottom of the deck",
-        options=opts))
+    if not state.players[state.active].dreams:
+        return _draw_dreams_step(state)
+    return replace(state, work=DiscardDreamsWork(seat=state.active))
 
 
-def discard_dream(state: GameState, action: DiscardDream, ev: Events) -> GameState:
-    pl = state.players[state.active]
+def _discard_options(state: GameState, w: DiscardDreamsWork) -> tuple[Action, ...]:
+    dreams_in_hand = state.players[w.seat].dreams
+    if not dreams_in_hand:
+        return ()
+    return tuple(DiscardDream(card=c) for c in dreams_in_hand) + (KeepDreams(),)
+
+
+def _discard_refusal(state: GameState, w: DiscardDreamsWork, action: DiscardDream | KeepDreams) -> Refusal:
+    if isinstance(action, KeepDreams) or action.card in state.players[w.seat].dreams:
+        return None
+    return IllegalAction(f"{action.card} is not a Dream card in your hand", rule="discard from your hand",
+                         section="TURN STRUCTURE 3")
+
+
+def _discard_dream(state: GameState, w: DiscardDreamsWork, action: DiscardDream | KeepDreams,
+                   ev: Events) -> GameState:
+    if isinstance(action, KeepDreams):
+        return _draw_dreams_step(state)
+    pl = state.players[w.seat]
     state = set_player(state, drop_dream(pl, action.card))
     state = replace(state, decks=replace(state.decks, dream=state.decks.dream + (action.card,)))
     ev.append(Event(kind="discard_dream", seat=pl.seat, cards=(action.card,), private_to=pl.seat))
-    return _discard_dreams_step(state, ev)
+    return _discard_dreams_step(state)
 
 
-def keep_dreams(state: GameState, action: KeepDreams, ev: Events) -> GameState:
-    return _draw_dreams_step(state, ev)
+DISCARD_DREAMS = Rule(DiscardDreamsWork, (DiscardDream, KeepDreams), _discard_options, _discard_refusal,
+                      _discard_dream, lambda s, w: "Discard unwanted Dream cards to the bottom of the deck")
 
 
-def _draw_dreams_step(state: GameState, ev: Events) -> GameState:
+def _draw_dreams_step(state: GameState) -> GameState:
     """Step 4: draw one by one, from the offer or the deck's top, until 2 in hand."""
     pl = state.players[state.active]
     decks = state.decks
     if counted_dreams(pl) >= DREAM_HAND or not (decks.dream_offer or decks.dream):
-        return _hand_limit_step(state, ev)
-    opts = tuple(TakeDream(card=c) for c in decks.dream_offer)
-    if decks.dream:
-        opts += (TakeDream(card=""),)
-    return replace(state, decision=Decision(
-        seat=state.active, kind="draw_dream", prompt="Draw a Dream card from the offer or the deck", options=opts))
+        return _hand_limit_step(state)
+    return replace(state, work=DrawDreamWork(seat=state.active))
 
 
-def take_dream(state: GameState, action: TakeDream, ev: Events) -> GameState:
+def _draw_options(state: GameState, w: DrawDreamWork) -> tuple[Action, ...]:
     decks = state.decks
-    pl = state.players[state.active]
+    return tuple(TakeDream(card=c) for c in decks.dream_offer) + ((TakeDream(card=""),) if decks.dream else ())
+
+
+def _draw_refusal(state: GameState, w: DrawDreamWork, action: TakeDream) -> Refusal:
+    if action.card in state.decks.dream_offer or (not action.card and state.decks.dream):
+        return None
+    return IllegalAction(f"{action.card or 'the deck'} is not in the Dream offer", rule="draw from the offer or the deck",
+                         section="TURN STRUCTURE 4")
+
+
+def _take_dream(state: GameState, w: DrawDreamWork, action: TakeDream, ev: Events) -> GameState:
+    decks = state.decks
+    pl = state.players[w.seat]
     if action.card:
         offer = remove_one(decks.dream_offer, action.card)
         deck = decks.dream
         card = action.card
         ev.append(Event(kind="take_dream", seat=pl.seat, cards=(card,), detail="offer"))
         if deck:  # the offer is replenished at once
-            offer, deck = offer + (deck[0],), deck[1:]
+            offer, deck = (*offer, deck[0]), deck[1:]
             ev.append(Event(kind="dream_offer_refilled", cards=(offer[-1],)))
     else:
         card, deck, offer = decks.dream[0], decks.dream[1:], decks.dream_offer
         ev.append(Event(kind="take_dream", seat=pl.seat, cards=(card,), detail="deck", private_to=pl.seat))
     state = replace(state, decks=replace(decks, dream=deck, dream_offer=offer))
-    state = set_player(state, replace(pl, dreams=pl.dreams + (card,)))
-    return _draw_dreams_step(state, ev)
+    state = set_player(state, replace(pl, dreams=(*pl.dreams, card)))
+    return _draw_dreams_step(state)
 
 
-def _hand_limit_step(state: GameState, ev: Events) -> GameState:
+DRAW_DREAM = Rule(DrawDreamWork, (TakeDream,), _draw_options, _draw_refusal, _take_dream,
+                  lambda s, w: "Draw a Dream card from the offer or the deck")
+
+
+def _hand_limit_step(state: GameState) -> GameState:
     """Step 5: discard Development cards in excess of 8; Basic Combat counts, stays."""
-    pl = state.players[state.active]
-    if len(pl.hand) <= HAND_LIMIT:
-        return _reactions_begin(state, ev)
-    opts = tuple(DiscardDevelopment(card=c) for c in dict.fromkeys(pl.hand) if c != BASIC_COMBAT)
-    return replace(state, decision=Decision(
-        seat=state.active, kind="discard_development",
-        prompt=f"Discard down to {HAND_LIMIT} Development cards ({len(pl.hand) - HAND_LIMIT} to go)", options=opts))
+    if len(state.players[state.active].hand) <= HAND_LIMIT:
+        return _reactions_begin(state)
+    return replace(state, work=HandLimitWork(seat=state.active))
 
 
-def explain_discard_development(state: GameState, action: DiscardDevelopment) -> IllegalAction:
+def _limit_options(state: GameState, w: HandLimitWork) -> tuple[Action, ...]:
+    hand = state.players[w.seat].hand
+    if len(hand) <= HAND_LIMIT:
+        return ()
+    return legal(state, w, (DiscardDevelopment(card=c) for c in dict.fromkeys(hand)), _limit_refusal)
+
+
+def _limit_refusal(state: GameState, w: HandLimitWork, action: DiscardDevelopment) -> Refusal:
     if action.card == BASIC_COMBAT:
         return IllegalAction("the Basic Combat card may not be discarded", rule="Basic Combat stays in hand",
                              section="TURN STRUCTURE 5")
-    return IllegalAction(f"{action.card} is not in your hand", rule="discard from your hand", section="TURN STRUCTURE 5")
+    if action.card not in state.players[w.seat].hand:
+        return IllegalAction(f"{action.card} is not in your hand", rule="discard from your hand",
+                             section="TURN STRUCTURE 5")
+    return None
 
 
-def discard_development(state: GameState, action: DiscardDevelopment, ev: Events) -> GameState:
-    pl = state.players[state.active]
+def _discard_development(state: GameState, w: HandLimitWork, action: DiscardDevelopment, ev: Events) -> GameState:
+    pl = state.players[w.seat]
     state = set_player(state, replace(pl, hand=remove_one(pl.hand, action.card)))
-    state = replace(state, decks=replace(state.decks, development_discard=state.decks.development_discard + (action.card,)))
+    state = replace(state, decks=replace(state.decks, development_discard=(*state.decks.development_discard,
+                                                                            action.card)))
     ev.append(Event(kind="discard_development", seat=pl.seat, cards=(action.card,)))
-    return _hand_limit_step(state, ev)
+    return _hand_limit_step(state)
 
 
-def _reactions_begin(state: GameState, ev: Events) -> GameState:
-    """Step 6: inactive players react in clockwise order from the active player's left."""
+HAND_LIMIT_RULE = Rule(HandLimitWork, (DiscardDevelopment,), _limit_options, _limit_refusal, _discard_development,
+                       lambda s, w: f"Discard down to {HAND_LIMIT} Development cards "
+                                    f"({len(s.players[w.seat].hand) - HAND_LIMIT} to go)")
+
+
+# ---------------------------------------------------------------------------------------------
+# Step 6: the reactions
+
+
+def _reactions_begin(state: GameState) -> GameState:
+    """Step 6: first the active player's end of turn effects (Dream cards), then the inactive
+    players react in clockwise order from the active player's left."""
     n = len(state.players)
     queue = tuple((state.active + i) % n for i in range(1, n))
-    return next_reaction(replace(state, phase="reactions", queue=queue), ev)
+    state = replace(state, phase="reactions", queue=queue, work=None)
+    state = push(state, Frame(seat=state.active, steps=(), source="turn", then=NextReaction()))
+    return dreams.open_window(state, state.active)
 
 
-def reaction_options(state: GameState, seat: int) -> tuple[React, ...]:
-    night = state.players[seat].dreamer
-    m = board.pack(state).matrix
-    adjacent = any(n.id == night and state.day in n.adjacent for n in m.nights)
-    opts: list[React] = []
-    if adjacent and _can_resolve(state, seat, state.day, "conform"):
-        opts.append(React(kind="conform"))
-    if _can_resolve(state, seat, state.day, "dissent"):
-        opts.append(React(kind="dissent"))
-    opts.append(React(kind="pass"))
-    return tuple(opts)
+def next_reaction(state: GameState, then: NextReaction, ev: Events) -> GameState:
+    """The next inactive player reacts (the King without a decision); with none left, the
+    Cathedral is built and the turn ends."""
+    while state.queue and is_king(state, state.queue[0]):  # END OF YOUR TURN: the King Conforms or Dissents
+        state = replace(king_turn.king_reacts(state, state.day, ev), queue=state.queue[1:])
+    if state.queue:
+        return replace(state, work=ReactWork(seat=state.queue[0]))
+    if is_king(state, state.active):  # KING'S TURN 7, after your reaction
+        state = king_turn.return_cultists(state, ev)
+    state = under_pieces(state, Frame(seat=state.active, steps=(), source="turn", then=EndTurn()))
+    return cathedral.build(state, state.active, ev)
 
 
-def explain_react(state: GameState, action: React) -> IllegalAction:
-    seat = state.queue[0]
-    if action.kind == "conform" and _can_resolve(state, seat, state.day, "conform"):
-        return IllegalAction(
-            f"your Dreamer is not on a Night space adjacent to {state.day}: you may only Dissent or Pass",
-            rule="Conform needs an adjacent Night space", section="REACTION")
-    return IllegalAction(f"the {action.kind} effect of {state.day} is not playable yet (seat {seat})",
-                         rule="unimplemented reaction", section="REACTION")
+def king_turn_reactions(state: GameState, then: KingTurnReactions, ev: Events) -> GameState:
+    """KING'S TURN 6: you may react (Conform or Dissent) as usual; steps 7-8 follow."""
+    return next_reaction(replace(state, phase="reactions", queue=(1 - state.active,)), NextReaction(), ev)
 
 
-def next_reaction(state: GameState, ev: Events) -> GameState:
-    """Step 6: the active player's end of turn effects (Dream cards) come first, then the
-    reactions; once every inactive player has reacted, the Cathedral is built."""
-    if len(state.queue) == len(state.players) - 1:  # step 6 begins: nobody has reacted yet
-        window = CONTINUATIONS.get("end_of_turn_window")
-        if window is not None:
-            return window(state, state.active, ev)
-    return ask_reaction(state, ev)
+def _react_options(state: GameState, w: ReactWork) -> tuple[Action, ...]:
+    return legal(state, w, (React(kind=k) for k in ("conform", "dissent", "pass")), _react_refusal)
 
 
-def ask_reaction(state: GameState, ev: Events) -> GameState:
-    """The next inactive player reacts; with none left, the Cathedral is built (or the turn ends)."""
-    if not state.queue:
-        if king_turn.is_king(state, state.active):  # KING'S TURN 7, after your reaction
-            state = king_turn.return_cultists(state, ev)
-        build = CONTINUATIONS.get("build_cathedral")
-        return build(state, state.active, ev) if build is not None else end_turn(state, ev)
-    seat = state.queue[0]
-    if king_turn.is_king(state, seat):  # END OF YOUR TURN: the King Conforms or Dissents, no decision
-        state = king_turn.king_reacts(state, state.day, ev)
-        return next_reaction(replace(state, queue=state.queue[1:]), ev)
-    return replace(state, decision=Decision(
-        seat=seat, kind="react", prompt=f"React to {state.day}: Conform, Dissent or Pass",
-        options=reaction_options(state, seat)))
+def _react_refusal(state: GameState, w: ReactWork, action: React) -> Refusal:
+    if action.kind != "conform":
+        return None
+    night = state.players[w.seat].dreamer
+    if any(n.id == night and state.day in n.adjacent for n in board.pack(state).matrix.nights):
+        return None
+    return IllegalAction(f"your Dreamer is not on a Night space adjacent to {state.day}: you may only Dissent or Pass",
+                         rule="Conform needs an adjacent Night space", section="REACTION")
 
 
-def react(state: GameState, action: React, ev: Events) -> GameState:
-    seat = state.queue[0]
-    ev.append(Event(kind="react", seat=seat, detail=action.kind))
+def _react(state: GameState, w: ReactWork, action: React, ev: Events) -> GameState:
+    ev.append(Event(kind="react", seat=w.seat, detail=action.kind))
+    state = replace(state, work=None)
     if action.kind == "pass":
-        return next_reaction(replace(state, queue=state.queue[1:]), ev)
-    effect = cards.action_effect(state, seat, state.day, action.kind)
-    state = push_effect(state, seat, effect.steps, action.kind, card=cards.action_card_id(state, seat, state.day),
-                        then="reaction_done")
-    return resolve(state, ev)
+        return next_reaction(replace(state, queue=state.queue[1:]), NextReaction(), ev)
+    effect = cards.action_effect(state, w.seat, state.day, action.kind)
+    return push_effect(state, w.seat, effect.steps, action.kind, card=cards.action_card_id(state, w.seat, state.day),
+                       then=ReactionDone(seat=w.seat))
 
 
-@continues("reaction_done")
-def _reaction_done(state: GameState, frame, ev: Events) -> GameState:
-    return after_action(_conclude(state, frame.seat, ev), frame.seat, ev)
+REACT = Rule(ReactWork, (React,), _react_options, _react_refusal, _react,
+             lambda s, w: f"React to {s.day}: Conform, Dissent or Pass")
 
 
-def end_turn(state: GameState, ev: Events) -> GameState:
+# ---------------------------------------------------------------------------------------------
+# Steps 7-8: the end of the turn
+
+
+def end_turn(state: GameState, then: EndTurn, ev: Events) -> GameState:
     """Step 7: the Dreamer follows its arrow. A Reward tile ("at the end of the turn move your
     Dreamer to any night space") sends a player's Dreamer anywhere instead, whoever took it:
     the other players first, clockwise, then the active player."""
@@ -266,10 +317,7 @@ def end_turn(state: GameState, ev: Events) -> GameState:
     order = [(state.active + i) % n for i in range(1, n)] + [state.active]
     seat = next((s for s in order if state.players[s].dreamer_free), None)
     if seat is not None:
-        nights = board.pack(state).matrix.nights
-        return replace(state, phase="turn", queue=(), decision=Decision(
-            seat=seat, kind="move_dreamer", prompt="Move your Dreamer to any Night space",
-            options=tuple(PlaceDreamer(night=n.id) for n in nights)))
+        return replace(state, phase="turn", queue=(), work=MoveDreamerWork(seat=seat))
     arrow = next(d.arrow for d in board.pack(state).matrix.days if d.action == state.day)
     return _advance_turn_marker(state, arrow, ev)
 
@@ -279,15 +327,13 @@ def _advance_turn_marker(state: GameState, night: str, ev: Events) -> GameState:
     p = board.pack(state)
     seat = state.active
     pl = state.players[seat]
-    if king_turn.is_king(state, seat):  # its Dreamer stays on its Day space (KING'S DREAMER)
+    if is_king(state, seat):  # its Dreamer stays on its Day space (KING'S DREAMER)
         state = set_player(state, replace(pl, turns=pl.turns + 1))
     else:
         state = set_player(state, replace(pl, dreamer=night, turns=pl.turns + 1, dreamer_free=False))
         ev.append(Event(kind="dreamer_moves", seat=seat, detail=night))
     pos = (state.turn_pos + 1) % len(p.tracks.turn)
     state = replace(state, turn_pos=pos, queue=(), phase="turn")
-    from .scoring import devoured_end_due, end_game
-
     if pos == state.turn_start:
         state = replace(state, time=state.time + 1)
         ev.append(Event(kind="time_advances", value=state.time, detail=p.tracks.time[state.time]))
@@ -298,10 +344,17 @@ def _advance_turn_marker(state: GameState, night: str, ev: Events) -> GameState:
     return begin_turn(state, ev)
 
 
-def free_dreamer(state: GameState, action: PlaceDreamer, ev: Events) -> GameState:
-    seat = state.decision.seat
-    if seat == state.active:
-        return _advance_turn_marker(state, action.night, ev)
-    state = set_player(state, replace(state.players[seat], dreamer=action.night, dreamer_free=False))
-    ev.append(Event(kind="dreamer_free_move", seat=seat, detail=action.night))
-    return end_turn(state, ev)
+def _free_options(state: GameState, w: MoveDreamerWork) -> tuple[Action, ...]:
+    return tuple(PlaceDreamer(night=n.id) for n in board.pack(state).matrix.nights)
+
+
+def _free_dreamer(state: GameState, w: MoveDreamerWork, action: PlaceDreamer, ev: Events) -> GameState:
+    if w.seat == state.active:
+        return _advance_turn_marker(replace(state, work=None), action.night, ev)
+    state = set_player(state, replace(state.players[w.seat], dreamer=action.night, dreamer_free=False))
+    ev.append(Event(kind="dreamer_free_move", seat=w.seat, detail=action.night))
+    return end_turn(replace(state, work=None), EndTurn(), ev)
+
+
+MOVE_DREAMER = Rule(MoveDreamerWork, (PlaceDreamer,), _free_options, night_refusal, _free_dreamer,
+                    lambda s, w: "Move your Dreamer to any Night space")

@@ -15,7 +15,7 @@ from .events import HIDDEN
 from .king_state import KingState
 from .rng import Rng
 from .state import GameState
-from .work import ConflictWork, KeepWork, Work
+from .work import Fight, KeepWork, Work
 
 SPECTATOR = -1
 
@@ -39,10 +39,11 @@ def _hide_work(work: Work | None, seat: int) -> Work | None:
     cards played face down in a conflict by their owner only, until revealed (CONFLICTS 2)."""
     if isinstance(work, KeepWork) and work.seat != seat:
         return replace(work, drawn=_hide(work.drawn))
-    if not isinstance(work, ConflictWork) or work.revealed:
+    f = getattr(work, "fight", None)
+    if not isinstance(f, Fight) or f.revealed:
         return work
-    plays = tuple(p if side == seat else _hide(p) for side, p in zip(work.sides, work.plays))
-    return replace(work, plays=plays)
+    plays = tuple(p if side == seat else _hide(p) for side, p in zip(f.sides, f.plays))
+    return replace(work, fight=replace(f, plays=plays))  # type: ignore[call-arg]
 
 
 def _hide_king(king: KingState | None, seat: int) -> KingState | None:

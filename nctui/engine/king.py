@@ -1,0 +1,230 @@
+"""The King of Horrors' pieces and the small rules every King module shares (solo rulebook):
+its accessors, the ring of the board (SETUP 4), the Area Selection cards, the Horror Die, its
+climb (BUILDING THE CATHEDRAL, KING'S TURN 8), its draws (THE KING DISSENTS) and the difficulty
+modifiers. The King's turn (``king_turn``), actions, Dreams, conflicts and Nightmare commands
+build on this module; it builds on none of them.
+"""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from . import board, cards, rng, units
+from .events import Event, plural
+from .king_state import HORROR_DIE, KING_COMBAT, KingState
+from .ops import draw_development, set_player
+from .state import GameState
+from .work import Frame
+
+Events = list[Event]
+SOLO = "SOLO"  # rulebook sections of the King's rules are those of the solo rulebook
+KING_PIECE = "king_piece"  # the source of a frame holding a piece you choose for the King
+
+
+def king(state: GameState) -> KingState:
+    if state.king is None:
+        raise ValueError("not a solo game: there is no King of Horrors")
+    return state.king
+
+
+def set_king(state: GameState, k: KingState) -> GameState:
+    return replace(state, king=k)
+
+
+def is_king(state: GameState, seat: int) -> bool:
+    return state.king is not None and state.king.seat == seat
+
+
+def human(state: GameState) -> int:
+    """The seat that makes the choices the King's rules leave to "you"."""
+    return 1 - king(state).seat
+
+
+def modifier(state: GameState, option: str) -> bool:
+    """Whether a difficulty modifier (``config.DIFFICULTY_OPTIONS``) is in play."""
+    return option in state.config.difficulty
+
+
+def bump(values: tuple[int, ...], i: int, by: int) -> tuple[int, ...]:
+    return values[:i] + (values[i] + by,) + values[i + 1 :]
+
+
+def rondel(state: GameState) -> tuple[str, ...]:
+    return board.pack(state).matrix.rondel
+
+
+# ---------------------------------------------------------------------------------------------
+# The board's ring and the Area Selection cards
+
+
+def ring(state: GameState) -> tuple[str, ...]:
+    """Clockwise: the areas met walking the outer cells of the board's grid, along the top row
+    left to right, down the right column, the bottom row right to left, up the left column,
+    starting from the top-left cell (docs/rules-decisions.md)."""
+    sm = board.side_map(state)
+    at = {(r, c): a for a, r, c in sm.cells}
+    last_r, last_c = sm.rows - 1, sm.cols - 1
+    path = ([(0, c) for c in range(sm.cols)] + [(r, last_c) for r in range(1, sm.rows)]
+            + [(last_r, c) for c in range(last_c - 1, -1, -1)] + [(r, 0) for r in range(last_r - 1, 0, -1)])
+    in_play = board.area_index(state)
+    return tuple(dict.fromkeys(at[p] for p in path if at.get(p, "#") in in_play))
+
+
+def clockwise(state: GameState, area: str, steps: int = 1) -> str:
+    r = ring(state)
+    return r[(r.index(area) + steps) % len(r)]
+
+
+def next_corner_clockwise(state: GameState, area: str) -> str:
+    r = ring(state)
+    i = r.index(area)
+    return next(r[(i + k) % len(r)] for k in range(1, len(r) + 1) if board.is_corner(state, r[(i + k) % len(r)]))
+
+
+def area_selection_cards(state: GameState) -> tuple[str, ...]:
+    """The 12 Area Selection cards (cards.toml ``area_selection``; without it, one per area)."""
+    return board.pack(state).cards.area_selection or tuple(a.id for a in state.areas)
+
+
+def king_combat_cards(state: GameState) -> tuple[str, ...]:
+    """Its 2 own combat cards (cards.toml ``king_combat``; without it, their usual ids)."""
+    return tuple(c.id for c in board.pack(state).cards.king_combat) or KING_COMBAT
+
+
+def select_area(state: GameState, among: tuple[str, ...], why: str, ev: Events) -> tuple[str, GameState]:
+    """Use the Area Selection cards to determine one of ``among`` at random: draw until one of
+    them comes up; cards drawn go to the set-aside pile, which is shuffled into a new deck when
+    the deck runs out."""
+    if len(among) == 1:
+        return among[0], state
+    k = king(state)
+    deck, aside, r = k.area_deck, k.area_aside, state.rng
+    while True:
+        if not deck:
+            deck, r = rng.shuffle(r, aside)
+            aside = ()
+        card, deck = deck[0], deck[1:]
+        aside += (card,)
+        if card in among:
+            break
+    ev.append(Event(kind="king_area_card", seat=k.seat, area=card,
+                    detail=f"the Area Selection cards chose {card} {why}"))
+    return card, replace(set_king(state, replace(k, area_deck=deck, area_aside=aside)), rng=r)
+
+
+def roll_horror_die(state: GameState, ev: Events) -> tuple[int, GameState]:
+    value, r = rng.choice(state.rng, HORROR_DIE)
+    ev.append(Event(kind="king_horror_die", seat=king(state).seat, value=value,
+                    detail=f"the King rolled the Horror Die: {value}"))
+    return value, replace(state, rng=r)
+
+
+# ---------------------------------------------------------------------------------------------
+# Frames the King's steps wait in
+
+
+def pieces_pending(state: GameState) -> bool:
+    """Divergent Paths: a piece the King builds waits for your choice on the frame stack."""
+    return any(f.source == KING_PIECE for f in state.frames)
+
+
+def under_pieces(state: GameState, frame: Frame) -> GameState:
+    """Push ``frame`` beneath the King's pieces on top of the stack, so they are built first."""
+    top = len(state.frames)
+    while top and state.frames[top - 1].source == KING_PIECE:
+        top -= 1
+    return replace(state, frames=state.frames[:top] + (frame,) + state.frames[top:])
+
+
+# ---------------------------------------------------------------------------------------------
+# Its Ritual markers, its cards
+
+
+def king_climbs(state: GameState, why: str, ev: Events, *, steps: int | None = None) -> GameState:
+    """BUILDING THE CATHEDRAL / KING'S TURN 8: the King climbs its lower marker (the one further
+    back; tied: the first) 1 step, 2 with the harder modifier (``steps`` overrides), ignoring
+    costs and bonuses, up to the last space."""
+    seat = king(state).seat
+    pl = state.players[seat]
+    if steps is None:
+        steps = 2 if modifier(state, "harder_climb") else 1
+    m = 0 if pl.ritual[0] <= pl.ritual[1] else 1
+    last = len(board.pack(state).tracks.ritual)
+    to = min(pl.ritual[m] + steps, last)
+    ritual = (to, pl.ritual[1]) if m == 0 else (pl.ritual[0], to)
+    best = (max(pl.ritual_best[0], ritual[0]), max(pl.ritual_best[1], ritual[1]))
+    state = set_player(state, replace(pl, ritual=ritual, ritual_best=best))
+    ev.append(Event(kind="king_climbs", seat=seat, value=to - pl.ritual[m],
+                    detail=f"{why}: the King climbs its lower Ritual marker {plural(to - pl.ritual[m], 'step')}, to "
+                           f"space {to}"))
+    return state
+
+
+def tuck(state: GameState, slot: int, card: str, ev: Events, *, how: str = "") -> GameState:
+    """Tuck ``card`` under the King's Action card ``slot`` (its Power counts it from now on)."""
+    k = king(state)
+    tucked = k.tucked[:slot] + (k.tucked[slot] + (card,),) + k.tucked[slot + 1:]
+    ev.append(Event(kind="king_tucks", seat=k.seat, cards=(card,),
+                    detail=f"the King tucks {card} under its {rondel(state)[slot]} card{how}"))
+    return set_king(state, replace(k, tucked=tucked))
+
+
+def draw(state: GameState, n: int) -> tuple[tuple[str, ...], GameState]:
+    """Draw ``n`` Development cards for the King (its PlayerState hand stays untouched)."""
+    seat = king(state).seat
+    before = state.players[seat].hand
+    state = draw_development(state, seat, n, [])
+    drawn = state.players[seat].hand[len(before):]
+    return drawn, set_player(state, replace(state.players[seat], hand=before))
+
+
+def king_draws(state: GameState, count: int, ev: Events) -> GameState:
+    """THE KING DISSENTS: an Upgrade is tucked below its matching Action; any other card is
+    shuffled into the King's hand."""
+    seat = king(state).seat
+    before = state.players[seat].hand
+    drawn_ev: Events = []
+    state = draw_development(state, seat, count, drawn_ev)
+    ev.extend(e for e in drawn_ev if e.kind != "drew_development")
+    drawn = state.players[seat].hand[len(before):]
+    state = set_player(state, replace(state.players[seat], hand=before))
+    for card in drawn:
+        state = _keep_drawn(state, card, ev)
+    return state
+
+
+def _keep_drawn(state: GameState, card: str, ev: Events) -> GameState:
+    k = king(state)
+    if cards.is_upgrade(state, card):
+        slot = rondel(state).index(cards.development(state, card).action)
+        return tuck(state, slot, card, ev)
+    hand, r = rng.shuffle(state.rng, k.hand + (card,))
+    ev.append(Event(kind="king_hand_card", seat=k.seat, value=len(hand),
+                    detail="the King shuffles a card into its hand"))
+    return replace(set_king(state, replace(k, hand=hand)), rng=r)
+
+
+def devour_three(state: GameState, ev: Events) -> GameState:
+    """Harder game: when the Devoured side-board comes into play the King adds 3 Followers from
+    its supply to it; short of them, it devours the rest from the board (REMOVING FOLLOWERS
+    order: where it has most Followers, then its Fortress area, then an Area Selection card)."""
+    seat = king(state).seat
+    pl = state.players[seat]
+    before = pl.devoured
+    from_supply = min(3, pl.supply)
+    state = set_player(state, replace(pl, supply=pl.supply - from_supply, devoured=pl.devoured + from_supply))
+    for _ in range(3 - from_supply):
+        mine = {a.id: a.followers[seat] for a in state.areas if a.followers[seat] > 0}
+        if not mine:
+            break
+        most = max(mine.values())
+        tied = tuple(a for a, n in mine.items() if n == most)
+        fortress = tuple(a for a in tied if board.area(state, a).fortress == seat)
+        area, state = select_area(state, fortress or tied, "to devour from", ev)
+        state = units.remove(state, seat, area)
+        pl = state.players[seat]
+        state = set_player(state, replace(pl, supply=pl.supply - 1, devoured=pl.devoured + 1))
+    n = state.players[seat].devoured - before
+    ev.append(Event(kind="king_devours", seat=seat, value=n, detail=f"the Devoured side-board comes into play: "
+                    f"the King devours {n} of its Followers, {from_supply} from its supply (harder game)"))
+    return state
