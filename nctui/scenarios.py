@@ -18,10 +18,11 @@ import msgspec
 from msgspec.structs import replace
 
 from .content.loader import ContentError, Pack, get_pack
-from .engine import board, limbo, rng, setup, turn
+from .engine import board, flow, limbo, rng, setup, turn
 from .engine.config import COLOURS, GameConfig, SeatKind, check_config
 from .engine.events import Event
 from .engine.invariants import violations
+from .engine.work import NextReaction
 from .engine.state import (
     BASIC_COMBAT,
     DREAM_OFFER,
@@ -270,6 +271,7 @@ class _Builder:
         self._fail_if_any()
         self.pack = get_pack(config.pack)
         base, _ = setup.new_game(config)  # the board side, areas in play and players of a real game
+        base = replace(base, work=None, frames=())
         self.base = base
         self.colours = config.seat_colours()
         self._check_seat_list()
@@ -689,7 +691,7 @@ class _Builder:
         if d.kind == "choose_day":
             # begin_turn counts the turn and names the active player from the Turn marker.
             state = replace(state, turn_number=turn_number - 1, phase="turn")
-            return limbo.offer(turn.begin_turn(state, events)), events
+            return limbo.offer(flow.resolve(turn.begin_turn(state, events), events)), events
         if len(state.players[active].hand) > HAND_LIMIT:
             self.report.add(self._player_entry(active), "hand", f"the active player has discarded down to "
                                                                 f"{HAND_LIMIT} before the others react")
@@ -699,4 +701,5 @@ class _Builder:
         queue = tuple(order[order.index(self.decider):])
         state = replace(state, active=active, day=d.day, ignored=d.ignored, turn_number=turn_number,
                         phase="reactions", queue=queue)
-        return limbo.offer(turn.next_reaction(state, events)), events
+        state = turn.next_reaction(state, NextReaction(), events)
+        return limbo.offer(flow.resolve(state, events)), events

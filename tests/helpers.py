@@ -7,9 +7,22 @@ from collections.abc import Iterator
 from msgspec.structs import replace
 
 from nctui.bots import RandomBot
-from nctui.engine import GameConfig, GameState, actions as A, apply, legal_actions, new_game, player_view, step
+from nctui.engine import (
+    GameConfig,
+    GameState,
+    actions as A,
+    apply,
+    effects,
+    flow,
+    legal_actions,
+    new_game,
+    player_view,
+    step,
+    work as W,
+)
 from nctui.engine.actions import Action
 from nctui.engine.state import AreaState
+from nctui.engine.work import ActionDone, ReactionDone
 from nctui.store import Store
 
 
@@ -89,3 +102,39 @@ def but_limbo(actions) -> tuple[Action, ...]:
     """The actions without LIMBO's take-back options (they come with every decision of a player
     whose Limbo holds Followers)."""
     return tuple(a for a in actions if not isinstance(a, A.ReturnFromLimbo))
+
+
+def push_effect(state: GameState, seat: int, steps, source: str = "day", *, card: str = "", must: bool = False,
+                then: str = "day_done") -> GameState:
+    """An effect frame pushed as the Day action (``then="day_done"``) or a reaction
+    (``"reaction_done"``) would push it, on a hand-built position: the decision due is set aside
+    so that ``resolve`` starts the effect."""
+    seat_then = {"day_done": ActionDone(seat=seat), "reaction_done": ReactionDone(seat=seat), "": None}[then]
+    state = replace(state, work=None, decision=None)
+    return effects.push_effect(state, seat, tuple(steps), source, card=card, must=must,  # type: ignore[arg-type]
+                               then=seat_then)
+
+
+def resolve(state: GameState, ev: list | None = None) -> GameState:
+    """Resolve a hand-built position up to its next decision (``flow.resolve``)."""
+    return flow.resolve(state, [] if ev is None else ev)
+
+
+# The decisions of the setup and of the turn itself, outside any effect step.
+TURN_WORKS = (W.TurnStartWork, W.ConquerWork, W.PlaceDreamerWork, W.SoloTurnStartWork, W.SoloCornerWork,
+              W.KingPoweredWork, W.ChooseDayWork, W.DiscardDreamsWork, W.DrawDreamWork, W.HandLimitWork,
+              W.ReactWork, W.MoveDreamerWork)
+
+
+def between_steps(state: GameState) -> bool:
+    """No effect step is being resolved: the decision due is one of the setup's or the turn's own."""
+    return isinstance(state.work, TURN_WORKS)
+
+
+def play_king_turn(state: GameState, ev: list) -> GameState:
+    """The King's turn from ``state`` (the King's seat active), resolved up to the next decision."""
+    from nctui.engine import king_turn
+
+    state = replace(state, work=None, decision=None, frames=())
+    state = effects.push(state, W.Frame(seat=state.active, steps=(), source="turn", then=W.KingTurnReactions()))
+    return flow.resolve(king_turn.play(state, ev), ev)

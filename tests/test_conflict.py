@@ -13,6 +13,7 @@ from nctui.engine.ops import set_player
 from nctui.engine.state import BASIC_COMBAT, FOLLOWERS, FORT_LEVELS, SHADOWS, AreaState
 from nctui.engine.work import ConflictWork
 
+from . import helpers as H
 from .helpers import but_limbo, config, through_setup
 
 SH = board.SHADOWS_SIDE
@@ -91,8 +92,8 @@ def conflict_on_top(state, card):
 
 def resolve_conflicts(state, seat=GREEN, count=1, where="any", ev=None):
     """Push a "resolve X conflicts" effect as if it were the Day action of ``seat``."""
-    state = effects.push_effect(state, seat, (cs.ResolveConflicts(count=count, where=where),), "day", then="day_done")
-    return effects.resolve(state, ev if ev is not None else [])
+    state = H.push_effect(state, seat, (cs.ResolveConflicts(count=count, where=where),), "day", then="day_done")
+    return H.resolve(state, ev if ev is not None else [])
 
 
 def play(state, *actions):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from nctui.engine import board, king_turn as kt, units
+from nctui.engine import board, king as kg, king_dreams as kd, king_turn as kt, scoring, units
 from nctui.engine.config import DIFFICULTY_PRESETS, EASIER, check_config, difficulty
 
 from .test_solo_setup import SOLO, solo_setup
@@ -46,23 +46,23 @@ def test_dream_discount(mods, vp, cultists):
     card = _dream(state, vp)
     state = replace(state, decks=replace(state.decks, dream_offer=(card,)), king=replace(state.king, dreams=(),
                                                                                            dream_cultists=()))
-    s = kt.refill_dreams(state, [])
+    s = kd.refill_dreams(state, [])
     assert s.king.dreams[0] == card and s.king.dream_cultists[0] == cultists
 
 
 def test_hand_scoring():
     state = solo_setup()
     hand = state.king.hand + ("a", "b", "c", "d")
-    assert kt.king_extra_vp(replace(state, king=replace(state.king, hand=hand))) == 2
+    assert scoring.king_extra_vp(replace(state, king=replace(state.king, hand=hand))) == 2
     hard = solo_setup(config=replace(SOLO, difficulty=("harder_hand_scoring",)))
-    assert kt.king_extra_vp(replace(hard, king=replace(hard.king, hand=hand))) == 4
+    assert scoring.king_extra_vp(replace(hard, king=replace(hard.king, hand=hand))) == 4
 
 
 def test_harder_devoured_from_supply_then_board():
     state = solo_setup(config=replace(SOLO, difficulty=("harder_devoured",)))
-    s = kt.devour_three(state, [])
+    s = kg.devour_three(state, [])
     assert s.players[1].devoured == 3 and s.players[1].supply == state.players[1].supply - 3
-    short = kt.set_player(state, replace(state.players[1], supply=1))
+    short = set_player(state, replace(state.players[1], supply=1))
     on_board = units.on_board(short, 1)
-    s = kt.devour_three(short, [])
+    s = kg.devour_three(short, [])
     assert s.players[1].devoured == 3 and s.players[1].supply == 0 and units.on_board(s, 1) == on_board - 2

@@ -26,7 +26,9 @@ from nctui.engine import (
 from nctui.engine.invariants import violations
 from nctui.engine.ops import set_player
 from nctui.engine.state import GameState
+from nctui.engine.work import NextReaction
 
+from . import helpers as H
 from .helpers import config, random_game
 from .test_variable_length import VICTOR, first_turn, window
 
@@ -82,7 +84,8 @@ def end_of_reactions(state: GameState) -> GameState:
 
 def build(state: GameState) -> tuple[GameState, list]:
     ev: list = []
-    return turn.next_reaction(state, ev), ev
+    state = replace(state, work=None, decision=None)
+    return H.resolve(turn.next_reaction(state, NextReaction(), ev), ev), ev
 
 
 def choose(state: GameState, piece: str) -> tuple[GameState, list]:

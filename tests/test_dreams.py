@@ -25,6 +25,7 @@ from nctui.engine.scoring import dream_vp, scores
 from nctui.engine.state import FOLLOWERS, FORT_LEVELS, SHADOWS, GameState
 from nctui.engine.work import DreamWork
 
+from . import helpers as H
 from .helpers import config, empty_areas, through_setup
 
 # The small board side (2 players); Marked Areas (eye): W and BONE.
@@ -192,7 +193,7 @@ def test_after_the_action_the_active_player_may_play_a_dream_whose_conditions_ar
     assert pl.dreams == (HOST,) and pl.dreams_played == (FIRST_RUNG,)
     assert any(e.kind == "play_dream" and e.cards == (FIRST_RUNG,) and e.private_to == -1 for e in res.events)
     # nothing else is playable: the window closes by itself and the turn goes on (step 3)
-    assert res.state.decision.kind == "discard_dreams" and res.state.work is None
+    assert res.state.decision.kind == "discard_dreams" and H.between_steps(res.state)
 
 
 def test_no_window_opens_when_nothing_is_playable():
@@ -227,7 +228,7 @@ def test_a_played_dreams_effect_resolves_in_full_then_it_scores():
 def test_a_dream_effect_with_choices_must_be_resolved_before_the_window_reopens():
     state = holding(put(blank(), weeping_orchard=1, bone_cloister=1), MARKED_DOORS)
     seat = me(state)
-    state = turn.next_reaction(step6(state, (1 - seat,)), [])  # step 6 begins
+    state = H.resolve(turn.reactions_begin(replace(state, work=None, decision=None)))  # step 6 begins
     assert legal_actions(state) == (A.PlayDream(card=MARKED_DOORS), A.Done())
     state = apply(state, A.PlayDream(card=MARKED_DOORS))
     assert state.decision.kind == "produce" and A.Done() not in legal_actions(state)  # must=True
@@ -294,7 +295,7 @@ def test_no_dream_is_played_in_the_middle_of_an_action():
     # Host of Sleepers needs 12 Followers on the board: 11 there, the action produces 1 then 1 more
     state = holding(put(blank(), weeping_orchard=3, bell_hollow=3, salt_spire=3, ash_nave=1, lantern_fen=1), HOST)
     produce = cs.Produce(amount=1, where="controlled")
-    state = effects.resolve(effects.push_effect(state, me(state), (produce, produce), "day", then="day_done"), [])
+    state = H.resolve(H.push_effect(state, me(state), (produce, produce), "day", then="day_done"), [])
     state = apply(state, A.ProduceIn(area=ASH))
     assert sum(a.followers[me(state)] for a in state.areas) == 12  # the condition is met...
     assert state.decision.kind == "produce"  # ...but the action is still in progress
@@ -309,7 +310,7 @@ def test_no_dream_is_played_in_the_middle_of_an_action():
 def test_stopping_an_optional_step_early_still_lets_the_window_open_at_the_end():
     state = holding(put(blank(), weeping_orchard=3, bell_hollow=3, salt_spire=3, ash_nave=2, lantern_fen=1), HOST)
     produce = cs.Produce(amount=1, where="controlled")
-    state = effects.resolve(effects.push_effect(state, me(state), (produce,), "day", then="day_done"), [])
+    state = H.resolve(H.push_effect(state, me(state), (produce,), "day", then="day_done"), [])
     assert state.decision.kind == "produce"
     state = apply(state, A.Done())
     assert legal_actions(state) == (A.PlayDream(card=HOST), A.Done())

@@ -14,6 +14,7 @@ from nctui.engine.ops import set_player
 from nctui.engine.scoring import scores
 from nctui.engine.state import GameState, Score
 
+from . import helpers as H
 from .helpers import auto
 from .test_nightmares import CATHEDRAL, nightmare, opp, pack_with, put, stage2
 
@@ -34,7 +35,7 @@ def devour_to_the_threshold(state: GameState) -> GameState:
     here = state.areas[0].id
     state = put(replace(state, nightmare_at=(here, CATHEDRAL), commanding=1), opp(state), here)
     ev: list = []
-    state = effects.resolve(effects.push_effect(state, state.active, (cs.Devour(count=1),), "test", must=True), ev)
+    state = H.resolve(H.push_effect(state, state.active, (cs.Devour(count=1),), "test", must=True), ev)
     assert state.end_triggered and any(e.kind == "end_triggered" for e in ev)
     return replace(state, commanding=0)
 

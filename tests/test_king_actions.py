@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from nctui.engine import board, king_actions as ka, king_turn as kt
+from nctui.engine import board, king as kg, king_actions as ka, king_turn as kt, work as W
 from nctui.engine.ops import set_player
-from nctui.engine.registry import CONTINUATIONS
+from nctui.engine.table import CONTINUATIONS
 
 from .test_solo_setup import solo_setup
 
@@ -34,7 +34,7 @@ def king_pl(state, **kw):
 
 
 def die(monkeypatch, value):
-    monkeypatch.setattr(kt, "roll_horror_die", lambda s, ev: (value, s))
+    monkeypatch.setattr(kg, "roll_horror_die", lambda s, ev: (value, s))
 
 
 def f(state, area):
@@ -96,7 +96,7 @@ def test_ritual_only_space_adds_a_cultist_to_each_dream(state, monkeypatch):
 def test_ritual_stops_at_the_top_and_commands_in_stage_2(state, monkeypatch):
     die(monkeypatch, 4)
     calls = []
-    monkeypatch.setitem(CONTINUATIONS, "king_command_nightmare", lambda s, ev: calls.append(1) or s)
+    monkeypatch.setitem(CONTINUATIONS, W.KingCommand, lambda s, then, ev: calls.append(1) or s)
     top = len(board.pack(state).tracks.ritual)
     s = replace(king_pl(state, ritual=(top - 1, 0)), stage=2)
     s = ka.perform_king_action(s, "ritual", 5, [])
@@ -201,7 +201,7 @@ def test_marked_soonest_and_damage(state):
 
 def test_maneuver_marked_areas_give_cultists_then_hook(state, monkeypatch):
     calls = []
-    monkeypatch.setitem(CONTINUATIONS, "king_conflicts", lambda s, ev: calls.append(1) or s)
+    monkeypatch.setitem(CONTINUATIONS, W.KingConflicts, lambda s, then, ev: calls.append(1) or s)
     s = replace(state, turn_pos=4)  # salt-spire is marked
     ev = []
     s = ka.perform_king_action(s, "maneuver", 1, ev)
@@ -238,7 +238,7 @@ def test_develop_tucks_the_first_upgrade(state):
 def test_develop_without_upgrade_tucks_the_last_card_under_the_fewest(state):
     ploys = _cards(state, "ploy")[:2]
     s = replace(state, decks=replace(state.decks, development=tuple(ploys) + state.decks.development))
-    s = kt.set_king(s, replace(s.king, tucked=(("a",), ("b",), (), ("c",), ("d",))))
+    s = kg.set_king(s, replace(s.king, tucked=(("a",), ("b",), (), ("c",), ("d",))))
     s = ka.perform_king_action(s, "develop", 1, [])
     assert s.king.tucked[2] == (ploys[1],) and ploys[0] in s.king.hand
 

@@ -8,14 +8,13 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from nctui.engine import board, cards, king_actions as ka, king_turn as kt
+from nctui.engine import board, cards, king as kg, king_actions as ka, king_turn as kt, new_game, work as W
 from nctui.engine.actions import ChooseAction, ChooseArea, ChooseTurnStart, Conquer, TakePiece
 from nctui.engine.errors import IllegalAction
 from nctui.engine.flow import apply, legal_actions, step
 from nctui.engine.invariants import violations
 from nctui.engine.ops import set_player
-from nctui.engine.registry import CONTINUATIONS
-from nctui.engine.solo import new_solo_game
+from nctui.engine.table import CONTINUATIONS
 from nctui.engine.views import player_view
 
 from .test_king_actions import K, f, shape
@@ -25,16 +24,22 @@ YOU = 0
 RONDEL = ("ritual", "summon", "fortify", "maneuver", "develop")
 
 
+def _solo(config):
+    """A new solo game up to its first decision, and its setup events."""
+    res = new_game(config)
+    return res.state, list(res.events)
+
+
 @pytest.fixture
 def king_turn(monkeypatch):
     """Play the King's turn with a Horror Die showing ``roll`` (from its Dreamer on Ritual, with a
     Cultist on every Day space: 3 = Maneuver, 4 = Develop); its conflict loop is left out."""
-    monkeypatch.setitem(CONTINUATIONS, "king_conflicts", lambda s, frame, ev: s)
+    monkeypatch.setitem(CONTINUATIONS, W.KingConflicts, lambda s, then, ev: s)
 
     def play(state, roll):
-        monkeypatch.setattr(kt, "roll_horror_die", lambda s, ev: (roll, s))
+        monkeypatch.setattr(kg, "roll_horror_die", lambda s, ev: (roll, s))
         ev = []
-        return kt.play_king_turn(replace(state, active=K), ev), ev
+        return H.play_king_turn(replace(state, active=K), ev), ev
 
     return play
 
@@ -86,7 +91,7 @@ def test_maneuver_refuses_an_area_that_is_not_tied(king_turn):
 def test_maneuver_without_a_tie_asks_nothing(king_turn):
     state, ev = king_turn(solo_setup(), 3)  # ember-reach is the only best area, each time
     assert _placed(ev) == ["ember-reach"] * 3
-    assert state.decision.kind in ("react", "king_dream") and state.work is None
+    assert state.decision.kind in ("react", "king_dream")
 
 
 def test_maneuver_step_stops_on_a_tie_and_keeps_the_rest_of_its_mp():
@@ -117,7 +122,7 @@ def _deck_top(state, top, tucked=None):
     under = [c for cs in tucked.values() for c in cs]
     rest = tuple(c for c in state.decks.development if c not in top and c not in under)
     state = replace(state, decks=replace(state.decks, development=tuple(top) + rest))
-    return kt.set_king(state, replace(state.king, tucked=tuple(tuple(tucked.get(a, ())) for a in RONDEL)))
+    return kg.set_king(state, replace(state.king, tucked=tuple(tuple(tucked.get(a, ())) for a in RONDEL)))
 
 
 def test_develop_tuck_tie_asks_you_and_tucks_where_you_choose(king_turn):
@@ -168,7 +173,7 @@ def test_develop_upgrade_goes_under_its_action_without_asking(king_turn):
 # 1 or 2 actions of your choice."
 
 def _powered_start(option):
-    state, _ = new_solo_game(replace(SOLO, difficulty=(option,)))
+    state, _ = _solo(replace(SOLO, difficulty=(option,)))
     return apply(state, ChooseTurnStart(position=0))
 
 
@@ -199,14 +204,14 @@ def test_harder_powered_1_asks_once():
 
 
 def test_without_the_modifier_nothing_is_tucked_at_setup():
-    state, _ = new_solo_game(SOLO)
+    state, _ = _solo(SOLO)
     state = apply(state, ChooseTurnStart(position=0))
     assert state.decision.kind == "conquer" and not any(state.king.tucked)
 
 
 def test_harder_powered_1_and_2_together_are_refused():
     with pytest.raises(ValueError, match=r"not both.*DIFFICULTY MODIFIERS"):
-        new_solo_game(replace(SOLO, difficulty=("harder_powered_1", "harder_powered_2")))
+        _solo(replace(SOLO, difficulty=("harder_powered_1", "harder_powered_2")))
 
 
 def test_the_tucked_card_waits_face_up_in_the_step_not_in_a_hand(king_turn):
@@ -229,7 +234,7 @@ def test_maneuver_tie_asks_nothing_when_no_follower_can_be_placed(king_turn):
     pl = state.players[K]
     state = set_player(state, replace(pl, supply=0, devoured=pl.devoured + pl.supply + len(lone)))
     state, ev = king_turn(state, 3)
-    assert state.decision.kind != "king_maneuver" and state.work is None and _placed(ev) == []
+    assert state.decision.kind != "king_maneuver" and _placed(ev) == []
     assert "king_keeps_last" in [e.kind for e in ev]
 
 
@@ -249,8 +254,8 @@ def test_a_dream_completed_by_the_maneuvers_cultists_asks_for_its_piece_first(ki
 
     from .test_solo_modes import VICTOR, yellow_position
 
-    monkeypatch.setitem(CONTINUATIONS, "king_conflicts",
-                        lambda s, frame, ev: ev.append(Event(kind="test_conflicts")) or s)
+    monkeypatch.setitem(CONTINUATIONS, W.KingConflicts,
+                        lambda s, then, ev: ev.append(Event(kind="test_conflicts")) or s)
     state, piece = yellow_position()  # Variable Length + Divergent Paths; its Dream VICTOR one Cultist short
     state = shape(state, bone_cloister=dict(followers=(0, 2), shadows=0))  # a Marked Area it controls
     state = replace(state, shadows=state.shadows + 1)

@@ -6,13 +6,15 @@ import pytest
 from msgspec.structs import replace
 
 from nctui.content import schema as cs
-from nctui.engine import board, conflict, effects, king_conflict as kc
+from nctui.engine import board, conflict, effects, king_combat as kc, king_conflicts as kcs, work as W
 from nctui.engine.actions import DiscardDevelopment, Done, PlayCombatCard, StartConflict
 from nctui.engine.errors import IllegalAction
 from nctui.engine.flow import apply, legal_actions
 from nctui.engine.ops import set_player
 from nctui.engine.state import BASIC_COMBAT
+from nctui.engine.work import KingConflicts
 
+from . import helpers as H
 from .helpers import empty_areas
 from .test_solo_setup import solo_setup
 
@@ -31,9 +33,9 @@ def shape(state, area_id, you=0, king=0, shadows=0, fort=-1, hand=(BASIC_COMBAT,
 
 
 def start(state, area_id, sides=(0, 1)):
-    state = effects.push_effect(replace(state, work=None, frames=()), 0, (cs.ResolveConflicts(count=1),), "day",
+    state = H.push_effect(replace(state, work=None, frames=()), 0, (cs.ResolveConflicts(count=1),), "day",
                                  then="day_done")
-    state = effects.resolve(state, [])
+    state = H.resolve(state, [])
     return apply(state, StartConflict(area=area_id, sides=sides))
 
 
@@ -133,37 +135,37 @@ def test_desirability_and_the_easier_modifier(state):
 def test_wanted_puts_conflicts_with_you_first(state):
     a = area0(state)
     s = shape(state, a, you=1, king=2, shadows=1, hand=(BASIC_COMBAT,), king_hand=("k1", "k2"))
-    assert kc.wanted(s, a)[0] == (0, 1)
+    assert kcs.wanted(s, a)[0] == (0, 1)
 
 
 def test_loop_with_nothing_possible_ends(state):
     a = area0(state)
     ev = []
-    kc.king_conflicts(shape(state, a, you=1), ev)
+    kcs.king_conflicts(shape(state, a, you=1), KingConflicts(), ev)
     assert ev[-1].kind == "king_conflicts_end" and ev[-1].value == 0
 
 
 def test_loop_fights_a_desired_conflict_against_you(state):
     a = area0(state)
     s = shape(state, a, you=1, king=2, king_hand=("king-basic-combat", "king-shield"))
-    s = effects.push_effect(replace(s, work=None, frames=()), 0, (), "day", then="day_done")
+    s = H.push_effect(replace(s, work=None, frames=()), 0, (), "day", then="day_done")
     ev = []
-    s = kc.king_conflicts(s, ev)
+    s = kcs.king_conflicts(s, KingConflicts(), ev)
     assert any(e.kind == "king_conflict_card" and e.area == a for e in ev)
     assert s.decision.seat == 0 and not s.work.revealed  # the King controls: you play first
     s = apply(s, PlayCombatCard(card=BASIC_COMBAT))
     while s.decision is not None and s.decision.kind in ("retreat", "king_shield_discard"):
         s = apply(s, legal_actions(s)[-1])
-    assert s.frames == () or all(f.then != kc.LOOP_DONE for f in s.frames)
+    assert s.frames == () or all(not isinstance(f.then, W.KingLoop) for f in s.frames)
 
 
 def test_loop_win_against_the_shadows_puts_a_cultist_on_a_dream(state):
     a = area0(state)
     s = shape(state, a, king=2, shadows=1, fort=1, king_hand=("king-basic-combat", "king-shield"))
-    s = effects.push_effect(replace(s, work=None, frames=()), 0, (), "day", then="day_done")
+    s = H.push_effect(replace(s, work=None, frames=()), 0, (), "day", then="day_done")
     before = sum(s.king.dream_cultists) + len(s.king.completed)
     ev = []
-    s = kc.king_conflicts(s, ev)
+    s = kcs.king_conflicts(s, KingConflicts(), ev)
     kinds = [e.kind for e in ev]
     assert "conflict_won" in kinds and "king_victory_card" in kinds  # the Fort wins; a card instead of Victory
     assert sum(s.king.dream_cultists) + len(s.king.completed) > before or "king_cultist_returned" in kinds
@@ -184,5 +186,5 @@ def test_loop_draws_at_most_three_cards(state):
     s = set_player(s, replace(s.players[0], hand=(BASIC_COMBAT, "x", "y")))
     s = replace(s, king=replace(s.king, hand=()))  # strength 0 < yours: nothing desirable
     ev = []
-    kc.king_conflicts(s, ev)
+    kcs.king_conflicts(s, KingConflicts(), ev)
     assert [e.kind for e in ev].count("king_conflict_card") == 3 and ev[-1].kind == "king_conflicts_end"

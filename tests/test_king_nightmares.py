@@ -9,6 +9,7 @@ from nctui.engine import board, king_nightmares as kn
 from nctui.engine.nightmares import location
 from nctui.engine.ops import set_player
 
+from . import helpers as H
 from .test_king_conflict import shape
 from .test_solo_setup import solo_setup
 
@@ -110,7 +111,7 @@ def test_a_conflict_in_the_command_waits_for_your_cards_then_resumes(state):
     nxt = board.adjacent(state, start)[0]
     s = shape(state, nxt, you=2, king=2, king_hand=("king-basic-combat", "king-shield"))
     s = stage2(s, numbers=(7, 6), at=(start, start), marker=1)  # 7: conflict then devour, 2x
-    s = effects.push_effect(replace(s, work=None, frames=()), 0, (), "day", then="day_done")
+    s = H.push_effect(replace(s, work=None, frames=()), 0, (), "day", then="day_done")
     s = kn.king_command_nightmare(s, [])
     assert s.commanding == 7 and s.decision.seat == 0 and s.decision.kind == "play_combat_card"
     assert s.work.revealed  # nobody controls the area and you are active: you see its cards first

@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from nctui.engine import board, cards, flow, king_turn as kt, rng
+from nctui.engine import board, cards, flow, king as kg, king_dreams as kd, king_turn as kt, rng, scoring
 from nctui.engine.actions import TakeDream
-from nctui.engine.effects import resolve
 from nctui.engine.errors import IllegalAction
 from nctui.engine.invariants import violations
 from nctui.engine.scoring import end_game, scores
 
+from . import helpers as H
 from .test_solo_setup import solo_setup
 
 
@@ -53,7 +53,7 @@ def test_counting_loops_round_the_rondel(state):
 def test_horror_die_rolls_2_to_4_from_the_rng(state):
     seen = set()
     for seed in range(40):
-        value, after = kt.roll_horror_die(replace(state, rng=rng.seeded(seed)), [])
+        value, after = kg.roll_horror_die(replace(state, rng=rng.seeded(seed)), [])
         seen.add(value)
         assert after.rng != rng.seeded(seed)
     assert seen == {2, 3, 4}
@@ -74,24 +74,24 @@ def test_power_and_cultists_to_dreams(state, cultists, tucked, power, to_dreams)
 def test_cultist_goes_to_the_dream_missing_more(state):
     lo, hi = dreams_of(state, vp=2)[0], dreams_of(state, vp=4)[0]
     s = with_king(state, dreams=(lo, hi), dream_cultists=(0, 0))
-    s = kt.place_on_dream(s, [])
+    s = kd.place_on_dream(s, [])
     assert s.king.dream_cultists == (0, 1)
     s = with_king(state, dreams=(lo, hi), dream_cultists=(0, 2))  # tie 2-0 and 4-2: the lower one
-    assert kt.place_on_dream(s, []).king.dream_cultists == (1, 2)
+    assert kd.place_on_dream(s, []).king.dream_cultists == (1, 2)
 
 
 def test_completing_a_dream(state):
     a, b = dreams_of(state, vp=3)[:2]
     s = with_king(state, dreams=(a, b), dream_cultists=(2, 2))
     ev = []
-    s = kt.place_on_dream(s, ev)
+    s = kd.place_on_dream(s, ev)
     assert s.king.completed == (a,) and s.king.dreams == (b,) and s.king.dream_cultists == (2,)
     assert any(e.kind == "king_dream_completed" for e in ev)
 
 
 def test_no_dream_returns_the_cultist(state):
     ev = []
-    s = kt.place_on_dream(with_king(state, dreams=(), dream_cultists=()), ev)
+    s = kd.place_on_dream(with_king(state, dreams=(), dream_cultists=()), ev)
     assert s.king.dreams == () and ev[-1].kind == "king_cultist_returned"
 
 
@@ -110,7 +110,7 @@ def test_refill_prefers_most_completed_suit_then_fewest_vp(state):
     keep = s.king.dreams[0]
     s = with_king(s, dreams=(keep,), dream_cultists=(1,), completed=(crowns[0],))
     top = s.decks.dream[0]
-    s = kt.refill_dreams(s, [])
+    s = kd.refill_dreams(s, [])
     assert s.king.dreams == (keep, crown_lo) and s.king.dream_cultists == (1, 0)  # new card on top
     assert s.decks.dream_offer == (ladder3, crown_hi, top)
 
@@ -119,11 +119,11 @@ def test_refill_tie_is_the_humans_choice(state):
     a, b = dreams_of(state, "crown", 3)[:2]
     c = dreams_of(state, "dagger", 4)[0]
     s = with_king(_offer(state, (a, b, c)), dreams=(state.king.dreams[0],), dream_cultists=(0,))
-    s = resolve(kt.refill_dreams(s, []), [])
+    s = H.resolve(kd.refill_dreams(s, []), [])
     assert s.decision.seat == 0 and set(flow.legal_actions(s)) == {TakeDream(card=a), TakeDream(card=b)}
     with pytest.raises(IllegalAction, match="SOLO REFILL DREAMS"):
         flow.check(s, TakeDream(card=c))
-    s = kt.choose_king_dream(s, TakeDream(card=b), [])
+    s = kd.KING_DREAM.apply(s, s.work, TakeDream(card=b), [])
     assert s.king.dreams[-1] == b and s.work is None
 
 
@@ -132,7 +132,7 @@ def test_refill_from_zero_takes_two(state):
     high = [dreams_of(state, "crown", 4)[0], dreams_of(state, "dagger", 4)[0]]
     s = _offer(state, (high[0], low, high[1]))
     s = replace(s, decks=replace(s.decks, dream=(dreams_of(state, "rampart", 3)[0],)))
-    s = kt.refill_dreams(with_king(s, dreams=(), dream_cultists=()), [])
+    s = kd.refill_dreams(with_king(s, dreams=(), dream_cultists=()), [])
     assert s.king.dreams == (low, s.king.dreams[1]) and len(s.king.dreams) == 2
     assert cards.dream(s, s.king.dreams[1]).vp == 3  # the refilled display's 3 VP beats the two 4s
 
@@ -153,7 +153,7 @@ def _top(state, card):
 def test_king_dissents_upgrade_is_tucked(state):
     up = next(c for c in state.decks.development if cards.is_upgrade(state, c))
     s = kt.king_reacts(_top(with_king(state, dreamer="maneuver"), up), "summon", [])
-    slot = kt.rondel(s).index(cards.development(s, up).action)
+    slot = kg.rondel(s).index(cards.development(s, up).action)
     assert s.king.tucked[slot] == (up,) and len(s.king.hand) == 2
     assert violations(s) == []
 

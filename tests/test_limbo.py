@@ -13,6 +13,7 @@ from nctui.engine.invariants import violations
 from nctui.engine.ops import set_player
 from nctui.engine.state import Decision
 
+from . import helpers as H
 from .helpers import but_limbo, first_turn, random_game
 from .test_ritual import MOTH, PAID, W, blank, me, pl
 
@@ -25,7 +26,7 @@ def returns(state) -> tuple[A.Action, ...]:
 
 def asked(state, *steps, must: bool = False):
     """The decision of an effect pushed for the active seat, as ``flow`` hands it out."""
-    state = effects.resolve(effects.push_effect(state, me(state), steps, "day", must=must, then="day_done"), [])
+    state = H.resolve(H.push_effect(state, me(state), steps, "day", must=must, then="day_done"), [])
     return limbo.offer(state)
 
 
@@ -104,7 +105,7 @@ def test_a_decision_outside_any_step_is_asked_again_too():
     state = apply(in_limbo(state, 3), A.ChooseDay(action="develop", ignore=True))
     before = state.decision
     state = apply(state, R3)
-    assert state.decision == replace(before, options=but_limbo(before.options)) and state.work is None
+    assert state.decision == replace(before, options=but_limbo(before.options)) and H.between_steps(state)
 
 
 def test_a_produce_step_with_an_empty_supply_waits_and_offers_placements_after_taking_back():

@@ -12,6 +12,7 @@ from nctui.engine.ops import set_player
 from nctui.engine.state import FOLLOWERS, FORT_LEVELS, SHADOWS
 from nctui.engine.work import MoveWork
 
+from . import helpers as H
 from .helpers import config, empty_areas, through_setup
 
 S = board.SHADOWS_SIDE
@@ -43,7 +44,7 @@ def put(state, side: int, area: str, n: int = 1):
 
 
 def push(state, *steps, must: bool = False):
-    return effects.resolve(effects.push_effect(state, me(state), steps, "day", must=must, then="day_done"), [])
+    return H.resolve(H.push_effect(state, me(state), steps, "day", must=must, then="day_done"), [])
 
 
 def followers(state, area: str, seat: int) -> int:
@@ -146,7 +147,7 @@ def test_done_forfeits_the_remaining_mp():
     state = push(put(state, me(state), W, 2), cs.Move(mp=4))
     state = apply(state, A.MoveFollower(source=W, to=ASH))
     res = step(state, A.Done())
-    assert res.state.work is None and res.state.decision.kind != "move"
+    assert H.between_steps(res.state) and res.state.decision.kind != "move"
     assert not any(isinstance(f.steps[0], cs.Move) for f in res.state.frames if f.steps)
     assert [e.detail for e in res.events if e.kind == "stop"] == ["move"]
 

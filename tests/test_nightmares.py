@@ -28,9 +28,10 @@ from nctui.engine import (
 )
 from nctui.engine.invariants import violations
 from nctui.engine.ops import set_player
-from nctui.engine.registry import CONTINUATIONS
 from nctui.engine.state import FOLLOWERS, FORT_LEVELS, SHADOWS, GameState
+from nctui.engine.table import CONTINUATIONS
 
+from . import helpers as H
 from .helpers import config, empty_areas, through_setup
 
 # The small board side (1-2 players)
@@ -90,8 +91,8 @@ def run(state: GameState, *steps: cs.Step, seat: int | None = None, must: bool =
     """Push an effect for ``seat`` (the active player) and resolve it up to the first decision."""
     ev: list = []
     seat = me(state) if seat is None else seat
-    state = effects.push_effect(state, seat, steps, "day", must=must, then="day_done")
-    return effects.resolve(state, ev), ev
+    state = H.push_effect(state, seat, steps, "day", must=must, then="day_done")
+    return H.resolve(state, ev), ev
 
 
 def play(state: GameState, *actions: A.Action):
@@ -126,7 +127,7 @@ def test_the_last_piece_flips_the_sideboard_and_brings_both_nightmares_into_the_
     state = replace(state, stage=1, nightmare_at=(), phase="reactions", queue=(), day="develop", turn_number=13,
                     cathedral_track=("6B",))
     ev: list = []
-    state = CONTINUATIONS["build_cathedral"](state, state.active, ev)
+    state = H.resolve(cathedral.build(replace(state, work=None, decision=None), state.active, ev), ev)
     kinds = [e.kind for e in ev]
     assert state.stage == 2 and state.nightmare_at == (CATHEDRAL, CATHEDRAL)
     assert kinds.index("cathedral_complete") < kinds.index("sideboard_flipped") < kinds.index("nightmares_enter")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from nctui.engine import IllegalAction, actions as A, apply
+from nctui.engine.work import DreamWork
 
 from .helpers import random_game
 
@@ -18,7 +19,7 @@ def _first(predicate, players=3, seeds=range(8)):
 
 
 def test_a_dream_in_the_middle_of_an_action_breaks_the_golden_rule():
-    state = _first(lambda s: s.work is not None and s.players[s.decision.seat].dreams
+    state = _first(lambda s: bool(s.frames) and not isinstance(s.work, DreamWork) and s.players[s.decision.seat].dreams
                    and not any(isinstance(o, A.PlayDream) for o in s.decision.options))
     card = state.players[state.decision.seat].dreams[0]
     with pytest.raises(IllegalAction, match=r"never in the middle.*\[PLAYING DREAM CARDS\]") as err:

@@ -6,24 +6,13 @@ import pytest
 from msgspec.structs import replace
 
 from nctui.content import schema as cs
-from nctui.engine import (
-    IllegalAction,
-    actions as A,
-    apply,
-    board,
-    cards,
-    effects,
-    legal_actions,
-    new_game,
-    registry,
-    step,
-    units,
-)
+from nctui.engine import IllegalAction, actions as A, apply, board, cards, effects, legal_actions, new_game, step, units
 from nctui.engine.ops import set_player
 from nctui.engine.scoring import ritual_vp, scores
 from nctui.engine.state import FOLLOWERS, FORT_LEVELS, SHADOWS
 from nctui.engine.work import BonusWork, ClimbWork
 
+from . import helpers as H
 from .helpers import but_limbo, config, empty_areas, through_setup
 
 # The small board side (2 players), by symbol:
@@ -61,7 +50,7 @@ def me(state) -> int:
 
 def push(state, *steps, seat: int | None = None, must: bool = False):
     seat = me(state) if seat is None else seat
-    return effects.resolve(effects.push_effect(state, seat, steps, "day", must=must, then="day_done"), [])
+    return H.resolve(H.push_effect(state, seat, steps, "day", must=must, then="day_done"), [])
 
 
 def ritual_day(state):
@@ -131,7 +120,7 @@ def test_the_rulebooks_worked_example_plays_out_as_written():
     assert pl(state).ritual == (9, 1) and pl(state).ritual_best == (9, 1)
     assert [e.kind for e in ev][:2] == ["ritual_climb", "ritual_followers_return"]
     assert pl(state).on_track == 0 and pl(state).supply == FOLLOWERS
-    assert state.frames == () and state.work is None and state.decision.kind != "climb"
+    assert H.between_steps(state) and state.decision.kind != "climb"
     assert ritual_vp(state, 9) == 3 and scores(state)[me(state)].ritual == 3
 
 
@@ -278,7 +267,7 @@ def test_the_cathedral_climb_works_for_any_player():
     state = blank()
     other = 1 - me(state)
     state = set_player(state, replace(state.players[other], ritual=(2, 1)))
-    state = effects.resolve(effects.push_effect(state, other, (FREE,), "cathedral", then="day_done"), [])
+    state = H.resolve(H.push_effect(state, other, (FREE,), "cathedral", then="day_done"), [])
     assert state.decision.seat == other and legal_actions(state) == (A.ClimbMarker(marker=0), A.Done())
     state = apply(state, A.ClimbMarker(marker=0))
     assert state.players[other].ritual == (3, 1) and state.players[other].ritual_best == (3, 1)
@@ -295,15 +284,6 @@ def test_a_special_space_bonus_is_resolved_in_full_before_climbing_further():
     assert state.decision.kind == "climb" and state.work.paid_left == -1
     state = apply(apply(state, A.ClimbMarker(marker=0)), A.PayFollower(area=DUNES))
     assert pl(state).ritual == (15, 21)
-
-
-def test_a_bonus_the_engine_cannot_resolve_yet_is_only_ignored(monkeypatch):
-    monkeypatch.delitem(registry.STARTERS, cs.AddFortLevels)
-    state = push(blank(ritual=(7, 21), weeping_orchard=1, moth_garden=1), SPECIAL)
-    state = apply(apply(apply(state, A.ClimbMarker(marker=0)), A.PayFollower(area=W)), A.PayFollower(area=MOTH))
-    assert legal_actions(state) == (A.TakeBonus(take=False),)
-    with pytest.raises(IllegalAction, match=r"\[SPACES \(special\)\]"):
-        apply(state, A.TakeBonus(take=True))
 
 
 def test_commanding_a_nightmare_has_no_effect_in_stage_1():
@@ -346,7 +326,7 @@ def test_followers_paid_in_a_conform_reaction_go_home_when_the_reaction_ends():
     state = set_player(state, replace(state.players[other], ritual=(2, 1), ritual_best=(2, 1)))
     state = replace(state, phase="reactions", queue=(other,))
     conform = cards.card(state, "start-ritual").conform.steps  # "Climb 1 open step, paying for it."
-    state = effects.resolve(effects.push_effect(state, other, conform, "conform", then="reaction_done"), [])
+    state = H.resolve(H.push_effect(state, other, conform, "conform", then="reaction_done"), [])
     assert state.decision.seat == other and legal_actions(state) == (A.ClimbMarker(marker=0), A.Done())
     state = apply(state, A.ClimbMarker(marker=0))
     assert legal_actions(state) == (A.PayFollower(area=MOTH),)  # only its own Follower pays

@@ -9,12 +9,19 @@ import pytest
 from msgspec.structs import replace
 
 from nctui.engine import cathedral, king_turn as kt, turn
+from nctui.engine import new_game
+from nctui.engine import king as kg
 from nctui.engine.actions import ChooseDay, React
 from nctui.engine.flow import apply, legal_actions
 from nctui.engine.invariants import violations
-from nctui.engine.solo import new_solo_game
 
 from .test_solo_setup import SOLO, solo_setup
+
+
+def _solo(config):
+    """A new solo game up to its first decision, and its setup events."""
+    res = new_game(config)
+    return res.state, list(res.events)
 
 
 @pytest.fixture
@@ -73,7 +80,7 @@ def test_king_turn_asks_only_you_and_runs_steps_1_to_8(stub):
     while state.active == 1:  # you resolve the uncovered icons as usual
         assert state.decision.seat == 0
         state = apply(state, legal_actions(state)[-1])
-    assert sum(k.card_cultists) == 0 and k.day_cultists[kt.rondel(state).index(k.dreamer)] == 1  # step 7
+    assert sum(k.card_cultists) == 0 and k.day_cultists[kg.rondel(state).index(k.dreamer)] == 1  # step 7
     assert state.active == 0 and state.players[1].turns == 1
     assert state.players[1].dreamer == solo_setup().players[1].dreamer  # no Night space for the King
     assert sum(state.players[1].ritual) == sum(king_before) + 1  # step 8: the King climbs 1
@@ -93,14 +100,14 @@ def test_you_build_and_the_king_climbs_instead_of_the_icons(stub):
 
 def test_harder_climb_climbs_two_and_stage_ii_space_instead():
     state = solo_setup(config=replace(SOLO, difficulty=("harder_climb",)))
-    assert kt.king_climbs(state, "test", []).players[1].ritual in ((2, 0), (0, 2))
+    assert kg.king_climbs(state, "test", []).players[1].ritual in ((2, 0), (0, 2))
     s = replace(state, cathedral_built=state.cathedral_built + ("4A",))
     assert cathedral._king_climb(s, "4A", []).players[1].ritual == (0, 0)
 
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_a_solo_game_plays_to_its_end_asking_only_you(stub, seed):
-    state, _ = new_solo_game(replace(SOLO, seed=seed, difficulty=("harder_climb", "harder_dream_discount")))
+    state, _ = _solo(replace(SOLO, seed=seed, difficulty=("harder_climb", "harder_dream_discount")))
     r = random.Random(seed)
     for _ in range(4000):
         if state.outcome is not None:
@@ -116,11 +123,10 @@ def test_a_kings_nightmare_conflict_waiting_for_your_cards_resumes_the_kings_act
     for your combat cards, and the King's turn goes on afterwards (it used to be lost)."""
     from nctui.bots import RandomBot
     from nctui.engine import player_view, step
-    from nctui.engine.solo import new_solo_game
     from nctui.simulate import bot_seed, make_config
 
     config = make_config(players=1, seed=20)
-    state, _ = new_solo_game(config)
+    state, _ = _solo(config)
     bot = RandomBot(bot_seed(config.seed, 0))
     while state.decision is not None:
         state = step(state, bot.choose(player_view(state, 0))).state

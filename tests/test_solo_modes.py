@@ -9,14 +9,13 @@ import random
 import pytest
 from msgspec.structs import replace
 
-from nctui.engine import cards, cathedral, king_turn as kt, setup, turn
+from nctui.engine import cards, cathedral, king_dreams as kd, king_turn as kt, new_game, setup, turn
 from nctui.engine.actions import TakePiece
 from nctui.engine.errors import IllegalAction
 from nctui.engine.flow import apply, legal_actions, step
 from nctui.engine.invariants import violations
 from nctui.engine.ops import set_player
 from nctui.engine.scoring import scores
-from nctui.engine.solo import new_solo_game
 
 from .test_divergent_paths import COLOUR, GRAY, TILES, tile_by_available_piece
 from .test_solo_setup import SOLO, solo_setup
@@ -27,6 +26,12 @@ DPS = replace(SOLO, divergent_paths=True)
 DPV = replace(SOLO, length="variable", divergent_paths=True)
 STAGE_II = "4A"  # its Cathedral track space is the Stage II space
 PIECES = ("1A",) + TRACK
+
+
+def _solo(config):
+    """A new solo game up to its first decision, and its setup events."""
+    res = new_game(config)
+    return res.state, list(res.events)
 
 
 def only_left(state, left):
@@ -95,23 +100,23 @@ def test_solo_sets_up_the_modules_as_in_a_2_player_game(config, built, gray_out)
 def test_a_completed_dream_with_the_cathedral_icon_makes_the_king_build_and_climb():
     state = about_to_complete(solo_setup(config=VAR))
     ev = []
-    s = kt.place_on_dream(state, ev)
+    s = kd.place_on_dream(state, ev)
     assert s.king.completed == (VICTOR,)
     assert s.cathedral_built == state.cathedral_built + ("2B",) and s.cathedral_track == state.cathedral_track[1:]
     assert kinds(ev, 1)[-4:] == ["king_dream_completed", "king_builds", "cathedral_piece", "king_climbs"]
     assert climbed(state, s) == 1  # regardless of 2B's climb icon; you resolve nothing
-    assert s.frames == () and s.work is None and violations(replace(s, decision=state.decision)) == []
+    assert s.frames == state.frames and s.work == state.work and violations(replace(s, decision=state.decision)) == []
 
 
 def test_harder_climb_climbs_two_for_the_kings_piece():
     state = about_to_complete(solo_setup(config=replace(VAR, difficulty=("harder_climb",))))
-    assert climbed(state, kt.place_on_dream(state, [])) == 2
+    assert climbed(state, kd.place_on_dream(state, [])) == 2
 
 
 @pytest.mark.parametrize("config,card", [(VAR, PLAIN), (SOLO, VICTOR)])
 def test_no_piece_without_the_icon_or_in_the_standard_game(config, card):
     state = about_to_complete(solo_setup(config=config), card)
-    s = kt.place_on_dream(state, [])
+    s = kd.place_on_dream(state, [])
     assert s.king.completed == (card,) and s.cathedral_built == state.cathedral_built and climbed(state, s) == 0
 
 
@@ -119,7 +124,7 @@ def test_the_stage_ii_space_is_resolved_instead_of_the_climb():
     state = about_to_complete(solo_setup(config=VAR))
     state = only_left(state, state.cathedral_track[state.cathedral_track.index(STAGE_II):])
     ev = []
-    s = kt.place_on_dream(state, ev)
+    s = kd.place_on_dream(state, ev)
     assert s.cathedral_built[-1] == STAGE_II and climbed(state, s) == 0
     assert "stage2_dreams" in kinds(ev) and "king_climbs" not in kinds(ev)
     assert s.decks.dream2 == () and s.decks.development2 == ()
@@ -128,11 +133,11 @@ def test_the_stage_ii_space_is_resolved_instead_of_the_climb():
 def test_the_kings_last_piece_completes_the_cathedral_then_none_is_left():
     state = about_to_complete(solo_setup(config=VAR))
     state = only_left(state, state.cathedral_track[-1:])
-    s = kt.place_on_dream(state, [])
+    s = kd.place_on_dream(state, [])
     assert s.stage == 2 and s.cathedral_track == () and all(s.nightmare_at) and climbed(state, s) == 1
     again = replace(s, king=replace(s.king, dreams=(VICTOR,), dream_cultists=(1,), completed=()))
     ev = []
-    assert kt.place_on_dream(again, ev).cathedral_built == s.cathedral_built and "no_cathedral_piece" in kinds(ev)
+    assert kd.place_on_dream(again, ev).cathedral_built == s.cathedral_built and "no_cathedral_piece" in kinds(ev)
 
 
 def test_a_dream_completed_while_the_king_reacts_on_your_turn_builds_at_once(performed):
@@ -234,7 +239,7 @@ def test_a_single_available_piece_is_taken_without_asking():
     tile = dict(state.path_tiles)[STAGE_II]  # the last piece, yellow, the Stage II symbol's
     state = replace(only_left(state, (STAGE_II,)), path_tiles=((STAGE_II, tile),), tiles_aside=())
     ev = []
-    s = kt.place_on_dream(state, ev)
+    s = kd.place_on_dream(state, ev)
     assert s.cathedral_track == () and s.stage == 2 and s.decision == state.decision and s.frames == ()
     assert s.players[1].tiles == (tile,) and "king_climbs" not in kinds(ev) and "stage2_dreams" in kinds(ev)
     assert violations(s) == []
@@ -244,7 +249,7 @@ def test_step_3_completing_a_dream_asks_for_the_piece_before_the_action(performe
     state, _ = yellow_position()
     k = replace(state.king, dreamer="ritual", day_cultists=(0, 0, 2, 0, 0))  # any roll: fortify, Power 2
     state = replace(state, king=k, active=1)
-    s = kt.play_king_turn(state, [])
+    s = H.play_king_turn(state, [])
     assert s.decision.kind == "king_cathedral_piece" and s.decision.seat == 0 and performed == []
     s = apply(s, TakePiece(piece="3A"))
     assert performed == [("fortify", 1)] and s.king.completed == (VICTOR,)
@@ -266,7 +271,7 @@ def test_kept_reward_tiles_score_1_vp_each_for_the_king():
 @pytest.mark.parametrize("config", [VAR, DPS, DPV], ids=["variable", "divergent", "variable+divergent"])
 @pytest.mark.parametrize("seed", [3])
 def test_a_seeded_random_solo_game_ends_in_each_mode(config, seed):
-    state, _ = new_solo_game(replace(config, seed=seed))
+    state, _ = _solo(replace(config, seed=seed))
     r = random.Random(seed)
     seen = []
     for _ in range(6000):
@@ -287,7 +292,7 @@ def test_pieces_for_two_dreams_completed_at_once_are_chosen_in_their_order(perfo
     other = state.king.dreams[1]
     assert cards.dream(state, other).cathedral  # both Dreams show the Cathedral icon
     k = replace(state.king, dreamer="ritual", day_cultists=(0, 0, 10, 0, 0))  # Power 10: both complete
-    s = kt.play_king_turn(replace(state, king=k, active=1), [])
+    s = H.play_king_turn(replace(state, king=k, active=1), [])
     assert cards.dream(state, VICTOR).name in s.decision.prompt and performed == []
     s = apply(s, TakePiece(piece="3A"))
     assert cards.dream(state, other).name in s.decision.prompt and performed == []

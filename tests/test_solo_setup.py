@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from nctui.engine import board, setup
+from nctui.engine import board, new_game, setup
 from nctui.engine.actions import ChooseTurnStart, Conquer, PlaceDreamer
 from nctui.engine.cards import dream
 from nctui.engine.config import GameConfig
@@ -12,16 +12,21 @@ from nctui.engine.errors import IllegalAction
 from nctui.engine.events import HIDDEN
 from nctui.engine.flow import apply, legal_actions
 from nctui.engine.invariants import violations
+from nctui.engine.king import clockwise, next_corner_clockwise, ring
 from nctui.engine.king_state import KING_COMBAT
-from nctui.engine.king_turn import clockwise, next_corner_clockwise, ring
-from nctui.engine.solo import new_solo_game
 from nctui.engine.views import player_view
 
 SOLO = GameConfig(players=1, seats=("human", "king"), seed=7)
 
 
+def _solo(config):
+    """A new solo game up to its first decision, and its setup events."""
+    res = new_game(config)
+    return res.state, list(res.events)
+
+
 def solo_setup(corner: str = "weeping-orchard", config: GameConfig = SOLO):
-    state, _ = new_solo_game(config)
+    state, _ = _solo(config)
     state = apply(state, ChooseTurnStart(position=0))
     state = apply(state, Conquer(area=corner))
     return apply(state, legal_actions(state)[0])
@@ -29,11 +34,11 @@ def solo_setup(corner: str = "weeping-orchard", config: GameConfig = SOLO):
 
 def test_new_game_starts_solo_through_the_solo_setup():
     state, _ = setup.new_game(SOLO)
-    assert state == new_solo_game(SOLO)[0]
+    assert state == _solo(SOLO)[0]
 
 
 def test_human_decides_turn_start_then_a_corner_only():
-    state, _ = new_solo_game(SOLO)
+    state, _ = _solo(SOLO)
     assert state.decision.seat == 0 and state.decision.kind == "turn_start"
     state = apply(state, ChooseTurnStart(position=0))
     corners = {a.area for a in legal_actions(state)}
@@ -43,7 +48,7 @@ def test_human_decides_turn_start_then_a_corner_only():
 
 
 def test_ring_is_clockwise_around_the_grid():
-    state, _ = new_solo_game(SOLO)
+    state, _ = _solo(SOLO)
     assert ring(state) == ("weeping-orchard", "bell-hollow", "salt-spire", "mirror-dunes", "ember-reach",
                            "bone-cloister", "drowned-gate", "lantern-fen")
     assert next_corner_clockwise(state, "drowned-gate") == "weeping-orchard"
@@ -91,7 +96,7 @@ def test_human_view_hides_king_hand_and_area_deck():
 
 
 def test_place_dreamer_goes_on_as_normal():
-    state, _ = new_solo_game(SOLO)
+    state, _ = _solo(SOLO)
     state = apply(apply(state, ChooseTurnStart(position=0)), Conquer(area="salt-spire"))
     assert state.decision.kind == "place_dreamer" and state.decision.seat == 0
     assert all(isinstance(a, PlaceDreamer) for a in legal_actions(state))
@@ -103,7 +108,7 @@ def test_solo_states_round_trip_through_the_save_encoding():
 
     from nctui.engine.state import GameState
 
-    state, _ = new_solo_game(GameConfig(players=1, seats=("human", "king"), seed=3))
+    state, _ = _solo(GameConfig(players=1, seats=("human", "king"), seed=3))
     seen = 0
     while state.phase == "setup":
         assert msgspec.msgpack.decode(msgspec.msgpack.encode(state), type=GameState) == state

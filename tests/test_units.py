@@ -10,12 +10,11 @@ import pytest
 from msgspec.structs import replace
 
 from nctui.engine import board, cards, units
-from nctui.engine.effects import push_effect, resolve
 from nctui.engine.invariants import violations
 from nctui.engine.ops import remove_one, set_player
 from nctui.engine.state import FOLLOWERS, SHADOWS, UNIT_LIMIT
 
-from . import helpers
+from . import helpers, helpers as H
 
 SH = board.SHADOWS_SIDE
 WATCHFUL = "d1-watchful-battlements"  # Unit Limit 3, 4 in one area
@@ -79,13 +78,13 @@ def with_fortify_card(state, seat: int, card: str):
 def run(state, seat: int, steps, *, must: bool = False):
     """Push an effect for ``seat`` (as a Day effect would be) and resolve it up to a decision."""
     ev: list = []
-    state = push_effect(replace(state, decision=None), seat, tuple(steps), "day", must=must, then="day_done")
-    return resolve(state, ev), ev
+    state = H.push_effect(replace(state, decision=None), seat, tuple(steps), "day", must=must, then="day_done")
+    return H.resolve(state, ev), ev
 
 
 def finished(state) -> bool:
     """The pushed effect is over (the turn has moved on)."""
-    return state.work is None and not state.frames
+    return H.between_steps(state) and not state.frames
 
 
 # ---------------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from nctui.engine import IllegalAction, actions as A, apply, cathedral, legal_ac
 from nctui.engine.invariants import violations
 from nctui.engine.ops import set_player
 from nctui.engine.state import Decision, GameState
+from nctui.engine import work as W
 from nctui.engine.work import DreamWork
 
 from .helpers import config, first_turn
@@ -40,8 +41,10 @@ def give_dream(state: GameState, seat: int, card: str) -> GameState:
 
 
 def window(state: GameState, seat: int, card: str, timing: str = "own_turn") -> GameState:
-    """A Dream window of ``seat`` offering ``card`` (the exact decision, conditions aside)."""
+    """A Dream window of ``seat`` offering ``card`` (the exact decision, conditions aside), opened
+    after an action as the turn opens it (the turn goes on beneath it)."""
     state = give_dream(state, seat, card)
+    state = effects.push(state, W.Frame(seat=seat, steps=(), source="turn", then=W.AfterWindow()))
     return replace(state, work=DreamWork(seat=seat, timings=(timing,)), decision=Decision(
         seat=seat, kind="play_dream", prompt="Play a Dream card", options=(A.PlayDream(card=card), A.Done())))
 

@@ -34,7 +34,9 @@ from ..engine.king_state import KING_COMBAT
 from ..engine.rng import Rng
 from ..engine.state import BASIC_COMBAT, HAND_LIMIT, GameState
 from ..engine.views import View
-from ..engine.work import ClimbWork, ConflictWork, KeepWork
+from ..engine.conflict import card_limit
+from ..engine.nightmares import devoured_total, threshold
+from ..engine.work import CardToBottom, ClimbPayWork, Fight, KeepWork
 
 # ---------------------------------------------------------------------------------------------
 # Determinization: a full state consistent with what the seat sees
@@ -63,6 +65,12 @@ def _fill(slots: tuple[str, ...], pool: list[str], fallback: str) -> tuple[tuple
     return tuple(out), pool
 
 
+def _fight(work: object) -> Fight | None:
+    """The conflict being fought, when the decision due is one of its stages."""
+    f = getattr(work, "fight", None)
+    return f if isinstance(f, Fight) else None
+
+
 def determinize(state: GameState, seat: int, rnd: random.Random) -> GameState:
     """A guess at the full state behind a view: every hidden card is replaced by one of the cards
     the seat has not seen (shuffled by ``rnd``), the RNG is reseeded. Stage 2 decks get Stage 2
@@ -85,8 +93,9 @@ def determinize(state: GameState, seat: int, rnd: random.Random) -> GameState:
     if isinstance(w, KeepWork) and w.deck.startswith("development"):
         seen.update(x for x in w.drawn if x != HIDDEN)
     played_king: list[str] = []
-    if isinstance(w, ConflictWork):
-        played = [x for x in w.plays[0] + w.plays[1] if x != HIDDEN]
+    f = _fight(w)
+    if f is not None:
+        played = [x for x in f.plays[0] + f.plays[1] if x != HIDDEN]
         seen.update(x for x in played if x not in KING_COMBAT)
         played_king = [x for x in played if x in KING_COMBAT]
     allowed = {x.id: x for x in c.development}
@@ -99,13 +108,12 @@ def determinize(state: GameState, seat: int, rnd: random.Random) -> GameState:
     king_side = k.seat if k is not None else -99
     if k is not None:  # the King's own 2 combat cards are in its hand or in play
         slots = [("hand", i) for i, x in enumerate(k.hand) if x == HIDDEN]
-        if isinstance(w, ConflictWork):
-            slots += [("play", i) for i, x in enumerate(w.plays[w.sides.index(king_side)]) if x == HIDDEN] \
-                if king_side in w.sides else []
+        if f is not None and king_side in f.sides:
+            slots += [("play", i) for i, x in enumerate(f.plays[f.sides.index(king_side)]) if x == HIDDEN]
         own = [x for x in KING_COMBAT if x not in k.hand and x not in played_king]
         rnd.shuffle(slots)
         hand = list(k.hand)
-        kplays = list(w.plays[w.sides.index(king_side)]) if isinstance(w, ConflictWork) and king_side in w.sides else []
+        kplays = list(f.plays[f.sides.index(king_side)]) if f is not None and king_side in f.sides else []
         for (where, i), x in zip(slots, own):
             (hand if where == "hand" else kplays)[i] = x
         hand_t, rest = _fill(tuple(hand), rest, any_dev)
@@ -115,18 +123,20 @@ def determinize(state: GameState, seat: int, rnd: random.Random) -> GameState:
         rnd.shuffle(areas)
         area_deck, _ = _fill(k.area_deck, areas, areas[0] if areas else state.areas[0].id)
         k = replace(k, hand=hand_t, area_deck=area_deck)
-        if kplays:
-            j = w.sides.index(king_side)
-            w = replace(w, plays=tuple(tuple(kplays) if i == j else x for i, x in enumerate(w.plays)))
-    if isinstance(w, ConflictWork) and HIDDEN in w.plays[0] + w.plays[1]:
+        if kplays and f is not None:
+            j = f.sides.index(king_side)
+            f = replace(f, plays=((tuple(kplays), f.plays[1]) if j == 0 else (f.plays[0], tuple(kplays))))
+    if f is not None and HIDDEN in f.plays[0] + f.plays[1]:
         plays = []
-        for side, x in zip(w.sides, w.plays):
+        for side, x in zip(f.sides, f.plays):
             if HIDDEN in x and side >= 0 and basics > 0 and side != king_side:
                 x = (BASIC_COMBAT,) + x[1:]  # the card most played: it comes back
                 basics -= 1
             x, rest = _fill(x, rest, any_dev)
             plays.append(x)
-        w = replace(w, plays=tuple(plays))
+        f = replace(f, plays=(plays[0], plays[1]))
+    if f is not None:
+        w = replace(w, fight=f)  # type: ignore[call-arg]
     players = []
     for pl in state.players:
         if HIDDEN in pl.hand and basics > 0:
@@ -162,9 +172,9 @@ def determinize(state: GameState, seat: int, rnd: random.Random) -> GameState:
     dream, d1 = _fill(d.dream, d1, any_dream)
     # Conflict cards
     seen_conflicts: Counter[str] = Counter(x for x in d.removed if x in conflict_ids)
-    if isinstance(w, ConflictWork) and w.shadow_card:
-        seen_conflicts[w.shadow_card] += 1
-    seen_conflicts.update(f.card for f in state.frames if f.then == "conflict_card_bottom")
+    if f is not None and f.shadow_card:
+        seen_conflicts[f.shadow_card] += 1
+    seen_conflicts.update(fr.then.card for fr in state.frames if isinstance(fr.then, CardToBottom))
     seen_conflicts.update(x for x in d.conflict + d.conflict2 if x != HIDDEN)
     stage_of = {x.id: x.stage for x in c.conflicts}
     unknown_conflicts = Counter({i: 1 for i in conflict_ids}) - seen_conflicts
@@ -237,7 +247,6 @@ def remaining_turns(state: GameState) -> float:
     if state.end_triggered:
         return min(left, len(state.players))
     if state.stage >= 2:
-        from ..engine.nightmares import devoured_total, threshold
 
         limit = threshold(state)
         if limit is not None:
@@ -426,7 +435,7 @@ def _ritual_value(pl, g: float) -> float:
 def _pending(state: GameState, seat: int) -> float:
     """A climb being paid for counts as done, its cost as paid (so that a step is worth starting)."""
     w = state.work
-    if isinstance(w, ClimbWork) and w.seat == seat and w.marker >= 0:
+    if isinstance(w, ClimbPayWork) and w.seat == seat:
         t = tables(state.pack)
         pl = state.players[seat]
         top = len(t.ritual_vp) - 1
@@ -474,9 +483,7 @@ def fast_scores(state: GameState) -> tuple[int, ...]:
     out = []
     for pl in state.players:
         if state.king is not None and pl.seat == state.king.seat:
-            from ..engine.king_turn import king_dream_vp, king_extra_vp
-
-            extra = king_dream_vp(state) + king_extra_vp(state)
+            extra = scoring.king_dream_vp(state) + scoring.king_extra_vp(state)
         else:
             extra = (sum(t.dev[c].vp for stack in pl.display for c in stack if c in t.dev)
                      + sum(t.dreams[c].vp for c in pl.dreams_played))
@@ -576,7 +583,7 @@ class PlannerBot:
             if d is None or state.turn_number != turn or self._steps + len(d.options) > self._limit:
                 break
             if d.seat != seat:
-                if not isinstance(state.work, ConflictWork):
+                if _fight(state.work) is None:
                     break
                 action = self._other_in_conflict(state, d)
             elif d.kind in ("discard_dreams", "draw_dream", "discard_development"):
@@ -643,7 +650,8 @@ class PlannerBot:
     def _card_heuristic(self, state: GameState, seat: int, d) -> A.Action:
         """Quick policy for cards in a conflict: the strongest first, as many as the other side
         may bring (Basic Combat always; Done when enough)."""
-        w = state.work
+        w = _fight(state.work)
+        assert w is not None
         t = tables(state.pack)
         i = w.sides.index(seat)
         played = len(w.plays[i])
@@ -655,9 +663,7 @@ class PlannerBot:
         return max(cards, key=lambda o: self._strength(t, o.card)) if cards else d.options[0]
 
     @staticmethod
-    def _card_target(state: GameState, seat: int, w: ConflictWork) -> int:
-        from ..engine.conflict import card_limit
-
+    def _card_target(state: GameState, seat: int, w: Fight) -> int:
         limit = card_limit(state, w.area, seat)
         other = w.sides[1] if w.sides[0] == seat else w.sides[0]
         a = board.area(state, w.area)
@@ -753,15 +759,14 @@ class PlannerBot:
     def _play_cards(self, state: GameState, seat: int, d) -> A.Action:
         """How many cards to commit: for each count from what is already played up to the limit,
         play the strongest ones, let the conflict resolve in a rollout, and keep the best."""
-        w = state.work
+        w = _fight(state.work)
+        assert w is not None
         t = tables(state.pack)
         cards = sorted((o for o in d.options if isinstance(o, A.PlayCombatCard)),
                        key=lambda o: (-self._strength(t, o.card), o.card))
         done = next((o for o in d.options if isinstance(o, A.Done)), None)
         if not cards:
             return done or d.options[0]
-        from ..engine.conflict import card_limit
-
         limit = card_limit(state, w.area, seat)
         played = len(w.plays[w.sides.index(seat)])
         full = determinize(state, seat, self._random)

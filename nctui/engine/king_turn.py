@@ -12,8 +12,9 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from .events import Event, plural
+from . import king as kg
 from .king import (
-    bump, king, king_draws, modifier, pieces_pending, rondel, roll_horror_die, set_king, under_pieces,
+    bump, king, king_draws, modifier, pieces_pending, rondel, set_king, under_pieces,
 )
 from .king_actions import perform_king_action
 from .king_dreams import place_on_dream, refill_dreams
@@ -93,7 +94,7 @@ def gather_power(state: GameState, ev: Events) -> tuple[int, GameState]:
 def begin_king_turn(state: GameState, ev: Events) -> tuple[int, GameState]:
     """KING'S TURN 1-3: roll, move the Dreamer by Cultists, gather the Power. Step 4 (the
     King's actions) waits for the King Action cards' content; step 5 is ``refill_dreams``."""
-    roll, state = roll_horror_die(state, ev)
+    roll, state = kg.roll_horror_die(state, ev)  # through the module: tests fix the die
     return gather_power(move_dreamer(state, roll, ev), ev)
 
 

@@ -210,7 +210,7 @@ DRAW_DREAM = Rule(DrawDreamWork, (TakeDream,), _draw_options, _draw_refusal, _ta
 def _hand_limit_step(state: GameState) -> GameState:
     """Step 5: discard Development cards in excess of 8; Basic Combat counts, stays."""
     if len(state.players[state.active].hand) <= HAND_LIMIT:
-        return _reactions_begin(state)
+        return reactions_begin(state)
     return replace(state, work=HandLimitWork(seat=state.active))
 
 
@@ -249,7 +249,7 @@ HAND_LIMIT_RULE = Rule(HandLimitWork, (DiscardDevelopment,), _limit_options, _li
 # Step 6: the reactions
 
 
-def _reactions_begin(state: GameState) -> GameState:
+def reactions_begin(state: GameState) -> GameState:
     """Step 6: first the active player's end of turn effects (Dream cards), then the inactive
     players react in clockwise order from the active player's left."""
     n = len(state.players)
