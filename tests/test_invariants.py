@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 from msgspec.structs import replace
 
-from nctui.engine import GameConfig, GameState, new_game
+from nctui.engine import GameConfig, GameState, invariants, new_game
 from nctui.engine.events import HIDDEN
 from nctui.engine.invariants import violations
 from nctui.engine.king_state import KING_COMBAT
@@ -42,6 +42,20 @@ def _solo(after: int = 40) -> GameState:
             break
         state = apply(state, state.decision.options[0])
     return state
+
+
+@pytest.fixture(params=["first", "after"], ids=["first position", "after the unbroken one"])
+def fresh(request, monkeypatch) -> Callable[[GameState], GameState]:
+    """The check compares cards with the last position it found conserved, if any: each break
+    is checked both ways. Returns what gives the unbroken state for a test to break."""
+    def prepare(state: GameState) -> GameState:
+        if request.param == "first":
+            monkeypatch.setattr(invariants, "_last", None)
+        else:
+            assert violations(state) == []
+        return state
+
+    return prepare
 
 
 def _found(state: GameState, *messages: str) -> list[str]:
@@ -91,15 +105,15 @@ BREAKS: dict[str, Callable[[GameState], GameState]] = {
 
 
 @pytest.mark.parametrize("name", list(BREAKS))
-def test_a_development_card_missing_or_duplicated_is_reported(name):
-    state = BREAKS[name](_state())
+def test_a_development_card_missing_or_duplicated_is_reported(name, fresh):
+    state = BREAKS[name](fresh(_state()))
     assert _found(state, DEV), name
     assert not _found(state, PLACEHOLDER, DREAMS, CONFLICTS)
 
 
 @pytest.mark.parametrize("where", ["development", "development_discard", "hand"])
-def test_a_hidden_placeholder_among_development_cards_is_reported(where):
-    state = _state()
+def test_a_hidden_placeholder_among_development_cards_is_reported(where, fresh):
+    state = fresh(_state())
     if where == "hand":
         state = _with_player(state, 1, hand=(HIDDEN,) + state.players[1].hand[1:])
     else:
@@ -126,8 +140,8 @@ def test_moving_a_card_between_places_breaks_nothing():
     ("a Stage 2 card in place of another", lambda s: _with_decks(s, dream2=s.decks.dream[:1] + s.decks.dream2[1:])),
     ("missing from a hand", lambda s: _with_player(s, 0, dreams=())),
 ])
-def test_a_dream_card_missing_or_duplicated_is_reported(name, change):
-    state = _state()
+def test_a_dream_card_missing_or_duplicated_is_reported(name, change, fresh):
+    state = fresh(_state())
     assert state.players[0].dreams
     assert _found(change(state), DREAMS) == [DREAMS], name
 
@@ -138,12 +152,12 @@ def test_a_dream_card_missing_or_duplicated_is_reported(name, change):
     ("a placeholder", lambda s: _with_decks(s, conflict=(HIDDEN,) + s.decks.conflict[1:])),
     ("twice, once in the box", lambda s: _with_decks(s, removed=s.decks.removed + s.decks.conflict[:1])),
 ])
-def test_a_conflict_card_missing_or_duplicated_is_reported(name, change):
-    assert _found(change(_state()), CONFLICTS) == [CONFLICTS], name
+def test_a_conflict_card_missing_or_duplicated_is_reported(name, change, fresh):
+    assert _found(change(fresh(_state())), CONFLICTS) == [CONFLICTS], name
 
 
-def test_a_conflict_card_among_development_cards_breaks_both():
-    state = _state()
+def test_a_conflict_card_among_development_cards_breaks_both(fresh):
+    state = fresh(_state())
     state = _with_decks(state, conflict=state.decks.conflict[1:],
                         development=state.decks.development + state.decks.conflict[:1])
     assert len(_found(state, DEV)) == 1 and _found(state, CONFLICTS) == [CONFLICTS]
@@ -164,8 +178,8 @@ def test_cards_held_by_a_step_in_progress_count():
     assert not _found(fought, DEV, CONFLICTS)
 
 
-def test_the_kings_cards_are_counted():
-    state = _solo()
+def test_the_kings_cards_are_counted(fresh):
+    state = fresh(_solo())
     k = state.king
     assert k is not None and set(KING_COMBAT) <= set(k.hand) and k.dreams
     without = replace(state, king=replace(k, hand=tuple(c for c in k.hand if c != KING_COMBAT[1])))
@@ -181,8 +195,8 @@ def test_the_kings_cards_are_counted():
     assert _found(replace(waiting, work=None), DEV)
 
 
-def test_the_king_has_no_basic_combat_card():
-    state = _solo()
+def test_the_king_has_no_basic_combat_card(fresh):
+    state = fresh(_solo())
     hand = state.players[0].hand
     assert hand.count(BASIC_COMBAT) == 1
     assert _found(_with_player(state, 0, hand=hand + (BASIC_COMBAT,)), DEV)
@@ -194,3 +208,22 @@ def test_units_not_conserved_are_reported():
     assert _found(_with_player(state, 0, supply=pl.supply - 1), "seat 0: Followers not conserved")
     assert _found(_with_player(state, 1, forts=state.players[1].forts + 1), "seat 1: Fort levels not conserved")
     assert _found(replace(state, shadows=state.shadows + 1), "Shadows not conserved")
+
+
+def test_a_break_right_after_a_conserved_position_is_reported():
+    """The check compares a position with the last one found conserved, reading only the parts
+    that changed: a break in one part, or a move between parts, is seen all the same."""
+    state = _state()
+    assert violations(state) == []
+    card = state.decks.development[0]
+    drawn = _with_player(_with_decks(state, development=state.decks.development[1:]), 0,
+                         hand=state.players[0].hand + (card,))
+    assert not _found(drawn, DEV)  # a draw moves a card: nothing is broken
+    assert _found(_with_player(drawn, 1, hand=drawn.players[1].hand + (card,)), DEV)
+    assert _found(_with_decks(drawn, development_discard=drawn.decks.development_discard + (HIDDEN,)), PLACEHOLDER)
+    swapped = _with_player(drawn, 0, hand=drawn.players[0].hand[:-1] + (drawn.decks.development[0],))
+    assert _found(swapped, DEV)  # as many cards as before, not the same ones
+    assert _found(_with_decks(drawn, dream=drawn.decks.dream + drawn.decks.dream[:1]), DREAMS)
+    assert not _found(replace(drawn, decks=replace(drawn.decks), players=tuple(replace(p) for p in drawn.players)),
+                      DEV, DREAMS, CONFLICTS)  # equal parts, new objects
+    assert violations(state) == []
