@@ -283,9 +283,9 @@ def _area_problems(areas: tuple[AreaState, ...]) -> tuple[str, ...]:
             out.append(f"{a.id}: the Fortress lost its last Fort level")
         if a.shadows > UNIT_LIMIT:
             out.append(f"{a.id}: more than {UNIT_LIMIT} Shadows")
-        if any(f < 0 for f in a.followers) or a.shadows < 0:
+        if (a.followers and min(a.followers) < 0) or a.shadows < 0:
             out.append(f"{a.id}: negative units")
-        if any(f > 5 for f in a.followers):
+        if a.followers and max(a.followers) > 5:
             out.append(f"{a.id}: more Followers than any Unit Limit allows")
     return tuple(out)
 
