@@ -25,6 +25,7 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/history_memory.py --players 4
 	$(BIN)/python -m nctui simulate --players 4 --games 50 --seed 1
+	$(BIN)/python benchmarks/engine_speed.py
 	$(BIN)/python benchmarks/ui_startup.py
 
 clean:

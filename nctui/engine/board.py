@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Callable
+from functools import lru_cache, wraps
+from typing import TypeVar
 
 from ..content.loader import Pack, SideMap, get_pack
 from .state import AreaState, GameState
@@ -10,6 +12,8 @@ from .state import AreaState, GameState
 SHADOWS_SIDE = -2  # a "side" index for the Shadows
 NO_SIDE = -1
 CATHEDRAL = "cathedral"  # where a Nightmare stands in the Cathedral space (GameState.nightmare_at)
+
+F = TypeVar("F", bound=Callable)
 
 
 def pack(state: GameState) -> Pack:
@@ -64,8 +68,46 @@ def adjacent_to_cathedral(state: GameState, area: str) -> bool:
     return area in side_map(state).adjacent_cathedral
 
 
+def identity_memo(fn: F) -> F:
+    """Remember ``fn(part)`` by the identity of ``part``, a tuple or frozen Struct of the state
+    (immutable all the way down). Consecutive states share every part a decision left alone
+    (they are made with ``replace``), so a part is read once, not after every decision. An
+    entry holds its part: its id cannot go to another object while the entry lives, and a part
+    found by id is checked to be the same object anyway. ``remembered.remember(value, part)``
+    records a value known without calling ``fn``."""
+    memo: dict[int, tuple[object, object]] = {}
+
+    def remember(value: object, part: object) -> None:
+        if len(memo) >= _MEMO_SIZE:
+            memo.clear()  # cheaper than tracking age: a forgotten part is read again once
+        memo[id(part)] = (part, value)
+
+    @wraps(fn)
+    def remembered(part: object):
+        known = memo.get(id(part))
+        if known is not None and known[0] is part:
+            return known[1]
+        value = fn(part)
+        remember(value, part)
+        return value
+
+    remembered.remember = remember  # type: ignore[attr-defined]
+    return remembered  # type: ignore[return-value]
+
+
+_MEMO_SIZE = 256  # entries per memo: the parts of the last hundred positions or so, a few hundred KB at most
+
+
 def area_index(state: GameState) -> dict[str, int]:
-    return _index(tuple(a.id for a in state.areas))
+    """Each area in play by id: its place in ``state.areas``. Asked several times per decision;
+    the areas in play never change during a game (SETUP 2) and ``replace_area`` hands the index
+    on to the tuple it makes, so the ids are mostly not read at all."""
+    return _area_index(state.areas)
+
+
+@identity_memo
+def _area_index(areas: tuple[AreaState, ...]) -> dict[str, int]:
+    return _index(tuple(a.id for a in areas))
 
 
 @lru_cache(maxsize=64)
@@ -132,8 +174,11 @@ def turn_owner(state: GameState, position: int) -> int:
 
 
 def replace_area(state: GameState, new: AreaState) -> tuple[AreaState, ...]:
-    i = area_index(state)[new.id]
-    return state.areas[:i] + (new,) + state.areas[i + 1 :]
+    index = area_index(state)
+    i = index[new.id]
+    areas = state.areas[:i] + (new,) + state.areas[i + 1 :]
+    _area_index.remember(index, areas)  # the same ids in the same places
+    return areas
 
 
 def nightmare_areas(state: GameState) -> tuple[str, ...]:

@@ -31,7 +31,7 @@ class View(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def _hide(cards: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(HIDDEN for _ in cards)
+    return (HIDDEN,) * len(cards)  # one C-level copy: every view of every decision hides ~10 piles
 
 
 def _hide_work(work: Work | None, seat: int) -> Work | None:
