@@ -16,11 +16,12 @@ from typing import Callable, Literal, NamedTuple, Protocol
 
 import msgspec
 
-from .describe import describe_action
-from .engine.actions import Action, DiscardDream, KeepCard, PlayCombatCard
+from .describe import describe_action, describe_secret_action, why_irreversible
+from .engine.actions import Action
 from .engine.config import GameConfig
 from .engine.errors import ActionError
-from .engine.events import Event, redact
+from .engine.events import Event
+from .engine.views import is_secret_action, redact, step_reveals
 from .engine.flow import StepResult, new_game, step
 from .engine.state import GameState
 
@@ -76,34 +77,11 @@ class TimelineItem(NamedTuple):
 # What a step revealed
 
 
-# Event kinds that put hidden information into view (a deck's order, a hand, a random result).
-REVEALING_KINDS: frozenset[str] = frozenset({
-    "first_player", "turn_start", "starting_upgrade", "dealt_development", "dealt_dreams", "dream_offer",
-    "nightmares", "drew_development", "development_reshuffled", "dream_offer_refilled", "conflict_reveal",
-})
-
-# Decks whose order is secret: a card leaving one of them has come into someone's view.
-HIDDEN_DECKS = ("development", "dream", "conflict", "development2", "dream2", "conflict2")
-
-
-def revealed_by(before: GameState, after: GameState, events: tuple[Event, ...]) -> str:
-    """Why the step from ``before`` to ``after`` cannot be taken back fairly, or "".
-
-    Three independent signs, so that rules added later are covered without listing them here:
-    the RNG moved (a random draw or shuffle), an event was private or of a revealing kind, or a
-    secret deck lost cards (someone saw them).
-    """
-    if after.rng != before.rng:
-        return "it used a random draw"
-    for e in events:
-        if e.private_to >= 0:
-            return f"it showed seat {e.private_to} hidden cards ({e.kind.replace('_', ' ')})"
-        if e.kind in REVEALING_KINDS or (e.kind == "take_dream" and e.detail == "deck"):
-            return f"it revealed hidden information ({e.kind.replace('_', ' ')})"
-    for name in HIDDEN_DECKS:
-        if len(getattr(after.decks, name)) < len(getattr(before.decks, name)):
-            return f"it revealed cards from the {name.replace('2', ' (Stage 2)')} deck"
-    return ""
+def revealed_by(events: tuple[Event, ...]) -> str:
+    """Why a step cannot be taken back fairly (the engine says which of its events revealed hidden
+    information or a random result), or "" when it revealed nothing."""
+    event = step_reveals(events)
+    return "" if event is None else why_irreversible(event)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -151,22 +129,13 @@ class StrictPolicy:
 # Action summaries for the timeline
 
 
-# Decisions whose own fields are a secret of the seat that made them (the engine's event for
-# them is private): other seats see them summarized without the card.
-SECRET_ACTIONS: dict[type, str] = {
-    DiscardDream: "Discard a Dream card",
-    KeepCard: "Keep one of the cards drawn",
-    PlayCombatCard: "Play a combat card face down",
-}
-
-
 def summarize(action: Action | None, state: GameState, *, secret: bool = False) -> str:
     """A short line naming the decision taken in ``state``, for the timeline and refusal
     messages; ``secret`` leaves out what only the deciding seat may know."""
     if action is None:
         return "Setup"
-    if secret and type(action) in SECRET_ACTIONS:
-        return SECRET_ACTIONS[type(action)]
+    if secret and is_secret_action(action):
+        return describe_secret_action(action)
     return describe_action(action, state)
 
 
@@ -299,7 +268,7 @@ class Store:
         before = self.state
         seat = before.decision.seat if before.decision is not None else NO_SEAT
         self._history.append(Entry(state=result.state, action=action, events=result.events, seat=seat,
-                                   revealed=revealed_by(before, result.state, result.events)))
+                                   revealed=revealed_by(result.events)))
         self._cursor = len(self._history) - 1
 
     # -- moving the cursor ----------------------------------------------------------------------

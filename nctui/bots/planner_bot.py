@@ -2,8 +2,8 @@
 Forts and fights for areas, weighing every option by what it leads to.
 
 It sees only its seat's view. To look ahead it first completes the view into a plausible full
-state (``determinize``: every hidden card is replaced by one it has not seen, the RNG reseeded
-from the bot's own generator), then, for each option, applies it with the real rules engine and
+state (``engine.views.resample``: every hidden card is replaced by one it has not seen, the RNG
+reseeded from the bot's own generator), then, for each option, applies it with the real rules engine and
 follows its own later decisions of the same turn with a quick greedy policy (a "rollout", within
 a budget of engine steps), and scores the position reached with ``evaluate``: the running score
 (Ritual, Forts, Devoured, Upgrades, Dreams, as ``scoring.scores`` counts it) plus progress that
@@ -19,177 +19,19 @@ game between bots depends only on the seeds.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from functools import lru_cache
 
-from msgspec.structs import replace
 
 from ..content import schema as cs
 from ..content.loader import get_pack
 from ..engine import actions as A
 from ..engine import board, scoring
-from ..engine.events import HIDDEN
 from ..engine.flow import apply
-from ..engine.king_state import KING_COMBAT
-from ..engine.rng import Rng
 from ..engine.state import BASIC_COMBAT, HAND_LIMIT, GameState
-from ..engine.views import View
+from ..engine.views import View, fight_of as _fight, resample
 from ..engine.conflict import card_limit
 from ..engine.nightmares import devoured_total, threshold
-from ..engine.work import CardToBottom, ClimbPayWork, Fight, KeepWork
-
-# ---------------------------------------------------------------------------------------------
-# Determinization: a full state consistent with what the seat sees
-
-
-def _deal_unknown(rnd, unknown: Counter[str], defs: dict, deck2: tuple[str, ...], filler: str):
-    """Unseen cards dealt as guesses: the Stage 2 deck gets Stage 2 cards (shuffled), and what is
-    left of them joins the others, shuffled, for every other hidden place. Returns (the Stage 2
-    deck guessed, the rest)."""
-    stage2 = [x for x in sorted(unknown.elements()) if defs[x].stage == 2]
-    rest = [x for x in sorted(unknown.elements()) if defs[x].stage != 2]
-    rnd.shuffle(stage2)
-    filled2, stage2 = _fill(deck2, stage2, filler)
-    rest += stage2
-    rnd.shuffle(rest)
-    return filled2, rest
-
-
-def _fill(slots: tuple[str, ...], pool: list[str], fallback: str) -> tuple[tuple[str, ...], list[str]]:
-    """Replace each HIDDEN slot by the next card of ``pool`` (``fallback`` once it runs dry)."""
-    out = []
-    for c in slots:
-        if c == HIDDEN:
-            c = pool.pop() if pool else fallback
-        out.append(c)
-    return tuple(out), pool
-
-
-def _fight(work: object) -> Fight | None:
-    """The conflict being fought, when the decision due is one of its stages."""
-    f = getattr(work, "fight", None)
-    return f if isinstance(f, Fight) else None
-
-
-def determinize(state: GameState, seat: int, rnd: random.Random) -> GameState:
-    """A guess at the full state behind a view: every hidden card is replaced by one of the cards
-    the seat has not seen (shuffled by ``rnd``), the RNG is reseeded. Stage 2 decks get Stage 2
-    cards. The guess conserves the cards when the view is consistent; it never needs to be exact."""
-    p = get_pack(state.pack)
-    c = p.cards
-    d = state.decks
-    w = state.work
-    k = state.king
-    conflict_ids = {x.id for x in c.conflicts}
-    # Development cards and Basic Combat cards
-    seen: Counter[str] = Counter(x for x in d.development_discard if x != HIDDEN)
-    seen.update(x for x in d.removed if x not in conflict_ids)
-    for pl in state.players:
-        seen.update(x for x in pl.hand if x != HIDDEN)
-        seen.update(x for stack in pl.display for x in stack[1:])
-    if k is not None:
-        seen.update(x for x in k.hand if x != HIDDEN and x not in KING_COMBAT)
-        seen.update(x for stack in k.tucked for x in stack)
-    if isinstance(w, KeepWork) and w.deck.startswith("development"):
-        seen.update(x for x in w.drawn if x != HIDDEN)
-    played_king: list[str] = []
-    f = _fight(w)
-    if f is not None:
-        played = [x for x in f.plays[0] + f.plays[1] if x != HIDDEN]
-        seen.update(x for x in played if x not in KING_COMBAT)
-        played_king = [x for x in played if x in KING_COMBAT]
-    allowed = {x.id: x for x in c.development}
-    every: Counter[str] = Counter({i: 1 for i in allowed})
-    every[BASIC_COMBAT] = len(state.players) - (k is not None)
-    unknown = every - seen
-    basics = unknown.pop(BASIC_COMBAT, 0)
-    any_dev = min(allowed)
-    dev2, rest = _deal_unknown(rnd, unknown, allowed, d.development2, any_dev)
-    king_side = k.seat if k is not None else -99
-    if k is not None:  # the King's own 2 combat cards are in its hand or in play
-        slots = [("hand", i) for i, x in enumerate(k.hand) if x == HIDDEN]
-        if f is not None and king_side in f.sides:
-            slots += [("play", i) for i, x in enumerate(f.plays[f.sides.index(king_side)]) if x == HIDDEN]
-        own = [x for x in KING_COMBAT if x not in k.hand and x not in played_king]
-        rnd.shuffle(slots)
-        hand = list(k.hand)
-        kplays = list(f.plays[f.sides.index(king_side)]) if f is not None and king_side in f.sides else []
-        for (where, i), x in zip(slots, own):
-            (hand if where == "hand" else kplays)[i] = x
-        hand_t, rest = _fill(tuple(hand), rest, any_dev)
-        free = Counter(p.cards.area_selection or tuple(a.id for a in state.areas))
-        free.subtract(x for x in k.area_deck + k.area_aside if x != HIDDEN)
-        areas = sorted(free.elements())
-        rnd.shuffle(areas)
-        area_deck, _ = _fill(k.area_deck, areas, areas[0] if areas else state.areas[0].id)
-        k = replace(k, hand=hand_t, area_deck=area_deck)
-        if kplays and f is not None:
-            j = f.sides.index(king_side)
-            f = replace(f, plays=((tuple(kplays), f.plays[1]) if j == 0 else (f.plays[0], tuple(kplays))))
-    if f is not None and HIDDEN in f.plays[0] + f.plays[1]:
-        plays = []
-        for side, x in zip(f.sides, f.plays):
-            if HIDDEN in x and side >= 0 and basics > 0 and side != king_side:
-                x = (BASIC_COMBAT,) + x[1:]  # the card most played: it comes back
-                basics -= 1
-            x, rest = _fill(x, rest, any_dev)
-            plays.append(x)
-        f = replace(f, plays=(plays[0], plays[1]))
-    if f is not None:
-        w = replace(w, fight=f)  # type: ignore[call-arg]
-    players = []
-    for pl in state.players:
-        if HIDDEN in pl.hand and basics > 0:
-            hand = list(pl.hand)
-            hand[hand.index(HIDDEN)] = BASIC_COMBAT
-            basics -= 1
-            pl = replace(pl, hand=tuple(hand))
-        hand, rest = _fill(pl.hand, rest, any_dev)
-        players.append(replace(pl, hand=hand) if hand != pl.hand else pl)
-    if isinstance(w, KeepWork) and HIDDEN in w.drawn and w.deck.startswith("development"):
-        drawn, rest = _fill(w.drawn, rest, any_dev)
-        w = replace(w, drawn=drawn)
-    development, rest = _fill(d.development, rest, any_dev)
-    # Dream cards
-    dream_ids = {x.id: x for x in c.dreams}
-    seen_dreams: Counter[str] = Counter(x for x in d.dream_offer if x != HIDDEN)
-    for pl in players:
-        seen_dreams.update(x for x in pl.dreams + pl.dreams_played if x != HIDDEN)
-    if k is not None:
-        seen_dreams.update(k.dreams + k.completed)
-    if isinstance(w, KeepWork) and w.deck.startswith("dream"):
-        seen_dreams.update(x for x in w.drawn if x != HIDDEN)
-    unknown_dreams = Counter({i: 1 for i in dream_ids}) - seen_dreams
-    any_dream = min(dream_ids)
-    dream2, d1 = _deal_unknown(rnd, unknown_dreams, dream_ids, d.dream2, any_dream)
-    for i, pl in enumerate(players):
-        if HIDDEN in pl.dreams:
-            dreams, d1 = _fill(pl.dreams, d1, any_dream)
-            players[i] = replace(pl, dreams=dreams)
-    if isinstance(w, KeepWork) and HIDDEN in w.drawn and w.deck.startswith("dream"):
-        drawn, d1 = _fill(w.drawn, d1, any_dream)
-        w = replace(w, drawn=drawn)
-    dream, d1 = _fill(d.dream, d1, any_dream)
-    # Conflict cards
-    seen_conflicts: Counter[str] = Counter(x for x in d.removed if x in conflict_ids)
-    if f is not None and f.shadow_card:
-        seen_conflicts[f.shadow_card] += 1
-    seen_conflicts.update(fr.then.card for fr in state.frames if isinstance(fr.then, CardToBottom))
-    seen_conflicts.update(x for x in d.conflict + d.conflict2 if x != HIDDEN)
-    stage_of = {x.id: x.stage for x in c.conflicts}
-    unknown_conflicts = Counter({i: 1 for i in conflict_ids}) - seen_conflicts
-    c2 = [x for x in sorted(unknown_conflicts.elements()) if stage_of[x] == 2]
-    c1 = [x for x in sorted(unknown_conflicts.elements()) if stage_of[x] != 2]
-    rnd.shuffle(c2)
-    any_conflict = min(conflict_ids)
-    conflict2, c2 = _fill(d.conflict2, c2, any_conflict)
-    c1 = c1 + c2 if state.stage >= 2 or not d.conflict2 else c1
-    rnd.shuffle(c1)
-    conflict, _ = _fill(d.conflict, c1, any_conflict)
-    decks = replace(d, development=development, development2=dev2, dream=dream, dream2=dream2, conflict=conflict,
-                    conflict2=conflict2)
-    return replace(state, decks=decks, players=tuple(players), king=k, work=w, rng=Rng(state=rnd.getrandbits(64)))
-
+from ..engine.work import ClimbPayWork, Fight
 
 # ---------------------------------------------------------------------------------------------
 # Tables of the content pack
@@ -554,7 +396,7 @@ class PlannerBot:
         special = self._special(view.state, seat, d)
         if special is not None:
             return special
-        state = determinize(view.state, seat, self._random)
+        state = resample(view, self._random)
         share = max(MIN_SHARE, self._budget // len(options))  # every option gets the same look ahead
         scored = []
         for i, option in enumerate(options):
@@ -769,7 +611,7 @@ class PlannerBot:
             return done or d.options[0]
         limit = card_limit(state, w.area, seat)
         played = len(w.plays[w.sides.index(seat)])
-        full = determinize(state, seat, self._random)
+        full = resample(View(seat=seat, state=state), self._random)
         plans: list[tuple[float, int]] = []
         hand = [o.card for o in cards]
         for extra in range(0 if done is not None else 1, min(limit - played, len(hand)) + 1):

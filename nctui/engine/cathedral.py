@@ -23,11 +23,12 @@ from msgspec.structs import replace
 
 from ..content import schema as cs
 from ..content.loader import Pack
-from . import board, cards, divergent, nightmares, rng
+from . import board, divergent, nightmares, rng
 from .actions import TakePiece
 from .config import GameConfig
 from .effects import push, push_effect
 from .errors import IllegalAction
+from . import events as E
 from .events import Event
 from .king import KING_PIECE, devour_three, human, is_king, king, king_climbs, modifier, pieces_pending, under_pieces
 from .ops import set_player
@@ -82,10 +83,10 @@ def set_up(state: GameState, ev: Events) -> GameState:
         state = replace(state, cathedral_track=tuple(c.piece for c in p.tracks.cathedral), cathedral_built=())
     for piece in starting_pieces(state.config, p):
         state = _move(state, piece)
-        ev.append(Event(kind="cathedral_setup", detail=piece, value=len(state.cathedral_built)))
+        ev.append(E.CathedralSetup(piece=piece, built=len(state.cathedral_built)))
         if state.config.divergent_paths:
             state, tile = divergent.take_tile(state, piece)
-            ev.append(Event(kind="reward_tile_discarded", detail=piece, cards=(tile,)))
+            ev.append(E.RewardTileDiscarded(piece=piece, tile=tile))
     return state
 
 
@@ -121,7 +122,7 @@ def cathedral_dream(state: GameState, seat: int, ev: Events) -> GameState:
     if state.config.length != "variable":
         return state
     if not state.cathedral_track:  # the Cathedral is complete: there is no piece left to take
-        ev.append(Event(kind="no_cathedral_piece", seat=seat))
+        ev.append(E.NoCathedralPiece(seat=seat))
         return state
     return take_piece(state, seat, ev)
 
@@ -135,7 +136,7 @@ def take_piece(state: GameState, seat: int, ev: Events) -> GameState:
         return push(state, Frame(seat=seat, steps=(), source=KING_PIECE, then=KingPieceDue()))
     pieces = divergent.available(state)
     if not pieces:  # cannot happen with a sideboard whose paths all start at gray spaces
-        ev.append(Event(kind="no_cathedral_piece", seat=seat))
+        ev.append(E.NoCathedralPiece(seat=seat))
         return state
     if len(pieces) == 1:
         return place(state, seat, pieces[0], ev)
@@ -169,12 +170,9 @@ def _choose_piece(state: GameState, w: CathedralPieceWork, action: TakePiece, ev
     return place(replace(state, work=None), w.seat, action.piece, ev)
 
 
-def _piece_prompt(state: GameState, w: CathedralPieceWork) -> str:
-    return divergent.prompt(state, divergent.available(state))
 
 
-CATHEDRAL_PIECE = Rule(CathedralPieceWork, (TakePiece,), _piece_options, _piece_refusal, _choose_piece,
-                       _piece_prompt)
+CATHEDRAL_PIECE = Rule(CathedralPieceWork, (TakePiece,), _piece_options, _piece_refusal, _choose_piece)
 
 
 def place(state: GameState, seat: int, piece: str, ev: Events) -> GameState:
@@ -189,12 +187,12 @@ def _put(state: GameState, seat: int, piece: str, ev: Events) -> GameState:
     """The piece goes into the Cathedral space; the vacated space's Stage II symbol runs once;
     the last piece completes the Cathedral (THE NIGHTMARE CATHEDRAL: Stage 2)."""
     state = _move(state, piece)
-    ev.append(Event(kind="cathedral_piece", seat=seat, detail=piece, value=len(state.cathedral_built)))
+    ev.append(E.CathedralPiece(seat=seat, piece=piece, built=len(state.cathedral_built)))
     if "stage2" in icons(state, piece):
         state = stage_two_space(state, ev)
     if not state.cathedral_track:
         state = replace(state, stage=2)
-        ev.append(Event(kind="cathedral_complete", value=2))
+        ev.append(E.CathedralComplete())
         state = nightmares.complete(state, ev)
         if state.king is not None and modifier(state, "harder_devoured"):
             state = devour_three(state, ev)
@@ -246,7 +244,7 @@ def _player_steps(state: GameState, seat: int, piece: str, ev: Events) -> list[t
         if icon not in ICON_STEPS:
             continue
         step, must = ICON_STEPS[icon]
-        ev.append(Event(kind="cathedral_icon", seat=seat, detail=icon))
+        ev.append(E.CathedralIcon(seat=seat, icon=icon))
         out.append((step, must))
     return out
 
@@ -270,7 +268,7 @@ def _king_climb(state: GameState, piece: str, ev: Events) -> GameState:
     are performed instead (by ``place``)."""
     if "stage2" in icons(state, piece):
         return state
-    return king_climbs(state, f"Cathedral piece {piece}", ev)
+    return king_climbs(state, "piece", ev, piece=piece)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -283,7 +281,7 @@ def _reward(state: GameState, seat: int, piece: str, ev: Events) -> GameState:
     state, tile = divergent.take_tile(state, piece)
     if not tile:
         return divergent.tiles_out(state, ev)
-    ev.append(Event(kind="reward_tile", seat=seat, cards=(tile,), detail=piece))
+    ev.append(E.RewardTile(seat=seat, tile=tile, piece=piece))
     steps = divergent.reward_steps(state, tile)
     return push_effect(state, seat, steps, "reward", card=tile, then=RewardDone())
 
@@ -304,10 +302,9 @@ def king_builds(state: GameState, card: str, ev: Events) -> GameState:
     else as soon as the King's current step lets the game ask you (a frame on the stack)."""
     seat = king(state).seat
     if not state.cathedral_track:
-        ev.append(Event(kind="no_cathedral_piece", seat=seat))
+        ev.append(E.NoCathedralPiece(seat=seat))
         return state
-    ev.append(Event(kind="king_builds", seat=seat, cards=(card,),
-                    detail=f"the King's Dream {card} shows the Cathedral icon: the King builds a Cathedral piece"))
+    ev.append(E.KingBuilds(seat=seat, card=card))
     if not state.config.divergent_paths:
         return _king_place(state, state.cathedral_track[0], ev)
     if pieces_pending(state) or len(divergent.available(state)) > 1:  # in the order of the Dreams
@@ -325,7 +322,7 @@ def _king_takes(state: GameState, card: str, ev: Events) -> GameState:
     seat = king(state).seat
     pieces = divergent.available(state)
     if not pieces:  # the Cathedral is complete
-        ev.append(Event(kind="no_cathedral_piece", seat=seat))
+        ev.append(E.NoCathedralPiece(seat=seat))
         return state
     if len(pieces) == 1:
         return _king_place(state, pieces[0], ev)
@@ -337,14 +334,9 @@ def _choose_king_piece(state: GameState, w: KingPieceWork, action: TakePiece, ev
     return _king_place(replace(state, work=None), action.piece, ev)
 
 
-def _king_piece_prompt(state: GameState, w: KingPieceWork) -> str:
-    name = cards.dream(state, w.card).name if w.card else ""
-    why = f"The King completed its Dream {name}" if w.card else "The King builds at the end of its turn"
-    return divergent.king_prompt(state, divergent.available(state), why)
 
 
-KING_CATHEDRAL_PIECE = Rule(KingPieceWork, (TakePiece,), _piece_options, _piece_refusal, _choose_king_piece,
-                            _king_piece_prompt)
+KING_CATHEDRAL_PIECE = Rule(KingPieceWork, (TakePiece,), _piece_options, _piece_refusal, _choose_king_piece)
 
 
 def _king_place(state: GameState, piece: str, ev: Events) -> GameState:
@@ -360,11 +352,9 @@ def _king_place(state: GameState, piece: str, ev: Events) -> GameState:
     if tile:
         pl = state.players[seat]
         state = set_player(state, replace(pl, tiles=pl.tiles + (tile,)))
-        ev.append(Event(kind="king_keeps_tile", seat=seat, cards=(tile,), value=len(pl.tiles) + 1,
-                        detail=f"the King keeps the Reward tile of piece {piece} for 1 VP at the end, instead "
-                               "of its ability"))
+        ev.append(E.KingKeepsTile(seat=seat, tile=tile, piece=piece, tiles=len(pl.tiles) + 1))
     if lower:
-        state = king_climbs(state, f"piece {piece} is below the highest level available", ev)
+        state = king_climbs(state, "below_highest", ev, piece=piece)
     return divergent.tiles_out(state, ev)
 
 
@@ -382,9 +372,9 @@ def stage_two_space(state: GameState, ev: Events) -> GameState:
     dreams, r = rng.shuffle(r, dreams + d.dream_offer)
     offer, dreams = dreams[:DREAM_OFFER], dreams[DREAM_OFFER:]
     decks = replace(d, development=development, development2=(), dream=dreams, dream2=(), dream_offer=offer)
-    ev.append(Event(kind="stage2_development", value=len(d.development2)))
-    ev.append(Event(kind="stage2_dreams", value=len(d.dream2)))
-    ev.append(Event(kind="dream_offer", cards=offer))
+    ev.append(E.Stage2Development(count=len(d.development2)))
+    ev.append(E.Stage2Dreams(count=len(d.dream2)))
+    ev.append(E.DreamOffer(cards=offer))
     return replace(state, rng=r, decks=_exchange_conflicts(decks, ev))
 
 
@@ -392,7 +382,7 @@ def _exchange_conflicts(d: Decks, ev: Events) -> Decks:
     """A pack without Stage 2 Conflict cards (ours, until they are written) keeps its Stage 1
     deck rather than leave conflicts without a card for the Shadows (docs/rules-decisions.md)."""
     if not d.conflict2:
-        ev.append(Event(kind="stage2_conflicts_missing", value=len(d.conflict)))
+        ev.append(E.Stage2ConflictsMissing(count=len(d.conflict)))
         return d
-    ev.append(Event(kind="stage2_conflicts", value=len(d.conflict2), detail=str(len(d.conflict))))
+    ev.append(E.Stage2Conflicts(count=len(d.conflict2), removed=len(d.conflict)))
     return replace(d, conflict=d.conflict2, conflict2=(), removed=d.removed + d.conflict)

@@ -20,6 +20,7 @@ from . import king_combat as kc
 from .actions import Action, BreakTie, Done, PlayCombatCard, PlaysFirst, RetreatTo, StartConflict, TakeVictory
 from .effects import push, push_effect
 from .errors import IllegalAction
+from . import events as E
 from .events import Event
 from .movement import follower_fits
 from .ops import draw_development, remove_one, set_player
@@ -75,7 +76,7 @@ def icons(state: GameState, f: Fight, i: int, shadows: int) -> cs.Combat:
     return cs.Combat(attack=sum(c.attack for c in played), defense=sum(c.defense for c in played))
 
 
-def winner_of(a: AreaState, sides: tuple[int, int]) -> tuple[int | None, str]:
+def winner_of(a: AreaState, sides: tuple[int, int]) -> tuple[int | None, Literal["fortress", "fort", "units", "tie"]]:
     """CONFLICTS 6-8 and FORTRESS: (winner, why); winner None for an unbreakable tie."""
     if a.fortress in sides:
         return a.fortress, "fortress"
@@ -138,7 +139,7 @@ def start_conflicts(state: GameState, frame: Frame, step: cs.ResolveConflicts, e
 def _next_conflict(state: GameState, w: ConflictWork, ev: Events) -> GameState:
     """MANEUVER: repeat until X conflicts are resolved or none is possible."""
     if w.left > 0 and not conflict_options(state, w):
-        ev.append(Event(kind="no_conflict_possible", seat=w.seat, value=w.left))
+        ev.append(E.NoConflictPossible(seat=w.seat, left=w.left))
         w = replace(w, left=0)
     return replace(state, work=w)
 
@@ -177,8 +178,7 @@ def _start(state: GameState, w: ConflictWork, action: StartConflict, ev: Events)
     return begin(state, w, action.area, action.sides, ev)
 
 
-START_CONFLICT = Rule(ConflictWork, (StartConflict,), _start_options, _start_refusal, _start,
-                      lambda s, w: f"Resolve a conflict ({w.left} left): choose an area and 2 opposing sides")
+START_CONFLICT = Rule(ConflictWork, (StartConflict,), _start_options, _start_refusal, _start)
 
 
 def begin(state: GameState, w: ConflictWork, area: str, sides: tuple[int, int], ev: Events) -> GameState:
@@ -186,7 +186,7 @@ def begin(state: GameState, w: ConflictWork, area: str, sides: tuple[int, int], 
     controller plays second; with no controller among them the active player chooses. ``w``:
     the conflicts step it belongs to (the King's loop and Nightmares resolve one: ``left`` 1)."""
     a, b = sides
-    ev.append(Event(kind="conflict_start", seat=w.seat, area=area, detail=f"{a},{b}"))
+    ev.append(E.ConflictStarted(seat=w.seat, area=area, sides=(a, b)))
     f = Fight(resolver=w.seat, left=w.left, where=w.where, area=area, sides=(a, b))
     if kc.involves_king(state, (a, b)):  # SOLO: the King's cards come from its shuffled hand
         state, f = kc.king_plays(state, f, ev)
@@ -213,12 +213,11 @@ def _order_refusal(state: GameState, w: PlaysFirstWork, action: PlaysFirst) -> R
 def _plays_first(state: GameState, w: PlaysFirstWork, action: PlaysFirst, ev: Events) -> GameState:
     f = w.fight
     other = f.sides[1] if action.seat == f.sides[0] else f.sides[0]
-    ev.append(Event(kind="plays_first", seat=state.active, area=f.area, value=action.seat))
+    ev.append(E.PlaysFirstChosen(seat=state.active, area=f.area, first=action.seat))
     return _advance(state, replace(f, order=(action.seat, other)), "cards", ev)
 
 
-PLAYS_FIRST = Rule(PlaysFirstWork, (PlaysFirst,), _order_options, _order_refusal, _plays_first,
-                   lambda s, w: f"Neither side controls {w.fight.area}: choose who plays their cards first")
+PLAYS_FIRST = Rule(PlaysFirstWork, (PlaysFirst,), _order_options, _order_refusal, _plays_first)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -246,27 +245,21 @@ def _play_card(state: GameState, w: CombatCardsWork, action: PlayCombatCard | Do
     seat = w.seat
     i = f.sides.index(seat)
     if isinstance(action, Done):
-        ev.append(Event(kind="combat_cards_done", seat=seat, area=f.area, value=len(f.plays[i])))
+        ev.append(E.CombatCardsDone(seat=seat, area=f.area, count=len(f.plays[i])))
         return _advance(state, replace(f, order=f.order[1:]), "cards", ev)
     pl = state.players[seat]
     state = set_player(state, replace(pl, hand=remove_one(pl.hand, action.card)))
     plays = (f.plays[0] + (action.card,), f.plays[1]) if i == 0 else (f.plays[0], f.plays[1] + (action.card,))
-    ev.append(Event(kind="combat_card_played", seat=seat, area=f.area, cards=(action.card,), private_to=seat))
+    ev.append(E.CombatCardPlayed(seat=seat, area=f.area, card=action.card))
     f = replace(f, plays=plays)
     if len(plays[i]) >= card_limit(state, f.area, seat):  # never more than allowed
         f = replace(f, order=f.order[1:])
     return _advance(state, f, "cards", ev)
 
 
-def _cards_prompt(state: GameState, w: CombatCardsWork) -> str:
-    f = w.fight
-    played = len(f.plays[f.sides.index(w.seat)])
-    return (f"Play 1 to {card_limit(state, f.area, w.seat)} cards face down in the conflict in {f.area} "
-            f"({played} played)")
 
 
-PLAY_COMBAT_CARD = Rule(CombatCardsWork, (PlayCombatCard, Done), _cards_options, _cards_refusal, _play_card,
-                        _cards_prompt)
+PLAY_COMBAT_CARD = Rule(CombatCardsWork, (PlayCombatCard, Done), _cards_options, _cards_refusal, _play_card)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -283,8 +276,8 @@ def _fight(state: GameState, f: Fight, ev: Events) -> tuple[GameState, Fight, St
     got = [icons(state, f, i, shadows) for i in (0, 1)]
     for i, side in enumerate(f.sides):
         played = (f.shadow_card,) if side == SHADOWS else f.plays[i]
-        ev.append(Event(kind="conflict_reveal", seat=side, area=f.area, cards=played, value=got[i].attack,
-                        detail=f"{got[i].attack} attack, {got[i].defense} defence"))
+        ev.append(E.ConflictReveal(seat=side, area=f.area, cards=played, attack=got[i].attack,
+                                   defense=got[i].defense))
     for i, side in enumerate(f.sides):  # each Defence cancels 1 Attack
         state = take_damage(state, f.area, side, max(0, got[1 - i].attack - got[i].defense), ev)
     winner, why = winner_of(board.area(state, f.area), f.sides)
@@ -297,7 +290,7 @@ def _fight(state: GameState, f: Fight, ev: Events) -> tuple[GameState, Fight, St
 def take_damage(state: GameState, area_id: str, side: int, damage: int, ev: Events) -> GameState:
     """Step 5: 1 unit per damage, then Fort levels (FORTRESS: never the last one); excess is
     ignored. LIMBO: eliminated Followers go to Limbo; Shadows and Fort levels to supplies."""
-    ev.append(Event(kind="conflict_damage", seat=side, area=area_id, value=damage))
+    ev.append(E.ConflictDamage(seat=side, area=area_id, damage=damage))
     a = board.area(state, area_id)
     killed = min(damage, units.count(a, side))
     if killed:
@@ -308,18 +301,19 @@ def take_damage(state: GameState, area_id: str, side: int, damage: int, ev: Even
     for _ in range(lost):
         state = units.remove_fort_level(state, area_id)
     if lost:
-        ev.append(Event(kind="fort_levels_lost", seat=side, area=area_id, value=lost))
+        ev.append(E.FortLevelsLost(seat=side, area=area_id, count=lost))
     return state
 
 
 def _eliminate(state: GameState, side: int, area_id: str, n: int, ev: Events) -> GameState:
     to = "limbo" if side >= 0 and not kc.is_king(state, side) else "supply"  # SOLO: the King has no Limbo
-    ev.append(Event(kind="units_eliminated", seat=side, area=area_id, value=n, detail=to))
+    ev.append(E.UnitsEliminated(seat=side, area=area_id, count=n, to_limbo=to == "limbo"))
     return units.remove(state, side, area_id, n, to=to)
 
 
-def _won(state: GameState, f: Fight, winner: int, why: str, ev: Events) -> tuple[GameState, Fight]:
-    ev.append(Event(kind="conflict_won", seat=winner, area=f.area, detail=why))
+def _won(state: GameState, f: Fight, winner: int, why: Literal["fortress", "fort", "units", "tie"],
+         ev: Events) -> tuple[GameState, Fight]:
+    ev.append(E.ConflictWon(seat=winner, area=f.area, why=why))
     if winner >= 0:  # Dream conditions count conflicts won this turn
         pl = state.players[winner]
         state = set_player(state, replace(pl, conflicts_won=pl.conflicts_won + 1))
@@ -339,13 +333,12 @@ def _tie_refusal(state: GameState, w: TieWork, action: BreakTie) -> Refusal:
 
 def _break_tie(state: GameState, w: TieWork, action: BreakTie, ev: Events) -> GameState:
     """Step 8: the active player breaks an otherwise unbreakable tie."""
-    ev.append(Event(kind="break_tie", seat=state.active, area=w.fight.area, value=action.winner))
+    ev.append(E.TieBroken(seat=state.active, area=w.fight.area, winner=action.winner))
     state, f = _won(state, w.fight, action.winner, "tie", ev)
     return _advance(state, f, "retreat", ev)
 
 
-BREAK_TIE = Rule(TieWork, (BreakTie,), _tie_options, _tie_refusal, _break_tie,
-                 lambda s, w: f"The conflict in {w.fight.area} is tied: choose its winner")
+BREAK_TIE = Rule(TieWork, (BreakTie,), _tie_options, _tie_refusal, _break_tie)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -376,17 +369,13 @@ def _retreat(state: GameState, w: RetreatWork, action: RetreatTo, ev: Events) ->
     f = w.fight
     side = loser_of(f)
     state = units.move(state, side, f.area, action.area)
-    ev.append(Event(kind="retreat", seat=side, area=action.area, detail=f.area, value=1))
+    ev.append(E.Retreated(seat=side, source=f.area, to=action.area))
     return _advance(state, f, "retreat", ev)
 
 
-def _retreat_prompt(state: GameState, w: RetreatWork) -> str:
-    f = w.fight
-    left = units.count(board.area(state, f.area), loser_of(f))
-    return f"Retreat a losing unit from {f.area} ({left} left)"
 
 
-RETREAT = Rule(RetreatWork, (RetreatTo,), _retreat_options, _retreat_refusal, _retreat, _retreat_prompt)
+RETREAT = Rule(RetreatWork, (RetreatTo,), _retreat_options, _retreat_refusal, _retreat)
 
 
 def _strand(state: GameState, f: Fight, ev: Events) -> GameState:
@@ -416,18 +405,16 @@ def _victory(state: GameState, w: VictoryWork, action: TakeVictory, ev: Events) 
     f = w.fight
     seat = _player(f)
     if not action.take:
-        ev.append(Event(kind="victory_draw_instead", seat=seat, cards=(f.shadow_card,)))
+        ev.append(E.VictoryDrawInstead(seat=seat, card=f.shadow_card))
         return _finish(draw_development(state, seat, 1, ev), f, None, ev)
-    ev.append(Event(kind="conflict_victory", seat=seat, cards=(f.shadow_card,)))
+    ev.append(E.VictoryResolved(seat=seat, card=f.shadow_card))
     steps = _conflict_card(state, f).victory.steps
     return _finish(state, f, _effect_frame(seat, steps, "victory", f.shadow_card), ev)
 
 
-def _victory_prompt(state: GameState, w: VictoryWork) -> str:
-    return f"Victory: {_conflict_card(state, w.fight).victory.text} Or draw 1 Development card instead"
 
 
-TAKE_VICTORY = Rule(VictoryWork, (TakeVictory,), _victory_options, _victory_refusal, _victory, _victory_prompt)
+TAKE_VICTORY = Rule(VictoryWork, (TakeVictory,), _victory_options, _victory_refusal, _victory)
 
 
 def _effect_frame(seat: int, steps: tuple[cs.Step, ...], source: Literal["victory", "defeat"], card: str) -> Frame:
@@ -441,13 +428,13 @@ def card_to_bottom(state: GameState, then: CardToBottom, ev: Events) -> GameStat
 
 
 def _to_bottom(state: GameState, card: str, ev: Events) -> GameState:
-    ev.append(Event(kind="conflict_card_bottom", cards=(card,)))
+    ev.append(E.ConflictCardBottom(card=card))
     return replace(state, decks=replace(state.decks, conflict=state.decks.conflict + (card,)))
 
 
 def _defeat(state: GameState, f: Fight, ev: Events) -> GameState:
     seat = _player(f)
-    ev.append(Event(kind="conflict_defeat", seat=seat, cards=(f.shadow_card,)))
+    ev.append(E.DefeatSuffered(seat=seat, card=f.shadow_card))
     steps = _conflict_card(state, f).defeat.steps
     return _finish(state, f, _effect_frame(seat, steps, "defeat", f.shadow_card), ev)
 
@@ -466,10 +453,10 @@ def _put_away(state: GameState, f: Fight, keep_card: bool, ev: Events) -> GameSt
         if len(gone) < len(played):
             pl = state.players[side]
             state = set_player(state, replace(pl, hand=pl.hand + (BASIC_COMBAT,)))
-            ev.append(Event(kind="basic_combat_returned", seat=side))
+            ev.append(E.BasicCombatReturned(seat=side))
         if gone:
             decks = replace(decks, development_discard=decks.development_discard + gone)
-            ev.append(Event(kind="combat_cards_discarded", seat=side, cards=gone))
+            ev.append(E.CombatCardsDiscarded(seat=side, cards=gone))
     return replace(state, decks=decks)
 
 

@@ -20,6 +20,7 @@ from msgspec.structs import replace
 
 from ..content import schema as cs
 from . import board, cards, rng
+from . import events as E
 from .events import Event
 from .state import GameState
 
@@ -65,7 +66,7 @@ def _deal(state: GameState, colour: str, ev: Events) -> GameState:
     dealt, r = rng.shuffle(state.rng, tiles)
     slots = tuple(sp.piece for sp in spaces(state) if SLOT[sp.colour] == colour)
     pairs = tuple(zip(slots, dealt))
-    ev.append(Event(kind="reward_tiles_out", detail=colour, cards=tuple(t for _, t in pairs), value=len(pairs)))
+    ev.append(E.RewardTilesOut(colour=colour, tiles=tuple(t for _, t in pairs)))
     aside = tuple(t for t in state.tiles_aside if t not in dealt)
     return replace(state, rng=r, path_tiles=state.path_tiles + pairs, tiles_aside=aside)
 
@@ -98,21 +99,6 @@ def why_unavailable(state: GameState, piece: str) -> str:
         return f"the {sp.colour} space of piece {piece} has no Reward tile yet"
     blocking = [p for p in sp.incoming if p in state.cathedral_track]
     return f"a path leads into the space of {piece} from {', '.join(blocking)}, still holding a piece"
-
-
-def prompt(state: GameState, pieces: tuple[str, ...]) -> str:
-    """The choice of piece among ``pieces`` (each with the Reward tile it brings)."""
-    named = ", ".join(f"{p} ({_tile_name(state, p)})" for p in pieces)
-    return f"Choose the Cathedral piece to place and take its Reward tile: {named}"
-
-
-def king_prompt(state: GameState, pieces: tuple[str, ...], why: str) -> str:
-    """SOLO: you choose the piece the King takes among the available ones; its level shown,
-    since a piece below the highest level available makes it climb."""
-    named = ", ".join(f"{p} ({SLOT[space_of(state, p).colour]}: {_tile_name(state, p)})" for p in pieces)
-    top = LEVELS[max(level(state, p) for p in pieces)]
-    return (f"{why}: choose the Cathedral piece the King takes (it keeps the Reward tile; below {top}, it also "
-            f"climbs): {named}")
 
 
 def level(state: GameState, piece: str) -> int:

@@ -19,6 +19,7 @@ from . import board, cards, cathedral
 from .actions import Action, Done, PlayDream
 from .effects import push_effect
 from .errors import IllegalAction
+from . import events as E
 from .events import Event
 from .ops import drop_dream, set_player
 from .rules import Refusal, Rule, legal, with_stop
@@ -141,13 +142,13 @@ def _apply(state: GameState, w: DreamWork, action: PlayDream | Done, ev: Events)
     """A Dream card goes to the personal discard pile (it scores at the end); its effect
     resolves as completely as possible; then the window reopens. Done closes the window."""
     if isinstance(action, Done):
-        ev.append(Event(kind="stop", seat=w.seat, detail="play_dream"))
+        ev.append(E.Stopped(seat=w.seat, decision="play_dream"))
         return replace(state, work=None)
     pl = state.players[w.seat]
     state = set_player(state, replace(drop_dream(pl, action.card),
                                       dreams_played=pl.dreams_played + (action.card,)))
     card = cards.dream(state, action.card)
-    ev.append(Event(kind="play_dream", seat=w.seat, cards=(action.card,), value=card.vp, detail=card.when))
+    ev.append(E.DreamPlayed(seat=w.seat, card=action.card, vp=card.vp))
     state = push_effect(replace(state, work=None), w.seat, card.effect.steps, "dream", card=action.card, must=True,
                         then=DreamPlayed(seat=w.seat))
     if card.cathedral:  # Variable Length Game: the piece is built before the Dream's effect
@@ -182,8 +183,7 @@ def _refusal(state: GameState, w: DreamWork, action: PlayDream) -> Refusal:
     return None
 
 
-PLAY_DREAM = Rule(DreamWork, (PlayDream,), _options, _refusal, _apply,
-                  lambda s, w: "Play a Dream card whose conditions are met, or go on")
+PLAY_DREAM = Rule(DreamWork, (PlayDream,), _options, _refusal, _apply)
 
 
 def explain_no_window(state: GameState, action: PlayDream) -> IllegalAction:

@@ -18,6 +18,7 @@ from ..content import schema as cs
 from . import board, units
 from .actions import Action, BuildFortLevel, Done, PayFollower
 from .errors import IllegalAction
+from . import events as E
 from .events import Event
 from .rules import Refusal, Rule, legal, with_stop
 from .state import GameState
@@ -97,20 +98,16 @@ def _build(state: GameState, w: FortWork, action: BuildFortLevel | Done, ev: Eve
     if isinstance(action, Done):
         return stop(state, w, ev)
     state = units.add_fort_level(state, w.seat, action.area)
-    ev.append(Event(kind="build_fort_level", seat=w.seat, area=action.area,
-                    value=board.area(state, action.area).fort_levels))
+    ev.append(E.FortLevelBuilt(seat=w.seat, area=action.area, levels=board.area(state, action.area).fort_levels))
     rest = replace(w, costs=w.costs[1:])
     if w.costs[0] <= 0:
         return replace(state, work=rest)
     return replace(state, work=FortPayWork(seat=w.seat, owed=w.costs[0], rest=rest))
 
 
-def _build_prompt(state: GameState, w: FortWork) -> str:
-    cost = f"remove {w.costs[0]} Follower{'s' if w.costs[0] != 1 else ''}" if w.costs[0] else "free"
-    return f"Add a Fort level ({cost}; {len(w.costs)} left)"
 
 
-BUILD_FORT_LEVEL = Rule(FortWork, (BuildFortLevel,), _build_options, _build_refusal, _build, _build_prompt)
+BUILD_FORT_LEVEL = Rule(FortWork, (BuildFortLevel,), _build_options, _build_refusal, _build)
 
 
 def _pay_options(state: GameState, w: FortPayWork) -> tuple[Action, ...]:
@@ -133,10 +130,9 @@ def _pay_refusal(state: GameState, w: FortPayWork, action: PayFollower) -> Refus
 def _pay(state: GameState, w: FortPayWork, action: PayFollower, ev: Events) -> GameState:
     """FORTIFY: removed Followers go back to the supply (not to Limbo); once paid, the next level."""
     state = units.remove(state, w.seat, action.area, 1)
-    ev.append(Event(kind="remove_follower", seat=w.seat, area=action.area, value=1, detail="fort_level"))
+    ev.append(E.FollowerRemoved(seat=w.seat, area=action.area, for_fort=True))
     owed = w.owed - 1
     return replace(state, work=replace(w, owed=owed) if owed > 0 else w.rest)
 
 
-PAY_FORT_LEVEL = Rule(FortPayWork, (PayFollower,), _pay_options, _pay_refusal, _pay,
-                      lambda s, w: f"Remove a Follower from any area to pay for the Fort level ({w.owed} left)")
+PAY_FORT_LEVEL = Rule(FortPayWork, (PayFollower,), _pay_options, _pay_refusal, _pay)

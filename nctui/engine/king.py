@@ -10,7 +10,8 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from . import board, cards, rng, units
-from .events import Event, plural
+from . import events as E
+from .events import AreaPurpose, ClimbReason, Event, TuckReason
 from .king_state import HORROR_DIE, KING_COMBAT, KingState
 from .ops import draw_development, set_player
 from .state import GameState
@@ -91,10 +92,11 @@ def king_combat_cards(state: GameState) -> tuple[str, ...]:
     return tuple(c.id for c in board.pack(state).cards.king_combat) or KING_COMBAT
 
 
-def select_area(state: GameState, among: tuple[str, ...], why: str, ev: Events) -> tuple[str, GameState]:
+def select_area(state: GameState, among: tuple[str, ...], why: AreaPurpose, ev: Events, *,
+                source: str = "") -> tuple[str, GameState]:
     """Use the Area Selection cards to determine one of ``among`` at random: draw until one of
     them comes up; cards drawn go to the set-aside pile, which is shuffled into a new deck when
-    the deck runs out."""
+    the deck runs out. ``why``: what the area is chosen for (``source``: the area concerned)."""
     if len(among) == 1:
         return among[0], state
     k = king(state)
@@ -107,15 +109,13 @@ def select_area(state: GameState, among: tuple[str, ...], why: str, ev: Events) 
         aside += (card,)
         if card in among:
             break
-    ev.append(Event(kind="king_area_card", seat=k.seat, area=card,
-                    detail=f"the Area Selection cards chose {card} {why}"))
+    ev.append(E.KingAreaCard(seat=k.seat, area=card, purpose=why, source=source))
     return card, replace(set_king(state, replace(k, area_deck=deck, area_aside=aside)), rng=r)
 
 
 def roll_horror_die(state: GameState, ev: Events) -> tuple[int, GameState]:
     value, r = rng.choice(state.rng, HORROR_DIE)
-    ev.append(Event(kind="king_horror_die", seat=king(state).seat, value=value,
-                    detail=f"the King rolled the Horror Die: {value}"))
+    ev.append(E.KingHorrorDie(seat=king(state).seat, value=value))
     return value, replace(state, rng=r)
 
 
@@ -140,7 +140,8 @@ def under_pieces(state: GameState, frame: Frame) -> GameState:
 # Its Ritual markers, its cards
 
 
-def king_climbs(state: GameState, why: str, ev: Events, *, steps: int | None = None) -> GameState:
+def king_climbs(state: GameState, why: ClimbReason, ev: Events, *, steps: int | None = None,
+                piece: str = "") -> GameState:
     """BUILDING THE CATHEDRAL / KING'S TURN 8: the King climbs its lower marker (the one further
     back; tied: the first) 1 step, 2 with the harder modifier (``steps`` overrides), ignoring
     costs and bonuses, up to the last space."""
@@ -154,18 +155,15 @@ def king_climbs(state: GameState, why: str, ev: Events, *, steps: int | None = N
     ritual = (to, pl.ritual[1]) if m == 0 else (pl.ritual[0], to)
     best = (max(pl.ritual_best[0], ritual[0]), max(pl.ritual_best[1], ritual[1]))
     state = set_player(state, replace(pl, ritual=ritual, ritual_best=best))
-    ev.append(Event(kind="king_climbs", seat=seat, value=to - pl.ritual[m],
-                    detail=f"{why}: the King climbs its lower Ritual marker {plural(to - pl.ritual[m], 'step')}, to "
-                           f"space {to}"))
+    ev.append(E.KingClimbs(seat=seat, steps=to - pl.ritual[m], to=to, why=why, piece=piece))
     return state
 
 
-def tuck(state: GameState, slot: int, card: str, ev: Events, *, how: str = "") -> GameState:
+def tuck(state: GameState, slot: int, card: str, ev: Events, *, why: TuckReason) -> GameState:
     """Tuck ``card`` under the King's Action card ``slot`` (its Power counts it from now on)."""
     k = king(state)
     tucked = k.tucked[:slot] + (k.tucked[slot] + (card,),) + k.tucked[slot + 1:]
-    ev.append(Event(kind="king_tucks", seat=k.seat, cards=(card,),
-                    detail=f"the King tucks {card} under its {rondel(state)[slot]} card{how}"))
+    ev.append(E.KingTucks(seat=k.seat, card=card, action=rondel(state)[slot], why=why))
     return set_king(state, replace(k, tucked=tucked))
 
 
@@ -197,10 +195,9 @@ def _keep_drawn(state: GameState, card: str, ev: Events) -> GameState:
     k = king(state)
     if cards.is_upgrade(state, card):
         slot = rondel(state).index(cards.development(state, card).action)
-        return tuck(state, slot, card, ev)
+        return tuck(state, slot, card, ev, why="dissent")
     hand, r = rng.shuffle(state.rng, k.hand + (card,))
-    ev.append(Event(kind="king_hand_card", seat=k.seat, value=len(hand),
-                    detail="the King shuffles a card into its hand"))
+    ev.append(E.KingHandCard(seat=k.seat, count=1))
     return replace(set_king(state, replace(k, hand=hand)), rng=r)
 
 
@@ -220,11 +217,10 @@ def devour_three(state: GameState, ev: Events) -> GameState:
         most = max(mine.values())
         tied = tuple(a for a, n in mine.items() if n == most)
         fortress = tuple(a for a in tied if board.area(state, a).fortress == seat)
-        area, state = select_area(state, fortress or tied, "to devour from", ev)
+        area, state = select_area(state, fortress or tied, "devour_three", ev)
         state = units.remove(state, seat, area)
         pl = state.players[seat]
         state = set_player(state, replace(pl, supply=pl.supply - 1, devoured=pl.devoured + 1))
     n = state.players[seat].devoured - before
-    ev.append(Event(kind="king_devours", seat=seat, value=n, detail=f"the Devoured side-board comes into play: "
-                    f"the King devours {n} of its Followers, {from_supply} from its supply (harder game)"))
+    ev.append(E.KingDevours(seat=seat, count=n, from_supply=from_supply))
     return state

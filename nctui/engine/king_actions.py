@@ -2,7 +2,7 @@
 DEVOURING UNITS, PERFORM RITUAL, SUMMON, FORTIFY, MANEUVER, DEVELOP) and its Unit Limit.
 
 ``perform_king_action`` resolves the row of the King's Action card for its Power: the King
-decides nothing. Random picks use the Area Selection cards (``king_turn.select_area``). The two
+decides nothing. Random picks use the Area Selection cards (``king.select_area``). The two
 ties its rules leave to "you" are the human's decisions: the area of a Maneuver's Follower
 (``KingManeuverWork``: the Maneuver waits and resumes with its remaining MP) and the Action card
 a Develop tucks its card under (``KingTuckWork``).
@@ -18,7 +18,8 @@ from . import board, cards, nightmares, rng, units
 from . import king as kt
 from .actions import Action, ChooseAction, ChooseArea
 from .errors import IllegalAction
-from .events import Event, plural
+from . import events as E
+from .events import AreaPurpose, Event
 from .king_dreams import add_cultist, place_on_dream
 from .king_nightmares import devour_order
 from .ops import set_player
@@ -30,10 +31,6 @@ Events = list[Event]
 SHADOWS = board.SHADOWS_SIDE
 MAX_FORT_LEVELS = 3  # FORT LEVELS (core rules)
 NEVER = 99  # "damage" that can never take an area's control away (a Fortress' last level)
-
-
-def _log(state: GameState, kind: str, detail: str, ev: Events, *, area: str = "", value: int = 0) -> None:
-    ev.append(Event(kind=kind, seat=kt.king(state).seat, area=area, value=value, detail=detail))
 
 
 def row_power(power: int) -> int:
@@ -93,7 +90,7 @@ def _best(areas: list[AreaState], keys: list[Callable[[AreaState], object]]) -> 
     return areas
 
 
-def _pick(state: GameState, areas: list[AreaState], keys: list[Callable[[AreaState], object]], why: str,
+def _pick(state: GameState, areas: list[AreaState], keys: list[Callable[[AreaState], object]], why: AreaPurpose,
           ev: Events) -> tuple[str, GameState]:
     """The best area by ``keys``; the Area Selection cards decide among the areas still tied."""
     return kt.select_area(state, tuple(a.id for a in _best(areas, keys)), why, ev)
@@ -113,7 +110,7 @@ def removal_area(state: GameState, ev: Events, *, besides: str = "") -> tuple[st
         return "", state
     return _pick(state, pool, [lambda a: a.followers[seat] <= a.fort_levels,
                                lambda a: -(a.followers[seat] + a.fort_levels),
-                               lambda a: a.fortress != seat], "for the Follower the King removes", ev)
+                               lambda a: a.fortress != seat], "remove", ev)
 
 
 def removable(state: GameState, besides: str = "") -> list[AreaState]:
@@ -129,11 +126,10 @@ def remove_followers(state: GameState, n: int, ev: Events, *, besides: str = "")
     for i in range(n):
         area, state = removal_area(state, ev, besides=besides)
         if not area:
-            _log(state, "king_keeps_last", f"the King keeps its last Follower in every area: {n - i} "
-                 "Follower(s) not removed", ev, value=n - i)
+            ev.append(E.KingKeepsLast(seat=seat, count=n - i))
             break
         state = units.remove(state, seat, area)
-        _log(state, "king_removes", f"the King removes a Follower from {area}", ev, area=area)
+        ev.append(E.KingRemoves(seat=seat, area=area))
     return state
 
 
@@ -148,7 +144,7 @@ def _overflow(state: GameState, area_id: str, ev: Events) -> tuple[str, GameStat
     near = tuple(a for a in board.adjacent(state, area_id) if a not in mine and king_room(state, a) > 0)
     if not near:
         return "", state
-    return kt.select_area(state, near, f"for a Follower that does not fit in {area_id}", ev)
+    return kt.select_area(state, near, "overflow", ev, source=area_id)
 
 
 def produce_one(state: GameState, area_id: str, ev: Events) -> GameState:
@@ -157,11 +153,10 @@ def produce_one(state: GameState, area_id: str, ev: Events) -> GameState:
     if king_room(state, area_id) <= 0:
         to, state = _overflow(state, area_id, ev)
         if not to:
-            _log(state, "king_produce_lost", f"a Follower for {area_id} fits nowhere", ev, area=area_id)
+            ev.append(E.KingProduceLost(seat=seat, area=area_id))
             return state
     state = units.place(state, seat, to)
-    _log(state, "king_produces", f"the King produces a Follower in {to}" + (f" (overflow from {area_id})"
-         if to != area_id else ""), ev, area=to)
+    ev.append(E.KingProduces(seat=seat, area=to, overflow_from=area_id if to != area_id else ""))
     return state
 
 
@@ -175,7 +170,7 @@ def king_produce(state: GameState, wanted: tuple[tuple[str, int], ...], ev: Even
         if short:
             pool = [board.area(state, a) for a, _ in left]
             area, state = _pick(state, pool, [lambda a: -a.followers[1 - seat], lambda a: -a.followers[seat]],
-                                "to produce in (the King is short of Followers)", ev)
+                                "produce", ev)
         else:
             area = left[0][0]
         n = dict(left)[area]
@@ -196,9 +191,7 @@ def _marked_production(state: GameState, ev: Events) -> GameState:
         side = who if who >= 0 else SHADOWS
         if units.room(state, side, area_id) > 0 and units.supply(state, side) > 0:
             state = units.place(state, side, area_id)
-            ev.append(Event(kind="king_marked_produce", seat=seat, area=area_id, value=side,
-                            detail=f"the Marked Area {area_id} produces 1 for "
-                                   f"{'the Shadows' if side == SHADOWS else 'its controller'}"))
+            ev.append(E.KingMarkedProduce(seat=seat, area=area_id, side=side))
     return state
 
 
@@ -207,7 +200,7 @@ def summon(state: GameState, p: tuple[int, ...], power: int, ev: Events) -> Game
     per, extra, marked = p
     seat = kt.king(state).seat
     wanted = tuple((a, per + (extra if board.area(state, a).fort_owner == seat else 0)) for a in controlled(state))
-    _log(state, "king_summons", f"the King summons (Power {power})", ev, value=power)
+    ev.append(E.KingSummons(seat=seat, power=power))
     state = king_produce(state, wanted, ev)
     return _marked_production(state, ev) if marked else state
 
@@ -219,8 +212,7 @@ def summon(state: GameState, p: tuple[int, ...], power: int, ev: Events) -> Game
 def _dream_cultists_each(state: GameState, ev: Events) -> GameState:
     """PERFORM RITUAL: add 1 Cultist to each of its Dreams (completing some)."""
     for card in kt.king(state).dreams:
-        state = add_cultist(state, kt.king(state).dreams.index(card), ev,
-                            why=f"a Cultist goes onto the King's Dream {card}")
+        state = add_cultist(state, kt.king(state).dreams.index(card), ev, why="ritual")
     return state
 
 
@@ -247,7 +239,7 @@ def climb(state: GameState, marker: int, steps: int, ev: Events) -> GameState:
         ritual = tuple(pos if m == marker else x for m, x in enumerate(pl.ritual))
         best = tuple(max(b, x) for b, x in zip(pl.ritual_best, ritual))
         state = set_player(state, replace(pl, ritual=ritual, ritual_best=best))  # type: ignore[arg-type]
-        _log(state, "king_climbs", f"the King's marker climbs to space {pos} ({track[pos - 1].kind})", ev, value=pos)
+        ev.append(E.KingMarkerClimbs(seat=seat, space=pos, space_kind=track[pos - 1].kind))
         state = _entered(state, track[pos - 1].kind, ev)
     return state
 
@@ -261,8 +253,7 @@ def ritual(state: GameState, p: tuple[int, ...], power: int, ev: Events) -> Game
     pos = state.players[kt.king(state).seat].ritual
     higher = die >= at_least
     marker = max((0, 1), key=lambda m: pos[m]) if higher else min((0, 1), key=lambda m: pos[m])
-    _log(state, "king_ritual", f"the King's {'higher' if higher else 'lower'} marker climbs {plural(steps, 'step')}", ev,
-         value=steps)
+    ev.append(E.KingRitual(seat=kt.king(state).seat, higher=higher, steps=steps))
     state = climb(state, marker, steps, ev)
     return command_nightmare(state, ev) if state.stage >= 2 else state
 
@@ -276,7 +267,7 @@ def _draw_to_hand(state: GameState, n: int, ev: Events) -> GameState:
     drawn, state = kt.draw(state, n)
     k = kt.king(state)
     hand, r = rng.shuffle(state.rng, k.hand + drawn)
-    _log(state, "king_hand_card", f"the King shuffles {plural(len(drawn), 'card')} into its hand", ev, value=len(drawn))
+    ev.append(E.KingHandCard(seat=k.seat, count=len(drawn)))
     return replace(kt.set_king(state, replace(k, hand=hand)), rng=r)
 
 
@@ -287,12 +278,12 @@ def build_fort_level(state: GameState, ev: Events) -> GameState:
     pool = [board.area(state, a) for a in controlled(state)]
     pool = [a for a in pool if a.fort_levels < MAX_FORT_LEVELS]
     if not pool or state.players[seat].forts <= 0:
-        _log(state, "king_no_fort", "the King has nowhere to build a Fort level", ev)
+        ev.append(E.KingNoFort(seat=seat))
         return state
     area, state = _pick(state, pool, [lambda a: a.fort_levels, lambda a: a.followers[1 - seat]],
-                        "for the King's Fort level", ev)
+                        "fort", ev)
     state = units.add_fort_level(state, seat, area)
-    _log(state, "king_fort_level", f"the King builds a Fort level in {area}", ev, area=area)
+    ev.append(E.KingFortLevel(seat=seat, area=area))
     return state
 
 
@@ -302,9 +293,9 @@ def devour_one(state: GameState, ev: Events) -> GameState:
     for side in devour_order(state):
         pool = tuple(a for a in where if units.count(board.area(state, a), side) > 0)
         if pool:
-            area, state = kt.select_area(state, pool, "for the unit the King devours", ev)
+            area, state = kt.select_area(state, pool, "devour", ev)
             return nightmares.devour(state, kt.king(state).seat, area, side, ev)
-    _log(state, "king_nothing_to_devour", "there is no unit for the King to devour", ev)
+    ev.append(E.KingNothingToDevour(seat=kt.king(state).seat))
     return state
 
 
@@ -312,8 +303,7 @@ def fortify(state: GameState, p: tuple[int, ...], power: int, ev: Events) -> Gam
     """FORTIFY: all its controlled areas at 3 Fort levels: a Maneuver of the same Power instead.
     Else roll: remove Followers, build Fort levels, draw cards, devour (Stage 2) per the row."""
     if all(board.area(state, a).fort_levels >= MAX_FORT_LEVELS for a in controlled(state)):
-        _log(state, "king_fortify_to_maneuver", "every area the King controls has 3 Fort levels: it "
-             "maneuvers instead", ev)
+        ev.append(E.KingFortifyToManeuver(seat=kt.king(state).seat))
         return perform_king_action(state, "maneuver", power, ev)
     die, state = kt.roll_horror_die(state, ev)
     removed, forts, drawn, devoured = p[(die - 2) * 4:(die - 1) * 4]
@@ -393,7 +383,7 @@ def maneuver_choices(state: GameState) -> tuple[str, ...]:
     return tuple(a.id for a in _best(pool, keys))
 
 
-def place_follower(state: GameState, area: str, ev: Events, *, how: str = "") -> GameState:
+def place_follower(state: GameState, area: str, ev: Events, *, chosen: bool = False) -> GameState:
     """MANEUVER: one of its Followers from supply goes to ``area``; with none in supply, one is
     removed from a different area first (REMOVING FOLLOWERS)."""
     seat = kt.king(state).seat
@@ -402,7 +392,7 @@ def place_follower(state: GameState, area: str, ev: Events, *, how: str = "") ->
         if state.players[seat].supply <= 0:
             return state
     state = units.place(state, seat, area)
-    _log(state, "king_maneuvers", f"the King places a Follower in {area}{how}", ev, area=area)
+    ev.append(E.KingManeuvers(seat=seat, area=area, chosen=chosen))
     return state
 
 
@@ -411,7 +401,7 @@ def maneuver_step(state: GameState, ev: Events, *, left: int = 0) -> GameState:
     waits for your choice (``KingManeuverWork``, ``left`` MP still to spend after this one)."""
     options = maneuver_choices(state)
     if not options:
-        _log(state, "king_mp_unused", "no area for the King to maneuver into", ev)
+        ev.append(E.KingMpUnused(seat=kt.king(state).seat))
         return state
     if len(options) > 1 and any(can_place(state, a) for a in options):
         return replace(state, work=KingManeuverWork(seat=kt.human(state), options=options, mp=left))
@@ -473,12 +463,11 @@ def _maneuver_refusal(state: GameState, w: KingManeuverWork, action: ChooseArea)
 
 def _choose_maneuver_area(state: GameState, w: KingManeuverWork, action: ChooseArea, ev: Events) -> GameState:
     """MANEUVER: "you may choose between the tied areas"; then the rest of its MP."""
-    state = place_follower(replace(state, work=None), action.area, ev, how=" (your choice among the tied areas)")
+    state = place_follower(replace(state, work=None), action.area, ev, chosen=True)
     return spend_mp(state, w.mp, ev)
 
 
-KING_MANEUVER = Rule(KingManeuverWork, (ChooseArea,), _maneuver_options, _maneuver_refusal, _choose_maneuver_area,
-                     lambda s, w: "The King of Horrors maneuvers: choose the area for its Follower among those tied")
+KING_MANEUVER = Rule(KingManeuverWork, (ChooseArea,), _maneuver_options, _maneuver_refusal, _choose_maneuver_area)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -491,7 +480,7 @@ def develop(state: GameState, p: tuple[int, ...], power: int, ev: Events) -> Gam
     Ritual Day spaces; in Stage 2 it commands a Nightmare."""
     n, on_maneuver, on_ritual = p
     drawn, state = kt.draw(state, n)
-    _log(state, "king_develops", f"the King draws {plural(len(drawn), 'Development card')}", ev, value=len(drawn))
+    ev.append(E.KingDevelops(seat=kt.king(state).seat, count=len(drawn)))
     ups = [c for c in drawn if cards.is_upgrade(state, c)]
     card = ups[0] if ups else (drawn[-1] if drawn else "")
     if card:
@@ -518,7 +507,7 @@ def _tuck_drawn(state: GameState, card: str, upgrade: bool, ev: Events) -> GameS
     ro = kt.rondel(state)
     options = (cards.development(state, card).action,) if upgrade else tuck_choices(state)
     if len(options) == 1:
-        return kt.tuck(state, ro.index(options[0]), card, ev)
+        return kt.tuck(state, ro.index(options[0]), card, ev, why="develop")
     return replace(state, work=KingTuckWork(seat=kt.human(state), card=card, options=options))
 
 
@@ -538,12 +527,10 @@ def _tuck_refusal(state: GameState, w: KingTuckWork, action: ChooseAction) -> Re
 def _choose_tuck(state: GameState, w: KingTuckWork, action: ChooseAction, ev: Events) -> GameState:
     """DEVELOP: "your choice if tied"."""
     return kt.tuck(replace(state, work=None), kt.rondel(state).index(action.action), w.card, ev,
-                   how=" (your choice among the tied cards)")
+                   why="choice")
 
 
-KING_TUCK = Rule(KingTuckWork, (ChooseAction,), _tuck_options, _tuck_refusal, _choose_tuck,
-                 lambda s, w: f"The King of Horrors develops: choose the Action card {w.card} is tucked under "
-                              "(tied for the fewest tucked)")
+KING_TUCK = Rule(KingTuckWork, (ChooseAction,), _tuck_options, _tuck_refusal, _choose_tuck)
 
 
 def _day_cultists(state: GameState, spaces: tuple[tuple[str, int], ...], ev: Events) -> GameState:
@@ -554,7 +541,7 @@ def _day_cultists(state: GameState, spaces: tuple[tuple[str, int], ...], ev: Eve
             i = ro.index(action)
             state = kt.set_king(state, replace(k, day_cultists=k.day_cultists[:i] + (k.day_cultists[i] + 1,)
                                                + k.day_cultists[i + 1:]))
-            _log(state, "king_day_cultist", f"a Cultist goes on the {action} Day space", ev)
+            ev.append(E.KingDayCultist(seat=k.seat, action=action))
     return state
 
 

@@ -17,7 +17,8 @@ from . import board, cards, rng, units
 from .actions import Action, DiscardDevelopment, Done
 from .effects import push_effect
 from .errors import IllegalAction
-from .events import Event, plural
+from . import events as E
+from .events import Event
 from .king import king, king_combat_cards, king_draws, select_area, set_king
 from .ops import remove_one, set_player
 from .rules import Refusal, Rule, legal, with_stop
@@ -63,10 +64,8 @@ def king_plays(state: GameState, f: Fight, ev: Events) -> tuple[GameState, Fight
     controller = board.controller(a)  # nobody controlling is read as the Shadows controlling
     after = controller == other or (controller != k.seat and state.active == other)
     f = replace(f, plays=plays, order=(other,), revealed=after)
-    ev.append(Event(kind="king_combat_cards", seat=k.seat, area=f.area, value=len(drawn),
-                    cards=drawn if after else (), detail=(
-                        f"the King reveals {plural(len(drawn), 'combat card')}: you play yours after seeing them" if after
-                        else f"the King draws {plural(len(drawn), 'combat card')} face down: you play yours first")))
+    ev.append(E.KingCombatCards(seat=k.seat, area=f.area, count=len(drawn), cards=drawn if after else (),
+                                revealed=after))
     return state, f
 
 
@@ -128,8 +127,8 @@ def king_retreat(state: GameState, loser: int, source: str, options: tuple[str, 
     turn: the fewest Shadows); ties by the Area Selection cards."""
     fewest = min(units.count(board.area(state, b), loser) for b in options)
     tied = tuple(b for b in options if units.count(board.area(state, b), loser) == fewest)
-    to, state = select_area(state, tied, "for the retreat", ev)
-    ev.append(Event(kind="retreat", seat=loser, area=to, detail=source, value=1))
+    to, state = select_area(state, tied, "retreat", ev)
+    ev.append(E.Retreated(seat=loser, source=source, to=to))
     return units.move(state, loser, source, to)
 
 
@@ -145,9 +144,9 @@ def king_reward(state: GameState, winner: int, ev: Events) -> GameState:
     it cannot make and are not resolved."""
     k = king(state).seat
     if winner == k:
-        ev.append(Event(kind="king_victory_card", seat=k, detail="the King wins against the Shadows and draws a card"))
+        ev.append(E.KingVictoryCard(seat=k))
         return king_draws(state, 1, ev)
-    ev.append(Event(kind="king_defeat_skipped", seat=k, detail="the King loses against the Shadows: no Defeat effect"))
+    ev.append(E.KingDefeatSkipped(seat=k))
     return state
 
 
@@ -158,8 +157,7 @@ def put_away_king(state: GameState, played: tuple[str, ...], ev: Events) -> tupl
     k = king(state)
     if back:
         state = set_king(state, replace(k, hand=k.hand + back))
-        ev.append(Event(kind="king_combat_returned", seat=k.seat, cards=back,
-                        detail="the King's own combat card(s) return to its hand"))
+        ev.append(E.KingCombatReturned(seat=k.seat, cards=back))
     return state, tuple(c for c in played if c not in own)
 
 
@@ -198,10 +196,8 @@ def _shield(state: GameState, w: KingShieldWork, action: DiscardDevelopment | Do
     state = set_player(state, replace(pl, hand=remove_one(pl.hand, action.card)))
     state = replace(state, work=None, decks=replace(state.decks, development_discard=state.decks.development_discard
                                                     + (action.card,)))
-    ev.append(Event(kind="king_shield_discard", seat=w.seat, cards=(action.card,),
-                    detail="you discard a card as the King's Shield returns, to climb 1 step"))
+    ev.append(E.KingShieldDiscard(seat=w.seat, card=action.card))
     return push_effect(state, w.seat, (cs.Climb(free=1),), "king_shield", must=True)
 
 
-KING_SHIELD = Rule(KingShieldWork, (DiscardDevelopment,), _shield_options, _shield_refusal, _shield,
-                   lambda s, w: "The King's Shield returns to its hand: you may discard a card to climb 1 step")
+KING_SHIELD = Rule(KingShieldWork, (DiscardDevelopment,), _shield_options, _shield_refusal, _shield)

@@ -12,7 +12,8 @@ from msgspec.structs import replace
 
 from . import board, conflict, rng
 from .effects import push
-from .events import Event, plural
+from . import events as E
+from .events import Event
 from .king import area_selection_cards, king
 from .king_combat import desirable, margin, possible, you
 from .king_dreams import place_on_dream
@@ -44,18 +45,15 @@ def _loop(state: GameState, p: KingLoop, ev: Events) -> GameState:
         return _fight(state, p, pairs[0], ev)
     cards = tuple(c for c in _area_cards(state) if c not in p.drawn and possible(state, c))
     if len(p.drawn) >= MAX_CONFLICTS or not cards:
-        ev.append(Event(kind="king_conflicts_end", seat=seat, value=p.resolved,
-                        detail=f"the King's conflicts end after {plural(p.resolved, 'conflict')}"))
+        ev.append(E.KingConflictsEnd(seat=seat, resolved=p.resolved))
         return state
     deck, r = rng.shuffle(state.rng, cards)
     state = replace(state, rng=r)
     area = deck[0]
-    ev.append(Event(kind="king_conflict_card", seat=seat, area=area,
-                    detail=f"the King draws the Area Selection card {area}"))
+    ev.append(E.KingConflictCard(seat=seat, area=area))
     p = replace(p, drawn=p.drawn + (area,), area=area, fought=())
     if not wanted(state, area):
-        ev.append(Event(kind="king_conflict_skipped", seat=seat, area=area,
-                        detail=f"no conflict in {area} is desirable for the King: the card is set aside"))
+        ev.append(E.KingConflictSkipped(seat=seat, area=area))
     return _loop(state, p, ev)
 
 

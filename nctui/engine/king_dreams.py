@@ -7,11 +7,14 @@ When the King refills, ties are yours to break (``KingDreamWork``).
 
 from __future__ import annotations
 
+from typing import Literal
+
 from msgspec.structs import replace
 
 from . import cards, cathedral
 from .actions import TakeDream
 from .errors import IllegalAction
+from . import events as E
 from .events import Event
 from .king import bump, king, modifier, set_king
 from .king_state import KingState
@@ -31,21 +34,19 @@ def place_on_dream(state: GameState, ev: Events) -> GameState:
     play longer); with no Dream in play the Cultist goes back to the supply."""
     k = king(state)
     if not k.dreams:
-        ev.append(Event(kind="king_cultist_returned", seat=k.seat,
-                        detail="the King has no Dream in play: the Cultist returns to its supply"))
+        ev.append(E.KingCultistReturned(seat=k.seat))
         return state
     i = max(range(len(k.dreams)), key=lambda j: (_missing(state, k, j), -j))
     return add_cultist(state, i, ev)
 
 
-def add_cultist(state: GameState, i: int, ev: Events, *, why: str = "") -> GameState:
+def add_cultist(state: GameState, i: int, ev: Events, *, why: Literal["placed", "ritual"] = "placed") -> GameState:
     """A Cultist onto the King's Dream ``i``, completing it when it has as many as its VP."""
     k = king(state)
     k = replace(k, dream_cultists=bump(k.dream_cultists, i, 1))
     card = k.dreams[i]
-    ev.append(Event(kind="king_cultist_on_dream", seat=k.seat, cards=(card,), value=k.dream_cultists[i],
-                    detail=why or f"a Cultist goes onto the King's Dream {card} ({k.dream_cultists[i]} of "
-                                  f"{cards.dream(state, card).vp})"))
+    ev.append(E.KingCultistOnDream(seat=k.seat, card=card, cultists=k.dream_cultists[i],
+                                   vp=cards.dream(state, card).vp, why=why))
     state = set_king(state, k)
     return complete_dream(state, i, ev) if _missing(state, k, i) <= 0 else state
 
@@ -57,8 +58,7 @@ def complete_dream(state: GameState, i: int, ev: Events) -> GameState:
     card = k.dreams[i]
     k = replace(k, dreams=k.dreams[:i] + k.dreams[i + 1 :],
                 dream_cultists=k.dream_cultists[:i] + k.dream_cultists[i + 1 :], completed=k.completed + (card,))
-    ev.append(Event(kind="king_dream_completed", seat=k.seat, cards=(card,), value=cards.dream(state, card).vp,
-                    detail=f"the King completes its Dream {card}"))
+    ev.append(E.KingDreamCompleted(seat=k.seat, card=card, vp=cards.dream(state, card).vp))
     state = set_king(state, k)
     if state.config.length != "variable" or not cards.dream(state, card).cathedral:
         return state
@@ -102,12 +102,11 @@ def _take_for_king(state: GameState, card: str, ev: Events) -> GameState:
     decks = state.decks
     offer = tuple(c for c in decks.dream_offer if c != card) + decks.dream[:1]
     state = replace(state, decks=replace(decks, dream_offer=offer, dream=decks.dream[1:]))
-    ev.append(Event(kind="king_takes_dream", seat=k.seat, cards=(card,),
-                    detail=f"the King takes the Dream {card} from the display"))
+    ev.append(E.KingTakesDream(seat=k.seat, card=card))
     discount = int(modifier(state, "harder_dream_discount") and cards.dream(state, card).vp >= 3)
     if discount:  # harder: a Cultist auto-added to each new Dream worth 3+ VP
-        ev.append(Event(kind="king_cultist_on_dream", seat=k.seat, cards=(card,), value=1,
-                        detail=f"a Cultist goes onto the King's new Dream {card} at once (harder game)"))
+        ev.append(E.KingCultistOnDream(seat=k.seat, card=card, cultists=1, vp=cards.dream(state, card).vp,
+                                       why="discount"))
     return set_king(state, replace(k, dreams=k.dreams + (card,), dream_cultists=k.dream_cultists + (discount,)))
 
 
@@ -127,5 +126,4 @@ def _apply(state: GameState, w: KingDreamWork, action: TakeDream, ev: Events) ->
     return refill_dreams(_take_for_king(replace(state, work=None), action.card, ev), ev)
 
 
-KING_DREAM = Rule(KingDreamWork, (TakeDream,), _options, _refusal, _apply,
-                  lambda s, w: "Choose the Dream the King of Horrors takes")
+KING_DREAM = Rule(KingDreamWork, (TakeDream,), _options, _refusal, _apply)

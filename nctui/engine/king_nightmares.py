@@ -14,6 +14,7 @@ from msgspec.structs import replace
 from ..content import schema as cs
 from . import board, conflict, units
 from .effects import push
+from . import events as E
 from .events import Event
 from .king import king, king_climbs, king_draws, select_area, set_king
 from .king_combat import margin, possible, you
@@ -35,20 +36,17 @@ def king_command_nightmare(state: GameState, then: KingCommand, ev: Events) -> G
     if state.stage < 2 or len(state.nightmares) < 2:
         return state
     if all((k.seat, n) in state.commanded for n in state.nightmares):
-        ev.append(Event(kind="king_nightmare_skipped", seat=k.seat,
-                        detail="the King has commanded both Nightmares this turn: no command"))
+        ev.append(E.KingNightmareSkipped(seat=k.seat, why="both"))
         return state
     if state.commanding:  # a Nightmare ability brought the King here: no other command
-        ev.append(Event(kind="king_nightmare_skipped", seat=k.seat,
-                        detail="the King is already commanding a Nightmare: no other command"))
+        ev.append(E.KingNightmareSkipped(seat=k.seat, why="commanding"))
         return state
     i = 1 - k.nightmare_marker
     n = state.nightmares[i]
     card = king_card(state, n)
     if card is None or not location(state, n):
         return state
-    ev.append(Event(kind="king_commands_nightmare", seat=k.seat, value=n,
-                    detail=f"the King commands Nightmare {n} and moves its Cultist onto it"))
+    ev.append(E.KingCommandsNightmare(seat=k.seat, number=n))
     state = set_king(state, replace(k, nightmare_marker=i))
     state = replace(state, commanded=state.commanded + ((k.seat, n),), commanding=n, visited=(location(state, n),))
     times = max(1, card.times - 1) if "easier_nightmare" in state.config.difficulty else card.times
@@ -79,7 +77,7 @@ def _run(state: GameState, p: KingCommandResume, ev: Events) -> GameState:
 def _end(state: GameState, card: cs.KingNightmareCard, ev: Events) -> GameState:
     n = state.commanding
     if card.returns:
-        ev.append(Event(kind="nightmare_returns", seat=king(state).seat, value=n, detail=location(state, n)))
+        ev.append(E.NightmareReturns(seat=king(state).seat, number=n, source=location(state, n)))
         state = set_location(state, n, CATHEDRAL)
     return replace(state, commanding=0, visited=())
 
@@ -95,12 +93,11 @@ def _move(state: GameState, card: cs.KingNightmareCard, ev: Events) -> tuple[Gam
         fits = reachable(state, replace(move, toward="any")) or _adjacent(state)
     if not fits:
         return state, True
-    to, state = select_area(state, fits, "for the King's Nightmare", ev)
+    to, state = select_area(state, fits, "nightmare", ev)
     n = state.commanding
-    ev.append(Event(kind="nightmare_moves", seat=seat, value=n, area=to, detail=location(state, n)))
+    ev.append(E.NightmareMoves(seat=seat, number=n, source=location(state, n), to=to))
     if failed:
-        ev.append(Event(kind="king_nightmare_failure", seat=seat, value=n, area=to,
-                        detail=f"no adjacent area suits Nightmare {n}: it moves to {to} and its Failure resolves"))
+        ev.append(E.KingNightmareFailure(seat=seat, number=n, area=to))
     return replace(set_location(state, n, to), visited=state.visited + (to,)), failed
 
 
@@ -121,13 +118,13 @@ def _resolve_step(state: GameState, step: object, ev: Events) -> GameState:
         for _ in range(step.count):
             side = devour_choice(state, _here(state), step.whose)
             if side is None:
-                ev.append(Event(kind="nothing_to_devour", seat=king(state).seat, area=_here(state)))
+                ev.append(E.NothingToDevour(seat=king(state).seat, area=_here(state)))
                 break
             state = devour(state, king(state).seat, _here(state), side, ev)
         return state
     if isinstance(step, cs.Climb):  # one step at a time: the harder double climb is for Cathedral pieces only
         for _ in range(max(1, step.free)):
-            state = king_climbs(state, "a King's Nightmare", ev, steps=1)
+            state = king_climbs(state, "nightmare", ev, steps=1)
         return state
     if isinstance(step, cs.Draw):
         return king_draws(state, step.count, ev)
@@ -135,9 +132,9 @@ def _resolve_step(state: GameState, step: object, ev: Events) -> GameState:
         n = min(step.count, state.shadows, units.room(state, SHADOWS, _here(state)))
         if n > 0:
             state = units.place(state, SHADOWS, _here(state), n)
-            ev.append(Event(kind="add_shadow", seat=king(state).seat, area=_here(state), value=n))
+            ev.append(E.ShadowAdded(seat=king(state).seat, area=_here(state), count=n))
         return state
-    ev.append(Event(kind="effect_not_resolvable", seat=king(state).seat, detail=type(step).__name__))
+    ev.append(E.KingEffectSkipped(seat=king(state).seat, step=str(type(step).__struct_config__.tag)))
     return state
 
 
@@ -166,7 +163,7 @@ def _conflict(state: GameState, p: KingCommandResume, ev: Events) -> GameState |
     area = _here(state)
     pairs = possible(state, area)
     if not pairs:
-        ev.append(Event(kind="no_conflict_possible", seat=seat, area=area, value=1))
+        ev.append(E.NoConflictPossible(seat=seat, left=1, area=area))
         return None
     sides = min(pairs, key=lambda s: (you(state) not in s, -margin(state, area, s)))
     state = push(state, Frame(seat=seat, steps=(), source="king_nightmare", then=p))

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from .events import Event, plural
+from . import events as E
+from .events import Event
 from . import king as kg
 from .king import (
     bump, king, king_draws, modifier, pieces_pending, rondel, set_king, under_pieces,
@@ -59,9 +60,7 @@ def move_dreamer(state: GameState, roll: int, ev: Events) -> GameState:
     k = king(state)
     counted = count_cultists(state, roll)
     to = counted[-1] if counted else k.dreamer
-    ev.append(Event(kind="king_dreamer_moves", seat=k.seat, value=roll,
-                    detail=f"rolled {roll}: {', '.join(counted) or 'no Cultist to count'}; the King's Dreamer "
-                           f"moves to {to}"))
+    ev.append(E.KingDreamerMoves(seat=k.seat, roll=roll, counted=counted, to=to))
     return set_king(state, replace(k, dreamer=to))
 
 
@@ -79,15 +78,14 @@ def gather_power(state: GameState, ev: Events) -> tuple[int, GameState]:
     k = replace(k, day_cultists=bump(k.day_cultists, slot, -moved), card_cultists=bump(k.card_cultists, slot, moved))
     state = set_king(state, k)
     p = power(k, slot)
-    ev.append(Event(kind="king_power", seat=k.seat, value=p, detail=f"{plural(moved, 'Cultist')} go onto the King's "
-                    f"{k.dreamer} card: Power {p}"))
+    ev.append(E.KingPower(seat=k.seat, moved=moved, action=k.dreamer, power=p))
     target = p - 1 if p in (2, 4) else 5 if p >= 6 else p
     while power(king(state), slot) > target and king(state).card_cultists[slot]:
         k = king(state)
         state = set_king(state, replace(k, card_cultists=bump(k.card_cultists, slot, -1)))
         state = place_on_dream(state, ev)
     p = power(king(state), slot)
-    ev.append(Event(kind="king_action", seat=k.seat, value=p, detail=f"the King takes {k.dreamer} with Power {p}"))
+    ev.append(E.KingAction(seat=k.seat, action=k.dreamer, power=p))
     return p, state
 
 
@@ -105,8 +103,7 @@ def return_cultists(state: GameState, ev: Events) -> GameState:
     slot = rondel(state).index(k.dreamer)
     back = sum(k.card_cultists)
     k = replace(k, card_cultists=(0,) * len(k.card_cultists), day_cultists=bump(k.day_cultists, slot, 1))
-    ev.append(Event(kind="king_cultists_return", seat=k.seat, value=back,
-                    detail=f"{plural(back, 'Cultist')} leave the King's Action cards; one goes back on the {k.dreamer} space"))
+    ev.append(E.KingCultistsReturn(seat=k.seat, count=back, action=k.dreamer))
     return set_king(state, k)
 
 
@@ -145,16 +142,13 @@ def king_reacts(state: GameState, day: str, ev: Events) -> GameState:
     k = king(state)
     if day in ahead(state):
         if modifier(state, "easier_conform"):  # easier: no Cultist on the matching action
-            ev.append(Event(kind="king_conforms", seat=k.seat, detail=f"the King conforms to {day}: a Cultist "
-                            "goes on a Dream"))
+            ev.append(E.KingConforms(seat=k.seat, action=day, easier=True))
             return place_on_dream(state, ev)
         slot = rondel(state).index(day)
         state = set_king(state, replace(k, day_cultists=bump(k.day_cultists, slot, 1)))
-        ev.append(Event(kind="king_conforms", seat=k.seat, detail=f"the King conforms to {day}: a Cultist goes on "
-                        f"the {day} space and one on a Dream"))
+        ev.append(E.KingConforms(seat=k.seat, action=day))
         return place_on_dream(state, ev)
-    ev.append(Event(kind="king_dissents", seat=k.seat, detail=f"the King dissents from {day}: it draws a "
-                    "Development card"))
+    ev.append(E.KingDissents(seat=k.seat, action=day))
     return king_draws(state, 1, ev)
 
 

@@ -17,6 +17,7 @@ from msgspec.structs import replace
 from . import ritual, units
 from .actions import ReturnFromLimbo
 from .errors import IllegalAction
+from . import events as E
 from .events import Event, plural
 from .king import is_king
 from .state import Decision, GameState
@@ -63,7 +64,7 @@ def offer(state: GameState) -> GameState:
 def take_back(state: GameState, seat: int, action: ReturnFromLimbo, ev: Events) -> GameState:
     """The Followers go back to the supply; ``flow`` then asks the decision due again."""
     state = units.from_limbo(state, seat, action.count)
-    ev.append(Event(kind="limbo_return", seat=seat, value=action.count))
+    ev.append(E.LimboReturn(seat=seat, count=action.count))
     return state
 
 

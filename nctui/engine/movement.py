@@ -13,9 +13,10 @@ from ..content import schema as cs
 from . import board, units
 from .actions import Action, ConvertUnit, Done, MoveFollower, MoveShaper
 from .errors import IllegalAction
+from . import events as E
 from .events import Event
 from .ops import set_player
-from .rules import Refusal, Rule, legal, with_stop
+from .rules import Refusal, Rule, with_stop
 from .state import AreaState, GameState
 from .steps_basic import placing, stop
 from .work import ConvertWork, Frame, MoveWork, ShaperWork
@@ -80,7 +81,7 @@ def conversions(state: GameState, seat: int, where: str) -> tuple[ConvertUnit, .
 
 
 def start_move(state: GameState, frame: Frame, step: cs.Move, ev: Events) -> GameState:
-    ev.append(Event(kind="gain_mp", seat=frame.seat, value=step.mp, detail="shaper" if step.shaper_only else ""))
+    ev.append(E.GainMp(seat=frame.seat, mp=step.mp, shaper_only=step.shaper_only))
     return replace(state, work=MoveWork(seat=frame.seat, mp=step.mp, shaper_only=step.shaper_only, must=frame.must))
 
 
@@ -107,21 +108,18 @@ def _move(state: GameState, w: MoveWork, action: MoveFollower | MoveShaper | Don
     if isinstance(action, MoveShaper):
         return replace(_shaper_to(state, w.seat, action.to, ev), work=replace(w, mp=w.mp - 1))
     state = units.move(state, w.seat, action.source, action.to)
-    ev.append(Event(kind="move_follower", seat=w.seat, area=action.to, detail=action.source))
+    ev.append(E.FollowerMoved(seat=w.seat, source=action.source, to=action.to))
     return replace(state, work=replace(w, mp=w.mp - 1))
 
 
-def _move_prompt(state: GameState, w: MoveWork) -> str:
-    what = "your Shaper only" if w.shaper_only else "a Follower or your Shaper to an adjacent area"
-    return f"Spend 1 MP ({w.mp} left): move {what}"
 
 
-MOVE = Rule(MoveWork, (MoveFollower, MoveShaper), _move_options, _move_refusal, _move, _move_prompt)
+MOVE = Rule(MoveWork, (MoveFollower, MoveShaper), _move_options, _move_refusal, _move)
 
 
 def _shaper_to(state: GameState, seat: int, to: str, ev: Events) -> GameState:
     pl = state.players[seat]
-    ev.append(Event(kind="move_shaper", seat=seat, area=to, detail=pl.shaper))
+    ev.append(E.ShaperMoved(seat=seat, source=pl.shaper, to=to))
     return set_player(state, replace(pl, shaper=to))
 
 
@@ -150,12 +148,9 @@ def _shaper(state: GameState, w: ShaperWork, action: MoveShaper | Done, ev: Even
     return replace(_shaper_to(state, w.seat, action.to, ev), work=replace(w, left=w.left - 1))
 
 
-def _shaper_prompt(state: GameState, w: ShaperWork) -> str:
-    what = "to any area" if w.anywhere else f"to an adjacent area ({w.left} left)"
-    return f"Move your Shaper {what}"
 
 
-SHAPER_MOVE = Rule(ShaperWork, (MoveShaper,), _shaper_options, _shaper_refusal, _shaper, _shaper_prompt)
+SHAPER_MOVE = Rule(ShaperWork, (MoveShaper,), _shaper_options, _shaper_refusal, _shaper)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -182,19 +177,13 @@ def _convert(state: GameState, w: ConvertWork, action: ConvertUnit | Done, ev: E
         return stop(state, w, ev)
     state = units.remove(state, action.side, action.area, 1, to="supply")
     state = units.place(state, w.seat, action.area, 1)
-    ev.append(Event(kind="convert", seat=w.seat, area=action.area, value=action.side))
+    ev.append(E.Converted(seat=w.seat, area=action.area, side=action.side))
     return replace(state, work=replace(w, left=w.left - 1))
 
 
-def _convert_prompt(state: GameState, w: ConvertWork) -> str:
-    where = "in your Shaper's area" if w.where == "shaper" else "in an area adjacent to your Shaper"
-    what = f"Convert an enemy unit {where} ({w.left} left)"
-    if _convert_options(state, w) == (Done(),) and units.supply(state, w.seat) <= 0:
-        return f"{what}: your supply is empty (take Followers back from Limbo, or stop)"
-    return what
 
 
-CONVERT = Rule(ConvertWork, (ConvertUnit,), _convert_options, _convert_refusal, _convert, _convert_prompt)
+CONVERT = Rule(ConvertWork, (ConvertUnit,), _convert_options, _convert_refusal, _convert)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from . import board, units
 from .actions import Action, ChooseNightmare, DevourUnit, Done, MoveNightmare
 from .effects import push_effect
 from .errors import IllegalAction
+from . import events as E
 from .events import Event
 from .ops import set_player
 from .rules import Refusal, Rule, legal, with_stop
@@ -60,8 +61,8 @@ def complete(state: GameState, ev: Events) -> GameState:
     """THE NIGHTMARE CATHEDRAL: the Cathedral is built: (1) the sideboard turns to its Devoured
     Units side; (2) the Nightmares are added to the Cathedral space. (``cathedral`` calls this
     with ``state.stage`` already 2: the Stage 2 effects are on from now.)"""
-    ev.append(Event(kind="sideboard_flipped", detail="devoured"))
-    ev.append(Event(kind="nightmares_enter", detail=" & ".join(str(n) for n in state.nightmares)))
+    ev.append(E.SideboardFlipped())
+    ev.append(E.NightmaresEnter(numbers=state.nightmares))
     return replace(state, nightmare_at=tuple(CATHEDRAL for _ in state.nightmares))
 
 
@@ -69,7 +70,7 @@ def _stage1(state: GameState, frame: Frame, step: object, ev: Events) -> bool:
     """Before the Cathedral is complete, effects about Nightmares and devouring do nothing."""
     if state.stage >= 2:
         return False
-    ev.append(Event(kind="no_effect_stage1", seat=frame.seat, detail=type(step).__name__))
+    ev.append(E.NoEffectStage1(seat=frame.seat, step=str(type(step).__struct_config__.tag)))
     return True
 
 
@@ -93,7 +94,7 @@ def _command_next(state: GameState, w: NightmareWork, ev: Events) -> GameState:
     if w.left <= 0:
         return replace(state, work=None)
     if not commandable(state, w.seat):
-        ev.append(Event(kind="nightmares_unavailable", seat=w.seat, value=w.left))
+        ev.append(E.NightmaresUnavailable(seat=w.seat, left=w.left))
         return replace(state, work=None)
     return replace(state, work=w)
 
@@ -131,13 +132,11 @@ def _command(state: GameState, w: NightmareWork, action: ChooseNightmare | Done,
         state = push_effect(state, w.seat, (cs.CommandNightmare(count=w.left - 1),), "command", must=w.must)
     card = card_of(state, n)
     assert card is not None
-    ev.append(Event(kind="command_nightmare", seat=w.seat, value=n, area=start if start != CATHEDRAL else "",
-                    detail=card.name))
+    ev.append(E.NightmareCommanded(seat=w.seat, number=n, area=start if start != CATHEDRAL else ""))
     return push_effect(state, w.seat, card.command.steps, "nightmare", must=w.must, then=ActivationEnds())
 
 
-COMMAND_NIGHTMARE = Rule(NightmareWork, (ChooseNightmare,), _command_options, _command_refusal, _command,
-                         lambda s, w: "Command a Nightmare: resolve its printed command effect")
+COMMAND_NIGHTMARE = Rule(NightmareWork, (ChooseNightmare,), _command_options, _command_refusal, _command)
 
 
 def activation_ends(state: GameState, then: ActivationEnds, ev: Events) -> GameState:
@@ -211,7 +210,7 @@ def start_nightmare_move(state: GameState, frame: Frame, step: cs.NightmareMove,
     if _stage1(state, frame, step, ev):
         return state
     if not state.commanding:  # content error: a move outside a command effect moves nothing
-        ev.append(Event(kind="nightmare_stuck", seat=frame.seat, detail="no Nightmare is commanded"))
+        ev.append(E.NightmareStuck(seat=frame.seat, number=0))
         return state
     return _move_next(state, NightmareMoveWork(seat=frame.seat, step=step, left=step.steps, must=frame.must), ev)
 
@@ -219,8 +218,8 @@ def start_nightmare_move(state: GameState, frame: Frame, step: cs.NightmareMove,
 def _move_next(state: GameState, w: NightmareMoveWork, ev: Events) -> GameState:
     """Ask for the next move, or end the move: done, or no legal area left."""
     if w.left > 0 and not candidates(state, w.seat, w.step):
-        ev.append(Event(kind="nightmare_stuck", seat=w.seat, value=state.commanding,
-                        area=location(state, state.commanding), detail=f"{w.left} move(s) lost"))
+        ev.append(E.NightmareStuck(seat=w.seat, number=state.commanding, area=location(state, state.commanding),
+                                   lost=w.left))
         return replace(state, work=None)
     return replace(state, work=w if w.left > 0 else None)
 
@@ -258,7 +257,7 @@ def _move(state: GameState, w: NightmareMoveWork, action: MoveNightmare | Done, 
     if isinstance(action, Done):
         return stop(state, w, ev)
     n = state.commanding
-    ev.append(Event(kind="nightmare_moves", seat=w.seat, value=n, area=action.to, detail=location(state, n)))
+    ev.append(E.NightmareMoves(seat=w.seat, number=n, source=location(state, n), to=action.to))
     state = replace(set_location(state, n, action.to), visited=state.visited + (action.to,))
     w = replace(w, left=w.left - 1)
     if not w.step.on_enter:
@@ -269,8 +268,7 @@ def _move(state: GameState, w: NightmareMoveWork, action: MoveNightmare | Done, 
     return push_effect(state, w.seat, w.step.on_enter, "nightmare", must=w.must)
 
 
-MOVE_NIGHTMARE = Rule(NightmareMoveWork, (MoveNightmare,), _move_options, _move_refusal, _move,
-                      lambda s, w: f"Move Nightmare {s.commanding} ({w.left} left)")
+MOVE_NIGHTMARE = Rule(NightmareMoveWork, (MoveNightmare,), _move_options, _move_refusal, _move)
 
 
 def explain_move_absent(state: GameState, action: MoveNightmare) -> IllegalAction:
@@ -283,7 +281,7 @@ def start_nightmare_return(state: GameState, frame: Frame, step: cs.NightmareRet
     if _stage1(state, frame, step, ev) or not state.commanding:
         return state
     n = state.commanding
-    ev.append(Event(kind="nightmare_returns", seat=frame.seat, value=n, detail=location(state, n)))
+    ev.append(E.NightmareReturns(seat=frame.seat, number=n, source=location(state, n)))
     return replace(set_location(state, n, CATHEDRAL), visited=state.visited + (CATHEDRAL,))
 
 
@@ -317,7 +315,7 @@ def _devour_next(state: GameState, w: DevourWork, ev: Events) -> GameState:
     while w.left > 0:
         opts = devour_options(state, w)
         if not opts:
-            ev.append(Event(kind="nothing_to_devour", seat=w.seat, value=w.left))
+            ev.append(E.NothingToDevour(seat=w.seat, left=w.left))
             break
         if len(opts) > 1 or not w.must:
             return replace(state, work=w)
@@ -348,7 +346,7 @@ def devour(state: GameState, seat: int, area_id: str, side: int, ev: Events) -> 
     else:
         pl = state.players[side]
         state = set_player(state, replace(pl, supply=pl.supply - 1, devoured=pl.devoured + 1))
-    ev.append(Event(kind="devour", seat=seat, area=area_id, value=side))
+    ev.append(E.Devoured(seat=seat, area=area_id, side=side))
     return _check_threshold(state, ev)
 
 
@@ -369,8 +367,7 @@ def _devour_refusal(state: GameState, w: DevourWork, action: DevourUnit) -> Refu
     return None
 
 
-DEVOUR = Rule(DevourWork, (DevourUnit,), _devour_options, _devour_refusal, _devour,
-              lambda s, w: f"Devour a unit ({w.left} left): choose whose")
+DEVOUR = Rule(DevourWork, (DevourUnit,), _devour_options, _devour_refusal, _devour)
 
 
 def explain_devour_absent(state: GameState, action: DevourUnit) -> IllegalAction:
@@ -406,5 +403,5 @@ def _check_threshold(state: GameState, ev: Events) -> GameState:
     limit = threshold(state)
     if state.end_triggered or limit is None or devoured_total(state) < limit:
         return state
-    ev.append(Event(kind="end_triggered", value=devoured_total(state), detail=str(limit)))
+    ev.append(E.EndTriggered(devoured=devoured_total(state), threshold=limit))
     return replace(state, end_triggered=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from . import rng
+from . import events as E
 from .events import Event
 from .state import GameState, PlayerState
 
@@ -23,14 +24,14 @@ def draw_development(state: GameState, seat: int, count: int, ev: list[Event]) -
         if not deck and discard:
             deck, r = rng.shuffle(r, discard)
             discard = ()
-            ev.append(Event(kind="development_reshuffled", value=len(deck)))
+            ev.append(E.DevelopmentReshuffled(count=len(deck)))
         if not deck:
             break
         drawn.append(deck[0])
         deck = deck[1:]
     pl = state.players[seat]
     state = replace(state, rng=r, decks=replace(decks, development=deck, development_discard=discard))
-    ev.append(Event(kind="drew_development", seat=seat, cards=tuple(drawn), value=len(drawn), private_to=seat))
+    ev.append(E.DrewDevelopment(seat=seat, cards=tuple(drawn), count=len(drawn)))
     return set_player(state, replace(pl, hand=pl.hand + tuple(drawn)))
 
 

@@ -18,6 +18,7 @@ from . import board, nightmares, units
 from .actions import Action, ClimbMarker, Done, PayFollower, PayLimbo, TakeBonus
 from .effects import push_effect
 from .errors import IllegalAction
+from . import events as E
 from .events import Event
 from .ops import remove_one, set_player
 from .rules import Refusal, Rule, legal, with_stop
@@ -38,13 +39,6 @@ BONUS_STEPS: dict[str, tuple[cs.Step, ...]] = {
     "shaper_convert": (cs.ShaperMove(steps=1), cs.Convert(count=1)),
     "produce2": (cs.Produce(amount=2),),
     "command_nightmare": (cs.CommandNightmare(count=1),),
-}
-BONUS_TEXT = {
-    "movement3": "receive 3 Movement Points",
-    "fort_level": "add 1 Fort level to an area you control",
-    "shaper_convert": "move your Shaper to an adjacent area, then perform 1 Conversion",
-    "produce2": "Produce 2 spread among areas you control",
-    "command_nightmare": "command a Nightmare",
 }
 
 
@@ -177,7 +171,7 @@ def _climb(state: GameState, w: ClimbWork, action: ClimbMarker | Done, ev: Event
     paid, _ = phase(state, w)
     if isinstance(action, Done):  # stopping the paid steps leaves the free ones; stopping those ends the climb
         if paid and w.free_left > 0:
-            ev.append(Event(kind="stop", seat=w.seat, detail="climb"))
+            ev.append(E.Stopped(seat=w.seat, decision="climb"))
             return replace(state, work=replace(w, paid_left=0))
         return stop(state, w, ev)
     if not paid:
@@ -186,15 +180,9 @@ def _climb(state: GameState, w: ClimbWork, action: ClimbMarker | Done, ev: Event
     return paid_progress(state, ClimbPayWork(seat=w.seat, marker=action.marker, owed=cost, climb=w), ev)
 
 
-def _climb_prompt(state: GameState, w: ClimbWork) -> str:
-    paid, _ = phase(state, w)
-    if paid:
-        left = "any number of steps" if w.paid_left < 0 else f"{w.paid_left} left"
-        return f"Climb the Ritual track, paying for each step ({left})"
-    return f"Climb the Ritual track: free step ({w.free_left} left)"
 
 
-CLIMB = Rule(ClimbWork, (ClimbMarker,), _climb_options, _climb_refusal, _climb, _climb_prompt)
+CLIMB = Rule(ClimbWork, (ClimbMarker,), _climb_options, _climb_refusal, _climb)
 
 
 def _pay_options(state: GameState, w: ClimbPayWork) -> tuple[Action, ...]:
@@ -231,26 +219,17 @@ def _pay(state: GameState, w: ClimbPayWork, action: PayFollower | PayLimbo, ev: 
     space = next_index(state, w.seat, w.marker) + 1
     if isinstance(action, PayLimbo):  # LIMBO: the 3 Followers go back to the supply at once
         state = units.from_limbo(state, w.seat, LIMBO_PRICE)
-        ev.append(Event(kind="ritual_pay_limbo", seat=w.seat, value=space))
+        ev.append(E.RitualPaidLimbo(seat=w.seat, space=space))
         return paid_progress(state, replace(w, owed=()), ev)
     symbol = board.symbol_of(state, action.area)
     state = units.remove(state, w.seat, action.area, 1, to="track")
-    ev.append(Event(kind="ritual_pay", seat=w.seat, area=action.area, detail=symbol, value=space))
+    ev.append(E.RitualPaid(seat=w.seat, area=action.area, symbol=symbol, space=space))
     return paid_progress(state, replace(w, owed=remove_one(w.owed, symbol)), ev)
 
 
-def pay_prompt(state: GameState, w: ClimbPayWork) -> str:
-    space = next_index(state, w.seat, w.marker) + 1
-    text = f"Pay for space {space}: a Follower from an area of each symbol ({', '.join(w.owed)})"
-    limbo = state.players[w.seat].limbo
-    if PayLimbo() in payments(state, w):
-        return text + ", or 3 Followers from Limbo"
-    if 0 < limbo < LIMBO_PRICE:
-        return text + f" (Limbo holds {limbo}: fewer than 3 can't pay)"
-    return text
 
 
-CLIMB_PAY = Rule(ClimbPayWork, (PayFollower, PayLimbo), _pay_options, _pay_refusal, _pay, pay_prompt)
+CLIMB_PAY = Rule(ClimbPayWork, (PayFollower, PayLimbo), _pay_options, _pay_refusal, _pay)
 
 
 def paid_progress(state: GameState, w: ClimbPayWork, ev: Events) -> GameState:
@@ -269,15 +248,15 @@ def enter(state: GameState, w: ClimbWork, marker: int, ev: Events) -> GameState:
     ritual = (pos, pl.ritual[1]) if marker == 0 else (pl.ritual[0], pos)
     best = (max(pl.ritual_best[0], ritual[0]), max(pl.ritual_best[1], ritual[1]))
     state = set_player(state, replace(pl, ritual=ritual, ritual_best=best))
-    ev.append(Event(kind="ritual_climb", seat=w.seat, value=pos, detail=str(marker)))
+    ev.append(E.RitualClimbed(seat=w.seat, marker=marker, space=pos))
     space = spaces(state)[pos - 1]
     if space.kind != "special" or space.bonus == "none":
         return replace(state, work=w)
     state = push_rest(state, w)
     if space.bonus == "command_nightmare" and not nightmares.commandable(state, w.seat):
         # Stage 1: no Nightmare yet; Stage 2: both already commanded by this player this turn
-        kind = "no_effect_stage1" if state.stage < 2 else "nightmares_unavailable"
-        ev.append(Event(kind=kind, seat=w.seat, detail="CommandNightmare", value=pos))
+        ev.append(E.NoEffectStage1(seat=w.seat, step="command_nightmare") if state.stage < 2
+                  else E.NightmaresUnavailable(seat=w.seat, left=1))
         return replace(state, work=None)
     return replace(state, work=BonusWork(seat=w.seat, space=pos - 1))
 
@@ -308,11 +287,10 @@ def _bonus(state: GameState, w: BonusWork, action: TakeBonus, ev: Events) -> Gam
     bonus = spaces(state)[w.space].bonus
     state = replace(state, work=None)
     if not action.take:
-        ev.append(Event(kind="ritual_bonus_ignored", seat=w.seat, value=w.space + 1, detail=bonus))
+        ev.append(E.RitualBonusIgnored(seat=w.seat, space=w.space + 1, bonus=bonus))
         return state
-    ev.append(Event(kind="ritual_bonus", seat=w.seat, value=w.space + 1, detail=bonus))
+    ev.append(E.RitualBonus(seat=w.seat, space=w.space + 1, bonus=bonus))
     return push_effect(state, w.seat, BONUS_STEPS[bonus], "bonus")
 
 
-RITUAL_BONUS = Rule(BonusWork, (TakeBonus,), _bonus_options, _bonus_refusal, _bonus,
-                    lambda s, w: f"Space {w.space + 1}: {BONUS_TEXT[spaces(s)[w.space].bonus]}, or ignore it")
+RITUAL_BONUS = Rule(BonusWork, (TakeBonus,), _bonus_options, _bonus_refusal, _bonus)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from msgspec.structs import replace
 
 from . import board, cards
+from . import events as E
 from .events import Event
 from .king import king, king_combat_cards, modifier
 from .state import GameState, Outcome, Score
@@ -127,9 +130,9 @@ def devoured_end_due(state: GameState) -> bool:
     return state.end_triggered and len({pl.turns for pl in state.players}) == 1
 
 
-def end_game(state: GameState, reason: str, ev: list[Event]) -> GameState:
+def end_game(state: GameState, reason: Literal["time", "devoured"], ev: list[Event]) -> GameState:
     result = scores(state)
     won, tie = winners(result) if state.king is None else solo_winner(state, result)
     outcome = Outcome(reason=reason, scores=result, winners=won, tie_break=tie)
-    ev.append(Event(kind="game_over", detail=reason, cards=tuple(str(w) for w in won)))
+    ev.append(E.GameOver(reason=reason, winners=won))
     return replace(state, phase="over", decision=None, outcome=outcome, queue=())

@@ -13,6 +13,7 @@ from . import board, cathedral, rng
 from .actions import Action, ChooseTurnStart, Conquer, PlaceDreamer
 from .config import NIGHTMARES, GameConfig, check_config
 from .errors import IllegalAction
+from . import events as E
 from .events import Event
 from .rules import Refusal, Rule, legal
 from .state import BASIC_COMBAT, DREAM_OFFER, AreaState, Decks, GameState, PlayerState
@@ -42,8 +43,8 @@ def new_game(config: GameConfig) -> tuple[GameState, Events]:
     first, r = rng.below(state.rng, n)  # step 4
     state = replace(state, rng=r, first_player=first)
     events: Events = [
-        Event(kind="setup_board", detail=sm.side.name, value=len(areas)),
-        Event(kind="first_player", seat=first),
+        E.SetupBoard(side=sm.side.id, areas=len(areas)),
+        E.FirstPlayer(seat=first),
         *cathedral_events,
     ]
     state = replace(state, work=TurnStartWork(seat=first),
@@ -66,14 +67,13 @@ def turn_start_refusal(state: GameState, w: object, action: ChooseTurnStart) -> 
 def _choose_turn_start(state: GameState, w: TurnStartWork, action: ChooseTurnStart, ev: Events) -> GameState:
     """Step 7, then the card steps 8-16 and the first conquest decision of step 17."""
     state = replace(state, turn_start=action.position, turn_pos=action.position)
-    ev.append(Event(kind="turn_start", seat=state.first_player, value=action.position))
+    ev.append(E.TurnStartChosen(seat=state.first_player, position=action.position))
     state = deal_cards(state, ev)
     queue = _snake(state)
     return replace(state, queue=queue, work=ConquerWork(seat=queue[0]))
 
 
-TURN_START = Rule(TurnStartWork, (ChooseTurnStart,), turn_start_options, turn_start_refusal, _choose_turn_start,
-                  lambda s, w: "Choose the starting position of the Turn track")
+TURN_START = Rule(TurnStartWork, (ChooseTurnStart,), turn_start_options, turn_start_refusal, _choose_turn_start)
 
 
 def _snake(state: GameState) -> tuple[int, ...]:
@@ -111,23 +111,23 @@ def deal_cards(state: GameState, ev: Events) -> GameState:
         slot = p.matrix.rondel.index(_card(p, card).action)
         disp = pl.display[:slot] + (pl.display[slot] + (card,),) + pl.display[slot + 1 :]
         players[seat] = replace(pl, display=disp)
-        ev.append(Event(kind="starting_upgrade", seat=seat, cards=(card,)))
+        ev.append(E.StartingUpgrade(seat=seat, card=card))
     # Step 12: shuffle again. Step 13: deal 3 each.
     deck_t, r = rng.shuffle(r, deck)
     deck = list(deck_t)
     for seat in order:
         dealt, deck = tuple(deck[:3]), deck[3:]
         players[seat] = replace(players[seat], hand=players[seat].hand + dealt)
-        ev.append(Event(kind="dealt_development", seat=seat, cards=dealt, private_to=seat))
+        ev.append(E.DealtDevelopment(seat=seat, cards=dealt))
     # Steps 14-15: the Dream deck, 2 Dreams each, an offer of 3.
     dreams, r = rng.shuffle(r, [d.id for d in p.cards.dreams if d.stage == 1])
     dreams = list(dreams)
     for seat in order:
         dealt, dreams = tuple(dreams[:2]), dreams[2:]
         players[seat] = replace(players[seat], dreams=dealt)
-        ev.append(Event(kind="dealt_dreams", seat=seat, cards=dealt, private_to=seat))
+        ev.append(E.DealtDreams(seat=seat, cards=dealt))
     offer, dreams = tuple(dreams[:DREAM_OFFER]), dreams[DREAM_OFFER:]
-    ev.append(Event(kind="dream_offer", cards=offer))
+    ev.append(E.DreamOffer(cards=offer))
     # Step 16: the Conflict deck. Step 22: Stage 2 decks set aside.
     conflicts, r = rng.shuffle(r, [c.id for c in p.cards.conflicts if c.stage == 1])
     d2, r = rng.shuffle(r, dev2)
@@ -183,7 +183,7 @@ def occupy(state: GameState, seat: int, area_id: str, ev: Events) -> GameState:
         a = replace(a, followers=tuple(fol))
         pl = replace(pl, supply=pl.supply - k)
     players = state.players[:seat] + (pl,) + state.players[seat + 1 :]
-    ev.append(Event(kind="conquer", seat=seat, area=a.id, value=sum(a.followers)))
+    ev.append(E.Conquered(seat=seat, area=a.id, followers=sum(a.followers)))
     return replace(state, areas=board.replace_area(state, a), players=players)
 
 
@@ -196,8 +196,7 @@ def _conquer(state: GameState, w: ConquerWork, action: Conquer, ev: Events) -> G
     return place_dreamers(state, tuple((state.first_player + i) % len(state.players) for i in range(len(state.players))))
 
 
-CONQUER = Rule(ConquerWork, (Conquer,), _conquer_options, _conquer_refusal, _conquer,
-               lambda s, w: "Conquer an area (one corner, one other)")
+CONQUER = Rule(ConquerWork, (Conquer,), _conquer_options, _conquer_refusal, _conquer)
 
 
 def seed_shadows(state: GameState, ev: Events) -> GameState:
@@ -208,7 +207,7 @@ def seed_shadows(state: GameState, ev: Events) -> GameState:
             k = 1 if board.adjacent_to_cathedral(state, a.id) else 2
             a = replace(a, shadows=k)
             pool -= k
-            ev.append(Event(kind="seed_shadows", area=a.id, value=k))
+            ev.append(E.ShadowsSeeded(area=a.id, count=k))
         areas.append(a)
     return replace(state, areas=tuple(areas), shadows=pool)
 
@@ -232,14 +231,13 @@ def _place_dreamer(state: GameState, w: PlaceDreamerWork, action: PlaceDreamer, 
     """Step 19, then steps 20-21; the first turn follows (the frame beneath)."""
     pl = replace(state.players[w.seat], dreamer=action.night)
     state = replace(state, players=state.players[:w.seat] + (pl,) + state.players[w.seat + 1 :], queue=state.queue[1:])
-    ev.append(Event(kind="place_dreamer", seat=w.seat, detail=action.night))
+    ev.append(E.DreamerPlaced(seat=w.seat, night=action.night))
     if state.queue:
         return replace(state, work=PlaceDreamerWork(seat=state.queue[0]))
     return replace(reveal_nightmares(state, ev), work=None, phase="turn")
 
 
-PLACE_DREAMER = Rule(PlaceDreamerWork, (PlaceDreamer,), _dreamer_options, night_refusal, _place_dreamer,
-                     lambda s, w: "Place your Dreamer on a Night space")
+PLACE_DREAMER = Rule(PlaceDreamerWork, (PlaceDreamer,), _dreamer_options, night_refusal, _place_dreamer)
 
 
 def reveal_nightmares(state: GameState, ev: Events) -> GameState:
@@ -250,6 +248,5 @@ def reveal_nightmares(state: GameState, ev: Events) -> GameState:
     if not chosen:
         pool, r = rng.shuffle(r, range(1, NIGHTMARES + 1))
         chosen = tuple(sorted(pool[:2]))
-    how = "chosen" if state.config.nightmares else "random"
-    ev.append(Event(kind="nightmares", detail=" & ".join(str(n) for n in chosen), value=int(how == "chosen")))
+    ev.append(E.NightmaresRevealed(numbers=tuple(chosen), chosen=bool(state.config.nightmares)))
     return replace(state, nightmares=tuple(chosen), nightmare_at=("",) * len(chosen), rng=r)

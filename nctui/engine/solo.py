@@ -15,6 +15,7 @@ from . import board, cards, rng, setup
 from .actions import Action, ChooseAction, ChooseTurnStart, Conquer
 from .config import GameConfig, check_config
 from .errors import IllegalAction
+from . import events as E
 from .events import Event
 from .king import area_selection_cards, clockwise, draw, king, king_combat_cards, modifier, next_corner_clockwise
 from .king import rondel, tuck
@@ -37,7 +38,7 @@ def new_game(config: GameConfig) -> tuple[GameState, Events]:
     state, events = setup.new_game(replace(config, players=2, seats=("human", "human"), difficulty=()))
     events = [e for e in events if e.kind != "first_player"]
     state = replace(state, config=config, first_player=HUMAN, work=SoloTurnStartWork(seat=HUMAN))
-    events.append(Event(kind="first_player", seat=HUMAN, detail="you start against the King of Horrors"))
+    events.append(E.FirstPlayer(seat=HUMAN, solo=True))
     return state, events
 
 
@@ -45,7 +46,7 @@ def _turn_start(state: GameState, w: SoloTurnStartWork, action: ChooseTurnStart,
     """Core SETUP 7-16 for you alone (the King gets no starting Upgrade, no Development cards),
     then the King's play area (solo SETUP 2-3, 5)."""
     state = replace(state, turn_start=action.position, turn_pos=action.position)
-    ev.append(Event(kind="turn_start", seat=HUMAN, value=action.position))
+    ev.append(E.TurnStartChosen(seat=HUMAN, position=action.position))
     king_pl = state.players[KING]
     dealt = setup.deal_cards(replace(state, players=state.players[:1]), ev)
     starting = tuple(stack[:1] for stack in dealt.players[HUMAN].display)  # its Unit Limit: the starting Fortify card
@@ -56,7 +57,7 @@ def _turn_start(state: GameState, w: SoloTurnStartWork, action: ChooseTurnStart,
 
 
 SOLO_TURN_START = Rule(SoloTurnStartWork, (ChooseTurnStart,), setup.turn_start_options, setup.turn_start_refusal,
-                       _turn_start, lambda s, w: "Choose the starting position of the Turn track")
+                       _turn_start)
 
 
 def _after_powering(left: int) -> KingPoweredWork | SoloCornerWork:
@@ -84,13 +85,11 @@ def _power_up(state: GameState, w: KingPoweredWork, action: ChooseAction, ev: Ev
     drawn, state = draw(state, 1)
     slot = rondel(state).index(action.action)
     for card in drawn:
-        state = tuck(state, slot, card, ev, how=" (your choice: the King starts powered up)")
+        state = tuck(state, slot, card, ev, why="powered")
     return replace(state, work=_after_powering(w.left - 1))
 
 
-KING_POWERED = Rule(KingPoweredWork, (ChooseAction,), _powered_options, _powered_refusal, _power_up,
-                    lambda s, w: f"Harder game: choose a King's Action card to power up ({w.left} to choose): a "
-                                 "Development card is drawn and tucked under it")
+KING_POWERED = Rule(KingPoweredWork, (ChooseAction,), _powered_options, _powered_refusal, _power_up)
 
 
 def _king_area(state: GameState, ev: Events) -> GameState:
@@ -105,8 +104,7 @@ def _king_area(state: GameState, ev: Events) -> GameState:
     k = KingState(seat=KING, dreamer="ritual", day_cultists=(1,) * n, card_cultists=(0,) * n, tucked=((),) * n,
                   hand=hand, dreams=tuple(two), dream_cultists=(0,) * len(two), nightmare_marker=1,
                   area_deck=area_deck)
-    ev.append(Event(kind="king_setup", seat=KING, cards=tuple(two), detail="the King of Horrors takes 2 Dreams, "
-                    "its 2 combat cards, its Dreamer goes on Ritual and a Cultist on every Day space"))
+    ev.append(E.KingSetup(seat=KING, dreams=tuple(two)))
     return replace(state, king=k, rng=r, decks=replace(decks, dream=decks.dream[2:]))
 
 
@@ -136,5 +134,4 @@ def _choose_corner(state: GameState, w: SoloCornerWork, action: Conquer, ev: Eve
     return setup.place_dreamers(state, (HUMAN,))
 
 
-SOLO_CORNER = Rule(SoloCornerWork, (Conquer,), _corner_options, _corner_refusal, _choose_corner,
-                   lambda s, w: "Select your starting corner area")
+SOLO_CORNER = Rule(SoloCornerWork, (Conquer,), _corner_options, _corner_refusal, _choose_corner)

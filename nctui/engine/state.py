@@ -85,7 +85,6 @@ class Decision(S):
 
     seat: int
     kind: DecisionKind
-    prompt: str
     options: tuple[Action, ...]
 
 

@@ -19,6 +19,7 @@ from .actions import (
 )
 from .effects import push_effect
 from .errors import IllegalAction
+from . import events as E
 from .events import Event
 from .ops import draw_development, remove_one, set_player
 from .rules import Refusal, Rule, legal, with_stop
@@ -36,7 +37,7 @@ WAIT = (Done(),)  # the only option of a step waiting for Followers from Limbo: 
 
 def stop(state: GameState, w: Work, ev: Events) -> GameState:
     """Done: the player ends the current optional step (or waiting step) here."""
-    ev.append(Event(kind="stop", seat=w.seat, detail=kind_of(w)))
+    ev.append(E.Stopped(seat=w.seat, decision=kind_of(w)))
     return replace(state, work=None)
 
 
@@ -71,6 +72,7 @@ def start_draw(state: GameState, frame: Frame, step: cs.Draw, ev: Events) -> Gam
     state = replace(state, decks=replace(state.decks, **{step.deck: rest}))
     if not step.keep:
         return _gain(state, seat, step.deck, drawn, ev)
+    ev.append(E.CardsDrawnToKeep(seat=seat, deck=step.deck, cards=drawn, keep=min(step.keep, len(drawn))))
     return replace(state, work=KeepWork(seat=seat, deck=step.deck, drawn=drawn, keep_left=min(step.keep, len(drawn)),
                                         beyond_limit=step.beyond_limit))
 
@@ -79,10 +81,10 @@ def _gain(state: GameState, seat: int, deck: str, drawn: tuple[str, ...], ev: Ev
     pl = state.players[seat]
     if deck.startswith("dream"):
         pl = replace(pl, dreams=pl.dreams + drawn)
-        ev.append(Event(kind="drew_dreams", seat=seat, cards=drawn, value=len(drawn), private_to=seat))
+        ev.append(E.DrewDreams(seat=seat, cards=drawn, count=len(drawn)))
     else:
         pl = replace(pl, hand=pl.hand + drawn)
-        ev.append(Event(kind="drew_development", seat=seat, cards=drawn, value=len(drawn), private_to=seat))
+        ev.append(E.DrewDevelopment(seat=seat, cards=drawn, count=len(drawn)))
     return set_player(state, pl)
 
 
@@ -100,7 +102,11 @@ def _keep_refusal(state: GameState, w: KeepWork, action: KeepCard) -> Refusal:
 
 
 def _keep(state: GameState, w: KeepWork, action: KeepCard, ev: Events) -> GameState:
-    state = _gain(state, w.seat, w.deck, (action.card,), ev)
+    pl = state.players[w.seat]
+    kept = replace(pl, dreams=pl.dreams + (action.card,)) if w.deck.startswith("dream") else \
+        replace(pl, hand=pl.hand + (action.card,))
+    state = set_player(state, kept)
+    ev.append(E.CardKept(seat=w.seat, deck=w.deck, card=action.card))
     if w.beyond_limit:  # this Dream doesn't count against the limit of 2 (Reward tile)
         pl = state.players[w.seat]
         state = set_player(state, replace(pl, free_dreams=pl.free_dreams + (action.card,)))
@@ -109,11 +115,11 @@ def _keep(state: GameState, w: KeepWork, action: KeepCard, ev: Events) -> GameSt
         return replace(state, work=replace(w, drawn=drawn, keep_left=w.keep_left - 1))
     # the rest goes back and the deck is shuffled
     deck, r = rng.shuffle(state.rng, getattr(state.decks, w.deck) + drawn)
+    ev.append(E.DeckShuffled(deck=w.deck))
     return replace(state, rng=r, decks=replace(state.decks, **{w.deck: deck}), work=None)
 
 
-KEEP = Rule(KeepWork, (KeepCard,), _keep_options, _keep_refusal, _keep,
-            lambda s, w: f"Keep {w.keep_left} of the cards drawn")
+KEEP = Rule(KeepWork, (KeepCard,), _keep_options, _keep_refusal, _keep)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -133,7 +139,7 @@ def produce_in(state: GameState, area_id: str, amount: int, ev: Events) -> GameS
     n = min(amount, units.room(state, side, area_id), units.supply(state, side))
     if n > 0:
         state = units.place(state, side, area_id, n)
-        ev.append(Event(kind="produce", seat=side, area=area_id, value=n))
+        ev.append(E.Produced(seat=side, area=area_id, count=n))
     return state
 
 
@@ -224,17 +230,9 @@ def _produce(state: GameState, w: ProduceWork, action: ProduceIn | Done, ev: Eve
     return replace(state, work=replace(w, left=0 if w.mode == "one" else w.left - 1))
 
 
-def _produce_prompt(state: GameState, w: ProduceWork) -> str:
-    if w.mode == "each":
-        return ("Every area produces: choose which produces next (a short supply, or a higher Unit Limit that holds "
-                "in one area only, makes the order count)")
-    what = f"Produce {w.left} in one area" if w.mode == "one" else f"Produce 1 ({w.left} left)"
-    if _produce_options(state, w) == WAIT:
-        return f"{what}: your supply is empty (take Followers back from Limbo, or stop)"
-    return what
 
 
-PRODUCE = Rule(ProduceWork, (ProduceIn,), _produce_options, _produce_refusal, _produce, _produce_prompt)
+PRODUCE = Rule(ProduceWork, (ProduceIn,), _produce_options, _produce_refusal, _produce)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -273,15 +271,14 @@ def _add_shadow(state: GameState, w: ShadowWork, action: AddShadow, ev: Events) 
     if w.then_conflict and not w.area:
         w = replace(w, then_conflict=False)
         state = push_effect(state, w.seat, (cs.ResolveConflicts(count=1, area=action.area),), "reward")
-        ev.append(Event(kind="conflict_follows", seat=w.seat, area=action.area))
+        ev.append(E.ConflictFollows(seat=w.seat, area=action.area))
     state = units.place(state, SHADOWS, action.area, 1)
-    ev.append(Event(kind="add_shadow", seat=w.seat, area=action.area, value=1))
+    ev.append(E.ShadowAdded(seat=w.seat, area=action.area))
     area = "" if w.spread else action.area
     return replace(state, work=replace(w, left=w.left - 1, area=area))
 
 
-ADD_SHADOW = Rule(ShadowWork, (AddShadow,), _shadow_options, _shadow_refusal, _add_shadow,
-                  lambda s, w: f"Add a Shadow ({w.left} left), respecting Unit Limits")
+ADD_SHADOW = Rule(ShadowWork, (AddShadow,), _shadow_options, _shadow_refusal, _add_shadow)
 
 
 def start_remove(state: GameState, frame: Frame, step: cs.RemoveFollowers, ev: Events) -> GameState:
@@ -309,12 +306,11 @@ def _remove_refusal(state: GameState, w: RemoveWork, action: PayFollower) -> Ref
 
 def _remove(state: GameState, w: RemoveWork, action: PayFollower, ev: Events) -> GameState:
     state = units.remove(state, w.seat, action.area, 1)
-    ev.append(Event(kind="remove_follower", seat=w.seat, area=action.area, value=1))
+    ev.append(E.FollowerRemoved(seat=w.seat, area=action.area))
     return replace(state, work=replace(w, left=w.left - 1))
 
 
-REMOVE = Rule(RemoveWork, (PayFollower,), _remove_options, _remove_refusal, _remove,
-              lambda s, w: f"Return a Follower to your supply ({w.left} left)")
+REMOVE = Rule(RemoveWork, (PayFollower,), _remove_options, _remove_refusal, _remove)
 
 
 def start_recover(state: GameState, frame: Frame, step: cs.RecoverLimbo, ev: Events) -> GameState:
@@ -345,12 +341,11 @@ def _recover(state: GameState, w: RecoverWork, action: RecoverTo | Done, ev: Eve
     if isinstance(action, Done):
         return stop(state, w, ev)
     state = units.place(units.from_limbo(state, w.seat), w.seat, action.area, 1)
-    ev.append(Event(kind="recover_limbo", seat=w.seat, area=action.area, value=1))
+    ev.append(E.RecoveredFromLimbo(seat=w.seat, area=action.area))
     return replace(state, work=replace(w, left=w.left - 1))
 
 
-RECOVER = Rule(RecoverWork, (RecoverTo,), _recover_options, _recover_refusal, _recover,
-               lambda s, w: f"Bring a Follower back from Limbo ({w.left} left)")
+RECOVER = Rule(RecoverWork, (RecoverTo,), _recover_options, _recover_refusal, _recover)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -376,11 +371,11 @@ def _choose(state: GameState, w: ChooseWork, action: ChooseOption | Done, ev: Ev
     if isinstance(action, Done):
         return stop(state, w, ev)
     state = replace(state, work=None)
-    ev.append(Event(kind="choose", seat=w.seat, value=action.index))
+    ev.append(E.OptionChosen(seat=w.seat, index=action.index))
     return push_effect(state, w.seat, w.options[action.index], "choice", must=w.must)
 
 
-CHOOSE = Rule(ChooseWork, (ChooseOption,), _choose_options, _choose_refusal, _choose, lambda s, w: "Choose one")
+CHOOSE = Rule(ChooseWork, (ChooseOption,), _choose_options, _choose_refusal, _choose)
 
 
 def start_conform(state: GameState, frame: Frame, step: cs.PerformConform, ev: Events) -> GameState:
@@ -401,17 +396,16 @@ def _conform(state: GameState, w: ConformWork, action: ChooseAction | Done, ev: 
     if isinstance(action, Done):
         return stop(state, w, ev)
     effect = cards.action_effect(state, w.seat, action.action, "conform")
-    ev.append(Event(kind="perform_conform", seat=w.seat, detail=action.action))
+    ev.append(E.ConformPerformed(seat=w.seat, action=action.action))
     return push_effect(replace(state, work=None), w.seat, effect.steps, "conform",
                        card=cards.action_card_id(state, w.seat, action.action))
 
 
-CONFORM = Rule(ConformWork, (ChooseAction,), _conform_options, _conform_refusal, _conform,
-               lambda s, w: "Perform the Conform part of one of your Action cards")
+CONFORM = Rule(ConformWork, (ChooseAction,), _conform_options, _conform_refusal, _conform)
 
 
 def start_move_dreamer(state: GameState, frame: Frame, step: cs.MoveDreamer, ev: Events) -> GameState:
-    ev.append(Event(kind="dreamer_free", seat=frame.seat))
+    ev.append(E.DreamerFree(seat=frame.seat))
     return set_player(state, replace(state.players[frame.seat], dreamer_free=True))
 
 
@@ -454,16 +448,13 @@ def _upgrade(state: GameState, w: UpgradeWork, action: PlayUpgrade | Done, ev: E
     slot = board.pack(state).matrix.rondel.index(card.action)
     display = pl.display[:slot] + (pl.display[slot] + (action.card,),) + pl.display[slot + 1:]
     state = set_player(state, replace(pl, hand=remove_one(pl.hand, action.card), display=display))
-    ev.append(Event(kind="play_upgrade", seat=w.seat, cards=(action.card,), detail=card.action))
+    ev.append(E.UpgradePlayed(seat=w.seat, card=action.card, action=card.action))
     return replace(state, work=replace(w, played=w.played + 1))
 
 
-def _pick_prompt(what: str, w: UpgradeWork | PloyWork) -> str:
-    return what + (f" ({w.left - w.played} left)" if w.left else "")
 
 
-UPGRADE = Rule(UpgradeWork, (PlayUpgrade,), _upgrade_options, _upgrade_refusal, _upgrade,
-               lambda s, w: _pick_prompt("Play an Upgrade on its Action card", w))
+UPGRADE = Rule(UpgradeWork, (PlayUpgrade,), _upgrade_options, _upgrade_refusal, _upgrade)
 
 
 def _ploy_options(state: GameState, w: PloyWork) -> tuple[Action, ...]:
@@ -486,7 +477,7 @@ def _ploy(state: GameState, w: PloyWork, action: PlayPloy | Done, ev: Events) ->
     pl = state.players[w.seat]
     state = set_player(state, replace(pl, hand=remove_one(pl.hand, action.card)))
     state = replace(state, decks=replace(state.decks, development_discard=state.decks.development_discard + (action.card,)))
-    ev.append(Event(kind="play_ploy", seat=w.seat, cards=(action.card,)))
+    ev.append(E.PloyPlayed(seat=w.seat, card=action.card))
     state = replace(state, work=None)
     if not w.left or w.played + 1 < w.left:  # more Ploys may follow once this one is resolved
         more = cs.PlayPloys(count=0 if not w.left else w.left - w.played - 1)
@@ -495,4 +486,4 @@ def _ploy(state: GameState, w: PloyWork, action: PlayPloy | Done, ev: Events) ->
     return push_effect(state, w.seat, effect.steps, "ploy", card=action.card)
 
 
-PLOY = Rule(PloyWork, (PlayPloy,), _ploy_options, _ploy_refusal, _ploy, lambda s, w: _pick_prompt("Play a Ploy", w))
+PLOY = Rule(PloyWork, (PlayPloy,), _ploy_options, _ploy_refusal, _ploy)

@@ -23,6 +23,7 @@ from . import board, cards, cathedral, dreams, king_turn
 from .actions import Action, ChooseDay, DiscardDevelopment, DiscardDream, KeepDreams, PlaceDreamer, React, TakeDream
 from .effects import push, push_effect
 from .errors import IllegalAction
+from . import events as E
 from .events import Event
 from .king import is_king, under_pieces
 from .ops import counted_dreams, drop_dream, remove_one, set_player
@@ -50,7 +51,7 @@ def begin_turn(state: GameState, ev: Events) -> GameState:
     state = replace(state, active=active, day="", ignored=False, turn_number=state.turn_number + 1, phase="turn",
                     players=tuple(replace(pl, conflicts_won=0) for pl in state.players),
                     commanded=(), commanding=0, visited=(), suspended=())  # COMMAND NIGHTMARES: once per turn
-    ev.append(Event(kind="turn_begins", seat=active, value=state.turn_number, detail=board.marked_symbol(state)))
+    ev.append(E.TurnBegins(seat=active, turn=state.turn_number, marked=board.marked_symbol(state)))
     if is_king(state, active):  # solo: the King's turn asks it nothing; your reaction waits beneath it
         state = push(state, Frame(seat=active, steps=(), source="turn", then=KingTurnReactions()))
         return king_turn.play(state, ev)
@@ -88,7 +89,7 @@ def _choose_day(state: GameState, w: ChooseDayWork, action: ChooseDay, ev: Event
     seat = w.seat
     state = set_player(state, replace(state.players[seat], dreamer=action.action))
     state = replace(state, day=action.action, ignored=action.ignore, work=None)
-    ev.append(Event(kind="choose_day", seat=seat, detail=action.action, value=int(action.ignore)))
+    ev.append(E.DayChosen(seat=seat, action=action.action, ignore=action.ignore))
     if action.ignore:
         return push_effect(state, seat, (IGNORE_DRAW,), "turn", then=ActionDone(seat=seat))
     effect = cards.action_effect(state, seat, action.action, "day")
@@ -96,8 +97,7 @@ def _choose_day(state: GameState, w: ChooseDayWork, action: ChooseDay, ev: Event
                        then=ActionDone(seat=seat))
 
 
-CHOOSE_DAY = Rule(ChooseDayWork, (ChooseDay,), _day_options, _day_refusal, _choose_day,
-                  lambda s, w: "Move your Dreamer to a Day space")
+CHOOSE_DAY = Rule(ChooseDayWork, (ChooseDay,), _day_options, _day_refusal, _choose_day)
 
 
 def action_done(state: GameState, then: ActionDone | ReactionDone, ev: Events) -> GameState:
@@ -111,7 +111,7 @@ def action_done(state: GameState, then: ActionDone | ReactionDone, ev: Events) -
 def _conclude(state: GameState, seat: int, ev: Events) -> GameState:
     pl = state.players[seat]
     if pl.on_track:
-        ev.append(Event(kind="ritual_followers_return", seat=seat, value=pl.on_track))
+        ev.append(E.RitualFollowersReturn(seat=seat, count=pl.on_track))
         state = set_player(state, replace(pl, supply=pl.supply + pl.on_track, on_track=0))
     return state
 
@@ -155,12 +155,12 @@ def _discard_dream(state: GameState, w: DiscardDreamsWork, action: DiscardDream 
     pl = state.players[w.seat]
     state = set_player(state, drop_dream(pl, action.card))
     state = replace(state, decks=replace(state.decks, dream=state.decks.dream + (action.card,)))
-    ev.append(Event(kind="discard_dream", seat=pl.seat, cards=(action.card,), private_to=pl.seat))
+    ev.append(E.DreamDiscarded(seat=pl.seat, card=action.card))
     return _discard_dreams_step(state)
 
 
 DISCARD_DREAMS = Rule(DiscardDreamsWork, (DiscardDream, KeepDreams), _discard_options, _discard_refusal,
-                      _discard_dream, lambda s, w: "Discard unwanted Dream cards to the bottom of the deck")
+                      _discard_dream)
 
 
 def _draw_dreams_step(state: GameState) -> GameState:
@@ -191,20 +191,19 @@ def _take_dream(state: GameState, w: DrawDreamWork, action: TakeDream, ev: Event
         offer = remove_one(decks.dream_offer, action.card)
         deck = decks.dream
         card = action.card
-        ev.append(Event(kind="take_dream", seat=pl.seat, cards=(card,), detail="offer"))
+        ev.append(E.DreamTaken(seat=pl.seat, card=card))
         if deck:  # the offer is replenished at once
             offer, deck = (*offer, deck[0]), deck[1:]
-            ev.append(Event(kind="dream_offer_refilled", cards=(offer[-1],)))
+            ev.append(E.DreamOfferRefilled(card=offer[-1]))
     else:
         card, deck, offer = decks.dream[0], decks.dream[1:], decks.dream_offer
-        ev.append(Event(kind="take_dream", seat=pl.seat, cards=(card,), detail="deck", private_to=pl.seat))
+        ev.append(E.DreamDrawn(seat=pl.seat, card=card))
     state = replace(state, decks=replace(decks, dream=deck, dream_offer=offer))
     state = set_player(state, replace(pl, dreams=(*pl.dreams, card)))
     return _draw_dreams_step(state)
 
 
-DRAW_DREAM = Rule(DrawDreamWork, (TakeDream,), _draw_options, _draw_refusal, _take_dream,
-                  lambda s, w: "Draw a Dream card from the offer or the deck")
+DRAW_DREAM = Rule(DrawDreamWork, (TakeDream,), _draw_options, _draw_refusal, _take_dream)
 
 
 def _hand_limit_step(state: GameState) -> GameState:
@@ -236,13 +235,11 @@ def _discard_development(state: GameState, w: HandLimitWork, action: DiscardDeve
     state = set_player(state, replace(pl, hand=remove_one(pl.hand, action.card)))
     state = replace(state, decks=replace(state.decks, development_discard=(*state.decks.development_discard,
                                                                             action.card)))
-    ev.append(Event(kind="discard_development", seat=pl.seat, cards=(action.card,)))
+    ev.append(E.DevelopmentDiscarded(seat=pl.seat, card=action.card))
     return _hand_limit_step(state)
 
 
-HAND_LIMIT_RULE = Rule(HandLimitWork, (DiscardDevelopment,), _limit_options, _limit_refusal, _discard_development,
-                       lambda s, w: f"Discard down to {HAND_LIMIT} Development cards "
-                                    f"({len(s.players[w.seat].hand) - HAND_LIMIT} to go)")
+HAND_LIMIT_RULE = Rule(HandLimitWork, (DiscardDevelopment,), _limit_options, _limit_refusal, _discard_development)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -292,7 +289,7 @@ def _react_refusal(state: GameState, w: ReactWork, action: React) -> Refusal:
 
 
 def _react(state: GameState, w: ReactWork, action: React, ev: Events) -> GameState:
-    ev.append(Event(kind="react", seat=w.seat, detail=action.kind))
+    ev.append(E.Reacted(seat=w.seat, reaction=action.kind))
     state = replace(state, work=None)
     if action.kind == "pass":
         return next_reaction(replace(state, queue=state.queue[1:]), NextReaction(), ev)
@@ -301,8 +298,7 @@ def _react(state: GameState, w: ReactWork, action: React, ev: Events) -> GameSta
                        then=ReactionDone(seat=w.seat))
 
 
-REACT = Rule(ReactWork, (React,), _react_options, _react_refusal, _react,
-             lambda s, w: f"React to {s.day}: Conform, Dissent or Pass")
+REACT = Rule(ReactWork, (React,), _react_options, _react_refusal, _react)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -331,12 +327,12 @@ def _advance_turn_marker(state: GameState, night: str, ev: Events) -> GameState:
         state = set_player(state, replace(pl, turns=pl.turns + 1))
     else:
         state = set_player(state, replace(pl, dreamer=night, turns=pl.turns + 1, dreamer_free=False))
-        ev.append(Event(kind="dreamer_moves", seat=seat, detail=night))
+        ev.append(E.DreamerMoves(seat=seat, night=night))
     pos = (state.turn_pos + 1) % len(p.tracks.turn)
     state = replace(state, turn_pos=pos, queue=(), phase="turn")
     if pos == state.turn_start:
         state = replace(state, time=state.time + 1)
-        ev.append(Event(kind="time_advances", value=state.time, detail=p.tracks.time[state.time]))
+        ev.append(E.TimeAdvances(time=state.time))
         if state.time == len(p.tracks.time) - 1:
             return end_game(state, "time", ev)
     if devoured_end_due(state):
@@ -352,9 +348,8 @@ def _free_dreamer(state: GameState, w: MoveDreamerWork, action: PlaceDreamer, ev
     if w.seat == state.active:
         return _advance_turn_marker(replace(state, work=None), action.night, ev)
     state = set_player(state, replace(state.players[w.seat], dreamer=action.night, dreamer_free=False))
-    ev.append(Event(kind="dreamer_free_move", seat=w.seat, detail=action.night))
+    ev.append(E.DreamerFreeMove(seat=w.seat, night=action.night))
     return end_turn(replace(state, work=None), EndTurn(), ev)
 
 
-MOVE_DREAMER = Rule(MoveDreamerWork, (PlaceDreamer,), _free_options, night_refusal, _free_dreamer,
-                    lambda s, w: "Move your Dreamer to any Night space")
+MOVE_DREAMER = Rule(MoveDreamerWork, (PlaceDreamer,), _free_options, night_refusal, _free_dreamer)

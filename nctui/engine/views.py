@@ -1,21 +1,32 @@
-"""What a seat may see. UI, bots, the King and the network only ever get views.
+"""Every secret of the game, in one module: what a seat (or a spectator) may see, how events and
+actions are redacted for other seats, what a step reveals, and how a computer player guesses
+the hidden part of the game from what it sees (``resample``). UI, bots, the King's panel and
+the network only ever get views, redacted events and redacted actions.
 
-A view is the state with every secret replaced by ``HIDDEN``: other seats' hands and Dreams,
-the order of every deck, the RNG, and the options of a decision that is not the viewer's. The
-configuration's seed is hidden too until the game is over: with the seed and the public list of
-actions, anyone could replay the game and learn every hidden card.
+A view is the state with every secret replaced by ``HIDDEN``: other seats' hands and Dreams
+(those kept beyond the limit by a Reward tile included), the order of every deck, the King's
+face-down cards and Area Selection deck, cards drawn and not yet kept by another seat, cards
+played face down in a conflict until they are revealed, the RNG, and the options of a decision
+that is not the viewer's. The configuration's seed is hidden too until the game is over: with
+the seed and the public list of actions, anyone could replay the game and learn every hidden card.
 """
 
 from __future__ import annotations
 
+import random
+from collections import Counter
+from typing import TypeVar
+
 import msgspec
 from msgspec.structs import replace
 
-from .events import HIDDEN
-from .king_state import KingState
+from ..content.loader import get_pack
+from . import actions as A
+from .events import HIDDEN, Event, Reveal
+from .king_state import KING_COMBAT, KingState
 from .rng import Rng
-from .state import GameState
-from .work import Fight, KeepWork, Work
+from .state import BASIC_COMBAT, GameState, PlayerState
+from .work import CardToBottom, Fight, KeepWork, Work
 
 SPECTATOR = -1
 
@@ -34,13 +45,19 @@ def _hide(cards: tuple[str, ...]) -> tuple[str, ...]:
     return (HIDDEN,) * len(cards)  # one C-level copy: every view of every decision hides ~10 piles
 
 
+def fight_of(work: object) -> Fight | None:
+    """The conflict being fought, when the decision due is one of its stages."""
+    f = getattr(work, "fight", None)
+    return f if isinstance(f, Fight) else None
+
+
 def _hide_work(work: Work | None, seat: int) -> Work | None:
     """Cards a step holds aside: those drawn and not yet kept are seen by the drawer only;
     cards played face down in a conflict by their owner only, until revealed (CONFLICTS 2)."""
     if isinstance(work, KeepWork) and work.seat != seat:
         return replace(work, drawn=_hide(work.drawn))
-    f = getattr(work, "fight", None)
-    if not isinstance(f, Fight) or f.revealed:
+    f = fight_of(work)
+    if f is None or f.revealed:
         return work
     plays = tuple(p if side == seat else _hide(p) for side, p in zip(f.sides, f.plays))
     return replace(work, fight=replace(f, plays=plays))  # type: ignore[call-arg]
@@ -51,6 +68,12 @@ def _hide_king(king: KingState | None, seat: int) -> KingState | None:
     if king is None or king.seat == seat:
         return king
     return replace(king, hand=_hide(king.hand), area_deck=_hide(king.area_deck))
+
+
+def _hide_player(pl: PlayerState) -> PlayerState:
+    """Another seat's hand and Dreams; which of its Dreams a Reward tile exempts from the limit
+    is as secret as the Dreams themselves (how many is not)."""
+    return replace(pl, hand=_hide(pl.hand), dreams=_hide(pl.dreams), free_dreams=_hide(pl.free_dreams))
 
 
 def player_view(state: GameState, seat: int) -> View:
@@ -65,9 +88,7 @@ def player_view(state: GameState, seat: int) -> View:
         dream2=_hide(decks.dream2),
         conflict2=_hide(decks.conflict2),
     )
-    players = tuple(
-        pl if pl.seat == seat else replace(pl, hand=_hide(pl.hand), dreams=_hide(pl.dreams)) for pl in state.players
-    )
+    players = tuple(pl if pl.seat == seat else _hide_player(pl) for pl in state.players)
     if d is not None and d.seat != seat:
         d = replace(d, options=())
     config = state.config if state.phase == "over" else replace(state.config, seed=0)
@@ -78,3 +99,206 @@ def player_view(state: GameState, seat: int) -> View:
 
 def spectator_view(state: GameState) -> View:
     return player_view(state, SPECTATOR)
+
+
+# ---------------------------------------------------------------------------------------------
+# Events and actions as another seat may see them
+
+E = TypeVar("E", bound=Event)
+
+
+def redact(event: E, seat: int | None) -> E:
+    """The event as ``seat`` may see it (``None`` or ``SPECTATOR``: a spectator): the fields it
+    declares ``SECRET`` are hidden from everyone but the seat it is about."""
+    if not event.SECRET or event.seat == seat:
+        return event
+    hidden = {name: _hidden_value(getattr(event, name)) for name in event.SECRET}
+    return replace(event, **hidden)
+
+
+def _hidden_value(value: object) -> object:
+    if isinstance(value, tuple):
+        return _hide(value)
+    return HIDDEN
+
+
+def reveals(event: Event) -> Reveal:
+    """What an event brings into view: "none", "owner" (hidden cards its seat now knows), "all"
+    (hidden cards now public) or "chance" (a random result)."""
+    return event.reveals()
+
+
+def step_reveals(events: tuple[Event, ...] | list[Event]) -> Event | None:
+    """The first event of a step that revealed hidden information or a random result, if any:
+    the strict undo policy never takes such a step back."""
+    return next((e for e in events if reveals(e) != "none"), None)
+
+
+# Actions whose fields only the deciding seat may know (the cards they name go face down).
+_SECRET_ACTIONS: dict[type, tuple[str, ...]] = {
+    A.DiscardDream: ("card",),  # to the bottom of the Dream deck
+    A.KeepCard: ("card",),  # kept from cards drawn
+    A.PlayCombatCard: ("card",),  # played face down
+}
+
+
+def redact_action(action: A.Action, seat: int | None, decider: int) -> A.Action:
+    """A decision as ``seat`` may see it in a timeline or over the network (``decider`` made it)."""
+    fields = _SECRET_ACTIONS.get(type(action))
+    if not fields or seat == decider:
+        return action
+    return replace(action, **{name: HIDDEN for name in fields})
+
+
+def is_secret_action(action: A.Action) -> bool:
+    return type(action) in _SECRET_ACTIONS
+
+
+# ---------------------------------------------------------------------------------------------
+# Resampling: a full state consistent with a view, for computer players
+
+
+def _deal_unknown(rnd: random.Random, unknown: Counter[str], stage_of: dict[str, int], deck2: tuple[str, ...],
+                  filler: str) -> tuple[tuple[str, ...], list[str]]:
+    """Unseen cards dealt as guesses: the Stage 2 deck gets Stage 2 cards (shuffled), and what is
+    left of them joins the others, shuffled, for every other hidden place. Returns (the Stage 2
+    deck guessed, the rest)."""
+    stage2 = [x for x in sorted(unknown.elements()) if stage_of[x] == 2]
+    rest = [x for x in sorted(unknown.elements()) if stage_of[x] != 2]
+    rnd.shuffle(stage2)
+    filled2, stage2 = _fill(deck2, stage2, filler)
+    rest += stage2
+    rnd.shuffle(rest)
+    return filled2, rest
+
+
+def _fill(slots: tuple[str, ...], pool: list[str], fallback: str) -> tuple[tuple[str, ...], list[str]]:
+    """Replace each HIDDEN slot by the next card of ``pool`` (``fallback`` once it runs dry)."""
+    out = []
+    for c in slots:
+        if c == HIDDEN:
+            c = pool.pop() if pool else fallback
+        out.append(c)
+    return tuple(out), pool
+
+
+def resample(view: View, rnd: random.Random) -> GameState:
+    """A guess at the full state behind a view: every hidden card is replaced by one of the cards
+    the seat has not seen (shuffled by ``rnd``), the RNG is reseeded. Stage 2 decks get Stage 2
+    cards. The guess conserves the cards when the view is consistent; it never needs to be exact."""
+    state = view.state
+    p = get_pack(state.pack)
+    c = p.cards
+    d = state.decks
+    w = state.work
+    k = state.king
+    conflict_ids = {x.id for x in c.conflicts}
+    # Development cards and Basic Combat cards
+    seen: Counter[str] = Counter(x for x in d.development_discard if x != HIDDEN)
+    seen.update(x for x in d.removed if x not in conflict_ids)
+    for pl in state.players:
+        seen.update(x for x in pl.hand if x != HIDDEN)
+        seen.update(x for stack in pl.display for x in stack[1:])
+    if k is not None:
+        seen.update(x for x in k.hand if x != HIDDEN and x not in KING_COMBAT)
+        seen.update(x for stack in k.tucked for x in stack)
+    if isinstance(w, KeepWork) and w.deck.startswith("development"):
+        seen.update(x for x in w.drawn if x != HIDDEN)
+    played_king: list[str] = []
+    f = fight_of(w)
+    if f is not None:
+        played = [x for x in f.plays[0] + f.plays[1] if x != HIDDEN]
+        seen.update(x for x in played if x not in KING_COMBAT)
+        played_king = [x for x in played if x in KING_COMBAT]
+    dev_stage = {x.id: x.stage for x in c.development}
+    every: Counter[str] = Counter(dict.fromkeys(dev_stage, 1))
+    every[BASIC_COMBAT] = len(state.players) - (k is not None)
+    unknown = every - seen
+    basics = unknown.pop(BASIC_COMBAT, 0)
+    any_dev = min(dev_stage)
+    dev2, rest = _deal_unknown(rnd, unknown, dev_stage, d.development2, any_dev)
+    king_side = k.seat if k is not None else -99
+    if k is not None:  # the King's own 2 combat cards are in its hand or in play
+        slots = [("hand", i) for i, x in enumerate(k.hand) if x == HIDDEN]
+        if f is not None and king_side in f.sides:
+            slots += [("play", i) for i, x in enumerate(f.plays[f.sides.index(king_side)]) if x == HIDDEN]
+        own = [x for x in KING_COMBAT if x not in k.hand and x not in played_king]
+        rnd.shuffle(slots)
+        hand = list(k.hand)
+        kplays = list(f.plays[f.sides.index(king_side)]) if f is not None and king_side in f.sides else []
+        for (where, i), x in zip(slots, own):
+            (hand if where == "hand" else kplays)[i] = x
+        hand_t, rest = _fill(tuple(hand), rest, any_dev)
+        free = Counter(p.cards.area_selection or tuple(a.id for a in state.areas))
+        free.subtract(x for x in k.area_deck + k.area_aside if x != HIDDEN)
+        areas = sorted(free.elements())
+        rnd.shuffle(areas)
+        area_deck, _ = _fill(k.area_deck, areas, areas[0] if areas else state.areas[0].id)
+        k = replace(k, hand=hand_t, area_deck=area_deck)
+        if kplays and f is not None:
+            j = f.sides.index(king_side)
+            f = replace(f, plays=((tuple(kplays), f.plays[1]) if j == 0 else (f.plays[0], tuple(kplays))))
+    if f is not None and HIDDEN in f.plays[0] + f.plays[1]:
+        plays = []
+        for side, x in zip(f.sides, f.plays):
+            if HIDDEN in x and side >= 0 and basics > 0 and side != king_side:
+                x = (BASIC_COMBAT, *x[1:])  # the card most played: it comes back
+                basics -= 1
+            x, rest = _fill(x, rest, any_dev)
+            plays.append(x)
+        f = replace(f, plays=(plays[0], plays[1]))
+    if f is not None:
+        w = replace(w, fight=f)  # type: ignore[call-arg]
+    players = []
+    for pl in state.players:
+        if HIDDEN in pl.hand and basics > 0:
+            hand = list(pl.hand)
+            hand[hand.index(HIDDEN)] = BASIC_COMBAT
+            basics -= 1
+            pl = replace(pl, hand=tuple(hand))
+        hand, rest = _fill(pl.hand, rest, any_dev)
+        players.append(replace(pl, hand=hand) if hand != pl.hand else pl)
+    if isinstance(w, KeepWork) and HIDDEN in w.drawn and w.deck.startswith("development"):
+        drawn, rest = _fill(w.drawn, rest, any_dev)
+        w = replace(w, drawn=drawn)
+    development, rest = _fill(d.development, rest, any_dev)
+    # Dream cards
+    dream_stage = {x.id: x.stage for x in c.dreams}
+    seen_dreams: Counter[str] = Counter(x for x in d.dream_offer if x != HIDDEN)
+    for pl in players:
+        seen_dreams.update(x for x in pl.dreams + pl.dreams_played if x != HIDDEN)
+    if k is not None:
+        seen_dreams.update(k.dreams + k.completed)
+    if isinstance(w, KeepWork) and w.deck.startswith("dream"):
+        seen_dreams.update(x for x in w.drawn if x != HIDDEN)
+    unknown_dreams = Counter(dict.fromkeys(dream_stage, 1)) - seen_dreams
+    any_dream = min(dream_stage)
+    dream2, d1 = _deal_unknown(rnd, unknown_dreams, dream_stage, d.dream2, any_dream)
+    for i, pl in enumerate(players):
+        if HIDDEN in pl.dreams:
+            dreams, d1 = _fill(pl.dreams, d1, any_dream)
+            free = tuple(dreams[: len(pl.free_dreams)]) if HIDDEN in pl.free_dreams else pl.free_dreams
+            players[i] = replace(pl, dreams=dreams, free_dreams=free)
+    if isinstance(w, KeepWork) and HIDDEN in w.drawn and w.deck.startswith("dream"):
+        drawn, d1 = _fill(w.drawn, d1, any_dream)
+        w = replace(w, drawn=drawn)
+    dream, d1 = _fill(d.dream, d1, any_dream)
+    # Conflict cards
+    seen_conflicts: Counter[str] = Counter(x for x in d.removed if x in conflict_ids)
+    if f is not None and f.shadow_card:
+        seen_conflicts[f.shadow_card] += 1
+    seen_conflicts.update(fr.then.card for fr in state.frames if isinstance(fr.then, CardToBottom))
+    seen_conflicts.update(x for x in d.conflict + d.conflict2 if x != HIDDEN)
+    stage_of = {x.id: x.stage for x in c.conflicts}
+    unknown_conflicts = Counter(dict.fromkeys(conflict_ids, 1)) - seen_conflicts
+    c2 = [x for x in sorted(unknown_conflicts.elements()) if stage_of[x] == 2]
+    c1 = [x for x in sorted(unknown_conflicts.elements()) if stage_of[x] != 2]
+    rnd.shuffle(c2)
+    any_conflict = min(conflict_ids)
+    conflict2, c2 = _fill(d.conflict2, c2, any_conflict)
+    c1 = c1 + c2 if state.stage >= 2 or not d.conflict2 else c1
+    rnd.shuffle(c1)
+    conflict, _ = _fill(d.conflict, c1, any_conflict)
+    decks = replace(d, development=development, development2=dev2, dream=dream, dream2=dream2, conflict=conflict,
+                    conflict2=conflict2)
+    return replace(state, decks=decks, players=tuple(players), king=k, work=w, rng=Rng(state=rnd.getrandbits(64)))

@@ -57,7 +57,9 @@ DECISION_TOPICS: dict[str, str] = {
     "command_nightmare": "nightmares",
     "move_nightmare": "nightmares",
     "devour": "devouring",
-    # solo: the human decides for the King
+    # solo: your setup, and your decisions for the King
+    "solo_turn_start": "solo-setup",
+    "solo_corner": "solo-setup",
     "king_dream": "solo-king-dreams",
     "king_shield_discard": "solo-conflicts",
     "king_maneuver": "solo-king-actions",
@@ -67,7 +69,7 @@ DECISION_TOPICS: dict[str, str] = {
 }
 
 SOLO_TOPICS: dict[str, str] = {
-    "conquer": "solo-setup",
+    "place_dreamer": "solo-setup",
 }
 
 

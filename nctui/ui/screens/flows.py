@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, cast
 
 from ... import saves
-from ...describe import describe_events, describe_prompt, seat_name
+from ...describe import describe_events, describe_decision, seat_name
 from ...engine.state import GameState
 from ...engine.views import SPECTATOR
 from ...store import StoreError
@@ -108,7 +108,7 @@ class FlowsMixin(_Host):
     def _push_handoff(self, seat: int) -> None:
         state = self.game.view(self.viewer).state  # public parts only: names and the prompt
         d = state.decision
-        decision = describe_prompt(d.prompt, state) if d is not None and d.seat == seat else ""
+        decision = describe_decision(state) if d is not None and d.seat == seat else ""
         context = f"Turn {state.turn_number}" if state.phase != "setup" else "Setup"
         screen = HandoffScreen(seat, seat_tag(state, seat), seat_name(state, seat), decision=decision, context=context,
                                news=self._news_for(seat, state))

@@ -25,7 +25,7 @@ from textual.widgets import Footer
 
 from ... import saves
 from ...bots import PlannerBot
-from ...describe import END_REASONS, describe_action, describe_events, describe_prompt, seat_letter, seat_name
+from ...describe import END_REASONS, describe_action, describe_events, describe_decision, seat_letter, seat_name
 from ...engine.errors import ActionError
 from ...engine.state import GameState
 from ...engine.views import View
@@ -184,9 +184,9 @@ class GameScreen(FlowsMixin, Screen[None]):
         tag_style = seat_style(state, d.seat) + Style(reverse=True)
         title = Text(f" {seat_letter(state, d.seat)} {seat_name(state, d.seat)} ", style=tag_style)
         if d.seat in self.bots:
-            title.append(f" computer player, deciding: {describe_prompt(d.prompt, state)}…")
+            title.append(f" computer player, deciding: {describe_decision(state)}…")
             return Prompt(key=key, title=title, notes=("u: undo back to your last decision",))
-        title.append(f" {describe_prompt(d.prompt, state)}")
+        title.append(f" {describe_decision(state)}")
         return Prompt(key=key, title=title, options=tuple(describe_action(a, state) for a in d.options))
 
     def _write_log(self) -> None:
@@ -314,7 +314,7 @@ class GameScreen(FlowsMixin, Screen[None]):
         topic, note = "game-end", None
         if decision is not None:
             topic = topic_for_decision(decision.kind, solo=self.game.config.players == 1) or "turn"
-            note = f"The decision due: {describe_prompt(decision.prompt, state)}"
+            note = f"The decision due: {describe_decision(state)}"
         refused = self._rule_refused
         if refused is not None and refused[0] == self.game.state_id:
             topic, note = refused[1] or topic, f"Not allowed: {refused[2]}"

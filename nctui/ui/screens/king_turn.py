@@ -23,7 +23,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ...describe import describe_event, words_for
-from ...engine.events import Event
+from ...engine.events import Event, KingHorrorDie
 from ...engine.state import GameState
 
 KING_STEP = Style(bold=True)
@@ -52,7 +52,8 @@ def king_turn_events(events: Iterable[Event], king_seat: int, *, during: bool) -
 
 
 def king_steps(events: Iterable[Event], state: GameState) -> list[KingStep]:
-    return [KingStep(e.kind, describe_event(e, state), e.value) for e in events]
+    return [KingStep(e.kind, describe_event(e, state), e.value if isinstance(e, KingHorrorDie) else 0)
+            for e in events]
 
 
 def matrix_line(state: GameState | None) -> Text:

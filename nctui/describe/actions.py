@@ -1,0 +1,182 @@
+"""Words for actions: the options of a decision as the deciding player reads them, and a
+decision in the timeline (another seat's secret decision without its card)."""
+
+from __future__ import annotations
+
+from ..engine.actions import (
+    Action,
+    AddShadow,
+    BreakTie,
+    BuildFortLevel,
+    ChooseAction,
+    ChooseArea,
+    ChooseDay,
+    ChooseNightmare,
+    ChooseOption,
+    ChooseTurnStart,
+    ClimbMarker,
+    Conquer,
+    ConvertUnit,
+    DevourUnit,
+    DiscardDevelopment,
+    DiscardDream,
+    Done,
+    KeepCard,
+    KeepDreams,
+    MoveFollower,
+    MoveNightmare,
+    MoveShaper,
+    PayFollower,
+    PayLimbo,
+    PlaceDreamer,
+    PlayCombatCard,
+    PlayDream,
+    PlayPloy,
+    PlaysFirst,
+    PlayUpgrade,
+    ProduceIn,
+    React,
+    RecoverTo,
+    RetreatTo,
+    ReturnFromLimbo,
+    StartConflict,
+    TakeBonus,
+    TakeDream,
+    TakePiece,
+    TakeVictory,
+)
+from ..engine.state import GameState
+from ..engine.work import KingManeuverWork, KingPoweredWork, KingTuckWork
+from .names import Words, plural, seat_name, side_name, words_for
+
+def describe_action(action: Action, state: GameState) -> str:
+    """The option as the deciding player reads it, e.g. 'Conquer Ash Nave'."""
+    w = words_for(state.pack)
+    match action:
+        case ChooseTurnStart(position=p):
+            track = w.pack.tracks.turn
+            sym = w.symbol(track[p]) if 0 <= p < len(track) else "?"
+            return f"Start the Turn track at position {p + 1}: {sym}"
+        case Conquer(area=a):
+            sym = w.symbol(w.areas[a].symbol, name=False) if a in w.areas else ""
+            corner = " (corner)" if a in w.corners else ""
+            return f"Conquer {w.area(a)} {sym}{corner}".replace("  ", " ")
+        case PlaceDreamer(night=n):
+            night = w.nights.get(n)
+            beside = f" (next to {', '.join(w.day_short(d) for d in night.adjacent)})" if night else ""
+            return f"{w.space(n)}{beside}"
+        case ChooseDay(action=a, ignore=True):
+            return f"{w.day_short(a)}: ignore it and draw 2 cards"
+        case ChooseDay(action=a):
+            return f"{w.day_short(a)}: perform it"
+        case DiscardDream(card=c):
+            return f"Discard {w.card(c)}"
+        case KeepDreams():
+            return "Keep the rest"
+        case TakeDream(card=""):
+            return "Draw blind from the Dream deck"
+        case TakeDream(card=c):
+            return f"Take {w.card(c)} from the offer"
+        case DiscardDevelopment(card=c):
+            return f"Discard {w.card(c)}"
+        case React(kind="conform"):
+            return f"Conform ({w.day(state.day)})" if state.day else "Conform"
+        case React(kind="dissent"):
+            return f"Dissent ({w.day(state.day)})" if state.day else "Dissent"
+        case React(kind="pass"):
+            return "Pass"
+    return _describe_effect_action(action, state, w)
+
+
+def _describe_effect_action(action: Action, state: GameState, w: Words) -> str:
+    """The choices made while an effect, a conflict or a Dream window is being resolved."""
+    match action:
+        case Done():
+            return "Done (stop here)"
+        case ProduceIn(area=a):
+            return f"Produce in {w.area(a)}"
+        case MoveFollower(source=s, to=t):
+            return f"Move a Follower: {w.area(s)} → {w.area(t)}"
+        case MoveShaper(to=t):
+            return f"Move your Shaper to {w.area(t)}"
+        case ConvertUnit(area=a, side=side):
+            return f"Convert a unit of {side_name(state, side)} in {w.area(a)}"
+        case BuildFortLevel(area=a):
+            return f"Add a Fort level in {w.area(a)}"
+        case PayFollower(area=a):
+            return f"Remove a Follower from {w.area(a)}"
+        case PayLimbo():
+            return "Pay with 3 Followers from Limbo"
+        case ReturnFromLimbo(count=n):
+            held = state.players[state.decision.seat].limbo if state.decision is not None else 0
+            return f"Take {'all ' if n == held > 1 else ''}{plural(n, 'Follower')} back from Limbo to your supply"
+        case ClimbMarker(marker=m):
+            return f"Climb with Ritual marker {m + 1}"
+        case TakeBonus(take=True):
+            return "Resolve the space's bonus"
+        case TakeBonus(take=False):
+            return "Ignore the space's bonus"
+        case PlayUpgrade(card=c):
+            return f"Play the Upgrade {w.card(c)}"
+        case PlayPloy(card=c):
+            return f"Play the Ploy {w.card(c)}"
+        case KeepCard(card=c):
+            return f"Keep {w.card(c)}"
+        case ChooseOption(index=i):
+            return f"Option {i + 1}"
+        case ChooseAction(action=a):
+            if isinstance(state.work, KingTuckWork):
+                return f"Tuck the card under the King's {w.day_short(a)} card"
+            if isinstance(state.work, KingPoweredWork):
+                return f"Power up the King's {w.day_short(a)} card"
+            return f"Conform with your {w.day_short(a)} card"
+        case ChooseArea(area=a):
+            if isinstance(state.work, KingManeuverWork):
+                return f"Place the King's Follower in {w.area(a)}"
+            return f"Choose {w.area(a)}"
+        case AddShadow(area=a):
+            return f"Add a Shadow to {w.area(a)}"
+        case RecoverTo(area=a):
+            return f"Bring a Follower from Limbo to {w.area(a)}"
+        case StartConflict(area=a, sides=(x, y)):
+            return f"Conflict in {w.area(a)}: {side_name(state, x)} against {side_name(state, y)}"
+        case PlaysFirst(seat=s):
+            return f"{seat_name(state, s)} plays cards first"
+        case PlayCombatCard(card=c):
+            return f"Play {w.card(c)} face down"
+        case BreakTie(winner=s):
+            return f"{side_name(state, s)} wins the tie"
+        case RetreatTo(area=a):
+            return f"Retreat to {w.area(a)}"
+        case TakeVictory(take=True):
+            return "Resolve the Victory effect"
+        case TakeVictory(take=False):
+            return "Draw 1 Development card instead"
+        case PlayDream(card=c):
+            return f"Play the Dream {w.card(c)}"
+        case ChooseNightmare(number=n):
+            return f"Command Nightmare {w.nightmare(n)}"
+        case MoveNightmare(to=t):
+            return f"Move the Nightmare to {w.area(t)}"
+        case DevourUnit(area=a, side=side):
+            return f"Devour a unit of {side_name(state, side)} in {w.area(a)}"
+        case TakePiece(piece=p):
+            tile = dict(state.path_tiles).get(p)
+            return f"Place piece {p}" + (f" and take the Reward tile {w.card(tile)}" if tile else "")
+    return type(action).__name__
+
+
+# ---------------------------------------------------------------------------------------------
+# Events
+
+
+_SECRET_WORDS: dict[type, str] = {
+    DiscardDream: "Discard a Dream card",
+    KeepCard: "Keep one of the cards drawn",
+    PlayCombatCard: "Play a combat card face down",
+}
+
+
+def describe_secret_action(action: Action) -> str:
+    """A decision whose card only its seat may know, as the others read it."""
+    return _SECRET_WORDS.get(type(action), type(action).__name__)
