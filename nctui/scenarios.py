@@ -22,7 +22,6 @@ from .engine import board, flow, limbo, rng, setup, turn
 from .engine.config import COLOURS, GameConfig, SeatKind, check_config
 from .engine.events import Event
 from .engine.invariants import violations
-from .engine.work import NextReaction
 from .engine.state import (
     BASIC_COMBAT,
     DREAM_OFFER,
@@ -36,6 +35,7 @@ from .engine.state import (
     GameState,
     PlayerState,
 )
+from .engine.work import NextReaction
 
 SUPPORTED_DECISIONS = ("choose_day", "react")
 Seat = int | str  # a seat number (0 = first listed player) or a colour name

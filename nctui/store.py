@@ -12,7 +12,8 @@ take back only its own decisions that revealed nothing and drew nothing.
 
 from __future__ import annotations
 
-from typing import Callable, Literal, NamedTuple, Protocol
+from collections.abc import Callable
+from typing import Literal, NamedTuple, Protocol
 
 import msgspec
 
@@ -21,9 +22,9 @@ from .engine.actions import Action
 from .engine.config import GameConfig
 from .engine.errors import ActionError
 from .engine.events import Event
-from .engine.views import is_secret_action, redact, step_reveals
 from .engine.flow import StepResult, new_game, step
 from .engine.state import GameState
+from .engine.views import is_secret_action, redact, step_reveals
 
 Listener = Callable[["Store"], None]
 NO_SEAT = -1  # the seat of the initial entry: nobody decided it
@@ -121,7 +122,8 @@ class StrictPolicy:
             if entry.seat != seat:
                 return f"seat {entry.seat} has decided since ({summarize(entry.action, store._before(i), secret=True)})"
             if entry.revealed:
-                return f"your decision '{summarize(entry.action, store._before(i))}' cannot be taken back: {entry.revealed}"
+                decision = summarize(entry.action, store._before(i))
+                return f"your decision '{decision}' cannot be taken back: {entry.revealed}"
         return ""
 
 
@@ -162,7 +164,11 @@ class Store:
     ) -> None:
         if (config is None) == (initial is None):
             raise TypeError("Store needs either a GameConfig or an initial StepResult")
-        start = new_game(config) if initial is None else initial
+        if initial is not None:
+            start = initial
+        else:
+            assert config is not None
+            start = new_game(config)
         self.policy: UndoPolicy = policy or PracticePolicy()
         self._history: list[Entry] = [Entry(state=start.state, action=None, events=start.events)]
         self._cursor = 0
@@ -212,7 +218,7 @@ class Store:
         """Every decision in the history, the redo branch included (what a save records)."""
         return tuple(e.action for e in self._history[1:])  # type: ignore[misc]
 
-    def timeline(self, *, viewer: int | None | Literal["all"] = "all") -> list[TimelineItem]:
+    def timeline(self, *, viewer: int | Literal["all"] | None = "all") -> list[TimelineItem]:
         """(state id, deciding seat, summary) for every entry, the redo branch included.
 
         ``viewer``: a seat (or None, a spectator) whose eyes the summaries are for; other
@@ -244,10 +250,11 @@ class Store:
         """
         if seen_state_id is not None and seen_state_id != self._cursor:
             raise StaleState(
-                f"the game has moved on: this action was chosen at state {seen_state_id}, it is now state {self._cursor}")
+                f"the game has moved on: this action was chosen at state {seen_state_id}, it is now state "
+                f"{self._cursor}")
         decision = self.state.decision
         if seat is not None and decision is not None and seat != decision.seat:
-            raise WrongSeat(f"seat {seat} cannot decide now: it is seat {decision.seat}'s decision ({decision.prompt})")
+            raise WrongSeat(f"seat {seat} cannot decide now: it is seat {decision.seat}'s decision ({decision.kind})")
         redo = self._history[self._cursor + 1] if self._cursor + 1 < len(self._history) else None
         if redo is not None and redo.action == action:
             # The same decision from the same state gives the same result: keep the redo branch.

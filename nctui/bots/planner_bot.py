@@ -21,16 +21,14 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
-
 from ..content import schema as cs
 from ..content.loader import get_pack
-from ..engine import actions as A
-from ..engine import board, scoring
+from ..engine import actions as A, board, scoring
+from ..engine.conflict import card_limit
 from ..engine.flow import apply
+from ..engine.nightmares import devoured_total, threshold
 from ..engine.state import BASIC_COMBAT, HAND_LIMIT, GameState
 from ..engine.views import View, fight_of as _fight, resample
-from ..engine.conflict import card_limit
-from ..engine.nightmares import devoured_total, threshold
 from ..engine.work import ClimbPayWork, Fight
 
 # ---------------------------------------------------------------------------------------------
@@ -85,11 +83,10 @@ def remaining_turns(state: GameState) -> float:
         return 0.0
     per_round = len(t.turn)
     offset = (state.turn_pos - state.turn_start) % per_round if state.turn_start >= 0 else 0
-    left = max(0, (len(t.time) - 1 - state.time) * per_round - offset)
+    left = float(max(0, (len(t.time) - 1 - state.time) * per_round - offset))
     if state.end_triggered:
         return min(left, len(state.players))
     if state.stage >= 2:
-
         limit = threshold(state)
         if limit is not None:
             left = min(left, max(2.0, (limit - devoured_total(state)) * 1.6))
@@ -203,7 +200,8 @@ def _deficit(state: GameState, seat: int, f: _Seat, need: object) -> float:
         case cs.UpgradesPlayed(count=count):
             have = sum(1 for stack in pl.display for c in stack[1:] if c in tables(state.pack).dev)
             short = max(0, count - have)
-            in_hand = sum(1 for c in pl.hand if (d := tables(state.pack).dev.get(c)) is not None and d.kind == "upgrade")
+            dev = tables(state.pack).dev
+            in_hand = sum(1 for c in pl.hand if (d := dev.get(c)) is not None and d.kind == "upgrade")
             return min(short, in_hand) * 0.7 + max(0, short - in_hand) * 1.6
         case cs.ShaperIn(where=where):
             return 0.0 if pl.shaper in board.areas_matching(state, seat, where) else 0.8
@@ -291,7 +289,8 @@ def seat_value(state: GameState, seat: int, f: _Seat, score: int, g: float, my_t
     pl = state.players[seat]
     value = (score
              + f.controlled * (W.area[0] + W.area[1] * g) + f.present * (W.presence[0] + W.presence[1] * g)
-             + f.followers * (W.follower[0] + W.follower[1] * g) + f.fort_levels * (W.fort_level[0] + W.fort_level[1] * g)
+             + f.followers * (W.follower[0] + W.follower[1] * g)
+             + f.fort_levels * (W.fort_level[0] + W.fort_level[1] * g)
              + (pl.limbo * W.limbo + min(pl.supply, 6) * W.supply) * g + _ritual_value(pl, g))
     t = tables(state.pack)
     value += sum(1 for stack in pl.display for c in stack[1:] if c in t.dev) * W.upgrade * g
@@ -308,6 +307,7 @@ def seat_value(state: GameState, seat: int, f: _Seat, score: int, g: float, my_t
 def king_value(state: GameState, f: _Seat, score: int, g: float) -> float:
     """The King of Horrors: its score, its Cultists on Dreams (each about 1 VP), its board."""
     k = state.king
+    assert k is not None
     return (score + sum(k.dream_cultists) * W.king_cultist * g
             + f.controlled * (W.area[0] + W.area[1] * g) * 0.8 + f.followers * (W.follower[0] + W.follower[1] * g) * 0.7
             + f.fort_levels * (W.fort_level[0] + W.fort_level[1] * g) + _ritual_value(state.players[k.seat], g) * 0.8)

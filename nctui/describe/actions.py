@@ -49,6 +49,7 @@ from ..engine.state import GameState
 from ..engine.work import KingManeuverWork, KingPoweredWork, KingTuckWork
 from .names import Words, plural, seat_name, side_name, words_for
 
+
 def describe_action(action: Action, state: GameState) -> str:
     """The option as the deciding player reads it, e.g. 'Conquer Ash Nave'."""
     w = words_for(state.pack)

@@ -4,13 +4,12 @@ hidden card."""
 
 from __future__ import annotations
 
-from ..engine import board, divergent, ritual, units
-from ..engine import work as W
+from ..engine import board, divergent, ritual, units, work as W
 from ..engine.actions import Done, PayLimbo
 from ..engine.conflict import card_limit, loser_of
 from ..engine.flow import decision_of
-from ..engine.work import kind_of
 from ..engine.state import HAND_LIMIT, GameState
+from ..engine.work import kind_of
 from .names import Words, plural, words_for
 
 WAIT = "your supply is empty (take Followers back from Limbo, or stop)"
@@ -61,7 +60,8 @@ def _setup_and_turn(state: GameState, w: W.Work, words: Words) -> str:
         case W.DrawDreamWork():
             return "Draw a Dream card from the offer or the deck"
         case W.HandLimitWork(seat=seat):
-            return f"Discard down to {HAND_LIMIT} Development cards ({len(state.players[seat].hand) - HAND_LIMIT} to go)"
+            excess = len(state.players[seat].hand) - HAND_LIMIT
+            return f"Discard down to {HAND_LIMIT} Development cards ({excess} to go)"
         case W.ReactWork():
             return f"React to {words.day(state.day)}: Conform, Dissent or Pass"
         case W.MoveDreamerWork():
@@ -95,8 +95,8 @@ def _effects(state: GameState, w: W.Work, words: Words) -> str:
             return f"Remove a Follower from any area to pay for the Fort level ({owed} left)"
         case W.ClimbWork(paid_left=paid_left, free_left=free_left):
             if ritual.phase(state, w)[0]:
-                left = "any number of steps" if paid_left < 0 else f"{paid_left} left"
-                return f"Climb the Ritual track, paying for each step ({left})"
+                steps = "any number of steps" if paid_left < 0 else f"{paid_left} left"
+                return f"Climb the Ritual track, paying for each step ({steps})"
             return f"Climb the Ritual track: free step ({free_left} left)"
         case W.ClimbPayWork():
             return _pay_prompt(state, w, words)
@@ -194,5 +194,5 @@ def _king_piece(state: GameState, card: str, words: Words) -> str:
     named = ", ".join(f"{p} ({divergent.SLOT[divergent.space_of(state, p).colour]}: {_tile(state, p, words)})"
                       for p in pieces)
     top = divergent.LEVELS[max(divergent.level(state, p) for p in pieces)] if pieces else "gray"
-    return f"{why}: choose the Cathedral piece the King takes (it keeps the Reward tile; below {top}, it also climbs): " \
-           f"{named}"
+    return (f"{why}: choose the Cathedral piece the King takes (it keeps the Reward tile; below {top}, it also "
+            f"climbs): {named}")

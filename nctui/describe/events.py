@@ -98,7 +98,8 @@ def _setup(e: Event, s: GameState, w: Words, who: str) -> str:
 def _turn(e: Event, s: GameState, w: Words, who: str) -> str:
     match e:
         case E.TurnBegins(turn=n, marked=marked):
-            return f"Turn {n}: {who} is the active player" + (f"; the marked symbol is {w.symbol(marked)}" if marked else "")
+            mark = f"; the marked symbol is {w.symbol(marked)}" if marked else ""
+            return f"Turn {n}: {who} is the active player{mark}"
         case E.DayChosen(action=action, ignore=ignore):
             return f"{who} moves its Dreamer to {w.day(action)} and {'ignores it' if ignore else 'performs it'}"
         case E.RitualFollowersReturn(count=n):
@@ -428,7 +429,8 @@ def _king_more(e: Event, s: GameState, w: Words, who: str) -> str:
         case E.KingCommandsNightmare(number=n):
             return f"The King commands Nightmare {w.nightmare(n)} and moves its Cultist onto it"
         case E.KingNightmareFailure(number=n, area=area):
-            return f"No adjacent area suits Nightmare {w.nightmare(n)}: it moves to {w.area(area)} and its Failure resolves"
+            return (f"No adjacent area suits Nightmare {w.nightmare(n)}: it moves to {w.area(area)} and its Failure "
+                    "resolves")
         case E.KingEffectSkipped(step=step):
             return f"The King cannot resolve a {step.replace('_', ' ')} step"
     return ""

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from ..content.loader import Pack, get_pack
+from ..content.schema import DaySpace
 from ..engine.events import HIDDEN, plural
 from ..engine.state import GameState
 
@@ -26,7 +27,7 @@ class Words:
         self.sides = {sm.side.id: sm.side for sm in pack.sides}
         self.corners = {a.id for sm in pack.sides for a in sm.side.areas if a.corner}
         self.symbols = {s.id: s for s in pack.board.symbols}
-        self.days = {d.action: d for d in pack.matrix.days}
+        self.days: dict[str, DaySpace] = {d.action: d for d in pack.matrix.days}
         self.nights = {n.id: n for n in pack.matrix.nights}
         c = pack.cards
         names = {a.id: a.name for a in c.actions}

@@ -3,7 +3,7 @@ network. Each names what a seat decided; ``apply`` checks it against the due dec
 
 from __future__ import annotations
 
-from typing import Literal, Union
+from typing import Literal, TypeGuard, get_args
 
 import msgspec
 
@@ -261,49 +261,20 @@ class PlayDream(_A, tag="play_dream"):
     card: str
 
 
-Action = Union[
-    ChooseTurnStart,
-    Conquer,
-    PlaceDreamer,
-    ChooseDay,
-    DiscardDream,
-    KeepDreams,
-    TakeDream,
-    DiscardDevelopment,
-    React,
-    Done,
-    ProduceIn,
-    MoveFollower,
-    MoveShaper,
-    ConvertUnit,
-    BuildFortLevel,
-    PayFollower,
-    PayLimbo,
-    ReturnFromLimbo,
-    ClimbMarker,
-    TakeBonus,
-    PlayUpgrade,
-    PlayPloy,
-    KeepCard,
-    ChooseOption,
-    ChooseAction,
-    AddShadow,
-    RecoverTo,
-    ChooseArea,
-    StartConflict,
-    PlaysFirst,
-    PlayCombatCard,
-    BreakTie,
-    RetreatTo,
-    TakeVictory,
-    PlayDream,
-    ChooseNightmare,
-    TakePiece,
-    MoveNightmare,
-    DevourUnit,
-]
+Action = (
+    ChooseTurnStart | Conquer | PlaceDreamer | ChooseDay | DiscardDream | KeepDreams | TakeDream |
+    DiscardDevelopment | React | Done | ProduceIn | MoveFollower | MoveShaper | ConvertUnit | BuildFortLevel |
+    PayFollower | PayLimbo | ReturnFromLimbo | ClimbMarker | TakeBonus | PlayUpgrade | PlayPloy | KeepCard |
+    ChooseOption | ChooseAction | AddShadow | RecoverTo | ChooseArea | StartConflict | PlaysFirst |
+    PlayCombatCard | BreakTie | RetreatTo | TakeVictory | PlayDream | ChooseNightmare | TakePiece |
+    MoveNightmare | DevourUnit
+)
 
-ACTION_TYPES: tuple[type, ...] = Action.__args__  # type: ignore[attr-defined]
+ACTION_TYPES: tuple[type, ...] = get_args(Action)
+
+
+def is_action(value: object) -> TypeGuard[Action]:
+    return isinstance(value, ACTION_TYPES)
 
 _decoder = msgspec.json.Decoder(Action)
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache, wraps
-from typing import TypeVar
+from functools import cache, lru_cache
+from typing import Generic, TypeVar
 
 from ..content.loader import Pack, SideMap, get_pack
 from .state import AreaState, GameState
@@ -13,7 +13,8 @@ SHADOWS_SIDE = -2  # a "side" index for the Shadows
 NO_SIDE = -1
 CATHEDRAL = "cathedral"  # where a Nightmare stands in the Cathedral space (GameState.nightmare_at)
 
-F = TypeVar("F", bound=Callable)
+P = TypeVar("P")
+V = TypeVar("V")
 
 
 def pack(state: GameState) -> Pack:
@@ -32,7 +33,7 @@ def side_map(state: GameState) -> SideMap:
     return _side(state.pack, state.board_side)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _side(pack_id: str, side_id: str) -> SideMap:
     for sm in get_pack(pack_id).sides:
         if sm.side.id == side_id:
@@ -40,12 +41,12 @@ def _side(pack_id: str, side_id: str) -> SideMap:
     raise LookupError(side_id)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _adjacency(pack_id: str, side_id: str) -> dict[str, tuple[str, ...]]:
     return dict(_side(pack_id, side_id).adjacency)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _symbols(pack_id: str, side_id: str) -> dict[str, str]:
     return {a.id: a.symbol for a in _side(pack_id, side_id).side.areas}
 
@@ -68,31 +69,31 @@ def adjacent_to_cathedral(state: GameState, area: str) -> bool:
     return area in side_map(state).adjacent_cathedral
 
 
-def identity_memo(fn: F) -> F:
+class identity_memo(Generic[P, V]):
     """Remember ``fn(part)`` by the identity of ``part``, a tuple or frozen Struct of the state
     (immutable all the way down). Consecutive states share every part a decision left alone
     (they are made with ``replace``), so a part is read once, not after every decision. An
     entry holds its part: its id cannot go to another object while the entry lives, and a part
-    found by id is checked to be the same object anyway. ``remembered.remember(value, part)``
-    records a value known without calling ``fn``."""
-    memo: dict[int, tuple[object, object]] = {}
+    found by id is checked to be the same object anyway. ``remember(value, part)`` records a
+    value known without calling ``fn``."""
 
-    def remember(value: object, part: object) -> None:
-        if len(memo) >= _MEMO_SIZE:
-            memo.clear()  # cheaper than tracking age: a forgotten part is read again once
-        memo[id(part)] = (part, value)
+    def __init__(self, fn: Callable[[P], V]) -> None:
+        self.fn = fn
+        self.memo: dict[int, tuple[P, V]] = {}
+        self.__doc__ = fn.__doc__
 
-    @wraps(fn)
-    def remembered(part: object):
-        known = memo.get(id(part))
+    def remember(self, value: V, part: P) -> None:
+        if len(self.memo) >= _MEMO_SIZE:
+            self.memo.clear()  # cheaper than tracking age: a forgotten part is read again once
+        self.memo[id(part)] = (part, value)
+
+    def __call__(self, part: P) -> V:
+        known = self.memo.get(id(part))
         if known is not None and known[0] is part:
             return known[1]
-        value = fn(part)
-        remember(value, part)
+        value = self.fn(part)
+        self.remember(value, part)
         return value
-
-    remembered.remember = remember  # type: ignore[attr-defined]
-    return remembered  # type: ignore[return-value]
 
 
 _MEMO_SIZE = 256  # entries per memo: the parts of the last hundred positions or so, a few hundred KB at most

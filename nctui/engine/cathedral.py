@@ -23,20 +23,17 @@ from msgspec.structs import replace
 
 from ..content import schema as cs
 from ..content.loader import Pack
-from . import board, divergent, nightmares, rng
+from . import board, divergent, events as E, nightmares, rng
 from .actions import TakePiece
 from .config import GameConfig
 from .effects import push, push_effect
 from .errors import IllegalAction
-from . import events as E
 from .events import Event
 from .king import KING_PIECE, devour_three, human, is_king, king, king_climbs, modifier, pieces_pending, under_pieces
 from .ops import set_player
 from .rules import Refusal, Rule, legal
 from .state import DREAM_OFFER, Decks, GameState
-from .work import (
-    BuildAfterKing, CathedralNext, CathedralPieceWork, Frame, KingPieceDue, KingPieceWork, RewardDone,
-)
+from .work import BuildAfterKing, CathedralNext, CathedralPieceWork, Frame, KingPieceDue, KingPieceWork, RewardDone
 
 Events = list[Event]
 

@@ -15,20 +15,27 @@ from typing import Literal
 from msgspec.structs import replace
 
 from ..content import schema as cs
-from . import board, cards, units
-from . import king_combat as kc
+from . import board, cards, events as E, king_combat as kc, units
 from .actions import Action, BreakTie, Done, PlayCombatCard, PlaysFirst, RetreatTo, StartConflict, TakeVictory
 from .effects import push, push_effect
 from .errors import IllegalAction
-from . import events as E
 from .events import Event
 from .movement import follower_fits
 from .ops import draw_development, remove_one, set_player
 from .rules import Refusal, Rule, legal, with_stop
 from .state import BASIC_COMBAT, AreaState, GameState
 from .work import (
-    CardToBottom, CombatCardsWork, ConflictWork, Fight, Frame, KingShieldWork, PlaysFirstWork, RetreatWork, TieWork,
-    VictoryWork, Work,
+    CardToBottom,
+    CombatCardsWork,
+    ConflictWork,
+    Fight,
+    Frame,
+    KingShieldWork,
+    PlaysFirstWork,
+    RetreatWork,
+    TieWork,
+    VictoryWork,
+    Work,
 )
 
 Events = list[Event]
@@ -48,7 +55,7 @@ def sides_in(a: AreaState) -> tuple[int, ...]:
 def conflict_options(state: GameState, w: ConflictWork) -> tuple[StartConflict, ...]:
     """MANEUVER / CONFLICTS 1: any area with 2 or more sides, any 2 of them (the resolving
     player need not be one of them)."""
-    return tuple(StartConflict(area=area_id, sides=pair)  # type: ignore[arg-type]
+    return tuple(StartConflict(area=area_id, sides=pair)
                  for area_id in _conflict_areas(state, w)
                  for pair in combinations(board.sides_in(board.area(state, area_id)), 2))
 
@@ -117,9 +124,7 @@ def _player(f: Fight) -> int:
 
 
 def _conflict_card(state: GameState, f: Fight) -> cs.ConflictCard:
-    card = cards.card(state, f.shadow_card)
-    assert isinstance(card, cs.ConflictCard)
-    return card
+    return cards.conflict(state, f.shadow_card)
 
 
 def _unknown_area(state: GameState, area_id: str) -> Refusal:

@@ -19,8 +19,7 @@ from collections import Counter
 from msgspec.structs import replace
 
 from ..content import schema as cs
-from . import board, cards, rng
-from . import events as E
+from . import board, cards, events as E, rng
 from .events import Event
 from .state import GameState
 
@@ -42,7 +41,7 @@ def space_of(state: GameState, piece: str) -> cs.PathSpace:
 
 
 def _colour(state: GameState, tile: str) -> str:
-    return cards.card(state, tile).colour  # type: ignore[union-attr]
+    return cards.tile(state, tile).colour
 
 
 # ---------------------------------------------------------------------------------------------
@@ -113,7 +112,7 @@ def below_highest(state: GameState, piece: str, pieces: tuple[str, ...]) -> bool
 
 def _tile_name(state: GameState, piece: str) -> str:
     tile = _tile_at(state, piece)
-    return cards.card(state, tile).name if tile else "no tile"  # type: ignore[union-attr]
+    return cards.tile(state, tile).name if tile else "no tile"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -129,7 +128,7 @@ def take_tile(state: GameState, piece: str) -> tuple[GameState, str]:
 def reward_steps(state: GameState, tile: str) -> tuple[cs.Step, ...]:
     """The tile's ability. Once the Stage II space has shuffled the Stage 2 decks in, the Stage 2
     cards are in the Development and Dream decks: a tile's Stage 2 draw draws from those."""
-    steps = cards.card(state, tile).effect.steps  # type: ignore[union-attr]
+    steps = cards.tile(state, tile).effect.steps
     return tuple(_after_stage_ii(state, s) for s in steps)
 
 

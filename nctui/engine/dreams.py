@@ -10,16 +10,13 @@ Game; in the Variable Length Game playing the card builds a Cathedral piece (``c
 
 from __future__ import annotations
 
-from typing import Callable
-
 from msgspec.structs import replace
 
 from ..content import schema as cs
-from . import board, cards, cathedral
+from . import board, cards, cathedral, events as E
 from .actions import Action, Done, PlayDream
 from .effects import push_effect
 from .errors import IllegalAction
-from . import events as E
 from .events import Event
 from .ops import drop_dream, set_player
 from .rules import Refusal, Rule, legal, with_stop
@@ -63,27 +60,41 @@ def _ritual(state: GameState, seat: int, need: cs.RitualReached) -> bool:
     return all(reached) if need.both else any(reached)
 
 
-NEEDS: dict[type, Callable[[GameState, int, object], bool]] = {
-    cs.ControlAreas: lambda s, seat, c: len(_controlled(s, seat, c.where)) >= c.count,
-    cs.ControlSymbols: lambda s, seat, c: len({board.symbol_of(s, a) for a in _controlled(s, seat)}) >= c.count,
-    cs.PresenceAreas: lambda s, seat, c: len(_present(s, seat, c.where)) >= c.count,
-    cs.FollowersInArea: lambda s, seat, c: max(a.followers[seat] for a in s.areas) >= c.count,
-    cs.FollowersOnBoard: lambda s, seat, c: sum(a.followers[seat] for a in s.areas) >= c.count,
-    cs.FortLevels: lambda s, seat, c: sum(_fort_levels(s, seat)) >= c.count,
-    cs.FortsWithLevels: lambda s, seat, c: sum(1 for n in _fort_levels(s, seat) if n >= c.levels) >= c.count,
-    cs.RitualReached: _ritual,
-    cs.LimboAtLeast: lambda s, seat, c: s.players[seat].limbo >= c.count,
-    cs.HandAtLeast: lambda s, seat, c: len(s.players[seat].hand) >= c.count,  # Basic Combat counts
-    cs.UpgradesPlayed: lambda s, seat, c: _upgrades_in_display(s, seat) >= c.count,
-    cs.ShaperIn: lambda s, seat, c: s.players[seat].shaper in board.areas_matching(s, seat, c.where),
-    cs.NoShadowsAdjacentFortress: lambda s, seat, c: _no_shadows_near_fortress(s, seat),
-    cs.ConflictsWon: lambda s, seat, c: s.players[seat].conflicts_won >= c.count,
-    cs.DevouredAtLeast: lambda s, seat, c: s.stage >= 2 and s.players[seat].devoured >= c.count,
-}
-
-
-def condition_met(state: GameState, seat: int, need: object) -> bool:
-    return NEEDS[type(need)](state, seat, need)
+def condition_met(state: GameState, seat: int, need: cs.Condition) -> bool:
+    """A Dream card's condition (content.schema.Condition), for ``seat`` now."""
+    pl = state.players[seat]
+    match need:
+        case cs.ControlAreas(count=n, where=where):
+            return len(_controlled(state, seat, where)) >= n
+        case cs.ControlSymbols(count=n):
+            return len({board.symbol_of(state, a) for a in _controlled(state, seat)}) >= n
+        case cs.PresenceAreas(count=n, where=where):
+            return len(_present(state, seat, where)) >= n
+        case cs.FollowersInArea(count=n):
+            return max(a.followers[seat] for a in state.areas) >= n
+        case cs.FollowersOnBoard(count=n):
+            return sum(a.followers[seat] for a in state.areas) >= n
+        case cs.FortLevels(count=n):
+            return sum(_fort_levels(state, seat)) >= n
+        case cs.FortsWithLevels(count=n, levels=levels):
+            return sum(1 for k in _fort_levels(state, seat) if k >= levels) >= n
+        case cs.RitualReached():
+            return _ritual(state, seat, need)
+        case cs.LimboAtLeast(count=n):
+            return pl.limbo >= n
+        case cs.HandAtLeast(count=n):
+            return len(pl.hand) >= n  # Basic Combat counts
+        case cs.UpgradesPlayed(count=n):
+            return _upgrades_in_display(state, seat) >= n
+        case cs.ShaperIn(where=where):
+            return pl.shaper in board.areas_matching(state, seat, where)
+        case cs.NoShadowsAdjacentFortress():
+            return _no_shadows_near_fortress(state, seat)
+        case cs.ConflictsWon(count=n):
+            return pl.conflicts_won >= n
+        case cs.DevouredAtLeast(count=n):
+            return state.stage >= 2 and pl.devoured >= n
+    raise ValueError(f"unknown Dream condition {need!r}")
 
 
 def conditions_met(state: GameState, seat: int, card_id: str) -> bool:

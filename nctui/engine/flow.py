@@ -13,7 +13,7 @@ import msgspec
 from msgspec.structs import replace
 
 from . import limbo, setup, solo
-from .actions import ACTION_TYPES, Action, Done, ReturnFromLimbo
+from .actions import Action, Done, ReturnFromLimbo, is_action
 from .config import GameConfig
 from .errors import IllegalAction, InvalidAction, NoDecision
 from .events import Event
@@ -88,7 +88,7 @@ def resolve(state: GameState, ev: Events) -> GameState:
 
 def check(state: GameState, action: object) -> None:
     """Raise InvalidAction or IllegalAction unless ``action`` is legal now."""
-    if not isinstance(action, ACTION_TYPES):
+    if not is_action(action):
         raise InvalidAction(f"not an action: {action!r}")
     d = state.decision
     if d is None or state.work is None:

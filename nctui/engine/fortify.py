@@ -15,10 +15,9 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from ..content import schema as cs
-from . import board, units
+from . import board, events as E, units
 from .actions import Action, BuildFortLevel, Done, PayFollower
 from .errors import IllegalAction
-from . import events as E
 from .events import Event
 from .rules import Refusal, Rule, legal, with_stop
 from .state import GameState

@@ -140,7 +140,7 @@ def _card_parts(state: GameState) -> list[Any]:
     """The parts of the state that hold cards, in the order of ``_layout`` (a part added here is
     added there too: ``zip(strict=True)`` refuses parts and a layout of different lengths)."""
     d = state.decks
-    parts = [d.development, d.development_discard, d.development2, d.removed, _cards_in_work(state),
+    parts: list[Any] = [d.development, d.development_discard, d.development2, d.removed, _cards_in_work(state),
              d.dream, d.dream_offer, d.dream2, _dreams_in_work(state),
              d.conflict, d.conflict2, d.removed, _cards_in_work(state, "conflict")]
     for pl in state.players:
@@ -189,8 +189,8 @@ def _sorted_cards(parts: list[Any], ref: _Reference) -> tuple[list[str], list[st
     cards: tuple[list[str], list[str], list[str]] = ([], [], [])
     for part, (kind, read) in zip(parts, ref.layout, strict=True):
         cards[kind].extend(part if read is None else read(part, ref.conflict_ids))
-    for kind in cards:
-        kind.sort()
+    for pile in cards:
+        pile.sort()
     return cards
 
 
@@ -348,7 +348,8 @@ def _cards_in_work(state: GameState, deck: str = "development") -> tuple[str, ..
     if isinstance(w, KeepWork) and w.deck.startswith("development"):
         held += w.drawn
     if f is not None:
-        held += tuple(c for c in f.plays[0] + f.plays[1] if c not in KING_COMBAT)  # the King's are not Development cards
+        # the King's own combat cards are not Development cards
+        held += tuple(c for c in f.plays[0] + f.plays[1] if c not in KING_COMBAT)
     if isinstance(w, KingTuckWork):  # solo DEVELOP: the card waits for your choice of Action card
         held += (w.card,)
     return held

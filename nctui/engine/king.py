@@ -7,10 +7,11 @@ build on this module; it builds on none of them.
 
 from __future__ import annotations
 
+from typing import Final
+
 from msgspec.structs import replace
 
-from . import board, cards, rng, units
-from . import events as E
+from . import board, cards, events as E, rng, units
 from .events import AreaPurpose, ClimbReason, Event, TuckReason
 from .king_state import HORROR_DIE, KING_COMBAT, KingState
 from .ops import draw_development, set_player
@@ -19,7 +20,7 @@ from .work import Frame
 
 Events = list[Event]
 SOLO = "SOLO"  # rulebook sections of the King's rules are those of the solo rulebook
-KING_PIECE = "king_piece"  # the source of a frame holding a piece you choose for the King
+KING_PIECE: Final = "king_piece"  # the source of a frame holding a piece you choose for the King
 
 
 def king(state: GameState) -> KingState:
@@ -194,7 +195,7 @@ def king_draws(state: GameState, count: int, ev: Events) -> GameState:
 def _keep_drawn(state: GameState, card: str, ev: Events) -> GameState:
     k = king(state)
     if cards.is_upgrade(state, card):
-        slot = rondel(state).index(cards.development(state, card).action)
+        slot = rondel(state).index(cards.upgrade_action(state, card))
         return tuck(state, slot, card, ev, why="dissent")
     hand, r = rng.shuffle(state.rng, k.hand + (card,))
     ev.append(E.KingHandCard(seat=k.seat, count=1))

@@ -10,15 +10,14 @@ a Develop tucks its card under (``KingTuckWork``).
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from msgspec.structs import replace
 
-from . import board, cards, nightmares, rng, units
-from . import king as kt
+from . import board, cards, events as E, king as kt, nightmares, rng, units
 from .actions import Action, ChooseAction, ChooseArea
 from .errors import IllegalAction
-from . import events as E
 from .events import AreaPurpose, Event
 from .king_dreams import add_cultist, place_on_dream
 from .king_nightmares import devour_order
@@ -82,7 +81,7 @@ def controlled(state: GameState) -> tuple[str, ...]:
     return board.areas_matching(state, kt.king(state).seat, "controlled")
 
 
-def _best(areas: list[AreaState], keys: list[Callable[[AreaState], object]]) -> list[AreaState]:
+def _best(areas: list[AreaState], keys: Sequence[Callable[[AreaState], Any]]) -> list[AreaState]:
     """The areas with the smallest value of each key in turn."""
     for key in keys:
         best = min(key(a) for a in areas)
@@ -90,7 +89,7 @@ def _best(areas: list[AreaState], keys: list[Callable[[AreaState], object]]) -> 
     return areas
 
 
-def _pick(state: GameState, areas: list[AreaState], keys: list[Callable[[AreaState], object]], why: AreaPurpose,
+def _pick(state: GameState, areas: list[AreaState], keys: Sequence[Callable[[AreaState], Any]], why: AreaPurpose,
           ev: Events) -> tuple[str, GameState]:
     """The best area by ``keys``; the Area Selection cards decide among the areas still tied."""
     return kt.select_area(state, tuple(a.id for a in _best(areas, keys)), why, ev)
@@ -238,7 +237,7 @@ def climb(state: GameState, marker: int, steps: int, ev: Events) -> GameState:
             break
         ritual = tuple(pos if m == marker else x for m, x in enumerate(pl.ritual))
         best = tuple(max(b, x) for b, x in zip(pl.ritual_best, ritual))
-        state = set_player(state, replace(pl, ritual=ritual, ritual_best=best))  # type: ignore[arg-type]
+        state = set_player(state, replace(pl, ritual=ritual, ritual_best=best))
         ev.append(E.KingMarkerClimbs(seat=seat, space=pos, space_kind=track[pos - 1].kind))
         state = _entered(state, track[pos - 1].kind, ev)
     return state
@@ -369,7 +368,8 @@ def maneuver_targets(state: GameState) -> list[AreaState]:
     seat = kt.king(state).seat
     mine = controlled(state)
     near = {b for a in mine for b in board.adjacent(state, a)}
-    return [board.area(state, a) for a in sorted(near, key=board.area_index(state).get)
+    index = board.area_index(state)
+    return [board.area(state, a) for a in sorted(near, key=lambda a: index[a])
             if a not in mine and not has_majority(board.area(state, a), seat) and king_room(state, a) > 0]
 
 
@@ -505,7 +505,7 @@ def _tuck_drawn(state: GameState, card: str, upgrade: bool, ev: Events) -> GameS
     "your choice if tied": the card, face up, waits in ``KingTuckWork`` for your decision, which
     comes before the rest of the turn (a Stage 2 command included)."""
     ro = kt.rondel(state)
-    options = (cards.development(state, card).action,) if upgrade else tuck_choices(state)
+    options = (cards.upgrade_action(state, card),) if upgrade else tuck_choices(state)
     if len(options) == 1:
         return kt.tuck(state, ro.index(options[0]), card, ev, why="develop")
     return replace(state, work=KingTuckWork(seat=kt.human(state), card=card, options=options))

@@ -13,11 +13,10 @@ from itertools import combinations
 from msgspec.structs import replace
 
 from ..content import schema as cs
-from . import board, cards, rng, units
+from . import board, cards, events as E, rng, units
 from .actions import Action, DiscardDevelopment, Done
 from .effects import push_effect
 from .errors import IllegalAction
-from . import events as E
 from .events import Event
 from .king import king, king_combat_cards, king_draws, select_area, set_king
 from .ops import remove_one, set_player
@@ -109,7 +108,7 @@ def desirable(state: GameState, area_id: str, sides: tuple[int, int]) -> bool:
 
 def possible(state: GameState, area_id: str) -> tuple[tuple[int, int], ...]:
     """CONFLICTS 1: every pair of sides that may fight in the area."""
-    return tuple(combinations(board.sides_in(board.area(state, area_id)), 2))  # type: ignore[arg-type]
+    return tuple(combinations(board.sides_in(board.area(state, area_id)), 2))
 
 
 # ---------------------------------------------------------------------------------------------

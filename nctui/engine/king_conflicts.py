@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from . import board, conflict, rng
+from . import board, conflict, events as E, rng
 from .effects import push
-from . import events as E
 from .events import Event
 from .king import area_selection_cards, king
 from .king_combat import desirable, margin, possible, you

@@ -11,10 +11,9 @@ from typing import Literal
 
 from msgspec.structs import replace
 
-from . import cards, cathedral
+from . import cards, cathedral, events as E
 from .actions import TakeDream
 from .errors import IllegalAction
-from . import events as E
 from .events import Event
 from .king import bump, king, modifier, set_king
 from .king_state import KingState

@@ -12,9 +12,8 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from ..content import schema as cs
-from . import board, conflict, units
+from . import board, conflict, events as E, units
 from .effects import push
-from . import events as E
 from .events import Event
 from .king import king, king_climbs, king_draws, select_area, set_king
 from .king_combat import margin, possible, you
@@ -112,7 +111,7 @@ def _here(state: GameState) -> str:
     return location(state, state.commanding)
 
 
-def _resolve_step(state: GameState, step: object, ev: Events) -> GameState:
+def _resolve_step(state: GameState, step: cs.Step, ev: Events) -> GameState:
     """The King's Nightmare effects: devour, climb, draw, add Shadows, in the Nightmare's area."""
     if isinstance(step, cs.Devour):
         for _ in range(step.count):

@@ -9,14 +9,13 @@ later step waits in a frame beneath whatever the earlier one asks (conflicts, yo
 
 from __future__ import annotations
 
+from typing import Final
+
 from msgspec.structs import replace
 
-from . import events as E
+from . import events as E, king as kg
 from .events import Event
-from . import king as kg
-from .king import (
-    bump, king, king_draws, modifier, pieces_pending, rondel, set_king, under_pieces,
-)
+from .king import bump, king, king_draws, modifier, pieces_pending, rondel, set_king, under_pieces
 from .king_actions import perform_king_action
 from .king_dreams import place_on_dream, refill_dreams
 from .king_state import KingState
@@ -24,7 +23,7 @@ from .state import GameState
 from .work import Frame, KingActionDone, KingPerform
 
 Events = list[Event]
-KING_TURN = "king_turn"  # the source of the empty frames that carry the King's turn on
+KING_TURN: Final = "king_turn"  # the source of the empty frames that carry the King's turn on
 
 
 # ---------------------------------------------------------------------------------------------

@@ -14,10 +14,9 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from . import ritual, units
+from . import events as E, ritual, units
 from .actions import ReturnFromLimbo
 from .errors import IllegalAction
-from . import events as E
 from .events import Event, plural
 from .king import is_king
 from .state import Decision, GameState

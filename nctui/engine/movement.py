@@ -10,10 +10,9 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from ..content import schema as cs
-from . import board, units
+from . import board, events as E, units
 from .actions import Action, ConvertUnit, Done, MoveFollower, MoveShaper
 from .errors import IllegalAction
-from . import events as E
 from .events import Event
 from .ops import set_player
 from .rules import Refusal, Rule, with_stop

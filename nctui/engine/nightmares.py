@@ -13,16 +13,15 @@ Before Stage 2 the steps that mention Nightmares or devouring do nothing and say
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from msgspec.structs import replace
 
 from ..content import schema as cs
-from . import board, units
+from . import board, events as E, units
 from .actions import Action, ChooseNightmare, DevourUnit, Done, MoveNightmare
 from .effects import push_effect
 from .errors import IllegalAction
-from . import events as E
 from .events import Event
 from .ops import set_player
 from .rules import Refusal, Rule, legal, with_stop
@@ -66,7 +65,7 @@ def complete(state: GameState, ev: Events) -> GameState:
     return replace(state, nightmare_at=tuple(CATHEDRAL for _ in state.nightmares))
 
 
-def _stage1(state: GameState, frame: Frame, step: object, ev: Events) -> bool:
+def _stage1(state: GameState, frame: Frame, step: cs.Step, ev: Events) -> bool:
     """Before the Cathedral is complete, effects about Nightmares and devouring do nothing."""
     if state.stage >= 2:
         return False

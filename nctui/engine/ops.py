@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from . import rng
-from . import events as E
+from . import events as E, rng
 from .events import Event
 from .state import GameState, PlayerState
 

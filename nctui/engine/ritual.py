@@ -14,11 +14,10 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from ..content import schema as cs
-from . import board, nightmares, units
+from . import board, events as E, nightmares, units
 from .actions import Action, ClimbMarker, Done, PayFollower, PayLimbo, TakeBonus
 from .effects import push_effect
 from .errors import IllegalAction
-from . import events as E
 from .events import Event
 from .ops import remove_one, set_player
 from .rules import Refusal, Rule, legal, with_stop

@@ -6,7 +6,8 @@ exactly, and undoing a decision then taking it again gives the same draw.
 
 from __future__ import annotations
 
-from typing import Sequence, TypeVar
+from collections.abc import Sequence
+from typing import TypeVar
 
 import msgspec
 

@@ -45,12 +45,13 @@ class Rule(Generic[W]):
 A = TypeVar("A")
 
 
-def legal(state: GameState, w: W, candidates: Iterable[A], refusal: Callable[[GameState, W, A], Refusal]) -> tuple[A, ...]:
+def legal(state: GameState, w: W, candidates: Iterable[A],
+          refusal: Callable[[GameState, W, A], Refusal]) -> tuple[A, ...]:
     """The candidates the rule's own predicate lets through."""
     return tuple(a for a in candidates if refusal(state, w, a) is None)
 
 
-def with_stop(options: tuple[Action, ...], optional: bool) -> tuple[Action, ...]:
+def with_stop(options: tuple[A, ...], optional: bool) -> tuple[A | Done, ...]:
     """A step's options and, when the player may end it early, Done; nothing when there is
     nothing to choose (the step is over)."""
     if not options:

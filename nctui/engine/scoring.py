@@ -6,8 +6,7 @@ from typing import Literal
 
 from msgspec.structs import replace
 
-from . import board, cards
-from . import events as E
+from . import board, cards, events as E
 from .events import Event
 from .king import king, king_combat_cards, modifier
 from .state import GameState, Outcome, Score
@@ -107,7 +106,8 @@ def winners(result: tuple[Score, ...]) -> tuple[tuple[int, ...], str]:
     tied = [s for s in result if s.total == best]
     if len(tied) == 1:
         return (tied[0].seat,), ""
-    for label, key in (("most VP from Dreams", lambda s: s.dreams), ("most VP from the Ritual track", lambda s: s.ritual)):
+    tie_breaks = (("most VP from Dreams", lambda s: s.dreams), ("most VP from the Ritual track", lambda s: s.ritual))
+    for label, key in tie_breaks:
         top = max(key(s) for s in tied)
         tied = [s for s in tied if key(s) == top]
         if len(tied) == 1:

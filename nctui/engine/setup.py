@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from . import board, cathedral, rng
+from ..content.loader import Pack
+from . import board, cathedral, events as E, rng
 from .actions import Action, ChooseTurnStart, Conquer, PlaceDreamer
 from .config import NIGHTMARES, GameConfig, check_config
 from .errors import IllegalAction
-from . import events as E
 from .events import Event
 from .rules import Refusal, Rule, legal
 from .state import BASIC_COMBAT, DREAM_OFFER, AreaState, Decks, GameState, PlayerState
@@ -99,8 +99,8 @@ def deal_cards(state: GameState, ev: Events) -> GameState:
     display = tuple((start[a],) for a in p.matrix.rondel)
     players = [replace(pl, display=display, hand=(BASIC_COMBAT,)) for pl in state.players]
     # Steps 10-11: deal a starting Upgrade to each player, first player first.
-    deck, r = rng.shuffle(r, dev1)
-    deck = list(deck)
+    shuffled, r = rng.shuffle(r, dev1)
+    deck = list(shuffled)
     order = [(state.first_player + i) % len(players) for i in range(len(players))]
     for seat in order:
         i = next((k for k, c in enumerate(deck) if c in upgrades), None)
@@ -108,20 +108,20 @@ def deal_cards(state: GameState, ev: Events) -> GameState:
             break
         card = deck.pop(i)
         pl = players[seat]
-        slot = p.matrix.rondel.index(_card(p, card).action)
+        slot = p.matrix.rondel.index(_upgrade_action(p, card))
         disp = pl.display[:slot] + (pl.display[slot] + (card,),) + pl.display[slot + 1 :]
         players[seat] = replace(pl, display=disp)
         ev.append(E.StartingUpgrade(seat=seat, card=card))
     # Step 12: shuffle again. Step 13: deal 3 each.
-    deck_t, r = rng.shuffle(r, deck)
-    deck = list(deck_t)
+    shuffled, r = rng.shuffle(r, deck)
+    deck = list(shuffled)
     for seat in order:
         dealt, deck = tuple(deck[:3]), deck[3:]
         players[seat] = replace(players[seat], hand=players[seat].hand + dealt)
         ev.append(E.DealtDevelopment(seat=seat, cards=dealt))
     # Steps 14-15: the Dream deck, 2 Dreams each, an offer of 3.
-    dreams, r = rng.shuffle(r, [d.id for d in p.cards.dreams if d.stage == 1])
-    dreams = list(dreams)
+    shuffled, r = rng.shuffle(r, [d.id for d in p.cards.dreams if d.stage == 1])
+    dreams = list(shuffled)
     for seat in order:
         dealt, dreams = tuple(dreams[:2]), dreams[2:]
         players[seat] = replace(players[seat], dreams=dealt)
@@ -140,8 +140,11 @@ def deal_cards(state: GameState, ev: Events) -> GameState:
     return replace(state, players=tuple(players), decks=decks, rng=r)
 
 
-def _card(p, card_id: str):
-    return next(d for d in p.cards.development if d.id == card_id)
+def _upgrade_action(p: Pack, card_id: str) -> str:
+    """The Action card a starting Upgrade goes on."""
+    action = next(d.action for d in p.cards.development if d.id == card_id)
+    assert action is not None
+    return action
 
 
 def _conquer_options(state: GameState, w: ConquerWork) -> tuple[Action, ...]:
@@ -158,7 +161,8 @@ def _conquer_refusal(state: GameState, w: ConquerWork, action: Conquer) -> Refus
         return IllegalAction(f"{action.area!r} is not an area in play", rule="areas in play", section="SETUP 2")
     taken = _conquered(state)
     if action.area in taken:
-        return IllegalAction(f"{action.area} is already conquered", rule="conquer an unconquered area", section="SETUP 17")
+        return IllegalAction(f"{action.area} is already conquered", rule="conquer an unconquered area",
+                             section="SETUP 17")
     mine = [a for a, s in taken.items() if s == w.seat]
     corner = board.is_corner(state, action.area)
     if any(board.is_corner(state, a) == corner for a in mine):
@@ -193,7 +197,8 @@ def _conquer(state: GameState, w: ConquerWork, action: Conquer, ev: Events) -> G
     if state.queue:
         return replace(state, work=ConquerWork(seat=state.queue[0]))
     state = seed_shadows(state, ev)
-    return place_dreamers(state, tuple((state.first_player + i) % len(state.players) for i in range(len(state.players))))
+    n = len(state.players)
+    return place_dreamers(state, tuple((state.first_player + i) % n for i in range(n)))
 
 
 CONQUER = Rule(ConquerWork, (Conquer,), _conquer_options, _conquer_refusal, _conquer)

@@ -11,14 +11,22 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from . import board, cards, rng, setup
+from . import board, cards, events as E, rng, setup
 from .actions import Action, ChooseAction, ChooseTurnStart, Conquer
 from .config import GameConfig, check_config
 from .errors import IllegalAction
-from . import events as E
 from .events import Event
-from .king import area_selection_cards, clockwise, draw, king, king_combat_cards, modifier, next_corner_clockwise
-from .king import rondel, tuck
+from .king import (
+    area_selection_cards,
+    clockwise,
+    draw,
+    king,
+    king_combat_cards,
+    modifier,
+    next_corner_clockwise,
+    rondel,
+    tuck,
+)
 from .king_state import KingState
 from .ops import set_player
 from .rules import Refusal, Rule, legal

@@ -12,21 +12,39 @@ from collections.abc import Callable
 from msgspec.structs import replace
 
 from ..content import schema as cs
-from . import board, cards, rng, units
+from . import board, cards, events as E, rng, units
 from .actions import (
-    Action, AddShadow, ChooseAction, ChooseOption, Done, KeepCard, PayFollower, PlayPloy, PlayUpgrade, ProduceIn,
+    Action,
+    AddShadow,
+    ChooseAction,
+    ChooseOption,
+    Done,
+    KeepCard,
+    PayFollower,
+    PlayPloy,
+    PlayUpgrade,
+    ProduceIn,
     RecoverTo,
 )
 from .effects import push_effect
 from .errors import IllegalAction
-from . import events as E
 from .events import Event
 from .ops import draw_development, remove_one, set_player
 from .rules import Refusal, Rule, legal, with_stop
 from .state import GameState
 from .work import (
-    ChooseWork, ConformWork, Frame, KeepWork, PloyWork, ProduceWork, RecoverWork, RemoveWork, ShadowWork, UpgradeWork,
-    Work, kind_of,
+    ChooseWork,
+    ConformWork,
+    Frame,
+    KeepWork,
+    PloyWork,
+    ProduceWork,
+    RecoverWork,
+    RemoveWork,
+    ShadowWork,
+    UpgradeWork,
+    Work,
+    kind_of,
 )
 
 Events = list[Event]
@@ -384,7 +402,7 @@ def start_conform(state: GameState, frame: Frame, step: cs.PerformConform, ev: E
 
 def _conform_options(state: GameState, w: ConformWork) -> tuple[Action, ...]:
     rondel = board.pack(state).matrix.rondel
-    return with_stop(tuple(ChooseAction(action=a) for a in rondel), True)  # type: ignore[arg-type]
+    return with_stop(tuple(ChooseAction(action=a) for a in rondel), True)
 
 
 def _conform_refusal(state: GameState, w: ConformWork, action: ChooseAction) -> Refusal:
@@ -444,11 +462,11 @@ def _upgrade(state: GameState, w: UpgradeWork, action: PlayUpgrade | Done, ev: E
     if isinstance(action, Done):
         return stop(state, w, ev)
     pl = state.players[w.seat]
-    card = cards.development(state, action.card)
-    slot = board.pack(state).matrix.rondel.index(card.action)
+    action_id = cards.upgrade_action(state, action.card)
+    slot = board.pack(state).matrix.rondel.index(action_id)
     display = pl.display[:slot] + (pl.display[slot] + (action.card,),) + pl.display[slot + 1:]
     state = set_player(state, replace(pl, hand=remove_one(pl.hand, action.card), display=display))
-    ev.append(E.UpgradePlayed(seat=w.seat, card=action.card, action=card.action))
+    ev.append(E.UpgradePlayed(seat=w.seat, card=action.card, action=action_id))
     return replace(state, work=replace(w, played=w.played + 1))
 
 
@@ -466,7 +484,7 @@ def _ploy_options(state: GameState, w: PloyWork) -> tuple[Action, ...]:
 
 def _ploy_refusal(state: GameState, w: PloyWork, action: PlayPloy) -> Refusal:
     if (action.card in state.players[w.seat].hand and cards.is_ploy(state, action.card)
-            and cards.card(state, action.card).effect is not None):
+            and cards.development(state, action.card).effect is not None):
         return None
     return IllegalAction("only a Ploy from your hand can be played now", rule="playing Ploys", section="DEVELOP")
 
@@ -476,14 +494,15 @@ def _ploy(state: GameState, w: PloyWork, action: PlayPloy | Done, ev: Events) ->
         return stop(state, w, ev)
     pl = state.players[w.seat]
     state = set_player(state, replace(pl, hand=remove_one(pl.hand, action.card)))
-    state = replace(state, decks=replace(state.decks, development_discard=state.decks.development_discard + (action.card,)))
+    discard = (*state.decks.development_discard, action.card)
+    state = replace(state, decks=replace(state.decks, development_discard=discard))
     ev.append(E.PloyPlayed(seat=w.seat, card=action.card))
     state = replace(state, work=None)
     if not w.left or w.played + 1 < w.left:  # more Ploys may follow once this one is resolved
         more = cs.PlayPloys(count=0 if not w.left else w.left - w.played - 1)
         state = push_effect(state, w.seat, (more,), "develop")
-    effect = cards.card(state, action.card).effect
-    return push_effect(state, w.seat, effect.steps, "ploy", card=action.card)
+    effect = cards.development(state, action.card).effect
+    return push_effect(state, w.seat, effect.steps if effect is not None else (), "ploy", card=action.card)
 
 
 PLOY = Rule(PloyWork, (PlayPloy,), _ploy_options, _ploy_refusal, _ploy)

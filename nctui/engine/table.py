@@ -14,11 +14,27 @@ from typing import Any
 
 from ..content import schema as cs
 from . import (
-    cathedral, conflict, dreams, fortify, king_actions, king_combat, king_conflicts, king_dreams, king_nightmares,
-    king_turn, limbo, movement, nightmares, ritual, setup, solo, steps_basic, turn,
+    actions as A,
+    cathedral,
+    conflict,
+    dreams,
+    fortify,
+    king_actions,
+    king_combat,
+    king_conflicts,
+    king_dreams,
+    king_nightmares,
+    king_turn,
+    limbo,
+    movement,
+    nightmares,
+    ritual,
+    setup,
+    solo,
+    steps_basic,
+    turn,
+    work as W,
 )
-from . import actions as A
-from . import work as W
 from .errors import IllegalAction
 from .events import Event
 from .rules import Rule

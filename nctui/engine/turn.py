@@ -19,11 +19,10 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from ..content import schema as cs
-from . import board, cards, cathedral, dreams, king_turn
+from . import board, cards, cathedral, dreams, events as E, king_turn
 from .actions import Action, ChooseDay, DiscardDevelopment, DiscardDream, KeepDreams, PlaceDreamer, React, TakeDream
 from .effects import push, push_effect
 from .errors import IllegalAction
-from . import events as E
 from .events import Event
 from .king import is_king, under_pieces
 from .ops import counted_dreams, drop_dream, remove_one, set_player
@@ -32,8 +31,20 @@ from .scoring import devoured_end_due, end_game
 from .setup import night_refusal
 from .state import BASIC_COMBAT, DREAM_HAND, HAND_LIMIT, GameState
 from .work import (
-    ActionDone, AfterWindow, ChooseDayWork, DiscardDreamsWork, DrawDreamWork, EndTurn, FirstTurn, Frame,
-    HandLimitWork, KingTurnReactions, MoveDreamerWork, NextReaction, ReactionDone, ReactWork,
+    ActionDone,
+    AfterWindow,
+    ChooseDayWork,
+    DiscardDreamsWork,
+    DrawDreamWork,
+    EndTurn,
+    FirstTurn,
+    Frame,
+    HandLimitWork,
+    KingTurnReactions,
+    MoveDreamerWork,
+    NextReaction,
+    ReactionDone,
+    ReactWork,
 )
 
 Events = list[Event]
@@ -180,7 +191,8 @@ def _draw_options(state: GameState, w: DrawDreamWork) -> tuple[Action, ...]:
 def _draw_refusal(state: GameState, w: DrawDreamWork, action: TakeDream) -> Refusal:
     if action.card in state.decks.dream_offer or (not action.card and state.decks.dream):
         return None
-    return IllegalAction(f"{action.card or 'the deck'} is not in the Dream offer", rule="draw from the offer or the deck",
+    return IllegalAction(f"{action.card or 'the deck'} is not in the Dream offer",
+                         rule="draw from the offer or the deck",
                          section="TURN STRUCTURE 4")
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Mapping
 from typing import TypeVar
 
 import msgspec
@@ -26,7 +27,7 @@ from .events import HIDDEN, Event, Reveal
 from .king_state import KING_COMBAT, KingState
 from .rng import Rng
 from .state import BASIC_COMBAT, GameState, PlayerState
-from .work import CardToBottom, Fight, KeepWork, Work
+from .work import CardToBottom, Fight, KeepWork, Work, fight_of, with_fight
 
 SPECTATOR = -1
 
@@ -45,22 +46,17 @@ def _hide(cards: tuple[str, ...]) -> tuple[str, ...]:
     return (HIDDEN,) * len(cards)  # one C-level copy: every view of every decision hides ~10 piles
 
 
-def fight_of(work: object) -> Fight | None:
-    """The conflict being fought, when the decision due is one of its stages."""
-    f = getattr(work, "fight", None)
-    return f if isinstance(f, Fight) else None
-
-
 def _hide_work(work: Work | None, seat: int) -> Work | None:
     """Cards a step holds aside: those drawn and not yet kept are seen by the drawer only;
     cards played face down in a conflict by their owner only, until revealed (CONFLICTS 2)."""
     if isinstance(work, KeepWork) and work.seat != seat:
         return replace(work, drawn=_hide(work.drawn))
     f = fight_of(work)
-    if f is None or f.revealed:
+    if work is None or f is None or f.revealed:
         return work
-    plays = tuple(p if side == seat else _hide(p) for side, p in zip(f.sides, f.plays))
-    return replace(work, fight=replace(f, plays=plays))  # type: ignore[call-arg]
+    plays = (f.plays[0] if f.sides[0] == seat else _hide(f.plays[0]),
+             f.plays[1] if f.sides[1] == seat else _hide(f.plays[1]))
+    return with_fight(work, replace(f, plays=plays))
 
 
 def _hide_king(king: KingState | None, seat: int) -> KingState | None:
@@ -158,7 +154,7 @@ def is_secret_action(action: A.Action) -> bool:
 # Resampling: a full state consistent with a view, for computer players
 
 
-def _deal_unknown(rnd: random.Random, unknown: Counter[str], stage_of: dict[str, int], deck2: tuple[str, ...],
+def _deal_unknown(rnd: random.Random, unknown: Counter[str], stage_of: Mapping[str, int], deck2: tuple[str, ...],
                   filler: str) -> tuple[tuple[str, ...], list[str]]:
     """Unseen cards dealt as guesses: the Stage 2 deck gets Stage 2 cards (shuffled), and what is
     left of them joins the others, shuffled, for every other hidden place. Returns (the Stage 2
@@ -187,118 +183,143 @@ def resample(view: View, rnd: random.Random) -> GameState:
     the seat has not seen (shuffled by ``rnd``), the RNG is reseeded. Stage 2 decks get Stage 2
     cards. The guess conserves the cards when the view is consistent; it never needs to be exact."""
     state = view.state
-    p = get_pack(state.pack)
-    c = p.cards
-    d = state.decks
-    w = state.work
-    k = state.king
-    conflict_ids = {x.id for x in c.conflicts}
-    # Development cards and Basic Combat cards
-    seen: Counter[str] = Counter(x for x in d.development_discard if x != HIDDEN)
-    seen.update(x for x in d.removed if x not in conflict_ids)
-    for pl in state.players:
-        seen.update(x for x in pl.hand if x != HIDDEN)
-        seen.update(x for stack in pl.display for x in stack[1:])
-    if k is not None:
-        seen.update(x for x in k.hand if x != HIDDEN and x not in KING_COMBAT)
-        seen.update(x for stack in k.tucked for x in stack)
-    if isinstance(w, KeepWork) and w.deck.startswith("development"):
-        seen.update(x for x in w.drawn if x != HIDDEN)
-    played_king: list[str] = []
-    f = fight_of(w)
-    if f is not None:
-        played = [x for x in f.plays[0] + f.plays[1] if x != HIDDEN]
-        seen.update(x for x in played if x not in KING_COMBAT)
-        played_king = [x for x in played if x in KING_COMBAT]
-    dev_stage = {x.id: x.stage for x in c.development}
-    every: Counter[str] = Counter(dict.fromkeys(dev_stage, 1))
-    every[BASIC_COMBAT] = len(state.players) - (k is not None)
-    unknown = every - seen
-    basics = unknown.pop(BASIC_COMBAT, 0)
-    any_dev = min(dev_stage)
-    dev2, rest = _deal_unknown(rnd, unknown, dev_stage, d.development2, any_dev)
-    king_side = k.seat if k is not None else -99
-    if k is not None:  # the King's own 2 combat cards are in its hand or in play
+    guess = _Guess(state, rnd)
+    state = guess.development(state)
+    state = guess.dreams(state)
+    state = guess.conflicts(state)
+    return replace(state, rng=Rng(state=rnd.getrandbits(64)))
+
+
+class _Guess:
+    """The unseen cards of each kind, dealt into the hidden places of a view."""
+
+    def __init__(self, state: GameState, rnd: random.Random) -> None:
+        self.rnd = rnd
+        self.cards = get_pack(state.pack).cards
+        self.conflict_ids = {x.id for x in self.cards.conflicts}
+
+    def development(self, state: GameState) -> GameState:
+        """Development cards, Basic Combat cards and the King's own combat cards."""
+        d, w, k = state.decks, state.work, state.king
+        f = fight_of(w)
+        seen: Counter[str] = Counter(x for x in d.development_discard if x != HIDDEN)
+        seen.update(x for x in d.removed if x not in self.conflict_ids)
+        for pl in state.players:
+            seen.update(x for x in pl.hand if x != HIDDEN)
+            seen.update(x for stack in pl.display for x in stack[1:])
+        if k is not None:
+            seen.update(x for x in k.hand if x != HIDDEN and x not in KING_COMBAT)
+            seen.update(x for stack in k.tucked for x in stack)
+        if isinstance(w, KeepWork) and w.deck.startswith("development"):
+            seen.update(x for x in w.drawn if x != HIDDEN)
+        if f is not None:
+            seen.update(x for x in f.plays[0] + f.plays[1] if x != HIDDEN and x not in KING_COMBAT)
+        stage = {x.id: x.stage for x in self.cards.development}
+        unknown = Counter(dict.fromkeys(stage, 1))
+        unknown[BASIC_COMBAT] = len(state.players) - (k is not None)
+        unknown -= seen
+        basics = unknown.pop(BASIC_COMBAT, 0)
+        filler = min(stage)
+        dev2, pool = _deal_unknown(self.rnd, unknown, stage, d.development2, filler)
+        if k is not None:
+            state, f, pool = self._king(state, f, pool, filler)
+        if f is not None and HIDDEN in f.plays[0] + f.plays[1]:
+            f, pool, basics = self._face_down(state, f, pool, basics, filler)
+        players = []
+        for pl in state.players:
+            hand = pl.hand
+            if HIDDEN in hand and basics > 0:  # the card every hand holds
+                i = hand.index(HIDDEN)
+                hand, basics = (*hand[:i], BASIC_COMBAT, *hand[i + 1:]), basics - 1
+            hand, pool = _fill(hand, pool, filler)
+            players.append(replace(pl, hand=hand) if hand != pl.hand else pl)
+        w = state.work
+        if f is not None and w is not None:
+            w = with_fight(w, f)
+        if isinstance(w, KeepWork) and HIDDEN in w.drawn and w.deck.startswith("development"):
+            drawn, pool = _fill(w.drawn, pool, filler)
+            w = replace(w, drawn=drawn)
+        development, pool = _fill(d.development, pool, filler)
+        decks = replace(d, development=development, development2=dev2)
+        return replace(state, decks=decks, players=tuple(players), work=w)
+
+    def _king(self, state: GameState, f: Fight | None, pool: list[str],
+              filler: str) -> tuple[GameState, Fight | None, list[str]]:
+        """The King's face-down hand (its own 2 combat cards are in it or in play) and its Area
+        Selection deck."""
+        k = state.king
+        assert k is not None
+        mine = f.sides.index(k.seat) if f is not None and k.seat in f.sides else -1
+        played = f.plays[mine] if f is not None and mine >= 0 else ()
         slots = [("hand", i) for i, x in enumerate(k.hand) if x == HIDDEN]
-        if f is not None and king_side in f.sides:
-            slots += [("play", i) for i, x in enumerate(f.plays[f.sides.index(king_side)]) if x == HIDDEN]
-        own = [x for x in KING_COMBAT if x not in k.hand and x not in played_king]
-        rnd.shuffle(slots)
-        hand = list(k.hand)
-        kplays = list(f.plays[f.sides.index(king_side)]) if f is not None and king_side in f.sides else []
+        slots += [("play", i) for i, x in enumerate(played) if x == HIDDEN]
+        own = [x for x in KING_COMBAT if x not in k.hand and x not in played]
+        self.rnd.shuffle(slots)
+        hand, plays = list(k.hand), list(played)
         for (where, i), x in zip(slots, own):
-            (hand if where == "hand" else kplays)[i] = x
-        hand_t, rest = _fill(tuple(hand), rest, any_dev)
-        free = Counter(p.cards.area_selection or tuple(a.id for a in state.areas))
+            (hand if where == "hand" else plays)[i] = x
+        filled, pool = _fill(tuple(hand), pool, filler)
+        free = Counter(self.cards.area_selection or tuple(a.id for a in state.areas))
         free.subtract(x for x in k.area_deck + k.area_aside if x != HIDDEN)
         areas = sorted(free.elements())
-        rnd.shuffle(areas)
+        self.rnd.shuffle(areas)
         area_deck, _ = _fill(k.area_deck, areas, areas[0] if areas else state.areas[0].id)
-        k = replace(k, hand=hand_t, area_deck=area_deck)
-        if kplays and f is not None:
-            j = f.sides.index(king_side)
-            f = replace(f, plays=((tuple(kplays), f.plays[1]) if j == 0 else (f.plays[0], tuple(kplays))))
-    if f is not None and HIDDEN in f.plays[0] + f.plays[1]:
-        plays = []
-        for side, x in zip(f.sides, f.plays):
-            if HIDDEN in x and side >= 0 and basics > 0 and side != king_side:
-                x = (BASIC_COMBAT, *x[1:])  # the card most played: it comes back
-                basics -= 1
-            x, rest = _fill(x, rest, any_dev)
-            plays.append(x)
-        f = replace(f, plays=(plays[0], plays[1]))
-    if f is not None:
-        w = replace(w, fight=f)  # type: ignore[call-arg]
-    players = []
-    for pl in state.players:
-        if HIDDEN in pl.hand and basics > 0:
-            hand = list(pl.hand)
-            hand[hand.index(HIDDEN)] = BASIC_COMBAT
-            basics -= 1
-            pl = replace(pl, hand=tuple(hand))
-        hand, rest = _fill(pl.hand, rest, any_dev)
-        players.append(replace(pl, hand=hand) if hand != pl.hand else pl)
-    if isinstance(w, KeepWork) and HIDDEN in w.drawn and w.deck.startswith("development"):
-        drawn, rest = _fill(w.drawn, rest, any_dev)
-        w = replace(w, drawn=drawn)
-    development, rest = _fill(d.development, rest, any_dev)
-    # Dream cards
-    dream_stage = {x.id: x.stage for x in c.dreams}
-    seen_dreams: Counter[str] = Counter(x for x in d.dream_offer if x != HIDDEN)
-    for pl in players:
-        seen_dreams.update(x for x in pl.dreams + pl.dreams_played if x != HIDDEN)
-    if k is not None:
-        seen_dreams.update(k.dreams + k.completed)
-    if isinstance(w, KeepWork) and w.deck.startswith("dream"):
-        seen_dreams.update(x for x in w.drawn if x != HIDDEN)
-    unknown_dreams = Counter(dict.fromkeys(dream_stage, 1)) - seen_dreams
-    any_dream = min(dream_stage)
-    dream2, d1 = _deal_unknown(rnd, unknown_dreams, dream_stage, d.dream2, any_dream)
-    for i, pl in enumerate(players):
-        if HIDDEN in pl.dreams:
-            dreams, d1 = _fill(pl.dreams, d1, any_dream)
-            free = tuple(dreams[: len(pl.free_dreams)]) if HIDDEN in pl.free_dreams else pl.free_dreams
-            players[i] = replace(pl, dreams=dreams, free_dreams=free)
-    if isinstance(w, KeepWork) and HIDDEN in w.drawn and w.deck.startswith("dream"):
-        drawn, d1 = _fill(w.drawn, d1, any_dream)
-        w = replace(w, drawn=drawn)
-    dream, d1 = _fill(d.dream, d1, any_dream)
-    # Conflict cards
-    seen_conflicts: Counter[str] = Counter(x for x in d.removed if x in conflict_ids)
-    if f is not None and f.shadow_card:
-        seen_conflicts[f.shadow_card] += 1
-    seen_conflicts.update(fr.then.card for fr in state.frames if isinstance(fr.then, CardToBottom))
-    seen_conflicts.update(x for x in d.conflict + d.conflict2 if x != HIDDEN)
-    stage_of = {x.id: x.stage for x in c.conflicts}
-    unknown_conflicts = Counter(dict.fromkeys(conflict_ids, 1)) - seen_conflicts
-    c2 = [x for x in sorted(unknown_conflicts.elements()) if stage_of[x] == 2]
-    c1 = [x for x in sorted(unknown_conflicts.elements()) if stage_of[x] != 2]
-    rnd.shuffle(c2)
-    any_conflict = min(conflict_ids)
-    conflict2, c2 = _fill(d.conflict2, c2, any_conflict)
-    c1 = c1 + c2 if state.stage >= 2 or not d.conflict2 else c1
-    rnd.shuffle(c1)
-    conflict, _ = _fill(d.conflict, c1, any_conflict)
-    decks = replace(d, development=development, development2=dev2, dream=dream, dream2=dream2, conflict=conflict,
-                    conflict2=conflict2)
-    return replace(state, decks=decks, players=tuple(players), king=k, work=w, rng=Rng(state=rnd.getrandbits(64)))
+        if f is not None and mine >= 0 and plays:
+            f = replace(f, plays=(tuple(plays), f.plays[1]) if mine == 0 else (f.plays[0], tuple(plays)))
+        return replace(state, king=replace(k, hand=filled, area_deck=area_deck)), f, pool
+
+    def _face_down(self, state: GameState, f: Fight, pool: list[str], basics: int,
+                   filler: str) -> tuple[Fight, list[str], int]:
+        """Cards a player played face down: Basic Combat first (the card most played: it comes back)."""
+        king_side = state.king.seat if state.king is not None else -99
+        plays: list[tuple[str, ...]] = []
+        for side, cards in zip(f.sides, f.plays):
+            if HIDDEN in cards and side >= 0 and basics > 0 and side != king_side:
+                cards, basics = (BASIC_COMBAT, *cards[1:]), basics - 1
+            filled, pool = _fill(cards, pool, filler)
+            plays.append(filled)
+        return replace(f, plays=(plays[0], plays[1])), pool, basics
+
+    def dreams(self, state: GameState) -> GameState:
+        d, w, k = state.decks, state.work, state.king
+        seen: Counter[str] = Counter(x for x in d.dream_offer if x != HIDDEN)
+        for pl in state.players:
+            seen.update(x for x in pl.dreams + pl.dreams_played if x != HIDDEN)
+        if k is not None:
+            seen.update(k.dreams + k.completed)
+        if isinstance(w, KeepWork) and w.deck.startswith("dream"):
+            seen.update(x for x in w.drawn if x != HIDDEN)
+        stage = {x.id: x.stage for x in self.cards.dreams}
+        filler = min(stage)
+        dream2, pool = _deal_unknown(self.rnd, Counter(dict.fromkeys(stage, 1)) - seen, stage, d.dream2, filler)
+        players = list(state.players)
+        for i, pl in enumerate(players):
+            if HIDDEN in pl.dreams:
+                dreams, pool = _fill(pl.dreams, pool, filler)
+                free = dreams[: len(pl.free_dreams)] if HIDDEN in pl.free_dreams else pl.free_dreams
+                players[i] = replace(pl, dreams=dreams, free_dreams=free)
+        if isinstance(w, KeepWork) and HIDDEN in w.drawn and w.deck.startswith("dream"):
+            drawn, pool = _fill(w.drawn, pool, filler)
+            w = replace(w, drawn=drawn)
+        dream, pool = _fill(d.dream, pool, filler)
+        return replace(state, decks=replace(d, dream=dream, dream2=dream2), players=tuple(players), work=w)
+
+    def conflicts(self, state: GameState) -> GameState:
+        d = state.decks
+        f = fight_of(state.work)
+        seen: Counter[str] = Counter(x for x in d.removed if x in self.conflict_ids)
+        if f is not None and f.shadow_card:
+            seen[f.shadow_card] += 1
+        seen.update(fr.then.card for fr in state.frames if isinstance(fr.then, CardToBottom))
+        seen.update(x for x in d.conflict + d.conflict2 if x != HIDDEN)
+        stage_of = {x.id: x.stage for x in self.cards.conflicts}
+        unknown = Counter(dict.fromkeys(self.conflict_ids, 1)) - seen
+        stage2 = [x for x in sorted(unknown.elements()) if stage_of[x] == 2]
+        stage1 = [x for x in sorted(unknown.elements()) if stage_of[x] != 2]
+        self.rnd.shuffle(stage2)
+        filler = min(self.conflict_ids)
+        conflict2, stage2 = _fill(d.conflict2, stage2, filler)
+        stage1 = stage1 + stage2 if state.stage >= 2 or not d.conflict2 else stage1
+        self.rnd.shuffle(stage1)
+        conflict, _ = _fill(d.conflict, stage1, filler)
+        return replace(state, decks=replace(d, conflict=conflict, conflict2=conflict2))

@@ -15,9 +15,10 @@ on that way, each continuation a typed Struct with the data it needs.
 
 from __future__ import annotations
 
-from typing import Literal, Union, get_args
+from typing import Literal, TypeVar, get_args
 
 import msgspec
+from msgspec.structs import replace
 
 from ..content.schema import AreaFilter, NightmareMove, Step
 
@@ -28,6 +29,9 @@ class _S(msgspec.Struct, frozen=True, kw_only=True):
 
 class _W(_S, tag_field="w"):
     seat: int  # the seat that decides
+
+
+W_ = TypeVar("W_", bound=_W)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -281,7 +285,23 @@ class VictoryWork(_W, tag="take_victory"):
     fight: Fight
 
 
-FightWork = Union[PlaysFirstWork, CombatCardsWork, TieWork, RetreatWork, VictoryWork]
+FightWork = (
+    PlaysFirstWork | CombatCardsWork | TieWork | RetreatWork | VictoryWork
+)
+
+
+def fight_of(work: object) -> Fight | None:
+    """The conflict being fought, when the decision due is one of its stages."""
+    if isinstance(work, PlaysFirstWork | CombatCardsWork | TieWork | RetreatWork | VictoryWork):
+        return work.fight
+    return None
+
+
+def with_fight(work: W_, fight: Fight) -> W_:
+    """``work`` carrying ``fight`` instead (a view hides its face-down cards, a guess fills them)."""
+    if isinstance(work, PlaysFirstWork | CombatCardsWork | TieWork | RetreatWork | VictoryWork):
+        return replace(work, fight=fight)
+    return work
 
 
 # ---------------------------------------------------------------------------------------------
@@ -363,16 +383,16 @@ class KingPieceWork(_W, tag="king_cathedral_piece"):
     card: str = ""
 
 
-Work = Union[
-    TurnStartWork, ConquerWork, PlaceDreamerWork, SoloTurnStartWork, SoloCornerWork, KingPoweredWork,
-    ChooseDayWork, DiscardDreamsWork, DrawDreamWork, HandLimitWork, ReactWork, MoveDreamerWork,
-    ProduceWork, MoveWork, ShaperWork, ConvertWork, FortWork, FortPayWork, ClimbWork, ClimbPayWork, BonusWork,
-    UpgradeWork, PloyWork, KeepWork, ChooseWork, ConformWork, ShadowWork, RemoveWork, RecoverWork,
-    ConflictWork, PlaysFirstWork, CombatCardsWork, TieWork, RetreatWork, VictoryWork,
-    DreamWork, NightmareWork, NightmareMoveWork, DevourWork, CathedralPieceWork,
-    KingDreamWork, KingShieldWork, KingManeuverWork, KingTuckWork, KingPieceWork,
-]
-WORK_TYPES: tuple[type, ...] = get_args(Work)
+Work = (
+    TurnStartWork | ConquerWork | PlaceDreamerWork | SoloTurnStartWork | SoloCornerWork | KingPoweredWork |
+    ChooseDayWork | DiscardDreamsWork | DrawDreamWork | HandLimitWork | ReactWork | MoveDreamerWork |
+    ProduceWork | MoveWork | ShaperWork | ConvertWork | FortWork | FortPayWork | ClimbWork | ClimbPayWork |
+    BonusWork | UpgradeWork | PloyWork | KeepWork | ChooseWork | ConformWork | ShadowWork | RemoveWork |
+    RecoverWork | ConflictWork | PlaysFirstWork | CombatCardsWork | TieWork | RetreatWork | VictoryWork |
+    DreamWork | NightmareWork | NightmareMoveWork | DevourWork | CathedralPieceWork | KingDreamWork |
+    KingShieldWork | KingManeuverWork | KingTuckWork | KingPieceWork
+)
+WORK_TYPES: tuple[type[_W], ...] = get_args(Work)
 
 
 def kind_of(work: Work) -> str:
@@ -507,12 +527,12 @@ class KingCommandResume(_T, tag="king_command_resume"):
     failed: bool = False  # the current resolution resolves the Failure effect
 
 
-Then = Union[
-    FirstTurn, ActionDone, ReactionDone, AfterWindow, NextReaction, KingTurnReactions, EndTurn, DreamPlayed,
-    CardToBottom, ActivationEnds, CathedralNext, RewardDone, BuildAfterKing, KingPieceDue, KingPerform,
-    KingActionDone, KingManeuverRest, KingConflicts, KingLoop, KingCommand, KingCommandResume,
-]
-THEN_TYPES: tuple[type, ...] = get_args(Then)
+Then = (
+    FirstTurn | ActionDone | ReactionDone | AfterWindow | NextReaction | KingTurnReactions | EndTurn |
+    DreamPlayed | CardToBottom | ActivationEnds | CathedralNext | RewardDone | BuildAfterKing | KingPieceDue |
+    KingPerform | KingActionDone | KingManeuverRest | KingConflicts | KingLoop | KingCommand | KingCommandResume
+)
+THEN_TYPES: tuple[type[_T], ...] = get_args(Then)
 
 # Where an effect comes from, for the log and the decision's context.
 Source = Literal[

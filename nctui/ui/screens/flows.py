@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, cast
 
 from ... import saves
-from ...describe import describe_events, describe_decision, seat_name
+from ...describe import describe_decision, describe_events, seat_name
 from ...engine.state import GameState
 from ...engine.views import SPECTATOR
 from ...store import StoreError

@@ -25,7 +25,7 @@ from textual.widgets import Footer
 
 from ... import saves
 from ...bots import PlannerBot
-from ...describe import END_REASONS, describe_action, describe_events, describe_decision, seat_letter, seat_name
+from ...describe import END_REASONS, describe_action, describe_decision, describe_events, seat_letter, seat_name
 from ...engine.errors import ActionError
 from ...engine.state import GameState
 from ...engine.views import View
