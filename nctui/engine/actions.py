@@ -8,6 +8,7 @@ from typing import Literal, TypeGuard, get_args
 import msgspec
 
 from ..content.schema import ActionId
+from .errors import InvalidAction
 
 
 class _A(msgspec.Struct, frozen=True, kw_only=True, tag_field="a", forbid_unknown_fields=True):
@@ -281,8 +282,6 @@ _decoder = msgspec.json.Decoder(Action)
 
 def decode_action(data: bytes | str) -> Action:
     """An action from JSON; malformed input raises InvalidAction."""
-    from .errors import InvalidAction
-
     try:
         return _decoder.decode(data)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
