@@ -102,6 +102,8 @@ def _take_for_king(state: GameState, card: str, ev: Events) -> GameState:
     offer = tuple(c for c in decks.dream_offer if c != card) + decks.dream[:1]
     state = replace(state, decks=replace(decks, dream_offer=offer, dream=decks.dream[1:]))
     ev.append(E.KingTakesDream(seat=k.seat, card=card))
+    if decks.dream:  # the display is refilled from the deck at once
+        ev.append(E.DreamOfferRefilled(card=decks.dream[0]))
     discount = int(modifier(state, "harder_dream_discount") and cards.dream(state, card).vp >= 3)
     if discount:  # harder: a Cultist auto-added to each new Dream worth 3+ VP
         ev.append(E.KingCultistOnDream(seat=k.seat, card=card, cultists=1, vp=cards.dream(state, card).vp,

@@ -1,0 +1,171 @@
+"""No card reaches a seat that may not know it: whole games in every configuration, checking every
+view, every event as delivered to each seat, every log line and every timeline line.
+
+What a seat may know is worked out here independently of ``engine.views``: the cards in public
+places (discard piles, the Dream offer, displays, played Dreams, the King's Dreams and tucked
+cards, revealed conflict cards, effects in progress) and in the seat's own places (hand, Dreams,
+cards it drew to keep, cards it played face down). An event may name a card the seat knows before
+or after the step, or one that an event of the step reveals on purpose (it declares ``REVEALS``
+"all", or "owner" to that seat).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from nctui.bots import GreedyBot, RandomBot
+from nctui.content.loader import get_pack
+from nctui.describe import describe_event
+from nctui.engine import Action, GameConfig, GameState, new_game, player_view, step
+from nctui.engine.events import HIDDEN, Event
+from nctui.engine.state import BASIC_COMBAT
+from nctui.engine.views import SPECTATOR, redact, step_reveals
+from nctui.engine.work import KeepWork, KingDreamWork, KingTuckWork, fight_of
+from nctui.store import Store
+
+CONFIGS = [
+    GameConfig(players=2, seats=("bot", "bot"), seed=11),
+    GameConfig(players=3, seats=("bot",) * 3, seed=12, length="variable"),
+    GameConfig(players=4, seats=("bot",) * 4, seed=13, divergent_paths=True),
+    GameConfig(players=2, seats=("bot", "bot"), seed=50005, divergent_paths=True),  # a Dream kept beyond the limit
+    GameConfig(players=2, seats=("bot", "bot"), seed=15, divergent_paths=True, length="variable"),
+    GameConfig(players=1, seats=("human", "king"), seed=16),
+    GameConfig(players=1, seats=("human", "king"), seed=17, difficulty=("easier_conform", "easier_desirable",
+                                                                         "easier_ritual", "easier_nightmare")),
+    GameConfig(players=1, seats=("human", "king"), seed=18, length="variable", divergent_paths=True,
+               difficulty=("harder_climb", "harder_powered_2", "harder_devoured", "harder_dream_discount")),
+]
+
+
+def _card_ids(pack: str) -> frozenset[str]:
+    c = get_pack(pack).cards
+    ids = {x.id for group in (c.development, c.dreams, c.conflicts, c.king_combat) for x in group}
+    return frozenset(ids | {c.basic_combat.id})
+
+
+def _names(pack: str) -> dict[str, str]:
+    c = get_pack(pack).cards
+    return {x.id: x.name for group in (c.development, c.dreams, c.conflicts, c.king_combat) for x in group}
+
+
+def known(state: GameState, seat: int) -> set[str]:
+    """The cards ``seat`` may know the place of (``SPECTATOR``: public places only)."""
+    d = state.decks
+    out = set(d.development_discard) | set(d.dream_offer) | set(d.removed) | {BASIC_COMBAT}
+    for pl in state.players:
+        out.update(c for stack in pl.display for c in stack)
+        out.update(pl.dreams_played)
+        if pl.seat == seat:
+            out.update(pl.hand + pl.dreams + pl.free_dreams)
+    k = state.king
+    if k is not None:
+        out.update(k.dreams + k.completed)
+        if k.seat == seat:  # nobody plays the King's seat, but its view knows its own face-down hand
+            out.update(k.hand)
+        out.update(c for stack in k.tucked for c in stack)
+    out.update(f.card for f in state.frames if f.card)
+    w = state.work
+    if isinstance(w, KeepWork) and w.seat == seat:
+        out.update(w.drawn)
+    if isinstance(w, KingTuckWork):
+        out.add(w.card)
+    if isinstance(w, KingDreamWork):
+        out.update(w.options)
+    f = fight_of(w)
+    if f is not None:
+        if f.shadow_card:
+            out.add(f.shadow_card)
+        for side, cards in zip(f.sides, f.plays):
+            if f.revealed or side == seat:
+                out.update(cards)
+    return out
+
+
+def _strings(value: object) -> Iterator[str]:
+    """Every string held anywhere in a Struct tree (a view, an event)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, tuple | list | frozenset):
+        for v in value:
+            yield from _strings(v)
+    elif hasattr(value, "__struct_fields__"):
+        for name in value.__struct_fields__:
+            yield from _strings(getattr(value, name))
+
+
+def _declared(event: Event, seat: int) -> set[str]:
+    """The cards an event reveals on purpose to ``seat``."""
+    reveal = event.reveals()
+    if reveal == "all" or (reveal == "owner" and event.seat == seat):
+        return set(_strings(event))
+    return set()
+
+
+def _play(config: GameConfig) -> Iterator[tuple[GameState, Action, GameState, tuple[Event, ...]]]:
+    """(before, action, after, events) along a whole game between random and greedy bots."""
+    state = new_game(config).state
+    rnd = random.Random(config.seed)
+    bots = {s: (GreedyBot if s % 2 else RandomBot)(config.seed + s) for s in range(len(state.players))}
+    while state.decision is not None:
+        seat = state.decision.seat
+        action = bots[seat].choose(player_view(state, seat)) if rnd.random() < 0.8 else \
+            rnd.choice(state.decision.options)
+        result = step(state, action)
+        yield state, action, result.state, result.events
+        state = result.state
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"{c.players}p-{c.length}-dp{int(c.divergent_paths)}-{c.seed}")
+def test_no_seat_ever_receives_a_card_it_may_not_know(config):
+    ids = _card_ids(config.pack)
+    names = _names(config.pack)
+    store = Store(config)
+    viewers = [*range(config.seat_count), SPECTATOR]
+    steps = 0
+    for before, action, after, events in _play(config):
+        store.dispatch(action, seen_state_id=store.state_id)
+        steps += 1
+        for v in viewers:
+            mine = v if v != SPECTATOR else -99
+            allowed = known(before, mine) | known(after, mine)
+            view = player_view(after, v)
+            leaked = {c for c in _strings(view.state) if c in ids} - known(after, mine)
+            assert not leaked, f"step {steps}: seat {v}'s view shows {sorted(leaked)}"
+            free = set(allowed)
+            for e in events:  # a card revealed by an event may be named by the events after it
+                seen = redact(e, v)
+                free |= _declared(e, mine)
+                leaked = {c for c in _strings(seen) if c in ids} - free
+                assert not leaked, f"step {steps}: {e.kind} shows seat {v} {sorted(leaked)}"
+                line = describe_event(seen, view.state)
+                hidden_names = [names[c] for c in ids - free if c in names]
+                assert not [n for n in hidden_names if n in line], f"step {steps}: seat {v} reads {line!r}"
+            for item in store.timeline(viewer=v)[-1:]:
+                hidden_names = [names[c] for c in ids - free if c in names]
+                assert not [n for n in hidden_names if n in item.summary], (steps, v, item.summary)
+    assert after.outcome is not None and steps > 50
+
+
+@pytest.mark.parametrize("config", CONFIGS[:4] + CONFIGS[5:6], ids=lambda c: f"{c.players}p-{c.seed}")
+def test_every_random_draw_or_hidden_card_seen_is_declared_by_an_event(config):
+    """The engine says what a step revealed (the strict undo policy relies on it): whenever the
+    RNG moved, a hidden pile lost cards or the King's Area Selection deck moved, some event of
+    the step declares a reveal."""
+    checked = 0
+    for before, _, after, events in _play(config):
+        hidden = ("development", "dream", "conflict", "development2", "dream2", "conflict2")
+        shrank = any(len(getattr(after.decks, n)) < len(getattr(before.decks, n)) for n in hidden)
+        king_moved = before.king is not None and after.king is not None and (
+            before.king.area_deck != after.king.area_deck or len(after.king.hand) > len(before.king.hand))
+        if after.rng != before.rng or shrank or king_moved:
+            assert step_reveals(events) is not None, [e.kind for e in events]
+            checked += 1
+    assert checked > 10
+
+
+def test_hidden_placeholders_never_reach_the_real_state():
+    for _, _, after, _ in _play(CONFIGS[0]):
+        assert HIDDEN not in set(_strings(after))
