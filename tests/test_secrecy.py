@@ -118,7 +118,11 @@ def _play(config: GameConfig) -> Iterator[tuple[GameState, Action, GameState, tu
         state = result.state
 
 
-@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"{c.players}p-{c.length}-dp{int(c.divergent_paths)}-{c.seed}")
+def _id(c: GameConfig) -> str:
+    return f"{c.players}p-{c.length}-dp{int(c.divergent_paths)}-{c.seed}"
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=_id)
 def test_no_seat_ever_receives_a_card_it_may_not_know(config):
     ids = _card_ids(config.pack)
     names = _names(config.pack)
