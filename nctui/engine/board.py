@@ -11,6 +11,7 @@ from .state import AreaState, GameState
 
 SHADOWS_SIDE = -2  # a "side" index for the Shadows
 NO_SIDE = -1
+NO_FORT = -99  # a seat no Fort belongs to (fort_owner is -1 for "no Fort")
 CATHEDRAL = "cathedral"  # where a Nightmare stands in the Cathedral space (GameState.nightmare_at)
 
 P = TypeVar("P")
@@ -53,8 +54,13 @@ def _symbols(pack_id: str, side_id: str) -> dict[str, str]:
 
 def adjacent(state: GameState, area: str) -> tuple[str, ...]:
     """Areas in play adjacent to ``area`` (covered areas are not in play)."""
-    in_play = area_index(state)
-    return tuple(a for a in _adjacency(state.pack, state.board_side)[area] if a in in_play)
+    return _neighbours(state.pack, state.board_side, tuple(area_index(state)))[area]
+
+
+@cache
+def _neighbours(pack_id: str, side_id: str, in_play: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    ids = set(in_play)
+    return {a: tuple(b for b in near if b in ids) for a, near in _adjacency(pack_id, side_id).items()}
 
 
 def symbol_of(state: GameState, area: str) -> str:
@@ -69,7 +75,7 @@ def adjacent_to_cathedral(state: GameState, area: str) -> bool:
     return area in side_map(state).adjacent_cathedral
 
 
-class identity_memo(Generic[P, V]):
+class identity_memo(Generic[P, V]):  # lower case: it is used as a decorator
     """Remember ``fn(part)`` by the identity of ``part``, a tuple or frozen Struct of the state
     (immutable all the way down). Consecutive states share every part a decision left alone
     (they are made with ``replace``), so a part is read once, not after every decision. An
@@ -77,10 +83,11 @@ class identity_memo(Generic[P, V]):
     found by id is checked to be the same object anyway. ``remember(value, part)`` records a
     value known without calling ``fn``."""
 
+    __slots__ = ("fn", "memo")
+
     def __init__(self, fn: Callable[[P], V]) -> None:
         self.fn = fn
         self.memo: dict[int, tuple[P, V]] = {}
-        self.__doc__ = fn.__doc__
 
     def remember(self, value: V, part: P) -> None:
         if len(self.memo) >= _MEMO_SIZE:
@@ -192,25 +199,35 @@ def nightmare_areas(state: GameState) -> tuple[str, ...]:
 
 def areas_matching(state: GameState, seat: int, where: str) -> tuple[str, ...]:
     """The areas an effect's area filter (content.schema.AreaFilter) names, for ``seat``."""
-    marked = set(marked_areas(state)) if where in ("marked", "marked_or_fort") else set()
-    shaper = state.players[seat].shaper if seat >= 0 else ""
-    near_shaper = set(adjacent(state, shaper)) if where == "adjacent_shaper" and shaper else set()
-    near_nightmare = nightmare_areas(state) if where == "nightmare" else ()
-    tests = {
-        "any": lambda a: True,
-        "controlled": lambda a: controller(a) == seat,
-        "fort": lambda a: a.fort_owner == seat,
-        "marked": lambda a: a.id in marked,
-        "marked_or_fort": lambda a: a.id in marked or a.fort_owner == seat,
-        "presence": lambda a: present(a, seat),
-        "empty": is_empty,
-        "shadows": lambda a: a.shadows > 0,
-        "adjacent_cathedral": lambda a: adjacent_to_cathedral(state, a.id),
-        "shaper": lambda a: a.id == shaper,
-        "adjacent_shaper": lambda a: a.id in near_shaper,
-        "fortress": lambda a: a.fortress == seat,
-        "corner": lambda a: is_corner(state, a.id),
-        "nightmare": lambda a: a.id in near_nightmare,
-    }
-    test = tests[where]
-    return tuple(a.id for a in state.areas if test(a))
+    areas = state.areas
+    match where:
+        case "any":
+            return tuple(a.id for a in areas)
+        case "controlled":
+            return tuple(a.id for a in areas if controller(a) == seat)
+        case "fort":
+            return tuple(a.id for a in areas if a.fort_owner == seat)
+        case "marked" | "marked_or_fort":
+            marked = set(marked_areas(state))
+            fort = seat if where == "marked_or_fort" else NO_FORT
+            return tuple(a.id for a in areas if a.id in marked or a.fort_owner == fort)
+        case "presence":
+            return tuple(a.id for a in areas if present(a, seat))
+        case "empty":
+            return tuple(a.id for a in areas if is_empty(a))
+        case "shadows":
+            return tuple(a.id for a in areas if a.shadows > 0)
+        case "adjacent_cathedral":
+            return tuple(a.id for a in areas if adjacent_to_cathedral(state, a.id))
+        case "shaper" | "adjacent_shaper":
+            shaper = state.players[seat].shaper if seat >= 0 else ""
+            near = (shaper,) if where == "shaper" else adjacent(state, shaper) if shaper else ()
+            return tuple(a.id for a in areas if a.id in near)
+        case "fortress":
+            return tuple(a.id for a in areas if a.fortress == seat)
+        case "corner":
+            return tuple(a.id for a in areas if is_corner(state, a.id))
+        case "nightmare":
+            held = nightmare_areas(state)
+            return tuple(a.id for a in areas if a.id in held)
+    raise ValueError(f"unknown area filter {where!r}")

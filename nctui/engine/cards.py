@@ -38,6 +38,10 @@ def card(state: GameState, card_id: str) -> AnyCard:
     return _index(state.pack).every[card_id]
 
 
+def card_in(pack_id: str, card_id: str) -> AnyCard:
+    return _index(pack_id).every[card_id]
+
+
 def development(state: GameState, card_id: str) -> cs.DevelopmentCard:
     return _index(state.pack).development[card_id]
 

@@ -56,11 +56,20 @@ def rule_of(work: Work) -> Rule[Work]:
 
 def decision_of(state: GameState, work: Work) -> Decision | None:
     """The decision ``work`` asks now, or None when it has nothing left to ask (the step is over)."""
-    rule = rule_of(work)
-    options = rule.options(state, work)
-    if not options:
-        return None
-    return Decision(seat=work.seat, kind=kind_of(work), options=options)
+    key = (work, *(getattr(state, name) for name in _ASKED_FROM))
+    last = _last_asked
+    if last is not None and len(last[0]) == len(key) and all(a is b for a, b in zip(last[0], key)):
+        return last[1]  # the very same position: asked again by the invariant check, say
+    options = rule_of(work).options(state, work)
+    decision = Decision(seat=work.seat, kind=kind_of(work), options=options) if options else None
+    globals()["_last_asked"] = (key, decision)
+    return decision
+
+
+# A decision depends on every part of the state but the decision itself; the last one asked is
+# remembered by the identity of those parts (states share every part a step left alone).
+_ASKED_FROM = tuple(f for f in GameState.__struct_fields__ if f != "decision")
+_last_asked: tuple[tuple[object, ...], Decision | None] | None = None
 
 
 def resolve(state: GameState, ev: Events) -> GameState:

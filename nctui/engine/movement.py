@@ -38,8 +38,7 @@ def can_leave(a: AreaState, seat: int) -> bool:
 def follower_fits(state: GameState, seat: int, source: str, to: str) -> bool:
     """UNIT LIMIT in the destination, counted with the moving Follower already gone from its
     area: it may carry a 4th Follower (Upgraded Fortify card) out of the one crowded area."""
-    lifted = units.remove(state, seat, source, 1)
-    return units.room(lifted, seat, to) > 0
+    return units.room_after_leaving(state, seat, source, to) > 0
 
 
 def follower_moves(state: GameState, seat: int) -> tuple[MoveFollower, ...]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 
 from msgspec.structs import replace
 
@@ -16,7 +17,12 @@ SHADOWS = board.SHADOWS_SIDE
 def follower_limits(state: GameState, seat: int) -> tuple[int, int]:
     """UNIT LIMIT: (normal limit, limit in one area) printed on the seat's current Fortify card
     (the top of its stack: an Upgrade covers for good)."""
-    card = cards.card(state, cards.action_card_id(state, seat, "fortify"))
+    return _limits(state.pack, cards.action_card_id(state, seat, "fortify"))
+
+
+@cache
+def _limits(pack_id: str, card_id: str) -> tuple[int, int]:
+    card = cards.card_in(pack_id, card_id)
     base = getattr(card, "unit_limit", 0) or UNIT_LIMIT
     return base, max(base, getattr(card, "unit_limit_one_area", 0) or 0)
 
@@ -32,10 +38,23 @@ def room(state: GameState, side: int, area_id: str) -> int:
     a = board.area(state, area_id)
     if side == SHADOWS:
         return max(0, UNIT_LIMIT - a.shadows)
+    return _room(state, side, area_id, a.followers[side])
+
+
+def room_after_leaving(state: GameState, side: int, source: str, to: str) -> int:
+    """``room`` in ``to`` for one of the side's Followers leaving ``source`` (a move counts it
+    gone from its area: it may carry a 4th Follower out of the one crowded area)."""
+    return _room(state, side, to, board.area(state, to).followers[side], leaving=source)
+
+
+def _room(state: GameState, side: int, area_id: str, there: int, *, leaving: str = "") -> int:
     base, one = follower_limits(state, side)
-    crowded_elsewhere = any(o.followers[side] > base for o in state.areas if o.id != area_id)
-    limit = base if crowded_elsewhere else one
-    return max(0, limit - a.followers[side])
+    if one > base:  # the higher limit holds in one area at a time
+        crowded = any(o.followers[side] - (o.id == leaving) > base for o in state.areas if o.id != area_id)
+        limit = base if crowded else one
+    else:
+        limit = base
+    return max(0, limit - there)
 
 
 def on_board(state: GameState, side: int) -> int:
