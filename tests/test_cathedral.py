@@ -8,9 +8,8 @@ from collections import Counter
 import pytest
 from msgspec.structs import replace
 
-from nctui.content import schema as cs
 from nctui.content.loader import get_pack, register
-from nctui.engine import IllegalAction, actions as A, apply, cathedral, effects, legal_actions, new_game, step, turn
+from nctui.engine import IllegalAction, actions as A, apply, cathedral, legal_actions, new_game, step, turn
 from nctui.engine.invariants import violations
 from nctui.engine.state import GameState
 from nctui.engine.work import NextReaction

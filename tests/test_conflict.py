@@ -7,11 +7,11 @@ import pytest
 from msgspec.structs import replace
 
 from nctui.content import schema as cs
-from nctui.engine import IllegalAction, actions as A, apply, board, effects, legal_actions, new_game, player_view, step
+from nctui.engine import IllegalAction, actions as A, apply, board, legal_actions, new_game, player_view, step
 from nctui.engine.invariants import violations
 from nctui.engine.ops import set_player
 from nctui.engine.state import BASIC_COMBAT, FOLLOWERS, FORT_LEVELS, SHADOWS, AreaState
-from nctui.engine.work import ConflictWork
+from nctui.engine.work import ConflictWork, VictoryWork
 
 from . import helpers as H
 from .helpers import but_limbo, config, through_setup
@@ -207,7 +207,7 @@ def test_rulebook_example_blue_against_two_shadows_and_victory():
     assert state.players[BLUE].limbo == 0 and state.shadows == SHADOWS
     assert state.players[BLUE].conflicts_won == 1
     assert state.decision.kind == "take_victory" and state.decision.seat == BLUE
-    assert isinstance(state.work, ConflictWork) and state.work.shadow_card == FOG
+    assert isinstance(state.work, VictoryWork) and state.work.fight.shadow_card == FOG
     ok(state)
     state = apply(state, A.TakeVictory(take=True))  # Produce 1 in an area you control
     assert FOG not in state.decks.conflict  # held by the Victory effect until it is resolved
@@ -305,10 +305,10 @@ def test_between_players_the_controller_plays_second():
     state = position(turn_state(), {"bell-hollow": {"f": (1, 2)}})
     state = resolve_conflicts(state)
     state = apply(state, A.StartConflict(area="bell-hollow", sides=(GREEN, BLUE)))
-    assert state.decision.seat == GREEN and state.work.order == (GREEN, BLUE)
+    assert state.decision.seat == GREEN and state.work.fight.order == (GREEN, BLUE)
     state = position(turn_state(), {"bell-hollow": {"f": (2, 1)}})
     state = apply(resolve_conflicts(state, seat=BLUE), A.StartConflict(area="bell-hollow", sides=(GREEN, BLUE)))
-    assert state.decision.seat == BLUE and state.work.order == (BLUE, GREEN)
+    assert state.decision.seat == BLUE and state.work.fight.order == (BLUE, GREEN)
 
 
 def test_with_no_controller_the_active_player_chooses_who_plays_first():
@@ -322,7 +322,7 @@ def test_with_no_controller_the_active_player_chooses_who_plays_first():
     with pytest.raises(IllegalAction, match="CONFLICTS 2"):
         apply(state, A.PlaysFirst(seat=0))
     state = apply(state, A.PlaysFirst(seat=2))
-    assert state.decision.seat == 2 and state.work.order == (2, 1)
+    assert state.decision.seat == 2 and state.work.fight.order == (2, 1)
 
 
 def test_at_least_one_card_and_never_more_than_followers_plus_fort():
@@ -338,10 +338,10 @@ def test_at_least_one_card_and_never_more_than_followers_plus_fort():
     assert set(legal_actions(state)) == {A.PlayCombatCard(card=c) for c in state.players[BLUE].hand}
     state = play(state, A.PlayCombatCard(card=STRIKE2), A.PlayCombatCard(card=GUARD2))
     # 2 Followers, no Fort: the third card is not allowed, green plays now
-    assert state.decision.seat == GREEN and state.work.plays[1] == (STRIKE2, GUARD2)
+    assert state.decision.seat == GREEN and state.work.fight.plays[1] == (STRIKE2, GUARD2)
     state = play(state, A.PlayCombatCard(card=SHIELD), A.PlayCombatCard(card=GUARD))
     # 1 Follower + 1 for the Fort (not its 3 levels): revealed after 2 cards
-    assert state.work.revealed and state.work.plays[0] == (SHIELD, GUARD)
+    assert state.work.fight.revealed and state.work.fight.plays[0] == (SHIELD, GUARD)
     assert area(state, "bell-hollow").followers == (0, 2)  # 3 Attacks - 2 Defences; green wins by its Fort
     assert state.decision.kind == "retreat" and state.decision.seat == BLUE
     ok(state)
@@ -356,9 +356,9 @@ def test_face_down_cards_are_hidden_from_every_other_seat_until_revealed():
     for seat, sees in ((0, True), (1, False), (2, False), (-1, False)):
         text = msgspec.json.encode(player_view(state, seat)).decode()
         assert (STRIKE in text) is sees, seat
-    mine = player_view(state, 0).state.work
+    mine = player_view(state, 0).state.work.fight
     assert mine.plays[0] == (STRIKE,)
-    assert player_view(state, 1).state.work.plays[0] == ("?",)
+    assert player_view(state, 1).state.work.fight.plays[0] == ("?",)
     ok(state)
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from nctui.engine import board, king as kg, king_dreams as kd, king_turn as kt, scoring, units
+from nctui.engine import board, king as kg, king_dreams as kd, scoring, units
 from nctui.engine.config import DIFFICULTY_PRESETS, EASIER, check_config, difficulty
+from nctui.engine.ops import set_player
 
 from .test_solo_setup import SOLO, solo_setup
 

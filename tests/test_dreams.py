@@ -13,7 +13,6 @@ from nctui.engine import (
     board,
     cards,
     dreams,
-    effects,
     legal_actions,
     new_game,
     step,
@@ -23,7 +22,7 @@ from nctui.engine import (
 from nctui.engine.ops import set_player
 from nctui.engine.scoring import dream_vp, scores
 from nctui.engine.state import FOLLOWERS, FORT_LEVELS, SHADOWS, GameState
-from nctui.engine.work import DreamWork
+from nctui.engine.work import DreamWork, ReactionDone
 
 from . import helpers as H
 from .helpers import config, empty_areas, through_setup
@@ -272,7 +271,8 @@ def test_a_reactor_may_play_any_time_dreams_but_not_own_turn_ones():
     state = put(state, other, weeping_orchard=1, bell_hollow=1, salt_spire=1, ash_nave=1, lantern_fen=1, mirror_dunes=1,
                 moth_garden=1)
     state = holding(edit(state, other, ritual=(6, 0)), WHISPERS, FIRST_RUNG, seat=other)
-    state = turn.after_action(step6(state, (other,)), other, [])  # the reaction has just finished resolving
+    state = replace(step6(state, (other,)), work=None, decision=None)
+    state = H.resolve(turn.action_done(state, ReactionDone(seat=other), []))  # the reaction has just been resolved
     assert state.decision.seat == other and legal_actions(state) == (A.PlayDream(card=WHISPERS), A.Done())
     with pytest.raises(IllegalAction, match=r"only on your own turn.*\[PLAYING DREAM CARDS\]"):
         apply(state, A.PlayDream(card=FIRST_RUNG))

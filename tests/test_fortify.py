@@ -7,11 +7,13 @@ import pytest
 from msgspec.structs import replace
 
 from nctui.content import schema as cs
-from nctui.engine import IllegalAction, actions as A, apply, board, legal_actions, step, turn
+from nctui.engine import IllegalAction, actions as A, apply, board, legal_actions, step
 from nctui.engine.invariants import violations
 from nctui.engine.ops import set_player
-from nctui.engine.state import FOLLOWERS, AreaState, Decision
+from nctui.engine.state import FOLLOWERS, AreaState
+from nctui.engine.work import ChooseDayWork
 
+from . import helpers as H
 from .test_units import SH, bare, finished, fort, fortress_of, plain_areas, put, run
 
 ME, YOU = 0, 1
@@ -34,8 +36,8 @@ def perform_fortify(state, seat: int):
     performs the Fortify action from its own card."""
     night = next(n.id for n in board.pack(state).matrix.nights if "fortify" not in n.adjacent)
     state = set_player(state, replace(state.players[seat], dreamer=night))
-    state = replace(state, active=seat, decision=Decision(seat=seat, kind="choose_day", prompt="",
-                                                          options=turn.day_options(state, seat)))
+    state = H.resolve(replace(state, active=seat, work=ChooseDayWork(seat=seat), decision=None))
+    assert state.decision.kind == "choose_day" and state.decision.seat == seat
     return apply(state, A.ChooseDay(action="fortify"))
 
 

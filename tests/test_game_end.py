@@ -8,7 +8,7 @@ from msgspec.structs import replace
 
 from nctui.content import schema as cs
 from nctui.content.loader import get_pack
-from nctui.engine import apply, cards, effects, step, turn, units
+from nctui.engine import apply, cards, step, turn, units
 from nctui.engine.invariants import violations
 from nctui.engine.ops import set_player
 from nctui.engine.scoring import scores

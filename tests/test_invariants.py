@@ -26,10 +26,13 @@ KING = "the King's 2 combat cards are not conserved"
 
 def _state(players: int = 2, seed: int = 0, after: int = 60, **kw) -> GameState:
     """A state of a random game, ``after`` decisions in (its last state if the game is shorter)."""
+    last = None
     for i, (state, _) in enumerate(random_game(players, seed, **kw)):
+        last = state
         if i == after:
             break
-    return state
+    assert last is not None
+    return last
 
 
 def _solo(after: int = 40) -> GameState:
@@ -175,8 +178,8 @@ def test_cards_held_by_a_step_in_progress_count():
     played = replace(state, work=CombatCardsWork(seat=0, fight=fight))
     assert _found(played, DEV)  # the card is also still in the hand
     assert _found(played, CONFLICTS)  # and the Conflict card still in its deck
-    fought = _with_decks(_with_player(played, 0, hand=tuple(c for c in state.players[0].hand if c != _hand_card(state))),
-                         conflict=d.conflict[1:])
+    hand = tuple(c for c in state.players[0].hand if c != _hand_card(state))
+    fought = _with_decks(_with_player(played, 0, hand=hand), conflict=d.conflict[1:])
     assert not _found(fought, DEV, CONFLICTS)
 
 

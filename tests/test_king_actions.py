@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from nctui.engine import board, king as kg, king_actions as ka, king_turn as kt, work as W
+from nctui.engine import board, king as kg, king_actions as ka, king_nightmares as kn, work as W
 from nctui.engine.ops import set_player
 from nctui.engine.table import CONTINUATIONS
 
@@ -101,7 +101,7 @@ def test_ritual_stops_at_the_top_and_commands_in_stage_2(state, monkeypatch):
     s = replace(king_pl(state, ritual=(top - 1, 0)), stage=2)
     s = ka.perform_king_action(s, "ritual", 5, [])
     # the command waits in a frame above the King's turn (it may need your combat cards)
-    assert s.players[K].ritual == (top, 0) and [f.then for f in s.frames][-1:] == ["king_command_nightmare"]
+    assert s.players[K].ritual == (top, 0) and [f.then for f in s.frames][-1:] == [W.KingCommand()]
 
 
 # --- SUMMON
@@ -170,9 +170,9 @@ def test_fortify_becomes_maneuver_when_all_its_areas_have_3_levels(state):
 
 
 def test_devour_preference(state):
-    assert ka.devour_side(state)[0] == K
+    assert kn.devour_order(state)[0] == K
     s = king_pl(state, devoured=2)
-    assert ka.devour_side(s) == (board.SHADOWS_SIDE, 0, K)
+    assert kn.devour_order(s) == (board.SHADOWS_SIDE, 0, K)
 
 
 # --- MANEUVER
@@ -206,7 +206,7 @@ def test_maneuver_marked_areas_give_cultists_then_hook(state, monkeypatch):
     ev = []
     s = ka.perform_king_action(s, "maneuver", 1, ev)
     assert sum(s.king.dream_cultists) == 1 and kinds(ev).count("king_maneuvers") == 2
-    assert [f.then for f in s.frames][-1:] == ["king_conflicts"]  # the conflict loop comes next
+    assert [f.then for f in s.frames][-1:] == [W.KingConflicts()]  # the conflict loop comes next
 
 
 def test_maneuver_with_empty_supply_moves_a_follower(state):

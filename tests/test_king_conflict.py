@@ -6,7 +6,7 @@ import pytest
 from msgspec.structs import replace
 
 from nctui.content import schema as cs
-from nctui.engine import board, conflict, effects, king_combat as kc, king_conflicts as kcs, work as W
+from nctui.engine import board, conflict, king_combat as kc, king_conflicts as kcs, work as W
 from nctui.engine.actions import DiscardDevelopment, Done, PlayCombatCard, StartConflict
 from nctui.engine.errors import IllegalAction
 from nctui.engine.flow import apply, legal_actions
@@ -34,7 +34,7 @@ def shape(state, area_id, you=0, king=0, shadows=0, fort=-1, hand=(BASIC_COMBAT,
 
 def start(state, area_id, sides=(0, 1)):
     state = H.push_effect(replace(state, work=None, frames=()), 0, (cs.ResolveConflicts(count=1),), "day",
-                                 then="day_done")
+                          then="day_done")
     state = H.resolve(state, [])
     return apply(state, StartConflict(area=area_id, sides=sides))
 
@@ -51,14 +51,14 @@ def area0(state):
 def test_you_control_the_area_you_see_the_kings_cards_first(state):
     a = area0(state)
     s = start(shape(state, a, you=2, king=1), a)
-    assert s.work.revealed and s.work.plays[1] == ("king-basic-combat",) and s.king.hand == ()
+    assert s.work.fight.revealed and s.work.fight.plays[1] == ("king-basic-combat",) and s.king.hand == ()
     assert s.decision.seat == 0 and PlayCombatCard(card=BASIC_COMBAT) in legal_actions(s)
 
 
 def test_king_controls_you_play_before_its_cards_are_revealed(state):
     a = area0(state)
     s = start(shape(state, a, you=1, king=2, king_hand=("king-basic-combat", "king-shield", "x")), a)
-    assert not s.work.revealed and len(s.work.plays[1]) == 2 and len(s.king.hand) == 1
+    assert not s.work.fight.revealed and len(s.work.fight.plays[1]) == 2 and len(s.king.hand) == 1
     assert s.decision.seat == 0
 
 
@@ -113,10 +113,10 @@ def test_shield_returning_lets_you_discard_to_climb(state):
 def test_shadows_or_nobody_controlling_the_active_player_sees_first(state):
     a = area0(state)
     s = start(shape(state, a, you=1, king=1), a)
-    assert s.active == 0 and s.work.revealed
+    assert s.active == 0 and s.work.fight.revealed
     s = replace(shape(state, a, you=1, king=1), active=1)
     s = start(s, a)
-    assert not s.work.revealed and s.decision.seat == 0
+    assert not s.work.fight.revealed and s.decision.seat == 0
 
 
 def test_desirability_and_the_easier_modifier(state):
@@ -150,9 +150,9 @@ def test_loop_fights_a_desired_conflict_against_you(state):
     s = shape(state, a, you=1, king=2, king_hand=("king-basic-combat", "king-shield"))
     s = H.push_effect(replace(s, work=None, frames=()), 0, (), "day", then="day_done")
     ev = []
-    s = kcs.king_conflicts(s, KingConflicts(), ev)
+    s = H.resolve(kcs.king_conflicts(s, KingConflicts(), ev), ev)
     assert any(e.kind == "king_conflict_card" and e.area == a for e in ev)
-    assert s.decision.seat == 0 and not s.work.revealed  # the King controls: you play first
+    assert s.decision.seat == 0 and not s.work.fight.revealed  # the King controls: you play first
     s = apply(s, PlayCombatCard(card=BASIC_COMBAT))
     while s.decision is not None and s.decision.kind in ("retreat", "king_shield_discard"):
         s = apply(s, legal_actions(s)[-1])
@@ -165,7 +165,7 @@ def test_loop_win_against_the_shadows_puts_a_cultist_on_a_dream(state):
     s = H.push_effect(replace(s, work=None, frames=()), 0, (), "day", then="day_done")
     before = sum(s.king.dream_cultists) + len(s.king.completed)
     ev = []
-    s = kcs.king_conflicts(s, KingConflicts(), ev)
+    s = H.resolve(kcs.king_conflicts(s, KingConflicts(), ev), ev)
     kinds = [e.kind for e in ev]
     assert "conflict_won" in kinds and "king_victory_card" in kinds  # the Fort wins; a card instead of Victory
     assert sum(s.king.dream_cultists) + len(s.king.completed) > before or "king_cultist_returned" in kinds

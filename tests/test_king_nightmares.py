@@ -8,6 +8,7 @@ from msgspec.structs import replace
 from nctui.engine import board, king_nightmares as kn
 from nctui.engine.nightmares import location
 from nctui.engine.ops import set_player
+from nctui.engine.work import KingCommand, KingCommandResume
 
 from . import helpers as H
 from .test_king_conflict import shape
@@ -34,25 +35,25 @@ def state():
 def test_commands_the_nightmare_without_the_marker_then_moves_the_marker(state):
     s = stage2(state, numbers=(4, 6), marker=1)
     ev = []
-    s = kn.king_command_nightmare(s, ev)
+    s = kn.king_command_nightmare(s, KingCommand(), ev)
     assert (1, 4) in s.commanded and s.king.nightmare_marker == 0
     assert any(e.kind == "king_commands_nightmare" and e.value == 4 for e in ev)
     assert s.commanding == 0 and s.visited == ()
-    s = kn.king_command_nightmare(s, ev)  # now the other one
+    s = kn.king_command_nightmare(s, KingCommand(), ev)  # now the other one
     assert (1, 6) in s.commanded and s.king.nightmare_marker == 1
     ev = []
-    assert kn.king_command_nightmare(s, ev) == s and ev[-1].kind == "king_nightmare_skipped"
+    assert kn.king_command_nightmare(s, KingCommand(), ev) == s and ev[-1].kind == "king_nightmare_skipped"
 
 
 def test_stage_1_commands_nothing(state):
-    assert kn.king_command_nightmare(state, []) == state
+    assert kn.king_command_nightmare(state, KingCommand(), []) == state
 
 
 def test_resolves_times_and_never_revisits_areas(state):
     start = state.areas[0].id
     s = stage2(shape(state, start), numbers=(6, 8), at=(start, start), marker=0)  # commands 8: anywhere, 2x
     ev = []
-    s = kn.king_command_nightmare(s, ev)
+    s = kn.king_command_nightmare(s, KingCommand(), ev)
     moves = [e.area for e in ev if e.kind == "nightmare_moves"]
     assert len(moves) == card(s, 8).times and len(set(moves + [start])) == len(moves) + 1
     assert location(s, 8) == moves[-1]
@@ -63,7 +64,7 @@ def test_easier_resolves_one_fewer_time(state):
     s = stage2(shape(state, start), numbers=(6, 8), at=(start, start), marker=0)
     s = replace(s, config=replace(s.config, difficulty=("easier_nightmare",)))
     ev = []
-    kn.king_command_nightmare(s, ev)
+    kn.king_command_nightmare(s, KingCommand(), ev)
     assert len([e for e in ev if e.kind == "nightmare_moves"]) == card(s, 8).times - 1
 
 
@@ -72,7 +73,7 @@ def test_no_matching_area_moves_at_random_and_fails(state):
     s = stage2(shape(state, start), numbers=(4, 2), at=(start, start), marker=1)  # 4: toward Shadows, none
     shadows = s.shadows
     ev = []
-    s = kn.king_command_nightmare(s, ev)
+    s = kn.king_command_nightmare(s, KingCommand(), ev)
     assert [e.kind for e in ev].count("king_nightmare_failure") == card(s, 4).times
     assert s.shadows == shadows - card(s, 4).times  # Failure: add 1 Shadow in its area each time
 
@@ -97,12 +98,11 @@ def test_effect_devours_in_the_nightmares_area(state):
     s = shape(state, nxt, you=2)
     s = stage2(s, numbers=(2, 6), at=(start, start), marker=1)  # 2: the adjacent area with most units
     ev = []
-    s = kn.king_command_nightmare(s, ev)
+    s = kn.king_command_nightmare(s, KingCommand(), ev)
     assert location(s, 2) == nxt and board.area(s, nxt).followers[0] == 0 and s.players[0].devoured == 2
 
 
 def test_a_conflict_in_the_command_waits_for_your_cards_then_resumes(state):
-    from nctui.engine import effects
     from nctui.engine.actions import PlayCombatCard
     from nctui.engine.flow import apply
     from nctui.engine.state import BASIC_COMBAT
@@ -112,10 +112,11 @@ def test_a_conflict_in_the_command_waits_for_your_cards_then_resumes(state):
     s = shape(state, nxt, you=2, king=2, king_hand=("king-basic-combat", "king-shield"))
     s = stage2(s, numbers=(7, 6), at=(start, start), marker=1)  # 7: conflict then devour, 2x
     s = H.push_effect(replace(s, work=None, frames=()), 0, (), "day", then="day_done")
-    s = kn.king_command_nightmare(s, [])
+    s = H.resolve(kn.king_command_nightmare(s, KingCommand(), []))
     assert s.commanding == 7 and s.decision.seat == 0 and s.decision.kind == "play_combat_card"
-    assert s.work.revealed  # nobody controls the area and you are active: you see its cards first
+    assert s.work.fight.revealed  # nobody controls the area and you are active: you see its cards first
     s = apply(s, PlayCombatCard(card=BASIC_COMBAT))
     while s.commanding:
         s = apply(s, s.decision.options[-1])
-    assert ((1, 7) in s.commanded and s.frames == ()) or all(f.then != kn.RESUME for f in s.frames)
+    assert ((1, 7) in s.commanded and s.frames == ()) or not any(isinstance(f.then, KingCommandResume)
+                                                                 for f in s.frames)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from nctui.engine import board, cards, flow, king as kg, king_dreams as kd, king_turn as kt, rng, scoring
+from nctui.engine import board, cards, flow, king as kg, king_dreams as kd, king_turn as kt, rng
 from nctui.engine.actions import TakeDream
 from nctui.engine.errors import IllegalAction
 from nctui.engine.invariants import violations

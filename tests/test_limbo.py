@@ -8,7 +8,7 @@ import pytest
 from msgspec.structs import replace
 
 from nctui.content import schema as cs
-from nctui.engine import IllegalAction, actions as A, apply, board, effects, legal_actions, limbo, step
+from nctui.engine import IllegalAction, actions as A, apply, board, legal_actions, limbo, step
 from nctui.engine.invariants import violations
 from nctui.engine.ops import set_player
 from nctui.engine.state import Decision

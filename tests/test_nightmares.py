@@ -18,7 +18,7 @@ from nctui.engine import (
     actions as A,
     apply,
     board,
-    effects,
+    cathedral,
     legal_actions,
     new_game,
     nightmares,
@@ -29,7 +29,6 @@ from nctui.engine import (
 from nctui.engine.invariants import violations
 from nctui.engine.ops import set_player
 from nctui.engine.state import FOLLOWERS, FORT_LEVELS, SHADOWS, GameState
-from nctui.engine.table import CONTINUATIONS
 
 from . import helpers as H
 from .helpers import config, empty_areas, through_setup

@@ -7,6 +7,7 @@ import pytest
 from nctui.engine import IllegalAction, actions as A, apply
 from nctui.engine.work import DreamWork
 
+from . import helpers as H
 from .helpers import random_game
 
 
@@ -19,7 +20,8 @@ def _first(predicate, players=3, seeds=range(8)):
 
 
 def test_a_dream_in_the_middle_of_an_action_breaks_the_golden_rule():
-    state = _first(lambda s: bool(s.frames) and not isinstance(s.work, DreamWork) and s.players[s.decision.seat].dreams
+    state = _first(lambda s: not H.between_steps(s) and not isinstance(s.work, DreamWork)
+                   and s.players[s.decision.seat].dreams
                    and not any(isinstance(o, A.PlayDream) for o in s.decision.options))
     card = state.players[state.decision.seat].dreams[0]
     with pytest.raises(IllegalAction, match=r"never in the middle.*\[PLAYING DREAM CARDS\]") as err:

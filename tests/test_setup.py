@@ -155,7 +155,7 @@ def test_solo_starts_the_kings_setup_in_every_mode():
     for option in (dict(), dict(length="variable"), dict(divergent_paths=True),
                    dict(length="variable", divergent_paths=True)):
         state = new_game(GameConfig(players=1, seats=("human", "king"), **option)).state
-        assert state.decision.seat == 0 and state.decision.kind == "turn_start"  # you set up first
+        assert state.decision.seat == 0 and state.decision.kind == "solo_turn_start"  # you set up first
         assert state.config.players == 1 and len(state.cathedral_built) + len(state.cathedral_track) == 13
 
 

@@ -8,13 +8,13 @@ import random
 import pytest
 from msgspec.structs import replace
 
-from nctui.engine import cathedral, king_turn as kt, turn
-from nctui.engine import new_game
-from nctui.engine import king as kg
+from nctui.engine import cathedral, king as kg, king_turn as kt, new_game, turn
 from nctui.engine.actions import ChooseDay, React
 from nctui.engine.flow import apply, legal_actions
 from nctui.engine.invariants import violations
+from nctui.engine.work import EndTurn, Frame, NextReaction
 
+from . import helpers as H
 from .test_solo_setup import SOLO, solo_setup
 
 
@@ -32,7 +32,7 @@ def stub(monkeypatch):
         calls.append((action, power))
         return state
 
-    monkeypatch.setattr(kt, "_perform", perform)
+    monkeypatch.setattr(kt, "perform_king_action", perform)
     return calls
 
 
@@ -46,7 +46,8 @@ def _human_turn(state, day, ignore=True):
 def test_king_conforms_to_your_action_ahead_of_it():
     state = solo_setup()  # the King's Dreamer on ritual: summon and fortify are ahead
     ev = []
-    s = turn.ask_reaction(replace(state, phase="reactions", queue=(1,), day="summon"), ev)
+    s = turn.next_reaction(replace(state, phase="reactions", queue=(1,), day="summon", work=None, decision=None),
+                           NextReaction(), ev)
     assert [e.kind for e in ev][:1] == ["king_conforms"]
     assert s.king.day_cultists[1] == 2 and sum(s.king.dream_cultists) == 1
 
@@ -54,9 +55,12 @@ def test_king_conforms_to_your_action_ahead_of_it():
 def test_king_reacts_without_a_decision():
     state = solo_setup()
     ev = []
-    s = turn.ask_reaction(replace(state, phase="reactions", queue=(1,), day="develop"), ev)
+    s = turn.next_reaction(replace(state, phase="reactions", queue=(1,), day="develop", work=None, decision=None),
+                           NextReaction(), ev)
     assert any(e.kind == "king_dissents" for e in ev)  # develop is not ahead of ritual
-    assert s.decision is None or s.decision.seat == 0
+    assert s.decision is None and s.work is None  # the King asks nothing: the turn goes on
+    s = H.resolve(s, ev)
+    assert s.decision.seat == 0
 
 
 def test_easier_conform_adds_no_cultist_to_the_action():
@@ -90,8 +94,11 @@ def test_king_turn_asks_only_you_and_runs_steps_1_to_8(stub):
 def test_you_build_and_the_king_climbs_instead_of_the_icons(stub):
     state = replace(solo_setup(), turn_number=3)
     ev = []
-    s = cathedral.take_piece(replace(state, phase="reactions", queue=(), day="develop"), 0, ev)
+    end = Frame(seat=0, steps=(), source="turn", then=EndTurn())  # the end of the turn waits beneath
+    s = replace(state, phase="reactions", queue=(), day="develop", work=None, decision=None, frames=(end,))
+    s = cathedral.take_piece(s, 0, ev)
     assert [e.kind for e in ev] == ["cathedral_piece", "cathedral_icon"] and ev[-1].seat == 0  # you first
+    s = H.resolve(s, ev)
     while s.active == 0:
         assert s.decision.seat == 0
         s = apply(s, legal_actions(s)[-1])

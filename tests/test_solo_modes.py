@@ -9,14 +9,16 @@ import random
 import pytest
 from msgspec.structs import replace
 
-from nctui.engine import cards, cathedral, king_dreams as kd, king_turn as kt, new_game, setup, turn
+from nctui.engine import cards, cathedral, king_dreams as kd, king_turn as kt, new_game, turn
 from nctui.engine.actions import TakePiece
 from nctui.engine.errors import IllegalAction
 from nctui.engine.flow import apply, legal_actions, step
 from nctui.engine.invariants import violations
 from nctui.engine.ops import set_player
 from nctui.engine.scoring import scores
+from nctui.engine.work import EndTurn, Frame, NextReaction
 
+from . import helpers as H
 from .test_divergent_paths import COLOUR, GRAY, TILES, tile_by_available_piece
 from .test_solo_setup import SOLO, solo_setup
 from .test_variable_length import PLAIN, TRACK, VICTOR
@@ -43,7 +45,8 @@ def only_left(state, left):
 def performed(monkeypatch):
     """The King's action (KING'S TURN 4) does nothing; the calls are recorded."""
     calls = []
-    monkeypatch.setattr(kt, "_perform", lambda state, action, power, ev: calls.append((action, power)) or state)
+    monkeypatch.setattr(kt, "perform_king_action",
+                        lambda state, action, power, ev: calls.append((action, power)) or state)
     return calls
 
 
@@ -73,7 +76,16 @@ def king_reacts_to_summon(state):
     """END OF YOUR TURN: your Summon is ahead of the King's Dreamer (on Ritual): it Conforms and
     puts a Cultist on its Dream."""
     ev = []
-    return turn.ask_reaction(replace(state, phase="reactions", queue=(1,), day="summon"), ev), ev
+    state = replace(state, phase="reactions", queue=(1,), day="summon", work=None, decision=None)
+    return H.resolve(turn.next_reaction(state, NextReaction(), ev), ev), ev
+
+
+def build_at_turn_end(state, seat, ev):
+    """BUILDING THE CATHEDRAL (Standard Game): once every reaction is done ``seat`` builds, the end of
+    the turn waiting beneath (as ``turn`` leaves it); resolved up to the next decision."""
+    end = Frame(seat=state.active, steps=(), source="turn", then=EndTurn())
+    state = replace(state, work=None, decision=None, frames=(end,))
+    return H.resolve(cathedral.build(state, seat, ev), ev)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -86,8 +98,8 @@ def king_reacts_to_summon(state):
     (DPV, (), 5),  # Divergent Paths, Variable Length Game: no piece moved
 ])
 def test_solo_sets_up_the_modules_as_in_a_2_player_game(config, built, gray_out):
-    state = setup.new_game(config)[0]  # no longer refused
-    assert state.decision.seat == 0 and state.cathedral_built == built
+    state = _solo(config)[0]  # no longer refused
+    assert state.decision.seat == 0 and state.decision.kind == "solo_turn_start" and state.cathedral_built == built
     assert len(state.path_tiles) == gray_out and all(COLOUR[t] == "gray" for _, t in state.path_tiles)
     assert len(state.tiles_aside) == (len(COLOUR) - 5 if config.divergent_paths else 0)
     assert violations(solo_setup(config=config)) == []
@@ -151,7 +163,7 @@ def test_a_dream_completed_while_the_king_reacts_on_your_turn_builds_at_once(per
 def test_the_king_builds_nothing_at_the_end_of_its_turn_in_the_variable_length_game():
     state = solo_setup(config=VAR)
     ev = []
-    s = cathedral.build(replace(state, phase="reactions", queue=(), day="develop", active=1, turn_number=5), 1, ev)
+    s = build_at_turn_end(replace(state, phase="reactions", queue=(), day="develop", active=1, turn_number=5), 1, ev)
     assert s.cathedral_built == state.cathedral_built and "cathedral_piece" not in kinds(ev)
 
 
@@ -213,7 +225,7 @@ def test_an_unavailable_piece_is_refused_by_the_rule(performed):
 def test_the_king_builds_at_the_end_of_its_turn_standard_game_and_you_choose(performed):
     state = solo_setup(config=DPS)
     ev = []
-    s = cathedral.build(replace(state, phase="reactions", queue=(), day="develop", active=1, turn_number=3), 1, ev)
+    s = build_at_turn_end(replace(state, phase="reactions", queue=(), day="develop", active=1, turn_number=3), 1, ev)
     assert s.decision.seat == 0 and s.decision.kind == "king_cathedral_piece"
     assert {a.piece for a in legal_actions(s)} == set(GRAY) - {"1C"}
     tile = dict(s.path_tiles)["2A"]
@@ -226,7 +238,7 @@ def test_the_king_builds_at_the_end_of_its_turn_standard_game_and_you_choose(per
 
 def test_with_divergent_paths_your_piece_makes_the_king_climb_no_more(performed):
     state = solo_setup(config=DPS)  # BUILDING THE CATHEDRAL STANDARD GAME is "without the Divergent Paths module"
-    s = cathedral.build(replace(state, phase="reactions", queue=(), day="develop", turn_number=3), 0, [])
+    s = build_at_turn_end(replace(state, phase="reactions", queue=(), day="develop", turn_number=3), 0, [])
     assert s.decision.kind == "cathedral_piece" and s.decision.seat == 0
     s = apply(s, TakePiece(piece="2A"))
     while s.active == 0:  # you resolve your Reward tile

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from nctui.engine import board, new_game, setup
+from nctui.engine import board, flow, new_game, solo
 from nctui.engine.actions import ChooseTurnStart, Conquer, PlaceDreamer
 from nctui.engine.cards import dream
 from nctui.engine.config import GameConfig
@@ -15,6 +15,7 @@ from nctui.engine.invariants import violations
 from nctui.engine.king import clockwise, next_corner_clockwise, ring
 from nctui.engine.king_state import KING_COMBAT
 from nctui.engine.views import player_view
+from nctui.engine.work import SoloTurnStartWork
 
 SOLO = GameConfig(players=1, seats=("human", "king"), seed=7)
 
@@ -33,14 +34,16 @@ def solo_setup(corner: str = "weeping-orchard", config: GameConfig = SOLO):
 
 
 def test_new_game_starts_solo_through_the_solo_setup():
-    state, _ = setup.new_game(SOLO)
-    assert state == _solo(SOLO)[0]
+    state, events = solo.new_game(SOLO)
+    assert flow.resolve(state, events) == _solo(SOLO)[0]
+    assert isinstance(_solo(SOLO)[0].work, SoloTurnStartWork)
 
 
 def test_human_decides_turn_start_then_a_corner_only():
     state, _ = _solo(SOLO)
-    assert state.decision.seat == 0 and state.decision.kind == "turn_start"
+    assert state.decision.seat == 0 and state.decision.kind == "solo_turn_start"
     state = apply(state, ChooseTurnStart(position=0))
+    assert state.decision.seat == 0 and state.decision.kind == "solo_corner"
     corners = {a.area for a in legal_actions(state)}
     assert corners == {a.id for a in state.areas if board.is_corner(state, a.id)}
     with pytest.raises(IllegalAction, match="SOLO SETUP 4"):

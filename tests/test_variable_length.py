@@ -8,11 +8,20 @@ import pytest
 from msgspec.structs import replace
 
 from nctui.content.loader import get_pack
-from nctui.engine import IllegalAction, actions as A, apply, cathedral, legal_actions, new_game, step
+from nctui.engine import (
+    IllegalAction,
+    actions as A,
+    apply,
+    cathedral,
+    effects,
+    legal_actions,
+    new_game,
+    step,
+    work as W,
+)
 from nctui.engine.invariants import violations
 from nctui.engine.ops import set_player
 from nctui.engine.state import Decision, GameState
-from nctui.engine import work as W
 from nctui.engine.work import DreamWork
 
 from .helpers import config, first_turn
@@ -163,7 +172,9 @@ def test_the_icon_is_resolved_before_the_dreams_own_effect():
     hand = len(state.players[seat].hand)
     state, _events = play(window(state, seat, VICTOR, "after_conflict_won"), A.PlayDream(card=VICTOR))
     assert state.decision.seat == seat and all(isinstance(a, (A.MoveShaper, A.Done)) for a in legal_actions(state))
-    assert [f.source for f in state.frames] == ["dream", "cathedral"]  # the Dream's draw waits below
+    # the Dream's draw waits below, above the turn's frame beneath the window
+    assert [f.source for f in state.frames] == ["turn", "dream", "cathedral"]
+    assert isinstance(state.frames[0].then, W.AfterWindow)
     assert len(state.players[seat].hand) == hand
     state = apply(state, A.Done())
     assert len(state.players[seat].hand) == hand + 1  # then the Dream's effect: draw 1
