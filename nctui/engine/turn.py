@@ -102,7 +102,7 @@ def _choose_day(state: GameState, w: ChooseDayWork, action: ChooseDay, ev: Event
     state = replace(state, day=action.action, ignored=action.ignore, work=None)
     ev.append(E.DayChosen(seat=seat, action=action.action, ignore=action.ignore))
     if action.ignore:
-        return push_effect(state, seat, (IGNORE_DRAW,), "turn", then=ActionDone(seat=seat))
+        return push_effect(state, seat, (IGNORE_DRAW,), "turn", then=ActionDone(seat=seat, conclude=False))
     effect = cards.action_effect(state, seat, action.action, "day")
     return push_effect(state, seat, effect.steps, "day", card=cards.action_card_id(state, seat, action.action),
                        then=ActionDone(seat=seat))
@@ -114,7 +114,8 @@ CHOOSE_DAY = Rule(ChooseDayWork, (ChooseDay,), _day_options, _day_refusal, _choo
 def action_done(state: GameState, then: ActionDone | ReactionDone, ev: Events) -> GameState:
     """The action or reaction is complete: Followers paid on the Ritual track go home; before
     the turn goes on, its player may play Dream cards (the golden rule)."""
-    state = _conclude(state, then.seat, ev)
+    if not isinstance(then, ActionDone) or then.conclude:
+        state = _conclude(state, then.seat, ev)
     state = push(state, Frame(seat=then.seat, steps=(), source="turn", then=AfterWindow()))
     return dreams.open_window(state, then.seat)
 

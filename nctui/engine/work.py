@@ -416,9 +416,11 @@ class FirstTurn(_T, tag="first_turn"):
 
 
 class ActionDone(_T, tag="action_done"):
-    """The active player's action (or its "ignore and draw 2") is resolved (``turn``)."""
+    """The active player's action (or its "ignore and draw 2") is resolved (``turn``);
+    ``conclude``: the action was performed, so Followers paid on the Ritual track go home."""
 
     seat: int
+    conclude: bool = True
 
 
 class ReactionDone(_T, tag="reaction_done"):
