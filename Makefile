@@ -16,9 +16,9 @@ play: $(STAMP)
 	$(BIN)/nctui
 
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 
-# Type check (mypy, config and msgspec plugin in pyproject.toml) and lint (ruff). Not in .ci/run yet.
+# Type check (mypy, config and msgspec plugin in pyproject.toml) and lint (ruff); CI runs it after the tests.
 lint: $(STAMP)
 	@status=0; $(BIN)/mypy || status=1; $(BIN)/ruff check || status=1; exit $$status
 
