@@ -21,7 +21,7 @@ from typing import Literal, Protocol
 
 import msgspec
 
-from .bots import BOTS, RandomBot
+from .bots import BOTS, RandomBot, bot_seed
 from .engine import GameConfig, GameState, new_game, player_view, step
 from .engine.actions import Action
 from .engine.config import SeatKind, check_config
@@ -109,11 +109,6 @@ class GameResult(msgspec.Struct, frozen=True, kw_only=True):
 def game_seed(seed: int, index: int) -> int:
     """The seed of game ``index`` in a run seeded ``seed``."""
     return (seed + index) % SEED_SPACE
-
-
-def bot_seed(seed: int, seat: int) -> int:
-    """The seed of the bot of ``seat`` in a game seeded ``seed``."""
-    return seed * 16 + seat
 
 
 def make_config(*, players: int, seed: int, length: Literal["standard", "variable"] = "standard",

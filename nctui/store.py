@@ -8,24 +8,23 @@ is carried in the state), which is why a redo entry can be reused when its actio
 
 Undo is governed by a policy: ``PracticePolicy`` undoes anything; ``StrictPolicy`` lets a seat
 take back only its own decisions that revealed nothing and drew nothing.
+
+The store is written against the ``Game`` protocol (``session.protocol``); Nightmare Cathedral
+is the default game, and every companion game uses the same store.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal, NamedTuple, Protocol
+from typing import Any, Literal, NamedTuple, Protocol
 
 import msgspec
 
-from .describe import describe_action, describe_secret_action, why_irreversible
-from .engine.actions import Action
-from .engine.config import GameConfig
-from .engine.errors import ActionError
-from .engine.events import Event
-from .engine.flow import StepResult, new_game, step
-from .engine.state import GameState
-from .engine.views import is_secret_action, redact, step_reveals
+from .session.nightmare_cathedral import NightmareCathedral
+from .session.protocol import SPECTATOR, Game, Stepped
 
+NIGHTMARE_CATHEDRAL = NightmareCathedral()
+AnyGame = Game[Any, Any, Any, Any]
 Listener = Callable[["Store"], None]
 NO_SEAT = -1  # the seat of the initial entry: nobody decided it
 
@@ -49,7 +48,7 @@ class UndoRefused(StoreError):
 class ReplayError(StoreError):
     """An action of a list being replayed is refused; ``index`` counts from 1."""
 
-    def __init__(self, index: int, action: Action, cause: Exception) -> None:
+    def __init__(self, index: int, action: Any, cause: Exception) -> None:
         self.index, self.action, self.cause = index, action, cause
         super().__init__(f"action {index} ({msgspec.json.encode(action).decode()}) is refused: {cause}")
 
@@ -61,9 +60,9 @@ class Entry(msgspec.Struct, frozen=True, kw_only=True):
     came into view, or the RNG was used), or "" when it revealed nothing.
     """
 
-    state: GameState
-    action: Action | None  # None for the initial entry
-    events: tuple[Event, ...]
+    state: Any
+    action: Any  # None for the initial entry
+    events: tuple[Any, ...]
     seat: int = NO_SEAT
     revealed: str = ""
 
@@ -72,17 +71,6 @@ class TimelineItem(NamedTuple):
     state_id: int
     seat: int
     summary: str
-
-
-# ----------------------------------------------------------------------------------------------
-# What a step revealed
-
-
-def revealed_by(events: tuple[Event, ...]) -> str:
-    """Why a step cannot be taken back fairly (the engine says which of its events revealed hidden
-    information or a random result), or "" when it revealed nothing."""
-    event = step_reveals(events)
-    return "" if event is None else why_irreversible(event)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -120,25 +108,11 @@ class StrictPolicy:
         for i in range(store.state_id, target, -1):
             entry = store.entry(i)
             if entry.seat != seat:
-                return f"seat {entry.seat} has decided since ({summarize(entry.action, store._before(i), secret=True)})"
+                return f"seat {entry.seat} has decided since ({store.summarize(i, secret=True)})"
             if entry.revealed:
-                decision = summarize(entry.action, store._before(i))
+                decision = store.summarize(i)
                 return f"your decision '{decision}' cannot be taken back: {entry.revealed}"
         return ""
-
-
-# ----------------------------------------------------------------------------------------------
-# Action summaries for the timeline
-
-
-def summarize(action: Action | None, state: GameState, *, secret: bool = False) -> str:
-    """A short line naming the decision taken in ``state``, for the timeline and refusal
-    messages; ``secret`` leaves out what only the deciding seat may know."""
-    if action is None:
-        return "Setup"
-    if secret and is_secret_action(action):
-        return describe_secret_action(action)
-    return describe_action(action, state)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -155,20 +129,21 @@ class Store:
 
     def __init__(
         self,
-        config: GameConfig | None = None,
+        config: Any = None,
         *,
-        initial: StepResult | None = None,
-        actions: tuple[Action, ...] | list[Action] = (),
+        game: AnyGame = NIGHTMARE_CATHEDRAL,
+        initial: Stepped[Any, Any] | None = None,
+        actions: tuple[Any, ...] | list[Any] = (),
         cursor: int | None = None,
         policy: UndoPolicy | None = None,
     ) -> None:
         if (config is None) == (initial is None):
-            raise TypeError("Store needs either a GameConfig or an initial StepResult")
+            raise TypeError("Store needs either a configuration or an initial state")
+        self.game = game
         if initial is not None:
             start = initial
         else:
-            assert config is not None
-            start = new_game(config)
+            start = game.new(config)
         self.policy: UndoPolicy = policy or PracticePolicy()
         self._history: list[Entry] = [Entry(state=start.state, action=None, events=start.events)]
         self._cursor = 0
@@ -180,7 +155,7 @@ class Store:
         for i, action in enumerate(actions, 1):
             try:
                 self._append(action)
-            except ActionError as exc:
+            except ValueError as exc:  # the game's refusal (an ActionError for Nightmare Cathedral)
                 raise ReplayError(i, action, exc) from exc
         if cursor is not None:
             if not 0 <= cursor < len(self._history):
@@ -190,8 +165,12 @@ class Store:
     # -- reading --------------------------------------------------------------------------------
 
     @property
-    def state(self) -> GameState:
+    def state(self) -> Any:
         return self._history[self._cursor].state
+
+    @property
+    def config(self) -> Any:
+        return self.game.config_of(self._history[0].state)
 
     @property
     def state_id(self) -> int:
@@ -210,38 +189,46 @@ class Store:
     def entry(self, state_id: int) -> Entry:
         return self._history[state_id]
 
-    def actions(self) -> tuple[Action, ...]:
+    def actions(self) -> tuple[Any, ...]:
         """The decisions from the start to the cursor."""
-        return tuple(e.action for e in self._history[1 : self._cursor + 1])  # type: ignore[misc]
+        return tuple(e.action for e in self._history[1 : self._cursor + 1])
 
-    def all_actions(self) -> tuple[Action, ...]:
+    def all_actions(self) -> tuple[Any, ...]:
         """Every decision in the history, the redo branch included (what a save records)."""
-        return tuple(e.action for e in self._history[1:])  # type: ignore[misc]
+        return tuple(e.action for e in self._history[1:])
 
     def timeline(self, *, viewer: int | Literal["all"] | None = "all") -> list[TimelineItem]:
         """(state id, deciding seat, summary) for every entry, the redo branch included.
 
         ``viewer``: a seat (or None, a spectator) whose eyes the summaries are for; other
         seats' secret decisions are then summarized without their cards. "all": everything."""
-        return [TimelineItem(i, e.seat, summarize(e.action, self._before(i),
-                                                  secret=viewer != "all" and e.seat != viewer))
+        return [TimelineItem(i, e.seat, self.summarize(i, secret=viewer != "all" and e.seat != viewer))
                 for i, e in enumerate(self._history)]
 
-    def _before(self, state_id: int) -> GameState:
+    def summarize(self, state_id: int, *, secret: bool = False) -> str:
+        """A short line naming the decision that led to ``state_id``, for the timeline and
+        refusal messages; ``secret`` leaves out what only the deciding seat may know."""
+        action = self._history[state_id].action
+        if action is None:
+            return "Setup"
+        return self.game.describe_action(action, self._before(state_id), secret=secret)
+
+    def _before(self, state_id: int) -> Any:
         """The state in which the decision leading to ``state_id`` was taken."""
         return self._history[max(state_id - 1, 0)].state
 
-    def events_since(self, state_id: int, seat: int | None) -> list[Event]:
+    def events_since(self, state_id: int, seat: int | None) -> list[Any]:
         """The events after ``state_id`` up to the cursor, as ``seat`` may see them
         (``None``: a spectator). ``-1`` includes the setup events of the initial state."""
-        out: list[Event] = []
+        viewer = SPECTATOR if seat is None else seat
+        out: list[Any] = []
         for e in self._history[max(state_id + 1, 0) : self._cursor + 1]:
-            out.extend(redact(ev, seat) for ev in e.events)
+            out.extend(self.game.redact_event(ev, viewer) for ev in e.events)
         return out
 
     # -- deciding -------------------------------------------------------------------------------
 
-    def dispatch(self, action: Action, *, seen_state_id: int | None = None, seat: int | None = None) -> Entry:
+    def dispatch(self, action: Any, *, seen_state_id: int | None = None, seat: int | None = None) -> Entry:
         """Apply a decision at the cursor.
 
         ``seen_state_id``: the state id the decider was looking at; a different one means the
@@ -252,30 +239,30 @@ class Store:
             raise StaleState(
                 f"the game has moved on: this action was chosen at state {seen_state_id}, it is now state "
                 f"{self._cursor}")
-        decision = self.state.decision
-        if seat is not None and decision is not None and seat != decision.seat:
-            raise WrongSeat(f"seat {seat} cannot decide now: it is seat {decision.seat}'s decision ({decision.kind})")
+        decider = self.game.decider(self.state)
+        if seat is not None and decider is not None and seat != decider:
+            raise WrongSeat(f"seat {seat} cannot decide now: it is seat {decider}'s decision")
         redo = self._history[self._cursor + 1] if self._cursor + 1 < len(self._history) else None
         if redo is not None and redo.action == action:
             # The same decision from the same state gives the same result: keep the redo branch.
             self._cursor += 1
         else:
-            result = step(self.state, action)  # raises before anything changes
+            result = self.game.step(self.state, action)  # raises before anything changes
             del self._history[self._cursor + 1 :]
             self._push(action, result)
         self._changed()
         return self._history[self._cursor]
 
-    def _append(self, action: Action) -> None:
+    def _append(self, action: Any) -> None:
         """Replay one action at the end of the history (building from a list)."""
         self._cursor = len(self._history) - 1
-        self._push(action, step(self._history[-1].state, action))
+        self._push(action, self.game.step(self._history[-1].state, action))
 
-    def _push(self, action: Action, result: StepResult) -> None:
-        before = self.state
-        seat = before.decision.seat if before.decision is not None else NO_SEAT
+    def _push(self, action: Any, result: Stepped[Any, Any]) -> None:
+        decider = self.game.decider(self.state)
+        seat = decider if decider is not None else NO_SEAT
         self._history.append(Entry(state=result.state, action=action, events=result.events, seat=seat,
-                                   revealed=revealed_by(result.events)))
+                                   revealed=self.game.reveals(result.events)))
         self._cursor = len(self._history) - 1
 
     # -- moving the cursor ----------------------------------------------------------------------

@@ -8,4 +8,11 @@ BOTS: dict[str, type[RandomBot | GreedyBot | PlannerBot]] = {
     "random": RandomBot, "greedy": GreedyBot, "planner": PlannerBot,
 }
 
-__all__ = ["BOTS", "GreedyBot", "PlannerBot", "RandomBot"]
+
+def bot_seed(seed: int, seat: int) -> int:
+    """The seed of the computer player of ``seat`` in a game seeded ``seed``: a game between
+    computer players depends only on its seed."""
+    return seed * 16 + seat
+
+
+__all__ = ["BOTS", "GreedyBot", "PlannerBot", "RandomBot", "bot_seed"]

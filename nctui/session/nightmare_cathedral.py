@@ -1,0 +1,118 @@
+"""Nightmare Cathedral as a ``Game`` (``session.protocol``): the engine, its views and secrets, its
+computer players and its words, behind the protocol the store, saves, session and server use."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import msgspec
+
+from .. import describe
+from ..bots import PlannerBot, bot_seed
+from ..content.loader import get_pack
+from ..engine import actions as A
+from ..engine import flow, invariants, views
+from ..engine.config import DIFFICULTY_PRESETS, GameConfig, SeatKind
+from ..engine.events import Event
+from ..engine.flow import StepResult
+from ..engine.state import GameState
+from .protocol import Summary
+
+
+class NightmareCathedral:
+    """The board game of the core and solo rulebooks."""
+
+    id = "nightmare-cathedral"
+    title = "Nightmare Cathedral"
+    config_type = GameConfig
+    state_type = GameState
+    action_type: Any = A.Action
+
+    # -- playing -----------------------------------------------------------------------------------
+
+    def new(self, config: GameConfig) -> StepResult:
+        return flow.new_game(config)
+
+    def step(self, state: GameState, action: A.Action) -> StepResult:
+        return flow.step(state, action)
+
+    def decider(self, state: GameState) -> int | None:
+        return flow.deciding_seat(state)
+
+    def options(self, state: GameState) -> tuple[A.Action, ...]:
+        return flow.legal_actions(state)
+
+    def seats(self, config: GameConfig) -> tuple[SeatKind, ...]:
+        return config.seats
+
+    def bot(self, config: GameConfig, seat: int) -> PlannerBot:
+        return PlannerBot(bot_seed(config.seed, seat))
+
+    # -- secrets -----------------------------------------------------------------------------------
+
+    def view(self, state: GameState, seat: int) -> views.View:
+        return views.player_view(state, seat)
+
+    def redact_event(self, event: Event, seat: int) -> Event:
+        return views.redact(event, seat)
+
+    def redact_action(self, action: A.Action, seat: int, decider: int) -> A.Action:
+        return views.redact_action(action, seat, decider)
+
+    def reveals(self, events: tuple[Event, ...]) -> str:
+        event = views.step_reveals(events)
+        return "" if event is None else describe.why_irreversible(event)
+
+    # -- words -------------------------------------------------------------------------------------
+
+    def describe_events(self, events: tuple[Event, ...], state: GameState) -> list[str]:
+        return describe.describe_events(events, state)
+
+    def describe_action(self, action: A.Action, state: GameState, *, secret: bool = False) -> str:
+        if secret and views.is_secret_action(action):
+            return describe.describe_secret_action(action)
+        return describe.describe_action(action, state)
+
+    def summary(self, state: GameState) -> Summary:
+        config = state.config
+        kinds = {"human": "person", "bot": "computer", "king": ""}
+        players = tuple(f"{describe.seat_name(state, s)}" + (f" ({kinds[k]})" if kinds[k] else "")
+                        for s, k in enumerate(config.seats))
+        time_track = get_pack(state.pack).tracks.time
+        progress = f"Time {state.time} of {len(time_track) - 1}, Stage {state.stage}" if state.turn_number else "setup"
+        result = ""
+        if state.outcome is not None:
+            names = " and ".join(describe.seat_name(state, w) for w in state.outcome.winners)
+            result = f"{names} {'wins' if len(state.outcome.winners) == 1 else 'win'}"
+        return Summary(players=players, mode=mode_words(config), turn=state.turn_number, progress=progress,
+                       finished=state.outcome is not None, result=result)
+
+    # -- saves -------------------------------------------------------------------------------------
+
+    def config_of(self, state: GameState) -> GameConfig:
+        return state.config
+
+    def digest(self, state: GameState) -> str:
+        """sha256 of the state's canonical msgpack bytes (struct fields in definition order; sets
+        and dict keys sorted, so equal states give equal digests)."""
+        return hashlib.sha256(msgspec.msgpack.encode(state, order="deterministic")).hexdigest()
+
+    def content_digest(self, config: GameConfig) -> str:
+        return get_pack(config.pack).digest
+
+    def check_start(self, state: GameState) -> list[str]:
+        return invariants.violations(state)
+
+
+def mode_words(config: GameConfig) -> str:
+    """'2 players, Standard', 'solo, hard, Variable Length, Divergent Paths'."""
+    parts = [f"{config.players} players" if config.players > 1 else "solo"]
+    if config.players == 1:
+        preset = next((name for name, ids in DIFFICULTY_PRESETS.items() if set(ids) == set(config.difficulty)),
+                      "custom")
+        parts.append(preset)
+    parts.append("Variable Length" if config.length == "variable" else "Standard")
+    if config.divergent_paths:
+        parts.append("Divergent Paths")
+    return ", ".join(parts)
