@@ -60,7 +60,7 @@ def test_the_cathedral_is_built_from_the_end_of_the_last_players_first_turn(play
     state = play_turn(state, events)  # the last player's first turn
     assert state.cathedral_built == ("1A", TRACK[0]) and state.cathedral_track == TRACK[1:]
     placed = [e for e in events if e.kind == "cathedral_piece"]
-    assert len(placed) == 1 and placed[0].detail == TRACK[0]
+    assert len(placed) == 1 and placed[0].piece == TRACK[0]
     # the piece is placed after every reaction (and the turn ends after it)
     kinds = [e.kind for e in events]
     assert kinds.index("cathedral_piece") > max(i for i, k in enumerate(kinds) if k == "react")
@@ -75,7 +75,7 @@ def test_pieces_go_in_track_order_and_the_twelfth_ends_stage_1():
         state = play_turn(state, events)
         stages.append(state.stage)
     assert state.cathedral_built == ("1A",) + TRACK and state.cathedral_track == ()
-    assert [e.detail for e in events if e.kind == "cathedral_piece"] == list(TRACK)
+    assert [e.piece for e in events if e.kind == "cathedral_piece"] == list(TRACK)
     # 2 players: pieces at the end of turns 2..13; Stage 2 once the 12th is placed
     assert stages == [1] * 12 + [2, 2]
     assert [e.kind for e in events].count("cathedral_complete") == 1
@@ -97,7 +97,7 @@ def test_each_player_resolves_the_icons_clockwise_from_the_active_player():
         state = apply(state, legal_actions(state)[0] if len(seats) == 1 else A.Done())
     assert seats == [active, (active + 1) % 3, (active + 2) % 3]
     assert [e.seat for e in ev if e.kind == "cathedral_icon"] == [active]
-    assert all(e.detail == "produce" for e in ev if e.kind == "cathedral_icon")
+    assert all(e.icon == "produce" for e in ev if e.kind == "cathedral_icon")
     assert state.decision.kind == "choose_day" and state.turn_number == 4  # then the turn ends
 
 
@@ -124,7 +124,7 @@ def test_the_shadow_icon_is_mandatory_for_every_player():
     assert state.decision.kind == "add_shadow" and state.decision.seat == 1 - active
     state = apply(state, legal_actions(state)[-1])
     assert state.shadows == supply - 2 and state.decision.kind == "choose_day"
-    assert "players_2" not in {e.detail for e in ev}
+    assert "players_2" not in {e.icon for e in ev if e.kind == "cathedral_icon"}
 
 
 def test_the_climb_icon_offers_every_player_one_step():

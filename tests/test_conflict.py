@@ -8,9 +8,11 @@ from msgspec.structs import replace
 
 from nctui.content import schema as cs
 from nctui.engine import IllegalAction, actions as A, apply, board, legal_actions, new_game, player_view, step
+from nctui.engine.events import HIDDEN
 from nctui.engine.invariants import violations
 from nctui.engine.ops import set_player
 from nctui.engine.state import BASIC_COMBAT, FOLLOWERS, FORT_LEVELS, SHADOWS, AreaState
+from nctui.engine.views import redact
 from nctui.engine.work import ConflictWork, VictoryWork
 
 from . import helpers as H
@@ -258,7 +260,7 @@ def test_no_conflict_possible_ends_the_step_at_once():
     state = resolve_conflicts(state, count=2, ev=ev)
     assert not isinstance(state.work, ConflictWork) and not state.frames
     assert state.decision.kind != "start_conflict"
-    assert [(e.kind, e.value) for e in ev if e.kind == "no_conflict_possible"] == [("no_conflict_possible", 2)]
+    assert [(e.kind, e.left) for e in ev if e.kind == "no_conflict_possible"] == [("no_conflict_possible", 2)]
 
 
 def test_resolve_two_conflicts_stops_early_when_none_is_left():
@@ -368,7 +370,10 @@ def test_the_played_card_event_is_private():
     state = apply(resolve_conflicts(state), A.StartConflict(area="bell-hollow", sides=(GREEN, BLUE)))
     events = step(state, A.PlayCombatCard(card=STRIKE)).events
     played = [e for e in events if e.kind == "combat_card_played"]
-    assert played and played[0].private_to == GREEN and played[0].cards == (STRIKE,)
+    assert played and played[0].seat == GREEN and played[0].card == STRIKE
+    assert redact(played[0], GREEN).card == STRIKE
+    for seat in (BLUE, None):
+        assert redact(played[0], seat).card == HIDDEN
 
 
 # ---------------------------------------------------------------------------------------------
@@ -408,7 +413,7 @@ def test_the_fortress_owner_wins_in_its_fortress_and_keeps_its_last_level():
     state = play(state, A.PlayCombatCard(card=STRIKE), A.PlayCombatCard(card=STRIKE2), A.PlayCombatCard(card=GUARD))
     events = step(state, A.PlayCombatCard(card=SHIELD)).events
     state = apply(state, A.PlayCombatCard(card=SHIELD))
-    assert [(e.seat, e.value) for e in events if e.kind == "conflict_damage"] == [(GREEN, 0), (BLUE, 4)]
+    assert [(e.seat, e.damage) for e in events if e.kind == "conflict_damage"] == [(GREEN, 0), (BLUE, 4)]
     assert not [e for e in events if e.kind == "fort_levels_lost"]
     a = area(state, "bell-hollow")
     assert a.fort_owner == BLUE and a.fort_levels == 1

@@ -111,8 +111,8 @@ def test_standard_setup_all_pieces_on_the_sideboard_but_1c_whose_tile_is_discard
     assert all(COLOUR[t] == "gray" for _, t in state.path_tiles)
     assert Counter(state.tiles_aside) == Counter(TILES["yellow"] + TILES["red"])
     discarded = [e for e in res.events if e.kind == "reward_tile_discarded"]
-    assert len(discarded) == 1 and discarded[0].detail == "1C" and COLOUR[discarded[0].cards[0]] == "gray"
-    assert discarded[0].cards[0] not in dict(state.path_tiles).values()
+    assert len(discarded) == 1 and discarded[0].piece == "1C" and COLOUR[discarded[0].tile] == "gray"
+    assert discarded[0].tile not in dict(state.path_tiles).values()
     assert divergent.violations(state) == []
 
 
@@ -195,7 +195,7 @@ def test_the_reward_is_resolved_by_the_active_player_only_then_the_turn_ends():
     built = state.cathedral_built
     state, _ = build(state)
     state, events = choose(state, holder)
-    assert [(e.kind, e.detail) for e in events if e.kind in ("cathedral_piece", "reward_tile")] == [
+    assert [(e.kind, e.piece) for e in events if e.kind in ("cathedral_piece", "reward_tile")] == [
         ("cathedral_piece", holder), ("reward_tile", holder)]
     assert state.cathedral_built == built + (holder,) and holder not in dict(state.path_tiles)
     assert state.decision.kind == "produce" and state.decision.seat == active
@@ -210,7 +210,7 @@ def test_the_reward_is_resolved_by_the_active_player_only_then_the_turn_ends():
 def test_a_single_available_piece_is_placed_without_asking():
     state = sideboard(dp(2), ("4B", "6B"), {"4B": TILES["red"][0], "6B": TILES["red"][1]})
     state, events = build(end_of_reactions(state))
-    assert [e.detail for e in events if e.kind == "cathedral_piece"] == ["4B"]
+    assert [e.piece for e in events if e.kind == "cathedral_piece"] == ["4B"]
     assert state.decision.kind != "cathedral_piece"
 
 
@@ -229,7 +229,7 @@ def test_with_one_gray_tile_left_the_yellow_tiles_come_out_after_the_reward():
     assert len(state.tiles_aside) == 8 and not any(e.kind == "reward_tiles_out" for e in events)
     state, events = step(state, A.Done()).state, step(state, A.Done()).events
     out = [e for e in events if e.kind == "reward_tiles_out"]
-    assert len(out) == 1 and out[0].detail == "yellow"
+    assert len(out) == 1 and out[0].colour == "yellow"
     placed = {p: t for p, t in state.path_tiles if p in YELLOW}
     assert set(placed) == set(YELLOW) and sorted(placed.values()) == sorted(TILES["yellow"])
     assert Counter(state.tiles_aside) == Counter(TILES["red"])
@@ -245,7 +245,7 @@ def test_with_one_yellow_tile_left_the_red_tiles_come_out():
     state, _ = build(state)
     state, events = choose(state, "3A")  # Wandering Dreamer asks nothing now
     out = [e for e in events if e.kind == "reward_tiles_out"]
-    assert len(out) == 1 and out[0].detail == "red" and state.tiles_aside == ()
+    assert len(out) == 1 and out[0].colour == "red" and state.tiles_aside == ()
     assert {p for p, _ in state.path_tiles} == {"4A"} | set(RED)
     assert state.decision.kind == "move_dreamer"  # "at the end of the turn move your Dreamer"
     assert ok(state)
@@ -313,7 +313,7 @@ def test_every_reward_tile_resolves_for_the_placing_player(tile):
     assert ok(state)
     state, _ = build(state)
     state, events = choose(state, piece)
-    assert [e.cards for e in events if e.kind == "reward_tile"] == [(tile,)]
+    assert [(e.tile,) for e in events if e.kind == "reward_tile"] == [(tile,)]
     assert state.decision.seat == active
     assert {type(a) for a in legal_actions(state)} - {A.Done} <= FIRST[tile]
     assert {type(a) for a in legal_actions(state)} & FIRST[tile]
@@ -427,7 +427,7 @@ def test_the_player_of_a_cathedral_dream_chooses_the_piece_and_takes_the_reward(
     assert state.decision.kind == "cathedral_piece" and state.decision.seat == seat
     assert legal_actions(state) == tuple(A.TakePiece(piece=p) for p in GRAY)
     state, events = choose(state, "1D")
-    assert [(e.seat, e.cards) for e in events if e.kind == "reward_tile"] == [(seat, (tiles["1D"],))]
+    assert [(e.seat, (e.tile,)) for e in events if e.kind == "reward_tile"] == [(seat, (tiles["1D"],))]
     assert state.cathedral_built == ("1D",)
     while state.decision.kind not in ("play_dream", "choose_day", "discard_dreams"):
         assert state.decision.seat == seat

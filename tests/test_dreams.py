@@ -144,8 +144,12 @@ def test_each_condition_is_false_then_true(need, false, true):
 
 
 def test_every_condition_type_of_the_schema_is_evaluated():
-    assert set(dreams.NEEDS) == set(cs.Condition.__args__)
     assert {type(c[0]) for c in CASES} == set(cs.Condition.__args__)
+    state = blank()
+    for need, _, _ in CASES:  # the engine knows every type (an unknown one is refused)
+        assert dreams.condition_met(state, me(state), need) in (True, False)
+    with pytest.raises(ValueError, match="unknown Dream condition"):
+        dreams.condition_met(state, me(state), object())
 
 
 def test_conditions_are_the_seats_own():
@@ -190,7 +194,7 @@ def test_after_the_action_the_active_player_may_play_a_dream_whose_conditions_ar
     res = step(state, A.PlayDream(card=FIRST_RUNG))
     pl = res.state.players[me(state)]
     assert pl.dreams == (HOST,) and pl.dreams_played == (FIRST_RUNG,)
-    assert any(e.kind == "play_dream" and e.cards == (FIRST_RUNG,) and e.private_to == -1 for e in res.events)
+    assert any(e.kind == "play_dream" and e.card == FIRST_RUNG and not e.SECRET for e in res.events)
     # nothing else is playable: the window closes by itself and the turn goes on (step 3)
     assert res.state.decision.kind == "discard_dreams" and H.between_steps(res.state)
 

@@ -23,8 +23,9 @@ from nctui.engine import (
     spectator_view,
     step,
 )
-from nctui.engine.events import HIDDEN, redact
+from nctui.engine.events import HIDDEN
 from nctui.engine.invariants import violations
+from nctui.engine.views import redact
 
 from .helpers import config, play, random_game
 
@@ -188,9 +189,11 @@ def test_events_redact_private_cards_for_other_seats():
         state = apply(state, legal_actions(state)[0])
     result = step(state, next(a for a in legal_actions(state) if a.ignore))
     drew = [e for e in result.events if e.kind == "drew_development"]
-    assert drew and drew[0].private_to == state.active
+    assert drew and drew[0].seat == state.active and drew[0].SECRET == ("cards",)
     other = 1 - state.active
+    assert HIDDEN not in drew[0].cards
     assert redact(drew[0], other).cards == (HIDDEN, HIDDEN)
+    assert redact(drew[0], None).cards == (HIDDEN, HIDDEN)
     assert redact(drew[0], state.active).cards == drew[0].cards
 
 

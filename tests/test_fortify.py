@@ -7,6 +7,7 @@ import pytest
 from msgspec.structs import replace
 
 from nctui.content import schema as cs
+from nctui.describe import describe_decision
 from nctui.engine import IllegalAction, actions as A, apply, board, legal_actions, step
 from nctui.engine.invariants import violations
 from nctui.engine.ops import set_player
@@ -80,8 +81,9 @@ def test_events_name_each_level_and_each_follower_paid():
     for action in (A.BuildFortLevel(area=x), A.PayFollower(area=x), A.PayFollower(area=x)):
         r = step(state, action)
         state, events = r.state, events + list(r.events)
-    kinds = [(e.kind, e.area, e.value) for e in events if e.kind in ("build_fort_level", "remove_follower")]
-    assert kinds == [("build_fort_level", x, 1), ("remove_follower", x, 1), ("remove_follower", x, 1)]
+    kinds = [(e.kind, e.area, e.levels if e.kind == "build_fort_level" else e.for_fort)
+             for e in events if e.kind in ("build_fort_level", "remove_follower")]
+    assert kinds == [("build_fort_level", x, 1), ("remove_follower", x, True), ("remove_follower", x, True)]
 
 
 def test_followers_may_pay_from_any_area_even_one_you_do_not_control():
@@ -218,7 +220,8 @@ def test_done_stops_early_but_not_while_a_level_is_unpaid_nor_when_the_effect_mu
     assert finished(stopped) and board.area(stopped, x).fort_levels == 0
     mid = apply(optional, A.BuildFortLevel(area=x))
     assert A.Done() not in legal_actions(mid)
-    with pytest.raises(IllegalAction, match="Remove a Follower"):
+    assert describe_decision(mid).startswith("Remove a Follower")
+    with pytest.raises(IllegalAction, match="pay_fort_level"):
         apply(mid, A.BuildFortLevel(area=x))
     with pytest.raises(IllegalAction):
         apply(mid, A.PayFollower(area=plain_areas(state)[1]))  # no Follower there

@@ -53,7 +53,7 @@ def test_removal_prefers_more_followers_plus_forts_and_keeps_the_last_in_each_ar
     s = ka.remove_followers(state, 3, ev)
     assert f(s, "salt-spire")[K] == 1 and f(s, "mirror-dunes")[K] == 1  # 2+1 first, then the other
     assert s.players[K].supply == state.players[K].supply + 2
-    assert kinds(ev)[-1] == "king_keeps_last" and ev[-1].value == 1
+    assert kinds(ev)[-1] == "king_keeps_last" and ev[-1].count == 1
 
 
 def test_removal_prefers_more_followers_than_fort_levels(state):
@@ -118,7 +118,7 @@ def test_summon_overflow_goes_to_an_adjacent_area_it_does_not_control(state):
     ev = []
     s = ka.perform_king_action(s, "summon", 1, ev)
     assert f(s, "mirror-dunes")[K] == 3
-    over = [e.area for e in ev if e.kind == "king_produces" and "overflow" in e.detail]
+    over = [e.area for e in ev if e.kind == "king_produces" and e.overflow_from == "mirror-dunes"]
     assert len(over) == 1 and over[0] in ("choir-of-teeth", "ember-reach", "moth-garden")
 
 

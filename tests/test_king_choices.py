@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
+from nctui.describe import describe_decision
 from nctui.engine import board, cards, king as kg, king_actions as ka, king_turn as kt, new_game, work as W
 from nctui.engine.actions import ChooseAction, ChooseArea, ChooseTurnStart, Conquer, TakePiece
 from nctui.engine.errors import IllegalAction
@@ -77,7 +78,7 @@ def test_maneuver_places_where_you_choose_then_spends_the_rest(king_turn):
         res = step(state, legal_actions(state)[0])
         state, ev = res.state, ev + list(res.events)
     assert _placed(ev)[0] == "moth-garden" and len(_placed(ev)) == 3
-    assert "your choice" in next(e.detail for e in ev if e.kind == "king_maneuvers")
+    assert next(e.chosen for e in ev if e.kind == "king_maneuvers")  # your choice
     assert state.players[K].supply == before - 3
     assert state.decision.seat == YOU and state.decision.kind in ("react", "king_dream")  # the turn went on
     assert violations(state) == []
@@ -131,14 +132,15 @@ def test_develop_tuck_tie_asks_you_and_tucks_where_you_choose(king_turn):
     ploys = _ploys(state, 2)
     state, _ = king_turn(_deck_top(state, ploys), 4)  # Develop, Power 1: 2 Ploys drawn
     d = state.decision
-    assert d.seat == YOU and d.kind == "king_tuck" and ploys[1] in d.prompt
+    assert d.seat == YOU and d.kind == "king_tuck" and state.work.card == ploys[1]
+    assert cards.development(state, ploys[1]).name in describe_decision(state)
     assert set(d.options) == {ChooseAction(action=a) for a in RONDEL}  # nothing tucked yet: all tied
     assert ploys[0] in state.king.hand and violations(state) == []  # the rest went to its hand
     res = step(state, ChooseAction(action="fortify"))
     state = res.state
     assert state.king.tucked == ((), (), (ploys[1],), (), ())
     assert state.players[K].hand == () and ploys[1] not in state.king.hand
-    assert any(e.kind == "king_tucks" and e.cards == (ploys[1],) for e in res.events)
+    assert any(e.kind == "king_tucks" and e.card == ploys[1] for e in res.events)
     assert kt.power(state.king, 2) == 1 and violations(state) == []
 
 
@@ -186,7 +188,7 @@ def test_harder_powered_2_asks_twice_for_distinct_actions_and_tucks_a_card_under
     res = step(state, ChooseAction(action="maneuver"))
     state = res.state
     assert state.decision.kind == "king_powered" and ChooseAction(action="maneuver") not in legal_actions(state)
-    assert [e.kind for e in res.events] == ["king_tucks"] and res.events[0].cards == (deck[0],)
+    assert [e.kind for e in res.events] == ["king_tucks"] and res.events[0].card == deck[0]
     with pytest.raises(IllegalAction, match="SOLO DIFFICULTY MODIFIERS"):
         apply(state, ChooseAction(action="maneuver"))
     state = apply(state, ChooseAction(action="develop"))
@@ -255,8 +257,11 @@ def test_a_dream_completed_by_the_maneuvers_cultists_asks_for_its_piece_first(ki
 
     from .test_solo_modes import VICTOR, yellow_position
 
+    class ConflictsBegin(Event, tag="test_conflicts"):
+        """A marker: the King's conflicts (stubbed) begin."""
+
     monkeypatch.setitem(CONTINUATIONS, W.KingConflicts,
-                        lambda s, then, ev: ev.append(Event(kind="test_conflicts")) or s)
+                        lambda s, then, ev: ev.append(ConflictsBegin()) or s)
     state, piece = yellow_position()  # Variable Length + Divergent Paths; its Dream VICTOR one Cultist short
     state = shape(state, bone_cloister=dict(followers=(0, 2), shadows=0))  # a Marked Area it controls
     state = replace(state, shadows=state.shadows + 1)

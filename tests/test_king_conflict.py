@@ -142,7 +142,7 @@ def test_loop_with_nothing_possible_ends(state):
     a = area0(state)
     ev = []
     kcs.king_conflicts(shape(state, a, you=1), KingConflicts(), ev)
-    assert ev[-1].kind == "king_conflicts_end" and ev[-1].value == 0
+    assert ev[-1].kind == "king_conflicts_end" and ev[-1].resolved == 0
 
 
 def test_loop_fights_a_desired_conflict_against_you(state):

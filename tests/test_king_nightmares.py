@@ -37,7 +37,7 @@ def test_commands_the_nightmare_without_the_marker_then_moves_the_marker(state):
     ev = []
     s = kn.king_command_nightmare(s, KingCommand(), ev)
     assert (1, 4) in s.commanded and s.king.nightmare_marker == 0
-    assert any(e.kind == "king_commands_nightmare" and e.value == 4 for e in ev)
+    assert any(e.kind == "king_commands_nightmare" and e.number == 4 for e in ev)
     assert s.commanding == 0 and s.visited == ()
     s = kn.king_command_nightmare(s, KingCommand(), ev)  # now the other one
     assert (1, 6) in s.commanded and s.king.nightmare_marker == 1
@@ -54,7 +54,7 @@ def test_resolves_times_and_never_revisits_areas(state):
     s = stage2(shape(state, start), numbers=(6, 8), at=(start, start), marker=0)  # commands 8: anywhere, 2x
     ev = []
     s = kn.king_command_nightmare(s, KingCommand(), ev)
-    moves = [e.area for e in ev if e.kind == "nightmare_moves"]
+    moves = [e.to for e in ev if e.kind == "nightmare_moves"]
     assert len(moves) == card(s, 8).times and len(set(moves + [start])) == len(moves) + 1
     assert location(s, 8) == moves[-1]
 

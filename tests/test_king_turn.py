@@ -41,7 +41,8 @@ def test_rulebook_example_roll_4_from_maneuver_ends_on_summon(state):
     ev = []
     s = kt.move_dreamer(s, 4, ev)
     assert s.king.dreamer == "summon"
-    assert ev[-1].detail.startswith("rolled 4: develop, develop, ritual, summon")
+    assert ev[-1].kind == "king_dreamer_moves" and ev[-1].roll == 4
+    assert ev[-1].counted == ("develop", "develop", "ritual", "summon") and ev[-1].to == "summon"
 
 
 def test_counting_loops_round_the_rondel(state):

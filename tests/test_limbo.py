@@ -8,6 +8,7 @@ import pytest
 from msgspec.structs import replace
 
 from nctui.content import schema as cs
+from nctui.describe import describe_decision
 from nctui.engine import IllegalAction, actions as A, apply, board, legal_actions, limbo, step
 from nctui.engine.invariants import violations
 from nctui.engine.ops import set_player
@@ -74,9 +75,9 @@ def test_never_for_the_king():
     state = solo_setup()
     king = state.king.seat
     state = set_player(state, replace(state.players[king], limbo=2, supply=state.players[king].supply - 2))
-    assert limbo.returns(state, Decision(seat=king, kind="test", prompt="", options=(A.Done(),))) == ()
+    assert limbo.returns(state, Decision(seat=king, kind="test", options=(A.Done(),))) == ()
     with pytest.raises(IllegalAction, match=r"King of Horrors has no Limbo.*\[LIMBO\]"):
-        apply(replace(state, decision=Decision(seat=king, kind="test", prompt="", options=(A.Done(),))), R1)
+        apply(replace(state, decision=Decision(seat=king, kind="test", options=(A.Done(),))), R1)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -85,14 +86,14 @@ def test_never_for_the_king():
 
 def test_taking_back_moves_them_to_the_supply_and_asks_the_same_decision_again():
     state = asked(in_limbo(blank(weeping_orchard=1), 3), cs.Move(mp=2))
-    before = state.decision
+    before, question = state.decision, describe_decision(state)
     supply = pl(state).supply
     res = step(state, R1)
     state = res.state
     assert (pl(state).limbo, pl(state).supply) == (2, supply + 1)
-    assert [(e.kind, e.seat, e.value) for e in res.events] == [("limbo_return", me(state), 1)]
-    assert (state.decision.seat, state.decision.kind, state.decision.prompt) == (before.seat, before.kind,
-                                                                                 before.prompt)
+    assert [(e.kind, e.seat, e.count) for e in res.events] == [("limbo_return", me(state), 1)]
+    assert (state.decision.seat, state.decision.kind, describe_decision(state)) == (before.seat, before.kind,
+                                                                                   question)
     assert but_limbo(legal_actions(state)) == but_limbo(before.options)
     assert returns(state) == (R1, A.ReturnFromLimbo(count=2))  # "all" is now 2
     state = apply(state, A.ReturnFromLimbo(count=2))
@@ -111,7 +112,7 @@ def test_a_decision_outside_any_step_is_asked_again_too():
 def test_a_produce_step_with_an_empty_supply_waits_and_offers_placements_after_taking_back():
     state = in_limbo(blank(weeping_orchard=1), 3, supply=0)
     state = asked(state, cs.Produce(amount=2))
-    assert state.decision.kind == "produce" and "supply is empty" in state.decision.prompt
+    assert state.decision.kind == "produce" and "supply is empty" in describe_decision(state)
     assert legal_actions(state) == (A.Done(), R1, R3)
     state = apply(state, R1)
     assert state.decision.kind == "produce" and A.ProduceIn(area=W) in legal_actions(state)

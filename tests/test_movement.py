@@ -72,7 +72,7 @@ def test_one_follower_may_spend_several_mp_one_at_a_time():
     state = res.state
     assert state.decision.kind != "move" and not isinstance(state.work, MoveWork)
     assert followers(state, "mirror-dunes", me(state)) == 1 and followers(state, W, me(state)) == 0
-    assert next(e for e in res.events if e.kind == "move_follower").detail == SALT
+    assert next(e for e in res.events if e.kind == "move_follower").source == SALT
 
 
 @pytest.mark.parametrize("enemy", ["follower", "shadow"])
@@ -150,7 +150,7 @@ def test_done_forfeits_the_remaining_mp():
     res = step(state, A.Done())
     assert H.between_steps(res.state) and res.state.decision.kind != "move"
     assert not any(isinstance(f.steps[0], cs.Move) for f in res.state.frames if f.steps)
-    assert [e.detail for e in res.events if e.kind == "stop"] == ["move"]
+    assert [e.decision for e in res.events if e.kind == "stop"] == ["move"]
 
 
 def test_an_effect_resolved_as_completely_as_possible_offers_no_stop():
@@ -190,7 +190,7 @@ def test_the_shaper_moves_freely_and_is_not_a_unit():
     assert shaper == {ASH, BELL, FEN}  # out of an area full of enemies, into another
     res = step(state, A.MoveShaper(to=FEN))
     assert res.state.players[me(state)].shaper == FEN
-    assert [(e.kind, e.area, e.detail) for e in res.events] == [("move_shaper", FEN, W)]
+    assert [(e.kind, e.to, e.source) for e in res.events] == [("move_shaper", FEN, W)]
     fen = board.area(res.state, FEN)
     assert board.controller(fen) == S and not board.present(fen, me(state))
     with pytest.raises(IllegalAction, match=r"not adjacent.*\[MANEUVER, MP\]"):
@@ -239,7 +239,7 @@ def test_converting_a_shadow_returns_it_to_the_shadow_supply():
     assert state.shadows == before.shadows + 1
     assert state.players[me(state)].supply == before.players[me(state)].supply - 1
     first = res.events[0]
-    assert (first.kind, first.area, first.value) == ("convert", W, S)
+    assert (first.kind, first.area, first.side) == ("convert", W, S)
 
 
 def test_converting_an_opponent_follower_returns_it_to_its_supply_not_limbo():

@@ -61,7 +61,8 @@ def test_a_suggested_pair_is_revealed_at_setup(name):
     assert state.nightmares == SUGGESTED_PAIRS[name]
     assert state.nightmare_at == ("", "")  # each miniature waits on its card (SETUP 21)
     shown = [e for e in events if e.kind == "nightmares"]
-    assert len(shown) == 1 and shown[0].value == 1  # chosen, not random
+    assert len(shown) == 1 and shown[0].chosen is True  # chosen, not random
+    assert shown[0].numbers == tuple(SUGGESTED_PAIRS[name])
     assert violations(state) == []
 
 
@@ -76,7 +77,7 @@ def test_a_random_pair_is_two_different_nightmares_from_the_games_seed():
     assert len(set(pairs)) > 4  # random
     assert through_setup(config(2, 5))[0].nightmares == pairs[5]  # reproducible
     _, events = through_setup(config(2, 5))
-    assert [e.value for e in events if e.kind == "nightmares"] == [0]
+    assert [(e.numbers, e.chosen) for e in events if e.kind == "nightmares"] == [(pairs[5], False)]
 
 
 def test_the_random_pair_comes_after_the_dreamers_are_placed():

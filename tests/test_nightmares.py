@@ -138,7 +138,7 @@ def test_before_stage_2_the_nightmares_are_nowhere_and_their_effects_do_nothing(
     state = put(state, opp(state), ASH)
     before = state
     state, ev = run(state, cs.CommandNightmare(), cs.Devour(count=1, where="any"), cs.NightmareMove(steps=1))
-    assert [e.detail for e in ev if e.kind == "no_effect_stage1"] == ["CommandNightmare", "Devour", "NightmareMove"]
+    assert [e.step for e in ev if e.kind == "no_effect_stage1"] == ["command_nightmare", "devour", "nightmare_move"]
     assert state.areas == before.areas and state.players[opp(state)].devoured == 0
     assert board.areas_matching(state, me(state), "nightmare") == ()
     with pytest.raises(IllegalAction, match="THE NIGHTMARE CATHEDRAL"):
@@ -155,7 +155,7 @@ def test_the_player_chooses_which_of_the_two_nightmares_to_command():
     assert set(legal_actions(state)) == {A.ChooseNightmare(number=1), A.ChooseNightmare(number=2), A.Done()}
     state, ev = play(state, A.ChooseNightmare(number=2))
     assert state.commanding == 2 and state.visited == (CATHEDRAL,)
-    assert any(e.kind == "command_nightmare" and e.value == 2 for e in ev)
+    assert any(e.kind == "command_nightmare" and e.number == 2 for e in ev)
     with pytest.raises(IllegalAction, match="COMMAND NIGHTMARES"):
         apply(state, A.ChooseNightmare(number=1))  # a Nightmare is moving now, not being chosen
 
@@ -235,7 +235,7 @@ def test_the_first_move_out_of_the_cathedral_space_goes_next_to_the_cathedral():
         apply(state, A.MoveNightmare(to=SALT))
     state, ev = play(state, A.MoveNightmare(to=CHOIR))
     assert nightmares.location(state, 1) == CHOIR and nightmares.location(state, 2) == CATHEDRAL
-    assert any(e.kind == "nightmare_moves" and e.area == CHOIR and e.detail == CATHEDRAL for e in ev)
+    assert any(e.kind == "nightmare_moves" and e.to == CHOIR and e.source == CATHEDRAL for e in ev)
 
 
 def test_even_an_anywhere_move_leaves_the_cathedral_space_into_an_adjacent_area():
@@ -278,7 +278,7 @@ def test_once_out_a_nightmare_never_returns_to_the_cathedral_space_unless_an_eff
 def test_a_return_effect_brings_it_back_and_it_leaves_again_next_to_the_cathedral():
     card = nightmare(1, cs.NightmareReturn(), cs.NightmareMove(steps=1))
     state, ev = command(stage2(card, MOVE2, at=(ASH, CATHEDRAL)), 1)
-    assert any(e.kind == "nightmare_returns" and e.detail == ASH for e in ev)
+    assert any(e.kind == "nightmare_returns" and e.source == ASH for e in ev)
     assert move_options(state) == NEAR_CATHEDRAL - {ASH}  # Ash Nave: where this activation started
     state, _ = play(state, A.MoveNightmare(to=MOTH))
     assert nightmares.location(state, 1) == MOTH
@@ -419,7 +419,7 @@ def test_with_one_side_to_devour_an_effect_in_full_devours_at_once():
     state = put(state, opp(state), ASH, 1)
     state, ev = _devour(state, "any", count=2, must=True)
     assert state.players[opp(state)].devoured == 1
-    assert any(e.kind == "nothing_to_devour" and e.value == 1 for e in ev)
+    assert any(e.kind == "nothing_to_devour" and e.left == 1 for e in ev)
 
 
 def test_devour_by_on_enter_in_each_area_the_nightmare_enters():
@@ -429,8 +429,9 @@ def test_devour_by_on_enter_in_each_area_the_nightmare_enters():
     state, _ = command(state, 1, must=True)
     state, ev = play(state, A.MoveNightmare(to=W), A.MoveNightmare(to=BELL))
     assert state.players[opp(state)].devoured == 1 and state.devoured_shadows == 1
-    assert [(e.kind, e.area) for e in ev if e.kind in ("nightmare_moves", "devour")] == [
-        ("nightmare_moves", W), ("devour", W), ("nightmare_moves", BELL), ("devour", BELL)]
+    where = [(e.kind, e.to if e.kind == "nightmare_moves" else e.area)
+             for e in ev if e.kind in ("nightmare_moves", "devour")]
+    assert where == [("nightmare_moves", W), ("devour", W), ("nightmare_moves", BELL), ("devour", BELL)]
 
 
 def test_a_nightmare_in_the_cathedral_space_devours_nothing():
@@ -469,7 +470,7 @@ def test_reaching_the_threshold_triggers_the_end_once():
     state = replace(state, devoured_shadows=1, shadows=SHADOWS - 3)  # one Shadow already devoured
     state, ev = _devour(state, "opponents", count=2, must=True)
     triggered = [e for e in ev if e.kind == "end_triggered"]
-    assert state.end_triggered and len(triggered) == 1 and triggered[0].value == 3 and triggered[0].detail == "3"
+    assert state.end_triggered and len(triggered) == 1 and triggered[0].devoured == 3 and triggered[0].threshold == 3
     assert violations(state) == []
 
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from msgspec.structs import replace
+from msgspec.structs import asdict, replace
 
 from nctui.content import schema as cs
+from nctui.describe import describe_decision
 from nctui.engine import IllegalAction, actions as A, apply, board, cards, legal_actions, new_game, step, units
 from nctui.engine.ops import set_player
 from nctui.engine.scoring import ritual_vp, scores
@@ -127,9 +128,13 @@ def test_the_rulebooks_worked_example_plays_out_as_written():
 def test_every_payment_and_step_is_logged():
     state = push(blank(limbo=3, ritual=(2, 2), moth_garden=1), cs.Climb(paid=True, steps=0))
     state, ev = play(state, A.ClimbMarker(marker=1), A.PayFollower(area=MOTH), A.ClimbMarker(marker=1), A.PayLimbo())
-    assert [(e.kind, e.value, e.area, e.detail) for e in ev] == [
-        ("ritual_pay", 3, MOTH, "moon"), ("ritual_climb", 3, "", "1"),
-        ("ritual_pay_limbo", 4, "", ""), ("ritual_climb", 4, "", "1"), ("ritual_followers_return", 1, "", "")]
+    seat = me(state)
+    assert [(e.kind, asdict(e)) for e in ev] == [
+        ("ritual_pay", dict(seat=seat, area=MOTH, symbol="moon", space=3)),
+        ("ritual_climb", dict(seat=seat, marker=1, space=3)),
+        ("ritual_pay_limbo", dict(seat=seat, space=4)),
+        ("ritual_climb", dict(seat=seat, marker=1, space=4)),
+        ("ritual_followers_return", dict(seat=seat, count=1))]
 
 
 def test_special_spaces_are_refused_to_a_plain_climb():
@@ -176,7 +181,7 @@ def test_limbo_with_fewer_than_3_followers_cannot_pay():
     state = ritual_day(blank(limbo=2, ritual=(2, 21), moth_garden=1))
     state = apply(state, A.ClimbMarker(marker=0))
     assert but_limbo(legal_actions(state)) == (A.PayFollower(area=MOTH),)
-    assert "Limbo holds 2: fewer than 3 can't pay" in state.decision.prompt
+    assert "Limbo holds 2: fewer than 3 can't pay" in describe_decision(state)
     with pytest.raises(IllegalAction, match=r"2 Followers in Limbo.*\[LIMBO\]") as why:
         apply(state, A.PayLimbo())
     assert why.value.section == "LIMBO"
@@ -221,7 +226,7 @@ def test_paid_followers_wait_on_the_track_until_the_action_ends():
     assert state.decision.kind == "climb" and state.work.paid_left == 0  # nothing left to pay: the free step
     state, ev = play(state, A.Done())
     assert pl(state).on_track == 0 and pl(state).supply == FOLLOWERS
-    assert any(e.kind == "ritual_followers_return" and e.value == 2 for e in ev)
+    assert any(e.kind == "ritual_followers_return" and e.count == 2 for e in ev)
 
 
 def test_stopping_the_paid_steps_of_one_climb_leaves_its_free_steps():
@@ -291,7 +296,7 @@ def test_commanding_a_nightmare_has_no_effect_in_stage_1():
     state = apply(apply(state, A.ClimbMarker(marker=0)), A.PayFollower(area=W))
     state, ev = play(state, A.PayFollower(area=MOTH))
     assert pl(state).ritual == (16, 21) and not isinstance(state.work, BonusWork)
-    assert any(e.kind == "no_effect_stage1" and e.detail == "CommandNightmare" for e in ev)
+    assert any(e.kind == "no_effect_stage1" and e.step == "command_nightmare" for e in ev)
 
 
 def test_the_example_scenario_plays_through_the_ritual_day_action():

@@ -146,7 +146,10 @@ def test_every_decision_kind_in_the_engine_has_a_topic():
     assert no_topic == [], f"decision kinds without a rules topic: {no_topic} (add them to DECISION_TOPICS)"
     summary = get_summary()
     assert [t for t in {**DECISION_TOPICS, **SOLO_TOPICS}.values() if summary.get(t) is None] == []
-    assert topic_for_decision("conquer", solo=True) == "solo-setup" and topic_for_decision("conquer") == "setup"
+    # solo: your corner and the Turn track have kinds of their own; placing your Dreamer is overridden
+    assert topic_for_decision("solo_corner") == topic_for_decision("solo_turn_start") == "solo-setup"
+    assert topic_for_decision("place_dreamer", solo=True) == "solo-setup"
+    assert topic_for_decision("place_dreamer") == topic_for_decision("conquer", solo=True) == "setup"
 
 
 def _assignments(tree: ast.AST) -> dict[str, list[ast.expr]]:

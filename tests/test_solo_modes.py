@@ -9,6 +9,7 @@ import random
 import pytest
 from msgspec.structs import replace
 
+from nctui.describe import describe_decision
 from nctui.engine import cards, cathedral, king_dreams as kd, king_turn as kt, new_game, turn
 from nctui.engine.actions import TakePiece
 from nctui.engine.errors import IllegalAction
@@ -193,7 +194,7 @@ def test_a_piece_below_the_highest_level_makes_the_king_climb_and_it_keeps_the_t
     res = step(s, TakePiece(piece="1A"))  # gray while yellow is available
     ev = list(res.events)
     climbs = [e for e in ev if e.kind == "king_climbs"]
-    assert climbs and "1A is below the highest level" in climbs[0].detail
+    assert climbs and (climbs[0].why, climbs[0].piece) == ("below_highest", "1A")
     assert res.state.players[1].tiles == (tile,) and "reward_tile" not in kinds(ev)
     assert kinds(ev).index("cathedral_piece") < kinds(ev).index("king_horror_die")  # before your turn ends
     assert violations(res.state) == []
@@ -211,7 +212,7 @@ def test_harder_climb_doubles_the_divergent_paths_climb(performed):
     state, _ = yellow_position(replace(DPV, difficulty=("harder_climb",)))
     s, _ = king_reacts_to_summon(state)
     climbs = [e for e in step(s, TakePiece(piece="1A")).events if e.kind == "king_climbs"]
-    assert climbs[0].value == 2
+    assert climbs[0].steps == 2
 
 
 def test_an_unavailable_piece_is_refused_by_the_rule(performed):
@@ -305,8 +306,8 @@ def test_pieces_for_two_dreams_completed_at_once_are_chosen_in_their_order(perfo
     assert cards.dream(state, other).cathedral  # both Dreams show the Cathedral icon
     k = replace(state.king, dreamer="ritual", day_cultists=(0, 0, 10, 0, 0))  # Power 10: both complete
     s = H.play_king_turn(replace(state, king=k, active=1), [])
-    assert cards.dream(state, VICTOR).name in s.decision.prompt and performed == []
+    assert cards.dream(state, VICTOR).name in describe_decision(s) and performed == []
     s = apply(s, TakePiece(piece="3A"))
-    assert cards.dream(state, other).name in s.decision.prompt and performed == []
+    assert cards.dream(state, other).name in describe_decision(s) and performed == []
     s = apply(s, legal_actions(s)[0])
     assert performed == [("fortify", 5)] and len(s.players[1].tiles) == 2 and violations(s) == []

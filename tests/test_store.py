@@ -6,7 +6,7 @@ import pytest
 
 from nctui.bots.random_bot import RandomBot
 from nctui.content.loader import get_pack
-from nctui.engine import IllegalAction, new_game, player_view
+from nctui.engine import IllegalAction, events as E, new_game, player_view
 from nctui.engine.actions import ChooseDay, ChooseTurnStart, Conquer, DiscardDream, React
 from nctui.engine.events import HIDDEN
 from nctui.store import (
@@ -265,7 +265,7 @@ def test_strict_policy_refuses_across_another_seats_decision():
     with pytest.raises(UndoRefused, match=f"seat {first} has decided since"):
         store.undo(other)
     store.undo(first)  # the first player's conquest
-    with pytest.raises(UndoRefused, match="random draw"):
+    with pytest.raises(UndoRefused, match="cannot be taken back: it revealed hidden information"):
         store.undo(first)  # choosing the Turn track start dealt the cards
     with pytest.raises(UndoRefused, match="which seat"):
         store.undo()
@@ -288,20 +288,19 @@ def test_strict_policy_refuses_undoing_a_draw():
 
 
 def test_revealed_by_names_each_kind_of_revelation():
-    result = new_game(human_config(seed=12))
-    state = result.state
-    assert revealed_by(state, state, ()) == ""
-    from msgspec.structs import replace
-
-    from nctui.engine.events import Event
-    from nctui.engine.rng import Rng
-
-    assert "random" in revealed_by(state, replace(state, rng=Rng(state=state.rng.state + 1)), ())
-    private = (Event(kind="anything", private_to=1, cards=("x",)),)
-    assert "seat 1" in revealed_by(state, state, private)
-    public = (Event(kind="dream_offer_refilled", cards=("x",)),)
-    assert "dream offer refilled" in revealed_by(state, state, public)
+    # The events of a step say what it revealed (test_secrecy checks that every random draw and
+    # every card leaving a hidden pile is declared by one): the store names the first one.
+    assert revealed_by(()) == ""
+    assert revealed_by((E.Conquered(seat=0, area="ash-nave", followers=2),)) == ""
+    private = (E.DrewDevelopment(seat=1, cards=("x",), count=1),)
+    assert revealed_by(private) == "it showed hidden cards (drew development)"
+    public = (E.DreamOfferRefilled(card="x"),)
+    assert revealed_by(public) == "it revealed hidden information (dream offer refilled)"
+    chance = (E.DeckShuffled(deck="dream"),)
+    assert revealed_by(chance) == "it used chance (deck shuffled)"
+    assert "deck shuffled" in revealed_by((E.Conquered(seat=0, area="ash-nave", followers=2),) + chance + public)
+    assert revealed_by((E.FirstPlayer(seat=0, solo=True),)) == ""  # solo: you always start
+    assert "chance" in revealed_by((E.FirstPlayer(seat=0),))  # else drawn at random
     after = Store(human_config(seed=12))
-    after.dispatch(ChooseTurnStart(position=0))
-    shorter = replace(after.state, decks=replace(after.state.decks, conflict=after.state.decks.conflict[1:]))
-    assert "conflict deck" in revealed_by(after.state, shorter, ())
+    after.dispatch(ChooseTurnStart(position=0))  # deals the cards
+    assert after.entry(1).revealed == revealed_by(after.entry(1).events) != ""

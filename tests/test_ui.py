@@ -8,9 +8,8 @@ import pytest
 
 from nctui import saves
 from nctui.describe import describe_action, describe_events
-from nctui.engine import GameConfig, new_game
+from nctui.engine import GameConfig, events as E, new_game
 from nctui.engine.actions import ChooseDay, Conquer
-from nctui.engine.events import Event
 from nctui.store import Store
 from nctui.ui.app import GameScreen, create_app
 from nctui.ui.widgets.board import BoardView
@@ -165,7 +164,7 @@ def test_an_illegal_action_shows_the_engine_message(tmp_path):
             seat = app.store.state.decision.seat
             screen._dispatch(Conquer(area="ash-nave"), app.store.state_id, seat)
             await pilot.pause()
-            assert seen and "Turn track" in seen[0]
+            assert seen and "another decision (turn_start" in seen[0] and "not to Conquer" in seen[0]
             assert app.store.state_id == 0
 
     run(go())
@@ -206,8 +205,8 @@ def test_describe_words():
     assert describe_action(Conquer(area="ash-nave"), state).startswith("Conquer Ash Nave")
     assert describe_action(ChooseDay(action="maneuver", ignore=True), state) == "Maneuver: ignore it and draw 2 cards"
     red = next(p.seat for p in state.players if p.colour == "red")
-    events = [Event(kind="choose_day", seat=red, detail="maneuver", value=1),
-              Event(kind="drew_development", seat=red, cards=("?", "?"), value=2, private_to=red)]
+    events = [E.DayChosen(seat=red, action="maneuver", ignore=True),
+              E.DrewDevelopment(seat=red, cards=("?", "?"), count=2)]
     assert describe_events(events, state) == ["Red moves its Dreamer to Maneuver and draws 2 Development cards"]
 
 
@@ -253,9 +252,12 @@ def test_log_lists_events_and_l_toggles_it(tmp_path):
 
 def test_every_event_of_real_games_reads_as_plain_words():
     """No event falls back to the generic wording: each kind has its own sentence."""
-    from nctui.describe import _generic, describe_event
+    from nctui.describe import describe_event
     from nctui.engine import step
     from tests.helpers import random_game
+
+    def _generic(event, state):  # describe_event's fallback: the event's kind
+        return event.kind.replace("_", " ").capitalize()
 
     seen = set()
     for players, seed in ((2, 1), (3, 2), (4, 3)):

@@ -15,12 +15,11 @@ from textual.widgets import Input, OptionList
 
 from nctui import saves
 from nctui.bots import RandomBot
-from nctui.describe import words_for
-from nctui.engine import GameConfig, player_view
+from nctui.describe import describe_secret_action, words_for
+from nctui.engine import GameConfig, events as E, player_view
 from nctui.engine.actions import PlayCombatCard
-from nctui.engine.events import Event
 from nctui.engine.flow import StepResult, step
-from nctui.store import SECRET_ACTIONS, Store, StrictPolicy
+from nctui.store import Store, StrictPolicy
 from nctui.ui.app import GameScreen, create_app
 from nctui.ui.client import LocalGame
 from nctui.ui.commands import screen_commands
@@ -306,7 +305,8 @@ def test_the_timeline_keeps_another_seats_combat_card_face_down():
     game = LocalGame(store)
     entry = store.entry(face_down)
     card = words_for(store.state.pack).card(entry.action.card)
-    assert game.timeline(1 - entry.seat)[face_down].summary == SECRET_ACTIONS[PlayCombatCard]
+    assert game.timeline(1 - entry.seat)[face_down].summary == "Play a combat card face down"
+    assert describe_secret_action(entry.action) == "Play a combat card face down"
     assert card in game.timeline(entry.seat)[face_down].summary  # its own seat sees it
 
 
@@ -528,12 +528,12 @@ def test_king_turn_pacing_can_be_turned_off(tmp_path):
 
 
 def test_king_turn_events_are_those_of_the_kings_turn():
-    events = [Event(kind="react", seat=0), Event(kind="king_dissents", seat=1, detail="x"),
-              Event(kind="turn_begins", seat=1), Event(kind="king_horror_die", seat=1, value=3, detail="d"),
-              Event(kind="turn_begins", seat=0), Event(kind="choose_day", seat=0)]
+    events = [E.Reacted(seat=0, reaction="pass"), E.KingDissents(seat=1, action="develop"),
+              E.TurnBegins(seat=1, turn=2, marked=""), E.KingHorrorDie(seat=1, value=3),
+              E.TurnBegins(seat=0, turn=3, marked=""), E.DayChosen(seat=0, action="ritual", ignore=False)]
     assert [e.kind for e in king_turn_events(events, 1, during=False)] == ["turn_begins", "king_horror_die"]
     assert [e.kind for e in king_turn_events(events[:2], 1, during=True)] == ["react", "king_dissents"]
-    assert king_turn_events([Event(kind="conflict_won", seat=0)], 1, during=True) == []
+    assert king_turn_events([E.ConflictWon(seat=0, area="ash-nave", why="units")], 1, during=True) == []
 
 
 # ---------------------------------------------------------------------------------------------

@@ -55,7 +55,7 @@ def window(state: GameState, seat: int, card: str, timing: str = "own_turn") -> 
     state = give_dream(state, seat, card)
     state = effects.push(state, W.Frame(seat=seat, steps=(), source="turn", then=W.AfterWindow()))
     return replace(state, work=DreamWork(seat=seat, timings=(timing,)), decision=Decision(
-        seat=seat, kind="play_dream", prompt="Play a Dream card", options=(A.PlayDream(card=card), A.Done())))
+        seat=seat, kind="play_dream", options=(A.PlayDream(card=card), A.Done())))
 
 
 def with_track(state: GameState, pieces: tuple[str, ...]) -> GameState:
@@ -82,7 +82,7 @@ def test_pieces_set_up_before_the_first_turn_depend_on_the_number_of_players(pla
     state, events = _setup(players, "variable")
     assert state.cathedral_built == built
     assert state.cathedral_track == tuple(p for p in TRACK if p not in built)
-    assert [e.detail for e in events if e.kind == "cathedral_setup"] == list(built)
+    assert [e.piece for e in events if e.kind == "cathedral_setup"] == list(built)
     icons = {sp.piece: sp.icons for sp in PACK.tracks.cathedral}
     assert all("players_2_3" in icons[p] or "players_2" in icons[p] for p in built[1:])
 
@@ -135,8 +135,8 @@ def test_a_cathedral_dream_builds_the_next_piece_and_its_player_alone_resolves_t
     supply = state.shadows
     state, events = play(window(state, seat, FIRST_RUNG), A.PlayDream(card=FIRST_RUNG))
     assert state.cathedral_built[-1] == "2A" and state.cathedral_track[0] == "2B"
-    assert [(e.seat, e.detail) for e in events if e.kind == "cathedral_piece"] == [(seat, "2A")]
-    assert [(e.seat, e.detail) for e in events if e.kind == "cathedral_icon"] == [(seat, "shadow")]
+    assert [(e.seat, e.piece) for e in events if e.kind == "cathedral_piece"] == [(seat, "2A")]
+    assert [(e.seat, e.icon) for e in events if e.kind == "cathedral_icon"] == [(seat, "shadow")]
     # "you must add 1 Shadow": no Done
     assert state.decision.kind == "add_shadow" and state.decision.seat == seat
     with pytest.raises(IllegalAction):
