@@ -12,12 +12,12 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NoReturn
 
-from . import __version__
+from . import __version__, cli_saves
 from .bots import BOTS
 
 if TYPE_CHECKING:  # for annotations only: the commands import what they use when they run
     from .engine.config import GameConfig, SeatKind
-    from .store import Store
+    from .session.session import Session
 
 SEAT_KINDS: tuple[SeatKind, ...] = ("human", "bot")
 HUMAN: SeatKind = "human"
@@ -70,9 +70,29 @@ def _seats(text: str) -> tuple[SeatKind, ...]:
     return kinds
 
 
+def _given(text: str, what: str) -> str:
+    """An option's value, refused when empty (an empty value never means the default)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"{what} cannot be empty")
+    return text
+
+
+def _file(text: str) -> str:
+    return _given(text, "the file name")
+
+
+def _folder(text: str) -> str:
+    return _given(text, "the folder")
+
+
+def _pack(text: str) -> str:
+    return _given(text, "the pack id")
+
+
 def _nightmares(text: str) -> tuple[int, ...]:
     from .engine.config import nightmare_pair
 
+    _given(text, "the Nightmares")
     try:
         return nightmare_pair(text)
     except ValueError as exc:
@@ -88,12 +108,13 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--nightmares", type=_nightmares, default=(), metavar="PAIR",
                    help="the two Nightmares: two numbers (e.g. 3,7) or a suggested pair ("
                         + ", ".join(SUGGESTED_PAIRS) + "); default: 2 at random (in every game)")
-    p.add_argument("--pack", default="base", metavar="ID", help="content pack id (default: base)")
+    p.add_argument("--pack", type=_pack, default="base", metavar="ID", help="content pack id (default: base)")
 
 
 def _difficulty(text: str) -> tuple[str, ...]:
     from .engine.config import difficulty
 
+    _given(text, "the difficulty")
     try:
         return difficulty(text)
     except ValueError as exc:
@@ -112,9 +133,16 @@ def _add_start_options(p: argparse.ArgumentParser) -> None:
     """The seed and the save folder, for every command that starts a game."""
     p.add_argument("--seed", type=_seed, default=None, metavar="S",
                    help="game seed: the same seed and settings replay the same game (default: random)")
-    p.add_argument("--save-dir", metavar="DIR",
-                   help="folder for autosaves (default: $NCTUI_SAVE_DIR, else the user's data folder)")
+    p.add_argument("--practice", action="store_true",
+                   help="a new game with unlimited undo and redo (default: strict undo when two or more people "
+                        "play, unlimited solo)")
+    _add_save_dir(p)
     _add_mono(p, argparse.SUPPRESS)  # absent here: keep a --mono given before the command
+
+
+def _add_save_dir(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--save-dir", type=_folder, metavar="DIR",
+                   help="the save folder (default: $NCTUI_SAVE_DIR, else the user's data folder)")
 
 
 def _add_mono(p: argparse.ArgumentParser, default: object) -> None:
@@ -146,8 +174,9 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="start a game straight away, or continue a saved one",
                           description="Start a new game in the terminal, or continue a saved one.")
     _add_seat_options(play)
-    play.add_argument("--load", metavar="FILE", help="continue the game saved in FILE")
-    play.add_argument("--continue", dest="resume", action="store_true", help="continue the latest autosave")
+    play.add_argument("--load", type=_file, metavar="FILE", help="continue the game saved in FILE")
+    play.add_argument("--continue", dest="resume", action="store_true",
+                      help="continue the unfinished game played last")
     _add_game_options(play)
 
     new = sub.add_parser(
@@ -182,6 +211,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--solo", action="store_true", help="a bot plays solo against the King of Horrors")
     _add_difficulty(sim)
     _add_game_options(sim)
+
+    cli_saves.add_parser(sub, _add_save_dir)
     return parser
 
 
@@ -192,11 +223,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
         if args.command == "simulate":
             return _simulate(parser, args)
+        if args.command == "saves":
+            return cli_saves.run(args)
         if args.command is None:  # bare `nctui`: the Title screen
             return _run(parser, None, None, mono=args.mono)
         if args.command == "play" and (args.load or args.resume):
             return _run(parser, _saved_game(parser, args), args.save_dir, mono=args.mono)
-        return _run(parser, _new_config(parser, args), args.save_dir, mono=args.mono)
+        return _run(parser, _new_config(parser, args), args.save_dir, mono=args.mono, practice=args.practice)
     except SystemExit as exc:  # argparse's --help, --version and errors
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
 
@@ -291,18 +324,21 @@ def _seat_kinds(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tu
     return players, seats
 
 
-def _saved_game(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Store:
-    """The Store of ``--load FILE`` or ``--continue`` (the latest autosave)."""
+def _saved_game(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Session:
+    """The game of ``--load FILE`` or ``--continue`` (the unfinished game played last)."""
     from . import saves
+    from .session.session import SessionError, open_session
+    from .ui.app import BOT_DELAY
 
+    saves.tidy(args.save_dir)
+    saves.migrate(args.save_dir)
     try:
-        if args.load:
-            return saves.load(args.load)
-        latest = saves.latest_autosave(args.save_dir)
-        if latest is None:
-            parser.exit(2, "nctui: error: there is no autosave to continue\n")
-        return saves.load(latest)
-    except saves.SaveError as exc:
+        path = args.load or saves.latest_autosave(args.save_dir)
+        if path is None:
+            folder = saves.save_dir(args.save_dir)
+            parser.exit(2, f"nctui: error: there is no unfinished game to continue in {folder}\n")
+        return open_session(path, folder=args.save_dir, bot_delay=BOT_DELAY)
+    except (saves.SaveError, SessionError) as exc:
         parser.exit(2, f"nctui: error: {exc}\n")
 
 
@@ -329,13 +365,13 @@ def _new_config(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Ga
     return config
 
 
-def _run(parser: argparse.ArgumentParser, target: Store | GameConfig | None, save_dir: str | None, *,
-         mono: bool = False) -> int:
-    """Run the app on ``target``: a Store, a GameConfig, or None for the Title screen."""
+def _run(parser: argparse.ArgumentParser, target: Session | GameConfig | None, save_dir: str | None, *,
+         mono: bool = False, practice: bool = False) -> int:
+    """Run the app on ``target``: a Session, a GameConfig, or None for the Title screen."""
     from .ui.app import create_app
 
     try:
-        app = create_app(target, save_dir=save_dir)
+        app = create_app(target, save_dir=save_dir, undo="practice" if practice else None)
     except ValueError as exc:  # a configuration the engine refuses, or a broken content pack
         parser.exit(2, f"nctui: error: {exc}\n")
     if mono:

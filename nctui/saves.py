@@ -1,39 +1,54 @@
 """Save files: a game as its configuration and the list of decisions, replayed on load.
 
-A save is msgspec JSON (``SaveFile``): format name, version, the content pack and its digest,
-the GameConfig, the actions (the redo branch included) and the cursor, and a digest of the last
-state so a file that was edited or damaged, or a pack that changed, is caught rather than
-replayed into a different game. Writing is atomic: a temporary file in the same folder,
-flushed and fsynced, then renamed over the old one, so a crash never leaves half a save.
+A save is msgspec JSON (``SaveFile``): the format name, its version, which game of the seeds it
+is (``game``) and which play of it (``id``), the configuration, every action (the redo branch
+included) and the cursor, a digest of the content it was played with and of its last state (a
+file that was edited or damaged, or content that changed, is caught rather than replayed into a
+different game), and a summary for the lists (players, mode, turn, progress, finished) with the
+time it was written.
 
-Every problem reading a save raises ``SaveError`` with one message naming the file; loading
-never writes anything.
+A save folder holds named saves, and ``autosave/<id>.nctui.json``: one autosave per game, so a
+new game never replaces another's. Writing is atomic (a temporary file in the same folder,
+flushed and fsynced, then renamed over the old one), so a crash never leaves half a save; the
+temporary files a killed process left are removed when the folder is next opened. A game being
+played holds a lock on its autosave, so a second process cannot play the same game at once.
+
+Every problem reading a save raises ``SaveError`` with one sentence naming the file; reading
+never writes anything, never follows a FIFO or device, never reads more than ``MAX_BYTES``.
 """
 
 from __future__ import annotations
 
-import hashlib
+import datetime as dt
 import os
+import secrets
 import tempfile
+import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 import platformdirs
 
-from .content.loader import ContentError, get_pack
-from .engine.actions import Action
-from .engine.config import GameConfig
-from .engine.flow import StepResult, new_game
-from .engine.state import GameState
-from .store import PracticePolicy, ReplayError, Store, UndoPolicy
+from .content.loader import ContentError
+from .safeio import BadInput, check_depth, read_bounded
+from .session.games import GAMES, game_named
+from .session.protocol import Summary
+from .store import NIGHTMARE_CATHEDRAL, AnyGame, PracticePolicy, ReplayError, Store, UndoPolicy
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not on Windows
+    fcntl = None  # type: ignore[assignment]
 
 FORMAT = "nctui-save"
-VERSION = 1
+VERSION = 2
 SUFFIX = ".nctui.json"
-AUTOSAVE = "autosave" + SUFFIX
+AUTOSAVES = "autosave"  # the sub-folder of autosaves, one per game
+LEGACY_AUTOSAVE = "autosave" + SUFFIX  # version 1: one autosave per folder
 ENV_DIR = "NCTUI_SAVE_DIR"
-MAX_BYTES = 64 * 1024 * 1024  # far beyond any real game; refuses to read a stray huge file
+MAX_BYTES = 16 * 1024 * 1024  # far beyond any real game (a long game is ~100 KB)
+STALE_TEMP = 120.0  # seconds: a temporary file older than this was left by a killed process
 
 
 class SaveError(Exception):
@@ -45,24 +60,36 @@ class SaveError(Exception):
 
 
 class SaveFile(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """Version 1 of the save format.
+    """Version 2. ``config``, ``actions`` and ``start`` are decoded with the game's own types."""
 
-    ``actions``: every decision from the start, the redo branch included; ``cursor``: the state
-    id the game stands at (``len(actions)`` when there is nothing to redo). ``state_digest``:
-    of the state after the last action. ``start``: the initial state when the game did not
-    begin with ``new_game(config)`` (a scenario); None otherwise.
-    """
+    format: str
+    version: int
+    game: str
+    id: str
+    content_digest: str
+    config: msgspec.Raw
+    actions: tuple[msgspec.Raw, ...]
+    cursor: int
+    state_digest: str
+    start: msgspec.Raw | None = None
+    summary: Summary | None = None
+    updated: str = ""
+    undo: str = ""  # the undo policy it was played with ("strict", "practice"; '': the default)
+
+
+class _SaveFileV1(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Version 1 (Nightmare Cathedral only, before games had ids)."""
 
     format: str
     version: int
     pack: str
     pack_digest: str
-    config: GameConfig
+    config: msgspec.Raw
     seed: int
-    actions: tuple[Action, ...]
+    actions: tuple[msgspec.Raw, ...]
     cursor: int
     state_digest: str
-    start: GameState | None = None
+    start: msgspec.Raw | None = None
 
 
 class _Header(msgspec.Struct, kw_only=True):
@@ -70,12 +97,33 @@ class _Header(msgspec.Struct, kw_only=True):
 
     format: Any = None
     version: Any = None
+    game: Any = None
 
 
-def state_digest(state: GameState) -> str:
-    """sha256 of the state's canonical msgpack bytes (struct fields in definition order; sets
-    and dict keys sorted by ``order="deterministic"``, so equal states give equal digests)."""
-    return hashlib.sha256(msgspec.msgpack.encode(state, order="deterministic")).hexdigest()
+class Loaded(NamedTuple):
+    """A save read back: its store (replayed and checked), its game and the play's id."""
+
+    store: Store
+    game: AnyGame
+    game_id: str
+    path: Path
+    undo: str = ""
+
+
+class Listing(NamedTuple):
+    """A save in a list: its file, its game and id, its summary, when it was written, and the
+    problem that keeps it from loading ('' when it loads, or when it was not checked)."""
+
+    path: Path
+    game: str
+    game_id: str
+    summary: Summary | None
+    updated: str
+    problem: str = ""
+
+    @property
+    def finished(self) -> bool:
+        return self.summary is not None and self.summary.finished
 
 
 # ----------------------------------------------------------------------------------------------
@@ -92,78 +140,172 @@ def save_dir(folder: Path | str | None = None) -> Path:
     return Path(platformdirs.user_data_dir("nctui")) / "saves"
 
 
+def new_id() -> str:
+    """A new play's id: 12 hex digits, random (two processes never pick the same one)."""
+    return secrets.token_hex(6)
+
+
+def autosave_path(game_id: str, folder: Path | str | None = None) -> Path:
+    return save_dir(folder) / AUTOSAVES / f"{game_id}{SUFFIX}"
+
+
+def tidy(folder: Path | str | None = None) -> None:
+    """Remove the temporary files a killed save left behind (old enough not to be another
+    process's save in progress)."""
+    now = time.time()
+    base = save_dir(folder)
+    for d in (base, base / AUTOSAVES):
+        if not d.is_dir():
+            continue
+        for p in d.iterdir():
+            try:
+                if p.name.startswith(".") and p.name.endswith(".tmp") and now - p.lstat().st_mtime > STALE_TEMP:
+                    p.unlink()
+            except OSError:
+                pass
+
+
 def list_saves(folder: Path | str | None = None) -> list[Path]:
-    """Save files in the folder, most recently written first."""
-    d = save_dir(folder)
-    if not d.is_dir():
-        return []
-    files = [p for p in d.iterdir() if p.name.endswith(SUFFIX) and p.is_file()]
-    return sorted(files, key=lambda p: p.stat().st_mtime, reverse=True)
+    """Save files in the folder and its autosaves, most recently written first."""
+    base = save_dir(folder)
+    files: list[Path] = []
+    for d in (base, base / AUTOSAVES):
+        if d.is_dir():
+            files += [p for p in d.iterdir() if p.name.endswith(SUFFIX) and not p.name.startswith(".")
+                      and _is_file(p)]
+    return sorted(files, key=_mtime, reverse=True)
+
+
+def list_games(folder: Path | str | None = None, *, check: bool = False) -> list[Listing]:
+    """Every save of the folder, newest first, as the lists show them (``check``: replay each to
+    say which no longer loads)."""
+    out = []
+    for path in list_saves(folder):
+        try:
+            listing = read_listing(path)
+        except SaveError as exc:
+            out.append(Listing(path=path, game="", game_id="", summary=None, updated="", problem=exc.problem))
+            continue
+        if check:
+            listing = listing._replace(problem=problem(path))
+        out.append(listing)
+    return out
+
+
+def unfinished(folder: Path | str | None = None) -> list[Listing]:
+    """The autosaves of games not finished, newest first: what Continue offers."""
+    base = save_dir(folder) / AUTOSAVES
+    return [g for g in list_games(folder) if g.path.parent == base and not g.finished and not g.problem]
 
 
 def latest_autosave(folder: Path | str | None = None) -> Path | None:
-    """The autosave to offer as "Continue", or None when there is none."""
-    p = save_dir(folder) / AUTOSAVE
-    return p if p.is_file() else None
+    """The newest unfinished game's autosave, or None."""
+    games = unfinished(folder)
+    return games[0].path if games else None
+
+
+def delete(path: Path | str) -> None:
+    """Delete a save (asked first by the screens)."""
+    try:
+        Path(path).unlink()
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        raise SaveError(path, f"cannot be deleted: {exc.strerror or exc}") from exc
+
+
+def migrate(folder: Path | str | None = None) -> None:
+    """Version 1 kept one ``autosave.nctui.json`` per folder: move it among the autosaves, under
+    an id of its own, so the next game cannot replace it."""
+    base = save_dir(folder)
+    old = base / LEGACY_AUTOSAVE
+    if old.is_file():
+        target = base / AUTOSAVES / f"{new_id()}{SUFFIX}"
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(old, target)
+        except OSError:
+            pass
+
+
+def _is_file(p: Path) -> bool:
+    try:
+        return p.is_file()
+    except OSError:
+        return False
+
+
+def _mtime(p: Path) -> float:
+    try:
+        return p.stat().st_mtime
+    except OSError:
+        return 0.0
 
 
 # ----------------------------------------------------------------------------------------------
 # Writing
 
 
-def to_save_file(store: Store) -> SaveFile:
+def to_save_file(store: Store, game_id: str, *, undo: str = "") -> SaveFile:
     """The SaveFile describing the store's whole history."""
+    game = store.game
     initial = store.initial.state
-    config = initial.config
-    fresh = _is_fresh_start(store)
+    config = game.config_of(initial)
     last = store.entry(store.last_id).state
     return SaveFile(
         format=FORMAT,
         version=VERSION,
-        pack=initial.pack,
-        pack_digest=get_pack(initial.pack).digest,
-        config=config,
-        seed=config.seed,
-        actions=store.all_actions(),
+        game=game.id,
+        id=game_id,
+        content_digest=game.content_digest(config),
+        config=msgspec.Raw(msgspec.json.encode(config)),
+        actions=tuple(msgspec.Raw(msgspec.json.encode(a)) for a in store.all_actions()),
         cursor=store.state_id,
-        state_digest=state_digest(last),
-        start=None if fresh else initial,
+        state_digest=game.digest(last),
+        start=None if _is_fresh_start(store) else msgspec.Raw(msgspec.json.encode(initial)),
+        summary=game.summary(store.state),
+        updated=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        undo=undo,
     )
 
 
 def _is_fresh_start(store: Store) -> bool:
-    """Whether the game began with ``new_game(config)``: then the config alone rebuilds it.
+    """Whether the game began with ``game.new(config)``: then the config alone rebuilds it.
     Remembered on the store, so autosaving after each decision does not redo the setup."""
     if store.fresh_start is None:
         initial = store.initial.state
         try:
-            store.fresh_start = new_game(initial.config).state == initial
+            store.fresh_start = store.game.new(store.game.config_of(initial)).state == initial
         except (ValueError, LookupError, ContentError):
             store.fresh_start = False
     return store.fresh_start
 
 
-def encode(store: Store) -> bytes:
-    return msgspec.json.format(msgspec.json.encode(to_save_file(store)), indent=1) + b"\n"
+def encode(store: Store, game_id: str, *, undo: str = "") -> bytes:
+    """The save file's bytes; raises ``SaveError`` when the game's content cannot be read."""
+    try:
+        save_file = to_save_file(store, game_id, undo=undo)
+    except ContentError as exc:
+        raise SaveError("<save>", f"cannot save: {exc}") from exc
+    return msgspec.json.format(msgspec.json.encode(save_file), indent=1) + b"\n"
 
 
-def save(store: Store, path: Path | str) -> Path:
+def save(store: Store, path: Path | str, game_id: str, *, undo: str = "") -> Path:
     """Write the store to ``path`` atomically; returns the path."""
     path = Path(path)
-    try:
-        data = encode(store)
-    except ContentError as exc:
-        raise SaveError(path, f"cannot save: {exc}") from exc
-    _write_atomic(path, data)
+    write_atomic(path, encode(store, game_id, undo=undo))
     return path
 
 
-def autosave(store: Store, folder: Path | str | None = None) -> Path:
-    """Write ``autosave.nctui.json`` in the save folder (call after each decision)."""
-    return save(store, save_dir(folder) / AUTOSAVE)
+def is_autosave(path: Path | str, game_id: str, folder: Path | str | None = None) -> bool:
+    """Whether ``path`` is the autosave of the game ``game_id`` in the save folder."""
+    try:
+        return bool(game_id) and Path(path).resolve() == autosave_path(game_id, folder).resolve()
+    except OSError:
+        return False
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
+def write_atomic(path: Path, data: bytes) -> None:
     """Temp file in the same folder, write, flush, fsync, rename over, fsync the folder.
 
     The rename is atomic on POSIX and Windows, so readers see the old file or the new one,
@@ -210,43 +352,87 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
+class GameLock:
+    """An advisory lock on a game's autosave while a process plays it (released when the process
+    ends, however it ends). ``acquired``: False when another process holds it."""
+
+    def __init__(self, game_id: str, folder: Path | str | None = None) -> None:
+        self.path = save_dir(folder) / AUTOSAVES / f".{game_id}.lock"
+        self._fd: int | None = None
+        self.acquired = True
+        if fcntl is None:
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError:
+            return  # a read-only folder: autosave will say so
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            self.acquired = False
+            return
+        self._fd = fd
+
+    def release(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
 # ----------------------------------------------------------------------------------------------
 # Reading
 
 
-def load(path: Path | str, *, policy: UndoPolicy | None = None) -> Store:
-    """Read, check and replay a save file into a Store. Raises SaveError; writes nothing."""
+def load(path: Path | str, *, policy: UndoPolicy | None = None) -> Loaded:
+    """Read, check and replay a save file. Raises SaveError; writes nothing."""
     path = Path(path)
     save_file = decode(_read(path), path)
     return _replay(save_file, path, policy or PracticePolicy())
 
 
-def _read(path: Path) -> bytes:
-    if path.is_dir():
-        raise SaveError(path, "is a folder, not a save file")
+def problem(path: Path | str) -> str:
+    """Why the save cannot be loaded, or '' when it loads (it is replayed to know)."""
     try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise SaveError(path, f"is {size} bytes, far too large to be a save file")
-        return path.read_bytes()
-    except FileNotFoundError as exc:
-        raise SaveError(path, "no such save file") from exc
-    except OSError as exc:
-        raise SaveError(path, f"cannot be read: {exc.strerror or exc}") from exc
+        load(path)
+    except SaveError as exc:
+        return exc.problem
+    return ""
+
+
+def read_listing(path: Path | str) -> Listing:
+    """A save's header: enough for the lists, without replaying it."""
+    path = Path(path)
+    sf = decode(_read(path), path)
+    return Listing(path=path, game=sf.game, game_id=sf.id, summary=sf.summary, updated=sf.updated or _file_time(path))
+
+
+def _file_time(path: Path) -> str:
+    return dt.datetime.fromtimestamp(_mtime(path), dt.UTC).isoformat(timespec="seconds")
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return read_bounded(path, MAX_BYTES)
+    except BadInput as exc:
+        raise SaveError(path, "no such save file" if str(exc) == "no such file" else str(exc)) from exc
 
 
 def decode(data: bytes, path: Path | str = "<save>") -> SaveFile:
-    """The SaveFile in ``data``, after checking it is ours and not from a newer version."""
+    """The SaveFile in ``data`` (version 1 read as version 2), after checking it is ours, not
+    from a newer version, and not nested absurdly deep."""
     if not data.strip():
         raise SaveError(path, "is empty (the save was interrupted or the file was cleared)")
     try:
+        check_depth(data)
         header = msgspec.json.decode(data, type=_Header)
+    except BadInput as exc:
+        raise SaveError(path, f"is damaged or not a save file: it {exc}") from exc
     except msgspec.ValidationError as exc:
-        # msgspec checks the type as it parses: garbage that starts like a number fails here.
-        _require_json(data, path)
         raise SaveError(path, f"is not an nctui save file (JSON, but not an object: {exc})") from exc
-    except msgspec.DecodeError as exc:
-        raise _not_json(path, exc) from exc
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
+        raise SaveError(path, f"is damaged or not a save file (not valid JSON: {exc})") from exc
     if header.format is None:
         raise SaveError(path, "is not an nctui save file (it has no format name)")
     if header.format != FORMAT:
@@ -257,56 +443,87 @@ def decode(data: bytes, path: Path | str = "<save>") -> SaveFile:
         raise SaveError(path, f"was written by a newer nctui (save format version {header.version}; "
                               f"this version reads up to {VERSION}): update nctui to open it")
     try:
+        if header.version == 1:
+            return _from_v1(msgspec.json.decode(data, type=_SaveFileV1))
         return msgspec.json.decode(data, type=SaveFile)
-    except msgspec.ValidationError as exc:
-        raise SaveError(path, f"is damaged: {exc}") from exc
-    except msgspec.DecodeError as exc:
+    except (msgspec.ValidationError, msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise SaveError(path, f"is damaged: {exc}") from exc
 
 
-def _require_json(data: bytes, path: Path | str) -> None:
-    try:
-        msgspec.json.decode(data)
-    except msgspec.DecodeError as exc:
-        raise _not_json(path, exc) from exc
+def _from_v1(v1: _SaveFileV1) -> SaveFile:
+    """Version 1 was Nightmare Cathedral; its state digest was of the state before the engine's
+    renovation, so it is not compared (``state_digest`` empty): the replay checks every action."""
+    return SaveFile(format=FORMAT, version=1, game=NIGHTMARE_CATHEDRAL.id, id="", content_digest=v1.pack_digest,
+                    config=v1.config, actions=v1.actions, cursor=v1.cursor, state_digest="", start=v1.start)
 
 
-def _not_json(path: Path | str, exc: Exception) -> SaveError:
-    return SaveError(path, f"is damaged or not a save file (not valid JSON: {exc})")
-
-
-def _replay(sf: SaveFile, path: Path, policy: UndoPolicy) -> Store:
+def _replay(sf: SaveFile, path: Path, policy: UndoPolicy) -> Loaded:
     """Rebuild the game from the configuration and the actions, checking every link."""
-    if sf.config.pack != sf.pack or sf.config.seed != sf.seed:
-        raise SaveError(path, "is inconsistent: its configuration does not match its pack or seed")
+    game = game_named(sf.game)
+    if game is None:
+        raise SaveError(path, f"is a save of {sf.game!r}, a game this nctui does not have "
+                              f"({', '.join(GAMES)})")
+    config, actions, start = _decode_parts(sf, path, game)
     try:
-        pack = get_pack(sf.pack)
-    except ContentError as exc:
-        raise SaveError(path, f"needs content pack {sf.pack!r}, which cannot be loaded ({exc})") from exc
-    if pack.digest != sf.pack_digest:
-        raise SaveError(path, f"was saved with a different version of content pack {sf.pack!r}: "
-                              "its game cannot be replayed exactly with the installed one")
-    initial = _initial(sf, path)
-    if not 0 <= sf.cursor <= len(sf.actions):
-        raise SaveError(path, f"is damaged: cursor {sf.cursor} is outside its {len(sf.actions)} actions")
+        digest = game.content_digest(config)
+    except (ContentError, ValueError, LookupError) as exc:
+        raise SaveError(path, f"needs content that cannot be loaded ({exc})") from exc
+    if digest != sf.content_digest:
+        raise SaveError(path, "was saved with a different version of the game's content: its game cannot be "
+                              "replayed exactly with the installed one")
+    if not 0 <= sf.cursor <= len(actions):
+        raise SaveError(path, f"is damaged: cursor {sf.cursor} is outside its {len(actions)} actions")
+    initial = _initial(game, config, start, path)
     try:
-        store = Store(initial=initial, actions=sf.actions, cursor=sf.cursor, policy=policy)
+        store = Store(game=game, initial=initial, actions=actions, cursor=sf.cursor, policy=policy)
     except ReplayError as exc:
-        raise SaveError(path, f"cannot be replayed: action {exc.index} of {len(sf.actions)} "
-                              f"({msgspec.json.encode(exc.action).decode()}) is refused: {exc.cause}") from exc
-    if state_digest(store.entry(store.last_id).state) != sf.state_digest:
+        raise SaveError(path, f"cannot be replayed: action {exc.index} of {len(actions)} is refused: "
+                              f"{exc.cause}") from exc
+    except Exception as exc:
+        raise SaveError(path, f"is damaged: replaying it fails ({type(exc).__name__}: {exc})") from exc
+    if sf.state_digest and game.digest(store.entry(store.last_id).state) != sf.state_digest:
         raise SaveError(path, "does not reproduce its saved game (state digest mismatch): the file was "
                               "edited or damaged, or saved by a version of nctui whose rules differ")
-    store.fresh_start = sf.start is None
-    return store
+    store.fresh_start = start is None
+    return Loaded(store=store, game=game, game_id=sf.id or _legacy_id(path), path=path, undo=sf.undo)
 
 
-def _initial(sf: SaveFile, path: Path) -> StepResult:
-    if sf.start is not None:
-        if sf.start.config != sf.config:
-            raise SaveError(path, "is inconsistent: its starting position has another configuration")
-        return StepResult(state=sf.start, events=())
+def _legacy_id(path: Path) -> str:
+    """A version 1 save has no id: a migrated autosave is known by its file name (so continuing
+    it keeps writing that file), any other gets a new one."""
+    if path.parent.name == AUTOSAVES and path.name.endswith(SUFFIX):
+        return path.name.removesuffix(SUFFIX)
+    return new_id()
+
+
+def _decode_parts(sf: SaveFile, path: Path, game: AnyGame) -> tuple[Any, tuple[Any, ...], Any]:
     try:
-        return new_game(sf.config)
-    except (ValueError, LookupError) as exc:
+        config = msgspec.json.decode(sf.config, type=game.config_type)
+        actions = tuple(msgspec.json.decode(a, type=game.action_type) for a in sf.actions)
+        start = None if sf.start is None else msgspec.json.decode(sf.start, type=game.state_type)
+    except (msgspec.ValidationError, msgspec.DecodeError, RecursionError) as exc:
+        raise SaveError(path, f"is damaged: {exc}") from exc
+    return config, actions, start
+
+
+def _initial(game: AnyGame, config: Any, start: Any, path: Path) -> Any:
+    if start is not None:
+        if game.config_of(start) != config:
+            raise SaveError(path, "is inconsistent: its starting position has another configuration")
+        try:
+            wrong = game.check_start(start)
+        except Exception as exc:
+            raise SaveError(path, f"has a starting position that cannot be played ({type(exc).__name__}: "
+                                  f"{exc})") from exc
+        if wrong:
+            raise SaveError(path, f"has a starting position that breaks the rules: {wrong[0]}")
+        return _Start(state=start, events=())
+    try:
+        return game.new(config)
+    except (ValueError, LookupError, ContentError) as exc:
         raise SaveError(path, f"has a configuration that cannot start a game: {exc}") from exc
+
+
+class _Start(msgspec.Struct, frozen=True, kw_only=True):
+    state: Any
+    events: tuple[Any, ...]

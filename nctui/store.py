@@ -20,11 +20,9 @@ from typing import Any, Literal, NamedTuple, Protocol
 
 import msgspec
 
-from .session.nightmare_cathedral import NightmareCathedral
-from .session.protocol import SPECTATOR, Game, Stepped
+from .session.games import NIGHTMARE_CATHEDRAL, AnyGame
+from .session.protocol import SPECTATOR, Stepped
 
-NIGHTMARE_CATHEDRAL = NightmareCathedral()
-AnyGame = Game[Any, Any, Any, Any]
 Listener = Callable[["Store"], None]
 NO_SEAT = -1  # the seat of the initial entry: nobody decided it
 

@@ -221,7 +221,7 @@ def test_done_stops_early_but_not_while_a_level_is_unpaid_nor_when_the_effect_mu
     mid = apply(optional, A.BuildFortLevel(area=x))
     assert A.Done() not in legal_actions(mid)
     assert describe_decision(mid).startswith("Remove a Follower")
-    with pytest.raises(IllegalAction, match="pay_fort_level"):
+    with pytest.raises(IllegalAction, match="another decision, not to BuildFortLevel"):
         apply(mid, A.BuildFortLevel(area=x))
     with pytest.raises(IllegalAction):
         apply(mid, A.PayFollower(area=plain_areas(state)[1]))  # no Follower there

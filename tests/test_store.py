@@ -10,6 +10,7 @@ from nctui.engine import IllegalAction, events as E, new_game, player_view
 from nctui.engine.actions import ChooseDay, ChooseTurnStart, Conquer, DiscardDream, React
 from nctui.engine.events import HIDDEN
 from nctui.store import (
+    NIGHTMARE_CATHEDRAL,
     PracticePolicy,
     ReplayError,
     StaleState,
@@ -18,7 +19,6 @@ from nctui.store import (
     StrictPolicy,
     UndoRefused,
     WrongSeat,
-    revealed_by,
 )
 from tests.helpers import human_config, store_moves
 
@@ -285,6 +285,9 @@ def test_strict_policy_refuses_undoing_a_draw():
     with pytest.raises(UndoRefused):
         store.jump(0, seat=seat)
     store.jump(store.state_id)  # standing still is no undo
+
+
+revealed_by = NIGHTMARE_CATHEDRAL.reveals
 
 
 def test_revealed_by_names_each_kind_of_revelation():

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from nctui import saves
-from nctui.describe import describe_action, describe_events
+from nctui.describe import describe_action, describe_decision, describe_events
 from nctui.engine import GameConfig, events as E, new_game
 from nctui.engine.actions import ChooseDay, Conquer
 from nctui.store import Store
@@ -164,7 +164,8 @@ def test_an_illegal_action_shows_the_engine_message(tmp_path):
             seat = app.store.state.decision.seat
             screen._dispatch(Conquer(area="ash-nave"), app.store.state_id, seat)
             await pilot.pause()
-            assert seen and "another decision (turn_start" in seen[0] and "not to Conquer" in seen[0]
+            assert seen and "another decision, not to Conquer" in seen[0]
+            assert f"The decision due: {describe_decision(app.store.state)}" in seen[0]
             assert app.store.state_id == 0
 
     run(go())

@@ -35,6 +35,12 @@ DIFFICULTY_PRESETS: dict[str, tuple[str, ...]] = {
 }
 
 
+def difficulty_level(difficulty: tuple[str, ...] | list[str]) -> str:
+    """The preset these solo modifiers make ('easy', 'normal', 'hard'), else 'custom'."""
+    chosen = set(difficulty)
+    return next((name for name, options in DIFFICULTY_PRESETS.items() if set(options) == chosen), "custom")
+
+
 class GameConfig(msgspec.Struct, frozen=True, kw_only=True):
     """``players``: 1 (solo against the King) to 4. ``seats``: a kind per seat, in clockwise
     order around the table (solo: the human, then the King). ``length``: the Standard or the

@@ -115,19 +115,19 @@ def _refusal(state: GameState, w: Work, d: Decision, action: Action) -> IllegalA
         why = rule.refusal(state, w, action)
         if why is not None:
             return why
-        return IllegalAction(f"{_describe(action)} is not one of the options of the decision due ({d.kind})",
+        return IllegalAction(f"{_describe(action)} is not one of the options of the decision due",
                              rule="the decision's options")
     if isinstance(action, Done):
         if getattr(w, "must", False):
             return IllegalAction("this effect must be resolved as completely as possible",
                                  rule="resolve Victory and Defeat in full", section="REWARDS AND CONSEQUENCES")
-        return IllegalAction(f"there is nothing to stop: the decision due ({d.kind}) must be made",
+        return IllegalAction("there is nothing to stop: the decision due must be made",
                              rule="the decision that is due")
     absent = ABSENT.get(type(action))
     if absent is not None:
         return absent(state, action)
-    return IllegalAction(f"now is the time for another decision ({d.kind}, seat {d.seat}), not to "
-                         f"{type(action).__name__}", rule="the decision that is due")
+    return IllegalAction(f"now is the time for another decision, not to {type(action).__name__}",
+                         rule="the decision that is due")
 
 
 def _describe(action: Action) -> str:

@@ -11,9 +11,8 @@ import msgspec
 from .. import describe
 from ..bots import PlannerBot, bot_seed
 from ..content.loader import get_pack
-from ..engine import actions as A
-from ..engine import flow, invariants, views
-from ..engine.config import DIFFICULTY_PRESETS, GameConfig, SeatKind
+from ..engine import actions as A, flow, invariants, views
+from ..engine.config import GameConfig, SeatKind, difficulty_level
 from ..engine.events import Event
 from ..engine.flow import StepResult
 from ..engine.state import GameState
@@ -109,9 +108,7 @@ def mode_words(config: GameConfig) -> str:
     """'2 players, Standard', 'solo, hard, Variable Length, Divergent Paths'."""
     parts = [f"{config.players} players" if config.players > 1 else "solo"]
     if config.players == 1:
-        preset = next((name for name, ids in DIFFICULTY_PRESETS.items() if set(ids) == set(config.difficulty)),
-                      "custom")
-        parts.append(preset)
+        parts.append(difficulty_level(config.difficulty))
     parts.append("Variable Length" if config.length == "variable" else "Standard")
     if config.divergent_paths:
         parts.append("Divergent Paths")

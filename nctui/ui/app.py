@@ -1,10 +1,12 @@
 """The Textual app: the Title, New game and Load screens, and the screens over one game (a
-``GameClient``).
+``GameClient``: the game's ``Session``).
 
-``create_app`` builds it for a game to continue (a Store), a new game (a GameConfig), or the
-Title screen (None). The screens are in ``screens/``, the widgets in ``widgets/``. Screens
-start games through the app (``new_game``, ``start_game``, ``open_game``); a started game
-replaces every screen below it, so the stack is always one game and what is shown over it.
+``create_app`` builds it for a game to continue (a Session, or a Store), a new game (a
+GameConfig), or the Title screen (None). The screens are in ``screens/``, the widgets in
+``widgets/``. Screens start games through the app (``new_game``, ``start_game``,
+``open_game``); a started game replaces every screen below it, so the stack is always one game
+and what is shown over it. The app closes the session it replaces, and its own when it ends
+(the autosave written one last time, the game's lock released).
 """
 
 from __future__ import annotations
@@ -14,15 +16,18 @@ from pathlib import Path
 from textual.app import App
 from textual.screen import Screen
 
+from .. import saves
 from ..engine.config import GameConfig
+from ..session.session import Session, UndoMode, default_undo, new_session
 from ..store import Store
 from . import theme
-from .client import GameClient, LocalGame
 from .commands import ScreenCommands
-from .screens.game import BOT_DELAY, GameScreen
+from .screens.game import GameScreen
 from .screens.help import HelpScreen
 from .screens.new_game import NewGameScreen
 from .screens.title import TitleScreen
+
+BOT_DELAY = 0.6  # seconds a computer player waits after the last change, so people can follow it
 
 __all__ = ["BOT_DELAY", "GameScreen", "HelpScreen", "NctuiApp", "NewGameScreen", "TitleScreen", "create_app"]
 
@@ -37,7 +42,7 @@ class NctuiApp(App[None]):
     ENABLE_COMMAND_PALETTE = True
     COMMANDS = App.COMMANDS | {ScreenCommands}
 
-    def __init__(self, game: GameClient | None, *, save_dir: Path | str | None = None,
+    def __init__(self, game: Session | None, *, save_dir: Path | str | None = None,
                  bot_delay: float = BOT_DELAY) -> None:
         super().__init__()
         self.game = game
@@ -50,14 +55,22 @@ class NctuiApp(App[None]):
 
     @property
     def store(self) -> Store:
-        """The local game's history (tests and tools; screens use ``game``)."""
-        assert isinstance(self.game, LocalGame)
+        """The game's history (tests and tools; screens use ``game``)."""
+        assert self.game is not None
         return self.game.store
 
     def get_default_screen(self) -> Screen:
         if self.game is None:
             return TitleScreen()
-        return GameScreen(self.game, bot_delay=self.bot_delay)
+        return GameScreen(self.game)
+
+    def on_mount(self) -> None:
+        if self.game is not None:
+            self.game.start()
+
+    def on_unmount(self) -> None:
+        if self.game is not None:
+            self.game.close()
 
     def game_screen(self) -> GameScreen:
         """The screen of the game being played (under any dialog shown over it)."""
@@ -73,20 +86,26 @@ class NctuiApp(App[None]):
 
     def new_game(self, config: GameConfig | None = None, *, seed: int | None = None) -> None:
         """Show the New game screen, its settings those of ``config`` (default: the game being
-        played, if any), with a new seed unless ``seed`` is given."""
+        played, if any, and its undo policy), with a new seed unless ``seed`` is given."""
+        practice = False
         if config is None and self.game is not None:
             config = self.game.config
-        self.push_screen(NewGameScreen(config, seed=seed))
+            practice = self.game.undo_mode == "practice" and default_undo(self.game.seat_kinds) == "strict"
+        self.push_screen(NewGameScreen(config, seed=seed, practice=practice))
 
-    def start_game(self, config: GameConfig) -> None:
+    def start_game(self, config: GameConfig, *, undo: UndoMode | None = None) -> None:
         """Start a new game and play it; a configuration the engine refuses raises ValueError
-        (in words) and changes nothing."""
-        self.open_game(Store(config))
+        (in words) and changes nothing. ``undo``: the undo policy (default: strict when two or
+        more people play, else practice)."""
+        self.open_game(new_session(config, folder=self.save_dir, undo=undo, bot_delay=self.bot_delay))
 
-    def open_game(self, store: Store) -> None:
-        """Play ``store``'s game: its screen replaces every screen (the title, the New game
-        screen, a game that was being played)."""
-        self.game = LocalGame(store, save_dir=self.save_dir)
+    def open_game(self, session: Session) -> None:
+        """Play ``session``'s game: its screen replaces every screen (the title, the New game
+        screen, a game that was being played, whose session is closed: saved, lock released)."""
+        old, self.game = self.game, session
+        if old is not None and old is not session:
+            old.close()
+        session.start()
         while len(self.screen_stack) > 1:
             self.pop_screen()
         base = self.screen_stack[0]
@@ -95,7 +114,7 @@ class NctuiApp(App[None]):
             # default screen was never given one (it is not pushed), so give it the empty one
             # push_screen would have.
             base._push_result_callback(self, None)
-        self.switch_screen(GameScreen(self.game, bot_delay=self.bot_delay))
+        self.switch_screen(GameScreen(session))
 
     async def action_quit(self) -> None:
         """ctrl+q: in a game, save first (like q); elsewhere quit at once."""
@@ -106,17 +125,21 @@ class NctuiApp(App[None]):
             screen.action_quit_game()
 
 
-def create_app(store_or_config: Store | GameConfig | None, save_dir: Path | str | None = None, *,
-               bot_delay: float = BOT_DELAY) -> NctuiApp:
-    """The app for a game: a Store to continue, a GameConfig to start a new game (a bad
-    configuration raises ValueError), or None for the Title screen. ``save_dir``: where saves
-    are listed and autosaves go (default: $NCTUI_SAVE_DIR or the user's data folder)."""
-    if store_or_config is None:
-        return NctuiApp(None, save_dir=save_dir, bot_delay=bot_delay)
-    if isinstance(store_or_config, GameConfig):
-        store = Store(store_or_config)
-    elif isinstance(store_or_config, Store):
-        store = store_or_config
+def create_app(game: Session | Store | GameConfig | None, save_dir: Path | str | None = None, *,
+               bot_delay: float = BOT_DELAY, undo: UndoMode | None = None) -> NctuiApp:
+    """The app for a game: a Session (or a Store) to continue, a GameConfig to start a new game
+    (a bad configuration raises ValueError), or None for the Title screen. ``save_dir``: where
+    saves are listed and autosaves go (default: $NCTUI_SAVE_DIR or the user's data folder); the
+    temporary files a killed save left there are removed, and a version 1 autosave is moved
+    among the games' autosaves. ``undo``: the undo policy of a new game."""
+    saves.tidy(save_dir)
+    saves.migrate(save_dir)
+    if game is None or isinstance(game, Session):
+        session = game
+    elif isinstance(game, GameConfig):
+        session = new_session(game, folder=save_dir, undo=undo, bot_delay=bot_delay)
+    elif isinstance(game, Store):
+        session = Session(game, folder=save_dir, undo=undo, bot_delay=bot_delay)
     else:
-        raise TypeError(f"create_app needs a Store, a GameConfig or None, not {type(store_or_config).__name__}")
-    return NctuiApp(LocalGame(store, save_dir=save_dir), save_dir=save_dir, bot_delay=bot_delay)
+        raise TypeError(f"create_app needs a Session, a Store, a GameConfig or None, not {type(game).__name__}")
+    return NctuiApp(session, save_dir=save_dir, bot_delay=bot_delay)

@@ -17,15 +17,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, cast
 
 from ... import saves
-from ...describe import describe_decision, describe_events, seat_name
+from ...describe import describe_decision, seat_name
 from ...engine.state import GameState
-from ...engine.views import SPECTATOR
 from ...store import StoreError
 from ..widgets.common import seat_tag
 from ..widgets.log import GameLog
 from .game_over import GameOverChoice, GameOverScreen
 from .handoff import HandoffResult, HandoffScreen
 from .king_turn import KingStep, KingTurnScreen, king_steps, king_turn_events
+from .load import LoadScreen
 from .save import SaveScreen, default_name
 from .timeline import TimelineScreen, refusal_text
 
@@ -71,16 +71,13 @@ class FlowsMixin(_Host):
     def _flows_start(self) -> None:
         """On mount: a hot-seat game continued past its start hands the keyboard over first
         (whoever opened it may not be the seat deciding)."""
-        humans = [i for i, kind in enumerate(self.game.config.seats) if kind == "human"]
-        self._hotseat = len(humans) >= 2
+        self._hotseat = self.game.hotseat
         self._handoff_first = self._hotseat and self.game.state_id > 0
         self._handoff_to = self._handoff_screen = self._king_pending = None
-        self._seen: dict[int, int] = {}  # hot-seat: the state id each person last looked at
         self._pace_king = True
         self._king_seen = self.game.state_id
         self._king_during = self._in_king_turn(self.game.view(self.viewer).state)
         self._over_shown = False
-        self._saved_revision = self._load_armed = -1  # revisions: saved under a name; o pressed once
         if not self._handoff_first:  # nothing private is on screen yet: start with the decider
             seat = self.game.deciding_seat()
             if seat is not None and seat not in self.bots:
@@ -97,12 +94,7 @@ class FlowsMixin(_Host):
         (then nothing is drawn: the next person's hand stays hidden until their key press)."""
         if self._handoff_screen is not None:
             return True
-        if not self._hotseat or seat is None:
-            self._handoff_to = None
-        elif self._handoff_first:  # a computer to move first: hide the last viewer's hand too
-            self._handoff_to = self.viewer if seat in self.bots else seat
-        else:
-            self._handoff_to = seat if seat not in self.bots and seat != self.viewer else None
+        self._handoff_to = self.game.handoff_to(self.viewer, first=self._handoff_first)
         return self._handoff_to is not None
 
     def _push_handoff(self, seat: int) -> None:
@@ -111,22 +103,13 @@ class FlowsMixin(_Host):
         decision = describe_decision(state) if d is not None and d.seat == seat else ""
         context = f"Turn {state.turn_number}" if state.phase != "setup" else "Setup"
         screen = HandoffScreen(seat, seat_tag(state, seat), seat_name(state, seat), decision=decision, context=context,
-                               news=self._news_for(seat, state))
+                               news=tuple(self.game.news_for(seat)))
         self._handoff_screen = screen
         self.app.push_screen(screen, self._handed_off)
 
-    def _news_for(self, seat: int, state: GameState) -> tuple[str, ...]:
-        """What happened since ``seat`` last looked (a conflict's reveal and result, the others'
-        turns), as anyone at the keyboard may read it: public events only."""
-        since = self._seen.get(seat)
-        if since is None:
-            return ()
-        update = self.game.events(since, SPECTATOR)
-        return () if update.undone else tuple(describe_events(list(update.events), state))
-
     def _note_seen(self) -> None:
         """Called on every redraw: the viewer has seen the game up to now."""
-        self._seen[self.viewer] = self.game.state_id
+        self.game.mark_seen(self.viewer)
 
     def _handed_off(self, result: HandoffResult | None) -> None:
         screen, self._handoff_screen = self._handoff_screen, None
@@ -242,23 +225,10 @@ class FlowsMixin(_Host):
 
     def _saved(self, path: Path | None) -> None:
         if path is not None:
-            self._saved_revision = self.game.revision
             self.notify(f"Saved to {path}", title="Saved")
 
     def action_load(self) -> None:
-        """The Load screen. Another game's first decision rewrites the autosave, so a game
-        played since its last save under a name asks first: o again, or s to keep it."""
-        try:
-            from .load import LoadScreen
-        except ImportError:
-            self.notify("Loading from the game screen is not available.", severity="warning")
-            return
-        revision = self.game.revision
-        if self.game.state_id > 0 and revision not in (self._saved_revision, self._load_armed):
-            self._load_armed = revision
-            self.notify("Another game's next decision replaces this game's autosave. Press s to save this game "
-                        "under a name, or o again to load anyway.", title="Load", severity="warning", timeout=10)
-            return
+        """The Load screen. This game stays among the unfinished ones (Continue), autosaved."""
         self.app.push_screen(LoadScreen(getattr(self.app, "save_dir", None)))
 
     # -- the command palette --------------------------------------------------------------------

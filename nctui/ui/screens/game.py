@@ -2,36 +2,34 @@
 
 Flow: a key press or click in the decision list posts ``DecisionPanel.Chosen`` (messages up);
 the screen turns it into the action of the deciding seat's view and sends it to the game
-(a ``GameClient``); the game tells its subscribers, and the screen hands each widget the new
-view (attributes down). Widgets hold no game state. Everything drawn comes from the view of
-one seat: the deciding seat when a person decides (hot seat), else the person who decided
-last; other seats' hands are never shown.
+(a ``GameClient``); the game tells its subscribers (from whichever thread changed it: the
+computer players decide on the session's thread), the screen posts itself ``GameChanged`` and,
+on its own thread, hands each widget the new view (attributes down). Widgets hold no game
+state. Everything drawn comes from the view of one seat: the deciding seat when a person decides
+(hot seat), else the person who decided last; other seats' hands are never shown.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
 from textual.screen import Screen
-from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Footer
 
 from ... import saves
-from ...bots import PlannerBot
 from ...describe import END_REASONS, describe_action, describe_decision, describe_events, seat_letter, seat_name
 from ...engine.errors import ActionError
 from ...engine.state import GameState
 from ...engine.views import View
-from ...simulate import bot_seed
 from ...store import StoreError
-from ..client import GameClient
+from ..client import GameClient, SessionError
 from ..rules.topics import refusal_words, topic_for_decision, topic_for_error  # rules: R and refusals
 from ..widgets.board import BoardView, legal_areas
 from ..widgets.cards import entries as card_entries
@@ -48,8 +46,6 @@ from .flows import FlowsMixin  # flows: hand-off, King's turn, game over, timeli
 from .help import HelpScreen
 from .inspector import InspectorScreen
 from .rules import RulesScreen  # rules: the summary at the decision's topic
-
-BOT_DELAY = 0.6  # seconds a computer player "thinks" before it decides
 
 
 class GameScreen(FlowsMixin, Screen[None]):
@@ -82,20 +78,21 @@ class GameScreen(FlowsMixin, Screen[None]):
         Binding("g", "game_over", "Scores", show=False, id="game.game-over"),
     ]
 
-    def __init__(self, game: GameClient, *, bot_delay: float = BOT_DELAY) -> None:
+    class GameChanged(Message):
+        """The game changed (posted from the thread that changed it)."""
+
+    def __init__(self, game: GameClient) -> None:
         super().__init__()
         self.game = game
-        self.bot_delay = max(bot_delay, 0.001)  # a zero-delay Textual timer divides by zero when cancelled
-        config = game.config
-        self.bots = frozenset(i for i, kind in enumerate(config.seats) if kind == "bot")
-        humans = [i for i, kind in enumerate(config.seats) if kind == "human"]
+        self.bots = frozenset(i for i, kind in enumerate(game.seat_kinds) if kind == "bot")
+        humans = [i for i, kind in enumerate(game.seat_kinds) if kind == "human"]
         self.viewer = humans[0] if humans else 0
-        self._robots: dict[int, PlannerBot] = {}
-        self._bot_timer: Timer | None = None
         self._logged = -1
         self._shown = (-1, -1)  # (game revision, state id) of the prompt on screen
+        self._handled: tuple[object, ...] = ()  # what the last GameChanged found
         self._unsubscribe: Callable[[], None] | None = None
         self._save_warned = False
+        self._bot_warned = ""
         self._quit_armed = False
         self._rule_refused: tuple[int, str | None, str] | None = None  # rules: (state id, topic, reason)
         self._shown_panel = "board"  # the panel above the decision on small terminals
@@ -128,25 +125,50 @@ class GameScreen(FlowsMixin, Screen[None]):
         self._flows_start()  # flows: who looks first (a continued hot-seat game hands off first)
         self._size_classes()  # before the first layout, so no panel is laid out at a passing size
         self._show_panel(self._shown_panel)
-        self._unsubscribe = self.game.subscribe(self._game_changed)
+        self._unsubscribe = self.game.subscribe(self._post_changed)
+        self._handled = self._news_key()
         self._write_log()
         self._redraw()
-        self._schedule_bot()
 
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:
             self._unsubscribe()
-        if self._bot_timer is not None:
-            self._bot_timer.stop()
 
     # -- the game -------------------------------------------------------------------------------
 
-    def _game_changed(self) -> None:
-        self._note_king_turn()  # flows: the King's turn steps among the new events (solo)
-        self._write_log()
+    def _post_changed(self) -> None:
+        self.post_message(self.GameChanged())
+
+    def _news_key(self) -> tuple[object, ...]:
+        game = self.game
+        return (game.revision, game.thinking, game.bot_error, game.autosave_error)
+
+    def on_game_screen_game_changed(self, message: GameChanged) -> None:
+        """Redraw once for however many changes were posted meanwhile."""
+        message.stop()
+        key = self._news_key()
+        if key == self._handled:
+            return
+        revision_changed = key[0] != self._handled[0]
+        self._handled = key
+        if revision_changed:
+            self._note_king_turn()  # flows: the King's turn steps among the new events (solo)
+            self._write_log()
         self._redraw()
-        self._autosave()
-        self._schedule_bot()
+        self._warn_once()
+
+    def _warn_once(self) -> None:
+        """A failing autosave or computer player is said once (until it works again)."""
+        if self.game.autosave_error and not self._save_warned:
+            self._save_warned = True
+            self.notify(f"The game cannot be autosaved: {self.game.autosave_error}", title="Autosave",
+                        severity="warning", timeout=8)
+        elif not self.game.autosave_error:
+            self._save_warned = False
+        if self.game.bot_error and self.game.bot_error != self._bot_warned:
+            self.notify(f"{self.game.bot_error[0].upper()}{self.game.bot_error[1:]}. Undo (u) to try again.",
+                        title="Computer player", severity="error", timeout=10)
+        self._bot_warned = self.game.bot_error
 
     def _redraw(self) -> None:
         seat = self.game.deciding_seat()
@@ -184,8 +206,9 @@ class GameScreen(FlowsMixin, Screen[None]):
         tag_style = seat_style(state, d.seat) + Style(reverse=True)
         title = Text(f" {seat_letter(state, d.seat)} {seat_name(state, d.seat)} ", style=tag_style)
         if d.seat in self.bots:
-            title.append(f" computer player, deciding: {describe_decision(state)}…")
-            return Prompt(key=key, title=title, notes=("u: undo back to your last decision",))
+            doing = "thinking" if self.game.thinking == d.seat else "to decide"
+            title.append(f" computer player, {doing}: {describe_decision(state)}…")
+            return Prompt(key=key, title=title, notes=("u: undo back to your last decision · q: save and quit",))
         title.append(f" {describe_decision(state)}")
         return Prompt(key=key, title=title, options=tuple(describe_action(a, state) for a in d.options))
 
@@ -197,15 +220,6 @@ class GameScreen(FlowsMixin, Screen[None]):
         elif update.events:
             log.write_lines(describe_events(list(update.events), self.game.view(self.viewer).state))
         self._logged = update.state_id
-
-    def _autosave(self) -> Path | None:
-        try:
-            return self.game.autosave()
-        except saves.SaveError as exc:
-            if not self._save_warned:
-                self._save_warned = True
-                self.notify(f"The game cannot be autosaved: {exc}", title="Autosave", severity="warning", timeout=8)
-            return None
 
     # -- deciding -------------------------------------------------------------------------------
 
@@ -231,61 +245,24 @@ class GameScreen(FlowsMixin, Screen[None]):
         except StoreError as exc:
             self.notify(str(exc), title="Not now", severity="warning", timeout=6)
 
-    def _schedule_bot(self) -> None:
-        if self._bot_timer is not None:
-            self._bot_timer.stop()
-            self._bot_timer = None
-        seat = self.game.deciding_seat()
-        if seat is not None and seat in self.bots:
-            state_id = self.game.state_id
-            self._bot_timer = self.set_timer(self.bot_delay, lambda: self._bot_decides(state_id))
-
-    def _bot_decides(self, state_id: int) -> None:
-        self._bot_timer = None
-        seat = self.game.deciding_seat()
-        if self.game.state_id != state_id or seat is None or seat not in self.bots:
-            return
-        bot = self._robots.get(seat)
-        if bot is None:
-            bot = self._robots[seat] = PlannerBot(bot_seed(self.game.config.seed, seat))
-        try:
-            action = bot.choose(self.game.view(seat))
-        except Exception as exc:  # noqa: BLE001 - a broken bot must not take the game down
-            self.notify(f"The computer player of seat {seat} failed: {exc}", title="Computer player",
-                        severity="error", timeout=10)
-            return
-        self._dispatch(action, state_id, seat)
-
     # -- keys -----------------------------------------------------------------------------------
 
-    def _computer_decided(self, state_id: int) -> bool:
-        """Whether the decision taken at ``state_id`` was a computer player's, in a game
-        where people play too (undo and redo skip those)."""
-        humans = any(kind == "human" for kind in self.game.config.seats)
-        return humans and state_id < self.game.last_id and self.game.seat_of(state_id + 1) in self.bots
-
     def action_undo(self) -> None:
-        game = self.game
-        if game.state_id == 0:
+        """Back to before the last decision of a person, as the undo policy allows."""
+        if self.game.state_id == 0:
             self.notify("Nothing to undo: this is the start of the game.", severity="warning")
             return
-        target = game.state_id - 1
-        while target > 0 and self._computer_decided(target):  # back to a person's decision
-            target -= 1
         try:
-            game.undo_to(target, seat=self.viewer)
+            self.game.undo(self.viewer)
         except StoreError as exc:
             self._refused(exc, "Undo")  # flows: the refusal and the undo policy's rule
 
     def action_redo(self) -> None:
-        game = self.game
-        if not game.can_redo():
+        if not self.game.can_redo():
             self.notify("Nothing to redo.", severity="warning")
             return
         try:
-            game.redo()
-            while game.can_redo() and self._computer_decided(game.state_id):  # on to a person's decision
-                game.redo()
+            self.game.redo()
         except StoreError as exc:
             self._refused(exc, "Redo")
 
@@ -306,6 +283,9 @@ class GameScreen(FlowsMixin, Screen[None]):
     def _refused_by_rules(self, exc: ActionError, state_id: int) -> None:
         title, body = refusal_words(exc)
         self._rule_refused = (state_id, topic_for_error(exc), body.splitlines()[0])
+        state = self.game.view(self.viewer).state
+        if state.decision is not None:
+            body += f"\nThe decision due: {describe_decision(state)}"
         self.notify(body, title=title, severity="error", timeout=10)
 
     def action_rules(self) -> None:
@@ -411,7 +391,10 @@ class GameScreen(FlowsMixin, Screen[None]):
 
     def action_quit_game(self) -> None:
         """Save, then quit. If saving fails, say so and quit only on a second request."""
-        path = self._autosave()
+        try:
+            path = self.game.flush()
+        except (saves.SaveError, SessionError):
+            path = None
         if path is None and not self._quit_armed:
             self._quit_armed = True
             self.notify("The game could not be saved. Press q again to quit without saving.",

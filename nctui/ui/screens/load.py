@@ -1,87 +1,132 @@
-"""The Load screen: the saves in the save folder, newest first; Enter continues one.
+"""The games screen, as Continue (the unfinished games, newest first) and as Load (every save of
+the save folder: the games' autosaves, finished ones included, and the saves made under a name).
 
-Each row says what is cheap to know without replaying the game (the file's header: players,
-mode, decisions so far, seed) and when it was written. A save that cannot be read or replayed
-says why, in ``SaveError``'s words, and the list stays.
+Each row says what the save's header says without replaying it: who plays each seat, the mode,
+the turn and the game's progress (Time, stage), and when it was last played; a save that cannot
+be read says why. Then every save is replayed on a worker thread, and one that no longer
+replays is marked with the reason (its row stays; it cannot be loaded). ``d`` deletes the
+highlighted save after asking; Enter continues the game.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from datetime import datetime
+import datetime as dt
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from rich.style import Style
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ... import saves
-from ...engine.config import DIFFICULTY_PRESETS, GameConfig
+from ...session.session import SessionError, open_session
 from ..widgets.decision import HINT
 
 if TYPE_CHECKING:
     from ..app import NctuiApp
 
 BROKEN = Style(color="#ff8787")
+FINISHED = Style(color="#87afaf")
 
 
-def difficulty_level(difficulty: Sequence[str]) -> str:
-    """The preset these solo modifiers make ('easy', 'normal', 'hard'), else 'custom'."""
-    chosen = set(difficulty)
-    return next((name for name, options in DIFFICULTY_PRESETS.items() if set(options) == chosen), "custom")
-
-
-def describe_config(config: GameConfig) -> str:
-    """Who plays and how, in a few words: '3 players (1 computer), Variable Length'; solo: the
-    difficulty preset, or 'custom'."""
-    if config.players == 1:
-        who = f"solo against the King ({difficulty_level(config.difficulty)} difficulty)"
-    else:
-        bots = config.seats.count("bot")
-        who = f"{config.players} players" + (f" ({bots} computer)" if bots else "")
-    extras = [w for w, on in (("Variable Length", config.length == "variable"),
-                              ("Divergent Paths", config.divergent_paths)) if on]
-    return ", ".join([who, *extras])
-
-
-def save_words(path: Path) -> tuple[str, bool]:
-    """What a save holds, in a few words from its header (no replay), and whether it could be
-    read; when it cannot, why."""
+def when_words(updated: str) -> str:
+    """'2026-11-23 20:14' in local time, from the save's UTC time stamp."""
     try:
-        header = saves.decode(path.read_bytes(), path)
-    except saves.SaveError as exc:
-        return f"cannot be loaded: {exc}", False
-    except OSError as exc:
-        return f"cannot be read: {exc.strerror or exc}", False
-    return f"{describe_config(header.config)} · decision {header.cursor} · seed {header.seed}", True
+        return dt.datetime.fromisoformat(updated).astimezone().strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return updated
 
 
-def describe_save(path: Path) -> Text:
-    """A save file's row: its name and date, then what it holds (or why it cannot be loaded)."""
-    when = datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
-    words, ok = save_words(path)
-    return Text.assemble((path.name, "bold"), ("  " + when, HINT), ("\n  " + words, HINT if ok else BROKEN))
+def listing_text(g: saves.Listing, *, checking: bool = False) -> Text:
+    """A save's row: who plays and the mode, then the turn, progress and when it was played."""
+    name = "autosave" if g.path.parent.name == saves.AUTOSAVES else g.path.name.removesuffix(saves.SUFFIX)
+    s = g.summary
+    if s is None:
+        return Text.assemble((g.path.name, "bold"), ("\n  cannot be loaded: " + g.problem, BROKEN))
+    head = Text.assemble((", ".join(s.players), "bold"), ("  " + when_words(g.updated), HINT))
+    where = f"turn {s.turn} · {s.progress}" if s.turn else s.progress
+    body = Text(f"\n  {s.mode} · {where} · {name}", style=HINT)
+    if s.finished:
+        body.append(f" · finished: {s.result}", style=FINISHED)
+    if g.problem:
+        body.append(f"\n  cannot be loaded: {g.problem}", style=BROKEN)
+    elif checking:
+        body.append(" · checking…", style=HINT)
+    return head + body
+
+
+def continue_words(folder: Path | str | None) -> tuple[str, bool]:
+    """The Title screen's words for Continue, and whether there is a game to continue. Reads the
+    saves' headers only; a damaged autosave is counted, never raised."""
+    games = [g for g in saves.list_games(folder) if g.path.parent.name == saves.AUTOSAVES]
+    damaged = sum(1 for g in games if g.summary is None)
+    open_ = [g for g in games if g.summary is not None and not g.summary.finished]
+    note = f" ({damaged} damaged save{'s' * (damaged != 1)}: see Load)" if damaged else ""
+    if not open_:
+        return "no unfinished game" + note, False
+    s = open_[0].summary
+    assert s is not None
+    latest = f"{s.mode}, turn {s.turn}, {when_words(open_[0].updated)}"
+    more = f" and {len(open_) - 1} more" if len(open_) > 1 else ""
+    return latest + more + note, True
 
 
 def play_save(screen: Screen, path: Path) -> bool:
-    """Replay the save into a game and play it; a save that cannot be loaded says why (and the
-    screen stays)."""
+    """Continue the game of the save; a save that cannot be loaded says why (and the screen
+    stays). The game being played is simply shown again."""
+    app = cast("NctuiApp", screen.app)
+    current = app.game
+    if current is not None and current.autosave_path is not None and _same(current.autosave_path, path):
+        app.open_game(current)
+        return True
     try:
-        store = saves.load(path)
-    except saves.SaveError as exc:
+        session = open_session(path, folder=app.save_dir, bot_delay=app.bot_delay)
+    except (saves.SaveError, SessionError) as exc:
         screen.notify(str(exc), title="Cannot load this save", severity="error", timeout=10)
         return False
-    cast("NctuiApp", screen.app).open_game(store)
+    app.open_game(session)
     return True
 
 
+def _same(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve()
+    except OSError:
+        return False
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes/no question: y or Enter says yes; n or Escape says no."""
+
+    DEFAULT_CSS = """
+    ConfirmScreen { align: center middle; }
+    ConfirmScreen #confirm { width: 64; max-width: 100%; height: auto; background: $panel;
+                             border: round $error; padding: 0 1; }
+    """
+    BINDINGS = [
+        Binding("y,enter", "answer(True)", "Yes", id="confirm.yes"),
+        Binding("n,escape", "answer(False)", "No", id="confirm.no"),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text.assemble(self.question, ("\ny: yes · n or Escape: no", HINT)), id="confirm")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
 class LoadScreen(Screen[None]):
-    """The save files of the save folder; Enter loads the highlighted one."""
+    """The saves of the save folder (``unfinished``: the unfinished games only, for Continue);
+    Enter continues the highlighted game, d deletes it."""
 
     DEFAULT_CSS = """
     LoadScreen #load-title { background: $panel; color: $text; padding: 0 1; text-style: bold; width: 100%; }
@@ -92,26 +137,64 @@ class LoadScreen(Screen[None]):
     BINDINGS = [
         Binding("j", "move(1)", "Down", show=False, id="load.down"),
         Binding("k", "move(-1)", "Up", show=False, id="load.up"),
+        Binding("d,delete", "delete", "Delete", key_display="d", id="load.delete"),
         Binding("escape,b", "back", "Back", key_display="b", id="load.back"),
     ]
     AUTO_FOCUS = "#saves"
 
-    def __init__(self, folder: Path | str | None = None) -> None:
+    def __init__(self, folder: Path | str | None = None, *, unfinished: bool = False) -> None:
         super().__init__()
         self.folder = saves.save_dir(folder)
-        self.paths = saves.list_saves(self.folder)
+        self.unfinished = unfinished
+        self.games = self._list()
+        self.problems: dict[Path, str] = {}
+        self.checked = False
+
+    def _list(self) -> list[saves.Listing]:
+        games = saves.list_games(self.folder)
+        if self.unfinished:
+            games = [g for g in games if g.path.parent.name == saves.AUTOSAVES and g.summary is not None
+                     and not g.summary.finished]
+        return games
 
     def compose(self) -> ComposeResult:
-        yield Static(f"Load a saved game — {self.folder}", id="load-title")
-        yield OptionList(*(Option(describe_save(path), id=str(i)) for i, path in enumerate(self.paths)), id="saves")
-        if not self.paths:
-            yield Static(f"No saved games in {self.folder} yet. A game autosaves after every decision.",
-                         id="load-empty")
-        yield Static("↑↓ or j/k choose · Enter load · b or Escape back", id="load-hint")
+        what = "Continue a game" if self.unfinished else "Load a saved game"
+        yield Static(f"{what} — {self.folder}", id="load-title")
+        yield OptionList(*self._options(), id="saves")
+        empty = "No unfinished game." if self.unfinished else "No saved games yet."
+        yield Static(f"{empty} A game autosaves after every decision.", id="load-empty")
+        yield Static("↑↓ or j/k choose · Enter continue · d delete · b or Escape back", id="load-hint")
         yield Footer()
 
+    def _options(self) -> list[Option]:
+        return [Option(listing_text(g._replace(problem=self.problems.get(g.path, g.problem)),
+                                    checking=not self.checked and g.summary is not None), id=str(i))
+                for i, g in enumerate(self.games)]
+
     def on_mount(self) -> None:
-        self.query_one("#saves").display = bool(self.paths)
+        self._show()
+        self._check_saves()
+
+    def _show(self) -> None:
+        menu = self.query_one("#saves", OptionList)
+        highlighted = menu.highlighted
+        menu.clear_options()
+        menu.add_options(self._options())
+        if self.games:
+            menu.highlighted = min(highlighted or 0, len(self.games) - 1)
+        menu.display = bool(self.games)
+        self.query_one("#load-empty").display = not self.games
+
+    @work(thread=True, exclusive=True, group="check-saves")
+    def _check_saves(self) -> None:
+        """Replay every save off the screen's thread, then mark those that no longer load."""
+        problems = {g.path: saves.problem(g.path) for g in self.games if g.summary is not None}
+        self.app.call_from_thread(self._checked, problems)
+
+    def _checked(self, problems: dict[Path, str]) -> None:
+        self.problems, self.checked = problems, True
+        if self.is_attached:
+            self._show()
 
     def action_move(self, delta: int) -> None:
         menu = self.query_one("#saves", OptionList)
@@ -119,10 +202,44 @@ class LoadScreen(Screen[None]):
 
     def on_option_list_option_selected(self, message: OptionList.OptionSelected) -> None:
         message.stop()
-        self.load(self.paths[int(message.option.id or 0)])
+        self.load(self.games[int(message.option.id or 0)].path)
 
     def load(self, path: Path) -> bool:
+        problem = self.problems.get(path)
+        if problem:
+            self.notify(f"{path.name}: {problem}", title="Cannot load this save", severity="error", timeout=10)
+            return False
         return play_save(self, path)
+
+    def _highlighted(self) -> saves.Listing | None:
+        index = self.query_one("#saves", OptionList).highlighted
+        return self.games[index] if index is not None and 0 <= index < len(self.games) else None
+
+    def action_delete(self) -> None:
+        """Delete the highlighted save, after asking (never the game being played)."""
+        g = self._highlighted()
+        if g is None:
+            return
+        current = cast("NctuiApp", self.app).game
+        if current is not None and current.autosave_path is not None and _same(current.autosave_path, g.path):
+            self.notify("This is the game being played: finish or quit it first.", title="Delete",
+                        severity="warning")
+            return
+        what = ", ".join(g.summary.players) if g.summary else g.path.name
+        self.app.push_screen(ConfirmScreen(f"Delete the save of {what} ({g.path.name})? This cannot be undone."),
+                             lambda yes: self._delete(g, yes))
+
+    def _delete(self, g: saves.Listing, yes: bool | None) -> None:
+        if not yes:
+            return
+        try:
+            saves.delete(g.path)
+        except saves.SaveError as exc:
+            self.notify(str(exc), title="Delete", severity="error")
+            return
+        self.games = [x for x in self.games if x.path != g.path]
+        self._show()
+        self.notify(f"Deleted {g.path.name}.", title="Delete")
 
     def action_back(self) -> None:
         self.dismiss()

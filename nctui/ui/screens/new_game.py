@@ -37,11 +37,12 @@ from ...engine.config import (
     GameConfig,
     SeatKind,
     check_config,
+    difficulty_level,
     nightmare_pair,
 )
+from ...session.session import UndoMode
 from ..widgets.common import SEAT_COLOURS
 from ..widgets.decision import HINT
-from .load import describe_config, difficulty_level
 
 if TYPE_CHECKING:
     from ..app import NctuiApp
@@ -171,12 +172,13 @@ class NewGameScreen(Screen[None]):
     ]
     AUTO_FOCUS = "#mode"
 
-    def __init__(self, config: GameConfig | None = None, *, seed: int | None = None) -> None:
+    def __init__(self, config: GameConfig | None = None, *, seed: int | None = None, practice: bool = False) -> None:
         """Settings start as ``config``'s (e.g. the game that just ended), with a new seed unless
-        ``seed`` is given."""
+        ``seed`` is given; ``practice``: unlimited undo even when people share the game."""
         super().__init__()
         self.initial = config or GameConfig()
         self.seed = seed if seed is not None else random_seed()
+        self.practice = practice
 
     # -- the form -------------------------------------------------------------------------------
 
@@ -219,6 +221,8 @@ class NewGameScreen(Screen[None]):
             yield Input(",".join(map(str, c.nightmares)) if nightmares == "choose" else "", placeholder="e.g. 3,7",
                         restrict=r"[0-9, ]*", max_length=9, compact=True, id="numbers")
             yield Static("two numbers, 1 to 8", classes="note")
+        yield Choice("Undo", (("rules", "Strict with 2+ people, free solo"), ("practice", "Practice: undo anything")),
+                     value="practice" if self.practice else "rules", id="undo")
 
     def _difficulty(self, c: GameConfig) -> ComposeResult:
         yield Choice("Difficulty", (("easy", "Easy"), ("normal", "Normal"), ("hard", "Hard"), ("custom", "Custom")),
@@ -330,8 +334,9 @@ class NewGameScreen(Screen[None]):
                         severity="error")
             return
         config, _ = self.settings()
+        undo: UndoMode | None = "practice" if self._choice("undo").value == "practice" else None
         try:
-            cast("NctuiApp", self.app).start_game(config)
+            cast("NctuiApp", self.app).start_game(config, undo=undo)
         except ValueError as exc:  # refused by the engine's setup (e.g. a mode still to come)
             line = self.query_one("#problems", Static)
             line.add_class("-bad")
@@ -346,6 +351,19 @@ def _seat_label(seat: int) -> Text:
     colour = COLOURS[seat]
     return Text.assemble(f"Seat {seat + 1} ", (f"{SEAT_LETTERS.get(colour, colour[0].upper())} {colour.capitalize()}",
                                                Style(color=SEAT_COLOURS.get(colour), bold=True)))
+
+
+def describe_config(config: GameConfig) -> str:
+    """Who plays and how, in a few words: '3 players (1 computer), Variable Length'; solo: the
+    difficulty preset, or 'custom'."""
+    if config.players == 1:
+        who = f"solo against the King ({difficulty_level(config.difficulty)} difficulty)"
+    else:
+        bots = config.seats.count("bot")
+        who = f"{config.players} players" + (f" ({bots} computer)" if bots else "")
+    extras = [w for w, on in (("Variable Length", config.length == "variable"),
+                              ("Divergent Paths", config.divergent_paths)) if on]
+    return ", ".join([who, *extras])
 
 
 def _summary(config: GameConfig) -> str:

@@ -35,8 +35,8 @@ def save_path(folder: Path, name: str) -> Path:
         raise ValueError("Type a name for the save.")
     if "/" in name or "\\" in name or name in (".", "..") or name.startswith("."):
         raise ValueError(f"'{name}' is not a plain file name: saves go in {folder}.")
-    if name + saves.SUFFIX == saves.AUTOSAVE:
-        raise ValueError("That is the autosave's name, rewritten after every decision: choose another.")
+    if name == saves.AUTOSAVES:
+        raise ValueError("That name is kept for the autosaves of older versions: choose another.")
     return folder / (name + saves.SUFFIX)
 
 

@@ -1,7 +1,8 @@
-"""The Title screen: New game, Continue (the last autosave), Load, Rules, Quit.
+"""The Title screen: New game, Continue (the unfinished games), Load, Rules, Quit.
 
 ↑/↓ or j/k move and Enter chooses, or a letter chooses at once (n, c, l, r, q). Continue is
-offered only when there is an autosave, and otherwise says why it cannot be chosen.
+offered only when there is an unfinished game, and otherwise says why it cannot be chosen; a
+damaged autosave is counted on its line (Load lists it with the reason).
 """
 
 from __future__ import annotations
@@ -16,15 +17,13 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ... import saves
 from ..widgets.decision import DIGIT, HINT
-from .load import LoadScreen, play_save, save_words
+from .load import LoadScreen, continue_words
 
 if TYPE_CHECKING:
     from ..app import NctuiApp
 
 BANNER = "N I G H T M A R E    C A T H E D R A L"
-NO_AUTOSAVE = "no saved game yet"
 
 # (id, key, words) of each item, in menu order.
 ITEMS = (
@@ -69,22 +68,22 @@ class TitleScreen(Screen[None]):
     def on_screen_resume(self) -> None:
         self._refresh_continue()  # a game may have been saved since
 
-    def _autosave(self):
-        return saves.latest_autosave(cast("NctuiApp", self.app).save_dir)
+    def _continue_words(self) -> tuple[str, bool]:
+        return continue_words(cast("NctuiApp", self.app).save_dir)
 
     def _refresh_continue(self) -> None:
         menu = self.query_one("#menu", OptionList)
-        menu.replace_option_prompt("continue", self._words("continue", "c", "Continue"))
-        if self._autosave() is None:
-            menu.disable_option("continue")
-        else:
+        words, possible = self._continue_words()
+        menu.replace_option_prompt("continue", self._words("continue", "c", "Continue", words))
+        if possible:
             menu.enable_option("continue")
+        else:
+            menu.disable_option("continue")
 
-    def _words(self, item: str, key: str, words: str) -> Text:
+    def _words(self, item: str, key: str, words: str, note: str = "") -> Text:
         text = Text.assemble((f"{key} ", DIGIT), words)
-        if item == "continue":
-            path = self._autosave()
-            text.append(f" — {NO_AUTOSAVE if path is None else save_words(path)[0]}", style=HINT)
+        if note:
+            text.append(f" — {note}", style=HINT)
         return text
 
     def action_move(self, delta: int) -> None:
@@ -109,12 +108,12 @@ class TitleScreen(Screen[None]):
             app.exit()
 
     def _continue(self) -> None:
-        path = self._autosave()
-        if path is None:
-            self.notify(f"Nothing to continue: {NO_AUTOSAVE} (a game autosaves after every decision).",
+        words, possible = self._continue_words()
+        if not possible:
+            self.notify(f"Nothing to continue: {words} (a game autosaves after every decision).",
                         title="Continue", severity="warning")
             return
-        play_save(self, path)
+        self.app.push_screen(LoadScreen(cast("NctuiApp", self.app).save_dir, unfinished=True))
 
     def _rules(self) -> None:
         try:  # imported when asked: the rules screen is its own part, and may be missing

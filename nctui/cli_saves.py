@@ -1,0 +1,105 @@
+"""``nctui saves``: the save folder from a shell (and for a server's admin).
+
+``nctui saves list [--json] [--check]`` lists every save, newest first, as Continue and Load show
+them; ``nctui saves check FILE…`` replays each file and prints one line per file: ``ok`` or the
+reason it cannot be loaded (exit code 1 when any cannot). Nothing here writes a file, and no file
+content, however broken, gets more than its one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from . import saves
+
+T = TypeVar("T")
+
+
+def add_parser(sub: argparse._SubParsersAction, add_save_dir: Callable[[argparse.ArgumentParser], None]) -> None:
+    p = sub.add_parser("saves", help="list the saved games or check save files",
+                       description="List the saved games (as Continue and Load show them) or check save files.")
+    cmds = p.add_subparsers(dest="saves_command", metavar="ACTION", parser_class=type(p), required=True)
+    ls = cmds.add_parser("list", help="every save, newest first",
+                         description="Every save of the save folder, newest first: its id, whether it is finished, "
+                                     "who plays, the mode, the turn and when it was last played.")
+    ls.add_argument("--json", action="store_true", help="one JSON array of objects, for scripts")
+    ls.add_argument("--check", action="store_true", help="replay every save to say which no longer loads (slower)")
+    add_save_dir(ls)
+    check = cmds.add_parser("check", help="say whether save files can be loaded",
+                            description="Replay each file; print one line per file: ok, or why it cannot be "
+                                        "loaded. Exit code 1 when any cannot.")
+    check.add_argument("files", nargs="+", metavar="FILE")
+
+
+def run(args: argparse.Namespace) -> int:
+    """``nctui saves list`` or ``nctui saves check``; returns the exit code."""
+    if args.saves_command == "list":
+        return _list(args.save_dir, as_json=args.json, check=args.check)
+    return _check([Path(f) for f in args.files])
+
+
+def _list(folder: str | None, *, as_json: bool, check: bool) -> int:
+    from . import saves
+    games = saves.list_games(folder)
+    if check:
+        games = [g._replace(problem=g.problem or saves.problem(g.path)) for g in _progress(games, "checking")]
+    if as_json:
+        print(json.dumps([_record(g) for g in games], ensure_ascii=False))
+        return 0
+    if not games:
+        print(f"No saves in {saves.save_dir(folder)}.")
+        return 0
+    for g in games:
+        print(_line(g))
+    return 0
+
+
+def _record(g: saves.Listing) -> dict[str, object]:
+    from . import saves
+
+    s = g.summary
+    return {
+        "id": g.game_id, "file": str(g.path), "game": g.game, "finished": bool(s and s.finished),
+        "players": list(s.players) if s else [], "mode": s.mode if s else "", "turn": s.turn if s else 0,
+        "progress": s.progress if s else "", "result": s.result if s else "", "updated": g.updated,
+        "autosave": g.path.parent.name == saves.AUTOSAVES, "problem": g.problem,
+    }
+
+
+def _line(g: saves.Listing) -> str:
+    s = g.summary
+    if s is None:
+        return f"{g.path}: cannot be loaded: {g.problem}"
+    state = f"finished, {s.result}" if s.finished else f"turn {s.turn}, {s.progress}"
+    tail = f"  ✗ cannot be loaded: {g.problem}" if g.problem else ""
+    return f"{g.game_id or '-':12}  {g.updated:25}  {s.mode}; {state}; {', '.join(s.players)}  {g.path}{tail}"
+
+
+def _check(files: list[Path]) -> int:
+    from . import saves
+
+    bad = 0
+    for path in files:  # each file's line is the progress
+        why = saves.problem(path)
+        print(f"{path}: {'ok' if not why else why}")
+        bad += bool(why)
+    return 1 if bad else 0
+
+
+def _progress(items: list[T], what: str) -> Iterator[T]:
+    """The items one by one, with 'checking 3/10' on stderr as each is worked on (on a terminal)."""
+    show = sys.stderr.isatty() and len(items) > 1
+    for i, item in enumerate(items, 1):
+        if show:
+            sys.stderr.write(f"\r{what} {i}/{len(items)}")
+            sys.stderr.flush()
+        yield item
+    if show:
+        sys.stderr.write("\r" + " " * 30 + "\r")
+        sys.stderr.flush()

@@ -1,0 +1,88 @@
+"""Reading files that may be anything: a save, a scenario, a content pack.
+
+``read_bounded`` reads only regular files, never blocks on a FIFO or a device, and checks the size
+on the open file (a file that grows while it is read, ``/dev/zero`` or ``/dev/urandom`` is refused,
+not read to the end). ``check_depth`` refuses deeply nested JSON or TOML before a decoder recurses
+into it. Both raise ``BadInput`` with one sentence; callers turn it into their own error naming
+the file.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+MAX_DEPTH = 48  # brackets and braces: far beyond any file of ours, far below Python's recursion limit
+
+
+class BadInput(ValueError):
+    """The input cannot be what it claims to be; ``str()`` is one sentence."""
+
+
+def read_bounded(path: Path | str, max_bytes: int) -> bytes:
+    """The bytes of the regular file ``path``, refused if larger than ``max_bytes``."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError as exc:
+        raise BadInput("no such file") from exc
+    except IsADirectoryError as exc:
+        raise BadInput("is a folder, not a file") from exc
+    except OSError as exc:
+        raise BadInput(f"cannot be read: {exc.strerror or exc}") from exc
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise BadInput("is a folder, not a file")
+        if not stat.S_ISREG(info.st_mode):
+            raise BadInput("is not a regular file (a device, a pipe or a socket)")
+        if info.st_size > max_bytes:
+            raise BadInput(f"is {info.st_size} bytes, far too large")
+        chunks, total = [], 0
+        while True:
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                break
+            total += len(chunk)
+            if total > max_bytes:
+                raise BadInput(f"is more than {max_bytes} bytes, far too large")
+            chunks.append(chunk)
+        return b"".join(chunks)
+    except OSError as exc:
+        raise BadInput(f"cannot be read: {exc.strerror or exc}") from exc
+    finally:
+        os.close(fd)
+
+
+def check_depth(data: bytes | str, limit: int = MAX_DEPTH) -> None:
+    """Refuse text nested deeper than ``limit`` brackets or braces (outside strings): the
+    decoders recurse once per level. TOML table headers (``[[a.b]]``) open no level here."""
+    text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+    depth = 0
+    quote = ""
+    escaped = False
+    line_start = True
+    for ch in text:
+        if quote:
+            if escaped:
+                escaped = False
+            elif ch == "\\" and quote == '"':
+                escaped = True
+            elif ch == quote:
+                quote = ""
+            elif ch == "\n" and quote in "\"'":
+                quote = ""  # an unterminated basic string: the decoder will say so
+            continue
+        if ch in "\"'":
+            quote = ch
+        elif ch in "[{" and not (ch == "[" and line_start and depth == 0):
+            depth += 1
+            if depth > limit:
+                raise BadInput(f"is nested more than {limit} levels deep")
+        elif ch in "]}" and depth > 0:
+            depth -= 1
+        if ch == "\n":
+            line_start = True
+        elif not ch.isspace():
+            line_start = False
+    return None
