@@ -70,7 +70,7 @@ def long_game(folder: Path) -> Path:
         d = store.state.decision
         store.dispatch(bots[d.seat].choose(player_view(store.state, d.seat)), seen_state_id=store.state_id,
                        seat=d.seat)
-    return saves.save(store, folder / "long-game.nctui")
+    return saves.save(store, folder / "long-game.nctui.json", "longgame0001")
 
 
 def record_frames(app) -> list[tuple[float, bool]]:
@@ -163,7 +163,7 @@ def main() -> None:
         path = long_game(folder)
         played = time.perf_counter() - t
         t = time.perf_counter()
-        long_store = saves.load(path)
+        long_store = saves.load(path).store
         load = time.perf_counter() - t
         decisions = long_store.last_id
 
@@ -180,13 +180,13 @@ def main() -> None:
             tag = f"{size[0]}x{size[1]}"
             runs = [asyncio.run(first_frame(lambda: Store(NEW), size, folder)) for _ in range(args.runs)]
             print(row(f"  new game, {tag}", runs))
-            runs = [asyncio.run(first_frame(lambda: saves.load(path), size, folder)) for _ in range(args.runs)]
+            runs = [asyncio.run(first_frame(lambda: saves.load(path).store, size, folder)) for _ in range(args.runs)]
             print(row(f"  continued long game (load + frame), {tag}", runs))
         print()
         print(f"{'key press (a digit) to the frame':<44}{'mean':>10}  {'median':>10}  {'max':>10}")
         for size in SIZES:
             tag = f"{size[0]}x{size[1]}"
-            long_store = saves.load(path)
+            long_store = saves.load(path).store
             long_store.jump(long_store.last_id - 60)
             for name, store in (("new game", Store(NEW)), ("long game", long_store)):
                 first, last = asyncio.run(key_presses(store, size, args.presses, folder))
@@ -197,7 +197,7 @@ def main() -> None:
         if args.profile:
             profiler = cProfile.Profile()
             profiler.enable()
-            asyncio.run(first_frame(lambda: saves.load(path), SIZES[1], folder))
+            asyncio.run(first_frame(lambda: saves.load(path).store, SIZES[1], folder))
             profiler.disable()
             print("\nProfile: a continued long game's first frame at 120x40 (cumulative, top 25)")
             pstats.Stats(profiler).sort_stats("cumulative").print_stats(25)

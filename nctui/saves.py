@@ -48,6 +48,7 @@ AUTOSAVES = "autosave"  # the sub-folder of autosaves, one per game
 LEGACY_AUTOSAVE = "autosave" + SUFFIX  # version 1: one autosave per folder
 ENV_DIR = "NCTUI_SAVE_DIR"
 MAX_BYTES = 16 * 1024 * 1024  # far beyond any real game (a long game is ~100 KB)
+NULL = msgspec.Raw(b"null")  # msgspec cannot decode ``Raw | None``: an absent start is a raw null
 STALE_TEMP = 120.0  # seconds: a temporary file older than this was left by a killed process
 
 
@@ -71,7 +72,7 @@ class SaveFile(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     actions: tuple[msgspec.Raw, ...]
     cursor: int
     state_digest: str
-    start: msgspec.Raw | None = None
+    start: msgspec.Raw = NULL  # the initial state when the game did not begin with game.new(config)
     summary: Summary | None = None
     updated: str = ""
     undo: str = ""  # the undo policy it was played with ("strict", "practice"; '': the default)
@@ -89,7 +90,7 @@ class _SaveFileV1(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     actions: tuple[msgspec.Raw, ...]
     cursor: int
     state_digest: str
-    start: msgspec.Raw | None = None
+    start: msgspec.Raw = NULL
 
 
 class _Header(msgspec.Struct, kw_only=True):
@@ -262,7 +263,7 @@ def to_save_file(store: Store, game_id: str, *, undo: str = "") -> SaveFile:
         actions=tuple(msgspec.Raw(msgspec.json.encode(a)) for a in store.all_actions()),
         cursor=store.state_id,
         state_digest=game.digest(last),
-        start=None if _is_fresh_start(store) else msgspec.Raw(msgspec.json.encode(initial)),
+        start=NULL if _is_fresh_start(store) else msgspec.Raw(msgspec.json.encode(initial)),
         summary=game.summary(store.state),
         updated=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         undo=undo,
@@ -500,10 +501,14 @@ def _decode_parts(sf: SaveFile, path: Path, game: AnyGame) -> tuple[Any, tuple[A
     try:
         config = msgspec.json.decode(sf.config, type=game.config_type)
         actions = tuple(msgspec.json.decode(a, type=game.action_type) for a in sf.actions)
-        start = None if sf.start is None else msgspec.json.decode(sf.start, type=game.state_type)
+        start = None if _is_null(sf.start) else msgspec.json.decode(sf.start, type=game.state_type)
     except (msgspec.ValidationError, msgspec.DecodeError, RecursionError) as exc:
         raise SaveError(path, f"is damaged: {exc}") from exc
     return config, actions, start
+
+
+def _is_null(raw: msgspec.Raw) -> bool:
+    return bytes(raw).strip() in (b"", b"null")
 
 
 def _initial(game: AnyGame, config: Any, start: Any, path: Path) -> Any:

@@ -93,7 +93,7 @@ def test_title_new_solo_game_play_and_quit(pane, tmp_path):
     pane.start(nctui + '; echo "[nctui exited: $?]"; sleep 120')
 
     title = pane.wait_for("N I G H T M A R E", "New game", "Continue", "Load a saved game", "Quit")
-    assert "no saved game yet" in title
+    assert "no unfinished game" in title
 
     pane.keys("n")
     form = pane.wait_for("New game", "Hot-seat at one keyboard", "Seat 2", "Seed", "Ready:")
@@ -114,6 +114,6 @@ def test_title_new_solo_game_play_and_quit(pane, tmp_path):
     after = pane.wait_for("[nctui exited: 0]")
     assert "Game saved to" in after
 
-    store = saves.load(saves.latest_autosave(save_dir))
+    store = saves.load(saves.latest_autosave(save_dir)).store
     assert store.state_id == 1 and store.state.config.players == 1
     assert store.state.config.seed == seed  # the seed shown is the seed played

@@ -56,7 +56,7 @@ def test_starts_with_board_and_decision(tmp_path):
 
 def test_digit_applies_an_option_and_undo_redo(tmp_path):
     async def go():
-        app = create_app(CONFIG, save_dir=tmp_path)
+        app = create_app(CONFIG, save_dir=tmp_path, undo="practice")
         async with app.run_test(size=SIZE) as pilot:
             store = app.store
             assert store.state_id == 0
@@ -82,7 +82,7 @@ def test_digit_applies_an_option_and_undo_redo(tmp_path):
 
 def test_arrows_enter_and_paging(tmp_path):
     async def go():
-        app = create_app(CONFIG, save_dir=tmp_path)
+        app = create_app(CONFIG, save_dir=tmp_path, undo="practice")
         async with app.run_test(size=SIZE) as pilot:
             panel = app.screen.query_one(DecisionPanel)
             await pilot.pause()
@@ -102,21 +102,25 @@ def test_arrows_enter_and_paging(tmp_path):
 
 
 def test_quit_autosaves_and_exits(tmp_path):
+    said = []
+
     async def go():
         app = create_app(CONFIG, save_dir=tmp_path)
+        real_exit = app.exit
+        app.exit = lambda *a, **kw: (said.append(kw.get("message")), real_exit(*a, **kw))  # type: ignore[method-assign]
         async with app.run_test(size=SIZE) as pilot:
             await pilot.press("5")
             await pilot.pause()
             await pilot.press("q")
             await pilot.pause()
         assert not app.is_running
-        return app
 
     run(go())
     path = saves.latest_autosave(tmp_path)
     assert path is not None
-    store = saves.load(path)
+    store = saves.load(path).store
     assert store.state_id == 1 and store.state.turn_start == 4
+    assert said and said[0].startswith(f"Game saved to {path}.")  # the quit message is true
 
 
 def test_quit_saves_to_nctui_save_dir(tmp_path, monkeypatch):
@@ -129,7 +133,7 @@ def test_quit_saves_to_nctui_save_dir(tmp_path, monkeypatch):
             await pilot.pause()
 
     run(go())
-    assert (tmp_path / "env" / saves.AUTOSAVE).is_file()
+    assert [p.parent for p in saves.list_saves(tmp_path / "env")] == [tmp_path / "env" / saves.AUTOSAVES]
 
 
 def test_a_computer_seat_decides_by_itself(tmp_path):

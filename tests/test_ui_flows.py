@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import io
+import threading
+import time
 
 from msgspec.structs import replace
 from rich.console import Console
@@ -21,7 +23,7 @@ from nctui.engine.actions import PlayCombatCard
 from nctui.engine.flow import StepResult, step
 from nctui.store import Store, StrictPolicy
 from nctui.ui.app import GameScreen, create_app
-from nctui.ui.client import LocalGame
+from nctui.session.session import Session
 from nctui.ui.commands import screen_commands
 from nctui.ui.screens.game_over import GameOverScreen
 from nctui.ui.screens.handoff import HandoffScreen
@@ -302,7 +304,7 @@ def _first_face_down_card(seed: int) -> tuple[Store, int | None]:
 def test_the_timeline_keeps_another_seats_combat_card_face_down():
     store, face_down = next((found for found in map(_first_face_down_card, range(1, 30)) if found[1]), (None, None))
     assert store is not None and face_down is not None, "no seed gave a conflict between the players"
-    game = LocalGame(store)
+    game = Session(store, autosave=False)
     entry = store.entry(face_down)
     card = words_for(store.state.pack).card(entry.action.card)
     assert game.timeline(1 - entry.seat)[face_down].summary == "Play a combat card face down"
@@ -335,7 +337,7 @@ def test_save_under_a_name_then_load_it(tmp_path):
             await pilot.pause()
             assert isinstance(app.screen, GameScreen)
             path = tmp_path / ("my game" + saves.SUFFIX)
-            assert saves.load(path).state == app.store.state
+            assert saves.load(path).store.state == app.store.state
             # Saving again under the same name asks before replacing the file.
             await pilot.press("1", "enter")  # the game moves on (and the keyboard to seat 0)
             await pilot.pause()
@@ -346,16 +348,11 @@ def test_save_under_a_name_then_load_it(tmp_path):
             await pilot.press("enter")
             await pilot.pause()
             assert "exists" in text_of(app.screen, "#save-message")
-            assert saves.load(path).state_id == 1
+            assert saves.load(path).store.state_id == 1
             await pilot.press("escape")
             await pilot.pause()
-            # o: played since the named save, so a warning first (loading another game would
-            # replace this one's autosave); o again: the Load screen.
-            before = app.store
-            seen = notes_of(app.game_screen())
-            await pilot.press("o")
-            await pilot.pause()
-            assert isinstance(app.screen, GameScreen) and "replaces this game's autosave" in seen[-1]
+            # o: the Load screen (this game stays among the unfinished ones, in its autosave)
+            before, autosave = app.store, app.game.autosave_path
             await pilot.press("o")
             await pilot.pause()
             load = app.screen
@@ -367,6 +364,7 @@ def test_save_under_a_name_then_load_it(tmp_path):
             await pilot.press("enter")
             await pilot.pause()
             assert isinstance(app.screen, GameScreen) and app.game_screen().game is app.game
+            assert autosave is not None and saves.load(autosave).store.state == before.state  # not replaced
 
     run(go())
 
@@ -441,7 +439,7 @@ def test_game_over_saves_the_replay_and_starts_again(tmp_path):
             await pilot.pause()
             assert isinstance(app.screen, GameOverScreen)
             [replay] = [p for p in saves.list_saves(tmp_path) if p.name.startswith("replay-")]
-            loaded = saves.load(replay)
+            loaded = saves.load(replay).store
             assert loaded.last_id == 3 and loaded.state.outcome == store.state.outcome
             await pilot.press("n")
             await pilot.pause()
@@ -588,3 +586,60 @@ def test_monochrome_mode(tmp_path, monkeypatch):
             assert "R Red" in plain and "B Blue" in plain
 
     run(go())
+
+
+# ---------------------------------------------------------------------------------------------
+# A computer's turn leaves the keys live
+
+
+def test_keys_are_handled_while_a_computer_player_thinks(tmp_path, monkeypatch):
+    from nctui.store import NIGHTMARE_CATHEDRAL
+
+    thinking = threading.Event()
+    release = threading.Event()
+    real_bot = NIGHTMARE_CATHEDRAL.bot
+
+    class SlowBot:
+        def __init__(self, inner) -> None:
+            self.inner = inner
+
+        def choose(self, view):
+            thinking.set()
+            deadline = time.monotonic() + 10
+            while not release.is_set() and time.monotonic() < deadline:
+                sum(range(2000))  # busy, as a planner is: the GIL is shared, not held
+            return self.inner.choose(view)
+
+    monkeypatch.setattr(NIGHTMARE_CATHEDRAL, "bot", lambda config, seat: SlowBot(real_bot(config, seat)))
+    config = GameConfig(players=2, seats=("bot", "human"), seed=4)
+
+    async def go():
+        app = create_app(config, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=SMALL) as pilot:
+            session = app.game
+            assert session.deciding_seat() == 0  # the computer decides first in this seed
+            for _ in range(200):
+                if thinking.is_set():
+                    break
+                await pilot.pause(0.01)
+            await pilot.pause(0.05)
+            assert session.thinking == 0
+            panel = app.game_screen().query_one(DecisionPanel)
+            assert "computer player, thinking" in panel.prompt.title.plain
+            await pilot.press("t")  # the timeline opens while the computer thinks
+            await pilot.pause()
+            assert isinstance(app.screen, TimelineScreen) and session.thinking == 0
+            await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, GameScreen) and session.state_id == 0
+            release.set()
+            for _ in range(200):
+                if session.state_id > 0:
+                    break
+                await pilot.pause(0.01)
+            assert session.state_id > 0  # the computer decided after all
+
+    try:
+        run(go())
+    finally:
+        release.set()

@@ -4,7 +4,10 @@ by Pilot at 80x24."""
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import sys
+from pathlib import Path
 
 from textual.widgets import Input, OptionList
 
@@ -90,7 +93,7 @@ def test_title_menu_keys(tmp_path):
             menu = app.screen.query_one("#menu", OptionList)
             assert app.focused is menu and menu.highlighted == 0
             assert menu.get_option("continue").disabled  # nothing saved yet, and it says so
-            assert "no saved game yet" in menu.get_option("continue").prompt.plain
+            assert "no unfinished game" in menu.get_option("continue").prompt.plain
             await pilot.press("j")
             await pilot.pause()
             assert menu.highlighted == 2  # Continue is skipped while disabled
@@ -336,32 +339,54 @@ def _saved_game(seed: int, decisions: int) -> Store:
     return store
 
 
-def test_continue_plays_the_last_autosave(tmp_path):
-    store = _saved_game(seed=8, decisions=2)
-    saves.autosave(store, tmp_path)
+def _autosave(tmp_path, store: Store, game_id: str, when: float) -> Path:
+    """``store`` as the autosave of game ``game_id``, last written at ``when`` (seconds)."""
+    path = saves.save(store, saves.autosave_path(game_id, tmp_path), game_id)
+    os.utime(path, (when, when))
+    return path
+
+
+def test_continue_lists_the_unfinished_games_newest_first_and_plays_one(tmp_path):
+    older = _autosave(tmp_path, _saved_game(seed=8, decisions=2), "0000000000aa", 1_000_000)
+    newer_store = _saved_game(seed=9, decisions=3)
+    newer = _autosave(tmp_path, newer_store, "0000000000bb", 2_000_000)
+    older_bytes = older.read_bytes()
 
     async def go():
         app = _front(tmp_path)
         async with app.run_test(size=SIZE) as pilot:
             menu = app.screen.query_one("#menu", OptionList)
             option = menu.get_option("continue")
-            assert not option.disabled and "decision 2" in option.prompt.plain
+            assert not option.disabled and "2 players, Standard" in option.prompt.plain
+            assert "and 1 more" in option.prompt.plain
             await pilot.press("c")
             await pilot.pause()
-            assert app.game_screen() and app.store.state == store.state
+            screen = app.screen
+            assert isinstance(screen, LoadScreen) and screen.unfinished
+            assert [g.path for g in screen.games] == [newer, older]
+            rows = screen.query_one("#saves", OptionList)
+            first = rows.get_option_at_index(0).prompt.plain
+            assert "Red (person), Blue (person)" in first and "2 players, Standard" in first
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.game_screen() and app.store.state == newer_store.state
+            assert app.game.game_id == "0000000000bb"  # its own autosave: the same game goes on
             await _past_handoff(pilot)
             await pilot.press("1")  # play on, then quit: saved first
             await pilot.pause()
             await pilot.press("ctrl+q")
             await pilot.pause()
-        assert saves.load(saves.latest_autosave(tmp_path)).state_id == 3
+        assert saves.load(newer).store.state_id == 4
+        assert older.read_bytes() == older_bytes  # the other game is untouched
 
     run(go())
 
 
-def test_load_lists_saves_and_a_broken_one_says_why(tmp_path):
-    good = saves.save(_saved_game(seed=3, decisions=1), tmp_path / "good.nctui.json")
+def test_load_lists_saves_a_broken_one_says_why_and_delete_asks(tmp_path):
+    good = saves.save(_saved_game(seed=3, decisions=1), tmp_path / "good.nctui.json", "0000000000cc")
     (tmp_path / "broken.nctui.json").write_text("{this is not a save")
+    gone = saves.save(_saved_game(seed=4, decisions=1), tmp_path / "gone.nctui.json", "0000000000dd")
+    good_bytes = good.read_bytes()
 
     async def go():
         app = _front(tmp_path)
@@ -371,18 +396,76 @@ def test_load_lists_saves_and_a_broken_one_says_why(tmp_path):
             screen = app.screen
             assert isinstance(screen, LoadScreen)
             menu = screen.query_one("#saves", OptionList)
-            rows = {path.name: menu.get_option_at_index(i).prompt.plain for i, path in enumerate(screen.paths)}
-            assert set(rows) == {"good.nctui.json", "broken.nctui.json"}
-            assert "2 players · decision 1 · seed 3" in rows["good.nctui.json"]
+            names = [g.path.name for g in screen.games]
+            rows = {name: menu.get_option_at_index(i).prompt.plain for i, name in enumerate(names)}
+            assert set(rows) == {"good.nctui.json", "broken.nctui.json", "gone.nctui.json"}
+            assert "2 players, Standard · setup · good" in rows["good.nctui.json"]
             assert "cannot be loaded" in rows["broken.nctui.json"]
-            broken = [p.name for p in screen.paths].index("broken.nctui.json")
-            await pilot.press(*(["j"] * broken), "enter")
+            # d asks first; n keeps the file, y deletes it
+            await pilot.press(*(["j"] * names.index("gone.nctui.json")), "d")
+            await pilot.pause()
+            await pilot.press("n")
+            await pilot.pause()
+            assert gone.exists() and app.screen is screen
+            await pilot.press("d")
+            await pilot.pause()
+            await pilot.press("y")
+            await pilot.pause()
+            assert not gone.exists() and [g.path.name for g in screen.games] == [n for n in names if n != gone.name]
+            names = [g.path.name for g in screen.games]
+            menu.highlighted = names.index("broken.nctui.json")
+            await pilot.press("enter")
             await pilot.pause()
             assert app.screen is screen and "broken.nctui.json" in app.seen[-1]
             assert "not valid JSON" in app.seen[-1]
-            await pilot.press("k" if broken else "j", "enter")
+            menu.highlighted = names.index("good.nctui.json")
+            await pilot.press("enter")
             await pilot.pause()
-            assert app.game_screen() and app.store.state == saves.load(good).state
+            assert app.game_screen() and app.store.state == saves.load(good).store.state
+            assert app.game.game_id != "0000000000cc"  # a named save plays on as a game of its own
+        assert good.read_bytes() == good_bytes  # playing on writes the new game's autosave, not the named save
+
+    run(go())
+
+
+def test_load_marks_a_save_that_no_longer_replays(tmp_path):
+    path = saves.save(_saved_game(seed=5, decisions=2), tmp_path / "edited.nctui.json", "0000000000ee")
+    data = json.loads(path.read_text())
+    data["actions"][1] = data["actions"][0]  # the first decision again: refused on replay
+    path.write_text(json.dumps(data))
+
+    async def go():
+        app = _front(tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("l")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, LoadScreen)
+            for _ in range(100):  # the saves are replayed on a worker thread
+                if screen.checked:
+                    break
+                await pilot.pause(0.05)
+            row = screen.query_one("#saves", OptionList).get_option_at_index(0).prompt.plain
+            assert "cannot be loaded: cannot be replayed: action 2 of 2 is refused" in row
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.screen is screen and "cannot be replayed" in app.seen[-1]
+
+    run(go())
+
+
+def test_the_title_screen_draws_with_a_damaged_autosave_and_says_so(tmp_path):
+    folder = tmp_path / saves.AUTOSAVES
+    folder.mkdir()
+    (folder / "0123456789ab.nctui.json").write_bytes(b'{"format": "nctui-save", "version": 2, "game": \xff')
+
+    async def go():
+        app = _front(tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, TitleScreen)
+            option = app.screen.query_one("#menu", OptionList).get_option("continue")
+            assert option.disabled and "1 damaged save: see Load" in option.prompt.plain
 
     run(go())
 

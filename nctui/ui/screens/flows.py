@@ -173,7 +173,10 @@ class FlowsMixin(_Host):
         """Show what is due, one screen at a time: the hand-off, the King's turn, game over."""
         if not self.is_current:
             return
-        if self._handoff_to is not None and self._handoff_screen is None:
+        # The game may have moved since the last redraw (a screen over this one was dismissed
+        # before the news of an undo arrived): ask again who must have the keyboard.
+        due = self._handoff_screen is None and self._handoff_due(self.game.deciding_seat())
+        if due and self._handoff_to is not None:
             self._push_handoff(self._handoff_to)
             return
         if self._king_pending is not None:

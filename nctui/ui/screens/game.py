@@ -187,6 +187,7 @@ class GameScreen(FlowsMixin, Screen[None]):
         status = self.query_one(StatusLine)
         players = self.query_one(PlayersView)
         status.bots = players.bots = self.bots
+        status.undo = self.game.undo_policy
         status.view = players.view = view
         self._shown = (self.game.revision, self.game.state_id)
         panel = self.query_one(DecisionPanel)

@@ -221,7 +221,7 @@ class NewGameScreen(Screen[None]):
             yield Input(",".join(map(str, c.nightmares)) if nightmares == "choose" else "", placeholder="e.g. 3,7",
                         restrict=r"[0-9, ]*", max_length=9, compact=True, id="numbers")
             yield Static("two numbers, 1 to 8", classes="note")
-        yield Choice("Undo", (("rules", "Strict with 2+ people, free solo"), ("practice", "Practice: undo anything")),
+        yield Choice("Undo", (("rules", "Strict with 2+ people"), ("practice", "Practice: undo anything")),
                      value="practice" if self.practice else "rules", id="undo")
 
     def _difficulty(self, c: GameConfig) -> ComposeResult:
@@ -251,6 +251,7 @@ class NewGameScreen(Screen[None]):
             self._choice(f"seat-{seat}").display = not solo and seat < players
         self.query_one("#numbers-field").display = self._choice("nightmares").value == "choose"
         self._choice("difficulty").display = solo
+        self._choice("undo").display = not solo  # solo: undo anything, always
         self.query_one("#modifiers-title").display = solo
         for option in DIFFICULTY_OPTIONS:
             self._choice(f"mod-{option}").display = solo

@@ -88,8 +88,9 @@ class TimelineScreen(ModalScreen[None]):
         items = game.timeline(self.viewer)
         with Vertical(id="timeline-box"):
             redo = game.last_id - now
-            title = f"Timeline: decision {now} of {game.last_id}"
-            yield Static(Text(title + (f" · {redo} to redo (↷)" if redo else ""), style="bold"), id="timeline-title")
+            title = f"Timeline: decision {now} of {game.last_id}" + (f" · {redo} to redo (↷)" if redo else "")
+            policy = f" · {game.undo_policy} undo" if game.undo_policy in POLICY_RULES else ""
+            yield Static(Text.assemble((title, "bold"), policy), id="timeline-title")
             yield OptionList(*(Option(timeline_row(state, i.state_id, i.seat, i.summary, now), id=str(i.state_id))
                                for i in items), id="timeline-list")
             yield Static("", id="timeline-message")

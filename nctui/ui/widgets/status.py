@@ -16,7 +16,8 @@ HINT = Style(color="#9a9aaa")
 
 
 class StatusLine(Widget):
-    """Turn, Time, the marked symbol and the deciding seat of ``view``; holds nothing else."""
+    """Turn, Time, the marked symbol and the deciding seat of ``view``, and the undo policy;
+    holds nothing else."""
 
     DEFAULT_CSS = """
     StatusLine { height: 1; width: 100%; }
@@ -24,6 +25,7 @@ class StatusLine(Widget):
 
     view: reactive[View | None] = reactive(None)
     bots: reactive[frozenset[int]] = reactive(frozenset())
+    undo: reactive[str] = reactive("")  # the undo policy's name
 
     def render(self) -> Text:
         t = Text(no_wrap=True, overflow="ellipsis", end="")
@@ -48,7 +50,7 @@ class StatusLine(Widget):
             t.append_text(seat_tag(state, seat))
             doing = " (computer) is thinking…" if seat in self.bots else " decides"
             t.append(doing, seat_style(state, seat, bold=False))
-        hint = "  ? help"
+        hint = f"  {self.undo} undo · ? help" if self.undo else "  ? help"
         t.truncate(max(self.size.width - len(hint), 1), overflow="ellipsis")
         t.pad_right(max(self.size.width - len(hint) - t.cell_len, 0))
         t.append(hint, HINT)
