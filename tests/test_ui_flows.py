@@ -21,9 +21,9 @@ from nctui.describe import describe_secret_action, words_for
 from nctui.engine import GameConfig, events as E, player_view
 from nctui.engine.actions import PlayCombatCard
 from nctui.engine.flow import StepResult, step
+from nctui.session.session import Session
 from nctui.store import Store, StrictPolicy
 from nctui.ui.app import GameScreen, create_app
-from nctui.session.session import Session
 from nctui.ui.commands import screen_commands
 from nctui.ui.screens.game_over import GameOverScreen
 from nctui.ui.screens.handoff import HandoffScreen
