@@ -19,6 +19,7 @@ from nctui.describe import words_for
 from nctui.engine import GameConfig, player_view
 from nctui.engine.actions import PlayCombatCard
 from nctui.engine.events import Event
+from nctui.engine.facts import facts
 from nctui.engine.flow import StepResult, step
 from nctui.store import SECRET_ACTIONS, Store, StrictPolicy
 from nctui.ui.app import GameScreen, create_app
@@ -565,7 +566,7 @@ def test_seat_colours_stay_apart_in_256_colours(tmp_path):
     store = Store(HOTSEAT)
     store_moves(store, 2)
     view = player_view(store.state, 0)
-    ansi = rendered(render_players(view, frozenset(), 120), 120, colours="256")
+    ansi = rendered(render_players(view, facts(view), frozenset(), 120), 120, colours="256")
     for colour in ("red", "blue"):
         assert f"38;5;{numbers[colour]}" in ansi
 
@@ -584,7 +585,8 @@ def test_monochrome_mode(tmp_path, monkeypatch):
             await pilot.pause()
             assert any(isinstance(f, Monochrome) for f in app.get_line_filters())
             # Sides are told apart by letters: the players list names them.
-            plain = render_players(app.game_screen().query_one(PlayersView).view, frozenset(), 80).plain
+            players = app.game_screen().query_one(PlayersView)
+            plain = render_players(players.view, players.facts, frozenset(), 80).plain
             assert "R Red" in plain and "B Blue" in plain
 
     run(go())

@@ -1,7 +1,8 @@
 """The one small interface between the UI and a game.
 
 Widgets and screens never touch the Store or the full state: they ask a ``GameClient`` for a
-seat's view and the new events, and send actions with the state id they saw. ``LocalGame``
+seat's view, its facts (what the rules say about the view: area control, the score so far, …)
+and the new events, and send actions with the state id they saw. ``LocalGame``
 implements it over a Store (hot-seat and solo at one keyboard); a networked game implements the
 same protocol over a connection, and the screens don't change.
 
@@ -19,6 +20,7 @@ from .. import saves
 from ..engine.actions import Action
 from ..engine.config import GameConfig
 from ..engine.events import Event
+from ..engine.facts import Facts, facts
 from ..engine.views import View, player_view
 from ..store import Store, StoreError, TimelineItem
 
@@ -54,6 +56,9 @@ class GameClient(Protocol):
         """The seat whose decision is due (None when none is: the game is over)."""
 
     def view(self, seat: int) -> View: ...
+
+    def facts(self, seat: int) -> Facts:
+        """What the rules say about ``seat``'s view (``engine.facts``): the UI runs no rule."""
 
     def events(self, since: int, seat: int) -> Update:
         """The events after state ``since`` up to now, as ``seat`` may see them."""
@@ -119,6 +124,9 @@ class LocalGame:
 
     def view(self, seat: int) -> View:
         return player_view(self.store.state, seat)
+
+    def facts(self, seat: int) -> Facts:
+        return facts(player_view(self.store.state, seat))
 
     def view_at(self, state_id: int, seat: int) -> View:
         """A seat's view of an earlier point (the King's turn shown from where it began)."""
