@@ -2,7 +2,8 @@
 
 Widgets and screens never touch the Store or the full state: they ask a ``GameClient`` for a
 seat's view, its facts (what the rules say about the view: area control, the score so far, …)
-and the new events, and send actions with the state id they saw. ``LocalGame``
+and the new events, and send actions with the state id they saw. A computer player is the
+game's too: the screen asks the client what it decides (the UI runs no bot). ``LocalGame``
 implements it over a Store (hot-seat and solo at one keyboard); a networked game implements the
 same protocol over a connection, and the screens don't change.
 
@@ -22,6 +23,7 @@ from ..engine.config import GameConfig
 from ..engine.events import Event
 from ..engine.facts import Facts, facts
 from ..engine.views import View, player_view
+from ..session.protocol import Bot
 from ..store import Store, StoreError, TimelineItem
 
 Listener = Callable[[], None]
@@ -67,6 +69,10 @@ class GameClient(Protocol):
         """Decide for ``seat``; raises the engine's ``ActionError`` (which names the rule) or a
         ``StoreError`` (stale state, wrong seat)."""
 
+    def bot_choice(self, seat: int) -> Action:
+        """What the computer player of ``seat`` decides now, from that seat's view (raises
+        whatever the computer player raises)."""
+
     def undo_to(self, state_id: int, *, seat: int) -> None:
         """Move to ``state_id`` of the timeline: back as the undo policy allows ``seat``
         (else ``StoreError`` saying why), or forward along the redo branch."""
@@ -101,6 +107,7 @@ class LocalGame:
     def __init__(self, store: Store, *, save_dir: Path | str | None = None) -> None:
         self.store = store
         self.save_dir = save_dir
+        self._bots: dict[int, Bot] = {}  # made on their first decision, each keeping its own RNG
 
     @property
     def config(self) -> GameConfig:
@@ -140,6 +147,12 @@ class LocalGame:
 
     def send(self, action: Action, *, seen_state_id: int, seat: int) -> None:
         self.store.dispatch(action, seen_state_id=seen_state_id, seat=seat)
+
+    def bot_choice(self, seat: int) -> Action:
+        bot = self._bots.get(seat)
+        if bot is None:
+            bot = self._bots[seat] = self.store.game.bot(self.config, seat)
+        return bot.choose(self.view(seat))
 
     def undo_to(self, state_id: int, *, seat: int) -> None:
         self.store.jump(state_id, seat=seat)

@@ -24,12 +24,10 @@ from textual.widget import Widget
 from textual.widgets import Footer
 
 from ... import saves
-from ...bots import PlannerBot
 from ...describe import END_REASONS, describe_action, describe_decision, describe_events, seat_letter, seat_name
 from ...engine.errors import ActionError
 from ...engine.state import GameState
 from ...engine.views import View
-from ...simulate import bot_seed
 from ...store import StoreError
 from ..client import GameClient
 from ..rules.topics import refusal_words, topic_for_decision, topic_for_error  # rules: R and refusals
@@ -90,7 +88,6 @@ class GameScreen(FlowsMixin, Screen[None]):
         self.bots = frozenset(i for i, kind in enumerate(config.seats) if kind == "bot")
         humans = [i for i, kind in enumerate(config.seats) if kind == "human"]
         self.viewer = humans[0] if humans else 0
-        self._robots: dict[int, PlannerBot] = {}
         self._bot_timer: Timer | None = None
         self._logged = -1
         self._shown = (-1, -1)  # (game revision, state id) of the prompt on screen
@@ -247,11 +244,8 @@ class GameScreen(FlowsMixin, Screen[None]):
         seat = self.game.deciding_seat()
         if self.game.state_id != state_id or seat is None or seat not in self.bots:
             return
-        bot = self._robots.get(seat)
-        if bot is None:
-            bot = self._robots[seat] = PlannerBot(bot_seed(self.game.config.seed, seat))
         try:
-            action = bot.choose(self.game.view(seat))
+            action = self.game.bot_choice(seat)
         except Exception as exc:  # noqa: BLE001 - a broken bot must not take the game down
             self.notify(f"The computer player of seat {seat} failed: {exc}", title="Computer player",
                         severity="error", timeout=10)
