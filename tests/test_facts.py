@@ -33,14 +33,14 @@ def test_each_area_has_its_controller_neighbours_and_cathedral_side():
     me, other = state.active, 1 - state.active
     state = units.place(units.place(state, me, ASH, 2), other, ASH, 1)
     state = units.place(units.place(state, me, BELL, 1), other, BELL, 1)
-    areas = facts(player_view(state, other)).areas
-    assert areas[ASH].controller == me and areas[BELL].controller == NO_SIDE
-    assert areas[EMBER].controller == SHADOWS_SIDE  # empty: the Shadows control it
-    assert set(areas) == {a.id for a in state.areas}
-    for area_id, known_area in areas.items():
-        assert known_area.controller == board.controller(board.area(state, area_id))
-        assert known_area.neighbours == board.adjacent(state, area_id)
-        assert known_area.by_cathedral == board.adjacent_to_cathedral(state, area_id)
+    known = facts(player_view(state, other))
+    assert known.area(ASH).controller == me and known.area(BELL).controller == NO_SIDE
+    assert known.area(EMBER).controller == SHADOWS_SIDE  # empty: the Shadows control it
+    assert [a.id for a in known.areas] == [a.id for a in state.areas]
+    for area in known.areas:
+        assert area.controller == board.controller(board.area(state, area.id))
+        assert area.neighbours == board.adjacent(state, area.id)
+        assert area.by_cathedral == board.adjacent_to_cathedral(state, area.id)
 
 
 def test_the_running_score_is_the_rules_score_and_the_final_one_once_over():

@@ -7,7 +7,8 @@ engine and a remote client can be sent the facts of its view instead of running 
 
 ``facts`` reads only the view: other seats' hands, the decks and every other secret are
 already hidden there, so no hidden card can reach the facts. ``Facts`` holds plain data only
-(ints, strings, tuples, frozensets, dicts and frozen Structs of those), so msgspec encodes it.
+(ints, strings, tuples, frozensets and frozen Structs of those, like the state: no dict), so
+msgspec encodes it.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ WHEN = dreams.WHEN  # a Dream's timing ("own_turn", …) in words ("on your own 
 class AreaFacts(msgspec.Struct, frozen=True, kw_only=True):
     """One area in play."""
 
+    id: str
     controller: int  # AREA CONTROL: a seat, SHADOWS_SIDE, or NO_SIDE (a tie)
     neighbours: tuple[str, ...]  # the areas in play next to it
     by_cathedral: bool  # next to the Cathedral space
@@ -39,7 +41,7 @@ class Facts(msgspec.Struct, frozen=True, kw_only=True):
     """What the rules say about one view (see the module's docstring)."""
 
     scores: tuple[Score, ...]  # by seat: the final scores once the game is over, else the score so far
-    areas: dict[str, AreaFacts]  # each area in play, by id
+    areas: tuple[AreaFacts, ...]  # each area in play, in the state's order
     marked_symbol: str  # the symbol under the Turn marker ('' before it is placed)
     marked_areas: frozenset[str]  # the areas of that symbol
     turn_owners: tuple[int, ...]  # the seat owning each Turn track position (() before the Starting marker)
@@ -47,9 +49,16 @@ class Facts(msgspec.Struct, frozen=True, kw_only=True):
     devoured_total: int  # units on the Devoured Units sideboard
     devoured_threshold: int  # the total that ends the game (0: devouring never ends it)
     devoured_vp: tuple[int, ...]  # by seat: what the Devoured units score now
-    path_pieces: dict[str, tuple[str, ...]]  # Divergent Paths: slot colour -> its pieces, sideboard order
+    path_pieces: tuple[tuple[str, tuple[str, ...]], ...]  # Divergent Paths: (slot colour, its pieces)
     path_open: frozenset[str]  # Divergent Paths: the pieces available now
     dreams_met: frozenset[str]  # the viewer's Dreams in hand whose conditions hold now
+
+    def area(self, area_id: str) -> AreaFacts:
+        """The facts of an area in play (LookupError for a covered area)."""
+        for a in self.areas:
+            if a.id == area_id:
+                return a
+        raise LookupError(f"no area {area_id!r} in play")
 
 
 def facts(view: View) -> Facts:
@@ -57,7 +66,7 @@ def facts(view: View) -> Facts:
     state = view.state
     return Facts(
         scores=state.outcome.scores if state.outcome is not None else scoring.scores(state),
-        areas={a.id: _area_facts(state, a.id) for a in state.areas},
+        areas=tuple(_area_facts(state, a.id) for a in state.areas),
         marked_symbol=board.marked_symbol(state),
         marked_areas=frozenset(board.marked_areas(state)) if state.turn_pos >= 0 else frozenset(),
         turn_owners=_turn_owners(state),
@@ -72,7 +81,7 @@ def facts(view: View) -> Facts:
 
 
 def _area_facts(state: GameState, area_id: str) -> AreaFacts:
-    return AreaFacts(controller=board.controller(board.area(state, area_id)),
+    return AreaFacts(id=area_id, controller=board.controller(board.area(state, area_id)),
                      neighbours=board.adjacent(state, area_id),
                      by_cathedral=board.adjacent_to_cathedral(state, area_id))
 
@@ -84,16 +93,16 @@ def _turn_owners(state: GameState) -> tuple[int, ...]:
     return tuple(board.turn_owner(state, i) for i in range(len(board.pack(state).tracks.turn)))
 
 
-def _path_pieces(state: GameState) -> dict[str, tuple[str, ...]]:
-    """The sideboard's pieces grouped by the colour of their Reward tile slot (brown spaces
-    take gray tiles); empty without the Divergent Paths variant."""
+def _path_pieces(state: GameState) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The sideboard's pieces, in its order, grouped by the colour of their Reward tile slot
+    (brown spaces take gray tiles); none without the Divergent Paths variant."""
     if not state.config.divergent_paths:
-        return {}
+        return ()
     out: dict[str, tuple[str, ...]] = {}
     for sp in divergent.spaces(state):
         slot = divergent.SLOT[sp.colour]
         out[slot] = out.get(slot, ()) + (sp.piece,)
-    return out
+    return tuple(out.items())
 
 
 def _dreams_met(state: GameState, seat: int) -> frozenset[str]:

@@ -331,9 +331,9 @@ def _flat(groups: list[list[Token]]) -> list[Token]:
 def area_words(state: GameState, facts: Facts, area_id: str) -> Text:
     """'Bell Hollow (☾M Moon): R2 s1, controlled by Red; next to …' for the cursor."""
     w = words_for(state.pack)
-    known = facts.areas.get(area_id)
-    if known is None:
+    if area_id not in {a.id for a in state.areas}:
         return Text(f"{w.area(area_id)}: covered in this player count")
+    known = facts.area(area_id)
     t = Text(f"{w.area(area_id)} ({w.symbol(w.areas[area_id].symbol)})", Style(bold=True), end="")
     units = [tok for tok, _ in _unit_tokens(state, facts, area_id)]
     t.append(": " + (" ".join(units) if units else "empty"))
@@ -391,7 +391,7 @@ def _unit_tokens(state: GameState, facts: Facts, area_id: str) -> list[Token]:
     for number, where in zip(state.nightmares, state.nightmare_at):
         if where == area_id:
             tokens.append((f"N{number}", NIGHTMARE))
-    owner = facts.areas[area_id].controller
+    owner = facts.area(area_id).controller
     sides = sum(1 for n in a.followers if n) + (1 if a.shadows else 0)
     if owner >= 0 and (sides > 1 or a.fort_levels):  # alone in the area, the control goes without saying
         tokens.append((f"♚{seat_letter(state, owner)}", seat_style(state, owner, bold=False)))

@@ -138,8 +138,9 @@ def _divergent_paths(t: Text, state: GameState, facts: Facts) -> None:
     """Each colour's pieces: built (bold, ✓), available (▸, with its Reward tile), waiting."""
     w = words_for(state.pack)
     tiles = dict(state.path_tiles)
+    slots = dict(facts.path_pieces)
     for colour in ("gray", "yellow", "red"):
-        pieces = facts.path_pieces.get(colour, ())
+        pieces = slots.get(colour, ())
         _label(t, "Paths" if colour == "gray" else "")
         t.append(f"{colour:<7}", LABEL)
         for k, piece in enumerate(pieces):
