@@ -11,8 +11,7 @@ import msgspec
 from .. import describe
 from ..bots import PlannerBot, bot_seed
 from ..content.loader import get_pack
-from ..engine import actions as A
-from ..engine import flow, invariants, views
+from ..engine import actions as A, flow, invariants, views
 from ..engine.config import DIFFICULTY_PRESETS, GameConfig, SeatKind
 from ..engine.events import Event
 from ..engine.flow import StepResult
