@@ -20,6 +20,8 @@ from nctui.bots import RandomBot
 from nctui.describe import describe_secret_action, words_for
 from nctui.engine import GameConfig, events as E, player_view
 from nctui.engine.actions import PlayCombatCard
+from nctui.engine.events import Event
+from nctui.engine.facts import facts
 from nctui.engine.flow import StepResult, step
 from nctui.session.session import Session
 from nctui.store import Store, StrictPolicy
@@ -563,7 +565,7 @@ def test_seat_colours_stay_apart_in_256_colours(tmp_path):
     store = Store(HOTSEAT)
     store_moves(store, 2)
     view = player_view(store.state, 0)
-    ansi = rendered(render_players(view, frozenset(), 120), 120, colours="256")
+    ansi = rendered(render_players(view, facts(view), frozenset(), 120), 120, colours="256")
     for colour in ("red", "blue"):
         assert f"38;5;{numbers[colour]}" in ansi
 
@@ -582,7 +584,8 @@ def test_monochrome_mode(tmp_path, monkeypatch):
             await pilot.pause()
             assert any(isinstance(f, Monochrome) for f in app.get_line_filters())
             # Sides are told apart by letters: the players list names them.
-            plain = render_players(app.game_screen().query_one(PlayersView).view, frozenset(), 80).plain
+            players = app.game_screen().query_one(PlayersView)
+            plain = render_players(players.view, players.facts, frozenset(), 80).plain
             assert "R Red" in plain and "B Blue" in plain
 
     run(go())

@@ -215,25 +215,28 @@ def test_hand_shows_the_deciding_players_cards_only(tmp_path):
 def test_hand_says_which_dreams_can_be_played_now():
     from nctui.engine import dreams
     from nctui.engine.actions import PlayDream
+    from nctui.engine.facts import facts
     from nctui.ui.widgets.hand import dream_status, render_hand
 
     store = _until(Store(HOTSEAT), "play_dream", 3000)
     seat = store.state.decision.seat
     view = player_view(store.state, seat)
+    known = facts(view)
     offered = {a.card for a in view.state.decision.options if isinstance(a, PlayDream)}
     assert offered
     for card in view.state.players[seat].dreams:
-        status, _ = dream_status(view.state, seat, card)
+        status, _ = dream_status(view.state, known, seat, card)
         if card in offered:
             assert status == "✓ can be played now"
         elif dreams.conditions_met(view.state, seat, card):
             assert status.startswith("◇ conditions met; play it ")
         else:
             assert status == "✗ conditions not met"
-    assert "✓ can be played now" in render_hand(view).plain
+    assert "✓ can be played now" in render_hand(view, known).plain
 
 
 def test_players_and_tracks_draw_the_view():
+    from nctui.engine.facts import facts
     from nctui.engine.scoring import scores
     from nctui.ui.widgets.players import render_players
     from nctui.ui.widgets.tracks import render_tracks
@@ -241,7 +244,7 @@ def test_players_and_tracks_draw_the_view():
     store = _played(SOLO, 120)
     state = store.state
     view = player_view(state, 0)
-    text = render_players(view, frozenset(), 100).plain
+    text = render_players(view, facts(view), frozenset(), 100).plain
     for score in scores(view.state):  # the score so far of each side, the King's included
         assert f"  {score.total} VP so far" in text
     king = state.king
@@ -249,7 +252,7 @@ def test_players_and_tracks_draw_the_view():
     for _card, cultists in zip(king.dreams, king.dream_cultists):
         assert f"{cultists} of " in text
     assert "Dreamer on" in text and "Power" in text
-    lines = render_tracks(view, 100).plain.splitlines()
+    lines = render_tracks(view, facts(view), 100).plain.splitlines()
     for pl in state.players:  # a Ritual row per side, its letter where each marker stands
         from nctui.describe import seat_letter
 

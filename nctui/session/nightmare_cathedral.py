@@ -14,6 +14,7 @@ from ..content.loader import get_pack
 from ..engine import actions as A, flow, invariants, views
 from ..engine.config import GameConfig, SeatKind, difficulty_level
 from ..engine.events import Event
+from ..engine.facts import Facts, facts
 from ..engine.flow import StepResult
 from ..engine.state import GameState
 from .protocol import Summary
@@ -52,6 +53,9 @@ class NightmareCathedral:
 
     def view(self, state: GameState, seat: int) -> views.View:
         return views.player_view(state, seat)
+
+    def facts(self, view: views.View) -> Facts:
+        return facts(view)
 
     def redact_event(self, event: Event, seat: int) -> Event:
         return views.redact(event, seat)

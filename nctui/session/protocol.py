@@ -89,6 +89,9 @@ class Game(Protocol[C, S, A, E]):
 
     def redact_action(self, action: A, seat: int, decider: int) -> A: ...
 
+    def facts(self, view: Any) -> Any:
+        """What the rules say about a view, for the screens (which run no rule)."""
+
     def reveals(self, events: tuple[E, ...]) -> str:
         """Why a step with these events cannot be taken back fairly, or ''."""
 

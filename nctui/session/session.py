@@ -185,6 +185,10 @@ class Session:
     def view(self, seat: int) -> Any:
         return self.game.view(self.store.state, seat)
 
+    def facts(self, seat: int) -> Any:
+        """What the rules say about ``seat``'s view (area control, the score so far, …)."""
+        return self.game.facts(self.view(seat))
+
     def view_at(self, state_id: int, seat: int) -> Any:
         """A seat's view of an earlier point of the timeline."""
         with self._cond:

@@ -1,10 +1,12 @@
 """The one small interface between the UI and a game.
 
 Widgets and screens never touch the Store or the full state: they ask a ``GameClient`` for a
-seat's view and the new events, and send actions with the state id they saw. A ``Session``
+seat's view, its facts (what the rules say about the view: area control, the score so far, …)
+and the new events, and send actions with the state id they saw. A ``Session``
 (``nctui.session``) implements it in this process (hot-seat and solo at one keyboard: computer
-turns on a worker thread, autosave off the key-press path); a networked game implements the same
-protocol over a connection, and the screens don't change.
+players decide on a worker thread, autosave off the key-press path: the UI runs no bot and no
+rule); a networked game implements the same protocol over a connection, and the screens don't
+change.
 
 Which seat decides, the seats' kinds and the timeline's summaries are public; hands, decks and
 the RNG are only ever seen through a seat's view.
@@ -17,6 +19,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..engine.config import GameConfig
+from ..engine.facts import Facts
 from ..engine.views import View
 from ..session.protocol import SeatKind
 from ..session.session import Session, SessionError, Update
@@ -60,6 +63,9 @@ class GameClient(Protocol):
 
     def view_at(self, state_id: int, seat: int) -> View:
         """A seat's view of an earlier point of the timeline."""
+
+    def facts(self, seat: int) -> Facts:
+        """What the rules say about ``seat``'s view (``engine.facts``): the UI runs no rule."""
 
     def events(self, since: int, seat: int) -> Update:
         """The events after state ``since`` up to now, as ``seat`` may see them."""

@@ -4,9 +4,10 @@ Flow: a key press or click in the decision list posts ``DecisionPanel.Chosen`` (
 the screen turns it into the action of the deciding seat's view and sends it to the game
 (a ``GameClient``); the game tells its subscribers (from whichever thread changed it: the
 computer players decide on the session's thread), the screen posts itself ``GameChanged`` and,
-on its own thread, hands each widget the new view (attributes down). Widgets hold no game
-state. Everything drawn comes from the view of one seat: the deciding seat when a person decides
-(hot seat), else the person who decided last; other seats' hands are never shown.
+on its own thread, hands each widget the new view and its facts (attributes down). Widgets hold
+no game state and run no rule. Everything drawn comes from the view of one seat (and the facts of
+that view): the deciding seat when a person decides (hot seat), else the person who decided
+last; other seats' hands are never shown.
 """
 
 from __future__ import annotations
@@ -179,16 +180,18 @@ class GameScreen(FlowsMixin, Screen[None]):
         keep_cursor = self._cursor_focused() and (seat is None or seat in self.bots or seat == self.viewer)
         if seat is not None and seat not in self.bots:
             self.viewer = seat
-        view = self.game.view(self.viewer)
+        view, facts = self.game.view(self.viewer), self.game.facts(self.viewer)
         self._note_seen()  # flows: what this person has seen, for their next hand-off
-        for widget in (self.query_one(BoardView), self.query_one(TracksView), self.query_one(MatrixView),
-                       self.query_one(HandView)):
-            widget.view = view
         status = self.query_one(StatusLine)
         players = self.query_one(PlayersView)
         status.bots = players.bots = self.bots
         status.undo = self.game.undo_policy
-        status.view = players.view = view
+        drawn = (self.query_one(BoardView), self.query_one(TracksView), self.query_one(HandView), status, players)
+        for widget in drawn:  # the facts first: a widget redrawn with the new view has its facts
+            widget.facts = facts
+        for widget in drawn:
+            widget.view = view
+        self.query_one(MatrixView).view = view  # the matrix draws the view alone
         self._shown = (self.game.revision, self.game.state_id)
         panel = self.query_one(DecisionPanel)
         panel.prompt = self._prompt(view)

@@ -33,8 +33,9 @@ from textual.widget import Widget
 
 from ...content.loader import SideMap, get_pack
 from ...describe import describe_action, seat_letter, seat_name, words_for
-from ...engine import board as rules
 from ...engine.actions import Action
+from ...engine.facts import IN_CATHEDRAL, NO_SIDE, SHADOWS_SIDE, Facts
+from ...engine.state import AreaState, GameState
 from ...engine.views import View
 from .common import OptionsPicked, append_cells, clip, cursor_bindings, nearest, pack_parts, seat_style
 
@@ -92,9 +93,9 @@ def _layout(pack_id: str, side_id: str, width: int):
 
 
 class BoardView(Widget, can_focus=True):
-    """Draws ``view`` (a player's view of the state); ``cursor``: the area under the cursor
-    (arrows/hjkl move it while the board has the focus; Enter picks the area when the due
-    decision offers it)."""
+    """Draws ``view`` (a player's view of the state) with its ``facts`` (set before the view;
+    nothing is drawn until both are); ``cursor``: the area under the cursor (arrows/hjkl move
+    it while the board has the focus; Enter picks the area when the due decision offers it)."""
 
     BINDINGS = cursor_bindings("board")
 
@@ -103,6 +104,7 @@ class BoardView(Widget, can_focus=True):
     """
 
     view: reactive[View | None] = reactive(None, layout=True)
+    facts: reactive[Facts | None] = reactive(None, layout=True)
     cursor: reactive[str] = reactive("", layout=True)
 
     class CursorMoved(Message):
@@ -113,10 +115,10 @@ class BoardView(Widget, can_focus=True):
             super().__init__()
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        if self.view is None:
+        if self.view is None or self.facts is None:
             return 1
         sm = _side(self.view.state.pack, self.view.state.board_side)
-        return sm.rows * CELL_LINES + len(_captions(self.view, self._cursor(), width))
+        return sm.rows * CELL_LINES + len(_captions(self.view, self.facts, self._cursor(), width))
 
     def _cursor(self) -> str:
         return self.cursor if self.has_focus else ""
@@ -124,13 +126,16 @@ class BoardView(Widget, can_focus=True):
     def _centres(self) -> dict[str, tuple[float, float]]:
         return centres(self.view.state.pack, self.view.state.board_side) if self.view else {}
 
+    def _note(self) -> Text | None:
+        return _cursor_note(self.view, self.facts, self.cursor)
+
     def watch_view(self) -> None:
         if self.has_focus:
-            self.post_message(self.CursorMoved(_cursor_note(self.view, self.cursor)))
+            self.post_message(self.CursorMoved(self._note()))
 
     def watch_cursor(self) -> None:
         if self.has_focus and self.view is not None:
-            self.post_message(self.CursorMoved(_cursor_note(self.view, self.cursor)))
+            self.post_message(self.CursorMoved(self._note()))
 
     def on_focus(self) -> None:
         """The cursor starts on an area the decision offers, else on the viewer's Shaper."""
@@ -138,7 +143,7 @@ class BoardView(Widget, can_focus=True):
             state, seat = self.view.state, self.view.seat
             shaper = state.players[seat].shaper if 0 <= seat < len(state.players) else ""
             self.cursor = next(iter(legal_areas(self.view)), "") or shaper or CATHEDRAL
-        self.post_message(self.CursorMoved(_cursor_note(self.view, self.cursor) if self.view else None))
+        self.post_message(self.CursorMoved(self._note()))
         self.refresh(layout=True)
 
     def on_blur(self) -> None:
@@ -166,9 +171,9 @@ class BoardView(Widget, can_focus=True):
             self.cursor = grid[row][col]
 
     def render(self) -> Text:
-        if self.view is None:
+        if self.view is None or self.facts is None:
             return Text("")
-        return render_board(self.view, self.size.width or 80, self._cursor())
+        return render_board(self.view, self.facts, self.size.width or 80, self._cursor())
 
 
 @lru_cache(maxsize=16)
@@ -198,7 +203,7 @@ def legal_areas(view: View) -> dict[str, tuple[int, ...]]:
     return out
 
 
-def render_board(view: View, width: int, cursor: str = "") -> Text:
+def render_board(view: View, facts: Facts, width: int, cursor: str = "") -> Text:
     state = view.state
     words = words_for(state.pack)
     grid, cw, slots = _layout(state.pack, state.board_side, width)
@@ -209,7 +214,7 @@ def render_board(view: View, width: int, cursor: str = "") -> Text:
     styles: list[list[Style]] = [[Style()] * total_w for _ in range(total_h)]
 
     in_play = {a.id: a for a in state.areas}
-    marked = set(rules.marked_areas(state)) if state.turn_pos >= 0 else set()
+    marked = facts.marked_areas
     legal = legal_areas(view)
 
     def base(region: str | None) -> Style:
@@ -263,24 +268,24 @@ def render_board(view: View, width: int, cursor: str = "") -> Text:
             area = words.areas.get(region)
             lines = [[(w, COVERED) for w in (area.name if area else region).split()], [("(covered)", COVERED)]]
         else:
-            lines = _area_lines(view, region, region in marked, region in legal)
+            lines = _area_lines(view, facts, region, region in marked, region in legal)
         _fill(chars, styles, region_slots, lines)
 
     text = Text(no_wrap=True, overflow="crop", end="")
     for y in range(total_h):
         append_cells(text, chars[y], styles[y])
         text.append("\n")
-    text.append_text(Text("\n", end="").join(_captions(view, cursor, total_w)))
+    text.append_text(Text("\n", end="").join(_captions(view, facts, cursor, total_w)))
     return text
 
 
-def _captions(view: View, cursor: str, width: int) -> list[Text]:
+def _captions(view: View, facts: Facts, cursor: str, width: int) -> list[Text]:
     """The lines under the map: the area under the cursor (or the legend), then the Reward
     tiles of Divergent Paths when there are any."""
     state = view.state
     lines: list[Text] = []
     if cursor:
-        lines.append(_cursor_text(view, cursor))
+        lines.append(_cursor_text(view, facts, cursor))
     else:
         king = f"{seat_letter(state, state.king.seat)}: the King" if state.king is not None else ""
         parts = ["R2 Followers", "s2 Shadows", "⌂R2 Fort (★ Fortress)", "♦R Shaper", "N3 Nightmare", "♚R controls",
@@ -296,20 +301,20 @@ def _captions(view: View, cursor: str, width: int) -> list[Text]:
     return lines
 
 
-def _cursor_note(view: View | None, region: str) -> Text | None:
+def _cursor_note(view: View | None, facts: Facts | None, region: str) -> Text | None:
     """The area (or the Cathedral) under the cursor in words, and what Enter does there."""
-    if view is None or not region:
+    if view is None or facts is None or not region:
         return None
-    return _cursor_text(view, region)
+    return _cursor_text(view, facts, region)
 
 
-def _cursor_text(view: View, region: str) -> Text:
+def _cursor_text(view: View, facts: Facts, region: str) -> Text:
     state = view.state
     t = Text("▶ ", Style(bold=True), end="")
     if region == CATHEDRAL:
         t.append("the Cathedral: " + " ".join(tok for tok, _ in _flat(_cathedral_lines(state))[1:]))
     else:
-        t.append_text(area_words(state, region))
+        t.append_text(area_words(state, facts, region))
     picks = legal_areas(view).get(region, ())
     options = state.decision.options if state.decision is not None else ()
     if len(picks) == 1:
@@ -323,21 +328,21 @@ def _flat(groups: list[list[Token]]) -> list[Token]:
     return [tok for g in groups for tok in g]
 
 
-def area_words(state, area_id: str) -> Text:
+def area_words(state: GameState, facts: Facts, area_id: str) -> Text:
     """'Bell Hollow (☾M Moon): R2 s1, controlled by Red; next to …' for the cursor."""
     w = words_for(state.pack)
     if area_id not in {a.id for a in state.areas}:
         return Text(f"{w.area(area_id)}: covered in this player count")
-    a = rules.area(state, area_id)
+    known = facts.area(area_id)
     t = Text(f"{w.area(area_id)} ({w.symbol(w.areas[area_id].symbol)})", Style(bold=True), end="")
-    units = [tok for tok, _ in _unit_tokens(state, area_id)]
+    units = [tok for tok, _ in _unit_tokens(state, facts, area_id)]
     t.append(": " + (" ".join(units) if units else "empty"))
-    owner = rules.controller(a)
-    t.append("; " + ("no one controls it (a tie)" if owner == rules.NO_SIDE else
-                     "the Shadows control it" if owner == rules.SHADOWS_SIDE else
+    owner = known.controller
+    t.append("; " + ("no one controls it (a tie)" if owner == NO_SIDE else
+                     "the Shadows control it" if owner == SHADOWS_SIDE else
                      f"{seat_name(state, owner)} controls it"))
-    near = ", ".join(w.area(x) for x in rules.adjacent(state, area_id))
-    cath = " and the Cathedral" if rules.adjacent_to_cathedral(state, area_id) else ""
+    near = ", ".join(w.area(x) for x in known.neighbours)
+    cath = " and the Cathedral" if known.by_cathedral else ""
     t.append(f"; next to {near}{cath}")
     return t
 
@@ -351,7 +356,7 @@ def region_row_ends(grid: list[list[str | None]], r: int, c: int) -> bool:
 Token = tuple[str, Style]
 
 
-def _area_lines(view: View, area_id: str, is_marked: bool, is_legal: bool = False) -> list[list[Token]]:
+def _area_lines(view: View, facts: Facts, area_id: str, is_marked: bool, is_legal: bool = False) -> list[list[Token]]:
     """The header, then the unit tokens (packed into the remaining lines by ``_fill``)."""
     state = view.state
     words = words_for(state.pack)
@@ -359,13 +364,18 @@ def _area_lines(view: View, area_id: str, is_marked: bool, is_legal: bool = Fals
     sym = words.symbol(area_def.symbol, name=False)
     head_style = (MARKED_NAME if is_marked else NAME) + Style(underline=is_legal)
     header: list[Token] = [(w, head_style) for w in f"{sym} {area_def.name}".split()]
-    tokens = _unit_tokens(state, area_id)
+    tokens = _unit_tokens(state, facts, area_id)
     return [header, *([tokens] if tokens else [])]
 
 
-def _unit_tokens(state, area_id: str) -> list[Token]:
+def _area_state(state: GameState, area_id: str) -> AreaState:
+    """The units and Fort in an area in play (the view holds them)."""
+    return next(a for a in state.areas if a.id == area_id)
+
+
+def _unit_tokens(state: GameState, facts: Facts, area_id: str) -> list[Token]:
     """Followers, Shadows, the Fort, Shapers, Nightmares, then who controls the area."""
-    a = rules.area(state, area_id)
+    a = _area_state(state, area_id)
     tokens: list[Token] = []
     for seat, n in enumerate(a.followers):
         if n:
@@ -381,19 +391,19 @@ def _unit_tokens(state, area_id: str) -> list[Token]:
     for number, where in zip(state.nightmares, state.nightmare_at):
         if where == area_id:
             tokens.append((f"N{number}", NIGHTMARE))
-    owner = rules.controller(a)
+    owner = facts.area(area_id).controller
     sides = sum(1 for n in a.followers if n) + (1 if a.shadows else 0)
     if owner >= 0 and (sides > 1 or a.fort_levels):  # alone in the area, the control goes without saying
         tokens.append((f"♚{seat_letter(state, owner)}", seat_style(state, owner, bold=False)))
     return tokens
 
 
-def _cathedral_lines(state) -> list[list[Token]]:
+def _cathedral_lines(state: GameState) -> list[list[Token]]:
     """Its pieces, the Nightmares in it and (once any) the devoured units per side."""
     built = len(state.cathedral_built)
     lines: list[list[Token]] = [[("Cathedral", Style(bold=True)),
                                  (f"{built}/{built + len(state.cathedral_track)}", Style())]]
-    here = [f"N{n}" for n, where in zip(state.nightmares, state.nightmare_at) if where == rules.CATHEDRAL]
+    here = [f"N{n}" for n, where in zip(state.nightmares, state.nightmare_at) if where == IN_CATHEDRAL]
     if here:
         lines.append([(tok, NIGHTMARE) for tok in here])
     devoured = [(f"{seat_letter(state, pl.seat)}{pl.devoured}", seat_style(state, pl.seat))

@@ -4,8 +4,8 @@ Dream cards with their conditions and whether each can be played now. Other seat
 
 A Dream "can be played now" when the due decision offers it (a ``PlayDream`` option): the engine
 opens a Dream window only when the golden rule allows, so the options are the truth. Otherwise
-the line says whether its conditions hold (``engine.dreams.conditions_met``, a pure test) and
-when it may be played. With the focus, up/down (or j/k) move a cursor over the cards and Enter
+the line says whether its conditions hold (``Facts.dreams_met``, from the rules) and when it
+may be played. With the focus, up/down (or j/k) move a cursor over the cards and Enter
 shows the card in the inspector.
 """
 
@@ -22,9 +22,9 @@ from textual.widget import Widget
 
 from ...content import schema as cs
 from ...describe import seat_letter, seat_name
-from ...engine import dreams
 from ...engine.actions import PlayDream
 from ...engine.events import HIDDEN, plural
+from ...engine.facts import WHEN, Facts
 from ...engine.state import HAND_LIMIT, GameState
 from ...engine.views import View
 from .cards import card_def, combat_text, suit_tag
@@ -56,7 +56,7 @@ def option_numbers(state: GameState, seat: int, card_id: str) -> list[int]:
     return [i + 1 for i, a in enumerate(d.options) if getattr(a, "card", None) == card_id]
 
 
-def dream_status(state: GameState, seat: int, card_id: str) -> tuple[str, Style]:
+def dream_status(state: GameState, facts: Facts, seat: int, card_id: str) -> tuple[str, Style]:
     """Whether the Dream can be played now, and if not, why (in words)."""
     d = state.decision
     if d is not None and d.seat == seat and PlayDream(card=card_id) in d.options:
@@ -64,13 +64,14 @@ def dream_status(state: GameState, seat: int, card_id: str) -> tuple[str, Style]
     card = card_def(state.pack, card_id)
     if not isinstance(card, cs.DreamCard):
         return "", LABEL
-    if dreams.conditions_met(state, seat, card_id):
-        return f"◇ conditions met; play it {dreams.WHEN.get(card.when, card.when)}", MET
+    if card_id in facts.dreams_met:
+        return f"◇ conditions met; play it {WHEN.get(card.when, card.when)}", MET
     return "✗ conditions not met", NOT_MET
 
 
 class HandView(Widget, can_focus=True):
-    """Draws the hand of ``view``'s seat; ``cursor``: the index of the card under the cursor."""
+    """Draws the hand of ``view``'s seat with the ``facts`` of the view (set before the view;
+    nothing is drawn until both are); ``cursor``: the index of the card under the cursor."""
 
     BINDINGS = [
         Binding("up", "move(-1)", "Previous card", show=False, id="hand.up"),
@@ -85,6 +86,7 @@ class HandView(Widget, can_focus=True):
     """
 
     view: reactive[View | None] = reactive(None, layout=True)
+    facts: reactive[Facts | None] = reactive(None, layout=True)
     cursor: reactive[int] = reactive(0, layout=True)
 
     class Inspect(Message):
@@ -116,12 +118,12 @@ class HandView(Widget, can_focus=True):
             self.post_message(self.Inspect(card))
 
     def render(self) -> Text:
-        if self.view is None:
+        if self.view is None or self.facts is None:
             return Text("")
-        return render_hand(self.view, self.current() if self.has_focus else None, self.size.width or 80)
+        return render_hand(self.view, self.facts, self.current() if self.has_focus else None, self.size.width or 80)
 
 
-def render_hand(view: View, cursor: str | None = None, width: int = 80) -> Text:
+def render_hand(view: View, facts: Facts, cursor: str | None = None, width: int = 80) -> Text:
     state, me = view.state, view.seat
     width = max(width, 30)
     lines: list[Text] = []
@@ -134,7 +136,7 @@ def render_hand(view: View, cursor: str | None = None, width: int = 80) -> Text:
         name_w = min(24, width - 22)
         lines += [_development_line(state, me, c, c == cursor, name_w) for c in pl.hand]
         for card_id in pl.dreams:
-            lines += _dream_lines(state, me, card_id, card_id == cursor, width)
+            lines += _dream_lines(state, facts, me, card_id, card_id == cursor, width)
     for other in state.players:
         if other.seat == me or (state.king is not None and other.seat == state.king.seat):
             continue
@@ -176,7 +178,7 @@ def _development_line(state: GameState, seat: int, card_id: str, at_cursor: bool
     return t
 
 
-def _dream_lines(state: GameState, seat: int, card_id: str, at_cursor: bool, width: int) -> list[Text]:
+def _dream_lines(state: GameState, facts: Facts, seat: int, card_id: str, at_cursor: bool, width: int) -> list[Text]:
     """The Dream's name, suit, VP and status, then its conditions (wrapped)."""
     card = card_def(state.pack, card_id)
     if not isinstance(card, cs.DreamCard):
@@ -185,6 +187,6 @@ def _dream_lines(state: GameState, seat: int, card_id: str, at_cursor: bool, wid
     _marker(t, state, seat, card_id, at_cursor)
     t.append(card.name, NAME + (CURSOR if at_cursor else Style()))
     t.append(f" {suit_tag(state.pack, card.suit)} {card.vp} VP", LABEL)
-    status, style = dream_status(state, seat, card_id)
+    status, style = dream_status(state, facts, seat, card_id)
     wrapped = textwrap.wrap(card.text, max(width - 5, 20))
     return [t, Text(f"     {status}", style, end=""), *(Text(f"     {line}", LABEL, end="") for line in wrapped)]

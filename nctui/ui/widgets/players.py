@@ -1,5 +1,5 @@
-"""A panel per player: the score so far (``engine.scoring.scores``: what the game would score
-if it ended now), supply, Limbo, Fort levels left (Forts left), hand and Dreams (sizes only), the Dreamer
+"""A panel per player: the score so far (``Facts.scores``: what the game would score if it
+ended now), supply, Limbo, Fort levels left (Forts left), hand and Dreams (sizes only), the Dreamer
 and the Shaper, each Action card with its current effects (the top card; ``+1`` counts the
 Upgrades under it) and the Dreams played. In solo the King's panel instead: its Action cards
 with their Cultists and tucked cards (the Power), the Cultists on the Day spaces, its two Dreams
@@ -15,7 +15,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from ...describe import seat_letter, seat_name, words_for
-from ...engine import scoring
+from ...engine.facts import Facts
 from ...engine.state import GameState, PlayerState, Score
 from ...engine.views import View
 from .cards import card_def
@@ -27,25 +27,27 @@ CULTISTS = Style(color="#d787ff")
 
 
 class PlayersView(Widget):
-    """Draws ``view``'s players; ``bots`` names the computer seats. Holds nothing else."""
+    """Draws ``view``'s players with the view's ``facts`` (set before the view; nothing is drawn
+    until both are); ``bots`` names the computer seats. Holds nothing else."""
 
     DEFAULT_CSS = """
     PlayersView { height: auto; width: 100%; }
     """
 
     view: reactive[View | None] = reactive(None, layout=True)
+    facts: reactive[Facts | None] = reactive(None, layout=True)
     bots: reactive[frozenset[int]] = reactive(frozenset(), layout=True)
 
     def render(self) -> Text:
-        if self.view is None:
+        if self.view is None or self.facts is None:
             return Text("")
-        return render_players(self.view, self.bots, self.size.width or 40)
+        return render_players(self.view, self.facts, self.bots, self.size.width or 40)
 
 
-def render_players(view: View, bots: frozenset[int], width: int) -> Text:
+def render_players(view: View, facts: Facts, bots: frozenset[int], width: int) -> Text:
     state = view.state
     width = max(width, 24)
-    score = {s.seat: s for s in (state.outcome.scores if state.outcome else scoring.scores(state))}
+    score = {s.seat: s for s in facts.scores}
     lines: list[Text] = []
     me = view.seat
     order = ([me] if 0 <= me < len(state.players) else []) + [p.seat for p in state.players if p.seat != me]

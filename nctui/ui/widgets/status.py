@@ -8,7 +8,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from ...describe import words_for
-from ...engine import board as rules
+from ...engine.facts import Facts
 from ...engine.views import View
 from .common import seat_style, seat_tag
 
@@ -16,20 +16,21 @@ HINT = Style(color="#9a9aaa")
 
 
 class StatusLine(Widget):
-    """Turn, Time, the marked symbol and the deciding seat of ``view``, and the undo policy;
-    holds nothing else."""
+    """Turn, Time, the marked symbol (from ``facts``, set before the view) and the deciding seat
+    of ``view``, and the undo policy; holds nothing else."""
 
     DEFAULT_CSS = """
     StatusLine { height: 1; width: 100%; }
     """
 
     view: reactive[View | None] = reactive(None)
+    facts: reactive[Facts | None] = reactive(None)
     bots: reactive[frozenset[int]] = reactive(frozenset())
     undo: reactive[str] = reactive("")  # the undo policy's name
 
     def render(self) -> Text:
         t = Text(no_wrap=True, overflow="ellipsis", end="")
-        if self.view is None:
+        if self.view is None or self.facts is None:
             return t
         state = self.view.state
         w = words_for(state.pack)
@@ -38,7 +39,7 @@ class StatusLine(Widget):
             t.append("Setup")
         else:
             t.append(f"Turn {state.turn_number} · Time {time[min(state.time, len(time) - 1)]}")
-            sym = rules.marked_symbol(state)
+            sym = self.facts.marked_symbol
             if sym:
                 t.append(" · Marked ")
                 t.append(w.symbol(sym), Style(bold=True))

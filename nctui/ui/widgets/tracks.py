@@ -15,7 +15,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from ...describe import seat_letter, words_for
-from ...engine import board as rules, divergent, nightmares, scoring
+from ...engine.facts import IN_CATHEDRAL, Facts
 from ...engine.state import GameState
 from ...engine.views import View
 from .common import pack_parts, seat_style
@@ -29,34 +29,36 @@ KIND_GLYPH = {"open": "·", "special": "◇", "ritual": "✦"}
 
 
 class TracksView(Widget):
-    """Draws the tracks of ``view``; holds nothing else."""
+    """Draws the tracks of ``view`` with its ``facts`` (set before the view; nothing is drawn
+    until both are); holds nothing else."""
 
     DEFAULT_CSS = """
     TracksView { height: auto; width: 100%; }
     """
 
     view: reactive[View | None] = reactive(None, layout=True)
+    facts: reactive[Facts | None] = reactive(None, layout=True)
 
     def render(self) -> Text:
-        if self.view is None:
+        if self.view is None or self.facts is None:
             return Text("")
-        return render_tracks(self.view, self.size.width or 80)
+        return render_tracks(self.view, self.facts, self.size.width or 80)
 
 
 def _label(text: Text, label: str) -> None:
     text.append(f"{label:<{LABEL_WIDTH}}"[:LABEL_WIDTH], LABEL)
 
 
-def render_tracks(view: View, width: int = 80) -> Text:
+def render_tracks(view: View, facts: Facts, width: int = 80) -> Text:
     state = view.state
     t = Text(no_wrap=False, end="")
     for part in (_turn_track, _time_track, _ritual_track, _cathedral, _devoured, _decks):
-        part(t, state, width)
+        part(t, state, facts, width)
     t.rstrip()
     return t
 
 
-def _turn_track(t: Text, state: GameState, width: int) -> None:
+def _turn_track(t: Text, state: GameState, facts: Facts, width: int) -> None:
     """Positions, symbols, then each position's owner and the markers on it."""
     w = words_for(state.pack)
     track = w.pack.tracks.turn
@@ -68,7 +70,7 @@ def _turn_track(t: Text, state: GameState, width: int) -> None:
     for i, sym in enumerate(track):
         t.append(w.symbol(sym, name=False), CURRENT if i == state.turn_pos else Style())
         t.append(" ")
-    marked = rules.marked_symbol(state)
+    marked = facts.marked_symbol
     if marked:
         t.append(f" marked: {w.symbol(marked)}", LABEL)
     t.append("\n")
@@ -76,15 +78,14 @@ def _turn_track(t: Text, state: GameState, width: int) -> None:
     if state.turn_start < 0:
         t.append("the Starting marker is not placed yet\n", LABEL)
         return
-    for i in range(len(track)):
-        owner = rules.turn_owner(state, i)
+    for i, owner in enumerate(facts.turn_owners):
         marker = "▲" if i == state.turn_pos else "⚑" if i == state.turn_start else " "
         t.append(seat_letter(state, owner), seat_style(state, owner))
         t.append(marker + " ", Style(bold=True))
     t.append(" ▲ Turn ⚑ Start\n", LABEL)
 
 
-def _time_track(t: Text, state: GameState, width: int) -> None:
+def _time_track(t: Text, state: GameState, facts: Facts, width: int) -> None:
     time = words_for(state.pack).pack.tracks.time
     _label(t, "Time")
     for i, label in enumerate(time):
@@ -93,7 +94,7 @@ def _time_track(t: Text, state: GameState, width: int) -> None:
     t.append(f"  Stage {state.stage} · turn {state.turn_number}\n")
 
 
-def _ritual_track(t: Text, state: GameState, width: int) -> None:
+def _ritual_track(t: Text, state: GameState, facts: Facts, width: int) -> None:
     spaces = words_for(state.pack).pack.tracks.ritual
     cell = 3 if width >= LABEL_WIDTH + 3 * (len(spaces) + 1) + 6 else 2
     _label(t, "Ritual")
@@ -108,7 +109,7 @@ def _ritual_track(t: Text, state: GameState, width: int) -> None:
         t.append((str(sp.vp) if sp.vp else "").rjust(cell), Style(bold=True))
     t.append("\n")
     for pl in state.players:
-        vp = sum(scoring.ritual_vp(state, b) for b in pl.ritual_best)
+        vp = facts.ritual_vp[pl.seat]
         t.append(f"  {seat_letter(state, pl.seat)}", seat_style(state, pl.seat))
         t.append(f" {vp:>2} VP".ljust(LABEL_WIDTH - 3), LABEL)
         for pos in range(len(spaces) + 1):
@@ -118,10 +119,10 @@ def _ritual_track(t: Text, state: GameState, width: int) -> None:
         t.append("\n")
 
 
-def _cathedral(t: Text, state: GameState, width: int) -> None:
+def _cathedral(t: Text, state: GameState, facts: Facts, width: int) -> None:
     """The Cathedral track (pieces built, the next ones), or the Divergent Paths sideboard."""
     if state.config.divergent_paths:
-        _divergent_paths(t, state)
+        _divergent_paths(t, state, facts)
         return
     built, remaining = state.cathedral_built, state.cathedral_track
     _label(t, "Cathedral")
@@ -133,13 +134,13 @@ def _cathedral(t: Text, state: GameState, width: int) -> None:
     t.append("\n")
 
 
-def _divergent_paths(t: Text, state: GameState) -> None:
+def _divergent_paths(t: Text, state: GameState, facts: Facts) -> None:
     """Each colour's pieces: built (bold, ✓), available (▸, with its Reward tile), waiting."""
     w = words_for(state.pack)
     tiles = dict(state.path_tiles)
-    open_ = set(divergent.available(state))
+    slots = dict(facts.path_pieces)
     for colour in ("gray", "yellow", "red"):
-        pieces = [sp.piece for sp in divergent.spaces(state) if divergent.SLOT[sp.colour] == colour]
+        pieces = slots.get(colour, ())
         _label(t, "Paths" if colour == "gray" else "")
         t.append(f"{colour:<7}", LABEL)
         for k, piece in enumerate(pieces):
@@ -147,7 +148,7 @@ def _divergent_paths(t: Text, state: GameState) -> None:
                 t.append(" · ")
             if piece in state.cathedral_built:
                 t.append(f"{piece}✓", BUILT)
-            elif piece in open_:
+            elif piece in facts.path_open:
                 t.append(f"▸{piece}", AVAILABLE)
             else:
                 t.append(piece, LABEL)
@@ -156,7 +157,7 @@ def _divergent_paths(t: Text, state: GameState) -> None:
         t.append("\n")
 
 
-def _devoured(t: Text, state: GameState, width: int) -> None:
+def _devoured(t: Text, state: GameState, facts: Facts, width: int) -> None:
     """The Nightmares (where each is) and, in Stage 2, the Devoured units towards the end."""
     w = words_for(state.pack)
     if not state.nightmares:
@@ -164,7 +165,7 @@ def _devoured(t: Text, state: GameState, width: int) -> None:
         t.append("not revealed yet\n", LABEL)
     for k, (number, where) in enumerate(zip(state.nightmares, state.nightmare_at)):
         _label(t, "" if k else "Nightmares")
-        place = "on its card" if not where else "in the Cathedral" if where == rules.CATHEDRAL else w.area(where)
+        place = "on its card" if not where else "in the Cathedral" if where == IN_CATHEDRAL else w.area(where)
         t.append(f"N{number} ", Style(bold=True))
         t.append(f"{w.nightmares.get(number, '')}: {place}\n")
     if state.stage < 2:
@@ -173,14 +174,13 @@ def _devoured(t: Text, state: GameState, width: int) -> None:
     for pl in state.players:
         t.append(f"{seat_letter(state, pl.seat)}{pl.devoured} ", seat_style(state, pl.seat))
     t.append(f"s{state.devoured_shadows}", Style(italic=True))
-    total, limit = nightmares.devoured_total(state), nightmares.threshold(state)
-    vp = scoring.devoured_vp(state)
+    total, limit, vp = facts.devoured_total, facts.devoured_threshold, facts.devoured_vp
     t.append(f"  total {total}" + (f" of {limit} (ends the game)" if limit else ""), LABEL)
     t.append("  VP now " + " ".join(f"{seat_letter(state, pl.seat)}{vp[pl.seat]}" for pl in state.players) + "\n",
              LABEL)
 
 
-def _decks(t: Text, state: GameState, width: int) -> None:
+def _decks(t: Text, state: GameState, facts: Facts, width: int) -> None:
     w = words_for(state.pack)
     d = state.decks
     _label(t, "Decks")

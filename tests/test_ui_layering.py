@@ -1,0 +1,93 @@
+"""The UI runs no rule and no computer player: it draws views, their facts (``engine.facts``)
+and words, and asks its ``GameClient`` for the rest. Checked on every import of every module
+under nctui/ui, parsed with ``ast`` (imports inside functions and under TYPE_CHECKING too), and
+on the local client, which gives the facts and the computer players' decisions."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import nctui
+from nctui.bots import PlannerBot, bot_seed
+from nctui.engine import GameConfig, player_view
+from nctui.engine.facts import facts
+from nctui.session.session import Session
+from nctui.store import Store
+
+ROOT = Path(nctui.__file__).parent
+UI = ROOT / "ui"
+
+# The engine modules the UI may import: the data a view holds and its types (state, king_state,
+# work), events, actions, errors and the configuration, the views themselves, and the facts of
+# a view (the one query module). Every other engine module holds rules.
+ALLOWED_ENGINE = {"state", "king_state", "work", "events", "actions", "errors", "config", "views", "facts"}
+FORBIDDEN = ("nctui.bots", "nctui.simulate")
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _is_module(name: str) -> bool:
+    """Whether ``name`` (nctui.x.y) is a module or package of the source tree."""
+    path = ROOT.parent.joinpath(*name.split("."))
+    return path.with_suffix(".py").exists() or (path / "__init__.py").exists()
+
+
+def imported(path: Path) -> set[str]:
+    """Every module ``path`` imports, absolute; ``from package import name`` counts as the
+    submodule when ``name`` is one, else as the package itself."""
+    package = _module_name(path).rsplit(".", 1)[0] if path.name != "__init__.py" else _module_name(path)
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # from ..x: x in the package node.level - 1 steps up
+                parts = package.split(".")
+                base = ".".join([*parts[: len(parts) - node.level + 1], *([base] if base else [])])
+            for alias in node.names:
+                sub = f"{base}.{alias.name}"
+                out.add(sub if _is_module(sub) else base)
+    return out
+
+
+def refused(module: str) -> bool:
+    if any(module == f or module.startswith(f + ".") for f in FORBIDDEN):
+        return True
+    if module == "nctui.engine":  # the package re-exports the rules (step, apply, legal_actions …)
+        return True
+    if module.startswith("nctui.engine."):
+        return module.split(".")[2] not in ALLOWED_ENGINE
+    return False
+
+
+def test_the_import_parser_resolves_relative_imports_and_submodules():
+    board = UI / "widgets" / "board.py"
+    found = imported(board)
+    assert {"nctui.engine.facts", "nctui.engine.views", "nctui.describe", "nctui.ui.widgets.common"} <= found
+    assert refused("nctui.engine.board") and refused("nctui.engine") and refused("nctui.bots.planner_bot")
+    assert not refused("nctui.engine.facts") and not refused("nctui.describe")
+
+
+def test_no_ui_module_imports_a_bot_the_simulator_or_a_rule_module():
+    files = sorted(UI.rglob("*.py"))
+    assert len(files) > 20
+    bad = {str(f.relative_to(ROOT)): sorted(m for m in imported(f) if refused(m)) for f in files}
+    assert {f: mods for f, mods in bad.items() if mods} == {}
+
+
+def test_the_session_gives_each_seat_the_facts_of_its_view_and_its_computer_players_are_the_games():
+    config = GameConfig(players=2, seats=("bot", "bot"), seed=5)
+    game = Session(Store(config), autosave=False)  # not started: the computer players wait
+    planners = {seat: PlannerBot(bot_seed(config.seed, seat)) for seat in range(2)}
+    for _ in range(12):
+        seat = game.deciding_seat()
+        assert seat is not None
+        assert game.facts(seat) == facts(player_view(game.store.state, seat))
+        action = game.bot_for(seat).choose(game.view(seat))
+        assert action == planners[seat].choose(game.view(seat))  # the game's own computer player
+        game.send(action, seen_state_id=game.state_id, seat=seat)
