@@ -9,6 +9,8 @@ the action and where the rulebook says so.
 
 from __future__ import annotations
 
+from operator import attrgetter, is_
+
 import msgspec
 from msgspec.structs import replace
 
@@ -56,9 +58,9 @@ def rule_of(work: Work) -> Rule[Work]:
 
 def decision_of(state: GameState, work: Work) -> Decision | None:
     """The decision ``work`` asks now, or None when it has nothing left to ask (the step is over)."""
-    key = (work, *(getattr(state, name) for name in _ASKED_FROM))
+    key = (work, *_asked_from(state))
     last = _last_asked
-    if last is not None and len(last[0]) == len(key) and all(a is b for a, b in zip(last[0], key)):
+    if last is not None and last[0][0] is work and all(map(is_, last[0], key)):
         return last[1]  # the very same position: asked again by the invariant check, say
     options = rule_of(work).options(state, work)
     decision = Decision(seat=work.seat, kind=kind_of(work), options=options) if options else None
@@ -68,7 +70,7 @@ def decision_of(state: GameState, work: Work) -> Decision | None:
 
 # A decision depends on every part of the state but the decision itself; the last one asked is
 # remembered by the identity of those parts (states share every part a step left alone).
-_ASKED_FROM = tuple(f for f in GameState.__struct_fields__ if f != "decision")
+_asked_from = attrgetter(*(f for f in GameState.__struct_fields__ if f != "decision"))
 _last_asked: tuple[tuple[object, ...], Decision | None] | None = None
 
 
