@@ -24,6 +24,7 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ... import saves
+from ...session.protocol import Summary
 from ...session.session import SessionError, open_session
 from ..widgets.decision import HINT
 
@@ -42,6 +43,11 @@ def when_words(updated: str) -> str:
         return updated
 
 
+def where_words(s: Summary, sep: str) -> str:
+    """'turn 13 · Time 3 of 6, Stage 1', or the progress alone before the first turn."""
+    return f"turn {s.turn}{sep}{s.progress}" if s.turn else s.progress
+
+
 def listing_text(g: saves.Listing, *, checking: bool = False) -> Text:
     """A save's row: who plays and the mode, then the turn, progress and when it was played."""
     name = "autosave" if g.path.parent.name == saves.AUTOSAVES else g.path.name.removesuffix(saves.SUFFIX)
@@ -49,8 +55,7 @@ def listing_text(g: saves.Listing, *, checking: bool = False) -> Text:
     if s is None:
         return Text.assemble((g.path.name, "bold"), ("\n  cannot be loaded: " + g.problem, BROKEN))
     head = Text.assemble((", ".join(s.players), "bold"), ("  " + when_words(g.updated), HINT))
-    where = f"turn {s.turn} · {s.progress}" if s.turn else s.progress
-    body = Text(f"\n  {s.mode} · {where} · {name}", style=HINT)
+    body = Text(f"\n  {s.mode} · {where_words(s, ' · ')} · {name}", style=HINT)
     if s.finished:
         body.append(f" · finished: {s.result}", style=FINISHED)
     if g.problem:
@@ -71,7 +76,7 @@ def continue_words(folder: Path | str | None) -> tuple[str, bool]:
         return "no unfinished game" + note, False
     s = open_[0].summary
     assert s is not None
-    latest = f"{s.mode}, turn {s.turn}, {when_words(open_[0].updated)}"
+    latest = f"{s.mode}, {where_words(s, ', ')}, {when_words(open_[0].updated)}"
     more = f" and {len(open_) - 1} more" if len(open_) > 1 else ""
     return latest + more + note, True
 
@@ -185,11 +190,14 @@ class LoadScreen(Screen[None]):
         menu.display = bool(self.games)
         self.query_one("#load-empty").display = not self.games
 
-    @work(thread=True, exclusive=True, group="check-saves")
+    @work(thread=True, exclusive=True, group="check-saves", exit_on_error=False)
     def _check_saves(self) -> None:
         """Replay every save off the screen's thread, then mark those that no longer load."""
         problems = {g.path: saves.problem(g.path) for g in self.games if g.summary is not None}
-        self.app.call_from_thread(self._checked, problems)
+        try:
+            self.app.call_from_thread(self._checked, problems)
+        except RuntimeError:
+            pass  # the app ended meanwhile: nothing to show
 
     def _checked(self, problems: dict[Path, str]) -> None:
         self.problems, self.checked = problems, True
