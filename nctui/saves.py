@@ -49,6 +49,9 @@ LEGACY_AUTOSAVE = "autosave" + SUFFIX  # version 1: one autosave per folder
 ENV_DIR = "NCTUI_SAVE_DIR"
 MAX_BYTES = 16 * 1024 * 1024  # far beyond any real game (a long game is ~100 KB)
 STALE_TEMP = 120.0  # seconds: a temporary file older than this was left by a killed process
+# ``start`` when the configuration alone rebuilds the start. msgspec does not decode ``Raw | None``
+# (only ``null`` would be accepted), so ``start`` is always Raw and JSON null means none.
+NO_START = msgspec.Raw(b"null")
 
 
 class SaveError(Exception):
@@ -71,7 +74,7 @@ class SaveFile(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     actions: tuple[msgspec.Raw, ...]
     cursor: int
     state_digest: str
-    start: msgspec.Raw | None = None
+    start: msgspec.Raw = NO_START  # the starting position, when the configuration alone does not rebuild it
     summary: Summary | None = None
     updated: str = ""
     undo: str = ""  # the undo policy it was played with ("strict", "practice"; '': the default)
@@ -89,7 +92,7 @@ class _SaveFileV1(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     actions: tuple[msgspec.Raw, ...]
     cursor: int
     state_digest: str
-    start: msgspec.Raw | None = None
+    start: msgspec.Raw = NO_START
 
 
 class _Header(msgspec.Struct, kw_only=True):
@@ -262,7 +265,7 @@ def to_save_file(store: Store, game_id: str, *, undo: str = "") -> SaveFile:
         actions=tuple(msgspec.Raw(msgspec.json.encode(a)) for a in store.all_actions()),
         cursor=store.state_id,
         state_digest=game.digest(last),
-        start=None if _is_fresh_start(store) else msgspec.Raw(msgspec.json.encode(initial)),
+        start=NO_START if _is_fresh_start(store) else msgspec.Raw(msgspec.json.encode(initial)),
         summary=game.summary(store.state),
         updated=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         undo=undo,
@@ -430,6 +433,7 @@ def decode(data: bytes, path: Path | str = "<save>") -> SaveFile:
     except BadInput as exc:
         raise SaveError(path, f"is damaged or not a save file: it {exc}") from exc
     except msgspec.ValidationError as exc:
+        _check_json(data, path)  # msgspec stops at the first value of the wrong type: "1garbage" is no JSON
         raise SaveError(path, f"is not an nctui save file (JSON, but not an object: {exc})") from exc
     except (msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise SaveError(path, f"is damaged or not a save file (not valid JSON: {exc})") from exc
@@ -448,6 +452,14 @@ def decode(data: bytes, path: Path | str = "<save>") -> SaveFile:
         return msgspec.json.decode(data, type=SaveFile)
     except (msgspec.ValidationError, msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise SaveError(path, f"is damaged: {exc}") from exc
+
+
+def _check_json(data: bytes, path: Path | str) -> None:
+    """Raise the "not valid JSON" SaveError when ``data`` (depth already checked) is not JSON."""
+    try:
+        msgspec.json.decode(data)
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
+        raise SaveError(path, f"is damaged or not a save file (not valid JSON: {exc})") from exc
 
 
 def _from_v1(v1: _SaveFileV1) -> SaveFile:
@@ -500,7 +512,7 @@ def _decode_parts(sf: SaveFile, path: Path, game: AnyGame) -> tuple[Any, tuple[A
     try:
         config = msgspec.json.decode(sf.config, type=game.config_type)
         actions = tuple(msgspec.json.decode(a, type=game.action_type) for a in sf.actions)
-        start = None if sf.start is None else msgspec.json.decode(sf.start, type=game.state_type)
+        start = None if _is_null(sf.start) else msgspec.json.decode(sf.start, type=game.state_type)
     except (msgspec.ValidationError, msgspec.DecodeError, RecursionError) as exc:
         raise SaveError(path, f"is damaged: {exc}") from exc
     return config, actions, start
@@ -522,6 +534,10 @@ def _initial(game: AnyGame, config: Any, start: Any, path: Path) -> Any:
         return game.new(config)
     except (ValueError, LookupError, ContentError) as exc:
         raise SaveError(path, f"has a configuration that cannot start a game: {exc}") from exc
+
+
+def _is_null(raw: msgspec.Raw) -> bool:
+    return bytes(raw).strip() in (b"", b"null")
 
 
 class _Start(msgspec.Struct, frozen=True, kw_only=True):
