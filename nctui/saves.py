@@ -58,8 +58,15 @@ class SaveError(Exception):
     """A save file cannot be written or loaded; ``str()`` is one sentence naming the file."""
 
     def __init__(self, path: Path | str, problem: str) -> None:
-        self.path, self.problem = Path(path), problem
-        super().__init__(f"{self.path.name}: {problem}")
+        self.path, self.problem = Path(path), one_line(problem)
+        super().__init__(f"{one_line(self.path.name)}: {self.problem}")
+
+
+def one_line(text: str) -> str:
+    """``text`` with newlines and other control characters escaped: a damaged file's bytes (quoted
+    by a decoder) or a file's name never break the one line its problem gets."""
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape", "backslashreplace").decode("ascii")
+                   for ch in text)
 
 
 class SaveFile(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -392,7 +399,12 @@ def load(path: Path | str, *, policy: UndoPolicy | None = None) -> Loaded:
     """Read, check and replay a save file. Raises SaveError; writes nothing."""
     path = Path(path)
     save_file = decode(_read(path), path)
-    return _replay(save_file, path, policy or PracticePolicy())
+    try:
+        return _replay(save_file, path, policy or PracticePolicy())
+    except SaveError:
+        raise
+    except Exception as exc:  # whatever the file holds, it gets one line naming it
+        raise SaveError(path, f"is damaged: reading it fails ({type(exc).__name__}: {exc})") from exc
 
 
 def problem(path: Path | str) -> str:
@@ -427,6 +439,11 @@ def decode(data: bytes, path: Path | str = "<save>") -> SaveFile:
     from a newer version, and not nested absurdly deep."""
     if not data.strip():
         raise SaveError(path, "is empty (the save was interrupted or the file was cleared)")
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SaveError(path, f"is damaged or not a save file (not UTF-8 text: byte {exc.start} is "
+                              f"{data[exc.start]:#04x})") from exc
     try:
         check_depth(data)
         header = msgspec.json.decode(data, type=_Header)
@@ -513,7 +530,7 @@ def _decode_parts(sf: SaveFile, path: Path, game: AnyGame) -> tuple[Any, tuple[A
         config = msgspec.json.decode(sf.config, type=game.config_type)
         actions = tuple(msgspec.json.decode(a, type=game.action_type) for a in sf.actions)
         start = None if _is_null(sf.start) else msgspec.json.decode(sf.start, type=game.state_type)
-    except (msgspec.ValidationError, msgspec.DecodeError, RecursionError) as exc:
+    except (msgspec.ValidationError, msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise SaveError(path, f"is damaged: {exc}") from exc
     return config, actions, start
 

@@ -404,7 +404,10 @@ def _start_of_another_config(d: dict) -> None:
 
 BAD_FILES = {
     "truncated": (lambda p: p.write_bytes(p.read_bytes()[: len(p.read_bytes()) // 2]), "not valid JSON"),
-    "random bytes": (lambda p: p.write_bytes(random.Random(7).randbytes(600)), "not valid JSON"),
+    "random bytes": (lambda p: p.write_bytes(random.Random(7).randbytes(600)), "not UTF-8 text: byte 1 is 0xb4"),
+    "not JSON": (lambda p: p.write_bytes(b"1 ) not json"), "not valid JSON"),
+    "a newline in a key": (lambda p: p.write_bytes(p.read_bytes().replace(b'"cursor"', rb'"cur\nsor"')),
+                           "is damaged: Object contains unknown field `cur\\nsor`"),  # still one line
     "empty": (lambda p: p.write_bytes(b""), "is empty"),
     "another format": (lambda p: p.write_text('{"format": "chess-pgn", "version": 1}'), "not an nctui save file"),
     "no format": (lambda p: p.write_text('{"moves": []}'), "not an nctui save file"),
@@ -483,3 +486,58 @@ def test_the_undo_policy_is_recorded(tmp_path: Path):
     path = tmp_path / "u.nctui.json"
     saves.write_atomic(path, saves.encode(store, GAME_ID, undo="strict"))
     assert json.loads(path.read_bytes())["undo"] == "strict" and load(path).undo == "strict"
+
+
+# ----------------------------------------------------------------------------------------------
+# A save's starting position is checked before play
+
+
+@pytest.fixture
+def started_from_a_position(tmp_path: Path) -> Path:
+    """A save of a game started from a scenario's position, a few decisions in."""
+    from nctui.scenarios import load_scenario_result
+
+    state, events = load_scenario_result(ROOT / "saves" / "opening-2p.toml")
+    store = Store(initial=StepResult(state=state, events=tuple(events)))
+    store_moves(store, 6)
+    return save(store, tmp_path / "game.nctui.json", GAME_ID)
+
+
+def _hand_with(card: str):
+    def edit(d: dict) -> None:
+        d["start"]["players"][0]["hand"].append(card)
+    return edit
+
+
+def _no_actions(edit):
+    """The edit, and the actions dropped with the state digest, as if whoever edited the start
+    had fixed the rest: only the starting position is left to check."""
+    def both(d: dict) -> None:
+        edit(d)
+        d.update(actions=[], cursor=0, state_digest="")
+    return both
+
+
+START_EDITS = {
+    "999 Followers": (lambda d: d["start"]["players"][0].update(supply=999),
+                      "has a starting position that breaks the rules: seat 0: Followers not conserved (999+"),
+    "unknown card in a hand": (_hand_with("d1-no-such-card"), "has a starting position that breaks the rules: "
+                               "an unknown Development card (seat 0): 'd1-no-such-card'"),
+    "unknown area": (lambda d: d["start"]["players"][1].update(shaper="atlantis"),
+                     "has a starting position that breaks the rules: seat 1: the Shaper is in no area in play"),
+}
+
+
+@pytest.mark.parametrize("only_the_start", [False, True], ids=["with-actions", "start-only"])
+@pytest.mark.parametrize("kind", list(START_EDITS))
+def test_a_start_that_breaks_the_rules_is_refused_before_play(started_from_a_position: Path, kind: str,
+                                                              only_the_start: bool):
+    path = started_from_a_position
+    assert load(path).store.initial.state.turn_start >= 0  # the scenario's start is in the file, and loads
+    edit, words = START_EDITS[kind]
+    _rewrite(path, _no_actions(edit) if only_the_start else edit)
+    before = path.read_bytes()
+    with pytest.raises(SaveError) as err:
+        load(path)
+    assert str(err.value) == f"game.nctui.json: {err.value.problem}" and words in err.value.problem
+    assert "\n" not in str(err.value) and path.read_bytes() == before
