@@ -420,7 +420,8 @@ def read_listing(path: Path | str) -> Listing:
     """A save's header: enough for the lists, without replaying it."""
     path = Path(path)
     sf = decode(_read(path), path)
-    return Listing(path=path, game=sf.game, game_id=sf.id, summary=sf.summary, updated=sf.updated or _file_time(path))
+    game_id = sf.id or (_legacy_id(path) if path.parent.name == AUTOSAVES else "")  # a migrated autosave: its name
+    return Listing(path=path, game=sf.game, game_id=game_id, summary=sf.summary, updated=sf.updated or _file_time(path))
 
 
 def _file_time(path: Path) -> str:

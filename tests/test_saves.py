@@ -255,6 +255,7 @@ def test_a_version_1_file_is_read(tmp_path: Path):
     assert loaded.store.all_actions() == store.all_actions()
     assert len(loaded.game_id) == 12 and loaded.game_id != load(path).game_id  # a named save: a new id each time
     assert saves.read_listing(path).summary is None  # version 1 had no summary
+    assert saves.read_listing(path).game_id == ""  # nor an id: a named one gets a new id when opened
     assert path.read_bytes() == before
     # Its digest of the content is still checked.
     path.write_bytes(_v1_bytes(store, pack_digest="0" * 64))
@@ -282,6 +283,7 @@ def test_migrate_moves_the_legacy_autosave_among_the_autosaves(tmp_path: Path):
     assert loaded.game_id == game_id and loaded.store.state == store.state  # continuing it keeps its file
     assert saves.is_autosave(moved, loaded.game_id, tmp_path)
     assert latest_autosave(tmp_path) == moved
+    assert saves.read_listing(moved).game_id == game_id  # listed under the id it is continued with
     # A second migrate (no legacy file) changes nothing; a new legacy file gets another id.
     saves.migrate(tmp_path)
     assert list((tmp_path / "autosave").iterdir()) == [moved]
