@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import re
 import secrets
 import tempfile
 import time
@@ -48,6 +49,7 @@ AUTOSAVES = "autosave"  # the sub-folder of autosaves, one per game
 LEGACY_AUTOSAVE = "autosave" + SUFFIX  # version 1: one autosave per folder
 ENV_DIR = "NCTUI_SAVE_DIR"
 MAX_BYTES = 16 * 1024 * 1024  # far beyond any real game (a long game is ~100 KB)
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # new_id() writes 12 hex digits
 STALE_TEMP = 120.0  # seconds: a temporary file older than this was left by a killed process
 # ``start`` when the configuration alone rebuilds the start. msgspec does not decode ``Raw | None``
 # (only ``null`` would be accepted), so ``start`` is always Raw and JSON null means none.
@@ -467,9 +469,12 @@ def decode(data: bytes, path: Path | str = "<save>") -> SaveFile:
     try:
         if header.version == 1:
             return _from_v1(msgspec.json.decode(data, type=_SaveFileV1))
-        return msgspec.json.decode(data, type=SaveFile)
+        sf = msgspec.json.decode(data, type=SaveFile)
     except (msgspec.ValidationError, msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise SaveError(path, f"is damaged: {exc}") from exc
+    if not GAME_ID.fullmatch(sf.id):  # it names the game's autosave and lock: never a path
+        raise SaveError(path, f"is damaged: its game id {sf.id!r} is not one nctui writes")
+    return sf
 
 
 def _check_json(data: bytes, path: Path | str) -> None:
