@@ -73,12 +73,17 @@ def _record(g: saves.Listing) -> dict[str, object]:
 
 
 def _line(g: saves.Listing) -> str:
+    """One line per save, whatever its file is called and its summary says."""
+    from .saves import one_line
+
     s = g.summary
+    path = one_line(str(g.path))
     if s is None:
-        return f"{g.path}: cannot be loaded: {g.problem}"
+        return f"{path}: cannot be loaded: {g.problem}"
     state = f"finished, {s.result}" if s.finished else f"turn {s.turn}, {s.progress}"
     tail = f"  ✗ cannot be loaded: {g.problem}" if g.problem else ""
-    return f"{g.game_id or '-':12}  {g.updated:25}  {s.mode}; {state}; {', '.join(s.players)}  {g.path}{tail}"
+    text = f"{one_line(g.game_id) or '-':12}  {one_line(g.updated):25}  {s.mode}; {state}; {', '.join(s.players)}"
+    return f"{one_line(text)}  {path}{tail}"
 
 
 def _check(files: list[Path]) -> int:
@@ -87,7 +92,7 @@ def _check(files: list[Path]) -> int:
     bad = 0
     for path in files:  # each file's line is the progress
         why = saves.problem(path)
-        print(f"{path}: {'ok' if not why else why}")
+        print(f"{saves.one_line(str(path))}: {'ok' if not why else why}")
         bad += bool(why)
     return 1 if bad else 0
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import re
 import secrets
 import tempfile
 import time
@@ -48,16 +49,26 @@ AUTOSAVES = "autosave"  # the sub-folder of autosaves, one per game
 LEGACY_AUTOSAVE = "autosave" + SUFFIX  # version 1: one autosave per folder
 ENV_DIR = "NCTUI_SAVE_DIR"
 MAX_BYTES = 16 * 1024 * 1024  # far beyond any real game (a long game is ~100 KB)
-NULL = msgspec.Raw(b"null")  # msgspec cannot decode ``Raw | None``: an absent start is a raw null
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # new_id() writes 12 hex digits
 STALE_TEMP = 120.0  # seconds: a temporary file older than this was left by a killed process
+# ``start`` when the configuration alone rebuilds the start. msgspec does not decode ``Raw | None``
+# (only ``null`` would be accepted), so ``start`` is always Raw and JSON null means none.
+NO_START = msgspec.Raw(b"null")
 
 
 class SaveError(Exception):
     """A save file cannot be written or loaded; ``str()`` is one sentence naming the file."""
 
     def __init__(self, path: Path | str, problem: str) -> None:
-        self.path, self.problem = Path(path), problem
-        super().__init__(f"{self.path.name}: {problem}")
+        self.path, self.problem = Path(path), one_line(problem)
+        super().__init__(f"{one_line(self.path.name)}: {self.problem}")
+
+
+def one_line(text: str) -> str:
+    """``text`` with newlines and other control characters escaped: a damaged file's bytes (quoted
+    by a decoder) or a file's name never break the one line its problem gets."""
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape", "backslashreplace").decode("ascii")
+                   for ch in text)
 
 
 class SaveFile(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -72,7 +83,7 @@ class SaveFile(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     actions: tuple[msgspec.Raw, ...]
     cursor: int
     state_digest: str
-    start: msgspec.Raw = NULL  # the initial state when the game did not begin with game.new(config)
+    start: msgspec.Raw = NO_START  # the starting position, when the configuration alone does not rebuild it
     summary: Summary | None = None
     updated: str = ""
     undo: str = ""  # the undo policy it was played with ("strict", "practice"; '': the default)
@@ -90,7 +101,7 @@ class _SaveFileV1(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     actions: tuple[msgspec.Raw, ...]
     cursor: int
     state_digest: str
-    start: msgspec.Raw = NULL
+    start: msgspec.Raw = NO_START
 
 
 class _Header(msgspec.Struct, kw_only=True):
@@ -263,7 +274,7 @@ def to_save_file(store: Store, game_id: str, *, undo: str = "") -> SaveFile:
         actions=tuple(msgspec.Raw(msgspec.json.encode(a)) for a in store.all_actions()),
         cursor=store.state_id,
         state_digest=game.digest(last),
-        start=NULL if _is_fresh_start(store) else msgspec.Raw(msgspec.json.encode(initial)),
+        start=NO_START if _is_fresh_start(store) else msgspec.Raw(msgspec.json.encode(initial)),
         summary=game.summary(store.state),
         updated=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         undo=undo,
@@ -390,7 +401,12 @@ def load(path: Path | str, *, policy: UndoPolicy | None = None) -> Loaded:
     """Read, check and replay a save file. Raises SaveError; writes nothing."""
     path = Path(path)
     save_file = decode(_read(path), path)
-    return _replay(save_file, path, policy or PracticePolicy())
+    try:
+        return _replay(save_file, path, policy or PracticePolicy())
+    except SaveError:
+        raise
+    except Exception as exc:  # whatever the file holds, it gets one line naming it
+        raise SaveError(path, f"is damaged: reading it fails ({type(exc).__name__}: {exc})") from exc
 
 
 def problem(path: Path | str) -> str:
@@ -406,7 +422,8 @@ def read_listing(path: Path | str) -> Listing:
     """A save's header: enough for the lists, without replaying it."""
     path = Path(path)
     sf = decode(_read(path), path)
-    return Listing(path=path, game=sf.game, game_id=sf.id, summary=sf.summary, updated=sf.updated or _file_time(path))
+    game_id = sf.id or (_legacy_id(path) if path.parent.name == AUTOSAVES else "")  # a migrated autosave: its name
+    return Listing(path=path, game=sf.game, game_id=game_id, summary=sf.summary, updated=sf.updated or _file_time(path))
 
 
 def _file_time(path: Path) -> str:
@@ -426,11 +443,17 @@ def decode(data: bytes, path: Path | str = "<save>") -> SaveFile:
     if not data.strip():
         raise SaveError(path, "is empty (the save was interrupted or the file was cleared)")
     try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SaveError(path, f"is damaged or not a save file (not UTF-8 text: byte {exc.start} is "
+                              f"{data[exc.start]:#04x})") from exc
+    try:
         check_depth(data)
         header = msgspec.json.decode(data, type=_Header)
     except BadInput as exc:
         raise SaveError(path, f"is damaged or not a save file: it {exc}") from exc
     except msgspec.ValidationError as exc:
+        _check_json(data, path)  # msgspec stops at the first value of the wrong type: "1garbage" is no JSON
         raise SaveError(path, f"is not an nctui save file (JSON, but not an object: {exc})") from exc
     except (msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise SaveError(path, f"is damaged or not a save file (not valid JSON: {exc})") from exc
@@ -446,9 +469,20 @@ def decode(data: bytes, path: Path | str = "<save>") -> SaveFile:
     try:
         if header.version == 1:
             return _from_v1(msgspec.json.decode(data, type=_SaveFileV1))
-        return msgspec.json.decode(data, type=SaveFile)
+        sf = msgspec.json.decode(data, type=SaveFile)
     except (msgspec.ValidationError, msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise SaveError(path, f"is damaged: {exc}") from exc
+    if not GAME_ID.fullmatch(sf.id):  # it names the game's autosave and lock: never a path
+        raise SaveError(path, f"is damaged: its game id {sf.id!r} is not one nctui writes")
+    return sf
+
+
+def _check_json(data: bytes, path: Path | str) -> None:
+    """Raise the "not valid JSON" SaveError when ``data`` (depth already checked) is not JSON."""
+    try:
+        msgspec.json.decode(data)
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
+        raise SaveError(path, f"is damaged or not a save file (not valid JSON: {exc})") from exc
 
 
 def _from_v1(v1: _SaveFileV1) -> SaveFile:
@@ -502,7 +536,7 @@ def _decode_parts(sf: SaveFile, path: Path, game: AnyGame) -> tuple[Any, tuple[A
         config = msgspec.json.decode(sf.config, type=game.config_type)
         actions = tuple(msgspec.json.decode(a, type=game.action_type) for a in sf.actions)
         start = None if _is_null(sf.start) else msgspec.json.decode(sf.start, type=game.state_type)
-    except (msgspec.ValidationError, msgspec.DecodeError, RecursionError) as exc:
+    except (msgspec.ValidationError, msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise SaveError(path, f"is damaged: {exc}") from exc
     return config, actions, start
 

@@ -36,10 +36,12 @@ from .engine.state import (
     PlayerState,
 )
 from .engine.work import NextReaction
+from .safeio import BadInput, check_depth, read_bounded
 
 SUPPORTED_DECISIONS = ("choose_day", "react")
 Seat = int | str  # a seat number (0 = first listed player) or a colour name
 MAX_UNITS = 5  # the highest Unit Limit any card can give (a Fortify Upgrade, in one area)
+MAX_BYTES = 1024 * 1024  # a scenario file is a few KB
 
 
 # ----------------------------------------------------------------------------------------------
@@ -207,20 +209,26 @@ def _source(source: Path | str | bytes) -> tuple[str, str | bytes]:
         source = Path(source)
     if isinstance(source, Path):
         try:
-            return source.name, source.read_bytes()
-        except OSError as exc:
-            raise ScenarioError(source.name, [Problem("(file)", "", f"cannot read: {exc.strerror or exc}")]) from exc
+            return source.name, read_bounded(source, MAX_BYTES)
+        except BadInput as exc:
+            why = "cannot read: no such file" if str(exc) == "no such file" else str(exc)
+            raise ScenarioError(source.name, [Problem("(file)", "", why)]) from exc
     return "<scenario>", source
 
 
 def decode_scenario(text: str | bytes, name: str = "<scenario>") -> Scenario:
     """The Scenario tables, or ScenarioError naming the entry and field msgspec objected to."""
     try:
+        check_depth(text)
         return msgspec.toml.decode(text, type=Scenario)
+    except BadInput as exc:
+        raise ScenarioError(name, [Problem("(syntax)", "", f"the file {exc}")]) from exc
     except msgspec.ValidationError as exc:
         raise ScenarioError(name, [_validation_problem(str(exc))]) from exc
-    except msgspec.DecodeError as exc:
+    except (msgspec.DecodeError, RecursionError) as exc:
         raise ScenarioError(name, [Problem("(syntax)", "", str(exc))]) from exc
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(name, [Problem("(syntax)", "", f"not UTF-8 text (byte {exc.start})")]) from exc
 
 
 def _validation_problem(message: str) -> Problem:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shlex
 
 import pytest
@@ -197,22 +198,221 @@ def test_play_options(started, tmp_path):
     assert started["target"].seats == ("bot", "human")
 
 
-def test_play_continue_and_load(started, tmp_path, capsys):
+def test_play_continue_and_load(started, tmp_path, capsys, monkeypatch):
+    from nctui import saves
+    from nctui.engine import GameConfig
+    from nctui.session.session import Session, new_session
+
+    monkeypatch.setenv(saves.ENV_DIR, str(tmp_path / "default"))  # never the user's own save folder
+    assert main(["play", "--continue", "--save-dir", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == f"nctui: error: there is no unfinished game to continue in {tmp_path}\n"
+    session = new_session(GameConfig(seed=3), folder=tmp_path)
+    session.store.dispatch(session.store.state.decision.options[0])
+    path = session.close()
+    assert path == saves.autosave_path(session.game_id, tmp_path)
+
+    assert main(["play", "--continue", "--save-dir", str(tmp_path)]) == 0
+    target = started["target"]
+    assert isinstance(target, Session) and target.state_id == 1
+    assert target.game_id == session.game_id and target.autosave_path == path  # the same game, its own autosave
+    assert started["save_dir"] == str(tmp_path)
+    target.close()  # the app closes its session when it ends
+
+    assert main(["play", "--load", str(path), "--save-dir", str(tmp_path)]) == 0
+    assert started["target"].store.state == session.store.state and started["target"].game_id == session.game_id
+    # While it is open, no other nctui may play it.
+    assert main(["play", "--continue", "--save-dir", str(tmp_path)]) == 2
+    assert "open in another nctui" in capsys.readouterr().err
+    started["target"].close()
+
+    # --load of a file outside the folder's autosaves: a new game of its own.
+    named = saves.save(session.store, tmp_path / "named.nctui.json", session.game_id)
+    assert main(["play", "--load", str(named), "--save-dir", str(tmp_path)]) == 0
+    assert started["target"].game_id != session.game_id and started["target"].store.state == session.store.state
+    started["target"].close()
+
+    assert main(["play", "--load", str(tmp_path / "missing.nctui.json"), "--save-dir", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == "nctui: error: missing.nctui.json: no such save file\n"
+
+
+def test_play_continue_offers_the_newest_unfinished_game(started, tmp_path, capsys):
+    import os
+
+    from nctui import saves
+
+    unfinished = _unfinished_autosave(tmp_path, "aaaaaaaaaaaa")
+    finished = _finished_autosave(tmp_path, "bbbbbbbbbbbb")
+    os.utime(unfinished, (1_000_000_000, 1_000_000_000))  # the finished game was played last
+    assert main(["play", "--continue", "--save-dir", str(tmp_path)]) == 0
+    assert started["target"].game_id == "aaaaaaaaaaaa"
+    started["target"].close()
+    unfinished.unlink()
+    assert main(["play", "--continue", "--save-dir", str(tmp_path)]) == 2
+    assert "there is no unfinished game to continue" in capsys.readouterr().err
+    assert saves.load(finished).store.state.outcome is not None  # still there: a replay
+
+
+@pytest.mark.parametrize("make, words", [
+    (lambda p: p.write_bytes(b'{"format": "nctui-save", "vers'), "is damaged or not a save file"),
+    (lambda p: p.write_bytes(b"[" * 100_000), "nested more than"),
+    (lambda p: p.write_bytes(b"\xff\xfe"), "not UTF-8 text"),
+    (lambda p: os.mkfifo(p), "is not a regular file"),
+    (lambda p: p.symlink_to("/dev/zero"), "is not a regular file"),
+    (lambda p: p.mkdir(), "is a folder, not a file"),
+], ids=["truncated", "deep", "not-utf8", "fifo", "dev-zero", "folder"])
+def test_play_load_of_a_bad_file_is_one_line(make, words, started, tmp_path, capsys):
+    path = tmp_path / "bad.nctui.json"
+    make(path)
+    assert main(["play", "--load", str(path), "--save-dir", str(tmp_path / "saves")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("nctui: error: bad.nctui.json: ") and words in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "target" not in started
+
+
+@pytest.mark.parametrize("argv, option, words", [
+    (["play", "--load", ""], "--load", "the file name cannot be empty"),
+    (["play", "--load", "  "], "--load", "the file name cannot be empty"),
+    (["play", "--nightmares", ""], "--nightmares", "the Nightmares cannot be empty"),
+    (["new", "--solo", "--difficulty", ""], "--difficulty", "the difficulty cannot be empty"),
+    (["solo", "--difficulty", ""], "--difficulty", "the difficulty cannot be empty"),
+    (["play", "--save-dir", ""], "--save-dir", "the folder cannot be empty"),
+    (["new", "--pack", ""], "--pack", "the pack id cannot be empty"),
+    (["simulate", "--pack", ""], "--pack", "the pack id cannot be empty"),
+    (["simulate", "--nightmares", ""], "--nightmares", "the Nightmares cannot be empty"),
+    (["saves", "list", "--save-dir", ""], "--save-dir", "the folder cannot be empty"),
+])
+def test_empty_option_values_are_errors_not_defaults(argv, option, words, started, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    errors = [line for line in err.splitlines() if "error:" in line]
+    assert errors == [f"nctui {argv[0]}{' list' if argv[0] == 'saves' else ''}: error: argument {option}: {words}"]
+    assert "target" not in started  # nothing started
+
+
+# ------------------------------------------------------------------------------------------
+# nctui saves list / check
+
+
+def _unfinished_autosave(folder, game_id: str, seed: int = 1):
+    from nctui import saves
+    from nctui.store import Store
+    from tests.helpers import human_config, store_moves
+
+    store = Store(human_config(seed=seed))
+    store_moves(store, 12, seed=seed)
+    return saves.save(store, saves.autosave_path(game_id, folder), game_id)
+
+
+def _finished_autosave(folder, game_id: str):
     from nctui import saves
     from nctui.engine import GameConfig
     from nctui.store import Store
+    from tests.helpers import store_moves
 
-    assert main(["play", "--continue", "--save-dir", str(tmp_path)]) == 2
-    assert "no autosave" in capsys.readouterr().err
-    store = Store(GameConfig(seed=3))
-    store.dispatch(store.state.decision.options[0])
-    path = saves.autosave(store, tmp_path)
-    assert main(["play", "--continue", "--save-dir", str(tmp_path)]) == 0
-    assert started["target"].state_id == 1
-    assert main(["play", "--load", str(path)]) == 0
-    assert started["target"].state == store.state
-    assert main(["play", "--load", str(tmp_path / "missing.nctui.json")]) == 2
-    assert "no such save file" in capsys.readouterr().err
+    store = Store(GameConfig(players=2, seats=("bot", "bot"), seed=4))
+    while store.state.outcome is None:
+        store_moves(store, 500, seed=4)
+    return saves.save(store, saves.autosave_path(game_id, folder), game_id)
+
+
+@pytest.fixture
+def save_folder(tmp_path):
+    """An unfinished game's autosave, a finished game's autosave, a named save and a damaged file,
+    written in that order (newest last)."""
+    import os
+
+    from nctui import saves
+    from nctui.store import Store
+    from tests.helpers import human_config, store_moves
+
+    files = {"unfinished": _unfinished_autosave(tmp_path, "aaaaaaaaaaaa"),
+             "finished": _finished_autosave(tmp_path, "bbbbbbbbbbbb")}
+    store = Store(human_config(seed=7))
+    store_moves(store, 20, seed=7)
+    files["named"] = saves.save(store, tmp_path / "my game.nctui.json", "cccccccccccc")
+    files["damaged"] = tmp_path / "damaged.nctui.json"
+    files["damaged"].write_bytes(b'{"format": "nctui-save", "version": 2, "ga')
+    for i, path in enumerate(files.values()):
+        os.utime(path, (1_000_000_000 + i, 1_000_000_000 + i))
+    return tmp_path, files
+
+
+def test_saves_list_as_text(save_folder, capsys):
+    folder, files = save_folder
+    assert main(["saves", "list", "--save-dir", str(folder)]) == 0
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
+    assert len(lines) == 4 and captured.err == ""
+    damaged, named, finished, unfinished = lines  # newest first
+    assert damaged.startswith(f"{files['damaged']}: cannot be loaded: is damaged or not a save file")
+    assert named.startswith("cccccccccccc") and named.endswith(str(files["named"]))
+    assert "2 players, Standard; turn " in named and "Red (person), Blue (person)" in named
+    assert finished.startswith("bbbbbbbbbbbb") and "; finished, " in finished and " win" in finished
+    assert unfinished.startswith("aaaaaaaaaaaa") and "; turn " in unfinished
+    assert "✗" not in captured.out
+
+
+def test_saves_list_as_json(save_folder, capsys):
+    import json
+
+    folder, files = save_folder
+    assert main(["saves", "list", "--json", "--save-dir", str(folder)]) == 0
+    records = json.loads(capsys.readouterr().out)
+    assert isinstance(records, list) and len(records) == 4
+    for r in records:
+        assert {"id", "file", "finished", "players", "mode", "turn", "updated"} <= set(r)
+    by_file = {r["file"]: r for r in records}
+    unfinished, finished = by_file[str(files["unfinished"])], by_file[str(files["finished"])]
+    named, damaged = by_file[str(files["named"])], by_file[str(files["damaged"])]
+    assert unfinished["id"] == "aaaaaaaaaaaa" and unfinished["finished"] is False and unfinished["autosave"]
+    assert unfinished["players"] == ["Red (person)", "Blue (person)"] and unfinished["mode"] == "2 players, Standard"
+    assert isinstance(unfinished["turn"], int) and unfinished["updated"].endswith("+00:00")
+    assert finished["finished"] is True and " win" in finished["result"] and finished["autosave"]
+    assert named["id"] == "cccccccccccc" and named["autosave"] is False and named["problem"] == ""
+    assert damaged["problem"].startswith("is damaged or not a save file") and damaged["players"] == []
+    assert [r["file"] for r in records] == [str(files[k]) for k in ("damaged", "named", "finished", "unfinished")]
+
+
+def test_saves_list_check_marks_a_save_that_no_longer_replays(save_folder, capsys):
+    import json
+
+    folder, files = save_folder
+    data = json.loads(files["named"].read_bytes())
+    data["actions"][3] = {"a": "conquer", "area": "nowhere"}
+    files["named"].write_text(json.dumps(data))
+
+    assert main(["saves", "list", "--json", "--save-dir", str(folder)]) == 0
+    unchecked = {r["file"]: r for r in json.loads(capsys.readouterr().out)}
+    assert unchecked[str(files["named"])]["problem"] == ""  # its header reads: only a replay tells
+    assert main(["saves", "list", "--json", "--check", "--save-dir", str(folder)]) == 0
+    checked = {r["file"]: r for r in json.loads(capsys.readouterr().out)}
+    assert checked[str(files["named"])]["problem"].startswith("cannot be replayed: action 4 of 20 is refused")
+    assert checked[str(files["unfinished"])]["problem"] == checked[str(files["finished"])]["problem"] == ""
+    assert main(["saves", "list", "--check", "--save-dir", str(folder)]) == 0
+    named = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("cccccccccccc"))
+    assert f"{files['named']}  ✗ cannot be loaded: cannot be replayed: action 4 of 20" in named
+
+
+def test_saves_list_of_an_empty_folder(tmp_path, capsys):
+    assert main(["saves", "list", "--save-dir", str(tmp_path)]) == 0
+    assert capsys.readouterr().out == f"No saves in {tmp_path}.\n"
+    assert main(["saves", "list", "--json", "--save-dir", str(tmp_path / "missing")]) == 0
+    assert capsys.readouterr().out == "[]\n"
+
+
+def test_saves_check_exit_codes(save_folder, capsys):
+    folder, files = save_folder
+    good = [files["unfinished"], files["finished"], files["named"]]
+    assert main(["saves", "check", *map(str, good)]) == 0
+    assert capsys.readouterr().out.splitlines() == [f"{p}: ok" for p in good]
+    missing = folder / "missing.nctui.json"
+    assert main(["saves", "check", str(files["damaged"]), str(files["named"]), str(missing)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"{files['damaged']}: is damaged or not a save file")
+    assert out[1:] == [f"{files['named']}: ok", f"{missing}: no such save file"]
+    assert main(["saves", "check"]) == 2  # at least one file
+    assert main(["saves"]) == 2  # list or check
 
 
 def test_one_player_simulates_solo_in_the_variable_length_game(capsys):

@@ -821,3 +821,67 @@ def test_broken_copy_does_not_replace_the_shared_pack(broken, pack: Pack) -> Non
     _error(folder)
     assert get_pack("base") is pack
     assert load_pack(BASE).digest == pack.digest
+
+
+# ------------------------------------------------------------------------------------------------
+# Files that are no TOML a pack could hold: one ContentError naming the file, never a hang
+
+
+def _in_time(fn, wait: float = 20.0):
+    """``fn()`` on a thread; fails if it has not returned within ``wait`` seconds (a read that
+    blocks on a FIFO or a device would hang the run)."""
+    import threading
+
+    result: dict = {}
+
+    def run() -> None:
+        try:
+            result["value"] = fn()
+        except BaseException as exc:  # noqa: BLE001 - handed back below
+            result["error"] = exc
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    t.join(wait)
+    assert not t.is_alive(), "it blocks"
+    if "error" in result:
+        raise result["error"]
+    return result.get("value")
+
+
+@pytest.mark.parametrize("text, problem", [
+    (b"x = " + b"[" * 100_000 + b"\n", "the file is nested more than"),
+    (b"x = " + b"[" * 3_000 + b"]" * 3_000 + b"\n", "the file is nested more than"),
+    (b"x = " + b"{a = " * 3_000 + b"1" + b"}" * 3_000 + b"\n", "the file is nested more than"),
+    (b'id = "base"\nname = "\xff"\n', "not UTF-8 text (byte 20)"),
+], ids=["deep-open", "deep-closed", "deep-tables", "not-utf8"])
+def test_deep_nesting_and_bad_bytes_are_one_content_error(broken, text: bytes, problem: str) -> None:
+    folder = broken.folder
+    (folder / "pack.toml").write_bytes(text)
+    err = _in_time(lambda: _error(folder))
+    assert (err.file, err.entry) == ("pack.toml", "(syntax)") and problem in err.problem
+    assert "\n" not in str(err)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "symlink-to-dev-zero", "symlink-to-dev-urandom", "folder", "huge"])
+def test_special_files_in_a_pack_are_refused_without_reading_them(broken, kind: str) -> None:
+    import os
+
+    from nctui.content import loader
+
+    path = broken.folder / "cards.toml"
+    path.unlink()
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind.startswith("symlink"):
+        path.symlink_to("/dev/" + kind.rsplit("-", 1)[1])
+    elif kind == "folder":
+        path.mkdir()
+    else:
+        with open(path, "wb") as f:
+            f.truncate(loader.MAX_BYTES + 1)
+    err = _in_time(lambda: _error(broken.folder))
+    assert (err.file, err.entry) == ("cards.toml", "(file)")
+    assert err.problem == {"folder": "is a folder, not a file",
+                           "huge": f"is {loader.MAX_BYTES + 1} bytes, far too large"}.get(
+        kind, "is not a regular file (a device, a pipe or a socket)")

@@ -181,8 +181,10 @@ def test_a_store_started_from_a_scenario_saves_and_loads(tmp_path: Path):
     assert [e.kind for e in events] == ["nightmares", "turn_begins"]
     store = Store(initial=StepResult(state=state, events=tuple(events)))
     store.dispatch(legal_actions(store.state)[0])
-    loaded = load(save(store, tmp_path / "practice.nctui.json"))
+    path = save(store, tmp_path / "practice.nctui.json", "0123456789ab")
+    loaded = load(path).store  # the scenario's position is the save's start
     assert loaded.state == store.state and loaded.initial.state == state
+    assert loaded.actions() == store.actions() and load(path).game_id == "0123456789ab"
 
 
 # ----------------------------------------------------------------------------------------------
@@ -318,3 +320,86 @@ def test_the_example_in_the_docs_loads():
     state = load_scenario(toml)
     assert state.active == 1 and state.decision.kind == "choose_day"
     assert violations(state) == []
+
+
+# ----------------------------------------------------------------------------------------------
+# Files that are no scenario at all: one ScenarioError naming the file, never a hang or a traceback
+
+
+def _in_time(fn, wait: float = 20.0):
+    """``fn()`` on a thread; fails if it has not returned within ``wait`` seconds (a read that
+    blocks on a FIFO or a device would hang the run)."""
+    import threading
+
+    result: dict = {}
+
+    def run() -> None:
+        try:
+            result["value"] = fn()
+        except BaseException as exc:  # noqa: BLE001 - handed back below
+            result["error"] = exc
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    t.join(wait)
+    assert not t.is_alive(), "it blocks"
+    if "error" in result:
+        raise result["error"]
+    return result.get("value")
+
+
+def _deep_array(n: int) -> str:
+    return "[config]\nplayers = 2\nx = " + "[" * n + "]" * n + "\n"
+
+
+def _deep_table(n: int) -> str:
+    return "x = " + "{a = " * n + "1" + "}" * n + "\n"
+
+
+@pytest.mark.parametrize("text, words", [
+    (_deep_array(100_000), "(syntax): the file is nested more than"),
+    ("x = " + "[" * 100_000, "(syntax): the file is nested more than"),
+    (_deep_table(5_000), "(syntax): the file is nested more than"),
+    (b"[config]\nplayers = 2\n# caf\xe9\n", "(syntax): not UTF-8 text (byte 26)"),
+])
+def test_deep_nesting_and_bad_bytes_are_one_scenario_error(tmp_path: Path, text, words):
+    path = tmp_path / "deep.toml"
+    path.write_bytes(text.encode() if isinstance(text, str) else text)
+    for source in (path, path.read_bytes()):
+        with pytest.raises(ScenarioError) as err:
+            _in_time(lambda source=source: load_scenario(source))
+        assert words in str(err.value) and "\n" not in str(err.value)
+    assert str(err.value).startswith("<scenario>: ")
+    with pytest.raises(ScenarioError, match=r"^deep\.toml: "):
+        load_scenario(path)
+
+
+def _fifo(path: Path) -> Path:
+    import os
+
+    os.mkfifo(path)
+    return path
+
+
+def _huge(path: Path) -> Path:
+    from nctui.scenarios import MAX_BYTES
+
+    with open(path, "wb") as f:
+        f.truncate(MAX_BYTES + 1)
+    return path
+
+
+@pytest.mark.parametrize("make, words", [
+    (lambda p: Path("/dev/zero"), "zero: (file): is not a regular file"),
+    (lambda p: Path("/dev/urandom"), "urandom: (file): is not a regular file"),
+    (_fifo, "special.toml: (file): is not a regular file"),
+    (lambda p: (p.symlink_to("/dev/zero"), p)[1], "special.toml: (file): is not a regular file"),
+    (lambda p: (p.mkdir(), p)[1], "special.toml: (file): is a folder, not a file"),
+    (_huge, "special.toml: (file): is 1048577 bytes, far too large"),
+], ids=["dev-zero", "dev-urandom", "fifo", "symlink-to-dev-zero", "folder", "huge"])
+def test_special_files_are_refused_without_reading_them(tmp_path: Path, make, words):
+    path = make(tmp_path / "special.toml")
+    with pytest.raises(ScenarioError) as err:
+        _in_time(lambda: load_scenario(path))
+    assert str(err.value) == words or str(err.value).startswith(words), str(err.value)
+    assert "\n" not in str(err.value)

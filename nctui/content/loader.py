@@ -14,9 +14,11 @@ from typing import Any
 
 import msgspec
 
+from ..safeio import BadInput, check_depth, read_bounded
 from . import schema as s
 
 PACKS_DIR = Path(__file__).parent / "packs"
+MAX_BYTES = 16 * 1024 * 1024  # the base pack's largest file is ~100 KB
 
 # file name -> (attribute of Pack, schema type)
 FILES: dict[str, tuple[str, type]] = {
@@ -58,20 +60,27 @@ class Pack(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def _read(path: Path) -> bytes:
+    """The file's bytes: a regular file only, at most MAX_BYTES (never a FIFO or a device)."""
     try:
-        return path.read_bytes()
-    except OSError as exc:
-        raise ContentError(path.name, "(file)", f"cannot read: {exc.strerror or exc}") from exc
+        return read_bounded(path, MAX_BYTES)
+    except BadInput as exc:
+        raise ContentError(path.name, "(file)", "cannot read: no such file" if str(exc) == "no such file"
+                           else str(exc)) from exc
 
 
 def _decode(name: str, raw: bytes, typ: type) -> Any:
     try:
+        check_depth(raw)
         return msgspec.toml.decode(raw, type=typ)
+    except BadInput as exc:
+        raise ContentError(name, "(syntax)", f"the file {exc}") from exc
     except msgspec.ValidationError as exc:
         problem, _, where = str(exc).partition(" - at `")
         raise ContentError(name, _entry(raw, where.rstrip("`")) if where else "(top level)", problem) from exc
-    except msgspec.DecodeError as exc:
+    except (msgspec.DecodeError, RecursionError) as exc:
         raise ContentError(name, "(syntax)", str(exc)) from exc
+    except UnicodeDecodeError as exc:
+        raise ContentError(name, "(syntax)", f"not UTF-8 text (byte {exc.start})") from exc
 
 
 def _entry(raw: bytes, where: str) -> str:

@@ -11,7 +11,7 @@ import msgspec
 from .. import describe
 from ..bots import PlannerBot, bot_seed
 from ..content.loader import get_pack
-from ..engine import actions as A, flow, invariants, views
+from ..engine import actions as A, flow, playable, views
 from ..engine.config import GameConfig, SeatKind, difficulty_level
 from ..engine.events import Event
 from ..engine.facts import Facts, facts
@@ -105,7 +105,19 @@ class NightmareCathedral:
         return get_pack(config.pack).digest
 
     def check_start(self, state: GameState) -> list[str]:
-        return invariants.violations(state)
+        """Whether a starting position read from a file can be played (``engine.playable``: ids
+        known, seats and places in range, pieces and cards conserved), its words included."""
+        wrong = playable.problems(state)
+        if wrong:
+            return wrong
+        try:
+            describe.describe_decision(state)
+            for option in () if state.decision is None else state.decision.options:
+                describe.describe_action(option, state)
+            self.summary(state)
+        except Exception as exc:  # noqa: BLE001 - whatever is wrong, the position is not playable
+            return [f"it cannot be described ({type(exc).__name__}: {exc})"]
+        return []
 
 
 def mode_words(config: GameConfig) -> str:
