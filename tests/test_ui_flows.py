@@ -20,7 +20,6 @@ from nctui.bots import RandomBot
 from nctui.describe import describe_secret_action, words_for
 from nctui.engine import GameConfig, events as E, player_view
 from nctui.engine.actions import PlayCombatCard
-from nctui.engine.events import Event
 from nctui.engine.facts import facts
 from nctui.engine.flow import StepResult, step
 from nctui.session.session import Session
