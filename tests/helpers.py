@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from msgspec.structs import replace
 
@@ -138,3 +140,23 @@ def play_king_turn(state: GameState, ev: list) -> GameState:
     state = replace(state, work=None, decision=None, frames=())
     state = effects.push(state, W.Frame(seat=state.active, steps=(), source="turn", then=W.KingTurnReactions()))
     return flow.resolve(king_turn.play(state, ev), ev)
+
+
+def in_time(fn: Callable[[], Any], wait: float = 20.0) -> Any:
+    """``fn()`` on a thread, failing the test if it has not returned within ``wait`` seconds (a
+    read that blocks on a FIFO or a device would otherwise hang the whole run)."""
+    result: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            result["value"] = fn()
+        except BaseException as exc:  # noqa: BLE001 - handed back to the test below
+            result["error"] = exc
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    t.join(wait)
+    assert not t.is_alive(), f"still running after {wait}s: it blocks"
+    if "error" in result:
+        raise result["error"]
+    return result.get("value")

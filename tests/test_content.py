@@ -14,6 +14,7 @@ import pytest
 
 from nctui.content import schema as s
 from nctui.content.loader import FILES, PACKS_DIR, ContentError, Pack, get_pack, load_pack
+from tests.helpers import in_time
 
 BASE = PACKS_DIR / "base"
 
@@ -827,26 +828,6 @@ def test_broken_copy_does_not_replace_the_shared_pack(broken, pack: Pack) -> Non
 # Files that are no TOML a pack could hold: one ContentError naming the file, never a hang
 
 
-def _in_time(fn, wait: float = 20.0):
-    """``fn()`` on a thread; fails if it has not returned within ``wait`` seconds (a read that
-    blocks on a FIFO or a device would hang the run)."""
-    import threading
-
-    result: dict = {}
-
-    def run() -> None:
-        try:
-            result["value"] = fn()
-        except BaseException as exc:  # noqa: BLE001 - handed back below
-            result["error"] = exc
-
-    t = threading.Thread(target=run, daemon=True)
-    t.start()
-    t.join(wait)
-    assert not t.is_alive(), "it blocks"
-    if "error" in result:
-        raise result["error"]
-    return result.get("value")
 
 
 @pytest.mark.parametrize("text, problem", [
@@ -858,7 +839,7 @@ def _in_time(fn, wait: float = 20.0):
 def test_deep_nesting_and_bad_bytes_are_one_content_error(broken, text: bytes, problem: str) -> None:
     folder = broken.folder
     (folder / "pack.toml").write_bytes(text)
-    err = _in_time(lambda: _error(folder))
+    err = in_time(lambda: _error(folder))
     assert (err.file, err.entry) == ("pack.toml", "(syntax)") and problem in err.problem
     assert "\n" not in str(err)
 
@@ -880,7 +861,7 @@ def test_special_files_in_a_pack_are_refused_without_reading_them(broken, kind: 
     else:
         with open(path, "wb") as f:
             f.truncate(loader.MAX_BYTES + 1)
-    err = _in_time(lambda: _error(broken.folder))
+    err = in_time(lambda: _error(broken.folder))
     assert (err.file, err.entry) == ("cards.toml", "(file)")
     assert err.problem == {"folder": "is a folder, not a file",
                            "huge": f"is {loader.MAX_BYTES + 1} bytes, far too large"}.get(

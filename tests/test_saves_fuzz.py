@@ -9,10 +9,8 @@ import hashlib
 import json
 import os
 import random
-import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -22,14 +20,13 @@ from nctui.engine.flow import StepResult
 from nctui.scenarios import load_scenario_result
 from nctui.session.games import NIGHTMARE_CATHEDRAL
 from nctui.store import Store
-from tests.helpers import human_config, store_moves
+from tests.helpers import human_config, in_time, store_moves
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME_ID = "0123456789ab"
 DECISIONS = 60
 CHANGES = 300
 TRUNCATIONS = 80
-WAIT = 20.0  # seconds: far more than any read takes; a read that blocks fails the test instead of hanging it
 
 
 @pytest.fixture(scope="module", params=["new-game", "from-a-position"])
@@ -64,24 +61,6 @@ def _snapshot(folder: Path) -> dict[str, bytes | str]:
     return out
 
 
-def _in_time(fn: Callable[[], Any]) -> Any:
-    """``fn()`` on a thread, failing the test if it has not returned within WAIT seconds (a read
-    that blocks on a FIFO or a device would otherwise hang the whole run)."""
-    result: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            result["value"] = fn()
-        except BaseException as exc:  # noqa: BLE001 - handed back to the test below
-            result["error"] = exc
-
-    t = threading.Thread(target=run, daemon=True)
-    t.start()
-    t.join(WAIT)
-    assert not t.is_alive(), f"still running after {WAIT}s: it blocks"
-    if "error" in result:
-        raise result["error"]
-    return result.get("value")
 
 
 def _load_or_save_error(path: Path) -> saves.Loaded | saves.SaveError:
@@ -196,7 +175,7 @@ def test_files_that_are_not_saves_give_one_line(tmp_path: Path, real_save: tuple
     path.write_bytes(write(real_save[0]))
     before = _snapshot(tmp_path)
     with pytest.raises(saves.SaveError) as err:
-        _in_time(lambda: saves.load(path))
+        in_time(lambda: saves.load(path))
     _assert_one_line_naming(err.value, path)
     assert words in err.value.problem, err.value.problem
     with pytest.raises(saves.SaveError):
@@ -251,7 +230,7 @@ def test_special_files_are_refused_without_reading_them(tmp_path: Path, kind: st
     path = make(tmp_path / "special.nctui.json")
     before = _snapshot(tmp_path)
     with pytest.raises(saves.SaveError) as err:
-        _in_time(lambda: saves.load(path))
+        in_time(lambda: saves.load(path))
     _assert_one_line_naming(err.value, path)
     assert words in err.value.problem, err.value.problem
     assert _snapshot(tmp_path) == before
@@ -294,7 +273,7 @@ def test_the_lists_and_the_check_command_give_one_line_per_bad_file(tmp_path: Pa
     files.append(newline)
     before = _snapshot(tmp_path)
 
-    code = _in_time(lambda: main(["saves", "check", *map(str, files)]))
+    code = in_time(lambda: main(["saves", "check", *map(str, files)]))
     out, err = capsys.readouterr()
     assert code == 1 and err == "" and "Traceback" not in out
     lines = out.splitlines()
@@ -304,13 +283,13 @@ def test_the_lists_and_the_check_command_give_one_line_per_bad_file(tmp_path: Pa
         assert line.startswith(f"{saves.one_line(str(path))}: ") and not line.endswith(": ok"), line
 
     # The lists read every regular save file of the folder (special files are not listed).
-    games = _in_time(lambda: saves.list_games(folder, check=True))
+    games = in_time(lambda: saves.list_games(folder, check=True))
     assert {g.path for g in games if not g.problem} == {good}
     assert all(g.problem and "\n" not in g.problem for g in games if g.path != good)
-    assert _in_time(lambda: saves.unfinished(folder)) == []
+    assert in_time(lambda: saves.unfinished(folder)) == []
     for argv in (["saves", "list", "--save-dir", str(folder)], ["saves", "list", "--check", "--save-dir", str(folder)],
                  ["saves", "list", "--json", "--check", "--save-dir", str(folder)]):
-        assert _in_time(lambda argv=argv: main(argv)) == 0
+        assert in_time(lambda argv=argv: main(argv)) == 0
         out, err = capsys.readouterr()
         assert "Traceback" not in out + err
         if "--json" in argv:

@@ -17,6 +17,7 @@ from nctui.engine.state import BASIC_COMBAT, FOLLOWERS, SHADOWS
 from nctui.saves import load, save
 from nctui.scenarios import ScenarioError, load_scenario, load_scenario_result
 from nctui.store import Store
+from tests.helpers import in_time
 
 SAVES = Path(__file__).resolve().parent.parent / "saves"
 EXAMPLES = sorted(SAVES.glob("*.toml"))
@@ -326,26 +327,6 @@ def test_the_example_in_the_docs_loads():
 # Files that are no scenario at all: one ScenarioError naming the file, never a hang or a traceback
 
 
-def _in_time(fn, wait: float = 20.0):
-    """``fn()`` on a thread; fails if it has not returned within ``wait`` seconds (a read that
-    blocks on a FIFO or a device would hang the run)."""
-    import threading
-
-    result: dict = {}
-
-    def run() -> None:
-        try:
-            result["value"] = fn()
-        except BaseException as exc:  # noqa: BLE001 - handed back below
-            result["error"] = exc
-
-    t = threading.Thread(target=run, daemon=True)
-    t.start()
-    t.join(wait)
-    assert not t.is_alive(), "it blocks"
-    if "error" in result:
-        raise result["error"]
-    return result.get("value")
 
 
 def _deep_array(n: int) -> str:
@@ -367,7 +348,7 @@ def test_deep_nesting_and_bad_bytes_are_one_scenario_error(tmp_path: Path, text,
     path.write_bytes(text.encode() if isinstance(text, str) else text)
     for source in (path, path.read_bytes()):
         with pytest.raises(ScenarioError) as err:
-            _in_time(lambda source=source: load_scenario(source))
+            in_time(lambda source=source: load_scenario(source))
         assert words in str(err.value) and "\n" not in str(err.value)
     assert str(err.value).startswith("<scenario>: ")
     with pytest.raises(ScenarioError, match=r"^deep\.toml: "):
@@ -400,6 +381,6 @@ def _huge(path: Path) -> Path:
 def test_special_files_are_refused_without_reading_them(tmp_path: Path, make, words):
     path = make(tmp_path / "special.toml")
     with pytest.raises(ScenarioError) as err:
-        _in_time(lambda: load_scenario(path))
+        in_time(lambda: load_scenario(path))
     assert str(err.value) == words or str(err.value).startswith(words), str(err.value)
     assert "\n" not in str(err.value)
