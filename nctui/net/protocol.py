@@ -1,0 +1,245 @@
+"""The messages between a client process and the game host: typed msgspec Structs, one tagged union
+each way, a version, and length-prefixed frames with a size cap.
+
+A frame is 4 bytes (big-endian payload length) and a msgpack payload. ``decode_client`` /
+``decode_host`` validate a payload against its union: anything else (unknown tag, wrong field
+type, a frame above ``MAX_FRAME``) raises ``ProtocolError`` with one line, and the host closes
+that client only.
+
+Every message carrying game data carries it already hidden for its reader (``View``, redacted
+events, timeline summaries as that seat may read them): the host never sends a full state.
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import TYPE_CHECKING, Any, Literal, Union
+
+import msgspec
+
+from ..engine.actions import Action
+from ..engine.config import GameConfig
+from ..engine.events import EVENT_TYPES, Event
+from ..engine.facts import Facts
+from ..engine.views import View
+
+VERSION = 1
+MAX_FRAME = 1 << 20  # bytes of one message; a view of a 4-player game is ~20 kB
+HEADER = struct.Struct(">I")
+
+if TYPE_CHECKING:
+    AnyEvent = Event
+else:  # msgspec decodes a tagged union of the concrete event types
+    AnyEvent = Union[EVENT_TYPES]  # noqa: UP007 - a tuple of types, built at import
+
+
+class ProtocolError(Exception):
+    """A frame or message that breaks the protocol; ``str()`` is one line."""
+
+
+class _Msg(msgspec.Struct, frozen=True, kw_only=True, tag_field="t"):
+    pass
+
+
+# -- client → host ---------------------------------------------------------------------------------
+
+class Hello(_Msg, tag="hello"):
+    """The first message: the protocol version, who connects (their key's fingerprint) and the
+    name they chose."""
+
+    version: int
+    identity: str
+    name: str = ""
+
+
+class ListRooms(_Msg, tag="list"):
+    pass
+
+
+class CreateRoom(_Msg, tag="create"):
+    """A new room with the New game screen's options; ``handover_after``: seconds a person may
+    stay away before a computer takes their seat (0: never)."""
+
+    config: GameConfig
+    name: str = ""
+    handover_after: float = 0.0
+
+
+class JoinSeat(_Msg, tag="join"):
+    room: str
+    seat: int
+
+
+class Watch(_Msg, tag="watch"):
+    room: str
+
+
+class Leave(_Msg, tag="leave"):
+    pass
+
+
+class Act(_Msg, tag="act"):
+    """A decision for the client's seat, with the state id it was chosen at."""
+
+    action: Action
+    seen_state_id: int
+
+
+class Undo(_Msg, tag="undo"):
+    pass
+
+
+class Redo(_Msg, tag="redo"):
+    pass
+
+
+class UndoTo(_Msg, tag="undo_to"):
+    state_id: int
+
+
+class Refresh(_Msg, tag="refresh"):
+    """Send me the whole picture again (after a refusal, or when unsure)."""
+
+
+ClientMessage = Hello | ListRooms | CreateRoom | JoinSeat | Watch | Leave | Act | Undo | Redo | UndoTo | Refresh
+
+
+# -- host → client ---------------------------------------------------------------------------------
+
+class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
+    kind: Literal["human", "bot", "king"]
+    holder: str = ""  # the name of the person holding the seat ('' free)
+    connected: bool = False
+
+
+class RoomInfo(msgspec.Struct, frozen=True, kw_only=True):
+    id: str
+    name: str
+    mode: str  # "2 players, Standard", …
+    progress: str
+    finished: bool
+    seats: tuple[SeatInfo, ...]
+    spectators: int = 0
+    handover_after: float = 0.0
+
+
+class Welcome(_Msg, tag="welcome"):
+    version: int
+    name: str
+
+
+class Rooms(_Msg, tag="rooms"):
+    rooms: tuple[RoomInfo, ...]
+
+
+class Joined(_Msg, tag="joined"):
+    """The client sits at ``seat`` of ``room`` (-1: it watches)."""
+
+    room: RoomInfo
+    seat: int
+    config: GameConfig
+    undo_policy: str
+
+
+class TimelineEntry(msgspec.Struct, frozen=True, array_like=True):
+    state_id: int
+    seat: int
+    summary: str
+
+
+class Update(_Msg, tag="update"):
+    """The game as the client's seat sees it now; ``events`` are the ones after ``since``
+    (``undone``: the game went back, the client redraws from scratch)."""
+
+    state_id: int
+    last_id: int
+    revision: int
+    since: int
+    undone: bool
+    view: View
+    facts: Facts
+    events: tuple[AnyEvent, ...]
+    timeline: tuple[TimelineEntry, ...]
+    seats: tuple[SeatInfo, ...]
+    deciding: int | None
+    thinking: int | None
+    can_redo: bool
+    bot_error: str = ""
+
+
+class Refused(_Msg, tag="refused"):
+    """A request the host did not carry out, in one line; ``stale``: the game had moved on (the
+    client refreshes)."""
+
+    reason: str
+    stale: bool = False
+
+
+class Bye(_Msg, tag="bye"):
+    """The host closes the connection, in one line."""
+
+    reason: str
+
+
+HostMessage = Welcome | Rooms | Joined | Update | Refused | Bye
+
+
+# -- frames ----------------------------------------------------------------------------------------
+
+_encoder = msgspec.msgpack.Encoder()
+_client_decoder = msgspec.msgpack.Decoder(ClientMessage)
+_host_decoder = msgspec.msgpack.Decoder(HostMessage)
+
+
+def frame(message: _Msg, *, limit: int = MAX_FRAME) -> bytes:
+    """One message as a frame (header + payload); ``ProtocolError`` if it exceeds ``limit``."""
+    payload = _encoder.encode(message)
+    if len(payload) > limit:
+        raise ProtocolError(f"message of {len(payload)} bytes is over the {limit}-byte limit")
+    return HEADER.pack(len(payload)) + payload
+
+
+def frame_length(header: bytes, *, limit: int = MAX_FRAME) -> int:
+    """The payload length a frame header announces; ``ProtocolError`` above ``limit``."""
+    (length,) = HEADER.unpack(header)
+    if length > limit:
+        raise ProtocolError(f"message of {length} bytes is over the {limit}-byte limit")
+    return int(length)
+
+
+def _decode(decoder: msgspec.msgpack.Decoder[Any], payload: bytes) -> Any:
+    try:
+        return decoder.decode(payload)
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        raise ProtocolError(f"malformed message: {str(exc).splitlines()[0]}") from None
+
+
+def decode_client(payload: bytes) -> ClientMessage:
+    result: ClientMessage = _decode(_client_decoder, payload)
+    return result
+
+
+def decode_host(payload: bytes) -> HostMessage:
+    result: HostMessage = _decode(_host_decoder, payload)
+    return result
+
+
+class FrameReader:
+    """Frames out of a byte stream fed in pieces (for synchronous sockets and the SSH front)."""
+
+    def __init__(self, *, limit: int = MAX_FRAME) -> None:
+        self.limit = limit
+        self._buf = bytearray()
+
+    def feed(self, data: bytes) -> list[bytes]:
+        """The complete payloads ``data`` finished; ``ProtocolError`` on an oversized frame."""
+        self._buf += data
+        out = []
+        while len(self._buf) >= HEADER.size:
+            length = frame_length(bytes(self._buf[: HEADER.size]), limit=self.limit)
+            end = HEADER.size + length
+            if len(self._buf) < end:
+                break
+            out.append(bytes(self._buf[HEADER.size : end]))
+            del self._buf[:end]
+        return out
