@@ -123,6 +123,11 @@ class Session:
         return path
 
     @property
+    def lock(self) -> threading.Condition:
+        """The session's (re-entrant) lock: hold it to read several things of one moment."""
+        return self._cond
+
+    @property
     def closed(self) -> bool:
         return self._closed
 
@@ -178,6 +183,16 @@ class Session:
 
     def is_computer(self, seat: int | None) -> bool:
         return seat is not None and 0 <= seat < len(self.seat_kinds) and self.seat_kinds[seat] == "bot"
+
+    def set_seat_kind(self, seat: int, kind: SeatKind) -> None:
+        """Who plays ``seat`` from now on: a server hands the seat of a person who stayed away to a
+        computer player ("bot"), and gives it back ("human") when they return."""
+        with self._cond:
+            kinds = list(self.seat_kinds)
+            kinds[seat] = kind
+            self.seat_kinds = tuple(kinds)
+            self._cond.notify_all()
+        self._notify()
 
     def deciding_seat(self) -> int | None:
         return self.game.decider(self.store.state)

@@ -1,0 +1,263 @@
+"""Rooms: the games one host owns. A room is a ``Session`` (strict undo, computer seats and the King
+played host-side by the session's own worker, no autosave: the room store keeps it) with the
+people who claimed its seats (by identity, the key's fingerprint), who is connected now, and the
+hand-over rule: a person away longer than the room's ``handover_after`` has their seat played by a
+computer until they return.
+
+Every change of a room's game is written to its ``RoomStore`` in one transaction; ``Rooms(store)``
+brings every stored room back by replaying its decisions.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import threading
+import time
+from typing import Any
+
+import msgspec
+
+from ..engine.config import GameConfig
+from ..session.games import NIGHTMARE_CATHEDRAL, AnyGame
+from ..session.protocol import SPECTATOR
+from ..session.session import Session
+from ..store import ReplayError, Store
+from . import protocol as P
+from .store_sqlite import Holder, RoomRecord, RoomStore
+
+log = logging.getLogger("nctui.net")
+MAX_NAME = 40
+
+
+class RoomError(Exception):
+    """A room request refused; ``str()`` is one line."""
+
+
+def clean_name(text: str) -> str:
+    """A name as others will read it: printable, one line, at most ``MAX_NAME`` characters."""
+    return "".join(c for c in text if c.isprintable())[:MAX_NAME].strip()
+
+
+class Room:
+    def __init__(self, record: RoomRecord, session: Session, store: RoomStore, *, saved: tuple[Any, ...] = (),
+                 cursor: int = 0) -> None:
+        self.record = record
+        self.session = session
+        self.game: AnyGame = session.game
+        self._store = store
+        self._lock = session.lock  # one lock for the room and its game: no order to get wrong
+        self._saved = saved  # the actions as stored
+        self._saved_cursor = cursor
+        self.connections: dict[int, int] = {}  # seat (SPECTATOR too) → open connections
+        self.away_since: dict[int, float] = {}  # claimed seat → when its person left
+        for seat, kind in enumerate(record.kinds):
+            if kind != session.seat_kinds[seat]:
+                session.set_seat_kind(seat, kind)
+        now = time.monotonic()
+        for seat, holder in enumerate(record.holders):
+            if holder is not None:
+                self.away_since[seat] = now
+        session.subscribe(self._changed)
+
+    @property
+    def id(self) -> str:
+        return self.record.id
+
+    # -- seats ---------------------------------------------------------------------------------
+
+    def seat_of(self, identity: str) -> int | None:
+        return next((i for i, h in enumerate(self.record.holders) if h is not None and h.identity == identity), None)
+
+    def claim(self, seat: int, identity: str, name: str) -> None:
+        """``identity`` takes ``seat`` (or returns to it); ``RoomError`` says why not."""
+        with self._lock:
+            if not 0 <= seat < len(self.record.holders):
+                raise RoomError(f"this room has no seat {seat + 1}")
+            holder = self.record.holders[seat]
+            if holder is not None and holder.identity != identity:
+                raise RoomError(f"seat {seat + 1} is taken by {holder.name}")
+            if holder is None:
+                if self.game.seats(self.record.config)[seat] != "human":
+                    raise RoomError(f"seat {seat + 1} is played by the computer")
+                mine = self.seat_of(identity)
+                if mine is not None:
+                    raise RoomError(f"you already sit at seat {mine + 1} of this room")
+                holders = list(self.record.holders)
+                holders[seat] = Holder(identity, name)
+                self._set(holders=tuple(holders))
+
+    def connect(self, seat: int) -> None:
+        with self._lock:
+            self.connections[seat] = self.connections.get(seat, 0) + 1
+            self.away_since.pop(seat, None)
+            if seat >= 0 and self.record.kinds[seat] == "bot" and self.record.holders[seat] is not None:
+                self._give(seat, "human")
+        self._announce()
+
+    def disconnect(self, seat: int) -> None:
+        with self._lock:
+            left = self.connections.get(seat, 0) - 1
+            if left > 0:
+                self.connections[seat] = left
+                return
+            self.connections.pop(seat, None)
+            if seat >= 0 and self.record.holders[seat] is not None:
+                self.away_since[seat] = time.monotonic()
+        self._announce()
+
+    def _announce(self) -> None:
+        """Tell the room's listeners (the host's connections) that who is connected changed."""
+        if self.record.kinds:
+            self.session.set_seat_kind(0, self.session.seat_kinds[0])
+
+    def hand_over_due(self, now: float) -> list[int]:
+        """Hand every seat whose person stayed away too long to a computer; the seats handed."""
+        after = self.record.handover_after
+        if after <= 0:
+            return []
+        with self._lock:
+            due = [s for s, t in self.away_since.items() if now - t >= after and self.record.kinds[s] == "human"]
+            for seat in due:
+                self._give(seat, "bot")
+            return due
+
+    def _give(self, seat: int, kind: Any) -> None:
+        kinds = list(self.record.kinds)
+        kinds[seat] = kind
+        self._set(kinds=tuple(kinds))
+        self.session.set_seat_kind(seat, kind)
+
+    def _set(self, **changes: Any) -> None:
+        self.record = msgspec.structs.replace(self.record, **changes)
+        self.persist()
+
+    # -- what others see -----------------------------------------------------------------------
+
+    def seats(self) -> tuple[P.SeatInfo, ...]:
+        return tuple(P.SeatInfo(kind=kind, holder=h.name if h is not None else "",
+                                connected=self.connections.get(i, 0) > 0)
+                     for i, (kind, h) in enumerate(zip(self.session.seat_kinds, self.record.holders)))
+
+    def info(self) -> P.RoomInfo:
+        with self.session.lock:
+            summary = self.session.summary()
+        return P.RoomInfo(id=self.id, name=self.record.name, mode=summary.mode, progress=summary.progress,
+                          finished=summary.finished, seats=self.seats(),
+                          spectators=self.connections.get(SPECTATOR, 0), handover_after=self.record.handover_after)
+
+    def update(self, seat: int, since: int) -> P.Update:
+        """The game as ``seat`` sees it, with the events after state ``since``."""
+        s = self.session
+        with s.lock:
+            news = s.events(since, seat)
+            view = s.view(seat)
+            return P.Update(state_id=s.state_id, last_id=s.last_id, revision=s.revision, since=since,
+                            undone=news.undone, view=view, facts=s.game.facts(view), events=news.events,
+                            timeline=tuple(P.TimelineEntry(*item) for item in s.timeline(seat)),
+                            seats=self.seats(), deciding=s.deciding_seat(), thinking=s.thinking,
+                            can_redo=s.can_redo(), bot_error=s.bot_error)
+
+    # -- the store -----------------------------------------------------------------------------
+
+    def _changed(self) -> None:
+        self.persist()
+
+    def persist(self) -> None:
+        """Write what changed since the last write: one transaction."""
+        with self._lock:
+            store = self.session.store
+            actions, cursor = store.all_actions(), store.state_id
+            keep = 0
+            for old, new in zip(self._saved, actions):
+                if old != new:
+                    break
+                keep += 1
+            fresh = [msgspec.json.encode(a) for a in actions[keep:]]
+            try:
+                self._store.save(self.record, keep=keep, new=fresh, cursor=cursor)
+            except Exception as exc:  # noqa: BLE001 - a failing disk must not stop the game; it is logged
+                log.error("room %s: could not store the game: %s", self.id, exc)
+                return
+            self._saved, self._saved_cursor = actions, cursor
+
+    def close(self) -> None:
+        self.session.close()
+
+
+class Rooms:
+    """Every room of this host, brought back from ``store`` at start."""
+
+    def __init__(self, store: RoomStore, *, bot_delay: float = 0.6, game: AnyGame = NIGHTMARE_CATHEDRAL,
+                 max_rooms: int = 200) -> None:
+        self.store = store
+        self.game = game
+        self.bot_delay = bot_delay
+        self.max_rooms = max_rooms
+        self._lock = threading.Lock()
+        self.rooms: dict[str, Room] = {}
+        decoder = msgspec.json.Decoder(game.action_type)
+        for stored in store.load_all():
+            rec = stored.record
+            try:
+                actions = tuple(decoder.decode(a) for a in stored.actions)
+                st = Store(rec.config, game=game, actions=actions, cursor=stored.cursor)
+            except (ReplayError, ValueError, msgspec.ValidationError, msgspec.DecodeError) as exc:
+                log.error("room %s could not be restored: %s", rec.id, str(exc).splitlines()[0])
+                continue
+            self.rooms[rec.id] = Room(rec, self._session(st, rec.id), store, saved=actions, cursor=stored.cursor)
+        for room in self.rooms.values():
+            room.session.start()
+
+    def _session(self, store: Store, room_id: str) -> Session:
+        return Session(store, game_id=room_id, undo="strict", autosave=False, bot_delay=self.bot_delay)
+
+    def list(self) -> tuple[P.RoomInfo, ...]:
+        with self._lock:
+            rooms = list(self.rooms.values())
+        return tuple(r.info() for r in rooms)
+
+    def get(self, room_id: str) -> Room:
+        with self._lock:
+            room = self.rooms.get(room_id)
+        if room is None:
+            raise RoomError(f"no room {room_id!r}")
+        return room
+
+    def create(self, config: GameConfig, *, identity: str, name: str = "", handover_after: float = 0.0) -> Room:
+        """A new room (its creator does not sit yet); ``RoomError`` for a configuration the game refuses."""
+        with self._lock:
+            if len(self.rooms) >= self.max_rooms:
+                raise RoomError(f"this server has its limit of {self.max_rooms} rooms")
+        try:
+            store = Store(config, game=self.game)
+        except (ValueError, TypeError) as exc:
+            raise RoomError(f"cannot start this game: {str(exc).splitlines()[0]}") from None
+        kinds = tuple(self.game.seats(config))
+        if "human" not in kinds:
+            raise RoomError("a room needs at least one seat for a person")
+        room_id = secrets.token_hex(4)
+        record = RoomRecord(id=room_id, name=clean_name(name) or f"room {room_id}", creator=identity, config=config,
+                            kinds=kinds, holders=(None,) * len(kinds),
+                            handover_after=max(0.0, min(handover_after, 7 * 86400.0)), created=time.time())
+        room = Room(record, self._session(store, room_id), self.store)
+        room.persist()
+        with self._lock:
+            self.rooms[room_id] = room
+        room.session.start()
+        return room
+
+    def hand_over_due(self) -> None:
+        now = time.monotonic()
+        with self._lock:
+            rooms = list(self.rooms.values())
+        for room in rooms:
+            for seat in room.hand_over_due(now):
+                log.info("room %s: seat %d handed to a computer player", room.id, seat + 1)
+
+    def close(self) -> None:
+        with self._lock:
+            rooms = list(self.rooms.values())
+        for room in rooms:
+            room.close()
+        self.store.close()
