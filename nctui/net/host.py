@@ -1,0 +1,202 @@
+"""The game host: an asyncio server on a Unix socket speaking ``net.protocol`` to client processes.
+
+A connection says ``Hello`` (the protocol version, its identity, a name) first; then it lists,
+creates, joins or watches rooms and, seated, sends decisions with the state id it saw. Each
+connection receives only its seat's view and events (or the spectator's). Anything malformed
+closes that connection with a one-line ``Bye``; nothing else is affected.
+
+The socket sits in a folder only the server's user can enter: the SSH front's client processes
+say who connected (the key's fingerprint it checked), and the host trusts them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from pathlib import Path
+
+from ..session.protocol import SPECTATOR
+from ..store import StaleState, StoreError
+from . import protocol as P
+from .rooms import Room, RoomError, Rooms, clean_name
+
+log = logging.getLogger("nctui.net")
+HELLO_TIMEOUT = 10.0
+
+
+class Connection:
+    def __init__(self, host: Host, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.host = host
+        self.reader = reader
+        self.writer = writer
+        self.identity = ""
+        self.name = ""
+        self.room: Room | None = None
+        self.seat = SPECTATOR
+        self.sent = -1  # the state id the last update brought
+        self._wake = asyncio.Event()
+        self._unsubscribe = None
+        self._loop = asyncio.get_running_loop()
+
+    async def read(self) -> P.ClientMessage:
+        header = await self.reader.readexactly(P.HEADER.size)
+        length = P.frame_length(header, limit=self.host.max_frame)
+        return P.decode_client(await self.reader.readexactly(length))
+
+    async def send(self, msg: P._Msg) -> None:
+        self.writer.write(P.frame(msg, limit=P.MAX_FRAME))
+        await self.writer.drain()
+
+    async def run(self) -> None:
+        pusher = None
+        try:
+            hello = await asyncio.wait_for(self.read(), HELLO_TIMEOUT)
+            if not isinstance(hello, P.Hello):
+                raise P.ProtocolError("the first message must be hello")
+            if hello.version != P.VERSION:
+                raise P.ProtocolError(f"protocol version {hello.version} is not {P.VERSION}: update nctui")
+            self.identity, self.name = hello.identity, clean_name(hello.name) or hello.identity[-8:]
+            await self.send(P.Welcome(version=P.VERSION, name=self.name))
+            pusher = asyncio.create_task(self._push())
+            while True:
+                await self.handle(await self.read())
+        except P.ProtocolError as exc:
+            log.info("client %s closed: %s", self.identity or "?", exc)
+            with contextlib.suppress(Exception):
+                await self.send(P.Bye(reason=str(exc)))
+        except (asyncio.IncompleteReadError, ConnectionError, TimeoutError):
+            pass
+        finally:
+            if pusher is not None:
+                pusher.cancel()
+            self.leave()
+            self.writer.close()
+
+    # -- requests ------------------------------------------------------------------------------
+
+    async def handle(self, msg: P.ClientMessage) -> None:
+        rooms = self.host.rooms
+        try:
+            if isinstance(msg, P.Hello):
+                raise P.ProtocolError("hello twice")
+            if isinstance(msg, P.ListRooms):
+                await self.send(P.Rooms(rooms=rooms.list()))
+            elif isinstance(msg, P.CreateRoom):
+                room = rooms.create(msg.config, identity=self.identity, name=msg.name,
+                                    handover_after=msg.handover_after)
+                log.info("%s created room %s", self.identity, room.id)
+                await self.send(P.Rooms(rooms=rooms.list()))
+            elif isinstance(msg, P.JoinSeat):
+                room = rooms.get(msg.room)
+                room.claim(msg.seat, self.identity, self.name)
+                await self.enter(room, msg.seat)
+            elif isinstance(msg, P.Watch):
+                await self.enter(rooms.get(msg.room), SPECTATOR)
+            elif isinstance(msg, P.Leave):
+                self.leave()
+                await self.send(P.Rooms(rooms=rooms.list()))
+            elif isinstance(msg, P.Refresh):
+                self.sent = -1
+                self._wake.set()
+            else:
+                self.decide(msg)
+        except RoomError as exc:
+            await self.send(P.Refused(reason=str(exc)))
+        except StaleState as exc:
+            self._wake.set()
+            await self.send(P.Refused(reason=str(exc), stale=True))
+        except (ValueError, StoreError) as exc:  # the game's refusal names the rule
+            await self.send(P.Refused(reason=str(exc).splitlines()[0] if str(exc) else type(exc).__name__))
+
+    def decide(self, msg: P.Act | P.Undo | P.Redo | P.UndoTo) -> None:
+        room = self.room
+        if room is None:
+            raise RoomError("join a room first")
+        if self.seat == SPECTATOR:
+            raise RoomError("a spectator cannot change the game")
+        s = room.session
+        if isinstance(msg, P.Act):
+            s.send(msg.action, seen_state_id=msg.seen_state_id, seat=self.seat)
+        elif isinstance(msg, P.Undo):
+            s.undo(self.seat)
+        elif isinstance(msg, P.Redo):
+            s.redo()
+        else:
+            s.undo_to(msg.state_id, seat=self.seat)
+
+    async def enter(self, room: Room, seat: int) -> None:
+        self.leave()
+        self.room, self.seat, self.sent = room, seat, -1
+        room.connect(seat)
+        self._unsubscribe = room.session.subscribe(self._changed)  # type: ignore[assignment]
+        await self.send(P.Joined(room=room.info(), seat=seat, config=room.record.config,
+                                 undo_policy=room.session.undo_policy))
+        self._wake.set()
+
+    def leave(self) -> None:
+        if self.room is not None:
+            if self._unsubscribe is not None:
+                self._unsubscribe()
+            self.room.disconnect(self.seat)
+            self.room = None
+            self._unsubscribe = None
+
+    # -- updates -------------------------------------------------------------------------------
+
+    def _changed(self) -> None:
+        """A session listener: called from any thread."""
+        self._loop.call_soon_threadsafe(self._wake.set)
+
+    async def _push(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            room = self.room
+            if room is None:
+                continue
+            update = room.update(self.seat, self.sent)
+            self.sent = update.state_id
+            await self.send(update)
+
+
+class Host:
+    def __init__(self, rooms: Rooms, path: Path | str, *, max_frame: int = 64 * 1024) -> None:
+        self.rooms = rooms
+        self.path = Path(path)
+        self.max_frame = max_frame  # what a client may send (decisions are small)
+        self._server: asyncio.AbstractServer | None = None
+        self._ticker: asyncio.Task[None] | None = None
+        self.connections: set[asyncio.Task[None]] = set()
+
+    async def start(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        with contextlib.suppress(FileNotFoundError):
+            self.path.unlink()
+        self._server = await asyncio.start_unix_server(self._accept, path=str(self.path), limit=self.max_frame)
+        self.path.chmod(0o600)
+        self._ticker = asyncio.create_task(self._tick())
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        self.connections.add(task)
+        try:
+            await Connection(self, reader, writer).run()
+        finally:
+            self.connections.discard(task)
+
+    async def _tick(self) -> None:
+        while True:
+            await asyncio.sleep(1.0)
+            self.rooms.hand_over_due()
+
+    async def close(self) -> None:
+        if self._ticker is not None:
+            self._ticker.cancel()
+        if self._server is not None:
+            self._server.close()
+        for task in list(self.connections):
+            task.cancel()
+        with contextlib.suppress(FileNotFoundError):
+            self.path.unlink()

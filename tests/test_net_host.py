@@ -1,0 +1,120 @@
+"""The host over its Unix socket: two protocol clients join one room and decide, a third watches; a
+stale action is refused; a malformed message closes only its client."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from nctui.engine import GameConfig
+from nctui.net import protocol as P
+from nctui.net.host import Host
+from nctui.net.rooms import Rooms
+from nctui.net.store_sqlite import SqliteRoomStore
+
+CFG = GameConfig(players=2, seats=("human", "human"), seed=31)
+
+
+class Client:
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+        self.received: list[P.HostMessage] = []
+
+    @classmethod
+    async def connect(cls, path: Path, identity: str) -> Client:
+        reader, writer = await asyncio.open_unix_connection(str(path))
+        c = cls(reader, writer)
+        await c.send(P.Hello(version=P.VERSION, identity=identity, name=identity))
+        assert isinstance(await c.recv(), P.Welcome)
+        return c
+
+    async def send(self, msg: Any) -> None:
+        self.writer.write(P.frame(msg))
+        await self.writer.drain()
+
+    async def recv(self) -> P.HostMessage:
+        header = await asyncio.wait_for(self.reader.readexactly(4), 10)
+        msg = P.decode_host(await self.reader.readexactly(P.frame_length(header)))
+        self.received.append(msg)
+        return msg
+
+    async def until(self, kind: type, test: Callable[[Any], bool] = lambda m: True) -> Any:
+        while True:
+            msg = await self.recv()
+            if isinstance(msg, kind) and test(msg):
+                return msg
+
+    def close(self) -> None:
+        self.writer.close()
+
+
+def run_host(tmp_path: Path, body: Callable[[Path, Rooms], Awaitable[None]]) -> None:
+    async def main() -> None:
+        rooms = Rooms(SqliteRoomStore(tmp_path / "rooms.db"), bot_delay=0.0)
+        host = Host(rooms, tmp_path / "sock" / "host.sock")
+        await host.start()
+        try:
+            await asyncio.wait_for(body(host.path, rooms), 60)
+        finally:
+            await host.close()
+            rooms.close()
+
+    asyncio.run(main())
+
+
+def test_two_players_decide_a_spectator_watches_stale_refused(tmp_path: Path) -> None:
+    async def body(path: Path, rooms: Rooms) -> None:
+        a, b, w = [await Client.connect(path, i) for i in ("SHA256:ann", "SHA256:bob", "SHA256:cy")]
+        await a.send(P.CreateRoom(config=CFG, name="friends"))
+        (info,) = (await a.until(P.Rooms)).rooms
+        await a.send(P.JoinSeat(room=info.id, seat=0))
+        await b.send(P.JoinSeat(room=info.id, seat=1))
+        await w.send(P.Watch(room=info.id))
+        await b.send(P.JoinSeat(room=info.id, seat=0))
+        assert "taken" in (await b.until(P.Refused)).reason
+        last = {a: await a.until(P.Update), b: await b.until(P.Update)}
+        for _ in range(2):  # whoever decides, decides
+            up = last[a]
+            me = a if up.deciding == 0 else b
+            await me.send(P.Act(action=last[me].view.state.decision.options[0], seen_state_id=up.state_id))
+            for c in (a, b):
+                last[c] = await c.until(P.Update, lambda m, s=up.state_id: m.state_id > s)
+        ua = last[a]
+        uw = await w.until(P.Update, lambda m: m.state_id == ua.state_id)
+        assert uw.view.seat == -1
+        me = a if ua.deciding == 0 else b
+        await me.send(P.Act(action=last[me].view.state.decision.options[0], seen_state_id=0))  # chosen at state 0
+        refused = await me.until(P.Refused)
+        assert refused.stale and "moved on" in refused.reason
+        await w.send(P.Act(action=last[me].view.state.decision.options[0], seen_state_id=ua.state_id))
+        assert "spectator" in (await w.until(P.Refused)).reason
+        room = rooms.get(info.id)
+        assert [s.connected for s in room.seats()] == [True, True]
+        for c in (a, b, w):
+            c.close()
+
+    run_host(tmp_path, body)
+
+
+def test_malformed_message_closes_only_its_client(tmp_path: Path) -> None:
+    async def body(path: Path, rooms: Rooms) -> None:
+        good = await Client.connect(path, "SHA256:good")
+        bad = await Client.connect(path, "SHA256:bad")
+        bad.writer.write(P.HEADER.pack(3) + b"\x93\x01\x02")
+        assert "malformed" in (await bad.until(P.Bye)).reason
+        assert await bad.reader.read() == b""
+        huge = await Client.connect(path, "SHA256:huge")
+        huge.writer.write(P.HEADER.pack(10 << 20))
+        assert "limit" in (await huge.until(P.Bye)).reason
+        stranger_r, stranger_w = await asyncio.open_unix_connection(str(path))
+        stranger_w.write(P.frame(P.Hello(version=99, identity="x")))
+        header = await stranger_r.readexactly(4)
+        bye = P.decode_host(await stranger_r.readexactly(P.frame_length(header)))
+        assert isinstance(bye, P.Bye) and "version 99" in bye.reason
+        await good.send(P.ListRooms())
+        assert isinstance(await good.until(P.Rooms), P.Rooms)
+        good.close()
+
+    run_host(tmp_path, body)
