@@ -56,7 +56,7 @@ def run_host(tmp_path: Path, body: Callable[[Path, Rooms], Awaitable[None]]) -> 
         host = Host(rooms, tmp_path / "sock" / "host.sock")
         await host.start()
         try:
-            await asyncio.wait_for(body(host.path, rooms), 60)
+            await asyncio.wait_for(body(host.path, rooms), 240)
         finally:
             await host.close()
             rooms.close()
