@@ -104,6 +104,19 @@ def test_ritual_stops_at_the_top_and_commands_in_stage_2(state, monkeypatch):
     assert s.players[K].ritual == (top, 0) and [f.then for f in s.frames][-1:] == [W.KingCommand()]
 
 
+@pytest.mark.parametrize("power, stated, easier", [(3, 3, 2), (5, 5, 4), (1, 1, 1)])
+def test_easier_ritual_climbs_2_or_4_instead_of_3_or_5(state, monkeypatch, power, stated, easier):
+    """DIFFICULTY MODIFIERS (easier): "a max of 2 or 4 spaces ..., instead of the stated 3 or 5"."""
+    die(monkeypatch, 2)  # the lower marker climbs
+    s = king_pl(state, ritual=(20, 2), ritual_best=(20, 2))
+    normal = ka.perform_king_action(s, "ritual", power, [])
+    ev = []
+    easy = ka.perform_king_action(replace(s, config=replace(s.config, difficulty=("easier_ritual",))), "ritual",
+                                  power, ev)
+    assert normal.players[K].ritual[1] == 2 + stated and easy.players[K].ritual[1] == 2 + easier
+    assert [e.steps for e in ev if e.kind == "king_ritual"] == [easier]
+
+
 # --- SUMMON
 
 

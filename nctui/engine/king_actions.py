@@ -243,10 +243,17 @@ def climb(state: GameState, marker: int, steps: int, ev: Events) -> GameState:
     return state
 
 
+# easier Ritual: the stated 3 or 5 steps become at most 2 or 4
+EASIER_RITUAL_STEPS = {3: 2, 5: 4}
+
+
 def ritual(state: GameState, p: tuple[int, ...], power: int, ev: Events) -> GameState:
     """PERFORM RITUAL: remove 2/1/0 Followers, roll: at least the threshold climbs the higher
-    marker, else the lower one; in Stage 2 it also commands a Nightmare."""
+    marker, else the lower one; in Stage 2 it also commands a Nightmare. Easier Ritual (DIFFICULTY
+    MODIFIERS): "a max of 2 or 4 spaces ..., instead of the stated 3 or 5"."""
     removed, steps, at_least = p
+    if kt.modifier(state, "easier_ritual"):
+        steps = EASIER_RITUAL_STEPS.get(steps, steps)
     state = remove_followers(state, removed, ev)
     die, state = kt.roll_horror_die(state, ev)
     pos = state.players[kt.king(state).seat].ritual
