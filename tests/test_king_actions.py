@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from nctui.engine import board, king as kg, king_actions as ka, king_nightmares as kn, work as W
+from nctui.engine import board, king as kg, king_actions as ka, king_nightmares as kn, units, work as W
 from nctui.engine.ops import set_player
 from nctui.engine.table import CONTINUATIONS
 
@@ -135,10 +135,31 @@ def test_summon_overflow_goes_to_an_adjacent_area_it_does_not_control(state):
     assert len(over) == 1 and over[0] in ("choir-of-teeth", "ember-reach", "moth-garden")
 
 
+def stage_ii(state):
+    """The Stage II space resolved (its piece built): Stage 2 cards are in the game, Stage 1 goes on."""
+    piece = next(c.piece for c in board.pack(state).tracks.cathedral if "stage2" in c.icons)
+    return replace(state, cathedral_built=state.cathedral_built + (piece,))
+
+
 def test_stage_2_unit_limit_is_4_everywhere(state):
-    s = replace(shape(state, mirror_dunes=dict(followers=(0, 3)), salt_spire=dict(followers=(0, 3))), stage=2)
+    """"increased to 4 per area ... once Stage 2 cards are added to the game": from the Stage II
+    space, before the Cathedral is complete."""
+    s = stage_ii(shape(state, mirror_dunes=dict(followers=(0, 3)), salt_spire=dict(followers=(0, 3))))
+    assert s.stage == 1 and board.stage2_cards_added(s)
     s = ka.perform_king_action(s, "summon", 1, [])
     assert f(s, "mirror-dunes")[K] == 4 and f(s, "salt-spire")[K] == 4
+
+
+def test_before_the_stage_ii_space_the_king_unit_limit_is_3(state):
+    s = shape(state, mirror_dunes=dict(followers=(0, 3)))
+    assert units.room(s, K, "mirror-dunes") == 0 and ka.king_room(s, "mirror-dunes") == 0
+    assert units.room(stage_ii(s), K, "mirror-dunes") == 1 == ka.king_room(stage_ii(s), "mirror-dunes")
+
+
+def test_the_king_limit_of_4_holds_for_every_placement_not_only_its_summon(state):
+    """Production into its areas and its retreats count the King's units with ``units.room``."""
+    s = stage_ii(shape(state, mirror_dunes=dict(followers=(0, 3)), salt_spire=dict(followers=(0, 3))))
+    assert all(units.room(s, K, a) == 1 for a in ("mirror-dunes", "salt-spire"))  # every area, not just one
 
 
 def test_short_supply_produces_where_you_have_more_units(state):

@@ -67,14 +67,9 @@ def command_nightmare(state: GameState, ev: Events) -> GameState:
 # Unit Limit, presence
 
 
-def unit_limit(state: GameState) -> int:
-    """ACTION ACTIVATION: 3 per area, 4 per area (every area) once Stage 2 cards are added."""
-    return 4 if state.stage >= 2 else 3
-
-
 def king_room(state: GameState, area_id: str) -> int:
-    seat = kt.king(state).seat
-    return max(0, unit_limit(state) - board.area(state, area_id).followers[seat])
+    """The King's Unit Limit, the same everywhere its units are counted (``units.room``)."""
+    return units.room(state, kt.king(state).seat, area_id)
 
 
 def controlled(state: GameState) -> tuple[str, ...]:
