@@ -51,6 +51,15 @@ def test_dream_discount(mods, vp, cultists):
     assert s.king.dreams[0] == card and s.king.dream_cultists[0] == cultists
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_dream_discount_on_the_kings_two_setup_dreams(seed):
+    """"whenever it takes a new one": the two Dreams of its setup are new Dreams too."""
+    normal = solo_setup(config=replace(SOLO, seed=seed))
+    hard = solo_setup(config=replace(SOLO, seed=seed, difficulty=("harder_dream_discount",)))
+    assert hard.king.dreams == normal.king.dreams and normal.king.dream_cultists == (0, 0)
+    assert hard.king.dream_cultists == tuple(int(kg.cards.dream(hard, c).vp >= 3) for c in hard.king.dreams)
+
+
 def test_hand_scoring():
     state = solo_setup()
     hand = state.king.hand + ("a", "b", "c", "d")
