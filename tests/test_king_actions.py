@@ -117,6 +117,30 @@ def test_easier_ritual_climbs_2_or_4_instead_of_3_or_5(state, monkeypatch, power
     assert [e.steps for e in ev if e.kind == "king_ritual"] == [easier]
 
 
+def test_a_cathedral_piece_climb_onto_a_special_space_gives_the_kings_bonus(state):
+    """Its Ritual bonuses apply wherever it reaches a special space, not only in its Ritual action."""
+    s = king_pl(state, ritual=(7, 20), ritual_best=(7, 20))  # the lower marker enters space 8 (special)
+    s = kg.king_climbs(s, "piece", [], steps=1)
+    assert s.players[K].ritual == (8, 20) and s.frames[-1].then == W.KingRitualBonuses(kinds=("special",))
+    before = f(s, "salt-spire")[K] + f(s, "mirror-dunes")[K]
+    s = ka.ritual_bonuses(replace(s, frames=s.frames[:-1]), s.frames[-1].then, [])
+    assert f(s, "salt-spire")[K] + f(s, "mirror-dunes")[K] == before + 2  # Stage 1: its areas produce 1
+
+
+def test_a_nightmare_climb_onto_a_special_space_commands_no_other_nightmare(state):
+    """"If the King reaches a [special] space due to ... a Nightmare ability, it does not command
+    another Nightmare"."""
+    s = replace(king_pl(state, ritual=(7, 20), ritual_best=(7, 20)), stage=2)
+    s = kg.king_climbs(s, "nightmare", [], steps=1)
+    then = s.frames[-1].then
+    assert then == W.KingRitualBonuses(kinds=("special",), command=False)
+    frames = s.frames[:-1]
+    s = ka.ritual_bonuses(replace(s, frames=frames), then, [])
+    assert s.frames == frames  # no command pushed
+    assert ka.ritual_bonuses(replace(s, frames=frames), W.KingRitualBonuses(kinds=("special",)), []).frames[-1].then \
+        == W.KingCommand()  # a Cathedral piece's climb in Stage 2 commands
+
+
 # --- SUMMON
 
 

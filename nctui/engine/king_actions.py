@@ -24,7 +24,7 @@ from .king_nightmares import devour_order
 from .ops import set_player
 from .rules import Refusal, Rule, legal
 from .state import AreaState, GameState
-from .work import Frame, KingCommand, KingConflicts, KingManeuverRest, KingManeuverWork, KingTuckWork
+from .work import Frame, KingCommand, KingConflicts, KingManeuverRest, KingManeuverWork, KingRitualBonuses, KingTuckWork
 
 Events = list[Event]
 SHADOWS = board.SHADOWS_SIDE
@@ -219,6 +219,16 @@ def _entered(state: GameState, kind: str, ev: Events) -> GameState:
     if kind == "special":
         return command_nightmare(state, ev)
     return _dream_cultists_each(state, ev) if kind == "ritual" else state
+
+
+def ritual_bonuses(state: GameState, then: KingRitualBonuses, ev: Events) -> GameState:
+    """The King's bonuses for the spaces a climb outside its Ritual action reached (``king.king_climbs``);
+    after a Nightmare's climb, no command."""
+    for kind in then.kinds:
+        if kind == "special" and state.stage >= 2 and not then.command:
+            continue
+        state = _entered(state, kind, ev)
+    return state
 
 
 def climb(state: GameState, marker: int, steps: int, ev: Events) -> GameState:

@@ -536,10 +536,20 @@ class KingCommandResume(_T, tag="king_command_resume"):
     failed: bool = False  # the current resolution resolves the Failure effect
 
 
+class KingRitualBonuses(_T, tag="king_ritual_bonuses"):
+    """PERFORM RITUAL (solo): the King's bonuses of the special and ritual-only spaces (``kinds``)
+    its marker reached outside its Ritual action (a Cathedral piece, a Nightmare); ``command``:
+    false for a Nightmare's climb ("it does not command another Nightmare") (``king_actions``)."""
+
+    kinds: tuple[str, ...]
+    command: bool = True
+
+
 Then = (
     FirstTurn | ActionDone | ReactionDone | AfterWindow | NextReaction | KingTurnReactions | EndTurn |
     DreamPlayed | CardToBottom | ActivationEnds | CathedralNext | RewardDone | BuildAfterKing | KingPieceDue |
-    KingPerform | KingActionDone | KingManeuverRest | KingConflicts | KingLoop | KingCommand | KingCommandResume
+    KingPerform | KingActionDone | KingManeuverRest | KingConflicts | KingLoop | KingCommand | KingCommandResume |
+    KingRitualBonuses
 )
 THEN_TYPES: tuple[type[_T], ...] = get_args(Then)
 
