@@ -104,6 +104,8 @@ def _declared(event: Event, seat: int) -> set[str]:
     reveal = event.reveals()
     if reveal == "all" or (reveal == "owner" and event.seat == seat):
         return set(_strings(event))
+    if event.kind == "discard_development":  # face up on the discard pile, even if a reshuffle in the
+        return set(_strings(event))  # same step takes it back into the deck before the step ends
     return set()
 
 
