@@ -568,3 +568,46 @@ def test_the_maneuver_action_resolves_the_example_from_its_scenario():
     assert state.players[BLUE].conflicts_won == 1 and state.phase == "turn"
     assert not isinstance(state.work, ConflictWork)
     ok(state)
+
+
+def test_played_cards_are_put_away_only_after_the_victory_effect():
+    """CONFLICTS 11 then 12: the Victory effect is resolved, then the played cards are discarded and
+    the Basic Combat card returns (a Victory drawing from an empty deck can't reshuffle them)."""
+    state = play(resolve_conflicts(blue_vs_two_shadows(), seat=BLUE),
+                 A.StartConflict(area="choir-of-teeth", sides=(BLUE, SH)), A.PlayCombatCard(card=STRIKE),
+                 A.PlayCombatCard(card=BASIC_COMBAT), A.Done(), A.TakeVictory(take=True))
+    assert state.decision.kind == "produce"  # the Victory effect, before step 12
+    assert STRIKE not in state.decks.development_discard and BASIC_COMBAT not in state.players[BLUE].hand
+    ok(state)
+    state = apply(state, A.ProduceIn(area="salt-spire"))
+    assert state.decks.development_discard[-1] == STRIKE and BASIC_COMBAT in state.players[BLUE].hand
+    assert state.decks.conflict[-1] == FOG
+    ok(state)
+
+
+def _two_conflicts_in_bell_hollow(state):
+    state = H.push_effect(state, GREEN, (cs.ResolveConflicts(count=2, area="bell-hollow"),), "day", then="day_done")
+    return H.resolve(state, [])
+
+
+def test_two_conflicts_in_one_area_stay_in_that_area():
+    """"Resolve 2 conflicts in that area": the second is in the same area too (ember-reach also
+    holds a conflict)."""
+    state = position(turn_state(), {"bell-hollow": {"f": (2, 1), "s": 1}, "ember-reach": {"f": (1, 1)}})
+    state = _two_conflicts_in_bell_hollow(give(give(state, GREEN, STRIKE), BLUE, SHIELD))
+    state = play(state, A.StartConflict(area="bell-hollow", sides=(GREEN, BLUE)), A.PlayCombatCard(card=BASIC_COMBAT),
+                 A.PlayCombatCard(card=STRIKE), A.PlayCombatCard(card=BASIC_COMBAT))
+    assert area(state, "bell-hollow").followers == (2, 0)
+    assert but_limbo(legal_actions(state)) == (A.StartConflict(area="bell-hollow", sides=(GREEN, SH)),)
+    ok(state)
+
+
+def test_two_conflicts_in_one_area_stay_in_that_area_after_a_victory():
+    state = position(turn_state(), {"bell-hollow": {"f": (2, 1), "s": 1}, "ember-reach": {"f": (1, 1)}})
+    state = conflict_on_top(give(state, GREEN, STRIKE), FOG)
+    state = play(_two_conflicts_in_bell_hollow(state), A.StartConflict(area="bell-hollow", sides=(GREEN, SH)),
+                 A.PlayCombatCard(card=STRIKE), A.Done(), A.TakeVictory(take=True))
+    while state.decision.kind == "produce":  # the Victory: produce 1 where green controls
+        state = apply(state, but_limbo(legal_actions(state))[0])
+    assert but_limbo(legal_actions(state)) == (A.StartConflict(area="bell-hollow", sides=(GREEN, BLUE)),)
+    ok(state)

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from msgspec.structs import replace
 
-from nctui.engine import board, king as kg, king_dreams as kd, scoring, units
-from nctui.engine.config import DIFFICULTY_PRESETS, EASIER, check_config, difficulty
+from nctui.engine import board, king as kg, king_dreams as kd, new_game, scoring, step, units
+from nctui.engine.config import DIFFICULTY_OPTIONS, DIFFICULTY_PRESETS, EASIER, check_config, difficulty
 from nctui.engine.ops import set_player
 
+from .golden import fingerprint, outcome_of
 from .test_solo_setup import SOLO, solo_setup
 
 
@@ -51,6 +54,15 @@ def test_dream_discount(mods, vp, cultists):
     assert s.king.dreams[0] == card and s.king.dream_cultists[0] == cultists
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_dream_discount_on_the_kings_two_setup_dreams(seed):
+    """"whenever it takes a new one": the two Dreams of its setup are new Dreams too."""
+    normal = solo_setup(config=replace(SOLO, seed=seed))
+    hard = solo_setup(config=replace(SOLO, seed=seed, difficulty=("harder_dream_discount",)))
+    assert hard.king.dreams == normal.king.dreams and normal.king.dream_cultists == (0, 0)
+    assert hard.king.dream_cultists == tuple(int(kg.cards.dream(hard, c).vp >= 3) for c in hard.king.dreams)
+
+
 def test_hand_scoring():
     state = solo_setup()
     hand = state.king.hand + ("a", "b", "c", "d")
@@ -67,3 +79,26 @@ def test_harder_devoured_from_supply_then_board():
     on_board = units.on_board(short, 1)
     s = kg.devour_three(short, [])
     assert s.players[1].devoured == 3 and s.players[1].supply == 0 and units.on_board(s, 1) == on_board - 2
+
+
+def _solo_game(seed: int, difficulty: tuple[str, ...]):
+    """A whole solo game whose choices come from one seeded stream: the same seed makes the same
+    choice at every decision that offers the same number of options."""
+    state = new_game(replace(SOLO, seed=seed, difficulty=difficulty)).state
+    pick = random.Random(seed)
+    while state.decision is not None:
+        state = step(state, state.decision.options[pick.randrange(len(state.decision.options))]).state
+    return state
+
+
+@pytest.mark.parametrize("option", DIFFICULTY_OPTIONS)
+def test_every_difficulty_modifier_changes_a_game(option):
+    """Each modifier is read by some rule: among a few seeds, a game with it differs from the same
+    game (same seed, same choice stream) without it, in its final state or its outcome."""
+    def played(state):  # the game, not its configuration (which names the modifier)
+        return fingerprint(replace(state, config=SOLO)), outcome_of(state)
+
+    for seed in range(6):
+        if played(_solo_game(seed, ())) != played(_solo_game(seed, (option,))):
+            return
+    pytest.fail(f"{option}: no game of seeds 0-5 changed")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from nctui.engine import board, king as kg, king_actions as ka, king_nightmares as kn, work as W
+from nctui.engine import board, king as kg, king_actions as ka, king_nightmares as kn, units, work as W
 from nctui.engine.ops import set_player
 from nctui.engine.table import CONTINUATIONS
 
@@ -104,6 +104,43 @@ def test_ritual_stops_at_the_top_and_commands_in_stage_2(state, monkeypatch):
     assert s.players[K].ritual == (top, 0) and [f.then for f in s.frames][-1:] == [W.KingCommand()]
 
 
+@pytest.mark.parametrize("power, stated, easier", [(3, 3, 2), (5, 5, 4), (1, 1, 1)])
+def test_easier_ritual_climbs_2_or_4_instead_of_3_or_5(state, monkeypatch, power, stated, easier):
+    """DIFFICULTY MODIFIERS (easier): "a max of 2 or 4 spaces ..., instead of the stated 3 or 5"."""
+    die(monkeypatch, 2)  # the lower marker climbs
+    s = king_pl(state, ritual=(20, 2), ritual_best=(20, 2))
+    normal = ka.perform_king_action(s, "ritual", power, [])
+    ev = []
+    easy = ka.perform_king_action(replace(s, config=replace(s.config, difficulty=("easier_ritual",))), "ritual",
+                                  power, ev)
+    assert normal.players[K].ritual[1] == 2 + stated and easy.players[K].ritual[1] == 2 + easier
+    assert [e.steps for e in ev if e.kind == "king_ritual"] == [easier]
+
+
+def test_a_cathedral_piece_climb_onto_a_special_space_gives_the_kings_bonus(state):
+    """Its Ritual bonuses apply wherever it reaches a special space, not only in its Ritual action."""
+    s = king_pl(state, ritual=(7, 20), ritual_best=(7, 20))  # the lower marker enters space 8 (special)
+    s = kg.king_climbs(s, "piece", [], steps=1)
+    assert s.players[K].ritual == (8, 20) and s.frames[-1].then == W.KingRitualBonuses(kinds=("special",))
+    before = f(s, "salt-spire")[K] + f(s, "mirror-dunes")[K]
+    s = ka.ritual_bonuses(replace(s, frames=s.frames[:-1]), s.frames[-1].then, [])
+    assert f(s, "salt-spire")[K] + f(s, "mirror-dunes")[K] == before + 2  # Stage 1: its areas produce 1
+
+
+def test_a_nightmare_climb_onto_a_special_space_commands_no_other_nightmare(state):
+    """"If the King reaches a [special] space due to ... a Nightmare ability, it does not command
+    another Nightmare"."""
+    s = replace(king_pl(state, ritual=(7, 20), ritual_best=(7, 20)), stage=2)
+    s = kg.king_climbs(s, "nightmare", [], steps=1)
+    then = s.frames[-1].then
+    assert then == W.KingRitualBonuses(kinds=("special",), command=False)
+    frames = s.frames[:-1]
+    s = ka.ritual_bonuses(replace(s, frames=frames), then, [])
+    assert s.frames == frames  # no command pushed
+    assert ka.ritual_bonuses(replace(s, frames=frames), W.KingRitualBonuses(kinds=("special",)), []).frames[-1].then \
+        == W.KingCommand()  # a Cathedral piece's climb in Stage 2 commands
+
+
 # --- SUMMON
 
 
@@ -122,10 +159,31 @@ def test_summon_overflow_goes_to_an_adjacent_area_it_does_not_control(state):
     assert len(over) == 1 and over[0] in ("choir-of-teeth", "ember-reach", "moth-garden")
 
 
+def stage_ii(state):
+    """The Stage II space resolved (its piece built): Stage 2 cards are in the game, Stage 1 goes on."""
+    piece = next(c.piece for c in board.pack(state).tracks.cathedral if "stage2" in c.icons)
+    return replace(state, cathedral_built=state.cathedral_built + (piece,))
+
+
 def test_stage_2_unit_limit_is_4_everywhere(state):
-    s = replace(shape(state, mirror_dunes=dict(followers=(0, 3)), salt_spire=dict(followers=(0, 3))), stage=2)
+    """"increased to 4 per area ... once Stage 2 cards are added to the game": from the Stage II
+    space, before the Cathedral is complete."""
+    s = stage_ii(shape(state, mirror_dunes=dict(followers=(0, 3)), salt_spire=dict(followers=(0, 3))))
+    assert s.stage == 1 and board.stage2_cards_added(s)
     s = ka.perform_king_action(s, "summon", 1, [])
     assert f(s, "mirror-dunes")[K] == 4 and f(s, "salt-spire")[K] == 4
+
+
+def test_before_the_stage_ii_space_the_king_unit_limit_is_3(state):
+    s = shape(state, mirror_dunes=dict(followers=(0, 3)))
+    assert units.room(s, K, "mirror-dunes") == 0 and ka.king_room(s, "mirror-dunes") == 0
+    assert units.room(stage_ii(s), K, "mirror-dunes") == 1 == ka.king_room(stage_ii(s), "mirror-dunes")
+
+
+def test_the_king_limit_of_4_holds_for_every_placement_not_only_its_summon(state):
+    """Production into its areas and its retreats count the King's units with ``units.room``."""
+    s = stage_ii(shape(state, mirror_dunes=dict(followers=(0, 3)), salt_spire=dict(followers=(0, 3))))
+    assert all(units.room(s, K, a) == 1 for a in ("mirror-dunes", "salt-spire"))  # every area, not just one
 
 
 def test_short_supply_produces_where_you_have_more_units(state):

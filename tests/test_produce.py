@@ -90,12 +90,16 @@ def test_every_area_with_your_fort_produces_and_other_players_forts_do_not():
     assert counts(state, y) == (0, 0, 0) and counts(state, theirs) == (0, 0, 0)
 
 
-def test_a_marked_area_with_your_fort_produces_once():
+def test_a_marked_area_with_your_fort_produces_twice():
+    """Summon: "Every Marked Area and every area with your Fort produces 1"; PRODUCE: "It is
+    possible for a single area to produce more than once during the resolution of a single effect"."""
     state = bare()
     x = target(state)
     state = marked_on(fort(state, x, ME), x)
-    state, _ = run(state, ME, summon_day(state))
-    assert counts(state, x) == (1, 0, 0)
+    state, ev = run(state, ME, summon_day(state))
+    assert counts(state, x) == (2, 0, 0)
+    assert len([e for e in ev if e.kind == "produce" and e.area == x]) == 2
+    assert violations(state) == []
 
 
 def test_summon_never_takes_followers_from_the_board_or_limbo_when_the_supply_is_empty():

@@ -17,6 +17,11 @@ def _state(players=4):
     return s
 
 
+def _stage2(players=4):
+    """The Devoured Units board is in play from Stage 2."""
+    return replace(_state(players), stage=2)
+
+
 def test_a_ritual_marker_scores_the_highest_vp_space_it_reached():
     s = _state()
     assert ritual_vp(s, 0) == 0
@@ -35,7 +40,7 @@ def test_forts_score_one_at_two_levels_and_two_at_three():
 
 
 def test_devoured_ties_share_the_summed_positions_rounded_down():
-    s = _state(4)
+    s = _stage2(4)
     # red most, blue and green tied second (the rulebook example: 5 + 3 shared = 4 each), Shadows 4th
     for seat, n in ((0, 6), (1, 4), (2, 4), (3, 0)):
         s = set_player(s, replace(s.players[seat], devoured=n))
@@ -46,10 +51,29 @@ def test_devoured_ties_share_the_summed_positions_rounded_down():
 
 
 def test_devoured_positions_use_the_highest_numbers_with_fewer_players():
-    s = _state(2)
+    s = _stage2(2)
     s = set_player(s, replace(s.players[0], devoured=3))
     s = set_player(s, replace(s.players[1], devoured=1))
     assert devoured_vp(s) == (8, 5)
+
+
+def test_a_side_with_nothing_devoured_has_the_fewest_and_scores_for_it():
+    """FINAL SCORE 3: most/2nd/3rd/fewest, 8/5/3 in a 2-player game; none devoured is the fewest."""
+    s = _stage2(2)
+    s = set_player(s, replace(s.players[0], devoured=2))
+    s = replace(s, devoured_shadows=1)
+    assert devoured_vp(s) == (8, 3)  # red most, the Shadows 2nd, blue (0) fewest
+    s = replace(s, devoured_shadows=0)
+    assert devoured_vp(s) == (8, 4)  # blue and the Shadows tied 2nd-3rd: (5 + 3) // 2
+
+
+def test_before_stage_2_devoured_units_score_nothing():
+    assert devoured_vp(_state(2)) == (0, 0)
+
+
+def test_with_nothing_devoured_every_side_shares_all_positions():
+    assert devoured_vp(_stage2(2)) == (5, 5)  # (8 + 5 + 3) // 3, the Shadows included
+    assert devoured_vp(_stage2(3)) == (4, 4, 4)  # (8 + 5 + 3 + 2) // 4
 
 
 def test_scores_add_up_and_the_tie_break_is_named():

@@ -23,7 +23,7 @@ from nctui.engine import Action, GameConfig, GameState, new_game, player_view, s
 from nctui.engine.events import HIDDEN, Event
 from nctui.engine.state import BASIC_COMBAT
 from nctui.engine.views import SPECTATOR, redact, step_reveals
-from nctui.engine.work import KeepWork, KingDreamWork, KingTuckWork, fight_of
+from nctui.engine.work import CardToBottom, KeepWork, KingDreamWork, KingTuckWork, fight_of
 from nctui.store import Store
 
 CONFIGS = [
@@ -67,6 +67,9 @@ def known(state: GameState, seat: int) -> set[str]:
             out.update(k.hand)
         out.update(c for stack in k.tucked for c in stack)
     out.update(f.card for f in state.frames if f.card)
+    for fr in state.frames:  # revealed conflict cards waiting for step 12 after a Victory or Defeat effect
+        if isinstance(fr.then, CardToBottom):
+            out.update(fr.then.played())
     w = state.work
     if isinstance(w, KeepWork) and w.seat == seat:
         out.update(w.drawn)
@@ -101,6 +104,8 @@ def _declared(event: Event, seat: int) -> set[str]:
     reveal = event.reveals()
     if reveal == "all" or (reveal == "owner" and event.seat == seat):
         return set(_strings(event))
+    if event.kind == "discard_development":  # face up on the discard pile, even if a reshuffle in the
+        return set(_strings(event))  # same step takes it back into the deck before the step ends
     return set()
 
 

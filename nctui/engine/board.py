@@ -231,3 +231,10 @@ def areas_matching(state: GameState, seat: int, where: str) -> tuple[str, ...]:
             held = nightmare_areas(state)
             return tuple(a.id for a in areas if a.id in held)
     raise ValueError(f"unknown area filter {where!r}")
+
+
+def stage2_cards_added(state: GameState) -> bool:
+    """The Stage II space has been resolved (THE NIGHTMARE CATHEDRAL: Stage 2 cards added to the
+    game): its piece is built (from the Cathedral track, or off the Divergent Paths sideboard)."""
+    stage2 = {c.piece for c in pack(state).tracks.cathedral if "stage2" in c.icons}
+    return bool(stage2.intersection(state.cathedral_built))

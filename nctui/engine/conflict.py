@@ -192,7 +192,7 @@ def begin(state: GameState, w: ConflictWork, area: str, sides: tuple[int, int], 
     the conflicts step it belongs to (the King's loop and Nightmares resolve one: ``left`` 1)."""
     a, b = sides
     ev.append(E.ConflictStarted(seat=w.seat, area=area, sides=(a, b)))
-    f = Fight(resolver=w.seat, left=w.left, where=w.where, area=area, sides=(a, b))
+    f = Fight(resolver=w.seat, left=w.left, where=w.where, area=area, sides=(a, b), only_in=w.area)
     if kc.involves_king(state, (a, b)):  # SOLO: the King's cards come from its shuffled hand
         state, f = kc.king_plays(state, f, ev)
         return _advance(state, f, "cards", ev)
@@ -414,7 +414,7 @@ def _victory(state: GameState, w: VictoryWork, action: TakeVictory, ev: Events) 
         return _finish(draw_development(state, seat, 1, ev), f, None, ev)
     ev.append(E.VictoryResolved(seat=seat, card=f.shadow_card))
     steps = _conflict_card(state, f).victory.steps
-    return _finish(state, f, _effect_frame(seat, steps, "victory", f.shadow_card), ev)
+    return _finish(state, f, _effect_frame(f, seat, steps, "victory"), ev)
 
 
 
@@ -422,14 +422,18 @@ def _victory(state: GameState, w: VictoryWork, action: TakeVictory, ev: Events) 
 TAKE_VICTORY = Rule(VictoryWork, (TakeVictory,), _victory_options, _victory_refusal, _victory)
 
 
-def _effect_frame(seat: int, steps: tuple[cs.Step, ...], source: Literal["victory", "defeat"], card: str) -> Frame:
+def _effect_frame(f: Fight, seat: int, steps: tuple[cs.Step, ...], source: Literal["victory", "defeat"]) -> Frame:
     """Step 11: the effect is resolved as completely as possible, then the card goes to the
-    bottom of the deck (the frame holds it meanwhile)."""
-    return Frame(seat=seat, steps=steps, source=source, card=card, must=True, then=CardToBottom(card=card))
+    bottom of the deck; step 12 comes after it (the frame holds the Conflict card and the cards
+    played meanwhile)."""
+    card = f.shadow_card
+    return Frame(seat=seat, steps=steps, source=source, card=card, must=True,
+                 then=CardToBottom(card=card, sides=f.sides, plays=f.plays))
 
 
 def card_to_bottom(state: GameState, then: CardToBottom, ev: Events) -> GameState:
-    return _to_bottom(state, then.card, ev)
+    """Steps 11 (the card to the bottom) and 12, once the Victory or Defeat effect is resolved."""
+    return _discard_played(_to_bottom(state, then.card, ev), then.sides, then.plays, ev)
 
 
 def _to_bottom(state: GameState, card: str, ev: Events) -> GameState:
@@ -441,17 +445,23 @@ def _defeat(state: GameState, f: Fight, ev: Events) -> GameState:
     seat = _player(f)
     ev.append(E.DefeatSuffered(seat=seat, card=f.shadow_card))
     steps = _conflict_card(state, f).defeat.steps
-    return _finish(state, f, _effect_frame(seat, steps, "defeat", f.shadow_card), ev)
+    return _finish(state, f, _effect_frame(f, seat, steps, "defeat"), ev)
 
 
-def _put_away(state: GameState, f: Fight, keep_card: bool, ev: Events) -> GameState:
-    """Step 12: played cards are discarded, except Basic Combat cards, which return to their
-    owners' hands; the Conflict card goes to the bottom of its deck unless an effect frame
-    holds it."""
-    if f.shadow_card and not keep_card:
+def _put_away(state: GameState, f: Fight, ev: Events) -> GameState:
+    """Steps 11-12 with no effect left to resolve: the Conflict card goes to the bottom of its
+    deck, then the played cards are put away."""
+    if f.shadow_card:
         state = _to_bottom(state, f.shadow_card, ev)
+    return _discard_played(state, f.sides, f.plays, ev)
+
+
+def _discard_played(state: GameState, sides: tuple[int, int], plays: tuple[tuple[str, ...], tuple[str, ...]],
+                    ev: Events) -> GameState:
+    """Step 12: played cards are discarded, except Basic Combat cards, which return to their
+    owners' hands."""
     decks = state.decks
-    for side, played in zip(f.sides, f.plays):
+    for side, played in zip(sides, plays):
         if kc.is_king(state, side):
             state, played = kc.put_away_king(state, played, ev)
         gone = tuple(c for c in played if c != BASIC_COMBAT)
@@ -466,15 +476,18 @@ def _put_away(state: GameState, f: Fight, keep_card: bool, ev: Events) -> GameSt
 
 
 def _finish(state: GameState, f: Fight, effect: Frame | None, ev: Events) -> GameState:
-    """The conflict is over; the next one follows, after the Victory or Defeat effect if any."""
-    state = _put_away(state, f, effect is not None, ev)
-    fresh = ConflictWork(seat=f.resolver, left=f.left - 1, where=f.where)
+    """The conflict is over; the next one follows, after the Victory or Defeat effect if any
+    (the effect comes before step 12: its frame puts the played cards away once resolved)."""
+    if effect is None:
+        state = _put_away(state, f, ev)
+    fresh = ConflictWork(seat=f.resolver, left=f.left - 1, where=f.where, area=f.only_in)
     shield = kc.shield_taker(state, f)
     if effect is None and shield is None:
         return _next_conflict(state, fresh, ev)
     state = replace(state, work=None)
     if fresh.left > 0:
-        state = push_effect(state, f.resolver, (cs.ResolveConflicts(count=fresh.left, where=f.where),), "conflicts",
+        state = push_effect(state, f.resolver, (cs.ResolveConflicts(count=fresh.left, where=f.where, area=f.only_in),),
+                            "conflicts",
                             must=True)
     if effect is None:  # SOLO: you may discard a card as the King's Shield returns
         return replace(state, work=KingShieldWork(seat=shield if shield is not None else -1))

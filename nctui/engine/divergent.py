@@ -139,8 +139,7 @@ def _after_stage_ii(state: GameState, step: cs.Step) -> cs.Step:
 
 
 def stage_ii_done(state: GameState) -> bool:
-    stage2 = {c.piece for c in board.pack(state).tracks.cathedral if "stage2" in c.icons}
-    return bool(stage2.intersection(state.cathedral_built))
+    return board.stage2_cards_added(state)
 
 
 def tiles_out(state: GameState, ev: Events) -> GameState:

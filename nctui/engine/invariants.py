@@ -347,9 +347,12 @@ def _cards_in_work(state: GameState, deck: str = "development") -> tuple[str, ..
         return held + tuple(fr.then.card for fr in state.frames if isinstance(fr.then, CardToBottom))
     if isinstance(w, KeepWork) and w.deck.startswith("development"):
         held += w.drawn
+    # played in a conflict whose Victory or Defeat effect is being resolved (step 12 waits for it)
+    played = sum((fr.then.played() for fr in state.frames if isinstance(fr.then, CardToBottom)), ())
     if f is not None:
-        # the King's own combat cards are not Development cards
-        held += tuple(c for c in f.plays[0] + f.plays[1] if c not in KING_COMBAT)
+        played += f.plays[0] + f.plays[1]
+    # the King's own combat cards are not Development cards
+    held += tuple(c for c in played if c not in KING_COMBAT)
     if isinstance(w, KingTuckWork):  # solo DEVELOP: the card waits for your choice of Action card
         held += (w.card,)
     return held

@@ -16,7 +16,7 @@ from .events import AreaPurpose, ClimbReason, Event, TuckReason
 from .king_state import HORROR_DIE, KING_COMBAT, KingState
 from .ops import draw_development, set_player
 from .state import GameState
-from .work import Frame
+from .work import Frame, KingRitualBonuses
 
 Events = list[Event]
 SOLO = "SOLO"  # rulebook sections of the King's rules are those of the solo rulebook
@@ -145,7 +145,7 @@ def king_climbs(state: GameState, why: ClimbReason, ev: Events, *, steps: int | 
                 piece: str = "") -> GameState:
     """BUILDING THE CATHEDRAL / KING'S TURN 8: the King climbs its lower marker (the one further
     back; tied: the first) 1 step, 2 with the harder modifier (``steps`` overrides), ignoring
-    costs and bonuses, up to the last space."""
+    costs, up to the last space; the King's own bonuses of the spaces reached follow in a frame."""
     seat = king(state).seat
     pl = state.players[seat]
     if steps is None:
@@ -157,6 +157,15 @@ def king_climbs(state: GameState, why: ClimbReason, ev: Events, *, steps: int | 
     best = (max(pl.ritual_best[0], ritual[0]), max(pl.ritual_best[1], ritual[1]))
     state = set_player(state, replace(pl, ritual=ritual, ritual_best=best))
     ev.append(E.KingClimbs(seat=seat, steps=to - pl.ritual[m], to=to, why=why, piece=piece))
+    # its Ritual bonuses apply wherever it reaches a special or ritual-only space (the solo text on
+    # Nightmares: "If the King reaches a [special] space due to ... a Nightmare ability, it does not
+    # command another Nightmare"); they resolve as soon as the engine resolves frames
+    track = board.pack(state).tracks.ritual
+    kinds = tuple(track[p - 1].kind for p in range(pl.ritual[m] + 1, to + 1)
+                  if track[p - 1].kind in ("special", "ritual"))
+    if kinds:
+        then = KingRitualBonuses(kinds=kinds, command=why != "nightmare")
+        state = under_pieces(state, Frame(seat=seat, steps=(), source="king_hook", then=then))
     return state
 
 

@@ -24,7 +24,7 @@ from .king_nightmares import devour_order
 from .ops import set_player
 from .rules import Refusal, Rule, legal
 from .state import AreaState, GameState
-from .work import Frame, KingCommand, KingConflicts, KingManeuverRest, KingManeuverWork, KingTuckWork
+from .work import Frame, KingCommand, KingConflicts, KingManeuverRest, KingManeuverWork, KingRitualBonuses, KingTuckWork
 
 Events = list[Event]
 SHADOWS = board.SHADOWS_SIDE
@@ -67,14 +67,9 @@ def command_nightmare(state: GameState, ev: Events) -> GameState:
 # Unit Limit, presence
 
 
-def unit_limit(state: GameState) -> int:
-    """ACTION ACTIVATION: 3 per area, 4 per area (every area) once Stage 2 cards are added."""
-    return 4 if state.stage >= 2 else 3
-
-
 def king_room(state: GameState, area_id: str) -> int:
-    seat = kt.king(state).seat
-    return max(0, unit_limit(state) - board.area(state, area_id).followers[seat])
+    """The King's Unit Limit, the same everywhere its units are counted (``units.room``)."""
+    return units.room(state, kt.king(state).seat, area_id)
 
 
 def controlled(state: GameState) -> tuple[str, ...]:
@@ -226,6 +221,16 @@ def _entered(state: GameState, kind: str, ev: Events) -> GameState:
     return _dream_cultists_each(state, ev) if kind == "ritual" else state
 
 
+def ritual_bonuses(state: GameState, then: KingRitualBonuses, ev: Events) -> GameState:
+    """The King's bonuses for the spaces a climb outside its Ritual action reached (``king.king_climbs``);
+    after a Nightmare's climb, no command."""
+    for kind in then.kinds:
+        if kind == "special" and state.stage >= 2 and not then.command:
+            continue
+        state = _entered(state, kind, ev)
+    return state
+
+
 def climb(state: GameState, marker: int, steps: int, ev: Events) -> GameState:
     """Climb one marker ``steps`` spaces (not past the last), ignoring costs and printed bonuses."""
     seat = kt.king(state).seat
@@ -243,10 +248,17 @@ def climb(state: GameState, marker: int, steps: int, ev: Events) -> GameState:
     return state
 
 
+# easier Ritual: the stated 3 or 5 steps become at most 2 or 4
+EASIER_RITUAL_STEPS = {3: 2, 5: 4}
+
+
 def ritual(state: GameState, p: tuple[int, ...], power: int, ev: Events) -> GameState:
     """PERFORM RITUAL: remove 2/1/0 Followers, roll: at least the threshold climbs the higher
-    marker, else the lower one; in Stage 2 it also commands a Nightmare."""
+    marker, else the lower one; in Stage 2 it also commands a Nightmare. Easier Ritual (DIFFICULTY
+    MODIFIERS): "a max of 2 or 4 spaces ..., instead of the stated 3 or 5"."""
     removed, steps, at_least = p
+    if kt.modifier(state, "easier_ritual"):
+        steps = EASIER_RITUAL_STEPS.get(steps, steps)
     state = remove_followers(state, removed, ev)
     die, state = kt.roll_horror_die(state, ev)
     pos = state.players[kt.king(state).seat].ritual

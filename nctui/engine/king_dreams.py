@@ -96,6 +96,16 @@ def refill_dreams(state: GameState, ev: Events) -> GameState:
     return state
 
 
+def dream_discount(state: GameState, card: str, ev: Events) -> int:
+    """Harder (DIFFICULTY MODIFIERS): "auto-adds a Cultist to each new Dream worth 3+VP whenever it
+    takes a new one", its two setup Dreams included: the Cultists the new Dream starts with."""
+    discount = int(modifier(state, "harder_dream_discount") and cards.dream(state, card).vp >= 3)
+    if discount:
+        ev.append(E.KingCultistOnDream(seat=king(state).seat, card=card, cultists=1, vp=cards.dream(state, card).vp,
+                                       why="discount"))
+    return discount
+
+
 def _take_for_king(state: GameState, card: str, ev: Events) -> GameState:
     k = king(state)
     decks = state.decks
@@ -104,10 +114,7 @@ def _take_for_king(state: GameState, card: str, ev: Events) -> GameState:
     ev.append(E.KingTakesDream(seat=k.seat, card=card))
     if decks.dream:  # the display is refilled from the deck at once
         ev.append(E.DreamOfferRefilled(card=decks.dream[0]))
-    discount = int(modifier(state, "harder_dream_discount") and cards.dream(state, card).vp >= 3)
-    if discount:  # harder: a Cultist auto-added to each new Dream worth 3+ VP
-        ev.append(E.KingCultistOnDream(seat=k.seat, card=card, cultists=1, vp=cards.dream(state, card).vp,
-                                       why="discount"))
+    discount = dream_discount(state, card, ev)
     return set_king(state, replace(k, dreams=k.dreams + (card,), dream_cultists=k.dream_cultists + (discount,)))
 
 

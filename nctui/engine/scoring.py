@@ -26,11 +26,14 @@ def fort_vp(state: GameState, seat: int) -> int:
 
 
 def devoured_vp(state: GameState) -> tuple[int, ...]:
-    """8/5/3/2 for most to fewest devoured units; ties share the summed positions, rounded
-    down; the Shadows hold a position but score nothing. A side with nothing devoured takes no
-    position (docs/rules-decisions.md)."""
+    """FINAL SCORE 3: 8/5/3/2 for most to fewest devoured units (the highest numbers with fewer
+    sides: 8/5/3 with 2 players); ties share the summed positions, rounded down; the Shadows hold a
+    position but score nothing. Every side takes a position, one with nothing devoured too: it has
+    the fewest. Before Stage 2 there is no Devoured Units board: nothing to score yet."""
+    if state.stage < 2:
+        return (0,) * len(state.players)
     sides = [(pl.devoured, pl.seat) for pl in state.players] + [(state.devoured_shadows, -1)]
-    ranked = sorted((s for s in sides if s[0] > 0), key=lambda s: -s[0])
+    ranked = sorted(sides, key=lambda s: -s[0])
     vp = [0] * len(state.players)
     pos = 0
     while pos < len(ranked):

@@ -27,6 +27,7 @@ from .king import (
     rondel,
     tuck,
 )
+from .king_dreams import dream_discount
 from .king_state import KingState
 from .ops import set_player
 from .rules import Refusal, Rule, legal
@@ -113,7 +114,10 @@ def _king_area(state: GameState, ev: Events) -> GameState:
                   hand=hand, dreams=tuple(two), dream_cultists=(0,) * len(two), nightmare_marker=1,
                   area_deck=area_deck)
     ev.append(E.KingSetup(seat=KING, dreams=tuple(two)))
-    return replace(state, king=k, rng=r, decks=replace(decks, dream=decks.dream[2:]))
+    state = replace(state, king=k, rng=r, decks=replace(decks, dream=decks.dream[2:]))
+    # harder: the Dream discount applies to the two setup Dreams too ("whenever it takes a new one")
+    cultists = tuple(dream_discount(state, c, ev) for c in two)
+    return replace(state, king=replace(k, dream_cultists=cultists))
 
 
 def _corner_options(state: GameState, w: SoloCornerWork) -> tuple[Action, ...]:

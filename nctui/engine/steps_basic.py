@@ -163,7 +163,7 @@ def produce_in(state: GameState, area_id: str, amount: int, ev: Events) -> GameS
 
 def start_produce(state: GameState, frame: Frame, step: cs.Produce, ev: Events) -> GameState:
     if step.mode == "each":
-        areas = board.areas_matching(state, frame.seat, step.where)
+        areas = producing_each(state, frame.seat, step.where)
         if order_matters(state, areas, step.amount):
             return replace(state, work=ProduceWork(seat=frame.seat, left=step.amount, where=step.where, mode="each",
                                                    areas=areas, must=True))
@@ -172,6 +172,15 @@ def start_produce(state: GameState, frame: Frame, step: cs.Produce, ev: Events) 
         return state
     return replace(state, work=ProduceWork(seat=frame.seat, left=step.amount, where=step.where, mode=step.mode,
                                            must=frame.must))
+
+
+def producing_each(state: GameState, seat: int, where: str) -> tuple[str, ...]:
+    """The areas that each produce, an area once per reason: a Marked Area holding your Fort
+    produces twice for "every Marked Area and every area with your Fort" (PRODUCE: "a single area
+    [may] produce more than once during the resolution of a single effect")."""
+    if where == "marked_or_fort":
+        return board.areas_matching(state, seat, "marked") + board.areas_matching(state, seat, "fort")
+    return board.areas_matching(state, seat, where)
 
 
 def order_matters(state: GameState, areas: tuple[str, ...], amount: int) -> bool:
@@ -198,14 +207,14 @@ def _one_area_limit_contested(state: GameState, areas: tuple[str, ...], amount: 
             continue
         over = [a for a in areas if board.controller(board.area(state, a)) == seat
                 and board.area(state, a).followers[seat] + amount > base]
-        if len(over) > 1:
+        if len(set(over)) > 1:
             return True
     return False
 
 
 def _produce_candidates(state: GameState, w: ProduceWork) -> tuple[ProduceIn, ...]:
     areas = w.areas if w.mode == "each" else board.areas_matching(state, w.seat, w.where)
-    return tuple(ProduceIn(area=a) for a in areas)
+    return tuple(ProduceIn(area=a) for a in dict.fromkeys(areas))
 
 
 def _produce_options(state: GameState, w: ProduceWork) -> tuple[Action, ...]:

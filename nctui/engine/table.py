@@ -112,6 +112,7 @@ CONTINUATIONS: dict[type, Continuation] = {
     W.KingLoop: king_conflicts.conflict_done,
     W.KingCommand: king_nightmares.king_command_nightmare,
     W.KingCommandResume: king_nightmares.resume,
+    W.KingRitualBonuses: king_actions.ritual_bonuses,
 }
 
 # Why an action of a type no decision of the moment offers is refused (else: the decision due).

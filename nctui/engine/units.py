@@ -34,7 +34,8 @@ def count(a: AreaState, side: int) -> int:
 def room(state: GameState, side: int, area_id: str) -> int:
     """UNIT LIMIT: how many more units of ``side`` the area may take. Shadows: 3 per area. A
     player: the limit on their Fortify card, and a higher "in one area" limit that only one of
-    their areas at a time may use (still the normal limit in every other area)."""
+    their areas at a time may use (still the normal limit in every other area). The King: 3, 4
+    in every area once Stage 2 cards are added."""
     a = board.area(state, area_id)
     if side == SHADOWS:
         return max(0, UNIT_LIMIT - a.shadows)
@@ -47,7 +48,15 @@ def room_after_leaving(state: GameState, side: int, source: str, to: str) -> int
     return _room(state, side, to, board.area(state, to).followers[side], leaving=source)
 
 
+def king_unit_limit(state: GameState) -> int:
+    """SOLO, ACTION ACTIVATION: the King's Unit Limit, 3 per area, "increased to 4 per area (not for
+    just one area like a player) once Stage 2 cards are added to the game" (the Stage II space)."""
+    return 4 if board.stage2_cards_added(state) else 3
+
+
 def _room(state: GameState, side: int, area_id: str, there: int, *, leaving: str = "") -> int:
+    if state.king is not None and side == state.king.seat:
+        return max(0, king_unit_limit(state) - there)
     base, one = follower_limits(state, side)
     if one > base:  # the higher limit holds in one area at a time
         crowded = any(o.followers[side] - (o.id == leaving) > base for o in state.areas if o.id != area_id)

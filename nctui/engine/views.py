@@ -214,6 +214,9 @@ class _Guess:
             seen.update(x for x in w.drawn if x != HIDDEN)
         if f is not None:
             seen.update(x for x in f.plays[0] + f.plays[1] if x != HIDDEN and x not in KING_COMBAT)
+        for fr in state.frames:  # face up, waiting for step 12 after a Victory or Defeat effect
+            if isinstance(fr.then, CardToBottom):
+                seen.update(x for x in fr.then.played() if x not in KING_COMBAT)
         stage = {x.id: x.stage for x in self.cards.development}
         unknown = Counter(dict.fromkeys(stage, 1))
         unknown[BASIC_COMBAT] = len(state.players) - (k is not None)

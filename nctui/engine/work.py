@@ -241,7 +241,7 @@ class ConflictWork(_W, tag="start_conflict"):
 
 class Fight(_S):
     """The conflict being fought in ``area`` between ``sides`` (seats, -2 for the Shadows);
-    ``resolver``, ``left`` and ``where``: the conflicts step it belongs to."""
+    ``resolver``, ``left``, ``where`` and ``only_in``: the conflicts step it belongs to."""
 
     resolver: int
     left: int  # conflicts still to resolve, this one included
@@ -253,6 +253,7 @@ class Fight(_S):
     revealed: bool = False
     shadow_card: str = ""  # the Conflict card played for the Shadows, while in play
     winner: int = -1
+    only_in: str = ""  # the step's one area ("resolve N conflicts in that area"), else ""
 
 
 class PlaysFirstWork(_W, tag="plays_first"):
@@ -453,9 +454,15 @@ class DreamPlayed(_T, tag="dream_played"):
 
 class CardToBottom(_T, tag="card_to_bottom"):
     """CONFLICTS 11-12: the Victory or Defeat effect is resolved; the Conflict card goes to the
-    bottom of its deck (``conflict``)."""
+    bottom of its deck, then the cards played (``plays``, per side of ``sides``, face up) are
+    discarded and Basic Combat cards return to their owners (``conflict``)."""
 
     card: str
+    sides: tuple[int, int] = (-1, -1)
+    plays: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+
+    def played(self) -> tuple[str, ...]:
+        return self.plays[0] + self.plays[1]
 
 
 class ActivationEnds(_T, tag="activation_ends"):
@@ -529,10 +536,20 @@ class KingCommandResume(_T, tag="king_command_resume"):
     failed: bool = False  # the current resolution resolves the Failure effect
 
 
+class KingRitualBonuses(_T, tag="king_ritual_bonuses"):
+    """PERFORM RITUAL (solo): the King's bonuses of the special and ritual-only spaces (``kinds``)
+    its marker reached outside its Ritual action (a Cathedral piece, a Nightmare); ``command``:
+    false for a Nightmare's climb ("it does not command another Nightmare") (``king_actions``)."""
+
+    kinds: tuple[str, ...]
+    command: bool = True
+
+
 Then = (
     FirstTurn | ActionDone | ReactionDone | AfterWindow | NextReaction | KingTurnReactions | EndTurn |
     DreamPlayed | CardToBottom | ActivationEnds | CathedralNext | RewardDone | BuildAfterKing | KingPieceDue |
-    KingPerform | KingActionDone | KingManeuverRest | KingConflicts | KingLoop | KingCommand | KingCommandResume
+    KingPerform | KingActionDone | KingManeuverRest | KingConflicts | KingLoop | KingCommand | KingCommandResume |
+    KingRitualBonuses
 )
 THEN_TYPES: tuple[type[_T], ...] = get_args(Then)
 
