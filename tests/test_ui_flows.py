@@ -9,8 +9,10 @@ import io
 import threading
 import time
 
+import pytest
 from msgspec.structs import replace
 from rich.console import Console
+from rich.text import Text
 from textual.command import CommandPalette
 from textual.filter import Monochrome
 from textual.widgets import Input, OptionList
@@ -139,6 +141,57 @@ def test_handoff_tells_what_happened_since_that_person_last_looked(tmp_path):
             assert "Since you last looked" in news and f"Red conquers {w.area(area)}" in news
             red = store.state.players[0]
             assert not any(w.card(c) in news for c in red.hand)  # public lines only: Blue may not be alone
+
+    run(go())
+
+
+@pytest.mark.parametrize("size", [SMALL, BIG])
+def test_handoff_echoes_the_option_picked_and_a_press_does_one_thing(tmp_path, size):
+    async def go():
+        app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=size) as pilot:
+            await pilot.press("3")
+            await pilot.pause()
+            store = app.store
+            w = words_for(store.state.pack)
+            conquer = store.state.decision.options[1]
+            await pilot.press("2")  # Blue conquers with option 2; Red decides next
+            await pilot.pause()
+            assert isinstance(app.screen, HandoffScreen)
+            echo = text_of(app.screen, "#handoff-echo")
+            assert f"Blue chose 2: Conquer {w.area(conquer.area)}" in echo
+            state_id = store.state_id
+            for key in ("1", "2", "enter"):  # a digit neither dismisses nor picks; Enter only dismisses
+                await pilot.press(key)
+                await pilot.pause()
+                assert store.state_id == state_id
+            assert isinstance(app.screen, GameScreen)
+
+    run(go())
+
+
+def test_handoff_news_scrolls_and_keeps_the_newest(tmp_path):
+    news = tuple(f"line {i}" for i in range(40))
+
+    async def go():
+        app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=SMALL) as pilot:
+            screen = HandoffScreen(1, Text("B Blue"), "Blue", news=news)
+            app.push_screen(screen)
+            await pilot.pause()
+            await pilot.pause()
+            box = screen.query_one("#handoff-news-box")
+            text = text_of(screen, "#handoff-news")
+            assert "line 0" in text and "line 39" in text  # every line is there, none dropped
+            assert box.max_scroll_y > 0 and box.scroll_y == box.max_scroll_y  # the newest in view
+            region = box.content_region
+            assert region.bottom <= SMALL[1]
+            await pilot.press("pageup")
+            await pilot.pause()
+            assert box.scroll_y < box.max_scroll_y
+            await pilot.press("down")
+            await pilot.pause()
+            assert isinstance(app.screen, HandoffScreen)  # scrolling does not dismiss
 
     run(go())
 

@@ -181,3 +181,13 @@ _SECRET_WORDS: dict[type, str] = {
 def describe_secret_action(action: Action) -> str:
     """A decision whose card only its seat may know, as the others read it."""
     return _SECRET_WORDS.get(type(action), type(action).__name__)
+
+
+def describe_choice(action: Action, state: GameState, seat: int, number: int, *, public: bool) -> str:
+    """The option a person just picked, echoed back ('Blue chose 2: Conquer Ash Nave'), so a
+    press that went astray (a numbering shifted by a page or a new option) is seen at once.
+    ``public``: said where others may be looking (a hot-seat hand-off), so a face-down card
+    stays unnamed."""
+    words = describe_secret_action(action) if public and type(action) in _SECRET_WORDS \
+        else describe_action(action, state)
+    return f"{seat_name(state, seat)} chose {number}: {words}"

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, cast
 
 from ... import saves
-from ...describe import describe_decision, seat_name
+from ...describe import describe_choice, describe_decision, seat_name
+from ...engine.actions import Action
 from ...engine.state import GameState
 from ...store import StoreError
 from ..widgets.common import seat_tag
@@ -65,6 +66,7 @@ class FlowsMixin(_Host):
     _handoff_screen: HandoffScreen | None = None
     _king_pending: tuple[list[KingStep], GameState | None, GameState] | None = None
     _pace_king = True
+    _echo = ""  # the option just picked, in public words, for the next hand-off screen
 
     # -- state ----------------------------------------------------------------------------------
 
@@ -102,10 +104,16 @@ class FlowsMixin(_Host):
         d = state.decision
         decision = describe_decision(state) if d is not None and d.seat == seat else ""
         context = f"Turn {state.turn_number}" if state.phase != "setup" else "Setup"
+        echo, self._echo = self._echo, ""
         screen = HandoffScreen(seat, seat_tag(state, seat), seat_name(state, seat), decision=decision, context=context,
-                               news=tuple(self.game.news_for(seat)))
+                               news=tuple(self.game.news_for(seat)), echo=echo)
         self._handoff_screen = screen
         self.app.push_screen(screen, self._handed_off)
+
+    def _note_choice(self, action: Action, state: GameState, seat: int, index: int) -> None:
+        """Called as a person picks an option: echoed on the hand-off that may follow, in words
+        the next person may read too (a face-down card stays unnamed)."""
+        self._echo = describe_choice(action, state, seat, index + 1, public=True) if self._hotseat else ""
 
     def _note_seen(self) -> None:
         """Called on every redraw: the viewer has seen the game up to now."""

@@ -239,6 +239,7 @@ class GameScreen(FlowsMixin, Screen[None]):
         if decision is None or not 0 <= message.index < len(decision.options):
             return
         options = decision.options
+        self._note_choice(options[message.index], self.game.view(seat).state, seat, message.index)  # flows
         self._dispatch(options[message.index], state_id, seat)
 
     def _dispatch(self, action, state_id: int, seat: int) -> None:

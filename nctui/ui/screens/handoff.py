@@ -17,14 +17,12 @@ from typing import Literal
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Center, Middle, Vertical
+from textual.containers import Center, Middle, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
 HandoffResult = Literal["go", "undo", "quit"]
 
-
-NEWS_LINES = 7  # the latest lines of news on the hand-off screen (the log holds them all)
 
 
 class HandoffScreen(Screen[HandoffResult]):
@@ -34,29 +32,53 @@ class HandoffScreen(Screen[HandoffResult]):
     HandoffScreen { background: $background; }
     #handoff-box { width: 64; max-width: 100%; height: auto; border: heavy $accent; padding: 1 2; }
     #handoff-text { width: 100%; text-align: center; }
-    #handoff-news { width: 100%; height: auto; max-height: 9; margin-top: 1; color: $text-muted; }
+    #handoff-echo { width: 100%; text-align: center; margin-top: 1; }
+    /* every line of news, scrolled to the newest; at 80x24 the box still fits the screen */
+    #handoff-news-box { width: 100%; height: auto; max-height: 9; margin-top: 1; }
+    #handoff-news { width: 100%; height: auto; color: $text-muted; }
     """
     BINDINGS = [
         Binding("enter", "go", "Show my hand", id="handoff.go"),
         Binding("space", "go", "Show", show=False, id="handoff.go-space"),
         Binding("u", "undo", "Undo the last decision", id="handoff.undo"),
         Binding("q", "quit_game", "Save & quit", id="handoff.quit"),
+        # the news scrolls from the keyboard: the box is not focusable, so no key is stolen
+        Binding("up", "scroll_news(-1)", "Scroll up", show=False, id="handoff.up"),
+        Binding("down", "scroll_news(1)", "Scroll down", show=False, id="handoff.down"),
+        Binding("pageup", "scroll_news(-8)", "Page up", show=False, id="handoff.pageup"),
+        Binding("pagedown", "scroll_news(8)", "Page down", show=False, id="handoff.pagedown"),
     ]
 
     def __init__(self, seat: int, who: Text, name: str, *, decision: str = "", context: str = "",
-                 news: tuple[str, ...] = ()) -> None:
+                 news: tuple[str, ...] = (), echo: str = "") -> None:
         """``seat``: the seat the keyboard passes to; ``who``: its tag ('B Blue' in its colour);
         ``name``: its name ('Blue'); ``decision``: the public prompt of its decision;
-        ``context``: e.g. 'Turn 3'; ``news``: public log lines since that person last looked."""
+        ``context``: e.g. 'Turn 3'; ``news``: public log lines since that person last looked;
+        ``echo``: the option the person before just picked, in public words ('Blue chose 2:
+        Conquer Ash Nave'), so a press that went astray is seen before the keyboard passes."""
         super().__init__()
         self.seat, self.who, self.seat_name = seat, who, name
-        self.decision, self.context, self.news = decision, context, news
+        self.decision, self.context, self.news, self.echo = decision, context, news, echo
 
     def compose(self) -> ComposeResult:
         with Middle(), Center(), Vertical(id="handoff-box"):
+            if self.echo:
+                yield Static(Text(self.echo, style="bold"), id="handoff-echo")
             yield Static(self._message(), id="handoff-text")
             if self.news:
-                yield Static(self._news(), id="handoff-news")
+                with VerticalScroll(id="handoff-news-box", can_focus=False):
+                    yield Static(self._news(), id="handoff-news")
+
+    def on_mount(self) -> None:
+        if self.news:  # the newest news in view; the older ones scroll up
+            self.call_after_refresh(self._news_box().scroll_end, animate=False)
+
+    def _news_box(self) -> VerticalScroll:
+        return self.query_one("#handoff-news-box", VerticalScroll)
+
+    def action_scroll_news(self, lines: int) -> None:
+        if self.news:
+            self._news_box().scroll_relative(y=lines, animate=False)
 
     def _message(self) -> Text:
         t = Text()
@@ -82,10 +104,8 @@ class HandoffScreen(Screen[HandoffResult]):
     def _news(self) -> Text:
         """The latest public lines since this person last looked (a conflict's reveal and result
         happen as the other person decides: this is where its first player learns of them)."""
-        shown = self.news[-NEWS_LINES:]
-        t = Text(f"Since you last looked ({len(self.news)} in the log):\n" if len(self.news) > len(shown)
-                 else "Since you last looked:\n", style="bold")
-        t.append("\n".join(f"· {line}" for line in shown), style="")
+        t = Text(f"Since you last looked ({len(self.news)}, newest last; ↑/↓ scroll):\n", style="bold")
+        t.append("\n".join(f"· {line}" for line in self.news), style="")
         return t
 
     def action_go(self) -> None:
