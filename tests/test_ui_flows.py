@@ -19,7 +19,7 @@ from textual.widgets import Input, OptionList
 
 from nctui import saves
 from nctui.bots import RandomBot
-from nctui.describe import describe_secret_action, words_for
+from nctui.describe import describe_changes, describe_secret_action, words_for
 from nctui.engine import GameConfig, events as E, player_view
 from nctui.engine.actions import PlayCombatCard
 from nctui.engine.facts import facts
@@ -30,7 +30,7 @@ from nctui.ui.app import GameScreen, create_app
 from nctui.ui.commands import screen_commands
 from nctui.ui.screens.game_over import GameOverScreen
 from nctui.ui.screens.handoff import HandoffScreen
-from nctui.ui.screens.king_turn import KingTurnScreen, king_turn_events
+from nctui.ui.screens.king_turn import KingStep, KingTurnScreen, king_turn_events
 from nctui.ui.screens.load import LoadScreen
 from nctui.ui.screens.new_game import NewGameScreen
 from nctui.ui.screens.save import SaveScreen
@@ -557,6 +557,84 @@ def test_king_turn_is_paced_step_by_step(tmp_path):
             assert isinstance(app.screen, GameScreen)
 
     run(go())
+
+
+async def open_kings_turn(pilot, option: int) -> KingTurnScreen:
+    await pilot.pause()
+    pilot.app.screen.query_one(DecisionPanel).highlight = option
+    await pilot.press("enter")
+    await pilot.pause()
+    screen = pilot.app.screen
+    assert isinstance(screen, KingTurnScreen)
+    return screen
+
+
+@pytest.mark.parametrize("size", [SMALL, BIG])
+def test_king_turn_panel_scrolls_and_ends_with_what_changed(tmp_path, size):
+    store, option = before_a_kings_turn()
+    before = store.state
+
+    async def go():
+        app = create_app(store, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=size) as pilot:
+            screen = await open_kings_turn(pilot, option)
+            lines = screen.query_one("#king-lines")
+            assert lines.content_region.height >= (10 if size == SMALL else 20)  # not 7 lines at 80x24
+            await pilot.press("a")
+            await pilot.pause()
+            await pilot.pause()
+            text = text_of(screen, "#king-text", size[0])
+            assert "What the turn changed:" in text
+            changed = describe_changes(player_view(before, 0).state, app.game_screen().game.view(0).state)
+            assert changed and all(line in text for line in changed)
+            assert lines.max_scroll_y > 0 and lines.scroll_y == lines.max_scroll_y  # the summary in view
+            await pilot.press("pageup")
+            await pilot.pause()
+            paged = lines.scroll_y
+            assert paged < lines.max_scroll_y
+            await pilot.press("up")
+            await pilot.pause()
+            assert lines.scroll_y == max(paged - 1, 0)
+            await pilot.press("home")
+            await pilot.pause()
+            assert lines.scroll_y == 0
+            await pilot.press("pagedown", "end")
+            await pilot.pause()
+            assert lines.scroll_y == lines.max_scroll_y and isinstance(app.screen, KingTurnScreen)
+
+    run(go())
+
+
+def test_king_turn_is_one_panel_the_kings_later_steps_join_it(tmp_path):
+    store, option = before_a_kings_turn()
+
+    async def go():
+        app = create_app(store, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=SMALL) as pilot:
+            screen = await open_kings_turn(pilot, option)
+            n = len(screen.steps)
+            more = [KingStep("king_maneuvers", "The King places a Follower in Ash Nave", 0)]
+            screen.add(more, screen.after)  # the King's next decision of the same turn
+            await pilot.pause()
+            assert app.screen is screen and len(screen.steps) == n + 1 and screen.shown == 1
+            # after a decision of the player's inside the turn, the panel comes back with the whole
+            # turn, at the first step not read yet
+            again = KingTurnScreen(screen.steps, screen.before, screen.after, read=n)
+            assert again.shown == n + 1 and again.steps[:n] == screen.steps[:n]
+
+    run(go())
+
+
+def test_king_turn_panel_snapshot(snap_compare, tmp_path):
+    store, option = before_a_kings_turn()
+
+    async def run_before(pilot):
+        await open_kings_turn(pilot, option)
+        await pilot.press("a")
+        await pilot.pause()
+
+    assert snap_compare(create_app(store, save_dir=tmp_path, bot_delay=0), terminal_size=SMALL,
+                        run_before=run_before)
 
 
 def test_king_turn_pacing_can_be_turned_off(tmp_path):

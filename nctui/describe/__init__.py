@@ -6,12 +6,13 @@ anything or looks at secrets: a viewer's state and redacted events are all it ne
 """
 
 from .actions import describe_action, describe_choice, describe_secret_action
+from .changes import describe_changes
 from .decisions import describe_decision
 from .events import describe_event, describe_events, why_irreversible
 from .names import END_REASONS, SEAT_LETTERS, Words, plural, seat_letter, seat_name, side_name, words_for
 
 __all__ = [
-    "END_REASONS", "SEAT_LETTERS", "Words", "describe_action", "describe_choice", "describe_decision", "describe_event",
-    "describe_events",
+    "END_REASONS", "SEAT_LETTERS", "Words", "describe_action", "describe_changes", "describe_choice",
+    "describe_decision", "describe_event", "describe_events",
     "describe_secret_action", "plural", "seat_letter", "seat_name", "side_name", "why_irreversible", "words_for",
 ]

@@ -64,7 +64,9 @@ class FlowsMixin(_Host):
     _hotseat = _handoff_first = _over_shown = False
     _handoff_to: int | None = None
     _handoff_screen: HandoffScreen | None = None
-    _king_pending: tuple[list[KingStep], GameState | None, GameState] | None = None
+    # the King's turn to show: its steps, the position before it, after it, and how many steps were read
+    _king_pending: tuple[list[KingStep], GameState | None, GameState, int] | None = None
+    _king_turn: tuple[list[KingStep], GameState | None] | None = None  # the steps shown so far this turn
     _pace_king = True
     _echo = ""  # the option just picked, in public words, for the next hand-off screen
 
@@ -75,7 +77,7 @@ class FlowsMixin(_Host):
         (whoever opened it may not be the seat deciding)."""
         self._hotseat = self.game.hotseat
         self._handoff_first = self._hotseat and self.game.state_id > 0
-        self._handoff_to = self._handoff_screen = self._king_pending = None
+        self._handoff_to = self._handoff_screen = self._king_pending = self._king_turn = None
         self._pace_king = True
         self._king_seen = self.game.state_id
         self._king_during = self._in_king_turn(self.game.view(self.viewer).state)
@@ -145,21 +147,32 @@ class FlowsMixin(_Host):
     # -- the King's turn ------------------------------------------------------------------------
 
     def _note_king_turn(self) -> None:
-        """Collect the King's turn steps among the events since last time (solo)."""
+        """Collect the King's turn steps among the events since last time (solo). A turn is one
+        panel: the steps of the King's later decisions join those not shown yet, and when the
+        player had to decide in the middle of the turn, the panel comes back with the whole turn
+        so far (at the first new step), its summary counted from the turn's start."""
         update = self.game.events(self._king_seen, self.viewer)
         state = self.game.view(self.viewer).state
+        if not self._king_during:
+            self._king_turn = None  # these events start outside a King's turn: a new one
         if update.undone:
-            self._king_pending = None
+            self._king_pending = self._king_turn = None
         elif state.king is not None and self._pace_king and "human" in self.game.config.seats:
             events = king_turn_events(update.events, state.king.seat, during=self._king_during)
             if events:
                 steps = king_steps(events, state)
-                if self._king_pending is not None:
-                    old, before, _ = self._king_pending
-                    self._king_pending = (old + steps, before, state)
+                open_panel = self.app.screen if self.is_attached else None
+                if isinstance(open_panel, KingTurnScreen) and self._king_pending is None:
+                    open_panel.add(steps, state)  # the panel being read grows: still one per turn
+                    self._king_turn = (open_panel.steps, open_panel.before)
+                elif self._king_pending is not None:
+                    old, before, _, read = self._king_pending
+                    self._king_pending = (old + steps, before, state, read)
                 else:
-                    before = self.game.view_at(self._king_seen, self.viewer).state
-                    self._king_pending = (steps, before, state)
+                    earlier, before = self._king_turn if self._king_turn is not None else ([], None)
+                    if before is None:
+                        before = self.game.view_at(self._king_seen, self.viewer).state
+                    self._king_pending = (earlier + steps, before, state, len(earlier))
         self._king_seen = update.state_id
         self._king_during = self._in_king_turn(state)
 
@@ -188,10 +201,11 @@ class FlowsMixin(_Host):
             self._push_handoff(self._handoff_to)
             return
         if self._king_pending is not None:
-            steps, before, after = self._king_pending
+            steps, before, after, read = self._king_pending
             self._king_pending = None
+            self._king_turn = (steps, before)
             if self._pace_king:
-                self.app.push_screen(KingTurnScreen(steps, before, after), self._king_done)
+                self.app.push_screen(KingTurnScreen(steps, before, after, read=read), self._king_done)
                 return
         outcome = self.game.view(self.viewer).state.outcome
         if outcome is None:

@@ -1,11 +1,13 @@
-"""Solo: the King of Horrors' turn, shown one step at a time at the player's pace.
+"""Solo: the King of Horrors' turn (KING'S TURN), one panel per turn, read at the player's pace.
 
 The engine has already resolved the King's turn when this screen opens: it presents the events
 of the decisions just taken that belong to the King's turn, one line per step (Space/Enter: the
 next, ``a``: all at once), with the Horror Die once it is rolled and the Day spaces of the
 Action Matrix (the King's Dreamer ♛ and its Cultists ●) as they were before the roll, then as
-they are after the Dreamer moved. ``p`` turns the pacing off for the rest of the game (the log
-still has every line). Dismissed with whether to keep pacing.
+they are after the Dreamer moved. The King's later decisions of the same turn are added to the
+open panel (``add``), so a turn reads as one list; the list scrolls (↑/↓, PgUp/PgDn, Home/End)
+and, once every step is shown, ends with what the turn changed. ``p`` turns the pacing off for
+the rest of the game (the log still has every line). Dismissed with whether to keep pacing.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ...describe import describe_event, words_for
+from ...describe import describe_changes, describe_event, words_for
 from ...engine.events import Event, KingHorrorDie
 from ...engine.state import GameState
 
@@ -74,7 +76,8 @@ def matrix_line(state: GameState | None) -> Text:
 
 
 def die_face(value: int) -> Text:
-    return Text.assemble(("╭───╮\n", DIE), (f"│ {value} │\n", DIE), ("╰───╯", DIE))
+    """The Horror Die on one line: the panel's lines go to the steps at 80x24."""
+    return Text.assemble(("the Horror Die ", Style(bold=True)), (f" {value} ", DIE))
 
 
 class KingTurnScreen(ModalScreen[bool]):
@@ -83,7 +86,7 @@ class KingTurnScreen(ModalScreen[bool]):
     DEFAULT_CSS = """
     /* docked low, so the board and the matrix stay in view above the King's steps */
     KingTurnScreen { align: center bottom; }
-    #king-box { width: 100%; height: 15; max-height: 65%; background: $panel; border: round $error;
+    #king-box { width: 100%; height: 70%; min-height: 12; background: $panel; border: round $error;
                 padding: 0 1; }
     #king-head { height: auto; }
     #king-lines { height: 1fr; }
@@ -96,12 +99,22 @@ class KingTurnScreen(ModalScreen[bool]):
         Binding("p", "stop_pacing", "Stop pacing", id="king.stop-pacing"),
         Binding("escape", "close", "Close", id="king.close"),
         Binding("x", "close", "Close", show=False, id="king.close-x"),
+        # the steps scroll from the keyboard (the list is not focusable: no key is stolen)
+        Binding("up", "scroll(-1)", "Scroll up", show=False, id="king.up"),
+        Binding("down", "scroll(1)", "Scroll down", show=False, id="king.down"),
+        Binding("pageup", "page(-1)", "Page up", show=False, id="king.pageup"),
+        Binding("pagedown", "page(1)", "Page down", show=False, id="king.pagedown"),
+        Binding("home", "edge(0)", "Top", show=False, id="king.home"),
+        Binding("end", "edge(1)", "Bottom", show=False, id="king.end"),
     ]
 
-    def __init__(self, steps: list[KingStep], before: GameState | None, after: GameState) -> None:
+    def __init__(self, steps: list[KingStep], before: GameState | None, after: GameState, *, read: int = 0) -> None:
+        """``steps``: the turn's steps so far; ``before``: the position as the turn began;
+        ``read``: how many of the steps were shown before (the turn goes on after a decision of
+        the player's: the panel comes back with the whole turn, at the first new step)."""
         super().__init__()
         self.steps, self.before, self.after = steps, before, after
-        self.shown = 1  # how many steps are on screen
+        self.shown = min(read + 1, len(steps))  # how many steps are on screen
         self.pacing = True
 
     def compose(self) -> ComposeResult:
@@ -118,26 +131,59 @@ class KingTurnScreen(ModalScreen[bool]):
     def done(self) -> bool:
         return self.shown >= len(self.steps)
 
-    def _draw(self) -> None:
+    def add(self, steps: list[KingStep], after: GameState) -> None:
+        """The King's next decisions of the same turn: more steps in this panel, not a new one."""
+        self.steps = self.steps + steps
+        self.after = after
+        if self.is_mounted:
+            self._draw(follow=False)
+
+    def summary(self) -> list[str]:
+        """What the turn changed, from the position before it to the one after it."""
+        return describe_changes(self.before, self.after) if self.before is not None else []
+
+    def _draw(self, *, follow: bool = True) -> None:
         seen = self.steps[: self.shown]
         moved = any(s.kind == "king_dreamer_moves" for s in seen)
         die = next((s.value for s in seen if s.kind == "king_horror_die"), None)
         head = Text(f"The King's turn · step {self.shown} of {len(self.steps)}", style="bold")
+        if die is not None:
+            head.append(" · ")
+            head.append_text(die_face(die))
         board = Text("Day spaces ", style=Style(dim=True))
         board.append_text(matrix_line(self.after if moved or self.before is None else self.before))
-        parts = [head, board]
-        if die is not None:
-            parts.append(Text.assemble(die_face(die), f"  the Horror Die: {die}"))
-        self.query_one("#king-head", Static).update(Group(*parts))
+        self.query_one("#king-head", Static).update(Group(head, board))
         lines = Text()
         for i, step in enumerate(seen):
             if i:
                 lines.append("\n")
             lines.append("· " + step.text, KING_STEP if step.kind.startswith("king_") else Style())
+        if self.done:
+            changes = self.summary()
+            lines.append("\n\nWhat the turn changed:" if changes else "\n\nThe turn changed nothing on the board.",
+                         Style(bold=True, underline=True))
+            for line in changes:
+                lines.append(f"\n  {line}")
         self.query_one("#king-text", Static).update(lines)
-        self.query_one("#king-lines", VerticalScroll).scroll_end(animate=False)
-        more = "Space: next step · a: all · " if not self.done else "Space: close · "
-        self.query_one("#king-hint", Static).update(Text(more + "p: stop pacing King's turns · x: close"))
+        if follow:  # the newest step in view; ↑/PgUp read back
+            self.call_after_refresh(self._lines().scroll_end, animate=False)
+        more = "Space: next · a: all · " if not self.done else "Space: close · "
+        self.query_one("#king-hint", Static).update(
+            Text(more + "↑/↓ PgUp/PgDn: scroll · p: stop pacing · x: close", no_wrap=True, overflow="ellipsis"))
+
+    def _lines(self) -> VerticalScroll:
+        return self.query_one("#king-lines", VerticalScroll)
+
+    def action_scroll(self, lines: int) -> None:
+        self._lines().scroll_relative(y=lines, animate=False)
+
+    def action_page(self, pages: int) -> None:
+        box = self._lines()
+        box.scroll_relative(y=pages * max(box.content_region.height - 1, 1), animate=False)
+
+    def action_edge(self, end: int) -> None:
+        box = self._lines()
+        box.scroll_to(y=box.max_scroll_y if end else 0, animate=False)
 
     def action_next(self) -> None:
         if self.done:
