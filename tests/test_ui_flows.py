@@ -776,3 +776,17 @@ def test_keys_are_handled_while_a_computer_player_thinks(tmp_path, monkeypatch):
         run(go())
     finally:
         release.set()
+
+
+def test_describe_changes_names_what_a_turn_changed():
+    state = Store(SOLO).state
+    areas = list(state.areas)
+    first = areas[0]
+    followers = tuple(n + 2 if seat == 1 else n for seat, n in enumerate(first.followers))
+    areas[0] = replace(first, followers=followers, shadows=first.shadows + 1)
+    after = replace(state, areas=tuple(areas))
+    w = words_for(state.pack)
+    n = first.followers[1]
+    assert describe_changes(state, after) == [
+        f"{w.area(first.id)}: King {n} → {n + 2}, the Shadows {first.shadows} → {first.shadows + 1}"]
+    assert describe_changes(state, state) == []
