@@ -153,4 +153,3 @@ def make_bot(level: Level, seed: int) -> AnyBot:
     return GreedyBot(seed) if level == "greedy" else StrongBot(seed)
 
 
-__all__ = ["LIGHT", "GreedyBot", "RandomBot", "StrongBot", "make_bot"]
