@@ -33,10 +33,14 @@ def gain(state: CathedralState, action: Place) -> tuple[CathedralState, float]:
     return result.state, value
 
 
-def _cathedral(state: CathedralState, rng: random.Random) -> Place:
-    """The Cathedral near the middle of the city, where it hinders both sides' enclosures."""
-    central = [a for a in rules.legal_actions(state) if 2 <= a.row <= 4 and 2 <= a.col <= 5]
-    return rng.choice(central)
+def _cathedral(state: CathedralState, rng: random.Random, *, against_wall: bool) -> Place:
+    """The Cathedral near the middle of the city, or against a wall (measured: Light's strong
+    player wins far more often with it there, docs/cathedral.md)."""
+    if against_wall:
+        places = [a for a in rules.legal_actions(state) if a.row == 0 or a.col == 0]
+    else:
+        places = [a for a in rules.legal_actions(state) if 2 <= a.row <= 4 and 2 <= a.col <= 5]
+    return rng.choice(places)
 
 
 class GreedyBot:
@@ -47,7 +51,7 @@ class GreedyBot:
 
     def choose(self, view: CathedralState) -> Place:
         if view.phase == "cathedral":
-            return _cathedral(view, self.rng)
+            return _cathedral(view, self.rng, against_wall=False)
         best: list[Place] = []
         top = -1.0
         for action in rules.legal_actions(view):
@@ -85,7 +89,13 @@ def standing(state: CathedralState, colour: int) -> float:
     left = rules.unplaced(state, colour)
     stuck = blocked(state, colour)
     room = (state.territory[colour] & ~rules.occupied(state) & FULL).bit_count()
-    return -stuck - 0.35 * (left - stuck) + 0.6 * min(room, left - stuck)
+    return -stuck - W_LEFT * (left - stuck) + W_ROOM * min(room, left - stuck)
+
+
+# weights of standing(): measured against the greedy player (docs/cathedral.md)
+W_LEFT, W_ROOM = 0.35, 0.6
+LATE_STEPS = (1, 5)  # one move deeper below late // k placements, for each k
+SAMPLE = 3  # an inner node weighs this many times its width of placements, by immediate gain
 
 
 def evaluate(state: CathedralState, colour: int) -> float:
@@ -107,10 +117,10 @@ class StrongBot:
 
     def choose(self, view: CathedralState) -> Place:
         if view.phase == "cathedral":
-            return _cathedral(view, self.rng)
+            return _cathedral(view, self.rng, against_wall=True)
         me = view.to_move
         actions = rules.legal_actions(view)
-        depth = self.depth + (len(actions) < self.late) + (len(actions) < self.late // 5)
+        depth = self.depth + sum(len(actions) < self.late // k for k in LATE_STEPS)
         scored = []
         for action in actions:
             after, value = gain(view, action)
@@ -128,8 +138,10 @@ class StrongBot:
         if depth <= 0 or state.phase != "build" or (state.game != 0 and not state.buildings):
             return evaluate(state, me)
         mover = state.to_move
-        by_gain = sorted((gain(state, a) for a in rules.legal_actions(state)), key=lambda t: t[1], reverse=True)
-        children = sorted((after for after, _ in by_gain[: 3 * self.width]),
+        actions = list(rules.legal_actions(state))
+        self.rng.shuffle(actions)  # among equal gains, any: not the placements listed first
+        by_gain = sorted((gain(state, a) for a in actions), key=lambda t: t[1], reverse=True)
+        children = sorted((after for after, _ in by_gain[: SAMPLE * self.width]),
                           key=lambda after: evaluate(after, mover), reverse=True)[: self.width]
         if mover == me:
             for after in children:
