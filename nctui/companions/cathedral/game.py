@@ -26,6 +26,16 @@ class Cathedral:
     state_type = CathedralState
     action_type: Any = Place
 
+    levels = ("random", "greedy", "strong")
+
+    def computer_game(self, seed: int, levels: tuple[str, ...]) -> CathedralConfig:
+        if len(levels) != 2 or any(level not in self.levels for level in levels):
+            raise ValueError(f"Cathedral has two seats, each one of {', '.join(self.levels)}")
+        return CathedralConfig(seats=("bot", "bot"), levels=(levels[0], levels[1]), seed=seed)  # type: ignore[arg-type]
+
+    def winners(self, state: CathedralState) -> tuple[int, ...] | None:
+        return None if state.outcome is None else state.outcome.winners
+
     def new(self, config: CathedralConfig) -> StepResult:
         return rules.new_game(config)
 

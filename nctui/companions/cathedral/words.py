@@ -33,6 +33,9 @@ REFUSALS: dict[Reason, str] = {
 }
 
 COLOURS = ("Light", "Dark")
+# two letters for each building on the city's squares (Light's drawn upper case, Dark's lower)
+CODES = {"cathedral": "++", "tavern": "Ta", "stable": "St", "inn": "In", "bridge": "Br", "square": "Sq",
+         "manor": "Ma", "abbey": "Ab", "academy": "Ac", "infirmary": "If", "castle": "Ca", "tower": "To"}
 COLUMNS = "ABCDEFGHIJ"
 
 
