@@ -95,6 +95,9 @@ def standing(state: CathedralState, colour: int) -> float:
 # weights of standing(): measured against the greedy player (docs/cathedral.md)
 W_LEFT, W_ROOM = 0.35, 0.6
 LATE_STEPS = (1, 5)  # one move deeper below late // k placements, for each k
+# placements tried in one decision, at most (about 80 microseconds each): the answer within 1 s
+BUDGET = 8000
+WIDTH, LATE = 6, 300
 SAMPLE = 3  # an inner node weighs this many times its width of placements, by immediate gain
 
 
@@ -109,11 +112,12 @@ class StrongBot:
     searched ``depth`` moves ahead (deeper once few placements remain), each side answering with
     its best few by immediate gain then evaluation; the placement whose line leaves it best."""
 
-    def __init__(self, seed: int, *, width: int = 6, depth: int = 2, late: int = 300) -> None:
+    def __init__(self, seed: int, *, width: int = WIDTH, depth: int = 2, late: int = LATE) -> None:
         self.rng = random.Random(seed)
         self.width = width
         self.depth = depth
         self.late = late  # fewer placements than this: one move deeper
+        self.spent = 0  # placements tried for the decision being made
 
     def choose(self, view: CathedralState) -> Place:
         if view.phase == "cathedral":
@@ -121,6 +125,7 @@ class StrongBot:
         me = view.to_move
         actions = rules.legal_actions(view)
         depth = self.depth + sum(len(actions) < self.late // k for k in LATE_STEPS)
+        self.spent = len(actions)
         scored = []
         for action in actions:
             after, value = gain(view, action)
@@ -135,10 +140,12 @@ class StrongBot:
 
     def _search(self, state: CathedralState, me: int, depth: int, alpha: float, beta: float) -> float:
         """The value for ``me`` of ``state`` searched ``depth`` moves on (alpha-beta)."""
-        if depth <= 0 or state.phase != "build" or (state.game != 0 and not state.buildings):
+        done = state.phase != "build" or (state.game != 0 and not state.buildings)
+        if depth <= 0 or done or self.spent > BUDGET:
             return evaluate(state, me)
         mover = state.to_move
         actions = list(rules.legal_actions(state))
+        self.spent += len(actions)
         self.rng.shuffle(actions)  # among equal gains, any: not the placements listed first
         by_gain = sorted((gain(state, a) for a in actions), key=lambda t: t[1], reverse=True)
         children = sorted((after for after, _ in by_gain[: SAMPLE * self.width]),

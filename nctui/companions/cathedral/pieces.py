@@ -80,6 +80,7 @@ def _normal(cells: Cells) -> Cells:
     return tuple(sorted((r - top, c - left) for r, c in cells))
 
 
+@cache
 def turns(cells: Cells) -> tuple[Cells, ...]:
     """The distinct rotations of a shape, in a fixed order (the first is the shape as drawn)."""
     out: list[Cells] = []
@@ -172,6 +173,7 @@ def placements(building: str, colour: int) -> tuple[Placement, ...]:
     return tuple(out)
 
 
+@cache
 def placement(building: str, colour: int, turn: int, row: int, col: int) -> Placement | None:
     """The placement named by an action, or None when it does not lie inside the city."""
     shapes = turns(shape_of(building, colour))
