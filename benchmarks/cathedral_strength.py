@@ -20,10 +20,10 @@ from concurrent.futures import ProcessPoolExecutor
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-from engine_speed import yardstick  # noqa: E402
+from engine_speed import yardstick
 
-from nctui.companions.cathedral import bots, rules  # noqa: E402
-from nctui.companions.cathedral.state import CathedralConfig  # noqa: E402
+from nctui.companions.cathedral import bots, rules
+from nctui.companions.cathedral.state import CathedralConfig
 
 
 def one_game(seed: int) -> tuple[int, str, list[float]]:

@@ -283,3 +283,25 @@ def test_the_piece_data_is_checked() -> None:
     with pytest.raises(pieces.PieceError, match=r"pieces\.toml"):
         pieces.load('[cathedral]\nname="C"\n')
     assert FULL.bit_count() == 100
+
+
+def test_every_building_has_a_two_letter_code_on_the_city() -> None:
+    from nctui.companions.cathedral.words import CODES
+
+    ids = {b.id for b in pieces.piece_set().building} | {CATHEDRAL}
+    assert set(CODES) == ids
+    assert all(len(code) == 2 and code.isascii() for code in CODES.values())
+    assert len({code.lower() for code in CODES.values()}) == len(CODES)
+
+
+def test_nctui_simulate_plays_cathedral_between_computer_players(capsys) -> None:
+    from nctui.cli import main
+
+    assert main(["simulate", "--game", "cathedral", "--games", "2", "--seed", "3", "--levels",
+                 "greedy,random", "--json"]) == 0
+    report = msgspec.json.decode(capsys.readouterr().out)
+    assert report["games"] == 2 and report["errors"] == 0 and sum(report["wins"]) + report["shared"] >= 2
+    assert report["wins"][0] == 2  # greedy beats random
+    assert main(["simulate", "--game", "cathedral", "--levels", "greedy,champion"]) == 2
+    assert "each one of random, greedy, strong" in capsys.readouterr().err
+    assert main(["simulate", "--game", "chess"]) == 2

@@ -17,8 +17,8 @@ from textual.app import App
 from textual.screen import Screen
 
 from .. import saves
-from ..engine.config import GameConfig
 from ..companions.cathedral.state import CathedralConfig
+from ..engine.config import GameConfig
 from ..session.games import CATHEDRAL
 from ..session.session import Session, UndoMode, default_undo, new_session
 from ..store import Store

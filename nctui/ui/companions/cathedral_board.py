@@ -9,7 +9,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from ...companions.cathedral.state import CathedralState
-from ...companions.cathedral.words import COLUMNS, CODES
+from ...companions.cathedral.words import CODES, COLUMNS
 
 SIZE = 10
 

@@ -67,13 +67,14 @@ class CathedralNewScreen(Screen[None]):
         values = {
             "opponent": ("Opponent", OPPONENTS[self.choice["opponent"]][1]),
             "side": ("You play", SIDES[self.choice["side"]][1] if self._against_computer() else "—"),
-            "series": ("Games", f"{SERIES[self.choice['series']]} (the sides swap each game; fewest squares left wins)"),
+            "series": ("Games", f"{SERIES[self.choice['series']]} (the sides swap each game; "
+                                "fewest squares left wins)"),
             "start": ("", "Start the game"),
         }
         for i, row in enumerate(ROWS):
             label, value = values[row]
-            marker = "▶ " if i == self.row else "  "
-            text.append(marker + (f"{label:<9} ‹ {value} ›" if label else value) + "\n",
+            marker = "> " if i == self.row else "  "
+            text.append(marker + (f"{label:<9} < {value} >" if label else value) + "\n",
                         style="reverse" if i == self.row else "")
         text.append("\n↑↓ move · ←→ change · Enter starts · Esc back", style="dim")
         self.query_one("#cat-new-text", Static).update(text)

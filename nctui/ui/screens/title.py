@@ -18,8 +18,8 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..widgets.decision import DIGIT, HINT
 from ..companions.cathedral_new import CathedralNewScreen
+from ..widgets.decision import DIGIT, HINT
 from .load import LoadScreen, continue_words
 
 if TYPE_CHECKING:
