@@ -11,9 +11,7 @@ from msgspec.structs import replace
 
 from ...engine.rng import Rng
 from .cards import all_cards
-from .state import Action, Drew, Event, NightmariumState, Pick, PureDiscard, Reshuffled, Revealed
-
-HIDDEN = "?"  # a card a seat may not see
+from .state import HIDDEN, Action, Drew, Event, NightmariumState, Pick, PureDiscard, Reshuffled, Revealed
 
 
 def view(state: NightmariumState, seat: int) -> NightmariumState:

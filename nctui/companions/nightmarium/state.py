@@ -10,6 +10,7 @@ from ...engine.rng import Rng
 from .cards import Ability, Legion, Part
 
 SeatKind = Literal["human", "bot"]
+HIDDEN = "?"  # a card a seat may not see, in its view
 Level = Literal["random", "greedy", "planner"]
 
 
