@@ -15,6 +15,7 @@ from ...engine.rng import Rng
 from ...session.protocol import SeatKind, Summary
 from . import bots, rules, words
 from .content import ContentError, content
+from .facts import DreamersFacts
 from .state import Action, Drawn, DreamersConfig, DreamersState, Event, Rerolled, Rolled, StepResult
 
 
@@ -55,8 +56,8 @@ class Dreamers:
     def view(self, state: DreamersState, seat: int) -> DreamersState:
         return replace(state, rng=Rng())  # the bag's future is nobody's to see
 
-    def facts(self, view: DreamersState) -> Any:
-        return rules.legal_actions(view) if rules.decider(view) is not None else ()
+    def facts(self, view: DreamersState) -> DreamersFacts:
+        return DreamersFacts(view)
 
     def redact_event(self, event: Event, seat: int) -> Event:
         return event
