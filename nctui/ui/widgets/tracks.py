@@ -3,8 +3,10 @@ track with every marker, the Cathedral track or the Divergent Paths sideboard, t
 units and the Nightmares, and the decks. Each row starts with its name in a label column.
 
 Ritual track: one cell per space after the start (``○``): ``·`` open, ``◇`` special (a bonus),
-``✦`` ritual (the Ritual action only); the row below gives the VP of the VP spaces; then one row
-per player with its letter where each of its markers stands (``R²``: both).
+``✦`` ritual (the Ritual action only); the rows below number the spaces, give what entering
+each costs (a symbol per Follower to pay, one row per symbol) and the VP of the VP spaces; then
+one row per player with its letter where each of its markers stands (``R²``: both); last, what
+each special space's bonus does.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from ...describe import seat_letter, words_for
+from ...describe.decisions import BONUS_TEXT
 from ...engine.facts import IN_CATHEDRAL, Facts
 from ...engine.state import GameState
 from ...engine.views import View
@@ -95,7 +98,11 @@ def _time_track(t: Text, state: GameState, facts: Facts, width: int) -> None:
 
 
 def _ritual_track(t: Text, state: GameState, facts: Facts, width: int) -> None:
-    spaces = words_for(state.pack).pack.tracks.ritual
+    """Each space's kind, its number (every 5th), what entering it costs (one Follower from an
+    area of each symbol: a row per symbol), its VP, the markers of each player, then what each
+    special space's bonus does."""
+    w = words_for(state.pack)
+    spaces = w.pack.tracks.ritual
     cell = 3 if width >= LABEL_WIDTH + 3 * (len(spaces) + 1) + 6 else 2
     _label(t, "Ritual")
     t.append("○".rjust(cell), LABEL)
@@ -103,6 +110,18 @@ def _ritual_track(t: Text, state: GameState, facts: Facts, width: int) -> None:
         t.append(KIND_GLYPH.get(sp.kind, "?").rjust(cell), LABEL if sp.kind == "open" else Style(bold=True))
     legend = "  ◇ special ✦ ritual"
     t.append((legend if LABEL_WIDTH + cell * (len(spaces) + 1) + len(legend) <= width else "") + "\n", LABEL)
+    _label(t, "  space")
+    t.append(" " * cell)
+    for k in range(1, len(spaces) + 1):
+        t.append((str(k) if k == 1 or k % 5 == 0 else "").rjust(cell), LABEL)
+    t.append("\n")
+    for row in range(max(len(sp.cost) for sp in spaces)):
+        _label(t, "  pays" if row == 0 else "")
+        t.append(" " * cell)
+        for sp in spaces:
+            sym = w.symbol(sp.cost[row], name=False) if row < len(sp.cost) else ""
+            t.append((sym if cell > 2 else sym[:1]).rjust(cell))  # the glyph alone when the cell is narrow
+        t.append("  1 Follower a symbol\n" if row == 0 and cell > 2 else "\n", LABEL)
     _label(t, "  VP")
     t.append(" " * cell)
     for sp in spaces:
@@ -117,6 +136,14 @@ def _ritual_track(t: Text, state: GameState, facts: Facts, width: int) -> None:
             mark = "" if not n else seat_letter(state, pl.seat) + ("²" if n > 1 else "")
             t.append(mark.rjust(cell) if mark else "·".rjust(cell), seat_style(state, pl.seat) if mark else LABEL)
         t.append("\n")
+    bonuses: dict[str, list[str]] = {}
+    for k, sp in enumerate(spaces, start=1):
+        if sp.kind == "special" and sp.bonus != "none":
+            bonuses.setdefault(sp.bonus, []).append(str(k))
+    parts = [f"{', '.join(at)}: {BONUS_TEXT.get(bonus, bonus)}" for bonus, at in bonuses.items()]
+    for k, line in enumerate(pack_parts(parts, max(width - LABEL_WIDTH, 20))):
+        _label(t, "  ◇ bonus" if k == 0 else "")
+        t.append(line + "\n")
 
 
 def _cathedral(t: Text, state: GameState, facts: Facts, width: int) -> None:
