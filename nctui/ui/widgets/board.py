@@ -1,9 +1,10 @@
 """The board, drawn as text from the pack's grid.
 
-Each grid cell becomes a block of ``cell_width`` x ``CELL_LINES`` characters. Neighbouring
-cells of one area merge into one region; a ``│`` separates areas side by side and an underline
-separates areas one above the other (so the map costs no line for borders: 12 lines for 6 rows). Each
-area shows, in its own cells: its symbol (glyph and letter) and name, then its units:
+Each grid cell becomes a block of ``cell_width`` x ``cell_lines`` characters (both grow with the
+terminal). Neighbouring cells of one area merge into one region; a ``│`` separates areas side by
+side and an underline separates areas one above the other (so the map costs no line for
+borders); the terminal's edge is the outer border. Each area shows, starting on its widest row:
+its symbol (glyph and letter) and name, then its units:
 
     R2 B1    Followers per seat: the seat's letter and count (in the seat's colour too)
     s2       Shadows
@@ -14,9 +15,10 @@ area shows, in its own cells: its symbol (glyph and letter) and name, then its u
 
 The Cathedral space shows its pieces, the Nightmares in it and the devoured units per side.
 Marked Areas (the symbol under the Turn marker) are drawn in reverse video on a tinted
-background, so the mark does not rely on colour either; the areas the due decision offers
-have their name underlined (and a tint). With the focus, arrows/hjkl move a cursor over the
-areas (the line under the map tells what is there) and Enter picks the area.
+background, so the mark does not rely on colour either; the areas the due decision offers are
+marked ``▸`` and edged with heavy lines ``┃`` (and tinted). With the focus, arrows/hjkl move a
+cursor over the areas (the indicator line above the panels tells all about the area under it,
+``describe_region``), Enter picks the area and ``i`` opens it in the area inspector.
 """
 
 from __future__ import annotations
