@@ -236,6 +236,14 @@ def test_digits_pick_options_from_the_board_and_matrix_cursors(tmp_path, size):
             await pilot.pause()
             assert app.store.state_id == before + 1 and app.store.entry(before + 1).action == expected
             assert board is app.screen.query_one(BoardView)
+            matrix = app.screen.query_one(MatrixView)
+            if app.focused is not matrix:
+                await pilot.press("m")
+            matrix.cursor = "fortify"
+            await pilot.press("i")  # the viewer's Action card of that Day space
+            await pilot.pause()
+            assert isinstance(app.screen, InspectorScreen)
+            assert app.screen.current().key == f"stack:{app.screen_stack[-2].viewer}:fortify"
 
     run(go())
 

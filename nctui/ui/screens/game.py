@@ -390,18 +390,21 @@ class GameScreen(FlowsMixin, Screen[None]):
         self.query_one(DecisionPanel).action_pick(digit)
 
     def action_inspect(self, card_id: str = "") -> None:
-        """i: every card the viewer may see, starting at the hand's cursor (or ``card_id``); on
-        the board's cursor, the areas, starting at the one under it."""
+        """i: every card the viewer may see, starting at the hand's cursor (or ``card_id``, or the
+        Action card of the matrix's Day space under its cursor); on the board's cursor, the
+        areas, starting at the one under it."""
         board = self.query_one(BoardView)
         if board.has_focus and board.view is not None and board.facts is not None:
             areas = region_entries(board.view, board.facts)
             start = next((k for k, e in enumerate(areas) if e.key == f"area:{board.cursor}"), 0)
             self.app.push_screen(InspectorScreen(areas, start, noun="Area"))
             return
-        hand = self.query_one(HandView)
+        hand, matrix = self.query_one(HandView), self.query_one(MatrixView)
         card_id = card_id or (hand.current() or "" if hand.has_focus else "")
         items = card_entries(self.game.view(self.viewer))
-        start = next((k for k, e in enumerate(items) if e.key == f"card:{card_id}"), 0)
+        # on the matrix's cursor: the viewer's Action card of the Day space under it
+        key = f"stack:{self.viewer}:{matrix.cursor}" if matrix.has_focus else f"card:{card_id}"
+        start = next((k for k, e in enumerate(items) if e.key == key), 0)
         self.app.push_screen(InspectorScreen(items, start))
 
     def action_quit_game(self) -> None:
