@@ -3,9 +3,9 @@ track with every marker, the Cathedral track or the Divergent Paths sideboard, t
 units and the Nightmares, and the decks. Each row starts with its name in a label column.
 
 Ritual track: one cell per space after the start (``○``): ``·`` open, ``◇`` special (a bonus),
-``✦`` ritual (the Ritual action only); the rows below number the spaces, give what entering
-each costs (a symbol per Follower to pay, one row per symbol) and the VP of the VP spaces; then
-one row per player with its letter where each of its markers stands (``R²``: both); last, what
+``✦`` ritual (the Ritual action only); the row below gives the VP of the VP spaces; then one row
+per player with its letter where each of its markers stands (``R²``: both); then the spaces'
+numbers, what entering each costs (a symbol per Follower to pay, one row per symbol) and what
 each special space's bonus does.
 """
 
@@ -98,9 +98,9 @@ def _time_track(t: Text, state: GameState, facts: Facts, width: int) -> None:
 
 
 def _ritual_track(t: Text, state: GameState, facts: Facts, width: int) -> None:
-    """Each space's kind, its number (every 5th), what entering it costs (one Follower from an
-    area of each symbol: a row per symbol), its VP, the markers of each player, then what each
-    special space's bonus does."""
+    """Each space's kind, its VP, the markers of each player (at the top: what a glance needs),
+    then the spaces' numbers (every 5th), what entering each costs (one Follower from an area of
+    each symbol: a row per symbol) and what each special space's bonus does."""
     w = words_for(state.pack)
     spaces = w.pack.tracks.ritual
     cell = 3 if width >= LABEL_WIDTH + 3 * (len(spaces) + 1) + 6 else 2
@@ -110,18 +110,6 @@ def _ritual_track(t: Text, state: GameState, facts: Facts, width: int) -> None:
         t.append(KIND_GLYPH.get(sp.kind, "?").rjust(cell), LABEL if sp.kind == "open" else Style(bold=True))
     legend = "  ◇ special ✦ ritual"
     t.append((legend if LABEL_WIDTH + cell * (len(spaces) + 1) + len(legend) <= width else "") + "\n", LABEL)
-    _label(t, "  space")
-    t.append(" " * cell)
-    for k in range(1, len(spaces) + 1):
-        t.append((str(k) if k == 1 or k % 5 == 0 else "").rjust(cell), LABEL)
-    t.append("\n")
-    for row in range(max(len(sp.cost) for sp in spaces)):
-        _label(t, "  pays" if row == 0 else "")
-        t.append(" " * cell)
-        for sp in spaces:
-            sym = w.symbol(sp.cost[row], name=False) if row < len(sp.cost) else ""
-            t.append((sym if cell > 2 else sym[:1]).rjust(cell))  # the glyph alone when the cell is narrow
-        t.append("  1 Follower a symbol\n" if row == 0 and cell > 2 else "\n", LABEL)
     _label(t, "  VP")
     t.append(" " * cell)
     for sp in spaces:
@@ -136,6 +124,18 @@ def _ritual_track(t: Text, state: GameState, facts: Facts, width: int) -> None:
             mark = "" if not n else seat_letter(state, pl.seat) + ("²" if n > 1 else "")
             t.append(mark.rjust(cell) if mark else "·".rjust(cell), seat_style(state, pl.seat) if mark else LABEL)
         t.append("\n")
+    _label(t, "  space")
+    t.append(" " * cell)
+    for k in range(1, len(spaces) + 1):
+        t.append((str(k) if k == 1 or k % 5 == 0 else "").rjust(cell), LABEL)
+    t.append("\n")
+    for row in range(max(len(sp.cost) for sp in spaces)):
+        _label(t, "  pays" if row == 0 else "")
+        t.append(" " * cell)
+        for sp in spaces:
+            sym = w.symbol(sp.cost[row], name=False) if row < len(sp.cost) else ""
+            t.append((sym if cell > 2 else sym[:1]).rjust(cell))  # the glyph alone when the cell is narrow
+        t.append("  1 Follower a symbol\n" if row == 0 and cell > 2 else "\n", LABEL)
     bonuses: dict[str, list[str]] = {}
     for k, sp in enumerate(spaces, start=1):
         if sp.kind == "special" and sp.bonus != "none":
