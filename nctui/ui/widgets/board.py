@@ -361,7 +361,16 @@ def describe_region(view: View, facts: Facts, region: str, *, short: bool = Fals
     state = view.state
     w = words_for(state.pack)
     if region == CATHEDRAL:
-        parts = [("", " ".join(tok for tok, _ in _flat(_cathedral_lines(state))[1:]) or "no piece built")]
+        built = len(state.cathedral_built)
+        here = [f"N{n} {w.nightmares.get(n, '')}".rstrip()
+                for n, where in zip(state.nightmares, state.nightmare_at) if where == IN_CATHEDRAL]
+        devoured = [tok for tok, _ in _flat(_cathedral_lines(state)[1:]) if tok not in ("devoured", "none")
+                    and not tok.startswith("N")]
+        near = [w.area(a.id) for a in facts.areas if a.by_cathedral]
+        parts = [("Pieces", f"{built} of {built + len(state.cathedral_track)} built"),
+                 ("Nightmares", ", ".join(here) or "none"),
+                 ("Devoured", " ".join(devoured) or "none"),
+                 ("Next to", ", ".join(near[:-1]) + " and " + near[-1] if len(near) > 1 else "".join(near))]
         return "the Cathedral", parts + _enter_parts(view, region)
     if region not in {a.id for a in state.areas}:
         return w.area(region), [("", "covered in this player count")]
