@@ -7,8 +7,8 @@ cells for Rich and the newest ``wcwidth`` but still 1 for older terminals, so no
 wide at all: each must be 1 cell for both (or 0 for both: a combining mark).
 
 The glyphs are collected from every file the words on screen come from: the UI modules (widgets,
-screens, the theme, the stylesheet, the rules summary), ``describe/`` and the content pack (area,
-symbol, suit and card names).
+screens, the theme, the stylesheet, the rules summary), ``describe/``, the content pack (area,
+symbol, suit and card names) and the companion games (their words and pieces).
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ import wcwidth
 from rich.cells import cell_len
 
 ROOT = Path(__file__).resolve().parent.parent / "nctui"
-SOURCES = ("ui/**/*.py", "ui/**/*.tcss", "ui/**/*.toml", "describe/**/*.py", "content/packs/**/*.toml")
+SOURCES = ("ui/**/*.py", "ui/**/*.tcss", "ui/**/*.toml", "describe/**/*.py", "content/packs/**/*.toml",
+           "companions/**/*.py", "companions/**/*.toml")
 
 
 def drawn_glyphs() -> dict[str, Path]:
