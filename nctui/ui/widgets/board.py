@@ -121,7 +121,7 @@ class BoardView(Widget, can_focus=True):
 
     view: reactive[View | None] = reactive(None, layout=True)
     facts: reactive[Facts | None] = reactive(None, layout=True)
-    cursor: reactive[str] = reactive("", layout=True)
+    cursor: reactive[str] = reactive("")  # a repaint only: the map's height does not depend on it
     cell_lines: reactive[int] = reactive(CELL_LINES, layout=True)  # the screen sets it from its height
 
     class CursorMoved(Message):
@@ -178,12 +178,12 @@ class BoardView(Widget, can_focus=True):
             shaper = state.players[seat].shaper if 0 <= seat < len(state.players) else ""
             self.cursor = next(iter(legal_areas(self.view)), "") or shaper or CATHEDRAL
         self.post_message(self.CursorMoved(self._note()))
-        self.refresh(layout=True)
+        self.refresh()
         self.call_after_refresh(self._scroll_to_cursor)
 
     def on_blur(self) -> None:
         self.post_message(self.CursorMoved(None))
-        self.refresh(layout=True)
+        self.refresh()
 
     def action_move(self, dy: int, dx: int) -> None:
         centres_ = self._centres()
