@@ -41,10 +41,15 @@ class PanelTabs(Widget):
     """
 
     shown: reactive[str] = reactive("board")
-    note: reactive[Text | None] = reactive(None, layout=True)  # shown instead of the names (the board's cursor)
+    note: reactive[Text | None] = reactive(None)  # shown instead of the names (the board's cursor)
 
-    def watch_note(self) -> None:
-        self.set_class(self.note is not None, "-note")  # big terminals show the line only for a note
+    def _lines(self, note: Text | None) -> int:
+        return len(wrap_cells(note, self.size.width or 80)) if note is not None else 1
+
+    def watch_note(self, old: Text | None, new: Text | None) -> None:
+        self.set_class(new is not None, "-note")  # big terminals show the line only for a note
+        # a new layout only when the height changes: most cursor moves repaint the line alone
+        self.refresh(layout=self._lines(old) != self._lines(new))
 
     def render(self) -> Text:
         if self.note is not None:  # in full, on as many lines as it takes
