@@ -34,6 +34,12 @@ def run(socket_path: str, identity: str, name: str | None, *, mono: bool = False
     return app.return_code or 0  # Textual has printed the exit message (why the host was lost)
 
 
+def preload() -> None:
+    """Import the app and Textual now (a fork server calls it once, so each forked client
+    shares those pages and starts at once)."""
+    from ..ui import lobby_app  # noqa: F401
+
+
 def _name_file(socket_path: str, identity: str) -> Path:
     digest = hashlib.sha256(identity.encode("utf-8", "replace")).hexdigest()[:32]
     return Path(socket_path).parent / NAMES / digest

@@ -174,6 +174,8 @@ class LobbyScreen(Screen[None]):
         self.query_one("#lobby-title", Static).update(who)
         rooms = link.rooms if link is not None else ()
         menu = self.query_one("#rooms", OptionList)
+        if rooms == self.shown and menu.option_count:
+            return  # nothing changed since the last look: the list stays as it is (no flicker)
         before = {r.id for r in self.shown}
         current = self.current()
         self.shown = rooms
