@@ -332,3 +332,46 @@ def test_the_name_is_asked_the_first_time_then_remembered(host: HostThread) -> N
     remember_name(str(host.path), ANN, "Ann")
     assert remembered_name(str(host.path), ANN) == "Ann"
     assert remembered_name(str(host.path), BOB) is None
+
+
+def test_undo_is_the_hosts_strict_policy_and_its_refusal_is_said(host: HostThread) -> None:
+    room = host.rooms.create(CFG, identity=ANN, name="undo")
+    bob = Person(host.path, BOB, "Bob")
+    bob.sit(room.id, 1)
+
+    async def go() -> None:
+        app = LobbyApp(host.path, ANN, "Ann")
+        async with app.run_test(size=SMALL) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.shown, "the rooms")
+            app.join_seat(room.id, 0)
+            screen = await until(pilot, lambda: isinstance(app.screen, RemoteGameScreen) and app.screen, "the game")
+            game = app.remote
+            assert game is not None and game.undo_policy == "strict"
+            while game.deciding_seat() != 0:
+                before = game.state_id
+                bob.decide_first_option()
+                await until(pilot, lambda b=before: game.state_id > b, "Bob's decision")
+            before = game.state_id
+            await pilot.press("1")
+            await until(pilot, lambda: game.state_id == before + 1 and screen._shown[1] == before + 1, "Ann's decision")
+            await pilot.press("u")  # her own decision, nobody decided since: taken back
+            await until(pilot, lambda: game.state_id == before and game.can_redo(), "the undo")
+            assert host.room().session.state_id == before
+            await pilot.press("r")  # and redone
+            await until(pilot, lambda: game.state_id == before + 1, "the redo")
+            while game.deciding_seat() == 0:  # Ann decides until it is Bob's turn …
+                mark = game.state_id
+                await pilot.press("1")
+                await until(pilot, lambda m=mark: game.state_id > m and screen._shown[1] == game.state_id, "Ann")
+            while game.deciding_seat() != 0:  # … and Bob decides after her
+                mark = game.state_id
+                bob.decide_first_option()
+                await until(pilot, lambda m=mark: game.state_id > m, "Bob's decision")
+            now = game.state_id
+            await pilot.press("u")  # Bob decided since her last decision: refused by the host
+            note = await until(pilot, lambda: next((n for n in app._notifications if n.title == "Undo"), None),
+                               "the refusal")
+            assert "Cannot undo" in note.message and host.room().session.state_id == now
+
+    run(go())
+    bob.link.close()

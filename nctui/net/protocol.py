@@ -174,6 +174,7 @@ class Refused(_Msg, tag="refused"):
 
     reason: str
     stale: bool = False
+    request: str = ""  # the tag of the refused request ("act", "undo", …), so the client can say what
 
 
 class Bye(_Msg, tag="bye"):

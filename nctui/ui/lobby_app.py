@@ -22,8 +22,13 @@ from textual.screen import Screen
 from ..engine.config import GameConfig
 from ..net import protocol as P
 from ..net.client import HostError, HostLink, LinkNews, RemoteGame
+from ..store import UndoRefused
 from .app import NctuiApp
 from .screens.lobby import CreateRoomScreen, LobbyScreen, NameScreen, RemoteGameScreen, my_seat
+from .screens.timeline import refusal_text
+
+REQUEST_TITLES = {"act": "Not allowed", "undo": "Undo", "undo_to": "Undo", "redo": "Redo", "join": "Cannot join",
+                  "watch": "Cannot watch", "create": "Cannot create the room"}
 
 
 class HostNews(Message):
@@ -102,7 +107,15 @@ class LobbyApp(NctuiApp):
             self._lobby().show_rooms()
             self._return_to_seat(news.rooms)
         elif isinstance(news, P.Refused) and not news.stale:
-            self.notify(news.reason[:1].upper() + news.reason[1:], title="Refused", severity="warning", timeout=6)
+            self._refused(news)
+
+    def _refused(self, refused: P.Refused) -> None:
+        """A request the host did not carry out, in one line (an undo with the policy's rule)."""
+        title = REQUEST_TITLES.get(refused.request, "Refused")
+        text = refused.reason[:1].upper() + refused.reason[1:]
+        if refused.request in ("undo", "undo_to", "redo") and self.remote is not None:
+            text = refusal_text(UndoRefused(refused.reason), self.remote.undo_policy)
+        self.notify(text, title=title, severity="warning", timeout=8)
 
     def _return_to_seat(self, rooms: tuple[P.RoomInfo, ...]) -> None:
         """The first rooms after connecting: a person who holds a seat goes back to it."""
