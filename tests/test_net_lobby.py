@@ -170,15 +170,17 @@ def test_create_a_room_join_decide_and_see_the_other_seats_decision_arrive(host:
     run(go())
 
 
-def test_a_spectator_sees_no_hand(host: HostThread) -> None:
+@pytest.mark.parametrize("size", [SMALL, (120, 40)])
+def test_a_spectator_sees_no_hand(host: HostThread, size: tuple[int, int]) -> None:
     room = host.rooms.create(CFG, identity=ANN, name="watched")
     ann, bob = Person(host.path, ANN, "Ann"), Person(host.path, BOB, "Bob")
-    ann.sit(room.id, 0)
-    bob.sit(room.id, 1)
+    ann_game, _ = ann.sit(room.id, 0), bob.sit(room.id, 1)
+    (ann if ann_game.deciding_seat() == 0 else bob).decide_first_option()
+    wait_for(lambda: ann_game.state_id == 1, "the first decision")
 
     async def go() -> None:
         app = LobbyApp(host.path, CY, "Cy")
-        async with app.run_test(size=SMALL) as pilot:
+        async with app.run_test(size=size) as pilot:
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.shown, "the rooms")
             await pilot.press("w")
             screen = await until(pilot, lambda: isinstance(app.screen, RemoteGameScreen) and app.screen, "the game")
@@ -187,7 +189,12 @@ def test_a_spectator_sees_no_hand(host: HostThread) -> None:
             assert views == {-1}
             hand = str(screen.query_one(HandView).render())
             assert "'s hand" not in hand and "(hidden)" in hand
-            assert not screen.query_one("#decision").prompt.options  # nothing to choose
+            prompt = screen.query_one("#decision").prompt
+            assert not prompt.options and "back to the lobby" in prompt.notes[0]  # nothing to choose
+            await pilot.press("u")  # a spectator changes nothing: the host says so
+            note = await until(pilot, lambda: next((n for n in app._notifications if n.title == "Undo"), None),
+                               "the refusal")
+            assert "spectator" in note.message
             await until(pilot, lambda: host.room().info().spectators == 1, "one spectator")
 
     run(go())

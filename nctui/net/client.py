@@ -27,7 +27,7 @@ from ..engine.views import View
 from ..saves import SaveError
 from ..session.protocol import SPECTATOR, SeatKind
 from ..session.session import SessionError, Update
-from ..store import TimelineItem
+from ..store import StoreError, TimelineItem
 from . import protocol as P
 
 CONNECT_TIMEOUT = 10.0  # seconds to connect and be welcomed
@@ -147,7 +147,8 @@ class RemoteGame:
 
     def send(self, action: Any, *, seen_state_id: int, seat: int) -> None:
         if seat != self.seat or self.seat == SPECTATOR:
-            raise SessionError("this terminal decides only for its own seat")
+            raise StoreError(f"this terminal decides only for seat {self.seat + 1}" if self.seat >= 0
+                             else "a spectator cannot change the game")
         self.link.send(P.Act(action=action, seen_state_id=seen_state_id))
 
     @property

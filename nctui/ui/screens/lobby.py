@@ -348,6 +348,7 @@ class RemoteGameScreen(GameScreen):
     BINDINGS = [
         Binding("q", "quit_game", "Lobby", id="game.quit"),
     ]
+    QUIT_WORDS = "back to the lobby"
 
     def action_quit_game(self) -> None:
         cast("LobbyApp", self.app).leave_room()
