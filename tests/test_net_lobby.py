@@ -25,6 +25,8 @@ from nctui.net.rooms import Rooms
 from nctui.net.store_sqlite import SqliteRoomStore
 from nctui.ui.lobby_app import LobbyApp
 from nctui.ui.screens.lobby import CreateRoomScreen, LobbyScreen, NameScreen, RemoteGameScreen, SeatScreen
+from nctui.ui.screens.save import SaveScreen
+from nctui.ui.screens.timeline import TimelineScreen
 from nctui.ui.widgets.hand import HandView
 
 SMALL = (80, 24)
@@ -379,6 +381,15 @@ def test_undo_is_the_hosts_strict_policy_and_its_refusal_is_said(host: HostThrea
             note = await until(pilot, lambda: next((n for n in app._notifications if n.title == "Undo"), None),
                                "the refusal")
             assert "Cannot undo" in note.message and host.room().session.state_id == now
+            # The game screen's other keys work on a server's game too.
+            await pilot.press("t")
+            assert isinstance(app.screen, TimelineScreen)
+            await pilot.press("escape", "s")
+            assert isinstance(app.screen, SaveScreen)
+            await pilot.press("enter")  # the host keeps the game: not saved here, said in one line
+            assert "kept by the server" in str(app.screen.query_one("#save-message").render())
+            await pilot.press("escape")
+            assert app.screen is screen
 
     run(go())
     bob.link.close()
