@@ -220,6 +220,8 @@ class HostLink:
         self._threads: list[threading.Thread] = []
         self._closing = False
         self._pending: RemoteGame | None = None  # joined, waiting for its first update
+        self._reader = P.FrameReader()
+        self._early: list[P.HostMessage] = []  # what came with the welcome
 
     # -- connecting --------------------------------------------------------------------------------
 
@@ -230,7 +232,7 @@ class HostLink:
             sock.connect(self.path)
             sock.sendall(P.frame(P.Hello(version=P.VERSION, identity=self.identity, name=self.name)))
             reader = P.FrameReader()
-            first = self._read_one(sock, reader)
+            first, *early = self._read_first(sock, reader)
         except (OSError, P.ProtocolError) as exc:
             raise HostError(f"cannot reach the game host at {self.path}: {_reason(exc)}") from None
         if isinstance(first, P.Bye):
@@ -241,7 +243,7 @@ class HostLink:
             raise HostError("the game host answered hello with something else")
         self.name = first.name
         sock.settimeout(None)
-        self._sock, self._reader = sock, reader
+        self._sock, self._reader, self._early = sock, reader, early
         self._threads = [threading.Thread(target=self._read_loop, name="nctui-link-read", daemon=True),
                          threading.Thread(target=self._write_loop, name="nctui-link-write", daemon=True)]
         for t in self._threads:
@@ -249,14 +251,15 @@ class HostLink:
         return self
 
     @staticmethod
-    def _read_one(sock: socket.socket, reader: P.FrameReader) -> P.HostMessage:
+    def _read_first(sock: socket.socket, reader: P.FrameReader) -> list[P.HostMessage]:
+        """The first message(s) the host sent: the welcome (or a bye), and any that came with it."""
         while True:
             data = sock.recv(65536)
             if not data:
                 raise P.ProtocolError("the host closed the connection")
             payloads = reader.feed(data)
-            if payloads:  # the welcome comes alone: nothing follows it before we ask
-                return P.decode_host(payloads[0])
+            if payloads:
+                return [P.decode_host(p) for p in payloads]
 
     # -- sending -----------------------------------------------------------------------------------
 
@@ -291,6 +294,8 @@ class HostLink:
         sock = self._sock
         assert sock is not None
         try:
+            for msg in self._early:
+                self._handle(msg)
             while True:
                 data = sock.recv(1 << 16)
                 if not data:
