@@ -393,3 +393,30 @@ def test_undo_is_the_hosts_strict_policy_and_its_refusal_is_said(host: HostThrea
 
     run(go())
     bob.link.close()
+
+
+def test_a_remote_game_keeps_the_events_the_host_sent_as_a_session_would(host: HostThread) -> None:
+    """RemoteGame.events(since) answers like Session.events for the seat, from the updates alone:
+    news added per update, an undo drops what was undone, a fresh start (since=-1) replaces all."""
+    room = host.rooms.create(CFG, identity=ANN)
+    s = room.session
+    joined = P.Joined(room=room.info(), seat=0, config=CFG, undo_policy="strict")
+    game = RemoteGame(HostLink(host.path, ANN), joined)
+    game.apply(room.update(0, -1))
+    seen = [game.state_id]
+    for _ in range(4):
+        seat = s.deciding_seat()
+        assert seat is not None
+        s.send(s.view(seat).state.decision.options[0], seen_state_id=s.state_id, seat=seat)
+        game.apply(room.update(0, seen[-1]))
+        seen.append(game.state_id)
+    for since in (-1, *seen):
+        assert game.events(since, 0) == s.events(since, 0)
+    s.undo(s.seat_of(s.state_id))
+    back = s.state_id
+    game.apply(room.update(0, seen[-1]))
+    assert game.state_id == back and game.events(seen[-1], 0).undone
+    assert game.events(-1, 0).events == s.events(-1, 0).events
+    game.apply(room.update(0, -1))  # the whole picture again (a refresh)
+    assert game.events(-1, 0).events == s.events(-1, 0).events
+    assert [t.state_id for t in game.timeline(0)] == [t.state_id for t in s.timeline(0)]

@@ -311,6 +311,10 @@ class HostLink:
             if game is None:
                 return  # left meanwhile
             game.apply(msg)
+            if msg.undone and msg.since >= 0:
+                # events are kept per update, not per decision: after going back, ask for the
+                # whole story again so the events up to now are exactly the host's
+                self.send(P.Refresh())
             if game is self._pending:
                 self.game, self._pending = game, None
                 self.listener(game)
