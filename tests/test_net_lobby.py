@@ -7,7 +7,11 @@ back to its seat when it returns; a malformed message from one client disturbs n
 from __future__ import annotations
 
 import asyncio
+import os
+import shlex
+import shutil
 import socket
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -28,6 +32,8 @@ from nctui.ui.screens.lobby import CreateRoomScreen, LobbyScreen, NameScreen, Re
 from nctui.ui.screens.save import SaveScreen
 from nctui.ui.screens.timeline import TimelineScreen
 from nctui.ui.widgets.hand import HandView
+
+from .test_smoke_tmux import ROOT, Pane
 
 SMALL = (80, 24)
 CFG = GameConfig(players=2, seats=("human", "human"), seed=42)
@@ -108,8 +114,8 @@ class Person:
     def decide_first_option(self) -> int:
         game = self.link.game
         assert game is not None
-        state_id = wait_for(lambda: game.deciding_seat() == game.seat and game.state_id, "this seat's decision") \
-            if game.state_id else game.state_id
+        wait_for(lambda: game.deciding_seat() == game.seat, "this seat's decision")
+        state_id = game.state_id
         decision = game.view(game.seat).state.decision
         assert decision is not None and decision.seat == game.seat
         game.send(decision.options[0], seen_state_id=state_id, seat=game.seat)
@@ -420,3 +426,46 @@ def test_a_remote_game_keeps_the_events_the_host_sent_as_a_session_would(host: H
     game.apply(room.update(0, -1))  # the whole picture again (a refresh)
     assert game.events(-1, 0).events == s.events(-1, 0).events
     assert [t.state_id for t in game.timeline(0)] == [t.state_id for t in s.timeline(0)]
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_client_app_runs_on_a_real_terminal_and_ends_in_one_line_when_the_host_goes(tmp_path: Path) -> None:
+    """The SSH front's entry point on a pty (tmux, 80x24): the name asked, the lobby, a new room,
+    a seat, a decision, back to the lobby; the host stopping ends it with one line and code 1."""
+    h = HostThread(tmp_path)
+    pane = Pane(f"nctui-lobby-{os.getpid()}")
+    try:
+        code = "import sys; from nctui.net.client_app import run; sys.exit(run(sys.argv[1], sys.argv[2], None))"
+        command = ["env", "TERM=xterm-256color", f"PYTHONPATH={ROOT}", sys.executable, "-c", code,
+                   str(h.path), "SHA256:TessTessTessTess"]
+        pane.start(" ".join(map(shlex.quote, command)) + '; echo "[client exited: $?]"; sleep 60')
+        pane.wait_for("What name should the other players see?")
+        pane.keys("Tess", "Enter")
+        pane.wait_for("you: Tess", "SHA256:TessTes", "No rooms yet")
+        pane.keys("n")
+        pane.wait_for("New room on this server", "Seat to computer", "Create the room")
+        pane.keys("s")
+        pane.wait_for("Enter takes it", "Watch as a spectator")
+        pane.keys("Enter")
+        pane.wait_for("Turn track", "Setup")
+        session = h.room().session
+        other = Person(h.path, BOB, "Bob")
+        other.sit(h.room().id, 1)
+        while session.deciding_seat() != 0:  # the seed is random: Blue may decide first
+            other.decide_first_option()
+            wait_for(lambda n=session.state_id: session.state_id > n, "Blue's decision")
+        before = session.state_id
+        pane.wait_for("R Red  ")
+        pane.keys("1")
+        wait_for(lambda: session.state_id == before + 1, "Tess's decision at the host")
+        other.link.close()
+        pane.keys("q")
+        pane.wait_for("Lobby", "○ Tess (you)")  # away from the seat, which stays hers
+        assert remembered_name(str(h.path), "SHA256:TessTessTessTess") == "Tess"
+        h.stop()
+        gone = pane.wait_for("[client exited: 1]")
+        assert "nctui: lost the connection to the game host" in gone and "Traceback" not in gone
+    finally:
+        pane.close()
+        if h.thread.is_alive():
+            h.stop()
