@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from nctui.engine import GameConfig
@@ -28,7 +29,16 @@ from nctui.net.host import Host
 from nctui.net.rooms import Rooms
 from nctui.net.store_sqlite import SqliteRoomStore
 from nctui.ui.lobby_app import LobbyApp
-from nctui.ui.screens.lobby import CreateRoomScreen, LobbyScreen, NameScreen, RemoteGameScreen, SeatScreen
+from nctui.ui.screens.lobby import (
+    CreateRoomScreen,
+    LobbyScreen,
+    NameScreen,
+    RemoteGameScreen,
+    SeatScreen,
+    my_seat,
+    room_words,
+    short_identity,
+)
 from nctui.ui.screens.save import SaveScreen
 from nctui.ui.screens.timeline import TimelineScreen
 from nctui.ui.widgets.hand import HandView
@@ -469,3 +479,21 @@ def test_client_app_runs_on_a_real_terminal_and_ends_in_one_line_when_the_host_g
         pane.close()
         if h.thread.is_alive():
             h.stop()
+
+
+def test_the_lobby_words_say_who_holds_each_seat_and_who_is_away() -> None:
+    seats = (P.SeatInfo(kind="human", holder="Ann", connected=True, identity=ANN),
+             P.SeatInfo(kind="bot", holder="Bob", connected=False, identity=BOB),
+             P.SeatInfo(kind="human"),
+             P.SeatInfo(kind="bot"))
+    room = P.RoomInfo(id="r1", name="Friday", mode="4 players, Standard", progress="turn 3", finished=False,
+                      seats=seats, spectators=2)
+    text = room_words(room, ANN).plain
+    assert "Friday" in text and "turn 3" in text and "2 watching" in text
+    assert "1 Red ● Ann (you)" in text  # connected, and it is this person
+    assert "2 Blue ○ Bob (computer meanwhile)" in text  # away: handed to a computer until he returns
+    assert "3 Green free" in text and "4 Yellow computer" in text
+    assert my_seat((room,), BOB) == (room, 1) and my_seat((room,), CY) is None
+    over = msgspec.structs.replace(room, finished=True)
+    assert my_seat((over,), ANN) is None  # a finished game is not returned to
+    assert short_identity("SHA256:" + "x" * 43) == "SHA256:xxxxxxxx…"
