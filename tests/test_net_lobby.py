@@ -110,6 +110,12 @@ async def until(pilot: Any, test: Callable[[], Any], what: str) -> Any:
     return result
 
 
+def drawn(app: LobbyApp) -> RemoteGameScreen | None:
+    """The game screen once it is mounted and has drawn the game (not merely pushed)."""
+    screen = app.screen
+    return screen if isinstance(screen, RemoteGameScreen) and screen.is_mounted and screen._shown[0] >= 0 else None
+
+
 class Person:
     """A protocol client (no screen) that records what the host tells it."""
 
@@ -150,7 +156,7 @@ def test_create_a_room_join_decide_and_see_the_other_seats_decision_arrive(host:
             await until(pilot, lambda: isinstance(app.screen, SeatScreen), "the new room's seats")
             assert host.room().record.name == "Friday" and host.room().record.handover_after == 300.0
             await pilot.press("enter")  # the first free seat: 1 Red
-            screen = await until(pilot, lambda: isinstance(app.screen, RemoteGameScreen) and app.screen,
+            screen = await until(pilot, lambda: drawn(app),
                                  "the game screen")
             assert screen.seat == screen.viewer == 0
             bob = Person(host.path, BOB, "Bob")
@@ -201,7 +207,7 @@ def test_a_spectator_sees_no_hand(host: HostThread, size: tuple[int, int]) -> No
         async with app.run_test(size=size) as pilot:
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.shown, "the rooms")
             await pilot.press("w")
-            screen = await until(pilot, lambda: isinstance(app.screen, RemoteGameScreen) and app.screen, "the game")
+            screen = await until(pilot, lambda: drawn(app), "the game")
             assert screen.seat == screen.viewer == -1
             views = {w.view.seat for w in screen.query("*") if getattr(w, "view", None) is not None}
             assert views == {-1}
@@ -232,7 +238,7 @@ def test_a_stale_decision_is_refused_silently_and_the_screen_refreshes(host: Hos
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.shown, "the rooms")
             app.link.listener = lambda n: (news.append(n), app._post_news(n))
             app.join_seat(room.id, 0)
-            screen = await until(pilot, lambda: isinstance(app.screen, RemoteGameScreen) and app.screen, "the game")
+            screen = await until(pilot, lambda: drawn(app), "the game")
             game = app.remote
             while game.deciding_seat() != 0:  # Bob decides until it is Ann's turn
                 before = game.state_id
@@ -268,7 +274,7 @@ def test_a_client_whose_connection_dies_returns_to_its_seat(host: HostThread, tm
         async with app.run_test(size=SMALL) as pilot:
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.shown, "the rooms")
             app.join_seat(room.id, 0)
-            await until(pilot, lambda: isinstance(app.screen, RemoteGameScreen), "the game")
+            await until(pilot, lambda: drawn(app), "the game")
             game = app.remote
             while game.deciding_seat() != 0:
                 before = game.state_id
@@ -292,7 +298,7 @@ def test_a_client_whose_connection_dies_returns_to_its_seat(host: HostThread, tm
     async def again() -> None:
         app = LobbyApp(host.path, ANN, "Ann")
         async with app.run_test(size=SMALL) as pilot:
-            screen = await until(pilot, lambda: isinstance(app.screen, RemoteGameScreen) and app.screen,
+            screen = await until(pilot, lambda: drawn(app),
                                  "back at the seat")
             assert screen.seat == 0
             assert app.remote.state_id >= seen
@@ -369,7 +375,7 @@ def test_undo_is_the_hosts_strict_policy_and_its_refusal_is_said(host: HostThrea
         async with app.run_test(size=SMALL) as pilot:
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.shown, "the rooms")
             app.join_seat(room.id, 0)
-            screen = await until(pilot, lambda: isinstance(app.screen, RemoteGameScreen) and app.screen, "the game")
+            screen = await until(pilot, lambda: drawn(app), "the game")
             game = app.remote
             assert game is not None and game.undo_policy == "strict"
             while game.deciding_seat() != 0:
