@@ -226,14 +226,15 @@ class HostLink:
     # -- connecting --------------------------------------------------------------------------------
 
     def connect(self, timeout: float = CONNECT_TIMEOUT) -> HostLink:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
-            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             sock.settimeout(timeout)
             sock.connect(self.path)
             sock.sendall(P.frame(P.Hello(version=P.VERSION, identity=self.identity, name=self.name)))
             reader = P.FrameReader()
             first, *early = self._read_first(sock, reader)
         except (OSError, P.ProtocolError) as exc:
+            sock.close()
             raise HostError(f"cannot reach the game host at {self.path}: {_reason(exc)}") from None
         if isinstance(first, P.Bye):
             sock.close()
