@@ -206,6 +206,8 @@ class HostLink:
     """A connection to the host's Unix socket as ``identity``. ``connect()`` says hello and waits
     for the welcome (``HostError`` in one line); then everything runs on two threads."""
 
+    version = P.VERSION  # the protocol this client speaks
+
     def __init__(self, path: Path | str, identity: str, name: str = "", *,
                  listener: Callable[[LinkNews], None] | None = None) -> None:
         self.path = str(path)
@@ -230,7 +232,7 @@ class HostLink:
         try:
             sock.settimeout(timeout)
             sock.connect(self.path)
-            sock.sendall(P.frame(P.Hello(version=P.VERSION, identity=self.identity, name=self.name)))
+            sock.sendall(P.frame(P.Hello(version=self.version, identity=self.identity, name=self.name)))
             reader = P.FrameReader()
             first, *early = self._read_first(sock, reader)
         except (OSError, P.ProtocolError) as exc:
