@@ -26,7 +26,9 @@ ALLOWED_ENGINE = {"state", "king_state", "work", "events", "actions", "errors", 
 # A game on a server is reached through its connection (net.client, net.protocol's messages): the
 # UI never runs the host's rooms, their sessions or their store.
 FORBIDDEN = ("nctui.bots", "nctui.simulate", "nctui.playout", "nctui.companions.cathedral.bots",
-             "nctui.companions.cathedral.rules", "nctui.net.host", "nctui.net.rooms", "nctui.net.store_sqlite")
+             "nctui.companions.nightmarium.bots", "nctui.companions.nightmarium.rules",
+             "nctui.companions.nightmarium.secrets", "nctui.companions.cathedral.rules",
+             "nctui.net.host", "nctui.net.rooms", "nctui.net.store_sqlite")
 
 
 def _module_name(path: Path) -> str:
