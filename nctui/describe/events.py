@@ -10,7 +10,19 @@ from ..engine import events as E
 from ..engine.events import HIDDEN, Event
 from ..engine.state import GameState
 from .names import END_REASONS, Words, plural, seat_name, side_name, words_for
+from .steps import NOT_DONE, describe_steps
 
+# A step that had nothing to do (engine.futile.Nothing), followed by what did not happen.
+_NOTHING_LOG = {
+    "nothing_to_pay": "{who} has nothing to pay",
+    "track_end": "{who}'s Ritual markers may enter no space",
+    "limbo_empty": "{who}'s Limbo is empty",
+    "no_upgrade": "{who} has no Upgrade in hand",
+    "no_ploy": "{who} has no Ploy in hand",
+    "no_conflict": "No conflict is possible",
+    "no_effect": "{who}'s effect has no step",
+    "no_target": "{who} has no legal target",
+}
 _REACTED = {"conform": "conforms", "dissent": "dissents", "pass": "passes"}
 
 # What makes a step one the strict undo policy will not take back, by what the event reveals.
@@ -158,8 +170,13 @@ def _effects(e: Event, s: GameState, w: Words, who: str) -> str:
             return f"{who} brings a Follower back from Limbo to {w.area(area)}"
         case E.LimboReturn(count=n):
             return f"{who} takes {plural(n, 'Follower')} back from Limbo to its supply"
+        case E.OptionChosen(steps=steps) if steps:
+            return f"{who} chooses to {describe_steps(steps, w)}"
         case E.OptionChosen(index=i):
             return f"{who} chooses option {i + 1}"
+        case E.NothingDone(step=step, reason=reason):
+            why = _NOTHING_LOG.get(reason, "{who} can do nothing").format(who=who)
+            return f"{why}: {NOT_DONE.get(step, 'nothing done')}"
         case E.ConformPerformed(action=action):
             return f"{who} performs the Conform part of its {w.day_short(action)} card"
         case E.DreamerFree():

@@ -25,8 +25,17 @@ from textual.widget import Widget
 from textual.widgets import Footer
 
 from ... import saves
-from ...describe import END_REASONS, describe_action, describe_decision, describe_events, seat_letter, seat_name
+from ...describe import (
+    END_REASONS,
+    describe_context,
+    describe_decision,
+    describe_events,
+    describe_option,
+    seat_letter,
+    seat_name,
+)
 from ...engine.errors import ActionError
+from ...engine.facts import Facts
 from ...engine.state import GameState
 from ...engine.views import View
 from ...store import StoreError
@@ -194,12 +203,12 @@ class GameScreen(FlowsMixin, Screen[None]):
         self.query_one(MatrixView).view = view  # the matrix draws the view alone
         self._shown = (self.game.revision, self.game.state_id)
         panel = self.query_one(DecisionPanel)
-        panel.prompt = self._prompt(view)
+        panel.prompt = self._prompt(view, facts)
         if self.is_current and not keep_cursor:
             panel.focus()
         self._flows()  # flows: the King's turn, game over (when this screen is the current one)
 
-    def _prompt(self, view: View) -> Prompt:
+    def _prompt(self, view: View, facts: Facts) -> Prompt:
         state = view.state
         key = self.game.revision
         if state.outcome is not None:
@@ -214,7 +223,9 @@ class GameScreen(FlowsMixin, Screen[None]):
             title.append(f" computer player, {doing}: {describe_decision(state)}…")
             return Prompt(key=key, title=title, notes=("u: undo back to your last decision · q: save and quit",))
         title.append(f" {describe_decision(state)}")
-        return Prompt(key=key, title=title, options=tuple(describe_action(a, state) for a in d.options))
+        nothing = facts.options_nothing
+        return Prompt(key=key, title=title, context=describe_context(state), options=tuple(
+            describe_option(a, state, nothing[i] if i < len(nothing) else "") for i, a in enumerate(d.options)))
 
     def _write_log(self) -> None:
         log = self.query_one(GameLog)

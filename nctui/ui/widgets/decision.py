@@ -19,6 +19,8 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 MAX_PAGE = 9
+MIN_OPTIONS = 4  # the options a context line may not push off the first page
+CONTEXT = Style(color="#9a9aaa", italic=True)
 HINT = Style(color="#9a9aaa")
 HIGHLIGHT = Style(reverse=True, bold=True)
 DIGIT = Style(bold=True, color="#ffd75f")
@@ -26,12 +28,15 @@ DIGIT = Style(bold=True, color="#ffd75f")
 
 class Prompt(NamedTuple):
     """What the panel shows. ``key`` identifies the decision (the state id): a new key resets
-    the highlight. ``options``: the choosable lines; ``notes``: lines shown below them."""
+    the highlight. ``options``: the choosable lines; ``notes``: lines shown below them;
+    ``context``: lines under the title (what is being resolved, its cost, what the player has),
+    shown as far as they leave room for the options."""
 
     key: int
     title: Text
     options: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    context: tuple[str, ...] = ()
 
 
 class DecisionPanel(Widget, can_focus=True):
@@ -69,10 +74,19 @@ class DecisionPanel(Widget, can_focus=True):
     # -- paging ---------------------------------------------------------------------------------
 
     def _title_lines(self) -> list[Text]:
+        """The title, then the context lines that leave room for the options (all of them, or
+        at least ``MIN_OPTIONS``): options come first on a short panel."""
         if self.prompt is None:
             return []
         width = max(self.size.width, 10)
-        return list(self.prompt.title.wrap(self.app.console, width, overflow="fold"))
+        lines = list(self.prompt.title.wrap(self.app.console, width, overflow="fold"))
+        want = min(len(self.prompt.options), MIN_OPTIONS) if self.size.height else 0
+        for line in self.prompt.context:
+            wrapped = list(Text(line, style=CONTEXT).wrap(self.app.console, width, overflow="fold"))
+            if self.size.height and self.size.height - len(lines) - len(wrapped) < max(want, 1):
+                break
+            lines.extend(wrapped)
+        return lines
 
     def page_size(self) -> int:
         """Options per page: at most 9, and what fits under the title (and the page line)."""
