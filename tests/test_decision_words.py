@@ -4,6 +4,7 @@ that would do nothing says so and, once chosen, the log says what did not happen
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections import Counter
 
@@ -17,10 +18,15 @@ from nctui.describe.steps import NOTHING
 from nctui.engine import cards, events as E, new_game, player_view
 from nctui.engine.actions import ChooseOption, React
 from nctui.engine.facts import facts
-from nctui.engine.flow import step
+from nctui.engine.flow import StepResult, step
 from nctui.engine.futile import effect_nothing, option_nothing
 from nctui.engine.work import ChooseWork
 from nctui.simulate import make_config
+from nctui.store import Store
+from nctui.ui.app import create_app
+from nctui.ui.screens.handoff import HandoffScreen
+from nctui.ui.widgets.decision import DecisionPanel
+from nctui.ui.widgets.log import GameLog
 
 from . import helpers as H
 
@@ -175,3 +181,48 @@ def test_the_context_says_what_is_resolved_and_what_the_player_has():
     assert lines[0].startswith(f"Resolving the Day action of {words_for('base').card(card)}")
     assert lines[1].startswith("Cost: marker 1 → space 1: ") and "or 3 Followers from Limbo" in lines[1]
     assert re.search(r"on the board \(.+ \d", lines[2])
+
+
+# ---------------------------------------------------------------------------------------------
+# The decision panel (Pilot, 80x24 and 120x40)
+
+
+def _twin_candles_store() -> Store:
+    """Two people at one keyboard; Red plays Twin Candles with no Follower on the board and an
+    empty Limbo: its climb would do nothing."""
+    state = _no_followers(H.first_turn(2, seed=7), 0)
+    state = replace(state, config=replace(state.config, seats=("human", "human")))
+    state = H.resolve(H.push_effect(state, 0, (TWIN_CANDLES,), "ploy", card="d1-twin-candles"))
+    return Store(initial=StepResult(state=state, events=()))
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_the_panel_shows_the_context_and_a_would_do_nothing_option(tmp_path, size):
+    async def go():
+        app = create_app(_twin_candles_store(), save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            if isinstance(app.screen, HandoffScreen):
+                await pilot.press("enter")
+                await pilot.pause()
+            panel = app.screen.query_one(DecisionPanel)
+            shown = " ".join(panel.render().plain.split())
+            assert "Resolving the Ploy Twin Candles" in shown
+            assert "You have: 16 Followers in supply, 0 in Limbo, 0 on the board" in shown
+            assert " 1 (does nothing now, nothing to pay with) Climb 1 open step" in shown
+            assert " 2 Produce 1 in a Marked Area" in shown
+            assert "Option" not in shown
+            await pilot.press("1")
+            await pilot.pause()
+            assert app.store.state.players[0].ritual == (0, 0)
+            if isinstance(app.screen, HandoffScreen):  # Blue reacts next: its key, then the log
+                await pilot.press("enter")
+                await pilot.pause()
+            if app.game_screen()._shown_panel != "log":  # 80x24 shows one panel at a time
+                await pilot.press("l")
+                await pilot.pause()
+            log = "\n".join(strip.text for strip in app.game_screen().query_one(GameLog).lines)
+            assert "Red chooses to climb 1 open step, paying for it" in log
+            assert "Red has nothing to pay: no step climbed" in log
+
+    asyncio.run(go())
