@@ -212,6 +212,12 @@ def build_parser() -> argparse.ArgumentParser:
     _add_difficulty(sim)
     _add_game_options(sim)
 
+    tutorial = sub.add_parser(
+        "tutorial", help="a guided first game: setup and two turns against a computer player",
+        description="A guided first game: you (Red) against a computer Blue on a fixed scenario, through setup and "
+                    "your first two turns, each decision explained beside the board. Escape leaves it at any time; "
+                    "it is not saved.")
+    _add_mono(tutorial, argparse.SUPPRESS)
     cli_saves.add_parser(sub, _add_save_dir)
     return parser
 
@@ -227,6 +233,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cli_saves.run(args)
         if args.command is None:  # bare `nctui`: the Title screen
             return _run(parser, None, None, mono=args.mono)
+        if args.command == "tutorial":
+            return _run(parser, None, None, mono=args.mono, tutorial=True)
         if args.command == "play" and (args.load or args.resume):
             return _run(parser, _saved_game(parser, args), args.save_dir, mono=args.mono)
         return _run(parser, _new_config(parser, args), args.save_dir, mono=args.mono, practice=args.practice)
@@ -366,8 +374,9 @@ def _new_config(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Ga
 
 
 def _run(parser: argparse.ArgumentParser, target: Session | GameConfig | None, save_dir: str | None, *,
-         mono: bool = False, practice: bool = False) -> int:
-    """Run the app on ``target``: a Session, a GameConfig, or None for the Title screen."""
+         mono: bool = False, practice: bool = False, tutorial: bool = False) -> int:
+    """Run the app on ``target``: a Session, a GameConfig, or None for the Title screen (or, with
+    ``tutorial``, the guided first game)."""
     from .ui.app import create_app
 
     try:
@@ -376,5 +385,6 @@ def _run(parser: argparse.ArgumentParser, target: Session | GameConfig | None, s
         parser.exit(2, f"nctui: error: {exc}\n")
     if mono:
         app.mono = True
+    app.open_tutorial = tutorial  # over the Title screen, where Escape leads back
     app.run()
     return app.return_code or 0

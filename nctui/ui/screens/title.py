@@ -1,6 +1,6 @@
-"""The Title screen: New game, Continue (the unfinished games), Load, Rules, Quit.
+"""The Title screen: New game, Continue (the unfinished games), Load, Tutorial, Rules, Quit.
 
-↑/↓ or j/k move and Enter chooses, or a letter chooses at once (n, c, l, r, q). Continue is
+↑/↓ or j/k move and Enter chooses, or a letter chooses at once (n, c, l, t, r, q). Continue is
 offered only when there is an unfinished game, and otherwise says why it cannot be chosen; a
 damaged autosave is counted on its line (Load lists it with the reason).
 """
@@ -30,6 +30,7 @@ ITEMS = (
     ("new", "n", "New game"),
     ("continue", "c", "Continue"),
     ("load", "l", "Load a saved game"),
+    ("tutorial", "t", "Tutorial: a guided first game"),
     ("rules", "r", "Rules"),
     ("quit", "q", "Quit"),
 )
@@ -98,6 +99,8 @@ class TitleScreen(Screen[None]):
         app = cast("NctuiApp", self.app)
         if item == "new":
             app.new_game()
+        elif item == "tutorial":
+            app.start_tutorial()
         elif item == "continue":
             self._continue()
         elif item == "load":
