@@ -20,6 +20,7 @@ from nctui.engine.actions import ChooseOption, React
 from nctui.engine.facts import facts
 from nctui.engine.flow import StepResult, step
 from nctui.engine.futile import effect_nothing, option_nothing
+from nctui.engine.views import redact
 from nctui.engine.work import ChooseWork
 from nctui.simulate import make_config
 from nctui.store import Store
@@ -226,3 +227,15 @@ def test_the_panel_shows_the_context_and_a_would_do_nothing_option(tmp_path, siz
             assert "Red has nothing to pay: no step climbed" in log
 
     asyncio.run(go())
+
+
+def test_no_upgrade_in_hand_is_told_only_to_its_player():
+    """What a hand holds is secret: the others read only that nothing was played."""
+    state = H.first_turn(2, seed=7)
+    players = tuple(replace(p, hand=()) if p.seat == 0 else p for p in state.players)
+    ev: list = []
+    state = H.resolve(H.push_effect(replace(state, players=players), 0, (cs.PlayUpgrades(count=1),)), ev)
+    told = [e for e in ev if isinstance(e, E.NothingDone)]
+    assert told == [E.NothingInHand(seat=0, step="play_upgrade", reason="no_upgrade")]
+    assert describe_event(redact(told[0], 0), state) == "Red has no Upgrade in hand: no Upgrade played"
+    assert describe_event(redact(told[0], 1), state) == "Red plays nothing: no Upgrade played"

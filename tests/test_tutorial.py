@@ -77,3 +77,10 @@ def test_escape_leaves_the_tutorial_at_once(tmp_path):
             assert isinstance(app.screen, TitleScreen)
 
     asyncio.run(go())
+
+
+def test_nctui_tutorial_is_a_command():
+    from nctui.cli import build_parser, main
+
+    assert build_parser().parse_args(["tutorial"]).command == "tutorial"
+    assert main(["tutorial", "--help"]) == 0

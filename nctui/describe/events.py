@@ -175,6 +175,8 @@ def _effects(e: Event, s: GameState, w: Words, who: str) -> str:
         case E.OptionChosen(index=i):
             return f"{who} chooses option {i + 1}"
         case E.NothingDone(step=step, reason=reason):
+            if reason == HIDDEN:  # another seat's hand: only that nothing was played
+                return f"{who} plays nothing: {NOT_DONE.get(step, 'nothing done')}"
             why = _NOTHING_LOG.get(reason, "{who} can do nothing").format(who=who)
             return f"{why}: {NOT_DONE.get(step, 'nothing done')}"
         case E.ConformPerformed(action=action):

@@ -285,6 +285,13 @@ class NothingDone(Event, tag="nothing_done"):
     reason: str  # an ``engine.futile.Nothing``
 
 
+class NothingInHand(NothingDone, tag="nothing_in_hand"):
+    """A ``NothingDone`` whose reason tells what a hand holds (no Upgrade, no Ploy): the others
+    learn only that nothing was played."""
+
+    SECRET = ("reason",)
+
+
 class ConformPerformed(Event, tag="perform_conform"):
     action: str
 

@@ -96,8 +96,9 @@ def resolve(state: GameState, ev: Events) -> GameState:
         state = STEPS[type(first)](state, top, first, ev)
         if state.work is not None and decision_of(state, state.work) is None:
             # the step has nothing to do from its start: say so (the log), then drop it above
-            ev.append(E.NothingDone(seat=state.work.seat, step=kind_of(state.work),
-                                    reason=futile.reason(state, state.work)))
+            why = futile.reason(state, state.work)
+            kind = E.NothingInHand if why in futile.HAND_REASONS else E.NothingDone
+            ev.append(kind(seat=state.work.seat, step=kind_of(state.work), reason=why))
     return state
 
 

@@ -36,6 +36,8 @@ Nothing = Literal[
     "no_target",  # any other step: nothing qualifies (no area, no unit, no room)
 ]
 
+HAND_REASONS = frozenset({"no_upgrade", "no_ploy"})  # they tell what a hand holds: secret (events.NothingInHand)
+
 # Steps that never wait for a decision: they act (draw, move a Dreamer…) or push more steps.
 _ALWAYS_ACT = (cs.Draw, cs.MoveDreamer, cs.NightmareReturn, cs.Choose, cs.PerformConform)
 
