@@ -17,11 +17,16 @@ from textual.app import App
 from textual.screen import Screen
 
 from .. import saves
+from ..companions.cathedral.state import CathedralConfig
+from ..companions.nightmarium.state import NightmariumConfig
 from ..engine.config import GameConfig
+from ..session.games import CATHEDRAL, NIGHTMARIUM
 from ..session.session import Session, UndoMode, default_undo, new_session
 from ..store import Store
 from . import theme
 from .commands import ScreenCommands
+from .companions.cathedral import CathedralScreen
+from .companions.nightmarium import NightmariumScreen
 from .screens.game import GameScreen
 from .screens.help import HelpScreen
 from .screens.new_game import NewGameScreen
@@ -65,7 +70,7 @@ class NctuiApp(App[None]):
     def get_default_screen(self) -> Screen:
         if self.game is None:
             return TitleScreen()
-        return TutorialScreen(self.game) if self.tutorial else GameScreen(self.game)
+        return TutorialScreen(self.game) if self.tutorial else screen_for(self.game)
 
     def on_mount(self) -> None:
         if self.game is not None:
@@ -87,6 +92,11 @@ class NctuiApp(App[None]):
     def _game_screen(self) -> GameScreen | None:
         return next((s for s in reversed(self.screen_stack) if isinstance(s, GameScreen)), None)
 
+    def _any_game_screen(self) -> GameScreen | CathedralScreen | NightmariumScreen | None:
+        """The screen of the game being played, whichever game it is."""
+        return next((s for s in reversed(self.screen_stack)
+                     if isinstance(s, GameScreen | CathedralScreen | NightmariumScreen)), None)
+
     # -- starting games -------------------------------------------------------------------------
 
     def new_game(self, config: GameConfig | None = None, *, seed: int | None = None) -> None:
@@ -104,6 +114,11 @@ class NctuiApp(App[None]):
         more people play, else practice)."""
         self.open_game(new_session(config, folder=self.save_dir, undo=undo, bot_delay=self.bot_delay))
 
+    def start_companion(self, config: CathedralConfig | NightmariumConfig) -> None:
+        """Start a new game of a companion game (its configuration says which) and play it."""
+        game = CATHEDRAL if isinstance(config, CathedralConfig) else NIGHTMARIUM
+        self.open_game(new_session(config, game=game, folder=self.save_dir, bot_delay=self.bot_delay))
+
     def open_game(self, session: Session) -> None:
         """Play ``session``'s game: its screen replaces every screen (the title, the New game
         screen, a game that was being played, whose session is closed: saved, lock released)."""
@@ -119,7 +134,7 @@ class NctuiApp(App[None]):
             # default screen was never given one (it is not pushed), so give it the empty one
             # push_screen would have.
             base._push_result_callback(self, None)
-        self.switch_screen(TutorialScreen(session) if self.tutorial else GameScreen(session))
+        self.switch_screen(TutorialScreen(session) if self.tutorial else screen_for(session))
 
     def start_tutorial(self) -> None:
         """The guided first game: Red against a computer Blue on the tutorial's fixed seed, with
@@ -138,11 +153,20 @@ class NctuiApp(App[None]):
 
     async def action_quit(self) -> None:
         """ctrl+q: in a game, save first (like q); elsewhere quit at once."""
-        screen = self._game_screen()
+        screen = self._any_game_screen()
         if screen is None:
             self.exit()
         else:
             screen.action_quit_game()
+
+
+def screen_for(session: Session) -> Screen:
+    """The screen that plays ``session``'s game."""
+    if session.store.game.id == CATHEDRAL.id:
+        return CathedralScreen(session)
+    if session.store.game.id == NIGHTMARIUM.id:
+        return NightmariumScreen(session)
+    return GameScreen(session)
 
 
 def create_app(game: Session | Store | GameConfig | None, save_dir: Path | str | None = None, *,
