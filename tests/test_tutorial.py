@@ -72,6 +72,11 @@ def test_escape_leaves_the_tutorial_at_once(tmp_path):
         async with app.run_test(size=(80, 24)) as pilot:
             await _settle(pilot, app)
             assert isinstance(app.screen, TutorialScreen)
+            await pilot.press("b")  # the board cursor: Escape goes back to the options first
+            await pilot.pause()
+            await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, TutorialScreen) and isinstance(app.focused, DecisionPanel)
             await pilot.press("escape")
             await pilot.pause()
             assert isinstance(app.screen, TitleScreen)

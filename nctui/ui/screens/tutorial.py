@@ -14,6 +14,7 @@ from textual.widgets import Static
 from ...describe.tutorial import INTRO, TUTORIAL_SEED, tutorial_lines
 from ...engine.config import GameConfig
 from ...session.session import Session, new_session
+from ..widgets.decision import DecisionPanel
 from .game import GameScreen
 
 if TYPE_CHECKING:
@@ -54,5 +55,9 @@ class TutorialScreen(GameScreen):
         self.query_one("#tutorial", Static).update("\n".join(lines))
 
     def action_leave_tutorial(self) -> None:
-        """Escape: back to the Title screen (the tutorial game is not kept)."""
+        """Escape: back to the Title screen (the tutorial game is not kept); from a board, matrix
+        or hand cursor, Escape first goes back to the options, as in a game."""
+        if not isinstance(self.focused, DecisionPanel):
+            self.action_focus_decision()
+            return
         cast("NctuiApp", self.app).leave_game()
