@@ -19,11 +19,22 @@ from msgspec.structs import replace
 
 from ..content import schema as cs
 from . import cards, ritual
-from .actions import Action, ChooseOption, React
+from .actions import Action, ChooseDay, ChooseOption, React
 from .events import Event
 from .state import GameState
 from .table import RULES, STEPS
-from .work import ChooseWork, ClimbWork, ConflictWork, Frame, PloyWork, ReactWork, RecoverWork, UpgradeWork, Work
+from .work import (
+    ChooseDayWork,
+    ChooseWork,
+    ClimbWork,
+    ConflictWork,
+    Frame,
+    PloyWork,
+    ReactWork,
+    RecoverWork,
+    UpgradeWork,
+    Work,
+)
 
 Nothing = Literal[
     "nothing_to_pay",  # a paid climb: no marker's next space can be paid (Followers or 3 from Limbo)
@@ -89,15 +100,17 @@ def effect_nothing(state: GameState, seat: int, steps: tuple[cs.Step, ...]) -> N
 
 
 def option_nothing(state: GameState, action: Action) -> Nothing | None:
-    """Whether an option of the decision due would do nothing: a Choose effect's option, or a
-    Conform or Dissent whose effect would do nothing (both stay offered: the rulebook lets a
-    player choose them, see docs/rules-decisions.md)."""
+    """Whether an option of the decision due would do nothing: a Choose effect's option, a
+    Conform or Dissent, or performing a Day action, whose effect would do nothing (all stay
+    offered: the rulebook lets a player choose them, see docs/rules-decisions.md)."""
     w = state.work
     match w, action:
         case ChooseWork(options=options, seat=seat), ChooseOption(index=i) if 0 <= i < len(options):
             return effect_nothing(state, seat, options[i])
         case ReactWork(seat=seat), React(kind="conform" | "dissent" as kind) if state.day:
             return effect_nothing(state, seat, cards.action_effect(state, seat, state.day, kind).steps)
+        case ChooseDayWork(seat=seat), ChooseDay(action=day, ignore=False):
+            return effect_nothing(state, seat, cards.action_effect(state, seat, day, "day").steps)
     return None
 
 
