@@ -98,6 +98,8 @@ async def serve(opts: ServeOptions, *, ready: asyncio.Future[int] | None = None,
                 _say("starting the client fork server (imports nctui and Textual once)")
                 spawner = Spawner(run, run / "host.sock", apps=(opts.app,))
                 await spawner.start()
+                assert spawner.proc is not None
+                log.info("fork server ready (pid %d)", spawner.proc.pid)
                 front = Front(spawner, host_key=host_key, authorized=authorized, password=password,
                               limits=opts.limits, app=opts.app)
                 port = await front.start(opts.host, opts.port)

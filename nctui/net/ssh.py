@@ -128,11 +128,19 @@ class SSHConnection(asyncssh.SSHServer):
         self.peer = str((conn.get_extra_info("peername") or ("?",))[0])
         self.front.per_peer[self.peer] += 1
         self.counted = True
+        if self.front.per_peer[self.peer] > 2 * self.front.limits.max_per_peer:  # a flood: no words for it
+            conn.abort()
+
+    def _over_cap(self) -> bool:
+        """Too many connections from this address: say so (the SSH disconnect reason, which OpenSSH
+        prints) once the keys are exchanged, i.e. when the client starts to log in."""
         cap = self.front.limits.max_per_peer
-        if self.front.per_peer[self.peer] > cap:
-            log.info("refused %s: more than %d connections from it", self.peer, cap)
-            conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS,
-                            f"nctui: too many connections from your address (at most {cap}); close one first")
+        if self.front.per_peer[self.peer] <= cap or self.conn is None:
+            return False
+        log.info("refused %s: more than %d connections from it", self.peer, cap)
+        self.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS,
+                             f"nctui: too many connections from your address (at most {cap}); close one first")
+        return True
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self.counted:
@@ -142,6 +150,7 @@ class SSHConnection(asyncssh.SSHServer):
                 del self.front.per_peer[self.peer]
 
     def begin_auth(self, username: str) -> bool:
+        self._over_cap()
         return True  # every connection logs in with a key (or the password when enabled)
 
     def public_key_auth_supported(self) -> bool:
