@@ -88,7 +88,7 @@ def test_only_authorized_keys_log_in_and_reach_the_client(server_factory: Callab
 
 
 def test_password_only_when_enabled(server_factory: Callable[..., Server], keys: Any, tmp_path: Path) -> None:
-    friend, stranger, authorized = keys
+    _, _, authorized = keys
     (tmp_path / "pw").write_text("open sesame\n")
     server = server_factory("--authorized-keys", str(authorized), "--password-file", str(tmp_path / "pw"))
 
@@ -187,7 +187,7 @@ def test_dropped_connection_ends_only_its_process(server_factory: Callable[..., 
         pids = [int(m) for m in re.findall(r"session started \(pid (\d+)", "\n".join(server.lines))]
         assert len(pids) == 2 and all(alive(p) for p in pids)
         drop.abort()  # the network goes away: no goodbye
-        await asyncio.to_thread(server.wait_for, r"session ended \(pid %d" % pids[1])
+        await asyncio.to_thread(server.wait_for, rf"session ended \(pid {pids[1]}")
         assert await asyncio.to_thread(wait_gone, pids[1])
         assert alive(pids[0])
         kept.change_terminal_size(100, 30)  # the other person's client still answers: it redraws
