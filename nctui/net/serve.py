@@ -41,6 +41,7 @@ class ServeOptions(msgspec.Struct, frozen=True, kw_only=True):
     web: bool = False
     app: str = "nctui"  # "bare": a bare Textual app instead (the benchmarks' yardstick)
     bot_delay: float = 0.6
+    quiet: bool = False  # no start-up progress (benchmarks)
 
 
 def default_data() -> Path:
@@ -48,7 +49,11 @@ def default_data() -> Path:
 
 
 def _say(text: str) -> None:
-    print(f"nctui serve: {text}", file=sys.stderr, flush=True)
+    if not _quiet:
+        print(f"nctui serve: {text}", file=sys.stderr, flush=True)
+
+
+_quiet = False
 
 
 async def serve(opts: ServeOptions, *, ready: asyncio.Future[int] | None = None,
@@ -59,6 +64,8 @@ async def serve(opts: ServeOptions, *, ready: asyncio.Future[int] | None = None,
     from .rooms import Rooms
     from .store_sqlite import SqliteRoomStore
 
+    global _quiet
+    _quiet = opts.quiet
     data = opts.data or default_data()
     run = data / "run"
     stop = stop or asyncio.Event()

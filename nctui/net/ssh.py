@@ -301,7 +301,10 @@ class ClientSession(asyncssh.SSHServerSession[bytes]):
         if not data:
             self._finish(0)
             return
-        self.chan.write(data)
+        try:
+            self.chan.write(data)
+        except OSError:  # the channel closed under us: the person is gone
+            self._stop_child()
 
     def pause_writing(self) -> None:
         self._read_off()  # the channel is full: the client's output waits (its writes block)
