@@ -26,7 +26,7 @@ def make_key(path: Path) -> asyncssh.SSHKey:
 
 
 class Server:
-    def __init__(self, data: Path, *args: str) -> None:
+    def __init__(self, data: Path, *args: str, ready: str = r"listening: ssh -p (\d+)") -> None:
         self.data = data
         self.args = args
         self.lines: list[str] = []
@@ -38,7 +38,7 @@ class Server:
             cwd=ROOT)
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
-        found = self.wait_for(r"listening: ssh -p (\d+)", 90)
+        found = self.wait_for(ready, 90)
         self.port = int(found.group(1))
 
     def _read(self) -> None:

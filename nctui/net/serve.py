@@ -94,10 +94,10 @@ async def serve(opts: ServeOptions, *, ready: asyncio.Future[int] | None = None,
         await host.start()
         try:
             if opts.web:
-                web_runner = await _start_web(opts, run / "host.sock")
-                _say(f"serving the browser client on http://{opts.host}:{opts.port}/ (Ctrl+C stops)")
+                web_runner, port = await _start_web(opts, run / "host.sock")
+                _say(f"serving the browser client on http://{opts.host}:{port}/ (Ctrl+C stops)")
                 if ready is not None and not ready.done():
-                    ready.set_result(opts.port)
+                    ready.set_result(port)
             else:
                 host_key = load_host_key(opts.host_key or data / HOST_KEY)
                 authorized = load_authorized_keys(opts.authorized_keys)
@@ -132,7 +132,7 @@ async def serve(opts: ServeOptions, *, ready: asyncio.Future[int] | None = None,
     return 0
 
 
-async def _start_web(opts: ServeOptions, host_socket: Path) -> Any:
+async def _start_web(opts: ServeOptions, host_socket: Path) -> tuple[Any, int]:
     """textual-serve on this event loop: each browser tab runs ``nctui.net.webclient`` (a new person
     each time: a browser brings no key)."""
     from aiohttp import web
@@ -148,12 +148,14 @@ async def _start_web(opts: ServeOptions, host_socket: Path) -> Any:
     app = await server._make_app()
     runner = web.AppRunner(app)
     await runner.setup()
+    site = web.TCPSite(runner, opts.host, opts.port)
     try:
-        await web.TCPSite(runner, opts.host, opts.port).start()
+        await site.start()
     except OSError as exc:
         await runner.cleanup()
         raise FrontError(f"cannot listen on {opts.host}:{opts.port}: {exc.strerror or exc}") from None
-    return runner
+    server.port = port = int(runner.addresses[0][1])  # the one the system chose for port 0
+    return runner, port
 
 
 def run(opts: ServeOptions) -> int:
