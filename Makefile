@@ -29,6 +29,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/ui_startup.py
 	$(BIN)/python benchmarks/serve_session.py
 	$(BIN)/python benchmarks/serve_load.py
+	$(BIN)/python benchmarks/cathedral_strength.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info
