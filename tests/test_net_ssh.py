@@ -77,8 +77,10 @@ def test_only_authorized_keys_log_in_and_reach_the_client(server_factory: Callab
         async with await connect(server.port, friend) as conn:
             proc = await pty_session(conn)
             await read_until(proc.stdout, b"What name should the other players see?")
-            proc.stdin.write(b"\x03")  # Ctrl+C... the app keeps running: the person quits with q
-            proc.close()
+            proc.stdin.write(b"Zed\r")
+            await read_until(proc.stdout, b"Zed")
+            proc.stdin.write(b"q")
+            assert (await asyncio.wait_for(proc.wait(), 20)).exit_status == 0  # quitting ends the session
 
     run(body())
     fingerprint = friend.get_fingerprint("sha256")

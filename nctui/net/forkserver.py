@@ -28,6 +28,7 @@ import struct
 import sys
 import termios
 import time
+import tty
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -40,6 +41,16 @@ MAX_REQUEST = 4096
 def set_winsize(fd: int, cols: int, rows: int) -> None:
     """Give the pty its size; on a master the kernel also sends SIGWINCH to the app (the resize)."""
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", max(1, rows), max(1, cols), 0, 0))
+
+
+def _raw_input(fd: int) -> None:
+    """Raw input from the start (no echo, no line editing, Enter stays a carriage return): keys
+    typed before the app is up wait in the pty unchanged. Output keeps newline translation, so a
+    line printed after the app ends still starts at the left."""
+    tty.setraw(fd)
+    attrs = termios.tcgetattr(fd)
+    attrs[1] |= termios.OPOST | termios.ONLCR
+    termios.tcsetattr(fd, termios.TCSANOW, attrs)
 
 
 def run_bare() -> int:
@@ -168,6 +179,7 @@ class ForkServer:
     def _spawn(self, request: dict[str, Any]) -> tuple[int, int]:
         master, slave = pty.openpty()
         set_winsize(slave, int(request.get("cols", 80)), int(request.get("rows", 24)))
+        _raw_input(slave)
         pid = os.fork()
         if pid == 0:  # the child never returns into the loop
             code = 1

@@ -232,6 +232,7 @@ class ClientSession(asyncssh.SSHServerSession[bytes]):
     def shell_requested(self) -> bool:
         if self.term is None:
             self.refusal = "nctui needs a terminal: connect with `ssh -t` (no command, no -T)"
+            log.info("refused %s: a session without a pty", self.connection.identity)
         return True  # accepted, so the refusal can be said in words
 
     def exec_requested(self, command: str) -> bool:
@@ -253,8 +254,6 @@ class ClientSession(asyncssh.SSHServerSession[bytes]):
             self.refusal = f"nctui: the server is full ({self.front.limits.max_sessions} sessions); try again later"
             log.info("refused %s: the server is full", self.connection.identity)
         if self.refusal is not None:
-            if self.refusal.startswith("nctui needs"):
-                log.info("refused %s: a session without a pty", self.connection.identity)
             self._say_and_close(self.refusal.encode())
             return
         self.front.sessions.add(self)
@@ -276,6 +275,7 @@ class ClientSession(asyncssh.SSHServerSession[bytes]):
         log.info("%s: session started (pid %d, %s %dx%d)", self.connection.identity, self.child.pid,
                  self.term, cols, rows)
         self._read_on()
+        self._flush_input()
         self._arm_idle()
 
     # -- the relay -----------------------------------------------------------------------------
@@ -313,10 +313,10 @@ class ClientSession(asyncssh.SSHServerSession[bytes]):
         self._read_on()
 
     def data_received(self, data: bytes, datatype: int | None) -> None:
-        if self.child is None:
+        if self._ended:
             return
         self.last_key = time.monotonic()
-        self.pending += data
+        self.pending += data  # keys typed while the client starts wait for it
         if len(self.pending) > self.front.limits.max_buffer:
             log.info("%s: closed, input beyond %d bytes", self.connection.identity, self.front.limits.max_buffer)
             self.end(b"nctui: too much input at once; closing")
@@ -324,7 +324,8 @@ class ClientSession(asyncssh.SSHServerSession[bytes]):
         self._flush_input()
 
     def _flush_input(self) -> None:
-        assert self.child is not None
+        if self.child is None or not self.pending:
+            return
         loop = asyncio.get_running_loop()
         try:
             written = os.write(self.child.master, self.pending)
