@@ -197,3 +197,22 @@ def test_dropped_connection_ends_only_its_process(server_factory: Callable[..., 
         keep.close()
 
     run(body())
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    ((), "nobody could log in: give --authorized-keys FILE"),
+    (("--authorized-keys", "missing.pub"), "authorized keys missing.pub: "),
+    (("--authorized-keys", "k.pub", "--password-file", "empty"), "password file empty is empty"),
+])
+def test_serve_that_cannot_start_says_why_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                      monkeypatch: pytest.MonkeyPatch, args: tuple[str, ...],
+                                                      said: str) -> None:
+    from nctui import cli
+
+    monkeypatch.chdir(tmp_path)
+    make_key(tmp_path / "k")
+    (tmp_path / "empty").write_text("\n")
+    assert cli.main(["serve", "--port", "0", "--data", str(tmp_path / "data"), *args]) == 2
+    err = capsys.readouterr().err
+    assert said in err and "Traceback" not in err
+    assert not (tmp_path / "data" / "rooms.db").exists()  # refused before anything started

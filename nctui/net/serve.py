@@ -84,6 +84,10 @@ async def serve(opts: ServeOptions, *, ready: asyncio.Future[int] | None = None,
         run.chmod(0o700)
         if len(str(run / "fork.sock")) > 100:
             raise FrontError(f"the data folder's path is too long for a Unix socket: {data}")
+        if not opts.web:  # a key file that cannot be read is said before anything starts
+            host_key = load_host_key(opts.host_key or data / HOST_KEY)
+            authorized = load_authorized_keys(opts.authorized_keys)
+            password = load_password(opts.password_file)
         _say(f"loading rooms from {data / 'rooms.db'}")
         try:
             rooms = Rooms(SqliteRoomStore(data / "rooms.db"), bot_delay=opts.bot_delay)
@@ -99,9 +103,6 @@ async def serve(opts: ServeOptions, *, ready: asyncio.Future[int] | None = None,
                 if ready is not None and not ready.done():
                     ready.set_result(port)
             else:
-                host_key = load_host_key(opts.host_key or data / HOST_KEY)
-                authorized = load_authorized_keys(opts.authorized_keys)
-                password = load_password(opts.password_file)
                 _say("starting the client fork server (imports nctui and Textual once)")
                 spawner = Spawner(run, run / "host.sock", apps=(opts.app,))
                 await spawner.start()

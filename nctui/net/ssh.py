@@ -272,6 +272,9 @@ class ClientSession(asyncssh.SSHServerSession[bytes]):
         if self._ended:  # the person left while the client started
             self._stop_child()
             return
+        if self.size != (cols, rows):  # the window changed while the client started
+            with contextlib.suppress(OSError):
+                set_winsize(self.child.master, *self.size)
         log.info("%s: session started (pid %d, %s %dx%d)", self.connection.identity, self.child.pid,
                  self.term, cols, rows)
         self._read_on()
