@@ -26,7 +26,10 @@ ALLOWED_ENGINE = {"state", "king_state", "work", "events", "actions", "errors", 
 # A game on a server is reached through its connection (net.client, net.protocol's messages): the
 # UI never runs the host's rooms, their sessions or their store, nor the server's SSH side.
 FORBIDDEN = ("nctui.bots", "nctui.simulate", "nctui.playout", "nctui.companions.cathedral.bots",
-             "nctui.companions.cathedral.rules", "nctui.net.host", "nctui.net.rooms", "nctui.net.store_sqlite",
+             "nctui.companions.dreamers.bots", "nctui.companions.dreamers.rules",
+             "nctui.companions.nightmarium.bots", "nctui.companions.nightmarium.rules",
+             "nctui.companions.nightmarium.secrets", "nctui.companions.cathedral.rules",
+             "nctui.net.host", "nctui.net.rooms", "nctui.net.store_sqlite",
              "nctui.net.ssh", "nctui.net.forkserver", "nctui.net.serve")
 
 
