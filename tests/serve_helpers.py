@@ -31,7 +31,8 @@ class Server:
         self.args = args
         self.lines: list[str] = []
         self.port = 0
-        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        # COLUMNS/LINES as a shell may export them: each client must draw at its own pty's size anyway.
+        env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="80", LINES="24")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "nctui", "serve", "--port", "0", "--data", str(data), *args],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env,

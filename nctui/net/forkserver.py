@@ -87,6 +87,8 @@ def _child(request: dict[str, Any], slave: int, host_socket: str) -> int:
     for sig in (signal.SIGCHLD, signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
         signal.signal(sig, signal.SIG_DFL)
     os.environ["TERM"] = str(request.get("term") or "xterm-256color")
+    for name in ("COLUMNS", "LINES"):  # Textual would take them over the pty's size (the person's window)
+        os.environ.pop(name, None)
     os.environ.pop("NO_COLOR", None)
     if request.get("no_color"):
         os.environ["NO_COLOR"] = "1"
