@@ -7,13 +7,18 @@ back to its seat when it returns; a malformed message from one client disturbs n
 from __future__ import annotations
 
 import asyncio
+import os
+import shlex
+import shutil
 import socket
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from nctui.engine import GameConfig
@@ -24,8 +29,21 @@ from nctui.net.host import Host
 from nctui.net.rooms import Rooms
 from nctui.net.store_sqlite import SqliteRoomStore
 from nctui.ui.lobby_app import LobbyApp
-from nctui.ui.screens.lobby import CreateRoomScreen, LobbyScreen, NameScreen, RemoteGameScreen, SeatScreen
+from nctui.ui.screens.lobby import (
+    CreateRoomScreen,
+    LobbyScreen,
+    NameScreen,
+    RemoteGameScreen,
+    SeatScreen,
+    my_seat,
+    room_words,
+    short_identity,
+)
+from nctui.ui.screens.save import SaveScreen
+from nctui.ui.screens.timeline import TimelineScreen
 from nctui.ui.widgets.hand import HandView
+
+from .test_smoke_tmux import ROOT, Pane
 
 SMALL = (80, 24)
 CFG = GameConfig(players=2, seats=("human", "human"), seed=42)
@@ -92,6 +110,12 @@ async def until(pilot: Any, test: Callable[[], Any], what: str) -> Any:
     return result
 
 
+def drawn(app: LobbyApp) -> RemoteGameScreen | None:
+    """The game screen once it is mounted and has drawn the game (not merely pushed)."""
+    screen = app.screen
+    return screen if isinstance(screen, RemoteGameScreen) and screen.is_mounted and screen._shown[0] >= 0 else None
+
+
 class Person:
     """A protocol client (no screen) that records what the host tells it."""
 
@@ -106,8 +130,8 @@ class Person:
     def decide_first_option(self) -> int:
         game = self.link.game
         assert game is not None
-        state_id = wait_for(lambda: game.deciding_seat() == game.seat and game.state_id, "this seat's decision") \
-            if game.state_id else game.state_id
+        wait_for(lambda: game.deciding_seat() == game.seat, "this seat's decision")
+        state_id = game.state_id
         decision = game.view(game.seat).state.decision
         assert decision is not None and decision.seat == game.seat
         game.send(decision.options[0], seen_state_id=state_id, seat=game.seat)
@@ -132,7 +156,7 @@ def test_create_a_room_join_decide_and_see_the_other_seats_decision_arrive(host:
             await until(pilot, lambda: isinstance(app.screen, SeatScreen), "the new room's seats")
             assert host.room().record.name == "Friday" and host.room().record.handover_after == 300.0
             await pilot.press("enter")  # the first free seat: 1 Red
-            screen = await until(pilot, lambda: isinstance(app.screen, RemoteGameScreen) and app.screen,
+            screen = await until(pilot, lambda: drawn(app),
                                  "the game screen")
             assert screen.seat == screen.viewer == 0
             bob = Person(host.path, BOB, "Bob")
@@ -170,24 +194,31 @@ def test_create_a_room_join_decide_and_see_the_other_seats_decision_arrive(host:
     run(go())
 
 
-def test_a_spectator_sees_no_hand(host: HostThread) -> None:
+@pytest.mark.parametrize("size", [SMALL, (120, 40)])
+def test_a_spectator_sees_no_hand(host: HostThread, size: tuple[int, int]) -> None:
     room = host.rooms.create(CFG, identity=ANN, name="watched")
     ann, bob = Person(host.path, ANN, "Ann"), Person(host.path, BOB, "Bob")
-    ann.sit(room.id, 0)
-    bob.sit(room.id, 1)
+    ann_game, _ = ann.sit(room.id, 0), bob.sit(room.id, 1)
+    (ann if ann_game.deciding_seat() == 0 else bob).decide_first_option()
+    wait_for(lambda: ann_game.state_id == 1, "the first decision")
 
     async def go() -> None:
         app = LobbyApp(host.path, CY, "Cy")
-        async with app.run_test(size=SMALL) as pilot:
+        async with app.run_test(size=size) as pilot:
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.shown, "the rooms")
             await pilot.press("w")
-            screen = await until(pilot, lambda: isinstance(app.screen, RemoteGameScreen) and app.screen, "the game")
+            screen = await until(pilot, lambda: drawn(app), "the game")
             assert screen.seat == screen.viewer == -1
             views = {w.view.seat for w in screen.query("*") if getattr(w, "view", None) is not None}
             assert views == {-1}
             hand = str(screen.query_one(HandView).render())
             assert "'s hand" not in hand and "(hidden)" in hand
-            assert not screen.query_one("#decision").prompt.options  # nothing to choose
+            prompt = screen.query_one("#decision").prompt
+            assert not prompt.options and "back to the lobby" in prompt.notes[0]  # nothing to choose
+            await pilot.press("u")  # a spectator changes nothing: the host says so
+            note = await until(pilot, lambda: next((n for n in app._notifications if n.title == "Undo"), None),
+                               "the refusal")
+            assert "spectator" in note.message
             await until(pilot, lambda: host.room().info().spectators == 1, "one spectator")
 
     run(go())
@@ -207,7 +238,7 @@ def test_a_stale_decision_is_refused_silently_and_the_screen_refreshes(host: Hos
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.shown, "the rooms")
             app.link.listener = lambda n: (news.append(n), app._post_news(n))
             app.join_seat(room.id, 0)
-            screen = await until(pilot, lambda: isinstance(app.screen, RemoteGameScreen) and app.screen, "the game")
+            screen = await until(pilot, lambda: drawn(app), "the game")
             game = app.remote
             while game.deciding_seat() != 0:  # Bob decides until it is Ann's turn
                 before = game.state_id
@@ -243,7 +274,7 @@ def test_a_client_whose_connection_dies_returns_to_its_seat(host: HostThread, tm
         async with app.run_test(size=SMALL) as pilot:
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.shown, "the rooms")
             app.join_seat(room.id, 0)
-            await until(pilot, lambda: isinstance(app.screen, RemoteGameScreen), "the game")
+            await until(pilot, lambda: drawn(app), "the game")
             game = app.remote
             while game.deciding_seat() != 0:
                 before = game.state_id
@@ -267,7 +298,7 @@ def test_a_client_whose_connection_dies_returns_to_its_seat(host: HostThread, tm
     async def again() -> None:
         app = LobbyApp(host.path, ANN, "Ann")
         async with app.run_test(size=SMALL) as pilot:
-            screen = await until(pilot, lambda: isinstance(app.screen, RemoteGameScreen) and app.screen,
+            screen = await until(pilot, lambda: drawn(app),
                                  "back at the seat")
             assert screen.seat == 0
             assert app.remote.state_id >= seen
@@ -344,7 +375,7 @@ def test_undo_is_the_hosts_strict_policy_and_its_refusal_is_said(host: HostThrea
         async with app.run_test(size=SMALL) as pilot:
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.shown, "the rooms")
             app.join_seat(room.id, 0)
-            screen = await until(pilot, lambda: isinstance(app.screen, RemoteGameScreen) and app.screen, "the game")
+            screen = await until(pilot, lambda: drawn(app), "the game")
             game = app.remote
             assert game is not None and game.undo_policy == "strict"
             while game.deciding_seat() != 0:
@@ -372,6 +403,112 @@ def test_undo_is_the_hosts_strict_policy_and_its_refusal_is_said(host: HostThrea
             note = await until(pilot, lambda: next((n for n in app._notifications if n.title == "Undo"), None),
                                "the refusal")
             assert "Cannot undo" in note.message and host.room().session.state_id == now
+            # The game screen's other keys work on a server's game too.
+            await pilot.press("t")
+            assert isinstance(app.screen, TimelineScreen)
+            await pilot.press("escape", "s")
+            assert isinstance(app.screen, SaveScreen)
+            await pilot.press("enter")  # the host keeps the game: not saved here, said in one line
+            assert "kept by the server" in str(app.screen.query_one("#save-message").render())
+            await pilot.press("escape")
+            assert app.screen is screen
 
     run(go())
     bob.link.close()
+
+
+def test_a_remote_game_keeps_the_events_the_host_sent_as_a_session_would(host: HostThread) -> None:
+    """RemoteGame.events(since) answers like Session.events for the seat, from the updates alone:
+    news added per update, an undo drops what was undone, a fresh start (since=-1) replaces all."""
+    room = host.rooms.create(CFG, identity=ANN)
+    s = room.session
+    joined = P.Joined(room=room.info(), seat=0, config=CFG, undo_policy="strict")
+    game = RemoteGame(HostLink(host.path, ANN), joined)
+    game.apply(room.update(0, -1))
+    seen = [game.state_id]
+    for _ in range(4):
+        seat = s.deciding_seat()
+        assert seat is not None
+        s.send(s.view(seat).state.decision.options[0], seen_state_id=s.state_id, seat=seat)
+        game.apply(room.update(0, seen[-1]))
+        seen.append(game.state_id)
+    for since in (-1, *seen):
+        assert game.events(since, 0) == s.events(since, 0)
+    s.undo(s.seat_of(s.state_id))
+    back = s.state_id
+    game.apply(room.update(0, seen[-1]))
+    assert game.state_id == back and game.events(seen[-1], 0).undone
+    assert game.events(-1, 0).events == s.events(-1, 0).events
+    game.apply(room.update(0, -1))  # the whole picture again (a refresh)
+    assert game.events(-1, 0).events == s.events(-1, 0).events
+    assert [t.state_id for t in game.timeline(0)] == [t.state_id for t in s.timeline(0)]
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_client_app_runs_on_a_real_terminal_and_ends_in_one_line_when_the_host_goes(tmp_path: Path) -> None:
+    """The SSH front's entry point on a pty (tmux, 80x24): the name asked, the lobby, a new room,
+    a seat, a decision, back to the lobby; the host stopping ends it with one line and code 1."""
+    h = HostThread(tmp_path)
+    pane = Pane(f"nctui-lobby-{os.getpid()}")
+    try:
+        code = "import sys; from nctui.net.client_app import run; sys.exit(run(sys.argv[1], sys.argv[2], None))"
+        command = ["env", "TERM=xterm-256color", f"PYTHONPATH={ROOT}", sys.executable, "-c", code,
+                   str(h.path), "SHA256:TessTessTessTess"]
+        pane.start(" ".join(map(shlex.quote, command)) + '; echo "[client exited: $?]"; sleep 60')
+        pane.wait_for("What name should the other players see?")
+        pane.keys("Tess", "Enter")
+        pane.wait_for("you: Tess", "SHA256:TessTes", "No rooms yet")
+        pane.keys("n")
+        pane.wait_for("New room on this server", "Seat to computer", "Create the room")
+        pane.keys("s")
+        pane.wait_for("Enter takes it", "Watch as a spectator")
+        pane.keys("Enter")
+        pane.wait_for("Turn track", "Setup")
+        session = h.room().session
+        other = Person(h.path, BOB, "Bob")
+        other.sit(h.room().id, 1)
+        while session.deciding_seat() != 0:  # the seed is random: Blue may decide first
+            other.decide_first_option()
+            wait_for(lambda n=session.state_id: session.state_id > n, "Blue's decision")
+        before = session.state_id
+        pane.wait_for("R Red  ")
+        pane.keys("1")
+        wait_for(lambda: session.state_id == before + 1, "Tess's decision at the host")
+        other.link.close()
+        pane.keys("q")
+        pane.wait_for("Lobby", "○ Tess (you)")  # away from the seat, which stays hers
+        assert remembered_name(str(h.path), "SHA256:TessTessTessTess") == "Tess"
+        h.stop()
+        gone = pane.wait_for("[client exited: 1]")
+        assert "nctui: lost the connection to the game host" in gone and "Traceback" not in gone
+    finally:
+        pane.close()
+        if h.thread.is_alive():
+            h.stop()
+
+
+def test_the_lobby_words_say_who_holds_each_seat_and_who_is_away() -> None:
+    seats = (P.SeatInfo(kind="human", holder="Ann", connected=True, identity=ANN),
+             P.SeatInfo(kind="bot", holder="Bob", connected=False, identity=BOB),
+             P.SeatInfo(kind="human"),
+             P.SeatInfo(kind="bot"))
+    room = P.RoomInfo(id="r1", name="Friday", mode="4 players, Standard", progress="turn 3", finished=False,
+                      seats=seats, spectators=2)
+    text = room_words(room, ANN).plain
+    assert "Friday" in text and "turn 3" in text and "2 watching" in text
+    assert "1 Red ● Ann (you)" in text  # connected, and it is this person
+    assert "2 Blue ○ Bob (computer meanwhile)" in text  # away: handed to a computer until he returns
+    assert "3 Green free" in text and "4 Yellow computer" in text
+    assert my_seat((room,), BOB) == (room, 1) and my_seat((room,), CY) is None
+    over = msgspec.structs.replace(room, finished=True)
+    assert my_seat((over,), ANN) is None  # a finished game is not returned to
+    assert short_identity("SHA256:" + "x" * 43) == "SHA256:xxxxxxxx…"
+
+
+def test_a_host_refusing_the_hello_is_one_line(host: HostThread) -> None:
+    class Older(HostLink):
+        version = 99  # a client of another version
+
+    with pytest.raises(HostError) as caught:
+        Older(host.path, ANN, "Ann").connect(timeout=5)
+    assert str(caught.value) == "the game host refused the connection: protocol version 99 is not 1: update nctui"

@@ -27,7 +27,7 @@ from ..engine.views import View
 from ..saves import SaveError
 from ..session.protocol import SPECTATOR, SeatKind
 from ..session.session import SessionError, Update
-from ..store import TimelineItem
+from ..store import StoreError, TimelineItem
 from . import protocol as P
 
 CONNECT_TIMEOUT = 10.0  # seconds to connect and be welcomed
@@ -147,7 +147,8 @@ class RemoteGame:
 
     def send(self, action: Any, *, seen_state_id: int, seat: int) -> None:
         if seat != self.seat or self.seat == SPECTATOR:
-            raise SessionError("this terminal decides only for its own seat")
+            raise StoreError(f"this terminal decides only for seat {self.seat + 1}" if self.seat >= 0
+                             else "a spectator cannot change the game")
         self.link.send(P.Act(action=action, seen_state_id=seen_state_id))
 
     @property
@@ -205,6 +206,8 @@ class HostLink:
     """A connection to the host's Unix socket as ``identity``. ``connect()`` says hello and waits
     for the welcome (``HostError`` in one line); then everything runs on two threads."""
 
+    version = P.VERSION  # the protocol this client speaks
+
     def __init__(self, path: Path | str, identity: str, name: str = "", *,
                  listener: Callable[[LinkNews], None] | None = None) -> None:
         self.path = str(path)
@@ -219,18 +222,21 @@ class HostLink:
         self._threads: list[threading.Thread] = []
         self._closing = False
         self._pending: RemoteGame | None = None  # joined, waiting for its first update
+        self._reader = P.FrameReader()
+        self._early: list[P.HostMessage] = []  # what came with the welcome
 
     # -- connecting --------------------------------------------------------------------------------
 
     def connect(self, timeout: float = CONNECT_TIMEOUT) -> HostLink:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
-            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             sock.settimeout(timeout)
             sock.connect(self.path)
-            sock.sendall(P.frame(P.Hello(version=P.VERSION, identity=self.identity, name=self.name)))
+            sock.sendall(P.frame(P.Hello(version=self.version, identity=self.identity, name=self.name)))
             reader = P.FrameReader()
-            first = self._read_one(sock, reader)
+            first, *early = self._read_first(sock, reader)
         except (OSError, P.ProtocolError) as exc:
+            sock.close()
             raise HostError(f"cannot reach the game host at {self.path}: {_reason(exc)}") from None
         if isinstance(first, P.Bye):
             sock.close()
@@ -240,7 +246,7 @@ class HostLink:
             raise HostError("the game host answered hello with something else")
         self.name = first.name
         sock.settimeout(None)
-        self._sock, self._reader = sock, reader
+        self._sock, self._reader, self._early = sock, reader, early
         self._threads = [threading.Thread(target=self._read_loop, name="nctui-link-read", daemon=True),
                          threading.Thread(target=self._write_loop, name="nctui-link-write", daemon=True)]
         for t in self._threads:
@@ -248,14 +254,15 @@ class HostLink:
         return self
 
     @staticmethod
-    def _read_one(sock: socket.socket, reader: P.FrameReader) -> P.HostMessage:
+    def _read_first(sock: socket.socket, reader: P.FrameReader) -> list[P.HostMessage]:
+        """The first message(s) the host sent: the welcome (or a bye), and any that came with it."""
         while True:
             data = sock.recv(65536)
             if not data:
                 raise P.ProtocolError("the host closed the connection")
             payloads = reader.feed(data)
-            if payloads:  # the welcome comes alone: nothing follows it before we ask
-                return P.decode_host(payloads[0])
+            if payloads:
+                return [P.decode_host(p) for p in payloads]
 
     # -- sending -----------------------------------------------------------------------------------
 
@@ -290,6 +297,8 @@ class HostLink:
         sock = self._sock
         assert sock is not None
         try:
+            for msg in self._early:
+                self._handle(msg)
             while True:
                 data = sock.recv(1 << 16)
                 if not data:
@@ -305,6 +314,10 @@ class HostLink:
             if game is None:
                 return  # left meanwhile
             game.apply(msg)
+            if msg.undone and msg.since >= 0:
+                # events are kept per update, not per decision: after going back, ask for the
+                # whole story again so the events up to now are exactly the host's
+                self.send(P.Refresh())
             if game is self._pending:
                 self.game, self._pending = game, None
                 self.listener(game)

@@ -71,11 +71,22 @@ class LobbyApp(NctuiApp):
         self._connect(name)
 
     def _connect(self, name: str) -> None:
+        """Connect on a worker thread: the screen stays live while the host answers."""
+        self.run_worker(lambda: self._connect_now(name), thread=True, name="connect", exit_on_error=False)
+
+    def _connect_now(self, name: str) -> None:
         link = HostLink(self.socket_path, self.identity, name, listener=self._post_news)
-        try:  # a local socket: the welcome comes at once (or the host is not there)
-            self.link = link.connect()
+        try:
+            link.connect()
         except HostError as exc:
-            self.exit(return_code=1, message=str(exc))
+            self.call_from_thread(self.exit, return_code=1, message=f"nctui: {exc}")
+            return
+        self.call_from_thread(self._connected, link)
+
+    def _connected(self, link: HostLink) -> None:
+        self.link = link
+        if link.lost:  # gone before this thread heard of it: its news was not for us yet
+            self.exit(return_code=1, message=f"nctui: lost the connection to the game host: {link.lost}")
             return
         link.list_rooms()
         self._lobby().show_rooms()

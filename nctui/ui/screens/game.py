@@ -82,6 +82,8 @@ class GameScreen(FlowsMixin, Screen[None]):
         Binding("g", "game_over", "Scores", show=False, id="game.game-over"),
     ]
 
+    QUIT_WORDS = "save and quit"  # what q does (a game on a server: back to the lobby)
+
     class GameChanged(Message):
         """The game changed (posted from the thread that changed it)."""
 
@@ -211,7 +213,8 @@ class GameScreen(FlowsMixin, Screen[None]):
         state = view.state
         key = self.game.revision
         if state.outcome is not None:
-            return Prompt(key=key, title=Text("Game over", style="bold reverse"), notes=_outcome_lines(state))
+            return Prompt(key=key, title=Text("Game over", style="bold reverse"),
+                          notes=_outcome_lines(state, self.QUIT_WORDS))
         d = state.decision
         if d is None:
             return Prompt(key=key, title=Text("Nothing to decide"))
@@ -220,10 +223,10 @@ class GameScreen(FlowsMixin, Screen[None]):
         if d.seat in self.bots:
             doing = "thinking" if self.game.thinking == d.seat else "to decide"
             title.append(f" computer player, {doing}: {describe_decision(state)}…")
-            return Prompt(key=key, title=title, notes=("u: undo back to your last decision · q: save and quit",))
+            return Prompt(key=key, title=title, notes=(f"u: undo back to your last decision · q: {self.QUIT_WORDS}",))
         if not self._decides(d.seat):  # a game on a server: another person's decision
             title.append(f" deciding: {describe_decision(state)}…")
-            return Prompt(key=key, title=title, notes=("Waiting for their decision · q: back to the lobby",))
+            return Prompt(key=key, title=title, notes=(f"Waiting for their decision · q: {self.QUIT_WORDS}",))
         title.append(f" {describe_decision(state)}")
         return Prompt(key=key, title=title, options=tuple(describe_action(a, state) for a in d.options))
 
@@ -434,7 +437,7 @@ class GameScreen(FlowsMixin, Screen[None]):
         self.app.exit(message=message)
 
 
-def _outcome_lines(state: GameState) -> tuple[str, ...]:
+def _outcome_lines(state: GameState, quit_words: str = GameScreen.QUIT_WORDS) -> tuple[str, ...]:
     out = state.outcome
     if out is None:
         return ()
@@ -448,7 +451,7 @@ def _outcome_lines(state: GameState) -> tuple[str, ...]:
         lines.append(f"★ winner; tie broken by {out.tie_break}")
     else:
         lines.append("★ winner")
-    lines.append("g: scores · u: undo · q: save and quit")
+    lines.append(f"g: scores · u: undo · q: {quit_words}")
     return tuple(lines)
 
 

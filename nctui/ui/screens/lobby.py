@@ -229,16 +229,14 @@ class LobbyScreen(Screen[None]):
             self.notify("No room chosen: n creates one.", severity="warning")
             return
         me = self.lobby_app.link.identity if self.lobby_app.link is not None else ""
-        self.app.push_screen(SeatScreen(room, me), self._seat_chosen)
+        self.app.push_screen(SeatScreen(room, me), lambda choice: self._seat_chosen(room.id, choice))
 
-    def _seat_chosen(self, choice: str | None) -> None:
-        room = self.current()
-        if choice is None or room is None:
-            return
+    def _seat_chosen(self, room: str, choice: str | None) -> None:
+        """The room whose seats were shown (the list may have changed meanwhile)."""
         if choice == "watch":
-            self.lobby_app.watch_room(room.id)
-        else:
-            self.lobby_app.join_seat(room.id, int(choice))
+            self.lobby_app.watch_room(room)
+        elif choice is not None:
+            self.lobby_app.join_seat(room, int(choice))
 
     def action_watch(self) -> None:
         room = self.current()
@@ -348,6 +346,7 @@ class RemoteGameScreen(GameScreen):
     BINDINGS = [
         Binding("q", "quit_game", "Lobby", id="game.quit"),
     ]
+    QUIT_WORDS = "back to the lobby"
 
     def action_quit_game(self) -> None:
         cast("LobbyApp", self.app).leave_room()
