@@ -27,6 +27,8 @@ bench: $(STAMP)
 	$(BIN)/python -m nctui simulate --players 4 --games 50 --seed 1
 	$(BIN)/python benchmarks/engine_speed.py
 	$(BIN)/python benchmarks/ui_startup.py
+	$(BIN)/python benchmarks/serve_session.py
+	$(BIN)/python benchmarks/serve_load.py
 	$(BIN)/python benchmarks/cathedral_strength.py
 
 clean:

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from . import __version__, cli_saves
+from . import __version__, cli_saves, cli_serve
 from .bots import BOTS
 
 if TYPE_CHECKING:  # for annotations only: the commands import what they use when they run
@@ -220,6 +220,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game_options(sim)
 
     cli_saves.add_parser(sub, _add_save_dir)
+    cli_serve.add_parser(sub)
     return parser
 
 
@@ -232,6 +233,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _simulate(parser, args)
         if args.command == "saves":
             return cli_saves.run(args)
+        if args.command == "serve":
+            return cli_serve.run(args)
         if args.command is None:  # bare `nctui`: the Title screen
             return _run(parser, None, None, mono=args.mono)
         if args.command == "play" and (args.load or args.resume):
