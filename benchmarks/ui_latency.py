@@ -19,7 +19,8 @@ before the silence (the silence itself is not counted).
   ``--runs`` runs is reported (run 1 also fills the content pack's cache, see below, and is
   reported apart as "cold").
 - key press: in a running game, the digit 1 (choose the first option of the decision due) to
-  the first complete frame and to the settled screen; when the keyboard passes to the other
+  the first complete frame and to the settled screen, and the CPU time the process used
+  (``/proc/PID/stat``; on a busy machine the least noisy figure); when the keyboard passes to the other
   person (the hand-off screen appears) Enter is pressed and timed apart.
 
 Each child gets a fresh save folder and cache folder (``XDG_CACHE_HOME``) per measurement set.
@@ -141,6 +142,15 @@ class Child:
             carry = data[-8:]
         return first, self.chunks[-1][0] - t0
 
+    def cpu(self) -> float:
+        """CPU seconds the child has used (user + system): less sensitive to a busy machine
+        than wall-clock time, in steps of a clock tick (10 ms)."""
+        try:
+            fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return float("nan")
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def close(self) -> None:
         try:
             os.killpg(self.proc.pid, signal.SIGKILL)
@@ -160,36 +170,40 @@ def child_env(tmp: Path) -> dict[str, str]:
     return env
 
 
-def start_figures(argv: list[str], size: tuple[int, int], env: dict[str, str], quiet: float) -> tuple[float, float]:
-    """Seconds from process start to the first complete frame and to the settled screen."""
+def start_figures(argv: list[str], size: tuple[int, int], env: dict[str, str],
+                  quiet: float) -> tuple[float, float, float]:
+    """Seconds from process start to the first complete frame and to the settled screen, and
+    the CPU seconds the process used until it settled."""
     child = Child(argv, size, env)
     try:
         child.read_until_quiet(quiet, limit=30)
         first, settled = child.frames(0, child.t_start)
+        cpu = child.cpu()
     finally:
         child.close()
     if first is None or settled is None:
         raise SystemExit(f"no frame from {' '.join(argv)}: {child.since(0)[-400:]!r}")
-    return first, settled
+    return first, settled, cpu
 
 
 def key_figures(argv: list[str], size: tuple[int, int], env: dict[str, str], quiet: float,
-                presses: int) -> dict[str, list[tuple[float, float]]]:
-    """Time ``presses`` digit presses (choose option 1) in a running game: (first frame, settled)
-    of each; Enter presses on the hand-off screen are timed apart."""
-    out: dict[str, list[tuple[float, float]]] = {"option": [], "handoff": []}
+                presses: int) -> dict[str, list[tuple[float, float, float]]]:
+    """Time ``presses`` digit presses (choose option 1) in a running game: (first frame, settled,
+    CPU seconds used) of each; Enter presses on the hand-off screen are timed apart."""
+    out: dict[str, list[tuple[float, float, float]]] = {"option": [], "handoff": []}
     child = Child(argv, size, env)
     try:
         child.read_until_quiet(quiet, limit=30)
         on_handoff = HANDOFF_WORDS in child.since(0)
         while len(out["option"]) < presses:
             kind, keys = ("handoff", b"\r") if on_handoff else ("option", b"1")
+            cpu = child.cpu()
             t0, mark = child.send(keys)
             child.read_until_quiet(quiet, limit=10)
             first, settled = child.frames(mark, t0)
             if first is None or settled is None:
                 raise SystemExit(f"no frame after {keys!r}: {child.since(max(0, mark - 3))[-400:]!r}")
-            out[kind].append((first, settled))
+            out[kind].append((first, settled, child.cpu() - cpu))
             on_handoff = HANDOFF_WORDS in child.since(mark) and kind == "option"
     finally:
         child.close()
@@ -222,6 +236,7 @@ def main() -> None:
     ap.add_argument("--presses", type=int, default=12, help="option keys timed per size (default 12)")
     ap.add_argument("--quiet-ms", type=int, default=250, help="silence that means the screen settled (default 250)")
     ap.add_argument("--seed", type=int, default=42, help="seed of the game played (default 42)")
+    ap.add_argument("--sizes", default="80x24,120x40", help="terminal sizes (default 80x24,120x40)")
     ap.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     args = ap.parse_args()
     quiet = args.quiet_ms / 1000
@@ -236,11 +251,12 @@ def main() -> None:
         load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
         print(f"nctui UI latency on a pty (Python {result['python']}, {os.cpu_count()} CPUs, load average {load})")
         print(f"{result['pyc']}; settled = no output for {args.quiet_ms} ms")
-    for size in SIZES:
+    sizes = [tuple(int(n) for n in size.split("x")) for size in args.sizes.split(",")]
+    for size in sizes:
         tag = f"{size[0]}x{size[1]}"
         with tempfile.TemporaryDirectory() as tmp:
             env = child_env(Path(tmp))
-            runs = {"bare": [], "nctui": []}  # type: dict[str, list[tuple[float, float]]]
+            runs = {"bare": [], "nctui": []}  # type: dict[str, list[tuple[float, float, float]]]
             for _ in range(args.runs):  # interleaved, so both meet the same load
                 runs["bare"].append(start_figures(bare, size, env, quiet))
                 runs["nctui"].append(start_figures(nctui, size, env, quiet))
@@ -249,30 +265,34 @@ def main() -> None:
         for name in ("bare", "nctui"):
             warm = runs[name][1:] or runs[name]
             figures[f"{name}_first_cold"] = runs[name][0][0]
-            figures[f"{name}_first"] = median([f for f, _ in warm])
-            figures[f"{name}_settled"] = median([s for _, s in warm])
-        figures["ratio_first"] = figures["nctui_first"] / figures["bare_first"]
-        figures["ratio_settled"] = figures["nctui_settled"] / figures["bare_settled"]
+            figures[f"{name}_first"] = median([f for f, _, _ in warm])
+            figures[f"{name}_settled"] = median([s for _, s, _ in warm])
+            figures[f"{name}_cpu"] = median([c for _, _, c in warm])
+        for what in ("first", "settled", "cpu"):
+            figures[f"ratio_{what}"] = figures[f"nctui_{what}"] / figures[f"bare_{what}"]
         for kind, times in keys.items():
             figures[f"{kind}_presses"] = len(times)
             if times:
-                figures[f"{kind}_first"] = median([f for f, _ in times])
-                figures[f"{kind}_settled"] = median([s for _, s in times])
-                figures[f"{kind}_settled_max"] = max(s for _, s in times)
+                figures[f"{kind}_first"] = median([f for f, _, _ in times])
+                figures[f"{kind}_settled"] = median([s for _, s, _ in times])
+                figures[f"{kind}_settled_max"] = max(s for _, s, _ in times)
+                figures[f"{kind}_cpu_mean"] = statistics.mean(c for _, _, c in times)
         result["sizes"][tag] = figures  # type: ignore[index]
         if not args.json:
             f = figures
             print(f"\n{tag}: start-up (median of {max(args.runs - 1, 1)} warm runs; cold = run 1)")
-            print(f"  {'':<34}{'first frame':>12}{'settled':>11}{'cold first':>12}")
+            print(f"  {'':<34}{'first frame':>12}{'settled':>11}{'CPU used':>11}{'cold first':>12}")
             for name, label in (("bare", "bare Textual app (yardstick)"), ("nctui", "nctui play --players 2")):
                 print(f"  {label:<34}{ms(f[f'{name}_first']):>12}{ms(f[f'{name}_settled']):>11}"
-                      f"{ms(f[f'{name}_first_cold']):>12}")
-            print(f"  {'ratio nctui / bare':<34}{f['ratio_first']:>11.2f}x{f['ratio_settled']:>10.2f}x")
-            print(f"{tag}: key press to the screen (median; max settled)")
+                      f"{ms(f[f'{name}_cpu']):>11}{ms(f[f'{name}_first_cold']):>12}")
+            print(f"  {'ratio nctui / bare':<34}{f['ratio_first']:>11.2f}x{f['ratio_settled']:>10.2f}x"
+                  f"{f['ratio_cpu']:>10.2f}x")
+            print(f"{tag}: key press to the screen (median; CPU: mean)")
             for kind, label in (("option", "1: choose an option"), ("handoff", "Enter on the hand-off")):
                 if f.get(f"{kind}_presses"):
                     print(f"  {label:<34}{ms(f[f'{kind}_first']):>12}{ms(f[f'{kind}_settled']):>11}"
-                          f"   max {ms(f[f'{kind}_settled_max']).strip()}, {f[f'{kind}_presses']} presses")
+                          f"{ms(f[f'{kind}_cpu_mean']):>11}   max settled {ms(f[f'{kind}_settled_max']).strip()}, "
+                          f"{f[f'{kind}_presses']} presses")
     if args.json:
         print(json.dumps(result))
 

@@ -29,7 +29,6 @@ from textual import events
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
-from textual.widget import Widget
 
 from ...content.loader import SideMap, get_pack
 from ...describe import describe_action, seat_letter, seat_name, words_for
@@ -37,7 +36,7 @@ from ...engine.actions import Action
 from ...engine.facts import IN_CATHEDRAL, NO_SIDE, SHADOWS_SIDE, Facts
 from ...engine.state import AreaState, GameState
 from ...engine.views import View
-from .common import OptionsPicked, append_cells, clip, cursor_bindings, nearest, pack_parts, seat_style
+from .common import FitsContent, OptionsPicked, append_cells, clip, cursor_bindings, nearest, pack_parts, seat_style
 
 CELL_LINES = 2
 CATHEDRAL = "#"
@@ -92,7 +91,7 @@ def _layout(pack_id: str, side_id: str, width: int):
     return grid, cw, slots
 
 
-class BoardView(Widget, can_focus=True):
+class BoardView(FitsContent, can_focus=True):
     """Draws ``view`` (a player's view of the state) with its ``facts`` (set before the view;
     nothing is drawn until both are); ``cursor``: the area under the cursor (arrows/hjkl move
     it while the board has the focus; Enter picks the area when the due decision offers it)."""
@@ -103,8 +102,8 @@ class BoardView(Widget, can_focus=True):
     BoardView { height: auto; width: 100%; }
     """
 
-    view: reactive[View | None] = reactive(None, layout=True)
-    facts: reactive[Facts | None] = reactive(None, layout=True)
+    view: reactive[View | None] = reactive(None)
+    facts: reactive[Facts | None] = reactive(None)
     cursor: reactive[str] = reactive("", layout=True)
 
     class CursorMoved(Message):
