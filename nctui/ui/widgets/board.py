@@ -102,8 +102,8 @@ class BoardView(FitsContent, can_focus=True):
     BoardView { height: auto; width: 100%; }
     """
 
-    view: reactive[View | None] = reactive(None)
-    facts: reactive[Facts | None] = reactive(None)
+    view: reactive[View | None] = reactive(None, repaint=False)
+    facts: reactive[Facts | None] = reactive(None, repaint=False)
     cursor: reactive[str] = reactive("", layout=True)
 
     class CursorMoved(Message):

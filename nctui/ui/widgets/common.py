@@ -103,14 +103,17 @@ class OptionsPicked(Message):
 
 
 class FitsContent(Widget):
-    """A widget sized to its content (``height: auto``) whose new attributes are drawn with a
-    repaint, and lay the screen out again only when its height changed: every change hands new
-    views to the panels, and a layout of the whole screen per panel per change made a key
-    press cost ~100 ms at 120x40. Its reactives are declared without ``layout=True``; their
-    watchers call ``refit_later`` (once for several attributes set together): ``view``,
-    ``facts`` and ``bots`` here, any other in the widget's own watcher."""
+    """A widget sized to its content (``height: auto``), redrawn only when what it draws
+    changed, and laying the screen out again only when its height changed. Every change hands
+    new views to every panel; most panels draw the same as before (the tracks, often the board
+    and the players), and Textual's drawing of a panel (its text to lines of cells) costs ten
+    times what ``render`` does, and a layout of the whole screen more: at 120x40 they made a
+    key press cost ~100 ms. Its ``view``, ``facts`` and ``bots`` reactives are declared with
+    ``repaint=False``: their watchers here call ``refit_later`` (once for several attributes
+    set together), which renders, compares with what was drawn, and refreshes if needed."""
 
     _refit_due = False
+    _drawn: object = None  # (width, focus, text) last drawn by a refit
 
     def _watch_view(self) -> None:
         self.refit_later()
@@ -121,6 +124,9 @@ class FitsContent(Widget):
     def _watch_bots(self) -> None:
         self.refit_later()
 
+    def _watch_cursor(self) -> None:
+        self._drawn = None  # a cursor's move is drawn by its own refresh
+
     def refit_later(self) -> None:
         if not self._refit_due:
             self._refit_due = True
@@ -129,5 +135,15 @@ class FitsContent(Widget):
     def _refit(self) -> None:
         self._refit_due = False
         width = self.size.width
-        if not width or self.get_content_height(self.app.size, self.app.size, width) != self.size.height:
+        if not width:  # not laid out yet (or hidden)
+            self._drawn = None
             self.refresh(layout=True)
+            return
+        drawn = (width, self.has_focus, self.render())
+        if drawn == self._drawn:
+            return
+        self._drawn = drawn
+        if self.get_content_height(self.app.size, self.app.size, width) != self.size.height:
+            self.refresh(layout=True)
+        else:
+            self.refresh()

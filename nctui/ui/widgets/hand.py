@@ -84,8 +84,8 @@ class HandView(FitsContent, can_focus=True):
     HandView { height: auto; width: 100%; }
     """
 
-    view: reactive[View | None] = reactive(None)
-    facts: reactive[Facts | None] = reactive(None)
+    view: reactive[View | None] = reactive(None, repaint=False)
+    facts: reactive[Facts | None] = reactive(None, repaint=False)
     cursor: reactive[int] = reactive(0, layout=True)
 
     class Inspect(Message):

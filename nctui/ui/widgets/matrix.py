@@ -70,7 +70,7 @@ class MatrixView(FitsContent, can_focus=True):
     MatrixView { height: auto; width: 100%; }
     """
 
-    view: reactive[View | None] = reactive(None)
+    view: reactive[View | None] = reactive(None, repaint=False)
     cursor: reactive[str] = reactive("", layout=True)
 
     def _spaces(self) -> dict[str, tuple[int, int]]:

@@ -33,9 +33,9 @@ class PlayersView(FitsContent):
     PlayersView { height: auto; width: 100%; }
     """
 
-    view: reactive[View | None] = reactive(None)
-    facts: reactive[Facts | None] = reactive(None)
-    bots: reactive[frozenset[int]] = reactive(frozenset())
+    view: reactive[View | None] = reactive(None, repaint=False)
+    facts: reactive[Facts | None] = reactive(None, repaint=False)
+    bots: reactive[frozenset[int]] = reactive(frozenset(), repaint=False)
 
     def render(self) -> Text:
         if self.view is None or self.facts is None:

@@ -35,8 +35,8 @@ class TracksView(FitsContent):
     TracksView { height: auto; width: 100%; }
     """
 
-    view: reactive[View | None] = reactive(None)
-    facts: reactive[Facts | None] = reactive(None)
+    view: reactive[View | None] = reactive(None, repaint=False)
+    facts: reactive[Facts | None] = reactive(None, repaint=False)
 
     def render(self) -> Text:
         if self.view is None or self.facts is None:
