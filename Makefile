@@ -30,6 +30,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/engine_speed.py
 	$(BIN)/python benchmarks/ui_startup.py
 	$(BIN)/python benchmarks/ui_latency.py
+	$(BIN)/python benchmarks/cathedral_strength.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Self
 
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
+from textual.geometry import Region
 from textual.message import Message
 from textual.widget import Widget
 
@@ -56,6 +58,24 @@ def pack_parts(parts: Sequence[str], width: int, indent: str = "") -> list[str]:
             lines[-1] += " · " + part
         else:
             lines.append(indent + part)
+    return lines
+
+
+def wrap_cells(text: Text, width: int) -> list[Text]:
+    """``text`` broken at spaces into lines of at most ``width`` cells, nothing cut (a word longer
+    than a line is split). Every glyph drawn is one cell wide (tests/test_glyph_widths.py), so a
+    character is a cell."""
+    width = max(width, 1)
+    plain, offsets, start = text.plain, [], 0
+    while len(plain) - start > width:
+        cut = plain.rfind(" ", start, start + width + 1)
+        cut = cut + 1 if cut > start else start + width
+        offsets.append(cut)
+        start = cut
+    lines = list(text.divide(offsets))
+    for line in lines:
+        line.rstrip()
+        line.end = ""
     return lines
 
 
@@ -114,6 +134,7 @@ class FitsContent(Widget):
 
     _refit_due = False
     _drawn: object = None  # (width, focus, text) last drawn by a refit
+    _refitting = False
 
     def _watch_view(self) -> None:
         self.refit_later()
@@ -124,8 +145,11 @@ class FitsContent(Widget):
     def _watch_bots(self) -> None:
         self.refit_later()
 
-    def _watch_cursor(self) -> None:
-        self._drawn = None  # a cursor's move is drawn by its own refresh
+    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False,
+                recompose: bool = False) -> Self:
+        if not self._refitting:  # drawn for another reason (a cursor, a resize): compare afresh
+            self._drawn = None
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
     def refit_later(self) -> None:
         if not self._refit_due:
@@ -142,8 +166,10 @@ class FitsContent(Widget):
         drawn = (width, self.has_focus, self.render())
         if drawn == self._drawn:
             return
+        layout = self.get_content_height(self.app.size, self.app.size, width) != self.size.height
+        self._refitting = True
+        try:
+            self.refresh(layout=layout)
+        finally:
+            self._refitting = False
         self._drawn = drawn
-        if self.get_content_height(self.app.size, self.app.size, width) != self.size.height:
-            self.refresh(layout=True)
-        else:
-            self.refresh()
