@@ -48,7 +48,7 @@ from ..engine.actions import (
 )
 from ..engine.state import GameState
 from ..engine.work import ChooseWork, KingManeuverWork, KingPoweredWork, KingTuckWork, ReactWork
-from .names import Words, plural, seat_name, side_name, words_for
+from .names import Words, plural, seat_name, side_does, side_name, words_for
 from .steps import describe_steps, nothing_text
 
 
@@ -186,7 +186,7 @@ def _describe_effect_action(action: Action, state: GameState, w: Words) -> str:
         case PlayCombatCard(card=c):
             return f"Play {w.card(c)} face down"
         case BreakTie(winner=s):
-            return f"{side_name(state, s)} wins the tie"
+            return f"{side_does(state, s, 'wins', 'win')} the tie"
         case RetreatTo(area=a):
             return f"Retreat to {w.area(a)}"
         case TakeVictory(take=True):

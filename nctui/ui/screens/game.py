@@ -24,7 +24,6 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer
 
-from ... import saves
 from ...describe import (
     END_REASONS,
     describe_context,
@@ -39,7 +38,7 @@ from ...engine.facts import Facts
 from ...engine.state import GameState
 from ...engine.views import View
 from ...store import StoreError
-from ..client import GameClient, SessionError
+from ..client import GameClient
 from ..rules.topics import refusal_words, topic_for_decision, topic_for_error  # rules: R and refusals
 from ..widgets.board import BoardView, cell_lines_for, legal_areas, region_entries
 from ..widgets.cards import entries as card_entries
@@ -56,6 +55,7 @@ from .flows import FlowsMixin  # flows: hand-off, King's turn, game over, timeli
 from .help import HelpScreen
 from .inspector import InspectorScreen
 from .rules import RulesScreen  # rules: the summary at the decision's topic
+from .save import quit_after_saving
 
 
 class GameScreen(FlowsMixin, Screen[None]):
@@ -435,17 +435,9 @@ class GameScreen(FlowsMixin, Screen[None]):
 
     def action_quit_game(self) -> None:
         """Save, then quit. If saving fails, say so and quit only on a second request."""
-        try:
-            path = self.game.flush()
-        except (saves.SaveError, SessionError):
-            path = None
-        if path is None and not self._quit_armed:
-            self._quit_armed = True
-            self.notify("The game could not be saved. Press q again to quit without saving.",
-                        title="Not saved", severity="error", timeout=10)
-            return
-        message = f"Game saved to {path}. Continue with: nctui (then c), or nctui play --continue" if path else None
-        self.app.exit(message=message)
+        hint = "Continue with: nctui (then c), or nctui play --continue"
+        quit_after_saving(self, self.game, armed=self._quit_armed, hint=hint)
+        self._quit_armed = True
 
 
 def _outcome_lines(state: GameState, quit_words: str = GameScreen.QUIT_WORDS) -> tuple[str, ...]:

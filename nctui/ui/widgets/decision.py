@@ -57,7 +57,7 @@ class DecisionPanel(Widget, can_focus=True):
     DecisionPanel { height: 1fr; width: 1fr; }
     """
 
-    prompt: reactive[Prompt | None] = reactive(None, layout=True)
+    prompt: reactive[Prompt | None] = reactive(None)  # a fixed height: no layout
     highlight: reactive[int] = reactive(0)
 
     class Chosen(Message):
