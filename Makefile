@@ -1,5 +1,7 @@
 # Two commands on a fresh machine (Python 3.11 + make):  make play  |  make test
+# Any nctui command through make: make play ARGS="solo --difficulty hard"
 PYTHON ?= python3
+ARGS   ?=
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
@@ -13,7 +15,7 @@ $(STAMP): pyproject.toml requirements.lock
 	touch $(STAMP)
 
 play: $(STAMP)
-	$(BIN)/nctui
+	$(BIN)/nctui $(ARGS)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n auto
@@ -27,6 +29,9 @@ bench: $(STAMP)
 	$(BIN)/python -m nctui simulate --players 4 --games 50 --seed 1
 	$(BIN)/python benchmarks/engine_speed.py
 	$(BIN)/python benchmarks/ui_startup.py
+	$(BIN)/python benchmarks/serve_session.py
+	$(BIN)/python benchmarks/serve_load.py
+	$(BIN)/python benchmarks/ui_latency.py
 	$(BIN)/python benchmarks/cathedral_strength.py
 
 clean:

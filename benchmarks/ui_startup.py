@@ -2,7 +2,9 @@
 
     python benchmarks/ui_startup.py [--runs 5] [--presses 30] [--profile]
 
-Figures, not a pass/fail: compare them between changes. A "frame" is the moment Textual hands
+Figures, not a pass/fail: compare them between changes, and with the yardstick printed beside
+them (a bare Textual app's first frame, measured the same way in the same run). For latency as
+a person sees it (a real pty, from process start) see ``ui_latency.py``. A "frame" is the moment Textual hands
 a rendered screen to its driver (``App._display``; headless, the driver then writes nothing).
 
 - first frame, new game: ``create_app(GameConfig)`` to the first frame of its game screen.
@@ -35,6 +37,9 @@ import time
 from pathlib import Path
 
 t_import = time.perf_counter()
+from textual.app import App, ComposeResult  # noqa: E402
+from textual.widgets import Footer, Header, Static  # noqa: E402
+
 from nctui import saves  # noqa: E402
 from nctui.engine import GameConfig, actions as A, player_view  # noqa: E402
 from nctui.store import Store  # noqa: E402
@@ -85,6 +90,36 @@ def record_frames(app) -> list[tuple[float, bool]]:
 
     app._display = timed
     return frames
+
+
+class BareApp(App[None]):
+    """The yardstick: a bare Textual app (a Header, a Static and a Footer)."""
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("A bare Textual app: the yardstick.")
+        yield Footer()
+
+
+async def bare_first_frame(size: tuple[int, int]) -> float:
+    """Seconds from making a bare Textual app to its first frame (the yardstick)."""
+    t0 = time.perf_counter()
+    app = BareApp()
+    frames: list[float] = []
+    display = app._display
+
+    def timed(screen, renderable) -> None:
+        display(screen, renderable)
+        if renderable is not None:
+            frames.append(time.perf_counter())
+
+    app._display = timed  # type: ignore[method-assign]
+    async with app.run_test(size=size) as pilot:
+        for _ in range(400):
+            if frames:
+                break
+            await pilot.pause(0.005)
+    return frames[0] - t0
 
 
 async def first_frame(make_store, size: tuple[int, int], save_dir: Path) -> float:
@@ -178,6 +213,8 @@ def main() -> None:
         print(f"{'first frame of the game screen':<44}{'cold':>10}  {'warm':>10}  {'max':>10}")
         for size in SIZES:
             tag = f"{size[0]}x{size[1]}"
+            runs = [asyncio.run(bare_first_frame(size)) for _ in range(args.runs)]
+            print(row(f"  bare Textual app (yardstick), {tag}", runs))
             runs = [asyncio.run(first_frame(lambda: Store(NEW), size, folder)) for _ in range(args.runs)]
             print(row(f"  new game, {tag}", runs))
             runs = [asyncio.run(first_frame(lambda: saves.load(path).store, size, folder)) for _ in range(args.runs)]

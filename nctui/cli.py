@@ -12,8 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from . import __version__, cli_saves
-from .bots import BOTS
+from . import __version__, cli_saves, cli_serve
 
 if TYPE_CHECKING:  # for annotations only: the commands import what they use when they run
     from .engine.config import GameConfig, SeatKind
@@ -23,6 +22,9 @@ SEAT_KINDS: tuple[SeatKind, ...] = ("human", "bot")
 HUMAN: SeatKind = "human"
 BOT: SeatKind = "bot"
 SEED_MAX = 2**64 - 1
+# The keys of nctui.bots.BOTS, named here so that `nctui --help` imports neither the engine nor
+# the bots (a test checks they agree).
+BOT_KINDS = ("greedy", "planner", "random")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -205,7 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--games", type=_games, default=1, metavar="G", help="number of games (default 1)")
     sim.add_argument("--seed", type=_seed, default=None, metavar="S", help="seed of the first game (default: random)")
     sim.add_argument("--json", action="store_true", help="print the summary as one line of JSON")
-    sim.add_argument("--bots", choices=sorted(BOTS), default="random",
+    sim.add_argument("--bots", choices=BOT_KINDS, default="random",
                      help="the kind of computer player at every seat (default: random)")
     sim.add_argument("--stop-on-error", action="store_true", help="stop at the first failed game")
     sim.add_argument("--solo", action="store_true", help="a bot plays solo against the King of Horrors")
@@ -219,7 +221,14 @@ def build_parser() -> argparse.ArgumentParser:
     _add_difficulty(sim)
     _add_game_options(sim)
 
+    tutorial = sub.add_parser(
+        "tutorial", help="a guided first game: setup and two turns against a computer player",
+        description="A guided first game: you (Red) against a computer Blue on a fixed scenario, through setup and "
+                    "your first two turns, each decision explained beside the board. Escape leaves it at any time; "
+                    "it is not saved.")
+    _add_mono(tutorial, argparse.SUPPRESS)
     cli_saves.add_parser(sub, _add_save_dir)
+    cli_serve.add_parser(sub)
     return parser
 
 
@@ -232,8 +241,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _simulate(parser, args)
         if args.command == "saves":
             return cli_saves.run(args)
+        if args.command == "serve":
+            return cli_serve.run(args)
         if args.command is None:  # bare `nctui`: the Title screen
             return _run(parser, None, None, mono=args.mono)
+        if args.command == "tutorial":
+            return _run(parser, None, None, mono=args.mono, tutorial=True)
         if args.command == "play" and (args.load or args.resume):
             return _run(parser, _saved_game(parser, args), args.save_dir, mono=args.mono)
         return _run(parser, _new_config(parser, args), args.save_dir, mono=args.mono, practice=args.practice)
@@ -423,8 +436,9 @@ def _new_config(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Ga
 
 
 def _run(parser: argparse.ArgumentParser, target: Session | GameConfig | None, save_dir: str | None, *,
-         mono: bool = False, practice: bool = False) -> int:
-    """Run the app on ``target``: a Session, a GameConfig, or None for the Title screen."""
+         mono: bool = False, practice: bool = False, tutorial: bool = False) -> int:
+    """Run the app on ``target``: a Session, a GameConfig, or None for the Title screen (or, with
+    ``tutorial``, the guided first game)."""
     from .ui.app import create_app
 
     try:
@@ -433,5 +447,6 @@ def _run(parser: argparse.ArgumentParser, target: Session | GameConfig | None, s
         parser.exit(2, f"nctui: error: {exc}\n")
     if mono:
         app.mono = True
+    app.open_tutorial = tutorial  # over the Title screen, where Escape leads back
     app.run()
     return app.return_code or 0

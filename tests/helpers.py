@@ -173,3 +173,22 @@ async def settle(pilot: Any, condition: Callable[[], bool], wait: float = 20.0) 
             return False
         await pilot.pause(0.05)
     return True
+
+
+def companion_app(tmp_path: Any, game: Any = None, config: Any = None) -> Any:
+    """The app for a companion game's ``config`` (None: the title screen), its notifications
+    recorded in ``app.seen``, computer players without delay."""
+    from nctui.session.session import new_session
+    from nctui.ui.app import create_app
+
+    session = None if config is None else new_session(config, game=game, folder=tmp_path)
+    app = create_app(session, save_dir=tmp_path, bot_delay=0.0)
+    app.seen = []
+    app.notify = lambda message, **kw: app.seen.append(message)
+    return app
+
+
+def plain(app: Any, widget_id: str) -> str:
+    """The text a Static of the current screen shows."""
+    content = app.screen.query_one(f"#{widget_id}").content
+    return content if isinstance(content, str) else content.plain

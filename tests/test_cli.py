@@ -574,3 +574,11 @@ def test_new_help_lists_the_difficulty_modifiers_and_the_pairs(capsys):
 def test_mono_flag_before_or_after_the_command(argv, mono, started):
     assert main(argv) == 0
     assert getattr(started["app"], "mono", False) is mono
+
+
+def test_the_bot_kinds_named_by_the_cli_are_the_bots():
+    """cli names them itself so that `nctui --help` does not import the bots."""
+    from nctui.bots import BOTS
+    from nctui.cli import BOT_KINDS
+
+    assert BOT_KINDS == tuple(sorted(BOTS))

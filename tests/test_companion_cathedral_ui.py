@@ -12,19 +12,13 @@ from nctui import saves
 from nctui.companions.cathedral.pieces import CATHEDRAL
 from nctui.companions.cathedral.state import CathedralConfig, CathedralState
 from nctui.session.games import CATHEDRAL as GAME
-from nctui.session.session import new_session
-from nctui.ui.app import create_app
 from nctui.ui.companions.cathedral import CathedralScreen
 from nctui.ui.companions.new_game import CompanionNewScreen
-from tests.helpers import settle
+from tests.helpers import companion_app, settle
 
 
 def _app(tmp_path, config: CathedralConfig | None = None):
-    session = None if config is None else new_session(config, game=GAME, folder=tmp_path)
-    app = create_app(session, save_dir=tmp_path, bot_delay=0.0)
-    app.seen = []  # type: ignore[attr-defined]
-    app.notify = lambda message, **kw: app.seen.append(message)  # type: ignore[method-assign]
-    return app
+    return companion_app(tmp_path, GAME, config)
 
 
 def _side(app) -> str:

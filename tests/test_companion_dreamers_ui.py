@@ -9,24 +9,17 @@ import pytest
 
 from nctui.companions.dreamers.state import DreamersConfig
 from nctui.session.games import DREAMERS
-from nctui.session.session import new_session
-from nctui.ui.app import create_app
 from nctui.ui.companions.dreamers import DreamersScreen
 from nctui.ui.companions.new_game import CompanionNewScreen
-from tests.helpers import settle
+from tests.helpers import companion_app, plain, settle
 
 
 def _app(tmp_path, config: DreamersConfig | None = None):
-    session = None if config is None else new_session(config, game=DREAMERS, folder=tmp_path)
-    app = create_app(session, save_dir=tmp_path, bot_delay=0.0)
-    app.seen = []  # type: ignore[attr-defined]
-    app.notify = lambda message, **kw: app.seen.append(message)  # type: ignore[method-assign]
-    return app
+    return companion_app(tmp_path, DREAMERS, config)
 
 
 def _text(app, name: str) -> str:
-    content = app.screen.query_one(f"#{name}").content
-    return content if isinstance(content, str) else content.plain
+    return plain(app, name)
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])

@@ -11,24 +11,17 @@ import pytest
 from nctui.companions.nightmarium.cards import card
 from nctui.companions.nightmarium.state import Draw, NightmariumConfig, Play
 from nctui.session.games import NIGHTMARIUM
-from nctui.session.session import new_session
-from nctui.ui.app import create_app
 from nctui.ui.companions.new_game import CompanionNewScreen
 from nctui.ui.companions.nightmarium import NightmariumScreen
-from tests.helpers import settle
+from tests.helpers import companion_app, plain, settle
 
 
 def _app(tmp_path, config: NightmariumConfig | None = None):
-    session = None if config is None else new_session(config, game=NIGHTMARIUM, folder=tmp_path)
-    app = create_app(session, save_dir=tmp_path, bot_delay=0.0)
-    app.seen = []  # type: ignore[attr-defined]
-    app.notify = lambda message, **kw: app.seen.append(message)  # type: ignore[method-assign]
-    return app
+    return companion_app(tmp_path, NIGHTMARIUM, config)
 
 
 def _text(app, name: str) -> str:
-    content = app.screen.query_one(f"#{name}").content
-    return content if isinstance(content, str) else content.plain
+    return plain(app, name)
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])

@@ -357,7 +357,7 @@ def test_continue_lists_the_unfinished_games_newest_first_and_plays_one(tmp_path
         async with app.run_test(size=SIZE) as pilot:
             menu = app.screen.query_one("#menu", OptionList)
             option = menu.get_option("continue")
-            assert not option.disabled and "2 players, Standard" in option.prompt.plain
+            assert not option.disabled and "Red, Blue: 2 players, Standard" in option.prompt.plain
             assert "and 1 more" in option.prompt.plain
             await pilot.press("c")
             await pilot.pause()

@@ -24,12 +24,13 @@ UI = ROOT / "ui"
 ALLOWED_ENGINE = {"state", "king_state", "work", "events", "actions", "errors", "config", "views", "facts"}
 # A companion game's rules and computer players are off limits too: its screen reads its facts.
 # A game on a server is reached through its connection (net.client, net.protocol's messages): the
-# UI never runs the host's rooms, their sessions or their store.
+# UI never runs the host's rooms, their sessions or their store, nor the server's SSH side.
 FORBIDDEN = ("nctui.bots", "nctui.simulate", "nctui.playout", "nctui.companions.cathedral.bots",
              "nctui.companions.dreamers.bots", "nctui.companions.dreamers.rules",
              "nctui.companions.nightmarium.bots", "nctui.companions.nightmarium.rules",
              "nctui.companions.nightmarium.secrets", "nctui.companions.cathedral.rules",
-             "nctui.net.host", "nctui.net.rooms", "nctui.net.store_sqlite")
+             "nctui.net.host", "nctui.net.rooms", "nctui.net.store_sqlite",
+             "nctui.net.ssh", "nctui.net.forkserver", "nctui.net.serve")
 
 
 def _module_name(path: Path) -> str:

@@ -155,7 +155,8 @@ def test_a_full_turn_with_a_reaction(tmp_path):
             assert "R Red" in prompt.title.plain and "React to Fortify" in prompt.title.plain
             assert any("Dissent" in o for o in prompt.options) and "Pass" in prompt.options
             hollow = rules.area(store.state, "bell-hollow")
-            assert await choose(pilot, "Conform") == "Conform (Fortify)"
+            assert await choose(pilot, "Conform") == (
+                "Conform (Fortify): remove 2 Followers to add 1 Fort level in an area you control")
             # The Conform part of Fortify: a Fort level of Red's own, for 2 Followers.
             assert store.state.decision.kind == "build_fort_level" and store.state.decision.seat == RED
             await choose(pilot, "Add a Fort level in Bell Hollow")

@@ -165,18 +165,27 @@ def _connected(points: list[tuple[int, int]]) -> bool:
     return len(seen) == len(pts)
 
 
-def load_pack(folder: Path | str) -> Pack:
-    """Read, decode and validate the pack in ``folder``."""
+def load_pack(folder: Path | str, *, cached: bool = False) -> Pack:
+    """Read, decode and validate the pack in ``folder``; with ``cached``, a pack validated
+    before from the same files comes from the cache (``content.cache``) instead."""
     folder = Path(folder)
-    parts: dict[str, Any] = {}
+    raws: dict[str, bytes] = {}
     digest = hashlib.sha256()
-    for name, (attr, typ) in FILES.items():
+    for name in FILES:
         path = folder / name
         if not path.exists():
             raise ContentError(name, "(file)", f"missing from pack folder {folder}")
-        raw = _read(path)
-        digest.update(name.encode() + b"\0" + raw)
-        parts[attr] = _decode(name, raw, typ)
+        raws[name] = _read(path)
+        digest.update(name.encode() + b"\0" + raws[name])
+    if cached:
+        from . import cache
+
+        pack = cache.load(digest.hexdigest())
+        if pack is None:
+            pack = load_pack(folder)
+            cache.store(pack)
+        return pack
+    parts: dict[str, Any] = {attr: _decode(name, raws[name], typ) for name, (attr, typ) in FILES.items()}
     sides = tuple(_grid(side, "board.toml") for side in parts["board"].sides)
     pack = Pack(**parts, sides=sides, digest=digest.hexdigest())
     from .validate import validate
@@ -199,7 +208,7 @@ def get_pack(pack_id: str = "base") -> Pack:
         folder = PACKS_DIR / pack_id
         if not folder.is_dir() or not pack_id.replace("-", "").replace("_", "").isalnum():
             raise ContentError(pack_id, "(pack)", "no such content pack")
-        pack = load_pack(folder)
+        pack = load_pack(folder, cached=True)
         if pack.info.id != pack_id:
             raise ContentError("pack.toml", "id", f"says {pack.info.id!r}, folder is {pack_id!r}")
         _CACHE[pack_id] = pack

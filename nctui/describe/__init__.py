@@ -5,14 +5,30 @@ log, the decision panel, the hand-off, the King's turn and the timeline. Nothing
 anything or looks at secrets: a viewer's state and redacted events are all it needs.
 """
 
-from .actions import describe_action, describe_choice, describe_secret_action
+from .actions import describe_action, describe_choice, describe_option, describe_secret_action
 from .changes import describe_changes
+from .context import describe_context
 from .decisions import describe_decision
 from .events import describe_event, describe_events, why_irreversible
 from .names import END_REASONS, SEAT_LETTERS, Words, plural, seat_letter, seat_name, side_name, words_for
 
 __all__ = [
-    "END_REASONS", "SEAT_LETTERS", "Words", "describe_action", "describe_changes", "describe_choice",
-    "describe_decision", "describe_event", "describe_events",
-    "describe_secret_action", "plural", "seat_letter", "seat_name", "side_name", "why_irreversible", "words_for",
+    "END_REASONS",
+    "SEAT_LETTERS",
+    "Words",
+    "describe_action",
+    "describe_changes",
+    "describe_choice",
+    "describe_context",
+    "describe_decision",
+    "describe_event",
+    "describe_events",
+    "describe_option",
+    "describe_secret_action",
+    "plural",
+    "seat_letter",
+    "seat_name",
+    "side_name",
+    "why_irreversible",
+    "words_for",
 ]

@@ -3,6 +3,7 @@ decision in the timeline (another seat's secret decision without its card)."""
 
 from __future__ import annotations
 
+from ..engine import cards
 from ..engine.actions import (
     Action,
     AddShadow,
@@ -46,8 +47,46 @@ from ..engine.actions import (
     TakeVictory,
 )
 from ..engine.state import GameState
-from ..engine.work import KingManeuverWork, KingPoweredWork, KingTuckWork
-from .names import Words, plural, seat_name, side_name, words_for
+from ..engine.work import ChooseWork, KingManeuverWork, KingPoweredWork, KingTuckWork, ReactWork
+from .names import Words, plural, seat_name, side_does, side_name, words_for
+from .steps import describe_steps, nothing_text
+
+
+def describe_option(action: Action, state: GameState, nothing: str = "") -> str:
+    """An option of the decision due, and, when it would do nothing now (``nothing``: an
+    ``engine.futile.Nothing`` from the facts), why, near its start so that a narrow panel never
+    cuts it off: 'Dissent (Ritual) · does nothing now, nothing to pay with: climb 1 open step…'."""
+    if not nothing:
+        return describe_action(action, state)
+    flag = f"does nothing now, {nothing_text(nothing)}"
+    if isinstance(action, React):
+        label, effect = _reaction_parts(action.kind, state, words_for(state.pack))
+        return f"{label} · {flag}: {effect}" if effect else f"{label} · {flag}"
+    return f"({flag}) {describe_action(action, state)}"
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _reaction(kind: str, state: GameState, w: Words) -> str:
+    """REACTION: 'Dissent (Summon): take 1 Follower back from Limbo', from the reactor's own card."""
+    label, effect = _reaction_parts(kind, state, w)
+    return f"{label}: {effect}" if effect else label
+
+
+def _reaction_parts(kind: str, state: GameState, w: Words) -> tuple[str, str]:
+    """('Dissent (Summon)', 'take 1 Follower back from Limbo')."""
+    name = kind.capitalize()
+    if not state.day:
+        return name, ""
+    label = f"{name} ({w.day_short(state.day)})"
+    seat = state.work.seat if isinstance(state.work, ReactWork) else -1
+    if not 0 <= seat < len(state.players):
+        return label, ""
+    effect = cards.action_effect(state, seat, state.day, kind)
+    text = effect.text.strip().rstrip(".") if effect.text.strip() not in ("", "-") else describe_steps(effect.steps, w)
+    return label, text[:1].lower() + text[1:]
 
 
 def describe_action(action: Action, state: GameState) -> str:
@@ -80,10 +119,8 @@ def describe_action(action: Action, state: GameState) -> str:
             return f"Take {w.card(c)} from the offer"
         case DiscardDevelopment(card=c):
             return f"Discard {w.card(c)}"
-        case React(kind="conform"):
-            return f"Conform ({w.day(state.day)})" if state.day else "Conform"
-        case React(kind="dissent"):
-            return f"Dissent ({w.day(state.day)})" if state.day else "Dissent"
+        case React(kind="conform" | "dissent" as kind):
+            return _reaction(kind, state, w)
         case React(kind="pass"):
             return "Pass"
     return _describe_effect_action(action, state, w)
@@ -124,7 +161,10 @@ def _describe_effect_action(action: Action, state: GameState, w: Words) -> str:
         case KeepCard(card=c):
             return f"Keep {w.card(c)}"
         case ChooseOption(index=i):
-            return f"Option {i + 1}"
+            work = state.work
+            if isinstance(work, ChooseWork) and 0 <= i < len(work.options):
+                return _sentence(describe_steps(work.options[i], w))
+            return f"The effect's choice {i + 1}"
         case ChooseAction(action=a):
             if isinstance(state.work, KingTuckWork):
                 return f"Tuck the card under the King's {w.day_short(a)} card"
@@ -146,7 +186,7 @@ def _describe_effect_action(action: Action, state: GameState, w: Words) -> str:
         case PlayCombatCard(card=c):
             return f"Play {w.card(c)} face down"
         case BreakTie(winner=s):
-            return f"{side_name(state, s)} wins the tie"
+            return f"{side_does(state, s, 'wins', 'win')} the tie"
         case RetreatTo(area=a):
             return f"Retreat to {w.area(a)}"
         case TakeVictory(take=True):

@@ -9,8 +9,20 @@ from collections.abc import Iterable, Sequence
 from ..engine import events as E
 from ..engine.events import HIDDEN, Event
 from ..engine.state import GameState
-from .names import END_REASONS, Words, plural, seat_name, side_name, words_for
+from .names import END_REASONS, Words, plural, seat_name, side_does, side_name, words_for
+from .steps import NOT_DONE, describe_steps
 
+# A step that had nothing to do (engine.futile.Nothing), followed by what did not happen.
+_NOTHING_LOG = {
+    "nothing_to_pay": "{who} has nothing to pay",
+    "track_end": "{who}'s Ritual markers may enter no space",
+    "limbo_empty": "{who}'s Limbo is empty",
+    "no_upgrade": "{who} has no Upgrade in hand",
+    "no_ploy": "{who} has no Ploy in hand",
+    "no_conflict": "No conflict is possible",
+    "no_effect": "{who}'s effect has no step",
+    "no_target": "{who} has no legal target",
+}
 _REACTED = {"conform": "conforms", "dissent": "dissents", "pass": "passes"}
 
 # What makes a step one the strict undo policy will not take back, by what the event reveals.
@@ -158,8 +170,15 @@ def _effects(e: Event, s: GameState, w: Words, who: str) -> str:
             return f"{who} brings a Follower back from Limbo to {w.area(area)}"
         case E.LimboReturn(count=n):
             return f"{who} takes {plural(n, 'Follower')} back from Limbo to its supply"
+        case E.OptionChosen(steps=steps) if steps:
+            return f"{who} chooses to {describe_steps(steps, w)}"
         case E.OptionChosen(index=i):
             return f"{who} chooses option {i + 1}"
+        case E.NothingDone(step=step, reason=reason):
+            if reason == HIDDEN:  # another seat's hand: only that nothing was played
+                return f"{who} plays nothing: {NOT_DONE.get(step, 'nothing done')}"
+            why = _NOTHING_LOG.get(reason, "{who} can do nothing").format(who=who)
+            return f"{why}: {NOT_DONE.get(step, 'nothing done')}"
         case E.ConformPerformed(action=action):
             return f"{who} performs the Conform part of its {w.day_short(action)} card"
         case E.DreamerFree():
@@ -209,20 +228,21 @@ def _conflicts(e: Event, s: GameState, w: Words, who: str) -> str:
         case E.CombatCardsDone(count=n):
             return f"{who} has played {plural(n, 'card')}"
         case E.ConflictReveal(cards=cards, attack=attack, defense=defense):
-            return f"{side} reveals {w.cards_list(cards)}: {attack} attack, {defense} defence"
+            return (f"{side_does(s, e.seat, 'reveals', 'reveal')} {w.cards_list(cards)}: "
+                    f"{attack} attack, {defense} defence")
         case E.ConflictDamage(damage=n):
-            return f"{side} takes {n} damage"
+            return f"{side_does(s, e.seat, 'takes', 'take')} {n} damage"
         case E.UnitsEliminated(count=n, to_limbo=to_limbo):
             return (f"{plural(n, 'unit')} of {side} {'is' if n == 1 else 'are'} eliminated"
                     + (" to Limbo" if to_limbo else ""))
         case E.FortLevelsLost(count=n):
             return f"{who} loses {plural(n, 'Fort level')}"
         case E.ConflictWon(area=area, why=why):
-            return f"{side} wins the conflict in {w.area(area)} ({why})"
+            return f"{side_does(s, e.seat, 'wins', 'win')} the conflict in {w.area(area)} ({why})"
         case E.TieBroken(winner=winner):
-            return f"{who} breaks the tie: {side_name(s, winner)} wins"
+            return f"{who} breaks the tie: {side_does(s, winner, 'wins', 'win', opens=False)}"
         case E.Retreated(source=source, to=to):
-            return f"{side} retreats a unit from {w.area(source)} to {w.area(to)}"
+            return f"{side_does(s, e.seat, 'retreats', 'retreat')} a unit from {w.area(source)} to {w.area(to)}"
         case E.VictoryResolved(card=card):
             return f"{who} resolves the Victory of {w.card(card)}"
         case E.VictoryDrawInstead(card=card):
@@ -313,12 +333,13 @@ def _king_turn(e: Event, s: GameState, w: Words, who: str) -> str:
         case E.KingHorrorDie(value=value):
             return f"The King rolled the Horror Die: {value}"
         case E.KingPower(moved=moved, action=action, power=p):
-            return f"{plural(moved, 'Cultist')} go onto the King's {w.day_short(action)} card: Power {p}"
+            return (f"{plural(moved, 'Cultist')} {'goes' if moved == 1 else 'go'} onto the King's "
+                    f"{w.day_short(action)} card: Power {p}")
         case E.KingAction(action=action, power=p):
             return f"The King takes {w.day_short(action)} with Power {p}"
         case E.KingCultistsReturn(count=n, action=action):
-            return (f"{plural(n, 'Cultist')} leave the King's Action cards; one goes back on the "
-                    f"{w.day_short(action)} space")
+            return (f"{plural(n, 'Cultist')} {'leaves' if n == 1 else 'leave'} the King's Action cards; "
+                    f"one goes back on the {w.day_short(action)} space")
         case E.KingConforms(action=action, easier=True):
             return f"The King conforms to {w.day_short(action)}: a Cultist goes on a Dream"
         case E.KingConforms(action=action):

@@ -118,3 +118,11 @@ def seat_letter(state: GameState, seat: int) -> str:
 def side_name(state: GameState, side: int) -> str:
     """A seat's colour, or the Shadows (side -2)."""
     return "the Shadows" if side == SHADOWS else seat_name(state, side)
+
+
+def side_does(state: GameState, side: int, does: str, do: str, *, opens: bool = True) -> str:
+    """A side as a subject, with its verb agreeing: 'Red reveals', 'The Shadows reveal' (the
+    Shadows are many; 'the Shadows' when the words do not open the sentence)."""
+    if side == SHADOWS:
+        return f"{'The' if opens else 'the'} Shadows {do}"
+    return f"{seat_name(state, side)} {does}"

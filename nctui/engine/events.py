@@ -18,6 +18,8 @@ from typing import ClassVar, Literal
 
 import msgspec
 
+from ..content.schema import Step
+
 HIDDEN = "?"
 SHADOWS = -2  # the Shadows as a side
 
@@ -272,6 +274,22 @@ class LimboReturn(Event, tag="limbo_return"):
 
 class OptionChosen(Event, tag="choose"):
     index: int
+    steps: tuple[Step, ...] = ()  # the effect chosen, for the log
+
+
+class NothingDone(Event, tag="nothing_done"):
+    """RESOLVING ACTIONS AND REACTIONS: a step of ``seat``'s effect had nothing to do when it
+    began (``engine.futile``): ``step`` is the kind of decision it would have asked."""
+
+    step: str
+    reason: str  # an ``engine.futile.Nothing``
+
+
+class NothingInHand(NothingDone, tag="nothing_in_hand"):
+    """A ``NothingDone`` whose reason tells what a hand holds (no Upgrade, no Ploy): the others
+    learn only that nothing was played."""
+
+    SECRET = ("reason",)
 
 
 class ConformPerformed(Event, tag="perform_conform"):

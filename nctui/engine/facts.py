@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import msgspec
 
-from . import board, divergent, dreams, nightmares, scoring
+from . import board, divergent, dreams, futile, nightmares, scoring
 from .events import HIDDEN
 from .state import GameState, Score
 from .views import View
@@ -52,6 +52,9 @@ class Facts(msgspec.Struct, frozen=True, kw_only=True):
     path_pieces: tuple[tuple[str, tuple[str, ...]], ...]  # Divergent Paths: (slot colour, its pieces)
     path_open: frozenset[str]  # Divergent Paths: the pieces available now
     dreams_met: frozenset[str]  # the viewer's Dreams in hand whose conditions hold now
+    # the viewer's decision due: for each option, why it would do nothing now (an
+    # ``engine.futile.Nothing``), '' when it would do something; () when the viewer is not deciding
+    options_nothing: tuple[str, ...] = ()
 
     def area(self, area_id: str) -> AreaFacts:
         """The facts of an area in play (LookupError for a covered area)."""
@@ -77,6 +80,7 @@ def facts(view: View) -> Facts:
         path_pieces=_path_pieces(state),
         path_open=frozenset(divergent.available(state)) if state.config.divergent_paths else frozenset(),
         dreams_met=_dreams_met(state, view.seat),
+        options_nothing=_options_nothing(state, view.seat),
     )
 
 
@@ -103,6 +107,13 @@ def _path_pieces(state: GameState) -> tuple[tuple[str, tuple[str, ...]], ...]:
         slot = divergent.SLOT[sp.colour]
         out[slot] = out.get(slot, ()) + (sp.piece,)
     return tuple(out.items())
+
+
+def _options_nothing(state: GameState, seat: int) -> tuple[str, ...]:
+    """Only the decider's own view: its options are the ones it reads."""
+    if state.decision is None or state.decision.seat != seat:
+        return ()
+    return futile.options_nothing(state)
 
 
 def _dreams_met(state: GameState, seat: int) -> frozenset[str]:

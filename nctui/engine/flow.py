@@ -14,7 +14,7 @@ from operator import attrgetter, is_
 import msgspec
 from msgspec.structs import replace
 
-from . import limbo, setup, solo
+from . import events as E, futile, limbo, setup, solo
 from .actions import Action, Done, ReturnFromLimbo, is_action
 from .config import GameConfig
 from .errors import IllegalAction, InvalidAction, NoDecision
@@ -94,6 +94,11 @@ def resolve(state: GameState, ev: Events) -> GameState:
         first = top.steps[0]
         state = replace(state, frames=state.frames[:-1] + (replace(top, steps=top.steps[1:]),))
         state = STEPS[type(first)](state, top, first, ev)
+        if state.work is not None and decision_of(state, state.work) is None:
+            # the step has nothing to do from its start: say so (the log), then drop it above
+            why = futile.reason(state, state.work)
+            kind = E.NothingInHand if why in futile.HAND_REASONS else E.NothingDone
+            ev.append(kind(seat=state.work.seat, step=kind_of(state.work), reason=why))
     return state
 
 

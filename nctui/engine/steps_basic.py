@@ -398,7 +398,7 @@ def _choose(state: GameState, w: ChooseWork, action: ChooseOption | Done, ev: Ev
     if isinstance(action, Done):
         return stop(state, w, ev)
     state = replace(state, work=None)
-    ev.append(E.OptionChosen(seat=w.seat, index=action.index))
+    ev.append(E.OptionChosen(seat=w.seat, index=action.index, steps=w.options[action.index]))
     return push_effect(state, w.seat, w.options[action.index], "choice", must=w.must)
 
 

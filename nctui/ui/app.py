@@ -34,6 +34,7 @@ from .screens.game import GameScreen
 from .screens.help import HelpScreen
 from .screens.new_game import NewGameScreen
 from .screens.title import TitleScreen
+from .screens.tutorial import TutorialScreen, tutorial_session
 
 BOT_DELAY = 0.6  # seconds a computer player waits after the last change, so people can follow it
 
@@ -56,6 +57,8 @@ class NctuiApp(App[None]):
         self.game = game
         self.save_dir = save_dir
         self.bot_delay = bot_delay
+        self.tutorial = False  # the game is the guided first game (TutorialScreen)
+        self.open_tutorial = False  # `nctui tutorial`: start it as soon as the Title screen is up
         self.mono = theme.mono_wanted()  # greys: NCTUI_MONO / NO_COLOR, or set by --mono before running
 
     def get_line_filters(self):
@@ -70,11 +73,13 @@ class NctuiApp(App[None]):
     def get_default_screen(self) -> Screen:
         if self.game is None:
             return TitleScreen()
-        return screen_for(self.game)
+        return TutorialScreen(self.game) if self.tutorial else screen_for(self.game)
 
     def on_mount(self) -> None:
         if self.game is not None:
             self.game.start()
+        elif self.open_tutorial:
+            self.call_after_refresh(self.start_tutorial)
 
     def on_unmount(self) -> None:
         if self.game is not None:
@@ -131,7 +136,22 @@ class NctuiApp(App[None]):
             # default screen was never given one (it is not pushed), so give it the empty one
             # push_screen would have.
             base._push_result_callback(self, None)
-        self.switch_screen(screen_for(session))
+        self.switch_screen(TutorialScreen(session) if self.tutorial else screen_for(session))
+
+    def start_tutorial(self) -> None:
+        """The guided first game: Red against a computer Blue on the tutorial's fixed seed, with
+        undo, not autosaved."""
+        self.tutorial = True
+        self.open_game(tutorial_session(self.bot_delay))
+
+    def leave_game(self) -> None:
+        """Back to the Title screen; the game's session is closed (saved when it autosaves)."""
+        old, self.game, self.tutorial = self.game, None, False
+        if old is not None:
+            old.close()
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.switch_screen(TitleScreen())
 
     async def action_quit(self) -> None:
         """ctrl+q: in a game, save first (like q); elsewhere quit at once."""

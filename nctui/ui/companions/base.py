@@ -16,13 +16,12 @@ from textual.widgets import OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from ... import saves
-from ...session.session import SessionError
 from ...store import StoreError
 from ..screens.load import LoadScreen
-from ..screens.save import SaveScreen, default_name
+from ..screens.save import SaveScreen, default_name, quit_after_saving
 
 if TYPE_CHECKING:
-    from ..app import NctuiApp
+    pass
 
 GAME_KEYS = [
     Binding("u", "undo", "Undo"),
@@ -128,17 +127,8 @@ class CompanionScreen(Screen[None]):
 
     def action_quit_game(self) -> None:
         """Save, then quit; if saving fails, say so and quit only on a second q."""
-        try:
-            path = self.game.flush()
-        except (saves.SaveError, SessionError):
-            path = None
-        if path is None and not self._quit_armed:
-            self._quit_armed = True
-            self.notify("The game could not be saved. Press q again to quit without saving.",
-                        title="Not saved", severity="error", timeout=10)
-            return
-        message = f"Game saved to {path}. Continue with: nctui (then c)" if path else None
-        cast("NctuiApp", self.app).exit(message=message)
+        quit_after_saving(self, self.game, armed=self._quit_armed, hint="Continue with: nctui (then c)")
+        self._quit_armed = True
 
 
 class OptionsScreen(CompanionScreen):

@@ -24,13 +24,21 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer
 
-from ... import saves
-from ...describe import END_REASONS, describe_action, describe_decision, describe_events, seat_letter, seat_name
+from ...describe import (
+    END_REASONS,
+    describe_context,
+    describe_decision,
+    describe_events,
+    describe_option,
+    seat_letter,
+    seat_name,
+)
 from ...engine.errors import ActionError
+from ...engine.facts import Facts
 from ...engine.state import GameState
 from ...engine.views import View
 from ...store import StoreError
-from ..client import GameClient, SessionError
+from ..client import GameClient
 from ..rules.topics import refusal_words, topic_for_decision, topic_for_error  # rules: R and refusals
 from ..widgets.board import BoardView, cell_lines_for, legal_areas, region_entries
 from ..widgets.cards import entries as card_entries
@@ -47,6 +55,7 @@ from .flows import FlowsMixin  # flows: hand-off, King's turn, game over, timeli
 from .help import HelpScreen
 from .inspector import InspectorScreen
 from .rules import RulesScreen  # rules: the summary at the decision's topic
+from .save import quit_after_saving
 
 
 class GameScreen(FlowsMixin, Screen[None]):
@@ -204,12 +213,12 @@ class GameScreen(FlowsMixin, Screen[None]):
         self.query_one(MatrixView).view = view  # the matrix draws the view alone
         self._shown = (self.game.revision, self.game.state_id)
         panel = self.query_one(DecisionPanel)
-        panel.prompt = self._prompt(view)
+        panel.prompt = self._prompt(view, facts)
         if self.is_current and not keep_cursor:
             panel.focus()
         self._flows()  # flows: the King's turn, game over (when this screen is the current one)
 
-    def _prompt(self, view: View) -> Prompt:
+    def _prompt(self, view: View, facts: Facts) -> Prompt:
         state = view.state
         key = self.game.revision
         if state.outcome is not None:
@@ -228,7 +237,9 @@ class GameScreen(FlowsMixin, Screen[None]):
             title.append(f" deciding: {describe_decision(state)}…")
             return Prompt(key=key, title=title, notes=(f"Waiting for their decision · q: {self.QUIT_WORDS}",))
         title.append(f" {describe_decision(state)}")
-        return Prompt(key=key, title=title, options=tuple(describe_action(a, state) for a in d.options))
+        nothing = facts.options_nothing
+        return Prompt(key=key, title=title, context=describe_context(state), options=tuple(
+            describe_option(a, state, nothing[i] if i < len(nothing) else "") for i, a in enumerate(d.options)))
 
     def _write_log(self) -> None:
         log = self.query_one(GameLog)
@@ -425,17 +436,9 @@ class GameScreen(FlowsMixin, Screen[None]):
 
     def action_quit_game(self) -> None:
         """Save, then quit. If saving fails, say so and quit only on a second request."""
-        try:
-            path = self.game.flush()
-        except (saves.SaveError, SessionError):
-            path = None
-        if path is None and not self._quit_armed:
-            self._quit_armed = True
-            self.notify("The game could not be saved. Press q again to quit without saving.",
-                        title="Not saved", severity="error", timeout=10)
-            return
-        message = f"Game saved to {path}. Continue with: nctui (then c), or nctui play --continue" if path else None
-        self.app.exit(message=message)
+        hint = "Continue with: nctui (then c), or nctui play --continue"
+        quit_after_saving(self, self.game, armed=self._quit_armed, hint=hint)
+        self._quit_armed = True
 
 
 def _outcome_lines(state: GameState, quit_words: str = GameScreen.QUIT_WORDS) -> tuple[str, ...]:

@@ -66,7 +66,8 @@ def listing_text(g: saves.Listing, *, checking: bool = False) -> Text:
 
 
 def continue_words(folder: Path | str | None) -> tuple[str, bool]:
-    """The Title screen's words for Continue, and whether there is a game to continue. Reads the
+    """The Title screen's words for Continue ('Red, Blue: 2 players, Standard, turn 3, Time 2 of
+    6, Stage 1, 2026-11-23 22:10'), and whether there is a game to continue. Reads the
     saves' headers only; a damaged autosave is counted, never raised."""
     games = [g for g in saves.list_games(folder) if g.path.parent.name == saves.AUTOSAVES]
     damaged = sum(1 for g in games if g.summary is None)
@@ -76,7 +77,8 @@ def continue_words(folder: Path | str | None) -> tuple[str, bool]:
         return "no unfinished game" + note, False
     s = open_[0].summary
     assert s is not None
-    latest = f"{s.mode}, {where_words(s, ', ')}, {when_words(open_[0].updated)}"
+    players = ", ".join(p.partition(" (")[0] for p in s.players)  # the names: the list says who plays them
+    latest = f"{players}: {s.mode}, {where_words(s, ', ')}, {when_words(open_[0].updated)}"
     more = f" and {len(open_) - 1} more" if len(open_) > 1 else ""
     return latest + more + note, True
 

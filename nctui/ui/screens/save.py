@@ -15,11 +15,27 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Static
 
 from ... import saves
+from ...session.session import SessionError
 from ..client import GameClient
+
+
+def quit_after_saving(screen: Screen, game: GameClient, *, armed: bool, hint: str) -> bool:
+    """Save the game, then quit with where it was saved and ``hint`` (how to continue). If saving
+    fails, say so and quit only when ``armed`` (the second request); whether the app is quitting."""
+    try:
+        path = game.flush()
+    except (saves.SaveError, SessionError):
+        path = None
+    if path is None and not armed:
+        screen.notify("The game could not be saved. Press q again to quit without saving.",
+                      title="Not saved", severity="error", timeout=10)
+        return False
+    screen.app.exit(message=f"Game saved to {path}. {hint}" if path else None)
+    return True
 
 
 def default_name(turn: int, *, prefix: str = "", today: datetime.date | None = None) -> str:

@@ -1,7 +1,7 @@
 """The Title screen: New game, Continue (the unfinished games), Load, the companion games Cathedral,
-Nightmarium and Dreamers and Nightmares, Rules, Quit.
+Nightmarium and Dreamers and Nightmares, the Tutorial (a guided first game), Rules, Quit.
 
-↑/↓ or j/k move and Enter chooses, or a letter chooses at once (n, c, l, a, m, d, r, q). Continue is
+↑/↓ or j/k move and Enter chooses, or a letter chooses at once (n, c, l, a, m, d, t, r, q). Continue is
 offered only when there is an unfinished game, and otherwise says why it cannot be chosen; a
 damaged autosave is counted on its line (Load lists it with the reason).
 """
@@ -37,6 +37,7 @@ ITEMS = (
     ("cathedral", "a", "Cathedral — the city game for two"),
     ("nightmarium", "m", "Nightmarium — the card game of Night Terrors, 2-5"),
     ("dreamers", "d", "Dreamers and Nightmares — the dice game, 2-4"),
+    ("tutorial", "t", "Tutorial — a guided first game of Nightmare Cathedral"),
     ("rules", "r", "Rules"),
     ("quit", "q", "Quit"),
 )
@@ -105,6 +106,8 @@ class TitleScreen(Screen[None]):
         app = cast("NctuiApp", self.app)
         if item == "new":
             app.new_game()
+        elif item == "tutorial":
+            app.start_tutorial()
         elif item == "continue":
             self._continue()
         elif item == "load":

@@ -32,7 +32,6 @@ from textual.containers import ScrollableContainer
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
-from textual.widget import Widget
 
 from ...content.loader import SideMap, get_pack
 from ...describe import describe_action, seat_letter, seat_name, words_for
@@ -42,7 +41,7 @@ from ...engine.facts import IN_CATHEDRAL, NO_SIDE, SHADOWS_SIDE, Facts
 from ...engine.state import AreaState, GameState
 from ...engine.views import View
 from .cards import CardEntry
-from .common import OptionsPicked, append_cells, clip, cursor_bindings, nearest, pack_parts, seat_style
+from .common import FitsContent, OptionsPicked, append_cells, clip, cursor_bindings, nearest, pack_parts, seat_style
 
 CELL_LINES = 2  # lines per grid row at the least (``BoardView.cell_lines``: more on tall terminals)
 MAX_CELL_WIDTH = 24
@@ -108,7 +107,7 @@ def cell_lines_for(height: int) -> int:
     return CELL_LINES + (height >= 40) + (height >= 56)
 
 
-class BoardView(Widget, can_focus=True):
+class BoardView(FitsContent, can_focus=True):
     """Draws ``view`` (a player's view of the state) with its ``facts`` (set before the view;
     nothing is drawn until both are); ``cursor``: the area under the cursor (arrows/hjkl move
     it while the board has the focus; Enter picks the area when the due decision offers it)."""
@@ -119,8 +118,8 @@ class BoardView(Widget, can_focus=True):
     BoardView { height: auto; width: 100%; }
     """
 
-    view: reactive[View | None] = reactive(None, layout=True)
-    facts: reactive[Facts | None] = reactive(None, layout=True)
+    view: reactive[View | None] = reactive(None, repaint=False)
+    facts: reactive[Facts | None] = reactive(None, repaint=False)
     cursor: reactive[str] = reactive("")  # a repaint only: the map's height does not depend on it
     cell_lines: reactive[int] = reactive(CELL_LINES, layout=True)  # the screen sets it from its height
 

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Self
 
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
+from textual.geometry import Region
 from textual.message import Message
+from textual.widget import Widget
 
 from ...describe import seat_letter, seat_name
 from ...engine.state import GameState
@@ -117,3 +120,56 @@ class OptionsPicked(Message):
     def __init__(self, what: str, indices: tuple[int, ...]) -> None:
         self.what, self.indices = what, indices
         super().__init__()
+
+
+class FitsContent(Widget):
+    """A widget sized to its content (``height: auto``), redrawn only when what it draws
+    changed, and laying the screen out again only when its height changed. Every change hands
+    new views to every panel; most panels draw the same as before (the tracks, often the board
+    and the players), and Textual's drawing of a panel (its text to lines of cells) costs ten
+    times what ``render`` does, and a layout of the whole screen more: at 120x40 they made a
+    key press cost ~100 ms. Its ``view``, ``facts`` and ``bots`` reactives are declared with
+    ``repaint=False``: their watchers here call ``refit_later`` (once for several attributes
+    set together), which renders, compares with what was drawn, and refreshes if needed."""
+
+    _refit_due = False
+    _drawn: object = None  # (width, focus, text) last drawn by a refit
+    _refitting = False
+
+    def _watch_view(self) -> None:
+        self.refit_later()
+
+    def _watch_facts(self) -> None:
+        self.refit_later()
+
+    def _watch_bots(self) -> None:
+        self.refit_later()
+
+    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False,
+                recompose: bool = False) -> Self:
+        if not self._refitting:  # drawn for another reason (a cursor, a resize): compare afresh
+            self._drawn = None
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+    def refit_later(self) -> None:
+        if not self._refit_due:
+            self._refit_due = True
+            self.call_next(self._refit)
+
+    def _refit(self) -> None:
+        self._refit_due = False
+        width = self.size.width
+        if not width:  # not laid out yet (or hidden)
+            self._drawn = None
+            self.refresh(layout=True)
+            return
+        drawn = (width, self.has_focus, self.render())
+        if drawn == self._drawn:
+            return
+        layout = self.get_content_height(self.app.size, self.app.size, width) != self.size.height
+        self._refitting = True
+        try:
+            self.refresh(layout=layout)
+        finally:
+            self._refitting = False
+        self._drawn = drawn

@@ -19,6 +19,8 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 MAX_PAGE = 9
+MIN_OPTIONS = 4  # the options a context line may not push off the first page
+CONTEXT = Style(color="#9a9aaa", italic=True)
 HINT = Style(color="#9a9aaa")
 HIGHLIGHT = Style(reverse=True, bold=True)
 DIGIT = Style(bold=True, color="#ffd75f")
@@ -26,12 +28,15 @@ DIGIT = Style(bold=True, color="#ffd75f")
 
 class Prompt(NamedTuple):
     """What the panel shows. ``key`` identifies the decision (the state id): a new key resets
-    the highlight. ``options``: the choosable lines; ``notes``: lines shown below them."""
+    the highlight. ``options``: the choosable lines; ``notes``: lines shown below them;
+    ``context``: lines under the title (what is being resolved, its cost, what the player has),
+    shown as far as they leave room for the options."""
 
     key: int
     title: Text
     options: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    context: tuple[str, ...] = ()
 
 
 class DecisionPanel(Widget, can_focus=True):
@@ -52,7 +57,7 @@ class DecisionPanel(Widget, can_focus=True):
     DecisionPanel { height: 1fr; width: 1fr; }
     """
 
-    prompt: reactive[Prompt | None] = reactive(None, layout=True)
+    prompt: reactive[Prompt | None] = reactive(None)  # a fixed height: no layout
     highlight: reactive[int] = reactive(0)
 
     class Chosen(Message):
@@ -69,18 +74,36 @@ class DecisionPanel(Widget, can_focus=True):
     # -- paging ---------------------------------------------------------------------------------
 
     def _title_lines(self) -> list[Text]:
+        """The title, then the context lines that leave room for the options (all of them, or
+        at least ``MIN_OPTIONS``): options come first on a short panel."""
         if self.prompt is None:
             return []
         width = max(self.size.width, 10)
-        return list(self.prompt.title.wrap(self.app.console, width, overflow="fold"))
+        lines = list(self.prompt.title.wrap(self.app.console, width, overflow="fold"))
+        want = min(len(self.prompt.options), MIN_OPTIONS) * self.rows_per_option() if self.size.height else 0
+        for line in self.prompt.context:
+            wrapped = list(Text(line, style=CONTEXT).wrap(self.app.console, width, overflow="fold"))
+            if self.size.height and self.size.height - len(lines) - len(wrapped) < max(want, 1):
+                break
+            lines.extend(wrapped)
+        return lines
+
+    def rows_per_option(self) -> int:
+        """2 when an option is too long for one line (each option then takes 2 rows, so that the
+        pages stay alike and a digit picks the same place on each), else 1."""
+        if self.prompt is None or not self.size.width:
+            return 1
+        width = max(self.size.width, 10)
+        return 2 if any(Text(label).cell_len + 3 > width for label in self.prompt.options) else 1
 
     def page_size(self) -> int:
         """Options per page: at most 9, and what fits under the title (and the page line)."""
         n = len(self.prompt.options) if self.prompt else 0
-        room = max(self.size.height - len(self._title_lines()), 1) if self.size.height else MAX_PAGE
-        if n <= min(MAX_PAGE, room):
+        per = self.rows_per_option()
+        room = max(self.size.height - len(self._title_lines()), 1) if self.size.height else MAX_PAGE * per
+        if n <= min(MAX_PAGE, room // per):
             return max(n, 1)
-        return max(min(MAX_PAGE, room - 1), 1)
+        return max(min(MAX_PAGE, (room - 1) // per), 1)
 
     def page(self) -> int:
         return self.highlight // self.page_size()
@@ -125,7 +148,7 @@ class DecisionPanel(Widget, can_focus=True):
     def on_click(self, event: events.Click) -> None:
         if self.prompt is None:
             return
-        row = event.y - len(self._title_lines())
+        row = (event.y - len(self._title_lines())) // self.rows_per_option()
         size = self.page_size()
         if 0 <= row < size:
             index = self.page() * size + row
@@ -146,18 +169,29 @@ class DecisionPanel(Widget, can_focus=True):
         size = self.page_size()
         first = self.page() * size
         width = max(self.size.width, 10)
+        per = self.rows_per_option()
         for k, label in enumerate(options[first : first + size]):
             index = first + k
-            line = Text(no_wrap=True, overflow="ellipsis", end="")
-            line.append(f" {k + 1} ", DIGIT if index != self.highlight else HIGHLIGHT)
-            line.append(label)
-            line.truncate(width, overflow="ellipsis")
-            if index == self.highlight:
-                line.stylize(HIGHLIGHT)
-                line.pad_right(width - line.cell_len)
-                line.stylize(HIGHLIGHT)
-            out.append_text(line)
-            out.append("\n")
+            head = Text(end="")
+            head.append(f" {k + 1} ", DIGIT if index != self.highlight else HIGHLIGHT)  # a span: not the line's style
+            wrapped = list(Text(label, end="").wrap(self.app.console, width - 3, overflow="fold")) if per > 1 else []
+            if per == 1 or not wrapped:
+                rows = [head + Text(label, end="")]
+            else:  # the option's lines under its digit, the last one cut if it is longer still
+                if len(wrapped) > per:
+                    wrapped[per - 1].truncate(width - 4)
+                    wrapped[per - 1].append("…")
+                rows = [(head if i == 0 else Text("   ", end="")) + line for i, line in enumerate(wrapped[:per])]
+            rows += [Text("", end="") for _ in range(per - len(rows))]  # each option takes as many rows
+            for line in rows:
+                line.no_wrap, line.overflow = True, "ellipsis"
+                line.truncate(width, overflow="ellipsis")
+                if index == self.highlight:
+                    line.stylize(HIGHLIGHT)
+                    line.pad_right(width - line.cell_len)
+                    line.stylize(HIGHLIGHT)
+                out.append_text(line)
+                out.append("\n")
         if self.pages() > 1:
             page = f" ←/→ page {self.page() + 1} of {self.pages()} · ↑/↓ all {len(options)} options\n"
             out.append(page, HINT)

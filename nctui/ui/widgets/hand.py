@@ -17,7 +17,6 @@ from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
 from textual.reactive import reactive
-from textual.widget import Widget
 
 from ...content import schema as cs
 from ...describe import seat_letter, seat_name
@@ -27,7 +26,7 @@ from ...engine.facts import WHEN, Facts
 from ...engine.state import HAND_LIMIT, GameState
 from ...engine.views import View
 from .cards import card_def, combat_text, suit_tag
-from .common import OptionsPicked, clip, seat_style
+from .common import FitsContent, OptionsPicked, clip, seat_style
 
 LABEL = Style(color="#9a9aaa")
 NAME = Style(bold=True)
@@ -68,7 +67,7 @@ def dream_status(state: GameState, facts: Facts, seat: int, card_id: str) -> tup
     return "✗ conditions not met", NOT_MET
 
 
-class HandView(Widget, can_focus=True):
+class HandView(FitsContent, can_focus=True):
     """Draws the hand of ``view``'s seat with the ``facts`` of the view (set before the view;
     nothing is drawn until both are); ``cursor``: the index of the card under the cursor."""
 
@@ -84,8 +83,8 @@ class HandView(Widget, can_focus=True):
     HandView { height: auto; width: 100%; }
     """
 
-    view: reactive[View | None] = reactive(None, layout=True)
-    facts: reactive[Facts | None] = reactive(None, layout=True)
+    view: reactive[View | None] = reactive(None, repaint=False)
+    facts: reactive[Facts | None] = reactive(None, repaint=False)
     cursor: reactive[int] = reactive(0, layout=True)
 
     def current(self) -> str | None:

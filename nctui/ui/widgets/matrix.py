@@ -13,14 +13,13 @@ from __future__ import annotations
 from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
-from textual.widget import Widget
 
 from ...content.schema import Matrix
 from ...describe import describe_action, seat_letter, words_for
 from ...engine.actions import Action
 from ...engine.state import GameState
 from ...engine.views import View
-from .common import OptionsPicked, append_cells, cursor_bindings, nearest, pack_parts, seat_style
+from .common import FitsContent, OptionsPicked, append_cells, cursor_bindings, nearest, pack_parts, seat_style
 
 LINE = Style(color="#8a8a9a")
 HEAD = Style(color="#e8d9a8", bold=True)
@@ -62,7 +61,7 @@ def positions(matrix: Matrix) -> dict[str, tuple[int, int]]:
     return out
 
 
-class MatrixView(Widget, can_focus=True):
+class MatrixView(FitsContent, can_focus=True):
     """Draws the Action Matrix of ``view``; ``cursor`` is the space under the cursor."""
 
     BINDINGS = cursor_bindings("matrix")
@@ -71,7 +70,7 @@ class MatrixView(Widget, can_focus=True):
     MatrixView { height: auto; width: 100%; }
     """
 
-    view: reactive[View | None] = reactive(None, layout=True)
+    view: reactive[View | None] = reactive(None, repaint=False)
     cursor: reactive[str] = reactive("", layout=True)
 
     def _spaces(self) -> dict[str, tuple[int, int]]:

@@ -12,21 +12,20 @@ from __future__ import annotations
 from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
-from textual.widget import Widget
 
 from ...describe import seat_letter, seat_name, words_for
 from ...engine.facts import Facts
 from ...engine.state import GameState, PlayerState, Score
 from ...engine.views import View
 from .cards import card_def
-from .common import pack_parts, seat_style
+from .common import FitsContent, pack_parts, seat_style
 
 LABEL = Style(color="#9a9aaa")
 NAME = Style(bold=True)
 CULTISTS = Style(color="#d787ff")
 
 
-class PlayersView(Widget):
+class PlayersView(FitsContent):
     """Draws ``view``'s players with the view's ``facts`` (set before the view; nothing is drawn
     until both are); ``bots`` names the computer seats. Holds nothing else."""
 
@@ -34,9 +33,9 @@ class PlayersView(Widget):
     PlayersView { height: auto; width: 100%; }
     """
 
-    view: reactive[View | None] = reactive(None, layout=True)
-    facts: reactive[Facts | None] = reactive(None, layout=True)
-    bots: reactive[frozenset[int]] = reactive(frozenset(), layout=True)
+    view: reactive[View | None] = reactive(None, repaint=False)
+    facts: reactive[Facts | None] = reactive(None, repaint=False)
+    bots: reactive[frozenset[int]] = reactive(frozenset(), repaint=False)
 
     def render(self) -> Text:
         if self.view is None or self.facts is None:

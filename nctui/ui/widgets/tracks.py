@@ -14,14 +14,13 @@ from __future__ import annotations
 from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
-from textual.widget import Widget
 
 from ...describe import seat_letter, words_for
 from ...describe.decisions import BONUS_TEXT
 from ...engine.facts import IN_CATHEDRAL, Facts
 from ...engine.state import GameState
 from ...engine.views import View
-from .common import pack_parts, seat_style
+from .common import FitsContent, pack_parts, seat_style
 
 LABEL = Style(color="#9a9aaa")
 CURRENT = Style(reverse=True, bold=True)
@@ -31,7 +30,7 @@ LABEL_WIDTH = 12
 KIND_GLYPH = {"open": "·", "special": "◇", "ritual": "✦"}
 
 
-class TracksView(Widget):
+class TracksView(FitsContent):
     """Draws the tracks of ``view`` with its ``facts`` (set before the view; nothing is drawn
     until both are); holds nothing else."""
 
@@ -39,8 +38,8 @@ class TracksView(Widget):
     TracksView { height: auto; width: 100%; }
     """
 
-    view: reactive[View | None] = reactive(None, layout=True)
-    facts: reactive[Facts | None] = reactive(None, layout=True)
+    view: reactive[View | None] = reactive(None, repaint=False)
+    facts: reactive[Facts | None] = reactive(None, repaint=False)
 
     def render(self) -> Text:
         if self.view is None or self.facts is None:

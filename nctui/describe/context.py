@@ -1,0 +1,109 @@
+"""Words for the context of the decision due, shown under its question: what is being resolved
+(which card or effect, step k of n), what the step costs, and what the deciding player has to
+pay with. From the viewer's state alone (the frames, the Work and the player's own counts)."""
+
+from __future__ import annotations
+
+from ..content import schema as cs
+from ..engine import cards, ritual
+from ..engine.state import GameState
+from ..engine.work import ClimbPayWork, ClimbWork, FortPayWork, FortWork, Frame
+from .names import Words, plural, words_for
+from .steps import describe_step
+
+# What a frame resolves, by its source: the words, and the card's effect it holds.
+_SOURCE = {
+    "day": ("the Day action of", "day"), "conform": ("the Conform of", "conform"),
+    "dissent": ("the Dissent of", "dissent"), "ploy": ("the Ploy", "effect"), "dream": ("the Dream", "effect"),
+    "reward": ("the Reward tile", "effect"), "victory": ("the Victory of", "victory"),
+    "defeat": ("the Defeat of", "defeat"), "nightmare": ("the command of Nightmare", "command"),
+    "cathedral": ("the Cathedral piece", ""), "bonus": ("a special space's bonus", ""),
+    "choice": ("the option chosen", ""), "develop": ("Develop", ""), "climb": ("the climb", ""),
+}
+
+
+def describe_context(state: GameState) -> tuple[str, ...]:
+    """Lines of context for the decision due ('' lines left out); () when there is none."""
+    if state.decision is None or state.work is None:
+        return ()
+    w = words_for(state.pack)
+    resolving, cost = _resolving(state, w), _cost(state, w)
+    if not (resolving or cost):  # a turn's or the setup's own decision: the question says it all
+        return ()
+    return tuple(line for line in (resolving, cost, _means(state, w)) if line)
+
+
+def _resolving(state: GameState, w: Words) -> str:
+    """'Resolving the Conform of Summon: step 2 of 3 (produce 1 in a Marked Area)'."""
+    seat = state.decision.seat if state.decision is not None else -1
+    framed = [f for f in state.frames if f.seat == seat and f.card and f.source in _SOURCE]
+    if not framed:
+        return ""
+    frame = framed[-1]
+    what, part = _SOURCE[frame.source]
+    name = w.card(frame.card) if frame.source != "nightmare" else frame.card
+    steps = _effect_steps(state, frame, part)
+    if len(steps) < 2:
+        return f"Resolving {what} {name}"
+    k = max(len(steps) - len(frame.steps), 1)
+    return f"Resolving {what} {name}: step {k} of {len(steps)} ({describe_step(steps[k - 1], w)})"
+
+
+def _effect_steps(state: GameState, frame: Frame, part: str) -> tuple[cs.Step, ...]:
+    if not part:
+        return ()
+    try:
+        effect = getattr(cards.card(state, frame.card), part, None)
+    except KeyError:
+        return ()
+    return effect.steps if isinstance(effect, cs.Effect) else ()
+
+
+def _cost(state: GameState, w: Words) -> str:
+    """What the step due costs: a Ritual space's symbols, a Fort level's Followers."""
+    work = state.work
+    match work:
+        case ClimbPayWork(owed=owed):
+            return f"Cost: a Follower from an area of each symbol still owed: {_symbols(owed, w)}"
+        case ClimbWork(seat=seat) if ritual.phase(state, work)[0]:
+            costs = []
+            for m in ritual.MARKERS:
+                i = ritual.next_index(state, seat, m)
+                if i >= 0:
+                    space = ritual.spaces(state)[i]
+                    costs.append(f"marker {m + 1} → space {i + 1}: {_symbols(space.cost, w) or 'free'}")
+            return "Cost: " + "; ".join(costs) + f" (or {ritual.LIMBO_PRICE} Followers from Limbo)" if costs else ""
+        case FortWork(costs=costs) if costs:
+            return f"Cost of this Fort level: {plural(costs[0], 'Follower') if costs[0] else 'free'}"
+        case FortPayWork(owed=owed):
+            return f"Cost: {plural(owed, 'Follower')} still to remove"
+    return ""
+
+
+def _symbols(symbols: tuple[str, ...], w: Words) -> str:
+    return ", ".join(w.symbol(s) for s in symbols)
+
+
+def _means(state: GameState, w: Words) -> str:
+    """What the deciding player has to pay with: its supply, Limbo and Followers on the board
+    (while climbing: on each symbol the space asks), and its hand."""
+    seat = state.decision.seat if state.decision is not None else -1
+    if not 0 <= seat < len(state.players):
+        return ""
+    pl = state.players[seat]
+    on_board = sum(a.followers[seat] for a in state.areas)
+    owed = _owed(state)
+    per_symbol = f" ({', '.join(f'{w.symbol(s, name=False)} {ritual.followers_on(state, seat, s)}' for s in owed)})"
+    return (f"You have: {pl.supply} Followers in supply, {pl.limbo} in Limbo, {on_board} on the board"
+            f"{per_symbol if owed else ''}; {plural(len(pl.hand), 'card')} in hand")
+
+
+def _owed(state: GameState) -> tuple[str, ...]:
+    """The symbols a climb asks now, each once, in order."""
+    work = state.work
+    if isinstance(work, ClimbPayWork):
+        return tuple(dict.fromkeys(work.owed))
+    if isinstance(work, ClimbWork) and ritual.phase(state, work)[0]:
+        spaces = [ritual.next_index(state, work.seat, m) for m in ritual.MARKERS]
+        return tuple(dict.fromkeys(s for i in spaces if i >= 0 for s in ritual.spaces(state)[i].cost))
+    return ()

@@ -1,0 +1,14 @@
+"""The limits of ``nctui serve`` (each a flag): a light module, so the command line reads the
+defaults without loading asyncssh."""
+
+from __future__ import annotations
+
+import msgspec
+
+
+class Limits(msgspec.Struct, frozen=True, kw_only=True):
+    max_sessions: int = 50  # client processes at once, in all
+    max_per_peer: int = 4  # connections at once from one address
+    idle_timeout: float = 30 * 60.0  # seconds without a key before the session closes (0: never)
+    max_buffer: int = 256 * 1024  # bytes waiting in either direction
+    login_timeout: float = 30.0  # seconds to log in

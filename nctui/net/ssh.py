@@ -1,0 +1,418 @@
+"""The SSH front of ``nctui serve`` (asyncssh): who may connect, what a connection may ask for, and
+the relay between an SSH channel and the connection's own client process (forked on a pty by the
+fork server, ``net.forkserver``).
+
+- Keys: only the public keys in the authorized-keys file log in; a password only when a password
+  file is given. A person's identity is their key's SHA256 fingerprint (a password login:
+  ``password:<user>``); the name they chose the first time is remembered by the client.
+- Refused, each with one line: a shell or session without a pty, exec requests, subsystems, port
+  forwarding (local and remote), agent and X11 forwarding.
+- Limits (``Limits``, each a flag of ``nctui serve``): sessions in all, connections per peer
+  address, an idle timeout (no key for that long), bounded buffers (the client's output waits
+  while the SSH channel is full; input beyond the bound closes the session). Hitting a limit says
+  so in one line before closing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import logging
+import os
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+
+from .forkserver import Child, Spawner, SpawnError, set_winsize
+from .limits import Limits
+
+log = logging.getLogger("nctui.net")
+
+# Leave the alternate screen, show the cursor, stop mouse reports and bracketed paste, reset colours:
+# the terminal as it was, so a closing line after a killed client reads as one line.
+TERMINAL_RESET = b"\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?2004l\x1b[?25h\x1b[0m\x1b[?1049l"
+
+
+class FrontError(Exception):
+    """The SSH front cannot start (a key file unreadable, the port taken); ``str()`` is one line."""
+
+
+def load_host_key(path: Path) -> asyncssh.SSHKey:
+    """The server's host key: read from ``path``, or generated there once (0600) when missing."""
+    try:
+        if path.exists():
+            return asyncssh.read_private_key(str(path))
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(key.export_private_key())
+        return key
+    except (OSError, asyncssh.KeyImportError, ValueError) as exc:
+        raise FrontError(f"host key {path}: {exc}") from None
+
+
+def load_authorized_keys(path: Path | None) -> asyncssh.SSHAuthorizedKeys | None:
+    if path is None:
+        return None
+    try:
+        return asyncssh.read_authorized_keys(str(path))
+    except (OSError, ValueError, asyncssh.KeyImportError) as exc:
+        raise FrontError(f"authorized keys {path}: {exc}") from None
+
+
+def load_password(path: Path | None) -> bytes | None:
+    if path is None:
+        return None
+    try:
+        secret = path.read_bytes().strip()
+    except OSError as exc:
+        raise FrontError(f"password file {path}: {exc.strerror or exc}") from None
+    if not secret:
+        raise FrontError(f"password file {path} is empty")
+    return secret
+
+
+class Front:
+    """The listening SSH server and what its connections share (counts, the spawner)."""
+
+    def __init__(self, spawner: Spawner, *, host_key: asyncssh.SSHKey,
+                 authorized: asyncssh.SSHAuthorizedKeys | None, password: bytes | None,
+                 limits: Limits | None = None, app: str = "nctui") -> None:
+        self.spawner = spawner
+        self.host_key = host_key
+        self.authorized = authorized
+        self.password = password
+        self.limits = limits or Limits()
+        self.app = app  # "bare": the benchmarks' yardstick through the same path
+        self.per_peer: Counter[str] = Counter()
+        self.sessions: set[ClientSession] = set()
+        self._server: asyncssh.SSHAcceptor | None = None
+
+    async def start(self, host: str, port: int) -> int:
+        """Listen; returns the port (``port=0``: one the system chose)."""
+        try:
+            self._server = await asyncssh.create_server(
+                lambda: SSHConnection(self), host, port, server_host_keys=[self.host_key],
+                encoding=None, agent_forwarding=False, x11_forwarding=False, allow_scp=False,
+                login_timeout=self.limits.login_timeout, keepalive_interval=60, keepalive_count_max=3,
+                server_version="nctui")
+        except OSError as exc:
+            raise FrontError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+        return int(self._server.sockets[0].getsockname()[1])
+
+    async def close(self) -> None:
+        for session in list(self.sessions):
+            session.end(b"nctui: the server is stopping")
+        if self._server is not None:
+            self._server.close()
+            await self._server.wait_closed()
+
+
+class SSHConnection(asyncssh.SSHServer):
+    """One SSH connection: its authentication and what it may open."""
+
+    def __init__(self, front: Front) -> None:
+        self.front = front
+        self.peer = "?"
+        self.identity = ""
+        self.conn: asyncssh.SSHServerConnection | None = None
+        self.counted = False
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self.conn = conn
+        self.peer = str((conn.get_extra_info("peername") or ("?",))[0])
+        self.front.per_peer[self.peer] += 1
+        self.counted = True
+        if self.front.per_peer[self.peer] > 2 * self.front.limits.max_per_peer:  # a flood: no words for it
+            conn.abort()
+
+    def _over_cap(self) -> bool:
+        """Too many connections from this address: say so (the SSH disconnect reason, which OpenSSH
+        prints) once the keys are exchanged, i.e. when the client starts to log in."""
+        cap = self.front.limits.max_per_peer
+        if self.front.per_peer[self.peer] <= cap or self.conn is None:
+            return False
+        log.info("refused %s: more than %d connections from it", self.peer, cap)
+        self.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS,
+                             f"nctui: too many connections from your address (at most {cap}); close one first")
+        return True
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.counted:
+            self.counted = False
+            self.front.per_peer[self.peer] -= 1
+            if self.front.per_peer[self.peer] <= 0:
+                del self.front.per_peer[self.peer]
+
+    def begin_auth(self, username: str) -> bool:
+        self._over_cap()
+        return True  # every connection logs in with a key (or the password when enabled)
+
+    def public_key_auth_supported(self) -> bool:
+        return self.front.authorized is not None
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        authorized = self.front.authorized
+        if authorized is None or authorized.validate(key, self.peer, self.peer) is None:
+            log.info("refused %s: key %s is not authorized", self.peer, key.get_fingerprint())
+            return False
+        self.identity = key.get_fingerprint("sha256")
+        return True
+
+    def password_auth_supported(self) -> bool:
+        return self.front.password is not None
+
+    def validate_password(self, username: str, password: str) -> bool:
+        secret = self.front.password
+        if secret is None or not hmac.compare_digest(secret, password.encode("utf-8", "replace")):
+            log.info("refused %s: wrong password for %r", self.peer, username)
+            return False
+        self.identity = f"password:{username[:40]}"
+        return True
+
+    def auth_completed(self) -> None:
+        log.info("%s logged in from %s", self.identity, self.peer)
+
+    def session_requested(self) -> ClientSession:
+        return ClientSession(self)
+
+    def connection_requested(self, dest_host: str, dest_port: int, orig_host: str, orig_port: int) -> bool:
+        log.info("refused %s: port forwarding to %s:%d", self.identity, dest_host, dest_port)
+        raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
+                                        "nctui: port forwarding is not allowed here")
+
+    def server_requested(self, listen_host: str, listen_port: int) -> bool:
+        log.info("refused %s: remote port forwarding", self.identity)
+        return False
+
+    def unix_connection_requested(self, dest_path: str) -> bool:
+        raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
+                                        "nctui: socket forwarding is not allowed here")
+
+    def unix_server_requested(self, listen_path: str) -> bool:
+        return False
+
+
+class ClientSession(asyncssh.SSHServerSession[bytes]):
+    """One SSH session: a pty and a shell request start the person's client process; this relays
+    bytes both ways (bounded) and passes resizes on."""
+
+    def __init__(self, connection: SSHConnection) -> None:
+        self.connection = connection
+        self.front = connection.front
+        self.chan: asyncssh.SSHServerChannel[bytes] | None = None
+        self.term: str | None = None
+        self.size = (80, 24)
+        self.refusal: str | None = None
+        self.child: Child | None = None
+        self.pending = bytearray()  # input the pty has not taken yet
+        self.reading = False
+        self.last_key = time.monotonic()
+        self._idle: asyncio.TimerHandle | None = None
+        self._ended = False
+        self.started = 0.0
+        self._starting: asyncio.Future[None] | None = None
+
+    # -- requests ------------------------------------------------------------------------------
+
+    def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
+        self.chan = chan
+        chan.set_write_buffer_limits(high=self.front.limits.max_buffer)
+
+    def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Any) -> bool:
+        self.term = term_type or "xterm-256color"
+        self.size = (term_size[0] or 80, term_size[1] or 24)
+        return True
+
+    def shell_requested(self) -> bool:
+        if self.term is None:
+            self.refusal = "nctui needs a terminal: connect with `ssh -t` (no command, no -T)"
+            log.info("refused %s: a session without a pty", self.connection.identity)
+        return True  # accepted, so the refusal can be said in words
+
+    def exec_requested(self, command: str) -> bool:
+        self.refusal = "nctui runs no commands: connect with plain `ssh`, no command"
+        log.info("refused %s: exec %r", self.connection.identity, command[:60])
+        return True
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        self.refusal = f"nctui offers no {subsystem[:20]} subsystem: connect with plain `ssh`"
+        log.info("refused %s: subsystem %r", self.connection.identity, subsystem[:20])
+        return True
+
+    def session_started(self) -> None:
+        self._starting = asyncio.ensure_future(self._start())
+
+    async def _start(self) -> None:
+        assert self.chan is not None
+        if self.refusal is None and len(self.front.sessions) >= self.front.limits.max_sessions:
+            self.refusal = f"nctui: the server is full ({self.front.limits.max_sessions} sessions); try again later"
+            log.info("refused %s: the server is full", self.connection.identity)
+        if self.refusal is not None:
+            self._say_and_close(self.refusal.encode())
+            return
+        self.front.sessions.add(self)
+        self.started = time.monotonic()
+        cols, rows = self.size
+        no_color = bool(self.chan.get_environment().get("NO_COLOR"))
+        try:
+            self.child = await self.front.spawner.spawn(identity=self.connection.identity, term=self.term or "",
+                                                        cols=cols, rows=rows, app=self.front.app,
+                                                        no_color=no_color)
+        except SpawnError as exc:
+            log.warning("%s: %s", self.connection.identity, exc)
+            self.front.sessions.discard(self)
+            self._say_and_close(b"nctui: the server could not start your client; try again later")
+            return
+        if self._ended:  # the person left while the client started
+            self._stop_child()
+            return
+        if self.size != (cols, rows):  # the window changed while the client started
+            with contextlib.suppress(OSError):
+                set_winsize(self.child.master, *self.size)
+        log.info("%s: session started (pid %d, %s %dx%d)", self.connection.identity, self.child.pid,
+                 self.term, cols, rows)
+        self._read_on()
+        self._flush_input()
+        self._arm_idle()
+
+    # -- the relay -----------------------------------------------------------------------------
+
+    def _read_on(self) -> None:
+        if self.child is not None and not self.reading and not self._ended:
+            asyncio.get_running_loop().add_reader(self.child.master, self._from_client)
+            self.reading = True
+
+    def _read_off(self) -> None:
+        if self.child is not None and self.reading:
+            asyncio.get_running_loop().remove_reader(self.child.master)
+            self.reading = False
+
+    def _from_client(self) -> None:
+        assert self.child is not None and self.chan is not None
+        try:
+            data = os.read(self.child.master, 65536)
+        except BlockingIOError:
+            return
+        except OSError:  # EIO: the client process ended (the person quit)
+            data = b""
+        if not data:
+            self._finish(0)
+            return
+        try:
+            self.chan.write(data)
+        except OSError:  # the channel closed under us: the person is gone
+            self._stop_child()
+
+    def pause_writing(self) -> None:
+        self._read_off()  # the channel is full: the client's output waits (its writes block)
+
+    def resume_writing(self) -> None:
+        self._read_on()
+
+    def data_received(self, data: bytes, datatype: int | None) -> None:
+        if self._ended:
+            return
+        self.last_key = time.monotonic()
+        self.pending += data  # keys typed while the client starts wait for it
+        if len(self.pending) > self.front.limits.max_buffer:
+            log.info("%s: closed, input beyond %d bytes", self.connection.identity, self.front.limits.max_buffer)
+            self.end(b"nctui: too much input at once; closing")
+            return
+        self._flush_input()
+
+    def _flush_input(self) -> None:
+        if self.child is None or not self.pending:
+            return
+        loop = asyncio.get_running_loop()
+        try:
+            written = os.write(self.child.master, self.pending)
+        except BlockingIOError:
+            written = 0
+        except OSError:
+            return
+        del self.pending[:written]
+        loop.remove_writer(self.child.master)
+        if self.pending:
+            loop.add_writer(self.child.master, self._flush_input)
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        self.size = (width or self.size[0], height or self.size[1])
+        if self.child is not None:
+            with contextlib.suppress(OSError):
+                set_winsize(self.child.master, *self.size)  # the kernel sends the app SIGWINCH
+
+    # -- idle ----------------------------------------------------------------------------------
+
+    def _arm_idle(self) -> None:
+        timeout = self.front.limits.idle_timeout
+        if timeout <= 0 or self._ended:
+            return
+        due = self.last_key + timeout - time.monotonic()
+        if due <= 0:
+            minutes = f"{timeout / 60:g} minutes" if timeout >= 60 else f"{timeout:g} seconds"
+            log.info("%s: closed after %s without a key", self.connection.identity, minutes)
+            self.end(f"nctui: closed after {minutes} without a key".encode())
+            return
+        self._idle = asyncio.get_running_loop().call_later(due, self._arm_idle)
+
+    # -- the end -------------------------------------------------------------------------------
+
+    def _say_and_close(self, line: bytes) -> None:
+        self._ended = True
+        if self.chan is not None:
+            with contextlib.suppress(OSError):  # the peer may have gone already
+                self.chan.write_stderr(line + b"\r\n")
+            self._exit(1)
+
+    def end(self, line: bytes) -> None:
+        """Close this session with one line: the client process is killed first, the terminal reset."""
+        if self._ended:
+            return
+        self._stop_child()
+        if self.chan is not None:
+            with contextlib.suppress(OSError):
+                self.chan.write(TERMINAL_RESET + b"\r\n" + line + b"\r\n")
+            self._exit(1)
+
+    def _finish(self, status: int) -> None:
+        if self._ended:
+            return
+        self._stop_child()
+        self._exit(status)
+
+    def _exit(self, status: int) -> None:
+        if self.chan is not None:
+            try:
+                self.chan.exit(status)
+            except OSError:
+                self.chan.close()
+
+    def _stop_child(self) -> None:
+        self._ended = True
+        self.front.sessions.discard(self)
+        if self._idle is not None:
+            self._idle.cancel()
+        child, self.child = self.child, None
+        if child is None:
+            return
+        loop = asyncio.get_running_loop()
+        if self.reading:
+            loop.remove_reader(child.master)
+            self.reading = False
+        loop.remove_writer(child.master)
+        os.close(child.master)
+        child.control.close()  # the fork server kills the process (if it still runs) and reaps it
+        log.info("%s: session ended (pid %d, %.0f s)", self.connection.identity, child.pid,
+                 time.monotonic() - self.started)
+
+    def eof_received(self) -> bool:
+        return True  # keep the channel open for writing: a refusal is still said after the client's EOF
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._stop_child()

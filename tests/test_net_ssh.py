@@ -1,0 +1,218 @@
+"""``nctui serve`` as a real process, reached over loopback with asyncssh's client: who may log in,
+what is refused (each in one line), the limits, and a dropped connection ending only its own
+client process. Every server is stopped by its pid."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+import pytest
+
+from tests.serve_helpers import Server, alive, make_key, wait_gone
+
+
+@pytest.fixture
+def keys(tmp_path: Path) -> tuple[asyncssh.SSHKey, asyncssh.SSHKey, Path]:
+    friend = make_key(tmp_path / "friend")
+    stranger = make_key(tmp_path / "stranger")
+    return friend, stranger, tmp_path / "friend.pub"
+
+
+@pytest.fixture
+def server_factory(tmp_path: Path) -> Iterator[Callable[..., Server]]:
+    started: list[Server] = []
+
+    def start(*args: str, data: str = "data") -> Server:
+        s = Server(tmp_path / data, *args)
+        started.append(s)
+        return s
+
+    yield start
+    for s in started:
+        s.stop()
+
+
+def run(body: Awaitable[Any], timeout: float = 90) -> Any:
+    return asyncio.run(asyncio.wait_for(body, timeout))
+
+
+async def connect(port: int, key: asyncssh.SSHKey | None = None, **kw: Any) -> asyncssh.SSHClientConnection:
+    return await asyncssh.connect("127.0.0.1", port, username="friend", known_hosts=None, agent_path=None,
+                                  client_keys=[key] if key is not None else None, **kw)
+
+
+async def read_until(stream: Any, pattern: bytes, timeout: float = 30) -> bytes:
+    seen = b""
+
+    async def loop() -> bytes:
+        nonlocal seen
+        while pattern not in seen:
+            chunk = await stream.read(65536)
+            if not chunk:
+                raise AssertionError(f"closed before {pattern!r}: {seen[-400:]!r}")
+            seen += chunk
+        return seen
+
+    return await asyncio.wait_for(loop(), timeout)
+
+
+async def pty_session(conn: asyncssh.SSHClientConnection, size: tuple[int, int] = (80, 24)) -> Any:
+    return await conn.create_process(term_type="xterm-256color", term_size=size, encoding=None)
+
+
+def test_only_authorized_keys_log_in_and_reach_the_client(server_factory: Callable[..., Server], keys: Any) -> None:
+    friend, stranger, authorized = keys
+    server = server_factory("--authorized-keys", str(authorized))
+
+    async def body() -> None:
+        with pytest.raises(asyncssh.PermissionDenied):
+            await connect(server.port, stranger)
+        with pytest.raises(asyncssh.PermissionDenied):
+            await connect(server.port, password="guess", preferred_auth="password")
+        async with await connect(server.port, friend) as conn:
+            proc = await pty_session(conn)
+            await read_until(proc.stdout, b"What name should the other players see?")
+            proc.stdin.write(b"Zed\r")
+            await read_until(proc.stdout, b"Zed")
+            proc.stdin.write(b"q")
+            assert (await asyncio.wait_for(proc.wait(), 20)).exit_status == 0  # quitting ends the session
+
+    run(body())
+    fingerprint = friend.get_fingerprint("sha256")
+    server.wait_for(re.escape(fingerprint) + r": session started \(pid \d+, xterm-256color 80x24\)")
+    server.wait_for("refused 127.0.0.1: key .* is not authorized")
+    assert server.stop() == 0
+
+
+def test_password_only_when_enabled(server_factory: Callable[..., Server], keys: Any, tmp_path: Path) -> None:
+    _, _, authorized = keys
+    (tmp_path / "pw").write_text("open sesame\n")
+    server = server_factory("--authorized-keys", str(authorized), "--password-file", str(tmp_path / "pw"))
+
+    async def body() -> None:
+        with pytest.raises(asyncssh.PermissionDenied):
+            await connect(server.port, password="wrong", preferred_auth="password")
+        async with await connect(server.port, password="open sesame", preferred_auth="password") as conn:
+            proc = await pty_session(conn)
+            await read_until(proc.stdout, b"What name")
+            proc.close()
+
+    run(body())
+    server.wait_for(r"password:friend: session started")
+
+
+def test_exec_shell_subsystem_forwarding_refused_in_one_line(server_factory: Callable[..., Server],
+                                                            keys: Any) -> None:
+    friend, _, authorized = keys
+    server = server_factory("--authorized-keys", str(authorized))
+
+    async def body() -> None:
+        async with await connect(server.port, friend) as conn:
+            result = await conn.run("cat /etc/passwd")
+            assert result.exit_status == 1 and result.stdout == ""
+            assert result.stderr == "nctui runs no commands: connect with plain `ssh`, no command\r\n"
+            result = await conn.run()  # a shell without a pty
+            assert result.exit_status == 1
+            assert result.stderr.startswith("nctui needs a terminal") and result.stderr.count("\n") == 1
+            result = await conn.run(subsystem="sftp")
+            assert result.exit_status == 1 and "no sftp subsystem" in result.stderr
+            with pytest.raises(asyncssh.ChannelOpenError, match="port forwarding is not allowed"):
+                await conn.open_connection("127.0.0.1", 22)
+            with pytest.raises(asyncssh.ChannelListenError):
+                await conn.forward_remote_port("127.0.0.1", 0, "127.0.0.1", 22)
+            with pytest.raises(asyncssh.ChannelOpenError):
+                await conn.open_unix_connection("/tmp/anything")
+
+    run(body())
+    server.wait_for(r"refused SHA256:\S+: exec 'cat /etc/passwd'")
+    server.wait_for(r"refused SHA256:\S+: a session without a pty")
+    server.wait_for(r"refused SHA256:\S+: port forwarding to 127.0.0.1:22")
+    assert not [line for line in server.lines if "session started" in line]  # no client process for any
+
+
+def test_session_cap_and_per_peer_cap_say_one_line(server_factory: Callable[..., Server], keys: Any) -> None:
+    friend, _, authorized = keys
+    server = server_factory("--authorized-keys", str(authorized), "--max-sessions", "1", "--max-per-peer", "2")
+
+    async def body() -> None:
+        async with await connect(server.port, friend) as first, await connect(server.port, friend) as second:
+            proc = await pty_session(first)
+            await read_until(proc.stdout, b"What name")
+            full = await pty_session(second)
+            out = await asyncio.wait_for(full.stderr.read(), 20)
+            assert out == b"nctui: the server is full (1 sessions); try again later\r\n"
+            assert (await full.wait()).exit_status == 1
+            with pytest.raises(asyncssh.DisconnectError, match=r"too many connections from your address \(at most 2\)"):
+                async with await connect(server.port, friend):
+                    pass
+            proc.close()
+
+    run(body())
+    server.wait_for("refused SHA256:.*: the server is full")
+    server.wait_for("refused 127.0.0.1: more than 2 connections from it")
+
+
+def test_idle_timeout_closes_with_one_line_and_ends_the_process(server_factory: Callable[..., Server],
+                                                                keys: Any) -> None:
+    friend, _, authorized = keys
+    server = server_factory("--authorized-keys", str(authorized), "--idle-timeout", "2")
+
+    async def body() -> None:
+        async with await connect(server.port, friend) as conn:
+            proc = await pty_session(conn)
+            await read_until(proc.stdout, b"What name")
+            out = await read_until(proc.stdout, b"without a key\r\n", timeout=20)
+            assert b"\x1b[?1049l\r\nnctui: closed after 2 seconds without a key\r\n" in out
+            assert (await asyncio.wait_for(proc.wait(), 10)).exit_status == 1
+
+    run(body())
+    pid = int(server.wait_for(r"session started \(pid (\d+)").group(1))
+    assert wait_gone(pid)
+
+
+def test_dropped_connection_ends_only_its_process(server_factory: Callable[..., Server], keys: Any) -> None:
+    friend, _, authorized = keys
+    server = server_factory("--authorized-keys", str(authorized))
+
+    async def body() -> None:
+        keep = await connect(server.port, friend)
+        drop = await connect(server.port, friend)
+        kept = await pty_session(keep)
+        await read_until(kept.stdout, b"What name")
+        dropped = await pty_session(drop)
+        await read_until(dropped.stdout, b"What name")
+        pids = [int(m) for m in re.findall(r"session started \(pid (\d+)", "\n".join(server.lines))]
+        assert len(pids) == 2 and all(alive(p) for p in pids)
+        drop.abort()  # the network goes away: no goodbye
+        await asyncio.to_thread(server.wait_for, rf"session ended \(pid {pids[1]}")
+        assert await asyncio.to_thread(wait_gone, pids[1])
+        assert alive(pids[0])
+        kept.change_terminal_size(100, 30)  # the other person's client still answers: it redraws
+        await read_until(kept.stdout, b"What name")
+        keep.close()
+
+    run(body())
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    ((), "nobody could log in: give --authorized-keys FILE"),
+    (("--authorized-keys", "missing.pub"), "authorized keys missing.pub: "),
+    (("--authorized-keys", "k.pub", "--password-file", "empty"), "password file empty is empty"),
+])
+def test_serve_that_cannot_start_says_why_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                      monkeypatch: pytest.MonkeyPatch, args: tuple[str, ...],
+                                                      said: str) -> None:
+    from nctui import cli
+
+    monkeypatch.chdir(tmp_path)
+    make_key(tmp_path / "k")
+    (tmp_path / "empty").write_text("\n")
+    assert cli.main(["serve", "--port", "0", "--data", str(tmp_path / "data"), *args]) == 2
+    err = capsys.readouterr().err
+    assert said in err and "Traceback" not in err
+    assert not (tmp_path / "data" / "rooms.db").exists()  # refused before anything started

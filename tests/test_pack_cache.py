@@ -1,0 +1,63 @@
+"""The cache of validated content packs (nctui.content.cache): a hit gives the same pack as
+loading the files; a broken, foreign or stale cache entry falls back to loading the files."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from nctui.content import cache
+from nctui.content.loader import PACKS_DIR, ContentError, load_pack
+
+
+@pytest.fixture
+def cache_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv(cache.ENV_DIR, str(folder))
+    return folder
+
+
+def test_a_cached_pack_equals_the_loaded_one(cache_folder: Path) -> None:
+    fresh = load_pack(PACKS_DIR / "base")
+    first = load_pack(PACKS_DIR / "base", cached=True)  # fills the cache
+    assert [p.name for p in cache_folder.iterdir()] == [f"{cache.key(fresh.digest)}.msgpack"]
+    again = load_pack(PACKS_DIR / "base", cached=True)  # from the cache
+    assert first == fresh and again == fresh
+
+
+def test_the_cache_is_used(cache_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    load_pack(PACKS_DIR / "base", cached=True)
+    import nctui.content.validate as validate
+
+    def refuse(pack: object) -> None:
+        raise AssertionError("validated again despite the cache")
+
+    monkeypatch.setattr(validate, "validate", refuse)
+    load_pack(PACKS_DIR / "base", cached=True)
+
+
+@pytest.mark.parametrize("garbage", [b"", b"\x93\x01\x02", b"\xc1not msgpack", b"\x81\xa4info\xc0"])
+def test_a_broken_cache_entry_falls_back_to_the_files(cache_folder: Path, garbage: bytes) -> None:
+    fresh = load_pack(PACKS_DIR / "base", cached=True)
+    (entry,) = cache_folder.iterdir()
+    entry.write_bytes(garbage)
+    assert load_pack(PACKS_DIR / "base", cached=True) == fresh
+
+
+def test_changed_files_never_meet_an_old_entry(cache_folder: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "pack"
+    shutil.copytree(PACKS_DIR / "base", folder)
+    load_pack(folder, cached=True)
+    cards = folder / "cards.toml"
+    cards.write_text(cards.read_text().replace("[[", "[[[", 1))  # now broken
+    with pytest.raises(ContentError):
+        load_pack(folder, cached=True)
+
+
+def test_an_unwritable_cache_folder_is_no_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv(cache.ENV_DIR, str(blocker / "cache"))
+    assert load_pack(PACKS_DIR / "base", cached=True) == load_pack(PACKS_DIR / "base")
