@@ -1,6 +1,7 @@
-"""The Title screen: New game, Continue (the unfinished games), Load, Rules, Quit.
+"""The Title screen: New game, Continue (the unfinished games), Load, Cathedral (a companion game),
+Rules, Quit.
 
-↑/↓ or j/k move and Enter chooses, or a letter chooses at once (n, c, l, r, q). Continue is
+↑/↓ or j/k move and Enter chooses, or a letter chooses at once (n, c, l, a, r, q). Continue is
 offered only when there is an unfinished game, and otherwise says why it cannot be chosen; a
 damaged autosave is counted on its line (Load lists it with the reason).
 """
@@ -17,6 +18,7 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from ..companions.cathedral_new import CathedralNewScreen
 from ..widgets.decision import DIGIT, HINT
 from .load import LoadScreen, continue_words
 
@@ -30,6 +32,7 @@ ITEMS = (
     ("new", "n", "New game"),
     ("continue", "c", "Continue"),
     ("load", "l", "Load a saved game"),
+    ("cathedral", "a", "Cathedral — the city game for two"),
     ("rules", "r", "Rules"),
     ("quit", "q", "Quit"),
 )
@@ -102,6 +105,8 @@ class TitleScreen(Screen[None]):
             self._continue()
         elif item == "load":
             app.push_screen(LoadScreen(app.save_dir))
+        elif item == "cathedral":
+            app.push_screen(CathedralNewScreen())
         elif item == "rules":
             self._rules()
         elif item == "quit":
