@@ -427,7 +427,7 @@ def evaluate(state: GameState, seat: int) -> float:
 
 
 BUDGET = 600  # engine steps per decision, rollouts included, shared evenly among the options
-PREVIOUS_BUDGET = 600  # the planner before issue 13, for comparisons (--duel): 200 won 39% ± 4.9 of 100 games against it
+PREVIOUS_BUDGET = 600  # the planner before issue 13, for --duel (budget 200 won 39% ± 4.9 of 100 games against it)
 MIN_SHARE = 12  # engine steps each option may use at least
 PLAN_SHARE = 80  # engine steps to play out a conflict with a number of cards
 ROLLOUT_DEPTH = 24
