@@ -32,7 +32,7 @@ from ...engine.views import View
 from ...store import StoreError
 from ..client import GameClient, SessionError
 from ..rules.topics import refusal_words, topic_for_decision, topic_for_error  # rules: R and refusals
-from ..widgets.board import BoardView, legal_areas
+from ..widgets.board import BoardView, cell_lines_for, legal_areas, region_entries
 from ..widgets.cards import entries as card_entries
 from ..widgets.common import OptionsPicked, seat_style
 from ..widgets.decision import DecisionPanel, Prompt
@@ -71,7 +71,10 @@ class GameScreen(FlowsMixin, Screen[None]):
         Binding("m", "cursor('matrix')", "Matrix cursor", show=False, id="game.matrix-cursor"),
         Binding("c", "cursor('hand')", "Hand cursor", show=False, id="game.hand-cursor"),
         Binding("escape", "focus_decision", "Back to the options", show=False, id="game.focus-decision"),
-        Binding("i", "inspect", "Card", id="game.inspect"),
+        Binding("i", "inspect", "Inspect", id="game.inspect"),
+        # Digits pick an option from anywhere on the screen (the board, matrix and hand cursors
+        # too): the decision panel binds its own, these serve while another widget has the focus.
+        *(Binding(str(d), f"pick_option({d})", f"Option {d}", show=False, id=f"game.pick-{d}") for d in range(1, 10)),
         # Flows (screens/flows.py): the timeline, save, load, the game over screen.
         Binding("t", "timeline", "Timeline", id="game.timeline"),
         Binding("s", "save", "Save", id="game.save"),
@@ -321,6 +324,7 @@ class GameScreen(FlowsMixin, Screen[None]):
         tabbed = not (self.size.width >= 120 and self.size.height >= 34)
         self.set_class(tabbed, "-tabbed")
         self.set_class(not tabbed, "-all")
+        self.query_one(BoardView).cell_lines = cell_lines_for(self.size.height)  # the board grows with the terminal
 
     def _pane(self, panel: str) -> Widget:
         return self.query_one(f"#{panel}-pane" if panel != "log" else "#log")
@@ -381,17 +385,27 @@ class GameScreen(FlowsMixin, Screen[None]):
 
     # -- the card inspector ---------------------------------------------------------------------
 
+    def action_pick_option(self, digit: int) -> None:
+        """A digit while a cursor has the focus: the option of that number, as in the list."""
+        self.query_one(DecisionPanel).action_pick(digit)
+
     def action_inspect(self, card_id: str = "") -> None:
-        """i: every card the viewer may see, starting at the hand's cursor (or ``card_id``)."""
-        hand = self.query_one(HandView)
+        """i: every card the viewer may see, starting at the hand's cursor (or ``card_id``, or the
+        Action card of the matrix's Day space under its cursor); on the board's cursor, the
+        areas, starting at the one under it."""
+        board = self.query_one(BoardView)
+        if board.has_focus and board.view is not None and board.facts is not None:
+            areas = region_entries(board.view, board.facts)
+            start = next((k for k, e in enumerate(areas) if e.key == f"area:{board.cursor}"), 0)
+            self.app.push_screen(InspectorScreen(areas, start, noun="Area"))
+            return
+        hand, matrix = self.query_one(HandView), self.query_one(MatrixView)
         card_id = card_id or (hand.current() or "" if hand.has_focus else "")
         items = card_entries(self.game.view(self.viewer))
-        start = next((k for k, e in enumerate(items) if e.key == f"card:{card_id}"), 0)
+        # on the matrix's cursor: the viewer's Action card of the Day space under it
+        key = f"stack:{self.viewer}:{matrix.cursor}" if matrix.has_focus else f"card:{card_id}"
+        start = next((k for k, e in enumerate(items) if e.key == key), 0)
         self.app.push_screen(InspectorScreen(items, start))
-
-    def on_hand_view_inspect(self, message: HandView.Inspect) -> None:
-        message.stop()
-        self.action_inspect(message.card_id)
 
     def action_quit_game(self) -> None:
         """Save, then quit. If saving fails, say so and quit only on a second request."""

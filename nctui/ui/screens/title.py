@@ -1,7 +1,7 @@
-"""The Title screen: New game, Continue (the unfinished games), Load, Cathedral (a companion game),
-Rules, Quit.
+"""The Title screen: New game, Continue (the unfinished games), Load, the companion games Cathedral,
+Nightmarium and Dreamers and Nightmares, Rules, Quit.
 
-↑/↓ or j/k move and Enter chooses, or a letter chooses at once (n, c, l, a, r, q). Continue is
+↑/↓ or j/k move and Enter chooses, or a letter chooses at once (n, c, l, a, m, d, r, q). Continue is
 offered only when there is an unfinished game, and otherwise says why it cannot be chosen; a
 damaged autosave is counted on its line (Load lists it with the reason).
 """
@@ -18,7 +18,9 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..companions.cathedral_new import CathedralNewScreen
+from ..companions.cathedral_new import cathedral_new_screen
+from ..companions.dreamers_new import dreamers_new_screen
+from ..companions.nightmarium_new import nightmarium_new_screen
 from ..widgets.decision import DIGIT, HINT
 from .load import LoadScreen, continue_words
 
@@ -33,6 +35,8 @@ ITEMS = (
     ("continue", "c", "Continue"),
     ("load", "l", "Load a saved game"),
     ("cathedral", "a", "Cathedral — the city game for two"),
+    ("nightmarium", "m", "Nightmarium — the card game of Night Terrors, 2-5"),
+    ("dreamers", "d", "Dreamers and Nightmares — the dice game, 2-4"),
     ("rules", "r", "Rules"),
     ("quit", "q", "Quit"),
 )
@@ -106,7 +110,11 @@ class TitleScreen(Screen[None]):
         elif item == "load":
             app.push_screen(LoadScreen(app.save_dir))
         elif item == "cathedral":
-            app.push_screen(CathedralNewScreen())
+            app.push_screen(cathedral_new_screen())
+        elif item == "nightmarium":
+            app.push_screen(nightmarium_new_screen())
+        elif item == "dreamers":
+            app.push_screen(dreamers_new_screen())
         elif item == "rules":
             self._rules()
         elif item == "quit":

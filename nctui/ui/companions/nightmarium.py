@@ -1,0 +1,154 @@
+"""The Nightmarium screen (seed 003): every player's Creatures as small stacks, your hand grouped
+by part and legion, the decision due with every option in words, the chain of abilities being
+resolved, the log. Hot-seat hands are hidden: when the turn passes to another person at this
+keyboard, a cover asks them to take the keyboard first (Enter; a digit does not lift it).
+
+Keys: ↑/↓ and Enter, or a digit, choose an option; u undo, r redo, s save, o load, q save and quit.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Footer, OptionList, RichLog, Static
+
+from ...companions.nightmarium import words
+from ...companions.nightmarium.cards import LEGIONS, PARTS, card
+from ...companions.nightmarium.state import HIDDEN, NightmariumState
+from .base import OptionsScreen
+
+LEGION_LETTER = {"necronauts": "N", "insektoids": "I", "chimeridae": "C", "homunculi": "H"}
+LEGION_STYLE = {"necronauts": "bold #6fa8ff", "insektoids": "bold #c89a5a", "chimeridae": "bold #6fd36f",
+                "homunculi": "bold #ff6f6f"}
+
+
+def stack(cards: tuple[str, ...]) -> Text:
+    """A Creature as letters bottom up (its legions), '.' for a part still missing, '*' complete."""
+    text = Text()
+    for c in cards:
+        legion = card(c).legion
+        text.append(LEGION_LETTER[legion], style=LEGION_STYLE[legion])
+    text.append("." * (3 - len(cards)))
+    text.append("*" if len(cards) == 3 else " ")
+    return text
+
+
+class NightmariumScreen(OptionsScreen):
+    DEFAULT_CSS = """
+    NightmariumScreen { layout: vertical; }
+    NightmariumScreen #nm-status { height: 1; background: $boost; padding: 0 1; }
+    NightmariumScreen #nm-body { height: 1fr; }
+    NightmariumScreen #nm-left { width: 34; }
+    NightmariumScreen #nm-players { height: auto; max-height: 9; border: round $accent; padding: 0 1; }
+    NightmariumScreen #nm-hand { height: 1fr; border: round $accent; padding: 0 1; }
+    NightmariumScreen #nm-right { width: 1fr; }
+    NightmariumScreen #nm-chain { height: auto; max-height: 3; padding: 0 1; color: $warning; }
+    NightmariumScreen #nm-options { height: 1fr; border: round $accent; }
+    NightmariumScreen #nm-log { height: 7; border: round $panel; }
+    NightmariumScreen #nm-cover { height: 1fr; content-align: center middle; text-style: bold; display: none; }
+    NightmariumScreen.-covered #nm-body { display: none; }
+    NightmariumScreen.-covered #nm-cover { display: block; }
+    """
+    LOG_ID, OPTIONS_ID, COVER_ID = "nm-log", "nm-options", "nm-cover"
+    SAVE_PREFIX = "nightmarium-"
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="nm-status")
+        yield Static(id="nm-cover")
+        with Horizontal(id="nm-body"):
+            with Vertical(id="nm-left"):
+                yield Static(id="nm-players")
+                yield Static(id="nm-hand")
+            with Vertical(id="nm-right"):
+                yield Static(id="nm-chain")
+                yield OptionList(id="nm-options")
+                log = RichLog(id="nm-log", wrap=True, markup=False)
+                log.can_focus = False
+                yield log
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#nm-players").border_title = "Creatures"
+        self.query_one("#nm-hand").border_title = "Your hand"
+        self.query_one("#nm-options").border_title = "Decision"
+        self.query_one("#nm-log").border_title = "Log"
+        super().on_mount()
+
+    def describe(self, event: Any) -> str:
+        return words.describe_event(event)
+
+    def describe_action(self, action: Any) -> str:
+        return words.describe_action(action)
+
+    def save_turn(self) -> int:
+        return self._view().turns
+
+    def _view(self) -> NightmariumState:
+        return cast(NightmariumState, self.game.view(self.looking))
+
+    def redraw(self) -> None:
+        self.query_one("#nm-status", Static).update(self._status(self._view()))
+        super().redraw()
+
+    def draw_panels(self) -> None:
+        view = self._view()
+        self.query_one("#nm-players", Static).update(self._players(view))
+        self.query_one("#nm-hand", Static).update(self._hand(view))
+        self.query_one("#nm-chain", Static).update(self._chain(view))
+        menu = self.query_one("#nm-options", OptionList)
+        seat = self.decider()
+        mine = seat is not None and seat == self.looking and seat in self.humans
+        menu.border_title = f"Herald: place {card(view.revealed[0]).name}" if view.revealed and mine else "Decision"
+
+    def _status(self, view: NightmariumState) -> Text:
+        if view.winner is not None:
+            return Text(f"Nightmarium · Player {view.winner + 1} wins · u: undo · q: quit")
+        seat = self.decider()
+        who = "" if seat is None else f"Player {seat + 1}"
+        if seat is not None and seat not in self.humans:
+            doing = f"{who} (computer) is thinking…"
+        elif view.pure is not None:
+            doing = f"{who} discards for a pure-legion Creature"
+        else:
+            doing = f"Player {view.turn + 1}'s turn, {words.plural(view.actions_left, 'action')} left"
+        return Text(f"Nightmarium · {doing} · to {view.config.creatures} · undo: {self.game.undo_policy}")
+
+    def _players(self, view: NightmariumState) -> Text:
+        text = Text()
+        for seat, p in enumerate(view.players):
+            marker = ">" if seat == view.turn else " "
+            done = sum(len(c.cards) == 3 for c in p.creatures)
+            text.append(f"{marker}P{seat + 1} {done}/{view.config.creatures} h:{len(p.hand):<2} ")
+            for c in p.creatures:  # numbered by id, as the options name them
+                text.append(f"{c.id + 1}:", style="dim")
+                text.append_text(stack(c.cards))
+            text.append("\n")
+        text.append("legions: ", style="dim")
+        for legion in LEGIONS:
+            text.append(f"{LEGION_LETTER[legion]} {words.LEGION_NAMES[legion]}  ", style=LEGION_STYLE[legion])
+        return text
+
+    def _hand(self, view: NightmariumState) -> Text:
+        """The hand grouped by the part each card may be, then by legion."""
+        hand = [c for c in view.players[self.looking].hand if c != HIDDEN]
+        text = Text()
+        for part in PARTS:
+            group = sorted((c for c in hand if part in card(c).parts), key=lambda c: (card(c).legion, card(c).name))
+            text.append(f"{part.capitalize()} ({len(group)})\n", style="bold")
+            for c in group:
+                info = card(c)
+                text.append(f" {LEGION_LETTER[info.legion]} ", style=LEGION_STYLE[info.legion])
+                extra = "" if info.ability == "none" else f" · {words.ABILITY_NAMES[info.ability]}"
+                text.append(f"{info.name}{extra}\n")
+        return text
+
+    def _chain(self, view: NightmariumState) -> Text:
+        if view.activation is None or not view.activation.abilities:
+            return Text("")
+        names = " → ".join(words.ABILITY_NAMES[a] for a in view.activation.abilities)
+        now = view.activation.abilities[0]
+        return Text(f"Abilities to perform: {names}\nNow: {words.ABILITY_NAMES[now]}, "
+                    f"{words.ABILITY_WORDS[now]}")
