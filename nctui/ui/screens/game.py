@@ -82,15 +82,20 @@ class GameScreen(FlowsMixin, Screen[None]):
         Binding("g", "game_over", "Scores", show=False, id="game.game-over"),
     ]
 
+    QUIT_WORDS = "save and quit"  # what q does (a game on a server: back to the lobby)
+
     class GameChanged(Message):
         """The game changed (posted from the thread that changed it)."""
 
-    def __init__(self, game: GameClient) -> None:
+    def __init__(self, game: GameClient, *, seat: int | None = None) -> None:
+        """``seat``: the one seat this screen shows and decides for (a game on a server: each
+        person has a terminal of their own; -1 a spectator); None: whoever decides (hot-seat)."""
         super().__init__()
         self.game = game
+        self.seat = seat
         self.bots = frozenset(i for i, kind in enumerate(game.seat_kinds) if kind == "bot")
         humans = [i for i, kind in enumerate(game.seat_kinds) if kind == "human"]
-        self.viewer = humans[0] if humans else 0
+        self.viewer = seat if seat is not None else humans[0] if humans else 0
         self._logged = -1
         self._shown = (-1, -1)  # (game revision, state id) of the prompt on screen
         self._handled: tuple[object, ...] = ()  # what the last GameChanged found
@@ -181,7 +186,9 @@ class GameScreen(FlowsMixin, Screen[None]):
             return
         # a cursor stays while the same person looks (a computer's move does not take it away)
         keep_cursor = self._cursor_focused() and (seat is None or seat in self.bots or seat == self.viewer)
-        if seat is not None and seat not in self.bots:
+        # on a server a seat can pass to a computer (its person stayed away) and back
+        self.bots = frozenset(i for i, kind in enumerate(self.game.seat_kinds) if kind == "bot")
+        if seat is not None and seat not in self.bots and self.seat is None:
             self.viewer = seat
         view, facts = self.game.view(self.viewer), self.game.facts(self.viewer)
         self._note_seen()  # flows: what this person has seen, for their next hand-off
@@ -206,7 +213,8 @@ class GameScreen(FlowsMixin, Screen[None]):
         state = view.state
         key = self.game.revision
         if state.outcome is not None:
-            return Prompt(key=key, title=Text("Game over", style="bold reverse"), notes=_outcome_lines(state))
+            return Prompt(key=key, title=Text("Game over", style="bold reverse"),
+                          notes=_outcome_lines(state, self.QUIT_WORDS))
         d = state.decision
         if d is None:
             return Prompt(key=key, title=Text("Nothing to decide"))
@@ -215,7 +223,10 @@ class GameScreen(FlowsMixin, Screen[None]):
         if d.seat in self.bots:
             doing = "thinking" if self.game.thinking == d.seat else "to decide"
             title.append(f" computer player, {doing}: {describe_decision(state)}…")
-            return Prompt(key=key, title=title, notes=("u: undo back to your last decision · q: save and quit",))
+            return Prompt(key=key, title=title, notes=(f"u: undo back to your last decision · q: {self.QUIT_WORDS}",))
+        if not self._decides(d.seat):  # a game on a server: another person's decision
+            title.append(f" deciding: {describe_decision(state)}…")
+            return Prompt(key=key, title=title, notes=(f"Waiting for their decision · q: {self.QUIT_WORDS}",))
         title.append(f" {describe_decision(state)}")
         return Prompt(key=key, title=title, options=tuple(describe_action(a, state) for a in d.options))
 
@@ -236,13 +247,17 @@ class GameScreen(FlowsMixin, Screen[None]):
         if message.key != revision or state_id != self.game.state_id:
             return  # chosen on a prompt that is no longer shown
         seat = self.game.deciding_seat()
-        if seat is None or seat in self.bots:
+        if seat is None or seat in self.bots or not self._decides(seat):
             return
         decision = self.game.view(seat).state.decision
         if decision is None or not 0 <= message.index < len(decision.options):
             return
         options = decision.options
         self._dispatch(options[message.index], state_id, seat)
+
+    def _decides(self, seat: int) -> bool:
+        """Whether this screen decides for ``seat`` (hot-seat: every person's seat)."""
+        return self.seat is None or seat == self.seat
 
     def _dispatch(self, action, state_id: int, seat: int) -> None:
         try:
@@ -422,7 +437,7 @@ class GameScreen(FlowsMixin, Screen[None]):
         self.app.exit(message=message)
 
 
-def _outcome_lines(state: GameState) -> tuple[str, ...]:
+def _outcome_lines(state: GameState, quit_words: str = GameScreen.QUIT_WORDS) -> tuple[str, ...]:
     out = state.outcome
     if out is None:
         return ()
@@ -436,7 +451,7 @@ def _outcome_lines(state: GameState) -> tuple[str, ...]:
         lines.append(f"★ winner; tie broken by {out.tie_break}")
     else:
         lines.append("★ winner")
-    lines.append("g: scores · u: undo · q: save and quit")
+    lines.append(f"g: scores · u: undo · q: {quit_words}")
     return tuple(lines)
 
 
