@@ -300,3 +300,21 @@ def test_the_nightmare_of_temptation_takes_doubles_of_its_colour_and_tempts_deep
     after = rules.step(result.state, UseAbility()).state
     assert after.tempted and after.phase == "rest"
     assert rules.legal_actions(after) == (DreamAgain(),)  # tempted: it must dream again
+
+
+def test_strict_undo_stops_at_a_draw_and_a_replayed_roll_is_the_same(tmp_path) -> None:
+    from nctui.session.games import DREAMERS
+    from nctui.session.session import new_session
+    from nctui.store import StoreError
+
+    session = new_session(DreamersConfig(seats=("human", "human"), levels=("gambler", "gambler"), seed=7),
+                          game=DREAMERS, folder=tmp_path, autosave=False)
+    assert session.undo_policy == "strict"
+    session.send(ChooseTrack(1), seen_state_id=session.state_id, seat=0)  # draws from the bag
+    with pytest.raises(StoreError):
+        session.undo(0)
+    # the same seed and actions give the same dreams: a replay never rolls differently
+    again = new_session(DreamersConfig(seats=("human", "human"), levels=("gambler", "gambler"), seed=7),
+                        game=DREAMERS, folder=tmp_path, autosave=False)
+    again.send(ChooseTrack(1), seen_state_id=again.state_id, seat=0)
+    assert again.store.state == session.store.state
