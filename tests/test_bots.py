@@ -85,6 +85,27 @@ def test_the_planner_is_deterministic_for_a_seed():
     assert moves == moves2 and first == again
 
 
+class _Forgetful(dict):
+    """A memo table that never remembers."""
+
+    def __setitem__(self, key, value) -> None:
+        pass
+
+
+def test_the_planners_memo_tables_change_no_choice(monkeypatch):
+    """The look ahead remembers the quick policy's choice and the evaluation by position within a
+    decision (counting the same engine steps): the same game without the tables."""
+    _, moves = _planner_game(2, seed=3)
+    init = PlannerBot.__init__
+
+    def forgetful(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        self._quick_memo, self._eval_memo = _Forgetful(), _Forgetful()
+
+    monkeypatch.setattr(PlannerBot, "__init__", forgetful)
+    assert _planner_game(2, seed=3)[1] == moves
+
+
 def test_the_planner_sees_only_its_view():
     """Its choice depends on what its seat may see, not on the hidden cards behind it."""
     state = through_setup(new_game(config(2, 3)).state)

@@ -228,19 +228,19 @@ def test_rulebook_example_blue_against_two_shadows_and_victory():
 
 def test_any_area_with_two_sides_and_any_pair_of_them_even_without_the_resolver():
     state = turn_state(players=3, colours=())
-    state = position(state, {"gnawed-bridge": {"f": (0, 1, 1), "s": 1},
+    state = position(state, {"whorl-market": {"f": (0, 1, 1), "s": 1},
                              "rust-keep": {"f": (1, 0, 0), "fort": (0, 1)},
                              "glass-orchard": {"f": (0, 0, 0), "fort": (2, 1), "s": 2}})
     state = resolve_conflicts(state, seat=0)
     assert state.decision.seat == 0
     assert set(legal_actions(state)) == {
-        A.StartConflict(area="gnawed-bridge", sides=(1, 2)), A.StartConflict(area="gnawed-bridge", sides=(1, SH)),
-        A.StartConflict(area="gnawed-bridge", sides=(2, SH)), A.StartConflict(area="glass-orchard", sides=(2, SH)),
+        A.StartConflict(area="whorl-market", sides=(1, 2)), A.StartConflict(area="whorl-market", sides=(1, SH)),
+        A.StartConflict(area="whorl-market", sides=(2, SH)), A.StartConflict(area="glass-orchard", sides=(2, SH)),
     }
     with pytest.raises(IllegalAction, match="CONFLICTS 1"):
-        apply(state, A.StartConflict(area="gnawed-bridge", sides=(0, 1)))  # seat 0 has nothing there
+        apply(state, A.StartConflict(area="whorl-market", sides=(0, 1)))  # seat 0 has nothing there
     with pytest.raises(IllegalAction, match="CONFLICTS 1"):
-        apply(state, A.StartConflict(area="gnawed-bridge", sides=(SH, 1)))  # Shadows named last
+        apply(state, A.StartConflict(area="whorl-market", sides=(SH, 1)))  # Shadows named last
     with pytest.raises(IllegalAction, match="KEY CONCEPTS"):
         apply(state, A.StartConflict(area="atlantis", sides=(1, 2)))
 
@@ -314,11 +314,11 @@ def test_between_players_the_controller_plays_second():
 
 
 def test_with_no_controller_the_active_player_chooses_who_plays_first():
-    state = position(turn_state(players=3, colours=()), {"gnawed-bridge": {"f": (0, 1, 1), "fort": (0, 1)},
+    state = position(turn_state(players=3, colours=()), {"whorl-market": {"f": (0, 1, 1), "fort": (0, 1)},
                                                          "rust-keep": {"f": (0, 2, 2)}}, active=0)
     state = resolve_conflicts(state, seat=0)
-    # seat 0 controls gnawed-bridge but is not in the conflict: nobody in it controls
-    state = apply(state, A.StartConflict(area="gnawed-bridge", sides=(1, 2)))
+    # seat 0 controls whorl-market but is not in the conflict: nobody in it controls
+    state = apply(state, A.StartConflict(area="whorl-market", sides=(1, 2)))
     assert state.decision.kind == "plays_first" and state.decision.seat == 0
     assert set(legal_actions(state)) == {A.PlaysFirst(seat=1), A.PlaysFirst(seat=2)}
     with pytest.raises(IllegalAction, match="CONFLICTS 2"):
@@ -350,9 +350,9 @@ def test_at_least_one_card_and_never_more_than_followers_plus_fort():
 
 
 def test_face_down_cards_are_hidden_from_every_other_seat_until_revealed():
-    state = position(turn_state(players=3, colours=()), {"gnawed-bridge": {"f": (2, 1, 0), "fort": (1, 1)}})
+    state = position(turn_state(players=3, colours=()), {"whorl-market": {"f": (2, 1, 0), "fort": (1, 1)}})
     state = give(state, 0, STRIKE, GUARD)
-    state = apply(resolve_conflicts(state, seat=0), A.StartConflict(area="gnawed-bridge", sides=(0, 1)))
+    state = apply(resolve_conflicts(state, seat=0), A.StartConflict(area="whorl-market", sides=(0, 1)))
     state = play(state, A.PlayCombatCard(card=STRIKE))
     assert state.decision.seat == 0
     for seat, sees in ((0, True), (1, False), (2, False), (-1, False)):

@@ -102,7 +102,7 @@ def test_board_sides(pack: Pack) -> None:
     assert len(small.side.areas) == 12
     assert sum(a.corner for a in small.side.areas) == 4
     assert not any(a.four_players_only for a in small.side.areas)
-    assert len(large.side.areas) == 18
+    assert len(large.side.areas) == 16
     assert sum(a.corner for a in large.side.areas) == 4
     assert sum(a.four_players_only for a in large.side.areas) == 4  # the 4 overlay tiles
     for sm in (small, large):
@@ -131,12 +131,48 @@ def test_three_player_board_stays_connected(pack: Pack) -> None:
         assert _reachable(adj, a) == set(adj)
 
 
-def test_small_side_no_adjacent_areas_share_a_symbol(pack: Pack) -> None:
-    sm = _side(pack, 2)
+@pytest.mark.parametrize("players", [2, 4])
+def test_no_adjacent_areas_share_a_symbol(pack: Pack, players: int) -> None:
+    sm = _side(pack, players)
     symbol = {a.id: a.symbol for a in sm.side.areas}
     for a, bs in sm.adjacency:
         for b in bs:
             assert symbol[a] != symbol[b], f"{a} and {b} both show {symbol[a]}"
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_sides_are_fair(pack: Pack, players: int) -> None:
+    """docs/content.md "Fair sides", counted here independently of ``geometry.unfair``: every
+    corner has 2 exits and touches neither the Cathedral nor a corner, every Cathedral neighbour
+    has 3 neighbours, each symbol marks 2 areas with 1-3 players (12 areas) and 2 or 3 with 4."""
+    sm = _side(pack, players)
+    areas = {a.id: a for a in sm.side.areas if players == 4 or not a.four_players_only}
+    adj = {a: set(bs) & set(areas) for a, bs in sm.adjacency if a in areas}
+    corners = {a for a in areas if areas[a].corner}
+    assert len(areas) == (16 if players == 4 else 12)
+    for c in corners:
+        assert len(adj[c]) >= 2 and not adj[c] & corners and c not in sm.adjacent_cathedral
+    assert all(len(adj[a]) >= 3 for a in sm.adjacent_cathedral)
+    count = Counter(a.symbol for a in areas.values())
+    assert set(count.values()) == ({2, 3} if players == 4 else {2}) and len(count) == 6
+
+
+def test_unfair_sides_are_refused(broken) -> None:
+    """The loader refuses a side that breaks a fairness property: the old Sunken Vale (Bone
+    Cloister, on the outer ring, touched the Cathedral) and a Shattered Dominion where a corner
+    has one exit with 3 players."""
+    folder = broken("board.toml", "j h h i i l", "j h h k i l")
+    assert "solo SETUP 4" in str(_error(folder))
+    broken("board.toml", "j h h k i l", "j h h i i l")  # the fair Sunken Vale again
+    folder = broken("board.toml", "H W E # # F X K", "W W E # # F X K")
+    msg = str(_error(folder))
+    assert "sides[large]" in msg and "thorn-abbey has fewer than 2 exits with 3 players" in msg
+    broken("board.toml", "W W E # # F X K", "H W E # # F X K")
+    key, eye = 'name = "Rust Keep",        symbol = "key"', 'name = "Rust Keep",        symbol = "eye"'
+    folder = broken("board.toml", key, eye)
+    msg = str(_error(folder))
+    assert "sides[large]" in msg and "symbol" in msg and "with 3 players" in msg
+    assert load_pack(broken("board.toml", eye, key)).sides  # and back: it loads
 
 
 def test_turn_track_shows_each_symbol_twice(pack: Pack) -> None:

@@ -263,8 +263,9 @@ def test_a_dream_completed_by_the_maneuvers_cultists_asks_for_its_piece_first(ki
     monkeypatch.setitem(CONTINUATIONS, W.KingConflicts,
                         lambda s, then, ev: ev.append(ConflictsBegin()) or s)
     state, piece = yellow_position()  # Variable Length + Divergent Paths; its Dream VICTOR one Cultist short
+    removed = board.area(state, "bone-cloister").shadows
     state = shape(state, bone_cloister=dict(followers=(0, 2), shadows=0))  # a Marked Area it controls
-    state = replace(state, shadows=state.shadows + 1)
+    state = replace(state, shadows=state.shadows + removed)
     pl = state.players[K]
     state = set_player(state, replace(pl, supply=pl.supply - 2))
     state, ev = king_turn(state, 3)  # Maneuver, Power 1: 3 MP, the first for a Cultist on a Dream

@@ -74,6 +74,18 @@ def test_corners_follow_the_ring(corner, king_corner, king_second, my_second):
     assert all(x.shadows > 0 for x in state.areas if x.id not in taken)  # seeded as in 2 players
 
 
+def test_every_corner_starts_both_sides_with_the_same_followers():
+    """SETUP 4 on the Sunken Vale: whichever corner you choose, you and the King start with the
+    same Followers on the board (5 each: no corner's ring neighbour touches the Cathedral)."""
+    state, _ = _solo(SOLO)
+    state = apply(state, ChooseTurnStart(position=0))
+    counts = set()
+    for corner in sorted(a.id for a in state.areas if board.is_corner(state, a.id)):
+        after = apply(state, Conquer(area=corner))
+        counts.add(tuple(sum(a.followers[seat] for a in after.areas) for seat in (0, 1)))
+    assert counts == {(4, 4)}
+
+
 def test_king_play_area_and_first_turn():
     state = solo_setup()
     k = state.king

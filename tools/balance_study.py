@@ -1,35 +1,188 @@
-"""Print the tables of docs/balance.md: games between bots, per Nightmare pair and player count.
+"""Print the tables of docs/balance.md: games between bots, on every core.
 
+    python tools/balance_study.py --planner [--games 200] [--seed 2026] [--json]
+        the targets of issue 13: the King against the planner at easy / normal / hard, and
+        2-player games between planners (the winner's VP)
+    python tools/balance_study.py --duel [--games 100] [--budget 250] [--json]
+        the planner against the previous one (``PlannerBot(budget=PREVIOUS_BUDGET)``), seats
+        alternated: its win rate and the CPU seconds per game of each
     python tools/balance_study.py [--games 40] [--bots greedy]
+        the tables per Nightmare pair and player count
 
-Figures, not a verdict: rerun after changing cards, Nightmares or the bots.
+Games run in a process pool (``--jobs``, every core by default); progress goes to the terminal
+(stderr) when it is one. Figures, not a verdict: rerun after changing cards, Nightmares or bots.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Callable, Iterable
+from multiprocessing import Pool
+from pathlib import Path
 from statistics import mean, pstdev
+from typing import Any
 
-from nctui.engine.config import SUGGESTED_PAIRS
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from nctui.bots.planner_bot import BUDGET, PREVIOUS_BUDGET, PlannerBot
+from nctui.engine.config import DIFFICULTY_PRESETS, SUGGESTED_PAIRS
 from nctui.simulate import bots_of_kind, game_seed, make_config, play_game
 
+Task = tuple[str, dict[str, Any], int]  # (kind, options, game seed)
 
-def study(players: int, games: int, seed: int, bots: str, **options) -> dict[str, float]:
-    ends, turns, winners, spreads, pieces = [], [], [], [], []
-    for i in range(games):
-        config = make_config(players=players, seed=game_seed(seed, i), **options)
-        result = play_game(config, index=i, bots=bots_of_kind(bots), bot_kind=bots)
-        if result.failure is not None:
-            raise SystemExit(f"game failed: {result.failure.command}\n{result.failure.details}")
-        state = result.state
+
+def _finished(config, bots, kind: str):
+    result = play_game(config, bots=bots, bot_kind=kind)
+    if result.failure is not None:
+        raise SystemExit(f"game failed: {result.failure.command}\n{result.failure.details}")
+    return result.state
+
+
+def run_task(task: Task) -> dict[str, Any]:
+    """One game; what the tables need of it."""
+    kind, opts, seed = task
+    start = time.process_time()
+    if kind == "solo":
+        budget = opts.get("budget", BUDGET)
+        config = make_config(players=1, seed=seed, difficulty=DIFFICULTY_PRESETS[opts["level"]])
+        state = _finished(config, lambda seat, s: PlannerBot(s, budget=budget), "planner")
+        king = state.king.seat if state.king else 1
+        totals = [s.total for s in state.outcome.scores]
+        return {"king_won": king in state.outcome.winners and len(state.outcome.winners) == 1,
+                "king": totals[king], "you": totals[1 - king], "turns": state.turn_number,
+                "devoured": state.outcome.reason == "devoured", "cpu": time.process_time() - start}
+    if kind == "duel":  # seat ``new`` plays the planner with ``budget``, the other the previous one
+        new = opts["new"]
+        budgets = {new: opts["budget"], 1 - new: PREVIOUS_BUDGET}
+        config = make_config(players=2, seed=seed)
+        state = _finished(config, lambda seat, s: PlannerBot(s, budget=budgets[seat]), "planner")
+        winners = state.outcome.winners
+        return {"new_won": 1.0 if winners == (new,) else 0.5 if new in winners else 0.0,
+                "cpu": time.process_time() - start}
+    if kind == "planners":
+        config = make_config(players=2, seed=seed)
+        state = _finished(config, lambda seat, s: PlannerBot(s, budget=opts.get("budget", BUDGET)), "planner")
         totals = sorted((s.total for s in state.outcome.scores), reverse=True)
-        ends.append(state.outcome.reason == "devoured")
-        turns.append(state.turn_number)
-        winners.append(totals[0])
-        spreads.append(totals[0] - totals[-1])
-        pieces.append(len(state.cathedral_built))
-    return {"devoured": 100 * mean(ends), "turns": mean(turns), "turns_sd": pstdev(turns),
-            "winner": mean(winners), "spread": mean(spreads), "pieces": mean(pieces)}
+        return {"winner": totals[0], "spread": totals[0] - totals[-1], "turns": state.turn_number,
+                "devoured": state.outcome.reason == "devoured", "cpu": time.process_time() - start}
+    config = make_config(players=opts["players"], seed=seed, **opts.get("config", {}))
+    state = _finished(config, bots_of_kind(kind), kind)
+    totals = sorted((s.total for s in state.outcome.scores), reverse=True)
+    return {"devoured": state.outcome.reason == "devoured", "turns": state.turn_number, "winner": totals[0],
+            "spread": totals[0] - totals[-1], "pieces": len(state.cathedral_built)}
+
+
+def run_all(tasks: list[Task], jobs: int) -> list[dict[str, Any]]:
+    """Every task on the pool, in order; a progress line on a terminal."""
+    out: list[dict[str, Any]] = []
+    tty = sys.stderr.isatty()
+    start = time.monotonic()
+    with Pool(jobs) as pool:
+        for i, r in enumerate(pool.imap(run_task, tasks, chunksize=1), 1):
+            out.append(r)
+            if tty:
+                sys.stderr.write(f"\r{i}/{len(tasks)} games, {time.monotonic() - start:.0f} s ")
+    if tty:
+        sys.stderr.write("\n")
+    return out
+
+
+def _groups(tasks: list[Task], results: list[dict[str, Any]], key: Callable[[Task], str]) -> dict[str, list]:
+    groups: dict[str, list] = {}
+    for t, r in zip(tasks, results):
+        groups.setdefault(key(t), []).append(r)
+    return groups
+
+
+def planner_study(games: int, seed: int, jobs: int, budget: int) -> dict[str, Any]:
+    tasks: list[Task] = [("solo", {"level": level, "budget": budget}, game_seed(seed, i))
+                         for level in ("easy", "normal", "hard") for i in range(games)]
+    tasks += [("planners", {"budget": budget}, game_seed(seed, i)) for i in range(games)]
+    results = run_all(tasks, jobs)
+    groups = _groups(tasks, results, lambda t: t[1].get("level", "2 players"))
+    table: dict[str, Any] = {}
+    for level in ("easy", "normal", "hard"):
+        rs = groups[level]
+        table[level] = {"games": len(rs), "king_wins": 100 * mean(r["king_won"] for r in rs),
+                        "king_vp": mean(r["king"] for r in rs), "your_vp": mean(r["you"] for r in rs),
+                        "devoured": 100 * mean(r["devoured"] for r in rs), "turns": mean(r["turns"] for r in rs),
+                        "cpu": mean(r["cpu"] for r in rs)}
+    rs = groups["2 players"]
+    table["2 players"] = {"games": len(rs), "winner_vp": mean(r["winner"] for r in rs),
+                          "winner_vp_sd": pstdev([r["winner"] for r in rs]),
+                          "in_30_45": 100 * mean(30 <= r["winner"] <= 45 for r in rs),
+                          "spread": mean(r["spread"] for r in rs), "devoured": 100 * mean(r["devoured"] for r in rs),
+                          "turns": mean(r["turns"] for r in rs), "cpu": mean(r["cpu"] for r in rs)}
+    return {"study": "planner", "games": games, "seed": seed, "budget": budget, "table": table}
+
+
+def print_planner(res: dict[str, Any]) -> None:
+    print(f"{res['games']} games per row, seed {res['seed']}, planner budget {res['budget']}\n")
+    print("| level | King wins | King's VP | your VP | ended by devouring | turns | CPU s/game |")
+    print("|---|---|---|---|---|---|---|")
+    for level in ("easy", "normal", "hard"):
+        r = res["table"][level]
+        print(f"| {level} | {r['king_wins']:.0f}% | {r['king_vp']:.1f} | {r['your_vp']:.1f} | {r['devoured']:.0f}% "
+              f"| {r['turns']:.1f} | {r['cpu']:.2f} |")
+    r = res["table"]["2 players"]
+    print("\n| 2 players, planners | winner's VP | in 30-45 | winner - last | ended by devouring | turns "
+          "| CPU s/game |\n|---|---|---|---|---|---|---|")
+    print(f"| Standard, random pairs | {r['winner_vp']:.1f} ± {r['winner_vp_sd']:.1f} | {r['in_30_45']:.0f}% "
+          f"| {r['spread']:.1f} | {r['devoured']:.0f}% | {r['turns']:.1f} | {r['cpu']:.2f} |")
+
+
+def duel(games: int, seed: int, jobs: int, budget: int) -> dict[str, Any]:
+    tasks: list[Task] = [("duel", {"new": i % 2, "budget": budget}, game_seed(seed, i // 2)) for i in range(games)]
+    base: list[Task] = [("planners", {"budget": b}, game_seed(seed, i)) for b in (budget, PREVIOUS_BUDGET)
+                        for i in range(min(games, 6))]
+    results = run_all(tasks + base, jobs)
+    won = [r["new_won"] for r in results[:games]]
+    p = mean(won)
+    cpu = _groups(base, results[games:], lambda t: str(t[1]["budget"]))
+    return {"study": "duel", "games": games, "seed": seed, "budget": budget, "previous_budget": PREVIOUS_BUDGET,
+            "win_rate": 100 * p, "stderr": 100 * (p * (1 - p) / len(won)) ** 0.5,
+            "cpu_per_game": {k: mean(r["cpu"] for r in v) for k, v in cpu.items()}}
+
+
+def print_duel(res: dict[str, Any]) -> None:
+    print(f"{res['games']} 2-player games (seats alternated, seed {res['seed']}): the planner (budget "
+          f"{res['budget']}) against the previous one (budget {res['previous_budget']})\n")
+    print(f"win rate {res['win_rate']:.1f}% ± {res['stderr']:.1f} (a tie counts half)")
+    for b, s in res["cpu_per_game"].items():
+        print(f"budget {b}: {s:.2f} CPU s per game between two such planners")
+
+
+HEAD = ("| {} | ended by devouring | turns | winner's VP | winner - last | Cathedral pieces |\n"
+        "|---|---|---|---|---|---|")
+
+
+def pair_study(games: int, seed: int, jobs: int, bots: str) -> list[tuple[str, list[tuple[str, dict]]]]:
+    """The tables per Nightmare pair and player count, and per mode."""
+    sections: list[tuple[str, list[tuple[str, dict[str, Any]]]]] = []
+    for players in (2, 3, 4):
+        rows = [(f"{name} ({pair[0]} & {pair[1]})", {"nightmares": pair}) for name, pair in SUGGESTED_PAIRS.items()]
+        rows.append(("random pairs", {}))
+        sections.append((f"{players} players, Standard Game|Nightmares",
+                         [(label, {"players": players, "config": cfg}) for label, cfg in rows]))
+    modes = (("Variable Length", {"length": "variable"}), ("Standard + Divergent Paths", {"divergent_paths": True}),
+             ("Variable + Divergent Paths", {"length": "variable", "divergent_paths": True}))
+    sections.append(("Modes (random pairs)|players, mode",
+                     [(f"{p}, {label}", {"players": p, "config": cfg}) for p in (2, 3, 4) for label, cfg in modes]))
+    tasks = [(bots, opts, game_seed(seed, i)) for _, rows_ in sections for _, opts in rows_ for i in range(games)]
+    results = iter(run_all(tasks, jobs))
+    return [(title, [(label, _summary([next(results) for _ in range(games)])) for label, _ in rows_])
+            for title, rows_ in sections]
+
+
+def _summary(rs: Iterable[dict[str, Any]]) -> dict[str, float]:
+    rs = list(rs)
+    return {"devoured": 100 * mean(r["devoured"] for r in rs), "turns": mean(r["turns"] for r in rs),
+            "turns_sd": pstdev([r["turns"] for r in rs]), "winner": mean(r["winner"] for r in rs),
+            "spread": mean(r["spread"] for r in rs), "pieces": mean(r["pieces"] for r in rs)}
 
 
 def row(label: str, r: dict[str, float]) -> str:
@@ -37,32 +190,37 @@ def row(label: str, r: dict[str, float]) -> str:
             f"| {r['spread']:.1f} | {r['pieces']:.1f} |")
 
 
-HEAD = ("| {} | ended by devouring | turns | winner's VP | winner - last | Cathedral pieces |\n"
-        "|---|---|---|---|---|---|")
-
-
 def main() -> None:
     ap = argparse.ArgumentParser()
+    ap.add_argument("--planner", action="store_true", help="the King vs the planner, and planner games")
+    ap.add_argument("--duel", action="store_true", help="the planner against the previous planner")
     ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--bots", default="greedy")
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--budget", type=int, default=BUDGET, help="the planner's engine steps per decision")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = ap.parse_args()
+    if args.planner or args.duel:
+        res = (planner_study if args.planner else duel)(args.games, args.seed, args.jobs, args.budget)
+        if args.json:
+            print(json.dumps(res, indent=1))
+        else:
+            (print_planner if args.planner else print_duel)(res)
+        return
+    sections = pair_study(args.games, args.seed, args.jobs, args.bots)
+    if args.json:
+        print(json.dumps({"study": "pairs", "games": args.games, "seed": args.seed, "bots": args.bots,
+                          "sections": {t.split("|")[0]: dict(rows) for t, rows in sections}}, indent=1))
+        return
     print(f"{args.games} games per row, {args.bots} bots, seed {args.seed}\n")
-    for players in (2, 3, 4):
-        print(f"### {players} players, Standard Game\n")
-        print(HEAD.format("Nightmares"))
-        for name, pair in SUGGESTED_PAIRS.items():
-            print(row(f"{name} ({pair[0]} & {pair[1]})", study(players, args.games, args.seed, args.bots,
-                                                               nightmares=pair)))
-        print(row("random pairs", study(players, args.games, args.seed, args.bots)))
+    for title, rows in sections:
+        name, first = title.split("|")
+        print(f"### {name}\n")
+        print(HEAD.format(first))
+        for label, r in rows:
+            print(row(label, r))
         print()
-    print("### Modes (random pairs)\n")
-    print(HEAD.format("players, mode"))
-    for players in (2, 3, 4):
-        for label, options in (("Variable Length", dict(length="variable")),
-                               ("Standard + Divergent Paths", dict(divergent_paths=True)),
-                               ("Variable + Divergent Paths", dict(length="variable", divergent_paths=True))):
-            print(row(f"{players}, {label}", study(players, args.games, args.seed, args.bots, **options)))
 
 
 if __name__ == "__main__":

@@ -54,21 +54,50 @@ class _Tables:
         self.combat[c.basic_combat.id] = c.basic_combat.combat
         self.combat.update((k.id, k.combat) for k in c.king_combat)
 
+        # card_value(card, g) = slope * g + 0.1, the slope computed once per card
+        self.card_slope = {d.id: 0.25 + 0.08 * (d.combat.attack + d.combat.defense)
+                           + (0.25 + 0.4 * d.vp if d.kind == "upgrade" else 0.1) for d in c.development}
+        self.display_memo: dict[int, tuple[tuple, int, int]] = {}  # id(display) -> (display, VP, upgrades)
+
     def card_value(self, card: str, g: float) -> float:
         """A Development card in hand: what it may still do (an Upgrade to play, a Ploy, its
         combat icons)."""
         if card == BASIC_COMBAT:
             return 0.0
-        d = self.dev.get(card)
-        if d is None:
-            return 0.3 * g + 0.1
-        icons = d.combat.attack + d.combat.defense
-        return (0.25 + 0.08 * icons + (0.25 + 0.4 * d.vp if d.kind == "upgrade" else 0.1)) * g + 0.1
+        return self.card_slope.get(card, 0.3) * g + 0.1
+
+    def display(self, display: tuple) -> tuple[int, int]:
+        """A display's (VP of its Development cards, Upgrades played on it), remembered by the
+        display's identity: a state made with ``replace`` shares the displays it left alone."""
+        known = self.display_memo.get(id(display))
+        if known is not None and known[0] is display:
+            return known[1], known[2]
+        dev = self.dev
+        vp = sum(dev[c].vp for stack in display for c in stack if c in dev)
+        upgrades = sum(1 for stack in display for c in stack[1:] if c in dev)
+        if len(self.display_memo) >= _MEMO:
+            self.display_memo.clear()
+        self.display_memo[id(display)] = (display, vp, upgrades)
+        return vp, upgrades
+
+
+_MEMO = 512  # entries per identity memo; cleared when full (a forgotten part is computed again)
 
 
 @lru_cache(maxsize=8)
 def tables(pack_id: str) -> _Tables:
     return _Tables(pack_id)
+
+
+_thresholds: dict[tuple, int | None] = {}
+
+
+def _nightmare_threshold(state: GameState) -> int | None:
+    """``nightmares.threshold``: fixed by the pack, the Nightmares in play and the player count."""
+    key = (state.pack, state.nightmares, len(state.players))
+    if key not in _thresholds:
+        _thresholds[key] = threshold(state)
+    return _thresholds[key]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -87,7 +116,7 @@ def remaining_turns(state: GameState) -> float:
     if state.end_triggered:
         return min(left, len(state.players))
     if state.stage >= 2:
-        limit = threshold(state)
+        limit = _nightmare_threshold(state)
         if limit is not None:
             left = min(left, max(2.0, (limit - devoured_total(state)) * 1.6))
     return float(left)
@@ -116,7 +145,24 @@ class _Seat:
         self.present_ids: list[str] = []
 
 
+_facts_memo: dict[int, tuple[tuple, str, str, list[_Seat]]] = {}
+
+
 def board_facts(state: GameState) -> list[_Seat]:
+    """Every seat's facts, remembered by the identity of ``state.areas`` (the look ahead meets
+    many states whose areas a decision left alone). The facts are read, never changed."""
+    areas = state.areas
+    known = _facts_memo.get(id(areas))
+    if known is not None and known[0] is areas and known[1] == state.pack and known[2] == state.board_side:
+        return known[3]
+    facts = _board_facts(state)
+    if len(_facts_memo) >= _MEMO:
+        _facts_memo.clear()
+    _facts_memo[id(areas)] = (areas, state.pack, state.board_side, facts)
+    return facts
+
+
+def _board_facts(state: GameState) -> list[_Seat]:
     facts = [_Seat() for _ in state.players]
     symbols: list[set[str]] = [set() for _ in state.players]
     for a in state.areas:
@@ -293,7 +339,7 @@ def seat_value(state: GameState, seat: int, f: _Seat, score: int, g: float, my_t
              + f.fort_levels * (W.fort_level[0] + W.fort_level[1] * g)
              + (pl.limbo * W.limbo + min(pl.supply, 6) * W.supply) * g + _ritual_value(pl, g))
     t = tables(state.pack)
-    value += sum(1 for stack in pl.display for c in stack[1:] if c in t.dev) * W.upgrade * g
+    value += t.display(pl.display)[1] * W.upgrade * g
     if own:
         hand = sorted((t.card_value(c, g) for c in pl.hand), reverse=True)
         value += sum(hand[:HAND_LIMIT - 1]) + sum(hand[HAND_LIMIT - 1:]) * 0.3
@@ -313,11 +359,26 @@ def king_value(state: GameState, f: _Seat, score: int, g: float) -> float:
             + f.fort_levels * (W.fort_level[0] + W.fort_level[1] * g) + _ritual_value(state.players[k.seat], g) * 0.8)
 
 
+_devoured_memo: dict[tuple, tuple[int, ...]] = {}
+
+
+def _devoured_vp(state: GameState) -> tuple[int, ...]:
+    """``scoring.devoured_vp``: fixed by the stage and the devoured counts."""
+    if state.stage < 2:
+        return (0,) * len(state.players)
+    key = (tuple(pl.devoured for pl in state.players), state.devoured_shadows)
+    if key not in _devoured_memo:
+        if len(_devoured_memo) >= _MEMO:
+            _devoured_memo.clear()
+        _devoured_memo[key] = scoring.devoured_vp(state)
+    return _devoured_memo[key]
+
+
 def fast_scores(state: GameState) -> tuple[int, ...]:
     """Every seat's total as ``scoring.scores`` counts it, from the bot's tables (faster)."""
     t = tables(state.pack)
     top = len(t.ritual_vp) - 1
-    devoured = scoring.devoured_vp(state)
+    devoured = _devoured_vp(state)
     forts = [0] * len(state.players)
     for a in state.areas:
         if a.fort_levels >= 2:
@@ -327,8 +388,7 @@ def fast_scores(state: GameState) -> tuple[int, ...]:
         if state.king is not None and pl.seat == state.king.seat:
             extra = scoring.king_dream_vp(state) + scoring.king_extra_vp(state)
         else:
-            extra = (sum(t.dev[c].vp for stack in pl.display for c in stack if c in t.dev)
-                     + sum(t.dreams[c].vp for c in pl.dreams_played))
+            extra = t.display(pl.display)[0] + sum(t.dreams[c].vp for c in pl.dreams_played)
         ritual = sum(t.ritual_vp[min(b, top)] for b in pl.ritual_best)
         out.append(ritual + forts[pl.seat] + devoured[pl.seat] + extra)
     return tuple(out)
@@ -367,6 +427,7 @@ def evaluate(state: GameState, seat: int) -> float:
 
 
 BUDGET = 600  # engine steps per decision, rollouts included, shared evenly among the options
+PREVIOUS_BUDGET = 600  # the planner before issue 13, for --duel (budget 200 won 39% ± 4.9 of 100 games against it)
 MIN_SHARE = 12  # engine steps each option may use at least
 PLAN_SHARE = 80  # engine steps to play out a conflict with a number of cards
 ROLLOUT_DEPTH = 24
@@ -381,6 +442,12 @@ class PlannerBot:
         self._budget = budget
         self._steps = 0
         self._limit = 0
+        # The quick policy's choice in a position, and the engine steps it took, for one decision's
+        # look ahead: rollouts of different options often meet the same position (Followers moved
+        # in another order, say). Looking it up counts the same steps, so the budget, and so every
+        # choice, is exactly what it would be without the table.
+        self._quick_memo: dict[GameState, tuple[A.Action, int]] = {}
+        self._eval_memo: dict[GameState, float] = {}
 
     # -- the decision
 
@@ -393,6 +460,8 @@ class PlannerBot:
             return options[0]
         seat = view.seat
         self._steps = 0
+        self._quick_memo.clear()
+        self._eval_memo.clear()
         special = self._special(view.state, seat, d)
         if special is not None:
             return special
@@ -444,16 +513,33 @@ class PlannerBot:
             return self._card_heuristic(state, seat, d)
         if d.kind == "plays_first":
             return self._plays_first(seat, d)
+        known = self._quick_memo.get(state)
+        if known is not None:
+            self._steps += known[1]
+            return known[0]
+        before = self._steps
+        best = self._greedy(state, seat, options)
+        self._quick_memo[state] = (best, self._steps - before)
+        return best
+
+    def _greedy(self, state: GameState, seat: int, options: tuple[A.Action, ...]) -> A.Action:
         best, best_value = options[0], float("-inf")
         for option in options:
             prior = self._prior(state, seat, option)
             try:
-                value = evaluate(self._apply(state, option), seat) + prior
+                value = self._evaluate(self._apply(state, option), seat) + prior
             except Exception:  # noqa: BLE001
                 value = prior - 1.0
             if value > best_value:
                 best, best_value = option, value
         return best
+
+    def _evaluate(self, state: GameState, seat: int) -> float:
+        """``evaluate``, remembered for one decision's look ahead (positions met again)."""
+        value = self._eval_memo.get(state)
+        if value is None:
+            value = self._eval_memo[state] = evaluate(state, seat)
+        return value
 
     # -- small heuristics
 

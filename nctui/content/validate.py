@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from . import schema as s
+from . import geometry, schema as s
 
 if TYPE_CHECKING:
     from .loader import Pack
@@ -59,6 +59,8 @@ def _board(pack: Pack) -> None:
                   f"{OVERLAY_TILES} areas are marked for 4 players (one per overlay tile)")
         if 3 not in side.players and any(a.four_players_only for a in side.areas):
             _fail("board.toml", f"sides[{side.id}]", "only the 3-4 player side has areas marked for 4 players")
+        if problem := geometry.unfair(sm):
+            _fail("board.toml", f"sides[{side.id}]", problem)
     covered = {p for sm in pack.sides for p in sm.side.players}
     if covered != {1, 2, 3, 4}:
         _fail("board.toml", "sides", "the sides must cover 1, 2, 3 and 4 players exactly")

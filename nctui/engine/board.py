@@ -68,7 +68,12 @@ def symbol_of(state: GameState, area: str) -> str:
 
 
 def is_corner(state: GameState, area: str) -> bool:
-    return any(a.id == area and a.corner for a in side_map(state).side.areas)
+    return area in _corners(state.pack, state.board_side)
+
+
+@cache
+def _corners(pack_id: str, side_id: str) -> frozenset[str]:
+    return frozenset(a.id for a in _side(pack_id, side_id).side.areas if a.corner)
 
 
 def adjacent_to_cathedral(state: GameState, area: str) -> bool:

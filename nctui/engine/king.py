@@ -11,6 +11,7 @@ from typing import Final
 
 from msgspec.structs import replace
 
+from ..content import geometry
 from . import board, cards, events as E, rng, units
 from .events import AreaPurpose, ClimbReason, Event, TuckReason
 from .king_state import HORROR_DIE, KING_COMBAT, KingState
@@ -60,16 +61,8 @@ def rondel(state: GameState) -> tuple[str, ...]:
 
 
 def ring(state: GameState) -> tuple[str, ...]:
-    """Clockwise: the areas met walking the outer cells of the board's grid, along the top row
-    left to right, down the right column, the bottom row right to left, up the left column,
-    starting from the top-left cell (docs/rules-decisions.md)."""
-    sm = board.side_map(state)
-    at = {(r, c): a for a, r, c in sm.cells}
-    last_r, last_c = sm.rows - 1, sm.cols - 1
-    path = ([(0, c) for c in range(sm.cols)] + [(r, last_c) for r in range(1, sm.rows)]
-            + [(last_r, c) for c in range(last_c - 1, -1, -1)] + [(r, 0) for r in range(last_r - 1, 0, -1)])
-    in_play = board.area_index(state)
-    return tuple(dict.fromkeys(at[p] for p in path if at.get(p, "#") in in_play))
+    """Clockwise: the outer areas in play (``geometry.ring``, docs/rules-decisions.md)."""
+    return geometry.ring(board.side_map(state), board.area_index(state))
 
 
 def clockwise(state: GameState, area: str, steps: int = 1) -> str:
