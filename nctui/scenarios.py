@@ -12,7 +12,7 @@ at once in one ``ScenarioError`` naming the file, the entry and the field.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import msgspec
 from msgspec.structs import replace
@@ -37,6 +37,7 @@ from .engine.state import (
 )
 from .engine.work import NextReaction
 from .safeio import BadInput, check_depth, read_bounded
+from .scenario_state import state_from_table
 
 SUPPORTED_DECISIONS = ("choose_day", "react")
 Seat = int | str  # a seat number (0 = first listed player) or a colour name
@@ -66,7 +67,11 @@ class ConfigSpec(GameConfig, frozen=True, kw_only=True, forbid_unknown_fields=Tr
 class GameSpec(_T):
     """[game]: markers and tracks. Turn track positions count from 0 (``turn_start``: the
     Starting marker, ``turn_position``: the Turn marker). ``turn_position`` may be left out
-    when ``active`` is given: the first position from the Starting marker owned by that seat."""
+    when ``active`` is given: the first position from the Starting marker owned by that seat.
+    ``stage = 2``: the Stage II space was reached (THE NIGHTMARE CATHEDRAL): the Stage 2 cards
+    are in the decks; ``nightmare_at`` places the Nightmares (in the order of ``[config]
+    nightmares``: "cathedral" or an area id; both in the Cathedral space when left out); ``end_triggered``: the devoured
+    threshold was reached (GAME END), play goes on to equal turns."""
 
     first_player: Seat = 0
     turn_start: int = 0
@@ -77,6 +82,8 @@ class GameSpec(_T):
     turn_number: int | None = None
     cathedral: tuple[str, ...] = ()
     devoured_shadows: int = 0
+    nightmare_at: tuple[str, ...] = ()
+    end_triggered: bool = False
 
 
 class AreaSpec(_T):
@@ -142,6 +149,15 @@ class Scenario(_T):
     players: tuple[PlayerSpec, ...] = ()
     decks: DecksSpec = DecksSpec()
     decision: DecisionSpec = DecisionSpec()
+    state: dict[str, Any] = {}  # the complete form (nctui.scenario_state): exact, or over the tables above
+
+    def shorthand(self) -> bool:
+        """Whether any shorthand table is given (else a ``[state]`` table is the whole position)."""
+        return any(getattr(self, f) != getattr(EMPTY, f) for f in SHORTHAND)
+
+
+SHORTHAND = ("config", "game", "areas", "players", "decks", "decision")
+EMPTY = Scenario()
 
 
 # ----------------------------------------------------------------------------------------------
@@ -198,9 +214,29 @@ def load_scenario_result(source: Path | str | bytes, *, pack: str | None = None)
     """Like ``load_scenario``, with the events of building the decision (to seed a log)."""
     name, text = _source(source)
     spec = decode_scenario(text, name)
+    if spec.state and not spec.shorthand():
+        table = spec.state
+        if pack is not None:
+            config = table.get("config")
+            table = {**table, "pack": pack, "config": {**(config if isinstance(config, dict) else {}), "pack": pack}}
+        return complete_state(table, None, name)
     if pack is not None:
         spec = replace(spec, config=replace(spec.config, pack=pack))
     return _Builder(spec, name).build()
+
+
+def complete_state(table: dict[str, Any], base: GameState | None, name: str) -> tuple[GameState, list[Event]]:
+    """The ``[state]`` table read (the whole position, or over ``base``), its problems raised as
+    one ScenarioError."""
+    try:
+        return state_from_table(table, base)
+    except msgspec.ValidationError as exc:
+        problem = _validation_problem(str(exc))
+        entry = "state" if problem.entry == "(top level)" else f"state.{problem.entry}"
+        raise ScenarioError(name, [problem._replace(entry=entry)]) from exc
+    except ValueError as exc:
+        what = "the position" if base is None else "the position with [state]"
+        raise ScenarioError(name, [Problem("state", "", f"{what} cannot be played: {exc}")]) from exc
 
 
 def _source(source: Path | str | bytes) -> tuple[str, str | bytes]:
@@ -268,6 +304,9 @@ class _Builder:
             self.report.add("(position)", "", text)
         if self.report.problems:
             raise ScenarioError(self.name, self.report.problems)
+        if self.spec.state:
+            state, more = complete_state(self.spec.state, state, self.name)
+            events += more
         return state, events
 
     def _fail_if_any(self) -> None:
@@ -287,7 +326,8 @@ class _Builder:
         game = self._game(base)
         areas = self._areas(base)
         state = replace(base, areas=areas, first_player=game["first_player"], turn_start=game["turn_start"],
-                        turn_pos=game["turn_pos"], time=game["time"], stage=1,
+                        turn_pos=game["turn_pos"], time=game["time"], stage=self.spec.game.stage,
+                        end_triggered=self.spec.game.end_triggered,
                         cathedral_built=game["cathedral"], cathedral_track=game["cathedral_track"],
                         devoured_shadows=self.spec.game.devoured_shadows)
         shadows = SHADOWS - sum(a.shadows for a in areas) - state.devoured_shadows
@@ -318,7 +358,9 @@ class _Builder:
         for problem in check_config(config):
             self.report.add("config", "", problem)
         if c.players == 1:
-            self.report.add("config", "players", "solo scenarios are not supported yet (the King has no rules yet)")
+            self.report.add("config", "players", "solo positions are written in the complete form: a [state] "
+                                                 "table without the other tables (docs/scenarios.md; x in a solo "
+                                                 "game saves one)")
         try:
             get_pack(c.pack)
         except ContentError as exc:
@@ -362,9 +404,11 @@ class _Builder:
             self.report.add("game", "time", f"{g.time}: the Time marker stands on 0-{len(tracks.time) - 2} "
                                             f"({', '.join(tracks.time[:-1])}); the skull ends the game")
         out["time"] = g.time
-        if g.stage != 1:
-            self.report.add("game", "stage",
-                            "only Stage 1 positions are supported (the engine has no Stage 2 rules yet)")
+        if g.stage not in (1, 2):
+            self.report.add("game", "stage", f"{g.stage}: the game is in Stage 1 or 2")
+        if g.stage == 1 and (g.nightmare_at or g.end_triggered):
+            self.report.add("game", "stage", "Nightmares on the board and the end triggered are Stage 2: "
+                                             "add stage = 2")
         probe = replace(base, first_player=out["first_player"], turn_start=out["turn_start"])
         out["turn_pos"] = self._turn_position(probe, n_track)
         offset = (out["turn_pos"] - out["turn_start"]) % n_track
@@ -565,6 +609,16 @@ class _Builder:
         removed = tuple(d.id for d in p.cards.development if d.players not in keep)
         dreams1 = {d.id: "Dream" for d in p.cards.dreams if d.stage == 1}
         conflicts1 = {c.id: "Conflict" for c in p.cards.conflicts if c.stage == 1}
+        if self.spec.game.stage == 2:
+            # The Stage II space was reached: the Stage 2 cards are in the decks, the Stage 2
+            # Conflict deck replaced the Stage 1 one (when the pack has one, as cathedral.py).
+            dev1 |= {card: "Development" for card in dev2}
+            dreams1 = {d.id: "Dream" for d in p.cards.dreams}
+            stage2 = {c.id: "Conflict" for c in p.cards.conflicts if c.stage == 2}
+            if stage2:
+                removed += tuple(conflicts1)
+                conflicts1 = stage2
+            dev2 = []
         self._explain_unusable(p, dev1, dreams1, conflicts1)
         players = [self._hand_and_display(state, pl, dev1, dreams1) for pl in state.players]
         dk = self.spec.decks
@@ -596,8 +650,8 @@ class _Builder:
             offer, drest = list(drest[:DREAM_OFFER]), drest[DREAM_OFFER:]
         crest, r = rng.shuffle(r, [c for c in conflicts1 if c not in self.placed])
         d2, r = rng.shuffle(r, dev2)  # Stage 2 decks set aside, as setup step 22
-        dr2, r = rng.shuffle(r, [d.id for d in p.cards.dreams if d.stage == 2])
-        c2, r = rng.shuffle(r, [c.id for c in p.cards.conflicts if c.stage == 2])
+        dr2, r = rng.shuffle(r, [d.id for d in p.cards.dreams if d.stage == 2 and d.id not in dreams1])
+        c2, r = rng.shuffle(r, [c.id for c in p.cards.conflicts if c.stage == 2 and c.id not in conflicts1])
         decks = Decks(development=tuple(dev_top) + tuple(rest), development_discard=tuple(dev_discard),
                       dream=tuple(dream_top) + tuple(drest), dream_offer=tuple(offer),
                       conflict=tuple(conflict_top) + tuple(crest),
@@ -612,12 +666,14 @@ class _Builder:
         self.kind_of |= {c.id: "Dream" for c in p.cards.dreams}
         self.kind_of |= {c.id: "Conflict" for c in p.cards.conflicts}
         n = self.base.config.seat_count
+        stage2 = "is a Stage 2 card (in play from the Stage II space: stage = 2 in [game])"
         for d in p.cards.development:
             if d.id not in dev1:
-                self.unusable[d.id] = ("is a Stage 2 card" if d.stage == 2 else f"is not used with {n} players")
-        for card_id in (*(x.id for x in p.cards.dreams), *(x.id for x in p.cards.conflicts)):
+                self.unusable[d.id] = stage2 if d.stage == 2 else f"is not used with {n} players"
+        stages = {x.id: x.stage for x in p.cards.dreams} | {x.id: x.stage for x in p.cards.conflicts}
+        for card_id, stage in stages.items():
             if card_id not in dreams1 and card_id not in conflicts1:
-                self.unusable[card_id] = "is a Stage 2 card"
+                self.unusable[card_id] = stage2 if stage == 2 else "left the game at the Stage II space"
 
     def _hand_and_display(self, state: GameState, pl: PlayerState, dev1: dict, dreams1: dict) -> PlayerState:
         spec = self.spec.players[pl.seat]
@@ -691,11 +747,33 @@ class _Builder:
         n = len(self.colours)
         return seat if seat >= 0 else (active + 1) % n  # TURN STRUCTURE 6: from the active player's left
 
+    def _nightmares_placed(self, state: GameState) -> GameState:
+        """Stage 2: where each Nightmare stands (THE NIGHTMARE CATHEDRAL: on its card until it
+        comes to the Cathedral space, then moved into areas)."""
+        at = self.spec.game.nightmare_at
+        if not at:
+            # Both come to the Cathedral space at the Stage II space.
+            both = (board.CATHEDRAL,) * len(state.nightmares)
+            return replace(state, nightmare_at=both) if state.stage == 2 else state
+        if not self.base.config.nightmares:
+            self.report.add("game", "nightmare_at", "name the Nightmares in [config] nightmares (in this order)")
+        elif len(at) != len(state.nightmares):
+            self.report.add("game", "nightmare_at", f"one place per Nightmare of [config] nightmares "
+                                                    f"({len(state.nightmares)})")
+        places = (board.CATHEDRAL, *(a.id for a in state.areas))
+        for where in at:
+            if where not in places:
+                self.report.add("game", "nightmare_at", f"{where!r}: in Stage 2 a Nightmare stands in the Cathedral "
+                                                        "space (\"cathedral\") or in an area in play")
+        self._fail_if_any()
+        return replace(state, nightmare_at=tuple(at))
+
     def _decision(self, state: GameState, active: int, turn_number: int) -> tuple[GameState, list[Event]]:
         """Reveal the Nightmares as setup does, then let the engine build the decision due."""
         d = self.spec.decision
         events: list[Event] = []
         state = setup.reveal_nightmares(state, events)
+        state = self._nightmares_placed(state)
         if d.kind == "choose_day":
             # begin_turn counts the turn and names the active player from the Turn marker.
             state = replace(state, turn_number=turn_number - 1, phase="turn")

@@ -234,7 +234,9 @@ def test_missing_file():
     ("active disagrees", "", "", '[game]\nturn_position = 1\nactive = "red"\n',
      "game.active: the Turn marker at position 1 makes blue the active player, not red"),
     ("time off the track", "", "", "[game]\ntime = 4\n", "game.time: 4"),
-    ("stage 2", "", "", "[game]\nstage = 2\n", "game.stage: only Stage 1"),
+    ("stage 3", "", "", "[game]\nstage = 3\n", "game.stage: 3: the game is in Stage 1 or 2"),
+    ("nightmares in stage 1", "", "", '[game]\nnightmare_at = ["cathedral", ""]\n',
+     "game.stage: Nightmares on the board"),
     ("syntax", "", "", "[game\n", "(syntax)"),
 ])
 def test_broken_scenarios_name_entry_and_field(name, red, blue, tail, expected):
