@@ -3,7 +3,7 @@
 A scenario names what is on the board and in each player's hands, where the markers stand and
 which decision is due; everything it leaves out follows from the rules (supplies are what is
 not on the board, unnamed cards are shuffled into their decks by the seed). The format is
-described in docs/scenarios.md; ``saves/*.toml`` are examples.
+described in docs/scenarios.md; ``nctui/practice/positions/*.toml`` are examples (the bundled Practice positions).
 
 ``load_scenario`` returns a GameState the engine can continue from. Every problem is reported
 at once in one ``ScenarioError`` naming the file, the entry and the field.
@@ -184,6 +184,11 @@ class ScenarioError(ValueError):
         else:
             text = f"{file}: {len(problems)} problems:\n" + "\n".join(f"  - {p}" for p in problems)
         super().__init__(text)
+
+    def one_line(self) -> str:
+        """The first problem, and how many more (for a notification or a command line)."""
+        more = f" (and {len(self.problems) - 1} more)" if len(self.problems) > 1 else ""
+        return f"{self.file}: {self.problems[0]}{more}"
 
 
 class _Fatal(Exception):

@@ -19,7 +19,7 @@ from nctui.scenarios import ScenarioError, load_scenario, load_scenario_result
 from nctui.store import Store
 from tests.helpers import in_time
 
-SAVES = Path(__file__).resolve().parent.parent / "saves"
+SAVES = Path(__file__).resolve().parent.parent / "nctui" / "practice" / "positions"
 EXAMPLES = sorted(SAVES.glob("*.toml"))
 
 
@@ -318,7 +318,7 @@ def test_no_hidden_card_is_duplicated_or_lost():
 
 
 def test_the_example_in_the_docs_loads():
-    text = (SAVES.parent / "docs" / "scenarios.md").read_text()
+    text = (Path(__file__).resolve().parent.parent / "docs" / "scenarios.md").read_text()
     toml = text.split("## A complete example")[1].split("```toml")[1].split("```")[0]
     state = load_scenario(toml)
     assert state.active == 1 and state.decision.kind == "choose_day"

@@ -1,6 +1,6 @@
-"""The Title screen: New game, Continue (the unfinished games), Load, Rules, Quit.
+"""The Title screen: New game, Continue (the unfinished games), Load, Practice, Rules, Quit.
 
-↑/↓ or j/k move and Enter chooses, or a letter chooses at once (n, c, l, r, q). Continue is
+↑/↓ or j/k move and Enter chooses, or a letter chooses at once (n, c, l, p, r, q). Continue is
 offered only when there is an unfinished game, and otherwise says why it cannot be chosen; a
 damaged autosave is counted on its line (Load lists it with the reason).
 """
@@ -19,6 +19,7 @@ from textual.widgets.option_list import Option
 
 from ..widgets.decision import DIGIT, HINT
 from .load import LoadScreen, continue_words
+from .practice import PracticeScreen
 
 if TYPE_CHECKING:
     from ..app import NctuiApp
@@ -30,6 +31,7 @@ ITEMS = (
     ("new", "n", "New game"),
     ("continue", "c", "Continue"),
     ("load", "l", "Load a saved game"),
+    ("practice", "p", "Practice positions"),
     ("rules", "r", "Rules"),
     ("quit", "q", "Quit"),
 )
@@ -102,6 +104,8 @@ class TitleScreen(Screen[None]):
             self._continue()
         elif item == "load":
             app.push_screen(LoadScreen(app.save_dir))
+        elif item == "practice":
+            app.push_screen(PracticeScreen(app.save_dir))
         elif item == "rules":
             self._rules()
         elif item == "quit":
