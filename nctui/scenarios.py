@@ -733,7 +733,8 @@ class _Builder:
         """The decision table on its own; returns the seat that decides (-1 if unclear)."""
         d = self.spec.decision
         if d.kind not in SUPPORTED_DECISIONS:
-            self.report.add("decision", "kind", f"{d.kind!r} is not supported: use {' or '.join(SUPPORTED_DECISIONS)}")
+            self.report.add("decision", "kind", f"{d.kind!r} has no shorthand: use {' or '.join(SUPPORTED_DECISIONS)}, "
+                                                "or write the step due as [state.work] (docs/scenarios.md)")
             return -1
         seat = self._seat(d.seat, "decision", "seat") if d.seat is not None else -1
         if d.kind == "choose_day":

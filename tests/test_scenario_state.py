@@ -5,6 +5,7 @@ name the field in one line."""
 from __future__ import annotations
 
 import random
+from functools import cache
 
 import pytest
 
@@ -43,14 +44,26 @@ def positions(config: GameConfig, every: int = 9) -> list[GameState]:
     return out
 
 
+@cache
+def sampled(name: str) -> tuple[GameState, ...]:
+    return tuple(positions(CONFIGS[name], every=2))
+
+
 @pytest.mark.parametrize("name", CONFIGS)
 def test_a_saved_position_loads_as_the_same_position(name):
-    seen = positions(CONFIGS[name])
+    seen = sampled(name)
     assert seen[-1].outcome is not None  # the whole game
     # Random decisions reach the Stage II space in these games (a Variable Length game ends first).
     assert any(s.stage == 2 for s in seen) or name == "Variable Length"
     for state in seen:
         assert load_scenario(scenario_text(state, name=name)) == state
+
+
+def test_the_positions_saved_cover_every_kind_of_decision():
+    """Any decision due, not a few kinds: the positions above stop at most of the engine's kinds."""
+    kinds = {s.decision.kind for name in CONFIGS for s in sampled(name) if s.decision is not None}
+    assert len(kinds) >= 35, sorted(kinds)
+    assert {"conquer", "play_combat_card", "retreat", "climb_pay", "king_maneuver", "move_nightmare"} <= kinds
 
 
 def test_a_saved_position_is_short_and_plays_on():

@@ -229,7 +229,7 @@ def test_missing_file():
     ("fort levels", "", "", '[[areas]]\nid = "ash-nave"\nfort = "red"\nlevels = 4\n',
      "areas[2] (ash-nave).levels: 4: a Fort has 1-3 levels"),
     ("unknown seat", "", "", '[[areas]]\nid = "ash-nave"\nfort = 7\n', "areas[2] (ash-nave).fort: 7 is no seat"),
-    ("unsupported decision", "", "", '[decision]\nkind = "conquer"\n', "decision.kind: 'conquer' is not supported"),
+    ("unsupported decision", "", "", '[decision]\nkind = "conquer"\n', "decision.kind: 'conquer' has no shorthand"),
     ("react without a day", "", "", '[decision]\nkind = "react"\n', "decision.day: ''"),
     ("active disagrees", "", "", '[game]\nturn_position = 1\nactive = "red"\n',
      "game.active: the Turn marker at position 1 makes blue the active player, not red"),
