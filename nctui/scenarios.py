@@ -18,10 +18,11 @@ import msgspec
 from msgspec.structs import replace
 
 from .content.loader import ContentError, Pack, get_pack
-from .engine import board, flow, limbo, rng, setup, turn
+from .engine import board, cards as cards_of, flow, king, limbo, rng, setup, solo, turn
 from .engine.config import COLOURS, GameConfig, SeatKind, check_config
 from .engine.events import Event
 from .engine.invariants import violations
+from .engine.king_state import KingState
 from .engine.state import (
     BASIC_COMBAT,
     DREAM_OFFER,
@@ -141,6 +142,23 @@ class DecisionSpec(_T):
     ignored: bool = False
 
 
+class KingSpec(_T):
+    """[king] (solo): the King of Horrors' play area (SOLO-SPECIFIC COMPONENTS, solo SETUP 2-5).
+    Left out, as at setup: its Dreamer on Ritual, a Cultist on every Day space, none on its
+    Action cards, nothing tucked, its 2 combat cards, 2 Dreams dealt at random."""
+
+    dreamer: str = "ritual"  # the Day space (an action) of its Dreamer
+    day_cultists: dict[str, int] | None = None  # action -> Cultists on that Day space (given: the others 0)
+    card_cultists: dict[str, int] = {}  # action -> Cultists on its Action card
+    tucked: dict[str, tuple[str, ...]] = {}  # action -> Development cards tucked under its Action card
+    hand: tuple[str, ...] = ()  # Development cards among its combat cards (its own 2 are always there)
+    dreams: tuple[str, ...] | None = None  # incomplete Dreams, the lower one first, the top one last
+    dream_cultists: tuple[int, ...] = ()  # Cultists on each incomplete Dream (0 each when left out)
+    completed: tuple[str, ...] = ()  # completed Dreams (scored at the end)
+    nightmare_marker: int = 1  # 0 or 1: which Nightmare card of [config] nightmares holds its Cultist
+    area_aside: tuple[str, ...] = ()  # Area Selection cards drawn and set aside
+
+
 class Scenario(_T):
     scenario: Info = Info()
     config: ConfigSpec = ConfigSpec()
@@ -149,6 +167,7 @@ class Scenario(_T):
     players: tuple[PlayerSpec, ...] = ()
     decks: DecksSpec = DecksSpec()
     decision: DecisionSpec = DecisionSpec()
+    king: KingSpec | None = None
     state: dict[str, Any] = {}  # the complete form (nctui.scenario_state): exact, or over the tables above
 
     def shorthand(self) -> bool:
@@ -156,7 +175,7 @@ class Scenario(_T):
         return any(getattr(self, f) != getattr(EMPTY, f) for f in SHORTHAND)
 
 
-SHORTHAND = ("config", "game", "areas", "players", "decks", "decision")
+SHORTHAND = ("config", "game", "areas", "players", "decks", "decision", "king")
 EMPTY = Scenario()
 
 
@@ -322,8 +341,12 @@ class _Builder:
         config = self._config()
         self._fail_if_any()
         self.pack = get_pack(config.pack)
-        base, _ = setup.new_game(config)  # the board side, areas in play and players of a real game
+        # the board side, areas in play and players of a real game (solo: you and the King)
+        base, _ = (solo.new_game if config.players == 1 else setup.new_game)(config)
         base = replace(base, work=None, frames=())
+        self.king_seat = solo.KING if config.players == 1 else -1
+        if self.spec.king is not None and self.king_seat < 0:
+            self.report.add("king", "", "the King of Horrors plays in solo games only (players = 1)")
         self.base = base
         self.colours = config.seat_colours()
         self._check_seat_list()
@@ -357,15 +380,13 @@ class _Builder:
         if not colours and listed and all(listed) and listed != COLOURS[: len(listed)]:
             colours = listed  # the players' colours define the seat colours
         human: SeatKind = "human"
-        config = GameConfig(players=c.players, seats=c.seats or (human,) * n, colours=colours, length=c.length,
+        king: SeatKind = "king"
+        seats = c.seats or ((human, king) if c.players == 1 else (human,) * n)
+        config = GameConfig(players=c.players, seats=seats, colours=colours, length=c.length,
                             divergent_paths=c.divergent_paths, nightmares=c.nightmares, difficulty=c.difficulty,
                             pack=c.pack, seed=c.seed)
         for problem in check_config(config):
             self.report.add("config", "", problem)
-        if c.players == 1:
-            self.report.add("config", "players", "solo positions are written in the complete form: a [state] "
-                                                 "table without the other tables (docs/scenarios.md; x in a solo "
-                                                 "game saves one)")
         try:
             get_pack(c.pack)
         except ContentError as exc:
@@ -541,6 +562,10 @@ class _Builder:
                        turns=self._turns(state, seat, spec))
 
     def _shaper(self, state: GameState, seat: int, spec: PlayerSpec, entry: str) -> str:
+        if seat == self.king_seat:
+            if spec.shaper:
+                self.report.add(entry, "shaper", "the King has no Shaper")
+            return ""
         if not spec.shaper:
             home = next((a.id for a in state.areas if a.fortress == seat), "")
             if not home:
@@ -554,6 +579,10 @@ class _Builder:
         """A Night space; in a "react" position the active player's Dreamer is on the Day space."""
         nights = [n.id for n in self.pack.matrix.nights]
         d = self.spec.decision
+        if seat == self.king_seat:
+            if spec.dreamer:
+                self.report.add(entry, "dreamer", "the King's Dreamer is on a Day space: [king] dreamer")
+            return ""
         if d.kind == "react" and seat == active:
             if spec.dreamer and spec.dreamer != d.day and d.day:
                 self.report.add(entry, "dreamer", f"the active player's Dreamer is on the Day space {d.day!r} "
@@ -626,6 +655,7 @@ class _Builder:
             dev2 = []
         self._explain_unusable(p, dev1, dreams1, conflicts1)
         players = [self._hand_and_display(state, pl, dev1, dreams1) for pl in state.players]
+        king_cards = self._king_cards(dev1, dreams1) if self.king_seat >= 0 else None
         dk = self.spec.decks
         dev_top = self._place(dk.development, "decks", "development", dev1)
         dev_discard = self._place(dk.development_discard, "decks", "development_discard", dev1)
@@ -651,6 +681,10 @@ class _Builder:
             rest = rest[:keep_n]
         drest, r = rng.shuffle(r, [c for c in dreams1 if c not in self.placed])
         drest, players = self._deal(drest, players, "deal_dreams", "dreams")
+        if king_cards is not None and king_cards["dreams"] is None:
+            # SETUP 2: 2 Dreams from the deck, the one worth fewest VP on top (last)
+            king_cards["dreams"] = sorted(drest[:2], key=lambda c: -cards_of.dream(state, c).vp)
+            drest = drest[2:]
         if offer is None:
             offer, drest = list(drest[:DREAM_OFFER]), drest[DREAM_OFFER:]
         crest, r = rng.shuffle(r, [c for c in conflicts1 if c not in self.placed])
@@ -661,7 +695,55 @@ class _Builder:
                       dream=tuple(dream_top) + tuple(drest), dream_offer=tuple(offer),
                       conflict=tuple(conflict_top) + tuple(crest),
                       development2=d2, dream2=dr2, conflict2=c2, removed=removed)
-        return replace(state, players=tuple(players), decks=decks, rng=r)
+        state = replace(state, players=tuple(players), decks=decks, rng=r)
+        return self._king_state(state, king_cards) if king_cards is not None else state
+
+    def _king_cards(self, dev1: dict, dreams1: dict) -> dict[str, Any]:
+        """The King's named cards, placed (so that they are in no deck)."""
+        k = self.spec.king or KingSpec()
+        rondel = self.pack.matrix.rondel
+        for field in ("tucked", "card_cultists", *(("day_cultists",) if k.day_cultists else ())):
+            for action in getattr(k, field):
+                if action not in rondel:
+                    self.report.add("king", field, f"{action!r} is no action ({', '.join(rondel)})")
+        tucked = [self._place(k.tucked.get(a, ()), "king", f"tucked.{a}", dev1) for a in rondel]
+        hand = self._place(k.hand, "king", "hand", dev1)
+        dreams = None if k.dreams is None else self._place(k.dreams, "king", "dreams", dreams1)
+        completed = self._place(k.completed, "king", "completed", dreams1)
+        return {"tucked": tucked, "hand": hand, "dreams": dreams, "completed": completed}
+
+    def _king_state(self, state: GameState, named: dict[str, Any]) -> GameState:
+        """The King's play area (solo SETUP 2-5, then as the [king] table says): its 2 combat
+        cards shuffled into its hand, the Area Selection cards shuffled."""
+        k = self.spec.king or KingSpec()
+        rondel = self.pack.matrix.rondel
+        if k.dreamer not in rondel:
+            self.report.add("king", "dreamer", f"{k.dreamer!r}: the King's Dreamer is on a Day space "
+                                               f"({', '.join(rondel)})")
+        counts = {"day_cultists": k.day_cultists if k.day_cultists is not None else dict.fromkeys(rondel, 1),
+                  "card_cultists": k.card_cultists}
+        for field, given in counts.items():
+            if any(n < 0 for n in given.values()):
+                self.report.add("king", field, "cannot be negative")
+        dreams = tuple(named["dreams"])
+        dream_cultists = k.dream_cultists or (0,) * len(dreams)
+        if len(dream_cultists) != len(dreams) or any(n < 0 for n in dream_cultists):
+            self.report.add("king", "dream_cultists", f"a count of 0 or more per incomplete Dream ({len(dreams)})")
+        if k.nightmare_marker not in (0, 1):
+            self.report.add("king", "nightmare_marker", "0 or 1: one of the two Nightmare cards")
+        areas = king.area_selection_cards(state)
+        for area in k.area_aside:
+            if area not in areas or k.area_aside.count(area) > 1:
+                self.report.add("king", "area_aside", f"{area!r}: set aside once, one of {', '.join(areas)}")
+        hand, r = rng.shuffle(state.rng, (*king.king_combat_cards(state), *named["hand"]))
+        deck, r = rng.shuffle(r, [a for a in areas if a not in k.area_aside])
+        ks = KingState(seat=self.king_seat, dreamer=k.dreamer,
+                       day_cultists=tuple(counts["day_cultists"].get(a, 0) for a in rondel),
+                       card_cultists=tuple(k.card_cultists.get(a, 0) for a in rondel),
+                       tucked=tuple(tuple(t) for t in named["tucked"]), hand=tuple(hand), dreams=dreams,
+                       dream_cultists=tuple(dream_cultists), completed=tuple(named["completed"]),
+                       nightmare_marker=k.nightmare_marker, area_deck=tuple(deck), area_aside=k.area_aside)
+        return replace(state, king=ks, rng=r)
 
     def _explain_unusable(self, p: Pack, dev1: dict, dreams1: dict, conflicts1: dict) -> None:
         """Why cards of the pack cannot be placed, so that problems say more than "unknown card"."""
@@ -683,6 +765,11 @@ class _Builder:
     def _hand_and_display(self, state: GameState, pl: PlayerState, dev1: dict, dreams1: dict) -> PlayerState:
         spec = self.spec.players[pl.seat]
         entry = self._player_entry(pl.seat)
+        if pl.seat == self.king_seat:
+            for field in ("hand", "deal", "dreams", "deal_dreams", "dreams_played", "display"):
+                if getattr(spec, field):
+                    self.report.add(entry, field, "the King's cards are in [king]")
+            return replace(pl, hand=(), display=tuple(stack[:1] for stack in self._display(spec, entry, dev1)))
         hand_spec = spec.hand
         basics = hand_spec.count(BASIC_COMBAT)
         if basics > 1:

@@ -11,6 +11,7 @@ import pytest
 
 from nctui.engine import flow
 from nctui.engine.config import DIFFICULTY_PRESETS, GameConfig
+from nctui.engine.invariants import violations
 from nctui.engine.state import GameState
 from nctui.scenario_state import scenario_text
 from nctui.scenarios import ScenarioError, load_scenario
@@ -108,6 +109,78 @@ def test_an_exact_position_is_checked_like_a_save():
         assert expected in str(err.value) and "\n" not in str(err.value)
 
 
-def test_solo_shorthand_points_at_the_complete_form():
-    assert "solo positions are written in the complete form" in problems(scenario(tail="").replace(
-        "players = 2", "players = 1"))
+SOLO = """
+[config]
+players = 1
+seed = 3
+nightmares = [2, 7]
+
+[game]
+active = 0
+
+[[areas]]
+id = "weeping-orchard"
+followers = { red = 2 }
+fort = "red"
+fortress = true
+
+[[areas]]
+id = "ember-reach"
+followers = { blue = 3 }
+fort = "blue"
+levels = 2
+fortress = true
+
+[[players]]
+dreamer = "dusk"
+deal = 3
+
+[[players]]
+{king_player}
+
+[king]
+dreamer = "{dreamer}"
+day_cultists = { develop = 2, ritual = 1, summon = 1 }
+card_cultists = { summon = 1 }
+tucked = { fortify = ["d1-wax-stair"] }
+{king}
+"""
+
+
+def solo(king: str = "", king_player: str = "", dreamer: str = "maneuver") -> str:
+    return SOLO.replace("{king}", king).replace("{king_player}", king_player).replace("{dreamer}", dreamer)
+
+
+def test_a_solo_position_in_the_shorthand_plays_on():
+    state = load_scenario(solo())
+    k = state.king
+    assert k is not None and k.seat == 1 and k.dreamer == "maneuver"
+    assert k.day_cultists == (1, 1, 0, 0, 2) and k.card_cultists == (0, 1, 0, 0, 0)  # rondel order
+    assert k.tucked[2] == ("d1-wax-stair",) and sorted(k.hand) == ["king-basic-combat", "king-shield"]
+    assert len(k.dreams) == 2 and len(k.area_deck) == 12 and state.players[1].hand == ()
+    assert state.decision.kind == "choose_day" and state.decision.seat == 0
+    pick = random.Random(2)
+    for _ in range(120):
+        if state.outcome is not None:
+            break
+        state = flow.apply(state, pick.choice(flow.legal_actions(state)))
+        assert violations(state) == []
+    named = load_scenario(solo(king='dreams = ["dr1-garrison", "dr1-first-rung"]\ndream_cultists = [1, 0]\n'
+                                   'hand = ["d1-moth-procession"]\narea_aside = ["ash-nave"]'))
+    assert named.king.dreams == ("dr1-garrison", "dr1-first-rung") and named.king.dream_cultists == (1, 0)
+    assert "d1-moth-procession" in named.king.hand and "ash-nave" not in named.king.area_deck
+
+
+@pytest.mark.parametrize(("king", "king_player", "dreamer", "expected"), [
+    ('hand = ["d1-wax-stair"]', "", "maneuver", "king.hand: card 'd1-wax-stair' is also in king.tucked.fortify"),
+    ("", "", "noon", "king.dreamer: 'noon': the King's Dreamer is on a Day space"),
+    ("", 'dreamer = "dusk"', "maneuver", "the King's Dreamer is on a Day space: [king] dreamer"),
+    ("", 'hand = ["d1-moth-procession"]', "maneuver", "hand: the King's cards are in [king]"),
+    ("dream_cultists = [1]", "", "maneuver", "king.dream_cultists: a count of 0 or more per incomplete Dream (2)"),
+])
+def test_solo_problems_name_the_king_field(king, king_player, dreamer, expected):
+    assert expected in problems(solo(king=king, king_player=king_player, dreamer=dreamer))
+
+
+def test_the_king_is_for_solo_games_only():
+    assert "king: the King of Horrors plays in solo games only" in problems(scenario(tail="[king]\n"))
