@@ -442,7 +442,15 @@ class _Builder:
         if out["turn_number"] < 1:
             self.report.add("game", "turn_number", "counts turns begun, from 1")
         pieces = (tracks.first_piece,) + tuple(c.piece for c in tracks.cathedral)
-        built = g.cathedral or (tracks.first_piece,)
+        built = g.cathedral or base.cathedral_built  # left out: the pieces setup starts with
+        if base.config.divergent_paths:
+            # The pieces come from the sideboard's slots, each with a Reward tile: the shorthand
+            # keeps setup's; anything further is written in the complete form.
+            if tuple(built) != base.cathedral_built:
+                self.report.add("game", "cathedral", "with Divergent Paths the pieces built and their Reward tiles "
+                                                     "are written in [state] (cathedral_built, cathedral_track, "
+                                                     "path_tiles, tiles_aside, the players' tiles)")
+            built, pieces = base.cathedral_built, base.cathedral_built + base.cathedral_track
         for piece in built:
             if piece not in pieces:
                 self.report.add("game", "cathedral", f"unknown Cathedral piece {piece!r} (pieces: {', '.join(pieces)})")

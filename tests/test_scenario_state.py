@@ -8,6 +8,7 @@ import random
 from functools import cache
 
 import pytest
+from msgspec.structs import replace
 
 from nctui.engine import flow
 from nctui.engine.config import DIFFICULTY_PRESETS, GameConfig
@@ -184,3 +185,20 @@ def test_solo_problems_name_the_king_field(king, king_player, dreamer, expected)
 
 def test_the_king_is_for_solo_games_only():
     assert "king: the King of Horrors plays in solo games only" in problems(scenario(tail="[king]\n"))
+
+
+@pytest.mark.parametrize("options", ['divergent_paths = true', 'length = "variable"',
+                                     'divergent_paths = true\nlength = "variable"'])
+def test_divergent_paths_and_variable_length_in_the_shorthand(options):
+    """The pieces in the Cathedral space are setup's when left out (Divergent Paths: 1C in the
+    Standard Game, none in the Variable Length Game, their tiles face up on the sideboard)."""
+    state = load_scenario(scenario().replace("seed = 5", "seed = 5\n" + options))
+    fresh = flow.new_game(replace(state.config, seats=("bot", "bot"))).state
+    assert state.cathedral_built == fresh.cathedral_built and state.path_tiles == fresh.path_tiles
+    pick = random.Random(4)
+    for _ in range(60):
+        state = flow.apply(state, pick.choice(flow.legal_actions(state)))
+        assert violations(state) == []
+    if "divergent" in options:
+        assert "with Divergent Paths the pieces built" in problems(scenario(tail='[game]\ncathedral = ["1A"]\n')
+                                                                   .replace("seed = 5", "seed = 5\n" + options))
