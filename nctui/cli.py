@@ -357,7 +357,7 @@ def _scenario_game(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
     try:
         return scenario_session(args.scenario, folder=args.save_dir, bot_delay=BOT_DELAY)
     except ScenarioError as exc:
-        parser.exit(2, f"nctui: error: {exc}\n")
+        parser.exit(2, f"nctui: error: {exc.one_line()}\n")
     except SessionError as exc:
         parser.exit(2, f"nctui: error: {exc}\n")
 
