@@ -27,6 +27,7 @@ bench: $(STAMP)
 	$(BIN)/python -m nctui simulate --players 4 --games 50 --seed 1
 	$(BIN)/python benchmarks/engine_speed.py
 	$(BIN)/python benchmarks/ui_startup.py
+	$(BIN)/python benchmarks/cathedral_strength.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -10,7 +10,7 @@ import argparse
 import random
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from . import __version__, cli_saves
 from .bots import BOTS
@@ -211,6 +211,11 @@ def build_parser() -> argparse.ArgumentParser:
                      help="the kind of computer player at every seat (default: random)")
     sim.add_argument("--stop-on-error", action="store_true", help="stop at the first failed game")
     sim.add_argument("--solo", action="store_true", help="a bot plays solo against the King of Horrors")
+    sim.add_argument("--game", default="nightmare-cathedral", metavar="ID",
+                     help="which game: nightmare-cathedral (default) or a companion game (cathedral)")
+    sim.add_argument("--levels", type=_levels, default=None, metavar="LEVELS",
+                     help="a companion game's computer player on each seat, comma-separated "
+                          "(cathedral: random, greedy or strong; default: strong,greedy)")
     _add_difficulty(sim)
     _add_game_options(sim)
 
@@ -247,6 +252,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _simulate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from . import simulate as sim
 
+    if args.game != "nightmare-cathedral":
+        return _simulate_companion(parser, args)
     seed = args.seed if args.seed is not None else random.randrange(SEED_MAX + 1)
     if args.solo:
         args.players = 1
@@ -279,6 +286,54 @@ def _simulate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
               f"replay one alone with the command printed above it", file=sys.stderr)
         return 1
     return 0
+
+
+def _levels(text: str) -> tuple[str, ...]:
+    levels = tuple(part.strip() for part in text.split(","))
+    if not all(levels):
+        raise argparse.ArgumentTypeError(f"not a list of levels: {text!r}")
+    return levels
+
+
+def _simulate_companion(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """``nctui simulate --game ID``: whole games of a companion game between computer players."""
+    import msgspec
+
+    from . import playout
+    from .session.games import game_named
+
+    game: Any = game_named(args.game)
+    if game is None or not hasattr(game, "computer_game"):
+        parser.exit(2, f"nctui simulate: error: no game {args.game!r} to simulate (cathedral)\n")
+    levels = args.levels or game.levels[::-1][:2]
+    seed = args.seed if args.seed is not None else random.randrange(SEED_MAX + 1)
+    try:
+        game.computer_game(seed, levels)
+    except ValueError as exc:
+        parser.exit(2, f"nctui simulate: error: {exc}\n")
+    progress = _Progress(args.games) if sys.stderr.isatty() else None
+
+    def on_game(index: int, one: playout.Played) -> None:
+        if one.error:
+            if progress is not None:
+                progress.clear()
+            print(f"nctui simulate: game {index} (seed {one.seed}) failed: {one.error}\n"
+                  f"  replay: nctui simulate --game {args.game} --games 1 --seed {one.seed} "
+                  f"--levels {','.join(levels)}", file=sys.stderr)
+        if progress is not None:
+            progress.update(index + 1)
+
+    report = playout.simulate(game, games=args.games, seed=seed, levels=levels, on_game=on_game)
+    if progress is not None:
+        progress.clear()
+    if args.json:
+        print(msgspec.json.encode(report).decode())
+    else:
+        seats = ", ".join(f"seat {i + 1} ({lv}) {w}" for i, (lv, w) in enumerate(zip(levels, report.wins, strict=True)))
+        print(f"{report.game}: {report.games} games from seed {seed}: wins {seats}, shared {report.shared}; "
+              f"{report.mean_decisions} decisions a game, {report.mean_seconds_per_decision * 1000:.1f} ms a "
+              f"decision (slowest {report.slowest_decision * 1000:.0f} ms); {report.errors} failed")
+    return 1 if report.errors else 0
 
 
 def _report_failure(f) -> None:

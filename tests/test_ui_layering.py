@@ -22,7 +22,9 @@ UI = ROOT / "ui"
 # work), events, actions, errors and the configuration, the views themselves, and the facts of
 # a view (the one query module). Every other engine module holds rules.
 ALLOWED_ENGINE = {"state", "king_state", "work", "events", "actions", "errors", "config", "views", "facts"}
-FORBIDDEN = ("nctui.bots", "nctui.simulate")
+# A companion game's rules and computer players are off limits too: its screen reads its facts.
+FORBIDDEN = ("nctui.bots", "nctui.simulate", "nctui.playout", "nctui.companions.cathedral.bots",
+             "nctui.companions.cathedral.rules")
 
 
 def _module_name(path: Path) -> str:

@@ -6,14 +6,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..companions.cathedral.game import Cathedral
 from .nightmare_cathedral import NightmareCathedral
 from .protocol import Game
 
 AnyGame = Game[Any, Any, Any, Any]
 
 NIGHTMARE_CATHEDRAL: AnyGame = NightmareCathedral()
+CATHEDRAL: AnyGame = Cathedral()
 
-GAMES: dict[str, AnyGame] = {g.id: g for g in (NIGHTMARE_CATHEDRAL,)}
+GAMES: dict[str, AnyGame] = {g.id: g for g in (NIGHTMARE_CATHEDRAL, CATHEDRAL)}
 
 
 def game_named(game_id: str) -> AnyGame | None:

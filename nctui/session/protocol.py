@@ -118,3 +118,16 @@ class Game(Protocol[C, S, A, E]):
 
 
 GameFactory = Callable[[], Game[Any, Any, Any, Any]]
+
+
+class Simulated(Protocol):
+    """A game the command line can play headless between computer players (``nctui simulate
+    --game ID``): each companion game is one."""
+
+    levels: tuple[str, ...]  # its kinds of computer player, weakest first
+
+    def computer_game(self, seed: int, levels: tuple[str, ...]) -> Any:
+        """A configuration with a computer player of each level on the seats, in order."""
+
+    def winners(self, state: Any) -> tuple[int, ...] | None:
+        """The seats that won (several: shared), or None while the game goes on."""

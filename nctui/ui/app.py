@@ -17,11 +17,14 @@ from textual.app import App
 from textual.screen import Screen
 
 from .. import saves
+from ..companions.cathedral.state import CathedralConfig
 from ..engine.config import GameConfig
+from ..session.games import CATHEDRAL
 from ..session.session import Session, UndoMode, default_undo, new_session
 from ..store import Store
 from . import theme
 from .commands import ScreenCommands
+from .companions.cathedral import CathedralScreen
 from .screens.game import GameScreen
 from .screens.help import HelpScreen
 from .screens.new_game import NewGameScreen
@@ -62,7 +65,7 @@ class NctuiApp(App[None]):
     def get_default_screen(self) -> Screen:
         if self.game is None:
             return TitleScreen()
-        return GameScreen(self.game)
+        return screen_for(self.game)
 
     def on_mount(self) -> None:
         if self.game is not None:
@@ -82,6 +85,10 @@ class NctuiApp(App[None]):
     def _game_screen(self) -> GameScreen | None:
         return next((s for s in reversed(self.screen_stack) if isinstance(s, GameScreen)), None)
 
+    def _any_game_screen(self) -> GameScreen | CathedralScreen | None:
+        """The screen of the game being played, whichever game it is."""
+        return next((s for s in reversed(self.screen_stack) if isinstance(s, GameScreen | CathedralScreen)), None)
+
     # -- starting games -------------------------------------------------------------------------
 
     def new_game(self, config: GameConfig | None = None, *, seed: int | None = None) -> None:
@@ -99,6 +106,10 @@ class NctuiApp(App[None]):
         more people play, else practice)."""
         self.open_game(new_session(config, folder=self.save_dir, undo=undo, bot_delay=self.bot_delay))
 
+    def start_companion(self, config: CathedralConfig) -> None:
+        """Start a new game of a companion game (its configuration says which) and play it."""
+        self.open_game(new_session(config, game=CATHEDRAL, folder=self.save_dir, bot_delay=self.bot_delay))
+
     def open_game(self, session: Session) -> None:
         """Play ``session``'s game: its screen replaces every screen (the title, the New game
         screen, a game that was being played, whose session is closed: saved, lock released)."""
@@ -114,15 +125,22 @@ class NctuiApp(App[None]):
             # default screen was never given one (it is not pushed), so give it the empty one
             # push_screen would have.
             base._push_result_callback(self, None)
-        self.switch_screen(GameScreen(session))
+        self.switch_screen(screen_for(session))
 
     async def action_quit(self) -> None:
         """ctrl+q: in a game, save first (like q); elsewhere quit at once."""
-        screen = self._game_screen()
+        screen = self._any_game_screen()
         if screen is None:
             self.exit()
         else:
             screen.action_quit_game()
+
+
+def screen_for(session: Session) -> Screen:
+    """The screen that plays ``session``'s game."""
+    if session.store.game.id == CATHEDRAL.id:
+        return CathedralScreen(session)
+    return GameScreen(session)
 
 
 def create_app(game: Session | Store | GameConfig | None, save_dir: Path | str | None = None, *,

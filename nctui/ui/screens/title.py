@@ -1,6 +1,7 @@
-"""The Title screen: New game, Continue (the unfinished games), Load, Practice, Rules, Quit.
+"""The Title screen: New game, Continue (the unfinished games), Load, Practice (positions to play
+again), Cathedral (a companion game), Rules, Quit.
 
-↑/↓ or j/k move and Enter chooses, or a letter chooses at once (n, c, l, p, r, q). Continue is
+↑/↓ or j/k move and Enter chooses, or a letter chooses at once (n, c, l, p, a, r, q). Continue is
 offered only when there is an unfinished game, and otherwise says why it cannot be chosen; a
 damaged autosave is counted on its line (Load lists it with the reason).
 """
@@ -17,6 +18,7 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from ..companions.cathedral_new import CathedralNewScreen
 from ..widgets.decision import DIGIT, HINT
 from .load import LoadScreen, continue_words
 from .practice import PracticeScreen
@@ -32,6 +34,7 @@ ITEMS = (
     ("continue", "c", "Continue"),
     ("load", "l", "Load a saved game"),
     ("practice", "p", "Practice positions"),
+    ("cathedral", "a", "Cathedral — the city game for two"),
     ("rules", "r", "Rules"),
     ("quit", "q", "Quit"),
 )
@@ -106,6 +109,8 @@ class TitleScreen(Screen[None]):
             app.push_screen(LoadScreen(app.save_dir))
         elif item == "practice":
             app.push_screen(PracticeScreen(app.save_dir))
+        elif item == "cathedral":
+            app.push_screen(CathedralNewScreen())
         elif item == "rules":
             self._rules()
         elif item == "quit":

@@ -1,0 +1,305 @@
+"""The Cathedral screen (seed 004): the city with coordinates, the buildings left to place, a
+cursor that moves and turns the chosen building with a preview of where it would land (allowed
+or not, and why), property shaded by owner, the scores and the log.
+
+Keys: ←↑↓→ or hjkl move the building, space or t turns it, Tab / shift+Tab (or a digit) choose
+another building, Enter places it; u undo, r redo, s save, o load, q save and quit. A computer
+seat plays on the session's own thread; the screen only draws what the session says.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, RichLog, Static
+
+from ... import saves
+from ...companions.cathedral import words
+from ...companions.cathedral.facts import CathedralFacts
+from ...companions.cathedral.pieces import CATHEDRAL, name_of, size_of
+from ...companions.cathedral.state import CathedralState, Place
+from ...session.session import SessionError
+from ...store import StoreError
+from ..screens.load import LoadScreen
+from ..screens.save import SaveScreen, default_name
+from .cathedral_board import city_text
+
+if TYPE_CHECKING:
+    from ..app import NctuiApp
+
+
+class CathedralScreen(Screen[None]):
+    DEFAULT_CSS = """
+    CathedralScreen { layout: vertical; }
+    CathedralScreen #cat-status { height: 1; background: $boost; padding: 0 1; }
+    CathedralScreen #cat-body { height: 13; }
+    CathedralScreen #cat-city { width: 27; height: 13; border: round $accent; padding: 0 1; }
+    CathedralScreen #cat-side { width: 1fr; height: 13; border: round $accent; padding: 0 1; }
+    CathedralScreen #cat-log { height: 1fr; border: round $panel; }
+    """
+    BINDINGS = [
+        Binding("left,h", "move(0,-1)", "Move", show=False, id="cathedral.left"),
+        Binding("right,l", "move(0,1)", "Move", show=False, id="cathedral.right"),
+        Binding("up,k", "move(-1,0)", "Move", show=False, id="cathedral.up"),
+        Binding("down,j", "move(1,0)", "Move", show=False, id="cathedral.down"),
+        Binding("space,t", "turn", "Turn", key_display="spc", id="cathedral.turn"),
+        Binding("tab", "pick(1)", "Building", priority=True, id="cathedral.next"),
+        Binding("shift+tab", "pick(-1)", "Previous building", show=False, priority=True, id="cathedral.previous"),
+        Binding("enter", "place", "Place", id="cathedral.place"),
+        *(Binding(str(d), f"pick_number({d})", f"Building {d}", show=False, id=f"cathedral.pick{d}")
+          for d in range(1, 10)),
+        Binding("u", "undo", "Undo", id="cathedral.undo"),
+        Binding("r", "redo", "Redo", id="cathedral.redo"),
+        Binding("s", "save", "Save", id="cathedral.save"),
+        Binding("o", "load", "Load", show=False, id="cathedral.load"),
+        Binding("q", "quit_game", "Save & quit", id="cathedral.quit"),
+    ]
+
+    class Changed(Message):
+        """The game changed (posted from whichever thread changed it)."""
+
+    def __init__(self, game: Any) -> None:
+        super().__init__()
+        self.game = game
+        kinds = tuple(game.seat_kinds)
+        self.humans = tuple(i for i, k in enumerate(kinds) if k == "human")
+        self.building = ""  # the building being placed (an id), "" before the first draw
+        self.turn = 0
+        self.row = 0
+        self.col = 0
+        self._logged = 0
+        self._unsubscribe: Any = None
+        self._quit_armed = False
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="cat-status")
+        with Horizontal(id="cat-body"):
+            yield Static(id="cat-city")
+            with Vertical(id="cat-side"):
+                yield Static(id="cat-side-text")
+        log = RichLog(id="cat-log", wrap=True, markup=False)
+        log.can_focus = False  # the arrow keys move the building, not the log
+        yield log
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#cat-city").border_title = "City"
+        self.query_one("#cat-side").border_title = "Buildings"
+        self.query_one("#cat-log").border_title = "Log"
+        self._unsubscribe = self.game.subscribe(lambda: self.post_message(self.Changed()))
+        self.row, self.col = 3, 3
+        self._write_log()
+        self._redraw()
+
+    def on_unmount(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+
+    def on_cathedral_screen_changed(self, message: Changed) -> None:
+        message.stop()
+        self._write_log()
+        self._redraw()
+
+    # -- what is shown ---------------------------------------------------------------------------
+
+    @property
+    def viewer(self) -> int:
+        seat = self.game.deciding_seat()
+        if seat in self.humans:
+            return cast(int, seat)
+        return self.humans[0] if self.humans else 0
+
+    def _view(self) -> CathedralState:
+        return cast(CathedralState, self.game.view(self.viewer))
+
+    def _facts(self) -> CathedralFacts:
+        return cast(CathedralFacts, self.game.facts(self.viewer))
+
+    def _my_turn(self) -> bool:
+        return self.game.deciding_seat() in self.humans
+
+    def _action(self) -> Place:
+        return Place(self.building, self.turn, self.row, self.col)
+
+    def _fit_choice(self, facts: CathedralFacts) -> None:
+        """Keep the chosen building one that may be placed now, its turn and place inside the city."""
+        choices = facts.buildings_to_place()
+        if not choices:
+            self.building = ""
+            return
+        if self.building not in choices:
+            fitting = [b for b in choices if facts.fits(b)]
+            self.building = (fitting or list(choices))[0]
+            self.turn = 0
+        shapes = facts.turns(self.building)
+        self.turn %= len(shapes)
+        cells = shapes[self.turn]
+        self.row = max(0, min(self.row, 9 - max(r for r, _ in cells)))
+        self.col = max(0, min(self.col, 9 - max(c for _, c in cells)))
+
+    def _redraw(self) -> None:
+        view, facts = self._view(), self._facts()
+        mine = self._my_turn()
+        if mine:
+            self._fit_choice(facts)
+        preview, problem = 0, None
+        if mine and self.building:
+            preview = facts.mask(self._action())
+            problem = facts.problem(self._action())
+        self.query_one("#cat-city", Static).update(city_text(view, preview, problem is None))
+        self.query_one("#cat-status", Static).update(self._status(view))
+        self.query_one("#cat-side-text", Static).update(self._side(view, facts, mine, problem))
+
+    def _seat_words(self, view: CathedralState, colour: int) -> str:
+        seat = self._facts().seat_of(colour)
+        who = "you" if seat in self.humans and len(self.humans) == 1 else (
+            "computer" if seat not in self.humans else f"Player {seat + 1}")
+        return f"{words.COLOURS[colour]} ({who})"
+
+    def _status(self, view: CathedralState) -> Text:
+        games = view.config.games
+        series = f"game {view.game + 1} of {games} · " if games > 1 else ""
+        if view.outcome is not None:
+            return Text(f"Cathedral · {series}the series is over · u: undo · q: quit")
+        seat = self.game.deciding_seat()
+        mover = self._seat_words(view, view.to_move)
+        if seat not in self.humans:
+            doing = f"{mover} is thinking…"
+        elif view.phase == "cathedral":
+            doing = f"{mover}: place the Cathedral"
+        else:
+            doing = f"{mover}: place a building"
+        return Text(f"Cathedral · {series}{doing} · undo: {self.game.undo_policy}")
+
+    def _side(self, view: CathedralState, facts: CathedralFacts, mine: bool, problem: str | None) -> Text:
+        text = Text()
+        for colour in (0, 1):
+            text.append(f"{self._seat_words(view, colour)}: {facts.unplaced(colour)} squares to place\n")
+        if view.results:
+            points = [sum(r.unplaced[s] for r in view.results) for s in (0, 1)]
+            text.append(f"Series points: Player 1 {points[0]}, Player 2 {points[1]} (fewest wins)\n")
+        if view.outcome is not None:
+            w = view.outcome.winners
+            text.append("The series is over: " + ("a draw." if len(w) != 1 else f"Player {w[0] + 1} wins.") + "\n")
+            return text
+        if not mine:
+            return text
+        choices = facts.buildings_to_place()
+        line = Text()
+        for i, b in enumerate(choices, 1):
+            counted = view.supply[view.to_move].count(b) if b != CATHEDRAL else 1
+            # no-break spaces: an entry never splits across lines
+            label = f"{i}\u00a0{name_of(b)}\u00a0{size_of(b)}" + (f"x{counted}" if counted > 1 else "")
+            style = "reverse" if b == self.building else ("" if facts.fits(b) else "dim strike")
+            line.append(label, style=style)
+            line.append("  ")
+        text.append(line)
+        text.append("\n")
+        mask = facts.mask(self._action())
+        where = words.where(mask) if mask else words.square(self.row, self.col)
+        if problem is None:
+            text.append(f"{name_of(self.building)} at {where}: allowed. Enter places it.", style="green")
+        else:
+            text.append(f"{name_of(self.building)} at {where}: not allowed. {problem}.", style="red")
+        return text
+
+    def _write_log(self) -> None:
+        update = self.game.events(self._logged, self.viewer)
+        log = self.query_one("#cat-log", RichLog)
+        if update.state_id < self._logged:  # undone: the log starts again
+            log.clear()
+            update = self.game.events(0, self.viewer)
+        lines = [words.describe_event(e) for e in update.events]
+        if lines:
+            log.write("\n".join(lines))
+        self._logged = update.state_id
+
+    # -- keys -------------------------------------------------------------------------------------
+
+    def action_move(self, drow: int, dcol: int) -> None:
+        self.row += drow
+        self.col += dcol
+        self._redraw()
+
+    def action_turn(self) -> None:
+        self.turn += 1
+        self._redraw()
+
+    def action_pick(self, delta: int) -> None:
+        choices = self._facts().buildings_to_place()
+        if self.building in choices:
+            self.building = choices[(choices.index(self.building) + delta) % len(choices)]
+            self.turn = 0
+        self._redraw()
+
+    def action_pick_number(self, number: int) -> None:
+        choices = self._facts().buildings_to_place()
+        if 1 <= number <= len(choices):
+            self.building = choices[number - 1]
+            self.turn = 0
+        self._redraw()
+
+    def action_place(self) -> None:
+        seat = self.game.deciding_seat()
+        if seat not in self.humans or not self.building:
+            self.notify("It is not your turn to place a building.", severity="warning")
+            return
+        problem = self._facts().problem(self._action())
+        if problem is not None:
+            self.notify(problem, title="Not allowed", severity="warning", timeout=6)
+            return
+        try:
+            self.game.send(self._action(), seen_state_id=self.game.state_id, seat=seat)
+        except (ValueError, StoreError) as exc:
+            self.notify(str(exc), title="Not now", severity="warning", timeout=6)
+
+    def action_undo(self) -> None:
+        if self.game.state_id == 0:
+            self.notify("Nothing to undo: this is the start of the game.", severity="warning")
+            return
+        try:
+            self.game.undo(self.viewer)
+        except StoreError as exc:
+            self.notify(str(exc), title="Undo", severity="warning", timeout=8)
+
+    def action_redo(self) -> None:
+        if not self.game.can_redo():
+            self.notify("Nothing to redo.", severity="warning")
+            return
+        try:
+            self.game.redo()
+        except StoreError as exc:
+            self.notify(str(exc), title="Redo", severity="warning", timeout=8)
+
+    def action_save(self) -> None:
+        folder = saves.save_dir(getattr(self.app, "save_dir", None))
+        name = default_name(self._view().moves, prefix="cathedral-")
+        self.app.push_screen(SaveScreen(self.game, folder, name), self._saved)
+
+    def _saved(self, path: Path | None) -> None:
+        if path is not None:
+            self.notify(f"Saved to {path}", title="Saved")
+
+    def action_load(self) -> None:
+        self.app.push_screen(LoadScreen(getattr(self.app, "save_dir", None)))
+
+    def action_quit_game(self) -> None:
+        """Save, then quit; if saving fails, say so and quit only on a second q."""
+        try:
+            path = self.game.flush()
+        except (saves.SaveError, SessionError):
+            path = None
+        if path is None and not self._quit_armed:
+            self._quit_armed = True
+            self.notify("The game could not be saved. Press q again to quit without saving.",
+                        title="Not saved", severity="error", timeout=10)
+            return
+        message = f"Game saved to {path}. Continue with: nctui (then c)" if path else None
+        cast("NctuiApp", self.app).exit(message=message)

@@ -1,0 +1,117 @@
+"""The Cathedral screen at 80x24 and 120x40, driven by Pilot: starting from the title screen,
+placing the Cathedral and a building with the keyboard, the preview's refusal, the computer's
+answer, undo, saving and continuing."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from nctui import saves
+from nctui.companions.cathedral.pieces import CATHEDRAL
+from nctui.companions.cathedral.state import CathedralConfig, CathedralState
+from nctui.session.games import CATHEDRAL as GAME
+from nctui.session.session import new_session
+from nctui.ui.app import create_app
+from nctui.ui.companions.cathedral import CathedralScreen
+from nctui.ui.companions.cathedral_new import CathedralNewScreen
+from tests.helpers import in_time
+
+
+def _app(tmp_path, config: CathedralConfig | None = None):
+    session = None if config is None else new_session(config, game=GAME, folder=tmp_path)
+    app = create_app(session, save_dir=tmp_path, bot_delay=0.0)
+    app.seen = []  # type: ignore[attr-defined]
+    app.notify = lambda message, **kw: app.seen.append(message)  # type: ignore[method-assign]
+    return app
+
+
+def _side(app) -> str:
+    return app.screen.query_one("#cat-side-text").content.plain
+
+
+def _city(app) -> str:
+    return app.screen.query_one("#cat-city").content.plain
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_a_hot_seat_game_starts_from_the_title_and_places_with_the_keyboard(tmp_path, size) -> None:
+    async def go() -> None:
+        app = _app(tmp_path)
+        async with app.run_test(size=size) as pilot:
+            await pilot.press("a")
+            await pilot.pause()
+            assert isinstance(app.screen, CathedralNewScreen)
+            await pilot.press("right", "right", "right")  # opponent: another person
+            await pilot.press("down", "down", "down", "enter")  # Start
+            await pilot.pause()
+            assert isinstance(app.screen, CathedralScreen)
+            assert "Light" in app.screen.query_one("#cat-status").content.plain
+            assert "Cathedral at E4: allowed" in _side(app)
+            await pilot.press("enter")  # the Cathedral where the cursor is
+            await pilot.pause()
+            state: CathedralState = app.game.store.state
+            assert state.buildings[0].id == CATHEDRAL and state.to_move == 1
+            # Dark: the Academy (the first building), moved to the top-left corner, turned once
+            await pilot.press("up", "up", "up", "left", "left", "left", "space")
+            await pilot.pause()
+            assert "Academy at B1: allowed" in _side(app)  # its top square; the turned shape starts at A1
+            assert "<>" in _city(app)
+            await pilot.press("enter")
+            await pilot.pause()
+            state = app.game.store.state
+            assert [b.id for b in state.buildings] == [CATHEDRAL, "academy"] and state.to_move == 0
+            assert "Ac" not in _city(app).split("\n")[0]  # the header row has letters only
+            assert "ac" in _city(app)  # Dark's Academy drawn lower case
+    asyncio.run(go())
+
+
+def test_the_preview_says_why_a_placement_is_not_allowed_and_enter_does_nothing(tmp_path) -> None:
+    async def go() -> None:
+        app = _app(tmp_path, CathedralConfig(seats=("human", "human")))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("enter")  # the Cathedral at D4 (its squares: E4, D5-F5, E6, E7)
+            await pilot.pause()
+            await pilot.press("2")  # Dark's second building: the Castle
+            await pilot.pause()
+            assert "Castle at D4: not allowed" in _side(app)  # its top-left square
+            assert "not on another building" in _side(app)
+            assert "XX" in _city(app)
+            before = app.game.store.state
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.game.store.state is before
+            assert any("not on another building" in m for m in app.seen)
+    asyncio.run(go())
+
+
+def test_the_computer_answers_and_undo_takes_back_the_persons_move(tmp_path) -> None:
+    async def go() -> None:
+        app = _app(tmp_path, CathedralConfig(seats=("bot", "human"), levels=("greedy", "strong"), seed=4))
+        async with app.run_test(size=(80, 24)) as pilot:
+            assert in_time(lambda: app.game.store.state.to_move == 1, 10)  # the computer placed the Cathedral
+            await pilot.pause()
+            await pilot.press("down", "down", "down", "down", "down", "enter")  # the Academy at D9
+            assert in_time(lambda: len(app.game.store.state.buildings) == 3, 10)  # and Light answered
+            await pilot.pause()
+            assert "Dark (you): place a building" in app.screen.query_one("#cat-status").content.plain
+            await pilot.press("u")
+            await pilot.pause()
+            assert in_time(lambda: len(app.game.store.state.buildings) == 1, 5)
+    asyncio.run(go())
+
+
+def test_q_saves_and_the_game_continues_from_its_autosave(tmp_path) -> None:
+    async def go() -> None:
+        app = _app(tmp_path, CathedralConfig(seats=("human", "human")))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("enter")
+            await pilot.pause()
+            await pilot.press("q")
+            await pilot.pause()
+        listing = [item for item in saves.list_games(tmp_path) if item.game == "cathedral"]
+        assert len(listing) == 1 and listing[0].summary is not None and not listing[0].summary.finished
+        loaded = saves.load(listing[0].path)
+        assert loaded.store.state.buildings[0].id == CATHEDRAL
+    asyncio.run(go())
