@@ -135,10 +135,11 @@ def test_a_scenario_error_has_a_one_line_summary():
 # Pilot: the Practice entry, x, h
 
 
-def test_practice_entry_plays_a_bundled_position(tmp_path):
+@pytest.mark.parametrize("size", [SIZE, (120, 40)], ids=["80x24", "120x40"])
+def test_practice_entry_plays_a_bundled_position(tmp_path, size):
     async def go():
         app = _app(tmp_path)
-        async with app.run_test(size=SIZE) as pilot:
+        async with app.run_test(size=size) as pilot:
             await pilot.pause()
             assert isinstance(app.screen, TitleScreen)
             await pilot.press("p")
