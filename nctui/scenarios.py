@@ -1,9 +1,13 @@
-"""Scenarios: a position of the game written by hand in TOML, for tests and rules practice.
+"""Scenarios: a position of the game in TOML, for tests and rules practice.
 
-A scenario names what is on the board and in each player's hands, where the markers stand and
-which decision is due; everything it leaves out follows from the rules (supplies are what is
-not on the board, unnamed cards are shuffled into their decks by the seed). The format is
-described in docs/scenarios.md; ``nctui/practice/positions/*.toml`` are examples (the bundled Practice positions).
+The shorthand names what is on the board and in each player's hands (solo: the King's play
+area, ``[king]``), where the markers stand and which decision is due; everything it leaves out
+follows from the rules (supplies are what is not on the board, unnamed cards are shuffled into
+their decks by the seed). The complete form, ``[state]`` (``nctui.scenario_state``), is the
+whole GameState: alone it is the exact position (what ``x`` in a game saves), beside the
+shorthand it replaces single fields of the position built. The format is described in
+docs/scenarios.md; ``nctui/practice/positions/*.toml`` (the bundled Practice positions) are
+examples.
 
 ``load_scenario`` returns a GameState the engine can continue from. Every problem is reported
 at once in one ``ScenarioError`` naming the file, the entry and the field.
