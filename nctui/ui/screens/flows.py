@@ -270,7 +270,10 @@ class FlowsMixin(_Host):
             lines = self.game.advise(seat)
         except Exception as exc:  # noqa: BLE001 - a hint that fails must not take the game down
             lines = [f"No hint here: {exc}"]
-        self.app.call_from_thread(self._show_hint, state_id, lines)
+        try:
+            self.app.call_from_thread(self._show_hint, state_id, lines)
+        except RuntimeError:
+            pass  # the app ended while the planner thought: nothing to show
 
     def _show_hint(self, state_id: int, lines: list[str]) -> None:
         if self.game.state_id == state_id:  # else the game moved on while the planner thought
