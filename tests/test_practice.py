@@ -19,6 +19,7 @@ from nctui.session.session import new_session, scenario_session
 from nctui.ui.app import create_app
 from nctui.ui.commands import screen_commands
 from nctui.ui.screens.game import GameScreen
+from nctui.ui.screens.king_turn import KingTurnScreen
 from nctui.ui.screens.practice import PracticeScreen
 from nctui.ui.screens.save import SaveScreen
 from nctui.ui.screens.title import TitleScreen
@@ -222,5 +223,24 @@ def test_h_is_for_practice_games_only(tmp_path):
             await pilot.pause()
             assert any("Hints are for practice games" in m for m in app.seen)
             assert not any("thinking" in m for m in app.seen)
+
+    run(go())
+
+
+def test_the_kings_die_roll_plays_from_the_practice_screen(tmp_path):
+    """A solo position played from its file: your decision, then the King rolls 4 and its Dreamer
+    ends on Summon (the King's turn shown step by step)."""
+    async def go():
+        app = _app(tmp_path, scenario_session(BUNDLED / "king-die-roll-solo.toml", folder=tmp_path))
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, GameScreen)
+            await pilot.press("1")
+            await pilot.pause(0.2)
+            await pilot.pause()
+            events = app.game.events(0, 0).events
+            moves = [e for e in events if isinstance(e, E.KingDreamerMoves)]
+            assert moves and moves[0].roll == 4 and moves[0].to == "summon"
+            assert isinstance(app.screen, KingTurnScreen)  # the King's turn, paced step by step
 
     run(go())
