@@ -244,3 +244,21 @@ def test_the_kings_die_roll_plays_from_the_practice_screen(tmp_path):
             assert isinstance(app.screen, KingTurnScreen)  # the King's turn, paced step by step
 
     run(go())
+
+
+def test_the_planners_advice_ranks_the_options_of_the_view():
+    """advise: its choice first, then the next best by their look ahead; every option one of the
+    decision's, every change one it counts; the view only (other hands hidden)."""
+    from nctui.bots.planner_bot import CHANGES, PlannerBot
+    from nctui.engine.views import player_view
+
+    state = load_scenario(BUNDLED / "crowded-centre-3p.toml")
+    for _ in range(25):
+        d = state.decision
+        view = player_view(state, d.seat)
+        advice = PlannerBot(7).advise(view)
+        assert 1 <= len(advice) <= min(3, len(d.options)) and advice[0].chosen
+        assert not any(a.chosen for a in advice[1:]) and all(a.action in d.options for a in advice)
+        assert [a.value for a in advice[1:]] == sorted((a.value for a in advice[1:]), reverse=True)
+        assert all(name in CHANGES and delta for a in advice for name, delta in a.changes)
+        state = flow.apply(state, advice[0].action)

@@ -452,20 +452,28 @@ class PlannerBot:
         return evaluate(after, seat) + prior, after
 
     def advise(self, view: View, count: int = 3) -> tuple[Advice, ...]:
-        """What this bot chooses in ``view`` (first) and its next best options by their look
-        ahead, each with what it changes for the seat by the end of the look ahead (the practice
-        hint). Sees only the view, like ``choose``."""
+        """What this bot would choose in ``view`` (first, by ``choose``'s procedure on its own
+        guess at the hidden cards) and its next best options by their look ahead, each with what
+        it changes for the seat by the end of the look ahead (the practice hint). Sees only the
+        view, like ``choose``."""
         d = view.state.decision
-        choice = self.choose(view)
-        assert d is not None
-        seat, state = view.seat, resample(view, self._random)
+        if d is None or d.seat != view.seat or not d.options:
+            raise ValueError("the bot was asked to advise when it has no decision")
+        seat = view.seat
+        self._steps = 0
+        # As ``choose``: a decision with its own logic, else the best look ahead (one sample of
+        # the hidden cards serves the choice and the ranking, so they agree).
+        special = self._special(view.state, seat, d) if len(d.options) > 1 else d.options[0]
+        state = resample(view, self._random)
         share = max(MIN_SHARE, self._budget // len(d.options))
-        ranked = []
+        looked = []
         for i, option in enumerate(d.options):
             self._steps, self._limit = 0, share
             value, after = self._look_ahead(state, seat, option)
-            ranked.append((option == choice, value, -i, option, after))
-        ranked.sort(key=lambda r: r[:3], reverse=True)
+            looked.append((value, -i, option, after))
+        choice = special if special is not None else max(looked, key=lambda r: r[:2])[2]
+        ranked = sorted(((option == choice, value, k, option, after) for value, k, option, after in looked),
+                        key=lambda r: r[:3], reverse=True)
         return tuple(Advice(action=option, value=round(value, 2), chosen=chosen, changes=changes(state, after, seat))
                      for chosen, value, _, option, after in ranked[:count])
 

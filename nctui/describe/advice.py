@@ -11,7 +11,8 @@ from .actions import describe_action
 if TYPE_CHECKING:  # the words need only the advice's fields: describe depends on no bot
     from ..bots.planner_bot import Advice
 
-# measure -> what it counts, for the seat (``planner_bot.CHANGES``).
+# measure -> what it counts, for the seat (``planner_bot.CHANGES``; "rivals", the others' units
+# on the board, is worded apart).
 _MEASURES = {
     "vp": "VP",
     "followers": "Follower on the board",
@@ -19,7 +20,6 @@ _MEASURES = {
     "ritual": "Ritual space",
     "cards": "card in hand",
     "dreams": "Dream card",
-    "rivals": "unit of the others on the board",
 }
 
 
@@ -32,12 +32,15 @@ def _count(n: int, word: str) -> str:
 
 
 def reason(advice: Advice) -> str:
-    """Why, in words: 'it leads to +2 Followers on the board, +1 VP by the end of its look ahead'."""
+    """Why, in words: what the option changes by the end of the planner's look ahead, e.g.
+    '+1 VP, +2 Followers on the board; the others lose 1 unit on the board'."""
     if not advice.changes:
-        return "nothing changes for you within its look ahead: the others are no better"
-    parts = [f"{'+' if delta > 0 else '-'}{_count(abs(delta), _MEASURES.get(name, name))}"
-             for name, delta in advice.changes]
-    return ", ".join(parts)
+        return "nothing that it counts changes within its look ahead"
+    own = [f"{'+' if delta > 0 else '-'}{_count(abs(delta), _MEASURES.get(name, name))}"
+           for name, delta in advice.changes if name != "rivals"]
+    others = [f"the others {'gain' if delta > 0 else 'lose'} {_count(abs(delta), 'unit on the board')}"
+              for name, delta in advice.changes if name == "rivals"]
+    return "; ".join(x for x in (", ".join(own), *others) if x)
 
 
 def describe_advice(advice: tuple[Advice, ...], state: GameState) -> list[str]:
@@ -50,12 +53,12 @@ def describe_advice(advice: tuple[Advice, ...], state: GameState) -> list[str]:
     for i, a in enumerate(advice):
         what = describe_action(a.action, state)
         if a.chosen:
-            lines.append(f"The planner would choose: {what}. It leads to {reason(a)}.")
+            lines.append(f"The planner would choose: {what}. By the end of its look ahead: {reason(a)}.")
         else:
             gap = best - a.value
             if gap > 0.05:
                 behind = f"{gap:.1f} VP behind"
             else:
-                behind = "about as good" if gap > -0.05 else f"{-gap:.1f} VP ahead in the look ahead alone"
+                behind = "about as good" if gap > -0.05 else f"{-gap:.1f} VP ahead by the look ahead alone"
             lines.append(f"{i + 1}. {what} ({behind}): {reason(a)}.")
     return lines
