@@ -52,9 +52,11 @@ def state_from_table(table: dict[str, Any], base: GameState | None = None) -> tu
     if unknown:
         # msgspec ignores unknown fields of the state's Structs; in a file they are typos.
         raise msgspec.ValidationError(f"Object contains unknown field `{unknown[1]}` - at `${unknown[0]}`")
+    if "decision" in table:
+        raise ValueError("the decision due is derived from the step being resolved ([state.work]): "
+                         "leave [state.decision] out")
     events: list[Event] = []
-    if "decision" not in table:
-        state = derive_decision(state, events)
+    state = derive_decision(state, events)
     wrong = playable.problems(state)
     if wrong:
         raise ValueError("; ".join(wrong[:3]) + (f" (and {len(wrong) - 3} more)" if len(wrong) > 3 else ""))

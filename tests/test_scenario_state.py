@@ -95,6 +95,7 @@ def test_state_over_the_shorthand_replaces_its_fields():
     ('[state]\nstage = "two"\n', "<scenario>: state.stage: Expected `int`, got `str`"),
     ("[state]\nactive = 7\n", "state: the position with [state] cannot be played: active player 7 is no seat"),
     ('[game]\nstage = 2\nnightmare_at = ["atlantis", "cathedral"]\n', "game.nightmare_at: 'atlantis'"),
+    ("[state.decision]\nseat = 0\nkind = \"choose_day\"\noptions = []\n", "leave [state.decision] out"),
 ])
 def test_state_problems_name_the_field(tail, expected):
     assert expected in problems(scenario(tail=tail))
