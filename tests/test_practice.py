@@ -207,6 +207,9 @@ def test_h_shows_the_planners_hint_without_blocking_keys(tmp_path):
             await pilot.pause()
             hints = [m for m in app.seen if m.startswith("The planner would choose: ")]
             assert hints and len(hints[0].splitlines()) >= 2  # its choice and the next best
+            screen = app.screen
+            screen._show_hint(app.game.state_id + 1, ["a hint for another position"])
+            assert "a hint for another position" not in app.seen  # the game moved on: dropped
 
     run(go())
 
