@@ -5,6 +5,7 @@ name the field in one line."""
 from __future__ import annotations
 
 import random
+import re
 from functools import cache
 
 import pytest
@@ -17,6 +18,7 @@ from nctui.engine.state import GameState
 from nctui.scenario_state import scenario_text
 from nctui.scenarios import ScenarioError, load_scenario
 from nctui.simulate import make_config
+from tests.helpers import in_time
 from tests.test_scenarios import problems, scenario
 
 CONFIGS = {
@@ -203,3 +205,42 @@ def test_divergent_paths_and_variable_length_in_the_shorthand(options):
     if "divergent" in options:
         assert "with Divergent Paths the pieces built" in problems(scenario(tail='[game]\ncathedral = ["1A"]\n')
                                                                    .replace("seed = 5", "seed = 5\n" + options))
+
+
+def _mutated(lines: list[str], pick: random.Random) -> str:
+    """A saved position with one to three lines damaged: a number, a string, a line dropped,
+    repeated or swapped, a table header doubled."""
+    lines = list(lines)
+    for _ in range(pick.randint(1, 3)):
+        i = pick.randrange(len(lines))
+        line, op = lines[i], pick.randrange(6)
+        if op == 0:
+            lines[i] = re.sub(r"-?\d+", lambda m: str(pick.choice([-1, 0, 2, 99, 2**70, int(m.group()) + 1])), line,
+                              count=1)
+        elif op == 1:
+            lines[i] = re.sub(r'"[^"]*"', lambda m: pick.choice(['""', '"x"', '"ash-nave"', '"summon"', '"cathedral"']),
+                              line, count=1)
+        elif op == 2:
+            del lines[i]
+        elif op == 3:
+            lines.insert(i, lines[pick.randrange(len(lines))])
+        elif op == 4:
+            lines[i] = line.replace("[", "[[", 1)
+        else:
+            j = pick.randrange(len(lines))
+            lines[i], lines[j] = lines[j], lines[i]
+    return "\n".join(lines)
+
+
+def test_a_damaged_saved_position_is_refused_in_one_line_never_a_traceback():
+    texts = [scenario_text(s).splitlines() for name in ("2 players", "solo hard") for s in sampled(name)[10:200:60]]
+    pick = random.Random(13)
+    refused = 0
+    for _ in range(300):
+        text = _mutated(pick.choice(texts), pick)
+        try:
+            in_time(lambda: load_scenario(text))  # noqa: B023 - called at once, in this iteration
+        except ScenarioError as exc:
+            refused += 1
+            assert "\n" not in str(exc), str(exc)
+    assert refused > 150  # most damage is noticed (some only changes a count that stays consistent)
