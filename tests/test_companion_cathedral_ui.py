@@ -15,7 +15,7 @@ from nctui.session.games import CATHEDRAL as GAME
 from nctui.session.session import new_session
 from nctui.ui.app import create_app
 from nctui.ui.companions.cathedral import CathedralScreen
-from nctui.ui.companions.cathedral_new import CathedralNewScreen
+from nctui.ui.companions.new_game import CompanionNewScreen
 from tests.helpers import in_time
 
 
@@ -42,7 +42,7 @@ def test_a_hot_seat_game_starts_from_the_title_and_places_with_the_keyboard(tmp_
         async with app.run_test(size=size) as pilot:
             await pilot.press("a")
             await pilot.pause()
-            assert isinstance(app.screen, CathedralNewScreen)
+            assert isinstance(app.screen, CompanionNewScreen)
             await pilot.press("right", "right", "right")  # opponent: another person
             await pilot.press("down", "down", "down", "enter")  # Start
             await pilot.pause()

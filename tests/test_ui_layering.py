@@ -24,7 +24,8 @@ UI = ROOT / "ui"
 ALLOWED_ENGINE = {"state", "king_state", "work", "events", "actions", "errors", "config", "views", "facts"}
 # A companion game's rules and computer players are off limits too: its screen reads its facts.
 FORBIDDEN = ("nctui.bots", "nctui.simulate", "nctui.playout", "nctui.companions.cathedral.bots",
-             "nctui.companions.cathedral.rules")
+             "nctui.companions.nightmarium.bots", "nctui.companions.nightmarium.rules",
+             "nctui.companions.nightmarium.secrets", "nctui.companions.cathedral.rules")
 
 
 def _module_name(path: Path) -> str:

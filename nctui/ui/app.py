@@ -18,13 +18,15 @@ from textual.screen import Screen
 
 from .. import saves
 from ..companions.cathedral.state import CathedralConfig
+from ..companions.nightmarium.state import NightmariumConfig
 from ..engine.config import GameConfig
-from ..session.games import CATHEDRAL
+from ..session.games import CATHEDRAL, NIGHTMARIUM
 from ..session.session import Session, UndoMode, default_undo, new_session
 from ..store import Store
 from . import theme
 from .commands import ScreenCommands
 from .companions.cathedral import CathedralScreen
+from .companions.nightmarium import NightmariumScreen
 from .screens.game import GameScreen
 from .screens.help import HelpScreen
 from .screens.new_game import NewGameScreen
@@ -85,9 +87,10 @@ class NctuiApp(App[None]):
     def _game_screen(self) -> GameScreen | None:
         return next((s for s in reversed(self.screen_stack) if isinstance(s, GameScreen)), None)
 
-    def _any_game_screen(self) -> GameScreen | CathedralScreen | None:
+    def _any_game_screen(self) -> GameScreen | CathedralScreen | NightmariumScreen | None:
         """The screen of the game being played, whichever game it is."""
-        return next((s for s in reversed(self.screen_stack) if isinstance(s, GameScreen | CathedralScreen)), None)
+        return next((s for s in reversed(self.screen_stack)
+                     if isinstance(s, GameScreen | CathedralScreen | NightmariumScreen)), None)
 
     # -- starting games -------------------------------------------------------------------------
 
@@ -106,9 +109,10 @@ class NctuiApp(App[None]):
         more people play, else practice)."""
         self.open_game(new_session(config, folder=self.save_dir, undo=undo, bot_delay=self.bot_delay))
 
-    def start_companion(self, config: CathedralConfig) -> None:
+    def start_companion(self, config: CathedralConfig | NightmariumConfig) -> None:
         """Start a new game of a companion game (its configuration says which) and play it."""
-        self.open_game(new_session(config, game=CATHEDRAL, folder=self.save_dir, bot_delay=self.bot_delay))
+        game = CATHEDRAL if isinstance(config, CathedralConfig) else NIGHTMARIUM
+        self.open_game(new_session(config, game=game, folder=self.save_dir, bot_delay=self.bot_delay))
 
     def open_game(self, session: Session) -> None:
         """Play ``session``'s game: its screen replaces every screen (the title, the New game
@@ -140,6 +144,8 @@ def screen_for(session: Session) -> Screen:
     """The screen that plays ``session``'s game."""
     if session.store.game.id == CATHEDRAL.id:
         return CathedralScreen(session)
+    if session.store.game.id == NIGHTMARIUM.id:
+        return NightmariumScreen(session)
     return GameScreen(session)
 
 

@@ -1,7 +1,7 @@
 """The Title screen: New game, Continue (the unfinished games), Load, Practice (positions to play
-again), Cathedral (a companion game), Rules, Quit.
+again), the companion games Cathedral and Nightmarium, Rules, Quit.
 
-↑/↓ or j/k move and Enter chooses, or a letter chooses at once (n, c, l, p, a, r, q). Continue is
+↑/↓ or j/k move and Enter chooses, or a letter chooses at once (n, c, l, p, a, m, r, q). Continue is
 offered only when there is an unfinished game, and otherwise says why it cannot be chosen; a
 damaged autosave is counted on its line (Load lists it with the reason).
 """
@@ -18,7 +18,8 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..companions.cathedral_new import CathedralNewScreen
+from ..companions.cathedral_new import cathedral_new_screen
+from ..companions.nightmarium_new import nightmarium_new_screen
 from ..widgets.decision import DIGIT, HINT
 from .load import LoadScreen, continue_words
 from .practice import PracticeScreen
@@ -35,6 +36,7 @@ ITEMS = (
     ("load", "l", "Load a saved game"),
     ("practice", "p", "Practice positions"),
     ("cathedral", "a", "Cathedral — the city game for two"),
+    ("nightmarium", "m", "Nightmarium — the card game of Night Terrors, 2-5"),
     ("rules", "r", "Rules"),
     ("quit", "q", "Quit"),
 )
@@ -110,7 +112,9 @@ class TitleScreen(Screen[None]):
         elif item == "practice":
             app.push_screen(PracticeScreen(app.save_dir))
         elif item == "cathedral":
-            app.push_screen(CathedralNewScreen())
+            app.push_screen(cathedral_new_screen())
+        elif item == "nightmarium":
+            app.push_screen(nightmarium_new_screen())
         elif item == "rules":
             self._rules()
         elif item == "quit":

@@ -1,0 +1,151 @@
+"""Computer players for Nightmarium. They see only their view (``secrets.view``): the planner
+imagines the cards it cannot see (``secrets.resample``) to look ahead through its ability chains."""
+
+from __future__ import annotations
+
+import random
+
+from . import rules
+from .cards import PARTS, card
+from .secrets import resample
+from .state import Action, Done, Draw, Exchange, NightmariumState, Pick, Play, Target
+
+
+class RandomBot:
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: NightmariumState) -> Action:
+        return self.rng.choice(rules.legal_actions(view))
+
+
+def _seat(view: NightmariumState) -> int:
+    seat = rules.decider(view)
+    assert seat is not None
+    return seat
+
+
+def quick_score(view: NightmariumState, action: Action, seat: int) -> float:
+    """How good an action looks on its face: completing and building Creatures, pure ones most,
+    hurting the leader, keeping cards that fit."""
+    me = view.players[seat]
+    if isinstance(action, Play):
+        c = card(action.card)
+        value = 1.0 + PARTS.index(action.part) * 2.0
+        if action.part == "head":
+            creature = next(x for x in me.creatures if x.id == action.creature)
+            legions = {card(x).legion for x in creature.cards} | {c.legion}
+            value += 6.0 + (3.0 if len(legions) == 1 else 0.0)
+        elif action.part == "torso":
+            creature = next(x for x in me.creatures if x.id == action.creature)
+            value += 1.0 if card(creature.cards[0]).legion == c.legion else 0.0
+        elif len(me.creatures) >= view.config.creatures - 1:
+            value -= 1.0
+        return value
+    if isinstance(action, Target):
+        victim = view.players[action.seat]
+        creature = next(x for x in victim.creatures if x.id == action.creature)
+        if action.seat == seat:  # Devourer: lose the least
+            return -len(creature.cards) - (5.0 if rules.complete(creature) else 0.0)
+        return len(creature.cards) * 2.0 + rules.completed(victim) * 1.5
+    if isinstance(action, Pick):
+        if view.pure is not None or view.exchange is not None:
+            return -_keep_value(view, seat, action.card)
+        return 0.0
+    if isinstance(action, Draw):
+        return 0.8
+    if isinstance(action, Done):
+        return 0.5
+    if isinstance(action, Exchange):
+        hand = me.hand
+        playable = sum(bool(rules.placements(view, seat, c)) for c in hand)
+        return 0.9 if len(hand) >= 4 and playable == 0 else -1.0
+    return 0.0
+
+
+def _keep_value(view: NightmariumState, seat: int, card_id: str) -> float:
+    """How much a card in hand is worth keeping: it fits now, or soon."""
+    fits = bool(rules.placements(view, seat, card_id))
+    return (2.0 if fits else 0.0) + (0.5 if card(card_id).ability != "none" else 0.0)
+
+
+class GreedyBot:
+    """The action that looks best on its face (ties at random)."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: NightmariumState) -> Action:
+        seat = _seat(view)
+        actions = rules.legal_actions(view)
+        return max(actions, key=lambda a: (quick_score(view, a, seat), self.rng.random()))
+
+
+def position_value(state: NightmariumState, seat: int) -> float:
+    """A position for ``seat``: complete Creatures (pure ones and near-goal ones most), partial
+    ones, cards in hand; the best opponent's the same, against it."""
+    def worth(i: int) -> float:
+        p = state.players[i]
+        value = 0.0
+        for c in p.creatures:
+            value += (0.0, 1.0, 2.5, 6.0)[len(c.cards)]
+        done = rules.completed(p)
+        value += 4.0 * done * done / state.config.creatures
+        value += 0.4 * min(len(p.hand), 8)
+        return value
+    if state.winner is not None:
+        return 1000.0 if state.winner == seat else -1000.0
+    mine = worth(seat)
+    others = max(worth(i) for i in range(len(state.players)) if i != seat)
+    return mine - 0.8 * others
+
+
+class PlannerBot:
+    """Plans its ability chains: each action is tried on imagined full states (the unseen cards
+    resampled), the rest of the turn played by the greedy rule (through every ability the chain
+    sets off), and the action whose turn ends best on average is chosen."""
+
+    def __init__(self, seed: int, *, samples: int = 3, limit: int = 40) -> None:
+        self.rng = random.Random(seed)
+        self.samples = samples
+        self.limit = limit
+
+    def choose(self, view: NightmariumState) -> Action:
+        seat = _seat(view)
+        actions = rules.legal_actions(view)
+        if len(actions) == 1:
+            return actions[0]
+        if view.pure is not None and view.pure.seats[0] == seat:
+            return max(actions, key=lambda a: (quick_score(view, a, seat), self.rng.random()))
+        worlds = [resample(view, seat, self.rng) for _ in range(self.samples)]
+        best, best_value = actions[0], float("-inf")
+        for action in actions:
+            value = sum(self._rollout(world, action, seat) for world in worlds) / len(worlds)
+            value += self.rng.random() * 1e-6
+            if value > best_value:
+                best, best_value = action, value
+        return best
+
+    def _rollout(self, state: NightmariumState, action: Action, seat: int) -> float:
+        """The rest of ``seat``'s turn after ``action``, its later choices greedy."""
+        turn = state.turns
+        state = rules.step(state, action).state
+        for _ in range(self.limit):
+            who = rules.decider(state)
+            if who is None or state.turns != turn:
+                break
+            state = rules.step(state, self._greedy(state, who)).state
+        return position_value(state, seat)
+
+    def _greedy(self, state: NightmariumState, seat: int) -> Action:
+        options = rules.legal_actions(state)
+        return max(options, key=lambda a: (quick_score(state, a, seat), self.rng.random()))
+
+
+AnyBot = RandomBot | GreedyBot | PlannerBot
+
+
+def make_bot(level: str, seed: int) -> AnyBot:
+    if level == "random":
+        return RandomBot(seed)
+    return GreedyBot(seed) if level == "greedy" else PlannerBot(seed)

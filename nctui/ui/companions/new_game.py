@@ -1,0 +1,93 @@
+"""A companion game's New game screen: rows of settings, each changed with ←/→, and Start. Each
+game gives its rows and how its configuration is made from them (``cathedral_new``,
+``nightmarium_new``)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, cast
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Static
+
+if TYPE_CHECKING:
+    from ..app import NctuiApp
+
+Setting = tuple[str, str, Sequence[tuple[Any, str]]]  # (id, label, choices as (value, words))
+Build = Callable[[dict[str, Any], int], Any]  # the values chosen and a seed -> a configuration
+
+
+class CompanionNewScreen(Screen[None]):
+    DEFAULT_CSS = """
+    CompanionNewScreen { align: center middle; }
+    CompanionNewScreen #new-box { width: 72; max-width: 100%; height: auto; border: round $accent; padding: 0 1; }
+    """
+    BINDINGS = [
+        Binding("up,k", "row(-1)", "Up", show=False),
+        Binding("down,j", "row(1)", "Down", show=False),
+        Binding("left,h", "change(-1)", "Change", show=False),
+        Binding("right,l,space", "change(1)", "Change", show=False),
+        Binding("enter", "enter", "Start"),
+        Binding("s", "start", "Start", show=False),
+        Binding("escape,b", "back", "Back"),
+    ]
+
+    def __init__(self, title: str, settings: Sequence[Setting], build: Build) -> None:
+        super().__init__()
+        self.title_words = title
+        self.settings = tuple(settings)
+        self.build = build
+        self.choice = {sid: 0 for sid, _, _ in self.settings}
+        self.row = 0
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="new-box"):
+            yield Static(id="new-text")
+
+    def on_mount(self) -> None:
+        self._redraw()
+
+    def values(self) -> dict[str, Any]:
+        return {sid: choices[self.choice[sid]][0] for sid, _, choices in self.settings}
+
+    def _redraw(self) -> None:
+        text = Text(f"{self.title_words} — a new game\n\n", style="bold")
+        for i, (sid, label, choices) in enumerate(self.settings):
+            line = f"{label:<12} < {choices[self.choice[sid]][1]} >"
+            text.append(("> " if i == self.row else "  ") + line + "\n", style="reverse" if i == self.row else "")
+        start = self.row == len(self.settings)
+        text.append(("> " if start else "  ") + "Start the game\n", style="reverse" if start else "")
+        text.append("\n↑↓ move · ←→ change · Enter starts · Esc back", style="dim")
+        self.query_one("#new-text", Static).update(text)
+
+    def action_row(self, delta: int) -> None:
+        self.row = (self.row + delta) % (len(self.settings) + 1)
+        self._redraw()
+
+    def action_change(self, delta: int) -> None:
+        if self.row < len(self.settings):
+            sid, _, choices = self.settings[self.row]
+            self.choice[sid] = (self.choice[sid] + delta) % len(choices)
+        self._redraw()
+
+    def action_enter(self) -> None:
+        if self.row == len(self.settings):
+            self.action_start()
+        else:
+            self.action_change(1)
+
+    def action_start(self) -> None:
+        try:
+            config = self.build(self.values(), random.randrange(2**32))
+        except ValueError as exc:
+            self.notify(str(exc), title="Cannot start", severity="warning")
+            return
+        cast("NctuiApp", self.app).start_companion(config)
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
