@@ -212,11 +212,12 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--stop-on-error", action="store_true", help="stop at the first failed game")
     sim.add_argument("--solo", action="store_true", help="a bot plays solo against the King of Horrors")
     sim.add_argument("--game", default="nightmare-cathedral", metavar="ID",
-                     help="which game: nightmare-cathedral (default) or a companion game (cathedral, nightmarium)")
+                     help="which game: nightmare-cathedral (default) or a companion game "
+                          "(cathedral, nightmarium, dreamers)")
     sim.add_argument("--levels", type=_levels, default=None, metavar="LEVELS",
                      help="a companion game's computer player on each seat, comma-separated "
                           "(cathedral: random, greedy or strong; nightmarium: 2-5 of random, greedy or "
-                          "planner; default: the two strongest)")
+                          "planner; dreamers: 2-4 of random or gambler; default: the two strongest)")
     _add_difficulty(sim)
     _add_game_options(sim)
 
@@ -305,7 +306,7 @@ def _simulate_companion(parser: argparse.ArgumentParser, args: argparse.Namespac
 
     game: Any = game_named(args.game)
     if game is None or not hasattr(game, "computer_game"):
-        parser.exit(2, f"nctui simulate: error: no game {args.game!r} to simulate (cathedral, nightmarium)\n")
+        parser.exit(2, f"nctui simulate: error: no game {args.game!r} to simulate (cathedral, nightmarium, dreamers)\n")
     levels = args.levels or game.levels[::-1][:2]
     seed = args.seed if args.seed is not None else random.randrange(SEED_MAX + 1)
     try:

@@ -160,3 +160,16 @@ def in_time(fn: Callable[[], Any], wait: float = 20.0) -> Any:
     if "error" in result:
         raise result["error"]
     return result.get("value")
+
+
+async def settle(pilot: Any, condition: Callable[[], bool], wait: float = 20.0) -> bool:
+    """Let the app run (a computer player thinks on the session's thread) until ``condition``
+    holds, at most ``wait`` seconds; whether it came to hold."""
+    import time
+
+    end = time.monotonic() + wait
+    while not condition():
+        if time.monotonic() > end:
+            return False
+        await pilot.pause(0.05)
+    return True

@@ -16,7 +16,7 @@ from nctui.session.session import new_session
 from nctui.ui.app import create_app
 from nctui.ui.companions.cathedral import CathedralScreen
 from nctui.ui.companions.new_game import CompanionNewScreen
-from tests.helpers import in_time
+from tests.helpers import settle
 
 
 def _app(tmp_path, config: CathedralConfig | None = None):
@@ -90,15 +90,16 @@ def test_the_computer_answers_and_undo_takes_back_the_persons_move(tmp_path) -> 
     async def go() -> None:
         app = _app(tmp_path, CathedralConfig(seats=("bot", "human"), levels=("greedy", "strong"), seed=4))
         async with app.run_test(size=(80, 24)) as pilot:
-            assert in_time(lambda: app.game.store.state.to_move == 1, 10)  # the computer placed the Cathedral
+            # the computer placed the Cathedral
+            assert await settle(pilot, lambda: app.game.store.state.to_move == 1, 10)
             await pilot.pause()
             await pilot.press("down", "down", "down", "down", "down", "enter")  # the Academy at D9
-            assert in_time(lambda: len(app.game.store.state.buildings) == 3, 10)  # and Light answered
+            assert await settle(pilot, lambda: len(app.game.store.state.buildings) == 3, 10)  # and Light answered
             await pilot.pause()
             assert "Dark (you): place a building" in app.screen.query_one("#cat-status").content.plain
             await pilot.press("u")
             await pilot.pause()
-            assert in_time(lambda: len(app.game.store.state.buildings) == 1, 5)
+            assert await settle(pilot, lambda: len(app.game.store.state.buildings) == 1, 5)
     asyncio.run(go())
 
 

@@ -15,7 +15,7 @@ from nctui.session.session import new_session
 from nctui.ui.app import create_app
 from nctui.ui.companions.new_game import CompanionNewScreen
 from nctui.ui.companions.nightmarium import NightmariumScreen
-from tests.helpers import in_time
+from tests.helpers import settle
 
 
 def _app(tmp_path, config: NightmariumConfig | None = None):
@@ -48,7 +48,7 @@ def test_a_game_against_the_computer_from_the_title(tmp_path, size) -> None:
             await pilot.pause()
             assert len(app.game.store.state.players[0].hand) == 6
             await pilot.press("enter")  # the highlighted option: Draw a card again
-            assert in_time(lambda: app.game.store.state.turn == 0 and app.game.store.state.turns == 2, 20)
+            assert await settle(pilot, lambda: app.game.store.state.turn == 0 and app.game.store.state.turns == 2, 20)
             await pilot.pause()
             assert "Player 1's turn" in _text(app, "nm-status")
             assert any("Chosen: Draw a card" in m for m in app.seen)

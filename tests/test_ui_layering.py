@@ -23,9 +23,13 @@ UI = ROOT / "ui"
 # a view (the one query module). Every other engine module holds rules.
 ALLOWED_ENGINE = {"state", "king_state", "work", "events", "actions", "errors", "config", "views", "facts"}
 # A companion game's rules and computer players are off limits too: its screen reads its facts.
+# A game on a server is reached through its connection (net.client, net.protocol's messages): the
+# UI never runs the host's rooms, their sessions or their store.
 FORBIDDEN = ("nctui.bots", "nctui.simulate", "nctui.playout", "nctui.companions.cathedral.bots",
+             "nctui.companions.dreamers.bots", "nctui.companions.dreamers.rules",
              "nctui.companions.nightmarium.bots", "nctui.companions.nightmarium.rules",
-             "nctui.companions.nightmarium.secrets", "nctui.companions.cathedral.rules")
+             "nctui.companions.nightmarium.secrets", "nctui.companions.cathedral.rules",
+             "nctui.net.host", "nctui.net.rooms", "nctui.net.store_sqlite")
 
 
 def _module_name(path: Path) -> str:
@@ -74,6 +78,9 @@ def test_the_import_parser_resolves_relative_imports_and_submodules():
     assert {"nctui.engine.facts", "nctui.engine.views", "nctui.describe", "nctui.ui.widgets.common"} <= found
     assert refused("nctui.engine.board") and refused("nctui.engine") and refused("nctui.bots.planner_bot")
     assert not refused("nctui.engine.facts") and not refused("nctui.describe")
+    assert refused("nctui.net.rooms") and refused("nctui.net.host") and not refused("nctui.net.client")
+    lobby = imported(UI / "lobby_app.py")
+    assert {"nctui.net.client", "nctui.net.protocol"} <= lobby
 
 
 def test_no_ui_module_imports_a_bot_the_simulator_or_a_rule_module():

@@ -268,7 +268,7 @@ def test_inspector_opens_browses_and_closes(tmp_path):
         app = create_app(_played(SOLO, 60), save_dir=tmp_path)
         async with app.run_test(size=SMALL) as pilot:
             await pilot.pause()
-            await pilot.press("c", "down", "enter")  # the hand's second card, in full
+            await pilot.press("c", "down", "i")  # the hand's second card, in full
             await pilot.pause()
             inspector = app.screen
             assert isinstance(inspector, InspectorScreen)

@@ -77,6 +77,7 @@ class Connection:
 
     async def handle(self, msg: P.ClientMessage) -> None:
         rooms = self.host.rooms
+        request = str(msg.__struct_config__.tag)
         try:
             if isinstance(msg, P.Hello):
                 raise P.ProtocolError("hello twice")
@@ -102,12 +103,13 @@ class Connection:
             else:
                 self.decide(msg)
         except RoomError as exc:
-            await self.send(P.Refused(reason=str(exc)))
+            await self.send(P.Refused(reason=str(exc), request=request))
         except StaleState as exc:
             self._wake.set()
-            await self.send(P.Refused(reason=str(exc), stale=True))
+            await self.send(P.Refused(reason=str(exc), stale=True, request=request))
         except (ValueError, StoreError) as exc:  # the game's refusal names the rule
-            await self.send(P.Refused(reason=str(exc).splitlines()[0] if str(exc) else type(exc).__name__))
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            await self.send(P.Refused(reason=reason, request=request))
 
     def decide(self, msg: P.Act | P.Undo | P.Redo | P.UndoTo) -> None:
         room = self.room
@@ -183,6 +185,8 @@ class Host:
         self.connections.add(task)
         try:
             await Connection(self, reader, writer).run()
+        except asyncio.CancelledError:
+            pass  # the host closes: end quietly (Python 3.11's stream callback logs a cancelled task as an error)
         finally:
             self.connections.discard(task)
 

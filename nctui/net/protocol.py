@@ -110,6 +110,7 @@ class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
     kind: Literal["human", "bot", "king"]
     holder: str = ""  # the name of the person holding the seat ('' free)
     connected: bool = False
+    identity: str = ""  # the holder's identity (their key's fingerprint): how a person finds their seat again
 
 
 class RoomInfo(msgspec.Struct, frozen=True, kw_only=True):
@@ -173,6 +174,7 @@ class Refused(_Msg, tag="refused"):
 
     reason: str
     stale: bool = False
+    request: str = ""  # the tag of the refused request ("act", "undo", …), so the client can say what
 
 
 class Bye(_Msg, tag="bye"):

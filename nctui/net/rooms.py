@@ -136,7 +136,8 @@ class Room:
 
     def seats(self) -> tuple[P.SeatInfo, ...]:
         return tuple(P.SeatInfo(kind=kind, holder=h.name if h is not None else "",
-                                connected=self.connections.get(i, 0) > 0)
+                                connected=self.connections.get(i, 0) > 0,
+                                identity=h.identity if h is not None else "")
                      for i, (kind, h) in enumerate(zip(self.session.seat_kinds, self.record.holders)))
 
     def info(self) -> P.RoomInfo:

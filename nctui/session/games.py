@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..companions.cathedral.game import Cathedral
+from ..companions.dreamers.game import Dreamers
 from ..companions.nightmarium.game import Nightmarium
 from .nightmare_cathedral import NightmareCathedral
 from .protocol import Game
@@ -16,8 +17,9 @@ AnyGame = Game[Any, Any, Any, Any]
 NIGHTMARE_CATHEDRAL: AnyGame = NightmareCathedral()
 CATHEDRAL: AnyGame = Cathedral()
 NIGHTMARIUM: AnyGame = Nightmarium()
+DREAMERS: AnyGame = Dreamers()
 
-GAMES: dict[str, AnyGame] = {g.id: g for g in (NIGHTMARE_CATHEDRAL, CATHEDRAL, NIGHTMARIUM)}
+GAMES: dict[str, AnyGame] = {g.id: g for g in (NIGHTMARE_CATHEDRAL, CATHEDRAL, NIGHTMARIUM, DREAMERS)}
 
 
 def game_named(game_id: str) -> AnyGame | None:

@@ -18,14 +18,17 @@ from textual.screen import Screen
 
 from .. import saves
 from ..companions.cathedral.state import CathedralConfig
+from ..companions.dreamers.state import DreamersConfig
 from ..companions.nightmarium.state import NightmariumConfig
 from ..engine.config import GameConfig
-from ..session.games import CATHEDRAL, NIGHTMARIUM
+from ..session.games import CATHEDRAL, DREAMERS, NIGHTMARIUM
 from ..session.session import Session, UndoMode, default_undo, new_session
 from ..store import Store
 from . import theme
 from .commands import ScreenCommands
+from .companions.base import CompanionScreen
 from .companions.cathedral import CathedralScreen
+from .companions.dreamers import DreamersScreen
 from .companions.nightmarium import NightmariumScreen
 from .screens.game import GameScreen
 from .screens.help import HelpScreen
@@ -87,10 +90,9 @@ class NctuiApp(App[None]):
     def _game_screen(self) -> GameScreen | None:
         return next((s for s in reversed(self.screen_stack) if isinstance(s, GameScreen)), None)
 
-    def _any_game_screen(self) -> GameScreen | CathedralScreen | NightmariumScreen | None:
+    def _any_game_screen(self) -> GameScreen | CompanionScreen | None:
         """The screen of the game being played, whichever game it is."""
-        return next((s for s in reversed(self.screen_stack)
-                     if isinstance(s, GameScreen | CathedralScreen | NightmariumScreen)), None)
+        return next((s for s in reversed(self.screen_stack) if isinstance(s, GameScreen | CompanionScreen)), None)
 
     # -- starting games -------------------------------------------------------------------------
 
@@ -109,9 +111,9 @@ class NctuiApp(App[None]):
         more people play, else practice)."""
         self.open_game(new_session(config, folder=self.save_dir, undo=undo, bot_delay=self.bot_delay))
 
-    def start_companion(self, config: CathedralConfig | NightmariumConfig) -> None:
+    def start_companion(self, config: CathedralConfig | NightmariumConfig | DreamersConfig) -> None:
         """Start a new game of a companion game (its configuration says which) and play it."""
-        game = CATHEDRAL if isinstance(config, CathedralConfig) else NIGHTMARIUM
+        game = next(g for g in (CATHEDRAL, NIGHTMARIUM, DREAMERS) if isinstance(config, g.config_type))
         self.open_game(new_session(config, game=game, folder=self.save_dir, bot_delay=self.bot_delay))
 
     def open_game(self, session: Session) -> None:
@@ -142,11 +144,8 @@ class NctuiApp(App[None]):
 
 def screen_for(session: Session) -> Screen:
     """The screen that plays ``session``'s game."""
-    if session.store.game.id == CATHEDRAL.id:
-        return CathedralScreen(session)
-    if session.store.game.id == NIGHTMARIUM.id:
-        return NightmariumScreen(session)
-    return GameScreen(session)
+    screens = {CATHEDRAL.id: CathedralScreen, NIGHTMARIUM.id: NightmariumScreen, DREAMERS.id: DreamersScreen}
+    return screens.get(session.store.game.id, GameScreen)(session)
 
 
 def create_app(game: Session | Store | GameConfig | None, save_dir: Path | str | None = None, *,

@@ -9,33 +9,24 @@ seat plays on the session's own thread; the screen only draws what the session s
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Footer, RichLog, Static
 
-from ... import saves
 from ...companions.cathedral import words
 from ...companions.cathedral.facts import CathedralFacts
 from ...companions.cathedral.pieces import CATHEDRAL, name_of, size_of
 from ...companions.cathedral.state import CathedralState, Place
-from ...session.session import SessionError
 from ...store import StoreError
-from ..screens.load import LoadScreen
-from ..screens.save import SaveScreen, default_name
+from .base import GAME_KEYS, CompanionScreen
 from .cathedral_board import city_text
 
-if TYPE_CHECKING:
-    from ..app import NctuiApp
 
-
-class CathedralScreen(Screen[None]):
+class CathedralScreen(CompanionScreen):
     DEFAULT_CSS = """
     CathedralScreen { layout: vertical; }
     CathedralScreen #cat-status { height: 1; background: $boost; padding: 0 1; }
@@ -55,28 +46,17 @@ class CathedralScreen(Screen[None]):
         Binding("enter", "place", "Place", id="cathedral.place"),
         *(Binding(str(d), f"pick_number({d})", f"Building {d}", show=False, id=f"cathedral.pick{d}")
           for d in range(1, 10)),
-        Binding("u", "undo", "Undo", id="cathedral.undo"),
-        Binding("r", "redo", "Redo", id="cathedral.redo"),
-        Binding("s", "save", "Save", id="cathedral.save"),
-        Binding("o", "load", "Load", show=False, id="cathedral.load"),
-        Binding("q", "quit_game", "Save & quit", id="cathedral.quit"),
+        *GAME_KEYS,
     ]
-
-    class Changed(Message):
-        """The game changed (posted from whichever thread changed it)."""
+    LOG_ID = "cat-log"
+    SAVE_PREFIX = "cathedral-"
 
     def __init__(self, game: Any) -> None:
-        super().__init__()
-        self.game = game
-        kinds = tuple(game.seat_kinds)
-        self.humans = tuple(i for i, k in enumerate(kinds) if k == "human")
+        super().__init__(game)
         self.building = ""  # the building being placed (an id), "" before the first draw
         self.turn = 0
         self.row = 0
         self.col = 0
-        self._logged = 0
-        self._unsubscribe: Any = None
-        self._quit_armed = False
 
     def compose(self) -> ComposeResult:
         yield Static(id="cat-status")
@@ -93,18 +73,16 @@ class CathedralScreen(Screen[None]):
         self.query_one("#cat-city").border_title = "City"
         self.query_one("#cat-side").border_title = "Buildings"
         self.query_one("#cat-log").border_title = "Log"
-        self._unsubscribe = self.game.subscribe(lambda: self.post_message(self.Changed()))
         self.row, self.col = 3, 3
-        self._write_log()
-        self._redraw()
+        super().on_mount()
 
-    def on_unmount(self) -> None:
-        if self._unsubscribe is not None:
-            self._unsubscribe()
+    def describe(self, event: Any) -> str:
+        return words.describe_event(event)
 
-    def on_cathedral_screen_changed(self, message: Changed) -> None:
-        message.stop()
-        self._write_log()
+    def save_turn(self) -> int:
+        return self._view().moves
+
+    def redraw(self) -> None:
         self._redraw()
 
     # -- what is shown ---------------------------------------------------------------------------
@@ -210,17 +188,6 @@ class CathedralScreen(Screen[None]):
             text.append(f"{name_of(self.building)} at {where}: not allowed. {problem}.", style="red")
         return text
 
-    def _write_log(self) -> None:
-        update = self.game.events(self._logged, self.viewer)
-        log = self.query_one("#cat-log", RichLog)
-        if update.state_id < self._logged:  # undone: the log starts again
-            log.clear()
-            update = self.game.events(0, self.viewer)
-        lines = [words.describe_event(e) for e in update.events]
-        if lines:
-            log.write("\n".join(lines))
-        self._logged = update.state_id
-
     # -- keys -------------------------------------------------------------------------------------
 
     def action_move(self, drow: int, dcol: int) -> None:
@@ -259,47 +226,3 @@ class CathedralScreen(Screen[None]):
             self.game.send(self._action(), seen_state_id=self.game.state_id, seat=seat)
         except (ValueError, StoreError) as exc:
             self.notify(str(exc), title="Not now", severity="warning", timeout=6)
-
-    def action_undo(self) -> None:
-        if self.game.state_id == 0:
-            self.notify("Nothing to undo: this is the start of the game.", severity="warning")
-            return
-        try:
-            self.game.undo(self.viewer)
-        except StoreError as exc:
-            self.notify(str(exc), title="Undo", severity="warning", timeout=8)
-
-    def action_redo(self) -> None:
-        if not self.game.can_redo():
-            self.notify("Nothing to redo.", severity="warning")
-            return
-        try:
-            self.game.redo()
-        except StoreError as exc:
-            self.notify(str(exc), title="Redo", severity="warning", timeout=8)
-
-    def action_save(self) -> None:
-        folder = saves.save_dir(getattr(self.app, "save_dir", None))
-        name = default_name(self._view().moves, prefix="cathedral-")
-        self.app.push_screen(SaveScreen(self.game, folder, name), self._saved)
-
-    def _saved(self, path: Path | None) -> None:
-        if path is not None:
-            self.notify(f"Saved to {path}", title="Saved")
-
-    def action_load(self) -> None:
-        self.app.push_screen(LoadScreen(getattr(self.app, "save_dir", None)))
-
-    def action_quit_game(self) -> None:
-        """Save, then quit; if saving fails, say so and quit only on a second q."""
-        try:
-            path = self.game.flush()
-        except (saves.SaveError, SessionError):
-            path = None
-        if path is None and not self._quit_armed:
-            self._quit_armed = True
-            self.notify("The game could not be saved. Press q again to quit without saving.",
-                        title="Not saved", severity="error", timeout=10)
-            return
-        message = f"Game saved to {path}. Continue with: nctui (then c)" if path else None
-        cast("NctuiApp", self.app).exit(message=message)

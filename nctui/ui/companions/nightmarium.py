@@ -8,30 +8,17 @@ Keys: ↑/↓ and Enter, or a digit, choose an option; u undo, r redo, s save, o
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Footer, OptionList, RichLog, Static
-from textual.widgets.option_list import Option
 
-from ... import saves
 from ...companions.nightmarium import words
 from ...companions.nightmarium.cards import LEGIONS, PARTS, card
-from ...companions.nightmarium.facts import NightmariumFacts
 from ...companions.nightmarium.state import HIDDEN, NightmariumState
-from ...session.session import SessionError
-from ...store import StoreError
-from ..screens.load import LoadScreen
-from ..screens.save import SaveScreen, default_name
-
-if TYPE_CHECKING:
-    from ..app import NctuiApp
+from .base import OptionsScreen
 
 LEGION_LETTER = {"necronauts": "N", "insektoids": "I", "chimeridae": "C", "homunculi": "H"}
 LEGION_STYLE = {"necronauts": "bold #6fa8ff", "insektoids": "bold #c89a5a", "chimeridae": "bold #6fd36f",
@@ -49,7 +36,7 @@ def stack(cards: tuple[str, ...]) -> Text:
     return text
 
 
-class NightmariumScreen(Screen[None]):
+class NightmariumScreen(OptionsScreen):
     DEFAULT_CSS = """
     NightmariumScreen { layout: vertical; }
     NightmariumScreen #nm-status { height: 1; background: $boost; padding: 0 1; }
@@ -65,27 +52,8 @@ class NightmariumScreen(Screen[None]):
     NightmariumScreen.-covered #nm-body { display: none; }
     NightmariumScreen.-covered #nm-cover { display: block; }
     """
-    BINDINGS = [
-        *(Binding(str(d), f"pick({d})", f"Option {d}", show=False, id=f"nightmarium.pick{d}") for d in range(1, 10)),
-        Binding("u", "undo", "Undo", id="nightmarium.undo"),
-        Binding("r", "redo", "Redo", id="nightmarium.redo"),
-        Binding("s", "save", "Save", id="nightmarium.save"),
-        Binding("o", "load", "Load", show=False, id="nightmarium.load"),
-        Binding("q", "quit_game", "Save & quit", id="nightmarium.quit"),
-    ]
-
-    class Changed(Message):
-        """The game changed (posted from whichever thread changed it)."""
-
-    def __init__(self, game: Any) -> None:
-        super().__init__()
-        self.game = game
-        self.humans = tuple(i for i, k in enumerate(game.seat_kinds) if k == "human")
-        self.looking = self.humans[0] if self.humans else 0  # the person at the keyboard
-        self._shown: tuple[int, tuple[object, ...]] = (-1, ())  # (state id, options) on screen
-        self._logged = 0
-        self._unsubscribe: Any = None
-        self._quit_armed = False
+    LOG_ID, OPTIONS_ID, COVER_ID = "nm-log", "nm-options", "nm-cover"
+    SAVE_PREFIX = "nightmarium-"
 
     def compose(self) -> ComposeResult:
         yield Static(id="nm-status")
@@ -107,53 +75,38 @@ class NightmariumScreen(Screen[None]):
         self.query_one("#nm-hand").border_title = "Your hand"
         self.query_one("#nm-options").border_title = "Decision"
         self.query_one("#nm-log").border_title = "Log"
-        self._unsubscribe = self.game.subscribe(lambda: self.post_message(self.Changed()))
-        self._write_log()
-        self._redraw()
+        super().on_mount()
 
-    def on_unmount(self) -> None:
-        if self._unsubscribe is not None:
-            self._unsubscribe()
+    def describe(self, event: Any) -> str:
+        return words.describe_event(event)
 
-    def on_nightmarium_screen_changed(self, message: Changed) -> None:
-        message.stop()
-        self._write_log()
-        self._redraw()
+    def describe_action(self, action: Any) -> str:
+        return words.describe_action(action)
 
-    # -- what is shown ---------------------------------------------------------------------------
-
-    def _decider(self) -> int | None:
-        return cast("int | None", self.game.deciding_seat())
-
-    def _covered(self) -> bool:
-        """Hot-seat: another person must take the keyboard before their hand shows."""
-        seat = self._decider()
-        return len(self.humans) > 1 and seat in self.humans and seat != self.looking
+    def save_turn(self) -> int:
+        return self._view().turns
 
     def _view(self) -> NightmariumState:
         return cast(NightmariumState, self.game.view(self.looking))
 
-    def _redraw(self) -> None:
-        covered = self._covered()
-        self.set_class(covered, "-covered")
+    def redraw(self) -> None:
+        self.query_one("#nm-status", Static).update(self._status(self._view()))
+        super().redraw()
+
+    def draw_panels(self) -> None:
         view = self._view()
-        self.query_one("#nm-status", Static).update(self._status(view))
-        if covered:
-            seat = cast(int, self._decider())
-            self.query_one("#nm-cover", Static).update(
-                f"Player {seat + 1}, take the keyboard: your hand is hidden from the others.\n\n"
-                "Press Enter when only you are looking.")
-            return
-        facts = cast(NightmariumFacts, self.game.facts(self.looking))
         self.query_one("#nm-players", Static).update(self._players(view))
         self.query_one("#nm-hand", Static).update(self._hand(view))
         self.query_one("#nm-chain", Static).update(self._chain(view))
-        self._options(view, facts)
+        menu = self.query_one("#nm-options", OptionList)
+        seat = self.decider()
+        mine = seat is not None and seat == self.looking and seat in self.humans
+        menu.border_title = f"Herald: place {card(view.revealed[0]).name}" if view.revealed and mine else "Decision"
 
     def _status(self, view: NightmariumState) -> Text:
         if view.winner is not None:
             return Text(f"Nightmarium · Player {view.winner + 1} wins · u: undo · q: quit")
-        seat = self._decider()
+        seat = self.decider()
         who = "" if seat is None else f"Player {seat + 1}"
         if seat is not None and seat not in self.humans:
             doing = f"{who} (computer) is thinking…"
@@ -199,111 +152,3 @@ class NightmariumScreen(Screen[None]):
         now = view.activation.abilities[0]
         return Text(f"Abilities to perform: {names}\nNow: {words.ABILITY_NAMES[now]}, "
                     f"{words.ABILITY_WORDS[now]}")
-
-    def _options(self, view: NightmariumState, facts: NightmariumFacts) -> None:
-        seat = self._decider()
-        mine = seat is not None and seat in self.humans and seat == self.looking
-        options = facts.options if mine else ()
-        key = (self.game.state_id, options)
-        if key == self._shown:
-            return
-        self._shown = key
-        menu = self.query_one("#nm-options", OptionList)
-        menu.clear_options()
-        if view.revealed and mine:
-            menu.border_title = f"Herald: place {card(view.revealed[0]).name}"
-        else:
-            menu.border_title = "Decision"
-        menu.add_options([Option(f"{i if i <= 9 else ' '}  {words.describe_action(cast(Any, a))}")
-                          for i, a in enumerate(options, 1)])
-        if options:
-            menu.highlighted = 0
-            menu.focus()
-
-    def _write_log(self) -> None:
-        update = self.game.events(self._logged, self.looking)
-        log = self.query_one("#nm-log", RichLog)
-        if update.state_id < self._logged:
-            log.clear()
-            update = self.game.events(0, self.looking)
-        lines = [words.describe_event(e) for e in update.events]
-        if lines:
-            log.write("\n".join(lines))
-        self._logged = update.state_id
-
-    # -- keys ------------------------------------------------------------------------------------
-
-    def on_key(self, event: Any) -> None:
-        if self._covered() and event.key in ("enter", "space"):
-            event.stop()
-            self.looking = cast(int, self._decider())
-            self._shown = (-1, ())
-            self._logged = 0
-            self.query_one("#nm-log", RichLog).clear()
-            self._write_log()
-            self._redraw()
-
-    def on_option_list_option_selected(self, message: OptionList.OptionSelected) -> None:
-        message.stop()
-        self._choose(message.option_index)
-
-    def action_pick(self, number: int) -> None:
-        self._choose(number - 1)
-
-    def _choose(self, index: int) -> None:
-        if self._covered():
-            return  # a digit never lifts the cover and chooses at once
-        state_id, options = self._shown
-        seat = self._decider()
-        if seat is None or seat not in self.humans or state_id != self.game.state_id or not 0 <= index < len(options):
-            return
-        action = options[index]
-        try:
-            self.game.send(action, seen_state_id=state_id, seat=seat)
-        except (ValueError, StoreError) as exc:
-            self.notify(str(exc), title="Not now", severity="warning", timeout=6)
-            return
-        self.notify(f"Chosen: {words.describe_action(cast(Any, action))}", timeout=2)  # echoed: no surprise
-
-    def action_undo(self) -> None:
-        if self.game.state_id == 0:
-            self.notify("Nothing to undo: this is the start of the game.", severity="warning")
-            return
-        try:
-            self.game.undo(self.looking)
-        except StoreError as exc:
-            self.notify(str(exc), title="Undo", severity="warning", timeout=8)
-
-    def action_redo(self) -> None:
-        if not self.game.can_redo():
-            self.notify("Nothing to redo.", severity="warning")
-            return
-        try:
-            self.game.redo()
-        except StoreError as exc:
-            self.notify(str(exc), title="Redo", severity="warning", timeout=8)
-
-    def action_save(self) -> None:
-        folder = saves.save_dir(getattr(self.app, "save_dir", None))
-        self.app.push_screen(SaveScreen(self.game, folder, default_name(self._view().turns, prefix="nightmarium-")),
-                             self._saved)
-
-    def _saved(self, path: Path | None) -> None:
-        if path is not None:
-            self.notify(f"Saved to {path}", title="Saved")
-
-    def action_load(self) -> None:
-        self.app.push_screen(LoadScreen(getattr(self.app, "save_dir", None)))
-
-    def action_quit_game(self) -> None:
-        try:
-            path = self.game.flush()
-        except (saves.SaveError, SessionError):
-            path = None
-        if path is None and not self._quit_armed:
-            self._quit_armed = True
-            self.notify("The game could not be saved. Press q again to quit without saving.",
-                        title="Not saved", severity="error", timeout=10)
-            return
-        message = f"Game saved to {path}. Continue with: nctui (then c)" if path else None
-        cast("NctuiApp", self.app).exit(message=message)

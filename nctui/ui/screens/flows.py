@@ -61,6 +61,7 @@ class FlowsMixin(_Host):
 
     game: GameClient
     viewer: int
+    seat: int | None  # the one seat the screen shows (a game on a server), None: hot-seat
     bots: frozenset[int]
     # Defaults until _flows_start() runs (a redraw before the mount draws, as before).
     _hotseat = _handoff_first = _over_shown = False
@@ -81,7 +82,7 @@ class FlowsMixin(_Host):
         self._king_seen = self.game.state_id
         self._king_during = self._in_king_turn(self.game.view(self.viewer).state)
         self._over_shown = False
-        if not self._handoff_first:  # nothing private is on screen yet: start with the decider
+        if not self._handoff_first and self.seat is None:  # nothing private is on screen yet: start with the decider
             seat = self.game.deciding_seat()
             if seat is not None and seat not in self.bots:
                 self.viewer = seat

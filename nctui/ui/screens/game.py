@@ -32,7 +32,7 @@ from ...engine.views import View
 from ...store import StoreError
 from ..client import GameClient, SessionError
 from ..rules.topics import refusal_words, topic_for_decision, topic_for_error  # rules: R and refusals
-from ..widgets.board import BoardView, legal_areas
+from ..widgets.board import BoardView, cell_lines_for, legal_areas, region_entries
 from ..widgets.cards import entries as card_entries
 from ..widgets.common import OptionsPicked, seat_style
 from ..widgets.decision import DecisionPanel, Prompt
@@ -71,7 +71,10 @@ class GameScreen(FlowsMixin, Screen[None]):
         Binding("m", "cursor('matrix')", "Matrix cursor", show=False, id="game.matrix-cursor"),
         Binding("c", "cursor('hand')", "Hand cursor", show=False, id="game.hand-cursor"),
         Binding("escape", "focus_decision", "Back to the options", show=False, id="game.focus-decision"),
-        Binding("i", "inspect", "Card", id="game.inspect"),
+        Binding("i", "inspect", "Inspect", id="game.inspect"),
+        # Digits pick an option from anywhere on the screen (the board, matrix and hand cursors
+        # too): the decision panel binds its own, these serve while another widget has the focus.
+        *(Binding(str(d), f"pick_option({d})", f"Option {d}", show=False, id=f"game.pick-{d}") for d in range(1, 10)),
         # Flows (screens/flows.py): the timeline, save, load, the game over screen.
         Binding("t", "timeline", "Timeline", id="game.timeline"),
         Binding("s", "save", "Save", id="game.save"),
@@ -81,15 +84,20 @@ class GameScreen(FlowsMixin, Screen[None]):
         Binding("g", "game_over", "Scores", show=False, id="game.game-over"),
     ]
 
+    QUIT_WORDS = "save and quit"  # what q does (a game on a server: back to the lobby)
+
     class GameChanged(Message):
         """The game changed (posted from the thread that changed it)."""
 
-    def __init__(self, game: GameClient) -> None:
+    def __init__(self, game: GameClient, *, seat: int | None = None) -> None:
+        """``seat``: the one seat this screen shows and decides for (a game on a server: each
+        person has a terminal of their own; -1 a spectator); None: whoever decides (hot-seat)."""
         super().__init__()
         self.game = game
+        self.seat = seat
         self.bots = frozenset(i for i, kind in enumerate(game.seat_kinds) if kind == "bot")
         humans = [i for i, kind in enumerate(game.seat_kinds) if kind == "human"]
-        self.viewer = humans[0] if humans else 0
+        self.viewer = seat if seat is not None else humans[0] if humans else 0
         self._logged = -1
         self._shown = (-1, -1)  # (game revision, state id) of the prompt on screen
         self._handled: tuple[object, ...] = ()  # what the last GameChanged found
@@ -180,7 +188,9 @@ class GameScreen(FlowsMixin, Screen[None]):
             return
         # a cursor stays while the same person looks (a computer's move does not take it away)
         keep_cursor = self._cursor_focused() and (seat is None or seat in self.bots or seat == self.viewer)
-        if seat is not None and seat not in self.bots:
+        # on a server a seat can pass to a computer (its person stayed away) and back
+        self.bots = frozenset(i for i, kind in enumerate(self.game.seat_kinds) if kind == "bot")
+        if seat is not None and seat not in self.bots and self.seat is None:
             self.viewer = seat
         view, facts = self.game.view(self.viewer), self.game.facts(self.viewer)
         self._note_seen()  # flows: what this person has seen, for their next hand-off
@@ -205,7 +215,8 @@ class GameScreen(FlowsMixin, Screen[None]):
         state = view.state
         key = self.game.revision
         if state.outcome is not None:
-            return Prompt(key=key, title=Text("Game over", style="bold reverse"), notes=_outcome_lines(state))
+            return Prompt(key=key, title=Text("Game over", style="bold reverse"),
+                          notes=_outcome_lines(state, self.QUIT_WORDS))
         d = state.decision
         if d is None:
             return Prompt(key=key, title=Text("Nothing to decide"))
@@ -214,7 +225,10 @@ class GameScreen(FlowsMixin, Screen[None]):
         if d.seat in self.bots:
             doing = "thinking" if self.game.thinking == d.seat else "to decide"
             title.append(f" computer player, {doing}: {describe_decision(state)}…")
-            return Prompt(key=key, title=title, notes=("u: undo back to your last decision · q: save and quit",))
+            return Prompt(key=key, title=title, notes=(f"u: undo back to your last decision · q: {self.QUIT_WORDS}",))
+        if not self._decides(d.seat):  # a game on a server: another person's decision
+            title.append(f" deciding: {describe_decision(state)}…")
+            return Prompt(key=key, title=title, notes=(f"Waiting for their decision · q: {self.QUIT_WORDS}",))
         title.append(f" {describe_decision(state)}")
         return Prompt(key=key, title=title, options=tuple(describe_action(a, state) for a in d.options))
 
@@ -235,13 +249,17 @@ class GameScreen(FlowsMixin, Screen[None]):
         if message.key != revision or state_id != self.game.state_id:
             return  # chosen on a prompt that is no longer shown
         seat = self.game.deciding_seat()
-        if seat is None or seat in self.bots:
+        if seat is None or seat in self.bots or not self._decides(seat):
             return
         decision = self.game.view(seat).state.decision
         if decision is None or not 0 <= message.index < len(decision.options):
             return
         options = decision.options
         self._dispatch(options[message.index], state_id, seat)
+
+    def _decides(self, seat: int) -> bool:
+        """Whether this screen decides for ``seat`` (hot-seat: every person's seat)."""
+        return self.seat is None or seat == self.seat
 
     def _dispatch(self, action, state_id: int, seat: int) -> None:
         try:
@@ -323,6 +341,7 @@ class GameScreen(FlowsMixin, Screen[None]):
         tabbed = not (self.size.width >= 120 and self.size.height >= 34)
         self.set_class(tabbed, "-tabbed")
         self.set_class(not tabbed, "-all")
+        self.query_one(BoardView).cell_lines = cell_lines_for(self.size.height)  # the board grows with the terminal
 
     def _pane(self, panel: str) -> Widget:
         return self.query_one(f"#{panel}-pane" if panel != "log" else "#log")
@@ -383,17 +402,27 @@ class GameScreen(FlowsMixin, Screen[None]):
 
     # -- the card inspector ---------------------------------------------------------------------
 
+    def action_pick_option(self, digit: int) -> None:
+        """A digit while a cursor has the focus: the option of that number, as in the list."""
+        self.query_one(DecisionPanel).action_pick(digit)
+
     def action_inspect(self, card_id: str = "") -> None:
-        """i: every card the viewer may see, starting at the hand's cursor (or ``card_id``)."""
-        hand = self.query_one(HandView)
+        """i: every card the viewer may see, starting at the hand's cursor (or ``card_id``, or the
+        Action card of the matrix's Day space under its cursor); on the board's cursor, the
+        areas, starting at the one under it."""
+        board = self.query_one(BoardView)
+        if board.has_focus and board.view is not None and board.facts is not None:
+            areas = region_entries(board.view, board.facts)
+            start = next((k for k, e in enumerate(areas) if e.key == f"area:{board.cursor}"), 0)
+            self.app.push_screen(InspectorScreen(areas, start, noun="Area"))
+            return
+        hand, matrix = self.query_one(HandView), self.query_one(MatrixView)
         card_id = card_id or (hand.current() or "" if hand.has_focus else "")
         items = card_entries(self.game.view(self.viewer))
-        start = next((k for k, e in enumerate(items) if e.key == f"card:{card_id}"), 0)
+        # on the matrix's cursor: the viewer's Action card of the Day space under it
+        key = f"stack:{self.viewer}:{matrix.cursor}" if matrix.has_focus else f"card:{card_id}"
+        start = next((k for k, e in enumerate(items) if e.key == key), 0)
         self.app.push_screen(InspectorScreen(items, start))
-
-    def on_hand_view_inspect(self, message: HandView.Inspect) -> None:
-        message.stop()
-        self.action_inspect(message.card_id)
 
     def action_quit_game(self) -> None:
         """Save, then quit. If saving fails, say so and quit only on a second request."""
@@ -410,7 +439,7 @@ class GameScreen(FlowsMixin, Screen[None]):
         self.app.exit(message=message)
 
 
-def _outcome_lines(state: GameState) -> tuple[str, ...]:
+def _outcome_lines(state: GameState, quit_words: str = GameScreen.QUIT_WORDS) -> tuple[str, ...]:
     out = state.outcome
     if out is None:
         return ()
@@ -424,7 +453,7 @@ def _outcome_lines(state: GameState) -> tuple[str, ...]:
         lines.append(f"★ winner; tie broken by {out.tie_break}")
     else:
         lines.append("★ winner")
-    lines.append("g: scores · u: undo · q: save and quit")
+    lines.append(f"g: scores · u: undo · q: {quit_words}")
     return tuple(lines)
 
 

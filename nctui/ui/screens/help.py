@@ -11,7 +11,7 @@ from textual.widgets import Static
 HELP = """\
 [b]Nightmare Cathedral — keys[/b]
 
-  [b]1[/b]–[b]9[/b]        choose that option of the current page
+  [b]1[/b]–[b]9[/b]        choose that option of the current page (from the cursors too)
   [b]↑[/b] [b]↓[/b]        move the highlight (across pages)
   [b]←[/b] [b]→[/b]        previous / next page of options
   [b]Enter[/b]      choose the highlighted option (a click works too)
@@ -25,8 +25,10 @@ HELP = """\
   [b]g[/b]          the scores, once the game is over
   [b]ctrl+p[/b]     the command palette: every key here, by name
   [b]Tab[/b] [b]⇧Tab[/b]   next / previous panel (small terminals show one above the options)
-  [b]b[/b] [b]m[/b] [b]c[/b]      a cursor on the board, matrix or hand (arrows/hjkl; Enter picks; Tab back)
-  [b]i[/b]          the card inspector (←/→ other cards; i or q closes)
+  [b]b[/b] [b]m[/b] [b]c[/b]      a cursor on the board, matrix or hand (arrows/hjkl; Enter chooses the
+             option for the area, space or card under it; Tab or Esc back)
+  [b]i[/b]          the card inspector (←/→ other cards; i or q closes); on the board's
+             cursor, the area inspector: the area in full, ←/→ the other areas
   [b]l[/b]          show the log (small terminals)
   [b]PgUp[/b] [b]PgDn[/b]  scroll the selected panel
   [b]q[/b]          save and quit (continue later: Continue on the title screen)

@@ -1,4 +1,6 @@
-"""The card inspector: one card (or Action card stack) in full, in the pack's words.
+"""The card inspector: one card (or Action card stack) in full, in the pack's words; the same
+screen is the area inspector (``noun="Area"``: each area of the board in full, from the board's
+cursor).
 
 It browses the cards the viewer may see (``widgets.cards.entries``: the hand, the Dreams, every
 player's Action cards, the Dreams played, the offer, Reward tiles, the Nightmares, the King's
@@ -39,9 +41,9 @@ class InspectorScreen(ModalScreen[None]):
 
     index: reactive[int] = reactive(0)
 
-    def __init__(self, entries: Sequence[CardEntry], index: int = 0) -> None:
+    def __init__(self, entries: Sequence[CardEntry], index: int = 0, *, noun: str = "Card") -> None:
         super().__init__()
-        self.entries = tuple(entries)
+        self.entries, self.noun = tuple(entries), noun
         self.set_reactive(InspectorScreen.index, min(max(index, 0), max(len(self.entries) - 1, 0)))
 
     def compose(self) -> ComposeResult:
@@ -67,16 +69,16 @@ class InspectorScreen(ModalScreen[None]):
         return self.entries[self.index] if self.entries else None
 
     def _show(self) -> None:
-        self.query_one("#inspector-card", Static).update(render_entry(self.entries, self.index))
+        self.query_one("#inspector-card", Static).update(render_entry(self.entries, self.index, self.noun))
         self.query_one("#inspector-box").scroll_home(animate=False)
 
 
-def render_entry(entries: Sequence[CardEntry], index: int) -> Text:
+def render_entry(entries: Sequence[CardEntry], index: int, noun: str = "Card") -> Text:
     if not entries:
-        return Text("No card to show.\n\ni / q / Esc: close", end="")
+        return Text(f"No {noun.lower()} to show.\n\ni / q / Esc: close", end="")
     e = entries[index]
     t = Text(end="")
-    t.append(f"Card {index + 1} of {len(entries)} · {e.where}\n", HINT)
+    t.append(f"{noun} {index + 1} of {len(entries)} · {e.where}\n", HINT)
     t.append_text(e.title)
     t.append("\n")
     for line in e.lines:

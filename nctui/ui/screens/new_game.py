@@ -171,6 +171,9 @@ class NewGameScreen(Screen[None]):
         Binding("escape,b", "back", "Back", key_display="b", id="new.back"),
     ]
     AUTO_FOCUS = "#mode"
+    HEADING = "New game"
+    MODES = (("hotseat", "Hot-seat at one keyboard"), ("solo", "Solo against the King"))
+    START = "Start the game"
 
     def __init__(self, config: GameConfig | None = None, *, seed: int | None = None, practice: bool = False) -> None:
         """Settings start as ``config``'s (e.g. the game that just ended), with a new seed unless
@@ -183,8 +186,9 @@ class NewGameScreen(Screen[None]):
     # -- the form -------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Static("New game", id="new-title")
+        yield Static(self.HEADING, id="new-title")
         with Vertical(id="new-form"):  # scrolls, but without VerticalScroll's bindings on the arrows
+            yield from self._extra_fields()
             yield from self._who_plays(self.initial)
             yield from self._game_options(self.initial)
             yield from self._difficulty(self.initial)
@@ -192,14 +196,17 @@ class NewGameScreen(Screen[None]):
                 yield Label("Seed")
                 yield Input(str(self.seed), restrict=r"[0-9]*", max_length=20, compact=True, id="seed")
                 yield Static("same seed & settings, same game", classes="note")
-            yield Button("Start the game", id="start", variant="primary", compact=True)
+            yield Button(self.START, id="start", variant="primary", compact=True)
         yield Static(id="problems")
         yield Footer()
 
+    def _extra_fields(self) -> ComposeResult:
+        """Settings a screen built on this one adds at the top (a room on a server: its name)."""
+        yield from ()
+
     def _who_plays(self, c: GameConfig) -> ComposeResult:
         solo = c.players == 1
-        yield Choice("Game", (("hotseat", "Hot-seat at one keyboard"), ("solo", "Solo against the King")),
-                     value="solo" if solo else "hotseat", id="mode")
+        yield Choice("Game", self.MODES, value="solo" if solo else "hotseat", id="mode")
         yield Choice("Players", [(str(n), str(n)) for n in range(2, MAX_SEATS + 1)],
                      value=str(2 if solo else c.players), id="players")
         for seat in range(MAX_SEATS):
@@ -337,12 +344,16 @@ class NewGameScreen(Screen[None]):
         config, _ = self.settings()
         undo: UndoMode | None = "practice" if self._choice("undo").value == "practice" else None
         try:
-            cast("NctuiApp", self.app).start_game(config, undo=undo)
+            self.start(config, undo)
         except ValueError as exc:  # refused by the engine's setup (e.g. a mode still to come)
             line = self.query_one("#problems", Static)
             line.add_class("-bad")
             line.update(Text(f"✗ {exc}"))
             self.notify(str(exc), title="Cannot start", severity="error", timeout=8)
+
+    def start(self, config: GameConfig, undo: UndoMode | None) -> None:
+        """Start the game the settings describe (``ValueError``: refused, in words)."""
+        cast("NctuiApp", self.app).start_game(config, undo=undo)
 
     def action_back(self) -> None:
         self.dismiss()

@@ -1,7 +1,7 @@
 """The Title screen: New game, Continue (the unfinished games), Load, Practice (positions to play
-again), the companion games Cathedral and Nightmarium, Rules, Quit.
+again), the companion games Cathedral, Nightmarium and Dreamers and Nightmares, Rules, Quit.
 
-↑/↓ or j/k move and Enter chooses, or a letter chooses at once (n, c, l, p, a, m, r, q). Continue is
+↑/↓ or j/k move and Enter chooses, or a letter chooses at once (n, c, l, p, a, m, d, r, q). Continue is
 offered only when there is an unfinished game, and otherwise says why it cannot be chosen; a
 damaged autosave is counted on its line (Load lists it with the reason).
 """
@@ -19,6 +19,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..companions.cathedral_new import cathedral_new_screen
+from ..companions.dreamers_new import dreamers_new_screen
 from ..companions.nightmarium_new import nightmarium_new_screen
 from ..widgets.decision import DIGIT, HINT
 from .load import LoadScreen, continue_words
@@ -37,6 +38,7 @@ ITEMS = (
     ("practice", "p", "Practice positions"),
     ("cathedral", "a", "Cathedral — the city game for two"),
     ("nightmarium", "m", "Nightmarium — the card game of Night Terrors, 2-5"),
+    ("dreamers", "d", "Dreamers and Nightmares — the dice game, 2-4"),
     ("rules", "r", "Rules"),
     ("quit", "q", "Quit"),
 )
@@ -115,6 +117,8 @@ class TitleScreen(Screen[None]):
             app.push_screen(cathedral_new_screen())
         elif item == "nightmarium":
             app.push_screen(nightmarium_new_screen())
+        elif item == "dreamers":
+            app.push_screen(dreamers_new_screen())
         elif item == "rules":
             self._rules()
         elif item == "quit":

@@ -1,9 +1,10 @@
 """The board, drawn as text from the pack's grid.
 
-Each grid cell becomes a block of ``cell_width`` x ``CELL_LINES`` characters. Neighbouring
-cells of one area merge into one region; a ``│`` separates areas side by side and an underline
-separates areas one above the other (so the map costs no line for borders: 12 lines for 6 rows). Each
-area shows, in its own cells: its symbol (glyph and letter) and name, then its units:
+Each grid cell becomes a block of ``cell_width`` x ``cell_lines`` characters (both grow with the
+terminal). Neighbouring cells of one area merge into one region; a ``│`` separates areas side by
+side and an underline separates areas one above the other (so the map costs no line for
+borders); the terminal's edge is the outer border. Each area shows, starting on its widest row:
+its symbol (glyph and letter) and name, then its units:
 
     R2 B1    Followers per seat: the seat's letter and count (in the seat's colour too)
     s2       Shadows
@@ -14,9 +15,10 @@ area shows, in its own cells: its symbol (glyph and letter) and name, then its u
 
 The Cathedral space shows its pieces, the Nightmares in it and the devoured units per side.
 Marked Areas (the symbol under the Turn marker) are drawn in reverse video on a tinted
-background, so the mark does not rely on colour either; the areas the due decision offers
-have their name underlined (and a tint). With the focus, arrows/hjkl move a cursor over the
-areas (the line under the map tells what is there) and Enter picks the area.
+background, so the mark does not rely on colour either; the areas the due decision offers are
+marked ``▸`` and edged with heavy lines ``┃`` (and tinted). With the focus, arrows/hjkl move a
+cursor over the areas (the indicator line above the panels tells all about the area under it,
+``describe_region``), Enter picks the area and ``i`` opens it in the area inspector.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from functools import lru_cache
 from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.containers import ScrollableContainer
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
@@ -34,12 +37,15 @@ from textual.widget import Widget
 from ...content.loader import SideMap, get_pack
 from ...describe import describe_action, seat_letter, seat_name, words_for
 from ...engine.actions import Action
+from ...engine.events import plural
 from ...engine.facts import IN_CATHEDRAL, NO_SIDE, SHADOWS_SIDE, Facts
 from ...engine.state import AreaState, GameState
 from ...engine.views import View
+from .cards import CardEntry
 from .common import OptionsPicked, append_cells, clip, cursor_bindings, nearest, pack_parts, seat_style
 
-CELL_LINES = 2
+CELL_LINES = 2  # lines per grid row at the least (``BoardView.cell_lines``: more on tall terminals)
+MAX_CELL_WIDTH = 24
 CATHEDRAL = "#"
 
 BORDER = Style(color="#8a8a9a")
@@ -53,6 +59,7 @@ LEGEND = Style(color="#9a9aaa")
 NIGHTMARE = Style(color="#ff87af", bold=True)
 LEGAL = Style(bgcolor="#20384a", bold=True)  # an option of the due decision
 CURSOR = Style(bgcolor="#2f5f8f", bold=True)
+OUTLINE = Style(color="#ffd75f", bold=True)  # the borders of the areas the due decision offers
 
 
 @lru_cache(maxsize=16)
@@ -64,14 +71,16 @@ def _side(pack_id: str, side_id: str) -> SideMap:
 
 
 @lru_cache(maxsize=32)
-def _layout(pack_id: str, side_id: str, width: int):
+def _layout(pack_id: str, side_id: str, width: int, lines: int = CELL_LINES):
     """(grid of region ids, cell width, slots per region): slots are (line, x, width) where an
-    area's text goes, in reading order."""
+    area's text goes. The map has no outer border (the terminal's edge is one), so 8 columns
+    of 9 fit in 79 cells. An area's text starts on its widest row (the name and the units
+    together, where the area reads as one block), then fills its other rows in reading order."""
     sm = _side(pack_id, side_id)
     grid: list[list[str | None]] = [[None] * sm.cols for _ in range(sm.rows)]
     for cell_region, r, c in sm.cells:
         grid[r][c] = cell_region
-    cw = max(5, min(18, (width - 1) // sm.cols - 1))
+    cw = max(5, min(MAX_CELL_WIDTH, (width + 1) // sm.cols - 1))
     slots: dict[str, list[tuple[int, int, int]]] = {}
     for r, row in enumerate(grid):
         c = 0
@@ -84,12 +93,19 @@ def _layout(pack_id: str, side_id: str, width: int):
             while c + 1 < sm.cols and row[c + 1] == region:
                 c += 1
             n = c - start + 1
-            for k in range(CELL_LINES):
-                slots.setdefault(region, []).append((r * CELL_LINES + k, start * (cw + 1) + 1, n * (cw + 1) - 1))
+            for k in range(lines):
+                slots.setdefault(region, []).append((r * lines + k, start * (cw + 1), n * (cw + 1) - 1))
             c += 1
     for region in slots:
-        slots[region].sort()
+        widest = max(w for _, _, w in slots[region])
+        slots[region].sort(key=lambda slot: (slot[2] != widest, slot[0], slot[1]))
     return grid, cw, slots
+
+
+def cell_lines_for(height: int) -> int:
+    """Lines per grid row for a terminal ``height`` lines tall: the board grows with it (2 at
+    24 lines, 3 from 40, 4 from 56)."""
+    return CELL_LINES + (height >= 40) + (height >= 56)
 
 
 class BoardView(Widget, can_focus=True):
@@ -105,7 +121,8 @@ class BoardView(Widget, can_focus=True):
 
     view: reactive[View | None] = reactive(None, layout=True)
     facts: reactive[Facts | None] = reactive(None, layout=True)
-    cursor: reactive[str] = reactive("", layout=True)
+    cursor: reactive[str] = reactive("")  # a repaint only: the map's height does not depend on it
+    cell_lines: reactive[int] = reactive(CELL_LINES, layout=True)  # the screen sets it from its height
 
     class CursorMoved(Message):
         """The area under the cursor changed (``note``: it in words; None: no cursor)."""
@@ -118,7 +135,7 @@ class BoardView(Widget, can_focus=True):
         if self.view is None or self.facts is None:
             return 1
         sm = _side(self.view.state.pack, self.view.state.board_side)
-        return sm.rows * CELL_LINES + len(_captions(self.view, self.facts, self._cursor(), width))
+        return sm.rows * self.cell_lines + len(_captions(self.view, width))
 
     def _cursor(self) -> str:
         return self.cursor if self.has_focus else ""
@@ -136,6 +153,23 @@ class BoardView(Widget, can_focus=True):
     def watch_cursor(self) -> None:
         if self.has_focus and self.view is not None:
             self.post_message(self.CursorMoved(self._note()))
+            self.call_after_refresh(self._scroll_to_cursor)
+
+    def _scroll_to_cursor(self) -> None:
+        """Keep the area under the cursor in sight when the board's pane is shorter than the map
+        (80x24 while the line above tells about the area)."""
+        if self.view is None or not isinstance(self.parent, ScrollableContainer):
+            return
+        rows = [r for region, r, _ in _side(self.view.state.pack, self.view.state.board_side).cells
+                if region == self.cursor]
+        if rows:
+            pane = self.parent
+            top, bottom = min(rows) * self.cell_lines, (max(rows) + 1) * self.cell_lines
+            y, height = pane.scroll_y, pane.scrollable_content_region.height
+            if top < y or height < bottom - top:
+                pane.scroll_to(y=top, animate=False)
+            elif bottom > y + height:
+                pane.scroll_to(y=bottom - height, animate=False)
 
     def on_focus(self) -> None:
         """The cursor starts on an area the decision offers, else on the viewer's Shaper."""
@@ -144,11 +178,12 @@ class BoardView(Widget, can_focus=True):
             shaper = state.players[seat].shaper if 0 <= seat < len(state.players) else ""
             self.cursor = next(iter(legal_areas(self.view)), "") or shaper or CATHEDRAL
         self.post_message(self.CursorMoved(self._note()))
-        self.refresh(layout=True)
+        self.refresh()
+        self.call_after_refresh(self._scroll_to_cursor)
 
     def on_blur(self) -> None:
         self.post_message(self.CursorMoved(None))
-        self.refresh(layout=True)
+        self.refresh()
 
     def action_move(self, dy: int, dx: int) -> None:
         centres_ = self._centres()
@@ -165,15 +200,15 @@ class BoardView(Widget, can_focus=True):
         """A click puts the cursor on the area clicked (the click also gives the focus)."""
         if self.view is None:
             return
-        grid, cw, _ = _layout(self.view.state.pack, self.view.state.board_side, self.size.width or 80)
-        row, col = event.y // CELL_LINES, (event.x - 1) // (cw + 1)
+        grid, cw, _ = _layout(self.view.state.pack, self.view.state.board_side, self.size.width or 80, self.cell_lines)
+        row, col = event.y // self.cell_lines, event.x // (cw + 1)
         if 0 <= row < len(grid) and 0 <= col < len(grid[row]) and grid[row][col] is not None:
             self.cursor = grid[row][col]
 
     def render(self) -> Text:
         if self.view is None or self.facts is None:
             return Text("")
-        return render_board(self.view, self.facts, self.size.width or 80, self._cursor())
+        return render_board(self.view, self.facts, self.size.width or 80, self._cursor(), self.cell_lines)
 
 
 @lru_cache(maxsize=16)
@@ -203,13 +238,13 @@ def legal_areas(view: View) -> dict[str, tuple[int, ...]]:
     return out
 
 
-def render_board(view: View, facts: Facts, width: int, cursor: str = "") -> Text:
+def render_board(view: View, facts: Facts, width: int, cursor: str = "", lines: int = CELL_LINES) -> Text:
     state = view.state
     words = words_for(state.pack)
-    grid, cw, slots = _layout(state.pack, state.board_side, width)
+    grid, cw, slots = _layout(state.pack, state.board_side, width, lines)
     rows, cols = len(grid), len(grid[0])
-    total_w = cols * (cw + 1) + 1
-    total_h = rows * CELL_LINES
+    total_w = cols * (cw + 1) - 1
+    total_h = rows * lines
     chars = [[" "] * total_w for _ in range(total_h)]
     styles: list[list[Style]] = [[Style()] * total_w for _ in range(total_h)]
 
@@ -232,23 +267,22 @@ def render_board(view: View, facts: Facts, width: int, cursor: str = "") -> Text
     for r in range(rows):
         for c in range(cols):
             region = grid[r][c]
-            x0, y0 = c * (cw + 1) + 1, r * CELL_LINES
+            x0, y0 = c * (cw + 1), r * lines
             below = grid[r + 1][c] if r + 1 < rows else None
-            for k in range(CELL_LINES):
+            for k in range(lines):
                 for x in range(x0, x0 + cw):
                     st = base(region)
-                    if region is not None and k == CELL_LINES - 1 and below != region:
+                    if region is not None and k == lines - 1 and below != region:
                         st += Style(underline=True)
                     if region is not None and region not in in_play and region != CATHEDRAL:
                         chars[y0 + k][x] = "░"
                     styles[y0 + k][x] = st
-        for c in range(cols + 1):
-            left = grid[r][c - 1] if c > 0 else None
-            right = grid[r][c] if c < cols else None
-            x = c * (cw + 1)
-            for k in range(CELL_LINES):
-                y = r * CELL_LINES + k
-                last = k == CELL_LINES - 1
+        for c in range(1, cols):  # the borders between columns (none outside: the edge is one)
+            left, right = grid[r][c - 1], grid[r][c]
+            x = c * (cw + 1) - 1
+            for k in range(lines):
+                y = r * lines + k
+                last = k == lines - 1
                 if left is not None and left == right:
                     st = base(left)
                     if region_row_ends(grid, r, c - 1) and last:
@@ -257,40 +291,39 @@ def render_board(view: View, facts: Facts, width: int, cursor: str = "") -> Text
                     if left not in in_play and left != CATHEDRAL:
                         chars[y][x] = "░"
                 elif left is not None or right is not None:
-                    chars[y][x] = "│"
-                    styles[y][x] = BORDER
+                    outline = left in legal or right in legal  # an option's sides: a heavy line
+                    chars[y][x] = "┃" if outline else "│"
+                    styles[y][x] = OUTLINE if outline else BORDER
 
     # Texts.
     for region, region_slots in slots.items():
         if region == CATHEDRAL:
-            lines = _cathedral_lines(state)
+            groups = _cathedral_lines(state)
         elif region not in in_play:
             area = words.areas.get(region)
-            lines = [[(w, COVERED) for w in (area.name if area else region).split()], [("(covered)", COVERED)]]
+            groups = [[(w, COVERED) for w in (area.name if area else region).split()], [("(covered)", COVERED)]]
         else:
-            lines = _area_lines(view, facts, region, region in marked, region in legal)
-        _fill(chars, styles, region_slots, lines)
+            groups = _area_lines(view, facts, region, region in marked, region in legal)
+        _fill(chars, styles, region_slots, groups)
 
     text = Text(no_wrap=True, overflow="crop", end="")
     for y in range(total_h):
         append_cells(text, chars[y], styles[y])
         text.append("\n")
-    text.append_text(Text("\n", end="").join(_captions(view, facts, cursor, total_w)))
+    text.append_text(Text("\n", end="").join(_captions(view, total_w)))
     return text
 
 
-def _captions(view: View, facts: Facts, cursor: str, width: int) -> list[Text]:
-    """The lines under the map: the area under the cursor (or the legend), then the Reward
-    tiles of Divergent Paths when there are any."""
+def _captions(view: View, width: int) -> list[Text]:
+    """The lines under the map: the legend, then the Reward tiles of Divergent Paths when there
+    are any. (The area under the cursor is told on the indicator line above the panels: there
+    it is in sight at every size, and the map keeps its height as the cursor moves.)"""
     state = view.state
     lines: list[Text] = []
-    if cursor:
-        lines.append(_cursor_text(view, facts, cursor))
-    else:
-        king = f"{seat_letter(state, state.king.seat)}: the King" if state.king is not None else ""
-        parts = ["R2 Followers", "s2 Shadows", "⌂R2 Fort (★ Fortress)", "♦R Shaper", "N3 Nightmare", "♚R controls",
-                 king, "reverse: Marked Area", "underlined: an option", "b: cursor"]
-        lines += [Text(line, LEGEND) for line in pack_parts(parts, width)[:2]]  # the most needed
+    king = f"{seat_letter(state, state.king.seat)}: the King" if state.king is not None else ""
+    parts = ["R2 Followers", "s2 Shadows", "⌂R2 Fort (★ Fortress)", "♦R Shaper", "N3 Nightmare", "♚R controls",
+             king, "▸┃: an option", "reverse: Marked Area", "b: cursor, i: the area"]
+    lines += [Text(line, LEGEND) for line in pack_parts(parts, width)[:2]]  # the most needed
     if state.path_tiles:
         w = words_for(state.pack)
         tiles = " · ".join(f"{piece} {w.card(tile)}" for piece, tile in state.path_tiles)
@@ -309,42 +342,108 @@ def _cursor_note(view: View | None, facts: Facts | None, region: str) -> Text | 
 
 
 def _cursor_text(view: View, facts: Facts, region: str) -> Text:
-    state = view.state
+    """'▶ ' and the whole description of the area, on one line (wrapped where it is shown)."""
     t = Text("▶ ", Style(bold=True), end="")
+    title, parts = describe_region(view, facts, region, short=True)
+    t.append(title, Style(bold=True))
+    for label, value in parts:
+        t.append(" · ")
+        t.append(f"{label}: " if label else "", LEGEND)
+        t.append(value, Style(bold=True) if label == "Enter" else Style())
+    return t
+
+
+def describe_region(view: View, facts: Facts, region: str, *, short: bool = False) -> tuple[str, list[tuple[str, str]]]:
+    """The area (or the Cathedral space) in full: its title and (label, words) parts: symbol
+    and whether it is Marked, the units of each side, the Fort, control, every neighbour, and
+    what Enter does there. One description serves the cursor line (``short``: the units as the
+    map's tokens, explained by its legend) and the area inspector."""
+    state = view.state
+    w = words_for(state.pack)
     if region == CATHEDRAL:
-        t.append("the Cathedral: " + " ".join(tok for tok, _ in _flat(_cathedral_lines(state))[1:]))
+        built = len(state.cathedral_built)
+        here = [f"N{n} {w.nightmares.get(n, '')}".rstrip()
+                for n, where in zip(state.nightmares, state.nightmare_at) if where == IN_CATHEDRAL]
+        devoured = [tok for tok, _ in _flat(_cathedral_lines(state)[1:]) if tok not in ("devoured", "none")
+                    and not tok.startswith("N")]
+        near = [w.area(a.id) for a in facts.areas if a.by_cathedral]
+        parts = [("Pieces", f"{built} of {built + len(state.cathedral_track)} built"),
+                 ("Nightmares", ", ".join(here) or "none"),
+                 ("Devoured", " ".join(devoured) or "none"),
+                 ("Next to", ", ".join(near[:-1]) + " and " + near[-1] if len(near) > 1 else "".join(near))]
+        return "the Cathedral", parts + _enter_parts(view, region)
+    if region not in {a.id for a in state.areas}:
+        return w.area(region), [("", "covered in this player count")]
+    a, known = _area_state(state, region), facts.area(region)
+    symbol = w.symbol(w.areas[region].symbol)
+    marked = "Marked this turn" if region in facts.marked_areas else "not Marked"
+    if short:  # the symbol's name beside the title, the units as the map's tokens
+        units = " ".join(tok for tok, _ in _unit_tokens(state, facts, region) if not tok.startswith("♚"))
+        parts = [("", units or "no units")]
     else:
-        t.append_text(area_words(state, facts, region))
+        parts = [("Symbol", f"{symbol}, {marked}"), ("Units", _unit_words(state, a) or "none")]
+    if short:
+        pass  # the Fort is among the tokens: ⌂B1★
+    elif a.fort_levels:
+        level = "level" if a.fort_levels == 1 else "levels"
+        fortress = ", with its Fortress" if a.fortress == a.fort_owner else ""
+        parts.append(("Fort", f"{seat_name(state, a.fort_owner)}'s, {a.fort_levels} {level}{fortress}"))
+    else:
+        parts.append(("Fort", "none"))
+    if 0 <= a.fortress != a.fort_owner:
+        parts.append(("Fortress", f"{seat_name(state, a.fortress)}'s"))
+    owner = known.controller
+    parts.append(("Control", "no one (a tie)" if owner == NO_SIDE else "the Shadows" if owner == SHADOWS_SIDE
+                  else seat_name(state, owner)))
+    near = [w.area(x) for x in known.neighbours] + (["the Cathedral"] if known.by_cathedral else [])
+    parts.append(("Next to", ", ".join(near[:-1]) + " and " + near[-1] if len(near) > 1 else "".join(near)))
+    glyph, _, symbol_name = symbol.partition(" ")
+    title = f"{glyph} {w.area(region)}" + (f" ({symbol_name}, {marked})" if short else "")
+    return title, parts + _enter_parts(view, region)
+
+
+def _unit_words(state: GameState, a: AreaState) -> str:
+    """'Red 2 Followers (R2), the Shadows 1 (s1), Red's Shaper (♦R), Nightmare 3 The War Drum'."""
+    w = words_for(state.pack)
+    out = [f"{seat_name(state, seat)} {plural(n, 'Follower')} ({seat_letter(state, seat)}{n})"
+           for seat, n in enumerate(a.followers) if n]
+    if a.shadows:
+        out.append(f"{plural(a.shadows, 'Shadow')} (s{a.shadows})")
+    out += [f"{seat_name(state, pl.seat)}'s Shaper (♦{seat_letter(state, pl.seat)})"
+            for pl in state.players if pl.shaper == a.id]
+    out += [f"Nightmare {number} {w.nightmares.get(number, '')}".rstrip()
+            for number, where in zip(state.nightmares, state.nightmare_at) if where == a.id]
+    return ", ".join(out)
+
+
+def _enter_parts(view: View, region: str) -> list[tuple[str, str]]:
+    """What Enter does on the region: the option that chooses it, or how many do."""
     picks = legal_areas(view).get(region, ())
+    state = view.state
     options = state.decision.options if state.decision is not None else ()
     if len(picks) == 1:
-        t.append(f" · Enter: {describe_action(options[picks[0]], state)}", Style(bold=True))
-    elif picks:
-        t.append(f" · Enter: one of {len(picks)} options", Style(bold=True))
-    return t
+        return [("Enter", describe_action(options[picks[0]], state))]
+    if picks:
+        return [("Enter", f"one of {len(picks)} options")]
+    return []
 
 
 def _flat(groups: list[list[Token]]) -> list[Token]:
     return [tok for g in groups for tok in g]
 
 
-def area_words(state: GameState, facts: Facts, area_id: str) -> Text:
-    """'Bell Hollow (☾M Moon): R2 s1, controlled by Red; next to …' for the cursor."""
-    w = words_for(state.pack)
-    if area_id not in {a.id for a in state.areas}:
-        return Text(f"{w.area(area_id)}: covered in this player count")
-    known = facts.area(area_id)
-    t = Text(f"{w.area(area_id)} ({w.symbol(w.areas[area_id].symbol)})", Style(bold=True), end="")
-    units = [tok for tok, _ in _unit_tokens(state, facts, area_id)]
-    t.append(": " + (" ".join(units) if units else "empty"))
-    owner = known.controller
-    t.append("; " + ("no one controls it (a tie)" if owner == NO_SIDE else
-                     "the Shadows control it" if owner == SHADOWS_SIDE else
-                     f"{seat_name(state, owner)} controls it"))
-    near = ", ".join(w.area(x) for x in known.neighbours)
-    cath = " and the Cathedral" if known.by_cathedral else ""
-    t.append(f"; next to {near}{cath}")
-    return t
+def region_entries(view: View, facts: Facts) -> list[CardEntry]:
+    """Every area in play and the Cathedral space, in reading order, for the area inspector."""
+    sm = _side(view.state.pack, view.state.board_side)
+    in_play = {a.id for a in view.state.areas} | {CATHEDRAL}
+    order = [region for region in dict.fromkeys(region for region, _, _ in sorted(sm.cells, key=lambda c: c[1:]))
+             if region in in_play]
+    out = []
+    for region in order:
+        title, parts = describe_region(view, facts, region)
+        lines = tuple(Text.assemble((f"{label:<9}" if label else "", LEGEND), value) for label, value in parts)
+        out.append(CardEntry(f"area:{region}", "the board", Text(title, Style(bold=True)), lines))
+    return out
 
 
 def region_row_ends(grid: list[list[str | None]], r: int, c: int) -> bool:
@@ -363,7 +462,8 @@ def _area_lines(view: View, facts: Facts, area_id: str, is_marked: bool, is_lega
     area_def = words.areas[area_id]
     sym = words.symbol(area_def.symbol, name=False)
     head_style = (MARKED_NAME if is_marked else NAME) + Style(underline=is_legal)
-    header: list[Token] = [(w, head_style) for w in f"{sym} {area_def.name}".split()]
+    marker = "▸" if is_legal else ""  # an option of the due decision: a marker, not only a tint
+    header: list[Token] = [(w, head_style) for w in f"{marker}{sym} {area_def.name}".split()]
     tokens = _unit_tokens(state, facts, area_id)
     return [header, *([tokens] if tokens else [])]
 
@@ -437,14 +537,15 @@ def _fill(chars, styles, slots: list[tuple[int, int, int]], groups: list[list[To
 
 def _flow(slots: list[tuple[int, int, int]], groups: list[list[Token]], *, separate: bool,
           cut: bool = False) -> list[tuple[tuple[int, int], str, Style]] | None:
-    """[((y, x), word, style)] or None when the words do not fit (``cut``: cut instead)."""
+    """[((y, x), word, style)] or None when the words do not fit (``cut``: cut instead). A word
+    longer than a whole slot is split with a hyphen ('Reser-' 'voir'), never cut short."""
     out: list[tuple[tuple[int, int], str, Style]] = []
     i, col = 0, 0
     for g, group in enumerate(groups):
         if separate and g and col:
             i, col = i + 1, 0
         for word, style in group:
-            while True:
+            while word:
                 if i >= len(slots):
                     if not cut:
                         return None
@@ -454,21 +555,15 @@ def _flow(slots: list[tuple[int, int, int]], groups: list[list[Token]], *, separ
                     return out
                 y, x, w = slots[i]
                 need = len(word) + (1 if col else 0)
-                if col + need <= w:
-                    break
-                if col == 0:  # longer than a whole slot
-                    if not cut:
-                        return None
-                    word = clip(word, w)
-                    break
-                i, col = i + 1, 0
-            y, x, w = slots[i]
-            if col and out and out[-1][2] == style and out[-1][0][0] == y:
-                out[-1] = (out[-1][0], out[-1][1] + " " + word, style)  # one run: the space styled too
-                col += 1 + len(word)
-                continue
-            if col:
-                col += 1
-            out.append(((y, x + col), word, style))
-            col += len(word)
+                if col + need > w and col:
+                    i, col = i + 1, 0  # on to the next slot
+                    continue
+                piece, word = (word, "") if col + need <= w else (word[: w - 1] + "-", word[w - 1 :])
+                if col and out and out[-1][2] == style and out[-1][0][0] == y:
+                    out[-1] = (out[-1][0], out[-1][1] + " " + piece, style)  # one run: the space styled too
+                else:
+                    out.append(((y, x + col + (1 if col else 0)), piece, style))
+                col += len(piece) + (1 if col else 0)
+                if word:
+                    i, col = i + 1, 0
     return out

@@ -58,6 +58,24 @@ def pack_parts(parts: Sequence[str], width: int, indent: str = "") -> list[str]:
     return lines
 
 
+def wrap_cells(text: Text, width: int) -> list[Text]:
+    """``text`` broken at spaces into lines of at most ``width`` cells, nothing cut (a word longer
+    than a line is split). Every glyph drawn is one cell wide (tests/test_glyph_widths.py), so a
+    character is a cell."""
+    width = max(width, 1)
+    plain, offsets, start = text.plain, [], 0
+    while len(plain) - start > width:
+        cut = plain.rfind(" ", start, start + width + 1)
+        cut = cut + 1 if cut > start else start + width
+        offsets.append(cut)
+        start = cut
+    lines = list(text.divide(offsets))
+    for line in lines:
+        line.rstrip()
+        line.end = ""
+    return lines
+
+
 # -- cursors on the board and the matrix ----------------------------------------------------------
 
 CURSOR_BINDINGS = (

@@ -5,8 +5,8 @@ Dream cards with their conditions and whether each can be played now. Other seat
 A Dream "can be played now" when the due decision offers it (a ``PlayDream`` option): the engine
 opens a Dream window only when the golden rule allows, so the options are the truth. Otherwise
 the line says whether its conditions hold (``Facts.dreams_met``, from the rules) and when it
-may be played. With the focus, up/down (or j/k) move a cursor over the cards and Enter
-shows the card in the inspector.
+may be played. With the focus, up/down (or j/k) move a cursor over the cards, Enter chooses
+the option about the card under it and ``i`` shows the card in the inspector.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ import textwrap
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
-from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
@@ -28,7 +27,7 @@ from ...engine.facts import WHEN, Facts
 from ...engine.state import HAND_LIMIT, GameState
 from ...engine.views import View
 from .cards import card_def, combat_text, suit_tag
-from .common import clip, seat_style
+from .common import OptionsPicked, clip, seat_style
 
 LABEL = Style(color="#9a9aaa")
 NAME = Style(bold=True)
@@ -78,7 +77,7 @@ class HandView(Widget, can_focus=True):
         Binding("down", "move(1)", "Next card", show=False, id="hand.down"),
         Binding("k", "move(-1)", "Previous card", show=False, id="hand.k"),
         Binding("j", "move(1)", "Next card", show=False, id="hand.j"),
-        Binding("enter", "inspect", "Show the card", id="hand.inspect"),
+        Binding("enter", "pick", "Pick", id="hand.pick"),
     ]
 
     DEFAULT_CSS = """
@@ -88,13 +87,6 @@ class HandView(Widget, can_focus=True):
     view: reactive[View | None] = reactive(None, layout=True)
     facts: reactive[Facts | None] = reactive(None, layout=True)
     cursor: reactive[int] = reactive(0, layout=True)
-
-    class Inspect(Message):
-        """Show card ``card_id`` in the inspector."""
-
-        def __init__(self, card_id: str) -> None:
-            self.card_id = card_id
-            super().__init__()
 
     def current(self) -> str | None:
         """The card under the cursor (when the hand has the focus)."""
@@ -112,10 +104,14 @@ class HandView(Widget, can_focus=True):
         if n:
             self.cursor = (min(self.cursor, n - 1) + delta) % n
 
-    def action_inspect(self) -> None:
+    def action_pick(self) -> None:
+        """Enter: the option of the due decision about the card under the cursor (the screen
+        sends it, or lets the player choose among several in the list)."""
         card = self.current()
-        if card is not None:
-            self.post_message(self.Inspect(card))
+        if card is not None and self.view is not None:
+            name = getattr(card_def(self.view.state.pack, card), "name", card)
+            numbers = option_numbers(self.view.state, self.view.seat, card)
+            self.post_message(OptionsPicked(name, tuple(n - 1 for n in numbers)))
 
     def render(self) -> Text:
         if self.view is None or self.facts is None:

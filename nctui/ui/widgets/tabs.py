@@ -1,6 +1,6 @@
-"""The one-line panel indicator of small terminals: which panel is shown, and the keys that
+"""The panel indicator of small terminals: which panel is shown, and the keys that
 cycle the panels (Tab / shift+Tab) and put a cursor on one (b, m, c). While the board's cursor
-is active it shows what is under the cursor instead (``note``)."""
+is active it shows what is under the cursor instead (``note``, in full: on two or three lines if need be)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
+
+from .common import wrap_cells
 
 HINT = Style(color="#9a9aaa")
 SHOWN = Style(reverse=True, bold=True)
@@ -35,18 +37,23 @@ class PanelTabs(Widget):
     """Draws the panel names with ``shown`` in reverse video; holds nothing else."""
 
     DEFAULT_CSS = """
-    PanelTabs { height: 1; width: 100%; }
+    PanelTabs { height: auto; width: 100%; }
     """
 
     shown: reactive[str] = reactive("board")
     note: reactive[Text | None] = reactive(None)  # shown instead of the names (the board's cursor)
 
+    def _lines(self, note: Text | None) -> int:
+        return len(wrap_cells(note, self.size.width or 80)) if note is not None else 1
+
+    def watch_note(self, old: Text | None, new: Text | None) -> None:
+        self.set_class(new is not None, "-note")  # big terminals show the line only for a note
+        # a new layout only when the height changes: most cursor moves repaint the line alone
+        self.refresh(layout=self._lines(old) != self._lines(new))
+
     def render(self) -> Text:
-        if self.note is not None:
-            note = self.note.copy()
-            note.no_wrap, note.overflow = True, "ellipsis"
-            note.truncate(self.size.width, overflow="ellipsis")
-            return note
+        if self.note is not None:  # in full, on as many lines as it takes
+            return Text("\n", end="").join(wrap_cells(self.note, self.size.width or 80))
         t = Text(no_wrap=True, overflow="ellipsis", end="")
         t.append("Tab", Style(bold=True))
         t.append("▸ ", HINT)

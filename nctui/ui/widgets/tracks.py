@@ -4,7 +4,9 @@ units and the Nightmares, and the decks. Each row starts with its name in a labe
 
 Ritual track: one cell per space after the start (``○``): ``·`` open, ``◇`` special (a bonus),
 ``✦`` ritual (the Ritual action only); the row below gives the VP of the VP spaces; then one row
-per player with its letter where each of its markers stands (``R²``: both).
+per player with its letter where each of its markers stands (``R²``: both); then the spaces'
+numbers, what entering each costs (a symbol per Follower to pay, one row per symbol) and what
+each special space's bonus does.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from ...describe import seat_letter, words_for
+from ...describe.decisions import BONUS_TEXT
 from ...engine.facts import IN_CATHEDRAL, Facts
 from ...engine.state import GameState
 from ...engine.views import View
@@ -95,7 +98,11 @@ def _time_track(t: Text, state: GameState, facts: Facts, width: int) -> None:
 
 
 def _ritual_track(t: Text, state: GameState, facts: Facts, width: int) -> None:
-    spaces = words_for(state.pack).pack.tracks.ritual
+    """Each space's kind, its VP, the markers of each player (at the top: what a glance needs),
+    then the spaces' numbers (every 5th), what entering each costs (one Follower from an area of
+    each symbol: a row per symbol) and what each special space's bonus does."""
+    w = words_for(state.pack)
+    spaces = w.pack.tracks.ritual
     cell = 3 if width >= LABEL_WIDTH + 3 * (len(spaces) + 1) + 6 else 2
     _label(t, "Ritual")
     t.append("○".rjust(cell), LABEL)
@@ -117,6 +124,26 @@ def _ritual_track(t: Text, state: GameState, facts: Facts, width: int) -> None:
             mark = "" if not n else seat_letter(state, pl.seat) + ("²" if n > 1 else "")
             t.append(mark.rjust(cell) if mark else "·".rjust(cell), seat_style(state, pl.seat) if mark else LABEL)
         t.append("\n")
+    _label(t, "  space")
+    t.append(" " * cell)
+    for k in range(1, len(spaces) + 1):
+        t.append((str(k) if k == 1 or k % 5 == 0 else "").rjust(cell), LABEL)
+    t.append("\n")
+    for row in range(max(len(sp.cost) for sp in spaces)):
+        _label(t, "  pays" if row == 0 else "")
+        t.append(" " * cell)
+        for sp in spaces:
+            sym = w.symbol(sp.cost[row], name=False) if row < len(sp.cost) else ""
+            t.append((sym if cell > 2 else sym[:1]).rjust(cell))  # the glyph alone when the cell is narrow
+        t.append("  1 Follower a symbol\n" if row == 0 and cell > 2 else "\n", LABEL)
+    bonuses: dict[str, list[str]] = {}
+    for k, sp in enumerate(spaces, start=1):
+        if sp.kind == "special" and sp.bonus != "none":
+            bonuses.setdefault(sp.bonus, []).append(str(k))
+    parts = [f"{', '.join(at)}: {BONUS_TEXT.get(bonus, bonus)}" for bonus, at in bonuses.items()]
+    for k, line in enumerate(pack_parts(parts, max(width - LABEL_WIDTH, 20))):
+        _label(t, "  ◇ bonus" if k == 0 else "")
+        t.append(line + "\n")
 
 
 def _cathedral(t: Text, state: GameState, facts: Facts, width: int) -> None:

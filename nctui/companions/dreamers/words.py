@@ -1,0 +1,160 @@
+"""Every word of the dice game: colours, faces, refusals, events, actions."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from .content import content
+from .state import (
+    Action,
+    BecomeNightmare,
+    ChooseTrack,
+    Consume,
+    Consumed,
+    Die,
+    Drawn,
+    DreamAgain,
+    Effect,
+    Event,
+    GameEnds,
+    Give,
+    PickDie,
+    Placed,
+    Reroll,
+    Rerolled,
+    Resolve,
+    Rest,
+    Rested,
+    Return,
+    Rolled,
+    RowFilled,
+    SendMinions,
+    ShadowNext,
+    Skip,
+    Taken,
+    TurnBegins,
+    UseAbility,
+)
+
+Reason = Literal["over", "not_now", "track", "return", "roll", "shadow", "envy", "fear", "ability", "tie", "rest",
+                 "nightmare", "minion_return", "minion_give"]
+
+REFUSALS: dict[Reason, str] = {
+    "over": "End of the Game: the game is over",
+    "not_now": "That is not one of the choices open now",
+    "track": "1. Choose a Sleep Track: each turn begins by choosing one",
+    "return": "2. Draw and Select Dreams: return dreams you drew to the bag",
+    "roll": "3. Roll and Resolve Dreams: reroll (spending a Power of that colour) or resolve",
+    "shadow": "Order of Resolution: choose which Shadow to resolve next",
+    "envy": "Shadow of Envy: the next player selects a dream on the card, not a Shadow of Envy",
+    "fear": "Shadow of Primeval Fear: you may move one Exhaust dream to your Hunt row",
+    "ability": "Nightmare Abilities: the Nightmare may use its ability",
+    "tie": "Shadow Row: you become the Nightmare of one of the tied colours",
+    "rest": "5. Rest or Dream Again",
+    "nightmare": "Turn Order (Nightmare): Consume Power or Send Minions",
+    "minion_return": "Send Minions: return one of the two dreams",
+    "minion_give": "Send Minions: give the other to a Dreamer",
+}
+
+FACES = {"power": "Power", "double": "double Power", "hunt": "Hunt", "exhaust": "Exhaust", "shadow": "Shadow"}
+EFFECTS = {
+    "depths": ("Shadow of the Depths: a dream drawn, rolled and added", "Shadow of the Depths: the bag is empty"),
+    "envy": ("Shadow of Envy: a dream rerolled", "Shadow of Envy: no dream to reroll"),
+    "imprisonment": ("Shadow of Imprisonment: an Exhaust dream turned on its side (it counts twice)",
+                     "Shadow of Imprisonment: no upright Exhaust dream"),
+    "fear": ("Shadow of Primeval Fear: an Exhaust dream moved to the Hunt row",
+             "Shadow of Primeval Fear: no Exhaust dream moved"),
+    "drown": ("the Nightmare drowns the Dreamer: one more dream rolled", "the bag is empty"),
+    "covet": ("the Nightmare covets: one Power dream back to the bag", "no Power to take"),
+    "shackle": ("the Nightmare shackles: an Exhaust dream turned on its side", "no Exhaust dream to turn"),
+    "terror": ("the Nightmare terrifies: an Exhaust dream moved to the Hunt row", "no Exhaust dream to move"),
+    "tempt": ("the Nightmare tempts: the Dreamer must Dream Again if they can", ""),
+}
+
+
+def colour_name(i: int) -> str:
+    return content().colour[i].name
+
+
+def die_words(d: Die) -> str:
+    side = " (on its side)" if d.sideways else ""
+    return f"{FACES[d.face]} of {colour_name(d.colour)}{side}"
+
+
+def seat_name(seat: int) -> str:
+    return f"Player {seat + 1}"
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def describe_event(event: Event) -> str:
+    match event:
+        case TurnBegins(seat=s, final=final):
+            return f"— {seat_name(s)}'s {'final ' if final else ''}turn."
+        case Drawn(seat=s, colours=cs):
+            names = ", ".join(colour_name(c) for c in cs) or "none"
+            return f"{seat_name(s)} draws {plural(len(cs), 'dream')}: {names}."
+        case Rolled(seat=s, dice=ds):
+            return f"{seat_name(s)} rolls {', '.join(die_words(d) for d in ds)}."
+        case Rerolled(seat=s, spent=spent, dice=ds):
+            return f"{seat_name(s)} spends a {die_words(spent)} to reroll: {', '.join(die_words(d) for d in ds)}."
+        case Placed(seat=s, die=d, row=row):
+            return f"{seat_name(s)} places a {die_words(d)} in the {row.capitalize()} row."
+        case Taken(nightmare=n, dreamer=dr, die=d):
+            return f"The Nightmare ({seat_name(n)}) takes {seat_name(dr)}'s {die_words(d)} as Power."
+        case Effect(seat=s, what=what, done=done):
+            return EFFECTS[what][0 if done else 1] + "."
+        case RowFilled(seat=s, row="hunt"):
+            return f"{seat_name(s)}'s Hunt row is full: eliminated, every dream back to the bag."
+        case RowFilled(seat=s, row="exhaust", colour=c):
+            lost = f"every Power of {colour_name(c)} goes back to the bag" if c >= 0 else "the bag is empty"
+            return f"{seat_name(s)} is exhausted: {lost}; they must Rest."
+        case RowFilled(seat=s, row="shadow", colour=c):
+            return f"{seat_name(s)} becomes the Nightmare of {colour_name(c)}."
+        case Rested(seat=s, returned=n):
+            return f"{seat_name(s)} rests: {plural(n, 'dream')} back to the bag."
+        case Consumed(seat=s, victim=v, die=d):
+            return f"The Nightmare ({seat_name(s)}) consumes {seat_name(v)}'s {die_words(d)}."
+        case GameEnds(reason=reason, winners=w, power=p):
+            why = {"power": "15 Power reached and the final turns played", "no_dreamers": "no Dreamers remain",
+                   "bag": "the bag is empty"}[reason]
+            scores = ", ".join(f"{seat_name(i)} {v}" for i, v in enumerate(p))
+            who = " and ".join(seat_name(x) for x in w)
+            return f"The game ends ({why}): {scores}. {who} {'wins' if len(w) == 1 else 'share the win'}."
+    raise TypeError(f"not an event of the dice game: {event!r}")
+
+
+def describe_action(action: Action) -> str:
+    match action:
+        case ChooseTrack(track=t):
+            track = content().track[t]
+            return f"{track.name}: draw {', then '.join(map(str, track.draws))}"
+        case Return(colour=c):
+            return f"Return a dream of {colour_name(c)} to the bag"
+        case Reroll(colour=c, faces=fs):
+            return f"Spend a Power of {colour_name(c)} to reroll {', '.join(FACES[f] for f in fs)}"
+        case Resolve():
+            return "Resolve the dreams"
+        case ShadowNext(colour=c):
+            return f"Resolve the Shadow of {colour_name(c)}"
+        case PickDie(row=row, colour=c, index=i):
+            return f"The {colour_name(c)} dream in the {row.capitalize()} row" + (f" (#{i + 1})" if i else "")
+        case Skip():
+            return "Do not"
+        case UseAbility():
+            return "Use the Nightmare's ability"
+        case BecomeNightmare(colour=c):
+            return f"Become the Nightmare of {colour_name(c)}"
+        case Rest():
+            return "Rest: every dream on the card back to the bag (Power stays)"
+        case DreamAgain():
+            return "Dream Again: one step deeper"
+        case Consume(seat=s, face=f):
+            return f"Consume Power: take a {FACES[f]} from {seat_name(s)}"
+        case SendMinions():
+            return "Send Minions: draw two dreams, return one, give one to a Dreamer"
+        case Give(seat=s):
+            return f"Give the dream to {seat_name(s)}"
+    raise TypeError(f"not an action of the dice game: {action!r}")

@@ -1,0 +1,66 @@
+"""The entry point of one connected person's client process: the lobby app on this process's
+terminal, connected to the game host's Unix socket as ``identity``.
+
+The SSH front (a fork of the preloaded server, one per connection, its stdin/stdout a pty) calls
+``run``. Importing this module is cheap (the app is imported when ``run`` runs; the fork server
+may import it ahead). The name a person chose is remembered beside the host's socket (one small
+file per identity, in the server's private folder), so it is asked only the first time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+NAMES = "names"  # the folder, beside the socket, of the names people chose
+
+
+def run(socket_path: str, identity: str, name: str | None, *, mono: bool = False) -> int:
+    """Run the lobby app on the current terminal as ``identity`` (``name``: None to use the name
+    remembered, or ask for one). Returns the exit code (1: the host could not be reached or the
+    connection was lost, said in one line on stderr)."""
+    from ..ui.lobby_app import LobbyApp  # the app and Textual, when a person connects
+
+    if name is None:
+        name = remembered_name(socket_path, identity)
+    app = LobbyApp(socket_path, identity, name, remember=lambda chosen: remember_name(socket_path, identity, chosen))
+    if mono:
+        app.mono = True
+    try:
+        app.run()
+    except KeyboardInterrupt:
+        return 130
+    return app.return_code or 0  # Textual has printed the exit message (why the host was lost)
+
+
+def preload() -> None:
+    """Import the app and Textual now (a fork server calls it once, so each forked client
+    shares those pages and starts at once)."""
+    from ..ui import lobby_app  # noqa: F401
+
+
+def _name_file(socket_path: str, identity: str) -> Path:
+    digest = hashlib.sha256(identity.encode("utf-8", "replace")).hexdigest()[:32]
+    return Path(socket_path).parent / NAMES / digest
+
+
+def remembered_name(socket_path: str, identity: str) -> str | None:
+    """The name ``identity`` chose before on this server, or None."""
+    try:
+        text = _name_file(socket_path, identity).read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return text[:40] or None
+
+
+def remember_name(socket_path: str, identity: str, name: str) -> None:
+    """Keep ``name`` for ``identity``'s next visit (a failure only means asking again)."""
+    path = _name_file(socket_path, identity)
+    try:
+        path.parent.mkdir(mode=0o700, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(name[:40], encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        pass  # the terminal belongs to the app now: no word here, the name is asked again next time

@@ -1,0 +1,176 @@
+"""The app of a person connected to a game server: the lobby first, then the game of the room they
+sit in or watch (``RemoteGameScreen``: their seat only), and back.
+
+The app owns the ``HostLink`` (``net.client``). The link's reader thread posts ``HostNews`` to
+the app (``post_message`` is thread-safe); the app, on its own thread, redraws the lobby, opens
+the game once its first update arrived, says a refusal in one line (a stale decision is not
+one: the host sends the game as it is now and the screen redraws), and on a lost connection
+ends with a one-line message and exit code 1.
+
+A person who returns (same identity) goes straight back to their seat: the first list of rooms
+that shows a seat of theirs in an unfinished game joins it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from textual.message import Message
+from textual.screen import Screen
+
+from ..engine.config import GameConfig
+from ..net import protocol as P
+from ..net.client import HostError, HostLink, LinkNews, RemoteGame
+from ..store import UndoRefused
+from .app import NctuiApp
+from .screens.lobby import CreateRoomScreen, LobbyScreen, NameScreen, RemoteGameScreen, my_seat
+from .screens.timeline import refusal_text
+
+REQUEST_TITLES = {"act": "Not allowed", "undo": "Undo", "undo_to": "Undo", "redo": "Redo", "join": "Cannot join",
+                  "watch": "Cannot watch", "create": "Cannot create the room"}
+
+
+class HostNews(Message):
+    """What the host said (posted from the link's reader thread)."""
+
+    def __init__(self, news: LinkNews) -> None:
+        self.news = news
+        super().__init__()
+
+
+class LobbyApp(NctuiApp):
+    """The lobby and the games of one game server, for the person ``identity``. ``name``: the
+    name they chose (None: ask, then ``remember(name)``)."""
+
+    def __init__(self, socket_path: Path | str, identity: str, name: str | None, *,
+                 remember: Callable[[str], None] | None = None) -> None:
+        super().__init__(None)
+        self.socket_path = socket_path
+        self.identity = identity
+        self.person = name
+        self.remember = remember
+        self.link: HostLink | None = None
+        self.remote: RemoteGame | None = None  # the game of the room this person sits in or watches
+        self._returned = False  # the first rooms were checked for this person's seat
+
+    def get_default_screen(self) -> Screen:
+        return LobbyScreen()
+
+    def on_mount(self) -> None:
+        if self.person:
+            self._connect(self.person)
+        else:
+            self.push_screen(NameScreen(self.identity), self._named)
+
+    def _named(self, name: str | None) -> None:
+        if not name:
+            return
+        if self.remember is not None:
+            self.remember(name)
+        self._connect(name)
+
+    def _connect(self, name: str) -> None:
+        """Connect on a worker thread: the screen stays live while the host answers."""
+        self.run_worker(lambda: self._connect_now(name), thread=True, name="connect", exit_on_error=False)
+
+    def _connect_now(self, name: str) -> None:
+        link = HostLink(self.socket_path, self.identity, name, listener=self._post_news)
+        try:
+            link.connect()
+        except HostError as exc:
+            self.call_from_thread(self.exit, return_code=1, message=f"nctui: {exc}")
+            return
+        self.call_from_thread(self._connected, link)
+
+    def _connected(self, link: HostLink) -> None:
+        self.link = link
+        if link.lost:  # gone before this thread heard of it: its news was not for us yet
+            self.exit(return_code=1, message=f"nctui: lost the connection to the game host: {link.lost}")
+            return
+        link.list_rooms()
+        self._lobby().show_rooms()
+
+    def _post_news(self, news: LinkNews) -> None:
+        self.post_message(HostNews(news))
+
+    def on_unmount(self) -> None:
+        if self.link is not None:
+            self.link.close()
+
+    def _lobby(self) -> LobbyScreen:
+        screen = self.screen_stack[0]
+        assert isinstance(screen, LobbyScreen)
+        return screen
+
+    # -- the host's news -----------------------------------------------------------------------
+
+    def on_host_news(self, message: HostNews) -> None:
+        news, link = message.news, self.link
+        if link is None or not self.screen_stack or self._exit:
+            return  # news that arrived while the app closes
+        if news is None or isinstance(news, P.Bye):
+            reason = news.reason if isinstance(news, P.Bye) else link.lost
+            self.exit(return_code=1, message=f"nctui: lost the connection to the game host: {reason}")
+        elif isinstance(news, RemoteGame):
+            self._open(news)
+        elif isinstance(news, P.Rooms):
+            self._lobby().show_rooms()
+            self._return_to_seat(news.rooms)
+        elif isinstance(news, P.Refused) and not news.stale:
+            self._refused(news)
+
+    def _refused(self, refused: P.Refused) -> None:
+        """A request the host did not carry out, in one line (an undo with the policy's rule)."""
+        title = REQUEST_TITLES.get(refused.request, "Refused")
+        text = refused.reason[:1].upper() + refused.reason[1:]
+        if refused.request in ("undo", "undo_to", "redo") and self.remote is not None:
+            text = refusal_text(UndoRefused(refused.reason), self.remote.undo_policy)
+        self.notify(text, title=title, severity="warning", timeout=8)
+
+    def _return_to_seat(self, rooms: tuple[P.RoomInfo, ...]) -> None:
+        """The first rooms after connecting: a person who holds a seat goes back to it."""
+        if self._returned:
+            return
+        self._returned = True
+        mine = my_seat(rooms, self.identity)
+        if mine is not None:
+            room, seat = mine
+            self.notify(f"Back to your seat in {room.name}.", title="Welcome back")
+            self.join_seat(room.id, seat)
+
+    def _open(self, game: RemoteGame) -> None:
+        self._to_lobby()
+        self.remote = game
+        self.push_screen(RemoteGameScreen(game, seat=game.seat))
+
+    def _to_lobby(self) -> None:
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+
+    # -- requests ------------------------------------------------------------------------------
+
+    def join_seat(self, room: str, seat: int) -> None:
+        if self.link is not None:
+            self.link.send(P.JoinSeat(room=room, seat=seat))
+
+    def watch_room(self, room: str) -> None:
+        if self.link is not None:
+            self.link.send(P.Watch(room=room))
+
+    def create_room(self, config: GameConfig, name: str, handover_after: float) -> None:
+        if self.link is not None:
+            self.link.send(P.CreateRoom(config=config, name=name, handover_after=handover_after))
+
+    def leave_room(self) -> None:
+        """Back to the lobby; the seat stays this person's."""
+        self.remote = None
+        self._to_lobby()
+        if self.link is not None:
+            self.link.leave()
+
+    def new_game(self, config: GameConfig | None = None, *, seed: int | None = None) -> None:
+        """After a game (its game over screen's n): a new room with the same settings."""
+        config = config or (self.remote.config if self.remote is not None else None)
+        self.leave_room()
+        self.push_screen(CreateRoomScreen(config, self._lobby()._create))

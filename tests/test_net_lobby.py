@@ -1,0 +1,514 @@
+"""The client side of a game server: the lobby app (Pilot, 80x24) and protocol clients (``HostLink``)
+against a real host running in this process on a temporary Unix socket (its asyncio loop on a
+thread). Create a room, join, decide, see the other seat's decision arrive; a spectator sees no
+hand; a stale decision is refused and the screen refreshes; a client whose connection dies goes
+back to its seat when it returns; a malformed message from one client disturbs no other."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shlex
+import shutil
+import socket
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+
+from nctui.engine import GameConfig
+from nctui.net import protocol as P
+from nctui.net.client import HostError, HostLink, LinkNews, RemoteGame
+from nctui.net.client_app import remember_name, remembered_name
+from nctui.net.host import Host
+from nctui.net.rooms import Rooms
+from nctui.net.store_sqlite import SqliteRoomStore
+from nctui.ui.lobby_app import LobbyApp
+from nctui.ui.screens.lobby import (
+    CreateRoomScreen,
+    LobbyScreen,
+    NameScreen,
+    RemoteGameScreen,
+    SeatScreen,
+    my_seat,
+    room_words,
+    short_identity,
+)
+from nctui.ui.screens.save import SaveScreen
+from nctui.ui.screens.timeline import TimelineScreen
+from nctui.ui.widgets.hand import HandView
+
+from .test_smoke_tmux import ROOT, Pane
+
+SMALL = (80, 24)
+CFG = GameConfig(players=2, seats=("human", "human"), seed=42)
+ANN, BOB, CY = "SHA256:AnnAnnAnnAnnAnnAnn", "SHA256:BobBobBobBobBobBob", "SHA256:CyCyCyCyCyCyCyCy"
+WAIT = 15.0
+
+
+class HostThread:
+    """A real host (rooms in SQLite, computer players without delay) on its own loop and thread."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="test-host", daemon=True)
+        self.thread.start()
+        self.rooms = Rooms(SqliteRoomStore(tmp / "rooms.db"), bot_delay=0.0)
+        self.host = Host(self.rooms, tmp / "sock" / "host.sock")
+        self.call(self.host.start())
+        self.path = self.host.path
+
+    def call(self, coro: Any) -> Any:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(WAIT)
+
+    def room(self) -> Any:
+        (room,) = self.rooms.rooms.values()
+        return room
+
+    def stop(self) -> None:
+        async def close() -> None:
+            tasks = list(self.host.connections)
+            await self.host.close()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+        self.call(close())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(WAIT)
+        self.rooms.close()
+        self.loop.close()
+
+
+@pytest.fixture
+def host(tmp_path: Path) -> Iterator[HostThread]:
+    h = HostThread(tmp_path)
+    try:
+        yield h
+    finally:
+        h.stop()
+
+
+def wait_for(test: Callable[[], Any], what: str) -> Any:
+    deadline = time.monotonic() + WAIT
+    while not (result := test()):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.02)
+    return result
+
+
+async def until(pilot: Any, test: Callable[[], Any], what: str) -> Any:
+    deadline = time.monotonic() + WAIT
+    while not (result := test()):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await pilot.pause(0.03)
+    return result
+
+
+def drawn(app: LobbyApp) -> RemoteGameScreen | None:
+    """The game screen once it is mounted and has drawn the game (not merely pushed)."""
+    screen = app.screen
+    return screen if isinstance(screen, RemoteGameScreen) and screen.is_mounted and screen._shown[0] >= 0 else None
+
+
+class Person:
+    """A protocol client (no screen) that records what the host tells it."""
+
+    def __init__(self, path: Path, identity: str, name: str) -> None:
+        self.news: list[LinkNews] = []
+        self.link = HostLink(path, identity, name, listener=self.news.append).connect()
+
+    def sit(self, room: str, seat: int) -> RemoteGame:
+        self.link.send(P.JoinSeat(room=room, seat=seat))
+        return wait_for(lambda: self.link.game, "the seat's first update")
+
+    def decide_first_option(self) -> int:
+        game = self.link.game
+        assert game is not None
+        wait_for(lambda: game.deciding_seat() == game.seat, "this seat's decision")
+        state_id = game.state_id
+        decision = game.view(game.seat).state.decision
+        assert decision is not None and decision.seat == game.seat
+        game.send(decision.options[0], seen_state_id=state_id, seat=game.seat)
+        return state_id
+
+
+def run(coro: Any) -> Any:
+    return asyncio.run(coro)
+
+
+def test_create_a_room_join_decide_and_see_the_other_seats_decision_arrive(host: HostThread) -> None:
+    async def go() -> None:
+        app = LobbyApp(host.path, ANN, "Ann")
+        async with app.run_test(size=SMALL) as pilot:
+            await until(pilot, lambda: app.link is not None and isinstance(app.screen, LobbyScreen), "the lobby")
+            title = str(app.screen.query_one("#lobby-title").render())
+            assert "Ann" in title and "SHA256:AnnAnnAn…" in title  # who this person is, short
+            await pilot.press("n")
+            assert isinstance(app.screen, CreateRoomScreen)
+            app.screen.query_one("#room-name").value = "Friday"
+            await pilot.press("s")  # created: the lobby highlights it and opens its seats
+            await until(pilot, lambda: isinstance(app.screen, SeatScreen), "the new room's seats")
+            assert host.room().record.name == "Friday" and host.room().record.handover_after == 300.0
+            await pilot.press("enter")  # the first free seat: 1 Red
+            screen = await until(pilot, lambda: drawn(app),
+                                 "the game screen")
+            assert screen.seat == screen.viewer == 0
+            bob = Person(host.path, BOB, "Bob")
+            bob_game = bob.sit(host.room().id, 1)
+            await until(pilot, lambda: app.remote.seats[1].connected, "Bob connected")
+            # The game: whoever decides, decides; Ann with a key, Bob through his own connection.
+            decided = {0: 0, 1: 0}
+            for _ in range(6):
+                game = app.remote
+                seat = game.deciding_seat()
+                before = game.state_id
+                if seat == 0:
+                    assert "Waiting" not in str(screen.query_one("#decision").prompt.notes)
+                    await pilot.press("1")
+                else:
+                    prompt = screen.query_one("#decision").prompt
+                    assert not prompt.options and "Waiting for their decision" in prompt.notes[0]
+                    await pilot.press("1")  # not Ann's decision: nothing is sent
+                    wait_for(lambda b=before: bob_game.state_id == b, "Bob's update")
+                    bob.decide_first_option()
+                decided[seat] += 1
+                await until(pilot, lambda g=game, b=before: g.state_id > b and screen._shown[1] == g.state_id,
+                            "the decision arriving on Ann's screen")
+                assert host.room().session.state_id == game.state_id
+            assert decided[0] and decided[1]
+            log = "\n".join(str(line) for line in screen.query_one("#log")._written)
+            assert "Blue" in log and "Red" in log  # both seats' decisions in Ann's log
+            assert not [n for n in bob.news if isinstance(n, P.Refused)]
+            await pilot.press("q")  # back to the lobby; the seat stays Ann's
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby again")
+            await until(pilot, lambda: not host.room().seats()[0].connected, "Ann away")
+            assert host.room().seats()[0].holder == "Ann"
+            bob.link.close()
+
+    run(go())
+
+
+@pytest.mark.parametrize("size", [SMALL, (120, 40)])
+def test_a_spectator_sees_no_hand(host: HostThread, size: tuple[int, int]) -> None:
+    room = host.rooms.create(CFG, identity=ANN, name="watched")
+    ann, bob = Person(host.path, ANN, "Ann"), Person(host.path, BOB, "Bob")
+    ann_game, _ = ann.sit(room.id, 0), bob.sit(room.id, 1)
+    (ann if ann_game.deciding_seat() == 0 else bob).decide_first_option()
+    wait_for(lambda: ann_game.state_id == 1, "the first decision")
+
+    async def go() -> None:
+        app = LobbyApp(host.path, CY, "Cy")
+        async with app.run_test(size=size) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.shown, "the rooms")
+            await pilot.press("w")
+            screen = await until(pilot, lambda: drawn(app), "the game")
+            assert screen.seat == screen.viewer == -1
+            views = {w.view.seat for w in screen.query("*") if getattr(w, "view", None) is not None}
+            assert views == {-1}
+            hand = str(screen.query_one(HandView).render())
+            assert "'s hand" not in hand and "(hidden)" in hand
+            prompt = screen.query_one("#decision").prompt
+            assert not prompt.options and "back to the lobby" in prompt.notes[0]  # nothing to choose
+            await pilot.press("u")  # a spectator changes nothing: the host says so
+            note = await until(pilot, lambda: next((n for n in app._notifications if n.title == "Undo"), None),
+                               "the refusal")
+            assert "spectator" in note.message
+            await until(pilot, lambda: host.room().info().spectators == 1, "one spectator")
+
+    run(go())
+    for p in (ann, bob):
+        p.link.close()
+
+
+def test_a_stale_decision_is_refused_silently_and_the_screen_refreshes(host: HostThread) -> None:
+    room = host.rooms.create(CFG, identity=ANN, name="stale")
+    bob = Person(host.path, BOB, "Bob")
+    bob.sit(room.id, 1)
+    news: list[LinkNews] = []
+
+    async def go() -> None:
+        app = LobbyApp(host.path, ANN, "Ann")
+        async with app.run_test(size=SMALL) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.shown, "the rooms")
+            app.link.listener = lambda n: (news.append(n), app._post_news(n))
+            app.join_seat(room.id, 0)
+            screen = await until(pilot, lambda: drawn(app), "the game")
+            game = app.remote
+            while game.deciding_seat() != 0:  # Bob decides until it is Ann's turn
+                before = game.state_id
+                bob.decide_first_option()
+                await until(pilot, lambda b=before: game.state_id > b, "Bob's decision")
+            await pilot.pause(0.1)
+            before = game.state_id
+            gate = threading.Event()
+            apply = game.apply
+            game.apply = lambda update: (gate.wait(WAIT), apply(update))  # the network is slow
+            await pilot.press("1")
+            await pilot.press("1")  # a second key before the answer: chosen at the same, old state
+            wait_for(lambda: host.room().session.state_id > before, "Ann's first decision")
+            gate.set()
+            await until(pilot, lambda: any(isinstance(n, P.Refused) for n in news), "the stale refusal")
+            (refused,) = [n for n in news if isinstance(n, P.Refused)]
+            assert refused.stale
+            await until(pilot, lambda: screen._shown[1] == host.room().session.state_id, "the screen refreshed")
+            assert host.room().session.state_id == before + 1  # the first key counted, once
+            assert not [n for n in app._notifications if n.title == "Refused"]  # silently
+
+    run(go())
+    bob.link.close()
+
+
+def test_a_client_whose_connection_dies_returns_to_its_seat(host: HostThread, tmp_path: Path) -> None:
+    room = host.rooms.create(CFG, identity=BOB, name="again")
+    bob = Person(host.path, BOB, "Bob")
+    bob.sit(room.id, 1)
+
+    async def first() -> int:
+        app = LobbyApp(host.path, ANN, "Ann")
+        async with app.run_test(size=SMALL) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.shown, "the rooms")
+            app.join_seat(room.id, 0)
+            await until(pilot, lambda: drawn(app), "the game")
+            game = app.remote
+            while game.deciding_seat() != 0:
+                before = game.state_id
+                bob.decide_first_option()
+                await until(pilot, lambda b=before: game.state_id > b, "Bob's decision")
+            before = game.state_id
+            await pilot.press("1")
+            await until(pilot, lambda: game.state_id > before, "Ann's decision")
+            # killed mid-game: the connection goes without a goodbye
+            sock = app.link._sock
+            assert sock is not None
+            sock.shutdown(socket.SHUT_RDWR)
+            await until(pilot, lambda: not app.is_running, "the app ending")
+        assert app.return_code == 1
+        return game.state_id
+
+    seen = run(first())
+    wait_for(lambda: not host.room().seats()[0].connected, "Ann marked away")
+    assert host.room().seats()[0].holder == "Ann"
+
+    async def again() -> None:
+        app = LobbyApp(host.path, ANN, "Ann")
+        async with app.run_test(size=SMALL) as pilot:
+            screen = await until(pilot, lambda: drawn(app),
+                                 "back at the seat")
+            assert screen.seat == 0
+            assert app.remote.state_id >= seen
+            await until(pilot, lambda: host.room().seats()[0].connected, "Ann connected again")
+
+    run(again())
+    bob.link.close()
+
+
+def test_a_malformed_message_from_one_client_disturbs_no_other(host: HostThread) -> None:
+    room = host.rooms.create(CFG, identity=ANN, name="noise")
+    ann, bob = Person(host.path, ANN, "Ann"), Person(host.path, BOB, "Bob")
+    ann_game, _ = ann.sit(room.id, 0), bob.sit(room.id, 1)
+    with socket.socket(socket.AF_UNIX) as rogue:  # a third client speaks nonsense after its hello
+        rogue.connect(str(host.path))
+        rogue.sendall(P.frame(P.Hello(version=P.VERSION, identity=CY, name="Cy")))
+        rogue.sendall(P.HEADER.pack(3) + b"\x93\x01\x02")
+        rogue.settimeout(WAIT)
+        received = b""
+        while chunk := rogue.recv(4096):
+            received += chunk
+        assert b"malformed" in received
+    for _ in range(4):  # Ann and Bob play on
+        me = ann if ann_game.deciding_seat() == 0 else bob
+        before = me.decide_first_option()
+        wait_for(lambda b=before: ann_game.state_id > b, "the decision arriving")
+    assert not [n for p in (ann, bob) for n in p.news if n is None or isinstance(n, P.Bye)]
+    for p in (ann, bob):
+        p.link.close()
+
+
+def test_an_unreachable_host_is_one_line(tmp_path: Path) -> None:
+    with pytest.raises(HostError) as caught:
+        HostLink(tmp_path / "nothing.sock", ANN, "Ann").connect(timeout=1)
+    assert "cannot reach the game host" in str(caught.value) and "\n" not in str(caught.value)
+
+    async def go() -> None:
+        app = LobbyApp(tmp_path / "nothing.sock", ANN, "Ann")
+        async with app.run_test(size=SMALL) as pilot:
+            await until(pilot, lambda: not app.is_running, "the app ending")
+        assert app.return_code == 1
+
+    run(go())
+
+
+def test_the_name_is_asked_the_first_time_then_remembered(host: HostThread) -> None:
+    assert remembered_name(str(host.path), ANN) is None
+    chosen: list[str] = []
+
+    async def go() -> None:
+        app = LobbyApp(host.path, ANN, None, remember=chosen.append)
+        async with app.run_test(size=SMALL) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, NameScreen), "the name question")
+            await pilot.press("enter")  # no name: asked again
+            assert isinstance(app.screen, NameScreen)
+            await pilot.press(*"Ann", "enter")
+            await until(pilot, lambda: app.link is not None, "connected")
+            assert app.link.name == "Ann"
+
+    run(go())
+    assert chosen == ["Ann"]
+    remember_name(str(host.path), ANN, "Ann")
+    assert remembered_name(str(host.path), ANN) == "Ann"
+    assert remembered_name(str(host.path), BOB) is None
+
+
+def test_undo_is_the_hosts_strict_policy_and_its_refusal_is_said(host: HostThread) -> None:
+    room = host.rooms.create(CFG, identity=ANN, name="undo")
+    bob = Person(host.path, BOB, "Bob")
+    bob.sit(room.id, 1)
+
+    async def go() -> None:
+        app = LobbyApp(host.path, ANN, "Ann")
+        async with app.run_test(size=SMALL) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.shown, "the rooms")
+            app.join_seat(room.id, 0)
+            screen = await until(pilot, lambda: drawn(app), "the game")
+            game = app.remote
+            assert game is not None and game.undo_policy == "strict"
+            while game.deciding_seat() != 0:
+                before = game.state_id
+                bob.decide_first_option()
+                await until(pilot, lambda b=before: game.state_id > b, "Bob's decision")
+            before = game.state_id
+            await pilot.press("1")
+            await until(pilot, lambda: game.state_id == before + 1 and screen._shown[1] == before + 1, "Ann's decision")
+            await pilot.press("u")  # her own decision, nobody decided since: taken back
+            await until(pilot, lambda: game.state_id == before and game.can_redo(), "the undo")
+            assert host.room().session.state_id == before
+            await pilot.press("r")  # and redone
+            await until(pilot, lambda: game.state_id == before + 1, "the redo")
+            while game.deciding_seat() == 0:  # Ann decides until it is Bob's turn …
+                mark = game.state_id
+                await pilot.press("1")
+                await until(pilot, lambda m=mark: game.state_id > m and screen._shown[1] == game.state_id, "Ann")
+            while game.deciding_seat() != 0:  # … and Bob decides after her
+                mark = game.state_id
+                bob.decide_first_option()
+                await until(pilot, lambda m=mark: game.state_id > m, "Bob's decision")
+            now = game.state_id
+            await pilot.press("u")  # Bob decided since her last decision: refused by the host
+            note = await until(pilot, lambda: next((n for n in app._notifications if n.title == "Undo"), None),
+                               "the refusal")
+            assert "Cannot undo" in note.message and host.room().session.state_id == now
+            # The game screen's other keys work on a server's game too.
+            await pilot.press("t")
+            assert isinstance(app.screen, TimelineScreen)
+            await pilot.press("escape", "s")
+            assert isinstance(app.screen, SaveScreen)
+            await pilot.press("enter")  # the host keeps the game: not saved here, said in one line
+            assert "kept by the server" in str(app.screen.query_one("#save-message").render())
+            await pilot.press("escape")
+            assert app.screen is screen
+
+    run(go())
+    bob.link.close()
+
+
+def test_a_remote_game_keeps_the_events_the_host_sent_as_a_session_would(host: HostThread) -> None:
+    """RemoteGame.events(since) answers like Session.events for the seat, from the updates alone:
+    news added per update, an undo drops what was undone, a fresh start (since=-1) replaces all."""
+    room = host.rooms.create(CFG, identity=ANN)
+    s = room.session
+    joined = P.Joined(room=room.info(), seat=0, config=CFG, undo_policy="strict")
+    game = RemoteGame(HostLink(host.path, ANN), joined)
+    game.apply(room.update(0, -1))
+    seen = [game.state_id]
+    for _ in range(4):
+        seat = s.deciding_seat()
+        assert seat is not None
+        s.send(s.view(seat).state.decision.options[0], seen_state_id=s.state_id, seat=seat)
+        game.apply(room.update(0, seen[-1]))
+        seen.append(game.state_id)
+    for since in (-1, *seen):
+        assert game.events(since, 0) == s.events(since, 0)
+    s.undo(s.seat_of(s.state_id))
+    back = s.state_id
+    game.apply(room.update(0, seen[-1]))
+    assert game.state_id == back and game.events(seen[-1], 0).undone
+    assert game.events(-1, 0).events == s.events(-1, 0).events
+    game.apply(room.update(0, -1))  # the whole picture again (a refresh)
+    assert game.events(-1, 0).events == s.events(-1, 0).events
+    assert [t.state_id for t in game.timeline(0)] == [t.state_id for t in s.timeline(0)]
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_client_app_runs_on_a_real_terminal_and_ends_in_one_line_when_the_host_goes(tmp_path: Path) -> None:
+    """The SSH front's entry point on a pty (tmux, 80x24): the name asked, the lobby, a new room,
+    a seat, a decision, back to the lobby; the host stopping ends it with one line and code 1."""
+    h = HostThread(tmp_path)
+    pane = Pane(f"nctui-lobby-{os.getpid()}")
+    try:
+        code = "import sys; from nctui.net.client_app import run; sys.exit(run(sys.argv[1], sys.argv[2], None))"
+        command = ["env", "TERM=xterm-256color", f"PYTHONPATH={ROOT}", sys.executable, "-c", code,
+                   str(h.path), "SHA256:TessTessTessTess"]
+        pane.start(" ".join(map(shlex.quote, command)) + '; echo "[client exited: $?]"; sleep 60')
+        pane.wait_for("What name should the other players see?")
+        pane.keys("Tess", "Enter")
+        pane.wait_for("you: Tess", "SHA256:TessTes", "No rooms yet")
+        pane.keys("n")
+        pane.wait_for("New room on this server", "Seat to computer", "Create the room")
+        pane.keys("s")
+        pane.wait_for("Enter takes it", "Watch as a spectator")
+        pane.keys("Enter")
+        pane.wait_for("Turn track", "Setup")
+        session = h.room().session
+        other = Person(h.path, BOB, "Bob")
+        other.sit(h.room().id, 1)
+        while session.deciding_seat() != 0:  # the seed is random: Blue may decide first
+            other.decide_first_option()
+            wait_for(lambda n=session.state_id: session.state_id > n, "Blue's decision")
+        before = session.state_id
+        pane.wait_for("R Red  ")
+        pane.keys("1")
+        wait_for(lambda: session.state_id == before + 1, "Tess's decision at the host")
+        other.link.close()
+        pane.keys("q")
+        pane.wait_for("Lobby", "○ Tess (you)")  # away from the seat, which stays hers
+        assert remembered_name(str(h.path), "SHA256:TessTessTessTess") == "Tess"
+        h.stop()
+        gone = pane.wait_for("[client exited: 1]")
+        assert "nctui: lost the connection to the game host" in gone and "Traceback" not in gone
+    finally:
+        pane.close()
+        if h.thread.is_alive():
+            h.stop()
+
+
+def test_the_lobby_words_say_who_holds_each_seat_and_who_is_away() -> None:
+    seats = (P.SeatInfo(kind="human", holder="Ann", connected=True, identity=ANN),
+             P.SeatInfo(kind="bot", holder="Bob", connected=False, identity=BOB),
+             P.SeatInfo(kind="human"),
+             P.SeatInfo(kind="bot"))
+    room = P.RoomInfo(id="r1", name="Friday", mode="4 players, Standard", progress="turn 3", finished=False,
+                      seats=seats, spectators=2)
+    text = room_words(room, ANN).plain
+    assert "Friday" in text and "turn 3" in text and "2 watching" in text
+    assert "1 Red ● Ann (you)" in text  # connected, and it is this person
+    assert "2 Blue ○ Bob (computer meanwhile)" in text  # away: handed to a computer until he returns
+    assert "3 Green free" in text and "4 Yellow computer" in text
+    assert my_seat((room,), BOB) == (room, 1) and my_seat((room,), CY) is None
+    over = msgspec.structs.replace(room, finished=True)
+    assert my_seat((over,), ANN) is None  # a finished game is not returned to
+    assert short_identity("SHA256:" + "x" * 43) == "SHA256:xxxxxxxx…"
+
+
+def test_a_host_refusing_the_hello_is_one_line(host: HostThread) -> None:
+    class Older(HostLink):
+        version = 99  # a client of another version
+
+    with pytest.raises(HostError) as caught:
+        Older(host.path, ANN, "Ann").connect(timeout=5)
+    assert str(caught.value) == "the game host refused the connection: protocol version 99 is not 1: update nctui"
