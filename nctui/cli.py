@@ -179,6 +179,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--load", type=_file, metavar="FILE", help="continue the game saved in FILE")
     play.add_argument("--continue", dest="resume", action="store_true",
                       help="continue the unfinished game played last")
+    play.add_argument("--scenario", type=_file, metavar="FILE",
+                      help="practise the position of a scenario file (docs/scenarios.md; x in a game saves one)")
     _add_game_options(play)
 
     new = sub.add_parser(
@@ -247,6 +249,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _run(parser, None, None, mono=args.mono)
         if args.command == "tutorial":
             return _run(parser, None, None, mono=args.mono, tutorial=True)
+        if args.command == "play" and args.scenario:
+            if args.load or args.resume:
+                parser.error("--scenario starts a new practice game: leave out --load and --continue")
+            return _run(parser, _scenario_game(parser, args), args.save_dir, mono=args.mono)
         if args.command == "play" and (args.load or args.resume):
             return _run(parser, _saved_game(parser, args), args.save_dir, mono=args.mono)
         return _run(parser, _new_config(parser, args), args.save_dir, mono=args.mono, practice=args.practice)
@@ -409,6 +415,20 @@ def _saved_game(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Se
             parser.exit(2, f"nctui: error: there is no unfinished game to continue in {folder}\n")
         return open_session(path, folder=args.save_dir, bot_delay=BOT_DELAY)
     except (saves.SaveError, SessionError) as exc:
+        parser.exit(2, f"nctui: error: {exc}\n")
+
+
+def _scenario_game(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Session:
+    """The practice game of ``--scenario FILE``."""
+    from .scenarios import ScenarioError
+    from .session.session import SessionError, scenario_session
+    from .ui.app import BOT_DELAY
+
+    try:
+        return scenario_session(args.scenario, folder=args.save_dir, bot_delay=BOT_DELAY)
+    except ScenarioError as exc:
+        parser.exit(2, f"nctui: error: {exc.one_line()}\n")
+    except SessionError as exc:
         parser.exit(2, f"nctui: error: {exc}\n")
 
 

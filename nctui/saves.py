@@ -152,6 +152,14 @@ def save_dir(folder: Path | str | None = None) -> Path:
     return Path(platformdirs.user_data_dir("nctui")) / "saves"
 
 
+def scenario_dir(folder: Path | str | None = None) -> Path:
+    """Where the user's own scenarios are (docs/scenarios.md): ``scenarios`` in the save folder
+    given (or $NCTUI_SAVE_DIR), else in the user data folder."""
+    if folder is None and not os.environ.get(ENV_DIR):
+        return Path(platformdirs.user_data_dir("nctui")) / "scenarios"
+    return save_dir(folder) / "scenarios"
+
+
 def new_id() -> str:
     """A new play's id: 12 hex digits, random (two processes never pick the same one)."""
     return secrets.token_hex(6)

@@ -1,9 +1,13 @@
-"""Scenarios: a position of the game written by hand in TOML, for tests and rules practice.
+"""Scenarios: a position of the game in TOML, for tests and rules practice.
 
-A scenario names what is on the board and in each player's hands, where the markers stand and
-which decision is due; everything it leaves out follows from the rules (supplies are what is
-not on the board, unnamed cards are shuffled into their decks by the seed). The format is
-described in docs/scenarios.md; ``saves/*.toml`` are examples.
+The shorthand names what is on the board and in each player's hands (solo: the King's play
+area, ``[king]``), where the markers stand and which decision is due; everything it leaves out
+follows from the rules (supplies are what is not on the board, unnamed cards are shuffled into
+their decks by the seed). The complete form, ``[state]`` (``nctui.scenario_state``), is the
+whole GameState: alone it is the exact position (what ``x`` in a game saves), beside the
+shorthand it replaces single fields of the position built. The format is described in
+docs/scenarios.md; ``nctui/practice/positions/*.toml`` (the bundled Practice positions) are
+examples.
 
 ``load_scenario`` returns a GameState the engine can continue from. Every problem is reported
 at once in one ``ScenarioError`` naming the file, the entry and the field.
@@ -12,16 +16,17 @@ at once in one ``ScenarioError`` naming the file, the entry and the field.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import msgspec
 from msgspec.structs import replace
 
 from .content.loader import ContentError, Pack, get_pack
-from .engine import board, flow, limbo, rng, setup, turn
+from .engine import board, cards as cards_of, flow, king, limbo, rng, setup, solo, turn
 from .engine.config import COLOURS, GameConfig, SeatKind, check_config
 from .engine.events import Event
 from .engine.invariants import violations
+from .engine.king_state import KingState
 from .engine.state import (
     BASIC_COMBAT,
     DREAM_OFFER,
@@ -37,6 +42,7 @@ from .engine.state import (
 )
 from .engine.work import NextReaction
 from .safeio import BadInput, check_depth, read_bounded
+from .scenario_state import state_from_table
 
 SUPPORTED_DECISIONS = ("choose_day", "react")
 Seat = int | str  # a seat number (0 = first listed player) or a colour name
@@ -66,7 +72,11 @@ class ConfigSpec(GameConfig, frozen=True, kw_only=True, forbid_unknown_fields=Tr
 class GameSpec(_T):
     """[game]: markers and tracks. Turn track positions count from 0 (``turn_start``: the
     Starting marker, ``turn_position``: the Turn marker). ``turn_position`` may be left out
-    when ``active`` is given: the first position from the Starting marker owned by that seat."""
+    when ``active`` is given: the first position from the Starting marker owned by that seat.
+    ``stage = 2``: the Stage II space was reached (THE NIGHTMARE CATHEDRAL): the Stage 2 cards
+    are in the decks; ``nightmare_at`` places the Nightmares (in the order of ``[config]
+    nightmares``: "cathedral" or an area id; both in the Cathedral space when left out); ``end_triggered``: the devoured
+    threshold was reached (GAME END), play goes on to equal turns."""
 
     first_player: Seat = 0
     turn_start: int = 0
@@ -77,6 +87,8 @@ class GameSpec(_T):
     turn_number: int | None = None
     cathedral: tuple[str, ...] = ()
     devoured_shadows: int = 0
+    nightmare_at: tuple[str, ...] = ()
+    end_triggered: bool = False
 
 
 class AreaSpec(_T):
@@ -134,6 +146,23 @@ class DecisionSpec(_T):
     ignored: bool = False
 
 
+class KingSpec(_T):
+    """[king] (solo): the King of Horrors' play area (SOLO-SPECIFIC COMPONENTS, solo SETUP 2-5).
+    Left out, as at setup: its Dreamer on Ritual, a Cultist on every Day space, none on its
+    Action cards, nothing tucked, its 2 combat cards, 2 Dreams dealt at random."""
+
+    dreamer: str = "ritual"  # the Day space (an action) of its Dreamer
+    day_cultists: dict[str, int] | None = None  # action -> Cultists on that Day space (given: the others 0)
+    card_cultists: dict[str, int] = {}  # action -> Cultists on its Action card
+    tucked: dict[str, tuple[str, ...]] = {}  # action -> Development cards tucked under its Action card
+    hand: tuple[str, ...] = ()  # Development cards among its combat cards (its own 2 are always there)
+    dreams: tuple[str, ...] | None = None  # incomplete Dreams, the lower one first, the top one last
+    dream_cultists: tuple[int, ...] = ()  # Cultists on each incomplete Dream (0 each when left out)
+    completed: tuple[str, ...] = ()  # completed Dreams (scored at the end)
+    nightmare_marker: int = 1  # 0 or 1: which Nightmare card of [config] nightmares holds its Cultist
+    area_aside: tuple[str, ...] = ()  # Area Selection cards drawn and set aside
+
+
 class Scenario(_T):
     scenario: Info = Info()
     config: ConfigSpec = ConfigSpec()
@@ -142,6 +171,16 @@ class Scenario(_T):
     players: tuple[PlayerSpec, ...] = ()
     decks: DecksSpec = DecksSpec()
     decision: DecisionSpec = DecisionSpec()
+    king: KingSpec | None = None
+    state: dict[str, Any] = {}  # the complete form (nctui.scenario_state): exact, or over the tables above
+
+    def shorthand(self) -> bool:
+        """Whether any shorthand table is given (else a ``[state]`` table is the whole position)."""
+        return any(getattr(self, f) != getattr(EMPTY, f) for f in SHORTHAND)
+
+
+SHORTHAND = ("config", "game", "areas", "players", "decks", "decision", "king")
+EMPTY = Scenario()
 
 
 # ----------------------------------------------------------------------------------------------
@@ -168,6 +207,11 @@ class ScenarioError(ValueError):
         else:
             text = f"{file}: {len(problems)} problems:\n" + "\n".join(f"  - {p}" for p in problems)
         super().__init__(text)
+
+    def one_line(self) -> str:
+        """The first problem, and how many more (for a notification or a command line)."""
+        more = f" (and {len(self.problems) - 1} more)" if len(self.problems) > 1 else ""
+        return f"{self.file}: {self.problems[0]}{more}"
 
 
 class _Fatal(Exception):
@@ -198,9 +242,29 @@ def load_scenario_result(source: Path | str | bytes, *, pack: str | None = None)
     """Like ``load_scenario``, with the events of building the decision (to seed a log)."""
     name, text = _source(source)
     spec = decode_scenario(text, name)
+    if spec.state and not spec.shorthand():
+        table = spec.state
+        if pack is not None:
+            config = table.get("config")
+            table = {**table, "pack": pack, "config": {**(config if isinstance(config, dict) else {}), "pack": pack}}
+        return complete_state(table, None, name)
     if pack is not None:
         spec = replace(spec, config=replace(spec.config, pack=pack))
     return _Builder(spec, name).build()
+
+
+def complete_state(table: dict[str, Any], base: GameState | None, name: str) -> tuple[GameState, list[Event]]:
+    """The ``[state]`` table read (the whole position, or over ``base``), its problems raised as
+    one ScenarioError."""
+    try:
+        return state_from_table(table, base)
+    except msgspec.ValidationError as exc:
+        problem = _validation_problem(str(exc))
+        entry = "state" if problem.entry == "(top level)" else f"state.{problem.entry}"
+        raise ScenarioError(name, [problem._replace(entry=entry)]) from exc
+    except ValueError as exc:
+        what = "the position" if base is None else "the position with [state]"
+        raise ScenarioError(name, [Problem("state", "", f"{what} cannot be played: {exc}")]) from exc
 
 
 def _source(source: Path | str | bytes) -> tuple[str, str | bytes]:
@@ -268,6 +332,9 @@ class _Builder:
             self.report.add("(position)", "", text)
         if self.report.problems:
             raise ScenarioError(self.name, self.report.problems)
+        if self.spec.state:
+            state, more = complete_state(self.spec.state, state, self.name)
+            events += more
         return state, events
 
     def _fail_if_any(self) -> None:
@@ -278,8 +345,12 @@ class _Builder:
         config = self._config()
         self._fail_if_any()
         self.pack = get_pack(config.pack)
-        base, _ = setup.new_game(config)  # the board side, areas in play and players of a real game
+        # the board side, areas in play and players of a real game (solo: you and the King)
+        base, _ = (solo.new_game if config.players == 1 else setup.new_game)(config)
         base = replace(base, work=None, frames=())
+        self.king_seat = solo.KING if config.players == 1 else -1
+        if self.spec.king is not None and self.king_seat < 0:
+            self.report.add("king", "", "the King of Horrors plays in solo games only (players = 1)")
         self.base = base
         self.colours = config.seat_colours()
         self._check_seat_list()
@@ -287,7 +358,8 @@ class _Builder:
         game = self._game(base)
         areas = self._areas(base)
         state = replace(base, areas=areas, first_player=game["first_player"], turn_start=game["turn_start"],
-                        turn_pos=game["turn_pos"], time=game["time"], stage=1,
+                        turn_pos=game["turn_pos"], time=game["time"], stage=self.spec.game.stage,
+                        end_triggered=self.spec.game.end_triggered,
                         cathedral_built=game["cathedral"], cathedral_track=game["cathedral_track"],
                         devoured_shadows=self.spec.game.devoured_shadows)
         shadows = SHADOWS - sum(a.shadows for a in areas) - state.devoured_shadows
@@ -312,13 +384,13 @@ class _Builder:
         if not colours and listed and all(listed) and listed != COLOURS[: len(listed)]:
             colours = listed  # the players' colours define the seat colours
         human: SeatKind = "human"
-        config = GameConfig(players=c.players, seats=c.seats or (human,) * n, colours=colours, length=c.length,
+        king: SeatKind = "king"
+        seats = c.seats or ((human, king) if c.players == 1 else (human,) * n)
+        config = GameConfig(players=c.players, seats=seats, colours=colours, length=c.length,
                             divergent_paths=c.divergent_paths, nightmares=c.nightmares, difficulty=c.difficulty,
                             pack=c.pack, seed=c.seed)
         for problem in check_config(config):
             self.report.add("config", "", problem)
-        if c.players == 1:
-            self.report.add("config", "players", "solo scenarios are not supported yet (the King has no rules yet)")
         try:
             get_pack(c.pack)
         except ContentError as exc:
@@ -362,9 +434,11 @@ class _Builder:
             self.report.add("game", "time", f"{g.time}: the Time marker stands on 0-{len(tracks.time) - 2} "
                                             f"({', '.join(tracks.time[:-1])}); the skull ends the game")
         out["time"] = g.time
-        if g.stage != 1:
-            self.report.add("game", "stage",
-                            "only Stage 1 positions are supported (the engine has no Stage 2 rules yet)")
+        if g.stage not in (1, 2):
+            self.report.add("game", "stage", f"{g.stage}: the game is in Stage 1 or 2")
+        if g.stage == 1 and (g.nightmare_at or g.end_triggered):
+            self.report.add("game", "stage", "Nightmares on the board and the end triggered are Stage 2: "
+                                             "add stage = 2")
         probe = replace(base, first_player=out["first_player"], turn_start=out["turn_start"])
         out["turn_pos"] = self._turn_position(probe, n_track)
         offset = (out["turn_pos"] - out["turn_start"]) % n_track
@@ -372,7 +446,15 @@ class _Builder:
         if out["turn_number"] < 1:
             self.report.add("game", "turn_number", "counts turns begun, from 1")
         pieces = (tracks.first_piece,) + tuple(c.piece for c in tracks.cathedral)
-        built = g.cathedral or (tracks.first_piece,)
+        built = g.cathedral or base.cathedral_built  # left out: the pieces setup starts with
+        if base.config.divergent_paths:
+            # The pieces come from the sideboard's slots, each with a Reward tile: the shorthand
+            # keeps setup's; anything further is written in the complete form.
+            if tuple(built) != base.cathedral_built:
+                self.report.add("game", "cathedral", "with Divergent Paths the pieces built and their Reward tiles "
+                                                     "are written in [state] (cathedral_built, cathedral_track, "
+                                                     "path_tiles, tiles_aside, the players' tiles)")
+            built, pieces = base.cathedral_built, base.cathedral_built + base.cathedral_track
         for piece in built:
             if piece not in pieces:
                 self.report.add("game", "cathedral", f"unknown Cathedral piece {piece!r} (pieces: {', '.join(pieces)})")
@@ -492,6 +574,10 @@ class _Builder:
                        turns=self._turns(state, seat, spec))
 
     def _shaper(self, state: GameState, seat: int, spec: PlayerSpec, entry: str) -> str:
+        if seat == self.king_seat:
+            if spec.shaper:
+                self.report.add(entry, "shaper", "the King has no Shaper")
+            return ""
         if not spec.shaper:
             home = next((a.id for a in state.areas if a.fortress == seat), "")
             if not home:
@@ -505,6 +591,10 @@ class _Builder:
         """A Night space; in a "react" position the active player's Dreamer is on the Day space."""
         nights = [n.id for n in self.pack.matrix.nights]
         d = self.spec.decision
+        if seat == self.king_seat:
+            if spec.dreamer:
+                self.report.add(entry, "dreamer", "the King's Dreamer is on a Day space: [king] dreamer")
+            return ""
         if d.kind == "react" and seat == active:
             if spec.dreamer and spec.dreamer != d.day and d.day:
                 self.report.add(entry, "dreamer", f"the active player's Dreamer is on the Day space {d.day!r} "
@@ -565,8 +655,19 @@ class _Builder:
         removed = tuple(d.id for d in p.cards.development if d.players not in keep)
         dreams1 = {d.id: "Dream" for d in p.cards.dreams if d.stage == 1}
         conflicts1 = {c.id: "Conflict" for c in p.cards.conflicts if c.stage == 1}
+        if self.spec.game.stage == 2:
+            # The Stage II space was reached: the Stage 2 cards are in the decks, the Stage 2
+            # Conflict deck replaced the Stage 1 one (when the pack has one, as cathedral.py).
+            dev1 |= {card: "Development" for card in dev2}
+            dreams1 = {d.id: "Dream" for d in p.cards.dreams}
+            stage2 = {c.id: "Conflict" for c in p.cards.conflicts if c.stage == 2}
+            if stage2:
+                removed += tuple(conflicts1)
+                conflicts1 = stage2
+            dev2 = []
         self._explain_unusable(p, dev1, dreams1, conflicts1)
         players = [self._hand_and_display(state, pl, dev1, dreams1) for pl in state.players]
+        king_cards = self._king_cards(dev1, dreams1) if self.king_seat >= 0 else None
         dk = self.spec.decks
         dev_top = self._place(dk.development, "decks", "development", dev1)
         dev_discard = self._place(dk.development_discard, "decks", "development_discard", dev1)
@@ -592,17 +693,69 @@ class _Builder:
             rest = rest[:keep_n]
         drest, r = rng.shuffle(r, [c for c in dreams1 if c not in self.placed])
         drest, players = self._deal(drest, players, "deal_dreams", "dreams")
+        if king_cards is not None and king_cards["dreams"] is None:
+            # SETUP 2: 2 Dreams from the deck, the one worth fewest VP on top (last)
+            king_cards["dreams"] = sorted(drest[:2], key=lambda c: -cards_of.dream(state, c).vp)
+            drest = drest[2:]
         if offer is None:
             offer, drest = list(drest[:DREAM_OFFER]), drest[DREAM_OFFER:]
         crest, r = rng.shuffle(r, [c for c in conflicts1 if c not in self.placed])
         d2, r = rng.shuffle(r, dev2)  # Stage 2 decks set aside, as setup step 22
-        dr2, r = rng.shuffle(r, [d.id for d in p.cards.dreams if d.stage == 2])
-        c2, r = rng.shuffle(r, [c.id for c in p.cards.conflicts if c.stage == 2])
+        dr2, r = rng.shuffle(r, [d.id for d in p.cards.dreams if d.stage == 2 and d.id not in dreams1])
+        c2, r = rng.shuffle(r, [c.id for c in p.cards.conflicts if c.stage == 2 and c.id not in conflicts1])
         decks = Decks(development=tuple(dev_top) + tuple(rest), development_discard=tuple(dev_discard),
                       dream=tuple(dream_top) + tuple(drest), dream_offer=tuple(offer),
                       conflict=tuple(conflict_top) + tuple(crest),
                       development2=d2, dream2=dr2, conflict2=c2, removed=removed)
-        return replace(state, players=tuple(players), decks=decks, rng=r)
+        state = replace(state, players=tuple(players), decks=decks, rng=r)
+        return self._king_state(state, king_cards) if king_cards is not None else state
+
+    def _king_cards(self, dev1: dict, dreams1: dict) -> dict[str, Any]:
+        """The King's named cards, placed (so that they are in no deck)."""
+        k = self.spec.king or KingSpec()
+        rondel = self.pack.matrix.rondel
+        for field in ("tucked", "card_cultists", *(("day_cultists",) if k.day_cultists else ())):
+            for action in getattr(k, field):
+                if action not in rondel:
+                    self.report.add("king", field, f"{action!r} is no action ({', '.join(rondel)})")
+        tucked = [self._place(k.tucked.get(a, ()), "king", f"tucked.{a}", dev1) for a in rondel]
+        hand = self._place(k.hand, "king", "hand", dev1)
+        dreams = None if k.dreams is None else self._place(k.dreams, "king", "dreams", dreams1)
+        completed = self._place(k.completed, "king", "completed", dreams1)
+        return {"tucked": tucked, "hand": hand, "dreams": dreams, "completed": completed}
+
+    def _king_state(self, state: GameState, named: dict[str, Any]) -> GameState:
+        """The King's play area (solo SETUP 2-5, then as the [king] table says): its 2 combat
+        cards shuffled into its hand, the Area Selection cards shuffled."""
+        k = self.spec.king or KingSpec()
+        rondel = self.pack.matrix.rondel
+        if k.dreamer not in rondel:
+            self.report.add("king", "dreamer", f"{k.dreamer!r}: the King's Dreamer is on a Day space "
+                                               f"({', '.join(rondel)})")
+        counts = {"day_cultists": k.day_cultists if k.day_cultists is not None else dict.fromkeys(rondel, 1),
+                  "card_cultists": k.card_cultists}
+        for field, given in counts.items():
+            if any(n < 0 for n in given.values()):
+                self.report.add("king", field, "cannot be negative")
+        dreams = tuple(named["dreams"])
+        dream_cultists = k.dream_cultists or (0,) * len(dreams)
+        if len(dream_cultists) != len(dreams) or any(n < 0 for n in dream_cultists):
+            self.report.add("king", "dream_cultists", f"a count of 0 or more per incomplete Dream ({len(dreams)})")
+        if k.nightmare_marker not in (0, 1):
+            self.report.add("king", "nightmare_marker", "0 or 1: one of the two Nightmare cards")
+        areas = king.area_selection_cards(state)
+        for area in k.area_aside:
+            if area not in areas or k.area_aside.count(area) > 1:
+                self.report.add("king", "area_aside", f"{area!r}: set aside once, one of {', '.join(areas)}")
+        hand, r = rng.shuffle(state.rng, (*king.king_combat_cards(state), *named["hand"]))
+        deck, r = rng.shuffle(r, [a for a in areas if a not in k.area_aside])
+        ks = KingState(seat=self.king_seat, dreamer=k.dreamer,
+                       day_cultists=tuple(counts["day_cultists"].get(a, 0) for a in rondel),
+                       card_cultists=tuple(k.card_cultists.get(a, 0) for a in rondel),
+                       tucked=tuple(tuple(t) for t in named["tucked"]), hand=tuple(hand), dreams=dreams,
+                       dream_cultists=tuple(dream_cultists), completed=tuple(named["completed"]),
+                       nightmare_marker=k.nightmare_marker, area_deck=tuple(deck), area_aside=k.area_aside)
+        return replace(state, king=ks, rng=r)
 
     def _explain_unusable(self, p: Pack, dev1: dict, dreams1: dict, conflicts1: dict) -> None:
         """Why cards of the pack cannot be placed, so that problems say more than "unknown card"."""
@@ -612,16 +765,23 @@ class _Builder:
         self.kind_of |= {c.id: "Dream" for c in p.cards.dreams}
         self.kind_of |= {c.id: "Conflict" for c in p.cards.conflicts}
         n = self.base.config.seat_count
+        stage2 = "is a Stage 2 card (in play from the Stage II space: stage = 2 in [game])"
         for d in p.cards.development:
             if d.id not in dev1:
-                self.unusable[d.id] = ("is a Stage 2 card" if d.stage == 2 else f"is not used with {n} players")
-        for card_id in (*(x.id for x in p.cards.dreams), *(x.id for x in p.cards.conflicts)):
+                self.unusable[d.id] = stage2 if d.stage == 2 else f"is not used with {n} players"
+        stages = {x.id: x.stage for x in p.cards.dreams} | {x.id: x.stage for x in p.cards.conflicts}
+        for card_id, stage in stages.items():
             if card_id not in dreams1 and card_id not in conflicts1:
-                self.unusable[card_id] = "is a Stage 2 card"
+                self.unusable[card_id] = stage2 if stage == 2 else "left the game at the Stage II space"
 
     def _hand_and_display(self, state: GameState, pl: PlayerState, dev1: dict, dreams1: dict) -> PlayerState:
         spec = self.spec.players[pl.seat]
         entry = self._player_entry(pl.seat)
+        if pl.seat == self.king_seat:
+            for field in ("hand", "deal", "dreams", "deal_dreams", "dreams_played", "display"):
+                if getattr(spec, field):
+                    self.report.add(entry, field, "the King's cards are in [king]")
+            return replace(pl, hand=(), display=tuple(stack[:1] for stack in self._display(spec, entry, dev1)))
         hand_spec = spec.hand
         basics = hand_spec.count(BASIC_COMBAT)
         if basics > 1:
@@ -672,7 +832,8 @@ class _Builder:
         """The decision table on its own; returns the seat that decides (-1 if unclear)."""
         d = self.spec.decision
         if d.kind not in SUPPORTED_DECISIONS:
-            self.report.add("decision", "kind", f"{d.kind!r} is not supported: use {' or '.join(SUPPORTED_DECISIONS)}")
+            self.report.add("decision", "kind", f"{d.kind!r} has no shorthand: use {' or '.join(SUPPORTED_DECISIONS)}, "
+                                                "or write the step due as [state.work] (docs/scenarios.md)")
             return -1
         seat = self._seat(d.seat, "decision", "seat") if d.seat is not None else -1
         if d.kind == "choose_day":
@@ -691,11 +852,33 @@ class _Builder:
         n = len(self.colours)
         return seat if seat >= 0 else (active + 1) % n  # TURN STRUCTURE 6: from the active player's left
 
+    def _nightmares_placed(self, state: GameState) -> GameState:
+        """Stage 2: where each Nightmare stands (THE NIGHTMARE CATHEDRAL: on its card until it
+        comes to the Cathedral space, then moved into areas)."""
+        at = self.spec.game.nightmare_at
+        if not at:
+            # Both come to the Cathedral space at the Stage II space.
+            both = (board.CATHEDRAL,) * len(state.nightmares)
+            return replace(state, nightmare_at=both) if state.stage == 2 else state
+        if not self.base.config.nightmares:
+            self.report.add("game", "nightmare_at", "name the Nightmares in [config] nightmares (in this order)")
+        elif len(at) != len(state.nightmares):
+            self.report.add("game", "nightmare_at", f"one place per Nightmare of [config] nightmares "
+                                                    f"({len(state.nightmares)})")
+        places = (board.CATHEDRAL, *(a.id for a in state.areas))
+        for where in at:
+            if where not in places:
+                self.report.add("game", "nightmare_at", f"{where!r}: in Stage 2 a Nightmare stands in the Cathedral "
+                                                        "space (\"cathedral\") or in an area in play")
+        self._fail_if_any()
+        return replace(state, nightmare_at=tuple(at))
+
     def _decision(self, state: GameState, active: int, turn_number: int) -> tuple[GameState, list[Event]]:
         """Reveal the Nightmares as setup does, then let the engine build the decision due."""
         d = self.spec.decision
         events: list[Event] = []
         state = setup.reveal_nightmares(state, events)
+        state = self._nightmares_placed(state)
         if d.kind == "choose_day":
             # begin_turn counts the turn and names the active player from the Turn marker.
             state = replace(state, turn_number=turn_number - 1, phase="turn")

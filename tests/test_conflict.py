@@ -553,11 +553,11 @@ def test_a_victory_resolves_before_the_next_conflict():
 
 
 def test_the_maneuver_action_resolves_the_example_from_its_scenario():
-    from pathlib import Path
 
+    from nctui.practice import BUNDLED
     from nctui.scenarios import load_scenario
 
-    state = load_scenario(Path(__file__).resolve().parent.parent / "saves" / "conflict-example-2p.toml")
+    state = load_scenario(BUNDLED / "conflict-example-2p.toml")
     state = play(state, A.ChooseDay(action="maneuver"), A.Done())  # keep the MP
     assert legal_actions(state) == (A.StartConflict(area="ash-nave", sides=(GREEN, BLUE)),)
     state = play(state, A.StartConflict(area="ash-nave", sides=(GREEN, BLUE)),

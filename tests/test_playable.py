@@ -17,7 +17,7 @@ from nctui.session.games import NIGHTMARE_CATHEDRAL
 from nctui.store import Store
 from tests.helpers import store_moves
 
-SAVES = Path(__file__).resolve().parent.parent / "saves"
+SAVES = Path(__file__).resolve().parent.parent / "nctui" / "practice" / "positions"
 
 
 @pytest.mark.parametrize("config", [

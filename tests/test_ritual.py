@@ -300,14 +300,14 @@ def test_commanding_a_nightmare_has_no_effect_in_stage_1():
 
 
 def test_the_example_scenario_plays_through_the_ritual_day_action():
-    """saves/ritual-example-2p.toml: the same example from the Day space, with a Fortress in
+    """nctui/practice/positions/ritual-example-2p.toml: the same example from the Day space, with a Fortress in
     an eye area (its Fort keeps control once its Follower has paid)."""
-    from pathlib import Path
 
     from nctui.engine.invariants import violations
+    from nctui.practice import BUNDLED
     from nctui.scenarios import load_scenario
 
-    state = load_scenario(Path(__file__).resolve().parent.parent / "saves" / "ritual-example-2p.toml")
+    state = load_scenario(BUNDLED / "ritual-example-2p.toml")
     blue = state.active
     moves = [A.ChooseDay(action="ritual"), A.ClimbMarker(marker=0), A.PayFollower(area=W), A.TakeBonus(take=True),
              A.MoveFollower(source=ASH, to=BELL), A.Done()]

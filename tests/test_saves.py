@@ -502,7 +502,7 @@ def started_from_a_position(tmp_path: Path) -> Path:
     """A save of a game started from a scenario's position, a few decisions in."""
     from nctui.scenarios import load_scenario_result
 
-    state, events = load_scenario_result(ROOT / "saves" / "opening-2p.toml")
+    state, events = load_scenario_result(ROOT / "nctui" / "practice" / "positions" / "opening-2p.toml")
     store = Store(initial=StepResult(state=state, events=tuple(events)))
     store_moves(store, 6)
     return save(store, tmp_path / "game.nctui.json", GAME_ID)

@@ -36,7 +36,7 @@ def real_save(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathF
     if request.param == "new-game":
         store = Store(human_config(seed=31))
     else:
-        state, events = load_scenario_result(ROOT / "saves" / "crowded-centre-3p.toml")
+        state, events = load_scenario_result(ROOT / "nctui" / "practice" / "positions" / "crowded-centre-3p.toml")
         store = Store(initial=StepResult(state=state, events=tuple(events)))
     store_moves(store, DECISIONS, seed=31)
     assert store.state_id == DECISIONS

@@ -19,7 +19,7 @@ from nctui.scenarios import ScenarioError, load_scenario, load_scenario_result
 from nctui.store import Store
 from tests.helpers import in_time
 
-SAVES = Path(__file__).resolve().parent.parent / "saves"
+SAVES = Path(__file__).resolve().parent.parent / "nctui" / "practice" / "positions"
 EXAMPLES = sorted(SAVES.glob("*.toml"))
 
 
@@ -229,12 +229,14 @@ def test_missing_file():
     ("fort levels", "", "", '[[areas]]\nid = "ash-nave"\nfort = "red"\nlevels = 4\n',
      "areas[2] (ash-nave).levels: 4: a Fort has 1-3 levels"),
     ("unknown seat", "", "", '[[areas]]\nid = "ash-nave"\nfort = 7\n', "areas[2] (ash-nave).fort: 7 is no seat"),
-    ("unsupported decision", "", "", '[decision]\nkind = "conquer"\n', "decision.kind: 'conquer' is not supported"),
+    ("unsupported decision", "", "", '[decision]\nkind = "conquer"\n', "decision.kind: 'conquer' has no shorthand"),
     ("react without a day", "", "", '[decision]\nkind = "react"\n', "decision.day: ''"),
     ("active disagrees", "", "", '[game]\nturn_position = 1\nactive = "red"\n',
      "game.active: the Turn marker at position 1 makes blue the active player, not red"),
     ("time off the track", "", "", "[game]\ntime = 4\n", "game.time: 4"),
-    ("stage 2", "", "", "[game]\nstage = 2\n", "game.stage: only Stage 1"),
+    ("stage 3", "", "", "[game]\nstage = 3\n", "game.stage: 3: the game is in Stage 1 or 2"),
+    ("nightmares in stage 1", "", "", '[game]\nnightmare_at = ["cathedral", ""]\n',
+     "game.stage: Nightmares on the board"),
     ("syntax", "", "", "[game\n", "(syntax)"),
 ])
 def test_broken_scenarios_name_entry_and_field(name, red, blue, tail, expected):
@@ -316,7 +318,7 @@ def test_no_hidden_card_is_duplicated_or_lost():
 
 
 def test_the_example_in_the_docs_loads():
-    text = (SAVES.parent / "docs" / "scenarios.md").read_text()
+    text = (Path(__file__).resolve().parent.parent / "docs" / "scenarios.md").read_text()
     toml = text.split("## A complete example")[1].split("```toml")[1].split("```")[0]
     state = load_scenario(toml)
     assert state.active == 1 and state.decision.kind == "choose_day"

@@ -24,7 +24,7 @@ from nctui.ui.widgets.status import StatusLine
 SMALL, BIG = (80, 24), (120, 40)
 HOTSEAT = GameConfig(players=2, seats=("human", "human"), seed=42)  # Blue (seat 1) sets up first
 RED, BLUE = 0, 1
-SAVES = Path(__file__).resolve().parent.parent / "saves"
+SAVES = Path(__file__).resolve().parent.parent / "nctui" / "practice" / "positions"
 
 
 def run(coro):
@@ -196,7 +196,7 @@ BLUE_CARDS = ("Mirror of Plans", "Cradle Hymn")  # 3 Attacks, 1 Defence
 
 
 def conflict_example() -> Store:
-    """saves/conflict-example-2p.toml, two people at one keyboard: Green is about to choose
+    """nctui/practice/positions/conflict-example-2p.toml, two people at one keyboard: Green is about to choose
     its Day action, the Maneuver that leads to the conflict in the Ash Nave."""
     state, events = load_scenario_result(SAVES / "conflict-example-2p.toml")
     assert state.config.seats == ("human", "human")

@@ -21,6 +21,8 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
+import msgspec
+
 from ..content import schema as cs
 from ..content.loader import get_pack
 from ..engine import actions as A, board, scoring
@@ -434,6 +436,38 @@ ROLLOUT_DEPTH = 24
 KING_TUCK_ORDER = ("develop", "summon", "fortify", "maneuver", "ritual")  # least harmful first
 
 
+class Advice(msgspec.Struct, frozen=True, kw_only=True):
+    """An option as the planner sees it (``PlannerBot.advise``): its value in VP after the look
+    ahead, whether the planner chooses it, and the measures of ``CHANGES`` it moves."""
+
+    action: A.Action
+    value: float
+    chosen: bool
+    changes: tuple[tuple[str, int], ...]  # (measure, change), only the measures that change
+
+
+# What the hint reports: the seat's score and what becomes VP later; "rivals" counts the other
+# seats' units on the board (fewer is better for the seat).
+CHANGES = ("vp", "followers", "fort_levels", "ritual", "cards", "dreams", "rivals")
+
+
+def _measures(state: GameState, seat: int) -> tuple[int, ...]:
+    pl = state.players[seat]
+    return (fast_scores(state)[seat],
+            sum(a.followers[seat] for a in state.areas),
+            sum(a.fort_levels for a in state.areas if a.fort_owner == seat),
+            sum(pl.ritual),
+            len(pl.hand),
+            len(pl.dreams) + len(pl.dreams_played),
+            sum(sum(a.followers) - a.followers[seat] + a.shadows for a in state.areas))
+
+
+def changes(before: GameState, after: GameState, seat: int) -> tuple[tuple[str, int], ...]:
+    """The measures of ``CHANGES`` that differ from ``before`` to ``after`` for ``seat``."""
+    return tuple((name, b - a) for name, a, b in zip(CHANGES, _measures(before, seat), _measures(after, seat))
+                 if b != a)
+
+
 class PlannerBot:
     name = "planner"
 
@@ -474,13 +508,43 @@ class PlannerBot:
         return options[max(scored)[2]]
 
     def _option_value(self, state: GameState, seat: int, option: A.Action) -> float:
+        return self._look_ahead(state, seat, option)[0]
+
+    def _look_ahead(self, state: GameState, seat: int, option: A.Action) -> tuple[float, GameState]:
+        """The option's value and the position its rollout reaches (``state`` when it fails)."""
         prior = self._prior(state, seat, option)
         try:
             after = self._apply(state, option)
             after = self._rollout(after, seat, state.turn_number)
         except Exception:  # noqa: BLE001 - a guess at hidden cards may not resolve: fall back on the prior
-            return prior - 1.0
-        return evaluate(after, seat) + prior
+            return prior - 1.0, state
+        return evaluate(after, seat) + prior, after
+
+    def advise(self, view: View, count: int = 3) -> tuple[Advice, ...]:
+        """What this bot would choose in ``view`` (first, by ``choose``'s procedure on its own
+        guess at the hidden cards) and its next best options by their look ahead, each with what
+        it changes for the seat by the end of the look ahead (the practice hint). Sees only the
+        view, like ``choose``."""
+        d = view.state.decision
+        if d is None or d.seat != view.seat or not d.options:
+            raise ValueError("the bot was asked to advise when it has no decision")
+        seat = view.seat
+        self._steps = 0
+        # As ``choose``: a decision with its own logic, else the best look ahead (one sample of
+        # the hidden cards serves the choice and the ranking, so they agree).
+        special = self._special(view.state, seat, d) if len(d.options) > 1 else d.options[0]
+        state = resample(view, self._random)
+        share = max(MIN_SHARE, self._budget // len(d.options))
+        looked = []
+        for i, option in enumerate(d.options):
+            self._steps, self._limit = 0, share
+            value, after = self._look_ahead(state, seat, option)
+            looked.append((value, -i, option, after))
+        choice = special if special is not None else max(looked, key=lambda r: r[:2])[2]
+        ranked = sorted(((option == choice, value, k, option, after) for value, k, option, after in looked),
+                        key=lambda r: r[:3], reverse=True)
+        return tuple(Advice(action=option, value=round(value, 2), chosen=chosen, changes=changes(state, after, seat))
+                     for chosen, value, _, option, after in ranked[:count])
 
     def _apply(self, state: GameState, action: A.Action) -> GameState:
         self._steps += 1

@@ -184,6 +184,13 @@ class RemoteGame:
     def flush(self) -> Path:
         raise SessionError("a game on a server is kept by the server")
 
+    def save_position(self, path: Path | str, *, name: str = "") -> Path:
+        raise SaveError(path, "a game on a server is kept by the server: its position (hidden cards included) "
+                              "cannot be saved here")
+
+    def advise(self, seat: int) -> list[str]:
+        raise SessionError("hints are for practice games played here, not for a game on a server")
+
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         self._listeners.append(listener)
 

@@ -11,12 +11,14 @@ import msgspec
 from .. import describe
 from ..bots import PlannerBot, bot_seed
 from ..content.loader import get_pack
+from ..describe.advice import describe_advice
 from ..engine import actions as A, flow, playable, views
 from ..engine.config import GameConfig, SeatKind, difficulty_level
 from ..engine.events import Event
 from ..engine.facts import Facts, facts
 from ..engine.flow import StepResult
 from ..engine.state import GameState
+from ..scenario_state import scenario_text
 from .protocol import Summary
 
 
@@ -48,6 +50,19 @@ class NightmareCathedral:
 
     def bot(self, config: GameConfig, seat: int) -> PlannerBot:
         return PlannerBot(bot_seed(config.seed, seat))
+
+    def advise(self, config: GameConfig, view: views.View) -> list[str]:
+        """The practice hint for the decision of ``view``'s seat, in words: what the planner
+        (the strongest computer player) would choose and its next best options, and why. It
+        sees only the view."""
+        if view.state.decision is None or view.state.decision.seat != view.seat:
+            return ["You have no decision to take now."]
+        advice = PlannerBot(bot_seed(config.seed, view.seat)).advise(view)
+        return describe_advice(advice, view.state)
+
+    def position_text(self, state: GameState, *, name: str = "") -> str:
+        """A scenario file of ``state`` (the complete form): loading it gives the same position."""
+        return scenario_text(state, name=name)
 
     # -- secrets -----------------------------------------------------------------------------------
 

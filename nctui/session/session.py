@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
 from .. import saves
+from ..engine.flow import StepResult
+from ..scenarios import load_scenario_result
 from ..store import PracticePolicy, Store, StoreError, StrictPolicy, TimelineItem, UndoPolicy, UndoRefused
 from .games import AnyGame
 from .protocol import SPECTATOR, Bot, SeatKind, Summary
@@ -385,6 +387,27 @@ class Session:
         saves.write_atomic(Path(path), data)
         return Path(path)
 
+    def save_position(self, path: Path | str, *, name: str = "") -> Path:
+        """Save the position now as a scenario file (docs/scenarios.md; atomic); raises
+        ``SaveError``, or ``SessionError`` for a game without scenario files."""
+        position_text = getattr(self.game, "position_text", None)
+        if position_text is None:
+            raise SessionError(f"{self.game.title} has no scenario files")
+        with self._cond:
+            state = self.store.state
+        saves.write_atomic(Path(path), position_text(state, name=name).encode("utf-8"))
+        return Path(path)
+
+    def advise(self, seat: int) -> list[str]:
+        """The practice hint for ``seat``'s decision, in words (the planner on the seat's view
+        only). Takes a moment: call it off the UI thread."""
+        advise = getattr(self.game, "advise", None)
+        if advise is None:
+            raise SessionError(f"{self.game.title} has no hints")
+        with self._cond:
+            view = self.view(seat)
+        return list(advise(self.config, view))
+
     def flush(self) -> Path:
         """Write the autosave now if anything changed since it was last written; returns its
         path. Raises ``SaveError`` (and ``SessionError`` when this session does not autosave)."""
@@ -440,6 +463,15 @@ def new_session(config: Any, *, game: AnyGame | None = None, folder: Path | str 
     ``ValueError``."""
     store = Store(config) if game is None else Store(config, game=game)
     return Session(store, folder=folder, undo=undo, autosave=autosave, bot_delay=bot_delay)
+
+
+def scenario_session(path: Path | str, *, folder: Path | str | None = None, autosave: bool = True,
+                     bot_delay: float = 0.0) -> Session:
+    """A practice game from the position of a scenario file (not started; undo: practice, and
+    ``h`` gives hints). Saving it records the position as its start. Raises ``ScenarioError``."""
+    state, events = load_scenario_result(Path(path))
+    store = Store(initial=StepResult(state=state, events=tuple(events)))
+    return Session(store, folder=folder, undo="practice", autosave=autosave, bot_delay=bot_delay)
 
 
 def open_session(path: Path | str, *, folder: Path | str | None = None, autosave: bool = True,

@@ -105,6 +105,12 @@ class GameClient(Protocol):
     # -- saving --------------------------------------------------------------------------------
     def save(self, path: Path | str) -> Path: ...
 
+    def save_position(self, path: Path | str, *, name: str = "") -> Path:
+        """Save the position now as a scenario file; raises ``SaveError`` or ``SessionError``."""
+
+    def advise(self, seat: int) -> list[str]:
+        """The practice hint for ``seat``'s decision, in words (slow: call it off the UI thread)."""
+
     def flush(self) -> Path:
         """Write the autosave now; raises ``SaveError`` saying why it could not."""
 

@@ -13,6 +13,7 @@ has another pushed under or over it by surprise.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, cast
 
@@ -29,6 +30,8 @@ from .king_turn import KingStep, KingTurnScreen, king_steps, king_turn_events
 from .load import LoadScreen
 from .save import SaveScreen, default_name
 from .timeline import TimelineScreen, refusal_text
+
+SCENARIO_SUFFIX = ".toml"
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -252,6 +255,52 @@ class FlowsMixin(_Host):
     def _saved(self, path: Path | None) -> None:
         if path is not None:
             self.notify(f"Saved to {path}", title="Saved")
+
+    def action_save_position(self) -> None:
+        """x: this position as a scenario file, among the user's own (Practice on the title
+        screen lists them; ``nctui play --scenario FILE`` plays one)."""
+        folder = saves.scenario_dir(getattr(self.app, "save_dir", None))
+        name = default_name(self.game.view(self.viewer).state.turn_number, prefix="position-")
+
+        def write(path: Path) -> Path:
+            return self.game.save_position(path, name=path.name.removesuffix(SCENARIO_SUFFIX))
+
+        self.app.push_screen(SaveScreen(self.game, folder, name, title="Save this position as a scenario",
+                                        suffix=SCENARIO_SUFFIX, write=write), self._saved)
+
+    # -- the practice hint ----------------------------------------------------------------------
+
+    def action_hint(self) -> None:
+        """h: what the planner would choose here and its next best options, and why (practice
+        games only: a hint is a kind of help people playing each other did not agree to). The
+        planner thinks on a worker thread: keys stay live, and a hint for a position the game
+        has left is dropped."""
+        if self.game.undo_policy != "practice":
+            self.notify("Hints are for practice games (one person, or a game started with practice undo).",
+                        title="Hint", severity="warning")
+            return
+        seat = self.game.deciding_seat()
+        if seat is None or seat != self.viewer or self.game.is_computer(seat):
+            self.notify("There is no decision of yours to hint at now.", title="Hint", severity="warning")
+            return
+        self.notify("The planner is thinking…", title="Hint", timeout=3)
+        self.run_worker(partial(self._think, seat, self.game.state_id), thread=True, exclusive=True,
+                        group="hint", exit_on_error=False)
+
+    def _think(self, seat: int, state_id: int) -> None:
+        """On the worker thread: ask the game for the hint, then show it on the UI thread."""
+        try:
+            lines = self.game.advise(seat)
+        except Exception as exc:  # noqa: BLE001 - a hint that fails must not take the game down
+            lines = [f"No hint here: {exc}"]
+        try:
+            self.app.call_from_thread(self._show_hint, state_id, lines)
+        except RuntimeError:
+            pass  # the app ended while the planner thought: nothing to show
+
+    def _show_hint(self, state_id: int, lines: list[str]) -> None:
+        if self.game.state_id == state_id:  # else the game moved on while the planner thought
+            self.notify("\n".join(lines), title="Hint", timeout=30)
 
     def action_load(self) -> None:
         """The Load screen. This game stays among the unfinished ones (Continue), autosaved."""

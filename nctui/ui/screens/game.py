@@ -87,6 +87,8 @@ class GameScreen(FlowsMixin, Screen[None]):
         # Flows (screens/flows.py): the timeline, save, load, the game over screen.
         Binding("t", "timeline", "Timeline", id="game.timeline"),
         Binding("s", "save", "Save", id="game.save"),
+        Binding("x", "save_position", "Save position", show=False, id="game.save-position"),
+        Binding("h", "hint", "Hint", show=False, id="game.hint"),
         Binding("o", "load", "Load", show=False, id="game.load"),
         Binding("g", "game_over", "Scores", show=False, id="game.game-over"),
     ]

@@ -20,6 +20,8 @@ HELP = """\
   [b]R[/b]          the rules, at the decision due (or at the rule just refused)
   [b]t[/b]          the timeline: every decision; Enter jumps back there (or forward, ↷ redo)
   [b]s[/b]          save under a name        [b]o[/b]  load a saved game
+  [b]x[/b]          save this position as a scenario (Practice on the title screen lists them)
+  [b]h[/b]          a hint in practice games: the planner's choice, its next best options, and why
   [b]g[/b]          the scores, once the game is over
   [b]ctrl+p[/b]     the command palette: every key here, by name
   [b]Tab[/b] [b]⇧Tab[/b]   next / previous panel (small terminals show one above the options)

@@ -9,6 +9,7 @@ keeps the modal open: nothing is lost. Dismissed with the path written, or None.
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
 from pathlib import Path
 
 from rich.text import Text
@@ -44,16 +45,16 @@ def default_name(turn: int, *, prefix: str = "", today: datetime.date | None = N
     return f"{prefix}{day}-turn-{turn}"
 
 
-def save_path(folder: Path, name: str) -> Path:
+def save_path(folder: Path, name: str, suffix: str = saves.SUFFIX) -> Path:
     """The file for ``name`` in ``folder``; ValueError with a sentence when the name is unusable."""
-    name = name.strip().removesuffix(saves.SUFFIX)
+    name = name.strip().removesuffix(suffix)
     if not name:
         raise ValueError("Type a name for the save.")
     if "/" in name or "\\" in name or name in (".", "..") or name.startswith("."):
         raise ValueError(f"'{name}' is not a plain file name: saves go in {folder}.")
     if name == saves.AUTOSAVES:
         raise ValueError("That name is kept for the autosaves of older versions: choose another.")
-    return folder / (name + saves.SUFFIX)
+    return folder / (name + suffix)
 
 
 class SaveScreen(ModalScreen[Path | None]):
@@ -72,10 +73,14 @@ class SaveScreen(ModalScreen[Path | None]):
         Binding("ctrl+g", "cancel", "Cancel", show=False, id="save.cancel-g"),
     ]
 
-    def __init__(self, game: GameClient, folder: Path, name: str, *, title: str = "Save the game") -> None:
+    def __init__(self, game: GameClient, folder: Path, name: str, *, title: str = "Save the game",
+                 suffix: str = saves.SUFFIX, write: Callable[[Path], Path] | None = None) -> None:
+        """``write`` saves to the path chosen (default: the game's save); ``suffix`` ends its name."""
         super().__init__()
         self.game, self.folder, self.default = game, folder, name
         self.title_text = title
+        self.suffix = suffix
+        self.write = write or game.save
         self._confirm: Path | None = None  # a file that exists, to be replaced on a second Enter
 
     def compose(self) -> ComposeResult:
@@ -96,7 +101,7 @@ class SaveScreen(ModalScreen[Path | None]):
     def on_input_submitted(self, message: Input.Submitted) -> None:
         message.stop()
         try:
-            path = save_path(self.folder, message.value)
+            path = save_path(self.folder, message.value, self.suffix)
         except ValueError as exc:
             self._say(str(exc), error=True)
             return
@@ -105,8 +110,8 @@ class SaveScreen(ModalScreen[Path | None]):
             self._say(f"{path.name} exists. Press Enter again to replace it, or change the name.", error=True)
             return
         try:
-            written = self.game.save(path)
-        except saves.SaveError as exc:
+            written = self.write(path)
+        except (saves.SaveError, SessionError) as exc:
             self._say(f"Not saved: {exc}", error=True)
             return
         self.dismiss(written)

@@ -1,7 +1,8 @@
-"""The Title screen: New game, Continue (the unfinished games), Load, the companion games Cathedral,
-Nightmarium and Dreamers and Nightmares, the Tutorial (a guided first game), Rules, Quit.
+"""The Title screen: New game, Continue (the unfinished games), Load, Practice (positions to play
+again), the companion games Cathedral, Nightmarium and Dreamers and Nightmares, the Tutorial (a
+guided first game), Rules, Quit.
 
-↑/↓ or j/k move and Enter chooses, or a letter chooses at once (n, c, l, a, m, d, t, r, q). Continue is
+↑/↓ or j/k move and Enter chooses, or a letter chooses at once (n, c, l, p, a, m, d, t, r, q). Continue is
 offered only when there is an unfinished game, and otherwise says why it cannot be chosen; a
 damaged autosave is counted on its line (Load lists it with the reason).
 """
@@ -23,6 +24,7 @@ from ..companions.dreamers_new import dreamers_new_screen
 from ..companions.nightmarium_new import nightmarium_new_screen
 from ..widgets.decision import DIGIT, HINT
 from .load import LoadScreen, continue_words
+from .practice import PracticeScreen
 
 if TYPE_CHECKING:
     from ..app import NctuiApp
@@ -34,6 +36,7 @@ ITEMS = (
     ("new", "n", "New game"),
     ("continue", "c", "Continue"),
     ("load", "l", "Load a saved game"),
+    ("practice", "p", "Practice positions"),
     ("cathedral", "a", "Cathedral — the city game for two"),
     ("nightmarium", "m", "Nightmarium — the card game of Night Terrors, 2-5"),
     ("dreamers", "d", "Dreamers and Nightmares — the dice game, 2-4"),
@@ -112,6 +115,8 @@ class TitleScreen(Screen[None]):
             self._continue()
         elif item == "load":
             app.push_screen(LoadScreen(app.save_dir))
+        elif item == "practice":
+            app.push_screen(PracticeScreen(app.save_dir))
         elif item == "cathedral":
             app.push_screen(cathedral_new_screen())
         elif item == "nightmarium":
