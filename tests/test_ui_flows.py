@@ -590,14 +590,14 @@ def test_king_turn_panel_scrolls_and_ends_with_what_changed(tmp_path, size):
             assert lines.max_scroll_y > 0 and lines.scroll_y == lines.max_scroll_y  # the summary in view
             await pilot.press("pageup")
             await pilot.pause()
-            paged = lines.scroll_y
-            assert paged < lines.max_scroll_y
+            paged, top = lines.scroll_y, screen.reading
+            assert paged < lines.max_scroll_y and top < len(screen.steps) - 1  # the cursor: the page's first step
             await pilot.press("up")
             await pilot.pause()
-            assert lines.scroll_y == max(paged - 1, 0)
+            assert screen.reading == max(top - 1, 0) and lines.scroll_y <= paged  # ↑: the step before, in view
             await pilot.press("home")
             await pilot.pause()
-            assert lines.scroll_y == 0
+            assert lines.scroll_y == 0 and screen.reading == 0
             await pilot.press("pagedown", "end")
             await pilot.pause()
             assert lines.scroll_y == lines.max_scroll_y and isinstance(app.screen, KingTurnScreen)

@@ -10,6 +10,7 @@ from .changes import describe_changes
 from .context import describe_context
 from .decisions import describe_decision
 from .events import describe_event, describe_events, why_irreversible
+from .king_reasons import king_reasons
 from .names import END_REASONS, SEAT_LETTERS, Words, plural, seat_letter, seat_name, side_name, words_for
 
 __all__ = [
@@ -25,6 +26,7 @@ __all__ = [
     "describe_events",
     "describe_option",
     "describe_secret_action",
+    "king_reasons",
     "plural",
     "seat_letter",
     "seat_name",

@@ -131,6 +131,14 @@ class RemoteGame:
     def facts(self, seat: int) -> Facts:
         return self._now().facts
 
+    def facts_at(self, state_id: int, seat: int) -> Facts:
+        """The host sends the facts of the present only: the nearest kept view's are not known
+        here, so the present's (control and marks may be newer than the board drawn)."""
+        return self.facts(seat)
+
+    def event_states(self, since: int) -> tuple[int, ...]:
+        return tuple(i for i, _ in self._events if i > since)
+
     def events(self, since: int, seat: int) -> Update:
         now = self._now().state_id
         if now < since:

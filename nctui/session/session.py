@@ -212,6 +212,17 @@ class Session:
             state = self.store.entry(state_id).state
         return self.game.view(state, seat)
 
+    def facts_at(self, state_id: int, seat: int) -> Any:
+        """What the rules said about a seat's view at an earlier point (the board as it was)."""
+        return self.game.facts(self.view_at(state_id, seat))
+
+    def event_states(self, since: int) -> tuple[int, ...]:
+        """For each event ``events(since, …)`` returns, the state id it led to: the King's turn
+        shows the board as of the step being read."""
+        with self._cond:
+            now = self.store.state_id
+            return tuple(i for i in range(max(since + 1, 0), now + 1) for _ in self.store.entry(i).events)
+
     def events(self, since: int, seat: int) -> Update:
         """The events after state ``since`` up to now, as ``seat`` may see them."""
         with self._cond:

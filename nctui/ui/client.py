@@ -64,6 +64,12 @@ class GameClient(Protocol):
     def view_at(self, state_id: int, seat: int) -> View:
         """A seat's view of an earlier point of the timeline."""
 
+    def facts_at(self, state_id: int, seat: int) -> Facts:
+        """What the rules said about ``view_at(state_id, seat)``."""
+
+    def event_states(self, since: int) -> tuple[int, ...]:
+        """For each event ``events(since, seat)`` returns, the state id it led to."""
+
     def facts(self, seat: int) -> Facts:
         """What the rules say about ``seat``'s view (``engine.facts``): the UI runs no rule."""
 

@@ -20,13 +20,15 @@ from typing import TYPE_CHECKING, Protocol, cast
 from ... import saves
 from ...describe import describe_choice, describe_decision, seat_name
 from ...engine.actions import Action
+from ...engine.events import Event
 from ...engine.state import GameState
 from ...store import StoreError
+from ..widgets.board import BoardView
 from ..widgets.common import seat_tag
 from ..widgets.log import GameLog
 from .game_over import GameOverChoice, GameOverScreen
 from .handoff import HandoffResult, HandoffScreen
-from .king_turn import KingStep, KingTurnScreen, king_steps, king_turn_events
+from .king_turn import KingStep, KingTurnScreen, king_steps, king_turn_indices
 from .load import LoadScreen
 from .save import SaveScreen, default_name
 from .timeline import TimelineScreen, refusal_text
@@ -71,6 +73,7 @@ class FlowsMixin(_Host):
     # the King's turn to show: its steps, the position before it, after it, and how many steps were read
     _king_pending: tuple[list[KingStep], GameState | None, GameState, int] | None = None
     _king_turn: tuple[list[KingStep], GameState | None] | None = None  # the steps shown so far this turn
+    _king_events: list[Event] = []  # this King's turn's events so far: why a later step happened
     _pace_king = True
     _echo = ""  # the option just picked, in public words, for the next hand-off screen
 
@@ -159,12 +162,18 @@ class FlowsMixin(_Host):
         state = self.game.view(self.viewer).state
         if not self._king_during:
             self._king_turn = None  # these events start outside a King's turn: a new one
+            self._king_events = []
         if update.undone:
             self._king_pending = self._king_turn = None
+            self._king_events = []
         elif state.king is not None and self._pace_king and "human" in self.game.config.seats:
-            events = king_turn_events(update.events, state.king.seat, during=self._king_during)
-            if events:
-                steps = king_steps(events, state)
+            mine = king_turn_indices(update.events, state.king.seat, during=self._king_during)
+            if mine:
+                at = self.game.event_states(self._king_seen)
+                events = [update.events[i] for i in mine]
+                steps = king_steps(events, state, [at[i] for i in mine] if len(at) == len(update.events) else (),
+                                   self._king_events)
+                self._king_events = self._king_events + events
                 open_panel = self.app.screen if self.is_attached else None
                 if isinstance(open_panel, KingTurnScreen) and self._king_pending is None:
                     open_panel.add(steps, state)  # the panel being read grows: still one per turn
@@ -179,6 +188,13 @@ class FlowsMixin(_Host):
                     self._king_pending = (earlier + steps, before, state, len(earlier))
         self._king_seen = update.state_id
         self._king_during = self._in_king_turn(state)
+
+    def _board_at(self, state_id: int | None) -> None:
+        """The board as of a King's step being read (None: the present again). Attributes down:
+        the board draws the earlier view and facts the session gives, and nothing else changes."""
+        board = self.query_one(BoardView)
+        board.past = None if state_id is None else (self.game.view_at(state_id, self.viewer),
+                                                    self.game.facts_at(state_id, self.viewer))
 
     def _king_done(self, pacing: bool | None) -> None:
         if pacing is False:
@@ -209,7 +225,8 @@ class FlowsMixin(_Host):
             self._king_pending = None
             self._king_turn = (steps, before)
             if self._pace_king:
-                self.app.push_screen(KingTurnScreen(steps, before, after, read=read), self._king_done)
+                self.app.push_screen(KingTurnScreen(steps, before, after, read=read, show_at=self._board_at),
+                                      self._king_done)
                 return
         outcome = self.game.view(self.viewer).state.outcome
         if outcome is None:

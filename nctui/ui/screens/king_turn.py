@@ -12,7 +12,7 @@ the rest of the game (the log still has every line). Dismissed with whether to k
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from rich.console import Group
@@ -24,11 +24,13 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ...describe import describe_changes, describe_event, words_for
+from ...describe import describe_changes, describe_event, king_reasons, words_for
 from ...engine.events import Event, KingHorrorDie
 from ...engine.state import GameState
 
 KING_STEP = Style(bold=True)
+WHY = Style(dim=True, italic=True)
+READING = Style(reverse=True)
 DIE = Style(bold=True, reverse=True)
 
 
@@ -36,26 +38,38 @@ class KingStep(NamedTuple):
     kind: str
     text: str
     value: int
+    why: str = ""  # the rule or the card/die that made the King do it ('' for others' events)
+    at: int = -1  # the state id the step led to: the board shows it while the step is read
 
 
-def king_turn_events(events: Iterable[Event], king_seat: int, *, during: bool) -> list[Event]:
-    """The events of ``events`` that happen in a King's turn: from a ``turn_begins`` of the
-    King's seat (or from the start when ``during``: the decision was taken inside the King's
-    turn) to the next ``turn_begins`` of another seat. Empty when the King itself did nothing
-    there (a conflict the player just finished, say): nothing to pace."""
-    mine: list[Event] = []
+def king_turn_indices(events: Sequence[Event], king_seat: int, *, during: bool) -> list[int]:
+    """The indices of the events of ``events`` that happen in a King's turn: from a
+    ``turn_begins`` of the King's seat (or from the start when ``during``: the decision was
+    taken inside the King's turn) to the next ``turn_begins`` of another seat. Empty when the
+    King itself did nothing there (a conflict the player just finished, say): nothing to pace."""
+    mine: list[int] = []
     inside = during
-    for e in events:
+    for i, e in enumerate(events):
         if e.kind == "turn_begins":
             inside = e.seat == king_seat
         if inside:
-            mine.append(e)
-    return mine if any(e.kind.startswith("king_") for e in mine) else []
+            mine.append(i)
+    return mine if any(events[i].kind.startswith("king_") for i in mine) else []
 
 
-def king_steps(events: Iterable[Event], state: GameState) -> list[KingStep]:
-    return [KingStep(e.kind, describe_event(e, state), e.value if isinstance(e, KingHorrorDie) else 0)
-            for e in events]
+def king_turn_events(events: Sequence[Event], king_seat: int, *, during: bool) -> list[Event]:
+    return [events[i] for i in king_turn_indices(events, king_seat, during=during)]
+
+
+def king_steps(events: Sequence[Event], state: GameState, at: Sequence[int] = (),
+               context: Sequence[Event] = ()) -> list[KingStep]:
+    """A line per event, with why the King did it (``describe.king_reasons``, read after the
+    turn's earlier events ``context``: the action being resolved) and, from ``at``, the state id
+    each led to."""
+    whys = king_reasons([*context, *events], words_for(state.pack))[len(context):]
+    return [KingStep(e.kind, describe_event(e, state), e.value if isinstance(e, KingHorrorDie) else 0, whys[i],
+                     at[i] if i < len(at) else -1)
+            for i, e in enumerate(events)]
 
 
 def matrix_line(state: GameState | None) -> Text:
@@ -100,22 +114,28 @@ class KingTurnScreen(ModalScreen[bool]):
         Binding("escape", "close", "Close", id="king.close"),
         Binding("x", "close", "Close", show=False, id="king.close-x"),
         # the steps scroll from the keyboard (the list is not focusable: no key is stolen)
-        Binding("up", "scroll(-1)", "Scroll up", show=False, id="king.up"),
-        Binding("down", "scroll(1)", "Scroll down", show=False, id="king.down"),
+        Binding("up", "step(-1)", "Previous step", show=False, id="king.up"),
+        Binding("down", "step(1)", "Next step shown", show=False, id="king.down"),
         Binding("pageup", "page(-1)", "Page up", show=False, id="king.pageup"),
         Binding("pagedown", "page(1)", "Page down", show=False, id="king.pagedown"),
         Binding("home", "edge(0)", "Top", show=False, id="king.home"),
         Binding("end", "edge(1)", "Bottom", show=False, id="king.end"),
     ]
 
-    def __init__(self, steps: list[KingStep], before: GameState | None, after: GameState, *, read: int = 0) -> None:
+    def __init__(self, steps: list[KingStep], before: GameState | None, after: GameState, *, read: int = 0,
+                 show_at: Callable[[int | None], None] | None = None) -> None:
         """``steps``: the turn's steps so far; ``before``: the position as the turn began;
         ``read``: how many of the steps were shown before (the turn goes on after a decision of
-        the player's: the panel comes back with the whole turn, at the first new step)."""
+        the player's: the panel comes back with the whole turn, at the first new step);
+        ``show_at``: called with the state id of the step being read (the board behind shows
+        that position), with None when the panel closes (the board shows the present)."""
         super().__init__()
         self.steps, self.before, self.after = steps, before, after
         self.shown = min(read + 1, len(steps))  # how many steps are on screen
+        self.reading = self.shown - 1  # the step under the cursor (↑/↓ move it)
         self.pacing = True
+        self.show_at = show_at
+        self._starts: list[int] = []  # the line each shown step starts on, to scroll to the cursor
 
     def compose(self) -> ComposeResult:
         with Vertical(id="king-box"):
@@ -146,7 +166,7 @@ class KingTurnScreen(ModalScreen[bool]):
         seen = self.steps[: self.shown]
         moved = any(s.kind == "king_dreamer_moves" for s in seen)
         die = next((s.value for s in seen if s.kind == "king_horror_die"), None)
-        head = Text(f"The King's turn · step {self.shown} of {len(self.steps)}", style="bold")
+        head = Text(f"The King's turn · step {self.reading + 1} of {len(self.steps)}", style="bold")
         if die is not None:
             head.append(" · ")
             head.append_text(die_face(die))
@@ -154,53 +174,106 @@ class KingTurnScreen(ModalScreen[bool]):
         board.append_text(matrix_line(self.after if moved or self.before is None else self.before))
         self.query_one("#king-head", Static).update(Group(head, board))
         lines = Text()
+        width = max(self._lines().content_region.width, 20) if self.is_mounted else 76
+        self._starts = []
+        row = 0
         for i, step in enumerate(seen):
+            line = Text("▸ " if i == self.reading else "· ", READING if i == self.reading else Style())
+            line.append(step.text, KING_STEP if step.kind.startswith("king_") else Style())
+            if step.why:
+                line.append(f" — {step.why}", WHY)
+            self._starts.append(row)
+            row += len(line.wrap(self.app.console, width)) if self.is_mounted else 1
             if i:
                 lines.append("\n")
-            lines.append("· " + step.text, KING_STEP if step.kind.startswith("king_") else Style())
+            lines.append_text(line)
         if self.done:
             changes = self.summary()
             lines.append("\n\nWhat the turn changed:" if changes else "\n\nThe turn changed nothing on the board.",
                          Style(bold=True, underline=True))
-            for line in changes:
-                lines.append(f"\n  {line}")
+            for change in changes:
+                lines.append(f"\n  {change}")
         self.query_one("#king-text", Static).update(lines)
-        if follow:  # the newest step in view; ↑/PgUp read back
-            self.call_after_refresh(self._lines().scroll_end, animate=False)
+        if follow:  # the step being read in view; ↑/↓ move through the steps
+            self.call_after_refresh(self._scroll_to_reading)
+        self._show_board()
         more = "Space: next · a: all · " if not self.done else "Space: close · "
         self.query_one("#king-hint", Static).update(
-            Text(more + "↑/↓ PgUp/PgDn: scroll · p: stop pacing · x: close", no_wrap=True, overflow="ellipsis"))
+            Text(more + "↑/↓: step · PgUp/PgDn: scroll · p: stop pacing · x: close", no_wrap=True,
+                 overflow="ellipsis"))
+
+    def _scroll_to_reading(self) -> None:
+        box = self._lines()
+        if (self.reading >= len(self.steps) - 1 and self.done) or not self._starts:
+            box.scroll_end(animate=False)  # the last step: the summary below it in view too
+            return
+        top = self._starts[min(self.reading, len(self._starts) - 1)]
+        height = max(box.content_region.height, 1)
+        if top < box.scroll_y or top >= box.scroll_y + height - 1:
+            box.scroll_to(y=max(top - height // 2, 0), animate=False)
+
+    def _show_board(self) -> None:
+        """The board behind shows the position after the step being read."""
+        if self.show_at is not None and 0 <= self.reading < len(self.steps) and self.steps[self.reading].at >= 0:
+            self.show_at(self.steps[self.reading].at)
+
+    def _close(self, pacing: bool) -> None:
+        if self.show_at is not None:
+            self.show_at(None)  # the board shows the present again
+        self.dismiss(pacing)
 
     def _lines(self) -> VerticalScroll:
         return self.query_one("#king-lines", VerticalScroll)
 
-    def action_scroll(self, lines: int) -> None:
-        self._lines().scroll_relative(y=lines, animate=False)
+    def action_step(self, by: int) -> None:
+        """↑/↓: the cursor to the previous/next step shown; the board follows it."""
+        reading = max(0, min(self.reading + by, self.shown - 1))
+        if reading != self.reading:
+            self.reading = reading
+            self._draw()
+        elif by > 0:  # on the last step: read the summary below it
+            self._lines().scroll_relative(y=1, animate=False)
+        else:
+            self._lines().scroll_relative(y=-1, animate=False)
 
     def action_page(self, pages: int) -> None:
+        """PgUp/PgDn: a page of lines; the cursor goes to the first step on the new page."""
         box = self._lines()
-        box.scroll_relative(y=pages * max(box.content_region.height - 1, 1), animate=False)
+        y = max(0.0, min(box.scroll_y + pages * max(box.content_region.height - 1, 1), box.max_scroll_y))
+        box.scroll_to(y=y, animate=False)
+        self._read_from(y)
 
     def action_edge(self, end: int) -> None:
         box = self._lines()
-        box.scroll_to(y=box.max_scroll_y if end else 0, animate=False)
+        y = box.max_scroll_y if end else 0
+        box.scroll_to(y=y, animate=False)
+        self._read_from(y)
+
+    def _read_from(self, y: float) -> None:
+        """The cursor on the first step starting at line ``y`` or below, without scrolling."""
+        reading = next((i for i, top in enumerate(self._starts) if top >= y), len(self._starts) - 1)
+        if 0 <= reading != self.reading:
+            self.reading = reading
+            self._draw(follow=False)
 
     def action_next(self) -> None:
         if self.done:
-            self.dismiss(self.pacing)
+            self._close(self.pacing)
             return
         self.shown += 1
+        self.reading = self.shown - 1
         self._draw()
 
     def action_all(self) -> None:
         self.shown = len(self.steps)
+        self.reading = self.shown - 1
         self._draw()
 
     def action_stop_pacing(self) -> None:
         self.pacing = False
         self.notify("The King's turns will no longer be paced (they stay in the log). "
                     "Turn pacing back on from the command palette (ctrl+p).", title="King's turn")
-        self.dismiss(False)
+        self._close(False)
 
     def action_close(self) -> None:
-        self.dismiss(self.pacing)
+        self._close(self.pacing)
