@@ -36,6 +36,7 @@ from nctui.ui.screens.new_game import NewGameScreen
 from nctui.ui.screens.save import SaveScreen
 from nctui.ui.screens.timeline import TimelineScreen
 from nctui.ui.theme import line_filters, mono_wanted, seat_colours_256
+from nctui.ui.widgets.board import BoardView
 from nctui.ui.widgets.decision import DecisionPanel
 from nctui.ui.widgets.hand import HandView, hand_cards
 from nctui.ui.widgets.log import GameLog
@@ -603,6 +604,43 @@ def test_king_turn_panel_scrolls_and_ends_with_what_changed(tmp_path, size):
             assert lines.scroll_y == lines.max_scroll_y and isinstance(app.screen, KingTurnScreen)
 
     run(go())
+
+
+@pytest.mark.parametrize("size", [SMALL, BIG])
+def test_the_board_behind_the_kings_turn_shows_the_step_being_read(tmp_path, size):
+    store, option = before_a_kings_turn()
+    start = store.state_id
+
+    async def go():
+        app = create_app(store, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=size) as pilot:
+            screen = await open_kings_turn(pilot, option)
+            game = app.game_screen()
+            board = game.query_one(BoardView)
+            now = render_board_now(board)
+            assert board.past is not None and board.past[0] == game.game.view_at(start, 0)  # not the outcome yet
+            assert board.render().plain != now
+            assert all(s.why for s in screen.steps if s.kind.startswith("king_"))  # each step says why
+            await pilot.press("a")
+            await pilot.pause()
+            assert board.past is not None and board.past[0] == game.game.view_at(store.state_id, 0)  # the outcome
+            await pilot.press("home")  # back to the first step: the position before it again
+            await pilot.pause()
+            assert screen.reading == 0 and board.past[0] == game.game.view_at(start, 0)
+            await pilot.press("end", "space")  # closed: the board shows the present
+            await pilot.pause()
+            assert app.screen is game and board.past is None and board.render().plain == now
+
+    run(go())
+
+
+def render_board_now(board) -> str:
+    """The board as it draws the present (its earlier position put aside)."""
+    past, board.past = board.past, None
+    try:
+        return board.render().plain
+    finally:
+        board.past = past
 
 
 def test_king_turn_is_one_panel_the_kings_later_steps_join_it(tmp_path):

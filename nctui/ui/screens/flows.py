@@ -28,7 +28,7 @@ from ..widgets.common import seat_tag
 from ..widgets.log import GameLog
 from .game_over import GameOverChoice, GameOverScreen
 from .handoff import HandoffResult, HandoffScreen
-from .king_turn import KingStep, KingTurnScreen, king_steps, king_turn_indices
+from .king_turn import KingStep, KingTurnScreen, board_positions, king_steps, king_turn_indices
 from .load import LoadScreen
 from .save import SaveScreen, default_name
 from .timeline import TimelineScreen, refusal_text
@@ -169,7 +169,7 @@ class FlowsMixin(_Host):
         elif state.king is not None and self._pace_king and "human" in self.game.config.seats:
             mine = king_turn_indices(update.events, state.king.seat, during=self._king_during)
             if mine:
-                at = self.game.event_states(self._king_seen)
+                at = board_positions(self.game.event_states(self._king_seen))
                 events = [update.events[i] for i in mine]
                 steps = king_steps(events, state, [at[i] for i in mine] if len(at) == len(update.events) else (),
                                    self._king_events)
@@ -189,12 +189,12 @@ class FlowsMixin(_Host):
         self._king_seen = update.state_id
         self._king_during = self._in_king_turn(state)
 
-    def _board_at(self, state_id: int | None) -> None:
-        """The board as of a King's step being read (None: the present again). Attributes down:
-        the board draws the earlier view and facts the session gives, and nothing else changes."""
+    def _board_at(self, state_id: int | None, area: str) -> None:
+        """The board as of a King's step being read, its area outlined (None: the present again).
+        Attributes down: the board draws the earlier view and facts the session gives."""
         board = self.query_one(BoardView)
         board.past = None if state_id is None else (self.game.view_at(state_id, self.viewer),
-                                                    self.game.facts_at(state_id, self.viewer))
+                                                    self.game.facts_at(state_id, self.viewer), area)
 
     def _king_done(self, pacing: bool | None) -> None:
         if pacing is False:

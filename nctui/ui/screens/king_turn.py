@@ -39,7 +39,8 @@ class KingStep(NamedTuple):
     text: str
     value: int
     why: str = ""  # the rule or the card/die that made the King do it ('' for others' events)
-    at: int = -1  # the state id the step led to: the board shows it while the step is read
+    at: int = -1  # the position the board shows while the step is read (a state id; -1: the present)
+    area: str = ""  # the area the step acts on: the board outlines it while the step is read
 
 
 def king_turn_indices(events: Sequence[Event], king_seat: int, *, during: bool) -> list[int]:
@@ -65,11 +66,19 @@ def king_steps(events: Sequence[Event], state: GameState, at: Sequence[int] = ()
                context: Sequence[Event] = ()) -> list[KingStep]:
     """A line per event, with why the King did it (``describe.king_reasons``, read after the
     turn's earlier events ``context``: the action being resolved) and, from ``at``, the state id
-    each led to."""
+    position the board shows while each is read."""
     whys = king_reasons([*context, *events], words_for(state.pack))[len(context):]
     return [KingStep(e.kind, describe_event(e, state), e.value if isinstance(e, KingHorrorDie) else 0, whys[i],
-                     at[i] if i < len(at) else -1)
+                     at[i] if i < len(at) else -1, str(getattr(e, "area", "")))
             for i, e in enumerate(events)]
+
+
+def board_positions(led_to: Sequence[int]) -> list[int]:
+    """For events that led to the state ids ``led_to`` (one decision's events share its id), the
+    position to show while each is read: the one before its decision, but for the decision's
+    last event the one after it. The history keeps a position per decision, not per event:
+    this way the board never shows what is still to be read."""
+    return [n if i + 1 == len(led_to) or led_to[i + 1] != n else n - 1 for i, n in enumerate(led_to)]
 
 
 def matrix_line(state: GameState | None) -> Text:
@@ -123,12 +132,12 @@ class KingTurnScreen(ModalScreen[bool]):
     ]
 
     def __init__(self, steps: list[KingStep], before: GameState | None, after: GameState, *, read: int = 0,
-                 show_at: Callable[[int | None], None] | None = None) -> None:
+                 show_at: Callable[[int | None, str], None] | None = None) -> None:
         """``steps``: the turn's steps so far; ``before``: the position as the turn began;
         ``read``: how many of the steps were shown before (the turn goes on after a decision of
         the player's: the panel comes back with the whole turn, at the first new step);
-        ``show_at``: called with the state id of the step being read (the board behind shows
-        that position), with None when the panel closes (the board shows the present)."""
+        ``show_at``: called with the position (state id) and area of the step being read (the
+        board behind shows them), with None when the panel closes (the board shows the present)."""
         super().__init__()
         self.steps, self.before, self.after = steps, before, after
         self.shown = min(read + 1, len(steps))  # how many steps are on screen
@@ -215,11 +224,11 @@ class KingTurnScreen(ModalScreen[bool]):
     def _show_board(self) -> None:
         """The board behind shows the position after the step being read."""
         if self.show_at is not None and 0 <= self.reading < len(self.steps) and self.steps[self.reading].at >= 0:
-            self.show_at(self.steps[self.reading].at)
+            self.show_at(self.steps[self.reading].at, self.steps[self.reading].area)
 
     def _close(self, pacing: bool) -> None:
         if self.show_at is not None:
-            self.show_at(None)  # the board shows the present again
+            self.show_at(None, "")  # the board shows the present again
         self.dismiss(pacing)
 
     def _lines(self) -> VerticalScroll:

@@ -122,9 +122,9 @@ class BoardView(FitsContent, can_focus=True):
     facts: reactive[Facts | None] = reactive(None, repaint=False)
     cursor: reactive[str] = reactive("")  # a repaint only: the map's height does not depend on it
     cell_lines: reactive[int] = reactive(CELL_LINES, layout=True)  # the screen sets it from its height
-    # an earlier position drawn instead of the present (the King's turn step being read); the
-    # same board, so a repaint only
-    past: reactive[tuple[View, Facts] | None] = reactive(None)
+    # an earlier position drawn instead of the present, with an area outlined (the King's turn
+    # step being read); the same board, so a repaint only
+    past: reactive[tuple[View, Facts, str] | None] = reactive(None)
 
     class CursorMoved(Message):
         """The area under the cursor changed (``note``: it in words; None: no cursor)."""
@@ -209,7 +209,8 @@ class BoardView(FitsContent, can_focus=True):
 
     def render(self) -> Text:
         if self.past is not None:
-            return render_board(*self.past, self.size.width or 80, "", self.cell_lines)
+            view, facts, area = self.past
+            return render_board(view, facts, self.size.width or 80, area, self.cell_lines)
         if self.view is None or self.facts is None:
             return Text("")
         return render_board(self.view, self.facts, self.size.width or 80, self._cursor(), self.cell_lines)
