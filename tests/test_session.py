@@ -268,3 +268,20 @@ def test_news_since_a_seat_last_looked_are_public():
     assert news and any("Blue" in line for line in news)
     blue_only = [c for c in store.state.players[1].hand if c not in store.state.players[0].hand]
     assert blue_only and not any(w.card(c) in line for c in blue_only for line in news)  # public lines only
+
+
+def test_each_event_says_the_position_it_led_to_and_earlier_facts_are_of_that_position():
+    """The King's turn panel shows the board as of the step being read (issue 12)."""
+    session = new_session(HOTSEAT, autosave=False)
+    for _ in range(4):
+        decide_first(session)
+    since = 1
+    update = session.events(since, 0)
+    at = session.event_states(since)
+    assert len(at) == len(update.events) and list(at) == sorted(at)
+    assert set(at) <= set(range(since + 1, session.state_id + 1))
+    assert at[-1] == session.state_id
+    assert all(at.count(i) == len(session.store.entry(i).events) for i in range(since + 1, session.state_id + 1))
+    assert session.event_states(session.state_id) == ()
+    assert session.facts_at(session.state_id, 0) == session.facts(0)
+    assert session.facts_at(1, 0) == session.game.facts(session.view_at(1, 0))
