@@ -239,3 +239,29 @@ def test_no_upgrade_in_hand_is_told_only_to_its_player():
     assert told == [E.NothingInHand(seat=0, step="play_upgrade", reason="no_upgrade")]
     assert describe_event(redact(told[0], 0), state) == "Red has no Upgrade in hand: no Upgrade played"
     assert describe_event(redact(told[0], 1), state) == "Red plays nothing: no Upgrade played"
+
+
+SITUATIONS = {
+    "react": r"^(Red|Blue) performs (\w+): Conform or Dissent resolve your own \2 card's part",
+    "play_combat_card": r"^Conflict in .+: .+ vs ",
+    "retreat": r"^Conflict in .+ lost: the units retreat",
+    "conquer": r"^Your areas so far: ",
+    "command_nightmare": r"commands? to give",
+    "play_dream": r"^Your Dreams: ",
+}
+
+
+def test_the_context_tells_the_situation_of_decisions_outside_card_effects():
+    """Conflict card choice, Conform/Dissent, retreat, Nightmare command, Dream choice, setup:
+    each says what the player needs to know beside the question (issue 12)."""
+    seen: dict[str, tuple[str, ...]] = {}
+    for seed in (1, 2, 3):
+        for n, (state, _) in enumerate(H.random_game(2, seed)):
+            if n > 900 or state.decision is None:
+                break
+            kind = state.decision.kind
+            if kind in SITUATIONS and kind not in seen:
+                seen[kind] = describe_context(player_view(state, state.decision.seat).state)
+    assert {"react", "play_combat_card", "conquer", "play_dream"} <= set(seen)
+    for kind, lines in seen.items():
+        assert any(re.search(SITUATIONS[kind], line) for line in lines), (kind, lines)

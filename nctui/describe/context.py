@@ -6,9 +6,21 @@ from __future__ import annotations
 
 from ..content import schema as cs
 from ..engine import cards, ritual
-from ..engine.state import GameState
-from ..engine.work import ClimbPayWork, ClimbWork, FortPayWork, FortWork, Frame
-from .names import Words, plural, words_for
+from ..engine.state import AreaState, GameState
+from ..engine.work import (
+    ClimbPayWork,
+    ClimbWork,
+    ConquerWork,
+    DreamWork,
+    FortPayWork,
+    FortWork,
+    Frame,
+    NightmareWork,
+    ReactWork,
+    RetreatWork,
+    fight_of,
+)
+from .names import SHADOWS, Words, plural, side_name, words_for
 from .steps import describe_step
 
 # What a frame resolves, by its source: the words, and the card's effect it holds.
@@ -27,10 +39,50 @@ def describe_context(state: GameState) -> tuple[str, ...]:
     if state.decision is None or state.work is None:
         return ()
     w = words_for(state.pack)
+    situation = _situation(state, w)
     resolving, cost = _resolving(state, w), _cost(state, w)
-    if not (resolving or cost):  # a turn's or the setup's own decision: the question says it all
-        return ()
-    return tuple(line for line in (resolving, cost, _means(state, w)) if line)
+    if not (resolving or cost):  # a turn's own decision: the question says it all, or the situation
+        return situation
+    return tuple(line for line in (*situation, resolving, cost, _means(state, w)) if line)
+
+
+def _situation(state: GameState, w: Words) -> tuple[str, ...]:
+    """What the decisions outside card effects need known: the conflict's sides (CONFLICTS),
+    whose action a reaction answers (REACTION), the Dreams in hand (PLAYING DREAM CARDS), the
+    Nightmares' places (COMMAND NIGHTMARES), the areas conquered so far (SETUP 17)."""
+    seat = state.decision.seat if state.decision is not None else -1
+    work = state.work
+    fight = fight_of(work)
+    if fight is not None:
+        a = next(x for x in state.areas if x.id == fight.area)
+        sides = " vs ".join(_side_units(state, a, side) for side in fight.sides)
+        line = f"Conflict in {w.area(fight.area)}: {sides}"
+        loser = next((side for side in fight.sides if side != fight.winner), SHADOWS)
+        if isinstance(work, RetreatWork):
+            line += f"; {side_name(state, loser)} lost: the units retreat to adjacent areas"
+        hand = state.players[seat].hand if 0 <= seat < len(state.players) else ()
+        playing = fight.order[:1] == (seat,) and not _resolving(state, w)  # else the "You have" line says it
+        return (line, f"You have {plural(len(hand), 'card')} in hand") if playing else (line,)
+    match work:
+        case ReactWork() if 0 <= state.active < len(state.players) and state.active != seat:
+            day = w.day_short(state.day)
+            return (f"{side_name(state, state.active)} performs {day}: Conform or Dissent resolve your own {day} "
+                    "card's part",)
+        case DreamWork() if 0 <= seat < len(state.players) and state.players[seat].dreams:
+            return ("Your Dreams: " + w.cards_list(state.players[seat].dreams),)
+        case NightmareWork(left=left):
+            return (f"{plural(left, 'command')} to give",)
+        case ConquerWork() if 0 <= seat < len(state.players):
+            mine = [w.area(x.id) for x in state.areas if x.followers[seat]]
+            return ("Your areas so far: " + (", ".join(mine) if mine else "none yet (one of your 2 must be a corner)"),)
+    return ()
+
+
+def _side_units(state: GameState, area: AreaState, side: int) -> str:
+    """'Red 3 Followers, Fort 2' or 'the Shadows 2 units'."""
+    n = area.shadows if side == SHADOWS else area.followers[side]
+    fort = f", Fort {area.fort_levels}" if side != SHADOWS and area.fort_owner == side and area.fort_levels else ""
+    return f"{side_name(state, side)} {plural(n, 'unit' if side == SHADOWS else 'Follower')}{fort}"
 
 
 def _resolving(state: GameState, w: Words) -> str:
