@@ -9,7 +9,7 @@ import asyncio
 import pytest
 from textual.widgets import Static
 
-from nctui.describe.tutorial import EXPLAIN, INTRO
+from nctui.describe.tutorial import EXPLAIN, INTRO, done, now, tutorial_lines
 from nctui.ui.app import NctuiApp
 from nctui.ui.screens.title import TitleScreen
 from nctui.ui.screens.tutorial import TutorialScreen
@@ -48,8 +48,8 @@ def test_the_tutorial_is_followed_to_its_end_and_left_with_escape(tmp_path, size
                 state = app.game.view(0).state
                 if state.decision is not None and state.decision.seat == 0:
                     explained.add(state.decision.kind)
-                    assert EXPLAIN.get(state.decision.kind, "Read the question")[:40] in " ".join(
-                        _panel(app).split()), state.decision.kind
+                    assert EXPLAIN[state.decision.kind][:40] in " ".join(_panel(app).split()), state.decision.kind
+                    assert f"Now: {now(state, 0)[:30]}" in " ".join(_panel(app).split())
                     panel = app.screen.query_one(DecisionPanel)
                     panel.focus()
                     await pilot.press("1")
@@ -89,3 +89,27 @@ def test_nctui_tutorial_is_a_command():
 
     assert build_parser().parse_args(["tutorial"]).command == "tutorial"
     assert main(["tutorial", "--help"]) == 0
+
+
+def test_every_decision_of_the_scenario_is_explained_by_its_kind_and_in_this_game():
+    """The fixed scenario, its first option each time: no decision falls back to the generic
+    words, and each says what it means here ("Now: Blue performs Maneuver; …")."""
+    from nctui.engine import new_game, player_view
+    from nctui.engine.flow import step
+    from nctui.session.games import NIGHTMARE_CATHEDRAL
+    from nctui.ui.screens.tutorial import TUTORIAL
+
+    state, bot = new_game(TUTORIAL).state, NIGHTMARE_CATHEDRAL.bot(TUTORIAL, 1)
+    met = []
+    while not done(state, 0):
+        d = state.decision
+        if d.seat == 0:
+            view = player_view(state, 0).state
+            lines = tutorial_lines(view, 0)
+            assert d.kind in EXPLAIN and EXPLAIN[d.kind] in lines[-2], d.kind
+            assert lines[-1].startswith("Now: ") and len(lines[-1]) > 20, d.kind
+            met.append((d.kind, lines[-1]))
+        state = step(state, d.options[0] if d.seat == 0 else bot.choose(player_view(state, 1))).state
+    kinds = {k for k, _ in met}
+    assert {"conquer", "place_dreamer", "react", "choose_day", "climb", "build_fort_level"} <= kinds
+    assert any("Blue performs" in line for k, line in met if k == "react")

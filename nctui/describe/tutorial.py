@@ -6,7 +6,7 @@ the other player's."""
 from __future__ import annotations
 
 from ..engine.state import GameState
-from .names import seat_name
+from .names import Words, plural, seat_name, words_for
 
 TUTORIAL_SEED = 2024  # the fixed scenario: always the same board, cards and computer moves
 TURNS = 2  # the player's turns the tutorial walks through
@@ -72,8 +72,49 @@ def tutorial_lines(state: GameState, seat: int) -> tuple[str, ...]:
         f"{seat_name(state, state.active)}'s turn")
     if d.seat != seat:
         return (f"{where}: {seat_name(state, d.seat)} (the computer) is deciding. Watch the log.",)
-    intro = (INTRO,) if state.phase == "setup" else ()
-    return (*intro, f"{where}. {EXPLAIN.get(d.kind, GENERIC)}")
+    # the welcome only until the first area is conquered: the small terminal's panel has 5 lines
+    first = state.phase == "setup" and not any(a.followers[seat] for a in state.areas)
+    intro = (INTRO,) if first else ()
+    here = now(state, seat)
+    return (*intro, f"{where}. {EXPLAIN.get(d.kind, GENERIC)}", *((f"Now: {here}",) if here else ()))
+
+
+def now(state: GameState, seat: int) -> str:
+    """What the decision due means in this game, beside what its kind means in general: the
+    tutorial's scenario met step by step ('' when the question and its context say it all)."""
+    w = words_for(state.pack)
+    d = state.decision
+    pl = state.players[seat]
+    match d.kind if d is not None else "":
+        case "conquer":
+            mine = [a for a in state.areas if a.followers[seat]]
+            return ("your first area: take a corner." if not mine else
+                    f"your second area, beside {w.area(mine[0].id)}: a different symbol helps the Ritual track.")
+        case "place_dreamer":
+            return "the Day spaces next to your Night space are the actions you may Conform to."
+        case "react":
+            return _react(state, seat, w)
+        case "choose_day":
+            return (f"your Dreamer is on {w.space(pl.dreamer)}; Day spaces next to it are closed to it."
+                    if pl.dreamer else "")
+        case "discard_dreams" | "draw_dream":
+            return f"you hold {plural(len(pl.dreams), 'Dream card')}: " + (w.cards_list(pl.dreams) or "none")
+        case "climb" | "climb_pay" | "ritual_bonus":
+            return f"your Ritual markers are on spaces {pl.ritual[0]} and {pl.ritual[1]} (0: the start)."
+        case "build_fort_level" | "pay_fort_level":
+            return f"you have {plural(pl.forts, 'Fort level')} left and {pl.supply} Followers in supply."
+        case "produce" | "add_shadow" | "move":
+            n = sum(a.followers[seat] for a in state.areas)
+            return f"{plural(n, 'Follower')} of yours {'is' if n == 1 else 'are'} on the board, {pl.supply} in supply."
+    return ""
+
+
+def _react(state: GameState, seat: int, w: Words) -> str:
+    d = state.decision
+    conform = d is not None and any(getattr(a, "kind", "") == "conform" for a in d.options)
+    who, day = seat_name(state, state.active), w.day_short(state.day)
+    return (f"{who} performs {day}; your Dreamer is next to it, so you may Conform." if conform else
+            f"{who} performs {day}; your Dreamer is not next to it: Dissent or Pass.")
 
 
 def done(state: GameState, seat: int) -> bool:
