@@ -75,24 +75,24 @@ def test_power_and_cultists_to_dreams(state, cultists, tucked, power, to_dreams)
 def test_cultist_goes_to_the_dream_missing_more(state):
     lo, hi = dreams_of(state, vp=2)[0], dreams_of(state, vp=4)[0]
     s = with_king(state, dreams=(lo, hi), dream_cultists=(0, 0))
-    s = kd.place_on_dream(s, [])
+    s = kd.place_on_dream(s, [], "power")
     assert s.king.dream_cultists == (0, 1)
     s = with_king(state, dreams=(lo, hi), dream_cultists=(0, 2))  # tie 2-0 and 4-2: the lower one
-    assert kd.place_on_dream(s, []).king.dream_cultists == (1, 2)
+    assert kd.place_on_dream(s, [], "power").king.dream_cultists == (1, 2)
 
 
 def test_completing_a_dream(state):
     a, b = dreams_of(state, vp=3)[:2]
     s = with_king(state, dreams=(a, b), dream_cultists=(2, 2))
     ev = []
-    s = kd.place_on_dream(s, ev)
+    s = kd.place_on_dream(s, ev, "power")
     assert s.king.completed == (a,) and s.king.dreams == (b,) and s.king.dream_cultists == (2,)
     assert any(e.kind == "king_dream_completed" for e in ev)
 
 
 def test_no_dream_returns_the_cultist(state):
     ev = []
-    s = kd.place_on_dream(with_king(state, dreams=(), dream_cultists=()), ev)
+    s = kd.place_on_dream(with_king(state, dreams=(), dream_cultists=()), ev, "power")
     assert s.king.dreams == () and ev[-1].kind == "king_cultist_returned"
 
 

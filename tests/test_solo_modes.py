@@ -113,7 +113,7 @@ def test_solo_sets_up_the_modules_as_in_a_2_player_game(config, built, gray_out)
 def test_a_completed_dream_with_the_cathedral_icon_makes_the_king_build_and_climb():
     state = about_to_complete(solo_setup(config=VAR))
     ev = []
-    s = kd.place_on_dream(state, ev)
+    s = kd.place_on_dream(state, ev, "power")
     assert s.king.completed == (VICTOR,)
     assert s.cathedral_built == state.cathedral_built + ("2B",) and s.cathedral_track == state.cathedral_track[1:]
     assert kinds(ev, 1)[-4:] == ["king_dream_completed", "king_builds", "cathedral_piece", "king_climbs"]
@@ -123,13 +123,13 @@ def test_a_completed_dream_with_the_cathedral_icon_makes_the_king_build_and_clim
 
 def test_harder_climb_climbs_two_for_the_kings_piece():
     state = about_to_complete(solo_setup(config=replace(VAR, difficulty=("harder_climb",))))
-    assert climbed(state, kd.place_on_dream(state, [])) == 2
+    assert climbed(state, kd.place_on_dream(state, [], "power")) == 2
 
 
 @pytest.mark.parametrize("config,card", [(VAR, PLAIN), (SOLO, VICTOR)])
 def test_no_piece_without_the_icon_or_in_the_standard_game(config, card):
     state = about_to_complete(solo_setup(config=config), card)
-    s = kd.place_on_dream(state, [])
+    s = kd.place_on_dream(state, [], "power")
     assert s.king.completed == (card,) and s.cathedral_built == state.cathedral_built and climbed(state, s) == 0
 
 
@@ -137,7 +137,7 @@ def test_the_stage_ii_space_is_resolved_instead_of_the_climb():
     state = about_to_complete(solo_setup(config=VAR))
     state = only_left(state, state.cathedral_track[state.cathedral_track.index(STAGE_II):])
     ev = []
-    s = kd.place_on_dream(state, ev)
+    s = kd.place_on_dream(state, ev, "power")
     assert s.cathedral_built[-1] == STAGE_II and climbed(state, s) == 0
     assert "stage2_dreams" in kinds(ev) and "king_climbs" not in kinds(ev)
     assert s.decks.dream2 == () and s.decks.development2 == ()
@@ -146,11 +146,12 @@ def test_the_stage_ii_space_is_resolved_instead_of_the_climb():
 def test_the_kings_last_piece_completes_the_cathedral_then_none_is_left():
     state = about_to_complete(solo_setup(config=VAR))
     state = only_left(state, state.cathedral_track[-1:])
-    s = kd.place_on_dream(state, [])
+    s = kd.place_on_dream(state, [], "power")
     assert s.stage == 2 and s.cathedral_track == () and all(s.nightmare_at) and climbed(state, s) == 1
     again = replace(s, king=replace(s.king, dreams=(VICTOR,), dream_cultists=(1,), completed=()))
     ev = []
-    assert kd.place_on_dream(again, ev).cathedral_built == s.cathedral_built and "no_cathedral_piece" in kinds(ev)
+    after = kd.place_on_dream(again, ev, "power")
+    assert after.cathedral_built == s.cathedral_built and "no_cathedral_piece" in kinds(ev)
 
 
 def test_a_dream_completed_while_the_king_reacts_on_your_turn_builds_at_once(performed):
@@ -252,7 +253,7 @@ def test_a_single_available_piece_is_taken_without_asking():
     tile = dict(state.path_tiles)[STAGE_II]  # the last piece, yellow, the Stage II symbol's
     state = replace(only_left(state, (STAGE_II,)), path_tiles=((STAGE_II, tile),), tiles_aside=())
     ev = []
-    s = kd.place_on_dream(state, ev)
+    s = kd.place_on_dream(state, ev, "power")
     assert s.cathedral_track == () and s.stage == 2 and s.decision == state.decision and s.frames == ()
     assert s.players[1].tiles == (tile,) and "king_climbs" not in kinds(ev) and "stage2_dreams" in kinds(ev)
     assert violations(s) == []

@@ -2,10 +2,11 @@
 named as printed) or the card/die that made it do so, for the King's turn panel.
 
 The King's events carry what happened; most say why by their own fields (``KingClimbs.why``,
-``KingAreaCard.purpose``, ``KingTucks.why``), the rest by the step they belong to: a Cultist goes
-on a Dream because of the Power rule, a Conform, a Marked Area on a Maneuver or a conflict won.
-So the reasons are read off the turn's events in order, each with the King's latest "driver"
-(the action being resolved, the reaction, the conflict, the Nightmare) in mind.
+``KingAreaCard.purpose``, ``KingTucks.why``), the rest by the step they belong to (an area's
+removal in a Ritual or a Fortify, the Horror Die rolled for the Dreamer or for an action, the
+Power before and after the rule for even Power). So the reasons are read off the turn's events in
+order, each with the King's latest "driver" (the action being resolved, the reaction, the
+conflict, the Nightmare) in mind.
 """
 
 from __future__ import annotations
@@ -46,6 +47,13 @@ _TUCK = {
     "powered": "the King starts powered up (FOR A HARDER GAME)",
 }
 GENERIC = "its action card says so"  # no rule more precise known: the walk of seeded games checks it is rare
+_DREAM = {
+    "conform": "it conforms: a Cultist on one of its Dreams (THE KING CONFORMS)",
+    "marked": "1 MP per Marked Area it controls: a Cultist on a Dream (MANEUVER)",
+    "conflict": "a conflict the King won, or you lost to the Shadows (MANEUVER)",
+    "ritual": "its marker entered a Dream space: a Cultist on each Dream (PERFORM RITUAL)",
+    "discount": "the harder game: a new Dream gets a Cultist at once (FOR A HARDER GAME)",
+}
 # Reasons that depend only on the kind of event
 _FIXED = {
     "king_setup": "the King's setup (SOLO SETUP 2-3)",
@@ -130,12 +138,14 @@ def _reason(e: Event, driver: Event | None, action: str, nxt: Event | None, w: W
             return _CLIMB[why]
         case E.KingTucks(why=why):
             return _TUCK[why]
-        case E.KingCultistOnDream(why="ritual"):
-            return "its marker entered a Dream space: a Cultist on each Dream (PERFORM RITUAL)"
-        case E.KingCultistOnDream(why="discount"):
-            return "the harder game: a new Dream gets a Cultist at once (FOR A HARDER GAME)"
-        case E.KingCultistOnDream():
+        case E.KingCultistOnDream(why="placed"):  # a game saved before the cause was recorded
             return _on_dream(driver, action)
+        case E.KingCultistOnDream(why="power") if isinstance(driver, E.KingPower):
+            return _on_dream(driver, "")  # with the Power it came from
+        case E.KingCultistOnDream(why="power"):
+            return "a Power of 2, 4 or 6+ sends Cultists to Dreams (KING'S TURN 3)"
+        case E.KingCultistOnDream(why=why):
+            return _DREAM[why]
         case E.KingProduces(overflow_from=source) if source:
             return f"{w.area(source)} is at its Unit Limit: an adjacent area instead (SUMMON)"
         case E.KingProduces() if isinstance(driver, E.KingMarkerClimbs):

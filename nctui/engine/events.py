@@ -730,7 +730,10 @@ class KingCultistOnDream(Event, tag="king_cultist_on_dream"):
     card: str
     cultists: int
     vp: int
-    why: Literal["placed", "ritual", "discount"] = "placed"
+    # why it goes there (solo rulebook): KING'S TURN 3 "power", THE KING CONFORMS "conform",
+    # MANEUVER's Marked Areas "marked" and conflicts "conflict", PERFORM RITUAL "ritual", the
+    # harder game's "discount"; "placed": saved before the cause was recorded
+    why: Literal["placed", "power", "conform", "marked", "conflict", "ritual", "discount"] = "placed"
 
 
 class KingDreamCompleted(Event, tag="king_dream_completed"):

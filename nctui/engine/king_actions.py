@@ -448,7 +448,7 @@ def _maneuver(state: GameState, mp: int, cultists: int, ev: Events) -> GameState
     they complete builds its Cathedral piece "immediately": when you are to choose that piece,
     the rest of the Maneuver waits beneath your choice (a frame under the pending pieces)."""
     for left in range(cultists - 1, -1, -1):
-        state = place_on_dream(state, ev)
+        state = place_on_dream(state, ev, "marked")
         mp -= 1
         if kt.pieces_pending(state):
             rest = Frame(seat=kt.king(state).seat, steps=(), source="king_maneuver_rest",

@@ -74,5 +74,5 @@ def conflict_done(state: GameState, then: KingLoop, ev: Events) -> GameState:
     king_won = state.players[seat].conflicts_won > then.wins[0]
     you_lost = seat not in then.sides and state.players[you(state)].conflicts_won == then.wins[1]
     if king_won or you_lost:
-        state = place_on_dream(state, ev)
+        state = place_on_dream(state, ev, "conflict")
     return _loop(state, replace(then, resolved=then.resolved + 1), ev)

@@ -28,7 +28,10 @@ def _missing(state: GameState, k: KingState, i: int) -> int:
     return cards.dream(state, k.dreams[i]).vp - k.dream_cultists[i]
 
 
-def place_on_dream(state: GameState, ev: Events) -> GameState:
+DreamWhy = Literal["power", "conform", "marked", "conflict"]
+
+
+def place_on_dream(state: GameState, ev: Events, why: DreamWhy) -> GameState:
     """COMPLETING THE KING'S DREAMS: on the Dream missing more Cultists (tie: the lower one, in
     play longer); with no Dream in play the Cultist goes back to the supply."""
     k = king(state)
@@ -36,10 +39,10 @@ def place_on_dream(state: GameState, ev: Events) -> GameState:
         ev.append(E.KingCultistReturned(seat=k.seat))
         return state
     i = max(range(len(k.dreams)), key=lambda j: (_missing(state, k, j), -j))
-    return add_cultist(state, i, ev)
+    return add_cultist(state, i, ev, why=why)
 
 
-def add_cultist(state: GameState, i: int, ev: Events, *, why: Literal["placed", "ritual"] = "placed") -> GameState:
+def add_cultist(state: GameState, i: int, ev: Events, *, why: DreamWhy | Literal["ritual"]) -> GameState:
     """A Cultist onto the King's Dream ``i``, completing it when it has as many as its VP."""
     k = king(state)
     k = replace(k, dream_cultists=bump(k.dream_cultists, i, 1))

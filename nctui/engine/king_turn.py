@@ -82,7 +82,7 @@ def gather_power(state: GameState, ev: Events) -> tuple[int, GameState]:
     while power(king(state), slot) > target and king(state).card_cultists[slot]:
         k = king(state)
         state = set_king(state, replace(k, card_cultists=bump(k.card_cultists, slot, -1)))
-        state = place_on_dream(state, ev)
+        state = place_on_dream(state, ev, "power")
     p = power(king(state), slot)
     ev.append(E.KingAction(seat=k.seat, action=k.dreamer, power=p))
     return p, state
@@ -142,11 +142,11 @@ def king_reacts(state: GameState, day: str, ev: Events) -> GameState:
     if day in ahead(state):
         if modifier(state, "easier_conform"):  # easier: no Cultist on the matching action
             ev.append(E.KingConforms(seat=k.seat, action=day, easier=True))
-            return place_on_dream(state, ev)
+            return place_on_dream(state, ev, "conform")
         slot = rondel(state).index(day)
         state = set_king(state, replace(k, day_cultists=bump(k.day_cultists, slot, 1)))
         ev.append(E.KingConforms(seat=k.seat, action=day))
-        return place_on_dream(state, ev)
+        return place_on_dream(state, ev, "conform")
     ev.append(E.KingDissents(seat=k.seat, action=day))
     return king_draws(state, 1, ev)
 
