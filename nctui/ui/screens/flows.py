@@ -197,6 +197,7 @@ class FlowsMixin(_Host):
                                                     self.game.facts_at(state_id, self.viewer), area)
 
     def _king_done(self, pacing: bool | None) -> None:
+        self.query_one(BoardView).past = None  # however the panel closed, the board shows the present
         if pacing is False:
             self._pace_king = False
 
