@@ -189,8 +189,9 @@ class KingTurnScreen(ModalScreen[bool]):
         for i, step in enumerate(seen):
             line = Text("▸ " if i == self.reading else "· ", READING if i == self.reading else Style())
             line.append(step.text, KING_STEP if step.kind.startswith("king_") else Style())
-            if step.why:
-                line.append(f" — {step.why}", WHY)
+            if step.why:  # a run of the same step (Followers placed one by one) says its rule once
+                same = i and seen[i - 1].kind == step.kind and seen[i - 1].why == step.why
+                line.append(" — the same rule" if same else f" — {step.why}", WHY)
             self._starts.append(row)
             row += len(line.wrap(self.app.console, width)) if self.is_mounted else 1
             if i:
@@ -208,7 +209,7 @@ class KingTurnScreen(ModalScreen[bool]):
         self._show_board()
         more = "Space: next · a: all · " if not self.done else "Space: close · "
         self.query_one("#king-hint", Static).update(
-            Text(more + "↑/↓: step · PgUp/PgDn: scroll · p: stop pacing · x: close", no_wrap=True,
+            Text(more + "↑/↓: steps · PgUp/PgDn · p: stop pacing · x: close", no_wrap=True,
                  overflow="ellipsis"))
 
     def _scroll_to_reading(self) -> None:
