@@ -13,6 +13,7 @@ from nctui.engine.flow import StepResult
 from nctui.scenarios import load_scenario_result
 from nctui.store import Store
 from nctui.ui.app import GameScreen, create_app
+from nctui.ui.screens.conflict import ConflictScreen
 from nctui.ui.screens.handoff import HandoffScreen
 from nctui.ui.screens.king_turn import KingTurnScreen
 from nctui.ui.screens.new_game import NewGameScreen
@@ -90,7 +91,8 @@ async def hand_off(pilot, seat: int) -> None:
     assert pilot.app.game_screen().viewer != seat
     await pilot.press("enter")
     await pilot.pause()
-    assert isinstance(pilot.app.screen, GameScreen) and pilot.app.game_screen().viewer == seat
+    # the game, or first the conflict panel of a conflict this person took part in
+    assert isinstance(pilot.app.screen, GameScreen | ConflictScreen) and pilot.app.game_screen().viewer == seat
 
 
 async def show_log(pilot) -> None:
@@ -231,6 +233,44 @@ async def everything_blue_may_look_at(pilot) -> list[str]:
     return seen
 
 
+def panel_text(app) -> str:
+    """The conflict panel's lines (the log behind it, at 120x40, says who won already)."""
+    assert "Conflict in Ash Nave" in screen_text(app)  # the panel is drawn, its title in view
+    return " ".join(line.strip() for line in app.screen.text().plain.splitlines())
+
+
+async def read_conflict(pilot, seat: int) -> None:
+    """The conflict panel of the conflict example, read stage by stage by ``seat``: the sides
+    and the cards face down, Space: the reveal, Space: damage, Space: the winner, Space: closed."""
+    app = pilot.app
+    assert isinstance(app.screen, ConflictScreen), f"no conflict panel for seat {seat}: {app.screen}"
+    text = panel_text(app)
+    assert "Conflict in Ash Nave: Green against Blue" in text
+    assert "Green 2 units against Blue 1 unit, Fort 2" in text
+    assert "Green plays card 2 face down" in text and "Blue plays card 2 face down" in text
+    assert "reveals" not in text and "wins" not in text
+    mine, theirs = (GREEN_CARDS, BLUE_CARDS) if seat == GREEN else (BLUE_CARDS, GREEN_CARDS)
+    assert mine[0] in text and not any(card in text for card in theirs)  # face down: only one's own
+    await pilot.press("space")
+    await pilot.pause()
+    text = panel_text(app)
+    assert f"Green reveals {GREEN_CARDS[0]}" in text and "= 3⚔ 1⛨" in text
+    assert all(card in text for card in GREEN_CARDS + BLUE_CARDS)
+    assert "takes" not in text
+    await pilot.press("space")
+    await pilot.pause()
+    text = panel_text(app)
+    assert "Green takes 2 damage" in text and "Blue loses 1 Fort level" in text and "wins" not in text
+    await pilot.press("space")
+    await pilot.pause()
+    text = panel_text(app)
+    assert "Blue wins: it has the Fort there" in text
+    assert "After: Green 0 units · Blue 0 units, Fort 1" in text
+    await pilot.press("space")
+    await pilot.pause()
+    assert not isinstance(app.screen, ConflictScreen)  # closed: the game, or the hand-off that was due
+
+
 def test_a_conflict_between_two_people(tmp_path):
     async def go(size):
         store = conflict_example()
@@ -265,7 +305,9 @@ def test_a_conflict_between_two_people(tmp_path):
             nave = rules.area(store.state, "ash-nave")
             assert nave.followers == (0, 0) and (nave.fort_owner, nave.fort_levels) == (BLUE, 1)
             assert store.state.players[BLUE].conflicts_won == 1
+            await read_conflict(pilot, BLUE)  # Blue sees how it ended, then passes the keyboard
             await hand_off(pilot, GREEN)  # Green's Dream card to draw
+            await read_conflict(pilot, GREEN)  # Green sees it too, after the hand-off
             await show_log(pilot)
             log = [line.rstrip() for line in log_text(app).splitlines()]
             log = " ".join(log)  # the narrow log (80x24 on the right at 120x40) wraps the lines
@@ -404,3 +446,23 @@ def test_a_solo_game_from_the_title_to_the_kings_first_turn(tmp_path):
             assert f"Dream {words.card(king.dreams[0])}" in text
 
     run(go())
+
+
+def test_conflict_panel_snapshot(snap_compare, tmp_path):
+    """The conflict example's panel as Blue sees it once the conflict is over, every stage shown."""
+    async def run_before(pilot):
+        await pilot.pause()
+        await choose(pilot, "Maneuver: perform it")
+        await choose(pilot, "Done")
+        await choose(pilot, "Conflict in Ash Nave: Green against Blue")
+        for card in GREEN_CARDS:
+            await choose(pilot, card)
+        await hand_off(pilot, BLUE)
+        for card in BLUE_CARDS:
+            await choose(pilot, card)
+        assert isinstance(pilot.app.screen, ConflictScreen)
+        await pilot.press("a")
+        await pilot.pause()
+
+    assert snap_compare(create_app(conflict_example(), save_dir=tmp_path, bot_delay=0), terminal_size=SMALL,
+                        run_before=run_before)

@@ -191,7 +191,10 @@ def begin(state: GameState, w: ConflictWork, area: str, sides: tuple[int, int], 
     controller plays second; with no controller among them the active player chooses. ``w``:
     the conflicts step it belongs to (the King's loop and Nightmares resolve one: ``left`` 1)."""
     a, b = sides
-    ev.append(E.ConflictStarted(seat=w.seat, area=area, sides=(a, b)))
+    here = board.area(state, area)
+    forts = tuple(here.fort_levels if here.fort_owner == side else 0 for side in (a, b))
+    counts = (units.count(here, a), units.count(here, b))
+    ev.append(E.ConflictStarted(seat=w.seat, area=area, sides=(a, b), units=counts, forts=forts))
     f = Fight(resolver=w.seat, left=w.left, where=w.where, area=area, sides=(a, b), only_in=w.area)
     if kc.involves_king(state, (a, b)):  # SOLO: the King's cards come from its shuffled hand
         state, f = kc.king_plays(state, f, ev)

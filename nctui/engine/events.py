@@ -376,8 +376,13 @@ class NightmaresUnavailable(Event, tag="nightmares_unavailable"):
 
 
 class ConflictStarted(Event, tag="conflict_start"):
+    """``units``/``forts``: each side's units and Fort levels in the area as the conflict begins
+    (step 1; what the conflict panel shows; empty in events recorded before they were kept)."""
+
     area: str
     sides: tuple[int, int]
+    units: tuple[int, ...] = ()
+    forts: tuple[int, ...] = ()
 
 
 class PlaysFirstChosen(Event, tag="plays_first"):

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Protocol, cast
 
 from ... import saves
 from ...describe import describe_choice, describe_decision, seat_name
+from ...describe.conflicts import ConflictReport, conflict_reports
 from ...engine.actions import Action
 from ...engine.events import Event
 from ...engine.state import GameState
@@ -26,6 +27,7 @@ from ...store import StoreError
 from ..widgets.board import BoardView
 from ..widgets.common import seat_tag
 from ..widgets.log import GameLog
+from .conflict import ConflictScreen
 from .game_over import GameOverChoice, GameOverScreen
 from .handoff import HandoffResult, HandoffScreen
 from .king_turn import KingStep, KingTurnScreen, board_positions, king_steps, king_turn_indices
@@ -76,6 +78,11 @@ class FlowsMixin(_Host):
     _king_events: list[Event] = []  # this King's turn's events so far: why a later step happened
     _pace_king = True
     _echo = ""  # the option just picked, in public words, for the next hand-off screen
+    # conflicts: per seat, the state id after which its conflicts may not all have been shown yet,
+    # and the conflicts shown (seat, the state id its start led to, area)
+    _conflict_from: dict[int, int] = {}
+    _conflicts_shown: set[tuple[int, int, str]] = set()
+    _conflict_base = 0
 
     # -- state ----------------------------------------------------------------------------------
 
@@ -89,6 +96,7 @@ class FlowsMixin(_Host):
         self._king_seen = self.game.state_id
         self._king_during = self._in_king_turn(self.game.view(self.viewer).state)
         self._over_shown = False
+        self._conflict_from, self._conflicts_shown, self._conflict_base = {}, set(), self.game.state_id
         if not self._handoff_first and self.seat is None:  # nothing private is on screen yet: start with the decider
             seat = self.game.deciding_seat()
             if seat is not None and seat not in self.bots:
@@ -215,6 +223,8 @@ class FlowsMixin(_Host):
         """Show what is due, one screen at a time: the hand-off, the King's turn, game over."""
         if not self.is_current:
             return
+        if self._push_conflicts():  # the person at the keyboard sees how their conflict ended first
+            return
         # The game may have moved since the last redraw (a screen over this one was dismissed
         # before the news of an undo arrived): ask again who must have the keyboard.
         due = self._handoff_screen is None and self._handoff_due(self.game.deciding_seat())
@@ -235,6 +245,55 @@ class FlowsMixin(_Host):
         elif not self._over_shown:
             self._over_shown = True
             self.action_game_over()
+
+    # -- conflicts ------------------------------------------------------------------------------
+
+    def _conflicts_due(self, seat: int) -> list[ConflictReport]:
+        """The conflicts ``seat`` took part in that ended since it last saw one end (a person's
+        seat: both sides see the result, the other one after the hand-off)."""
+        if seat in self.bots or self.game.is_computer(seat):
+            return []
+        since = self._conflict_from.get(seat, self._conflict_base)
+        update = self.game.events(since, seat)
+        if update.undone:  # what was undone is gone; what comes again will be new
+            self._conflict_from[seat] = update.state_id
+            self._conflicts_shown = {k for k in self._conflicts_shown if k[1] <= update.state_id}
+            return []
+        if not update.events:
+            return []
+        at = list(self.game.event_states(since))
+        if len(at) != len(update.events):
+            at = [update.state_id] * len(update.events)
+        due, after = [], update.state_id
+        for report in conflict_reports(update.events, self.game.view(seat).state):
+            key = (seat, at[report.begins], report.area)
+            if seat not in report.sides or key in self._conflicts_shown:
+                continue
+            if not report.done:  # read again from its start next time
+                after = min(after, at[report.begins] - 1)
+                continue
+            self._conflicts_shown.add(key)
+            due.append(report)
+        self._conflict_from[seat] = after
+        return due
+
+    def _push_conflicts(self) -> bool:
+        due = self._conflicts_due(self.viewer)
+        if due:
+            self.app.push_screen(ConflictScreen(due, self.game.view(self.viewer).state))
+        return bool(due)
+
+    def action_conflicts(self) -> None:
+        """f: the latest conflicts of the game, as the viewer saw them, everything at once."""
+        if self._handoff_screen is not None:
+            return
+        update = self.game.events(max(0, self.game.state_id - 400), self.viewer)
+        state = self.game.view(self.viewer).state
+        reports = conflict_reports(update.events, state)[-3:]
+        if not reports:
+            self.notify("No conflict has been resolved lately.", title="Conflicts")
+            return
+        self.app.push_screen(ConflictScreen(reports, state, paced=False))
 
     # -- game over ------------------------------------------------------------------------------
 

@@ -86,6 +86,7 @@ class GameScreen(FlowsMixin, Screen[None]):
         *(Binding(str(d), f"pick_option({d})", f"Option {d}", show=False, id=f"game.pick-{d}") for d in range(1, 10)),
         # Flows (screens/flows.py): the timeline, save, load, the game over screen.
         Binding("t", "timeline", "Timeline", id="game.timeline"),
+        Binding("f", "conflicts", "Conflicts", show=False, id="game.conflicts"),
         Binding("s", "save", "Save", id="game.save"),
         Binding("x", "save_position", "Save position", show=False, id="game.save-position"),
         Binding("h", "hint", "Hint", show=False, id="game.hint"),
