@@ -282,6 +282,8 @@ def test_a_conflict_between_two_people(tmp_path):
             await choose(pilot, "Done")  # keep the MP: Green's Followers stay in the Ash Nave
             await choose(pilot, "Conflict in Ash Nave: Green against Blue")
             assert store.state.decision.kind == "play_combat_card" and store.state.decision.seat == GREEN
+            # each card offered says what it brings to the fight: its Attacks and Defences
+            assert "Play Mortar of Bone face down (1⚔ 1⛨)" in prompt_of(app).options
             await choose(pilot, GREEN_CARDS[0])
             # Green sees its own face-down card (so the check below can tell a leak).
             await show_log(pilot)

@@ -48,7 +48,7 @@ from ..engine.actions import (
 )
 from ..engine.state import GameState
 from ..engine.work import ChooseWork, KingManeuverWork, KingPoweredWork, KingTuckWork, ReactWork
-from .names import Words, plural, seat_name, side_does, side_name, words_for
+from .names import Words, combat_icons, plural, seat_name, side_does, side_name, words_for
 from .steps import describe_steps, nothing_text
 
 
@@ -184,7 +184,8 @@ def _describe_effect_action(action: Action, state: GameState, w: Words) -> str:
         case PlaysFirst(seat=s):
             return f"{seat_name(state, s)} plays cards first"
         case PlayCombatCard(card=c):
-            return f"Play {w.card(c)} face down"
+            icons = combat_icons(state, c)
+            return f"Play {w.card(c)} face down" + (f" ({icons})" if icons else "")
         case BreakTie(winner=s):
             return f"{side_does(state, s, 'wins', 'win')} the tie"
         case RetreatTo(area=a):

@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal, NamedTuple, get_args
 
-from ..engine import events as E, king_combat as kc
+from ..engine import events as E
 from ..engine.events import HIDDEN, Event
 from ..engine.state import GameState
 from .events import describe_event
-from .names import SHADOWS, Words, plural, side_does, side_name, words_for
+from .names import SHADOWS, Words, combat_icons, plural, side_does, side_name, words_for
 
 LineKind = Literal["sides", "cards", "reveal", "damage", "winner", "retreat", "effect", "after"]
 STAGE_KINDS = frozenset(get_args(LineKind))
@@ -116,17 +116,6 @@ def _sides_line(c: _Open, state: GameState) -> str:
     if c.units is None:
         return " against ".join(side_name(state, s) for s in c.sides)
     return " against ".join(_strength(state, s, c.units[i], c.forts[i]) for i, s in enumerate(c.sides))
-
-
-def combat_icons(state: GameState, card: str) -> str:
-    """'2⚔ 1⛨': a combat card's Attacks and Defences ('' for a hidden or unknown card)."""
-    if card == HIDDEN:
-        return ""
-    try:
-        cb = kc.combat(state, card)
-    except (KeyError, LookupError, ValueError):
-        return ""
-    return f"{cb.attack}⚔ {cb.defense}⛨"
 
 
 def _side(c: _Open, side: int) -> int:

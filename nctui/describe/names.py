@@ -8,6 +8,7 @@ from functools import lru_cache
 
 from ..content.loader import Pack, get_pack
 from ..content.schema import DaySpace
+from ..engine import king_combat as kc
 from ..engine.events import HIDDEN, plural
 from ..engine.state import GameState
 
@@ -15,7 +16,8 @@ SEAT_LETTERS = {"red": "R", "blue": "B", "green": "G", "yellow": "Y"}
 END_REASONS = {"time": "the Time marker reached the skull", "devoured": "the Devoured end condition was met"}
 SHADOWS = -2
 
-__all__ = ["END_REASONS", "SEAT_LETTERS", "Words", "plural", "seat_letter", "seat_name", "side_name", "words_for"]
+__all__ = ["END_REASONS", "SEAT_LETTERS", "Words", "combat_icons", "plural", "seat_letter", "seat_name", "side_name",
+           "words_for"]
 
 
 class Words:
@@ -126,3 +128,14 @@ def side_does(state: GameState, side: int, does: str, do: str, *, opens: bool = 
     if side == SHADOWS:
         return f"{'The' if opens else 'the'} Shadows {do}"
     return f"{seat_name(state, side)} {does}"
+
+
+def combat_icons(state: GameState, card: str) -> str:
+    """'2⚔ 1⛨': a combat card's Attacks and Defences ('' for a hidden or unknown card)."""
+    if card == HIDDEN:
+        return ""
+    try:
+        cb = kc.combat(state, card)
+    except (KeyError, LookupError, ValueError):
+        return ""
+    return f"{cb.attack}⚔ {cb.defense}⛨"
