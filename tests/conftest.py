@@ -13,3 +13,10 @@ if not os.environ.get("NCTUI_CACHE_DIR"):
     import tempfile
 
     os.environ["NCTUI_CACHE_DIR"] = tempfile.mkdtemp(prefix="nctui-test-cache-")
+
+
+# Pilot presses keys at machine speed: the hand-off's guard against a quick double press (which
+# tests/test_ui_flows.py checks with the guard on) would swallow them.
+from nctui.ui.screens.handoff import HandoffScreen
+
+HandoffScreen.guard = 0.0

@@ -468,3 +468,41 @@ def test_conflict_panel_snapshot(snap_compare, tmp_path):
 
     assert snap_compare(create_app(conflict_example(), save_dir=tmp_path, bot_delay=0), terminal_size=SMALL,
                         run_before=run_before)
+
+
+def test_a_quick_double_press_neither_passes_the_keyboard_nor_chooses_for_the_next(tmp_path, monkeypatch):
+    """Enter twice in a row: the first chooses, the second does not also pass the keyboard (the
+    next person's hand stays hidden); on the other side, the press that passed the keyboard and
+    a second one right after it do not also choose an option. Once the guard is over, keys work."""
+    monkeypatch.setattr(HandoffScreen, "guard", 0.5)
+
+    async def go(size):
+        store = conflict_example()
+        app = create_app(store, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await choose(pilot, "Maneuver: perform it")
+            await choose(pilot, "Done")
+            await choose(pilot, "Conflict in Ash Nave: Green against Blue")
+            await choose(pilot, GREEN_CARDS[0])
+            options = prompt_of(app).options
+            app.screen.query_one(DecisionPanel).highlight = next(
+                i for i, o in enumerate(options) if GREEN_CARDS[1] in o)
+            await pilot.press("enter", "enter")  # Green's last card, and a press too many
+            await pilot.pause()
+            assert isinstance(app.screen, HandoffScreen) and app.game_screen().viewer == GREEN
+            assert "a moment" in screen_text(app)
+            await asyncio.sleep(0.6)
+            await pilot.pause()
+            assert "when only Blue is looking" in screen_text(app)  # the keys line, once keys are taken
+            decided = store.state_id
+            await pilot.press("enter", "enter", "1")  # the hand-off, then two presses too many
+            await pilot.pause()
+            assert isinstance(app.screen, GameScreen) and app.game_screen().viewer == BLUE
+            assert store.state_id == decided  # nothing chosen for Blue
+            await asyncio.sleep(0.6)
+            await pilot.press("1")
+            await pilot.pause()
+            assert store.state_id == decided + 1  # now the key chooses
+
+    run(go(SMALL))

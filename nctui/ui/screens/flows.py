@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
+from time import monotonic
 from typing import TYPE_CHECKING, Protocol, cast
 
 from ... import saves
@@ -77,6 +78,7 @@ class FlowsMixin(_Host):
     _king_turn: tuple[list[KingStep], GameState | None] | None = None  # the steps shown so far this turn
     _king_events: list[Event] = []  # this King's turn's events so far: why a later step happened
     _pace_king = True
+    _choose_from = 0.0  # options are taken from then on (not by the press that passed the keyboard)
     _echo = ""  # the option just picked, in public words, for the next hand-off screen
     # conflicts: per seat, the state id after which its conflicts may not all have been shown yet,
     # and the conflicts shown (seat, the state id its start led to, area)
@@ -127,6 +129,13 @@ class FlowsMixin(_Host):
         self._handoff_screen = screen
         self.app.push_screen(screen, self._handed_off)
 
+    def _too_soon(self) -> bool:
+        """Whether a choice comes right after a hand-off (a double press): it is not taken."""
+        if monotonic() >= self._choose_from:
+            return False
+        self.notify("The keyboard just passed: press again to choose.", title="Not taken", timeout=3)
+        return True
+
     def _note_choice(self, action: Action, state: GameState, seat: int, index: int) -> None:
         """Called as a person picks an option: echoed on the hand-off that may follow, in words
         the next person may read too (a face-down card stays unnamed)."""
@@ -142,6 +151,7 @@ class FlowsMixin(_Host):
             # The seat named on the hand-off (a computer may have moved meanwhile, and the
             # next person gets a hand-off of their own).
             self.viewer = screen.seat if screen is not None else self.viewer
+            self._choose_from = monotonic() + (screen.guard if screen is not None else 0.0)
             self._handoff_first = False
             self._handoff_to = None
             self._rewrite_log()

@@ -261,7 +261,7 @@ class GameScreen(FlowsMixin, Screen[None]):
         if message.key != revision or state_id != self.game.state_id:
             return  # chosen on a prompt that is no longer shown
         seat = self.game.deciding_seat()
-        if seat is None or seat in self.bots or not self._decides(seat):
+        if seat is None or seat in self.bots or not self._decides(seat) or self._too_soon():
             return
         decision = self.game.view(seat).state.decision
         if decision is None or not 0 <= message.index < len(decision.options):

@@ -12,7 +12,8 @@ takes back the decision that passed the keyboard) or "quit" (q: save and quit).
 
 from __future__ import annotations
 
-from typing import Literal
+from time import monotonic
+from typing import ClassVar, Literal
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -22,6 +23,10 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 HandoffResult = Literal["go", "undo", "quit"]
+
+# Seconds a hand-off (and the decision after it) ignores keys: a quick double press that chose an
+# option must not also pass the keyboard, and one that passed it must not also choose an option.
+GUARD = 0.4
 
 
 
@@ -49,6 +54,8 @@ class HandoffScreen(Screen[HandoffResult]):
         Binding("pagedown", "scroll_news(8)", "Page down", show=False, id="handoff.pagedown"),
     ]
 
+    guard: ClassVar[float] = GUARD  # tests that press at machine speed set it to 0
+
     def __init__(self, seat: int, who: Text, name: str, *, decision: str = "", context: str = "",
                  news: tuple[str, ...] = (), echo: str = "") -> None:
         """``seat``: the seat the keyboard passes to; ``who``: its tag ('B Blue' in its colour);
@@ -59,6 +66,7 @@ class HandoffScreen(Screen[HandoffResult]):
         super().__init__()
         self.seat, self.who, self.seat_name = seat, who, name
         self.decision, self.context, self.news, self.echo = decision, context, news, echo
+        self._ready_at = monotonic() + self.guard  # keys are taken from then on
 
     def compose(self) -> ComposeResult:
         with Middle(), Center(), Vertical(id="handoff-box"):
@@ -70,8 +78,17 @@ class HandoffScreen(Screen[HandoffResult]):
                     yield Static(self._news(), id="handoff-news")
 
     def on_mount(self) -> None:
+        if not self.ready:  # the keys line appears once keys are taken
+            self.set_timer(self._ready_at - monotonic(), self._show_ready)
         if self.news:  # the newest news in view; the older ones scroll up
             self.call_after_refresh(self._news_box().scroll_end, animate=False)
+
+    @property
+    def ready(self) -> bool:
+        return monotonic() >= self._ready_at
+
+    def _show_ready(self) -> None:
+        self.query_one("#handoff-text", Static).update(self._message())
 
     def _news_box(self) -> VerticalScroll:
         return self.query_one("#handoff-news-box", VerticalScroll)
@@ -90,6 +107,9 @@ class HandoffScreen(Screen[HandoffResult]):
         t.append(" \n\n")
         if self.context or self.decision:
             t.append(" · ".join(x for x in (self.context, self.decision) if x) + "\n\n", style="italic")
+        if not self.ready:
+            t.append("(a moment: a key pressed just now is not taken)", style="dim")
+            return t
         t.append("Press ")
         t.append("Enter", style="bold")
         t.append(" or ")
@@ -109,10 +129,13 @@ class HandoffScreen(Screen[HandoffResult]):
         return t
 
     def action_go(self) -> None:
-        self.dismiss("go")
+        if self.ready:
+            self.dismiss("go")
 
     def action_undo(self) -> None:
-        self.dismiss("undo")
+        if self.ready:
+            self.dismiss("undo")
 
     def action_quit_game(self) -> None:
-        self.dismiss("quit")
+        if self.ready:
+            self.dismiss("quit")
