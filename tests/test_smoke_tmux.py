@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from nctui import saves
+from nctui.ui.screens.handoff import GUARD as HANDOFF_GUARD
 
 ROOT = Path(__file__).resolve().parent.parent
 TMUX = shutil.which("tmux") or "tmux"
@@ -117,3 +118,61 @@ def test_title_new_solo_game_play_and_quit(pane, tmp_path):
     store = saves.load(saves.latest_autosave(save_dir)).store
     assert store.state_id == 1 and store.state.config.players == 1
     assert store.state.config.seed == seed  # the seed shown is the seed played
+
+
+def option_key(screen: str, words: str) -> str:
+    """The digit of the one option on screen that contains ``words``."""
+    found = [m.group(1) for m in re.finditer(r"^\s+(\d) (.*)$", screen, re.M) if words in m.group(2)]
+    assert len(found) == 1, f"{words!r} should name one option on screen:\n{screen}"
+    return found[0]
+
+
+def choose(pane: Pane, words: str, *also: str) -> None:
+    pane.keys(option_key(pane.wait_for(words, *also), words))
+
+
+def box_is_whole(screen: str) -> bool:
+    """Every line of the panel ends on its right border at the last column: no glyph drawn
+    wider (or narrower) by the terminal than by Textual shifted it."""
+    rows = [line for line in screen.splitlines() if line.startswith("│")]
+    return bool(rows) and all(line.rstrip().endswith("│") and len(line.rstrip()) == 80 for line in rows)
+
+
+def test_a_conflict_between_two_people_through_the_real_command(pane, tmp_path):
+    """The rulebook's conflict example (Practice), hot-seat: Green attacks, Blue answers, and
+    both see the conflict panel: cards face down, revealed with ⚔/⛨, damage, the winner."""
+    save_dir = tmp_path / "saves"
+    example = ROOT / "nctui" / "practice" / "positions" / "conflict-example-2p.toml"
+    env = {"TERM": "xterm-256color", "NCTUI_SAVE_DIR": str(save_dir), "PYTHONPATH": str(ROOT)}
+    command = ["env", *(f"{k}={shlex.quote(v)}" for k, v in env.items()), *map(shlex.quote, _nctui_command()),
+               "play", "--scenario", shlex.quote(str(example))]
+    pane.start(" ".join(command) + '; echo "[nctui exited: $?]"; sleep 120')
+
+    choose(pane, "Maneuver: perform it")
+    choose(pane, "Done (stop here)", "Move your Shaper")  # keep the MP
+    choose(pane, "Conflict in Ash Nave: Green against Blue")
+    choose(pane, "Bell of the Waking Hour face down (2⚔ 0⛨)")
+    choose(pane, "Mortar of Bone face down (1⚔ 1⛨)", "Done (stop here)")
+    pane.wait_for("Pass the keyboard to", "when only Blue is looking")
+    pane.keys("Enter")
+    time.sleep(HANDOFF_GUARD)  # a choice right after the hand-off is not taken (a double press)
+    choose(pane, "Mirror of Plans face down (2⚔ 0⛨)")
+    choose(pane, "Cradle Hymn face down (1⚔ 1⛨)", "Done (stop here)")
+
+    panel = pane.wait_for("Conflict in Ash Nave: Green against Blue", "Space: reveal the cards")
+    assert "Green 2 Followers against Blue 1 Follower, Fort 2" in panel
+    assert "Green plays card 2 face down" in panel and "Bell of the Waking Hour" not in panel
+    pane.keys("Space")
+    pane.wait_for("Green reveals Bell of the Waking Hour 2⚔ 0⛨, Mortar of Bone 1⚔ 1⛨ = 3⚔ 1⛨")
+    pane.keys("a")
+    panel = pane.wait_for("Blue wins: it has the Fort there", "After: Green 0 Followers")
+    assert box_is_whole(panel), panel
+    pane.keys("Space")
+    pane.wait_for("Pass the keyboard to", "when only Green is looking")
+    pane.keys("Enter")
+    panel = pane.wait_for("Conflict in Ash Nave: Green against Blue", "Green plays card 1 face down (Bell")
+    pane.keys("Escape")
+    pane.wait_for("Draw a Dream card")  # the game goes on: Green's Dream card to draw
+    pane.keys("q")
+    after = pane.wait_for("[nctui exited: 0]")
+    assert "Game saved to" in after

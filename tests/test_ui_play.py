@@ -246,7 +246,7 @@ async def read_conflict(pilot, seat: int) -> None:
     assert isinstance(app.screen, ConflictScreen), f"no conflict panel for seat {seat}: {app.screen}"
     text = panel_text(app)
     assert "Conflict in Ash Nave: Green against Blue" in text
-    assert "Green 2 units against Blue 1 unit, Fort 2" in text
+    assert "Green 2 Followers against Blue 1 Follower, Fort 2" in text
     assert "Green plays card 2 face down" in text and "Blue plays card 2 face down" in text
     assert "reveals" not in text and "wins" not in text
     mine, theirs = (GREEN_CARDS, BLUE_CARDS) if seat == GREEN else (BLUE_CARDS, GREEN_CARDS)
@@ -265,7 +265,7 @@ async def read_conflict(pilot, seat: int) -> None:
     await pilot.pause()
     text = panel_text(app)
     assert "Blue wins: it has the Fort there" in text
-    assert "After: Green 0 units · Blue 0 units, Fort 1" in text
+    assert "After: Green 0 Followers · Blue 0 Followers, Fort 1" in text
     await pilot.press("space")
     await pilot.pause()
     assert not isinstance(app.screen, ConflictScreen)  # closed: the game, or the hand-off that was due

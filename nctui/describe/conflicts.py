@@ -108,8 +108,10 @@ def _strengths(c: _Open, state: GameState) -> str:
 
 
 def _strength(state: GameState, side: int, n: int, fort: int) -> str:
-    units = plural(n, "Shadow") if side == SHADOWS else plural(n, "unit")
-    return f"{side_name(state, side)} {units}" + (f", Fort {fort}" if fort else "")
+    """'Green 2 Followers, Fort 1', '3 Shadows': a side's units (and Fort levels) in the area."""
+    if side == SHADOWS:
+        return plural(n, "Shadow")
+    return f"{side_name(state, side)} {plural(n, 'Follower')}" + (f", Fort {fort}" if fort else "")
 
 
 def _sides_line(c: _Open, state: GameState) -> str:
@@ -148,8 +150,8 @@ def _line(c: _Open, e: Event, state: GameState, w: Words) -> ConflictLine | None
         case E.UnitsEliminated(count=n, to_limbo=to_limbo):
             _lose(c, s, n)
             gone = " (stranded: no area to retreat to)" if c.winner is not None else ""
-            return ConflictLine("damage", f"  {plural(n, 'unit')} of {side_name(state, s)} "
-                                          f"{'is' if n == 1 else 'are'} eliminated"
+            who = plural(n, "Shadow") if s == SHADOWS else f"{plural(n, 'Follower')} of {side_name(state, s)}"
+            return ConflictLine("damage", f"  {who} {'is' if n == 1 else 'are'} eliminated"
                                           + (" to Limbo" if to_limbo else "") + gone, s)
         case E.FortLevelsLost(count=n):
             i = _side(c, s)
