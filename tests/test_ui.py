@@ -273,3 +273,27 @@ def test_every_event_of_real_games_reads_as_plain_words():
                 seen.add(event.kind)
                 assert describe_event(event, state) != _generic(event, state), event.kind
     assert {"conflict_start", "ritual_climb", "cathedral_piece", "build_fort_level", "move_follower"} <= seen
+
+
+def test_a_game_screen_popped_before_its_mount_ran_takes_nothing_down(tmp_path):
+    """A server's client replaces its game screen when the host sends the game again (a
+    reconnect): a screen popped before its mount ran must not query the widgets it no longer has
+    (the race of test_net_lobby's reconnect test)."""
+    from nctui.ui.app import screen_for
+
+    async def go():
+        app = create_app(CONFIG, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            first = app.screen
+            for _ in range(3):
+                app.push_screen(screen_for(app.game))
+                app.pop_screen()
+            await pilot.pause()
+            await pilot.pause()
+            assert app.is_running and app.screen is first
+            await pilot.press("3")  # the game still answers its keys
+            await pilot.pause()
+            assert app.store.state_id == 1
+
+    run(go())

@@ -143,6 +143,8 @@ class GameScreen(FlowsMixin, Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        if self not in self.app.screen_stack:
+            return  # popped before its mount ran (a newer game screen replaced it): nothing to draw
         self._flows_start()  # flows: who looks first (a continued hot-seat game hands off first)
         self._size_classes()  # before the first layout, so no panel is laid out at a passing size
         self._show_panel(self._shown_panel)
@@ -347,7 +349,8 @@ class GameScreen(FlowsMixin, Screen[None]):
     # -- panels (layout) ------------------------------------------------------------------------
 
     def on_resize(self) -> None:
-        self._size_classes()
+        if self in self.app.screen_stack:  # not a screen popped before it was drawn
+            self._size_classes()
 
     def _size_classes(self) -> None:
         """-tabbed (one panel at a time) under 120x34, -all from there."""
