@@ -118,3 +118,27 @@ def test_malformed_message_closes_only_its_client(tmp_path: Path) -> None:
         good.close()
 
     run_host(tmp_path, body)
+
+
+def test_a_rules_refusal_names_its_rule_and_section(tmp_path: Path) -> None:
+    """A decision the rules forbid is refused with the rule and the rulebook section, so the
+    client can say it as a game played here does (R: read the rule)."""
+    from nctui.engine.actions import ChooseTurnStart
+
+    async def body(path: Path, rooms: Rooms) -> None:
+        a, b = [await Client.connect(path, i) for i in ("SHA256:ann", "SHA256:bob")]
+        await a.send(P.CreateRoom(config=CFG, name="rules"))
+        (info,) = (await a.until(P.Rooms)).rooms
+        await a.send(P.JoinSeat(room=info.id, seat=0))
+        await b.send(P.JoinSeat(room=info.id, seat=1))
+        up = {a: await a.until(P.Update), b: await b.until(P.Update)}
+        me = a if up[a].deciding == 0 else b
+        await me.send(P.Act(action=ChooseTurnStart(position=70), seen_state_id=up[me].state_id))
+        refused = await me.until(P.Refused)
+        assert not refused.stale and refused.request == "act"
+        assert (refused.rule, refused.section) == ("the Starting marker", "SETUP 7")
+        assert refused.reason == "the Turn track has positions 0 to 11 [SETUP 7]"
+        for c in (a, b):
+            c.close()
+
+    run_host(tmp_path, body)

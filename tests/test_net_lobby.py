@@ -512,3 +512,40 @@ def test_a_host_refusing_the_hello_is_one_line(host: HostThread) -> None:
     with pytest.raises(HostError) as caught:
         Older(host.path, ANN, "Ann").connect(timeout=5)
     assert str(caught.value) == "the game host refused the connection: protocol version 99 is not 1: update nctui"
+
+
+def test_a_remote_rules_refusal_offers_the_rule(host: HostThread) -> None:
+    """A decision the host refuses by the rules reads as in a game played here: the rule and its
+    rulebook section, and R opens the rules at that section with the refusal noted. The help
+    says what q does in a game on a server."""
+    from nctui.engine.actions import ChooseTurnStart
+    from nctui.ui.screens.rules import RulesScreen
+
+    room = host.rooms.create(CFG, identity=ANN, name="rules")
+    bob = Person(host.path, BOB, "Bob")
+    bob.sit(room.id, 0)
+
+    async def go() -> None:
+        app = LobbyApp(host.path, ANN, "Ann")
+        async with app.run_test(size=SMALL) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.shown, "the rooms")
+            app.join_seat(room.id, 1)
+            screen = await until(pilot, lambda: drawn(app), "the game")
+            game = app.remote
+            assert game is not None and game.deciding_seat() == 1  # Blue sets up first
+            await pilot.press("question_mark")  # the help says what q does here
+            help_text = await until(pilot, lambda: app.screen.query("#help-text") and str(
+                app.screen.query_one("#help-text").render()), "the help")
+            assert "back to the lobby: your seat stays yours" in help_text and "save and quit" not in help_text
+            await pilot.press("escape")
+            await until(pilot, lambda: app.screen is screen, "the game again")
+            assert app.link is not None
+            app.link.send(P.Act(action=ChooseTurnStart(position=70), seen_state_id=game.state_id))
+            await until(pilot, lambda: screen._rule_refused is not None, "the refusal")
+            shown = [n.message for n in app._notifications]
+            assert any("Rulebook: SETUP 7. Press R for the rule." in m for m in shown), shown
+            await pilot.press("R")
+            rules = await until(pilot, lambda: app.screen if isinstance(app.screen, RulesScreen) else None, "R")
+            assert rules.note is not None and "Not allowed: the Turn track has positions 0 to 11" in rules.note
+
+    run(go())

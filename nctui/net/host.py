@@ -16,6 +16,7 @@ import contextlib
 import logging
 from pathlib import Path
 
+from ..engine.errors import IllegalAction
 from ..session.protocol import SPECTATOR
 from ..store import StaleState, StoreError
 from . import protocol as P
@@ -109,7 +110,8 @@ class Connection:
             await self.send(P.Refused(reason=str(exc), stale=True, request=request))
         except (ValueError, StoreError) as exc:  # the game's refusal names the rule
             reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            await self.send(P.Refused(reason=reason, request=request))
+            rule, section = (exc.rule, exc.section) if isinstance(exc, IllegalAction) else ("", "")
+            await self.send(P.Refused(reason=reason, request=request, rule=rule, section=section))
 
     def decide(self, msg: P.Act | P.Undo | P.Redo | P.UndoTo) -> None:
         room = self.room

@@ -175,6 +175,8 @@ class Refused(_Msg, tag="refused"):
     reason: str
     stale: bool = False
     request: str = ""  # the tag of the refused request ("act", "undo", …), so the client can say what
+    rule: str = ""  # a rules refusal: the rule and the rulebook section it names (R reads it)
+    section: str = ""
 
 
 class Bye(_Msg, tag="bye"):

@@ -20,6 +20,7 @@ from textual.message import Message
 from textual.screen import Screen
 
 from ..engine.config import GameConfig
+from ..engine.errors import IllegalAction
 from ..net import protocol as P
 from ..net.client import HostError, HostLink, LinkNews, RemoteGame
 from ..store import UndoRefused
@@ -122,6 +123,12 @@ class LobbyApp(NctuiApp):
 
     def _refused(self, refused: P.Refused) -> None:
         """A request the host did not carry out, in one line (an undo with the policy's rule)."""
+        game = next((s for s in reversed(self.screen_stack) if isinstance(s, RemoteGameScreen)), None)
+        if refused.request == "act" and (refused.rule or refused.section) and game is not None:
+            # a rules refusal reads as in a game played here: the rule, its section, R to read it
+            message = refused.reason.removesuffix(f" [{refused.section}]") if refused.section else refused.reason
+            game.refused_remotely(IllegalAction(message, rule=refused.rule, section=refused.section))
+            return
         title = REQUEST_TITLES.get(refused.request, "Refused")
         text = refused.reason[:1].upper() + refused.reason[1:]
         if refused.request in ("undo", "undo_to", "redo") and self.remote is not None:

@@ -314,7 +314,7 @@ class GameScreen(FlowsMixin, Screen[None]):
             self._show_panel("log")
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen())
+        self.app.push_screen(HelpScreen(server=self.seat is not None))
 
     # -- rules (screens/rules.py): R opens the summary at the rule of the decision due, or of
     # the action the engine just refused ------------------------------------------------------

@@ -19,10 +19,7 @@ HELP = """\
   [b]r[/b]          redo
   [b]R[/b]          the rules, at the decision due (or at the rule just refused)
   [b]t[/b]          the timeline: every decision; Enter jumps back there (or forward, ↷ redo)
-  [b]s[/b]          save under a name        [b]o[/b]  load a saved game
-  [b]x[/b]          save this position as a scenario (Practice on the title screen lists them)
-  [b]h[/b]          a hint in practice games: the planner's choice, its next best options, and why
-  [b]g[/b]          the scores, once the game is over
+{keeping}  [b]g[/b]          the scores, once the game is over
   [b]ctrl+p[/b]     the command palette: every key here, by name
   [b]Tab[/b] [b]⇧Tab[/b]   next / previous panel (small terminals show one above the options)
   [b]b[/b] [b]m[/b] [b]c[/b]      a cursor on the board, matrix or hand (arrows/hjkl; Enter chooses the
@@ -31,7 +28,7 @@ HELP = """\
              cursor, the area inspector: the area in full, ←/→ the other areas
   [b]l[/b]          show the log (small terminals)
   [b]PgUp[/b] [b]PgDn[/b]  scroll the selected panel
-  [b]q[/b]          save and quit (continue later: Continue on the title screen)
+  [b]q[/b]          {quit}
   [b]?[/b]          this help
 
 [b]The board[/b]
@@ -55,6 +52,24 @@ a: all, p: stop pacing). Colours: [b]NCTUI_MONO=1[/b] or [b]NO_COLOR[/b] draws i
 Press ? or q (or Escape) to close."""
 
 
+LOCAL_KEEPING = """\
+  [b]s[/b]          save under a name        [b]o[/b]  load a saved game
+  [b]x[/b]          save this position as a scenario (Practice on the title screen lists them)
+  [b]h[/b]          a hint in practice games: the planner's choice, its next best options, and why
+"""
+LOCAL_QUIT = "save and quit (continue later: Continue on the title screen)"
+# A game on a server: the server keeps it (every decision stored), hints are for practice here.
+SERVER_KEEPING = """\
+  [b]s[/b] [b]o[/b] [b]x[/b] [b]h[/b]    not in a game on a server: the server keeps the game and every decision
+"""
+SERVER_QUIT = "back to the lobby: your seat stays yours (join it again to go on)"
+
+
+def help_text(*, server: bool = False) -> str:
+    """The keys of the game screen: a game here, or a game on a server (``server``)."""
+    return HELP.format(keeping=SERVER_KEEPING if server else LOCAL_KEEPING, quit=SERVER_QUIT if server else LOCAL_QUIT)
+
+
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [
         Binding("escape", "dismiss", "Close", id="help.close"),
@@ -62,8 +77,12 @@ class HelpScreen(ModalScreen[None]):
         Binding("q", "dismiss", "Close", show=False, id="help.close-q"),
     ]
 
+    def __init__(self, *, server: bool = False) -> None:
+        super().__init__()
+        self.server = server
+
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-box"):
-            yield Static(HELP, id="help-text")
+            yield Static(help_text(server=self.server), id="help-text")
 
 

@@ -24,6 +24,7 @@ from textual.widgets import Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...engine.config import COLOURS, GameConfig
+from ...engine.errors import IllegalAction
 from ...net.protocol import RoomInfo, SeatInfo
 from ...session.session import UndoMode
 from ..widgets.common import SEAT_COLOURS
@@ -350,3 +351,8 @@ class RemoteGameScreen(GameScreen):
 
     def action_quit_game(self) -> None:
         cast("LobbyApp", self.app).leave_room()
+
+    def refused_remotely(self, error: IllegalAction) -> None:
+        """The host refused this person's decision by the rules: said as in a game played here
+        (the rule and its rulebook section; R opens the rules there)."""
+        self._refused_by_rules(error, self.game.state_id)
