@@ -216,3 +216,20 @@ def test_serve_that_cannot_start_says_why_in_one_line(tmp_path: Path, capsys: py
     err = capsys.readouterr().err
     assert said in err and "Traceback" not in err
     assert not (tmp_path / "data" / "rooms.db").exists()  # refused before anything started
+
+
+def test_a_client_process_keeps_nothing_of_the_servers_environment_but_what_it_needs() -> None:
+    """The server's secrets and settings stay in the server: a client process (driven by a remote
+    person) gets the locale, the server user's home and folders, nctui's settings, a safe PATH and
+    the person's terminal, nothing else."""
+    from nctui.net.forkserver import SAFE_PATH, client_environment, kept_environment
+
+    server = {"HOME": "/home/host", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "XDG_DATA_HOME": "/d",
+              "NCTUI_CACHE_DIR": "/c", "AWS_SECRET_ACCESS_KEY": "x", "SSH_AUTH_SOCK": "/s", "PATH": "/opt/evil:/bin",
+              "COLUMNS": "200", "LINES": "60", "NO_COLOR": "1", "TERM": "screen", "PYTHONSTARTUP": "/p"}
+    env = client_environment(server, {"term": "xterm-256color"})
+    assert env == {"HOME": "/home/host", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "XDG_DATA_HOME": "/d",
+                   "NCTUI_CACHE_DIR": "/c", "PATH": SAFE_PATH, "TERM": "xterm-256color"}
+    assert client_environment(server, {"term": "", "no_color": True})["NO_COLOR"] == "1"
+    web = kept_environment({**server, "TEXTUAL_DRIVER": "web"}, ("TEXTUAL_", "COLUMNS"))
+    assert web["TEXTUAL_DRIVER"] == "web" and web["COLUMNS"] == "200" and "AWS_SECRET_ACCESS_KEY" not in web

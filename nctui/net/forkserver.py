@@ -29,7 +29,7 @@ import sys
 import termios
 import time
 import tty
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -77,6 +77,33 @@ def preload(apps: tuple[str, ...] = APPS) -> None:
     import textual.widgets  # noqa: F401
 
 
+SAFE_PATH = "/usr/local/bin:/usr/bin:/bin"
+# What a client process keeps of the server's environment: the locale, the server user's home and
+# folders (platformdirs), nctui's own settings. Nothing else of the server (its secrets, its
+# SSH_* or proxy variables, COLUMNS/LINES that Textual would take over the pty's size) reaches a
+# process that a remote person drives.
+KEPT = ("HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TMPDIR", "TZ")
+KEPT_PREFIXES = ("LC_", "XDG_", "NCTUI_")
+
+
+def kept_environment(server: Mapping[str, str], prefixes: tuple[str, ...] = ()) -> dict[str, str]:
+    """``KEPT`` and ``KEPT_PREFIXES`` (and ``prefixes``) of the server's environment, a safe PATH."""
+    keep = KEPT_PREFIXES + prefixes
+    env = {k: v for k, v in server.items() if k in KEPT or k.startswith(keep)}
+    env["PATH"] = SAFE_PATH
+    return env
+
+
+def client_environment(server: Mapping[str, str], request: Mapping[str, Any]) -> dict[str, str]:
+    """The environment of a client process over SSH: ``kept_environment`` and the person's
+    terminal (TERM, NO_COLOR from the ssh session's request)."""
+    env = kept_environment(server)
+    env["TERM"] = str(request.get("term") or "xterm-256color")
+    if request.get("no_color"):
+        env["NO_COLOR"] = "1"
+    return env
+
+
 def _child(request: dict[str, Any], slave: int, host_socket: str) -> int:
     """In the forked child: the pty becomes this new session's controlling terminal and stdio."""
     os.setsid()
@@ -86,12 +113,9 @@ def _child(request: dict[str, Any], slave: int, host_socket: str) -> int:
     os.closerange(3, 65536)  # every socket of the fork server, and the pty's slave (now 0-2)
     for sig in (signal.SIGCHLD, signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
         signal.signal(sig, signal.SIG_DFL)
-    os.environ["TERM"] = str(request.get("term") or "xterm-256color")
-    for name in ("COLUMNS", "LINES"):  # Textual would take them over the pty's size (the person's window)
-        os.environ.pop(name, None)
-    os.environ.pop("NO_COLOR", None)
-    if request.get("no_color"):
-        os.environ["NO_COLOR"] = "1"
+    env = client_environment(os.environ, request)
+    os.environ.clear()
+    os.environ.update(env)
     if request.get("app") == "bare":
         return run_bare()
     from . import client_app

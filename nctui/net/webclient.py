@@ -3,10 +3,15 @@ as over SSH, as a new person each time (a browser brings no key to tell who it i
 
 from __future__ import annotations
 
+import os
 import secrets
 import sys
 
 from . import client_app
+from .forkserver import kept_environment
+
+# textual-serve tells the app how to draw for the browser (its driver, the window's size).
+WEB_PREFIXES = ("TEXTUAL_", "COLUMNS", "ROWS", "LINES", "TERM", "COLORTERM")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -14,6 +19,9 @@ def main(argv: list[str] | None = None) -> int:
     if len(args) != 1:
         print("usage: python -m nctui.net.webclient HOST_SOCKET", file=sys.stderr)
         return 2
+    env = kept_environment(os.environ, WEB_PREFIXES)  # nothing else of the server's reaches a browser's process
+    os.environ.clear()
+    os.environ.update(env)
     return client_app.run(args[0], f"web:{secrets.token_hex(8)}", None)
 
 
