@@ -31,6 +31,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/ui_startup.py
 	$(BIN)/python benchmarks/serve_session.py
 	$(BIN)/python benchmarks/serve_load.py
+	$(BIN)/python benchmarks/remote_latency.py
 	$(BIN)/python benchmarks/ui_latency.py
 	$(BIN)/python benchmarks/cathedral_strength.py
 
