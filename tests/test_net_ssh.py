@@ -233,3 +233,34 @@ def test_a_client_process_keeps_nothing_of_the_servers_environment_but_what_it_n
     assert client_environment(server, {"term": "", "no_color": True})["NO_COLOR"] == "1"
     web = kept_environment({**server, "TEXTUAL_DRIVER": "web"}, ("TEXTUAL_", "COLUMNS"))
     assert web["TEXTUAL_DRIVER"] == "web" and web["COLUMNS"] == "200" and "AWS_SECRET_ACCESS_KEY" not in web
+
+
+def test_an_edited_authorized_keys_file_counts_from_the_next_login(server_factory: Callable[..., Server], keys: Any,
+                                                                   tmp_path: Path) -> None:
+    """A key added to the file logs in at once, without a restart; a file that breaks keeps the
+    last good keys (one log line), and a key removed is refused again."""
+    friend, stranger, authorized = keys
+    server = server_factory("--authorized-keys", str(authorized))
+    friend_line = authorized.read_text()
+    stranger_line = (tmp_path / "stranger.pub").read_text()
+
+    async def logs_in(key: asyncssh.SSHKey) -> bool:
+        try:
+            async with await connect(server.port, key):
+                return True
+        except asyncssh.PermissionDenied:
+            return False
+
+    async def body() -> None:
+        assert not await logs_in(stranger)
+        authorized.write_text(friend_line + stranger_line)
+        assert await logs_in(stranger)
+        authorized.write_text("ssh-ed25519 not-a-key\n")
+        assert await logs_in(stranger) and await logs_in(friend)  # the last good keys stay
+        authorized.write_text(friend_line)
+        assert not await logs_in(stranger) and await logs_in(friend)
+
+    run(body())
+    server.wait_for("authorized keys reloaded from")
+    server.wait_for("the last good keys stay")
+    assert server.stop() == 0

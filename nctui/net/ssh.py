@@ -56,13 +56,41 @@ def load_host_key(path: Path) -> asyncssh.SSHKey:
         raise FrontError(f"host key {path}: {exc}") from None
 
 
-def load_authorized_keys(path: Path | None) -> asyncssh.SSHAuthorizedKeys | None:
-    if path is None:
-        return None
-    try:
-        return asyncssh.read_authorized_keys(str(path))
-    except (OSError, ValueError, asyncssh.KeyImportError) as exc:
-        raise FrontError(f"authorized keys {path}: {exc}") from None
+class AuthorizedKeys:
+    """The ``--authorized-keys`` file, read again when it changes: an edit (a friend's key added or
+    removed) counts from the next login, without a restart. A file that can no longer be read or
+    parsed keeps the last good keys, said in one log line."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._stamp = self._stat()
+        try:
+            self.keys = asyncssh.read_authorized_keys(str(path))
+        except (OSError, ValueError, asyncssh.KeyImportError) as exc:
+            raise FrontError(f"authorized keys {path}: {exc}") from None
+
+    def _stat(self) -> tuple[int, int, int] | None:
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return None
+        return st.st_mtime_ns, st.st_size, st.st_ino
+
+    def current(self) -> asyncssh.SSHAuthorizedKeys:
+        """The keys as the file says now (checked at each login: one ``stat``)."""
+        stamp = self._stat()
+        if stamp != self._stamp:
+            self._stamp = stamp
+            try:
+                self.keys = asyncssh.read_authorized_keys(str(self.path))
+                log.info("authorized keys reloaded from %s", self.path)
+            except (OSError, ValueError, asyncssh.KeyImportError) as exc:
+                log.warning("authorized keys %s: %s; the last good keys stay", self.path, exc)
+        return self.keys
+
+
+def load_authorized_keys(path: Path | None) -> AuthorizedKeys | None:
+    return None if path is None else AuthorizedKeys(path)
 
 
 def load_password(path: Path | None) -> bytes | None:
@@ -81,7 +109,7 @@ class Front:
     """The listening SSH server and what its connections share (counts, the spawner)."""
 
     def __init__(self, spawner: Spawner, *, host_key: asyncssh.SSHKey,
-                 authorized: asyncssh.SSHAuthorizedKeys | None, password: bytes | None,
+                 authorized: AuthorizedKeys | None, password: bytes | None,
                  limits: Limits | None = None, app: str = "nctui") -> None:
         self.spawner = spawner
         self.host_key = host_key
@@ -158,7 +186,7 @@ class SSHConnection(asyncssh.SSHServer):
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         authorized = self.front.authorized
-        if authorized is None or authorized.validate(key, self.peer, self.peer) is None:
+        if authorized is None or authorized.current().validate(key, self.peer, self.peer) is None:
             log.info("refused %s: key %s is not authorized", self.peer, key.get_fingerprint())
             return False
         self.identity = key.get_fingerprint("sha256")
