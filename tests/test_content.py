@@ -59,7 +59,7 @@ def test_card_counts(pack: Pack) -> None:
     assert sorted(a.action for a in c.actions) == sorted(s.ACTION_IDS)
     assert {a.id for a in c.actions} == {f"start-{a}" for a in s.ACTION_IDS}
     assert len(c.reward_tiles) == 13
-    assert len(c.suits) == 4
+    assert len(c.suits) == 6  # our number (docs/content.md "Six Dream suits")
     assert c.basic_combat.id == "basic-combat"
     # the solo King of Horrors (SOLO-SPECIFIC COMPONENTS)
     assert len(c.king_actions) == 5 and len(c.king_combat) == 2 and len(c.king_nightmares) == 8
@@ -89,7 +89,7 @@ def test_card_ids_are_unique_kebab_case(pack: Pack) -> None:
 def test_suits_have_one_cell_glyphs_and_distinct_letters(pack: Pack) -> None:
     suits = pack.cards.suits
     assert all(len(x.glyph) == 1 and len(x.letter) == 1 and x.letter.isascii() for x in suits)
-    assert len({x.letter for x in suits}) == len({x.glyph for x in suits}) == len({x.id for x in suits}) == 4
+    assert len({x.letter for x in suits}) == len({x.glyph for x in suits}) == len({x.id for x in suits}) == 6
 
 
 # ------------------------------------------------------------------------------------------------
@@ -470,7 +470,7 @@ def test_stage2_dreams(pack: Pack) -> None:
     left = len(track) - 1 - next(i for i, sp in enumerate(pack.tracks.cathedral) if "stage2" in sp.icons)
     icons = [d for d in two if d.cathedral]
     assert left == 4 and len(icons) == 14
-    assert len({d.suit for d in icons}) == 4
+    assert {d.suit for d in icons} == {x.id for x in pack.cards.suits}  # every suit in the Variable Length Game
     for d in icons:  # Nightmares only come once the Cathedral is complete
         assert not any(isinstance(n, s.DevouredAtLeast) or getattr(n, "where", "") == "nightmare"
                        for n in d.needs), d.id
