@@ -51,10 +51,13 @@ def run_task(task: Task) -> dict[str, Any]:
         config = make_config(players=1, seed=seed, difficulty=DIFFICULTY_PRESETS[opts["level"]])
         state = _finished(config, lambda seat, s: PlannerBot(s, budget=budget), "planner")
         king = state.king.seat if state.king else 1
-        totals = [s.total for s in state.outcome.scores]
+        scores = state.outcome.scores
+        totals = [s.total for s in scores]
         return {"king_won": king in state.outcome.winners and len(state.outcome.winners) == 1,
                 "king": totals[king], "you": totals[1 - king], "turns": state.turn_number,
-                "devoured": state.outcome.reason == "devoured", "cpu": time.process_time() - start}
+                "devoured": state.outcome.reason == "devoured", "cpu": time.process_time() - start,
+                "king_parts": _parts(scores[king]), "your_parts": _parts(scores[1 - king]),
+                "king_printed": _printed_dreams(state)}
     if kind == "duel":  # seat ``new`` plays the planner with ``budget``, the other the previous one
         new = opts["new"]
         budgets = {new: opts["budget"], 1 - new: PREVIOUS_BUDGET}
@@ -74,6 +77,21 @@ def run_task(task: Task) -> dict[str, Any]:
     totals = sorted((s.total for s in state.outcome.scores), reverse=True)
     return {"devoured": state.outcome.reason == "devoured", "turns": state.turn_number, "winner": totals[0],
             "spread": totals[0] - totals[-1], "pieces": len(state.cathedral_built)}
+
+
+PARTS = ("dreams", "ritual", "forts", "devoured", "upgrades")
+
+
+def _parts(score: Any) -> dict[str, int]:
+    return {p: getattr(score, p) for p in PARTS}
+
+
+def _printed_dreams(state: Any) -> int:
+    """The printed VP of the King's completed Dreams (its Dream VP less its suit sets)."""
+    from nctui.content.loader import get_pack
+
+    vp = {d.id: d.vp for d in get_pack(state.pack).cards.dreams}
+    return sum(vp[c] for c in state.king.completed) if state.king is not None else 0
 
 
 def run_all(tasks: list[Task], jobs: int) -> list[dict[str, Any]]:
@@ -110,7 +128,10 @@ def planner_study(games: int, seed: int, jobs: int, budget: int) -> dict[str, An
         table[level] = {"games": len(rs), "king_wins": 100 * mean(r["king_won"] for r in rs),
                         "king_vp": mean(r["king"] for r in rs), "your_vp": mean(r["you"] for r in rs),
                         "devoured": 100 * mean(r["devoured"] for r in rs), "turns": mean(r["turns"] for r in rs),
-                        "cpu": mean(r["cpu"] for r in rs)}
+                        "cpu": mean(r["cpu"] for r in rs),
+                        "king_parts": {p: mean(r["king_parts"][p] for r in rs) for p in PARTS},
+                        "your_parts": {p: mean(r["your_parts"][p] for r in rs) for p in PARTS},
+                        "king_printed": mean(r["king_printed"] for r in rs)}
     rs = groups["2 players"]
     table["2 players"] = {"games": len(rs), "winner_vp": mean(r["winner"] for r in rs),
                           "winner_vp_sd": pstdev([r["winner"] for r in rs]),
@@ -128,6 +149,15 @@ def print_planner(res: dict[str, Any]) -> None:
         r = res["table"][level]
         print(f"| {level} | {r['king_wins']:.0f}% | {r['king_vp']:.1f} | {r['your_vp']:.1f} | {r['devoured']:.0f}% "
               f"| {r['turns']:.1f} | {r['cpu']:.2f} |")
+    print("\nMean VP a game (Dreams: printed + the King's suit sets):\n")
+    print("| level | King: Dreams | ritual | Forts | devoured | hand | you: Dreams | ritual | Forts | devoured "
+          "| Upgrades |\n|---|---|---|---|---|---|---|---|---|---|---|")
+    for level in ("easy", "normal", "hard"):
+        r = res["table"][level]
+        k, y = r["king_parts"], r["your_parts"]
+        dreams = f"{k['dreams']:.1f} ({r['king_printed']:.1f} + {k['dreams'] - r['king_printed']:.1f})"
+        print(f"| {level} | {dreams} | " + " | ".join(f"{k[p]:.1f}" for p in PARTS[1:]) + " | "
+              + " | ".join(f"{y[p]:.1f}" for p in PARTS) + " |")
     r = res["table"]["2 players"]
     print("\n| 2 players, planners | winner's VP | in 30-45 | winner - last | ended by devouring | turns "
           "| CPU s/game |\n|---|---|---|---|---|---|---|")
