@@ -582,3 +582,19 @@ def test_the_bot_kinds_named_by_the_cli_are_the_bots():
     from nctui.cli import BOT_KINDS
 
     assert BOT_KINDS == tuple(sorted(BOTS))
+
+
+def test_help_imports_neither_the_rules_engine_nor_textual():
+    """`nctui --help` answers at once: it reads the engine's config (the choices it lists) without
+    importing the rules, the bots or Textual."""
+    import subprocess
+    import sys
+
+    code = ("import sys\nsys.argv = ['nctui', '--help']\nfrom nctui.cli import main\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "print(' '.join(sorted(sys.modules)), file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    loaded = set(done.stderr.split())
+    assert "usage: nctui" in done.stdout
+    assert "nctui.engine.config" in loaded  # the choices come from the engine's config
+    assert not loaded & {"nctui.engine.flow", "nctui.engine.state", "nctui.bots", "nctui.ui", "textual", "rich"}
