@@ -142,3 +142,36 @@ def test_a_rules_refusal_names_its_rule_and_section(tmp_path: Path) -> None:
             c.close()
 
     run_host(tmp_path, body)
+
+
+def test_a_seat_given_up_is_free_for_another_person(tmp_path: Path) -> None:
+    """GiveUp: the seat is no longer its person's; in a room without hand-over it waits free for
+    another person, who may take it; in a room that hands away seats, the computer plays it at once."""
+    async def body(path: Path, rooms: Rooms) -> None:
+        a, b, c = [await Client.connect(path, i) for i in ("SHA256:ann", "SHA256:bob", "SHA256:cy")]
+        await a.send(P.CreateRoom(config=CFG, name="keep"))
+        await a.send(P.CreateRoom(config=CFG, name="hand", handover_after=60))
+        await a.until(P.Rooms, lambda m: len(m.rooms) == 2)
+        keep, hand = [next(r for r in rooms.list() if r.name == n) for n in ("keep", "hand")]
+        await a.send(P.JoinSeat(room=keep.id, seat=0))
+        await a.until(P.Joined)
+        await a.send(P.GiveUp())
+        after = await a.until(P.Rooms)
+        seat = next(r for r in after.rooms if r.id == keep.id).seats[0]
+        assert (seat.holder, seat.kind) == ("", "human")  # free, waiting for a person
+        await b.send(P.JoinSeat(room=keep.id, seat=0))
+        assert (await b.until(P.Joined)).seat == 0
+        await c.send(P.GiveUp())  # not at a seat: refused in one line
+        assert "not at a seat" in (await c.until(P.Refused)).reason
+        await a.send(P.JoinSeat(room=hand.id, seat=1))
+        await a.until(P.Joined)
+        await a.send(P.GiveUp())
+        seat = next(r for r in (await a.until(P.Rooms)).rooms if r.id == hand.id).seats[1]
+        assert (seat.holder, seat.kind) == ("", "bot")  # the computer plays it until someone takes it
+        await c.send(P.JoinSeat(room=hand.id, seat=1))
+        assert (await c.until(P.Joined)).seat == 1
+        assert rooms.get(hand.id).seats()[1].kind == "human"
+        for x in (a, b, c):
+            x.close()
+
+    run_host(tmp_path, body)

@@ -511,7 +511,8 @@ def test_a_host_refusing_the_hello_is_one_line(host: HostThread) -> None:
 
     with pytest.raises(HostError) as caught:
         Older(host.path, ANN, "Ann").connect(timeout=5)
-    assert str(caught.value) == "the game host refused the connection: protocol version 99 is not 1: update nctui"
+    assert str(caught.value) == ("the game host refused the connection: "
+                                 f"protocol version 99 is not {P.VERSION}: update nctui")
 
 
 def test_a_remote_rules_refusal_offers_the_rule(host: HostThread) -> None:
@@ -547,5 +548,31 @@ def test_a_remote_rules_refusal_offers_the_rule(host: HostThread) -> None:
             await pilot.press("R")
             rules = await until(pilot, lambda: app.screen if isinstance(app.screen, RulesScreen) else None, "R")
             assert rules.note is not None and "Not allowed: the Turn track has positions 0 to 11" in rules.note
+
+    run(go())
+
+
+def test_giving_up_a_seat_asks_first_then_frees_it(host: HostThread) -> None:
+    """G in a game on a server: a question first (n keeps the seat), then y leaves the seat for
+    good and goes back to the lobby, where the seat shows free."""
+    room = host.rooms.create(CFG, identity=ANN, name="leaving")
+
+    async def go() -> None:
+        app = LobbyApp(host.path, ANN, "Ann")
+        async with app.run_test(size=SMALL) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.shown, "the rooms")
+            app.join_seat(room.id, 0)
+            await until(pilot, lambda: drawn(app), "the game")
+            await pilot.press("G")
+            await until(pilot, lambda: "for good" in str(getattr(app.screen, "question", "")), "the question")
+            await pilot.press("n")  # no: still at the seat
+            await until(pilot, lambda: drawn(app), "the game again")
+            assert host.room().record.holders[0] is not None
+            await pilot.press("G")
+            await until(pilot, lambda: "for good" in str(getattr(app.screen, "question", "")), "the question")
+            await pilot.press("y")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            wait_for(lambda: host.room().record.holders[0] is None, "the seat freed")
+            assert app.remote is None
 
     run(go())

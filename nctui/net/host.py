@@ -98,6 +98,14 @@ class Connection:
             elif isinstance(msg, P.Leave):
                 self.leave()
                 await self.send(P.Rooms(rooms=rooms.list()))
+            elif isinstance(msg, P.GiveUp):
+                here, seat = self.room, self.seat
+                if here is None or seat < 0:
+                    raise RoomError("you are not at a seat")
+                self.leave()
+                here.give_up(seat, self.identity)
+                log.info("%s gave up seat %d of room %s", self.identity, seat + 1, here.id)
+                await self.send(P.Rooms(rooms=rooms.list()))
             elif isinstance(msg, P.Refresh):
                 self.sent = -1
                 self._wake.set()

@@ -23,7 +23,7 @@ from ..engine.events import EVENT_TYPES, Event
 from ..engine.facts import Facts
 from ..engine.views import View
 
-VERSION = 1
+VERSION = 2  # 2: GiveUp
 MAX_FRAME = 1 << 20  # bytes of one message; a view of a 4-player game is ~20 kB
 HEADER = struct.Struct(">I")
 
@@ -78,6 +78,11 @@ class Leave(_Msg, tag="leave"):
     pass
 
 
+class GiveUp(_Msg, tag="give_up"):
+    """Leave my seat in this room for good: free for another person, or played by the computer
+    when the room hands away seats (``handover_after``)."""
+
+
 class Act(_Msg, tag="act"):
     """A decision for the client's seat, with the state id it was chosen at."""
 
@@ -101,7 +106,8 @@ class Refresh(_Msg, tag="refresh"):
     """Send me the whole picture again (after a refusal, or when unsure)."""
 
 
-ClientMessage = Hello | ListRooms | CreateRoom | JoinSeat | Watch | Leave | Act | Undo | Redo | UndoTo | Refresh
+ClientMessage = (Hello | ListRooms | CreateRoom | JoinSeat | Watch | Leave | GiveUp | Act | Undo | Redo | UndoTo
+                 | Refresh)
 
 
 # -- host → client ---------------------------------------------------------------------------------

@@ -87,6 +87,21 @@ class Room:
                 holders[seat] = Holder(identity, name)
                 self._set(holders=tuple(holders))
 
+    def give_up(self, seat: int, identity: str) -> None:
+        """The person at ``seat`` leaves it for good: free for another person to claim; in a room
+        that hands away seats (``handover_after``) the computer plays it until then."""
+        with self._lock:
+            holder = self.record.holders[seat] if 0 <= seat < len(self.record.holders) else None
+            if holder is None or holder.identity != identity:
+                raise RoomError("you hold no seat here to give up")
+            holders = list(self.record.holders)
+            holders[seat] = None
+            self._set(holders=tuple(holders))
+            self.away_since.pop(seat, None)
+            if self.record.handover_after > 0 and self.record.kinds[seat] == "human":
+                self._give(seat, "bot")
+        self._announce()
+
     def connect(self, seat: int) -> None:
         with self._lock:
             self.connections[seat] = self.connections.get(seat, 0) + 1

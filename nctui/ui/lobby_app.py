@@ -169,6 +169,13 @@ class LobbyApp(NctuiApp):
         if self.link is not None:
             self.link.send(P.CreateRoom(config=config, name=name, handover_after=handover_after))
 
+    def give_up_seat(self) -> None:
+        """Leave the seat for good (the host frees it) and go back to the lobby."""
+        self.remote = None
+        self._to_lobby()
+        if self.link is not None:
+            self.link.send(P.GiveUp())
+
     def leave_room(self) -> None:
         """Back to the lobby; the seat stays this person's."""
         self.remote = None

@@ -11,7 +11,7 @@ the lobby or opens the game. Keyboard only; fits 80x24.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, cast
 
 from rich.style import Style
@@ -30,6 +30,7 @@ from ...session.session import UndoMode
 from ..widgets.common import SEAT_COLOURS
 from ..widgets.decision import DIGIT, HINT
 from .game import GameScreen
+from .load import ConfirmScreen
 from .new_game import Choice, NewGameScreen
 
 if TYPE_CHECKING:
@@ -346,11 +347,33 @@ class RemoteGameScreen(GameScreen):
 
     BINDINGS = [
         Binding("q", "quit_game", "Lobby", id="game.quit"),
+        Binding("G", "give_up_seat", "Give up seat", show=False, key_display="G", id="game.give-up"),
     ]
     QUIT_WORDS = "back to the lobby"
 
     def action_quit_game(self) -> None:
         cast("LobbyApp", self.app).leave_room()
+
+    def action_give_up_seat(self) -> None:
+        """G: leave this seat for good (after a yes): another person may take it, or the computer
+        plays it in a room that hands away seats. q keeps the seat yours."""
+        if self.seat is None or self.seat < 0:
+            self.notify("A spectator holds no seat.", title="Give up", severity="warning")
+            return
+        app = cast("LobbyApp", self.app)
+        room = app.remote.room.name if app.remote is not None else "this room"
+        question = (f"Give up your seat in {room} for good? Another person may take it (or the computer plays "
+                    "it, if the room hands away seats). q leaves the game and keeps the seat yours.")
+        self.app.push_screen(ConfirmScreen(question), self._give_up)
+
+    def _give_up(self, yes: bool | None) -> None:
+        if yes:
+            cast("LobbyApp", self.app).give_up_seat()
+
+    def palette_commands(self) -> Iterator[tuple[str, str, object]]:
+        yield from super().palette_commands()
+        if self.seat is not None and self.seat >= 0:
+            yield "Give up my seat", "leave it for good: free for another person (G)", self.action_give_up_seat
 
     def refused_remotely(self, error: IllegalAction) -> None:
         """The host refused this person's decision by the rules: said as in a game played here
