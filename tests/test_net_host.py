@@ -167,7 +167,9 @@ def test_a_seat_given_up_is_free_for_another_person(tmp_path: Path) -> None:
         await a.until(P.Joined)
         await a.send(P.GiveUp())
         seat = next(r for r in (await a.until(P.Rooms)).rooms if r.id == hand.id).seats[1]
-        assert (seat.holder, seat.kind) == ("", "bot")  # the computer plays it until someone takes it
+        assert (seat.holder, seat.kind, seat.open) == ("", "bot", True)  # the computer plays it until someone takes it
+        from nctui.ui.screens.lobby import seat_words
+        assert "free (computer meanwhile)" in seat_words(1, seat, "SHA256:cy").plain
         await c.send(P.JoinSeat(room=hand.id, seat=1))
         assert (await c.until(P.Joined)).seat == 1
         assert rooms.get(hand.id).seats()[1].kind == "human"

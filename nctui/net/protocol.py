@@ -117,6 +117,7 @@ class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
     holder: str = ""  # the name of the person holding the seat ('' free)
     connected: bool = False
     identity: str = ""  # the holder's identity (their key's fingerprint): how a person finds their seat again
+    open: bool = False  # a person's seat nobody holds: anyone may take it (the computer may play it meanwhile)
 
 
 class RoomInfo(msgspec.Struct, frozen=True, kw_only=True):

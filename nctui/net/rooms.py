@@ -150,9 +150,11 @@ class Room:
     # -- what others see -----------------------------------------------------------------------
 
     def seats(self) -> tuple[P.SeatInfo, ...]:
+        people = self.game.seats(self.record.config)
         return tuple(P.SeatInfo(kind=kind, holder=h.name if h is not None else "",
                                 connected=self.connections.get(i, 0) > 0,
-                                identity=h.identity if h is not None else "")
+                                identity=h.identity if h is not None else "",
+                                open=h is None and people[i] == "human")
                      for i, (kind, h) in enumerate(zip(self.session.seat_kinds, self.record.holders)))
 
     def info(self) -> P.RoomInfo:

@@ -60,6 +60,8 @@ def seat_words(seat: int, info: SeatInfo, me: str) -> Text:
         if info.kind == "bot":
             text.append(" (computer meanwhile)", style=HINT)
         return text
+    if info.open and info.kind == "bot":  # given up in a room that hands away seats
+        return text.append("free (computer meanwhile)", style=HINT)
     return text.append("computer" if info.kind == "bot" else "free", style=HINT)
 
 
@@ -277,7 +279,7 @@ class SeatScreen(ModalScreen[str | None]):
             if seat.identity == self.me:
                 text.append(" — Enter returns to your seat", style=HINT)
                 options.append(Option(text, id=str(i)))
-            elif seat.kind == "human" and not seat.holder and not mine and not room.finished:
+            elif (seat.open or seat.kind == "human") and not seat.holder and not mine and not room.finished:
                 text.append(" — Enter takes it", style=HINT)
                 options.append(Option(text, id=str(i)))
             else:
