@@ -36,3 +36,46 @@ def test_web_serves_the_client_to_a_browser_websocket(tmp_path: Path) -> None:
         asyncio.run(asyncio.wait_for(browse(), 90))
     finally:
         assert server.stop() == 0
+
+
+def test_a_browser_is_the_same_person_in_every_tab(tmp_path: Path) -> None:
+    """The page gives the browser a token in a cookie; a second tab of that browser is the same
+    person: the name chosen in the first is remembered (no name prompt), as a key's person's is."""
+    server = Server(tmp_path / "data", "--web", ready=r"serving the browser client on http://127\.0\.0\.1:(\d+)/")
+
+    async def tab(http: aiohttp.ClientSession, base: str, until: bytes, typed: str = "") -> bytes:
+        seen = b""
+        async with http.ws_connect(base + "/ws?width=80&height=24") as ws:
+            await ws.send_str(json.dumps(["resize", {"width": 80, "height": 24}]))
+            sent = False
+            while until not in seen:
+                msg = await ws.receive(timeout=60)
+                if msg.type == aiohttp.WSMsgType.BINARY:
+                    seen += msg.data
+                elif msg.type == aiohttp.WSMsgType.TEXT:
+                    seen += msg.data.encode()
+                else:
+                    raise AssertionError(f"the websocket ended: {msg.type}, after {seen[-300:]!r}")
+                if typed and not sent and b"What name" in seen:
+                    await ws.send_str(json.dumps(["stdin", typed + "\r"]))
+                    sent = True
+        return seen
+
+    try:
+        async def browse() -> None:
+            base = f"http://127.0.0.1:{server.port}"
+            # a browser keeps cookies of 127.0.0.1; aiohttp's jar needs unsafe=True for an IP address
+            async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+                async with http.get(base + "/") as page:
+                    assert page.status == 200
+                token = {c.key: c.value for c in http.cookie_jar}.get("nctui_id", "")
+                assert len(token) == 32
+                first = await tab(http, base, b"Zelda", typed="Zelda")
+                assert b"What name" in first
+                again = await tab(http, base, b"Zelda")
+                assert b"What name" not in again  # the same person: the name is remembered
+                assert f"web:{token[:8]}".encode() in again  # the lobby shows who this browser is
+
+        asyncio.run(asyncio.wait_for(browse(), 120))
+    finally:
+        assert server.stop() == 0

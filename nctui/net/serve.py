@@ -134,19 +134,21 @@ async def serve(opts: ServeOptions, *, ready: asyncio.Future[int] | None = None,
 
 
 async def _start_web(opts: ServeOptions, host_socket: Path) -> tuple[Any, int]:
-    """textual-serve on this event loop: each browser tab runs ``nctui.net.webclient`` (a new person
-    each time: a browser brings no key)."""
+    """textual-serve on this event loop: each browser tab runs ``nctui.net.webclient`` as the
+    person of its browser (``webfront``: a cookie it keeps)."""
     from aiohttp import web
-    from textual_serve.server import Server
 
     import nctui
+
+    from .webfront import IdentityServer, identity_cookie
 
     root = str(Path(nctui.__file__).resolve().parent.parent)
     command = (f"env PYTHONPATH={shlex.quote(root)} {shlex.quote(sys.executable)} -m nctui.net.webclient "
                f"{shlex.quote(str(host_socket))}")
-    server = Server(command, host=opts.host, port=opts.port, title="nctui")
+    server = IdentityServer(command, host=opts.host, port=opts.port, title="nctui")
     # Server.serve() runs its own loop; the host lives on this one, so start its aiohttp app here.
     app = await server._make_app()
+    app.middlewares.append(identity_cookie)
     runner = web.AppRunner(app)
     await runner.setup()
     site = web.TCPSite(runner, opts.host, opts.port)

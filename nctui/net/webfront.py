@@ -1,0 +1,72 @@
+"""``nctui serve --web``: who a browser is. A browser brings no key, so the page gives it a
+random token in a cookie (``nctui_id``, a year, HttpOnly, SameSite=Strict) the first time; every
+tab of that browser is then the same person (``web:TOKEN``, shown in the lobby like a key's
+fingerprint), with the name chosen the first time, and a reloaded or reopened tab returns to its
+seat. A browser without the cookie (cookies off, a private window) is a new person each tab.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import shlex
+from collections.abc import Awaitable, Callable
+
+from aiohttp import web
+from textual_serve.app_service import AppService
+from textual_serve.server import Server, to_int
+
+from .webclient import TOKEN
+
+COOKIE = "nctui_id"
+YEAR = 365 * 24 * 3600
+log = logging.getLogger("nctui.net")
+
+
+def browser_token(cookies: object) -> str | None:
+    """The browser's token from its cookies, if it is one the page gave (32 hex digits)."""
+    value = cookies.get(COOKIE) if hasattr(cookies, "get") else None
+    return value if isinstance(value, str) and TOKEN.fullmatch(value) else None
+
+
+@web.middleware
+async def identity_cookie(request: web.Request,
+                          handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+    """The page gives a browser without a token one (its websocket then carries it)."""
+    response = await handler(request)
+    if request.path == "/" and browser_token(request.cookies) is None and not response.prepared:
+        response.set_cookie(COOKIE, secrets.token_hex(16), max_age=YEAR, httponly=True, samesite="Strict")
+    return response
+
+
+class IdentityServer(Server):
+    """textual-serve whose app process is told the browser's token (an argument of the command)."""
+
+    async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+        """As textual-serve's, with the command per browser."""
+        websocket = web.WebSocketResponse(heartbeat=15)
+        width = to_int(request.query.get("width", "80"), 80)
+        height = to_int(request.query.get("height", "24"), 24)
+        token = browser_token(request.cookies)
+        command = self.command + (f" {shlex.quote(token)}" if token else "")
+        app_service: AppService | None = None
+        try:
+            await websocket.prepare(request)
+            app_service = AppService(command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
+                                     close=websocket.close,  # type: ignore[arg-type]  # as textual-serve does
+                                     download_manager=self.download_manager,
+                                     debug=self.debug)
+            await app_service.start(width, height)
+            try:
+                await self._process_messages(websocket, app_service)
+            finally:
+                await app_service.stop()
+        except asyncio.CancelledError:
+            await websocket.close()
+        except Exception as error:  # noqa: BLE001 - one tab's failure is logged, the server goes on
+            log.warning("a browser's session failed: %s", error)
+        finally:
+            if app_service is not None:
+                await app_service.stop()
+        return websocket
