@@ -147,6 +147,7 @@ class Store:
         self._cursor = 0
         self._listeners: list[Listener] = []
         self.revision = 0  # grows on every change of any kind, unlike state_id
+        self.rewinds = 0  # grows each time the cursor goes back: what was seen after it may be rewritten
         # Whether the game began with new_game(config), so that the config alone rebuilds it;
         # None: not known (saves find out and remember).
         self.fresh_start: bool | None = True if initial is None else None
@@ -195,13 +196,13 @@ class Store:
         """Every decision in the history, the redo branch included (what a save records)."""
         return tuple(e.action for e in self._history[1:])
 
-    def timeline(self, *, viewer: int | Literal["all"] | None = "all") -> list[TimelineItem]:
-        """(state id, deciding seat, summary) for every entry, the redo branch included.
+    def timeline(self, *, viewer: int | Literal["all"] | None = "all", start: int = 0) -> list[TimelineItem]:
+        """(state id, deciding seat, summary) for every entry from ``start``, the redo branch included.
 
         ``viewer``: a seat (or None, a spectator) whose eyes the summaries are for; other
         seats' secret decisions are then summarized without their cards. "all": everything."""
         return [TimelineItem(i, e.seat, self.summarize(i, secret=viewer != "all" and e.seat != viewer))
-                for i, e in enumerate(self._history)]
+                for i, e in enumerate(self._history[start:], start=max(start, 0))]
 
     def summarize(self, state_id: int, *, secret: bool = False) -> str:
         """A short line naming the decision that led to ``state_id``, for the timeline and
@@ -306,6 +307,7 @@ class Store:
         if why:
             raise UndoRefused(f"cannot undo: {why}")
         self._cursor = target
+        self.rewinds += 1
         self._changed()
 
     # -- listeners ------------------------------------------------------------------------------

@@ -102,3 +102,27 @@ def test_computer_seat_plays_host_side_and_hand_over(tmp_path: Path) -> None:
         assert room.session.seat_kinds[0] == "human"
     finally:
         rooms.close()
+
+
+def test_updates_carry_only_the_new_timeline_and_the_whole_story_after_a_rewind(tmp_path: Path) -> None:
+    """An update after state N sends the timeline's entries after N (the client keeps the rest);
+    the first update, and any after the game went back (even if it went forward again past N
+    before the client heard), send everything."""
+    rooms = _rooms(tmp_path)
+    try:
+        room = rooms.create(CFG, identity="SHA256:a", name="deltas")
+        first = room.update(0, -1)
+        assert first.timeline_from == 0 and [t.state_id for t in first.timeline] == [0]
+        _decide(rooms, room.id, 3)
+        later = room.update(0, first.state_id, first.rewinds)
+        assert later.timeline_from == 1 and [t.state_id for t in later.timeline] == [1, 2, 3]
+        assert later.since == first.state_id and len(later.events) > 0
+        s = room.session
+        s.undo(s.seat_of(s.state_id))  # back to 2, then forward again to 3 and 4 by other decisions
+        _decide(rooms, room.id, 2)
+        after = room.update(0, later.state_id, later.rewinds)
+        assert after.since == -1 and after.timeline_from == 0  # the whole story again
+        assert [t.state_id for t in after.timeline] == list(range(s.state_id + 1))
+        assert [t.summary for t in after.timeline] == [t.summary for t in s.timeline(0)]
+    finally:
+        rooms.close()

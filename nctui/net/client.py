@@ -21,6 +21,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from ..engine.config import GameConfig
 from ..engine.facts import Facts
 from ..engine.views import View
@@ -80,6 +82,9 @@ class RemoteGame:
         self.seat_kinds = tuple(s.kind for s in update.seats)
         self.seats = update.seats
         self.thinking, self.bot_error = update.thinking, update.bot_error
+        if update.timeline_from > 0 and self._update is not None:  # what is new: keep the entries before it
+            kept = tuple(t for t in self._update.timeline if t.state_id < update.timeline_from)
+            update = msgspec.structs.replace(update, timeline=kept + update.timeline)
         self._update = update
         self.ready.set()
         for listener in list(self._listeners):

@@ -36,6 +36,7 @@ class Connection:
         self.room: Room | None = None
         self.seat = SPECTATOR
         self.sent = -1  # the state id the last update brought
+        self.sent_rewinds: int | None = None  # the game's rewinds as of that update
         self._wake = asyncio.Event()
         self._unsubscribe = None
         self._loop = asyncio.get_running_loop()
@@ -167,8 +168,8 @@ class Connection:
             room = self.room
             if room is None:
                 continue
-            update = room.update(self.seat, self.sent)
-            self.sent = update.state_id
+            update = room.update(self.seat, self.sent, self.sent_rewinds)
+            self.sent, self.sent_rewinds = update.state_id, update.rewinds
             await self.send(update)
 
 

@@ -23,7 +23,7 @@ from ..engine.events import EVENT_TYPES, Event
 from ..engine.facts import Facts
 from ..engine.views import View
 
-VERSION = 2  # 2: GiveUp
+VERSION = 2  # 2: GiveUp, timeline deltas (Update.timeline_from)
 MAX_FRAME = 1 << 20  # bytes of one message; a view of a 4-player game is ~20 kB
 HEADER = struct.Struct(">I")
 
@@ -167,12 +167,14 @@ class Update(_Msg, tag="update"):
     view: View
     facts: Facts
     events: tuple[AnyEvent, ...]
-    timeline: tuple[TimelineEntry, ...]
+    timeline: tuple[TimelineEntry, ...]  # the entries from ``timeline_from`` on (the rest is unchanged)
     seats: tuple[SeatInfo, ...]
     deciding: int | None
     thinking: int | None
     can_redo: bool
     bot_error: str = ""
+    timeline_from: int = 0  # 0: the whole timeline; else the client keeps its entries before it
+    rewinds: int = 0  # the host's count of the game going back (it compares it with the next update's)
 
 
 class Refused(_Msg, tag="refused"):

@@ -164,15 +164,22 @@ class Room:
                           finished=summary.finished, seats=self.seats(),
                           spectators=self.connections.get(SPECTATOR, 0), handover_after=self.record.handover_after)
 
-    def update(self, seat: int, since: int) -> P.Update:
-        """The game as ``seat`` sees it, with the events after state ``since``."""
+    def update(self, seat: int, since: int, rewinds: int | None = None) -> P.Update:
+        """The game as ``seat`` sees it, with the events after state ``since``; ``rewinds``: the
+        session's ``rewinds`` when the client got state ``since`` (another one: the game went back
+        meanwhile and may have gone forward again, so the client gets the whole story)."""
         s = self.session
         with s.lock:
+            if rewinds is not None and rewinds != s.rewinds:
+                since = -1
             news = s.events(since, seat)
             view = s.view(seat)
+            # the timeline's entries up to ``since`` have not changed unless the game went back
+            start = 0 if since < 0 or news.undone else since + 1
             return P.Update(state_id=s.state_id, last_id=s.last_id, revision=s.revision, since=since,
                             undone=news.undone, view=view, facts=s.game.facts(view), events=news.events,
-                            timeline=tuple(P.TimelineEntry(*item) for item in s.timeline(seat)),
+                            timeline=tuple(P.TimelineEntry(*item) for item in s.timeline(seat, start)),
+                            timeline_from=start, rewinds=s.rewinds,
                             seats=self.seats(), deciding=s.deciding_seat(), thinking=s.thinking,
                             can_redo=s.can_redo(), bot_error=s.bot_error)
 

@@ -170,6 +170,12 @@ class Session:
         return self.store.revision
 
     @property
+    def rewinds(self) -> int:
+        """How many times the game went back (undo, a jump back): a client that saw state N
+        before the latest rewind cannot trust what it has after the rewind point."""
+        return self.store.rewinds
+
+    @property
     def last_id(self) -> int:
         with self._cond:
             return self.store.last_id
@@ -231,9 +237,10 @@ class Session:
                 return Update(now, (), True)
             return Update(now, tuple(self.store.events_since(since, seat)), False)
 
-    def timeline(self, seat: int) -> list[TimelineItem]:
+    def timeline(self, seat: int, start: int = 0) -> list[TimelineItem]:
+        """The timeline as ``seat`` may read it, from state ``start`` on (a server sends what is new)."""
         with self._cond:
-            return self.store.timeline(viewer=seat)
+            return self.store.timeline(viewer=seat, start=start)
 
     def seat_of(self, state_id: int) -> int:
         """The seat that decided the decision leading to ``state_id`` (-1 for the start)."""
