@@ -490,7 +490,7 @@ def test_solo_simulation_reports_the_kings_wins_in_every_mode(capsys):
     assert main(["simulate", "--solo", "--games", "3", "--seed", "1", "--difficulty", "hard", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["players"] == 1 and out["games_completed"] == 3 and 0 <= out["king_wins"] <= 3
-    assert "harder_climb" in out["difficulty"]
+    assert "harder_powered_1" in out["difficulty"]
     assert main(["simulate", "--solo", "--games", "1", "--seed", "2", "--length", "variable", "--divergent-paths",
                  "--json"]) == 0
     out = json.loads(capsys.readouterr().out)

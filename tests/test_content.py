@@ -275,9 +275,10 @@ def test_starting_action_cards(pack: Pack) -> None:
 
 def test_dreams(pack: Pack) -> None:
     dreams = _stage(pack.cards.dreams, 1)
-    # VP 1-4, about 2.6 a card: the scoring example's 15 VP of Dreams is 5-7 Dreams (docs/balance.md)
-    assert all(1 <= d.vp <= 4 for d in dreams)
-    assert 2.4 <= sum(d.vp for d in dreams) / len(dreams) <= 2.8
+    # VP 2-4, about 3.1 a card: the scoring example's 15 VP of Dreams is 4-6 Dreams; the cheapest
+    # were raised by 1 so the solo King completes fewer (docs/balance.md, tuning step 2)
+    assert all(2 <= d.vp <= 4 for d in dreams)
+    assert 2.9 <= sum(d.vp for d in dreams) / len(dreams) <= 3.3
     # Variable Length: about 4-5 Dreams per player per game (the scoring example's 15 VP) must
     # build 10-12 pieces, so most Dreams carry the icon (docs/balance.md)
     assert sum(d.cathedral for d in dreams) == 22
@@ -460,7 +461,7 @@ def test_stage2_combat_icons_are_a_little_stronger(pack: Pack) -> None:
 def test_stage2_dreams(pack: Pack) -> None:
     one, two = _stage(pack.cards.dreams, 1), _stage(pack.cards.dreams, 2)
     assert all(2 <= d.vp <= 5 for d in two)
-    assert sum(d.vp for d in two) / len(two) > sum(d.vp for d in one) / len(one) + 0.5
+    assert sum(d.vp for d in two) / len(two) > sum(d.vp for d in one) / len(one) + 0.4
     assert {d.suit for d in two} == {x.id for x in pack.cards.suits}
     assert all(1 <= len(d.needs) <= 2 and d.text for d in two)
     assert sum(any(isinstance(n, s.DevouredAtLeast) for n in d.needs) for d in two) >= 2

@@ -53,8 +53,8 @@ def performed(monkeypatch):
 
 def about_to_complete(state, card=VICTOR):
     """The King's lower Dream is ``card`` (swapped with it wherever it was), one Cultist short; the
-    other Dream one short too, so the tie sends the next Cultist to ``card`` (VICTOR, worth 2 VP,
-    shows the Cathedral icon)."""
+    other Dream one short too, so the tie sends the next Cultist to ``card`` (VICTOR shows the
+    Cathedral icon)."""
     mine, other = state.king.dreams
     swap = {card: mine, mine: card} if card != mine else {}
     d = state.decks
@@ -62,7 +62,8 @@ def about_to_complete(state, card=VICTOR):
     players = tuple(replace(p, dreams=tuple(swap.get(c, c) for c in p.dreams)) for p in state.players)
     short = cards.dream(state, other).vp - 1
     return replace(state, decks=decks, players=players,
-                   king=replace(state.king, dreams=(card, other), dream_cultists=(1, short)))
+                   king=replace(state.king, dreams=(card, other),
+                                dream_cultists=(cards.dream(state, card).vp - 1, short)))
 
 
 def climbed(before, after) -> int:
@@ -148,7 +149,8 @@ def test_the_kings_last_piece_completes_the_cathedral_then_none_is_left():
     state = only_left(state, state.cathedral_track[-1:])
     s = kd.place_on_dream(state, [], "power")
     assert s.stage == 2 and s.cathedral_track == () and all(s.nightmare_at) and climbed(state, s) == 1
-    again = replace(s, king=replace(s.king, dreams=(VICTOR,), dream_cultists=(1,), completed=()))
+    again = replace(s, king=replace(s.king, dreams=(VICTOR,), dream_cultists=(cards.dream(s, VICTOR).vp - 1,),
+                                    completed=()))
     ev = []
     after = kd.place_on_dream(again, ev, "power")
     assert after.cathedral_built == s.cathedral_built and "no_cathedral_piece" in kinds(ev)

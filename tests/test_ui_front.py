@@ -184,7 +184,7 @@ def test_new_solo_game_with_a_difficulty_preset_and_a_modifier(tmp_path):
             await pilot.press("right")  # normal → hard
             await pilot.pause()
             assert _value(app, "difficulty") == "hard"
-            assert _value(app, "mod-harder_climb") == "on" and _value(app, "mod-easier_ritual") == "off"
+            assert _value(app, "mod-harder_powered_1") == "on" and _value(app, "mod-easier_ritual") == "off"
             await _focus(pilot, "mod-easier_ritual")
             await pilot.press("space")  # a modifier by itself: the preset becomes custom
             await pilot.pause()

@@ -736,14 +736,16 @@ w(
     "  Sleepers, marked 4, with weak icons) to 5, the two values the rulebook names.",
     "* **Upgrade VP**: the scoring example gives 1 VP per Stage 2 Upgrade; Stage 1 Upgrades score 0 except",
     "  four plain ones (no stronger than the starting card in their Day effect) worth 1 VP.",
-    f"* **Dreams: {len(DR[1])} cards, VP 1-4** ({', '.join(f'{n}×{v}' for v, n in sorted(vps.items()))};"
+    f"* **Dreams: {len(DR[1])} cards, VP {min(vps)}-{max(vps)}** "
+    f"({', '.join(f'{n}×{v}' for v, n in sorted(vps.items()))};"
     f" average {avg_vp:.2f}). The rulebook's scoring example takes 15 of 34 VP from Dreams and says Dreams",
-    "  give the majority: a player who plays 5-7 Dreams scores 13-19 VP from them, plus 4-12 from the",
+    "  give the majority: a player who plays 4-6 Dreams scores 13-19 VP from them, plus 4-12 from the",
     "  two Ritual markers, 1-4 from Forts, 0-2 from Upgrades and the Devoured bonus: 30-40 VP is typical. Needs are",
     "  sized to the board and to a player who pursues them (the planner bot, docs/balance.md): 12 areas on",
     "  the small side (5 controlled areas is 3 VP, 6 is 4 VP), 10 Fort levels per player (6 is 2 VP, 8 is",
     "  3 VP), 20 Followers (15 on the board is 4 VP), ritual space 12 (the first ritual space) is 4 VP; the",
-    "  easiest goals (a Fort of 3 levels, a Ritual marker on space 6) score 1 VP. Most Dreams need one",
+    "  easiest goals (a Fort of 3 levels, a Ritual marker on space 6) score 2 VP (1 VP before the solo",
+    "  King's tuning: docs/balance.md, step 2, raised every Dream of 1-2 VP by 1). Most Dreams need one",
     "  thing; two-condition Dreams pair something easy with something demanding. Three carry a small",
     "  effect when played.",
     f"* **{sum(d.cathedral for d in DR[1])} Dreams carry the Cathedral icon**: in the Variable Length Game 12 pieces "

@@ -31,7 +31,8 @@ DIFFICULTY_OPTIONS = HARDER + EASIER
 DIFFICULTY_PRESETS: dict[str, tuple[str, ...]] = {
     "easy": EASIER,
     "normal": (),
-    "hard": ("harder_climb", "harder_powered_1", "harder_devoured", "harder_dream_discount", "harder_hand_scoring"),
+    # Ours (the rulebook lists modifiers, not levels): measured against the planner, docs/balance.md.
+    "hard": ("harder_powered_1", "harder_hand_scoring"),
 }
 
 
