@@ -110,6 +110,13 @@ async def until(pilot: Any, test: Callable[[], Any], what: str) -> Any:
     return result
 
 
+async def sit_down(pilot: Any, app: LobbyApp, room: str, seat: int) -> RemoteGameScreen:
+    """From the lobby's first rooms to ``seat`` of ``room``, its game drawn."""
+    await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.shown, "the rooms")
+    app.join_seat(room, seat)
+    return await until(pilot, lambda: drawn(app), "the game")
+
+
 def drawn(app: LobbyApp) -> RemoteGameScreen | None:
     """The game screen once it is mounted and has drawn the game (not merely pushed)."""
     screen = app.screen
@@ -272,9 +279,7 @@ def test_a_client_whose_connection_dies_returns_to_its_seat(host: HostThread, tm
     async def first() -> int:
         app = LobbyApp(host.path, ANN, "Ann")
         async with app.run_test(size=SMALL) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.shown, "the rooms")
-            app.join_seat(room.id, 0)
-            await until(pilot, lambda: drawn(app), "the game")
+            await sit_down(pilot, app, room.id, 0)
             game = app.remote
             while game.deciding_seat() != 0:
                 before = game.state_id
@@ -373,9 +378,7 @@ def test_undo_is_the_hosts_strict_policy_and_its_refusal_is_said(host: HostThrea
     async def go() -> None:
         app = LobbyApp(host.path, ANN, "Ann")
         async with app.run_test(size=SMALL) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.shown, "the rooms")
-            app.join_seat(room.id, 0)
-            screen = await until(pilot, lambda: drawn(app), "the game")
+            screen = await sit_down(pilot, app, room.id, 0)
             game = app.remote
             assert game is not None and game.undo_policy == "strict"
             while game.deciding_seat() != 0:
@@ -529,9 +532,7 @@ def test_a_remote_rules_refusal_offers_the_rule(host: HostThread) -> None:
     async def go() -> None:
         app = LobbyApp(host.path, ANN, "Ann")
         async with app.run_test(size=SMALL) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.shown, "the rooms")
-            app.join_seat(room.id, 1)
-            screen = await until(pilot, lambda: drawn(app), "the game")
+            screen = await sit_down(pilot, app, room.id, 1)
             game = app.remote
             assert game is not None and game.deciding_seat() == 1  # Blue sets up first
             await pilot.press("question_mark")  # the help says what q does here
@@ -560,9 +561,7 @@ def test_giving_up_a_seat_asks_first_then_frees_it(host: HostThread) -> None:
     async def go() -> None:
         app = LobbyApp(host.path, ANN, "Ann")
         async with app.run_test(size=SMALL) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.shown, "the rooms")
-            app.join_seat(room.id, 0)
-            await until(pilot, lambda: drawn(app), "the game")
+            await sit_down(pilot, app, room.id, 0)
             await pilot.press("G")
             await until(pilot, lambda: "for good" in str(getattr(app.screen, "question", "")), "the question")
             await pilot.press("n")  # no: still at the seat

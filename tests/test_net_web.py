@@ -12,26 +12,36 @@ import aiohttp
 from tests.serve_helpers import Server
 
 
+async def tab(http: aiohttp.ClientSession, base: str, until: bytes, typed: str = "") -> bytes:
+    """A browser tab: the websocket's screen bytes until ``until`` shows (``typed``: answered to the
+    name prompt)."""
+    seen = b""
+    async with http.ws_connect(base + "/ws?width=80&height=24") as ws:
+        await ws.send_str(json.dumps(["resize", {"width": 80, "height": 24}]))
+        sent = False
+        while until not in seen:
+            msg = await ws.receive(timeout=60)
+            if msg.type == aiohttp.WSMsgType.BINARY:
+                seen += msg.data
+            elif msg.type == aiohttp.WSMsgType.TEXT:
+                seen += msg.data.encode()
+            else:
+                raise AssertionError(f"the websocket ended: {msg.type}, after {seen[-300:]!r}")
+            if typed and not sent and b"What name" in seen:
+                await ws.send_str(json.dumps(["stdin", typed + "\r"]))
+                sent = True
+    return seen
+
+
 def test_web_serves_the_client_to_a_browser_websocket(tmp_path: Path) -> None:
     server = Server(tmp_path / "data", "--web", ready=r"serving the browser client on http://127\.0\.0\.1:(\d+)/")
     try:
-        async def browse() -> bytes:
+        async def browse() -> None:
             base = f"http://127.0.0.1:{server.port}"
             async with aiohttp.ClientSession() as http:
                 async with http.get(base + "/") as page:
                     assert page.status == 200 and "/ws" in await page.text()
-                seen = b""
-                async with http.ws_connect(base + "/ws?width=80&height=24") as ws:
-                    await ws.send_str(json.dumps(["resize", {"width": 80, "height": 24}]))
-                    while b"What name" not in seen:
-                        msg = await ws.receive(timeout=60)
-                        if msg.type == aiohttp.WSMsgType.BINARY:
-                            seen += msg.data
-                        elif msg.type == aiohttp.WSMsgType.TEXT:
-                            seen += msg.data.encode()
-                        else:
-                            raise AssertionError(f"the websocket ended: {msg.type}, after {seen[-300:]!r}")
-                return seen
+                await tab(http, base, b"What name")
 
         asyncio.run(asyncio.wait_for(browse(), 90))
     finally:
@@ -43,23 +53,6 @@ def test_a_browser_is_the_same_person_in_every_tab(tmp_path: Path) -> None:
     person: the name chosen in the first is remembered (no name prompt), as a key's person's is."""
     server = Server(tmp_path / "data", "--web", ready=r"serving the browser client on http://127\.0\.0\.1:(\d+)/")
 
-    async def tab(http: aiohttp.ClientSession, base: str, until: bytes, typed: str = "") -> bytes:
-        seen = b""
-        async with http.ws_connect(base + "/ws?width=80&height=24") as ws:
-            await ws.send_str(json.dumps(["resize", {"width": 80, "height": 24}]))
-            sent = False
-            while until not in seen:
-                msg = await ws.receive(timeout=60)
-                if msg.type == aiohttp.WSMsgType.BINARY:
-                    seen += msg.data
-                elif msg.type == aiohttp.WSMsgType.TEXT:
-                    seen += msg.data.encode()
-                else:
-                    raise AssertionError(f"the websocket ended: {msg.type}, after {seen[-300:]!r}")
-                if typed and not sent and b"What name" in seen:
-                    await ws.send_str(json.dumps(["stdin", typed + "\r"]))
-                    sent = True
-        return seen
 
     try:
         async def browse() -> None:
