@@ -297,3 +297,41 @@ def test_a_game_screen_popped_before_its_mount_ran_takes_nothing_down(tmp_path):
             assert app.store.state_id == 1
 
     run(go())
+
+
+def test_choosing_an_option_lays_the_screen_out_about_once(tmp_path):
+    """Key press to settled screen: every layout of the whole game screen costs a frame at 120x40.
+    Choosing an option (and the computer's answer) lays it out about once: the log's new lines and
+    the panels' new views must not each ask for their own (it was ~2.7 a key). Counted, not timed."""
+    from textual.screen import Screen
+
+    layouts = 0
+    original = Screen._refresh_layout
+
+    def counted(self, *args, **kwargs):
+        nonlocal layouts
+        if isinstance(self, GameScreen):
+            layouts += 1
+        return original(self, *args, **kwargs)
+
+    async def go():
+        nonlocal layouts
+        app = create_app(GameConfig(players=2, seats=("human", "bot"), seed=42), save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause(0.3)
+            for _ in range(2):  # past the first frames
+                await pilot.press("1")
+                await pilot.pause(0.3)
+            layouts, presses = 0, 6
+            before = app.store.state_id
+            for _ in range(presses):
+                await pilot.press("1")
+                await pilot.pause(0.3)
+            assert app.store.state_id >= before + presses  # every press chose something
+            assert layouts <= 2 * presses, f"{layouts} layouts for {presses} presses"
+
+    Screen._refresh_layout = counted
+    try:
+        run(go())
+    finally:
+        Screen._refresh_layout = original
