@@ -18,6 +18,7 @@ from nctui.net.serve import ServeOptions, serve
 
 # What the first frame shows: the name prompt of a person's first visit, the bare app's one line.
 FIRST_FRAME = {"nctui": b"What name should", "bare": b"bare Textual app"}
+LOBBY = b"Lobby"  # the lobby's title: the first screen of a person whose name is remembered
 
 
 @contextlib.asynccontextmanager

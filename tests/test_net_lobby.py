@@ -20,6 +20,7 @@ from typing import Any
 
 import msgspec
 import pytest
+from textual.widgets import Static
 
 from nctui.engine import GameConfig
 from nctui.net import protocol as P
@@ -349,6 +350,30 @@ def test_an_unreachable_host_is_one_line(tmp_path: Path) -> None:
     run(go())
 
 
+def test_the_lobby_says_who_you_are_in_its_first_frame_before_the_host_answers(tmp_path: Path) -> None:
+    """A returning person's first screen is the lobby: its title is there at once ("connecting…"),
+    not only once the host has answered."""
+    silent = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    silent.bind(str(tmp_path / "silent.sock"))
+    silent.listen(1)  # a host that never answers
+
+    async def go() -> None:
+        app = LobbyApp(tmp_path / "silent.sock", ANN, "Ann")
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, LobbyScreen) and app.link is None
+            title = str(app.screen.query_one("#lobby-title", Static).render())
+            assert title.startswith("Lobby  you: connecting"), title
+            hint = str(app.screen.query_one("#lobby-hint", Static).render())
+            assert "n new room" in hint and "q quit" in hint and len(hint) <= SMALL[0] - 2
+            silent.close()
+
+    try:
+        run(go())
+    finally:
+        silent.close()
+
+
 def test_the_name_is_asked_the_first_time_then_remembered(host: HostThread) -> None:
     assert remembered_name(str(host.path), ANN) is None
     chosen: list[str] = []
@@ -357,11 +382,13 @@ def test_the_name_is_asked_the_first_time_then_remembered(host: HostThread) -> N
         app = LobbyApp(host.path, ANN, None, remember=chosen.append)
         async with app.run_test(size=SMALL) as pilot:
             await until(pilot, lambda: isinstance(app.screen, NameScreen), "the name question")
+            # the question is the first screen, alone: the lobby is composed once a name is chosen
+            assert not any(isinstance(s, LobbyScreen) for s in app.screen_stack) and app.link is None
             await pilot.press("enter")  # no name: asked again
             assert isinstance(app.screen, NameScreen)
             await pilot.press(*"Ann", "enter")
             await until(pilot, lambda: app.link is not None, "connected")
-            assert app.link.name == "Ann"
+            assert app.link.name == "Ann" and isinstance(app.screen, LobbyScreen)
 
     run(go())
     assert chosen == ["Ann"]

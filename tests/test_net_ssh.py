@@ -264,3 +264,33 @@ def test_an_edited_authorized_keys_file_counts_from_the_next_login(server_factor
     server.wait_for("authorized keys reloaded from")
     server.wait_for("the last good keys stay")
     assert server.stop() == 0
+
+
+WARMED = """
+import sys, threading
+import textual.css.stylesheet as stylesheet
+from nctui.net import client_app, forkserver
+from nctui.ui.parsed_css import parsed_sources
+
+forkserver.preload(("nctui", "bare"))
+assert threading.active_count() == 1, threading.enumerate()  # the fork server forks alone
+assert parsed_sources() > 0
+parses = []
+real = stylesheet.parse
+stylesheet.parse = lambda *a, **k: parses.append(a[2]) or real(*a, **k)
+for app in (*client_app.first_apps(), forkserver.bare_app()):
+    forkserver.warm(app)
+print(len(parses), parses[:3])
+"""
+
+
+def test_the_fork_server_warms_each_app_so_a_forked_client_parses_no_css() -> None:
+    """Before it forks, the fork server runs each app once headless (the name question, the lobby,
+    the bare app): every CSS source a client needs is parsed then and shared, so a forked client
+    parses none (its first frame comes sooner), and no thread of the warm-up is left to fork."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", WARMED], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split()[0] == "0", done.stdout

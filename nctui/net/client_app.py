@@ -12,6 +12,10 @@ from __future__ import annotations
 import hashlib
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from textual.app import App
 
 NAMES = "names"  # the folder, beside the socket, of the names people chose
 
@@ -38,6 +42,15 @@ def preload() -> None:
     """Import the app and Textual now (a fork server calls it once, so each forked client
     shares those pages and starts at once)."""
     from ..ui import lobby_app  # noqa: F401
+
+
+def first_apps() -> tuple[App[None], ...]:
+    """The app as people meet it when they connect, for the fork server's warm-up runs
+    (``forkserver.warm``): the name question (the first time) and the lobby (a returning person;
+    the host is not reached, so that app ends by itself)."""
+    from ..ui.lobby_app import LobbyApp
+
+    return LobbyApp(os.devnull, "warm-up", None), LobbyApp(os.devnull, "warm-up", "warm-up")
 
 
 def _name_file(socket_path: str, identity: str) -> Path:

@@ -1,5 +1,6 @@
 """The fork server: one single-threaded process that imports nctui and Textual once, then forks a
-client process per connection, each on a pty of its own.
+client process per connection, each on a pty of its own. Before it listens it runs each app once
+headless (``warm``): the CSS parsed and Textual's caches filled then are shared by every fork.
 
 ``nctui serve`` starts it (``python -m nctui.net.forkserver``) before anything else, because fork
 from a process with threads is unsafe and the serve process has threads (the rooms' computer
@@ -18,6 +19,7 @@ import asyncio
 import contextlib
 import fcntl
 import gc
+import io
 import json
 import os
 import pty
@@ -27,11 +29,15 @@ import socket
 import struct
 import sys
 import termios
+import threading
 import time
 import tty
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from textual.app import App
 
 APPS = ("nctui", "bare")  # "bare": a bare Textual app, the benchmarks' yardstick served the same way
 KILL_GRACE = 2.0  # seconds between SIGHUP and SIGKILL for a dropped connection's process
@@ -53,7 +59,7 @@ def _raw_input(fd: int) -> None:
     termios.tcsetattr(fd, termios.TCSANOW, attrs)
 
 
-def run_bare() -> int:
+def bare_app() -> App[None]:
     """A bare Textual app (one line of text): what connect-to-first-frame is compared with."""
     from textual.app import App, ComposeResult
     from textual.widgets import Static
@@ -62,19 +68,46 @@ def run_bare() -> int:
         def compose(self) -> ComposeResult:
             yield Static("bare Textual app")
 
-    Bare().run()
+    return Bare()
+
+
+def run_bare() -> int:
+    bare_app().run()
     return 0
 
 
+def warm(app: App[Any]) -> None:
+    """Run ``app`` headless to its first screen and end it: what a child would do the first time
+    (parse its CSS, fill Textual's caches) is done once here, before the forks share it."""
+    async def first_screen() -> None:
+        async with app.run_test(size=(80, 24), notifications=True, tooltips=True) as pilot:  # as a child runs
+            await pilot.pause()
+
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        asyncio.run(first_screen())  # quietly: what a warm-up app says is for nobody
+    for thread in threading.enumerate():  # the app's workers: forking needs this process alone
+        if thread is not threading.main_thread():
+            thread.join(5.0)
+
+
 def preload(apps: tuple[str, ...] = APPS) -> None:
-    """Import what the children run, so each fork shares those pages and starts at once."""
+    """Import what the children run and run each app once headless (``warm``), so each fork shares
+    those pages and caches and starts at once. The bare app (the yardstick) is warmed the same way."""
+    import textual.app
+    import textual.drivers.linux_driver
+    import textual.widgets  # noqa: F401
+
+    from ..ui.parsed_css import share_parsed_css
+
+    share_parsed_css()
     if "nctui" in apps:
         from . import client_app
 
         client_app.preload()
-    import textual.app
-    import textual.drivers.linux_driver
-    import textual.widgets  # noqa: F401
+        for app in client_app.first_apps():
+            warm(app)
+    if "bare" in apps:
+        warm(bare_app())
 
 
 SAFE_PATH = "/usr/local/bin:/usr/bin:/bin"

@@ -32,6 +32,9 @@ REQUEST_TITLES = {"act": "Not allowed", "undo": "Undo", "undo_to": "Undo", "redo
                   "watch": "Cannot watch", "create": "Cannot create the room"}
 
 
+LOBBY = "lobby"  # the mode of the lobby after the name question (see LobbyApp.get_default_screen)
+
+
 class HostNews(Message):
     """What the host said (posted from the link's reader thread)."""
 
@@ -56,20 +59,21 @@ class LobbyApp(NctuiApp):
         self._returned = False  # the first rooms were checked for this person's seat
 
     def get_default_screen(self) -> Screen:
-        return LobbyScreen()
+        # a person not yet named sees the question alone first: the lobby is composed after
+        return LobbyScreen() if self.person else NameScreen(self.identity)
 
     def on_mount(self) -> None:
         if self.person:
             self._connect(self.person)
-        else:
-            self.push_screen(NameScreen(self.identity), self._named)
 
-    def _named(self, name: str | None) -> None:
-        if not name:
-            return
+    def on_name_screen_chosen(self, message: NameScreen.Chosen) -> None:
+        self.person = message.name
         if self.remember is not None:
-            self.remember(name)
-        self._connect(name)
+            self.remember(message.name)
+        # the lobby as its own mode: the question's screen is the default one and cannot be switched
+        self.add_mode(LOBBY, LobbyScreen)
+        self.switch_mode(LOBBY)
+        self._connect(message.name)
 
     def _connect(self, name: str) -> None:
         """Connect on a worker thread: the screen stays live while the host answers."""

@@ -19,8 +19,9 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Input, Label, OptionList, Static
+from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...engine.config import COLOURS, GameConfig
@@ -89,24 +90,37 @@ def my_seat(rooms: tuple[RoomInfo, ...], identity: str) -> tuple[RoomInfo, int] 
     return None
 
 
-class NameScreen(ModalScreen[str]):
-    """The first time: the name others will see beside this person's key."""
+class NameScreen(Screen[None]):
+    """The first time: the name others will see beside this person's key. It is the first screen
+    of a person not yet named (the lobby comes after), so the first frame is the question itself."""
 
     DEFAULT_CSS = """
     NameScreen { align: center middle; }
-    NameScreen #name-box { width: 60; height: auto; border: round $accent; padding: 0 1; background: $surface; }
-    NameScreen Input { margin: 1 0; }
+    NameScreen #name-question { width: 60; height: auto; padding: 0 1; }
+    NameScreen Input { width: 60; }
     """
+
+    class Chosen(Message):
+        """The person chose ``name``."""
+
+        def __init__(self, name: str) -> None:
+            self.name = name
+            super().__init__()
 
     def __init__(self, identity: str) -> None:
         super().__init__()
         self.identity = identity
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="name-box"):
-            yield Static(Text.assemble(("Welcome. ", "bold"), f"Your key: {short_identity(self.identity)}"))
-            yield Static("What name should the other players see? (Enter)")
-            yield Input(max_length=40, placeholder="your name", id="name")
+        # one text and the field: the fewer widgets, the sooner a person connecting sees the question
+        yield Static(Text.assemble(("Welcome. ", "bold"), f"Your key: {short_identity(self.identity)}\n",
+                                   "What name should the other players see? (Enter)"), id="name-question")
+        yield Input(max_length=40, placeholder="your name", id="name")
+
+    def on_mount(self) -> None:
+        # the field takes the keys at once, whether or not the terminal or browser tab has told
+        # the app it has the focus yet (auto focus waits for that)
+        self.query_one(Input).focus()
 
     def on_input_submitted(self, message: Input.Submitted) -> None:
         message.stop()
@@ -114,7 +128,22 @@ class NameScreen(ModalScreen[str]):
         if not name:
             self.notify("Type a name (any name; others see it in the lobby).", severity="warning")
             return
-        self.dismiss(name)
+        self.post_message(self.Chosen(name))
+
+
+LOBBY_KEYS = (("↑↓", "rooms"), ("Enter", "seats"), ("n", "new room"), ("w", "watch"), ("r", "refresh"),
+              ("q", "quit"), ("^p", "keys"))
+
+
+def lobby_keys() -> Text:
+    """The lobby's keys in one line (the lobby's footer: one line of text is drawn at once, where a
+    Footer of key widgets would cost a connecting person's first frame a sixth of its time)."""
+    line = Text()
+    for i, (key, does) in enumerate(LOBBY_KEYS):
+        line.append("  " if i else "", style=HINT)
+        line.append(key, style="bold")
+        line.append(f" {does}", style=HINT)
+    return line
 
 
 class LobbyScreen(Screen[None]):
@@ -124,7 +153,7 @@ class LobbyScreen(Screen[None]):
     LobbyScreen #lobby-title { background: $panel; padding: 0 1; text-style: bold; width: 100%; }
     LobbyScreen #rooms { height: 1fr; border: round $accent; padding: 0 1; }
     LobbyScreen #rooms:focus { border: round $accent; }
-    LobbyScreen #lobby-hint { color: $text-muted; padding: 0 1; }
+    LobbyScreen #lobby-hint { padding: 0 1; }
     """
     BINDINGS = [
         Binding("n", "new_room", "New room", id="lobby.new"),
@@ -147,10 +176,9 @@ class LobbyScreen(Screen[None]):
         return cast("LobbyApp", self.app)
 
     def compose(self) -> ComposeResult:
-        yield Static(id="lobby-title")
+        yield Static(self._who(), id="lobby-title")  # in the first frame already
         yield OptionList(id="rooms")
-        yield Static("↑↓ choose a room · Enter: its seats (join, return, watch) · n: new room", id="lobby-hint")
-        yield Footer()
+        yield Static(lobby_keys(), id="lobby-hint")
 
     def on_mount(self) -> None:
         self.set_interval(POLL, self._poll)
@@ -163,19 +191,24 @@ class LobbyScreen(Screen[None]):
         if self.is_current and self.lobby_app.link is not None:
             self.lobby_app.link.list_rooms()
 
-    def show_rooms(self) -> None:
-        """Draw the rooms the host last listed (keeping the highlighted one)."""
-        if not self.is_mounted:
-            return  # drawn when mounted
-        app = self.lobby_app
-        link = app.link
+    def _who(self) -> Text:
+        """The title: the lobby, and who this person is (once connected)."""
+        link = self.lobby_app.link
         who = Text.assemble(("Lobby", "bold"), "  you: ")
         if link is not None:
             who.append(link.name, style="bold")
             who.append(f" ({short_identity(link.identity)})", style=HINT)
         else:
             who.append("connecting…", style=HINT)
-        self.query_one("#lobby-title", Static).update(who)
+        return who
+
+    def show_rooms(self) -> None:
+        """Draw the rooms the host last listed (keeping the highlighted one)."""
+        if not self.is_mounted:
+            return  # drawn when mounted
+        app = self.lobby_app
+        link = app.link
+        self.query_one("#lobby-title", Static).update(self._who())
         rooms = link.rooms if link is not None else ()
         menu = self.query_one("#rooms", OptionList)
         if rooms == self.shown and menu.option_count:
