@@ -63,8 +63,8 @@ class LobbyApp(NctuiApp):
         return LobbyScreen() if self.person else NameScreen(self.identity)
 
     def on_mount(self) -> None:
-        if self.person:
-            self._connect(self.person)
+        if self.person:  # after the first frame: the lobby says "connecting…" meanwhile
+            self.call_after_refresh(self._connect, self.person)
 
     def on_name_screen_chosen(self, message: NameScreen.Chosen) -> None:
         self.person = message.name
