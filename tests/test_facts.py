@@ -17,7 +17,7 @@ from .helpers import config, empty_areas, play, through_setup
 from .test_secrecy import CONFIGS, _card_ids, _play, known
 
 ASH, BELL, EMBER = "ash-nave", "bell-hollow", "ember-reach"  # areas of the 2-player side
-FIRST_RUNG = "dr1-first-rung"  # own turn: a Ritual marker on space 6
+FIRST_RUNG = "dr1-first-rung"  # own turn: a Ritual marker on space 8
 HOST = "dr1-host-of-sleepers"  # own turn: 12 Followers on the board
 
 
@@ -60,7 +60,7 @@ def test_the_running_score_is_the_rules_score_and_the_final_one_once_over():
 def test_the_viewers_dreams_with_their_conditions_met_and_no_one_elses():
     state = blank()
     me = state.active
-    mine = replace(state.players[me], dreams=(FIRST_RUNG, HOST), ritual=(6, 0), ritual_best=(6, 0))
+    mine = replace(state.players[me], dreams=(FIRST_RUNG, HOST), ritual=(8, 0), ritual_best=(8, 0))
     state = set_player(state, mine)
     assert dreams.conditions_met(state, me, FIRST_RUNG) and not dreams.conditions_met(state, me, HOST)
     assert facts(player_view(state, me)).dreams_met == {FIRST_RUNG}

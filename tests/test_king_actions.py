@@ -144,10 +144,14 @@ def test_a_nightmare_climb_onto_a_special_space_commands_no_other_nightmare(stat
 # --- SUMMON
 
 
-def test_summon_power_3_adds_one_where_it_has_a_fort(state):
-    s = ka.perform_king_action(state, "summon", 3, [])
-    assert f(s, "salt-spire")[K] == 4 - 1 and f(s, "mirror-dunes")[K] == 3  # limit 3: 1 overflowed
-    assert sum(a.followers[K] for a in s.areas) == 4 + 3
+def test_summon_power_3_produces_where_it_controls_then_in_the_marked_areas(state):
+    """Our Power 3 row (content, docs/balance.md step 3): 1 in every area it controls, then every
+    Marked Area for its controller; Power 5 adds 1 where it has a Fort."""
+    s = replace(state, turn_pos=4)  # "key": salt-spire (King, its Fort) and lantern-fen (you)
+    s3, s5 = (ka.perform_king_action(s, "summon", power, []) for power in (3, 5))
+    assert f(s3, "lantern-fen") == (3, 0) and f(s3, "mirror-dunes")[K] == 3
+    assert sum(a.followers[K] for a in s3.areas) == 4 + 2 + 1  # salt-spire and mirror-dunes, then marked
+    assert sum(a.followers[K] for a in s5.areas) == 4 + 2 + 1 + 1  # and the Fort's extra
 
 
 def test_summon_overflow_goes_to_an_adjacent_area_it_does_not_control(state):
@@ -215,7 +219,7 @@ def test_fortify_builds_in_fewest_levels_then_fewest_of_yours(state, monkeypatch
 
 
 def test_fortify_draws_cards_into_its_hand(state, monkeypatch):
-    die(monkeypatch, 2)  # Power 3, a 2: 1 Fort level and 1 card
+    die(monkeypatch, 4)  # Power 3, a 4: 2 Fort levels and 1 card
     s = ka.perform_king_action(state, "fortify", 3, [])
     assert len(s.king.hand) == 3 and s.players[K].hand == state.players[K].hand
 

@@ -73,11 +73,11 @@ def test_power_and_cultists_to_dreams(state, cultists, tucked, power, to_dreams)
 
 
 def test_cultist_goes_to_the_dream_missing_more(state):
-    lo, hi = dreams_of(state, vp=2)[0], dreams_of(state, vp=4)[0]
+    lo, hi = dreams_of(state, vp=3)[0], dreams_of(state, vp=5)[0]
     s = with_king(state, dreams=(lo, hi), dream_cultists=(0, 0))
     s = kd.place_on_dream(s, [], "power")
     assert s.king.dream_cultists == (0, 1)
-    s = with_king(state, dreams=(lo, hi), dream_cultists=(0, 2))  # tie 2-0 and 4-2: the lower one
+    s = with_king(state, dreams=(lo, hi), dream_cultists=(0, 2))  # tie 3-0 and 5-2: the lower one
     assert kd.place_on_dream(s, [], "power").king.dream_cultists == (1, 2)
 
 
@@ -117,8 +117,8 @@ def test_refill_prefers_most_completed_suit_then_fewest_vp(state):
 
 
 def test_refill_tie_is_the_humans_choice(state):
-    a, b = dreams_of(state, "crown", 3)[:2]
-    c = dreams_of(state, "dagger", 4)[0]
+    a, b = dreams_of(state, "crown", 4)[:2]
+    c = dreams_of(state, "dagger", 5)[0]
     s = with_king(_offer(state, (a, b, c)), dreams=(state.king.dreams[0],), dream_cultists=(0,))
     s = H.resolve(kd.refill_dreams(s, []), [])
     assert s.decision.seat == 0 and set(flow.legal_actions(s)) == {TakeDream(card=a), TakeDream(card=b)}

@@ -474,7 +474,7 @@ def test_a_quick_double_press_neither_passes_the_keyboard_nor_chooses_for_the_ne
     """Enter twice in a row: the first chooses, the second does not also pass the keyboard (the
     next person's hand stays hidden); on the other side, the press that passed the keyboard and
     a second one right after it do not also choose an option. Once the guard is over, keys work."""
-    monkeypatch.setattr(HandoffScreen, "guard", 0.5)
+    monkeypatch.setattr(HandoffScreen, "guard", 2.0)  # wide: a loaded machine (xdist) presses slowly
 
     async def go(size):
         store = conflict_example()
@@ -492,7 +492,7 @@ def test_a_quick_double_press_neither_passes_the_keyboard_nor_chooses_for_the_ne
             await pilot.pause()
             assert isinstance(app.screen, HandoffScreen) and app.game_screen().viewer == GREEN
             assert "a moment" in screen_text(app)
-            await asyncio.sleep(0.6)
+            await asyncio.sleep(2.1)
             await pilot.pause()
             assert "when only Blue is looking" in screen_text(app)  # the keys line, once keys are taken
             decided = store.state_id
@@ -500,7 +500,7 @@ def test_a_quick_double_press_neither_passes_the_keyboard_nor_chooses_for_the_ne
             await pilot.pause()
             assert isinstance(app.screen, GameScreen) and app.game_screen().viewer == BLUE
             assert store.state_id == decided  # nothing chosen for Blue
-            await asyncio.sleep(0.6)
+            await asyncio.sleep(2.1)
             await pilot.press("1")
             await pilot.pause()
             assert store.state_id == decided + 1  # now the key chooses

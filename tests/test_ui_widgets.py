@@ -109,7 +109,7 @@ def test_tab_cycles_the_panels_at_80x24_and_the_decision_keeps_its_keys(tmp_path
 
 def test_every_panel_is_on_screen_at_120x40(tmp_path):
     async def go():
-        app = create_app(_played(SOLO, 80), save_dir=tmp_path)
+        app = create_app(_played(SOLO, 60), save_dir=tmp_path)
         async with app.run_test(size=BIG) as pilot:
             await pilot.pause()
             widgets = [app.screen.query_one(w) for w in (*PANEL_WIDGETS.values(), DecisionPanel)]
@@ -241,7 +241,7 @@ def test_players_and_tracks_draw_the_view():
     from nctui.ui.widgets.players import render_players
     from nctui.ui.widgets.tracks import render_tracks
 
-    store = _played(SOLO, 120)
+    store = _played(SOLO, 60)
     state = store.state
     view = player_view(state, 0)
     text = render_players(view, facts(view), frozenset(), 100).plain

@@ -28,7 +28,7 @@ from .helpers import config, first_turn
 
 PACK = get_pack("base")
 TRACK = tuple(sp.piece for sp in PACK.tracks.cathedral)
-FIRST_RUNG = "dr1-first-rung"  # Cathedral icon; own turn: a Ritual marker on space 6
+FIRST_RUNG = "dr1-first-rung"  # Cathedral icon; own turn: a Ritual marker on space 8
 VICTOR = "dr1-victors-dream"  # Cathedral icon; after a conflict won; effect: draw 1
 PLAIN = "dr1-whispers-every-hall"  # no Cathedral icon
 

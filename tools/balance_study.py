@@ -1,8 +1,8 @@
 """Print the tables of docs/balance.md: games between bots, on every core.
 
-    python tools/balance_study.py --planner [--games 200] [--seed 2026] [--json]
+    python tools/balance_study.py --planner [--games 200] [--seed 2026] [--rows easy,normal,hard,2p] [--json]
         the targets of issue 13: the King against the planner at easy / normal / hard, and
-        2-player games between planners (the winner's VP)
+        2-player games between planners (the winner's VP and its parts)
     python tools/balance_study.py --duel [--games 100] [--budget 250] [--json]
         the planner against the previous one (``PlannerBot(budget=PREVIOUS_BUDGET)``), seats
         alternated: its win rate and the CPU seconds per game of each
@@ -69,9 +69,10 @@ def run_task(task: Task) -> dict[str, Any]:
     if kind == "planners":
         config = make_config(players=2, seed=seed)
         state = _finished(config, lambda seat, s: PlannerBot(s, budget=opts.get("budget", BUDGET)), "planner")
-        totals = sorted((s.total for s in state.outcome.scores), reverse=True)
-        return {"winner": totals[0], "spread": totals[0] - totals[-1], "turns": state.turn_number,
-                "devoured": state.outcome.reason == "devoured", "cpu": time.process_time() - start}
+        scores = sorted(state.outcome.scores, key=lambda s: s.total, reverse=True)
+        return {"winner": scores[0].total, "spread": scores[0].total - scores[-1].total,
+                "turns": state.turn_number, "devoured": state.outcome.reason == "devoured",
+                "cpu": time.process_time() - start, "winner_parts": _parts(scores[0])}
     config = make_config(players=opts["players"], seed=seed, **opts.get("config", {}))
     state = _finished(config, bots_of_kind(kind), kind)
     totals = sorted((s.total for s in state.outcome.scores), reverse=True)
@@ -116,14 +117,20 @@ def _groups(tasks: list[Task], results: list[dict[str, Any]], key: Callable[[Tas
     return groups
 
 
-def planner_study(games: int, seed: int, jobs: int, budget: int) -> dict[str, Any]:
+ROWS = ("easy", "normal", "hard", "2p")
+
+
+def planner_study(games: int, seed: int, jobs: int, budget: int, rows: tuple[str, ...] = ROWS) -> dict[str, Any]:
+    """The rows asked for (``ROWS``: the solo levels, 2-player games between planners)."""
+    levels = [r for r in ROWS[:3] if r in rows]
     tasks: list[Task] = [("solo", {"level": level, "budget": budget}, game_seed(seed, i))
-                         for level in ("easy", "normal", "hard") for i in range(games)]
-    tasks += [("planners", {"budget": budget}, game_seed(seed, i)) for i in range(games)]
+                         for level in levels for i in range(games)]
+    if "2p" in rows:
+        tasks += [("planners", {"budget": budget}, game_seed(seed, i)) for i in range(games)]
     results = run_all(tasks, jobs)
     groups = _groups(tasks, results, lambda t: t[1].get("level", "2 players"))
     table: dict[str, Any] = {}
-    for level in ("easy", "normal", "hard"):
+    for level in levels:
         rs = groups[level]
         table[level] = {"games": len(rs), "king_wins": 100 * mean(r["king_won"] for r in rs),
                         "king_vp": mean(r["king"] for r in rs), "your_vp": mean(r["you"] for r in rs),
@@ -132,37 +139,43 @@ def planner_study(games: int, seed: int, jobs: int, budget: int) -> dict[str, An
                         "king_parts": {p: mean(r["king_parts"][p] for r in rs) for p in PARTS},
                         "your_parts": {p: mean(r["your_parts"][p] for r in rs) for p in PARTS},
                         "king_printed": mean(r["king_printed"] for r in rs)}
-    rs = groups["2 players"]
-    table["2 players"] = {"games": len(rs), "winner_vp": mean(r["winner"] for r in rs),
+    rs = groups.get("2 players", [])
+    table["2 players"] = {} if not rs else {"games": len(rs), "winner_vp": mean(r["winner"] for r in rs),
                           "winner_vp_sd": pstdev([r["winner"] for r in rs]),
                           "in_30_45": 100 * mean(30 <= r["winner"] <= 45 for r in rs),
                           "spread": mean(r["spread"] for r in rs), "devoured": 100 * mean(r["devoured"] for r in rs),
-                          "turns": mean(r["turns"] for r in rs), "cpu": mean(r["cpu"] for r in rs)}
+                          "turns": mean(r["turns"] for r in rs), "cpu": mean(r["cpu"] for r in rs),
+                          "winner_parts": {p: mean(r["winner_parts"][p] for r in rs) for p in PARTS}}
     return {"study": "planner", "games": games, "seed": seed, "budget": budget, "table": table}
 
 
 def print_planner(res: dict[str, Any]) -> None:
     print(f"{res['games']} games per row, seed {res['seed']}, planner budget {res['budget']}\n")
+    levels = [r for r in ("easy", "normal", "hard") if r in res["table"]]
     print("| level | King wins | King's VP | your VP | ended by devouring | turns | CPU s/game |")
     print("|---|---|---|---|---|---|---|")
-    for level in ("easy", "normal", "hard"):
+    for level in levels:
         r = res["table"][level]
         print(f"| {level} | {r['king_wins']:.0f}% | {r['king_vp']:.1f} | {r['your_vp']:.1f} | {r['devoured']:.0f}% "
               f"| {r['turns']:.1f} | {r['cpu']:.2f} |")
     print("\nMean VP a game (Dreams: printed + the King's suit sets):\n")
     print("| level | King: Dreams | ritual | Forts | devoured | hand | you: Dreams | ritual | Forts | devoured "
           "| Upgrades |\n|---|---|---|---|---|---|---|---|---|---|---|")
-    for level in ("easy", "normal", "hard"):
+    for level in levels:
         r = res["table"][level]
         k, y = r["king_parts"], r["your_parts"]
         dreams = f"{k['dreams']:.1f} ({r['king_printed']:.1f} + {k['dreams'] - r['king_printed']:.1f})"
         print(f"| {level} | {dreams} | " + " | ".join(f"{k[p]:.1f}" for p in PARTS[1:]) + " | "
               + " | ".join(f"{y[p]:.1f}" for p in PARTS) + " |")
     r = res["table"]["2 players"]
+    if not r:
+        return
     print("\n| 2 players, planners | winner's VP | in 30-45 | winner - last | ended by devouring | turns "
           "| CPU s/game |\n|---|---|---|---|---|---|---|")
     print(f"| Standard, random pairs | {r['winner_vp']:.1f} ± {r['winner_vp_sd']:.1f} | {r['in_30_45']:.0f}% "
           f"| {r['spread']:.1f} | {r['devoured']:.0f}% | {r['turns']:.1f} | {r['cpu']:.2f} |")
+    w = r["winner_parts"]
+    print("\nThe 2-player winner's mean VP: " + ", ".join(f"{p} {w[p]:.1f}" for p in PARTS))
 
 
 def duel(games: int, seed: int, jobs: int, budget: int) -> dict[str, Any]:
@@ -230,9 +243,14 @@ def main() -> None:
     ap.add_argument("--budget", type=int, default=BUDGET, help="the planner's engine steps per decision")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+    ap.add_argument("--rows", default=",".join(ROWS), help="--planner: which rows (easy,normal,hard,2p)")
     args = ap.parse_args()
     if args.planner or args.duel:
-        res = (planner_study if args.planner else duel)(args.games, args.seed, args.jobs, args.budget)
+        rows = tuple(r for r in args.rows.split(",") if r)
+        if args.planner and (not rows or set(rows) - set(ROWS)):
+            raise SystemExit(f"--rows: choose among {','.join(ROWS)}")
+        res = (planner_study(args.games, args.seed, args.jobs, args.budget, rows) if args.planner
+               else duel(args.games, args.seed, args.jobs, args.budget))
         if args.json:
             print(json.dumps(res, indent=1))
         else:

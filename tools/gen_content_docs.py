@@ -25,13 +25,13 @@ NM = {n.number: n for n in C.nightmares}
 # Measured, not derived: share of games ending by devouring (%) and their median end turn, for 2 / 3 / 4
 # players, 100 games of GreedyBots per pair (seeds 5000-5099). Re-measure when cards or thresholds change.
 MEASURED = {
-    (1, 5): ((27, 42), (17, 39), (21, 44)),
-    (3, 7): ((36, 38), (40, 39), (26, 40)),
-    (4, 8): ((18, 44), (24, 42), (18, 40)),
-    (3, 6): ((22, 42), (10, 42), (7, 44)),
-    (2, 8): ((88, 30), (94, 30), (88, 32)),
-    (4, 6): ((12, 44), (6, 42), (6, 40)),
-    (1, 7): ((67, 36), (72, 36), (65, 36)),
+    (1, 5): ((59, 36), (18, 42), (20, 40)),
+    (3, 7): ((69, 32), (33, 39), (31, 40)),
+    (4, 8): ((63, 34), (16, 42), (12, 44)),
+    (3, 6): ((62, 34), (5, 45), (8, 42)),
+    (2, 8): ((91, 26), (84, 30), (83, 32)),
+    (4, 6): ((54, 38), (1, 45), (0, None)),
+    (1, 7): ((88, 28), (64, 36), (60, 36)),
 }
 PAIR_AIMS = [  # CHOOSING NIGHTMARES, in the rulebook's order
     ((1, 5), "climbing the Ritual track"),
@@ -579,24 +579,25 @@ def king_section() -> None:
     w(
         "### Decisions",
         "",
-        "* **Ritual**: 1/3/5 steps, and the higher marker on a 4 at Power 1 and 3, on a 3 or 4 at Power 5:",
-        "  more Power climbs further, and only the strongest row favours the front, where the VP spaces",
-        "  grow fastest (tuned against the planner bot after the Dream re-tune: docs/balance.md).",
-        "* **Summon** adds Fort production at Power 3 and the Marked Areas at Power 5, the two extras the",
-        "  solo rules name, one at a time.",
+        "* **Ritual**: 1/3/5 steps, and the higher marker only on a 4 at every Power: more Power climbs",
+        "  further, and the lower marker climbs three times in four, away from the front where the VP",
+        "  spaces grow fastest (tuned against the planner bot: docs/balance.md, step 3).",
+        "* **Summon** adds both extras the solo rules name, Fort production and the Marked Areas, at",
+        "  Power 5 only (step 3 of the tuning; Power 3 produced in its Fort areas too before).",
         "* **Fortify**: for every die value, Fort levels, cards and devoured units never shrink with Power,",
-        "  their total grows, and the King never removes more Followers than the levels it builds. It",
+        "  and the King never removes more Followers than the levels it builds. It",
         "  builds at most 2 levels, draws at most 1 card and devours at most 1 unit per roll, and removes",
         "  a Follower on every roll (tuned with the Ritual rows, docs/balance.md).",
         "* **Develop** places its Cultists as the rules say: on the Maneuver Day space from Power 3, on the",
         "  Perform Ritual one too at Power 5.",
-        "* **Combat cards**: the Basic Combat matches a player's (1⚔ 1⛨); the Shield is the stronger",
-        "  defender (1⚔ 2⛨) and carries its return clause.",
+        "* **Combat cards**: the Basic Combat is a bare threat (1⚔ 0⛨); the Shield is the defender",
+        "  (1⚔ 1⛨) and carries its return clause (both weaker than at first, docs/balance.md step 3).",
         "* **Nightmares**: each keeps its Nightmare's essence (the Stair hunts Followers, the Glutton",
         "  takes 3 from the crowd, the Drum brings conflict where you are, the Archivist eats only Shadows",
         "  and pays in cards, the Procession walks with the King, climbs and comes home, the Collector takes",
         "  the King's own and pays in cards, the Howls fight and devour, the Sleeper surfaces anywhere).",
-        "  Failures are small: a Shadow, a card or a step.",
+        "  Failures are small: a Shadow, a card or a step. The Nightmares that serve the King (the Stair's",
+        "  and the Procession's climbs, the Archivist's and the Collector's cards) act once fewer (step 3).",
         "",
     )
 
@@ -739,13 +740,17 @@ w(
     f"* **Dreams: {len(DR[1])} cards, VP {min(vps)}-{max(vps)}** "
     f"({', '.join(f'{n}×{v}' for v, n in sorted(vps.items()))};"
     f" average {avg_vp:.2f}). The rulebook's scoring example takes 15 of 34 VP from Dreams and says Dreams",
-    "  give the majority: a player who plays 4-6 Dreams scores 13-19 VP from them, plus 4-12 from the",
+    "  give the majority: a player who plays 4-6 Dreams scores 16-24 VP from them, plus 4-12 from the",
     "  two Ritual markers, 1-4 from Forts, 0-2 from Upgrades and the Devoured bonus: 30-40 VP is typical. Needs are",
     "  sized to the board and to a player who pursues them (the planner bot, docs/balance.md): 12 areas on",
-    "  the small side (5 controlled areas is 3 VP, 6 is 4 VP), 10 Fort levels per player (6 is 2 VP, 8 is",
-    "  3 VP), 20 Followers (15 on the board is 4 VP), ritual space 12 (the first ritual space) is 4 VP; the",
-    "  easiest goals (a Fort of 3 levels, a Ritual marker on space 6) score 2 VP (1 VP before the solo",
-    "  King's tuning: docs/balance.md, step 2, raised every Dream of 1-2 VP by 1). Most Dreams need one",
+    "  the small side (6 controlled areas is 4 VP, 7 is 5 VP), 10 Fort levels per player (8 on the board is",
+    "  4 VP), 20 Followers (17 on the board is 5 VP), ritual space 14 is 5 VP; the",
+    "  easiest goals (a Fort of 3 levels, a Ritual marker on space 8) score 3 VP. Step 3 of the tuning",
+    "  (docs/balance.md) asked one step more of every need the boards allow (an area, a presence, 2 Fort",
+    "  levels, 2 Followers, 2 Ritual spaces, a card, an Upgrade, a Follower in Limbo; not the Marked,",
+    "  corner, Cathedral or Nightmare areas, conflicts won in a turn, nor a full hand; the Dreams of",
+    "  devoured Followers ask 1 fewer) and added 1 VP to every Dream: fewer, bigger Dreams, as the",
+    "  scoring example's 15 VP of Dreams suggests. Most Dreams need one",
     "  thing; two-condition Dreams pair something easy with something demanding. Three carry a small",
     "  effect when played.",
     f"* **{sum(d.cathedral for d in DR[1])} Dreams carry the Cathedral icon**: in the Variable Length Game 12 pieces "
@@ -834,15 +839,16 @@ w(
     "  still within 0-3 Attacks and 0-2 Defenses, to face the stronger Stage 2 Shadows. The Ploys that",
     "  only command or devour are good fighting cards, since they are dead until the Cathedral is complete",
     "  (the Stage 2 cards arrive at the Stage II space, four pieces before the Nightmares).",
-    f"* **Dreams: {len(DR[2])} cards, VP 2-5** (average {mean(DR[2], lambda d: d.vp):.2f} against {avg_vp:.2f}"
-    " in Stage 1), for fuller",
-    "  boards: 7 areas, 5 symbols, 8 areas of presence, 3 Forts of 3 levels or all 10 Fort levels,",
-    "  Ritual space 15 or both markers on 9, 6 Upgrades, a full hand of 8 cards, 16 Followers on the board,",
-    "  2 conflicts won in a turn with 5 areas controlled. Suits split "
+    f"* **Dreams: {len(DR[2])} cards, VP {min(d.vp for d in DR[2])}-{max(d.vp for d in DR[2])}**"
+    f" (average {mean(DR[2], lambda d: d.vp):.2f} against {avg_vp:.2f} in Stage 1), for fuller",
+    "  boards: 8 areas, 5 symbols, 9 areas of presence, 3 Forts of 3 levels or all 10 Fort levels,",
+    "  Ritual space 17 or both markers on 11, 7 Upgrades, a full hand of 8 cards, 18 Followers on the board,",
+    "  2 conflicts won in a turn with 6 areas controlled. Suits split "
     f"{'/'.join(str(sum(d.suit == x.id for d in DR[2])) for x in C.suits)}, so each suit has 11-12 cards over",
     "  both stages for the King's scoring.",
     "  Three Dreams need a Nightmare's area (present in both, control one, your Shaper in one) and two",
-    "  need your devoured Followers (4 for 3 VP, 6 for 5 VP): devouring your own is rewarded beyond the",
+    "  need your devoured Followers (3 for 4 VP, 5 for 6 VP; the 1-2 player Devoured numbers are 3-6):",
+    "  devouring your own is rewarded beyond the",
     f"  ranking. {sum(d.effect != s.NO_EFFECT for d in DR[2])} carry a small effect (play 1 Ploy, 2 Followers"
     " back from Limbo, or command",
     "  a Nightmare).",
@@ -870,6 +876,11 @@ w(
 )
 
 
+def _measured(a: int, b: int, i: int) -> str:
+    share, turn = MEASURED[(a, b)][i]
+    return f"{share}%" if turn is None else f"{share}% (turn {turn})"
+
+
 def th(n: int) -> str:
     return threshold_text(NM[n].devoured)
 
@@ -887,8 +898,10 @@ w(
     "  thresholds switched off) command 4-7 times and devour 5-15 units in all of Stage 2. A table of",
     "  20-30 units on the board could swallow far larger numbers, but numbers of 20+ would never be",
     "  reached; the Devoured Units numbers are sized to that measured pace instead, and grow by 1 a step",
-    "  with the players (more reactions, more commands). Players who seek the Nightmares command more than",
-    "  the bots do, so these games end sooner than the bots' do.",
+    "  from 3 to 4 players (more reactions, more commands). The 1-2 player numbers are lower (3-6): two",
+    "  planning bots ran to the Time track and scored 55-60 VP, and the solo King pulled ahead in long",
+    "  games (docs/balance.md, step 3). Players who seek the Nightmares command more than the bots do,",
+    "  so these games end sooner than the bots' do.",
     "* **Every command first moves its Nightmare** (it starts in the Cathedral space, where nothing can be",
     "  devoured); each move enters an area matching the card's filter, never one entered in the same",
     "  activation nor the start, and a Nightmare with no allowed area stops where it is. Commands resolve",
@@ -897,13 +910,13 @@ w(
     f"* **1, The Stair of Mouths** ({th(1)}): hunts Followers (2 moves into areas with Followers),",
     "  devours 2 and gives its commander a free climb onto an open or special space. A low number and a",
     "  hunger for player units make it aggressive; the climb makes it a Ritual Nightmare.",
-    f"* **2, The Glutton Below** ({th(2)}): the lowest number, and the biggest single meal: one move",
+    f"* **2, The Glutton Below** ({th(2)}): one of the lowest numbers, and the biggest single meal: one move",
     "  into the most crowded adjacent area, then 3 units devoured. Whatever it is paired with, the game",
     "  ends soon after it enters.",
     f"* **3, The War Drum** ({th(3)}): goes where your rivals are, adds a Shadow there, resolves a",
     "  conflict there (any two sides: you may set a rival against the Shadows) and devours 1 unit of the",
     "  commander's choice: a conflict every command and a fight over whose units feed the ranking.",
-    f"* **4, The Pale Archivist** ({th(4)}): the highest number and the gentlest hunger, 1 Shadow per",
+    f"* **4, The Pale Archivist** ({th(4)}): the highest numbers and the gentlest hunger, 1 Shadow per",
     "  command (never a player's Follower), paid back with 2 cards drawn and 1 Upgrade and 1 Ploy played.",
     "  On its own it rarely ends the game before the Time track does.",
     f"* **5, The Candle Procession** ({th(5)}): always starts from and returns to the Cathedral, so it",
@@ -933,7 +946,7 @@ w(
     "  devours and the Collector devours the commander's own Followers, up to 3 at a time: the 8/5/3/2",
     "  ranking (and the Dreams *Fed to the Dark* and *Beloved of the Maw*) becomes a race.",
     "* **2 & 8, game end triggered quickly after Nightmares enter play**: the Sleeper defers to the",
-    f"  Glutton's {pt(2, 8)}, the lowest number of any pair, and the two devour 3 and 2 units a command,",
+    f"  Glutton's {pt(2, 8)}, among the lowest of any pair, and the two devour 3 and 2 units a command,",
     "  the fastest pair: two or three commands can end the game.",
     "* **4 & 6, card drawing and a lot of cards played**: the Archivist draws 2 and plays 2 cards, the",
     "  Collector draws up to 3; the Archivist's high number keeps the game long enough to play them.",
@@ -942,12 +955,15 @@ w(
     f"  {pt(1, 7)} is the second lowest of the suggested pairs.",
     "",
     "Measured with greedy bots (100 games per pair and player count, seeds 5000-5099): the share of",
-    "games that end by devouring, and the median turn they end on (Stage 2 begins at turn 13-15).",
+    "games that end by devouring, and the median turn they end on (Stage 2 begins at turn 13-15). With",
+    "1-2 players the lower numbers (step 3 of the tuning) end most games by devouring whatever the pair;",
+    "the pairs keep their order (2 & 8 and 1 & 7 first, 4 & 6 last), and their character shows most",
+    "with 3-4 players. Measured again after step 3 (the Dreams changed the greedy bots' games too).",
     "",
 )
 table(
     ["Pair", "Rulebook's aim", "2 players", "3 players", "4 players"],
-    [[f"{a} & {b}", aim] + [f"{MEASURED[(a, b)][i][0]}% (turn {MEASURED[(a, b)][i][1]})" for i in range(3)]
+    [[f"{a} & {b}", aim] + [_measured(a, b, i) for i in range(3)]
      for (a, b), aim in PAIR_AIMS],
 )
 
