@@ -482,6 +482,10 @@ class PlannerBot:
         # choice, is exactly what it would be without the table.
         self._quick_memo: dict[GameState, tuple[A.Action, int]] = {}
         self._eval_memo: dict[GameState, float] = {}
+        # The positions the quick policy reached trying each option, by the identity of the position
+        # it tried them from: the rollout then goes on from the option it chose without resolving
+        # that step again (the step is still counted, so the budget is unchanged).
+        self._tried: dict[int, tuple[GameState, dict[A.Action, GameState]]] = {}
 
     # -- the decision
 
@@ -496,6 +500,7 @@ class PlannerBot:
         self._steps = 0
         self._quick_memo.clear()
         self._eval_memo.clear()
+        self._tried.clear()
         special = self._special(view.state, seat, d)
         if special is not None:
             return special
@@ -530,6 +535,7 @@ class PlannerBot:
             raise ValueError("the bot was asked to advise when it has no decision")
         seat = view.seat
         self._steps = 0
+        self._tried.clear()
         # As ``choose``: a decision with its own logic, else the best look ahead (one sample of
         # the hidden cards serves the choice and the ranking, so they agree).
         special = self._special(view.state, seat, d) if len(d.options) > 1 else d.options[0]
@@ -548,7 +554,19 @@ class PlannerBot:
 
     def _apply(self, state: GameState, action: A.Action) -> GameState:
         self._steps += 1
+        tried = self._tried.get(id(state))
+        if tried is not None and tried[0] is state and action in tried[1]:
+            return tried[1][action]
         return apply(state, action)
+
+    def _try(self, state: GameState, action: A.Action) -> GameState:
+        """``_apply``, remembering the position reached for the rollout that may follow it."""
+        after = self._apply(state, action)
+        tried = self._tried.get(id(state))
+        if tried is None or tried[0] is not state:
+            tried = self._tried[id(state)] = (state, {})
+        tried[1][action] = after
+        return after
 
     def _rollout(self, state: GameState, seat: int, turn: int) -> GameState:
         """Follow the seat's own decisions of this turn (and the other side's cards in a conflict)
@@ -591,7 +609,7 @@ class PlannerBot:
         for option in options:
             prior = self._prior(state, seat, option)
             try:
-                value = self._evaluate(self._apply(state, option), seat) + prior
+                value = self._evaluate(self._try(state, option), seat) + prior
             except Exception:  # noqa: BLE001
                 value = prior - 1.0
             if value > best_value:
