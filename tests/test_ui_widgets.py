@@ -352,3 +352,44 @@ def test_game_screen_snapshot_80x24(snap_compare, tmp_path):
 
 def test_game_screen_snapshot_120x40(snap_compare, tmp_path):
     assert snap_compare(create_app(_played(SOLO, SNAPSHOT_MOVES), save_dir=tmp_path), terminal_size=BIG)
+
+
+def test_a_panel_sized_to_its_content_follows_it_at_every_change_drawing_it_once():
+    """FitsContent: the height is measured from the new content (Textual keeps the last height per
+    width: the panel lagged one change behind), and what was rendered to compare is what is drawn."""
+    from textual.app import App
+    from textual.reactive import reactive
+
+    from nctui.ui.widgets.common import FitsContent
+
+    class Lines(FitsContent):
+        DEFAULT_CSS = "Lines { height: auto; }"
+        view = reactive((1, "a"), repaint=False)
+        renders = 0
+
+        def render(self):
+            self.renders += 1
+            count, word = self.view
+            return "\n".join(f"{word} {i}" for i in range(count))
+
+    class Host(App):
+        def compose(self):
+            yield Lines()
+
+    async def go():
+        app = Host()
+        async with app.run_test(size=(40, 20)) as pilot:
+            panel = app.query_one(Lines)
+            await pilot.pause()
+            heights = []
+            for count in (3, 5, 2):
+                panel.view = (count, "a")
+                await pilot.pause()
+                heights.append(panel.size.height)
+            assert heights == [3, 5, 2]
+            before = panel.renders
+            panel.view = (2, "b")  # the same height, other words
+            await pilot.pause()
+            assert panel.renders == before + 1 and "b 1" in str(panel.render())
+
+    run(go())

@@ -10,6 +10,7 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.geometry import Region
 from textual.message import Message
+from textual.visual import visualize
 from textual.widget import Widget
 
 from ...describe import seat_letter, seat_name
@@ -122,6 +123,9 @@ class OptionsPicked(Message):
         super().__init__()
 
 
+_VISUAL = "_render.visual"  # Widget._render's key in Widget._layout_cache (Textual is pinned exactly)
+
+
 class FitsContent(Widget):
     """A widget sized to its content (``height: auto``), redrawn only when what it draws
     changed, and laying the screen out again only when its height changed. Every change hands
@@ -163,13 +167,21 @@ class FitsContent(Widget):
             self._drawn = None
             self.refresh(layout=True)
             return
-        drawn = (width, self.has_focus, self.render())
+        content = self.render()
+        drawn = (width, self.has_focus, content)
         if drawn == self._drawn:
             return
+        # Measured and drawn from this one rendering: Textual's cached height (kept per width) and
+        # cached visual would otherwise be the previous content's, so the panel kept its old height
+        # until the next change, and a second rendering drew it.
+        visual = visualize(self, content, markup=self._render_markup)
+        self.clear_cached_dimensions()
+        self._layout_cache[_VISUAL] = visual
         layout = self.get_content_height(self.app.size, self.app.size, width) != self.size.height
         self._refitting = True
         try:
             self.refresh(layout=layout)
         finally:
             self._refitting = False
+        self._layout_cache[_VISUAL] = visual
         self._drawn = drawn
