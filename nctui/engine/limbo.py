@@ -56,6 +56,8 @@ def offer(state: GameState) -> GameState:
     d = state.decision
     if d is None:
         return state
+    if holder(state, d) == 0 and not (d.options and isinstance(d.options[-1], ReturnFromLimbo)):
+        return state  # nothing to take back, and none offered: ``offer`` appends them last
     options = _base(d) + returns(state, d)
     return state if options == d.options else replace(state, decision=replace(d, options=options))
 
