@@ -117,12 +117,13 @@ def _groups(tasks: list[Task], results: list[dict[str, Any]], key: Callable[[Tas
     return groups
 
 
-ROWS = ("easy", "normal", "hard", "2p")
+LEVELS = ("easy", "normal", "hard")
+ROWS = (*LEVELS, "2p")
 
 
 def planner_study(games: int, seed: int, jobs: int, budget: int, rows: tuple[str, ...] = ROWS) -> dict[str, Any]:
     """The rows asked for (``ROWS``: the solo levels, 2-player games between planners)."""
-    levels = [r for r in ROWS[:3] if r in rows]
+    levels = [r for r in LEVELS if r in rows]
     tasks: list[Task] = [("solo", {"level": level, "budget": budget}, game_seed(seed, i))
                          for level in levels for i in range(games)]
     if "2p" in rows:
@@ -151,7 +152,7 @@ def planner_study(games: int, seed: int, jobs: int, budget: int, rows: tuple[str
 
 def print_planner(res: dict[str, Any]) -> None:
     print(f"{res['games']} games per row, seed {res['seed']}, planner budget {res['budget']}\n")
-    levels = [r for r in ("easy", "normal", "hard") if r in res["table"]]
+    levels = [r for r in LEVELS if r in res["table"]]
     print("| level | King wins | King's VP | your VP | ended by devouring | turns | CPU s/game |")
     print("|---|---|---|---|---|---|---|")
     for level in levels:

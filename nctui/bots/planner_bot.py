@@ -479,13 +479,10 @@ class PlannerBot:
         # The quick policy's choice in a position, and the engine steps it took, for one decision's
         # look ahead: rollouts of different options often meet the same position (Followers moved
         # in another order, say). Looking it up counts the same steps, so the budget, and so every
-        # choice, is exactly what it would be without the table.
-        self._quick_memo: dict[GameState, tuple[A.Action, int]] = {}
+        # choice, is exactly what it would be without the table. With the choice, the position it
+        # leads to (None if its step failed): the rollout goes on from there.
+        self._quick_memo: dict[GameState, tuple[A.Action, int, GameState | None]] = {}
         self._eval_memo: dict[GameState, float] = {}
-        # The positions the quick policy reached trying each option, by the identity of the position
-        # it tried them from: the rollout then goes on from the option it chose without resolving
-        # that step again (the step is still counted, so the budget is unchanged).
-        self._tried: dict[int, tuple[GameState, dict[A.Action, GameState]]] = {}
 
     # -- the decision
 
@@ -500,7 +497,6 @@ class PlannerBot:
         self._steps = 0
         self._quick_memo.clear()
         self._eval_memo.clear()
-        self._tried.clear()
         special = self._special(view.state, seat, d)
         if special is not None:
             return special
@@ -535,7 +531,6 @@ class PlannerBot:
             raise ValueError("the bot was asked to advise when it has no decision")
         seat = view.seat
         self._steps = 0
-        self._tried.clear()
         # As ``choose``: a decision with its own logic, else the best look ahead (one sample of
         # the hidden cards serves the choice and the ranking, so they agree).
         special = self._special(view.state, seat, d) if len(d.options) > 1 else d.options[0]
@@ -554,19 +549,7 @@ class PlannerBot:
 
     def _apply(self, state: GameState, action: A.Action) -> GameState:
         self._steps += 1
-        tried = self._tried.get(id(state))
-        if tried is not None and tried[0] is state and action in tried[1]:
-            return tried[1][action]
         return apply(state, action)
-
-    def _try(self, state: GameState, action: A.Action) -> GameState:
-        """``_apply``, remembering the position reached for the rollout that may follow it."""
-        after = self._apply(state, action)
-        tried = self._tried.get(id(state))
-        if tried is None or tried[0] is not state:
-            tried = self._tried[id(state)] = (state, {})
-        tried[1][action] = after
-        return after
 
     def _rollout(self, state: GameState, seat: int, turn: int) -> GameState:
         """Follow the seat's own decisions of this turn (and the other side's cards in a conflict)
@@ -575,6 +558,7 @@ class PlannerBot:
             d = state.decision
             if d is None or state.turn_number != turn or self._steps + len(d.options) > self._limit:
                 break
+            after = None
             if d.seat != seat:
                 if _fight(state.work) is None:
                     break
@@ -582,39 +566,47 @@ class PlannerBot:
             elif d.kind in ("discard_dreams", "draw_dream", "discard_development"):
                 break
             else:
-                action = self._quick(state, seat, d)
-            state = self._apply(state, action)
+                action, after = self._quick(state, seat, d)
+            if after is None:
+                state = self._apply(state, action)
+            else:  # the quick policy resolved this step trying the option: counted, not resolved again
+                self._steps += 1
+                state = after
         return state
 
-    def _quick(self, state: GameState, seat: int, d) -> A.Action:
-        """One-ply greedy choice, used inside rollouts."""
+    def _quick(self, state: GameState, seat: int, d) -> tuple[A.Action, GameState | None]:
+        """One-ply greedy choice, used inside rollouts, and the position it leads to when the
+        choice was tried (None: not tried, or its step failed)."""
         options = d.options
         if len(options) == 1:
-            return options[0]
+            return options[0], None
         if d.kind == "play_combat_card":
-            return self._card_heuristic(state, seat, d)
+            return self._card_heuristic(state, seat, d), None
         if d.kind == "plays_first":
-            return self._plays_first(seat, d)
+            return self._plays_first(seat, d), None
         known = self._quick_memo.get(state)
         if known is not None:
             self._steps += known[1]
-            return known[0]
+            return known[0], known[2]
         before = self._steps
-        best = self._greedy(state, seat, options)
-        self._quick_memo[state] = (best, self._steps - before)
-        return best
+        best, after = self._greedy(state, seat, options)
+        self._quick_memo[state] = (best, self._steps - before, after)
+        return best, after
 
-    def _greedy(self, state: GameState, seat: int, options: tuple[A.Action, ...]) -> A.Action:
-        best, best_value = options[0], float("-inf")
+    def _greedy(self, state: GameState, seat: int, options: tuple[A.Action, ...]) -> tuple[A.Action, GameState | None]:
+        best, best_after, best_value = options[0], None, float("-inf")
         for option in options:
             prior = self._prior(state, seat, option)
+            after: GameState | None = None
             try:
-                value = self._evaluate(self._try(state, option), seat) + prior
+                reached = self._apply(state, option)
+                value = self._evaluate(reached, seat) + prior
+                after = reached
             except Exception:  # noqa: BLE001
                 value = prior - 1.0
             if value > best_value:
-                best, best_value = option, value
-        return best
+                best, best_after, best_value = option, after, value
+        return best, best_after
 
     def _evaluate(self, state: GameState, seat: int) -> float:
         """``evaluate``, remembered for one decision's look ahead (positions met again)."""

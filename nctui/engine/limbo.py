@@ -56,9 +56,10 @@ def offer(state: GameState) -> GameState:
     d = state.decision
     if d is None:
         return state
-    if holder(state, d) == 0 and not (d.options and isinstance(d.options[-1], ReturnFromLimbo)):
-        return state  # nothing to take back, and none offered: ``offer`` appends them last
-    options = _base(d) + returns(state, d)
+    extra = returns(state, d)
+    if not extra and not (d.options and isinstance(d.options[-1], ReturnFromLimbo)):
+        return state  # nothing to take back, and none offered (they always come last)
+    options = _base(d) + extra
     return state if options == d.options else replace(state, decision=replace(d, options=options))
 
 
