@@ -393,3 +393,92 @@ def test_a_panel_sized_to_its_content_follows_it_at_every_change_drawing_it_once
             assert panel.renders == before + 1 and "b 1" in str(panel.render())
 
     run(go())
+
+
+def test_a_panel_given_a_new_width_is_laid_out_once_at_its_height_for_that_width():
+    """FitsContent in a Pane: a panel whose lines depend on its width is measured at the width the
+    layout gives it (it was measured at its old width, and only a second layout of the whole
+    screen, asked for by Textual's new virtual sizes, corrected it; those layouts are not asked
+    for any more, so the first must be right)."""
+    from textual.app import App
+    from textual.reactive import reactive
+    from textual.screen import Screen
+
+    from nctui.ui.widgets.common import FitsContent, Pane
+
+    class Wide(FitsContent):
+        """As many lines as 60 cells take at its width (the board, the hand: lines fill it)."""
+        DEFAULT_CSS = "Wide { height: auto; }"
+        view = reactive(0, repaint=False)
+
+        def render(self):
+            width = max(self.content_width, 1)
+            return "\n".join("x" * width for _ in range(-(-60 // width)))
+
+    class Host(App):
+        CSS = "Pane { height: auto; max-height: 100%; } #box { width: 30; }"
+
+        def compose(self):
+            with Pane(id="box"):
+                yield Wide()
+
+    layouts = []
+    original = Screen._refresh_layout
+
+    def counted(self, *args, **kwargs):
+        layouts.append(self)
+        return original(self, *args, **kwargs)
+
+    async def go():
+        app = Host()
+        async with app.run_test(size=(40, 20)) as pilot:
+            panel = app.query_one(Wide)
+            await pilot.pause()
+            assert panel.size.height == 2  # 60 cells at 30
+            Screen._refresh_layout = counted
+            try:
+                app.query_one("#box").styles.width = 12
+                await pilot.pause()
+                await pilot.pause()
+            finally:
+                Screen._refresh_layout = original
+            assert panel.size == (12, 5)  # 60 cells at 12, measured at 12
+            assert app.query_one("#box").size.height == 5
+            assert len(layouts) == 1
+
+    run(go())
+
+
+def test_the_log_shows_a_new_line_at_once_unless_scrolled_back():
+    """GameLog: a line written is in view in the frame that draws it (RichLog's auto scroll
+    scrolled after that frame, in a frame of its own); scrolled back to read, it stays put."""
+    from textual.app import App
+
+    from nctui.ui.widgets.log import GameLog
+
+    class Host(App):
+        CSS = "GameLog { height: 6; }"
+
+        def compose(self):
+            yield GameLog()
+
+    async def go():
+        app = Host()
+        async with app.run_test(size=(40, 12)) as pilot:
+            log = app.query_one(GameLog)
+            await pilot.pause()
+            for i in range(20):
+                log.write(f"line {i}")
+            await pilot.pause()
+            log.write("line 20")
+            assert log.scroll_y == log.max_scroll_y == 21 - log.scrollable_content_region.height
+            await pilot.pause()
+            log.scroll_to(y=0, animate=False, immediate=True)
+            log.write("line 21")
+            await pilot.pause()
+            assert log.scroll_y == 0
+            log.scroll_end(animate=False, immediate=True)  # back at the bottom: it follows again
+            log.write("line 22")
+            assert log.scroll_y == log.max_scroll_y
+
+    run(go())

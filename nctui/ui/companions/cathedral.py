@@ -15,13 +15,14 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, RichLog, Static
+from textual.widgets import RichLog, Static
 
 from ...companions.cathedral import words
 from ...companions.cathedral.facts import CathedralFacts
 from ...companions.cathedral.pieces import CATHEDRAL, name_of, size_of
 from ...companions.cathedral.state import CathedralState, Place
 from ...store import StoreError
+from ..widgets.footer import StableFooter
 from .base import GAME_KEYS, CompanionScreen
 from .cathedral_board import city_text
 
@@ -67,7 +68,7 @@ class CathedralScreen(CompanionScreen):
         log = RichLog(id="cat-log", wrap=True, markup=False)
         log.can_focus = False  # the arrow keys move the building, not the log
         yield log
-        yield Footer()
+        yield StableFooter()
 
     def on_mount(self) -> None:
         self.query_one("#cat-city").border_title = "City"

@@ -9,12 +9,13 @@ from typing import Any, cast
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, OptionList, RichLog, Static
+from textual.widgets import OptionList, RichLog, Static
 
 from ...companions.dreamers import words
 from ...companions.dreamers.content import content
 from ...companions.dreamers.facts import DreamersFacts
 from ...companions.dreamers.state import Die, DreamersState
+from ..widgets.footer import StableFooter
 from .base import OptionsScreen
 
 LETTER = ("D", "E", "I", "F")  # the Depths, Envy, Imprisonment, Primeval Fear
@@ -57,7 +58,7 @@ class DreamersScreen(OptionsScreen):
                 log = RichLog(id="dr-log", wrap=True, markup=False)
                 log.can_focus = False
                 yield log
-        yield Footer()
+        yield StableFooter()
 
     def on_mount(self) -> None:
         self.query_one("#dr-table").border_title = "Players, bag and Nightmares"

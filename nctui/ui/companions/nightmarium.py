@@ -13,11 +13,12 @@ from typing import Any, cast
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, OptionList, RichLog, Static
+from textual.widgets import OptionList, RichLog, Static
 
 from ...companions.nightmarium import words
 from ...companions.nightmarium.cards import LEGIONS, PARTS, card
 from ...companions.nightmarium.state import HIDDEN, NightmariumState
+from ..widgets.footer import StableFooter
 from .base import OptionsScreen
 
 LEGION_LETTER = {"necronauts": "N", "insektoids": "I", "chimeridae": "C", "homunculi": "H"}
@@ -68,7 +69,7 @@ class NightmariumScreen(OptionsScreen):
                 log = RichLog(id="nm-log", wrap=True, markup=False)
                 log.can_focus = False
                 yield log
-        yield Footer()
+        yield StableFooter()
 
     def on_mount(self) -> None:
         self.query_one("#nm-players").border_title = "Creatures"

@@ -18,11 +18,10 @@ from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer
 
 from ...describe import (
     END_REASONS,
@@ -42,8 +41,9 @@ from ..client import GameClient
 from ..rules.topics import refusal_words, topic_for_decision, topic_for_error  # rules: R and refusals
 from ..widgets.board import BoardView, cell_lines_for, legal_areas, region_entries
 from ..widgets.cards import entries as card_entries
-from ..widgets.common import OptionsPicked, seat_style
+from ..widgets.common import OptionsPicked, Pane, seat_style
 from ..widgets.decision import DecisionPanel, Prompt
+from ..widgets.footer import StableFooter
 from ..widgets.hand import HandView
 from ..widgets.log import GameLog
 from ..widgets.matrix import MatrixView, legal_spaces
@@ -127,20 +127,20 @@ class GameScreen(FlowsMixin, Screen[None]):
         yield PanelTabs(id="panel-tabs")
         with Horizontal(id="body"):
             with Vertical(id="col-a"):
-                with VerticalScroll(id="board-pane", classes="pane", can_focus=False):
+                with Pane(id="board-pane", classes="pane"):
                     yield BoardView(id="board")
-                with VerticalScroll(id="matrix-pane", classes="pane", can_focus=False):
+                with Pane(id="matrix-pane", classes="pane"):
                     yield MatrixView(id="matrix")
-                with VerticalScroll(id="tracks-pane", classes="pane", can_focus=False):
+                with Pane(id="tracks-pane", classes="pane"):
                     yield TracksView(id="tracks")
             with Vertical(id="col-b"):
                 yield DecisionPanel(id="decision")
-                with VerticalScroll(id="hand-pane", classes="pane", can_focus=False):
+                with Pane(id="hand-pane", classes="pane"):
                     yield HandView(id="hand")
-                with VerticalScroll(id="players-pane", classes="pane", can_focus=False):
+                with Pane(id="players-pane", classes="pane"):
                     yield PlayersView(id="players")
                 yield GameLog(id="log", classes="pane")
-        yield Footer()
+        yield StableFooter()
 
     def on_mount(self) -> None:
         if self not in self.app.screen_stack:

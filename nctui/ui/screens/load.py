@@ -20,13 +20,14 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ... import saves
 from ...session.protocol import Summary
 from ...session.session import SessionError, open_session
 from ..widgets.decision import HINT
+from ..widgets.footer import StableFooter
 
 if TYPE_CHECKING:
     from ..app import NctuiApp
@@ -171,7 +172,7 @@ class LoadScreen(Screen[None]):
         empty = "No unfinished game." if self.unfinished else "No saved games yet."
         yield Static(f"{empty} A game autosaves after every decision.", id="load-empty")
         yield Static("↑↓ or j/k choose · Enter continue · d delete · b or Escape back", id="load-hint")
-        yield Footer()
+        yield StableFooter()
 
     def _options(self) -> list[Option]:
         return [Option(listing_text(g._replace(problem=self.problems.get(g.path, g.problem)),

@@ -26,7 +26,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Input, Label, Static
+from textual.widgets import Button, Input, Label, Static
 
 from ...describe import SEAT_LETTERS
 from ...engine.config import (
@@ -43,6 +43,7 @@ from ...engine.config import (
 from ...session.session import UndoMode
 from ..widgets.common import SEAT_COLOURS
 from ..widgets.decision import HINT
+from ..widgets.footer import StableFooter
 
 if TYPE_CHECKING:
     from ..app import NctuiApp
@@ -198,7 +199,7 @@ class NewGameScreen(Screen[None]):
                 yield Static("same seed & settings, same game", classes="note")
             yield Button(self.START, id="start", variant="primary", compact=True)
         yield Static(id="problems")
-        yield Footer()
+        yield StableFooter()
 
     def _extra_fields(self) -> ComposeResult:
         """Settings a screen built on this one adds at the top (a room on a server: its name)."""

@@ -13,7 +13,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ... import saves
@@ -21,6 +21,7 @@ from ...practice import Position, positions
 from ...scenarios import ScenarioError
 from ...session.session import SessionError, scenario_session
 from ..widgets.decision import HINT
+from ..widgets.footer import StableFooter
 
 if TYPE_CHECKING:
     from ..app import NctuiApp
@@ -80,7 +81,7 @@ class PracticeScreen(Screen[None]):
                          id="positions")
         yield Static(f"Yours: {saves.scenario_dir(self.folder)} (x in a game saves the position there) · "
                      "Enter play · b back", id="practice-hint")
-        yield Footer()
+        yield StableFooter()
 
     def action_move(self, delta: int) -> None:
         menu = self.query_one("#positions", OptionList)

@@ -20,10 +20,11 @@ from textual.containers import Container, Vertical, VerticalScroll
 from textual.geometry import Size
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..rules import Section, Summary, blocks, get_summary, matches, search_words
+from ..widgets.footer import StableFooter
 
 MATCH = Style(color="black", bgcolor="yellow")
 CURRENT = Style(color="black", bgcolor="bright_cyan", bold=True, underline=True)  # underlined: not by colour alone
@@ -224,7 +225,7 @@ class RulesScreen(Screen[None]):
                 yield ContentsList(id="rules-contents")
             with VerticalScroll(id="rules-body"):
                 yield RulesText(id="rules-text")
-        yield Footer()
+        yield StableFooter()
 
     def on_mount(self) -> None:
         self._fill_contents()

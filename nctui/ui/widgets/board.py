@@ -58,6 +58,7 @@ LEGEND = Style(color="#9a9aaa")
 NIGHTMARE = Style(color="#ff87af", bold=True)
 LEGAL = Style(bgcolor="#20384a", bold=True)  # an option of the due decision
 CURSOR = Style(bgcolor="#2f5f8f", bold=True)
+UNDERLINE = Style(underline=True)  # the bottom line of a region
 OUTLINE = Style(color="#ffd75f", bold=True)  # the borders of the areas the due decision offers
 
 
@@ -210,10 +211,10 @@ class BoardView(FitsContent, can_focus=True):
     def render(self) -> Text:
         if self.past is not None:
             view, facts, area = self.past
-            return render_board(view, facts, self.size.width or 80, area, self.cell_lines)
+            return render_board(view, facts, self.content_width or 80, area, self.cell_lines)
         if self.view is None or self.facts is None:
             return Text("")
-        return render_board(self.view, self.facts, self.size.width or 80, self._cursor(), self.cell_lines)
+        return render_board(self.view, self.facts, self.content_width or 80, self._cursor(), self.cell_lines)
 
 
 @lru_cache(maxsize=16)
@@ -257,15 +258,25 @@ def render_board(view: View, facts: Facts, width: int, cursor: str = "", lines: 
     marked = facts.marked_areas
     legal = legal_areas(view)
 
-    def base(region: str | None) -> Style:
+    bases: dict[tuple[str | None, bool], Style] = {}  # a map has ~1,000 cells and ~20 regions
+
+    def base(region: str | None, edge: bool = False) -> Style:
+        """The style of a cell of ``region`` (``edge``: its bottom line, underlined)."""
+        st = bases.get((region, edge))
+        if st is not None:
+            return st
         if region is None:
-            return Style()
-        st = CATHEDRAL_STYLE if region == CATHEDRAL else COVERED if region not in in_play else \
-            MARKED if region in marked else Style()
-        if region in legal:
-            st += LEGAL
-        if region == cursor:
-            st += CURSOR
+            st = Style()
+        else:
+            st = CATHEDRAL_STYLE if region == CATHEDRAL else COVERED if region not in in_play else \
+                MARKED if region in marked else Style()
+            if region in legal:
+                st += LEGAL
+            if region == cursor:
+                st += CURSOR
+            if edge:
+                st += UNDERLINE
+        bases[region, edge] = st
         return st
 
     # Regions, separators and the top edge.
@@ -274,14 +285,13 @@ def render_board(view: View, facts: Facts, width: int, cursor: str = "", lines: 
             region = grid[r][c]
             x0, y0 = c * (cw + 1), r * lines
             below = grid[r + 1][c] if r + 1 < rows else None
+            covered = region is not None and region not in in_play and region != CATHEDRAL
             for k in range(lines):
-                for x in range(x0, x0 + cw):
-                    st = base(region)
-                    if region is not None and k == lines - 1 and below != region:
-                        st += Style(underline=True)
-                    if region is not None and region not in in_play and region != CATHEDRAL:
-                        chars[y0 + k][x] = "░"
-                    styles[y0 + k][x] = st
+                st = base(region, region is not None and k == lines - 1 and below != region)
+                row_styles = styles[y0 + k]
+                row_styles[x0:x0 + cw] = [st] * cw
+                if covered:
+                    chars[y0 + k][x0:x0 + cw] = ["░"] * cw
         for c in range(1, cols):  # the borders between columns (none outside: the edge is one)
             left, right = grid[r][c - 1], grid[r][c]
             x = c * (cw + 1) - 1
@@ -289,10 +299,7 @@ def render_board(view: View, facts: Facts, width: int, cursor: str = "", lines: 
                 y = r * lines + k
                 last = k == lines - 1
                 if left is not None and left == right:
-                    st = base(left)
-                    if region_row_ends(grid, r, c - 1) and last:
-                        st += Style(underline=True)
-                    styles[y][x] = st
+                    styles[y][x] = base(left, region_row_ends(grid, r, c - 1) and last)
                     if left not in in_play and left != CATHEDRAL:
                         chars[y][x] = "░"
                 elif left is not None or right is not None:

@@ -8,8 +8,10 @@ from typing import Self
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
-from textual.geometry import Region
+from textual.containers import VerticalScroll
+from textual.geometry import Region, Size
 from textual.message import Message
+from textual.scrollbar import ScrollBar
 from textual.visual import visualize
 from textual.widget import Widget
 
@@ -126,7 +128,52 @@ class OptionsPicked(Message):
 _VISUAL = "_render.visual"  # Widget._render's key in Widget._layout_cache (Textual is pinned exactly)
 
 
-class FitsContent(Widget):
+class PlacedOnce:
+    """A widget whose virtual size changes only when a layout gives it a new size, so that
+    layout has placed everything already. Textual sets the new virtual size as a reactive that
+    asks for a layout of the whole screen again, and that one for the scrollbars' a third: three
+    layouts where one does (each laying out and redrawing up to a hundred lines at 120x40).
+    Scrollbars are still updated in the first."""
+
+    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
+        return super()._size_updated(size, virtual_size, container_size, layout=False)  # type: ignore[misc]
+
+
+class _PlacedScrollBar(PlacedOnce, ScrollBar):
+    """A vertical scrollbar placed by the layout that found it is needed."""
+
+
+class PlacedScrollBar:
+    """A scrolling widget whose vertical scrollbar is ``PlacedOnce`` too."""
+
+    _vertical_scrollbar: ScrollBar | None
+
+    @property
+    def vertical_scrollbar(self) -> ScrollBar:
+        # Textual's own property, with a scrollbar that asks for no second layout
+        if self._vertical_scrollbar is None:
+            self._vertical_scrollbar = bar = _PlacedScrollBar(
+                vertical=True, name="vertical", thickness=self.scrollbar_size_vertical)  # type: ignore[attr-defined]
+            bar.display = False
+            self.app._start_widget(self, bar)  # type: ignore[attr-defined]
+        return self._vertical_scrollbar
+
+    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
+        changed = super()._size_updated(size, virtual_size, container_size, layout)  # type: ignore[misc]
+        bar = self._vertical_scrollbar
+        if bar is not None and bar.display and bar._repaint_required and self.screen.is_current:  # type: ignore[attr-defined]
+            # The scrollbar's new position, asked for during this layout, is drawn in this
+            # layout's frame (it came in a frame of its own, ~30 ms after it).
+            self.screen._compositor.update_widgets({bar})  # type: ignore[attr-defined]
+            bar._repaint_required = False
+        return changed
+
+
+class Pane(PlacedOnce, PlacedScrollBar, VerticalScroll, can_focus=False):
+    """A scrolling pane around one panel of the game screen."""
+
+
+class FitsContent(PlacedOnce, Widget):
     """A widget sized to its content (``height: auto``), redrawn only when what it draws
     changed, and laying the screen out again only when its height changed. Every change hands
     new views to every panel; most panels draw the same as before (the tracks, often the board
@@ -139,6 +186,24 @@ class FitsContent(Widget):
     _refit_due = False
     _drawn: object = None  # (width, focus, text) last drawn by a refit
     _refitting = False
+    _measuring = 0  # the width a layout measures the content at (0: the widget's own)
+
+    @property
+    def content_width(self) -> int:
+        """The width ``render`` draws at: the widget's, or the one a layout measures it at."""
+        return self._measuring or self.size.width
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        if not width or width == self.size.width:
+            return super().get_content_height(container, viewport, width)
+        # A layout that gives this panel a new width measures it at that width: measured at its
+        # old one, the height was wrong until one more layout of the whole screen.
+        self._measuring = width
+        try:
+            visual = visualize(self, self.render(), markup=self._render_markup)
+        finally:
+            self._measuring = 0
+        return visual.get_height(self.styles, width)  # type: ignore[arg-type]  # as Textual itself calls it
 
     def _watch_view(self) -> None:
         self.refit_later()

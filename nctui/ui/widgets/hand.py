@@ -115,7 +115,7 @@ class HandView(FitsContent, can_focus=True):
     def render(self) -> Text:
         if self.view is None or self.facts is None:
             return Text("")
-        return render_hand(self.view, self.facts, self.current() if self.has_focus else None, self.size.width or 80)
+        return render_hand(self.view, self.facts, self.current() if self.has_focus else None, self.content_width or 80)
 
 
 def render_hand(view: View, facts: Facts, cursor: str | None = None, width: int = 80) -> Text:

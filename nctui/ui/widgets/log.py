@@ -16,17 +16,25 @@ from rich.console import RenderableType
 from textual.events import Resize
 from textual.widgets import RichLog
 
+from .common import PlacedOnce, PlacedScrollBar
+
 MAX_LINES = 2000
 REWRAP_LINES = 400
 
 
-class GameLog(RichLog, can_focus=False):
+class GameLog(PlacedOnce, PlacedScrollBar, RichLog, can_focus=False):
     DEFAULT_CSS = """
     GameLog { height: 1fr; }
     """
 
     def __init__(self, **kwargs) -> None:
-        super().__init__(wrap=True, markup=False, highlight=False, max_lines=MAX_LINES, min_width=20, **kwargs)
+        # auto_scroll off (it scrolls after the next frame, in a frame of its own): each write
+        # scrolls to the newest line at once, and the anchor corrects it in the layout if the
+        # log's height changes meanwhile. Scrolling up releases the anchor; back at the bottom it
+        # holds again.
+        super().__init__(wrap=True, markup=False, highlight=False, max_lines=MAX_LINES, min_width=20,
+                         auto_scroll=False, **kwargs)
+        self.anchor()
         self._written: deque = deque(maxlen=MAX_LINES)
         self._wrapped_at = 0
         self._held = 0  # lines written while hidden, not wrapped yet
@@ -38,7 +46,10 @@ class GameLog(RichLog, can_focus=False):
             # folded at min_width for good; it is wrapped when the log is shown again.
             self._held += 1
             return self
-        return super().write(content, *args, **kwargs)
+        super().write(content, *args, **kwargs)
+        if self._size_known and self.is_anchored and not self._anchor_released:
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
+        return self
 
     def write_lines(self, lines: list) -> None:
         """Many lines at once (a continued game's history): only the latest are written, since

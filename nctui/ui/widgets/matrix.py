@@ -106,7 +106,7 @@ class MatrixView(FitsContent, can_focus=True):
     def render(self) -> Text:
         if self.view is None:
             return Text("")
-        return render_matrix(self.view, self.size.width or 80, self.cursor if self.has_focus else "")
+        return render_matrix(self.view, self.content_width or 80, self.cursor if self.has_focus else "")
 
 
 def _label(state: GameState, space: str, is_day: bool) -> list[tuple[str, Style]]:

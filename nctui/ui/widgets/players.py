@@ -40,7 +40,7 @@ class PlayersView(FitsContent):
     def render(self) -> Text:
         if self.view is None or self.facts is None:
             return Text("")
-        return render_players(self.view, self.facts, self.bots, self.size.width or 40)
+        return render_players(self.view, self.facts, self.bots, self.content_width or 40)
 
 
 def render_players(view: View, facts: Facts, bots: frozenset[int], width: int) -> Text:

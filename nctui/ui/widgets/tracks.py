@@ -44,7 +44,7 @@ class TracksView(FitsContent):
     def render(self) -> Text:
         if self.view is None or self.facts is None:
             return Text("")
-        return render_tracks(self.view, self.facts, self.size.width or 80)
+        return render_tracks(self.view, self.facts, self.content_width or 80)
 
 
 def _label(text: Text, label: str) -> None:
