@@ -154,6 +154,7 @@ def test_a_conflict_between_two_people_through_the_real_command(pane, tmp_path):
     choose(pane, "Bell of the Waking Hour face down (2⚔ 0⛨)")
     choose(pane, "Mortar of Bone face down (1⚔ 1⛨)", "Done (stop here)")
     pane.wait_for("Pass the keyboard to", "when only Blue is looking")
+    time.sleep(HANDOFF_GUARD)  # as a person would: a key the moment the hand-off appears is not taken
     pane.keys("Enter")
     time.sleep(HANDOFF_GUARD)  # a choice right after the hand-off is not taken (a double press)
     choose(pane, "Mirror of Plans face down (2⚔ 0⛨)")
@@ -169,6 +170,7 @@ def test_a_conflict_between_two_people_through_the_real_command(pane, tmp_path):
     assert box_is_whole(panel), panel
     pane.keys("Space")
     pane.wait_for("Pass the keyboard to", "when only Green is looking")
+    time.sleep(HANDOFF_GUARD)
     pane.keys("Enter")
     panel = pane.wait_for("Conflict in Ash Nave: Green against Blue", "Green plays card 1 face down (Bell")
     pane.keys("Escape")

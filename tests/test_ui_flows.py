@@ -828,3 +828,65 @@ def test_describe_changes_names_what_a_turn_changed():
     assert describe_changes(state, after) == [
         f"{w.area(first.id)}: King {n} → {n + 2}, the Shadows {first.shadows} → {first.shadows + 1}"]
     assert describe_changes(state, state) == []
+
+
+def test_handoff_shows_its_keys_at_once_and_says_to_wait_only_to_a_key_within_the_guard(tmp_path, monkeypatch):
+    """The hand-off does not change by itself a moment after it appears (that cost a redraw of
+    the whole screen on every hand-off): its keys line is there at once. A key within the guard
+    is not taken, and only then does it say to wait, until keys are taken."""
+    monkeypatch.setattr(HandoffScreen, "guard", 1.0)
+
+    async def go():
+        app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("3")
+            await pilot.pause()
+            await pilot.press("2")  # Red decides next: the hand-off, within its guard
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, HandoffScreen) and not screen.ready
+            text = text_of(screen, "#handoff-text")
+            assert "when only Red is looking" in text and "a moment" not in text
+            assert app._background_screens == []  # the game under it changing repaints nothing
+            await pilot.press("enter")  # too soon
+            await pilot.pause()
+            assert app.screen is screen and "a moment" in text_of(screen, "#handoff-text")
+            await asyncio.sleep(1.1)
+            await pilot.pause()
+            assert "when only Red is looking" in text_of(screen, "#handoff-text")
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, GameScreen)
+
+    run(go())
+
+
+def test_handoff_draws_the_next_view_before_it_closes(tmp_path, monkeypatch):
+    """The game under the hand-off takes the next person's view before the hand-off closes:
+    drawn after it, the first frame or two of the game showed the person before's hand."""
+    seen = []
+    dismiss = HandoffScreen.dismiss
+
+    def checked(self, result=None):
+        game = self.app.game_screen()
+        seen.append((result, self.seat, game.viewer, game.query_one(HandView).view.seat,
+                     game.query_one(DecisionPanel).prompt.title.plain))
+        return dismiss(self, result)
+
+    monkeypatch.setattr(HandoffScreen, "dismiss", checked)
+
+    async def go():
+        app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.press("3")
+            await pilot.pause()
+            await pilot.press("2")  # Red decides next
+            await pilot.pause()
+            assert isinstance(app.screen, HandoffScreen)
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, GameScreen)
+        (result, seat, viewer, hand_seat, title), = seen
+        assert result == "go" and seat == viewer == hand_seat and "Red" in title
+
+    run(go())

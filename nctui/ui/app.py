@@ -65,6 +65,16 @@ class NctuiApp(App[None]):
         return theme.line_filters(super().get_line_filters(), self.mono)
 
     @property
+    def _background_screens(self) -> list[Screen]:
+        """The screens that show through the current one: none under an opaque screen (the
+        hand-off). Textual's own list always holds the screen under the current one, so every
+        change to the game screen hidden under a hand-off repainted the hand-off, in full, once
+        more (five identical frames per hand-off at 120x40)."""
+        if self._screen_stack and self._screen_stack[-1].styles.background.a == 1:
+            return []
+        return super()._background_screens
+
+    @property
     def store(self) -> Store:
         """The game's history (tests and tools; screens use ``game``)."""
         assert self.game is not None

@@ -125,7 +125,7 @@ class FlowsMixin(_Host):
         context = f"Turn {state.turn_number}" if state.phase != "setup" else "Setup"
         echo, self._echo = self._echo, ""
         screen = HandoffScreen(seat, seat_tag(state, seat), seat_name(state, seat), decision=decision, context=context,
-                               news=tuple(self.game.news_for(seat)), echo=echo)
+                               news=tuple(self.game.news_for(seat)), echo=echo, on_go=self._take_over)
         self._handoff_screen = screen
         self.app.push_screen(screen, self._handed_off)
 
@@ -145,20 +145,30 @@ class FlowsMixin(_Host):
         """Called on every redraw: the viewer has seen the game up to now."""
         self.game.mark_seen(self.viewer)
 
-    def _handed_off(self, result: HandoffResult | None) -> None:
+    def _take_over(self) -> None:
+        """The next person is looking: their view is drawn, still under the hand-off screen
+        (called as it closes; drawn after it closed, the game showed the view of the person
+        before, their hand too, for a frame or two)."""
         screen, self._handoff_screen = self._handoff_screen, None
+        # The seat named on the hand-off (a computer may have moved meanwhile, and the next
+        # person gets a hand-off of their own).
+        self.viewer = screen.seat if screen is not None else self.viewer
+        self._choose_from = monotonic() + (screen.guard if screen is not None else 0.0)
+        self._handoff_first = False
+        self._handoff_to = None
+        self._rewrite_log()
+        self._redraw()  # under the hand-off: the views only (no focus, no screen pushed)
+
+    def _handed_off(self, result: HandoffResult | None) -> None:
         if result == "go":
-            # The seat named on the hand-off (a computer may have moved meanwhile, and the
-            # next person gets a hand-off of their own).
-            self.viewer = screen.seat if screen is not None else self.viewer
-            self._choose_from = monotonic() + (screen.guard if screen is not None else 0.0)
-            self._handoff_first = False
-            self._handoff_to = None
-            self._rewrite_log()
-            self._redraw()
+            if self._handoff_screen is not None:  # closed without taking over first
+                self._take_over()
+            self._redraw()  # now the current screen: the focus, and whatever comes next
         elif result == "undo":
+            self._handoff_screen = None
             self.action_undo()  # refused: the hand-off comes back when this screen resumes
         elif result == "quit":
+            self._handoff_screen = None
             self.action_quit_game()
 
     def _rewrite_log(self) -> None:

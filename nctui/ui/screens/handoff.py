@@ -12,6 +12,7 @@ takes back the decision that passed the keyboard) or "quit" (q: save and quit).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from time import monotonic
 from typing import ClassVar, Literal
 
@@ -57,16 +58,18 @@ class HandoffScreen(Screen[HandoffResult]):
     guard: ClassVar[float] = GUARD  # tests that press at machine speed set it to 0
 
     def __init__(self, seat: int, who: Text, name: str, *, decision: str = "", context: str = "",
-                 news: tuple[str, ...] = (), echo: str = "") -> None:
+                 news: tuple[str, ...] = (), echo: str = "", on_go: Callable[[], None] | None = None) -> None:
         """``seat``: the seat the keyboard passes to; ``who``: its tag ('B Blue' in its colour);
         ``name``: its name ('Blue'); ``decision``: the public prompt of its decision;
         ``context``: e.g. 'Turn 3'; ``news``: public log lines since that person last looked;
         ``echo``: the option the person before just picked, in public words ('Blue chose 2:
         Conquer Ash Nave'), so a press that went astray is seen before the keyboard passes."""
         super().__init__()
+        self.on_go = on_go  # called just before "go" closes this screen (the next view is drawn under it)
         self.seat, self.who, self.seat_name = seat, who, name
         self.decision, self.context, self.news, self.echo = decision, context, news, echo
         self._ready_at = monotonic() + self.guard  # keys are taken from then on
+        self._held = False  # a key came within the guard (the screen says to wait)
 
     def compose(self) -> ComposeResult:
         with Middle(), Center(), Vertical(id="handoff-box"):
@@ -78,8 +81,6 @@ class HandoffScreen(Screen[HandoffResult]):
                     yield Static(self._news(), id="handoff-news")
 
     def on_mount(self) -> None:
-        if not self.ready:  # the keys line appears once keys are taken
-            self.set_timer(self._ready_at - monotonic(), self._show_ready)
         if self.news:  # the newest news in view; the older ones scroll up
             self.call_after_refresh(self._news_box().scroll_end, animate=False)
 
@@ -87,7 +88,19 @@ class HandoffScreen(Screen[HandoffResult]):
     def ready(self) -> bool:
         return monotonic() >= self._ready_at
 
-    def _show_ready(self) -> None:
+    def _not_yet(self) -> bool:
+        """A key pressed within the guard: not taken, and the screen says so until keys are
+        taken. (Said only then: a screen that changed by itself a moment after it appeared
+        would cost a redraw on every hand-off.)"""
+        if self.ready:
+            return False
+        if not self._held:
+            self._held = True
+            self._show_text()
+            self.set_timer(self._ready_at - monotonic(), self._show_text)
+        return True
+
+    def _show_text(self) -> None:
         self.query_one("#handoff-text", Static).update(self._message())
 
     def _news_box(self) -> VerticalScroll:
@@ -107,7 +120,7 @@ class HandoffScreen(Screen[HandoffResult]):
         t.append(" \n\n")
         if self.context or self.decision:
             t.append(" · ".join(x for x in (self.context, self.decision) if x) + "\n\n", style="italic")
-        if not self.ready:
+        if self._held and not self.ready:
             t.append("(a moment: a key pressed just now is not taken)", style="dim")
             return t
         t.append("Press ")
@@ -129,13 +142,15 @@ class HandoffScreen(Screen[HandoffResult]):
         return t
 
     def action_go(self) -> None:
-        if self.ready:
+        if not self._not_yet():
+            if self.on_go is not None:
+                self.on_go()
             self.dismiss("go")
 
     def action_undo(self) -> None:
-        if self.ready:
+        if not self._not_yet():
             self.dismiss("undo")
 
     def action_quit_game(self) -> None:
-        if self.ready:
+        if not self._not_yet():
             self.dismiss("quit")
