@@ -58,6 +58,7 @@ SYNC_QUERY = b"\x1b[?2026$p"
 SYNC_REPLY = b"\x1b[?2026;2$y"  # DECRPM: mode 2026 is supported (reset)
 SYNC_END = b"\x1b[?2026l"
 HANDOFF_WORDS = b"Pass the keyboard"
+HANDOFF_GUARD = 0.45  # seconds a hand-off ignores keys (nctui.ui.screens.handoff.GUARD, 0.4) and a margin
 ROOT = Path(__file__).resolve().parent.parent
 
 BARE_APP = textwrap.dedent("""
@@ -205,6 +206,8 @@ def key_figures(argv: list[str], size: tuple[int, int], env: dict[str, str], qui
         while len(out["option"]) < presses and tries < 4 * presses:
             tries += 1
             kind, keys = ("handoff", b"\r") if on_handoff else ("option", b"1")
+            if on_handoff:  # as a person would: a key the moment the hand-off appears is not taken
+                time.sleep(max(0.0, HANDOFF_GUARD - (time.perf_counter() - child.chunks[-1][0])))
             cpu = child.cpu()
             t0, mark = child.send(keys)
             child.read_until_quiet(quiet, limit=5)
