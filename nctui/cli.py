@@ -467,9 +467,11 @@ def _run(parser: argparse.ArgumentParser, target: Session | GameConfig | None, s
     gc.disable()
     try:
         from .ui.app import create_app
+        from .ui.collector import steady_collector
     finally:
         gc.freeze()
         gc.enable()
+    steady_collector()
     try:
         app = create_app(target, save_dir=save_dir, undo="practice" if practice else None)
     except ValueError as exc:  # a configuration the engine refuses, or a broken content pack

@@ -598,3 +598,20 @@ def test_help_imports_neither_the_rules_engine_nor_textual():
     assert "usage: nctui" in done.stdout
     assert "nctui.engine.config" in loaded  # the choices come from the engine's config
     assert not loaded & {"nctui.engine.flow", "nctui.engine.state", "nctui.bots", "nctui.ui", "textual", "rich"}
+
+
+def test_play_sets_the_collector_for_an_interactive_app(started):
+    """What the imports made is frozen out of the collector's sight, and the collector runs
+    seldom enough that a key press is not held up by it (nctui.ui.collector)."""
+    import gc
+
+    from nctui.ui.collector import GC_THRESHOLD
+
+    before = gc.get_threshold()
+    try:
+        assert main(["play"]) == 0
+        assert gc.get_threshold() == GC_THRESHOLD != before
+        assert gc.get_freeze_count() > 0 and gc.isenabled()
+    finally:
+        gc.set_threshold(*before)
+        gc.unfreeze()

@@ -183,6 +183,9 @@ class ForkServer:
         self.sel.register(listener, selectors.EVENT_READ, self._accept)
         self.sel.register(wake_r, selectors.EVENT_READ, lambda: _drain(wake_r))
         self.sel.register(sys.stdin, selectors.EVENT_READ, self._parent_gone)
+        from ..ui.collector import steady_collector
+
+        steady_collector()  # the children inherit it
         gc.freeze()  # what is loaded now stays put: the children's pages stay shared
         sys.stdout.write("ready\n")
         sys.stdout.flush()
