@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import shlex
@@ -179,6 +180,15 @@ def started(monkeypatch):
 
     monkeypatch.setattr(ui_app, "create_app", fake_create_app)
     return seen
+
+
+@pytest.fixture(autouse=True)
+def _collector_kept():
+    """`play` sets the collector for an interactive app: not for the tests after it."""
+    threshold = gc.get_threshold()
+    yield
+    gc.set_threshold(*threshold)
+    gc.unfreeze()
 
 
 def test_bare_nctui_opens_the_title_screen_and_play_starts_a_hot_seat_game(started):
@@ -603,15 +613,9 @@ def test_help_imports_neither_the_rules_engine_nor_textual():
 def test_play_sets_the_collector_for_an_interactive_app(started):
     """What the imports made is frozen out of the collector's sight, and the collector runs
     seldom enough that a key press is not held up by it (nctui.ui.collector)."""
-    import gc
-
     from nctui.ui.collector import GC_THRESHOLD
 
-    before = gc.get_threshold()
-    try:
-        assert main(["play"]) == 0
-        assert gc.get_threshold() == GC_THRESHOLD != before
-        assert gc.get_freeze_count() > 0 and gc.isenabled()
-    finally:
-        gc.set_threshold(*before)
-        gc.unfreeze()
+    assert gc.get_threshold() != GC_THRESHOLD
+    assert main(["play"]) == 0
+    assert gc.get_threshold() == GC_THRESHOLD
+    assert gc.get_freeze_count() > 0 and gc.isenabled()
