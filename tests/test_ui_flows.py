@@ -890,3 +890,33 @@ def test_handoff_draws_the_next_view_before_it_closes(tmp_path, monkeypatch):
         assert result == "go" and seat == viewer == hand_seat and "Red" in title
 
     run(go())
+
+
+def test_closing_the_handoff_does_not_lay_the_game_out_again_after_it_came_back(tmp_path, monkeypatch):
+    """The game screen is laid out and drawn as it comes back from under the hand-off; Textual's
+    removal of the closed screen asked the app to lay it out and draw it whole once more."""
+    app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
+    asked = []
+    refresh = type(app).refresh
+
+    def recorded(self, *, repaint=True, layout=False, recompose=False):
+        asked.append(layout)
+        return refresh(self, repaint=repaint, layout=layout, recompose=recompose)
+
+    async def go():
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.press("3")
+            await pilot.pause()
+            await pilot.press("2")  # Red decides next
+            await pilot.pause()
+            handoff = app.screen
+            assert isinstance(handoff, HandoffScreen)
+            monkeypatch.setattr(type(app), "refresh", recorded)
+            await pilot.press("enter")
+            await pilot.pause()
+            await asyncio.sleep(0.3)
+            await pilot.pause()
+            assert isinstance(app.screen, GameScreen) and not handoff.is_attached  # removed
+            assert True not in asked
+
+    run(go())
