@@ -5,6 +5,7 @@ decision's options, the hand shows only the viewer's cards, the card inspector b
 from __future__ import annotations
 
 import asyncio
+from typing import ClassVar
 
 from nctui.bots import RandomBot
 from nctui.engine import GameConfig, player_view
@@ -480,5 +481,60 @@ def test_the_log_shows_a_new_line_at_once_unless_scrolled_back():
             log.scroll_end(animate=False, immediate=True)  # back at the bottom: it follows again
             log.write("line 22")
             assert log.scroll_y == log.max_scroll_y
+
+    run(go())
+
+
+def test_the_footer_is_composed_again_only_when_its_keys_change():
+    """StableFooter: moving the focus between widgets that leave the keys the same composes
+    nothing again (Textual's footer did, laying the screen out twice more); a key that appears
+    is shown."""
+    from textual.app import App
+    from textual.binding import Binding
+    from textual.widget import Widget
+
+    from nctui.ui.widgets.footer import StableFooter
+
+    class Plain(Widget, can_focus=True):
+        DEFAULT_CSS = "Plain { height: 1; }"
+
+    class Keyed(Plain):
+        BINDINGS: ClassVar = [Binding("k", "noop", "Knock")]
+
+        def action_noop(self) -> None:
+            pass
+
+    composed = []
+
+    class Counted(StableFooter):
+        def compose(self):
+            composed.append(1)
+            yield from super().compose()
+
+    class Host(App):
+        BINDINGS: ClassVar = [Binding("q", "quit", "Quit")]
+
+        def compose(self):
+            yield Plain(id="a")
+            yield Plain(id="b")
+            yield Keyed(id="c")
+            yield Counted()
+
+    async def go():
+        app = Host()
+        async with app.run_test(size=(60, 10)) as pilot:
+            app.query_one("#a").focus()
+            await pilot.pause()
+            await pilot.pause()
+            before = len(composed)
+            app.query_one("#b").focus()  # the same keys
+            await pilot.pause()
+            await pilot.pause()
+            assert len(composed) == before
+            app.query_one("#c").focus()  # one more key
+            await pilot.pause()
+            await pilot.pause()
+            assert len(composed) == before + 1
+            assert "Knock" in " ".join(str(k.render()) for k in app.query("FooterKey"))
 
     run(go())

@@ -32,9 +32,11 @@ class StableFooter(Footer):
                 self.show_command_palette, self.app.ENABLE_COMMAND_PALETTE)
 
     def bindings_changed(self, screen: Screen) -> None:
-        if (self._shown is not None and self.is_attached and screen is self.screen
-                and screen.app.app_focus and self._keys() == self._shown):
-            return
+        if self._shown is not None and self.is_attached and screen is self.screen and screen.app.app_focus:
+            keys = self._keys()
+            if keys == self._shown:
+                return
+            self._shown = keys  # what the compose asked for will show: a second signal before it asks nothing
         super().bindings_changed(screen)
 
     def compose(self) -> ComposeResult:
