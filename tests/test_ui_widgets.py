@@ -538,3 +538,36 @@ def test_the_footer_is_composed_again_only_when_its_keys_change():
             assert "Knock" in " ".join(str(k.render()) for k in app.query("FooterKey"))
 
     run(go())
+
+
+def test_the_log_wraps_each_line_once_after_its_width_changes():
+    """Lines written before the log's size is known (RichLog keeps them and writes them again
+    once it is) were kept twice for wrapping again: after a change of width every early line
+    showed twice."""
+    from textual.app import App
+
+    from nctui.ui.widgets.log import GameLog
+
+    class Host(App):
+        CSS = "GameLog { height: 12; width: 40; }"
+
+        def compose(self):
+            yield GameLog()
+
+        def on_mount(self):
+            log = self.query_one(GameLog)
+            for i in range(5):
+                log.write(f"line {i}")
+
+    async def go():
+        app = Host()
+        async with app.run_test(size=(60, 20)) as pilot:
+            log = app.query_one(GameLog)
+            await pilot.pause()
+            assert [s.text.strip() for s in log.lines] == [f"line {i}" for i in range(5)]
+            log.styles.width = 30
+            await pilot.pause()
+            await pilot.pause()
+            assert [s.text.strip() for s in log.lines] == [f"line {i}" for i in range(5)]
+
+    run(go())

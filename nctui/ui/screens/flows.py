@@ -67,6 +67,7 @@ class FlowsMixin(_Host):
 
     game: GameClient
     viewer: int
+    _logged: int  # the state id the log is written up to (GameScreen)
     seat: int | None  # the one seat the screen shows (a game on a server), None: hot-seat
     bots: frozenset[int]
     # Defaults until _flows_start() runs (a redraw before the mount draws, as before).
@@ -85,6 +86,8 @@ class FlowsMixin(_Host):
     _conflict_from: dict[int, int] = {}
     _conflicts_shown: set[tuple[int, int, str]] = set()
     _conflict_base = 0
+    _log_viewer = -1  # whose eyes the log is written through
+    _logged_by: dict[int, int] = {}  # the log kept for each other person: the state id it was written up to
 
     # -- state ----------------------------------------------------------------------------------
 
@@ -99,6 +102,7 @@ class FlowsMixin(_Host):
         self._king_during = self._in_king_turn(self.game.view(self.viewer).state)
         self._over_shown = False
         self._conflict_from, self._conflicts_shown, self._conflict_base = {}, set(), self.game.state_id
+        self._logged_by = {}
         if not self._handoff_first and self.seat is None:  # nothing private is on screen yet: start with the decider
             seat = self.game.deciding_seat()
             if seat is not None and seat not in self.bots:
@@ -172,11 +176,16 @@ class FlowsMixin(_Host):
             self.action_quit_game()
 
     def _rewrite_log(self) -> None:
-        """The log again, through the new viewer's eyes: the lines written for the person
-        before may name cards only they could see."""
-        log = self.query_one(GameLog)
-        log.clear()
-        self._logged = -1
+        """The log through the new viewer's eyes: as they left it, and what happened since (the
+        lines written for the person before may name cards only they could see)."""
+        if self.viewer == self._log_viewer:
+            self._write_log()
+            return
+        self._logged_by[self._log_viewer] = self._logged
+        self._logged = self._logged_by.pop(self.viewer, -1)
+        if not self.query_one(GameLog).switch(self._log_viewer, self.viewer):
+            self._logged = -1
+        self._log_viewer = self.viewer
         self._write_log()
 
     # -- the King's turn ------------------------------------------------------------------------

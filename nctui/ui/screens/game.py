@@ -150,6 +150,7 @@ class GameScreen(FlowsMixin, Screen[None]):
         self._show_panel(self._shown_panel)
         self._unsubscribe = self.game.subscribe(self._post_changed)
         self._handled = self._news_key()
+        self._log_viewer = self.viewer
         self._write_log()
         self._redraw()
 

@@ -14,6 +14,7 @@ from typing import Any, Self
 
 from rich.console import RenderableType
 from textual.events import Resize
+from textual.geometry import Size
 from textual.widgets import RichLog
 
 from .common import PlacedOnce, PlacedScrollBar
@@ -38,16 +39,21 @@ class GameLog(PlacedOnce, PlacedScrollBar, RichLog, can_focus=False):
         self._written: deque = deque(maxlen=MAX_LINES)
         self._wrapped_at = 0
         self._held = 0  # lines written while hidden, not wrapped yet
+        self._replaying = False  # RichLog is writing the lines it kept until its size was known
+        self._kept: dict[object, tuple[Any, ...]] = {}  # switch(): each person's log, as they left it
 
     def write(self, content: RenderableType | object, *args: Any, **kwargs: Any) -> Self:
-        self._written.append(content)
-        if self._size_known and self.scrollable_content_region.width <= 0:
+        if not self._replaying:  # RichLog writes what it kept until its size was known here again
+            self._written.append(content)
+        if not self._size_known:
+            return super().write(content, *args, **kwargs)
+        if self.scrollable_content_region.width <= 0:
             # Hidden (small terminals show one panel at a time): wrapped now, the line would be
             # folded at min_width for good; it is wrapped when the log is shown again.
             self._held += 1
             return self
         super().write(content, *args, **kwargs)
-        if self._size_known and self.is_anchored and not self._anchor_released:
+        if self.is_anchored and not self._anchor_released:
             self.scroll_end(animate=False, immediate=True, x_axis=False)
         return self
 
@@ -65,9 +71,47 @@ class GameLog(PlacedOnce, PlacedScrollBar, RichLog, can_focus=False):
         self._held = 0
         return super().clear()
 
+    def switch(self, shown: object, to: object) -> bool:
+        """Keep what the log holds under ``shown`` and hold what was kept under ``to`` instead
+        (True), or nothing (False: write it afresh). Hot seat: each person's log, written through
+        their eyes, comes back as they left it, and only what happened since is written; writing
+        a long game's log again took ~180 ms a hand-off."""
+        self._kept[shown] = (self.lines, self._written, self._start_line, self._widest_line_width,
+                             self._wrapped_at, self._held, self._deferred_renders)
+        kept = self._kept.pop(to, None)
+        # fresh containers: the kept ones stay as they were (lines written before the log was
+        # ever shown wait in RichLog's deferred renders: they are the person's too)
+        self.lines, self._written, self._deferred_renders = [], deque(maxlen=MAX_LINES), deque()
+        self._line_cache.clear()
+        self._start_line = self._widest_line_width = self._held = 0
+        if kept is None:
+            self.virtual_size = Size(0, 0)
+            self.refresh()
+            return False
+        (self.lines, self._written, self._start_line, self._widest_line_width, self._wrapped_at, self._held,
+         self._deferred_renders) = kept
+        width = self.scrollable_content_region.width
+        if self._size_known and width > 0 and self._wrapped_at != width:  # kept at another width: wrap again
+            self._wrapped_at = width
+            written = list(self._written)[-REWRAP_LINES:]
+            self.lines, self._written = [], deque(maxlen=MAX_LINES)
+            self._start_line = self._widest_line_width = self._held = 0
+            for content in written:
+                self.write(content)
+        self.virtual_size = Size(self._widest_line_width, len(self.lines))
+        if self._size_known and width > 0:
+            self._write_held()
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
+        self.refresh()
+        return True
+
     def on_resize(self, event: Resize) -> None:
         first = not self._size_known  # the writes held back until now are wrapped right here
-        super().on_resize(event)
+        self._replaying = first
+        try:
+            super().on_resize(event)
+        finally:
+            self._replaying = False
         width = self.scrollable_content_region.width
         if width <= 0:  # hidden
             return
