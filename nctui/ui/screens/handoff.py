@@ -19,9 +19,9 @@ from typing import ClassVar, Literal
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Center, Middle, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Static
+
+from ..widgets.common import Box, Pane, PlacedStatic
 
 HandoffResult = Literal["go", "undo", "quit"]
 
@@ -35,7 +35,7 @@ class HandoffScreen(Screen[HandoffResult]):
     """"Pass the keyboard to B Blue": hides every hand until that person presses Enter/Space."""
 
     DEFAULT_CSS = """
-    HandoffScreen { background: $background; }
+    HandoffScreen { background: $background; align: center middle; }
     #handoff-box { width: 64; max-width: 100%; height: auto; border: heavy $accent; padding: 1 2; }
     #handoff-text { width: 100%; text-align: center; }
     #handoff-echo { width: 100%; text-align: center; margin-top: 1; }
@@ -72,17 +72,18 @@ class HandoffScreen(Screen[HandoffResult]):
         self._held = False  # a key came within the guard (the screen says to wait)
 
     def compose(self) -> ComposeResult:
-        with Middle(), Center(), Vertical(id="handoff-box"):
+        # Placed once (widgets.common): the hand-off comes in one layout and one frame.
+        with Box(id="handoff-box"):
             if self.echo:
-                yield Static(Text(self.echo, style="bold"), id="handoff-echo")
-            yield Static(self._message(), id="handoff-text")
+                yield PlacedStatic(Text(self.echo, style="bold"), id="handoff-echo")
+            yield PlacedStatic(self._message(), id="handoff-text")
             if self.news:
-                with VerticalScroll(id="handoff-news-box", can_focus=False):
-                    yield Static(self._news(), id="handoff-news")
+                with Pane(id="handoff-news-box"):
+                    yield PlacedStatic(self._news(), id="handoff-news")
 
     def on_mount(self) -> None:
-        if self.news:  # the newest news in view; the older ones scroll up
-            self.call_after_refresh(self._news_box().scroll_end, animate=False)
+        if self.news:  # the newest news in view (scrolled there by the layout); the older ones scroll up
+            self._news_box().anchor()
 
     @property
     def ready(self) -> bool:
@@ -101,10 +102,10 @@ class HandoffScreen(Screen[HandoffResult]):
         return True
 
     def _show_text(self) -> None:
-        self.query_one("#handoff-text", Static).update(self._message())
+        self.query_one("#handoff-text", PlacedStatic).update(self._message())
 
-    def _news_box(self) -> VerticalScroll:
-        return self.query_one("#handoff-news-box", VerticalScroll)
+    def _news_box(self) -> Pane:
+        return self.query_one("#handoff-news-box", Pane)
 
     def action_scroll_news(self, lines: int) -> None:
         if self.news:

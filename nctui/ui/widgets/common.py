@@ -8,12 +8,13 @@ from typing import Self
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scrollbar import ScrollBar
 from textual.visual import visualize
 from textual.widget import Widget
+from textual.widgets import Static
 
 from ...describe import seat_letter, seat_name
 from ...engine.state import GameState
@@ -171,6 +172,14 @@ class PlacedScrollBar:
 
 class Pane(PlacedOnce, PlacedScrollBar, VerticalScroll, can_focus=False):
     """A scrolling pane around one panel of the game screen."""
+
+
+class Box(PlacedOnce, Vertical):
+    """A column of widgets (``Vertical``), placed once."""
+
+
+class PlacedStatic(PlacedOnce, Static):
+    """A ``Static``, placed once."""
 
 
 class FitsContent(PlacedOnce, Widget):
