@@ -571,3 +571,24 @@ def test_the_log_wraps_each_line_once_after_its_width_changes():
             assert [s.text.strip() for s in log.lines] == [f"line {i}" for i in range(5)]
 
     run(go())
+
+
+def test_cells_draw_their_lines_as_they_are():
+    """Cells (the map, the players): runs of one style per line, never wrapped, equal when the
+    same (a panel is not drawn again for equal cells), as many lines high as they have."""
+    from rich.console import Console
+    from rich.style import Style
+    from rich.text import Text
+
+    from nctui.ui.widgets.common import Cells
+
+    red, plain = Style(color="red"), Style()
+    lines = Cells.from_grid([list("ab c"), list("xyz")], [[red, red, plain, plain], [plain] * 3])
+    assert lines == [(("ab", red), (" c", plain)), (("xyz", plain),)]
+    cells = Cells(lines)
+    assert cells.plain == "ab c\nxyz" and cells.width == 4
+    assert cells == Cells(list(lines)) and cells != Cells(lines[:1])
+    console = Console(width=3, force_terminal=True, color_system="truecolor")
+    drawn = console.render_lines(cells, console.options.update_width(3), pad=False)
+    assert ["".join(s.text for s in line) for line in drawn] == ["ab ", "xyz"]  # cut, not wrapped
+    assert Cells.runs_of(Text.assemble(("ab", red), " c")) == (("ab", red), (" c", plain))

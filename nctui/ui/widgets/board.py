@@ -41,7 +41,7 @@ from ...engine.facts import IN_CATHEDRAL, NO_SIDE, SHADOWS_SIDE, Facts
 from ...engine.state import AreaState, GameState
 from ...engine.views import View
 from .cards import CardEntry
-from .common import FitsContent, OptionsPicked, append_cells, clip, cursor_bindings, nearest, pack_parts, seat_style
+from .common import Cells, FitsContent, OptionsPicked, clip, cursor_bindings, nearest, pack_parts, seat_style
 
 CELL_LINES = 2  # lines per grid row at the least (``BoardView.cell_lines``: more on tall terminals)
 MAX_CELL_WIDTH = 24
@@ -208,7 +208,7 @@ class BoardView(FitsContent, can_focus=True):
         if 0 <= row < len(grid) and 0 <= col < len(grid[row]) and grid[row][col] is not None:
             self.cursor = grid[row][col]
 
-    def render(self) -> Text:
+    def render(self) -> Cells | Text:
         if self.past is not None:
             view, facts, area = self.past
             return render_board(view, facts, self.content_width or 80, area, self.cell_lines)
@@ -244,7 +244,7 @@ def legal_areas(view: View) -> dict[str, tuple[int, ...]]:
     return out
 
 
-def render_board(view: View, facts: Facts, width: int, cursor: str = "", lines: int = CELL_LINES) -> Text:
+def render_board(view: View, facts: Facts, width: int, cursor: str = "", lines: int = CELL_LINES) -> Cells:
     state = view.state
     words = words_for(state.pack)
     grid, cw, slots = _layout(state.pack, state.board_side, width, lines)
@@ -318,12 +318,7 @@ def render_board(view: View, facts: Facts, width: int, cursor: str = "", lines: 
             groups = _area_lines(view, facts, region, region in marked, region in legal)
         _fill(chars, styles, region_slots, groups)
 
-    text = Text(no_wrap=True, overflow="crop", end="")
-    for y in range(total_h):
-        append_cells(text, chars[y], styles[y])
-        text.append("\n")
-    text.append_text(Text("\n", end="").join(_captions(view, total_w)))
-    return text
+    return Cells([*Cells.from_grid(chars, styles), *(Cells.runs_of(line) for line in _captions(view, total_w))])
 
 
 def _captions(view: View, width: int) -> list[Text]:

@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Self
 
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
@@ -51,6 +54,65 @@ def append_cells(text: Text, chars: list[str], styles: list[Style]) -> None:
         if x == len(chars) or styles[x] != styles[start]:
             text.append("".join(chars[start:x]), styles[start])
             start = x
+
+
+Run = tuple[tuple[str, Style], ...]  # a line of Cells: runs of (text, style)
+
+
+class Cells:
+    """Lines of cells drawn as they are: each line a tuple of runs (text, Rich style), never
+    wrapped. What a panel drawn cell by cell (the map) renders: Textual turns it into lines of the
+    screen ~9x faster than a ``Text`` (no spans to divide, nothing to wrap), and equal ``Cells``
+    compare equal (``FitsContent`` draws nothing that did not change)."""
+
+    __slots__ = ("lines", "width")
+
+    def __init__(self, lines: Sequence[Run]) -> None:
+        self.lines = tuple(lines)
+        self.width = max((sum(len(t) for t, _ in line) for line in self.lines), default=0)
+
+    @staticmethod
+    def from_grid(chars: Sequence[Sequence[str]], styles: Sequence[Sequence[Style]]) -> list[Run]:
+        """Lines of runs of a grid of cells (one character and one style each)."""
+        lines: list[Run] = []
+        for row, row_styles in zip(chars, styles):
+            runs: list[tuple[str, Style]] = []
+            start = 0
+            for x in range(1, len(row) + 1):
+                if x == len(row) or row_styles[x] != row_styles[start]:
+                    runs.append(("".join(row[start:x]), row_styles[start]))
+                    start = x
+            lines.append(tuple(runs))
+        return lines
+
+    @staticmethod
+    def runs_of(text: Text) -> Run:
+        """The runs of a one-line ``Text``."""
+        return tuple((seg.text, seg.style or NO_STYLE) for seg in text.render(_CONSOLE)
+                     if seg.text and seg.text != "\n")
+
+    @property
+    def plain(self) -> str:
+        return "\n".join("".join(t for t, _ in line) for line in self.lines)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Cells) and self.lines == other.lines
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        new_line = Segment.line()
+        for line in self.lines:
+            for text, style in line:
+                yield Segment(text, style)
+            yield new_line
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement(self.width, self.width)
+
+
+NO_STYLE = Style()
+_CONSOLE = Console(width=1000, color_system="truecolor", force_terminal=True, legacy_windows=False)
 
 
 def pack_parts(parts: Sequence[str], width: int, indent: str = "") -> list[str]:

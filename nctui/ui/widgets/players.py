@@ -18,7 +18,7 @@ from ...engine.facts import Facts
 from ...engine.state import GameState, PlayerState, Score
 from ...engine.views import View
 from .cards import card_def
-from .common import FitsContent, pack_parts, seat_style
+from .common import Cells, FitsContent, pack_parts, seat_style
 
 LABEL = Style(color="#9a9aaa")
 NAME = Style(bold=True)
@@ -37,13 +37,19 @@ class PlayersView(FitsContent):
     facts: reactive[Facts | None] = reactive(None, repaint=False)
     bots: reactive[frozenset[int]] = reactive(frozenset(), repaint=False)
 
-    def render(self) -> Text:
+    def render(self) -> Cells | Text:
         if self.view is None or self.facts is None:
             return Text("")
-        return render_players(self.view, self.facts, self.bots, self.content_width or 40)
+        return Cells([Cells.runs_of(line) for line in player_lines(self.view, self.facts, self.bots,
+                                                                    self.content_width or 40)])
 
 
 def render_players(view: View, facts: Facts, bots: frozenset[int], width: int) -> Text:
+    return Text("\n", end="").join(player_lines(view, facts, bots, width))
+
+
+def player_lines(view: View, facts: Facts, bots: frozenset[int], width: int) -> list[Text]:
+    """Each player's lines, each cut to ``width`` (never wrapped)."""
     state = view.state
     width = max(width, 24)
     score = {s.seat: s for s in facts.scores}
@@ -58,7 +64,7 @@ def render_players(view: View, facts: Facts, bots: frozenset[int], width: int) -
     for line in lines:
         line.no_wrap = True
         line.truncate(width, overflow="ellipsis")
-    return Text("\n", end="").join(lines)
+    return lines
 
 
 def _head(state: GameState, seat: int, score: Score, who: str) -> Text:
