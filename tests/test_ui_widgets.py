@@ -592,3 +592,37 @@ def test_cells_draw_their_lines_as_they_are():
     drawn = console.render_lines(cells, console.options.update_width(3), pad=False)
     assert ["".join(s.text for s in line) for line in drawn] == ["ab ", "xyz"]  # cut, not wrapped
     assert Cells.runs_of(Text.assemble(("ab", red), " c")) == (("ab", red), (" c", plain))
+
+
+def test_the_decision_panel_measures_a_new_prompt_and_a_new_size_afresh():
+    """The title's lines and the rows per option are wrapped once per prompt and size (every page
+    figure asks for them), and again when either changes."""
+    from rich.text import Text
+    from textual.app import App
+
+    from nctui.ui.widgets.decision import Prompt
+
+    long = "an option long enough to need two rows in a narrow panel"
+
+    class Host(App):
+        CSS = "DecisionPanel { height: 12; }"
+
+        def compose(self):
+            yield DecisionPanel()
+
+    async def go():
+        app = Host()
+        async with app.run_test(size=(80, 20)) as pilot:
+            panel = app.query_one(DecisionPanel)
+            panel.prompt = Prompt(key=1, title=Text("Short"), options=(long, "b"))
+            await pilot.pause()
+            assert panel.rows_per_option() == 1 and len(panel._title_lines()) == 1
+            panel.prompt = Prompt(key=2, title=Text("A title " * 12), options=("a", "b"))
+            await pilot.pause()
+            assert len(panel._title_lines()) == 2  # the new prompt's title, wrapped at 80
+            panel.prompt = Prompt(key=3, title=Text("Short"), options=(long, "b"))
+            await pilot.resize_terminal(40, 20)
+            await pilot.pause()
+            assert panel.rows_per_option() == 2  # measured again at the new width
+
+    run(go())

@@ -73,14 +73,32 @@ class DecisionPanel(Widget, can_focus=True):
 
     # -- paging ---------------------------------------------------------------------------------
 
+    _measured: tuple[object, object, list[Text], int] | None = None  # (prompt, size, title lines, rows per option)
+
+    def _measure(self) -> tuple[list[Text], int]:
+        """The title lines and the rows per option of this prompt at this size: asked for many
+        times per drawing (every page figure needs them), wrapped once."""
+        known = self._measured
+        if known is None or known[0] is not self.prompt or known[1] != self.size:
+            self._measured = known = (self.prompt, self.size, self._wrap_title(), self._rows_per_option())
+        return known[2], known[3]
+
     def _title_lines(self) -> list[Text]:
+        return self._measure()[0]
+
+    def rows_per_option(self) -> int:
+        """2 when an option is too long for one line (each option then takes 2 rows, so that the
+        pages stay alike and a digit picks the same place on each), else 1."""
+        return self._measure()[1]
+
+    def _wrap_title(self) -> list[Text]:
         """The title, then the context lines that leave room for the options (all of them, or
         at least ``MIN_OPTIONS``): options come first on a short panel."""
         if self.prompt is None:
             return []
         width = max(self.size.width, 10)
         lines = list(self.prompt.title.wrap(self.app.console, width, overflow="fold"))
-        want = min(len(self.prompt.options), MIN_OPTIONS) * self.rows_per_option() if self.size.height else 0
+        want = min(len(self.prompt.options), MIN_OPTIONS) * self._rows_per_option() if self.size.height else 0
         for line in self.prompt.context:
             wrapped = list(Text(line, style=CONTEXT).wrap(self.app.console, width, overflow="fold"))
             if self.size.height and self.size.height - len(lines) - len(wrapped) < max(want, 1):
@@ -88,9 +106,7 @@ class DecisionPanel(Widget, can_focus=True):
             lines.extend(wrapped)
         return lines
 
-    def rows_per_option(self) -> int:
-        """2 when an option is too long for one line (each option then takes 2 rows, so that the
-        pages stay alike and a digit picks the same place on each), else 1."""
+    def _rows_per_option(self) -> int:
         if self.prompt is None or not self.size.width:
             return 1
         width = max(self.size.width, 10)
