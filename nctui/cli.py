@@ -461,15 +461,14 @@ def _run(parser: argparse.ArgumentParser, target: Session | GameConfig | None, s
     ``tutorial``, the guided first game)."""
     import gc
 
-    # What the imports make lives as long as the process: no collection while importing, then
-    # out of the collector's sight, so that the collections which start-up's many new objects
-    # set off do not walk it every time (~40 ms of decoding the content pack alone).
+    # No collection while importing (what the imports make lives as long as the process), then
+    # out of the collector's sight: the collections start-up's new objects set off walked it
+    # every time (~40 ms of decoding the content pack alone).
     gc.disable()
     try:
         from .ui.app import create_app
         from .ui.collector import steady_collector
     finally:
-        gc.freeze()
         gc.enable()
     steady_collector()
     try:

@@ -597,13 +597,12 @@ class PlannerBot:
         best, best_after, best_value = options[0], None, float("-inf")
         for option in options:
             prior = self._prior(state, seat, option)
-            after: GameState | None = None
+            after: GameState | None
             try:
-                reached = self._apply(state, option)
-                value = self._evaluate(reached, seat) + prior
-                after = reached
+                after = self._apply(state, option)
+                value = self._evaluate(after, seat) + prior
             except Exception:  # noqa: BLE001
-                value = prior - 1.0
+                after, value = None, prior - 1.0
             if value > best_value:
                 best, best_after, best_value = option, after, value
         return best, best_after

@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
-import gc
 import io
 import json
 import os
@@ -185,8 +184,7 @@ class ForkServer:
         self.sel.register(sys.stdin, selectors.EVENT_READ, self._parent_gone)
         from ..ui.collector import steady_collector
 
-        steady_collector()  # the children inherit it
-        gc.freeze()  # what is loaded now stays put: the children's pages stay shared
+        steady_collector()  # the children inherit it; what is loaded now stays put: their pages stay shared
         sys.stdout.write("ready\n")
         sys.stdout.flush()
         while self.running:

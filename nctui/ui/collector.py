@@ -13,5 +13,8 @@ GC_THRESHOLD = (10_000, 50, 100)
 
 
 def steady_collector() -> None:
-    """Set the collector for an interactive app (``GC_THRESHOLD``); call it after the imports."""
+    """Set the collector for an interactive app (``GC_THRESHOLD``) and put what is loaded so far
+    out of its sight (``gc.freeze``: it lives as long as the process, and forked children keep
+    sharing its pages); call it after the imports."""
     gc.set_threshold(*GC_THRESHOLD)
+    gc.freeze()

@@ -87,7 +87,6 @@ class FlowsMixin(_Host):
     _conflicts_shown: set[tuple[int, int, str]] = set()
     _conflict_base = 0
     _log_viewer = -1  # whose eyes the log is written through
-    _logged_by: dict[int, int] = {}  # the log kept for each other person: the state id it was written up to
 
     # -- state ----------------------------------------------------------------------------------
 
@@ -102,7 +101,6 @@ class FlowsMixin(_Host):
         self._king_during = self._in_king_turn(self.game.view(self.viewer).state)
         self._over_shown = False
         self._conflict_from, self._conflicts_shown, self._conflict_base = {}, set(), self.game.state_id
-        self._logged_by = {}
         if not self._handoff_first and self.seat is None:  # nothing private is on screen yet: start with the decider
             seat = self.game.deciding_seat()
             if seat is not None and seat not in self.bots:
@@ -181,10 +179,7 @@ class FlowsMixin(_Host):
         if self.viewer == self._log_viewer:
             self._write_log()
             return
-        self._logged_by[self._log_viewer] = self._logged
-        self._logged = self._logged_by.pop(self.viewer, -1)
-        if not self.query_one(GameLog).switch(self._log_viewer, self.viewer):
-            self._logged = -1
+        self._logged = self.query_one(GameLog).switch(self._log_viewer, self.viewer, self._logged)
         self._log_viewer = self.viewer
         self._write_log()
 

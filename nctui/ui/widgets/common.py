@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Self
 
 from rich.console import Console, ConsoleOptions, RenderResult
@@ -47,13 +47,19 @@ def clip(text: str, width: int) -> str:
     return text[: width - 1] + "…" if width > 1 else text[:width]
 
 
-def append_cells(text: Text, chars: list[str], styles: list[Style]) -> None:
-    """Append a row of cells (one character and one style each) to ``text``, a run per style."""
+def style_runs(chars: Sequence[str], styles: Sequence[Style]) -> Iterator[tuple[str, Style]]:
+    """A row of cells (one character and one style each) as runs of one style."""
     start = 0
     for x in range(1, len(chars) + 1):
         if x == len(chars) or styles[x] != styles[start]:
-            text.append("".join(chars[start:x]), styles[start])
+            yield "".join(chars[start:x]), styles[start]
             start = x
+
+
+def append_cells(text: Text, chars: list[str], styles: list[Style]) -> None:
+    """Append a row of cells (one character and one style each) to ``text``, a run per style."""
+    for run, style in style_runs(chars, styles):
+        text.append(run, style)
 
 
 Run = tuple[tuple[str, Style], ...]  # a line of Cells: runs of (text, style)
@@ -74,16 +80,7 @@ class Cells:
     @staticmethod
     def from_grid(chars: Sequence[Sequence[str]], styles: Sequence[Sequence[Style]]) -> list[Run]:
         """Lines of runs of a grid of cells (one character and one style each)."""
-        lines: list[Run] = []
-        for row, row_styles in zip(chars, styles):
-            runs: list[tuple[str, Style]] = []
-            start = 0
-            for x in range(1, len(row) + 1):
-                if x == len(row) or row_styles[x] != row_styles[start]:
-                    runs.append(("".join(row[start:x]), row_styles[start]))
-                    start = x
-            lines.append(tuple(runs))
-        return lines
+        return [tuple(style_runs(row, row_styles)) for row, row_styles in zip(chars, styles)]
 
     @staticmethod
     def runs_of(text: Text) -> Run:

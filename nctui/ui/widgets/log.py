@@ -71,12 +71,13 @@ class GameLog(PlacedOnce, PlacedScrollBar, RichLog, can_focus=False):
         self._held = 0
         return super().clear()
 
-    def switch(self, shown: object, to: object) -> bool:
-        """Keep what the log holds under ``shown`` and hold what was kept under ``to`` instead
-        (True), or nothing (False: write it afresh). Hot seat: each person's log, written through
-        their eyes, comes back as they left it, and only what happened since is written; writing
-        a long game's log again took ~180 ms a hand-off."""
-        self._kept[shown] = (self.lines, self._written, self._start_line, self._widest_line_width,
+    def switch(self, shown: object, to: object, mark: int) -> int:
+        """Keep what the log holds under ``shown``, with ``mark`` (how far it was written: a
+        state id), and hold what was kept under ``to`` instead: its mark, or -1 when nothing was
+        kept (write it afresh). Hot seat: each person's log, written through their eyes, comes
+        back as they left it, and only what happened since is written; writing a long game's log
+        again took ~180 ms a hand-off."""
+        self._kept[shown] = (mark, self.lines, self._written, self._start_line, self._widest_line_width,
                              self._wrapped_at, self._held, self._deferred_renders)
         kept = self._kept.pop(to, None)
         # fresh containers: the kept ones stay as they were (lines written before the log was
@@ -87,23 +88,18 @@ class GameLog(PlacedOnce, PlacedScrollBar, RichLog, can_focus=False):
         if kept is None:
             self.virtual_size = Size(0, 0)
             self.refresh()
-            return False
-        (self.lines, self._written, self._start_line, self._widest_line_width, self._wrapped_at, self._held,
+            return -1
+        (mark, self.lines, self._written, self._start_line, self._widest_line_width, self._wrapped_at, self._held,
          self._deferred_renders) = kept
         width = self.scrollable_content_region.width
-        if self._size_known and width > 0 and self._wrapped_at != width:  # kept at another width: wrap again
-            self._wrapped_at = width
-            written = list(self._written)[-REWRAP_LINES:]
-            self.lines, self._written = [], deque(maxlen=MAX_LINES)
-            self._start_line = self._widest_line_width = self._held = 0
-            for content in written:
-                self.write(content)
+        if self._size_known and width > 0 and self._wrapped_at != width:  # kept at another width
+            self._rewrap(width)
         self.virtual_size = Size(self._widest_line_width, len(self.lines))
         if self._size_known and width > 0:
             self._write_held()
             self.scroll_end(animate=False, immediate=True, x_axis=False)
         self.refresh()
-        return True
+        return mark
 
     def on_resize(self, event: Resize) -> None:
         first = not self._size_known  # the writes held back until now are wrapped right here
@@ -119,8 +115,12 @@ class GameLog(PlacedOnce, PlacedScrollBar, RichLog, can_focus=False):
             self._wrapped_at = width
             self._write_held()
             return
+        self._rewrap(width)
+
+    def _rewrap(self, width: int) -> None:
+        """The lines wrapped again at ``width``: the latest only, as wrapping costs about a
+        millisecond a line."""
         self._wrapped_at = width
-        # Wrapping costs about a millisecond a line: the latest lines only, after a resize.
         written = list(self._written)[-REWRAP_LINES:]
         self.clear()
         for content in written:
