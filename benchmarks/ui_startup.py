@@ -159,7 +159,10 @@ async def key_presses(store: Store, size: tuple[int, int], presses: int,
                 await pilot.press("enter")
                 await pilot.pause()
                 continue
-            assert isinstance(app.screen, GameScreen), app.screen
+            if not isinstance(app.screen, GameScreen):  # a conflict's panel, the King's turn: read, closed
+                await pilot.press("escape")
+                await pilot.pause()
+                continue
             panel = app.screen.query_one(DecisionPanel)
             digit = rng.randint(1, min(panel.page_size(), len(panel.prompt.options)))
             before, old, t0 = len(shown), panel.prompt, time.perf_counter()
