@@ -96,8 +96,9 @@ class _Forgetful(dict):
 
 
 def test_the_planners_memo_tables_change_no_choice(monkeypatch):
-    """The look ahead remembers the quick policy's choice and the evaluation by position within a
-    decision (counting the same engine steps): the same game without the tables."""
+    """The look ahead remembers the quick policy's choice and the evaluation by position while its
+    guess at the hidden cards is kept (counting the same engine steps): the same game without the
+    tables."""
     _, moves = _planner_game(2, seed=3)
     init = PlannerBot.__init__
 
@@ -107,6 +108,43 @@ def test_the_planners_memo_tables_change_no_choice(monkeypatch):
 
     monkeypatch.setattr(PlannerBot, "__init__", forgetful)
     assert _planner_game(2, seed=3)[1] == moves
+
+
+def _guesses(monkeypatch, keep_guess: bool) -> tuple[int, int, int]:
+    """A 2-player game between planners: (decisions looked ahead, guesses kept, new guesses). Each
+    kept guess is checked to agree with the seat's view of the real state."""
+    counts = {"looked": 0, "kept": 0}
+    real_guess = PlannerBot._guess
+
+    def guess(self, view):
+        kept = self._kept
+        state = real_guess(self, view)
+        counts["looked"] += 1
+        if state is kept:
+            counts["kept"] += 1
+            assert player_view(state, view.seat).state == view.state
+            assert state.turn_number == view.state.turn_number
+        return state
+
+    monkeypatch.setattr(PlannerBot, "_guess", guess)
+    init = PlannerBot.__init__
+    monkeypatch.setattr(PlannerBot, "__init__",
+                        lambda self, *a, **k: init(self, *a, **(k | {"keep_guess": keep_guess})))
+    _planner_game(2, seed=7)
+    return counts["looked"], counts["kept"], counts["looked"] - counts["kept"]
+
+
+def test_the_planner_keeps_its_guess_through_a_turn_while_the_view_agrees(monkeypatch):
+    """The guess at the hidden cards, moved on by each option chosen, serves the seat's next
+    decision of the same turn if the seat's view agrees with it (a new guess otherwise), and with
+    it the positions its look ahead already reached."""
+    looked, kept, new = _guesses(monkeypatch, keep_guess=True)
+    assert kept > looked / 3 and new > 0
+
+
+def test_the_previous_planner_guesses_anew_at_every_decision(monkeypatch):
+    looked, kept, new = _guesses(monkeypatch, keep_guess=False)
+    assert looked > 0 and kept == 0 and new == looked
 
 
 def test_the_planner_sees_only_its_view():

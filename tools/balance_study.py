@@ -4,7 +4,7 @@
         the targets of issue 13: the King against the planner at easy / normal / hard, and
         2-player games between planners (the winner's VP and its parts)
     python tools/balance_study.py --duel [--games 100] [--budget 250] [--json]
-        the planner against the previous one (``PlannerBot(budget=PREVIOUS_BUDGET)``), seats
+        the planner against the previous one (``PlannerBot(**PREVIOUS_PLANNER)``), seats
         alternated: its win rate and the CPU seconds per game of each
     python tools/balance_study.py [--games 40] [--bots greedy]
         the tables per Nightmare pair and player count
@@ -28,7 +28,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from nctui.bots.planner_bot import BUDGET, PREVIOUS_BUDGET, PlannerBot
+from nctui.bots.planner_bot import BUDGET, PREVIOUS_PLANNER, PlannerBot
 from nctui.engine.config import DIFFICULTY_PRESETS, SUGGESTED_PAIRS
 from nctui.simulate import bots_of_kind, game_seed, make_config, play_game
 
@@ -60,15 +60,16 @@ def run_task(task: Task) -> dict[str, Any]:
                 "king_printed": _printed_dreams(state)}
     if kind == "duel":  # seat ``new`` plays the planner with ``budget``, the other the previous one
         new = opts["new"]
-        budgets = {new: opts["budget"], 1 - new: PREVIOUS_BUDGET}
+        settings = {new: {"budget": opts["budget"]}, 1 - new: PREVIOUS_PLANNER}
         config = make_config(players=2, seed=seed)
-        state = _finished(config, lambda seat, s: PlannerBot(s, budget=budgets[seat]), "planner")
+        state = _finished(config, lambda seat, s: PlannerBot(s, **settings[seat]), "planner")
         winners = state.outcome.winners
         return {"new_won": 1.0 if winners == (new,) else 0.5 if new in winners else 0.0,
                 "cpu": time.process_time() - start}
     if kind == "planners":
         config = make_config(players=2, seed=seed)
-        state = _finished(config, lambda seat, s: PlannerBot(s, budget=opts.get("budget", BUDGET)), "planner")
+        settings = PREVIOUS_PLANNER if opts.get("previous") else {"budget": opts.get("budget", BUDGET)}
+        state = _finished(config, lambda seat, s: PlannerBot(s, **settings), "planner")
         scores = sorted(state.outcome.scores, key=lambda s: s.total, reverse=True)
         return {"winner": scores[0].total, "spread": scores[0].total - scores[-1].total,
                 "turns": state.turn_number, "devoured": state.outcome.reason == "devoured",
@@ -181,23 +182,24 @@ def print_planner(res: dict[str, Any]) -> None:
 
 def duel(games: int, seed: int, jobs: int, budget: int) -> dict[str, Any]:
     tasks: list[Task] = [("duel", {"new": i % 2, "budget": budget}, game_seed(seed, i // 2)) for i in range(games)]
-    base: list[Task] = [("planners", {"budget": b}, game_seed(seed, i)) for b in (budget, PREVIOUS_BUDGET)
-                        for i in range(min(games, 6))]
+    base: list[Task] = [("planners", {"budget": budget, "previous": previous}, game_seed(seed, i))
+                        for previous in (False, True) for i in range(min(games, 6))]
     results = run_all(tasks + base, jobs)
     won = [r["new_won"] for r in results[:games]]
     p = mean(won)
-    cpu = _groups(base, results[games:], lambda t: str(t[1]["budget"]))
-    return {"study": "duel", "games": games, "seed": seed, "budget": budget, "previous_budget": PREVIOUS_BUDGET,
+    cpu = _groups(base, results[games:], lambda t: "previous" if t[1]["previous"] else "new")
+    return {"study": "duel", "games": games, "seed": seed, "budget": budget, "previous": PREVIOUS_PLANNER,
             "win_rate": 100 * p, "stderr": 100 * (p * (1 - p) / len(won)) ** 0.5,
             "cpu_per_game": {k: mean(r["cpu"] for r in v) for k, v in cpu.items()}}
 
 
 def print_duel(res: dict[str, Any]) -> None:
+    previous = ", ".join(f"{k} {v}" for k, v in res["previous"].items())
     print(f"{res['games']} 2-player games (seats alternated, seed {res['seed']}): the planner (budget "
-          f"{res['budget']}) against the previous one (budget {res['previous_budget']})\n")
+          f"{res['budget']}) against the previous one ({previous})\n")
     print(f"win rate {res['win_rate']:.1f}% ± {res['stderr']:.1f} (a tie counts half)")
-    for b, s in res["cpu_per_game"].items():
-        print(f"budget {b}: {s:.2f} CPU s per game between two such planners")
+    for who, s in res["cpu_per_game"].items():
+        print(f"{who} planner: {s:.2f} CPU s per game between two such planners")
 
 
 HEAD = ("| {} | ended by devouring | turns | winner's VP | winner - last | Cathedral pieces |\n"

@@ -3,7 +3,8 @@ Forts and fights for areas, weighing every option by what it leads to.
 
 It sees only its seat's view. To look ahead it first completes the view into a plausible full
 state (``engine.views.resample``: every hidden card is replaced by one it has not seen, the RNG
-reseeded from the bot's own generator), then, for each option, applies it with the real rules engine and
+reseeded from the bot's own generator; the guess is kept, moved on by each option chosen, for the
+seat's next decisions of the turn while its view agrees with it), then, for each option, applies it with the real rules engine and
 follows its own later decisions of the same turn with a quick greedy policy (a "rollout", within
 a budget of engine steps), and scores the position reached with ``evaluate``: the running score
 (Ritual, Forts, Devoured, Upgrades, Dreams, as ``scoring.scores`` counts it) plus progress that
@@ -30,7 +31,7 @@ from ..engine.conflict import card_limit
 from ..engine.flow import apply
 from ..engine.nightmares import devoured_total, threshold
 from ..engine.state import BASIC_COMBAT, HAND_LIMIT, GameState
-from ..engine.views import View, fight_of as _fight, resample
+from ..engine.views import View, fight_of as _fight, player_view, resample
 from ..engine.work import ClimbPayWork, Fight
 
 # ---------------------------------------------------------------------------------------------
@@ -429,7 +430,9 @@ def evaluate(state: GameState, seat: int) -> float:
 
 
 BUDGET = 600  # engine steps per decision, rollouts included, shared evenly among the options
-PREVIOUS_BUDGET = 600  # the planner before issue 13, for --duel (budget 200 won 39% ± 4.9 of 100 games against it)
+# The planner before issue 13's speed work, for --duel: a new guess at every decision (budget 200
+# alone won 39% ± 4.9 of 100 games against it).
+PREVIOUS_PLANNER: dict[str, int | bool] = {"budget": 600, "keep_guess": False}
 MIN_SHARE = 12  # engine steps each option may use at least
 PLAN_SHARE = 80  # engine steps to play out a conflict with a number of cards
 ROLLOUT_DEPTH = 24
@@ -471,9 +474,10 @@ def changes(before: GameState, after: GameState, seat: int) -> tuple[tuple[str, 
 class PlannerBot:
     name = "planner"
 
-    def __init__(self, seed: int = 0, *, budget: int = BUDGET) -> None:
+    def __init__(self, seed: int = 0, *, budget: int = BUDGET, keep_guess: bool = True) -> None:
         self._random = random.Random(seed)
         self._budget = budget
+        self._keep_guess = keep_guess
         self._steps = 0
         self._limit = 0
         # The quick policy's choice in a position, and the engine steps it took, for one decision's
@@ -483,6 +487,7 @@ class PlannerBot:
         # leads to (None if its step failed): the rollout goes on from there.
         self._quick_memo: dict[GameState, tuple[A.Action, int, GameState | None]] = {}
         self._eval_memo: dict[GameState, float] = {}
+        self._kept: GameState | None = None  # the guess moved on by the last option chosen
 
     # -- the decision
 
@@ -495,18 +500,36 @@ class PlannerBot:
             return options[0]
         seat = view.seat
         self._steps = 0
-        self._quick_memo.clear()
-        self._eval_memo.clear()
         special = self._special(view.state, seat, d)
         if special is not None:
+            self._kept = None
             return special
-        state = resample(view, self._random)
+        state = self._guess(view)
         share = max(MIN_SHARE, self._budget // len(options))  # every option gets the same look ahead
         scored = []
         for i, option in enumerate(options):
             self._limit = self._steps + share
             scored.append((self._option_value(state, seat, option), self._random.random(), i))
-        return options[max(scored)[2]]
+        choice = options[max(scored)[2]]
+        try:
+            self._kept = apply(state, choice)
+        except Exception:  # noqa: BLE001
+            self._kept = None
+        return choice
+
+    def _guess(self, view: View) -> GameState:
+        """The full state the look ahead starts from: the guess made for the seat's previous
+        decision, moved on by the option chosen, while the view still agrees with it (the same
+        turn, nothing hidden drawn since, no other seat's decision between); else a new guess
+        (``resample``). Kept, the guess keeps the look ahead's memo tables too: the positions the
+        previous decision's rollouts reached are this decision's."""
+        kept, self._kept = self._kept, None
+        if (kept is not None and self._keep_guess and kept.turn_number == view.state.turn_number
+                and player_view(kept, view.seat).state == view.state):
+            return kept
+        self._quick_memo.clear()
+        self._eval_memo.clear()
+        return resample(view, self._random)
 
     def _option_value(self, state: GameState, seat: int, option: A.Action) -> float:
         return self._look_ahead(state, seat, option)[0]
