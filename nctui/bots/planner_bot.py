@@ -3,15 +3,16 @@ Forts and fights for areas, weighing every option by what it leads to.
 
 It sees only its seat's view. To look ahead it first completes the view into a plausible full
 state (``engine.views.resample``: every hidden card is replaced by one it has not seen, the RNG
-reseeded from the bot's own generator; the guess is kept, moved on by each option chosen, for the
-seat's next decisions of the turn while its view agrees with it), then, for each option, applies it with the real rules engine and
-follows its own later decisions of the same turn with a quick greedy policy (a "rollout", within
-a budget of engine steps), and scores the position reached with ``evaluate``: the running score
-(Ritual, Forts, Devoured, Upgrades, Dreams, as ``scoring.scores`` counts it) plus progress that
-will become VP (Dream cards in hand by how near their conditions are, Ritual markers, areas
-controlled, units, Fort levels, cards), minus the strongest opponent's (solo: the King's, its
-Cultists on Dreams included). A few decisions have their own logic: which Dream cards to keep and
-take, how many cards to commit to a conflict, which Development card to discard.
+reseeded from the bot's own generator; the guess is kept, moved on by each option chosen, for
+the seat's next decisions of the turn while its view agrees with it), then, for each option,
+applies it with the real rules engine and follows its own later decisions of the same turn with
+a quick greedy policy (a "rollout", within a budget of engine steps), and scores the position
+reached with ``evaluate``: the running score (Ritual, Forts, Devoured, Upgrades, Dreams, as
+``scoring.scores`` counts it) plus progress that will become VP (Dream cards in hand by how near
+their conditions are, Ritual markers, areas controlled, units, Fort levels, cards), minus the
+strongest opponent's (solo: the King's, its Cultists on Dreams included). A few decisions have
+their own logic: which Dream cards to keep and take, how many cards to commit to a conflict,
+which Development card to discard.
 
 Reproducible: the bot's own ``random.Random(seed)`` shuffles the guesses and breaks ties, so a
 game between bots depends only on the seeds.

@@ -45,8 +45,10 @@ def follower_moves(state: GameState, seat: int) -> tuple[MoveFollower, ...]:
     """MP: every move of one of the seat's Followers to an adjacent area the rules allow: the
     predicates of ``follower_move_refusal``, asked once per source area (the options are asked
     after every decision; building a refusal for each move refused took most of the time)."""
-    return tuple(MoveFollower(source=a.id, to=b) for a in state.areas if a.followers[seat] and can_leave(a, seat)
-                 for b in board.adjacent(state, a.id) if follower_fits(state, seat, a.id, b))
+    limit = units.limit_in(state, seat)
+    index, areas = board.area_index(state), state.areas
+    return tuple(MoveFollower(source=a.id, to=b) for a in areas if a.followers[seat] and can_leave(a, seat)
+                 for b in board.adjacent(state, a.id) if limit(b, a.id) > areas[index[b]].followers[seat])
 
 
 def shaper_destinations(state: GameState, seat: int, anywhere: bool = False) -> tuple[str, ...]:

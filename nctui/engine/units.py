@@ -55,15 +55,27 @@ def king_unit_limit(state: GameState) -> int:
 
 
 def _room(state: GameState, side: int, area_id: str, there: int, *, leaving: str = "") -> int:
+    return max(0, limit_in(state, side)(area_id, leaving) - there)
+
+
+def limit_in(state: GameState, side: int) -> Callable[[str, str], int]:
+    """UNIT LIMIT: the side's limit in an area (``limit(area_id, leaving)``, ``leaving`` the area a
+    moving Follower leaves, or ""): the King's in every area; a player's normal limit, or the
+    higher "in one area" limit if no other of their areas already holds more than the normal
+    limit. Asked once for all the areas of a position (every Follower move is checked)."""
     if state.king is not None and side == state.king.seat:
-        return max(0, king_unit_limit(state) - there)
+        king = king_unit_limit(state)
+        return lambda area_id, leaving: king
     base, one = follower_limits(state, side)
-    if one > base:  # the higher limit holds in one area at a time
-        crowded = any(o.followers[side] - (o.id == leaving) > base for o in state.areas if o.id != area_id)
-        limit = base if crowded else one
-    else:
-        limit = base
-    return max(0, limit - there)
+    if one <= base:
+        return lambda area_id, leaving: base
+    over = [(o.id, o.followers[side]) for o in state.areas if o.followers[side] > base]
+
+    def limit(area_id: str, leaving: str) -> int:
+        crowded = any(n - (i == leaving) > base for i, n in over if i != area_id)
+        return base if crowded else one
+
+    return limit
 
 
 def on_board(state: GameState, side: int) -> int:
