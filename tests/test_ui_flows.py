@@ -922,6 +922,29 @@ def test_closing_the_handoff_does_not_lay_the_game_out_again_after_it_came_back(
     run(go())
 
 
+def test_every_handoff_fits_80x24(tmp_path):
+    """The box (the option echoed, the prompt, the news since the person last looked) fits an
+    80x24 terminal whole: it was 25 lines with a long news list, the screen scrolled and the
+    box's last line was cut."""
+    async def go():
+        app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=SMALL) as pilot:
+            seen = 0
+            for _ in range(60):
+                screen = app.screen
+                if isinstance(screen, HandoffScreen):
+                    box = screen.query_one("#handoff-box").region
+                    assert box.y >= 0 and box.bottom <= SMALL[1] and not screen.show_vertical_scrollbar
+                    seen += bool(screen.news) and bool(screen.echo)
+                    await pilot.press("enter")
+                else:
+                    await pilot.press("1")
+                await pilot.pause()
+            assert seen >= 5
+
+    run(go())
+
+
 def test_handoff_back_gives_a_person_their_log_as_they_left_it_and_what_happened_since(tmp_path):
     """Hot seat: each person's log is kept, written through their eyes; back at the keyboard they
     get it as they left it (not written again: that took ~180 ms a hand-off in a long game) and

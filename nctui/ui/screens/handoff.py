@@ -28,6 +28,7 @@ HandoffResult = Literal["go", "undo", "quit"]
 # Seconds a hand-off (and the decision after it) ignores keys: a quick double press that chose an
 # option must not also pass the keyboard, and one that passed it must not also choose an option.
 GUARD = 0.4
+SHORT = 30  # terminal heights below this get a shorter news list (the box fits 24 lines)
 
 
 
@@ -40,7 +41,11 @@ class HandoffScreen(Screen[HandoffResult]):
     #handoff-text { width: 100%; text-align: center; }
     #handoff-echo { width: 100%; text-align: center; margin-top: 1; }
     /* every line of news, scrolled to the newest; at 80x24 the box still fits the screen */
-    #handoff-news-box { width: 100%; height: auto; max-height: 9; margin-top: 1; }
+    /* the scrollbar always there: coming and going with the news' length, it laid the screen
+       out twice more, one frame each */
+    #handoff-news-box { width: 100%; height: auto; max-height: 9; margin-top: 1; overflow-y: scroll; }
+    /* a short terminal (80x24): the box, with an echo and a prompt on two lines, fits */
+    HandoffScreen.-short #handoff-news-box { max-height: 6; }
     #handoff-news { width: 100%; height: auto; color: $text-muted; }
     """
     BINDINGS = [
@@ -81,7 +86,11 @@ class HandoffScreen(Screen[HandoffResult]):
                 with Pane(id="handoff-news-box"):
                     yield PlacedStatic(self._news(), id="handoff-news")
 
+    def on_resize(self) -> None:
+        self.set_class(self.app.size.height < SHORT, "-short")
+
     def on_mount(self) -> None:
+        self.set_class(self.app.size.height < SHORT, "-short")
         if self.news:  # the newest news in view (scrolled there by the layout); the older ones scroll up
             self._news_box().anchor()
 
