@@ -203,13 +203,18 @@ def key_figures(argv: list[str], size: tuple[int, int], env: dict[str, str], qui
         child.read_until_quiet(quiet, limit=30)
         on_handoff = HANDOFF_WORDS in child.since(0)
         tries, drawn_at = 0, 0  # drawn_at: the chunk where the last key that drew something began
+        taken_from = 0.0  # after Enter on a hand-off, keys are taken from then on
         while len(out["option"]) < presses and tries < 4 * presses:
             tries += 1
             kind, keys = ("handoff", b"\r") if on_handoff else ("option", b"1")
             if on_handoff:  # as a person would: a key the moment the hand-off appears is not taken
                 time.sleep(max(0.0, HANDOFF_GUARD - (time.perf_counter() - child.chunks[-1][0])))
+            else:  # nor a digit the moment the hand-off closed (it said "Not taken", in a toast)
+                time.sleep(max(0.0, taken_from - time.perf_counter()))
             cpu = child.cpu()
             t0, mark = child.send(keys)
+            if kind == "handoff":
+                taken_from = t0 + HANDOFF_GUARD
             child.read_until_quiet(quiet, limit=5)
             first, settled = child.frames(mark, t0)
             if first is not None and settled is not None:
