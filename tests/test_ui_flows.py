@@ -119,6 +119,28 @@ def test_handoff_hides_the_next_hand_until_a_key(tmp_path):
     run(go())
 
 
+def test_leaving_a_game_from_under_a_handoff_goes_to_the_title_screen(tmp_path):
+    """``leave_game`` with a screen over the game (it crashed: no screen left for the footer's
+    keys, then no result callback for the switch)."""
+    from nctui.ui.screens.title import TitleScreen
+
+    async def go():
+        app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.press("3", "1")
+            await pilot.pause()
+            assert isinstance(app.screen, HandoffScreen)
+            session = app.game
+            app.leave_game()
+            await pilot.pause()
+            assert isinstance(app.screen, TitleScreen) and len(app.screen_stack) == 1
+            assert app.game is None and session.closed
+            await pilot.press("q")
+            await pilot.pause()
+
+    run(go())
+
+
 def test_handoff_tells_what_happened_since_that_person_last_looked(tmp_path):
     async def go():
         app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)

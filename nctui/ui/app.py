@@ -149,6 +149,10 @@ class NctuiApp(App[None]):
         if old is not None and old is not session:
             old.close()
         session.start()
+        self._replace_all(TutorialScreen(session) if self.tutorial else screen_for(session))
+
+    def _replace_all(self, screen: Screen) -> None:
+        """Show ``screen`` in place of every screen (the dialogs and hand-offs over a game too)."""
         while len(self.screen_stack) > 1:
             self.pop_screen()
         base = self.screen_stack[0]
@@ -157,7 +161,7 @@ class NctuiApp(App[None]):
             # default screen was never given one (it is not pushed), so give it the empty one
             # push_screen would have.
             base._push_result_callback(self, None)
-        self.switch_screen(TutorialScreen(session) if self.tutorial else screen_for(session))
+        self.switch_screen(screen)
 
     def start_tutorial(self) -> None:
         """The guided first game: Red against a computer Blue on the tutorial's fixed seed, with
@@ -170,9 +174,7 @@ class NctuiApp(App[None]):
         old, self.game, self.tutorial = self.game, None, False
         if old is not None:
             old.close()
-        while len(self.screen_stack) > 1:
-            self.pop_screen()
-        self.switch_screen(TitleScreen())
+        self._replace_all(TitleScreen())
 
     async def action_quit(self) -> None:
         """ctrl+q: in a game, save first (like q); elsewhere quit at once."""

@@ -32,6 +32,8 @@ class StableFooter(Footer):
                 self.show_command_palette, self.app.ENABLE_COMMAND_PALETTE)
 
     def bindings_changed(self, screen: Screen) -> None:
+        if not self.app.screen_stack:
+            return  # between the screens of a switch (leaving a game): no keys to ask about
         if self._shown is not None and self.is_attached and screen is self.screen and screen.app.app_focus:
             keys = self._keys()
             if keys == self._shown:
