@@ -33,7 +33,7 @@ import platformdirs
 
 from .content.loader import ContentError
 from .safeio import BadInput, check_depth, read_bounded
-from .session.games import GAMES, game_named
+from .session.games import GAME_IDS, game_named
 from .session.protocol import Summary
 from .store import NIGHTMARE_CATHEDRAL, AnyGame, PracticePolicy, ReplayError, Store, UndoPolicy
 
@@ -505,7 +505,7 @@ def _replay(sf: SaveFile, path: Path, policy: UndoPolicy) -> Loaded:
     game = game_named(sf.game)
     if game is None:
         raise SaveError(path, f"is a save of {sf.game!r}, a game this nctui does not have "
-                              f"({', '.join(GAMES)})")
+                              f"({', '.join(GAME_IDS)})")
     config, actions, start = _decode_parts(sf, path, game)
     try:
         digest = game.content_digest(config)

@@ -610,6 +610,22 @@ def test_help_imports_neither_the_rules_engine_nor_textual():
     assert not loaded & {"nctui.engine.flow", "nctui.engine.state", "nctui.bots", "nctui.ui", "textual", "rich"}
 
 
+def test_a_game_of_nightmare_cathedral_imports_no_other_game_nor_other_screens():
+    """`nctui play` draws its first frame sooner without the three companion games, their
+    screens and the Title, New game and tutorial screens (imported when first shown)."""
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom nctui.ui.app import create_app\nfrom nctui.engine import GameConfig\n"
+            "import tempfile\napp = create_app(GameConfig(players=2, seed=1), save_dir=tempfile.mkdtemp())\n"
+            "app.get_default_screen()\nprint(' '.join(sorted(sys.modules)), file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    loaded = set(done.stderr.split())
+    assert "nctui.ui.screens.game" in loaded and "nctui.session.nightmare_cathedral" in loaded
+    assert not {m for m in loaded if m.startswith(("nctui.companions", "nctui.ui.companions"))}
+    assert not loaded & {"nctui.ui.screens.title", "nctui.ui.screens.new_game", "nctui.ui.screens.tutorial"}
+
+
 def test_play_sets_the_collector_for_an_interactive_app(started):
     """What the imports made is frozen out of the collector's sight, and the collector runs
     seldom enough that a key press is not held up by it (nctui.ui.collector)."""

@@ -11,7 +11,10 @@ and what is shown over it. The app closes the session it replaces, and its own w
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from importlib import import_module
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.app import App
 from textual.await_remove import AwaitRemove
@@ -20,28 +23,26 @@ from textual.screen import Screen
 from textual.widget import Widget
 
 from .. import saves
-from ..companions.cathedral.state import CathedralConfig
-from ..companions.dreamers.state import DreamersConfig
-from ..companions.nightmarium.state import NightmariumConfig
 from ..engine.config import GameConfig
-from ..session.games import CATHEDRAL, DREAMERS, NIGHTMARIUM
+from ..session.games import companions
 from ..session.session import Session, UndoMode, default_undo, new_session
 from ..store import Store
 from . import theme
 from .commands import ScreenCommands
-from .companions.base import CompanionScreen
-from .companions.cathedral import CathedralScreen
-from .companions.dreamers import DreamersScreen
-from .companions.nightmarium import NightmariumScreen
 from .screens.game import GameScreen
-from .screens.help import HelpScreen
-from .screens.new_game import NewGameScreen
-from .screens.title import TitleScreen
-from .screens.tutorial import TutorialScreen, tutorial_session
+
+if TYPE_CHECKING:
+    from ..companions.cathedral.state import CathedralConfig
+    from ..companions.dreamers.state import DreamersConfig
+    from ..companions.nightmarium.state import NightmariumConfig
+    from .companions.base import CompanionScreen
+
+# The screens other than the game's are imported when first shown (the Title screen, New game,
+# the tutorial, the companion games): `nctui play` draws its first frame without them.
 
 BOT_DELAY = 0.6  # seconds a computer player waits after the last change, so people can follow it
 
-__all__ = ["BOT_DELAY", "GameScreen", "HelpScreen", "NctuiApp", "NewGameScreen", "TitleScreen", "create_app"]
+__all__ = ["BOT_DELAY", "GameScreen", "NctuiApp", "create_app"]
 
 
 class NctuiApp(App[None]):
@@ -93,8 +94,15 @@ class NctuiApp(App[None]):
 
     def get_default_screen(self) -> Screen:
         if self.game is None:
-            return TitleScreen()
-        return TutorialScreen(self.game) if self.tutorial else screen_for(self.game)
+            return title_screen()
+        return self._screen_for(self.game)
+
+    def _screen_for(self, session: Session) -> Screen:
+        if self.tutorial:
+            from .screens.tutorial import TutorialScreen
+
+            return TutorialScreen(session)
+        return screen_for(session)
 
     def on_mount(self) -> None:
         if self.game is not None:
@@ -118,6 +126,8 @@ class NctuiApp(App[None]):
 
     def _any_game_screen(self) -> GameScreen | CompanionScreen | None:
         """The screen of the game being played, whichever game it is."""
+        from .companions.base import CompanionScreen
+
         return next((s for s in reversed(self.screen_stack) if isinstance(s, GameScreen | CompanionScreen)), None)
 
     # -- starting games -------------------------------------------------------------------------
@@ -129,6 +139,8 @@ class NctuiApp(App[None]):
         if config is None and self.game is not None:
             config = self.game.config
             practice = self.game.undo_mode == "practice" and default_undo(self.game.seat_kinds) == "strict"
+        from .screens.new_game import NewGameScreen
+
         self.push_screen(NewGameScreen(config, seed=seed, practice=practice))
 
     def start_game(self, config: GameConfig, *, undo: UndoMode | None = None) -> None:
@@ -139,7 +151,7 @@ class NctuiApp(App[None]):
 
     def start_companion(self, config: CathedralConfig | NightmariumConfig | DreamersConfig) -> None:
         """Start a new game of a companion game (its configuration says which) and play it."""
-        game = next(g for g in (CATHEDRAL, NIGHTMARIUM, DREAMERS) if isinstance(config, g.config_type))
+        game = next(g for g in companions() if isinstance(config, g.config_type))
         self.open_game(new_session(config, game=game, folder=self.save_dir, bot_delay=self.bot_delay))
 
     def open_game(self, session: Session) -> None:
@@ -149,7 +161,7 @@ class NctuiApp(App[None]):
         if old is not None and old is not session:
             old.close()
         session.start()
-        self._replace_all(TutorialScreen(session) if self.tutorial else screen_for(session))
+        self._replace_all(self._screen_for(session))
 
     def _replace_all(self, screen: Screen) -> None:
         """Show ``screen`` in place of every screen (the dialogs and hand-offs over a game too)."""
@@ -166,6 +178,8 @@ class NctuiApp(App[None]):
     def start_tutorial(self) -> None:
         """The guided first game: Red against a computer Blue on the tutorial's fixed seed, with
         undo, not autosaved."""
+        from .screens.tutorial import tutorial_session
+
         self.tutorial = True
         self.open_game(tutorial_session(self.bot_delay))
 
@@ -174,7 +188,7 @@ class NctuiApp(App[None]):
         old, self.game, self.tutorial = self.game, None, False
         if old is not None:
             old.close()
-        self._replace_all(TitleScreen())
+        self._replace_all(title_screen())
 
     async def action_quit(self) -> None:
         """ctrl+q: in a game, save first (like q); elsewhere quit at once."""
@@ -187,8 +201,24 @@ class NctuiApp(App[None]):
 
 def screen_for(session: Session) -> Screen:
     """The screen that plays ``session``'s game."""
-    screens = {CATHEDRAL.id: CathedralScreen, NIGHTMARIUM.id: NightmariumScreen, DREAMERS.id: DreamersScreen}
-    return screens.get(session.store.game.id, GameScreen)(session)
+    where = _COMPANION_SCREENS.get(session.store.game.id)
+    if where is None:
+        return GameScreen(session)
+    screen: Callable[[Session], Screen] = getattr(import_module(where[0], __package__), where[1])
+    return screen(session)
+
+
+_COMPANION_SCREENS = {  # game id -> (module, class) of its screen
+    "cathedral": (".companions.cathedral", "CathedralScreen"),
+    "nightmarium": (".companions.nightmarium", "NightmariumScreen"),
+    "dreamers": (".companions.dreamers", "DreamersScreen"),
+}
+
+
+def title_screen() -> Screen:
+    from .screens.title import TitleScreen
+
+    return TitleScreen()
 
 
 def create_app(game: Session | Store | GameConfig | None, save_dir: Path | str | None = None, *,

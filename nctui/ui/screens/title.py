@@ -9,6 +9,7 @@ damaged autosave is counted on its line (Load lists it with the reason).
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
@@ -19,9 +20,6 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..companions.cathedral_new import cathedral_new_screen
-from ..companions.dreamers_new import dreamers_new_screen
-from ..companions.nightmarium_new import nightmarium_new_screen
 from ..widgets.decision import DIGIT, HINT
 from .load import LoadScreen, continue_words
 from .practice import PracticeScreen
@@ -117,12 +115,10 @@ class TitleScreen(Screen[None]):
             app.push_screen(LoadScreen(app.save_dir))
         elif item == "practice":
             app.push_screen(PracticeScreen(app.save_dir))
-        elif item == "cathedral":
-            app.push_screen(cathedral_new_screen())
-        elif item == "nightmarium":
-            app.push_screen(nightmarium_new_screen())
-        elif item == "dreamers":
-            app.push_screen(dreamers_new_screen())
+        elif item in ("cathedral", "nightmarium", "dreamers"):
+            # a companion game's screens are imported when it is chosen
+            new_screen = getattr(import_module(f"..companions.{item}_new", __package__), f"{item}_new_screen")
+            app.push_screen(new_screen())
         elif item == "rules":
             self._rules()
         elif item == "quit":
