@@ -14,7 +14,7 @@ from nctui.engine.events import plural
 from nctui.store import Store
 from nctui.ui.app import create_app
 from nctui.ui.screens.inspector import InspectorScreen
-from nctui.ui.widgets.board import BoardView, centres, legal_areas
+from nctui.ui.widgets.board import BoardView, cell_lines_for, centres, legal_areas
 from nctui.ui.widgets.common import nearest
 from nctui.ui.widgets.decision import DecisionPanel
 from nctui.ui.widgets.hand import HandView
@@ -626,3 +626,36 @@ def test_the_decision_panel_measures_a_new_prompt_and_a_new_size_afresh():
             assert panel.rows_per_option() == 2  # measured again at the new width
 
     run(go())
+
+
+def test_each_panel_is_styled_once_as_the_game_screen_comes_up(monkeypatch, tmp_path):
+    """The screen's classes (its size's, the panel shown) are set before its widgets mount, and
+    Textual's restyling of a screen as it first comes up is skipped: every panel is styled once
+    before the first frame (three or four times before, ~45 ms at 80x24), with the classes of
+    its size."""
+    from textual.css.stylesheet import Stylesheet
+
+    styled: dict[str, int] = {}
+    original = Stylesheet.apply
+
+    def apply(self, node, *args, **kwargs):
+        if node.id:
+            styled[node.id] = styled.get(node.id, 0) + 1
+        return original(self, node, *args, **kwargs)
+
+    monkeypatch.setattr(Stylesheet, "apply", apply)
+    panels = {"status", "panel-tabs", "body", "col-a", "col-b", "board-pane", "board", "matrix-pane", "matrix",
+              "tracks-pane", "tracks", "hand-pane", "hand", "players-pane", "players", "log"}
+
+    async def go(size, classes):
+        styled.clear()
+        app = create_app(GameConfig(players=2, seed=1), save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            assert {k: v for k, v in styled.items() if k in panels} == dict.fromkeys(panels, 1)
+            assert classes <= app.screen.classes
+            assert app.query_one("#board-pane").has_class("-shown")
+            assert app.query_one(BoardView).cell_lines == cell_lines_for(size[1])
+
+    run(go(SMALL, {"-tabbed", "-narrow", "-short"}))
+    run(go(BIG, {"-all", "-wide", "-tall"}))

@@ -19,6 +19,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.geometry import Size
 from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
@@ -41,7 +42,7 @@ from ..client import GameClient
 from ..rules.topics import refusal_words, topic_for_decision, topic_for_error  # rules: R and refusals
 from ..widgets.board import BoardView, cell_lines_for, legal_areas, region_entries
 from ..widgets.cards import entries as card_entries
-from ..widgets.common import OptionsPicked, Pane, seat_style
+from ..widgets.common import OptionsPicked, Pane, StyledAsMounted, seat_style
 from ..widgets.decision import DecisionPanel, Prompt
 from ..widgets.footer import StableFooter
 from ..widgets.hand import HandView
@@ -57,8 +58,10 @@ from .inspector import InspectorScreen
 from .rules import RulesScreen  # rules: the summary at the decision's topic
 from .save import quit_after_saving
 
+COLUMN_B = ("hand", "players", "log")  # the panels of column B (the others are in column A)
 
-class GameScreen(FlowsMixin, Screen[None]):
+
+class GameScreen(StyledAsMounted, FlowsMixin, Screen[None]):
     """The board, the tracks, the players, the decision and the log of one game."""
 
     AUTO_FOCUS = "#decision"
@@ -123,23 +126,31 @@ class GameScreen(FlowsMixin, Screen[None]):
         # Layout (see app.tcss): on big terminals ("-all") every panel is on screen, column A
         # (board, matrix, tracks) beside column B (decision, hand, players, log); otherwise
         # ("-tabbed") the decision is always shown with one panel above it, cycled with Tab.
+        # The classes the size and the panel shown call for are set first, so that every widget
+        # is styled once as it mounts (StyledAsMounted; each change of a class of the screen
+        # styles all of them again: three times over before the first frame).
+        self.update_classes(self._classes_for(self.app.size))
+        board = BoardView(id="board")
+        board.set_reactive(BoardView.cell_lines, cell_lines_for(self.app.size.height))
         yield StatusLine(id="status")
-        yield PanelTabs(id="panel-tabs")
+        tabs = PanelTabs(id="panel-tabs")
+        tabs.set_reactive(PanelTabs.shown, self._shown_panel)
+        yield tabs
         with Horizontal(id="body"):
             with Vertical(id="col-a"):
-                with Pane(id="board-pane", classes="pane"):
-                    yield BoardView(id="board")
-                with Pane(id="matrix-pane", classes="pane"):
+                with self._new_pane("board"):
+                    yield board
+                with self._new_pane("matrix"):
                     yield MatrixView(id="matrix")
-                with Pane(id="tracks-pane", classes="pane"):
+                with self._new_pane("tracks"):
                     yield TracksView(id="tracks")
             with Vertical(id="col-b"):
                 yield DecisionPanel(id="decision")
-                with Pane(id="hand-pane", classes="pane"):
+                with self._new_pane("hand"):
                     yield HandView(id="hand")
-                with Pane(id="players-pane", classes="pane"):
+                with self._new_pane("players"):
                     yield PlayersView(id="players")
-                yield GameLog(id="log", classes="pane")
+                yield self._new_pane("log")
         yield StableFooter()
 
     def on_mount(self) -> None:
@@ -354,11 +365,33 @@ class GameScreen(FlowsMixin, Screen[None]):
             self._size_classes()
 
     def _size_classes(self) -> None:
-        """-tabbed (one panel at a time) under 120x34, -all from there."""
-        tabbed = not (self.size.width >= 120 and self.size.height >= 34)
-        self.set_class(tabbed, "-tabbed")
-        self.set_class(not tabbed, "-all")
+        """The classes of the terminal's size (``_classes_for``), and the board's height."""
+        self.update_classes(self._classes_for(self.size))
         self.query_one(BoardView).cell_lines = cell_lines_for(self.size.height)  # the board grows with the terminal
+
+    def _classes_for(self, size: Size) -> dict[str, bool]:
+        """-tabbed (one panel at a time) under 120x34, -all from there; -shown-in-b when the
+        panel shown is in column B; the breakpoints' classes (-narrow/-wide, -short/-tall), as
+        Textual sets them on a resize."""
+        tabbed = not (size.width >= 120 and size.height >= 34)
+        classes = {"-tabbed": tabbed, "-all": not tabbed,
+                   "-shown-in-b": self._shown_panel in COLUMN_B}
+        for value, points in ((size.width, self.HORIZONTAL_BREAKPOINTS), (size.height, self.VERTICAL_BREAKPOINTS)):
+            assert points is not None
+            classes.update((name, False) for _, name in points)
+            classes[max((at, name) for at, name in points if at <= value)[1]] = True
+        return classes
+
+    def _new_pane(self, panel: str) -> Widget:
+        """The (empty) pane of ``panel`` as ``_show_panel`` leaves it (the log is its own pane)."""
+        pane: Widget = GameLog(id="log", classes="pane") if panel == "log" else Pane(id=f"{panel}-pane", classes="pane")
+        self._dress_pane(pane, panel, dict(PANELS)[panel])
+        return pane
+
+    def _dress_pane(self, pane: Widget, panel: str, title: str) -> None:
+        shown = panel == self._shown_panel
+        pane.set_class(shown, "-shown", update=pane.is_attached)  # not yet mounted: styled as it mounts
+        pane.border_title = panel_title(panel, title, shown)
 
     def _pane(self, panel: str) -> Widget:
         return self.query_one(f"#{panel}-pane" if panel != "log" else "#log")
@@ -368,10 +401,8 @@ class GameScreen(FlowsMixin, Screen[None]):
         others); big ones mark its title. PgUp/PgDn scroll it."""
         self._shown_panel = panel
         for name, title in PANELS:
-            pane = self._pane(name)
-            pane.set_class(name == panel, "-shown")
-            pane.border_title = panel_title(name, title, name == panel)
-        self.set_class(panel in ("hand", "players", "log"), "-shown-in-b")
+            self._dress_pane(self._pane(name), name, title)
+        self.set_class(panel in COLUMN_B, "-shown-in-b")
         self.query_one(PanelTabs).shown = panel
 
     def _cursor_focused(self) -> bool:

@@ -21,7 +21,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 
-from ..widgets.common import Box, Pane, PlacedStatic
+from ..widgets.common import Box, Pane, PlacedStatic, StyledAsMounted
 
 HandoffResult = Literal["go", "undo", "quit"]
 
@@ -32,7 +32,7 @@ SHORT = 30  # terminal heights below this get a shorter news list (the box fits 
 
 
 
-class HandoffScreen(Screen[HandoffResult]):
+class HandoffScreen(StyledAsMounted, Screen[HandoffResult]):
     """"Pass the keyboard to B Blue": hides every hand until that person presses Enter/Space."""
 
     DEFAULT_CSS = """
@@ -77,7 +77,9 @@ class HandoffScreen(Screen[HandoffResult]):
         self._held = False  # a key came within the guard (the screen says to wait)
 
     def compose(self) -> ComposeResult:
-        # Placed once (widgets.common): the hand-off comes in one layout and one frame.
+        # Placed once (widgets.common): the hand-off comes in one layout and one frame; styled
+        # once (StyledAsMounted: its class set before its widgets mount).
+        self.set_class(self.app.size.height < SHORT, "-short")
         with Box(id="handoff-box"):
             if self.echo:
                 yield PlacedStatic(Text(self.echo, style="bold"), id="handoff-echo")
@@ -90,7 +92,6 @@ class HandoffScreen(Screen[HandoffResult]):
         self.set_class(self.app.size.height < SHORT, "-short")
 
     def on_mount(self) -> None:
-        self.set_class(self.app.size.height < SHORT, "-short")
         if self.news:  # the newest news in view (scrolled there by the layout); the older ones scroll up
             self._news_box().anchor()
 

@@ -12,6 +12,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
+from textual.events import ScreenResume
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scrollbar import ScrollBar
@@ -197,6 +198,20 @@ class PlacedOnce:
 
     def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
         return super()._size_updated(size, virtual_size, container_size, layout=False)  # type: ignore[misc]
+
+
+class StyledAsMounted:
+    """A screen (mixin) not styled again, every widget of it, as it first comes up: Textual does
+    that right after styling each widget as it mounted, when nothing changed since (~20 ms for
+    the game screen). Set the classes a screen needs before its widgets mount (in ``compose``)."""
+
+    _resumed = False
+
+    def _on_screen_resume(self, event: ScreenResume) -> None:
+        # Textual calls this before its own handler of the event (each class of the MRO in turn)
+        if not self._resumed:
+            self._resumed = True
+            event.refresh_styles = False
 
 
 class _PlacedScrollBar(PlacedOnce, ScrollBar):
