@@ -5,6 +5,7 @@ decision's options, the hand shows only the viewer's cards, the card inspector b
 from __future__ import annotations
 
 import asyncio
+import sys
 from typing import ClassVar
 
 from nctui.bots import RandomBot
@@ -12,7 +13,7 @@ from nctui.engine import GameConfig, player_view
 from nctui.engine.actions import ChooseDay, Conquer, PlaceDreamer
 from nctui.engine.events import plural
 from nctui.store import Store
-from nctui.ui.app import create_app
+from nctui.ui.app import GameScreen, create_app
 from nctui.ui.screens.inspector import InspectorScreen
 from nctui.ui.widgets.board import BoardView, cell_lines_for, centres, legal_areas
 from nctui.ui.widgets.common import nearest
@@ -659,3 +660,44 @@ def test_each_panel_is_styled_once_as_the_game_screen_comes_up(monkeypatch, tmp_
 
     run(go(SMALL, {"-tabbed", "-narrow", "-short"}))
     run(go(BIG, {"-all", "-wide", "-tall"}))
+
+
+def test_the_game_screen_is_not_laid_out_again_inside_its_own_layout(monkeypatch, tmp_path):
+    """Textual answers "how big is this widget?" asked during a new screen's first layout by
+    laying the whole screen out once more, nested in it (MapKeptCompositor: from the map of the
+    layout before; a widget not in it is not placed yet). No layout of the game screen, as it
+    comes up and over a few decisions, lays it out again inside itself."""
+    from textual._compositor import Compositor
+
+    depth = [0]
+    nested: list[int] = []
+    reflow, arrange = Compositor.reflow, Compositor._arrange_root
+
+    def counted_reflow(self, parent, size):
+        depth[0] += 1
+        try:
+            return reflow(self, parent, size)
+        finally:
+            depth[0] -= 1
+
+    def counted_arrange(self, *args, **kwargs):
+        if depth[0] and sys._getframe(1).f_code.co_name == "full_map":
+            nested.append(1)
+        return arrange(self, *args, **kwargs)
+
+    monkeypatch.setattr(Compositor, "reflow", counted_reflow)
+    monkeypatch.setattr(Compositor, "_arrange_root", counted_arrange)
+
+    async def go(size):
+        nested.clear()
+        app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, GameScreen) and app.screen._compositor.widgets
+            for _ in range(4):
+                await pilot.press("1")
+                await _past_handoff(app, pilot)
+            assert not nested
+
+    run(go(SMALL))
+    run(go(BIG))

@@ -42,7 +42,7 @@ from ..client import GameClient
 from ..rules.topics import refusal_words, topic_for_decision, topic_for_error  # rules: R and refusals
 from ..widgets.board import BoardView, cell_lines_for, legal_areas, region_entries
 from ..widgets.cards import entries as card_entries
-from ..widgets.common import OptionsPicked, Pane, StyledAsMounted, seat_style
+from ..widgets.common import ComesUpOnce, OptionsPicked, Pane, seat_style
 from ..widgets.decision import DecisionPanel, Prompt
 from ..widgets.footer import StableFooter
 from ..widgets.hand import HandView
@@ -61,7 +61,7 @@ from .save import quit_after_saving
 COLUMN_B = ("hand", "players", "log")  # the panels of column B (the others are in column A)
 
 
-class GameScreen(StyledAsMounted, FlowsMixin, Screen[None]):
+class GameScreen(ComesUpOnce, FlowsMixin, Screen[None]):
     """The board, the tracks, the players, the decision and the log of one game."""
 
     AUTO_FOCUS = "#decision"
@@ -127,7 +127,7 @@ class GameScreen(StyledAsMounted, FlowsMixin, Screen[None]):
         # (board, matrix, tracks) beside column B (decision, hand, players, log); otherwise
         # ("-tabbed") the decision is always shown with one panel above it, cycled with Tab.
         # The classes the size and the panel shown call for are set first, so that every widget
-        # is styled once as it mounts (StyledAsMounted; each change of a class of the screen
+        # is styled once as it mounts (ComesUpOnce; each change of a class of the screen
         # styles all of them again: three times over before the first frame).
         self.update_classes(self._classes_for(self.app.size))
         board = BoardView(id="board")

@@ -21,7 +21,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 
-from ..widgets.common import Box, Pane, PlacedStatic, StyledAsMounted
+from ..widgets.common import Box, ComesUpOnce, Pane, PlacedStatic
 
 HandoffResult = Literal["go", "undo", "quit"]
 
@@ -32,7 +32,7 @@ SHORT = 30  # terminal heights below this get a shorter news list (the box fits 
 
 
 
-class HandoffScreen(StyledAsMounted, Screen[HandoffResult]):
+class HandoffScreen(ComesUpOnce, Screen[HandoffResult]):
     """"Pass the keyboard to B Blue": hides every hand until that person presses Enter/Space."""
 
     DEFAULT_CSS = """
@@ -78,7 +78,7 @@ class HandoffScreen(StyledAsMounted, Screen[HandoffResult]):
 
     def compose(self) -> ComposeResult:
         # Placed once (widgets.common): the hand-off comes in one layout and one frame; styled
-        # once (StyledAsMounted: its class set before its widgets mount).
+        # once (ComesUpOnce: its class set before its widgets mount).
         self.set_class(self.app.size.height < SHORT, "-short")
         with Box(id="handoff-box"):
             if self.echo:

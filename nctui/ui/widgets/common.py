@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Self
+from typing import Any, Self
 
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.measure import Measurement
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from textual._compositor import Compositor, ReflowResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.events import ScreenResume
@@ -200,12 +201,34 @@ class PlacedOnce:
         return super()._size_updated(size, virtual_size, container_size, layout=False)  # type: ignore[misc]
 
 
-class StyledAsMounted:
-    """A screen (mixin) not styled again, every widget of it, as it first comes up: Textual does
-    that right after styling each widget as it mounted, when nothing changed since (~20 ms for
-    the game screen). Set the classes a screen needs before its widgets mount (in ``compose``)."""
+class MapKeptCompositor(Compositor):
+    """Textual's compositor, answering the questions asked during a layout ("where is this
+    widget, how big?") from the map of the layout before (a widget not in it is not placed yet,
+    as the layout itself treats it), and those after it from the map it just made. Textual marks
+    a new screen's map out of date until asked once, and then lays the whole screen out again
+    to answer: during the screen's first layout (nested in it) and after it, two or three
+    layouts of every widget more before the first frame of the game screen."""
+
+    def reflow(self, parent: Widget, size: Size) -> ReflowResult:
+        self._full_map_invalidated = False
+        result = super().reflow(parent, size)
+        self._full_map_invalidated = False  # the map just made covers every widget
+        return result
+
+
+class ComesUpOnce:
+    """A screen (mixin) that comes up in one styling and one layout: its compositor is a
+    ``MapKeptCompositor``, and it is not styled again, every widget of it, as it first comes
+    up (Textual does that right after styling each widget as it mounted, when nothing changed
+    since: ~20 ms for the game screen). Set the classes a screen needs before its widgets mount
+    (in ``compose``)."""
 
     _resumed = False
+    _compositor: Compositor
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._compositor = MapKeptCompositor()
 
     def _on_screen_resume(self, event: ScreenResume) -> None:
         # Textual calls this before its own handler of the event (each class of the MRO in turn)
