@@ -23,7 +23,7 @@ from textual.widgets import Static
 
 from ...describe.conflicts import ConflictLine, ConflictReport
 from ...engine.state import GameState
-from ..widgets.common import seat_style
+from ..widgets.common import ComesUpOnce, seat_style
 
 # The stage each kind of line is shown at: cards face down, revealed, damage, the outcome.
 STAGE = {"sides": 0, "cards": 0, "reveal": 1, "damage": 2, "winner": 3, "retreat": 3, "effect": 3, "after": 3}
@@ -32,7 +32,7 @@ HINTS = ("Space: reveal the cards", "Space: damage and losses", "Space: the winn
 TITLE = Style(bold=True, underline=True)
 
 
-class ConflictScreen(ModalScreen[None]):
+class ConflictScreen(ComesUpOnce, ModalScreen[None]):
     """Conflicts, a stage per Space; ``a`` all; Escape closes."""
 
     DEFAULT_CSS = """

@@ -22,7 +22,7 @@ from textual.widgets import Static
 from ...describe import END_REASONS, seat_letter, seat_name
 from ...engine.state import GameState
 from ..client import GameClient
-from ..widgets.common import seat_style
+from ..widgets.common import ComesUpOnce, seat_style
 from .save import SaveScreen, default_name
 
 GameOverChoice = Literal["undo", "new", "board", "quit"]
@@ -80,7 +80,7 @@ def notes(state: GameState) -> list[str]:
             "Upgrades = its Reward tiles and every 3rd card left in its hand."]
 
 
-class GameOverScreen(ModalScreen[GameOverChoice]):
+class GameOverScreen(ComesUpOnce, ModalScreen[GameOverChoice]):
     """The final scores and what next: s save the replay, n new game, u undo, v the board, q quit."""
 
     DEFAULT_CSS = """

@@ -8,6 +8,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from ..widgets.common import ComesUpOnce
+
 HELP = """\
 [b]Nightmare Cathedral — keys[/b]
 
@@ -70,7 +72,7 @@ def help_text(*, server: bool = False) -> str:
     return HELP.format(keeping=SERVER_KEEPING if server else LOCAL_KEEPING, quit=SERVER_QUIT if server else LOCAL_QUIT)
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(ComesUpOnce, ModalScreen[None]):
     BINDINGS = [
         Binding("escape", "dismiss", "Close", id="help.close"),
         Binding("question_mark", "dismiss", "Close", show=False, id="help.close-question"),

@@ -22,11 +22,12 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ..widgets.cards import CardEntry
+from ..widgets.common import ComesUpOnce
 
 HINT = Style(color="#9a9aaa")
 
 
-class InspectorScreen(ModalScreen[None]):
+class InspectorScreen(ComesUpOnce, ModalScreen[None]):
     """Shows ``entries[index]``; arrows move among the entries."""
 
     BINDINGS = [

@@ -27,6 +27,7 @@ from textual.widgets import Static
 from ...describe import describe_changes, describe_event, king_reasons, words_for
 from ...engine.events import Event, KingHorrorDie
 from ...engine.state import GameState
+from ..widgets.common import ComesUpOnce
 
 KING_STEP = Style(bold=True)
 WHY = Style(dim=True, italic=True)
@@ -103,7 +104,7 @@ def die_face(value: int) -> Text:
     return Text.assemble(("the Horror Die ", Style(bold=True)), (f" {value} ", DIE))
 
 
-class KingTurnScreen(ModalScreen[bool]):
+class KingTurnScreen(ComesUpOnce, ModalScreen[bool]):
     """The King's turn, a step per Space/Enter; dismissed with whether to keep pacing."""
 
     DEFAULT_CSS = """

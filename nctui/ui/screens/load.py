@@ -26,6 +26,7 @@ from textual.widgets.option_list import Option
 from ... import saves
 from ...session.protocol import Summary
 from ...session.session import SessionError, open_session
+from ..widgets.common import ComesUpOnce
 from ..widgets.decision import HINT
 from ..widgets.footer import StableFooter
 
@@ -108,7 +109,7 @@ def _same(a: Path, b: Path) -> bool:
         return False
 
 
-class ConfirmScreen(ModalScreen[bool]):
+class ConfirmScreen(ComesUpOnce, ModalScreen[bool]):
     """A yes/no question: y or Enter says yes; n or Escape says no."""
 
     DEFAULT_CSS = """
@@ -132,7 +133,7 @@ class ConfirmScreen(ModalScreen[bool]):
         self.dismiss(yes)
 
 
-class LoadScreen(Screen[None]):
+class LoadScreen(ComesUpOnce, Screen[None]):
     """The saves of the save folder (``unfinished``: the unfinished games only, for Continue);
     Enter continues the highlighted game, d deletes it."""
 

@@ -41,7 +41,7 @@ from ...engine.config import (
     nightmare_pair,
 )
 from ...session.session import UndoMode
-from ..widgets.common import SEAT_COLOURS
+from ..widgets.common import SEAT_COLOURS, ComesUpOnce
 from ..widgets.decision import HINT
 from ..widgets.footer import StableFooter
 
@@ -150,7 +150,7 @@ class Choice(Widget, can_focus=True):
         self.refresh()
 
 
-class NewGameScreen(Screen[None]):
+class NewGameScreen(ComesUpOnce, Screen[None]):
     """Every setting of a new game; ``s`` (or the Start button) starts it."""
 
     DEFAULT_CSS = """

@@ -20,6 +20,7 @@ from ... import saves
 from ...practice import Position, positions
 from ...scenarios import ScenarioError
 from ...session.session import SessionError, scenario_session
+from ..widgets.common import ComesUpOnce
 from ..widgets.decision import HINT
 from ..widgets.footer import StableFooter
 
@@ -55,7 +56,7 @@ def play_position(screen: Screen, path: Path) -> bool:
     return True
 
 
-class PracticeScreen(Screen[None]):
+class PracticeScreen(ComesUpOnce, Screen[None]):
     """The practice positions; Enter plays the highlighted one."""
 
     DEFAULT_CSS = """

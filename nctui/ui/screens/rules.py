@@ -24,6 +24,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..rules import Section, Summary, blocks, get_summary, matches, search_words
+from ..widgets.common import ComesUpOnce
 from ..widgets.footer import StableFooter
 
 MATCH = Style(color="black", bgcolor="yellow")
@@ -173,7 +174,7 @@ class ContentsList(OptionList):
     ]
 
 
-class RulesScreen(Screen[None]):
+class RulesScreen(ComesUpOnce, Screen[None]):
     """A browsable, searchable summary of the rules, opened at ``topic`` (a section id) if given."""
 
     AUTO_FOCUS = "#rules-contents"

@@ -22,6 +22,7 @@ from textual.widgets import Input, Static
 from ... import saves
 from ...session.session import SessionError
 from ..client import GameClient
+from ..widgets.common import ComesUpOnce
 
 
 def quit_after_saving(screen: Screen, game: GameClient, *, armed: bool, hint: str) -> bool:
@@ -57,7 +58,7 @@ def save_path(folder: Path, name: str, suffix: str = saves.SUFFIX) -> Path:
     return folder / (name + suffix)
 
 
-class SaveScreen(ModalScreen[Path | None]):
+class SaveScreen(ComesUpOnce, ModalScreen[Path | None]):
     """The file name to save the game under (Enter saves; Escape or ctrl+g cancels)."""
 
     DEFAULT_CSS = """

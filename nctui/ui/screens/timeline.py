@@ -22,7 +22,7 @@ from ...describe import seat_letter
 from ...engine.state import GameState
 from ...store import StoreError
 from ..client import GameClient
-from ..widgets.common import seat_style
+from ..widgets.common import ComesUpOnce, seat_style
 
 # What each undo policy allows, said when it refuses (store.PracticePolicy / StrictPolicy).
 POLICY_RULES = {
@@ -59,7 +59,7 @@ def timeline_row(state: GameState, state_id: int, seat: int, summary: str, now: 
     return row
 
 
-class TimelineScreen(ModalScreen[None]):
+class TimelineScreen(ComesUpOnce, ModalScreen[None]):
     """The game's decisions; arrows + Enter jump to one (back as the undo policy allows)."""
 
     DEFAULT_CSS = """

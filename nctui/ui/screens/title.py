@@ -20,6 +20,7 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from ..widgets.common import ComesUpOnce
 from ..widgets.decision import DIGIT, HINT
 from .load import LoadScreen, continue_words
 from .practice import PracticeScreen
@@ -44,7 +45,7 @@ ITEMS = (
 )
 
 
-class TitleScreen(Screen[None]):
+class TitleScreen(ComesUpOnce, Screen[None]):
     """The first screen of a bare ``nctui``."""
 
     DEFAULT_CSS = """
