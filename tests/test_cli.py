@@ -612,7 +612,8 @@ def test_help_imports_neither_the_rules_engine_nor_textual():
 
 def test_a_game_of_nightmare_cathedral_imports_no_other_game_nor_other_screens():
     """`nctui play` draws its first frame sooner without the three companion games, their
-    screens and the Title, New game and tutorial screens (imported when first shown)."""
+    screens, the Title, New game and tutorial screens, and the game's own screens but the
+    hand-off (each imported when first shown)."""
     import subprocess
     import sys
 
@@ -623,7 +624,10 @@ def test_a_game_of_nightmare_cathedral_imports_no_other_game_nor_other_screens()
     loaded = set(done.stderr.split())
     assert "nctui.ui.screens.game" in loaded and "nctui.session.nightmare_cathedral" in loaded
     assert not {m for m in loaded if m.startswith(("nctui.companions", "nctui.ui.companions"))}
-    assert not loaded & {"nctui.ui.screens.title", "nctui.ui.screens.new_game", "nctui.ui.screens.tutorial"}
+    assert not loaded & {"nctui.ui.screens.title", "nctui.ui.screens.new_game", "nctui.ui.screens.tutorial",
+                         "nctui.ui.screens.rules", "nctui.ui.screens.help", "nctui.ui.screens.inspector",
+                         "nctui.ui.screens.king_turn", "nctui.ui.screens.conflict", "nctui.ui.screens.game_over",
+                         "nctui.ui.screens.timeline", "nctui.ui.screens.save", "nctui.ui.screens.load"}
 
 
 def test_play_sets_the_collector_for_an_interactive_app(started):

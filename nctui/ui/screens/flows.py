@@ -28,13 +28,11 @@ from ...store import StoreError
 from ..widgets.board import BoardView
 from ..widgets.common import seat_tag
 from ..widgets.log import GameLog
-from .conflict import ConflictScreen
-from .game_over import GameOverChoice, GameOverScreen
 from .handoff import HandoffResult, HandoffScreen
-from .king_turn import KingStep, KingTurnScreen, board_positions, king_steps, king_turn_indices
-from .load import LoadScreen
-from .save import SaveScreen, default_name
-from .timeline import TimelineScreen, refusal_text
+
+# The screens below the hand-off are imported when first shown (the King's turn in a solo game,
+# the conflict panel, game over, the timeline, save and load): the game's first frame comes
+# without them.
 
 SCENARIO_SUFFIX = ".toml"
 
@@ -43,6 +41,8 @@ if TYPE_CHECKING:
 
     from ..app import NctuiApp
     from ..client import GameClient
+    from .game_over import GameOverChoice
+    from .king_turn import KingStep
 
 
 class GameScreenHooks(Protocol):
@@ -199,6 +199,8 @@ class FlowsMixin(_Host):
             self._king_pending = self._king_turn = None
             self._king_events = []
         elif state.king is not None and self._pace_king and "human" in self.game.config.seats:
+            from .king_turn import KingTurnScreen, board_positions, king_steps, king_turn_indices
+
             mine = king_turn_indices(update.events, state.king.seat, during=self._king_during)
             if mine:
                 at = board_positions(self.game.event_states(self._king_seen))
@@ -260,6 +262,8 @@ class FlowsMixin(_Host):
             self._king_pending = None
             self._king_turn = (steps, before)
             if self._pace_king:
+                from .king_turn import KingTurnScreen
+
                 self.app.push_screen(KingTurnScreen(steps, before, after, read=read, show_at=self._board_at),
                                       self._king_done)
                 return
@@ -304,6 +308,8 @@ class FlowsMixin(_Host):
     def _push_conflicts(self) -> bool:
         due = self._conflicts_due(self.viewer)
         if due:
+            from .conflict import ConflictScreen
+
             self.app.push_screen(ConflictScreen(due, self.game.view(self.viewer).state))
         return bool(due)
 
@@ -317,6 +323,8 @@ class FlowsMixin(_Host):
         if not reports:
             self.notify("No conflict has been resolved lately.", title="Conflicts")
             return
+        from .conflict import ConflictScreen
+
         self.app.push_screen(ConflictScreen(reports, state, paced=False))
 
     # -- game over ------------------------------------------------------------------------------
@@ -325,6 +333,8 @@ class FlowsMixin(_Host):
         if self.game.view(self.viewer).state.outcome is None:
             self.notify("The game is not over.", severity="warning")
             return
+        from .game_over import GameOverScreen
+
         self.app.push_screen(GameOverScreen(self.game, self.viewer, self._save_folder()), self._game_over_choice)
 
     def _game_over_choice(self, choice: GameOverChoice | None) -> None:
@@ -338,10 +348,14 @@ class FlowsMixin(_Host):
     # -- timeline, undo refusals ----------------------------------------------------------------
 
     def action_timeline(self) -> None:
+        from .timeline import TimelineScreen
+
         self.app.push_screen(TimelineScreen(self.game, self.viewer))
 
     def _refused(self, exc: StoreError, title: str) -> None:
         """An undo or redo the policy refuses: the store's reason and the policy's rule."""
+        from .timeline import refusal_text
+
         self.notify(refusal_text(exc, self.game.undo_policy), title=title, severity="warning", timeout=10)
 
     # -- saving and loading ---------------------------------------------------------------------
@@ -350,6 +364,8 @@ class FlowsMixin(_Host):
         return saves.save_dir(getattr(self.app, "save_dir", None))
 
     def action_save(self) -> None:
+        from .save import SaveScreen, default_name
+
         name = default_name(self.game.view(self.viewer).state.turn_number)
         self.app.push_screen(SaveScreen(self.game, self._save_folder(), name), self._saved)
 
@@ -361,6 +377,8 @@ class FlowsMixin(_Host):
         """x: this position as a scenario file, among the user's own (Practice on the title
         screen lists them; ``nctui play --scenario FILE`` plays one)."""
         folder = saves.scenario_dir(getattr(self.app, "save_dir", None))
+        from .save import SaveScreen, default_name
+
         name = default_name(self.game.view(self.viewer).state.turn_number, prefix="position-")
 
         def write(path: Path) -> Path:
@@ -405,6 +423,8 @@ class FlowsMixin(_Host):
 
     def action_load(self) -> None:
         """The Load screen. This game stays among the unfinished ones (Continue), autosaved."""
+        from .load import LoadScreen
+
         self.app.push_screen(LoadScreen(getattr(self.app, "save_dir", None)))
 
     # -- the command palette --------------------------------------------------------------------

@@ -53,10 +53,9 @@ from ..widgets.status import StatusLine
 from ..widgets.tabs import PANELS, PanelTabs, panel_title
 from ..widgets.tracks import TracksView
 from .flows import FlowsMixin  # flows: hand-off, King's turn, game over, timeline, save/load
-from .help import HelpScreen
-from .inspector import InspectorScreen
-from .rules import RulesScreen  # rules: the summary at the decision's topic
-from .save import quit_after_saving
+
+# Help, the inspector, the rules and saving are imported when first used (as flows' screens):
+# the game's first frame comes without them.
 
 COLUMN_B = ("hand", "players", "log")  # the panels of column B (the others are in column A)
 
@@ -326,6 +325,8 @@ class GameScreen(ComesUpOnce, FlowsMixin, Screen[None]):
             self._show_panel("log")
 
     def action_help(self) -> None:
+        from .help import HelpScreen
+
         self.app.push_screen(HelpScreen(server=self.seat is not None))
 
     # -- rules (screens/rules.py): R opens the summary at the rule of the decision due, or of
@@ -349,6 +350,8 @@ class GameScreen(ComesUpOnce, FlowsMixin, Screen[None]):
         refused = self._rule_refused
         if refused is not None and refused[0] == self.game.state_id:
             topic, note = refused[1] or topic, f"Not allowed: {refused[2]}"
+        from .rules import RulesScreen  # rules: the summary at the decision's topic
+
         self.app.push_screen(RulesScreen(topic, note=note))
 
     def action_scroll_info(self, direction: int) -> None:
@@ -458,6 +461,8 @@ class GameScreen(ComesUpOnce, FlowsMixin, Screen[None]):
         """i: every card the viewer may see, starting at the hand's cursor (or ``card_id``, or the
         Action card of the matrix's Day space under its cursor); on the board's cursor, the
         areas, starting at the one under it."""
+        from .inspector import InspectorScreen
+
         board = self.query_one(BoardView)
         if board.has_focus and board.view is not None and board.facts is not None:
             areas = region_entries(board.view, board.facts)
@@ -474,6 +479,8 @@ class GameScreen(ComesUpOnce, FlowsMixin, Screen[None]):
 
     def action_quit_game(self) -> None:
         """Save, then quit. If saving fails, say so and quit only on a second request."""
+        from .save import quit_after_saving
+
         hint = "Continue with: nctui (then c), or nctui play --continue"
         quit_after_saving(self, self.game, armed=self._quit_armed, hint=hint)
         self._quit_armed = True
