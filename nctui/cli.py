@@ -468,6 +468,12 @@ def _run(parser: argparse.ArgumentParser, target: Session | GameConfig | None, s
     try:
         from .ui.app import create_app
         from .ui.collector import steady_collector
+        from .ui.parsed_css import cache_file, load_parsed_css, save_parsed_css, share_parsed_css
+
+        # the CSS this app parsed last time (~5 ms to read back instead of ~20 ms to parse)
+        share_parsed_css()
+        css_cache = cache_file()
+        load_parsed_css(css_cache)
     finally:
         gc.enable()
     steady_collector()
@@ -478,5 +484,7 @@ def _run(parser: argparse.ArgumentParser, target: Session | GameConfig | None, s
     if mono:
         app.mono = True
     app.open_tutorial = tutorial  # over the Title screen, where Escape leads back
+    app.css_cache = css_cache
     app.run()
+    save_parsed_css(css_cache)  # what it parsed after the first save (NctuiApp.css_cache)
     return app.return_code or 0

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 # the tutorial, the companion games): `nctui play` draws its first frame without them.
 
 BOT_DELAY = 0.6  # seconds a computer player waits after the last change, so people can follow it
+CSS_KEPT_AFTER = 2.0  # seconds after start-up the CSS parsed is kept for the next run (NctuiApp.css_cache)
 
 __all__ = ["BOT_DELAY", "GameScreen", "NctuiApp", "create_app"]
 
@@ -64,6 +65,7 @@ class NctuiApp(App[None]):
         self.tutorial = False  # the game is the guided first game (TutorialScreen)
         self.open_tutorial = False  # `nctui tutorial`: start it as soon as the Title screen is up
         self.mono = theme.mono_wanted()  # greys: NCTUI_MONO / NO_COLOR, or set by --mono before running
+        self.css_cache: Path | None = None  # where to keep the CSS parsed (`nctui play`: ui/parsed_css.py)
 
     def get_line_filters(self):
         return theme.line_filters(super().get_line_filters(), self.mono)
@@ -109,6 +111,14 @@ class NctuiApp(App[None]):
             self.game.start()
         elif self.open_tutorial:
             self.call_after_refresh(self.start_tutorial)
+        if self.css_cache is not None:  # once the first screen has settled (a killed app keeps it too)
+            self.set_timer(CSS_KEPT_AFTER, self._keep_css)
+
+    def _keep_css(self) -> None:
+        from .parsed_css import save_parsed_css
+
+        if self.css_cache is not None:
+            save_parsed_css(self.css_cache)
 
     def on_unmount(self) -> None:
         if self.game is not None:
