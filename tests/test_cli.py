@@ -612,8 +612,8 @@ def test_help_imports_neither_the_rules_engine_nor_textual():
 
 def test_a_game_of_nightmare_cathedral_imports_no_other_game_nor_other_screens():
     """`nctui play` draws its first frame sooner without the three companion games, their
-    screens, the Title, New game and tutorial screens, and the game's own screens but the
-    hand-off (each imported when first shown)."""
+    screens, the Title, New game and tutorial screens, the game's own screens but the hand-off
+    (each imported when first shown), the computer players and scenario files."""
     import subprocess
     import sys
 
@@ -627,7 +627,8 @@ def test_a_game_of_nightmare_cathedral_imports_no_other_game_nor_other_screens()
     assert not loaded & {"nctui.ui.screens.title", "nctui.ui.screens.new_game", "nctui.ui.screens.tutorial",
                          "nctui.ui.screens.rules", "nctui.ui.screens.help", "nctui.ui.screens.inspector",
                          "nctui.ui.screens.king_turn", "nctui.ui.screens.conflict", "nctui.ui.screens.game_over",
-                         "nctui.ui.screens.timeline", "nctui.ui.screens.save", "nctui.ui.screens.load"}
+                         "nctui.ui.screens.timeline", "nctui.ui.screens.save", "nctui.ui.screens.load",
+                         "nctui.bots", "nctui.scenarios", "nctui.engine.invariants", "nctui.describe.advice"}
 
 
 def test_play_sets_the_collector_for_an_interactive_app(started):

@@ -4,22 +4,25 @@ computer players and its words, behind the protocol the store, saves, session an
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from .. import describe
-from ..bots import PlannerBot, bot_seed
 from ..content.loader import get_pack
-from ..describe.advice import describe_advice
-from ..engine import actions as A, flow, playable, views
+from ..engine import actions as A, flow, views
 from ..engine.config import GameConfig, SeatKind, difficulty_level
 from ..engine.events import Event
 from ..engine.facts import Facts, facts
 from ..engine.flow import StepResult
 from ..engine.state import GameState
-from ..scenario_state import scenario_text
 from .protocol import Summary
+
+if TYPE_CHECKING:
+    from ..bots import PlannerBot
+
+# The computer players, the practice hint, scenario files and the check of a saved start are
+# imported when first used: a game between people draws its first frame without them.
 
 
 class NightmareCathedral:
@@ -49,6 +52,8 @@ class NightmareCathedral:
         return config.seats
 
     def bot(self, config: GameConfig, seat: int) -> PlannerBot:
+        from ..bots import PlannerBot, bot_seed
+
         return PlannerBot(bot_seed(config.seed, seat))
 
     def advise(self, config: GameConfig, view: views.View) -> list[str]:
@@ -57,11 +62,16 @@ class NightmareCathedral:
         sees only the view."""
         if view.state.decision is None or view.state.decision.seat != view.seat:
             return ["You have no decision to take now."]
+        from ..bots import PlannerBot, bot_seed
+        from ..describe.advice import describe_advice
+
         advice = PlannerBot(bot_seed(config.seed, view.seat)).advise(view)
         return describe_advice(advice, view.state)
 
     def position_text(self, state: GameState, *, name: str = "") -> str:
         """A scenario file of ``state`` (the complete form): loading it gives the same position."""
+        from ..scenario_state import scenario_text
+
         return scenario_text(state, name=name)
 
     # -- secrets -----------------------------------------------------------------------------------
@@ -122,6 +132,8 @@ class NightmareCathedral:
     def check_start(self, state: GameState) -> list[str]:
         """Whether a starting position read from a file can be played (``engine.playable``: ids
         known, seats and places in range, pieces and cards conserved), its words included."""
+        from ..engine import playable  # a saved start: checked as a scenario's is
+
         wrong = playable.problems(state)
         if wrong:
             return wrong

@@ -21,7 +21,6 @@ from typing import Any, Literal, NamedTuple
 
 from .. import saves
 from ..engine.flow import StepResult
-from ..scenarios import load_scenario_result
 from ..store import PracticePolicy, Store, StoreError, StrictPolicy, TimelineItem, UndoPolicy, UndoRefused
 from .games import AnyGame
 from .protocol import SPECTATOR, Bot, SeatKind, Summary
@@ -487,6 +486,8 @@ def scenario_session(path: Path | str, *, folder: Path | str | None = None, auto
                      bot_delay: float = 0.0) -> Session:
     """A practice game from the position of a scenario file (not started; undo: practice, and
     ``h`` gives hints). Saving it records the position as its start. Raises ``ScenarioError``."""
+    from ..scenarios import load_scenario_result  # imported for a practice position only
+
     state, events = load_scenario_result(Path(path))
     store = Store(initial=StepResult(state=state, events=tuple(events)))
     return Session(store, folder=folder, undo="practice", autosave=autosave, bot_delay=bot_delay)
