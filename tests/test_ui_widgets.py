@@ -708,3 +708,32 @@ def test_the_game_screen_is_not_laid_out_again_inside_its_own_layout(monkeypatch
 
     run(go(SMALL))
     run(go(BIG))
+
+
+def test_a_scrollbar_that_keeps_its_column_comes_with_the_layout_that_calls_for_it(monkeypatch, tmp_path):
+    """The players' pane of a 4-player game at 120x40 needs a scrollbar: it is in the map of the
+    layout that found it needed (Textual showed it a layout late, and the screen was arranged
+    once more to find it when it was drawn in that layout's frame)."""
+    from textual._compositor import Compositor
+    from textual.scrollbar import ScrollBar
+
+    late: list[str] = []
+    update_widgets = Compositor.update_widgets
+
+    def recorded(self, widgets):
+        before = self._full_map_invalidated
+        update_widgets(self, widgets)
+        if not before and self._full_map_invalidated:
+            late.extend(str(w.parent.id) for w in widgets if isinstance(w, ScrollBar))
+
+    monkeypatch.setattr(Compositor, "update_widgets", recorded)
+
+    async def go():
+        app = create_app(GameConfig(players=4, seats=("human",) * 4, seed=1), save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=BIG) as pilot:
+            await pilot.pause()
+            pane = app.query_one("#players-pane")
+            assert pane.show_vertical_scrollbar and pane.vertical_scrollbar in app.screen._compositor.visible_widgets
+            assert not {"players-pane", "hand-pane"} & set(late)
+
+    run(go())

@@ -10,6 +10,7 @@ from rich.measure import Measurement
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from textual._arrange import DockArrangeResult
 from textual._compositor import Compositor, ReflowResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
@@ -255,6 +256,20 @@ class PlacedScrollBar:
             bar.display = False
             self.app._start_widget(self, bar)  # type: ignore[attr-defined]
         return self._vertical_scrollbar
+
+    def arrange(self, size: Size) -> DockArrangeResult:
+        """Textual shows a scrollbar a layout late: it decides from the size of the content the
+        layout before found, so the bar was not in the map of the layout that called for it,
+        and the screen was arranged once more to find it. A pane whose scrollbar keeps its
+        column (``scrollbar-gutter: stable``: its content's width is the same either way) shows
+        the one its content calls for in the same layout."""
+        result: DockArrangeResult = super().arrange(size)  # type: ignore[misc]
+        styles = self.styles  # type: ignore[attr-defined]
+        if styles.scrollbar_gutter == "stable" and styles.overflow_y == "auto" and styles.overflow_x != "auto":
+            needed = result.total_region.bottom > size.height
+            if needed != self.show_vertical_scrollbar:  # type: ignore[attr-defined]
+                self.set_reactive(Widget.show_vertical_scrollbar, needed)  # type: ignore[attr-defined]
+        return result
 
     def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
         changed = super()._size_updated(size, virtual_size, container_size, layout)  # type: ignore[misc]
