@@ -257,15 +257,16 @@ class PlacedScrollBar:
             self.app._start_widget(self, bar)  # type: ignore[attr-defined]
         return self._vertical_scrollbar
 
-    def arrange(self, size: Size) -> DockArrangeResult:
+    def arrange(self, size: Size, optimal: bool = False) -> DockArrangeResult:
         """Textual shows a scrollbar a layout late: it decides from the size of the content the
         layout before found, so the bar was not in the map of the layout that called for it,
         and the screen was arranged once more to find it. A pane whose scrollbar keeps its
         column (``scrollbar-gutter: stable``: its content's width is the same either way) shows
         the one its content calls for in the same layout."""
-        result: DockArrangeResult = super().arrange(size)  # type: ignore[misc]
+        result: DockArrangeResult = super().arrange(size, optimal)  # type: ignore[misc]
         styles = self.styles  # type: ignore[attr-defined]
-        if styles.scrollbar_gutter == "stable" and styles.overflow_y == "auto" and styles.overflow_x != "auto":
+        if (not optimal and styles.scrollbar_gutter == "stable" and styles.overflow_y == "auto"
+                and styles.overflow_x != "auto"):
             needed = result.total_region.bottom > size.height
             if needed != self.show_vertical_scrollbar:  # type: ignore[attr-defined]
                 self.set_reactive(Widget.show_vertical_scrollbar, needed)  # type: ignore[attr-defined]
