@@ -82,6 +82,13 @@ def notes_of(screen) -> list[str]:
 # Hot-seat hand-off
 
 
+async def _to_first_handoff(app, pilot) -> None:
+    """HOTSEAT: Blue sets the Turn track and conquers; the keyboard passes to Red."""
+    await pilot.press("3", "1")
+    await pilot.pause()
+    assert isinstance(app.screen, HandoffScreen)
+
+
 def test_handoff_hides_the_next_hand_until_a_key(tmp_path):
     async def go():
         app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
@@ -127,9 +134,7 @@ def test_leaving_a_game_from_under_a_handoff_goes_to_the_title_screen(tmp_path):
     async def go():
         app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=SMALL) as pilot:
-            await pilot.press("3", "1")
-            await pilot.pause()
-            assert isinstance(app.screen, HandoffScreen)
+            await _to_first_handoff(app, pilot)
             session = app.game
             app.leave_game()
             await pilot.pause()
@@ -223,9 +228,7 @@ def test_handoff_u_takes_back_the_decision_that_passed_the_keyboard(tmp_path):
     async def go():
         app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=SMALL) as pilot:
-            await pilot.press("3", "1")
-            await pilot.pause()
-            assert isinstance(app.screen, HandoffScreen)
+            await _to_first_handoff(app, pilot)
             await pilot.press("u")
             await pilot.pause()
             assert app.store.state_id == 1 and isinstance(app.screen, GameScreen)
