@@ -628,7 +628,8 @@ def test_a_game_of_nightmare_cathedral_imports_no_other_game_nor_other_screens()
                          "nctui.ui.screens.rules", "nctui.ui.screens.help", "nctui.ui.screens.inspector",
                          "nctui.ui.screens.king_turn", "nctui.ui.screens.conflict", "nctui.ui.screens.game_over",
                          "nctui.ui.screens.timeline", "nctui.ui.screens.save", "nctui.ui.screens.load",
-                         "nctui.bots", "nctui.scenarios", "nctui.engine.invariants", "nctui.describe.advice"}
+                         "nctui.bots", "nctui.scenarios", "nctui.engine.invariants", "nctui.describe.advice",
+                         "rich.pretty", "attr"}  # RichLog's imports (the game log is a ScrollView of its own)
 
 
 def test_play_sets_the_collector_for_an_interactive_app(started):

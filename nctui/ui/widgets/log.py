@@ -2,62 +2,72 @@
 with the decision list; scroll it with the mouse wheel, or PgUp/PgDn while it is the panel
 selected with Tab.
 
-A RichLog wraps a line once, at the width it has when the line is written; the log is often
-hidden (small terminals) or resized, so it keeps what it was given and wraps the latest
+Each line is wrapped once, at the width the log has when the line is written; the log is
+often hidden (small terminals) or resized, so it keeps what it was given and wraps the latest
 lines again whenever its width changes.
+
+A ``ScrollView`` of its own lines rather than Textual's ``RichLog``: the log writes only
+``Text``, and ``RichLog``'s module imports Rich's pretty printer and, through it, ``attrs``
+(~13 ms of every start-up, before the first frame).
 """
 
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 from typing import Any, Self
 
-from rich.console import RenderableType
+from rich.segment import Segment
+from rich.text import Text
+from textual.cache import LRUCache
 from textual.events import Resize
 from textual.geometry import Size
-from textual.widgets import RichLog
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 from .common import PlacedOnce, PlacedScrollBar
 
 MAX_LINES = 2000
 REWRAP_LINES = 400
+MIN_WIDTH = 20  # a line is wrapped at no less (a log narrower than this scrolls sideways)
 
 
-class GameLog(PlacedOnce, PlacedScrollBar, RichLog, can_focus=False):
+class GameLog(PlacedOnce, PlacedScrollBar, ScrollView, can_focus=False):
     DEFAULT_CSS = """
-    GameLog { height: 1fr; }
+    GameLog { height: 1fr; background: $surface; color: $foreground; overflow-y: scroll; }
     """
 
-    def __init__(self, **kwargs) -> None:
-        # auto_scroll off (it scrolls after the next frame, in a frame of its own): each write
-        # scrolls to the newest line at once, and the anchor corrects it in the layout if the
-        # log's height changes meanwhile. Scrolling up releases the anchor; back at the bottom it
-        # holds again.
-        super().__init__(wrap=True, markup=False, highlight=False, max_lines=MAX_LINES, min_width=20,
-                         auto_scroll=False, **kwargs)
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        # Each write scrolls to the newest line at once (in the frame that draws it), and the
+        # anchor corrects it in the layout if the log's height changes meanwhile. Scrolling up
+        # releases the anchor; back at the bottom it holds again.
         self.anchor()
-        self._written: deque = deque(maxlen=MAX_LINES)
+        self.lines: list[Strip] = []  # as wrapped, at most MAX_LINES
+        self._start_line = 0  # lines dropped from the top (for the line cache's keys)
+        self._widest = 0
+        self._line_cache: LRUCache[tuple[int, int, int, int], Strip] = LRUCache(1024)
+        self._size_known = False  # laid out once: lines can be wrapped
+        self._written: deque[Text | str] = deque(maxlen=MAX_LINES)  # what was written, to wrap again
         self._wrapped_at = 0
-        self._held = 0  # lines written while hidden, not wrapped yet
-        self._replaying = False  # RichLog is writing the lines it kept until its size was known
+        self._held = 0  # lines written while hidden (or before the size was known), not wrapped yet
         self._kept: dict[object, tuple[Any, ...]] = {}  # switch(): each person's log, as they left it
 
-    def write(self, content: RenderableType | object, *args: Any, **kwargs: Any) -> Self:
-        if not self._replaying:  # RichLog writes what it kept until its size was known here again
-            self._written.append(content)
-        if not self._size_known:
-            return super().write(content, *args, **kwargs)
-        if self.scrollable_content_region.width <= 0:
+    # -- writing --------------------------------------------------------------------------------
+
+    def write(self, content: Text | str) -> Self:
+        self._written.append(content)
+        if not self._size_known or self.scrollable_content_region.width <= 0:
             # Hidden (small terminals show one panel at a time): wrapped now, the line would be
-            # folded at min_width for good; it is wrapped when the log is shown again.
+            # folded at the least width for good; it is wrapped when the log is shown.
             self._held += 1
             return self
-        super().write(content, *args, **kwargs)
+        self._wrap(content)
         if self.is_anchored and not self._anchor_released:
             self.scroll_end(animate=False, immediate=True, x_axis=False)
         return self
 
-    def write_lines(self, lines: list) -> None:
+    def write_lines(self, lines: Sequence[Text | str]) -> None:
         """Many lines at once (a continued game's history): only the latest are written, since
         each costs about a millisecond and the first frame must not wait for a whole game."""
         if len(lines) > REWRAP_LINES:
@@ -66,10 +76,32 @@ class GameLog(PlacedOnce, PlacedScrollBar, RichLog, can_focus=False):
         for line in lines:
             self.write(line)
 
+    def _wrap(self, content: Text | str) -> None:
+        """``content`` wrapped at the log's width, its lines added (the oldest dropped past
+        MAX_LINES)."""
+        width = max(self.scrollable_content_region.width, MIN_WIDTH)
+        text = Text(content) if isinstance(content, str) else content
+        console = self.app.console
+        segments = console.render(text, console.options.update_width(width))
+        strips = Strip.from_lines(list(Segment.split_lines(segments))) or [Strip.blank(width)]
+        for strip in strips:
+            strip.adjust_cell_length(width)
+        self.lines.extend(strips)
+        if len(self.lines) > MAX_LINES:
+            self._start_line += len(self.lines) - MAX_LINES
+            self.lines = self.lines[-MAX_LINES:]
+            self.refresh()
+        self._widest = max(self._widest, width)
+        self.virtual_size = Size(self._widest, len(self.lines))
+
     def clear(self) -> Self:
+        self.lines = []
+        self._line_cache.clear()
+        self._start_line = self._widest = self._held = 0
         self._written.clear()
-        self._held = 0
-        return super().clear()
+        self.virtual_size = Size(0, 0)
+        self.refresh()
+        return self
 
     def switch(self, shown: object, to: object, mark: int) -> int:
         """Keep what the log holds under ``shown``, with ``mark`` (how far it was written: a
@@ -77,40 +109,35 @@ class GameLog(PlacedOnce, PlacedScrollBar, RichLog, can_focus=False):
         kept (write it afresh). Hot seat: each person's log, written through their eyes, comes
         back as they left it, and only what happened since is written; writing a long game's log
         again took ~180 ms a hand-off."""
-        self._kept[shown] = (mark, self.lines, self._written, self._start_line, self._widest_line_width,
-                             self._wrapped_at, self._held, self._deferred_renders)
+        self._kept[shown] = (mark, self.lines, self._written, self._start_line, self._widest, self._wrapped_at,
+                             self._held)
         kept = self._kept.pop(to, None)
-        # fresh containers: the kept ones stay as they were (lines written before the log was
-        # ever shown wait in RichLog's deferred renders: they are the person's too)
-        self.lines, self._written, self._deferred_renders = [], deque(maxlen=MAX_LINES), deque()
+        # fresh containers: the kept ones stay as they were
+        self.lines, self._written = [], deque(maxlen=MAX_LINES)
         self._line_cache.clear()
-        self._start_line = self._widest_line_width = self._held = 0
+        self._start_line = self._widest = self._held = 0
         if kept is None:
             self.virtual_size = Size(0, 0)
             self.refresh()
             return -1
-        (mark, self.lines, self._written, self._start_line, self._widest_line_width, self._wrapped_at, self._held,
-         self._deferred_renders) = kept
+        mark, self.lines, self._written, self._start_line, self._widest, self._wrapped_at, self._held = kept
         width = self.scrollable_content_region.width
         if self._size_known and width > 0 and self._wrapped_at != width:  # kept at another width
             self._rewrap(width)
-        self.virtual_size = Size(self._widest_line_width, len(self.lines))
+        self.virtual_size = Size(self._widest, len(self.lines))
         if self._size_known and width > 0:
             self._write_held()
             self.scroll_end(animate=False, immediate=True, x_axis=False)
         self.refresh()
         return mark
 
+    # -- the width ------------------------------------------------------------------------------
+
     def on_resize(self, event: Resize) -> None:
-        first = not self._size_known  # the writes held back until now are wrapped right here
-        self._replaying = first
-        try:
-            super().on_resize(event)
-        finally:
-            self._replaying = False
         width = self.scrollable_content_region.width
         if width <= 0:  # hidden
             return
+        first, self._size_known = not self._size_known, True
         if first or width == self._wrapped_at:
             self._wrapped_at = width
             self._write_held()
@@ -127,8 +154,31 @@ class GameLog(PlacedOnce, PlacedScrollBar, RichLog, can_focus=False):
             self.write(content)
 
     def _write_held(self) -> None:
-        """Shown again: the lines held while it was hidden, wrapped at its width now."""
+        """Shown again (or laid out at last): the lines held meanwhile, wrapped at its width now."""
         held = list(self._written)[-min(self._held, REWRAP_LINES):] if self._held else []
         self._held = 0
         for content in held:
-            super().write(content)
+            self._wrap(content)
+        if held and self.is_anchored and not self._anchor_released:
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
+
+    # -- drawing --------------------------------------------------------------------------------
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        return self.virtual_size.width if self._size_known else container.width
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._line_cache.clear()
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        width = self.scrollable_content_region.width
+        index = scroll_y + y
+        if index >= len(self.lines):
+            return Strip.blank(width, self.rich_style)
+        key = (index + self._start_line, scroll_x, width, self._widest)
+        line = self._line_cache.get(key)
+        if line is None:
+            line = self._line_cache[key] = self.lines[index].crop_extend(scroll_x, scroll_x + width, self.rich_style)
+        return line.apply_style(self.rich_style)
