@@ -452,7 +452,7 @@ def test_a_panel_given_a_new_width_is_laid_out_once_at_its_height_for_that_width
 
 
 def test_the_log_shows_a_new_line_at_once_unless_scrolled_back():
-    """GameLog: a line written is in view in the frame that draws it (RichLog's auto scroll
+    """GameLog: a line written is in view in the frame that draws it (Textual's RichLog's auto scroll
     scrolled after that frame, in a frame of its own); scrolled back to read, it stays put."""
     from textual.app import App
 
@@ -542,9 +542,9 @@ def test_the_footer_is_composed_again_only_when_its_keys_change():
 
 
 def test_the_log_wraps_each_line_once_after_its_width_changes():
-    """Lines written before the log's size is known (RichLog keeps them and writes them again
-    once it is) were kept twice for wrapping again: after a change of width every early line
-    showed twice."""
+    """Lines written before the log's size is known are wrapped once it is, and once only: they
+    were kept twice for wrapping again (when the log was a RichLog), and after a change of width
+    every early line showed twice."""
     from textual.app import App
 
     from nctui.ui.widgets.log import GameLog
