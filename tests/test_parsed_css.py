@@ -101,3 +101,20 @@ def test_the_app_keeps_its_css_once_it_has_settled(shared, monkeypatch, tmp_path
     monkeypatch.setitem(sys.modules, "ui_latency", bench)
     spec.loader.exec_module(bench)
     assert bench.FIRST_RUN_UP > kept_after
+
+
+def test_a_css_cache_others_may_write_is_not_read(shared, tmp_path):
+    """A pickle runs what it names: a cache file that other users may write (a shared cache
+    folder) is never read, nor a link to one."""
+    path = tmp_path / "cache" / "css.pickle"
+    _screen_text(tmp_path)
+    assert parsed_css.save_parsed_css(path)
+    assert path.stat().st_mode & 0o077 == 0  # written for this user only
+    parsed_css._parsed.clear()
+    path.chmod(0o666)
+    assert parsed_css.load_parsed_css(path) == 0
+    path.chmod(0o600)
+    link = tmp_path / "link.pickle"
+    link.symlink_to(path)
+    assert parsed_css.load_parsed_css(link) == 0
+    assert parsed_css.load_parsed_css(path) > 0

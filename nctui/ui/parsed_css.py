@@ -13,8 +13,9 @@ kept (a pickle, read back in ~5 ms) and ``save_parsed_css`` keeps those this run
 had to parse any (the app saves them once it has settled, and again as it ends if it parsed
 more). The file is named by nctui's and Python's versions and Textual's files, and each rule set by its
 source: a changed stylesheet is parsed afresh. The file is written and read only by the user's
-own nctui in the user's own cache folder (as Python's ``.pyc`` files are); anything wrong with
-it (missing, unreadable, another format) means parsing, never an error.
+own nctui in the user's own cache folder (as Python's ``.pyc`` files are), and read only if the
+user owns it and no one else may write it; anything wrong with it (missing, unreadable, another
+format, another owner) means parsing, never an error.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import stat
 import sys
 import tempfile
 from pathlib import Path
@@ -34,7 +36,6 @@ from textual.css.model import RuleSet
 from textual.css.stylesheet import Stylesheet
 
 from .. import __version__
-from ..safeio import read_bounded
 
 LIMIT = 1024  # sources kept (a theme change adds a set); past it the cache starts again
 MAX_BYTES = 4 * 1024 * 1024  # a cache file larger than this is not read
@@ -109,13 +110,28 @@ def load_parsed_css(path: Path) -> int:
     """Share the rule sets kept in ``path`` (``save_parsed_css``); how many sources it held
     (0 for a missing or bad file: those sources are parsed as they are needed)."""
     try:
-        kept = pickle.loads(read_bounded(path, MAX_BYTES))
+        kept = pickle.loads(_own_bytes(path))
     except Exception:  # noqa: BLE001 - a cache: anything wrong with it means parsing again
         return 0
     if not isinstance(kept, dict) or not all(isinstance(k, tuple) and isinstance(v, list) for k, v in kept.items()):
         return 0
     _parsed.update(kept)
     return len(kept)
+
+
+def _own_bytes(path: Path) -> bytes:
+    """The bytes of ``path`` if it is a regular file of this user's that no one else may write
+    (a pickle runs what it names: a file planted in a shared cache folder is never read)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    try:
+        info = os.fstat(fd)
+        if (not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o022
+                or info.st_size > MAX_BYTES):
+            raise ValueError("not this user's own cache file")
+        with os.fdopen(os.dup(fd), "rb") as f:
+            return f.read(MAX_BYTES + 1)
+    finally:
+        os.close(fd)
 
 
 def save_parsed_css(path: Path) -> bool:
