@@ -70,6 +70,10 @@ def test_the_css_cache_is_named_by_the_versions(monkeypatch, tmp_path):
     assert name.parent == tmp_path and name.name.startswith("css-")
     monkeypatch.setattr(parsed_css, "FORMAT", parsed_css.FORMAT + 1)
     assert parsed_css.cache_file() != name
+    # Textual's files out of sight (a zipped install): nothing is kept, nothing fails
+    monkeypatch.setattr(parsed_css.textual_model, "__file__", None)
+    assert parsed_css.cache_file() is None
+    assert parsed_css.load_parsed_css(None) == 0 and not parsed_css.save_parsed_css(None)
 
 
 def test_the_app_keeps_its_css_once_it_has_settled(shared, monkeypatch, tmp_path):

@@ -93,22 +93,28 @@ def parsed_sources() -> int:
     return len(_parsed)
 
 
-def cache_file() -> Path:
+def cache_file() -> Path | None:
     """Where `nctui play` keeps parsed CSS: the user's cache folder (``content.cache``), named by
     nctui's and Python's versions and Textual's installation: the files of the parsed rule sets'
-    classes, their times and sizes (``textual.__version__`` reads the package's metadata: ~20 ms)."""
+    classes, their times and sizes (``textual.__version__`` reads the package's metadata: ~20 ms).
+    None when Textual's files cannot be looked at (then nothing is kept)."""
     from ..content.cache import cache_dir
 
     h = hashlib.sha256(f"{FORMAT} {__version__} {sys.version}".encode())
-    for module in (textual, textual_model, textual_styles):
-        st = os.stat(module.__file__ or "")
-        h.update(f"{module.__file__} {st.st_mtime_ns} {st.st_size}".encode())
+    try:
+        for module in (textual, textual_model, textual_styles):
+            st = os.stat(module.__file__ or "")
+            h.update(f"{module.__file__} {st.st_mtime_ns} {st.st_size}".encode())
+    except OSError:
+        return None
     return cache_dir() / f"css-{h.hexdigest()[:16]}.pickle"
 
 
-def load_parsed_css(path: Path) -> int:
+def load_parsed_css(path: Path | None) -> int:
     """Share the rule sets kept in ``path`` (``save_parsed_css``); how many sources it held
     (0 for a missing or bad file: those sources are parsed as they are needed)."""
+    if path is None:
+        return 0
     try:
         kept = pickle.loads(_own_bytes(path))
     except Exception:  # noqa: BLE001 - a cache: anything wrong with it means parsing again
@@ -134,11 +140,11 @@ def _own_bytes(path: Path) -> bytes:
         os.close(fd)
 
 
-def save_parsed_css(path: Path) -> bool:
+def save_parsed_css(path: Path | None) -> bool:
     """Keep the rule sets this process used in ``path`` (atomically), if it had to parse any
     since it last kept them; whether it wrote. Errors are ignored: the next run parses again."""
     global _fresh
-    if not _fresh:
+    if not _fresh or path is None:
         return False
     used = {key: _parsed[key] for key in _used if key in _parsed}
     try:
