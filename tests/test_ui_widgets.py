@@ -737,3 +737,25 @@ def test_a_scrollbar_that_keeps_its_column_comes_with_the_layout_that_calls_for_
             assert not {"players-pane", "hand-pane"} & set(late)
 
     run(go())
+
+
+def test_a_panel_measured_by_a_layout_is_drawn_from_that_measurement(monkeypatch, tmp_path):
+    """The first layout measures each panel sized to its content at its new width (rendering
+    its text); Textual then dropped that rendering as it placed the panel, and the first frame
+    rendered every such panel once more. Each is rendered one time fewer: the tracks once."""
+    counts = dict.fromkeys(("tracks", "matrix", "hand", "players"), 0)
+    for cls, name in ((TracksView, "tracks"), (MatrixView, "matrix"), (HandView, "hand"), (PlayersView, "players")):
+        def counted(self, _render=cls.render, _name=name):
+            if self.view is not None:
+                counts[_name] += 1
+            return _render(self)
+        monkeypatch.setattr(cls, "render", counted)
+
+    async def go():
+        app = create_app(GameConfig(players=2, seed=1), save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=BIG) as pilot:
+            await pilot.pause()
+            assert counts["tracks"] == 1 and max(counts.values()) <= 2  # they were 2 and 3
+            assert "Turn track" in app.query_one(TracksView).render().plain
+
+    run(go())

@@ -18,7 +18,7 @@ from textual.events import ScreenResume
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scrollbar import ScrollBar
-from textual.visual import visualize
+from textual.visual import Visual, visualize
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -309,6 +309,7 @@ class FitsContent(PlacedOnce, Widget):
     _drawn: object = None  # (width, focus, text) last drawn by a refit
     _refitting = False
     _measuring = 0  # the width a layout measures the content at (0: the widget's own)
+    _measured: tuple[int, Visual] | None = None  # (width, what it drew) measured by the layout under way
 
     @property
     def content_width(self) -> int:
@@ -325,7 +326,18 @@ class FitsContent(PlacedOnce, Widget):
             visual = visualize(self, self.render(), markup=self._render_markup)
         finally:
             self._measuring = 0
+        self._measured = (width, visual)
         return visual.get_height(self.styles, width)  # type: ignore[arg-type]  # as Textual itself calls it
+
+    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
+        # Drawn from what the layout measured it with at its new width (its text and the lines
+        # it wrapped to): Textual drops the widget's drawing as the layout places it, and drew
+        # every panel a second time for its first frame.
+        changed = super()._size_updated(size, virtual_size, container_size, layout)
+        measured, self._measured = self._measured, None
+        if measured is not None and measured[0] == size.width - self.styles.gutter.width:
+            self._layout_cache[_VISUAL] = measured[1]
+        return changed
 
     def _watch_view(self) -> None:
         self.refit_later()
@@ -340,6 +352,7 @@ class FitsContent(PlacedOnce, Widget):
                 recompose: bool = False) -> Self:
         if not self._refitting:  # drawn for another reason (a cursor, a resize): compare afresh
             self._drawn = None
+            self._measured = None
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
     def refit_later(self) -> None:
