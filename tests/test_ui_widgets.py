@@ -358,7 +358,8 @@ def test_game_screen_snapshot_120x40(snap_compare, tmp_path):
 
 def test_a_panel_sized_to_its_content_follows_it_at_every_change_drawing_it_once():
     """FitsContent: the height is measured from the new content (Textual keeps the last height per
-    width: the panel lagged one change behind), and what was rendered to compare is what is drawn."""
+    width: the panel lagged one change behind), and what was rendered to compare is what is drawn,
+    after the layout its new height asks for too."""
     from textual.app import App
     from textual.reactive import reactive
 
@@ -383,12 +384,17 @@ def test_a_panel_sized_to_its_content_follows_it_at_every_change_drawing_it_once
         async with app.run_test(size=(40, 20)) as pilot:
             panel = app.query_one(Lines)
             await pilot.pause()
-            heights = []
+            heights, renders = [], []
             for count in (3, 5, 2):
+                before = panel.renders
                 panel.view = (count, "a")
                 await pilot.pause()
                 heights.append(panel.size.height)
+                renders.append(panel.renders - before)
             assert heights == [3, 5, 2]
+            # drawn after the layout from the rendering the new height was measured from (Textual
+            # dropped it as the layout placed the panel: two renderings a change)
+            assert renders == [1, 1, 1]
             before = panel.renders
             panel.view = (2, "b")  # the same height, other words
             await pilot.pause()

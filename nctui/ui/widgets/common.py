@@ -309,7 +309,7 @@ class FitsContent(PlacedOnce, Widget):
     _drawn: object = None  # (width, focus, text) last drawn by a refit
     _refitting = False
     _measuring = 0  # the width a layout measures the content at (0: the widget's own)
-    _measured: tuple[int, Visual] | None = None  # (width, what it drew) measured by the layout under way
+    _measured: tuple[int, Visual] | None = None  # (width, what it draws) as measured or refitted last
 
     @property
     def content_width(self) -> int:
@@ -385,3 +385,4 @@ class FitsContent(PlacedOnce, Widget):
             self._refitting = False
         self._layout_cache[_VISUAL] = visual
         self._drawn = drawn
+        self._measured = (width, visual)  # and when the layout this asks for places it (_size_updated)
