@@ -27,7 +27,7 @@ from ..engine.config import GameConfig
 from ..session.games import companions
 from ..session.session import Session, UndoMode, default_undo, new_session
 from ..store import Store
-from . import theme
+from . import strips, theme
 from .commands import ScreenCommands
 from .screens.game import GameScreen
 
@@ -58,6 +58,7 @@ class NctuiApp(App[None]):
 
     def __init__(self, game: Session | None, *, save_dir: Path | str | None = None,
                  bot_delay: float = BOT_DELAY) -> None:
+        strips.install()  # Textual's lines of cells made lighter (ui/strips.py)
         super().__init__()
         self.game = game
         self.save_dir = save_dir
