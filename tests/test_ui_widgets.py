@@ -765,3 +765,123 @@ def test_a_panel_measured_by_a_layout_is_drawn_from_that_measurement(monkeypatch
             assert "Turn track" in app.query_one(TracksView).render().plain
 
     run(go())
+
+
+def _cells_of(strips) -> list[list[tuple[str, object]]]:
+    """Each line as (character, style) cells: equal drawings compare equal however Textual
+    divided them into segments."""
+    return [[(ch, seg.style) for seg in strip for ch in seg.text] for strip in strips]
+
+
+def test_panels_drawn_line_by_line_draw_exactly_what_textual_draws(tmp_path):
+    """Every panel sized to its content (the map and the players as Cells, the tracks, hand and
+    matrix as Text) is drawn by its line-kept visual cell for cell, style for style (the mouse
+    offsets included), as Textual's own visual of the same text draws it, at both sizes and
+    after decisions that change a few lines."""
+    from textual.visual import Visual, visualize
+
+    async def go(size):
+        app = create_app(GameConfig(players=2, seed=1), save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            for key in ("1", "1", "enter", "1", "enter", "1", "1", None):
+                screen = app.game_screen()
+                for cls in (BoardView, TracksView, HandView, PlayersView, MatrixView):
+                    widget = screen.query_one(cls)
+                    width = widget.size.width
+                    if not width:
+                        continue
+                    content = widget.render()
+                    ours = widget._visual_of(content)
+                    assert type(ours).__name__ in ("TextLines", "CellLines")
+                    textuals = visualize(widget, content)
+                    assert ours.get_height(widget.styles, width) == textuals.get_height(widget.styles, width)
+                    style = widget.visual_style
+                    for _ in range(2):  # drawn afresh, then from the kept lines
+                        drawn = Visual.to_strips(widget, ours, width, None, style)
+                        assert _cells_of(drawn) == _cells_of(Visual.to_strips(widget, textuals, width, None, style))
+                if key is not None:
+                    await pilot.press(key)
+                    await pilot.pause()
+
+    for size in (SMALL, BIG):
+        run(go(size))
+
+
+def test_a_line_that_did_not_change_is_not_drawn_again():
+    """A panel's visual keeps each line's strips (its text, styles, place, the panel's width and
+    style): a new text drawn at the same width reuses the lines it shares, draws the others; a
+    new width draws every line."""
+    from rich.style import Style as RichStyle
+    from rich.text import Text
+    from textual.app import App
+    from textual.style import Style
+    from textual.visual import RenderOptions
+
+    from nctui.ui.widgets.common import Cells
+    from nctui.ui.widgets.lines import CellLines, LineCache, TextLines
+
+    class Bare(App[None]):
+        pass
+
+    async def go():
+        app = Bare()
+        async with app.run_test(size=SMALL):
+            widget = app.screen
+            options = RenderOptions(widget._get_style, widget.styles, None, None)
+            cache = LineCache()
+            red = RichStyle(color="red")
+
+            def draw(text: Text, width: int = 20):
+                return TextLines(text, cache, app.console).render_strips(width, None, Style(), options)
+
+            first = draw(Text.assemble(("alpha\n", red), "beta\ngamma"))
+            second = draw(Text.assemble(("alpha\n", red), "BETA\ngamma"))
+            assert [s.text for s in second] == ["alpha", "BETA", "gamma"]
+            assert second[0] is first[0] and second[2] is first[2] and second[1] is not first[1]
+            moved = draw(Text.assemble("beta\n", ("alpha\n", red), "gamma"))
+            assert moved[2] is second[2] and moved[1] is not second[0]  # its place is part of it
+            wrapped = draw(Text("alpha beta gamma delta"), width=11)
+            assert [s.text.rstrip() for s in wrapped] == ["alpha beta", "gamma delta"]
+            assert TextLines(Text("alpha beta gamma delta"), cache, app.console).get_height(widget.styles, 11) == 2
+
+            cells = LineCache()
+            grid = Cells.from_grid([list("ab"), list("cd")], [[red, red], [red, red]])
+            one = CellLines(grid, 2, cells).render_strips(10, None, Style(), options)
+            two = CellLines([grid[0], (("CD", red),)], 2, cells).render_strips(10, None, Style(), options)
+            assert two[0] is one[0] and two[1] is not one[1] and two[1].text == "CD"
+            assert CellLines(grid, 2, cells).render_strips(1, None, Style(), options)[0].text == "a"  # cut
+
+    run(go())
+
+
+def test_strips_make_their_caches_when_first_used():
+    """ui/strips.py: a Strip is made without its seven caches, each made when first asked for,
+    and it crops, divides and styles as before; the slots it relies on are Textual's."""
+    from rich.segment import Segment
+    from rich.style import Style as RichStyle
+    from textual.strip import Strip
+
+    from nctui.ui import strips
+
+    strips.install()
+    assert set(strips.CACHES) <= set(Strip.__slots__)
+    strip = Strip([Segment("abc"), Segment("def", RichStyle(bold=True))], 6)
+
+    def made(name: str) -> bool:  # the slot itself, not __getattr__
+        try:
+            getattr(Strip, name).__get__(strip, Strip)
+        except AttributeError:
+            return False
+        return True
+
+    assert not any(made(name) for name in strips.CACHES) and strip.cell_length == 6
+    assert strip.crop(1, 4).text == "bcd" and strip.crop(1, 4) is strip.crop(1, 4)  # cached once made
+    assert made("_crop_cache") and not made("_divide_cache")
+    assert [s.text for s in strip.divide([2, 6])] == ["ab", "cdef"]
+    try:
+        strip.no_such_attribute  # noqa: B018
+    except AttributeError as exc:
+        assert "no_such_attribute" in str(exc)
+    else:
+        raise AssertionError("an unknown attribute must still be refused")

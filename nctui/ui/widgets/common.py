@@ -24,6 +24,7 @@ from textual.widgets import Static
 
 from ...describe import seat_letter, seat_name
 from ...engine.state import GameState
+from .lines import CellLines, LineCache, TextLines
 
 # One colour per seat colour; every use also shows the seat's letter, so colour is never the
 # only cue.
@@ -323,7 +324,7 @@ class FitsContent(PlacedOnce, Widget):
         # old one, the height was wrong until one more layout of the whole screen.
         self._measuring = width
         try:
-            visual = visualize(self, self.render(), markup=self._render_markup)
+            visual = self._visual_of(self.render())
         finally:
             self._measuring = 0
         self._measured = (width, visual)
@@ -338,6 +339,26 @@ class FitsContent(PlacedOnce, Widget):
         if measured is not None and measured[0] == size.width - self.styles.gutter.width:
             self._layout_cache[_VISUAL] = measured[1]
         return changed
+
+    _lines: LineCache | None = None  # the lines drawn last (widgets/lines.py)
+
+    def _visual_of(self, content: object) -> Visual:
+        """What Textual draws of ``content``: a ``Text`` or ``Cells`` line by line, each line
+        kept while it stays the same (``widgets/lines.py``)."""
+        if self._lines is None:
+            self._lines = LineCache()
+        if isinstance(content, Text):
+            return TextLines(content, self._lines, self.app.console)
+        if isinstance(content, Cells):
+            return CellLines(content.lines, content.width, self._lines)
+        return visualize(self, content, markup=self._render_markup)
+
+    def _render(self) -> Visual:
+        # Textual's Widget._render, with the visual above
+        visual = self._layout_cache.get(_VISUAL)
+        if not isinstance(visual, Visual):
+            visual = self._layout_cache[_VISUAL] = self._visual_of(self.render())
+        return visual
 
     def _watch_view(self) -> None:
         self.refit_later()
@@ -374,7 +395,7 @@ class FitsContent(PlacedOnce, Widget):
         # Measured and drawn from this one rendering: Textual's cached height (kept per width) and
         # cached visual would otherwise be the previous content's, so the panel kept its old height
         # until the next change, and a second rendering drew it.
-        visual = visualize(self, content, markup=self._render_markup)
+        visual = self._visual_of(content)
         self.clear_cached_dimensions()
         self._layout_cache[_VISUAL] = visual
         layout = self.get_content_height(self.app.size, self.app.size, width) != self.size.height

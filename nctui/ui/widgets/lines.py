@@ -1,0 +1,168 @@
+"""A panel drawn line by line, each line's cells kept while it stays the same.
+
+A panel's text changes a line or two at a decision (a marker moves on the Ritual track, a
+Follower on the map), yet Textual draws a new text whole: it converts the Rich ``Text`` to its
+own ``Content``, wraps it, and makes every line's cells (a ``Strip``) afresh, ~3-9 ms a panel at
+120x40. ``TextLines`` and ``CellLines`` are the Textual ``Visual`` of a panel's ``Text`` or
+``Cells``: each line is drawn by Textual's own code for that line (so exactly as before), and
+kept in the panel's ``LineCache`` under the line's text and styles, its place and the panel's
+width and style; the next drawing takes the lines that did not change from there. The same
+``Strip`` objects drawn again also let Textual reuse what it made of them (cropped, filtered).
+
+A selection of text with the mouse (it styles part of the text) is drawn the old way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, cast
+
+from rich.console import Console
+from rich.segment import Segment
+from rich.style import Style as RichStyle
+from rich.text import Text
+from textual.content import Content
+from textual.css.types import TextAlign, TextOverflow
+from textual.strip import Strip
+from textual.style import Style
+from textual.visual import RenderOptions, RulesMap, Visual
+
+Run = tuple[tuple[str, RichStyle], ...]
+
+
+class LineCache:
+    """The lines a panel drew last: their strips by (place, line), for one width and style."""
+
+    __slots__ = ("heights", "setting", "strips")
+
+    def __init__(self) -> None:
+        self.setting: tuple[Any, ...] | None = None
+        self.strips: dict[Any, list[Strip]] = {}
+        self.heights: dict[tuple[str, int, str, bool], int] = {}
+
+    def take(self, setting: tuple[Any, ...]) -> dict[Any, list[Strip]]:
+        """The strips drawn last in this setting (none if it changed); the cache is left empty,
+        to be filled with the lines drawn now (``keep``): lines gone are forgotten."""
+        old = self.strips if setting == self.setting else {}
+        self.setting, self.strips = setting, {}
+        return old
+
+    def keep(self, drawn: dict[Any, list[Strip]]) -> None:
+        self.strips = drawn
+
+
+def _text_rules(rules: RulesMap) -> tuple[TextAlign, TextOverflow, bool, int]:
+    """The rules Textual wraps and aligns a text by: align, overflow, no wrap, line padding."""
+    get_rule = rules.get
+    return (cast(TextAlign, get_rule("text_align", "left")), cast(TextOverflow, get_rule("text_overflow", "fold")),
+            get_rule("text_wrap", "wrap") == "nowrap", cast(int, get_rule("line_pad", 0)))
+
+
+class TextLines(Visual):
+    """A Rich ``Text`` drawn as Textual draws it (as ``Content``), line by line from ``cache``."""
+
+    __slots__ = ("_lines", "cache", "console", "text")
+
+    def __init__(self, text: Text, cache: LineCache, console: Console) -> None:
+        self.text = text
+        self.cache = cache
+        self.console = console
+        self._lines: list[tuple[tuple[Any, ...], Text]] | None = None
+
+    def _split(self) -> list[tuple[tuple[Any, ...], Text]]:
+        """Each line (as ``Content.split`` divides it) and its key: place, text, spans, style."""
+        if self._lines is None:
+            self._lines = [((y, line.plain, tuple(line.spans), line.style), line)
+                           for y, line in enumerate(self.text.split("\n", allow_blank=True))]
+        return self._lines
+
+    def _content(self) -> Content:
+        return Content.from_rich_text(self.text, self.console)
+
+    def get_optimal_width(self, rules: RulesMap, container_width: int) -> int:
+        return self._content().get_optimal_width(rules, container_width)
+
+    def get_minimal_width(self, rules: RulesMap) -> int:
+        return self._content().get_minimal_width(rules)
+
+    def get_height(self, rules: RulesMap, width: int) -> int:
+        """As ``Content.get_height``: the lines the plain text wraps to, remembered by line."""
+        _, overflow, no_wrap, line_pad = _text_rules(rules)
+        line_pad *= 2
+        heights = self.cache.heights
+        total = 0
+        for (_, plain, _, _), _ in self._split():
+            key = (plain, width - line_pad, overflow, no_wrap)
+            height = heights.get(key)
+            if height is None:
+                if len(heights) > 512:
+                    heights.clear()
+                height = heights[key] = len(Content(plain)._wrap_and_format(
+                    width - line_pad, overflow=overflow, no_wrap=no_wrap))
+            total += height
+        return total
+
+    def render_strips(self, width: int, height: int | None, style: Style, options: RenderOptions) -> list[Strip]:
+        if not width:
+            return []
+        if options.selection is not None or options.post_style is not None:
+            return self._content().render_strips(width, height, style, options)
+        align, overflow, no_wrap, line_pad = _text_rules(options.rules)
+        old = self.cache.take((width, style, align, overflow, no_wrap, line_pad, options.get_style))
+        drawn: dict[Any, list[Strip]] = {}
+        out: list[Strip] = []
+        for key, line in self._split():
+            strips = old.get(key)
+            if strips is None:
+                formatted = Content.from_rich_text(line, self.console)._wrap_and_format(
+                    width, align=align, overflow=overflow, no_wrap=no_wrap, line_pad=line_pad, tab_size=8,
+                    get_style=options.get_style)
+                strips = []
+                for part in formatted:
+                    part.y = key[0]  # its place in the whole text, as Content numbers it
+                    strips.append(Strip(*part.to_strip(style)))
+            drawn[key] = strips
+            out.extend(strips)
+        self.cache.keep(drawn)
+        return out if height is None else out[:height]
+
+
+class CellLines(Visual):
+    """Lines of runs (``Cells``) drawn as Textual draws a Rich renderable (each run in the
+    panel's style plus its own, a line longer than the panel cut), line by line from ``cache``."""
+
+    __slots__ = ("cache", "lines", "width")
+
+    def __init__(self, lines: Sequence[Run], width: int, cache: LineCache) -> None:
+        self.lines = lines
+        self.width = width
+        self.cache = cache
+
+    def get_optimal_width(self, rules: RulesMap, container_width: int) -> int:
+        return self.width
+
+    def get_height(self, rules: RulesMap, width: int) -> int:
+        return len(self.lines)
+
+    def render_strips(self, width: int, height: int | None, style: Style, options: RenderOptions) -> list[Strip]:
+        base = style.rich_style
+        old = self.cache.take((width, base))
+        drawn: dict[Any, list[Strip]] = {}
+        out: list[Strip] = []
+        styled: dict[RichStyle, RichStyle] = {}
+        lines = self.lines if height is None else self.lines[:height]
+        for key in enumerate(lines):
+            strips = old.get(key)
+            if strips is None:
+                segments = []
+                for text, run_style in key[1]:
+                    combined = styled.get(run_style)
+                    if combined is None:
+                        combined = styled[run_style] = base + run_style if base else run_style
+                    segments.append(Segment(text, combined))
+                strip = Strip(segments)
+                strips = [strip.crop(0, width) if strip.cell_length > width else strip]
+            drawn[key] = strips
+            out.extend(strips)
+        self.cache.keep(drawn)
+        return out
