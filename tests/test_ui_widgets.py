@@ -492,6 +492,39 @@ def test_the_log_shows_a_new_line_at_once_unless_scrolled_back():
     run(go())
 
 
+def test_the_log_takes_the_lines_of_a_decision_in_one_new_height():
+    """GameLog.write_lines: the lines are wrapped, then the log takes its new height and scrolls
+    once for all of them (a new height asks for a layout of the screen: one a line before)."""
+    from textual.app import App
+
+    from nctui.ui.widgets.log import GameLog
+
+    class Host(App):
+        CSS = "GameLog { height: 6; }"
+
+        def compose(self):
+            yield GameLog()
+
+    async def go():
+        app = Host()
+        async with app.run_test(size=(40, 12)) as pilot:
+            log = app.query_one(GameLog)
+            await pilot.pause()
+            layouts = []
+            refresh = log.refresh
+
+            def counted(*regions, layout=False, **kw):
+                layouts.append(layout)
+                return refresh(*regions, layout=layout, **kw)
+
+            log.refresh = counted
+            log.write_lines([f"line {i}" for i in range(8)])
+            assert layouts.count(True) == 1 and len(log.lines) == 8
+            assert log.scroll_y == log.max_scroll_y == 8 - log.scrollable_content_region.height
+
+    run(go())
+
+
 def test_the_footer_is_composed_again_only_when_its_keys_change():
     """StableFooter: moving the focus between widgets that leave the keys the same composes
     nothing again (Textual's footer did, laying the screen out twice more); a key that appears
@@ -774,8 +807,8 @@ def _cells_of(strips) -> list[list[tuple[str, object]]]:
 
 
 def test_panels_drawn_line_by_line_draw_exactly_what_textual_draws(tmp_path):
-    """Every panel sized to its content (the map and the players as Cells, the tracks, hand and
-    matrix as Text) is drawn by its line-kept visual cell for cell, style for style (the mouse
+    """Every panel drawn line by line (the map and the players as Cells; the tracks, hand,
+    matrix and decision panel as Text) is drawn by its line-kept visual cell for cell, style for style (the mouse
     offsets included), as Textual's own visual of the same text draws it, at both sizes and
     after decisions that change a few lines."""
     from textual.visual import Visual, visualize
@@ -786,7 +819,7 @@ def test_panels_drawn_line_by_line_draw_exactly_what_textual_draws(tmp_path):
             await pilot.pause()
             for key in ("1", "1", "enter", "1", "enter", "1", "1", None):
                 screen = app.game_screen()
-                for cls in (BoardView, TracksView, HandView, PlayersView, MatrixView):
+                for cls in (BoardView, TracksView, HandView, PlayersView, MatrixView, DecisionPanel):
                     widget = screen.query_one(cls)
                     width = widget.size.width
                     if not width:
@@ -810,8 +843,8 @@ def test_panels_drawn_line_by_line_draw_exactly_what_textual_draws(tmp_path):
 
 def test_a_line_that_did_not_change_is_not_drawn_again():
     """A panel's visual keeps each line's strips (its text, styles, place, the panel's width and
-    style): a new text drawn at the same width reuses the lines it shares, draws the others; a
-    new width draws every line."""
+    style): a new text drawn at the same width reuses the lines it shares with the last drawings
+    (the hand of the person before a hand-off too), draws the others."""
     from rich.style import Style as RichStyle
     from rich.text import Text
     from textual.app import App
@@ -841,6 +874,8 @@ def test_a_line_that_did_not_change_is_not_drawn_again():
             assert second[0] is first[0] and second[2] is first[2] and second[1] is not first[1]
             moved = draw(Text.assemble("beta\n", ("alpha\n", red), "gamma"))
             assert moved[2] is second[2] and moved[1] is not second[0]  # its place is part of it
+            back = draw(Text.assemble(("alpha\n", red), "beta\ngamma"))  # the view of a hand-off before
+            assert all(a is b for a, b in zip(back, first, strict=True))
             wrapped = draw(Text("alpha beta gamma delta"), width=11)
             assert [s.text.rstrip() for s in wrapped] == ["alpha beta", "gamma delta"]
             assert TextLines(Text("alpha beta gamma delta"), cache, app.console).get_height(widget.styles, 11) == 2

@@ -31,7 +31,11 @@ Run = tuple[tuple[str, RichStyle], ...]
 
 
 class LineCache:
-    """The lines a panel drew last: their strips by (place, line), for one width and style."""
+    """The lines a panel drew lately: their strips by (place, line), for one width and style.
+    Lines of earlier drawings are kept too, up to ``KEEP``: at one keyboard the hand, the
+    players and the map go back and forth between two people's views at every hand-off."""
+
+    KEEP = 400  # lines (a hundred or so a drawing at 120x40)
 
     __slots__ = ("heights", "setting", "strips")
 
@@ -41,13 +45,17 @@ class LineCache:
         self.heights: dict[tuple[str, int, str, bool], int] = {}
 
     def take(self, setting: tuple[Any, ...]) -> dict[Any, list[Strip]]:
-        """The strips drawn last in this setting (none if it changed); the cache is left empty,
-        to be filled with the lines drawn now (``keep``): lines gone are forgotten."""
-        old = self.strips if setting == self.setting else {}
-        self.setting, self.strips = setting, {}
-        return old
+        """The strips drawn lately in this setting (none if it changed)."""
+        if setting != self.setting:
+            self.setting, self.strips = setting, {}
+        return self.strips
 
     def keep(self, drawn: dict[Any, list[Strip]]) -> None:
+        """The lines just drawn, then those drawn before (newest first) up to ``KEEP``."""
+        for key, strips in self.strips.items():
+            if len(drawn) >= self.KEEP:
+                break
+            drawn.setdefault(key, strips)
         self.strips = drawn
 
 
