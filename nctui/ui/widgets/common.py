@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, Self
+from typing import Any, Self, cast
 
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.measure import Measurement
@@ -53,11 +53,15 @@ def clip(text: str, width: int) -> str:
 
 def style_runs(chars: Sequence[str], styles: Sequence[Style]) -> Iterator[tuple[str, Style]]:
     """A row of cells (one character and one style each) as runs of one style."""
-    start = 0
-    for x in range(1, len(chars) + 1):
-        if x == len(chars) or styles[x] != styles[start]:
-            yield "".join(chars[start:x]), styles[start]
-            start = x
+    if not chars:
+        return
+    start, current = 0, styles[0]
+    for x in range(1, len(chars)):
+        style = styles[x]
+        if style is not current and style != current:  # a row's cells mostly share style objects
+            yield "".join(chars[start:x]), current
+            start, current = x, style
+    yield "".join(chars[start:]), current
 
 
 def append_cells(text: Text, chars: list[str], styles: list[Style]) -> None:
@@ -296,7 +300,34 @@ class PlacedStatic(PlacedOnce, Static):
     """A ``Static``, placed once."""
 
 
-class FitsContent(PlacedOnce, Widget):
+class DrawnByLine:
+    """A widget (mixin) whose ``Text`` or ``Cells`` Textual draws line by line, each line kept
+    while it stays the same (``widgets/lines.py``): a decision changes a few lines of a panel."""
+
+    _lines: LineCache | None = None  # the lines drawn lately
+
+    def _visual_of(self, content: object) -> Visual:
+        """What Textual draws of ``content``: a ``Text`` or ``Cells`` line by line (any other
+        renderable as Textual does)."""
+        widget = cast(Widget, self)
+        if self._lines is None:
+            self._lines = LineCache()
+        if isinstance(content, Text):
+            return TextLines(content, self._lines, widget.app.console)
+        if isinstance(content, Cells):
+            return CellLines(content.lines, content.width, self._lines)
+        return visualize(widget, content, markup=widget._render_markup)
+
+    def _render(self) -> Visual:
+        # Textual's Widget._render, with the visual above
+        widget = cast(Widget, self)
+        visual = widget._layout_cache.get(_VISUAL)
+        if not isinstance(visual, Visual):
+            visual = widget._layout_cache[_VISUAL] = self._visual_of(widget.render())
+        return visual
+
+
+class FitsContent(DrawnByLine, PlacedOnce, Widget):
     """A widget sized to its content (``height: auto``), redrawn only when what it draws
     changed, and laying the screen out again only when its height changed. Every change hands
     new views to every panel; most panels draw the same as before (the tracks, often the board
@@ -339,26 +370,6 @@ class FitsContent(PlacedOnce, Widget):
         if measured is not None and measured[0] == size.width - self.styles.gutter.width:
             self._layout_cache[_VISUAL] = measured[1]
         return changed
-
-    _lines: LineCache | None = None  # the lines drawn last (widgets/lines.py)
-
-    def _visual_of(self, content: object) -> Visual:
-        """What Textual draws of ``content``: a ``Text`` or ``Cells`` line by line, each line
-        kept while it stays the same (``widgets/lines.py``)."""
-        if self._lines is None:
-            self._lines = LineCache()
-        if isinstance(content, Text):
-            return TextLines(content, self._lines, self.app.console)
-        if isinstance(content, Cells):
-            return CellLines(content.lines, content.width, self._lines)
-        return visualize(self, content, markup=self._render_markup)
-
-    def _render(self) -> Visual:
-        # Textual's Widget._render, with the visual above
-        visual = self._layout_cache.get(_VISUAL)
-        if not isinstance(visual, Visual):
-            visual = self._layout_cache[_VISUAL] = self._visual_of(self.render())
-        return visual
 
     def _watch_view(self) -> None:
         self.refit_later()

@@ -18,6 +18,8 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from .common import DrawnByLine
+
 MAX_PAGE = 9
 MIN_OPTIONS = 4  # the options a context line may not push off the first page
 CONTEXT = Style(color="#9a9aaa", italic=True)
@@ -39,7 +41,7 @@ class Prompt(NamedTuple):
     context: tuple[str, ...] = ()
 
 
-class DecisionPanel(Widget, can_focus=True):
+class DecisionPanel(DrawnByLine, Widget, can_focus=True):
     """The numbered options of the due decision."""
 
     BINDINGS = [
