@@ -56,25 +56,32 @@ class GameLog(PlacedOnce, PlacedScrollBar, ScrollView, can_focus=False):
     # -- writing --------------------------------------------------------------------------------
 
     def write(self, content: Text | str) -> Self:
-        self._written.append(content)
-        if not self._size_known or self.scrollable_content_region.width <= 0:
-            # Hidden (small terminals show one panel at a time): wrapped now, the line would be
-            # folded at the least width for good; it is wrapped when the log is shown.
-            self._held += 1
-            return self
-        self._wrap(content)
-        if self.is_anchored and not self._anchor_released:
-            self.scroll_end(animate=False, immediate=True, x_axis=False)
+        self.write_lines((content,))
         return self
 
     def write_lines(self, lines: Sequence[Text | str]) -> None:
-        """Many lines at once (a continued game's history): only the latest are written, since
-        each costs about a millisecond and the first frame must not wait for a whole game."""
+        """Lines added at once: wrapped, then one new height and one scroll for all of them (a
+        decision logs several). Of many lines (a continued game's history) only the latest are
+        written, since each costs about a millisecond and the first frame must not wait for a
+        whole game."""
         if len(lines) > REWRAP_LINES:
-            self.write(f"… {len(lines) - REWRAP_LINES} earlier lines: the timeline (t) lists every decision")
-            lines = lines[-REWRAP_LINES:]
-        for line in lines:
-            self.write(line)
+            lines = [f"… {len(lines) - REWRAP_LINES} earlier lines: the timeline (t) lists every decision",
+                     *lines[-REWRAP_LINES:]]
+        self._written.extend(lines)
+        if not self._size_known or self.scrollable_content_region.width <= 0:
+            # Hidden (small terminals show one panel at a time): wrapped now, the lines would be
+            # folded at the least width for good; they are wrapped when the log is shown.
+            self._held += len(lines)
+            return
+        for content in lines:
+            self._wrap(content)
+        self._sized()
+
+    def _sized(self) -> None:
+        """The log's new height, and the newest line in sight unless scrolled back."""
+        self.virtual_size = Size(self._widest, len(self.lines))
+        if self.is_anchored and not self._anchor_released:
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
 
     def _wrap(self, content: Text | str) -> None:
         """``content`` wrapped at the log's width, its lines added (the oldest dropped past
@@ -92,7 +99,6 @@ class GameLog(PlacedOnce, PlacedScrollBar, ScrollView, can_focus=False):
             self.lines = self.lines[-MAX_LINES:]
             self.refresh()
         self._widest = max(self._widest, width)
-        self.virtual_size = Size(self._widest, len(self.lines))
 
     def clear(self) -> Self:
         self.lines = []
@@ -150,8 +156,7 @@ class GameLog(PlacedOnce, PlacedScrollBar, ScrollView, can_focus=False):
         self._wrapped_at = width
         written = list(self._written)[-REWRAP_LINES:]
         self.clear()
-        for content in written:
-            self.write(content)
+        self.write_lines(written)
 
     def _write_held(self) -> None:
         """Shown again (or laid out at last): the lines held meanwhile, wrapped at its width now."""
@@ -159,8 +164,8 @@ class GameLog(PlacedOnce, PlacedScrollBar, ScrollView, can_focus=False):
         self._held = 0
         for content in held:
             self._wrap(content)
-        if held and self.is_anchored and not self._anchor_released:
-            self.scroll_end(animate=False, immediate=True, x_axis=False)
+        if held:
+            self._sized()
 
     # -- drawing --------------------------------------------------------------------------------
 
