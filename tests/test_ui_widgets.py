@@ -457,9 +457,8 @@ def test_a_panel_given_a_new_width_is_laid_out_once_at_its_height_for_that_width
     run(go())
 
 
-def test_the_log_shows_a_new_line_at_once_unless_scrolled_back():
-    """GameLog: a line written is in view in the frame that draws it (Textual's RichLog's auto scroll
-    scrolled after that frame, in a frame of its own); scrolled back to read, it stays put."""
+def _log_host():
+    """An app of a log alone, 6 lines high."""
     from textual.app import App
 
     from nctui.ui.widgets.log import GameLog
@@ -470,10 +469,20 @@ def test_the_log_shows_a_new_line_at_once_unless_scrolled_back():
         def compose(self):
             yield GameLog()
 
+        @property
+        def log_widget(self) -> GameLog:
+            return self.query_one(GameLog)
+
+    return Host()
+
+
+def test_the_log_shows_a_new_line_at_once_unless_scrolled_back():
+    """GameLog: a line written is in view in the frame that draws it (Textual's RichLog's auto scroll
+    scrolled after that frame, in a frame of its own); scrolled back to read, it stays put."""
     async def go():
-        app = Host()
+        app = _log_host()
         async with app.run_test(size=(40, 12)) as pilot:
-            log = app.query_one(GameLog)
+            log = app.log_widget
             await pilot.pause()
             for i in range(20):
                 log.write(f"line {i}")
@@ -495,20 +504,10 @@ def test_the_log_shows_a_new_line_at_once_unless_scrolled_back():
 def test_the_log_takes_the_lines_of_a_decision_in_one_new_height():
     """GameLog.write_lines: the lines are wrapped, then the log takes its new height and scrolls
     once for all of them (a new height asks for a layout of the screen: one a line before)."""
-    from textual.app import App
-
-    from nctui.ui.widgets.log import GameLog
-
-    class Host(App):
-        CSS = "GameLog { height: 6; }"
-
-        def compose(self):
-            yield GameLog()
-
     async def go():
-        app = Host()
+        app = _log_host()
         async with app.run_test(size=(40, 12)) as pilot:
-            log = app.query_one(GameLog)
+            log = app.log_widget
             await pilot.pause()
             layouts = []
             refresh = log.refresh
