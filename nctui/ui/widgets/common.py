@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from functools import cache
 from typing import Any, Self, cast
 
 from rich.console import Console, ConsoleOptions, RenderResult
@@ -300,6 +301,11 @@ class PlacedStatic(PlacedOnce, Static):
     """A ``Static``, placed once."""
 
 
+@cache
+def _own_reactives(cls: type[Widget]) -> tuple[str, ...]:
+    return tuple(name for name in cls._reactives if name not in Widget._reactives)
+
+
 class DrawnByLine:
     """A widget (mixin) whose ``Text`` or ``Cells`` Textual draws line by line, each line kept
     while it stays the same (``widgets/lines.py``): a decision changes a few lines of a panel."""
@@ -323,8 +329,50 @@ class DrawnByLine:
         widget = cast(Widget, self)
         visual = widget._layout_cache.get(_VISUAL)
         if not isinstance(visual, Visual):
-            visual = widget._layout_cache[_VISUAL] = self._visual_of(widget.render())
+            visual = widget._layout_cache[_VISUAL] = self._visual_of(self.rendered())
         return visual
+
+    # A rehearsal: what the widget would draw with other values of its reactive attributes,
+    # drawn ahead into its line cache and kept with those values (the same objects), shown
+    # nowhere. Hot seat: while the hand-off screen is up, the next person's view is drawn ahead,
+    # out of sight; their Enter then finds its texts and lines made.
+    _rehearsed: tuple[tuple[object, ...], object] | None = None  # (inputs, what render() gave)
+
+    def _inputs(self) -> tuple[object, ...]:
+        """What ``render`` draws from: the size, the focus, the reactive attributes of the
+        widget's own class (not Textual's: scrolling, hovering)."""
+        widget = cast(Widget, self)
+        return (widget.size, widget.has_focus, *(getattr(widget, name) for name in _own_reactives(type(widget))))
+
+    def rehearse(self, values: Mapping[str, object]) -> None:
+        """Render as if the reactive attributes ``values`` were set (none is: no watcher runs,
+        nothing is refreshed), draw that into the line cache, and keep it for ``rendered``."""
+        widget = cast(Widget, self)
+        if not widget.size.width:
+            return
+        reactives = widget._reactives
+        saved = {name: getattr(widget, name) for name in values}
+        try:
+            for name, value in values.items():
+                widget.set_reactive(reactives[name], value)
+            inputs, content = self._inputs(), widget.render()
+        finally:
+            for name, value in saved.items():
+                widget.set_reactive(reactives[name], value)
+        self._rehearsed = (inputs, content)
+        Visual.to_strips(widget, self._visual_of(content), widget.size.width, None, widget.visual_style)
+
+    def rendered(self) -> object:
+        """``render()``; or what the rehearsal rendered, when every input is the same (the same
+        size and focus, the same attributes: mostly the very same objects)."""
+        rehearsed, self._rehearsed = self._rehearsed, None
+        if rehearsed is not None:
+            inputs, content = rehearsed
+            now = self._inputs()
+            if now[:2] == inputs[:2] and all(a is b or a == b for a, b in zip(now[2:], inputs[2:], strict=True)):
+                return content
+            self._rehearsed = rehearsed  # not drawn yet: kept for a later drawing
+        return cast(Widget, self).render()
 
 
 class FitsContent(DrawnByLine, PlacedOnce, Widget):
@@ -399,7 +447,7 @@ class FitsContent(DrawnByLine, PlacedOnce, Widget):
             self._drawn = None
             self.refresh(layout=True)
             return
-        content = self.render()
+        content = self.rendered()
         drawn = (width, self.has_focus, content)
         if drawn == self._drawn:
             return
