@@ -917,6 +917,68 @@ def test_handoff_draws_the_next_view_before_it_closes(tmp_path, monkeypatch):
     run(go())
 
 
+def test_handoff_draws_the_next_view_ahead_out_of_sight_and_enter_uses_it(tmp_path, monkeypatch):
+    """While the hand-off is up, the game under it draws the next person's view ahead
+    (``GameScreen.rehearse``): no panel takes that view (every one still holds the person
+    before's), nothing of it is on screen; Enter then draws the panels from the rehearsal, not
+    rendering them again, and what they draw is what their new view renders."""
+    panels = (BoardView, HandView, PlayersView, DecisionPanel)
+    renders = dict.fromkeys(panels, 0)
+    for cls in panels:
+        def counted(self, _render=cls.render, _cls=cls):
+            renders[_cls] += 1
+            return _render(self)
+        monkeypatch.setattr(cls, "render", counted)
+
+    async def go():
+        app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=BIG) as pilot:
+            await _to_first_handoff(app, pilot)
+            await asyncio.sleep(0.3)  # the rehearsal comes 0.1 s after the hand-off
+            await pilot.pause()
+            game = app.game_screen()
+            assert isinstance(app.screen, HandoffScreen) and game.viewer == 1 and views_of(game) == {1}
+            hand = game.query_one(HandView)
+            assert hand._rehearsed is not None and hand.view.seat == 1
+            assert any(getattr(value, "seat", None) == 0 for value in hand._rehearsed[0])  # Red's, kept aside
+            red = app.store.state.players[0]
+            assert not any(words_for(app.store.state.pack).card(c) in text_of(app.screen, "#handoff-text")
+                           for c in red.hand)
+            renders.update(dict.fromkeys(panels, 0))
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, GameScreen) and views_of(game) == {0}
+            assert renders == dict.fromkeys(panels, 0)  # drawn from the rehearsal
+            for cls in (BoardView, HandView, PlayersView):
+                widget = game.query_one(cls)
+                assert widget._drawn is not None and widget._drawn[2] == widget.render()
+            assert set(hand_cards(hand.view)) == {*red.hand, *red.dreams}
+
+    run(go())
+
+
+def test_undo_on_a_rehearsed_handoff_draws_the_person_before_again(tmp_path):
+    """u on a hand-off whose next view was drawn ahead: the person before's view comes back,
+    drawn from it (the rehearsal is not used)."""
+    async def go():
+        app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=BIG) as pilot:
+            await _to_first_handoff(app, pilot)
+            await asyncio.sleep(0.3)
+            await pilot.pause()
+            game = app.game_screen()
+            assert game.query_one(HandView)._rehearsed is not None  # Red's view was drawn ahead
+            await pilot.press("u")
+            await pilot.pause()
+            assert isinstance(app.screen, GameScreen) and game.viewer == 1 and views_of(game) == {1}
+            blue = app.store.state.players[1]
+            hand = game.query_one(HandView)
+            assert set(hand_cards(hand.view)) == {*blue.hand, *blue.dreams}
+            assert hand._drawn is not None and hand._drawn[2] == hand.render()
+
+    run(go())
+
+
 def test_closing_the_handoff_does_not_lay_the_game_out_again_after_it_came_back(tmp_path, monkeypatch):
     """The game screen is laid out and drawn as it comes back from under the hand-off; Textual's
     removal of the closed screen asked the app to lay it out and draw it whole once more."""

@@ -35,6 +35,7 @@ from .handoff import HandoffResult, HandoffScreen
 # without them.
 
 SCENARIO_SUFFIX = ".toml"
+REHEARSE_AFTER = 0.1  # seconds after a hand-off appears: drawn first, and well before its keys are taken (0.4 s)
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -49,6 +50,7 @@ class GameScreenHooks(Protocol):
     """What the flows call back on the screen they are mixed into (``GameScreen`` defines them)."""
 
     def _redraw(self) -> None: ...
+    def rehearse(self, seat: int) -> None: ...
     def _write_log(self) -> None: ...
     def action_undo(self) -> None: ...
     def action_quit_game(self) -> None: ...
@@ -130,6 +132,13 @@ class FlowsMixin(_Host):
                                news=tuple(self.game.news_for(seat)), echo=echo, on_go=self._take_over)
         self._handoff_screen = screen
         self.app.push_screen(screen, self._handed_off)
+        self.set_timer(REHEARSE_AFTER, partial(self._rehearse_handoff, screen))
+
+    def _rehearse_handoff(self, screen: HandoffScreen) -> None:
+        """The hand-off screen is up (drawn): the next person's view is drawn ahead under it,
+        out of sight (``GameScreen.rehearse``), while they read it and reach for the keyboard."""
+        if self._handoff_screen is screen and screen.is_current:
+            self.rehearse(screen.seat)
 
     def _too_soon(self) -> bool:
         """Whether a choice comes right after a hand-off (a double press): it is not taken."""

@@ -120,6 +120,9 @@ class GameScreen(ComesUpOnce, FlowsMixin, Screen[None]):
         self._rule_refused: tuple[int, str | None, str] | None = None  # rules: (state id, topic, reason)
         self._shown_panel = "board"  # the panel above the decision on small terminals
         self._panel_before_log = "board"
+        # Each seat's view and facts, and the prompt, made once a change (_view_of, _prompt_of)
+        self._views_made: dict[int, tuple[int, View, Facts]] = {}
+        self._prompt_made: tuple[tuple[object, ...], Prompt] | None = None
 
     def compose(self) -> ComposeResult:
         # Layout (see app.tcss): on big terminals ("-all") every panel is on screen, column A
@@ -212,10 +215,12 @@ class GameScreen(ComesUpOnce, FlowsMixin, Screen[None]):
         # a cursor stays while the same person looks (a computer's move does not take it away)
         keep_cursor = self._cursor_focused() and (seat is None or seat in self.bots or seat == self.viewer)
         # on a server a seat can pass to a computer (its person stayed away) and back
-        self.bots = frozenset(i for i, kind in enumerate(self.game.seat_kinds) if kind == "bot")
+        bots = frozenset(i for i, kind in enumerate(self.game.seat_kinds) if kind == "bot")
+        if bots != self.bots:  # the same object otherwise: a panel's rehearsal is of the same inputs
+            self.bots = bots
         if seat is not None and seat not in self.bots and self.seat is None:
             self.viewer = seat
-        view, facts = self.game.view(self.viewer), self.game.facts(self.viewer)
+        view, facts = self._view_of(self.viewer)
         self._note_seen()  # flows: what this person has seen, for their next hand-off
         status = self.query_one(StatusLine)
         players = self.query_one(PlayersView)
@@ -229,10 +234,40 @@ class GameScreen(ComesUpOnce, FlowsMixin, Screen[None]):
         self.query_one(MatrixView).view = view  # the matrix draws the view alone
         self._shown = (self.game.revision, self.game.state_id)
         panel = self.query_one(DecisionPanel)
-        panel.prompt = self._prompt(view, facts)
+        panel.prompt = self._prompt_of(view, facts)
         if self.is_current and not keep_cursor:
             panel.focus()
         self._flows()  # flows: the King's turn, game over (when this screen is the current one)
+
+    def _view_of(self, seat: int) -> tuple[View, Facts]:
+        """``seat``'s view and its facts as the game is now, made once a change: the redraws of
+        one change, and a hand-off's rehearsal and the Enter that ends it, hand the panels the
+        same objects (a panel handed the same object draws nothing again)."""
+        revision = self.game.revision
+        made = self._views_made.get(seat)
+        if made is None or made[0] != revision:
+            made = self._views_made[seat] = (revision, self.game.view(seat), self.game.facts(seat))
+        return made[1], made[2]
+
+    def _prompt_of(self, view: View, facts: Facts) -> Prompt:
+        """``_prompt``, made once for the same view, computer seats and thinking seat."""
+        key = (view, self.game.revision, self.bots, self.game.thinking)
+        made = self._prompt_made
+        if made is None or made[0][0] is not view or made[0][1:] != key[1:]:
+            made = self._prompt_made = (key, self._prompt(view, facts))
+        return made[1]
+
+    def rehearse(self, seat: int) -> None:
+        """Hot seat, while the hand-off screen hides this one: draw ahead, out of sight, what
+        ``seat``'s view will draw (each panel's text and lines, kept for it: nothing is shown,
+        no panel's attribute is set), so that the Enter passing the keyboard finds them made."""
+        view, facts = self._view_of(seat)
+        prompt = self._prompt_of(view, facts)
+        for widget in (self.query_one(BoardView), self.query_one(TracksView), self.query_one(HandView)):
+            widget.rehearse({"facts": facts, "view": view})
+        self.query_one(PlayersView).rehearse({"facts": facts, "view": view, "bots": self.bots})
+        self.query_one(MatrixView).rehearse({"view": view})
+        self.query_one(DecisionPanel).rehearse({"prompt": prompt, "highlight": 0})
 
     def _prompt(self, view: View, facts: Facts) -> Prompt:
         state = view.state
