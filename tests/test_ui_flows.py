@@ -957,6 +957,37 @@ def test_handoff_draws_the_next_view_ahead_out_of_sight_and_enter_uses_it(tmp_pa
     run(go())
 
 
+def test_a_handoff_comes_up_in_one_layout(tmp_path, monkeypatch):
+    """A new screen (ComesUpOnce) is laid out once, as it first resumes: Textual laid it out
+    again for the Resize event that layout sent it (of the same size), for the layouts its
+    widgets asked for as they mounted, and once more when its mounting was awaited."""
+    from textual._compositor import Compositor
+
+    layouts = []
+    reflow = Compositor.reflow
+
+    def counted(self, parent, size):
+        layouts.append(type(parent).__name__)
+        return reflow(self, parent, size)
+
+    monkeypatch.setattr(Compositor, "reflow", counted)
+
+    async def go():
+        app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=BIG) as pilot:
+            await pilot.press("3")
+            await pilot.pause()
+            layouts.clear()
+            await pilot.press("1")
+            await pilot.pause()
+            await asyncio.sleep(0.3)
+            await pilot.pause()
+            assert isinstance(app.screen, HandoffScreen)
+            assert layouts.count("HandoffScreen") == 1, layouts
+
+    run(go())
+
+
 def test_undo_on_a_rehearsed_handoff_draws_the_person_before_again(tmp_path):
     """u on a hand-off whose next view was drawn ahead: the person before's view comes back,
     drawn from it (the rehearsal is not used)."""

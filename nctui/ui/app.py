@@ -20,7 +20,7 @@ from textual.app import App
 from textual.await_remove import AwaitRemove
 from textual.dom import DOMNode
 from textual.screen import Screen
-from textual.widget import Widget
+from textual.widget import AwaitMount, Widget
 
 from .. import saves
 from ..engine.config import GameConfig
@@ -30,6 +30,7 @@ from ..store import Store
 from . import strips, theme
 from .commands import ScreenCommands
 from .screens.game import GameScreen
+from .widgets.common import ComesUpOnce, LaidOutAtResume
 
 if TYPE_CHECKING:
     from ..companions.cathedral.state import CathedralConfig
@@ -67,6 +68,16 @@ class NctuiApp(App[None]):
         self.open_tutorial = False  # `nctui tutorial`: start it as soon as the Title screen is up
         self.mono = theme.mono_wanted()  # greys: NCTUI_MONO / NO_COLOR, or set by --mono before running
         self.css_cache: Path | None = None  # where to keep the CSS parsed (`nctui play`: ui/parsed_css.py)
+
+    def _get_screen(self, screen: Screen | str) -> tuple[Screen, AwaitMount]:
+        # Textual's, with a new ComesUpOnce screen not laid out again once mounted (it is laid
+        # out as it first resumes: a hand-off came in three frames, not one)
+        new = self.get_screen(screen)
+        if isinstance(new, ComesUpOnce) and not new.is_running:
+            await_mount = LaidOutAtResume(new, self._register(self, new))
+            self.call_next(await_mount)
+            return new, await_mount
+        return super()._get_screen(screen)
 
     def get_line_filters(self):
         return theme.line_filters(super().get_line_filters(), self.mono)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from asyncio import create_task, wait
+from collections.abc import Generator, Iterator, Mapping, Sequence
+from contextlib import suppress
 from functools import cache
 from typing import Any, Self, cast
 
@@ -13,14 +15,18 @@ from rich.style import Style
 from rich.text import Text
 from textual._arrange import DockArrangeResult
 from textual._compositor import Compositor, ReflowResult
+from textual._time import get_time
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
+from textual.dom import NoScreen
 from textual.events import ScreenResume
 from textual.geometry import Region, Size
 from textual.message import Message
+from textual.messages import Layout
+from textual.screen import Screen
 from textual.scrollbar import ScrollBar
 from textual.visual import Visual, visualize
-from textual.widget import Widget
+from textual.widget import AwaitMount, Widget
 from textual.widgets import Static
 
 from ...describe import seat_letter, seat_name
@@ -231,6 +237,8 @@ class ComesUpOnce:
     (in ``compose``)."""
 
     _resumed = False
+    _drawn_whole = False  # the first resume laid the screen out and drew all of it
+    _laid_out_at = 0.0  # when (textual._time) the first resume's layout began
     _compositor: Compositor
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -242,6 +250,61 @@ class ComesUpOnce:
         if not self._resumed:
             self._resumed = True
             event.refresh_styles = False
+            screen = cast(Screen, self)
+            if screen.is_attached and screen._size != screen.app.size:
+                # Textual's handler lays the new screen out and draws all of it, then asks for the
+                # whole screen to be drawn again: one more frame, nothing changed (refresh below)
+                self._drawn_whole = True
+                self._laid_out_at = get_time()
+                screen.call_next(self._came_up)
+
+    async def _on_layout(self, message: Layout) -> None:
+        # Textual calls this before its own handler. A layout asked for before the first
+        # resume's layout (widgets as they mounted) was done by it: laid out again, once more
+        # than needed.
+        if message.time < self._laid_out_at:
+            message.stop()
+            message.prevent_default()
+
+    def _came_up(self) -> None:
+        """Right after the first resume (its layout and frame): what was asked before them is
+        done. Textual keeps those asks (a layout, widgets to draw) and served them again, a
+        layout and two frames more, ~50 ms after the screen came up."""
+        self._drawn_whole = False
+        screen = cast(Screen, self)
+        if screen.is_current:
+            screen._layout_required = False
+            screen._dirty_widgets.clear()
+
+    def _screen_resized(self, size: Size) -> None:
+        # Textual lays a screen out again on every Resize event, and a new screen's first layout
+        # sends it one, of the size it was just laid out at: one more layout and frame
+        screen = cast(Screen, self)
+        if size == self._compositor.size and not screen._layout_required:
+            return
+        super()._screen_resized(size)  # type: ignore[misc]
+
+    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False,
+                recompose: bool = False) -> Self:
+        if self._drawn_whole and not (regions or layout or recompose):
+            return self  # within the first resume: the whole screen is drawn already
+        return cast(Self, super().refresh(*regions, repaint=repaint, layout=layout,  # type: ignore[misc]
+                                          recompose=recompose))
+
+
+class LaidOutAtResume(AwaitMount):
+    """Textual's wait for a new screen to mount, without its layout of the whole screen once
+    mounted: a ``ComesUpOnce`` screen is laid out and drawn as it first resumes, after its
+    widgets mounted, and that layout came after, one more frame (``NctuiApp._get_screen``)."""
+
+    def __await__(self) -> Generator[None, None, None]:
+        async def await_mount() -> None:
+            if self._widgets:
+                await wait([create_task(widget._mounted_event.wait(), name="await mount") for widget in self._widgets])
+                with suppress(NoScreen):
+                    self._parent.app._update_mouse_over(self._parent.screen)
+
+        return await_mount().__await__()
 
 
 class _PlacedScrollBar(PlacedOnce, ScrollBar):
