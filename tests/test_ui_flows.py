@@ -957,33 +957,53 @@ def test_handoff_draws_the_next_view_ahead_out_of_sight_and_enter_uses_it(tmp_pa
     run(go())
 
 
-def test_a_handoff_comes_up_in_one_layout(tmp_path, monkeypatch):
-    """A new screen (ComesUpOnce) is laid out once, as it first resumes: Textual laid it out
-    again for the Resize event that layout sent it (of the same size), for the layouts its
-    widgets asked for as they mounted, and once more when its mounting was awaited."""
+def test_a_handoff_comes_up_in_one_layout_and_one_frame(tmp_path, monkeypatch):
+    """A new screen (ComesUpOnce) is laid out once, as it first resumes, and drawn once: Textual
+    laid it out again for the Resize event that layout sent it (of the same size), for the
+    layouts its widgets asked for as they mounted, once more when its mounting was awaited, and
+    drew it again for the screen and widgets to draw asked for before its first frame. The
+    hand-off's news is at its newest line in that frame (Textual's anchor scrolled it a layout
+    late, one layout and frame more)."""
     from textual._compositor import Compositor
+    from textual.app import App
 
-    layouts = []
-    reflow = Compositor.reflow
+    layouts, frames = [], []
+    reflow, display = Compositor.reflow, App._display
 
     def counted(self, parent, size):
         layouts.append(type(parent).__name__)
         return reflow(self, parent, size)
 
+    def shown(self, screen, renderable):
+        if renderable is not None and isinstance(screen, HandoffScreen):
+            box = screen.query("#handoff-news-box")
+            frames.append((box.first().scroll_y, box.first().max_scroll_y) if box else None)
+        return display(self, screen, renderable)
+
     monkeypatch.setattr(Compositor, "reflow", counted)
+    monkeypatch.setattr(App, "_display", shown)
 
     async def go():
-        app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
+        app = create_app(GameConfig(players=2, seats=("human", "human"), seed=11), save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=BIG) as pilot:
-            await pilot.press("3")
             await pilot.pause()
-            layouts.clear()
-            await pilot.press("1")
-            await pilot.pause()
-            await asyncio.sleep(0.3)
-            await pilot.pause()
-            assert isinstance(app.screen, HandoffScreen)
-            assert layouts.count("HandoffScreen") == 1, layouts
+            seen = []
+            for _ in range(40):
+                layouts.clear()
+                frames.clear()
+                await pilot.press("1")
+                await pilot.pause()
+                await asyncio.sleep(0.2)
+                await pilot.pause()
+                if isinstance(app.screen, HandoffScreen):
+                    assert layouts.count("HandoffScreen") == 1 and len(frames) == 1, (layouts, frames)
+                    seen.append(frames[0])
+                    if frames[0] is not None and frames[0][1] > 0:  # news longer than its box
+                        assert frames[0][0] == frames[0][1]  # the newest line in view
+                        return
+                    await pilot.press("enter")
+                    await pilot.pause()
+            raise AssertionError(f"no hand-off with news to scroll: {seen}")
 
     run(go())
 

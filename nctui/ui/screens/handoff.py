@@ -17,9 +17,13 @@ from time import monotonic
 from typing import ClassVar, Literal
 
 from rich.text import Text
+from textual._arrange import DockArrangeResult
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.geometry import Size
 from textual.screen import Screen
+from textual.scrollbar import ScrollBar
+from textual.widget import Widget
 
 from ..widgets.common import Box, ComesUpOnce, Pane, PlacedStatic
 
@@ -30,6 +34,24 @@ HandoffResult = Literal["go", "undo", "quit"]
 GUARD = 0.4
 SHORT = 30  # terminal heights below this get a shorter news list (the box fits 24 lines)
 
+
+
+class NewsBox(Pane):
+    """The news since a person last looked, the newest line in view from the layout that sizes
+    the box (Textual's anchor scrolls a layout late: the box was first drawn at its oldest lines,
+    then laid out and drawn again ~40 ms later); the older lines scroll up."""
+
+    following = True  # kept at the newest line (until scrolled up)
+
+    def arrange(self, size: Size, optimal: bool = False) -> DockArrangeResult:
+        result = super().arrange(size, optimal)
+        if self.following:
+            newest = max(0, result.spatial_map.total_region.bottom - size.height)
+            self.set_reactive(Widget.scroll_y, float(newest))
+            self.set_reactive(Widget.scroll_target_y, float(newest))
+            bar = self.vertical_scrollbar
+            bar.set_reactive(ScrollBar.position, float(newest))  # its thumb at the bottom too
+        return result
 
 
 class HandoffScreen(ComesUpOnce, Screen[HandoffResult]):
@@ -85,15 +107,11 @@ class HandoffScreen(ComesUpOnce, Screen[HandoffResult]):
                 yield PlacedStatic(Text(self.echo, style="bold"), id="handoff-echo")
             yield PlacedStatic(self._message(), id="handoff-text")
             if self.news:
-                with Pane(id="handoff-news-box"):
+                with NewsBox(id="handoff-news-box"):
                     yield PlacedStatic(self._news(), id="handoff-news")
 
     def on_resize(self) -> None:
         self.set_class(self.app.size.height < SHORT, "-short")
-
-    def on_mount(self) -> None:
-        if self.news:  # the newest news in view (scrolled there by the layout); the older ones scroll up
-            self._news_box().anchor()
 
     @property
     def ready(self) -> bool:
@@ -114,12 +132,14 @@ class HandoffScreen(ComesUpOnce, Screen[HandoffResult]):
     def _show_text(self) -> None:
         self.query_one("#handoff-text", PlacedStatic).update(self._message())
 
-    def _news_box(self) -> Pane:
-        return self.query_one("#handoff-news-box", Pane)
+    def _news_box(self) -> NewsBox:
+        return self.query_one("#handoff-news-box", NewsBox)
 
     def action_scroll_news(self, lines: int) -> None:
         if self.news:
-            self._news_box().scroll_relative(y=lines, animate=False)
+            box = self._news_box()
+            box.scroll_relative(y=lines, animate=False, immediate=True)
+            box.following = box.scroll_target_y >= box.max_scroll_y  # back at the newest: it follows again
 
     def _message(self) -> Text:
         t = Text()

@@ -22,7 +22,7 @@ from textual.dom import NoScreen
 from textual.events import ScreenResume
 from textual.geometry import Region, Size
 from textual.message import Message
-from textual.messages import Layout
+from textual.messages import Layout, Update
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar
 from textual.visual import Visual, visualize
@@ -266,14 +266,18 @@ class ComesUpOnce:
             message.stop()
             message.prevent_default()
 
+    async def _on_update(self, message: Update) -> None:
+        # The same for a widget to draw again, asked for before that layout: it drew everything
+        await self._on_layout(message)  # type: ignore[arg-type]
+
     def _came_up(self) -> None:
         """Right after the first resume (its layout and frame): what was asked before them is
-        done. Textual keeps those asks (a layout, widgets to draw) and served them again, a
-        layout and two frames more, ~50 ms after the screen came up."""
+        done. Textual keeps those asks (a layout, the screen or widgets to draw) and served them
+        again, a layout and two frames more, ~50 ms after the screen came up."""
         self._drawn_whole = False
         screen = cast(Screen, self)
         if screen.is_current:
-            screen._layout_required = False
+            screen._layout_required = screen._repaint_required = False
             screen._dirty_widgets.clear()
 
     def _screen_resized(self, size: Size) -> None:
