@@ -1008,6 +1008,37 @@ def test_a_handoff_comes_up_in_one_layout_and_one_frame(tmp_path, monkeypatch):
     run(go())
 
 
+def test_the_game_comes_back_from_under_a_handoff_in_one_frame(tmp_path, monkeypatch):
+    """Enter on a hand-off: the game screen, its panels changed under the hand-off, is laid out
+    and drawn whole in one frame (Textual drew the layout's changes in a frame, then the whole
+    screen in another)."""
+    from textual.app import App
+
+    frames = []
+    display = App._display
+
+    def shown(self, screen, renderable):
+        if renderable is not None:
+            frames.append(type(screen).__name__)
+        return display(self, screen, renderable)
+
+    monkeypatch.setattr(App, "_display", shown)
+
+    async def go():
+        app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=BIG) as pilot:
+            await _to_first_handoff(app, pilot)
+            await asyncio.sleep(0.3)
+            frames.clear()
+            await pilot.press("enter")
+            await pilot.pause()
+            await asyncio.sleep(0.2)
+            await pilot.pause()
+            assert isinstance(app.screen, GameScreen) and frames == ["GameScreen"], frames
+
+    run(go())
+
+
 def test_undo_on_a_rehearsed_handoff_draws_the_person_before_again(tmp_path):
     """u on a hand-off whose next view was drawn ahead: the person before's view comes back,
     drawn from it (the rehearsal is not used)."""

@@ -280,6 +280,16 @@ class ComesUpOnce:
             screen._layout_required = screen._repaint_required = False
             screen._dirty_widgets.clear()
 
+    def _on_timer_update(self) -> None:
+        # A screen to lay out and draw whole (it came back from under another, its panels
+        # changed meanwhile): Textual drew the layout's changes in a frame, then the whole screen
+        # in another. One frame: the layout's, of the whole screen.
+        screen = cast(Screen, self)
+        if screen._layout_required and screen._repaint_required and screen.is_current and self._compositor.size:
+            screen._repaint_required = False
+            self._compositor._dirty_regions.add(self._compositor.size.region)
+        super()._on_timer_update()  # type: ignore[misc]
+
     def _screen_resized(self, size: Size) -> None:
         # Textual lays a screen out again on every Resize event, and a new screen's first layout
         # sends it one, of the size it was just laid out at: one more layout and frame
