@@ -840,6 +840,40 @@ def test_panels_drawn_line_by_line_draw_exactly_what_textual_draws(tmp_path):
         run(go(size))
 
 
+def test_a_panel_taller_than_its_pane_draws_the_lines_in_sight(tmp_path):
+    """The tracks at 120x40 are taller than their pane: Textual asks for the lines in sight,
+    and only those are drawn (the tracks drew every line at every change). Every line shown,
+    before and after scrolling to the end, is the line Textual's own visual draws there."""
+    from textual.visual import Visual, visualize
+
+    from nctui.ui.widgets.lines import DrawnLines
+
+    def same_as_textual(widget) -> None:
+        drawn = Visual.to_strips(widget, visualize(widget, widget.render()), widget.size.width, widget.size.height,
+                                 widget.visual_style)
+        shown = [widget.render_line(y) for y in range(widget.size.height)]
+        assert _cells_of(shown) == _cells_of(drawn)
+
+    async def go():
+        app = create_app(GameConfig(players=2, seed=1), save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=BIG) as pilot:
+            await pilot.pause()
+            tracks = app.game_screen().query_one(TracksView)
+            pane = tracks.parent
+            lines = tracks._render_cache.lines
+            assert isinstance(lines, DrawnLines)
+            assert pane.size.height < tracks.size.height  # taller than its pane
+            assert lines._next < lines._count  # the lines out of sight were not drawn
+            assert lines._next <= pane.size.height + 1
+            same_as_textual(tracks)
+            pane.scroll_end(animate=False)
+            await pilot.pause()
+            assert pane.scroll_y > 0
+            same_as_textual(tracks)
+
+    run(go())
+
+
 def test_a_line_that_did_not_change_is_not_drawn_again():
     """A panel's visual keeps each line's strips (its text, styles, place, the panel's width and
     style): a new text drawn at the same width reuses the lines it shares with the last drawings

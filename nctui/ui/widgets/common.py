@@ -25,8 +25,9 @@ from textual.message import Message
 from textual.messages import Layout, Update
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar
-from textual.visual import Visual, visualize
-from textual.widget import AwaitMount, Widget
+from textual.strip import Strip
+from textual.visual import RenderOptions, RulesMap, Visual, visualize
+from textual.widget import AwaitMount, Widget, _RenderCache
 from textual.widgets import Static
 
 from ...describe import seat_letter, seat_name
@@ -408,6 +409,22 @@ class DrawnByLine:
         if not isinstance(visual, Visual):
             visual = widget._layout_cache[_VISUAL] = self._visual_of(self.rendered())
         return visual
+
+    def _render_content(self) -> None:
+        # Textual's Widget._render_content, each line drawn when Textual first asks for it (the
+        # lines in sight): as Visual.to_strips draws a panel's text (no selection under way, the
+        # content aligned top left; its link styling has nothing to do: no text here is a link)
+        widget = cast(Widget, self)
+        visual = self._render()
+        if (not isinstance(visual, TextLines | CellLines) or widget.text_selection is not None
+                or widget.styles.content_align != ("left", "top")):
+            super()._render_content()  # type: ignore[misc]
+            return
+        width, height = widget.size
+        options = RenderOptions(widget._get_style, cast(RulesMap, widget.styles), None, None)  # as to_strips has it
+        lines = visual.drawn_lines(width, height, widget.visual_style, options)
+        widget._render_cache = _RenderCache(widget.size, cast(list[Strip], lines))  # read by index only
+        widget._dirty_regions.clear()
 
     # A rehearsal: what the widget would draw with other values of its reactive attributes,
     # drawn ahead into its line cache and kept with those values (the same objects), shown

@@ -14,8 +14,8 @@ A selection of text with the mouse (it styles part of the text) is drawn the old
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, cast
+from collections.abc import Callable, Sequence
+from typing import Any, cast, overload
 
 from rich.console import Console
 from rich.segment import Segment
@@ -31,9 +31,10 @@ Run = tuple[tuple[str, RichStyle], ...]
 
 
 class LineCache:
-    """The lines a panel drew lately: their strips by (place, line), for one width and style.
-    Lines of earlier drawings are kept too, up to ``KEEP``: at one keyboard the hand, the
-    players and the map go back and forth between two people's views at every hand-off."""
+    """The lines a panel drew lately: their strips by (place, line), for one width and style,
+    the most recently drawn last. Lines of earlier drawings are kept too, up to ``KEEP``: at one
+    keyboard the hand, the players and the map go back and forth between two people's views at
+    every hand-off."""
 
     KEEP = 400  # lines (a hundred or so a drawing at 120x40)
 
@@ -44,19 +45,71 @@ class LineCache:
         self.strips: dict[Any, list[Strip]] = {}
         self.heights: dict[tuple[str, int, str, bool], int] = {}
 
-    def take(self, setting: tuple[Any, ...]) -> dict[Any, list[Strip]]:
-        """The strips drawn lately in this setting (none if it changed)."""
+    def take(self, setting: tuple[Any, ...]) -> tuple[Any, ...]:
+        """Draw in ``setting`` now (the lines kept are let go if it changed); returns the
+        setting kept, to tell by identity whether it is still the one in force."""
         if setting != self.setting:
             self.setting, self.strips = setting, {}
-        return self.strips
+        return self.setting
 
-    def keep(self, drawn: dict[Any, list[Strip]]) -> None:
-        """The lines just drawn, then those drawn before (newest first) up to ``KEEP``."""
-        for key, strips in self.strips.items():
-            if len(drawn) >= self.KEEP:
-                break
-            drawn.setdefault(key, strips)
-        self.strips = drawn
+    def get(self, setting: tuple[Any, ...], key: Any) -> list[Strip] | None:
+        """The strips kept for ``key`` in ``setting``, now the most recently drawn."""
+        if setting is not self.setting:
+            return None
+        strips = self.strips.pop(key, None)
+        if strips is not None:
+            self.strips[key] = strips
+        return strips
+
+    def put(self, setting: tuple[Any, ...], key: Any, strips: list[Strip]) -> None:
+        """Keep a line just drawn in ``setting``; the least recently drawn beyond ``KEEP`` go."""
+        if setting is not self.setting:
+            return
+        kept = self.strips
+        kept[key] = strips
+        if len(kept) > self.KEEP:
+            del kept[next(iter(kept))]
+
+
+class DrawnLines(Sequence[Strip]):
+    """A panel's lines, each drawn when first asked for. Textual asks a panel for the lines in
+    sight only, but draws its whole text first: the tracks at 120x40 show 7 of their ~25 lines.
+    ``draw(i)`` gives the strips of the text's line ``i`` (a line may wrap to several)."""
+
+    __slots__ = ("_count", "_draw", "_height", "_next", "_out")
+
+    def __init__(self, draw: Callable[[int], list[Strip]], count: int, height: int | None) -> None:
+        self._draw = draw
+        self._count = count  # lines of the text
+        self._height = height  # strips at most (None: every one)
+        self._next = 0  # the next line to draw
+        self._out: list[Strip] = []
+
+    def _reach(self, y: int | None) -> list[Strip]:
+        """The strips drawn, up to strip ``y`` at least (None: all)."""
+        out = self._out
+        while self._next < self._count and (y is None or len(out) <= y):
+            out.extend(self._draw(self._next))
+            self._next += 1
+        if self._height is not None and len(out) > self._height:
+            del out[self._height:]
+        return out
+
+    @overload
+    def __getitem__(self, y: int) -> Strip: ...
+
+    @overload
+    def __getitem__(self, y: slice) -> list[Strip]: ...
+
+    def __getitem__(self, y: int | slice) -> Strip | list[Strip]:
+        if isinstance(y, slice) or y < 0:
+            return self._reach(None)[y]
+        if self._height is not None and y >= self._height:
+            raise IndexError(y)
+        return self._reach(y)[y]
+
+    def __len__(self) -> int:
+        return len(self._reach(None))
 
 
 def _text_rules(rules: RulesMap) -> tuple[TextAlign, TextOverflow, bool, int]:
@@ -115,24 +168,29 @@ class TextLines(Visual):
             return []
         if options.selection is not None or options.post_style is not None:
             return self._content().render_strips(width, height, style, options)
+        return list(self.drawn_lines(width, height, style, options))
+
+    def drawn_lines(self, width: int, height: int | None, style: Style, options: RenderOptions) -> DrawnLines:
+        """``render_strips`` (no selection, no post style), each line drawn when asked for."""
         align, overflow, no_wrap, line_pad = _text_rules(options.rules)
-        old = self.cache.take((width, style, align, overflow, no_wrap, line_pad, options.get_style))
-        drawn: dict[Any, list[Strip]] = {}
-        out: list[Strip] = []
-        for key, line in self._split():
-            strips = old.get(key)
+        cache, lines, console = self.cache, self._split(), self.console
+        setting = cache.take((width, style, align, overflow, no_wrap, line_pad, options.get_style))
+
+        def draw(i: int) -> list[Strip]:
+            key, line = lines[i]
+            strips = cache.get(setting, key)
             if strips is None:
-                formatted = Content.from_rich_text(line, self.console)._wrap_and_format(
+                formatted = Content.from_rich_text(line, console)._wrap_and_format(
                     width, align=align, overflow=overflow, no_wrap=no_wrap, line_pad=line_pad, tab_size=8,
                     get_style=options.get_style)
                 strips = []
                 for part in formatted:
                     part.y = key[0]  # its place in the whole text, as Content numbers it
                     strips.append(Strip(*part.to_strip(style)))
-            drawn[key] = strips
-            out.extend(strips)
-        self.cache.keep(drawn)
-        return out if height is None else out[:height]
+                cache.put(setting, key, strips)
+            return strips
+
+        return DrawnLines(draw, len(lines) if width else 0, height)
 
 
 class CellLines(Visual):
@@ -153,14 +211,18 @@ class CellLines(Visual):
         return len(self.lines)
 
     def render_strips(self, width: int, height: int | None, style: Style, options: RenderOptions) -> list[Strip]:
+        return list(self.drawn_lines(width, height, style, options))
+
+    def drawn_lines(self, width: int, height: int | None, style: Style, options: RenderOptions) -> DrawnLines:
+        """``render_strips``, each line drawn when asked for."""
         base = style.rich_style
-        old = self.cache.take((width, base))
-        drawn: dict[Any, list[Strip]] = {}
-        out: list[Strip] = []
+        cache, lines = self.cache, self.lines
+        setting = cache.take((width, base))
         styled: dict[RichStyle, RichStyle] = {}
-        lines = self.lines if height is None else self.lines[:height]
-        for key in enumerate(lines):
-            strips = old.get(key)
+
+        def draw(i: int) -> list[Strip]:
+            key = (i, lines[i])
+            strips = cache.get(setting, key)
             if strips is None:
                 segments = []
                 for text, run_style in key[1]:
@@ -170,7 +232,7 @@ class CellLines(Visual):
                     segments.append(Segment(text, combined))
                 strip = Strip(segments)
                 strips = [strip.crop(0, width) if strip.cell_length > width else strip]
-            drawn[key] = strips
-            out.extend(strips)
-        self.cache.keep(drawn)
-        return out
+                cache.put(setting, key, strips)
+            return strips
+
+        return DrawnLines(draw, len(lines), height)
