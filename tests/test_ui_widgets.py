@@ -874,6 +874,50 @@ def test_a_panel_taller_than_its_pane_draws_the_lines_in_sight(tmp_path):
     run(go())
 
 
+def test_the_game_screen_asks_widgets_only_for_lines_that_show_and_draws_what_textual_draws(tmp_path):
+    """The game screen's compositor asks a widget only for the rows where some of it shows (not
+    the screen, body and columns under the panels): the frame it makes, whole or for a few
+    lines, is Textual's own, cut for cut, cell for cell, at both sizes and after decisions."""
+    from textual._compositor import Compositor
+    from textual.geometry import Region
+    from textual.widget import Widget
+
+    def cells(chops):
+        return [{cut: None if strip is None else _cells_of([strip]) for cut, strip in line.items()} for line in chops]
+
+    async def go(size):
+        app = create_app(GameConfig(players=2, seed=1), save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            for key in ("1", "1", "enter", "1", None):
+                screen = app.game_screen()
+                comp = screen._compositor
+                width, height = size
+                for crop, rows in ((Region(0, 0, width, height), range(height)),
+                                   (Region(0, 2, width, 5), (2, 3, 6)), (Region(width // 2, 10, 10, 3), (10, 12))):
+                    shown = set(rows).__contains__
+                    assert cells(comp._render_chops(crop, shown)) == cells(Compositor._render_chops(comp, crop, shown))
+                asked: list[Widget] = []
+                original = Widget.render_lines
+
+                def render_lines(self, crop, original=original, asked=asked):
+                    asked.append(self)
+                    return original(self, crop)
+
+                Widget.render_lines = render_lines
+                try:
+                    comp._render_chops(Region(0, 0, width, height), lambda y: True)
+                finally:
+                    Widget.render_lines = original
+                assert screen not in asked and screen.query_one("#body") not in asked  # covered whole
+                if key is not None:
+                    await pilot.press(key)
+                    await pilot.pause()
+
+    for size in (SMALL, BIG):
+        run(go(size))
+
+
 def test_a_line_that_did_not_change_is_not_drawn_again():
     """A panel's visual keeps each line's strips (its text, styles, place, the panel's width and
     style): a new text drawn at the same width reuses the lines it shares with the last drawings

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from asyncio import create_task, wait
-from collections.abc import Generator, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from contextlib import suppress
 from functools import cache
 from typing import Any, Self, cast
@@ -228,6 +228,45 @@ class MapKeptCompositor(Compositor):
         result = super().reflow(parent, size)
         self._full_map_invalidated = False  # the map just made covers every widget
         return result
+
+    def _render_chops(self, crop: Region, is_rendered_line: Callable[[int], bool]) -> Sequence[Mapping[int, Strip]]:
+        """Textual's ``_render_chops``, asking each widget only for the lines where something
+        of it shows. Textual paints from the front back, the first strip for each cut of a line
+        wins, yet it asked every widget for all of its lines: the screen, the body and the columns
+        under the panels, every pane under its panel (~10 ms of the first frame at 120x40), and
+        on a partial update every widget across the changed lines' span. A widget is asked for
+        the rows from the first to the last line to draw where one of its cuts is still open."""
+        cuts = self.cuts
+        chops: list[dict[int, Strip | None]] = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
+        crop_overlaps = crop.overlaps
+        for widget, (region, clip) in self.visible_widgets.items():
+            if not crop_overlaps(clip):
+                continue
+            x, y, width, height = region.intersection(clip)
+            if not (width and height):
+                continue
+            first_cut, last_cut = x, x + width
+            rows = [line for line in range(y, y + height)
+                    if is_rendered_line(line) and _open_cut(chops[line], cuts[line], first_cut, last_cut)]
+            if not rows:
+                continue
+            top, bottom = rows[0], rows[-1] + 1
+            strips = widget.render_lines(Region(x - region.x, top - region.y, width, bottom - top))
+            for line, strip in zip(range(top, bottom), strips):
+                if not is_rendered_line(line):
+                    continue
+                chops_line = chops[line]
+                final_cuts = [cut for cut in cuts[line] if last_cut >= cut >= first_cut]
+                for cut, part in zip(final_cuts, strip.divide([cut - x for cut in final_cuts[1:]])):
+                    if chops_line.get(cut) is None:
+                        chops_line[cut] = part
+        return cast("Sequence[Mapping[int, Strip]]", chops)
+
+
+def _open_cut(chops_line: dict[int, Strip | None], cut_set: list[int], first: int, last: int) -> bool:
+    """Whether a cut of a line between ``first`` and ``last`` has no strip yet."""
+    get = chops_line.get
+    return any(get(cut) is None for cut in cut_set if first <= cut < last)
 
 
 class ComesUpOnce:
