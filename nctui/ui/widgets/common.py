@@ -523,6 +523,7 @@ class FitsContent(DrawnByLine, PlacedOnce, Widget):
     _refitting = False
     _measuring = 0  # the width a layout measures the content at (0: the widget's own)
     _measured: tuple[int, Visual] | None = None  # (width, what it draws) as measured or refitted last
+    _measured_with: tuple[object, ...] | None = None  # the inputs (``_inputs``) of a measure
 
     @property
     def content_width(self) -> int:
@@ -533,13 +534,20 @@ class FitsContent(DrawnByLine, PlacedOnce, Widget):
         if not width or width == self.size.width:
             return super().get_content_height(container, viewport, width)
         # A layout that gives this panel a new width measures it at that width: measured at its
-        # old one, the height was wrong until one more layout of the whole screen.
-        self._measuring = width
-        try:
-            visual = self._visual_of(self.render())
-        finally:
-            self._measuring = 0
-        self._measured = (width, visual)
+        # old one, the height was wrong until one more layout of the whole screen. The first
+        # layout measures a panel in a pane of height auto twice (the pane, then the panel).
+        inputs = self._inputs()
+        known = self._measured_with
+        if (known is not None and self._measured is not None and self._measured[0] == width
+                and known[:2] == inputs[:2] and all(a is b for a, b in zip(known[2:], inputs[2:], strict=True))):
+            visual = self._measured[1]
+        else:
+            self._measuring = width
+            try:
+                visual = self._visual_of(self.render())
+            finally:
+                self._measuring = 0
+            self._measured, self._measured_with = (width, visual), inputs
         return visual.get_height(self.styles, width)  # type: ignore[arg-type]  # as Textual itself calls it
 
     def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
@@ -599,3 +607,4 @@ class FitsContent(DrawnByLine, PlacedOnce, Widget):
         self._layout_cache[_VISUAL] = visual
         self._drawn = drawn
         self._measured = (width, visual)  # and when the layout this asks for places it (_size_updated)
+        self._measured_with = None  # not a measure: not taken for one
