@@ -612,8 +612,9 @@ def test_help_imports_neither_the_rules_engine_nor_textual():
 
 def test_a_game_of_nightmare_cathedral_imports_no_other_game_nor_other_screens():
     """`nctui play` draws its first frame sooner without the three companion games, their
-    screens, the Title, New game and tutorial screens, the game's own screens but the hand-off
-    (each imported when first shown), the computer players and scenario files."""
+    screens, the Title, New game and tutorial screens, the game's own screens, the hand-off
+    included, and the rules summary's topics (each imported when first shown), the computer
+    players and scenario files."""
     import subprocess
     import sys
 
@@ -628,6 +629,7 @@ def test_a_game_of_nightmare_cathedral_imports_no_other_game_nor_other_screens()
                          "nctui.ui.screens.rules", "nctui.ui.screens.help", "nctui.ui.screens.inspector",
                          "nctui.ui.screens.king_turn", "nctui.ui.screens.conflict", "nctui.ui.screens.game_over",
                          "nctui.ui.screens.timeline", "nctui.ui.screens.save", "nctui.ui.screens.load",
+                         "nctui.ui.screens.handoff", "nctui.ui.rules", "nctui.ui.rules.topics",
                          "nctui.bots", "nctui.scenarios", "nctui.engine.invariants", "nctui.describe.advice",
                          "rich.pretty", "attr"}  # RichLog's imports (the game log is a ScrollView of its own)
 

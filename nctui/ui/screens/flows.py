@@ -28,7 +28,6 @@ from ...store import StoreError
 from ..widgets.board import BoardView
 from ..widgets.common import seat_tag
 from ..widgets.log import GameLog
-from .handoff import HandoffResult, HandoffScreen
 
 # The screens below the hand-off are imported when first shown (the King's turn in a solo game,
 # the conflict panel, game over, the timeline, save and load): the game's first frame comes
@@ -43,6 +42,7 @@ if TYPE_CHECKING:
     from ..app import NctuiApp
     from ..client import GameClient
     from .game_over import GameOverChoice
+    from .handoff import HandoffResult, HandoffScreen
     from .king_turn import KingStep
 
 
@@ -128,6 +128,8 @@ class FlowsMixin(_Host):
         decision = describe_decision(state) if d is not None and d.seat == seat else ""
         context = f"Turn {state.turn_number}" if state.phase != "setup" else "Setup"
         echo, self._echo = self._echo, ""
+        from .handoff import HandoffScreen  # at the first hand-off, not before the first frame
+
         screen = HandoffScreen(seat, seat_tag(state, seat), seat_name(state, seat), decision=decision, context=context,
                                news=tuple(self.game.news_for(seat)), echo=echo, on_go=self._take_over)
         self._handoff_screen = screen

@@ -39,9 +39,7 @@ from ...engine.state import GameState
 from ...engine.views import View
 from ...store import StoreError
 from ..client import GameClient
-from ..rules.topics import refusal_words, topic_for_decision, topic_for_error  # rules: R and refusals
 from ..widgets.board import BoardView, cell_lines_for, legal_areas, region_entries
-from ..widgets.cards import entries as card_entries
 from ..widgets.common import ComesUpOnce, OptionsPicked, Pane, seat_style
 from ..widgets.decision import DecisionPanel, Prompt
 from ..widgets.footer import StableFooter
@@ -368,6 +366,8 @@ class GameScreen(ComesUpOnce, FlowsMixin, Screen[None]):
     # the action the engine just refused ------------------------------------------------------
 
     def _refused_by_rules(self, exc: ActionError, state_id: int) -> None:
+        from ..rules.topics import refusal_words, topic_for_error  # imported when first needed
+
         title, body = refusal_words(exc)
         self._rule_refused = (state_id, topic_for_error(exc), body.splitlines()[0])
         state = self.game.view(self.viewer).state
@@ -376,6 +376,8 @@ class GameScreen(ComesUpOnce, FlowsMixin, Screen[None]):
         self.notify(body, title=title, severity="error", timeout=10)
 
     def action_rules(self) -> None:
+        from ..rules.topics import topic_for_decision
+
         state = self.game.view(self.viewer).state
         decision = state.decision
         topic, note = "game-end", None
@@ -506,6 +508,8 @@ class GameScreen(ComesUpOnce, FlowsMixin, Screen[None]):
             return
         hand, matrix = self.query_one(HandView), self.query_one(MatrixView)
         card_id = card_id or (hand.current() or "" if hand.has_focus else "")
+        from ..widgets.cards import entries as card_entries  # the inspector's: imported when first opened
+
         items = card_entries(self.game.view(self.viewer))
         # on the matrix's cursor: the viewer's Action card of the Day space under it
         key = f"stack:{self.viewer}:{matrix.cursor}" if matrix.has_focus else f"card:{card_id}"
