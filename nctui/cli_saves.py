@@ -9,7 +9,6 @@ content, however broken, gets more than its one line.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -50,6 +49,8 @@ def _list(folder: str | None, *, as_json: bool, check: bool) -> int:
     if check:
         games = [g._replace(problem=g.problem or saves.problem(g.path)) for g in _progress(games, "checking")]
     if as_json:
+        import json  # here only: the game's start-up does without it
+
         print(json.dumps([_record(g) for g in games], ensure_ascii=False))
         return 0
     if not games:
