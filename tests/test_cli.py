@@ -631,7 +631,8 @@ def test_a_game_of_nightmare_cathedral_imports_no_other_game_nor_other_screens()
                          "nctui.ui.screens.timeline", "nctui.ui.screens.save", "nctui.ui.screens.load",
                          "nctui.ui.screens.handoff", "nctui.ui.rules", "nctui.ui.rules.topics",
                          "nctui.bots", "nctui.scenarios", "nctui.engine.invariants", "nctui.describe.advice",
-                         "rich.pretty", "attr"}  # RichLog's imports (the game log is a ScrollView of its own)
+                         "rich.pretty", "attr",  # RichLog's imports (the game log is a ScrollView of its own)
+                         "json", "secrets"}  # saves list --json's, the save id's (os.urandom)
 
 
 def test_play_sets_the_collector_for_an_interactive_app(started):
