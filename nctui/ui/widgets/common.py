@@ -409,6 +409,16 @@ class PlacedScrollBar:
 class Pane(PlacedOnce, PlacedScrollBar, VerticalScroll, can_focus=False):
     """A scrolling pane around one panel of the game screen."""
 
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        # A pane that keeps its scrollbar's column (scrollbar-gutter: stable) places its panel
+        # beside it: measured at that width, as it is placed. Textual measured the panel a
+        # column wider for the pane's height (its text rendered twice before the first frame,
+        # and the pane's height from a width the panel does not have).
+        styles = self.styles
+        if styles.scrollbar_gutter == "stable" and styles.overflow_y == "auto" and width > 0:
+            width = max(width - styles.scrollbar_size_vertical, 1)
+        return super().get_content_height(container, viewport, width)
+
 
 class Box(PlacedOnce, Vertical):
     """A column of widgets (``Vertical``), placed once."""
