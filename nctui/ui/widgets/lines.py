@@ -8,6 +8,8 @@ own ``Content``, wraps it, and makes every line's cells (a ``Strip``) afresh, ~3
 kept in the panel's ``LineCache`` under the line's text and styles, its place and the panel's
 width and style; the next drawing takes the lines that did not change from there. The same
 ``Strip`` objects drawn again also let Textual reuse what it made of them (cropped, filtered).
+Each line is drawn when Textual first asks for it (``DrawnLines``): Textual asks for the lines in
+sight, and a panel taller than its pane (the tracks at 120x40) drew every line at each change.
 
 A selection of text with the mouse (it styles part of the text) is drawn the old way.
 """
