@@ -957,6 +957,49 @@ def test_handoff_draws_the_next_view_ahead_out_of_sight_and_enter_uses_it(tmp_pa
     run(go())
 
 
+def test_the_help_comes_up_in_one_layout_and_one_frame(tmp_path, monkeypatch):
+    """The help's box is taller than 120x40 allows: its scrollbar comes with the layout that
+    finds it needed (the box keeps its column), and its text asks for no layout as it is placed
+    (Textual laid the help out three times and drew it three times)."""
+    from textual._compositor import Compositor
+    from textual.app import App
+
+    from nctui.ui.screens.help import HelpScreen
+
+    layouts, frames = [], []
+    reflow, display = Compositor.reflow, App._display
+
+    def counted(self, parent, size):
+        layouts.append(type(parent).__name__)
+        return reflow(self, parent, size)
+
+    def shown(self, screen, renderable):
+        if renderable is not None:
+            frames.append(type(screen).__name__)
+        return display(self, screen, renderable)
+
+    monkeypatch.setattr(Compositor, "reflow", counted)
+    monkeypatch.setattr(App, "_display", shown)
+
+    async def go():
+        app = create_app(GameConfig(players=2, seats=("human", "human"), seed=11), save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=BIG) as pilot:
+            await pilot.pause()
+            await asyncio.sleep(0.2)
+            layouts.clear()
+            frames.clear()
+            await pilot.press("question_mark")
+            await pilot.pause()
+            await asyncio.sleep(0.2)
+            await pilot.pause()
+            assert isinstance(app.screen, HelpScreen)
+            box = app.screen.query_one("#help-box")
+            assert box.show_vertical_scrollbar and box.max_scroll_y > 0  # taller than the screen
+            assert layouts == ["HelpScreen"] and frames == ["HelpScreen"], (layouts, frames)
+
+    run(go())
+
+
 def test_a_handoff_comes_up_in_one_layout_and_one_frame(tmp_path, monkeypatch):
     """A new screen (ComesUpOnce) is laid out once, as it first resumes, and drawn once: Textual
     laid it out again for the Resize event that layout sent it (of the same size), for the

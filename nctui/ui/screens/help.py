@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Static
 
-from ..widgets.common import ComesUpOnce
+from ..widgets.common import ComesUpOnce, Pane, PlacedStatic
 
 HELP = """\
 [b]Nightmare Cathedral — keys[/b]
@@ -84,7 +82,7 @@ class HelpScreen(ComesUpOnce, ModalScreen[None]):
         self.server = server
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="help-box"):
-            yield Static(help_text(server=self.server), id="help-text")
+        with Pane(id="help-box"):
+            yield PlacedStatic(help_text(server=self.server), id="help-text")
 
 
