@@ -957,16 +957,14 @@ def test_handoff_draws_the_next_view_ahead_out_of_sight_and_enter_uses_it(tmp_pa
     run(go())
 
 
-def test_the_help_comes_up_in_one_layout_and_one_frame(tmp_path, monkeypatch):
-    """The help's box is taller than 120x40 allows: its scrollbar comes with the layout that
-    finds it needed (the box keeps its column), and its text asks for no layout as it is placed
-    (Textual laid the help out three times and drew it three times)."""
+def _count_layouts_and_frames(monkeypatch, frame_note=lambda screen: type(screen).__name__):
+    """Lists filled as the app runs: the screens laid out (each layout's root) and a note of
+    each frame drawn (by default the screen's class name; ``frame_note`` returns None to skip)."""
     from textual._compositor import Compositor
     from textual.app import App
 
-    from nctui.ui.screens.help import HelpScreen
-
-    layouts, frames = [], []
+    layouts: list[str] = []
+    frames: list[object] = []
     reflow, display = Compositor.reflow, App._display
 
     def counted(self, parent, size):
@@ -974,12 +972,22 @@ def test_the_help_comes_up_in_one_layout_and_one_frame(tmp_path, monkeypatch):
         return reflow(self, parent, size)
 
     def shown(self, screen, renderable):
-        if renderable is not None:
-            frames.append(type(screen).__name__)
+        if renderable is not None and (note := frame_note(screen)) is not None:
+            frames.append(note)
         return display(self, screen, renderable)
 
     monkeypatch.setattr(Compositor, "reflow", counted)
     monkeypatch.setattr(App, "_display", shown)
+    return layouts, frames
+
+
+def test_the_help_comes_up_in_one_layout_and_one_frame(tmp_path, monkeypatch):
+    """The help's box is taller than 120x40 allows: its scrollbar comes with the layout that
+    finds it needed (the box keeps its column), and its text asks for no layout as it is placed
+    (Textual laid the help out three times and drew it three times)."""
+    from nctui.ui.screens.help import HelpScreen
+
+    layouts, frames = _count_layouts_and_frames(monkeypatch)
 
     async def go():
         app = create_app(GameConfig(players=2, seats=("human", "human"), seed=11), save_dir=tmp_path, bot_delay=0)
@@ -1007,24 +1015,14 @@ def test_a_handoff_comes_up_in_one_layout_and_one_frame(tmp_path, monkeypatch):
     drew it again for the screen and widgets to draw asked for before its first frame. The
     hand-off's news is at its newest line in that frame (Textual's anchor scrolled it a layout
     late, one layout and frame more)."""
-    from textual._compositor import Compositor
-    from textual.app import App
 
-    layouts, frames = [], []
-    reflow, display = Compositor.reflow, App._display
+    def news_in_view(screen):
+        if not isinstance(screen, HandoffScreen):
+            return None
+        box = screen.query("#handoff-news-box")
+        return (box.first().scroll_y, box.first().max_scroll_y) if box else False
 
-    def counted(self, parent, size):
-        layouts.append(type(parent).__name__)
-        return reflow(self, parent, size)
-
-    def shown(self, screen, renderable):
-        if renderable is not None and isinstance(screen, HandoffScreen):
-            box = screen.query("#handoff-news-box")
-            frames.append((box.first().scroll_y, box.first().max_scroll_y) if box else None)
-        return display(self, screen, renderable)
-
-    monkeypatch.setattr(Compositor, "reflow", counted)
-    monkeypatch.setattr(App, "_display", shown)
+    layouts, frames = _count_layouts_and_frames(monkeypatch, news_in_view)
 
     async def go():
         app = create_app(GameConfig(players=2, seats=("human", "human"), seed=11), save_dir=tmp_path, bot_delay=0)
@@ -1041,7 +1039,7 @@ def test_a_handoff_comes_up_in_one_layout_and_one_frame(tmp_path, monkeypatch):
                 if isinstance(app.screen, HandoffScreen):
                     assert layouts.count("HandoffScreen") == 1 and len(frames) == 1, (layouts, frames)
                     seen.append(frames[0])
-                    if frames[0] is not None and frames[0][1] > 0:  # news longer than its box
+                    if frames[0] and frames[0][1] > 0:  # news longer than its box
                         assert frames[0][0] == frames[0][1]  # the newest line in view
                         return
                     await pilot.press("enter")
@@ -1055,17 +1053,7 @@ def test_the_game_comes_back_from_under_a_handoff_in_one_frame(tmp_path, monkeyp
     """Enter on a hand-off: the game screen, its panels changed under the hand-off, is laid out
     and drawn whole in one frame (Textual drew the layout's changes in a frame, then the whole
     screen in another)."""
-    from textual.app import App
-
-    frames = []
-    display = App._display
-
-    def shown(self, screen, renderable):
-        if renderable is not None:
-            frames.append(type(screen).__name__)
-        return display(self, screen, renderable)
-
-    monkeypatch.setattr(App, "_display", shown)
+    _, frames = _count_layouts_and_frames(monkeypatch)
 
     async def go():
         app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
