@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from nctui.bots import BOTS, GreedyBot, PlannerBot, RandomBot
+from nctui.bots import BOTS, GreedyBot, PlannerBot, RandomBot, planner_bot
 from nctui.engine import actions as A, apply, legal_actions, new_game, player_view, step
 from nctui.engine.invariants import violations
 from nctui.engine.ops import set_player
@@ -95,19 +95,26 @@ class _Forgetful(dict):
         pass
 
 
-def test_the_planners_memo_tables_change_no_choice(monkeypatch):
-    """The look ahead remembers the quick policy's choice and the evaluation by position while its
-    guess at the hidden cards is kept (counting the same engine steps): the same game without the
-    tables."""
-    _, moves = _planner_game(2, seed=3)
+# The evaluation's memo tables, by identity or value of the parts of the state each piece reads.
+_EVALUATION_MEMOS = ("_facts_memo", "_turns_memo", "_hand_memo", "_player_vp_memo", "_king_vp_memo")
+
+
+@pytest.mark.parametrize("players", [1, 2])
+def test_the_planners_memo_tables_change_no_choice(monkeypatch, players):
+    """The look ahead remembers the quick policy's choice by position while its guess at the
+    hidden cards is kept (counting the same engine steps), and the evaluation remembers its
+    pieces by the parts of the state they read: the same game without the tables."""
+    _, moves = _planner_game(players, seed=3)
     init = PlannerBot.__init__
 
     def forgetful(self, *args, **kwargs):
         init(self, *args, **kwargs)
-        self._quick_memo, self._eval_memo = _Forgetful(), _Forgetful()
+        self._quick_memo = _Forgetful()
 
     monkeypatch.setattr(PlannerBot, "__init__", forgetful)
-    assert _planner_game(2, seed=3)[1] == moves
+    for name in _EVALUATION_MEMOS:
+        monkeypatch.setattr(planner_bot, name, _Forgetful())
+    assert _planner_game(players, seed=3)[1] == moves
 
 
 def _guesses(monkeypatch, keep_guess: bool) -> tuple[int, int, int]:

@@ -62,6 +62,7 @@ class _Tables:
         self.card_slope = {d.id: 0.25 + 0.08 * (d.combat.attack + d.combat.defense)
                            + (0.25 + 0.4 * d.vp if d.kind == "upgrade" else 0.1) for d in c.development}
         self.display_memo: dict[int, tuple[tuple, int, int]] = {}  # id(display) -> (display, VP, upgrades)
+        self.dream_reads = {d.id: _reads(d.needs) for d in c.dreams}  # what each Dream's conditions read
 
     def card_value(self, card: str, g: float) -> float:
         """A Development card in hand: what it may still do (an Upgrade to play, a Ploy, its
@@ -134,6 +135,7 @@ class _Seat:
         "controlled_ids",
         "followers",
         "fort_levels",
+        "fort_vp",
         "forts",
         "max_in_area",
         "present",
@@ -143,6 +145,7 @@ class _Seat:
 
     def __init__(self) -> None:
         self.controlled = self.present = self.followers = self.fort_levels = self.max_in_area = 0
+        self.fort_vp = 0  # VP of the Forts of 2 levels or more owned (``scoring``: a level beyond the first)
         self.forts: list[int] = []
         self.symbols = 0
         self.controlled_ids: list[str] = []
@@ -171,6 +174,8 @@ def _board_facts(state: GameState) -> list[_Seat]:
     symbols: list[set[str]] = [set() for _ in state.players]
     for a in state.areas:
         owner = a.fort_owner
+        if a.fort_levels >= 2:
+            facts[owner].fort_vp += a.fort_levels - 1
         for seat, n in enumerate(a.followers):
             if n:
                 f = facts[seat]
@@ -266,11 +271,69 @@ def _deficit(state: GameState, seat: int, f: _Seat, need: object) -> float:
     return 3.0
 
 
+# What a Dream condition reads of the state (``_deficit``), besides the content pack: the seat's
+# board facts (so ``state.areas``), its player state, the Turn track (Marked areas), the
+# Nightmares' places, the stage.
+_FACTS, _PLAYER, _TURN, _NIGHTMARES, _STAGE = 1, 2, 4, 8, 16
+_EVERYTHING = _FACTS | _PLAYER | _TURN | _NIGHTMARES | _STAGE
+
+
+def _where_reads(where: str) -> int:
+    """What ``_matching``/``board.areas_matching`` read for an area filter, besides the areas."""
+    if where in ("marked", "marked_or_fort"):
+        return _TURN
+    if where in ("shaper", "adjacent_shaper"):
+        return _PLAYER
+    if where == "nightmare":
+        return _NIGHTMARES
+    return 0
+
+
+def _reads(needs: tuple) -> int:
+    out = 0
+    for need in needs:
+        match need:
+            case cs.ControlAreas(where=where) | cs.PresenceAreas(where=where):
+                out |= _FACTS | _where_reads(where)
+            case (cs.ControlSymbols() | cs.FollowersInArea() | cs.FollowersOnBoard() | cs.FortLevels()
+                  | cs.FortsWithLevels() | cs.NoShadowsAdjacentFortress()):
+                out |= _FACTS
+            case cs.RitualReached() | cs.LimboAtLeast() | cs.HandAtLeast() | cs.UpgradesPlayed() | cs.ConflictsWon():
+                out |= _PLAYER
+            case cs.ShaperIn(where=where):
+                out |= _PLAYER | _FACTS | _where_reads(where)
+            case cs.DevouredAtLeast():
+                out |= _PLAYER | _STAGE
+            case _:
+                out |= _EVERYTHING
+    return out
+
+
+_turns_memo: dict[tuple, tuple[_Seat | None, object, float]] = {}
+_TURNS_MEMO = 4096
+
+
 def dream_turns(state: GameState, seat: int, card: str, f: _Seat | None = None) -> float:
-    """About how many of the seat's turns before this Dream card can be played (0: now)."""
-    d = tables(state.pack).dreams[card]
+    """About how many of the seat's turns before this Dream card can be played (0: now).
+    Remembered by what its conditions read (``_reads``): the seat's facts and player state by
+    identity (the facts are remembered by the identity of the areas), the rest by value."""
+    t = tables(state.pack)
     f = f or board_facts(state)[seat]
-    return sum(_deficit(state, seat, f, n) for n in d.needs)
+    reads = t.dream_reads[card]
+    pl = state.players[seat] if reads & _PLAYER else None
+    key = (card, seat, id(f) if reads & _FACTS else 0, id(pl),
+           (state.turn_pos, state.active, state.phase, state.turn_start, state.first_player, len(state.players))
+           if reads & _TURN else None,
+           (state.nightmares, state.nightmare_at, state.commanding) if reads & _NIGHTMARES else None,
+           state.stage if reads & _STAGE else 0)
+    known = _turns_memo.get(key)
+    if known is not None and (known[0] is f or not reads & _FACTS) and known[1] is pl:
+        return known[2]
+    turns = sum(_deficit(state, seat, f, n) for n in t.dreams[card].needs)
+    if len(_turns_memo) >= _TURNS_MEMO:
+        _turns_memo.clear()
+    _turns_memo[key] = (f if reads & _FACTS else None, pl, turns)
+    return turns
 
 
 def dream_value(state: GameState, seat: int, card: str, f: _Seat | None = None, my_turns: float | None = None) -> float:
@@ -345,12 +408,29 @@ def seat_value(state: GameState, seat: int, f: _Seat, score: int, g: float, my_t
     t = tables(state.pack)
     value += t.display(pl.display)[1] * W.upgrade * g
     if own:
-        hand = sorted((t.card_value(c, g) for c in pl.hand), reverse=True)
-        value += sum(hand[:HAND_LIMIT - 1]) + sum(hand[HAND_LIMIT - 1:]) * 0.3
+        value += _hand_value(state.pack, pl.hand, g)
         value += sum(dream_value(state, seat, c, f, my_turns) for c in pl.dreams if c in t.dreams)
         value += _pending(state, seat)
     else:
         value += (len(pl.hand) * W.opponent_hand + len(pl.dreams) * W.opponent_dream) * g
+    return value
+
+
+_hand_memo: dict[tuple[str, tuple[str, ...], float], float] = {}
+
+
+def _hand_value(pack: str, hand: tuple[str, ...], g: float) -> float:
+    """The seat's own Development cards: the best up to the hand limit, the rest at 30 %."""
+    key = (pack, hand, g)
+    known = _hand_memo.get(key)
+    if known is not None:
+        return known
+    t = tables(pack)
+    values = sorted((t.card_value(c, g) for c in hand), reverse=True)
+    value = sum(values[:HAND_LIMIT - 1]) + sum(values[HAND_LIMIT - 1:]) * 0.3
+    if len(_hand_memo) >= _MEMO:
+        _hand_memo.clear()
+    _hand_memo[key] = value
     return value
 
 
@@ -379,23 +459,61 @@ def _devoured_vp(state: GameState) -> tuple[int, ...]:
 
 
 def fast_scores(state: GameState) -> tuple[int, ...]:
-    """Every seat's total as ``scoring.scores`` counts it, from the bot's tables (faster)."""
+    """Every seat's total as ``scoring.scores`` counts it, from the bot's tables (faster): the
+    Forts' VP from the board facts (remembered by the areas), the rest remembered by the
+    identity of the players, the King and the config."""
+    facts = board_facts(state)
+    return tuple(rest + facts[seat].fort_vp for seat, rest in enumerate(_scores_off_board(state)))
+
+
+def _scores_off_board(state: GameState) -> tuple[int, ...]:
+    """Every seat's score but its Forts': Ritual, Devoured, Upgrades and Dreams (the King's own)."""
     t = tables(state.pack)
-    top = len(t.ritual_vp) - 1
     devoured = _devoured_vp(state)
-    forts = [0] * len(state.players)
-    for a in state.areas:
-        if a.fort_levels >= 2:
-            forts[a.fort_owner] += a.fort_levels - 1
+    king = state.king
     out = []
     for pl in state.players:
-        if state.king is not None and pl.seat == state.king.seat:
-            extra = scoring.king_dream_vp(state) + scoring.king_extra_vp(state)
+        if king is not None and pl.seat == king.seat:
+            out.append(_king_vp(state, t, pl) + devoured[pl.seat])
         else:
-            extra = t.display(pl.display)[0] + sum(t.dreams[c].vp for c in pl.dreams_played)
-        ritual = sum(t.ritual_vp[min(b, top)] for b in pl.ritual_best)
-        out.append(ritual + forts[pl.seat] + devoured[pl.seat] + extra)
+            out.append(_player_vp(t, pl) + devoured[pl.seat])
     return tuple(out)
+
+
+_player_vp_memo: dict[int, tuple[object, _Tables, int]] = {}
+
+
+def _player_vp(t: _Tables, pl) -> int:
+    """A player's Ritual, Upgrade and Dream VP, remembered by the identity of its state."""
+    known = _player_vp_memo.get(id(pl))
+    if known is not None and known[0] is pl and known[1] is t:
+        return known[2]
+    top = len(t.ritual_vp) - 1
+    vp = sum(t.ritual_vp[min(b, top)] for b in pl.ritual_best) + t.display(pl.display)[0] + sum(
+        t.dreams[c].vp for c in pl.dreams_played)
+    if len(_player_vp_memo) >= _MEMO:
+        _player_vp_memo.clear()
+    _player_vp_memo[id(pl)] = (pl, t, vp)
+    return vp
+
+
+_king_vp_memo: dict[int, tuple[object, object, object, _Tables, int]] = {}
+
+
+def _king_vp(state: GameState, t: _Tables, pl) -> int:
+    """The King's Ritual and Dream VP and its extras (``scoring``), remembered by the identity
+    of the King's state, its player state and the config."""
+    king, config = state.king, state.config
+    known = _king_vp_memo.get(id(king))
+    if known is not None and known[0] is king and known[1] is pl and known[2] is config and known[3] is t:
+        return known[4]
+    top = len(t.ritual_vp) - 1
+    vp = (sum(t.ritual_vp[min(b, top)] for b in pl.ritual_best)
+          + scoring.king_dream_vp(state) + scoring.king_extra_vp(state))
+    if len(_king_vp_memo) >= _MEMO:
+        _king_vp_memo.clear()
+    _king_vp_memo[id(king)] = (king, pl, config, t, vp)
+    return vp
 
 
 def evaluate(state: GameState, seat: int) -> float:
@@ -487,7 +605,6 @@ class PlannerBot:
         # choice, is exactly what it would be without the table. With the choice, the position it
         # leads to (None if its step failed): the rollout goes on from there.
         self._quick_memo: dict[GameState, tuple[A.Action, int, GameState | None]] = {}
-        self._eval_memo: dict[GameState, float] = {}
         self._kept: GameState | None = None  # the guess moved on by the last option chosen
 
     # -- the decision
@@ -529,7 +646,6 @@ class PlannerBot:
                 and player_view(kept, view.seat).state == view.state):
             return kept
         self._quick_memo.clear()
-        self._eval_memo.clear()
         return resample(view, self._random)
 
     def _option_value(self, state: GameState, seat: int, option: A.Action) -> float:
@@ -624,19 +740,12 @@ class PlannerBot:
             after: GameState | None
             try:
                 after = self._apply(state, option)
-                value = self._evaluate(after, seat) + prior
+                value = evaluate(after, seat) + prior
             except Exception:  # noqa: BLE001
                 after, value = None, prior - 1.0
             if value > best_value:
                 best, best_after, best_value = option, after, value
         return best, best_after
-
-    def _evaluate(self, state: GameState, seat: int) -> float:
-        """``evaluate``, remembered for one decision's look ahead (positions met again)."""
-        value = self._eval_memo.get(state)
-        if value is None:
-            value = self._eval_memo[state] = evaluate(state, seat)
-        return value
 
     # -- small heuristics
 
