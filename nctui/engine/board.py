@@ -129,7 +129,11 @@ def _index(ids: tuple[str, ...]) -> dict[str, int]:
 
 
 def area(state: GameState, area_id: str) -> AreaState:
-    return state.areas[area_index(state)[area_id]]
+    areas = state.areas
+    known = _area_index.memo.get(id(areas))  # ``area_index`` inlined: asked very often
+    if known is not None and known[0] is areas:
+        return areas[known[1][area_id]]
+    return areas[_area_index(areas)[area_id]]
 
 
 def units(a: AreaState) -> int:

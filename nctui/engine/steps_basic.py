@@ -456,7 +456,8 @@ def _upgrade_options(state: GameState, w: UpgradeWork) -> tuple[Action, ...]:
     if _played_all(w):
         return ()
     hand = dict.fromkeys(state.players[w.seat].hand)
-    return with_stop(legal(state, w, (PlayUpgrade(card=c) for c in hand), _upgrade_refusal), True)
+    # the predicate of ``_upgrade_refusal`` (the card is in hand), without building refusals
+    return with_stop(tuple(PlayUpgrade(card=c) for c in hand if cards.is_upgrade(state, c)), True)
 
 
 def _upgrade_refusal(state: GameState, w: UpgradeWork, action: PlayUpgrade) -> Refusal:
@@ -488,12 +489,16 @@ def _ploy_options(state: GameState, w: PloyWork) -> tuple[Action, ...]:
     if _played_all(w):
         return ()
     hand = dict.fromkeys(state.players[w.seat].hand)
-    return with_stop(legal(state, w, (PlayPloy(card=c) for c in hand), _ploy_refusal), True)
+    # the predicate of ``_ploy_refusal`` (the card is in hand), without building refusals
+    return with_stop(tuple(PlayPloy(card=c) for c in hand if _is_ploy_with_effect(state, c)), True)
+
+
+def _is_ploy_with_effect(state: GameState, card: str) -> bool:
+    return cards.is_ploy(state, card) and cards.development(state, card).effect is not None
 
 
 def _ploy_refusal(state: GameState, w: PloyWork, action: PlayPloy) -> Refusal:
-    if (action.card in state.players[w.seat].hand and cards.is_ploy(state, action.card)
-            and cards.development(state, action.card).effect is not None):
+    if action.card in state.players[w.seat].hand and _is_ploy_with_effect(state, action.card):
         return None
     return IllegalAction("only a Ploy from your hand can be played now", rule="playing Ploys", section="DEVELOP")
 

@@ -1,0 +1,66 @@
+"""The options of the most asked decisions are listed from their rule's predicates directly, not
+by building a refusal for every candidate (the planner asks them after every step it tries): the
+same options, in the same order, as the candidates the rule's own refusal lets through, at every
+such decision of seeded random games."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from nctui.engine import fortify, new_game, nightmares, steps_basic
+from nctui.engine.actions import BuildFortLevel, DevourUnit, PayFollower, PlayPloy, PlayUpgrade
+from nctui.engine.flow import step
+from nctui.engine.rules import legal, with_stop
+from nctui.engine.table import RULES
+from nctui.engine.work import DevourWork, FortPayWork, FortWork, PloyWork, UpgradeWork
+from nctui.simulate import make_config
+
+
+def _by_refusal(state, w):
+    """The options as ``rules.legal`` lists them: every candidate its rule's refusal lets through."""
+    if isinstance(w, UpgradeWork):
+        if steps_basic._played_all(w):
+            return ()
+        hand = dict.fromkeys(state.players[w.seat].hand)
+        return with_stop(legal(state, w, (PlayUpgrade(card=c) for c in hand), steps_basic._upgrade_refusal), True)
+    if isinstance(w, PloyWork):
+        if steps_basic._played_all(w):
+            return ()
+        hand = dict.fromkeys(state.players[w.seat].hand)
+        return with_stop(legal(state, w, (PlayPloy(card=c) for c in hand), steps_basic._ploy_refusal), True)
+    if isinstance(w, FortPayWork):
+        if w.owed <= 0:
+            return ()
+        return legal(state, w, (PayFollower(area=a.id) for a in state.areas), fortify._pay_refusal)
+    if isinstance(w, FortWork):
+        if not w.costs:
+            return ()
+        return with_stop(legal(state, w, (BuildFortLevel(area=a.id) for a in state.areas), fortify._build_refusal),
+                         not w.must)
+    assert isinstance(w, DevourWork)
+    if w.left <= 0:
+        return ()
+    sides = tuple(range(len(state.players))) + (nightmares.SHADOWS,)
+    candidates = (DevourUnit(area=a.id, side=s) for a in state.areas for s in sides)
+    return with_stop(legal(state, w, candidates, nightmares._devour_refusal), not w.must)
+
+
+WORKS = (UpgradeWork, PloyWork, FortPayWork, FortWork, DevourWork)
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_options_are_the_candidates_the_refusal_lets_through(players):
+    seen: Counter[str] = Counter()
+    for game in range(6):
+        rng = random.Random(players * 100 + game)
+        state = new_game(make_config(players=players, seed=players * 100 + game)).state
+        while state.decision is not None:
+            w = state.work
+            if isinstance(w, WORKS):
+                assert RULES[type(w)].options(state, w) == _by_refusal(state, w), type(w).__name__
+                seen[type(w).__name__] += 1
+            state = step(state, rng.choice(state.decision.options)).state
+    assert all(seen[w.__name__] for w in WORKS), seen
