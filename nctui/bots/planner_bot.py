@@ -21,7 +21,9 @@ game between bots depends only on the seeds.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 
 import msgspec
 
@@ -63,6 +65,7 @@ class _Tables:
                            + (0.25 + 0.4 * d.vp if d.kind == "upgrade" else 0.1) for d in c.development}
         self.display_memo: dict[int, tuple[tuple, int, int]] = {}  # id(display) -> (display, VP, upgrades)
         self.dream_reads = {d.id: _reads(d.needs) for d in c.dreams}  # what each Dream's conditions read
+        self.deficits = {d.id: tuple(_deficit_of(n) for n in d.needs) for d in c.dreams}
 
     def card_value(self, card: str, g: float) -> float:
         """A Development card in hand: what it may still do (an Upgrade to play, a Ploy, its
@@ -174,6 +177,8 @@ def _board_facts(state: GameState) -> list[_Seat]:
     symbols: list[set[str]] = [set() for _ in state.players]
     for a in state.areas:
         owner = a.fort_owner
+        if owner < 0 and not a.fort_levels and not any(a.followers):
+            continue  # no Follower and no Fort: nothing for any seat (controlled by the Shadows or nobody)
         if a.fort_levels >= 2:
             facts[owner].fort_vp += a.fort_levels - 1
         for seat, n in enumerate(a.followers):
@@ -226,52 +231,69 @@ def _matching(state: GameState, seat: int, where: str, ids: list[str]) -> int:
     return sum(1 for a in ids if a in allowed)
 
 
-def _deficit(state: GameState, seat: int, f: _Seat, need: object) -> float:
-    """About how many of the seat's turns it needs to meet one Dream condition (0: met)."""
-    pl = state.players[seat]
+DeficitFn = Callable[[GameState, int, "_Seat", Any], float]
+
+
+def _deficit_of(need: object) -> DeficitFn:
+    """About how many of the seat's turns it needs to meet one Dream condition (0: met), as a
+    function of (state, seat, the seat's board facts, its player state), made once per condition
+    (``_Tables.deficits``)."""
     match need:
+        case cs.ControlAreas(count=count, where="any"):
+            return lambda state, seat, f, pl: max(0, count - len(f.controlled_ids)) * 1.0
         case cs.ControlAreas(count=count, where=where):
-            return max(0, count - _matching(state, seat, where, f.controlled_ids)) * (1.0 if where == "any" else 1.4)
+            return lambda state, seat, f, pl: max(0, count - _matching(state, seat, where, f.controlled_ids)) * 1.4
         case cs.ControlSymbols(count=count):
-            return max(0, count - f.symbols) * 1.2
+            return lambda state, seat, f, pl: max(0, count - f.symbols) * 1.2
+        case cs.PresenceAreas(count=count, where="any"):
+            return lambda state, seat, f, pl: max(0, count - len(f.present_ids)) * 0.6
         case cs.PresenceAreas(count=count, where=where):
-            return max(0, count - _matching(state, seat, where, f.present_ids)) * (0.6 if where == "any" else 1.2)
+            return lambda state, seat, f, pl: max(0, count - _matching(state, seat, where, f.present_ids)) * 1.2
         case cs.FollowersInArea(count=count):
-            return max(0, count - f.max_in_area) * 0.7
+            return lambda state, seat, f, pl: max(0, count - f.max_in_area) * 0.7
         case cs.FollowersOnBoard(count=count):
-            return max(0, count - f.followers) * 0.5
+            return lambda state, seat, f, pl: max(0, count - f.followers) * 0.5
         case cs.FortLevels(count=count):
-            return max(0, count - f.fort_levels) * 0.7
+            return lambda state, seat, f, pl: max(0, count - f.fort_levels) * 0.7
         case cs.FortsWithLevels(levels=levels, count=count):
-            forts = f.forts + [0] * count
-            return sum(max(0, levels - lv) for lv in forts[:count]) * 0.7 + max(0, count - len(f.forts)) * 0.8
+            def forts_with_levels(state: GameState, seat: int, f: _Seat, pl: Any) -> float:
+                forts = f.forts + [0] * count
+                return sum(max(0, levels - lv) for lv in forts[:count]) * 0.7 + max(0, count - len(f.forts)) * 0.8
+            return forts_with_levels
         case cs.RitualReached(space=space, both=both):
-            gaps = sorted(max(0, space - r) for r in pl.ritual)
-            return (sum(gaps) if both else gaps[0]) * 0.4
+            def ritual_reached(state: GameState, seat: int, f: _Seat, pl: Any) -> float:
+                gaps = sorted(max(0, space - r) for r in pl.ritual)
+                return (sum(gaps) if both else gaps[0]) * 0.4
+            return ritual_reached
         case cs.LimboAtLeast(count=count):
-            return max(0, count - pl.limbo) * 1.2
+            return lambda state, seat, f, pl: max(0, count - pl.limbo) * 1.2
         case cs.HandAtLeast(count=count):
-            return max(0, count - len(pl.hand)) * 0.6
+            return lambda state, seat, f, pl: max(0, count - len(pl.hand)) * 0.6
         case cs.UpgradesPlayed(count=count):
-            have = sum(1 for stack in pl.display for c in stack[1:] if c in tables(state.pack).dev)
-            short = max(0, count - have)
-            dev = tables(state.pack).dev
-            in_hand = sum(1 for c in pl.hand if (d := dev.get(c)) is not None and d.kind == "upgrade")
-            return min(short, in_hand) * 0.7 + max(0, short - in_hand) * 1.6
+            def upgrades_played(state: GameState, seat: int, f: _Seat, pl: Any) -> float:
+                dev = tables(state.pack).dev
+                have = sum(1 for stack in pl.display for c in stack[1:] if c in dev)
+                short = max(0, count - have)
+                in_hand = sum(1 for c in pl.hand if (d := dev.get(c)) is not None and d.kind == "upgrade")
+                return min(short, in_hand) * 0.7 + max(0, short - in_hand) * 1.6
+            return upgrades_played
         case cs.ShaperIn(where=where):
-            return 0.0 if pl.shaper in board.areas_matching(state, seat, where) else 0.8
+            return lambda state, seat, f, pl: 0.0 if pl.shaper in board.areas_matching(state, seat, where) else 0.8
         case cs.NoShadowsAdjacentFortress():
-            fortress = board.areas_matching(state, seat, "fortress")
-            near = set(fortress).union(*(board.adjacent(state, a) for a in fortress))
-            return sum(board.area(state, a).shadows for a in near) * 0.6
+            def no_shadows(state: GameState, seat: int, f: _Seat, pl: Any) -> float:
+                fortress = board.areas_matching(state, seat, "fortress")
+                near = set(fortress).union(*(board.adjacent(state, a) for a in fortress))
+                return sum(board.area(state, a).shadows for a in near) * 0.6
+            return no_shadows
         case cs.ConflictsWon(count=count):
-            return max(0, count - pl.conflicts_won) * W.conflict_turns
+            return lambda state, seat, f, pl: max(0, count - pl.conflicts_won) * W.conflict_turns
         case cs.DevouredAtLeast(count=count):
-            return max(0, count - pl.devoured) * (0.7 if state.stage >= 2 else 1.5) + (0 if state.stage >= 2 else 3)
-    return 3.0
+            return lambda state, seat, f, pl: (max(0, count - pl.devoured) * (0.7 if state.stage >= 2 else 1.5)
+                                               + (0 if state.stage >= 2 else 3))
+    return lambda state, seat, f, pl: 3.0
 
 
-# What a Dream condition reads of the state (``_deficit``), besides the content pack: the seat's
+# What a Dream condition reads of the state (``_deficit_of``), besides the content pack: the seat's
 # board facts (so ``state.areas``), its player state, the Turn track (Marked areas), the
 # Nightmares' places, the stage.
 _FACTS, _PLAYER, _TURN, _NIGHTMARES, _STAGE = 1, 2, 4, 8, 16
@@ -329,7 +351,8 @@ def dream_turns(state: GameState, seat: int, card: str, f: _Seat | None = None) 
     known = _turns_memo.get(key)
     if known is not None and (known[0] is f or not reads & _FACTS) and known[1] is pl:
         return known[2]
-    turns = sum(_deficit(state, seat, f, n) for n in t.dreams[card].needs)
+    player = state.players[seat]
+    turns = sum(deficit(state, seat, f, player) for deficit in t.deficits[card])
     if len(_turns_memo) >= _TURNS_MEMO:
         _turns_memo.clear()
     _turns_memo[key] = (f if reads & _FACTS else None, pl, turns)

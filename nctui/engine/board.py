@@ -161,7 +161,8 @@ def controller(a: AreaState) -> int:
 
 def sides_in(a: AreaState) -> tuple[int, ...]:
     """The sides with units and/or Forts in an area: seats in order, then the Shadows."""
-    seats = tuple(s for s in range(len(a.followers)) if present(a, s))
+    owner = a.fort_owner  # ``present`` for each seat, inlined
+    seats = tuple(s for s, n in enumerate(a.followers) if n > 0 or owner == s)
     return seats + ((SHADOWS_SIDE,) if a.shadows else ())
 
 
@@ -207,7 +208,29 @@ def nightmare_areas(state: GameState) -> tuple[str, ...]:
 
 
 def areas_matching(state: GameState, seat: int, where: str) -> tuple[str, ...]:
-    """The areas an effect's area filter (content.schema.AreaFilter) names, for ``seat``."""
+    """The areas an effect's area filter (content.schema.AreaFilter) names, for ``seat``. The
+    filters that read the areas alone are remembered by the identity of ``state.areas`` (the
+    areas of one game: one board side)."""
+    if where not in _AREAS_ALONE:
+        return _areas_matching(state, seat, where)
+    areas = state.areas
+    key = (id(areas), seat, where)
+    known = _matching_memo.get(key)
+    if known is not None and known[0] is areas:
+        return known[1]
+    found = _areas_matching(state, seat, where)
+    if len(_matching_memo) >= _MEMO_SIZE * 4:
+        _matching_memo.clear()
+    _matching_memo[key] = (areas, found)
+    return found
+
+
+_AREAS_ALONE = frozenset({"any", "controlled", "fort", "presence", "empty", "shadows", "adjacent_cathedral",
+                          "fortress", "corner"})
+_matching_memo: dict[tuple[int, int, str], tuple[tuple[AreaState, ...], tuple[str, ...]]] = {}
+
+
+def _areas_matching(state: GameState, seat: int, where: str) -> tuple[str, ...]:
     areas = state.areas
     match where:
         case "any":

@@ -31,11 +31,15 @@ SECTION = "PLAYING DREAM CARDS"
 
 
 def _controlled(state: GameState, seat: int, where: str = "any") -> tuple[str, ...]:
+    if where == "any":  # every area in play, in order: no need to look each up
+        return tuple(a.id for a in state.areas if board.controller(a) == seat)
     return tuple(a for a in board.areas_matching(state, seat, where)
                  if board.controller(board.area(state, a)) == seat)
 
 
 def _present(state: GameState, seat: int, where: str = "any") -> tuple[str, ...]:
+    if where == "any":
+        return tuple(a.id for a in state.areas if board.present(a, seat))
     return tuple(a for a in board.areas_matching(state, seat, where) if board.present(board.area(state, a), seat))
 
 
