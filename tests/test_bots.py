@@ -8,7 +8,7 @@ import pytest
 from msgspec.structs import replace
 
 from nctui.bots import BOTS, GreedyBot, PlannerBot, RandomBot, planner_bot
-from nctui.engine import actions as A, apply, legal_actions, new_game, player_view, step
+from nctui.engine import actions as A, apply, board, legal_actions, new_game, player_view, step
 from nctui.engine.invariants import violations
 from nctui.engine.ops import set_player
 from nctui.simulate import make_config
@@ -210,3 +210,25 @@ def test_the_planner_beats_random_play():
             state = step(state, bots[seat].choose(player_view(state, seat))).state
         wins += state.outcome.winners == (planner_seat,)
     assert wins >= 8
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_the_planners_board_facts_count_as_the_rules_do(players):
+    """``board_facts`` (one pass, ``board.controller`` inlined, empty areas skipped) against the
+    rules' own queries, at every decision of a seeded random game."""
+    state = new_game(make_config(players=players, seed=40 + players)).state
+    bot = RandomBot(players)
+    while state.decision is not None:
+        facts = planner_bot._board_facts(state)
+        for seat, f in enumerate(facts):
+            controlled = [a.id for a in state.areas if board.controller(a) == seat]
+            present = [a.id for a in state.areas if board.present(a, seat)]
+            forts = sorted((a.fort_levels for a in state.areas if a.fort_owner == seat), reverse=True)
+            assert sorted(f.controlled_ids) == sorted(controlled) and f.controlled == len(controlled)
+            assert sorted(f.present_ids) == sorted(present) and f.present == len(present)
+            assert f.forts == forts and f.fort_levels == sum(forts)
+            assert f.fort_vp == sum(level - 1 for level in forts if level >= 2)
+            assert f.followers == sum(a.followers[seat] for a in state.areas)
+            assert f.max_in_area == max(a.followers[seat] for a in state.areas)
+            assert f.symbols == len({board.symbol_of(state, a) for a in controlled})
+        state = step(state, bot.choose(player_view(state, state.decision.seat))).state

@@ -175,6 +175,7 @@ def board_facts(state: GameState) -> list[_Seat]:
 def _board_facts(state: GameState) -> list[_Seat]:
     facts = [_Seat() for _ in state.players]
     symbols: list[set[str]] = [set() for _ in state.players]
+    symbol_of = board.symbols(state)
     for a in state.areas:
         owner = a.fort_owner
         if owner < 0 and not a.fort_levels and not any(a.followers):
@@ -195,12 +196,16 @@ def _board_facts(state: GameState) -> list[_Seat]:
             f.forts.append(a.fort_levels)
             f.present += 1
             f.present_ids.append(a.id)
-        c = board.controller(a)
+        if a.fort_levels > 0:  # ``board.controller``, inlined (a seat, or -1 for the Shadows, a tie, nobody)
+            c = owner
+        else:
+            best = max(a.followers)
+            c = a.followers.index(best) if best > a.shadows and a.followers.count(best) == 1 else -1
         if c >= 0:
             f = facts[c]
             f.controlled += 1
             f.controlled_ids.append(a.id)
-            symbols[c].add(board.symbol_of(state, a.id))
+            symbols[c].add(symbol_of[a.id])
     for f, syms in zip(facts, symbols):
         f.symbols = len(syms)
         f.forts.sort(reverse=True)
@@ -336,18 +341,25 @@ _TURNS_MEMO = 4096
 
 
 def dream_turns(state: GameState, seat: int, card: str, f: _Seat | None = None) -> float:
-    """About how many of the seat's turns before this Dream card can be played (0: now).
-    Remembered by what its conditions read (``_reads``): the seat's facts and player state by
-    identity (the facts are remembered by the identity of the areas), the rest by value."""
-    t = tables(state.pack)
-    f = f or board_facts(state)[seat]
+    """About how many of the seat's turns before this Dream card can be played (0: now)."""
+    return _dream_turns(tables(state.pack), state, seat, card, f or board_facts(state)[seat])
+
+
+_OTHER_READS = _TURN | _NIGHTMARES | _STAGE
+
+
+def _dream_turns(t: _Tables, state: GameState, seat: int, card: str, f: _Seat) -> float:
+    """``dream_turns``, remembered by what the card's conditions read (``_reads``): the seat's
+    facts and player state by identity (the facts are remembered by the identity of the areas),
+    the rest by value."""
     reads = t.dream_reads[card]
     pl = state.players[seat] if reads & _PLAYER else None
-    key = (card, seat, id(f) if reads & _FACTS else 0, id(pl),
-           (state.turn_pos, state.active, state.phase, state.turn_start, state.first_player, len(state.players))
-           if reads & _TURN else None,
-           (state.nightmares, state.nightmare_at, state.commanding) if reads & _NIGHTMARES else None,
-           state.stage if reads & _STAGE else 0)
+    key: tuple = (card, seat, id(f) if reads & _FACTS else 0, id(pl))
+    if reads & _OTHER_READS:
+        key += ((state.turn_pos, state.active, state.phase, state.turn_start, state.first_player, len(state.players))
+                if reads & _TURN else None,
+                (state.nightmares, state.nightmare_at, state.commanding) if reads & _NIGHTMARES else None,
+                state.stage if reads & _STAGE else 0)
     known = _turns_memo.get(key)
     if known is not None and (known[0] is f or not reads & _FACTS) and known[1] is pl:
         return known[2]
@@ -362,10 +374,14 @@ def dream_turns(state: GameState, seat: int, card: str, f: _Seat | None = None) 
 def dream_value(state: GameState, seat: int, card: str, f: _Seat | None = None, my_turns: float | None = None) -> float:
     """A Dream card in hand: its VP, discounted by how far its conditions are and how few turns
     are left to meet them."""
-    d = tables(state.pack).dreams[card]
-    turns = dream_turns(state, seat, card, f)
     if my_turns is None:
         my_turns = remaining_turns(state) / max(1, len(state.players))
+    return _dream_value(tables(state.pack), state, seat, card, f or board_facts(state)[seat], my_turns)
+
+
+def _dream_value(t: _Tables, state: GameState, seat: int, card: str, f: _Seat, my_turns: float) -> float:
+    d = t.dreams[card]
+    turns = _dream_turns(t, state, seat, card, f)
     if turns > my_turns + 0.5:
         return 0.05 * d.vp
     bonus = 0.3 if d.cathedral and state.config.length == "variable" else 0.0
@@ -420,19 +436,35 @@ def _pending(state: GameState, seat: int) -> float:
     return 0.0
 
 
+_weights_memo: dict[float, tuple[float, float, float, float, float]] = {}
+
+
+def _weights_at(g: float) -> tuple[float, float, float, float, float]:
+    """The weights per area controlled, area present, Follower, Fort level and Ritual step for
+    one ``g`` (computed as ``seat_value`` used to, term by term: the same floats)."""
+    w = _weights_memo.get(g)
+    if w is None:
+        if len(_weights_memo) >= _MEMO:
+            _weights_memo.clear()
+        w = _weights_memo[g] = (W.area[0] + W.area[1] * g, W.presence[0] + W.presence[1] * g,
+                                W.follower[0] + W.follower[1] * g, W.fort_level[0] + W.fort_level[1] * g,
+                                W.ritual_step * g)
+    return w
+
+
 def seat_value(state: GameState, seat: int, f: _Seat, score: int, g: float, my_turns: float, *, own: bool) -> float:
     """Everything a seat has that is or will become VP, in VP."""
     pl = state.players[seat]
+    area, presence, follower, fort_level, ritual_step = _weights_at(g)
     value = (score
-             + f.controlled * (W.area[0] + W.area[1] * g) + f.present * (W.presence[0] + W.presence[1] * g)
-             + f.followers * (W.follower[0] + W.follower[1] * g)
-             + f.fort_levels * (W.fort_level[0] + W.fort_level[1] * g)
-             + (pl.limbo * W.limbo + min(pl.supply, 6) * W.supply) * g + _ritual_value(pl, g))
+             + f.controlled * area + f.present * presence + f.followers * follower + f.fort_levels * fort_level
+             + (pl.limbo * W.limbo + min(pl.supply, 6) * W.supply) * g + ritual_step * (pl.ritual[0] + pl.ritual[1]))
     t = tables(state.pack)
     value += t.display(pl.display)[1] * W.upgrade * g
     if own:
         value += _hand_value(state.pack, pl.hand, g)
-        value += sum(dream_value(state, seat, c, f, my_turns) for c in pl.dreams if c in t.dreams)
+        dreams = t.dreams
+        value += sum(_dream_value(t, state, seat, c, f, my_turns) for c in pl.dreams if c in dreams)
         value += _pending(state, seat)
     else:
         value += (len(pl.hand) * W.opponent_hand + len(pl.dreams) * W.opponent_dream) * g
@@ -481,11 +513,11 @@ def _devoured_vp(state: GameState) -> tuple[int, ...]:
     return _devoured_memo[key]
 
 
-def fast_scores(state: GameState) -> tuple[int, ...]:
+def fast_scores(state: GameState, facts: list[_Seat] | None = None) -> tuple[int, ...]:
     """Every seat's total as ``scoring.scores`` counts it, from the bot's tables (faster): the
-    Forts' VP from the board facts (remembered by the areas), the rest remembered by the
-    identity of the players, the King and the config."""
-    facts = board_facts(state)
+    Forts' VP from the board facts (``board_facts(state)``, remembered by the areas), the rest
+    remembered by the identity of each player's state and the King's."""
+    facts = facts or board_facts(state)
     return tuple(rest + facts[seat].fort_vp for seat, rest in enumerate(_scores_off_board(state)))
 
 
@@ -547,8 +579,8 @@ def evaluate(state: GameState, seat: int) -> float:
         best_other = max(t for i, t in enumerate(totals) if i != seat)
         won = seat in state.outcome.winners
         return totals[seat] - 0.6 * best_other + (W.win if won else 0.0)
-    sc = fast_scores(state)
     facts = board_facts(state)
+    sc = fast_scores(state, facts)
     my_turns = remaining_turns(state) / max(1, n)
     g = min(1.0, my_turns / W.horizon)
     mine = seat_value(state, seat, facts[seat], sc[seat], g, my_turns, own=True)

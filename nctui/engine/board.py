@@ -67,6 +67,11 @@ def symbol_of(state: GameState, area: str) -> str:
     return _symbols(state.pack, state.board_side)[area]
 
 
+def symbols(state: GameState) -> dict[str, str]:
+    """Each area's symbol by id (read, never changed)."""
+    return _symbols(state.pack, state.board_side)
+
+
 def is_corner(state: GameState, area: str) -> bool:
     return area in _corners(state.pack, state.board_side)
 
