@@ -23,8 +23,8 @@ from msgspec.structs import replace
 from ..content.schema import AreaFilter, NightmareMove, Step
 
 
-class _S(msgspec.Struct, frozen=True, kw_only=True):
-    """Base of the Structs below: frozen, keyword-only."""
+class _S(msgspec.Struct, frozen=True, kw_only=True, cache_hash=True):
+    """Base of the Structs below: frozen, keyword-only, the hash cached (``state.S``)."""
 
 
 class _W(_S, tag_field="w"):
