@@ -12,7 +12,7 @@ import pytest
 
 from nctui.engine import fortify, new_game, nightmares, steps_basic
 from nctui.engine.actions import BuildFortLevel, DevourUnit, PayFollower, PlayPloy, PlayUpgrade
-from nctui.engine.flow import step
+from nctui.engine.flow import advance, apply, step
 from nctui.engine.rules import legal, with_stop
 from nctui.engine.table import RULES
 from nctui.engine.work import DevourWork, FortPayWork, FortWork, PloyWork, UpgradeWork
@@ -64,3 +64,25 @@ def test_options_are_the_candidates_the_refusal_lets_through(players):
                 seen[type(w).__name__] += 1
             state = step(state, rng.choice(state.decision.options)).state
     assert all(seen[w.__name__] for w in WORKS), seen
+
+
+@pytest.mark.parametrize("players", [1, 2, 3])
+def test_advance_is_apply_for_the_options_of_the_decision(players):
+    """``flow.advance`` (the planner's step: an option of the decision itself, not checked again,
+    no events kept) reaches the very state ``flow.apply`` does, or fails as it does, for every
+    option of every decision of seeded random games."""
+    for game in range(3):
+        rng = random.Random(players * 10 + game)
+        state = new_game(make_config(players=players, seed=players * 10 + game)).state
+        while state.decision is not None:
+            for option in state.decision.options:
+                try:
+                    expected: object = apply(state, option)
+                except Exception as exc:  # noqa: BLE001 - the same failure either way
+                    expected = type(exc)
+                try:
+                    got: object = advance(state, option)
+                except Exception as exc:  # noqa: BLE001
+                    got = type(exc)
+                assert got == expected, (state.decision.kind, option)
+            state = step(state, rng.choice(state.decision.options)).state

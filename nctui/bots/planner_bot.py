@@ -31,7 +31,7 @@ from ..content import schema as cs
 from ..content.loader import get_pack
 from ..engine import actions as A, board, scoring
 from ..engine.conflict import card_limit
-from ..engine.flow import apply
+from ..engine.flow import advance, apply
 from ..engine.nightmares import devoured_total, threshold
 from ..engine.state import BASIC_COMBAT, HAND_LIMIT, GameState
 from ..engine.views import View, fight_of as _fight, player_view, resample
@@ -746,6 +746,11 @@ class PlannerBot:
         self._steps += 1
         return apply(state, action)
 
+    def _advance(self, state: GameState, option: A.Action) -> GameState:
+        """``_apply`` for one of ``state.decision.options`` itself (the same state, unchecked)."""
+        self._steps += 1
+        return advance(state, option)
+
     def _rollout(self, state: GameState, seat: int, turn: int) -> GameState:
         """Follow the seat's own decisions of this turn (and the other side's cards in a conflict)
         with the quick policy, until the turn ends, another seat decides, or the budget runs out."""
@@ -762,8 +767,8 @@ class PlannerBot:
                 break
             else:
                 action, after = self._quick(state, seat, d)
-            if after is None:
-                state = self._apply(state, action)
+            if after is None:  # the action is one of the options of state.decision
+                state = self._advance(state, action)
             else:  # the quick policy resolved this step trying the option: counted, not resolved again
                 self._steps += 1
                 state = after
@@ -794,7 +799,7 @@ class PlannerBot:
             prior = self._prior(state, seat, option)
             after: GameState | None
             try:
-                after = self._apply(state, option)
+                after = self._advance(state, option)
                 value = evaluate(after, seat) + prior
             except Exception:  # noqa: BLE001
                 after, value = None, prior - 1.0

@@ -159,3 +159,19 @@ def step(state: GameState, action: Action) -> StepResult:
 
 def apply(state: GameState, action: Action) -> GameState:
     return step(state, action).state
+
+
+def advance(state: GameState, option: Action) -> GameState:
+    """``apply`` for an action taken from ``state.decision.options`` itself (a look ahead trying
+    the options): the same state, without checking the action against the options again nor
+    keeping the events (test_engine_options compares the two)."""
+    d, work = state.decision, state.work
+    if d is None or work is None:
+        raise NoDecision("the game is over: there is nothing to decide", rule="game over", section="GAME END & SCORING")
+    events: Events = []
+    new = replace(state, decision=None)
+    if isinstance(option, ReturnFromLimbo):
+        new = limbo.take_back(new, d.seat, option, events)
+    else:
+        new = rule_of(work).apply(new, work, option, events)
+    return limbo.offer(resolve(new, events))
