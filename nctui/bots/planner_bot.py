@@ -144,6 +144,7 @@ class _Seat:
         "present",
         "present_ids",
         "symbols",
+        "turns",
     )
 
     def __init__(self) -> None:
@@ -153,6 +154,7 @@ class _Seat:
         self.symbols = 0
         self.controlled_ids: list[str] = []
         self.present_ids: list[str] = []
+        self.turns: dict[str, float] = {}  # dream_turns of the Dream cards that read these facts alone
 
 
 _facts_memo: dict[int, tuple[tuple, str, str, list[_Seat]]] = {}
@@ -353,6 +355,12 @@ def _dream_turns(t: _Tables, state: GameState, seat: int, card: str, f: _Seat) -
     facts and player state by identity (the facts are remembered by the identity of the areas),
     the rest by value."""
     reads = t.dream_reads[card]
+    if reads == _FACTS:  # remembered with the facts themselves
+        turns = f.turns.get(card)
+        if turns is None:
+            player = state.players[seat]
+            turns = f.turns[card] = sum(deficit(state, seat, f, player) for deficit in t.deficits[card])
+        return turns
     pl = state.players[seat] if reads & _PLAYER else None
     key: tuple = (card, seat, id(f) if reads & _FACTS else 0, id(pl))
     if reads & _OTHER_READS:
@@ -521,8 +529,25 @@ def fast_scores(state: GameState, facts: list[_Seat] | None = None) -> tuple[int
     return tuple(rest + facts[seat].fort_vp for seat, rest in enumerate(_scores_off_board(state)))
 
 
+_scores_memo: dict[int, tuple[tuple, object, object, tuple, tuple[int, ...]]] = {}
+
+
 def _scores_off_board(state: GameState) -> tuple[int, ...]:
-    """Every seat's score but its Forts': Ritual, Devoured, Upgrades and Dreams (the King's own)."""
+    """Every seat's score but its Forts': Ritual, Devoured, Upgrades and Dreams (the King's own),
+    remembered by the identity of the players (and the King, the config), else by each player's."""
+    players, king, config = state.players, state.king, state.config
+    rest = (state.stage, state.devoured_shadows, state.pack)
+    known = _scores_memo.get(id(players))
+    if known is not None and known[0] is players and known[1] is king and known[2] is config and known[3] == rest:
+        return known[4]
+    scores = _scores_of_players(state)
+    if len(_scores_memo) >= _MEMO:
+        _scores_memo.clear()
+    _scores_memo[id(players)] = (players, king, config, rest, scores)
+    return scores
+
+
+def _scores_of_players(state: GameState) -> tuple[int, ...]:
     t = tables(state.pack)
     devoured = _devoured_vp(state)
     king = state.king
