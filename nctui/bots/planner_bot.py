@@ -47,6 +47,7 @@ class _Tables:
     def __init__(self, pack_id: str) -> None:
         p = get_pack(pack_id)
         c = p.cards
+        self.pack = pack_id
         self.dreams = {d.id: d for d in c.dreams}
         self.dev = {d.id: d for d in c.development}
         self.ritual = p.tracks.ritual
@@ -560,39 +561,41 @@ def _scores_of_players(state: GameState) -> tuple[int, ...]:
     return tuple(out)
 
 
-_player_vp_memo: dict[int, tuple[object, _Tables, int]] = {}
+_player_vp_memo: dict[tuple, int] = {}
 
 
 def _player_vp(t: _Tables, pl) -> int:
-    """A player's Ritual, Upgrade and Dream VP, remembered by the identity of its state."""
-    known = _player_vp_memo.get(id(pl))
-    if known is not None and known[0] is pl and known[1] is t:
-        return known[2]
-    top = len(t.ritual_vp) - 1
-    vp = sum(t.ritual_vp[min(b, top)] for b in pl.ritual_best) + t.display(pl.display)[0] + sum(
-        t.dreams[c].vp for c in pl.dreams_played)
-    if len(_player_vp_memo) >= _MEMO:
-        _player_vp_memo.clear()
-    _player_vp_memo[id(pl)] = (pl, t, vp)
+    """A player's Ritual, Upgrade and Dream VP, remembered by what they read (its Ritual markers'
+    best spaces, its display, its Dreams played)."""
+    key = (t.pack, pl.ritual_best, pl.display, pl.dreams_played)
+    vp = _player_vp_memo.get(key)
+    if vp is None:
+        top = len(t.ritual_vp) - 1
+        vp = sum(t.ritual_vp[min(b, top)] for b in pl.ritual_best) + t.display(pl.display)[0] + sum(
+            t.dreams[c].vp for c in pl.dreams_played)
+        if len(_player_vp_memo) >= _MEMO:
+            _player_vp_memo.clear()
+        _player_vp_memo[key] = vp
     return vp
 
 
-_king_vp_memo: dict[int, tuple[object, object, object, _Tables, int]] = {}
+_king_vp_memo: dict[tuple, int] = {}
 
 
 def _king_vp(state: GameState, t: _Tables, pl) -> int:
-    """The King's Ritual and Dream VP and its extras (``scoring``), remembered by the identity
-    of the King's state, its player state and the config."""
-    king, config = state.king, state.config
-    known = _king_vp_memo.get(id(king))
-    if known is not None and known[0] is king and known[1] is pl and known[2] is config and known[3] is t:
-        return known[4]
-    top = len(t.ritual_vp) - 1
-    vp = (sum(t.ritual_vp[min(b, top)] for b in pl.ritual_best)
-          + scoring.king_dream_vp(state) + scoring.king_extra_vp(state))
-    if len(_king_vp_memo) >= _MEMO:
-        _king_vp_memo.clear()
-    _king_vp_memo[id(king)] = (king, pl, config, t, vp)
+    """The King's Ritual and Dream VP and its extras (``scoring``), remembered by what they read:
+    its markers, its completed Dreams, its hand, its Reward tiles, the difficulty."""
+    king = state.king
+    assert king is not None
+    key = (state.pack, king.seat, pl.ritual_best, king.completed, king.hand, pl.tiles, state.config.difficulty)
+    vp = _king_vp_memo.get(key)
+    if vp is None:
+        top = len(t.ritual_vp) - 1
+        vp = (sum(t.ritual_vp[min(b, top)] for b in pl.ritual_best)
+              + scoring.king_dream_vp(state) + scoring.king_extra_vp(state))
+        if len(_king_vp_memo) >= _MEMO:
+            _king_vp_memo.clear()
+        _king_vp_memo[key] = vp
     return vp
 
 

@@ -53,8 +53,19 @@ def _symbols(pack_id: str, side_id: str) -> dict[str, str]:
 
 
 def adjacent(state: GameState, area: str) -> tuple[str, ...]:
-    """Areas in play adjacent to ``area`` (covered areas are not in play)."""
-    return _neighbours(state.pack, state.board_side, tuple(area_index(state)))[area]
+    """Areas in play adjacent to ``area`` (covered areas are not in play). The table of a game's
+    areas in play is remembered by the identity of its area index (one per set of ids)."""
+    index = area_index(state)
+    known = _near_memo.get(id(index))
+    if known is None or known[0] is not index or known[1] != state.pack or known[2] != state.board_side:
+        near = _neighbours(state.pack, state.board_side, tuple(index))
+        if len(_near_memo) >= _MEMO_SIZE:
+            _near_memo.clear()
+        known = _near_memo[id(index)] = (index, state.pack, state.board_side, near)
+    return known[3][area]
+
+
+_near_memo: dict[int, tuple[dict[str, int], str, str, dict[str, tuple[str, ...]]]] = {}
 
 
 @cache
