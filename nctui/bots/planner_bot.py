@@ -33,7 +33,7 @@ from ..engine import actions as A, board, scoring
 from ..engine.conflict import card_limit
 from ..engine.flow import advance, apply
 from ..engine.nightmares import devoured_total, threshold
-from ..engine.state import BASIC_COMBAT, HAND_LIMIT, GameState
+from ..engine.state import BASIC_COMBAT, HAND_LIMIT, GameState, Outcome
 from ..engine.views import View, fight_of as _fight, player_view, resample
 from ..engine.work import ClimbPayWork, Fight
 
@@ -189,7 +189,8 @@ def _board_facts(state: GameState) -> list[_Seat]:
             if n:
                 f = facts[seat]
                 f.followers += n
-                f.max_in_area = max(f.max_in_area, n)
+                if n > f.max_in_area:
+                    f.max_in_area = n
                 if seat != owner:
                     f.present += 1
                     f.present_ids.append(a.id)
@@ -351,6 +352,11 @@ def dream_turns(state: GameState, seat: int, card: str, f: _Seat | None = None) 
 _OTHER_READS = _TURN | _NIGHTMARES | _STAGE
 
 
+def _turns_needed(deficits: tuple[DeficitFn, ...], state: GameState, seat: int, f: _Seat) -> float:
+    player = state.players[seat]
+    return sum(deficit(state, seat, f, player) for deficit in deficits)
+
+
 def _dream_turns(t: _Tables, state: GameState, seat: int, card: str, f: _Seat) -> float:
     """``dream_turns``, remembered by what the card's conditions read (``_reads``): the seat's
     facts and player state by identity (the facts are remembered by the identity of the areas),
@@ -359,8 +365,7 @@ def _dream_turns(t: _Tables, state: GameState, seat: int, card: str, f: _Seat) -
     if reads == _FACTS:  # remembered with the facts themselves
         turns = f.turns.get(card)
         if turns is None:
-            player = state.players[seat]
-            turns = f.turns[card] = sum(deficit(state, seat, f, player) for deficit in t.deficits[card])
+            turns = f.turns[card] = _turns_needed(t.deficits[card], state, seat, f)
         return turns
     pl = state.players[seat] if reads & _PLAYER else None
     key: tuple = (card, seat, id(f) if reads & _FACTS else 0, id(pl))
@@ -372,8 +377,7 @@ def _dream_turns(t: _Tables, state: GameState, seat: int, card: str, f: _Seat) -
     known = _turns_memo.get(key)
     if known is not None and (known[0] is f or not reads & _FACTS) and known[1] is pl:
         return known[2]
-    player = state.players[seat]
-    turns = sum(deficit(state, seat, f, player) for deficit in t.deficits[card])
+    turns = _turns_needed(t.deficits[card], state, seat, f)
     if len(_turns_memo) >= _TURNS_MEMO:
         _turns_memo.clear()
     _turns_memo[key] = (f if reads & _FACTS else None, pl, turns)
@@ -461,6 +465,12 @@ def _weights_at(g: float) -> tuple[float, float, float, float, float]:
     return w
 
 
+def _dreams_value(t: _Tables, state: GameState, seat: int, held: tuple[str, ...], f: _Seat, my_turns: float) -> float:
+    """The Dream cards in hand (``dream_value`` each, summed in order)."""
+    dreams = t.dreams
+    return sum(_dream_value(t, state, seat, c, f, my_turns) for c in held if c in dreams)
+
+
 def seat_value(state: GameState, seat: int, f: _Seat, score: int, g: float, my_turns: float, *, own: bool) -> float:
     """Everything a seat has that is or will become VP, in VP."""
     pl = state.players[seat]
@@ -472,8 +482,7 @@ def seat_value(state: GameState, seat: int, f: _Seat, score: int, g: float, my_t
     value += t.display(pl.display)[1] * W.upgrade * g
     if own:
         value += _hand_value(state.pack, pl.hand, g)
-        dreams = t.dreams
-        value += sum(_dream_value(t, state, seat, c, f, my_turns) for c in pl.dreams if c in dreams)
+        value += _dreams_value(t, state, seat, pl.dreams, f, my_turns)
         value += _pending(state, seat)
     else:
         value += (len(pl.hand) * W.opponent_hand + len(pl.dreams) * W.opponent_dream) * g
@@ -483,15 +492,18 @@ def seat_value(state: GameState, seat: int, f: _Seat, score: int, g: float, my_t
 _hand_memo: dict[tuple[str, tuple[str, ...], float], float] = {}
 
 
+def _hand_sum(t: _Tables, hand: tuple[str, ...], g: float) -> float:
+    values = sorted((t.card_value(c, g) for c in hand), reverse=True)
+    return sum(values[:HAND_LIMIT - 1]) + sum(values[HAND_LIMIT - 1:]) * 0.3
+
+
 def _hand_value(pack: str, hand: tuple[str, ...], g: float) -> float:
     """The seat's own Development cards: the best up to the hand limit, the rest at 30 %."""
     key = (pack, hand, g)
     known = _hand_memo.get(key)
     if known is not None:
         return known
-    t = tables(pack)
-    values = sorted((t.card_value(c, g) for c in hand), reverse=True)
-    value = sum(values[:HAND_LIMIT - 1]) + sum(values[HAND_LIMIT - 1:]) * 0.3
+    value = _hand_sum(tables(pack), hand, g)
     if len(_hand_memo) >= _MEMO:
         _hand_memo.clear()
     _hand_memo[key] = value
@@ -527,7 +539,7 @@ def fast_scores(state: GameState, facts: list[_Seat] | None = None) -> tuple[int
     Forts' VP from the board facts (``board_facts(state)``, remembered by the areas), the rest
     remembered by the identity of each player's state and the King's."""
     facts = facts or board_facts(state)
-    return tuple(rest + facts[seat].fort_vp for seat, rest in enumerate(_scores_off_board(state)))
+    return tuple(rest + f.fort_vp for rest, f in zip(_scores_off_board(state), facts))
 
 
 _scores_memo: dict[int, tuple[tuple, object, object, tuple, tuple[int, ...]]] = {}
@@ -561,6 +573,15 @@ def _scores_of_players(state: GameState) -> tuple[int, ...]:
     return tuple(out)
 
 
+def _ritual_points(t: _Tables, best: tuple[int, int]) -> int:
+    top = len(t.ritual_vp) - 1
+    return sum(t.ritual_vp[min(b, top)] for b in best)
+
+
+def _dreams_points(t: _Tables, played: tuple[str, ...]) -> int:
+    return sum(t.dreams[c].vp for c in played)
+
+
 _player_vp_memo: dict[tuple, int] = {}
 
 
@@ -570,9 +591,7 @@ def _player_vp(t: _Tables, pl) -> int:
     key = (t.pack, pl.ritual_best, pl.display, pl.dreams_played)
     vp = _player_vp_memo.get(key)
     if vp is None:
-        top = len(t.ritual_vp) - 1
-        vp = sum(t.ritual_vp[min(b, top)] for b in pl.ritual_best) + t.display(pl.display)[0] + sum(
-            t.dreams[c].vp for c in pl.dreams_played)
+        vp = _ritual_points(t, pl.ritual_best) + t.display(pl.display)[0] + _dreams_points(t, pl.dreams_played)
         if len(_player_vp_memo) >= _MEMO:
             _player_vp_memo.clear()
         _player_vp_memo[key] = vp
@@ -590,23 +609,25 @@ def _king_vp(state: GameState, t: _Tables, pl) -> int:
     key = (state.pack, king.seat, pl.ritual_best, king.completed, king.hand, pl.tiles, state.config.difficulty)
     vp = _king_vp_memo.get(key)
     if vp is None:
-        top = len(t.ritual_vp) - 1
-        vp = (sum(t.ritual_vp[min(b, top)] for b in pl.ritual_best)
-              + scoring.king_dream_vp(state) + scoring.king_extra_vp(state))
+        vp = _ritual_points(t, pl.ritual_best) + scoring.king_dream_vp(state) + scoring.king_extra_vp(state)
         if len(_king_vp_memo) >= _MEMO:
             _king_vp_memo.clear()
         _king_vp_memo[key] = vp
     return vp
 
 
+def _final_value(outcome: Outcome, seat: int) -> float:
+    totals = [s.total for s in outcome.scores]
+    best_other = max(t for i, t in enumerate(totals) if i != seat)
+    won = seat in outcome.winners
+    return totals[seat] - 0.6 * best_other + (W.win if won else 0.0)
+
+
 def evaluate(state: GameState, seat: int) -> float:
     """The position for ``seat``: its value minus its strongest opponent's (part weight), in VP."""
     n = len(state.players)
     if state.outcome is not None:
-        totals = [s.total for s in state.outcome.scores]
-        best_other = max(t for i, t in enumerate(totals) if i != seat)
-        won = seat in state.outcome.winners
-        return totals[seat] - 0.6 * best_other + (W.win if won else 0.0)
+        return _final_value(state.outcome, seat)
     facts = board_facts(state)
     sc = fast_scores(state, facts)
     my_turns = remaining_turns(state) / max(1, n)
