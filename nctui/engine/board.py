@@ -178,8 +178,10 @@ def controller(a: AreaState) -> int:
 def sides_in(a: AreaState) -> tuple[int, ...]:
     """The sides with units and/or Forts in an area: seats in order, then the Shadows."""
     owner = a.fort_owner  # ``present`` for each seat, inlined
-    seats = tuple(s for s, n in enumerate(a.followers) if n > 0 or owner == s)
-    return seats + ((SHADOWS_SIDE,) if a.shadows else ())
+    sides = [s for s, n in enumerate(a.followers) if n > 0 or s == owner]
+    if a.shadows:
+        sides.append(SHADOWS_SIDE)
+    return tuple(sides)
 
 
 def present(a: AreaState, seat: int) -> bool:

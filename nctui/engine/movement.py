@@ -32,7 +32,12 @@ CONVERSIONS = "CONVERSIONS"
 
 def can_leave(a: AreaState, seat: int) -> bool:
     """MP: a Follower cannot move out of an area with opponent Followers or Shadows."""
-    return a.shadows == 0 and not any(n for s, n in enumerate(a.followers) if s != seat)
+    if a.shadows:
+        return False
+    for s, n in enumerate(a.followers):  # a loop, not a generator: asked for every area after every step
+        if n and s != seat:
+            return False
+    return True
 
 
 def follower_fits(state: GameState, seat: int, source: str, to: str) -> bool:
@@ -47,8 +52,13 @@ def follower_moves(state: GameState, seat: int) -> tuple[MoveFollower, ...]:
     after every decision; building a refusal for each move refused took most of the time)."""
     limit = units.limit_in(state, seat)
     index, areas = board.area_index(state), state.areas
-    return tuple(MoveFollower(source=a.id, to=b) for a in areas if a.followers[seat] and can_leave(a, seat)
-                 for b in board.adjacent(state, a.id) if limit(b, a.id) > areas[index[b]].followers[seat])
+    moves = []
+    for a in areas:
+        if a.followers[seat] and can_leave(a, seat):
+            for b in board.adjacent(state, a.id):
+                if limit(b, a.id) > areas[index[b]].followers[seat]:
+                    moves.append(MoveFollower(source=a.id, to=b))
+    return tuple(moves)
 
 
 def shaper_destinations(state: GameState, seat: int, anywhere: bool = False) -> tuple[str, ...]:
