@@ -10,12 +10,12 @@ from collections import Counter
 
 import pytest
 
-from nctui.engine import fortify, new_game, nightmares, steps_basic
-from nctui.engine.actions import BuildFortLevel, DevourUnit, PayFollower, PlayPloy, PlayUpgrade
+from nctui.engine import board, cards, fortify, movement, new_game, nightmares, steps_basic
+from nctui.engine.actions import BuildFortLevel, ConvertUnit, DevourUnit, PayFollower, PlayPloy, PlayUpgrade
 from nctui.engine.flow import advance, apply, step
 from nctui.engine.rules import legal, with_stop
 from nctui.engine.table import RULES
-from nctui.engine.work import DevourWork, FortPayWork, FortWork, PloyWork, UpgradeWork
+from nctui.engine.work import ConvertWork, DevourWork, FortPayWork, FortWork, PloyWork, ProduceWork, UpgradeWork
 from nctui.simulate import make_config
 
 
@@ -40,6 +40,22 @@ def _by_refusal(state, w):
             return ()
         return with_stop(legal(state, w, (BuildFortLevel(area=a.id) for a in state.areas), fortify._build_refusal),
                          not w.must)
+    if isinstance(w, ProduceWork):
+        if w.left <= 0:
+            return ()
+        if w.mode == "each":
+            return steps_basic._produce_candidates(state, w)
+        return steps_basic.placing(state, w.seat, lambda s: legal(s, w, steps_basic._produce_candidates(s, w),
+                                                                  steps_basic._produce_refusal), not w.must)
+    if isinstance(w, ConvertWork):
+        if w.left <= 0:
+            return ()
+
+        def conversions(s):
+            candidates = (ConvertUnit(area=a.id, side=side) for a in s.areas for side in (*range(len(s.players)), -2))
+            return legal(s, w.seat, candidates, lambda s, seat, c: movement.conversion_refusal(s, seat, w.where, c))
+
+        return steps_basic.placing(state, w.seat, conversions, not w.must)
     assert isinstance(w, DevourWork)
     if w.left <= 0:
         return ()
@@ -48,7 +64,14 @@ def _by_refusal(state, w):
     return with_stop(legal(state, w, candidates, nightmares._devour_refusal), not w.must)
 
 
-WORKS = (UpgradeWork, PloyWork, FortPayWork, FortWork, DevourWork)
+def test_the_ploys_with_an_effect_are_those_cards_names():
+    state = new_game(make_config(players=2, seed=1)).state
+    expected = {d.id for d in board.get_pack(state.pack).cards.development
+                if cards.is_ploy(state, d.id) and cards.development(state, d.id).effect is not None}
+    assert steps_basic._ploys_with_effect(state.pack) == expected and expected
+
+
+WORKS = (UpgradeWork, PloyWork, FortPayWork, FortWork, DevourWork, ProduceWork, ConvertWork)
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
@@ -63,7 +86,7 @@ def test_options_are_the_candidates_the_refusal_lets_through(players):
                 assert RULES[type(w)].options(state, w) == _by_refusal(state, w), type(w).__name__
                 seen[type(w).__name__] += 1
             state = step(state, rng.choice(state.decision.options)).state
-    assert all(seen[w.__name__] for w in WORKS), seen
+    assert all(seen[w.__name__] for w in WORKS if w is not ConvertWork or players > 1), seen
 
 
 @pytest.mark.parametrize("players", [1, 2, 3])

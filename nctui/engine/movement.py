@@ -79,9 +79,14 @@ def enemy_sides(state: GameState, seat: int) -> tuple[int, ...]:
 def conversions(state: GameState, seat: int, where: str) -> tuple[ConvertUnit, ...]:
     """Where the effect lets the Shaper convert, each enemy unit your own Follower may supplant:
     one from your supply, within your Unit Limit there."""
-    return tuple(c for area_id in board.areas_matching(state, seat, where)
-                 for c in (ConvertUnit(area=area_id, side=s) for s in enemy_sides(state, seat))
-                 if conversion_refusal(state, seat, where, c) is None)
+    # the predicates of ``conversion_refusal``: the candidates are in play, of an enemy side and in
+    # the effect's areas by construction
+    if units.supply(state, seat) <= 0:
+        return ()
+    sides = enemy_sides(state, seat)
+    return tuple(ConvertUnit(area=area_id, side=s) for area_id in board.areas_matching(state, seat, where)
+                 for s in sides
+                 if units.count(board.area(state, area_id), s) and units.room(state, seat, area_id) > 0)
 
 
 # ---------------------------------------------------------------------------------------------

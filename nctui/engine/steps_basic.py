@@ -8,6 +8,7 @@ decisions, leaves a Work whose rule (``*_RULE``) asks them.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 
 from msgspec.structs import replace
 
@@ -222,7 +223,9 @@ def _produce_options(state: GameState, w: ProduceWork) -> tuple[Action, ...]:
         return ()
     if w.mode == "each":  # every area produces: only the order is chosen
         return _produce_candidates(state, w)
-    return placing(state, w.seat, lambda s: legal(s, w, _produce_candidates(s, w), _produce_refusal),
+    # the predicates of ``_produce_refusal``: the candidates are in play and the effect's areas by
+    # construction, so each one that can produce (``legal`` listed the same, refusing the others)
+    return placing(state, w.seat, lambda s: tuple(c for c in _produce_candidates(s, w) if can_produce(s, c.area)),
                    not w.must)
 
 
@@ -494,7 +497,14 @@ def _ploy_options(state: GameState, w: PloyWork) -> tuple[Action, ...]:
 
 
 def _is_ploy_with_effect(state: GameState, card: str) -> bool:
-    return cards.is_ploy(state, card) and cards.development(state, card).effect is not None
+    return card in _ploys_with_effect(state.pack)
+
+
+@lru_cache(maxsize=8)
+def _ploys_with_effect(pack_id: str) -> frozenset[str]:
+    """The pack's Ploys that have an effect (``cards.is_ploy`` and an effect)."""
+    return frozenset(d.id for d in board.get_pack(pack_id).cards.development
+                     if d.kind == "ploy" and d.effect is not None)
 
 
 def _ploy_refusal(state: GameState, w: PloyWork, action: PlayPloy) -> Refusal:
