@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from nctui.bots import BOTS, GreedyBot, PlannerBot, RandomBot
-from nctui.engine import actions as A, apply, legal_actions, new_game, player_view, step
+from nctui.bots import BOTS, GreedyBot, PlannerBot, RandomBot, planner_bot
+from nctui.engine import actions as A, apply, board, legal_actions, new_game, player_view, step
 from nctui.engine.invariants import violations
 from nctui.engine.ops import set_player
 from nctui.simulate import make_config
@@ -95,19 +95,26 @@ class _Forgetful(dict):
         pass
 
 
-def test_the_planners_memo_tables_change_no_choice(monkeypatch):
-    """The look ahead remembers the quick policy's choice and the evaluation by position while its
-    guess at the hidden cards is kept (counting the same engine steps): the same game without the
-    tables."""
-    _, moves = _planner_game(2, seed=3)
+# The evaluation's memo tables, by identity or value of the parts of the state each piece reads.
+_EVALUATION_MEMOS = ("_facts_memo", "_turns_memo", "_hand_memo", "_player_vp_memo", "_king_vp_memo", "_scores_memo")
+
+
+@pytest.mark.parametrize("players", [1, 2])
+def test_the_planners_memo_tables_change_no_choice(monkeypatch, players):
+    """The look ahead remembers the quick policy's choice by position while its guess at the
+    hidden cards is kept (counting the same engine steps), and the evaluation remembers its
+    pieces by the parts of the state they read: the same game without the tables."""
+    _, moves = _planner_game(players, seed=3)
     init = PlannerBot.__init__
 
     def forgetful(self, *args, **kwargs):
         init(self, *args, **kwargs)
-        self._quick_memo, self._eval_memo = _Forgetful(), _Forgetful()
+        self._quick_memo = _Forgetful()
 
     monkeypatch.setattr(PlannerBot, "__init__", forgetful)
-    assert _planner_game(2, seed=3)[1] == moves
+    for name in _EVALUATION_MEMOS:
+        monkeypatch.setattr(planner_bot, name, _Forgetful())
+    assert _planner_game(players, seed=3)[1] == moves
 
 
 def _guesses(monkeypatch, keep_guess: bool) -> tuple[int, int, int]:
@@ -203,3 +210,25 @@ def test_the_planner_beats_random_play():
             state = step(state, bots[seat].choose(player_view(state, seat))).state
         wins += state.outcome.winners == (planner_seat,)
     assert wins >= 8
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_the_planners_board_facts_count_as_the_rules_do(players):
+    """``board_facts`` (one pass, ``board.controller`` inlined, empty areas skipped) against the
+    rules' own queries, at every decision of a seeded random game."""
+    state = new_game(make_config(players=players, seed=40 + players)).state
+    bot = RandomBot(players)
+    while state.decision is not None:
+        facts = planner_bot._board_facts(state)
+        for seat, f in enumerate(facts):
+            controlled = [a.id for a in state.areas if board.controller(a) == seat]
+            present = [a.id for a in state.areas if board.present(a, seat)]
+            forts = sorted((a.fort_levels for a in state.areas if a.fort_owner == seat), reverse=True)
+            assert sorted(f.controlled_ids) == sorted(controlled) and f.controlled == len(controlled)
+            assert sorted(f.present_ids) == sorted(present) and f.present == len(present)
+            assert f.forts == forts and f.fort_levels == sum(forts)
+            assert f.fort_vp == sum(level - 1 for level in forts if level >= 2)
+            assert f.followers == sum(a.followers[seat] for a in state.areas)
+            assert f.max_in_area == max(a.followers[seat] for a in state.areas)
+            assert f.symbols == len({board.symbol_of(state, a) for a in controlled})
+        state = step(state, bot.choose(player_view(state, state.decision.seat))).state

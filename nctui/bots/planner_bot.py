@@ -21,7 +21,9 @@ game between bots depends only on the seeds.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 
 import msgspec
 
@@ -29,9 +31,9 @@ from ..content import schema as cs
 from ..content.loader import get_pack
 from ..engine import actions as A, board, scoring
 from ..engine.conflict import card_limit
-from ..engine.flow import apply
+from ..engine.flow import advance, apply
 from ..engine.nightmares import devoured_total, threshold
-from ..engine.state import BASIC_COMBAT, HAND_LIMIT, GameState
+from ..engine.state import BASIC_COMBAT, HAND_LIMIT, GameState, Outcome
 from ..engine.views import View, fight_of as _fight, player_view, resample
 from ..engine.work import ClimbPayWork, Fight
 
@@ -45,6 +47,7 @@ class _Tables:
     def __init__(self, pack_id: str) -> None:
         p = get_pack(pack_id)
         c = p.cards
+        self.pack = pack_id
         self.dreams = {d.id: d for d in c.dreams}
         self.dev = {d.id: d for d in c.development}
         self.ritual = p.tracks.ritual
@@ -62,6 +65,8 @@ class _Tables:
         self.card_slope = {d.id: 0.25 + 0.08 * (d.combat.attack + d.combat.defense)
                            + (0.25 + 0.4 * d.vp if d.kind == "upgrade" else 0.1) for d in c.development}
         self.display_memo: dict[int, tuple[tuple, int, int]] = {}  # id(display) -> (display, VP, upgrades)
+        self.dream_reads = {d.id: _reads(d.needs) for d in c.dreams}  # what each Dream's conditions read
+        self.deficits = {d.id: tuple(_deficit_of(n) for n in d.needs) for d in c.dreams}
 
     def card_value(self, card: str, g: float) -> float:
         """A Development card in hand: what it may still do (an Upgrade to play, a Ploy, its
@@ -134,19 +139,23 @@ class _Seat:
         "controlled_ids",
         "followers",
         "fort_levels",
+        "fort_vp",
         "forts",
         "max_in_area",
         "present",
         "present_ids",
         "symbols",
+        "turns",
     )
 
     def __init__(self) -> None:
         self.controlled = self.present = self.followers = self.fort_levels = self.max_in_area = 0
+        self.fort_vp = 0  # VP of the Forts of 2 levels or more owned (``scoring``: a level beyond the first)
         self.forts: list[int] = []
         self.symbols = 0
         self.controlled_ids: list[str] = []
         self.present_ids: list[str] = []
+        self.turns: dict[str, float] = {}  # dream_turns of the Dream cards that read these facts alone
 
 
 _facts_memo: dict[int, tuple[tuple, str, str, list[_Seat]]] = {}
@@ -169,13 +178,19 @@ def board_facts(state: GameState) -> list[_Seat]:
 def _board_facts(state: GameState) -> list[_Seat]:
     facts = [_Seat() for _ in state.players]
     symbols: list[set[str]] = [set() for _ in state.players]
+    symbol_of = board.symbols(state)
     for a in state.areas:
         owner = a.fort_owner
+        if owner < 0 and not a.fort_levels and not any(a.followers):
+            continue  # no Follower and no Fort: nothing for any seat (controlled by the Shadows or nobody)
+        if a.fort_levels >= 2:
+            facts[owner].fort_vp += a.fort_levels - 1
         for seat, n in enumerate(a.followers):
             if n:
                 f = facts[seat]
                 f.followers += n
-                f.max_in_area = max(f.max_in_area, n)
+                if n > f.max_in_area:
+                    f.max_in_area = n
                 if seat != owner:
                     f.present += 1
                     f.present_ids.append(a.id)
@@ -185,12 +200,16 @@ def _board_facts(state: GameState) -> list[_Seat]:
             f.forts.append(a.fort_levels)
             f.present += 1
             f.present_ids.append(a.id)
-        c = board.controller(a)
+        if a.fort_levels > 0:  # ``board.controller``, inlined (a seat, or -1 for the Shadows, a tie, nobody)
+            c = owner
+        else:
+            best = max(a.followers)
+            c = a.followers.index(best) if best > a.shadows and a.followers.count(best) == 1 else -1
         if c >= 0:
             f = facts[c]
             f.controlled += 1
             f.controlled_ids.append(a.id)
-            symbols[c].add(board.symbol_of(state, a.id))
+            symbols[c].add(symbol_of[a.id])
     for f, syms in zip(facts, symbols):
         f.symbols = len(syms)
         f.forts.sort(reverse=True)
@@ -221,65 +240,161 @@ def _matching(state: GameState, seat: int, where: str, ids: list[str]) -> int:
     return sum(1 for a in ids if a in allowed)
 
 
-def _deficit(state: GameState, seat: int, f: _Seat, need: object) -> float:
-    """About how many of the seat's turns it needs to meet one Dream condition (0: met)."""
-    pl = state.players[seat]
+DeficitFn = Callable[[GameState, int, "_Seat", Any], float]
+
+
+def _deficit_of(need: object) -> DeficitFn:
+    """About how many of the seat's turns it needs to meet one Dream condition (0: met), as a
+    function of (state, seat, the seat's board facts, its player state), made once per condition
+    (``_Tables.deficits``)."""
     match need:
+        case cs.ControlAreas(count=count, where="any"):
+            return lambda state, seat, f, pl: max(0, count - len(f.controlled_ids)) * 1.0
         case cs.ControlAreas(count=count, where=where):
-            return max(0, count - _matching(state, seat, where, f.controlled_ids)) * (1.0 if where == "any" else 1.4)
+            return lambda state, seat, f, pl: max(0, count - _matching(state, seat, where, f.controlled_ids)) * 1.4
         case cs.ControlSymbols(count=count):
-            return max(0, count - f.symbols) * 1.2
+            return lambda state, seat, f, pl: max(0, count - f.symbols) * 1.2
+        case cs.PresenceAreas(count=count, where="any"):
+            return lambda state, seat, f, pl: max(0, count - len(f.present_ids)) * 0.6
         case cs.PresenceAreas(count=count, where=where):
-            return max(0, count - _matching(state, seat, where, f.present_ids)) * (0.6 if where == "any" else 1.2)
+            return lambda state, seat, f, pl: max(0, count - _matching(state, seat, where, f.present_ids)) * 1.2
         case cs.FollowersInArea(count=count):
-            return max(0, count - f.max_in_area) * 0.7
+            return lambda state, seat, f, pl: max(0, count - f.max_in_area) * 0.7
         case cs.FollowersOnBoard(count=count):
-            return max(0, count - f.followers) * 0.5
+            return lambda state, seat, f, pl: max(0, count - f.followers) * 0.5
         case cs.FortLevels(count=count):
-            return max(0, count - f.fort_levels) * 0.7
+            return lambda state, seat, f, pl: max(0, count - f.fort_levels) * 0.7
         case cs.FortsWithLevels(levels=levels, count=count):
-            forts = f.forts + [0] * count
-            return sum(max(0, levels - lv) for lv in forts[:count]) * 0.7 + max(0, count - len(f.forts)) * 0.8
+            def forts_with_levels(state: GameState, seat: int, f: _Seat, pl: Any) -> float:
+                forts = f.forts + [0] * count
+                return sum(max(0, levels - lv) for lv in forts[:count]) * 0.7 + max(0, count - len(f.forts)) * 0.8
+            return forts_with_levels
         case cs.RitualReached(space=space, both=both):
-            gaps = sorted(max(0, space - r) for r in pl.ritual)
-            return (sum(gaps) if both else gaps[0]) * 0.4
+            def ritual_reached(state: GameState, seat: int, f: _Seat, pl: Any) -> float:
+                gaps = sorted(max(0, space - r) for r in pl.ritual)
+                return (sum(gaps) if both else gaps[0]) * 0.4
+            return ritual_reached
         case cs.LimboAtLeast(count=count):
-            return max(0, count - pl.limbo) * 1.2
+            return lambda state, seat, f, pl: max(0, count - pl.limbo) * 1.2
         case cs.HandAtLeast(count=count):
-            return max(0, count - len(pl.hand)) * 0.6
+            return lambda state, seat, f, pl: max(0, count - len(pl.hand)) * 0.6
         case cs.UpgradesPlayed(count=count):
-            have = sum(1 for stack in pl.display for c in stack[1:] if c in tables(state.pack).dev)
-            short = max(0, count - have)
-            dev = tables(state.pack).dev
-            in_hand = sum(1 for c in pl.hand if (d := dev.get(c)) is not None and d.kind == "upgrade")
-            return min(short, in_hand) * 0.7 + max(0, short - in_hand) * 1.6
+            def upgrades_played(state: GameState, seat: int, f: _Seat, pl: Any) -> float:
+                dev = tables(state.pack).dev
+                have = sum(1 for stack in pl.display for c in stack[1:] if c in dev)
+                short = max(0, count - have)
+                in_hand = sum(1 for c in pl.hand if (d := dev.get(c)) is not None and d.kind == "upgrade")
+                return min(short, in_hand) * 0.7 + max(0, short - in_hand) * 1.6
+            return upgrades_played
         case cs.ShaperIn(where=where):
-            return 0.0 if pl.shaper in board.areas_matching(state, seat, where) else 0.8
+            return lambda state, seat, f, pl: 0.0 if pl.shaper in board.areas_matching(state, seat, where) else 0.8
         case cs.NoShadowsAdjacentFortress():
-            fortress = board.areas_matching(state, seat, "fortress")
-            near = set(fortress).union(*(board.adjacent(state, a) for a in fortress))
-            return sum(board.area(state, a).shadows for a in near) * 0.6
+            def no_shadows(state: GameState, seat: int, f: _Seat, pl: Any) -> float:
+                fortress = board.areas_matching(state, seat, "fortress")
+                near = set(fortress).union(*(board.adjacent(state, a) for a in fortress))
+                return sum(board.area(state, a).shadows for a in near) * 0.6
+            return no_shadows
         case cs.ConflictsWon(count=count):
-            return max(0, count - pl.conflicts_won) * W.conflict_turns
+            return lambda state, seat, f, pl: max(0, count - pl.conflicts_won) * W.conflict_turns
         case cs.DevouredAtLeast(count=count):
-            return max(0, count - pl.devoured) * (0.7 if state.stage >= 2 else 1.5) + (0 if state.stage >= 2 else 3)
-    return 3.0
+            return lambda state, seat, f, pl: (max(0, count - pl.devoured) * (0.7 if state.stage >= 2 else 1.5)
+                                               + (0 if state.stage >= 2 else 3))
+    return lambda state, seat, f, pl: 3.0
+
+
+# What a Dream condition reads of the state (``_deficit_of``), besides the content pack: the seat's
+# board facts (so ``state.areas``), its player state, the Turn track (Marked areas), the
+# Nightmares' places, the stage.
+_FACTS, _PLAYER, _TURN, _NIGHTMARES, _STAGE = 1, 2, 4, 8, 16
+_EVERYTHING = _FACTS | _PLAYER | _TURN | _NIGHTMARES | _STAGE
+
+
+def _where_reads(where: str) -> int:
+    """What ``_matching``/``board.areas_matching`` read for an area filter, besides the areas."""
+    if where in ("marked", "marked_or_fort"):
+        return _TURN
+    if where in ("shaper", "adjacent_shaper"):
+        return _PLAYER
+    if where == "nightmare":
+        return _NIGHTMARES
+    return 0
+
+
+def _reads(needs: tuple) -> int:
+    out = 0
+    for need in needs:
+        match need:
+            case cs.ControlAreas(where=where) | cs.PresenceAreas(where=where):
+                out |= _FACTS | _where_reads(where)
+            case (cs.ControlSymbols() | cs.FollowersInArea() | cs.FollowersOnBoard() | cs.FortLevels()
+                  | cs.FortsWithLevels() | cs.NoShadowsAdjacentFortress()):
+                out |= _FACTS
+            case cs.RitualReached() | cs.LimboAtLeast() | cs.HandAtLeast() | cs.UpgradesPlayed() | cs.ConflictsWon():
+                out |= _PLAYER
+            case cs.ShaperIn(where=where):
+                out |= _PLAYER | _FACTS | _where_reads(where)
+            case cs.DevouredAtLeast():
+                out |= _PLAYER | _STAGE
+            case _:
+                out |= _EVERYTHING
+    return out
+
+
+_turns_memo: dict[tuple, tuple[_Seat | None, object, float]] = {}
+_TURNS_MEMO = 4096
 
 
 def dream_turns(state: GameState, seat: int, card: str, f: _Seat | None = None) -> float:
     """About how many of the seat's turns before this Dream card can be played (0: now)."""
-    d = tables(state.pack).dreams[card]
-    f = f or board_facts(state)[seat]
-    return sum(_deficit(state, seat, f, n) for n in d.needs)
+    return _dream_turns(tables(state.pack), state, seat, card, f or board_facts(state)[seat])
+
+
+_OTHER_READS = _TURN | _NIGHTMARES | _STAGE
+
+
+def _turns_needed(deficits: tuple[DeficitFn, ...], state: GameState, seat: int, f: _Seat) -> float:
+    player = state.players[seat]
+    return sum(deficit(state, seat, f, player) for deficit in deficits)
+
+
+def _dream_turns(t: _Tables, state: GameState, seat: int, card: str, f: _Seat) -> float:
+    """``dream_turns``, remembered by what the card's conditions read (``_reads``): the seat's
+    facts and player state by identity (the facts are remembered by the identity of the areas),
+    the rest by value."""
+    reads = t.dream_reads[card]
+    if reads == _FACTS:  # remembered with the facts themselves
+        turns = f.turns.get(card)
+        if turns is None:
+            turns = f.turns[card] = _turns_needed(t.deficits[card], state, seat, f)
+        return turns
+    pl = state.players[seat] if reads & _PLAYER else None
+    key: tuple = (card, seat, id(f) if reads & _FACTS else 0, id(pl))
+    if reads & _OTHER_READS:
+        key += ((state.turn_pos, state.active, state.phase, state.turn_start, state.first_player, len(state.players))
+                if reads & _TURN else None,
+                (state.nightmares, state.nightmare_at, state.commanding) if reads & _NIGHTMARES else None,
+                state.stage if reads & _STAGE else 0)
+    known = _turns_memo.get(key)
+    if known is not None and (known[0] is f or not reads & _FACTS) and known[1] is pl:
+        return known[2]
+    turns = _turns_needed(t.deficits[card], state, seat, f)
+    if len(_turns_memo) >= _TURNS_MEMO:
+        _turns_memo.clear()
+    _turns_memo[key] = (f if reads & _FACTS else None, pl, turns)
+    return turns
 
 
 def dream_value(state: GameState, seat: int, card: str, f: _Seat | None = None, my_turns: float | None = None) -> float:
     """A Dream card in hand: its VP, discounted by how far its conditions are and how few turns
     are left to meet them."""
-    d = tables(state.pack).dreams[card]
-    turns = dream_turns(state, seat, card, f)
     if my_turns is None:
         my_turns = remaining_turns(state) / max(1, len(state.players))
+    return _dream_value(tables(state.pack), state, seat, card, f or board_facts(state)[seat], my_turns)
+
+
+def _dream_value(t: _Tables, state: GameState, seat: int, card: str, f: _Seat, my_turns: float) -> float:
+    d = t.dreams[card]
+    turns = _dream_turns(t, state, seat, card, f)
     if turns > my_turns + 0.5:
         return 0.05 * d.vp
     bonus = 0.3 if d.cathedral and state.config.length == "variable" else 0.0
@@ -334,23 +449,64 @@ def _pending(state: GameState, seat: int) -> float:
     return 0.0
 
 
+_weights_memo: dict[float, tuple[float, float, float, float, float]] = {}
+
+
+def _weights_at(g: float) -> tuple[float, float, float, float, float]:
+    """The weights per area controlled, area present, Follower, Fort level and Ritual step for
+    one ``g`` (computed as ``seat_value`` used to, term by term: the same floats)."""
+    w = _weights_memo.get(g)
+    if w is None:
+        if len(_weights_memo) >= _MEMO:
+            _weights_memo.clear()
+        w = _weights_memo[g] = (W.area[0] + W.area[1] * g, W.presence[0] + W.presence[1] * g,
+                                W.follower[0] + W.follower[1] * g, W.fort_level[0] + W.fort_level[1] * g,
+                                W.ritual_step * g)
+    return w
+
+
+def _dreams_value(t: _Tables, state: GameState, seat: int, held: tuple[str, ...], f: _Seat, my_turns: float) -> float:
+    """The Dream cards in hand (``dream_value`` each, summed in order)."""
+    dreams = t.dreams
+    return sum(_dream_value(t, state, seat, c, f, my_turns) for c in held if c in dreams)
+
+
 def seat_value(state: GameState, seat: int, f: _Seat, score: int, g: float, my_turns: float, *, own: bool) -> float:
     """Everything a seat has that is or will become VP, in VP."""
     pl = state.players[seat]
+    area, presence, follower, fort_level, ritual_step = _weights_at(g)
     value = (score
-             + f.controlled * (W.area[0] + W.area[1] * g) + f.present * (W.presence[0] + W.presence[1] * g)
-             + f.followers * (W.follower[0] + W.follower[1] * g)
-             + f.fort_levels * (W.fort_level[0] + W.fort_level[1] * g)
-             + (pl.limbo * W.limbo + min(pl.supply, 6) * W.supply) * g + _ritual_value(pl, g))
+             + f.controlled * area + f.present * presence + f.followers * follower + f.fort_levels * fort_level
+             + (pl.limbo * W.limbo + min(pl.supply, 6) * W.supply) * g + ritual_step * (pl.ritual[0] + pl.ritual[1]))
     t = tables(state.pack)
     value += t.display(pl.display)[1] * W.upgrade * g
     if own:
-        hand = sorted((t.card_value(c, g) for c in pl.hand), reverse=True)
-        value += sum(hand[:HAND_LIMIT - 1]) + sum(hand[HAND_LIMIT - 1:]) * 0.3
-        value += sum(dream_value(state, seat, c, f, my_turns) for c in pl.dreams if c in t.dreams)
+        value += _hand_value(state.pack, pl.hand, g)
+        value += _dreams_value(t, state, seat, pl.dreams, f, my_turns)
         value += _pending(state, seat)
     else:
         value += (len(pl.hand) * W.opponent_hand + len(pl.dreams) * W.opponent_dream) * g
+    return value
+
+
+_hand_memo: dict[tuple[str, tuple[str, ...], float], float] = {}
+
+
+def _hand_sum(t: _Tables, hand: tuple[str, ...], g: float) -> float:
+    values = sorted((t.card_value(c, g) for c in hand), reverse=True)
+    return sum(values[:HAND_LIMIT - 1]) + sum(values[HAND_LIMIT - 1:]) * 0.3
+
+
+def _hand_value(pack: str, hand: tuple[str, ...], g: float) -> float:
+    """The seat's own Development cards: the best up to the hand limit, the rest at 30 %."""
+    key = (pack, hand, g)
+    known = _hand_memo.get(key)
+    if known is not None:
+        return known
+    value = _hand_sum(tables(pack), hand, g)
+    if len(_hand_memo) >= _MEMO:
+        _hand_memo.clear()
+    _hand_memo[key] = value
     return value
 
 
@@ -378,36 +534,102 @@ def _devoured_vp(state: GameState) -> tuple[int, ...]:
     return _devoured_memo[key]
 
 
-def fast_scores(state: GameState) -> tuple[int, ...]:
-    """Every seat's total as ``scoring.scores`` counts it, from the bot's tables (faster)."""
+def fast_scores(state: GameState, facts: list[_Seat] | None = None) -> tuple[int, ...]:
+    """Every seat's total as ``scoring.scores`` counts it, from the bot's tables (faster): the
+    Forts' VP from the board facts (``board_facts(state)``, remembered by the areas), the rest
+    remembered by the identity of each player's state and the King's."""
+    facts = facts or board_facts(state)
+    return tuple(rest + f.fort_vp for rest, f in zip(_scores_off_board(state), facts))
+
+
+_scores_memo: dict[int, tuple[tuple, object, object, tuple, tuple[int, ...]]] = {}
+
+
+def _scores_off_board(state: GameState) -> tuple[int, ...]:
+    """Every seat's score but its Forts': Ritual, Devoured, Upgrades and Dreams (the King's own),
+    remembered by the identity of the players (and the King, the config), else by each player's."""
+    players, king, config = state.players, state.king, state.config
+    rest = (state.stage, state.devoured_shadows, state.pack)
+    known = _scores_memo.get(id(players))
+    if known is not None and known[0] is players and known[1] is king and known[2] is config and known[3] == rest:
+        return known[4]
+    scores = _scores_of_players(state)
+    if len(_scores_memo) >= _MEMO:
+        _scores_memo.clear()
+    _scores_memo[id(players)] = (players, king, config, rest, scores)
+    return scores
+
+
+def _scores_of_players(state: GameState) -> tuple[int, ...]:
     t = tables(state.pack)
-    top = len(t.ritual_vp) - 1
     devoured = _devoured_vp(state)
-    forts = [0] * len(state.players)
-    for a in state.areas:
-        if a.fort_levels >= 2:
-            forts[a.fort_owner] += a.fort_levels - 1
+    king = state.king
     out = []
     for pl in state.players:
-        if state.king is not None and pl.seat == state.king.seat:
-            extra = scoring.king_dream_vp(state) + scoring.king_extra_vp(state)
+        if king is not None and pl.seat == king.seat:
+            out.append(_king_vp(state, t, pl) + devoured[pl.seat])
         else:
-            extra = t.display(pl.display)[0] + sum(t.dreams[c].vp for c in pl.dreams_played)
-        ritual = sum(t.ritual_vp[min(b, top)] for b in pl.ritual_best)
-        out.append(ritual + forts[pl.seat] + devoured[pl.seat] + extra)
+            out.append(_player_vp(t, pl) + devoured[pl.seat])
     return tuple(out)
+
+
+def _ritual_points(t: _Tables, best: tuple[int, int]) -> int:
+    top = len(t.ritual_vp) - 1
+    return sum(t.ritual_vp[min(b, top)] for b in best)
+
+
+def _dreams_points(t: _Tables, played: tuple[str, ...]) -> int:
+    return sum(t.dreams[c].vp for c in played)
+
+
+_player_vp_memo: dict[tuple, int] = {}
+
+
+def _player_vp(t: _Tables, pl) -> int:
+    """A player's Ritual, Upgrade and Dream VP, remembered by what they read (its Ritual markers'
+    best spaces, its display, its Dreams played)."""
+    key = (t.pack, pl.ritual_best, pl.display, pl.dreams_played)
+    vp = _player_vp_memo.get(key)
+    if vp is None:
+        vp = _ritual_points(t, pl.ritual_best) + t.display(pl.display)[0] + _dreams_points(t, pl.dreams_played)
+        if len(_player_vp_memo) >= _MEMO:
+            _player_vp_memo.clear()
+        _player_vp_memo[key] = vp
+    return vp
+
+
+_king_vp_memo: dict[tuple, int] = {}
+
+
+def _king_vp(state: GameState, t: _Tables, pl) -> int:
+    """The King's Ritual and Dream VP and its extras (``scoring``), remembered by what they read:
+    its markers, its completed Dreams, its hand, its Reward tiles, the difficulty."""
+    king = state.king
+    assert king is not None
+    key = (state.pack, king.seat, pl.ritual_best, king.completed, king.hand, pl.tiles, state.config.difficulty)
+    vp = _king_vp_memo.get(key)
+    if vp is None:
+        vp = _ritual_points(t, pl.ritual_best) + scoring.king_dream_vp(state) + scoring.king_extra_vp(state)
+        if len(_king_vp_memo) >= _MEMO:
+            _king_vp_memo.clear()
+        _king_vp_memo[key] = vp
+    return vp
+
+
+def _final_value(outcome: Outcome, seat: int) -> float:
+    totals = [s.total for s in outcome.scores]
+    best_other = max(t for i, t in enumerate(totals) if i != seat)
+    won = seat in outcome.winners
+    return totals[seat] - 0.6 * best_other + (W.win if won else 0.0)
 
 
 def evaluate(state: GameState, seat: int) -> float:
     """The position for ``seat``: its value minus its strongest opponent's (part weight), in VP."""
     n = len(state.players)
     if state.outcome is not None:
-        totals = [s.total for s in state.outcome.scores]
-        best_other = max(t for i, t in enumerate(totals) if i != seat)
-        won = seat in state.outcome.winners
-        return totals[seat] - 0.6 * best_other + (W.win if won else 0.0)
-    sc = fast_scores(state)
+        return _final_value(state.outcome, seat)
     facts = board_facts(state)
+    sc = fast_scores(state, facts)
     my_turns = remaining_turns(state) / max(1, n)
     g = min(1.0, my_turns / W.horizon)
     mine = seat_value(state, seat, facts[seat], sc[seat], g, my_turns, own=True)
@@ -487,7 +709,6 @@ class PlannerBot:
         # choice, is exactly what it would be without the table. With the choice, the position it
         # leads to (None if its step failed): the rollout goes on from there.
         self._quick_memo: dict[GameState, tuple[A.Action, int, GameState | None]] = {}
-        self._eval_memo: dict[GameState, float] = {}
         self._kept: GameState | None = None  # the guess moved on by the last option chosen
 
     # -- the decision
@@ -529,7 +750,6 @@ class PlannerBot:
                 and player_view(kept, view.seat).state == view.state):
             return kept
         self._quick_memo.clear()
-        self._eval_memo.clear()
         return resample(view, self._random)
 
     def _option_value(self, state: GameState, seat: int, option: A.Action) -> float:
@@ -575,6 +795,11 @@ class PlannerBot:
         self._steps += 1
         return apply(state, action)
 
+    def _advance(self, state: GameState, option: A.Action) -> GameState:
+        """``_apply`` for one of ``state.decision.options`` itself (the same state, unchecked)."""
+        self._steps += 1
+        return advance(state, option)
+
     def _rollout(self, state: GameState, seat: int, turn: int) -> GameState:
         """Follow the seat's own decisions of this turn (and the other side's cards in a conflict)
         with the quick policy, until the turn ends, another seat decides, or the budget runs out."""
@@ -591,8 +816,8 @@ class PlannerBot:
                 break
             else:
                 action, after = self._quick(state, seat, d)
-            if after is None:
-                state = self._apply(state, action)
+            if after is None:  # the action is one of the options of state.decision
+                state = self._advance(state, action)
             else:  # the quick policy resolved this step trying the option: counted, not resolved again
                 self._steps += 1
                 state = after
@@ -623,20 +848,13 @@ class PlannerBot:
             prior = self._prior(state, seat, option)
             after: GameState | None
             try:
-                after = self._apply(state, option)
-                value = self._evaluate(after, seat) + prior
+                after = self._advance(state, option)
+                value = evaluate(after, seat) + prior
             except Exception:  # noqa: BLE001
                 after, value = None, prior - 1.0
             if value > best_value:
                 best, best_after, best_value = option, after, value
         return best, best_after
-
-    def _evaluate(self, state: GameState, seat: int) -> float:
-        """``evaluate``, remembered for one decision's look ahead (positions met again)."""
-        value = self._eval_memo.get(state)
-        if value is None:
-            value = self._eval_memo[state] = evaluate(state, seat)
-        return value
 
     # -- small heuristics
 

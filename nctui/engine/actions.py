@@ -274,8 +274,11 @@ Action = (
 ACTION_TYPES: tuple[type, ...] = get_args(Action)
 
 
+_ACTION_TYPE_SET = frozenset(ACTION_TYPES)
+
+
 def is_action(value: object) -> TypeGuard[Action]:
-    return isinstance(value, ACTION_TYPES)
+    return type(value) in _ACTION_TYPE_SET or isinstance(value, ACTION_TYPES)
 
 _decoder = msgspec.json.Decoder(Action)
 

@@ -53,8 +53,19 @@ def _symbols(pack_id: str, side_id: str) -> dict[str, str]:
 
 
 def adjacent(state: GameState, area: str) -> tuple[str, ...]:
-    """Areas in play adjacent to ``area`` (covered areas are not in play)."""
-    return _neighbours(state.pack, state.board_side, tuple(area_index(state)))[area]
+    """Areas in play adjacent to ``area`` (covered areas are not in play). The table of a game's
+    areas in play is remembered by the identity of its area index (one per set of ids)."""
+    index = area_index(state)
+    known = _near_memo.get(id(index))
+    if known is None or known[0] is not index or known[1] != state.pack or known[2] != state.board_side:
+        near = _neighbours(state.pack, state.board_side, tuple(index))
+        if len(_near_memo) >= _MEMO_SIZE:
+            _near_memo.clear()
+        known = _near_memo[id(index)] = (index, state.pack, state.board_side, near)
+    return known[3][area]
+
+
+_near_memo: dict[int, tuple[dict[str, int], str, str, dict[str, tuple[str, ...]]]] = {}
 
 
 @cache
@@ -65,6 +76,11 @@ def _neighbours(pack_id: str, side_id: str, in_play: tuple[str, ...]) -> dict[st
 
 def symbol_of(state: GameState, area: str) -> str:
     return _symbols(state.pack, state.board_side)[area]
+
+
+def symbols(state: GameState) -> dict[str, str]:
+    """Each area's symbol by id (read, never changed)."""
+    return _symbols(state.pack, state.board_side)
 
 
 def is_corner(state: GameState, area: str) -> bool:
@@ -129,7 +145,11 @@ def _index(ids: tuple[str, ...]) -> dict[str, int]:
 
 
 def area(state: GameState, area_id: str) -> AreaState:
-    return state.areas[area_index(state)[area_id]]
+    areas = state.areas
+    known = _area_index.memo.get(id(areas))  # ``area_index`` inlined: asked very often
+    if known is not None and known[0] is areas:
+        return areas[known[1][area_id]]
+    return areas[_area_index(areas)[area_id]]
 
 
 def units(a: AreaState) -> int:
@@ -157,8 +177,11 @@ def controller(a: AreaState) -> int:
 
 def sides_in(a: AreaState) -> tuple[int, ...]:
     """The sides with units and/or Forts in an area: seats in order, then the Shadows."""
-    seats = tuple(s for s in range(len(a.followers)) if present(a, s))
-    return seats + ((SHADOWS_SIDE,) if a.shadows else ())
+    owner = a.fort_owner  # ``present`` for each seat, inlined
+    sides = [s for s, n in enumerate(a.followers) if n > 0 or s == owner]
+    if a.shadows:
+        sides.append(SHADOWS_SIDE)
+    return tuple(sides)
 
 
 def present(a: AreaState, seat: int) -> bool:
@@ -203,7 +226,29 @@ def nightmare_areas(state: GameState) -> tuple[str, ...]:
 
 
 def areas_matching(state: GameState, seat: int, where: str) -> tuple[str, ...]:
-    """The areas an effect's area filter (content.schema.AreaFilter) names, for ``seat``."""
+    """The areas an effect's area filter (content.schema.AreaFilter) names, for ``seat``. The
+    filters that read the areas alone are remembered by the identity of ``state.areas`` (the
+    areas of one game: one board side)."""
+    if where not in _AREAS_ALONE:
+        return _areas_matching(state, seat, where)
+    areas = state.areas
+    key = (id(areas), seat, where)
+    known = _matching_memo.get(key)
+    if known is not None and known[0] is areas:
+        return known[1]
+    found = _areas_matching(state, seat, where)
+    if len(_matching_memo) >= _MEMO_SIZE * 4:
+        _matching_memo.clear()
+    _matching_memo[key] = (areas, found)
+    return found
+
+
+_AREAS_ALONE = frozenset({"any", "controlled", "fort", "presence", "empty", "shadows", "adjacent_cathedral",
+                          "fortress", "corner"})
+_matching_memo: dict[tuple[int, int, str], tuple[tuple[AreaState, ...], tuple[str, ...]]] = {}
+
+
+def _areas_matching(state: GameState, seat: int, where: str) -> tuple[str, ...]:
     areas = state.areas
     match where:
         case "any":

@@ -57,7 +57,14 @@ def conflict_options(state: GameState, w: ConflictWork) -> tuple[StartConflict, 
     player need not be one of them)."""
     return tuple(StartConflict(area=area_id, sides=pair)
                  for area_id in _conflict_areas(state, w)
-                 for pair in combinations(board.sides_in(board.area(state, area_id)), 2))
+                 if _two_sides_or_more(a := board.area(state, area_id))
+                 for pair in combinations(board.sides_in(a), 2))
+
+
+def _two_sides_or_more(a: AreaState) -> bool:
+    """Whether ``board.sides_in`` may name 2 sides: not when the area holds no Shadows, no Fort
+    and the Followers of one seat at most (asked of every area after every step)."""
+    return bool(a.shadows) or a.fort_owner >= 0 or a.followers.count(0) < len(a.followers) - 1
 
 
 def _conflict_areas(state: GameState, w: ConflictWork) -> tuple[str, ...]:

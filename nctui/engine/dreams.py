@@ -31,11 +31,15 @@ SECTION = "PLAYING DREAM CARDS"
 
 
 def _controlled(state: GameState, seat: int, where: str = "any") -> tuple[str, ...]:
+    if where == "any":  # every area in play, in order: no need to look each up
+        return tuple(a.id for a in state.areas if board.controller(a) == seat)
     return tuple(a for a in board.areas_matching(state, seat, where)
                  if board.controller(board.area(state, a)) == seat)
 
 
 def _present(state: GameState, seat: int, where: str = "any") -> tuple[str, ...]:
+    if where == "any":
+        return tuple(a.id for a in state.areas if board.present(a, seat))
     return tuple(a for a in board.areas_matching(state, seat, where) if board.present(board.area(state, a), seat))
 
 
@@ -60,6 +64,26 @@ def _ritual(state: GameState, seat: int, need: cs.RitualReached) -> bool:
     return all(reached) if need.both else any(reached)
 
 
+# Small helpers, so that ``condition_met`` (asked of every Dream in hand whenever a window may
+# open) makes no closure over its arguments at each call.
+
+
+def _symbols_controlled(state: GameState, seat: int) -> int:
+    return len({board.symbol_of(state, a) for a in _controlled(state, seat)})
+
+
+def _most_in_an_area(state: GameState, seat: int) -> int:
+    return max(a.followers[seat] for a in state.areas)
+
+
+def _on_board(state: GameState, seat: int) -> int:
+    return sum(a.followers[seat] for a in state.areas)
+
+
+def _forts_with(state: GameState, seat: int, levels: int) -> int:
+    return sum(1 for k in _fort_levels(state, seat) if k >= levels)
+
+
 def condition_met(state: GameState, seat: int, need: cs.Condition) -> bool:
     """A Dream card's condition (content.schema.Condition), for ``seat`` now."""
     pl = state.players[seat]
@@ -67,17 +91,17 @@ def condition_met(state: GameState, seat: int, need: cs.Condition) -> bool:
         case cs.ControlAreas(count=n, where=where):
             return len(_controlled(state, seat, where)) >= n
         case cs.ControlSymbols(count=n):
-            return len({board.symbol_of(state, a) for a in _controlled(state, seat)}) >= n
+            return _symbols_controlled(state, seat) >= n
         case cs.PresenceAreas(count=n, where=where):
             return len(_present(state, seat, where)) >= n
         case cs.FollowersInArea(count=n):
-            return max(a.followers[seat] for a in state.areas) >= n
+            return _most_in_an_area(state, seat) >= n
         case cs.FollowersOnBoard(count=n):
-            return sum(a.followers[seat] for a in state.areas) >= n
+            return _on_board(state, seat) >= n
         case cs.FortLevels(count=n):
             return sum(_fort_levels(state, seat)) >= n
         case cs.FortsWithLevels(count=n, levels=levels):
-            return sum(1 for k in _fort_levels(state, seat) if k >= levels) >= n
+            return _forts_with(state, seat, levels) >= n
         case cs.RitualReached():
             return _ritual(state, seat, need)
         case cs.LimboAtLeast(count=n):
@@ -98,7 +122,10 @@ def condition_met(state: GameState, seat: int, need: cs.Condition) -> bool:
 
 
 def conditions_met(state: GameState, seat: int, card_id: str) -> bool:
-    return all(condition_met(state, seat, n) for n in cards.dream(state, card_id).needs)
+    for need in cards.dream(state, card_id).needs:  # all(...), without a closure
+        if not condition_met(state, seat, need):
+            return False
+    return True
 
 
 # ---------------------------------------------------------------------------------------------

@@ -58,20 +58,21 @@ def rule_of(work: Work) -> Rule[Work]:
 
 def decision_of(state: GameState, work: Work) -> Decision | None:
     """The decision ``work`` asks now, or None when it has nothing left to ask (the step is over)."""
-    key = (work, *_asked_from(state))
     last = _last_asked
-    if last is not None and last[0][0] is work and all(map(is_, last[0], key)):
-        return last[1]  # the very same position: asked again by the invariant check, say
+    if last is not None and last[1] is work and (
+            last[0] is state or all(map(is_, _asked_from(last[0]), _asked_from(state)))):
+        return last[2]  # the very same position: asked again by the invariant check, say
     options = rule_of(work).options(state, work)
     decision = Decision(seat=work.seat, kind=kind_of(work), options=options) if options else None
-    globals()["_last_asked"] = (key, decision)
+    globals()["_last_asked"] = (state, work, decision)
     return decision
 
 
 # A decision depends on every part of the state but the decision itself; the last one asked is
-# remembered by the identity of those parts (states share every part a step left alone).
+# remembered by the identity of those parts (states share every part a step left alone), compared
+# only when the work is the very same.
 _asked_from = attrgetter(*(f for f in GameState.__struct_fields__ if f != "decision"))
-_last_asked: tuple[tuple[object, ...], Decision | None] | None = None
+_last_asked: tuple[GameState, Work, Decision | None] | None = None
 
 
 def resolve(state: GameState, ev: Events) -> GameState:
@@ -158,3 +159,19 @@ def step(state: GameState, action: Action) -> StepResult:
 
 def apply(state: GameState, action: Action) -> GameState:
     return step(state, action).state
+
+
+def advance(state: GameState, option: Action) -> GameState:
+    """``apply`` for an action taken from ``state.decision.options`` itself (a look ahead trying
+    the options): the same state, without checking the action against the options again nor
+    keeping the events (test_engine_options compares the two)."""
+    d, work = state.decision, state.work
+    if d is None or work is None:
+        raise NoDecision("the game is over: there is nothing to decide", rule="game over", section="GAME END & SCORING")
+    events: Events = []
+    new = replace(state, decision=None)
+    if isinstance(option, ReturnFromLimbo):
+        new = limbo.take_back(new, d.seat, option, events)
+    else:
+        new = rule_of(work).apply(new, work, option, events)
+    return limbo.offer(resolve(new, events))

@@ -19,7 +19,7 @@ from . import board, events as E, units
 from .actions import Action, BuildFortLevel, Done, PayFollower
 from .errors import IllegalAction
 from .events import Event
-from .rules import Refusal, Rule, legal, with_stop
+from .rules import Refusal, Rule, with_stop
 from .state import GameState
 from .steps_basic import stop
 from .work import FortPayWork, FortWork, Frame
@@ -86,7 +86,13 @@ def refusal(state: GameState, w: FortWork, area_id: str) -> IllegalAction | None
 def _build_options(state: GameState, w: FortWork) -> tuple[Action, ...]:
     if not w.costs:
         return ()
-    return with_stop(legal(state, w, (BuildFortLevel(area=a.id) for a in state.areas), _build_refusal), not w.must)
+    # the predicates of ``refusal``, without building refusals (every area of ``state.areas`` is in play)
+    if state.players[w.seat].forts <= 0 or units.on_board(state, w.seat) < w.costs[0]:
+        return ()
+    return with_stop(tuple(BuildFortLevel(area=a.id) for a in state.areas
+                           if a.fort_owner in (-1, w.seat) and a.fort_levels < MAX_LEVELS
+                           and not (w.existing_only and a.fort_owner != w.seat) and _in_reach(state, w, a.id)),
+                     not w.must)
 
 
 def _build_refusal(state: GameState, w: FortWork, action: BuildFortLevel) -> Refusal:
@@ -113,7 +119,8 @@ def _pay_options(state: GameState, w: FortPayWork) -> tuple[Action, ...]:
     """The level is built: its cost must be paid in full, one Follower at a time."""
     if w.owed <= 0:
         return ()
-    return legal(state, w, (PayFollower(area=a.id) for a in state.areas), _pay_refusal)
+    # the predicates of ``_pay_refusal`` (every area of ``state.areas`` is in play)
+    return tuple(PayFollower(area=a.id) for a in state.areas if a.followers[w.seat] > 0)
 
 
 def _pay_refusal(state: GameState, w: FortPayWork, action: PayFollower) -> Refusal:

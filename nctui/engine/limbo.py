@@ -56,6 +56,10 @@ def offer(state: GameState) -> GameState:
     d = state.decision
     if d is None:
         return state
+    if not (d.options and isinstance(d.options[-1], ReturnFromLimbo)):
+        players = state.players  # ``holder``: an empty Limbo is 0 whoever holds it, the King's included
+        if not 0 <= d.seat < len(players) or not players[d.seat].limbo or not holder(state, d):
+            return state  # nothing to take back, and none offered: the usual case, said quickly
     extra = returns(state, d)
     if not extra and not (d.options and isinstance(d.options[-1], ReturnFromLimbo)):
         return state  # nothing to take back, and none offered (they always come last)

@@ -32,7 +32,12 @@ CONVERSIONS = "CONVERSIONS"
 
 def can_leave(a: AreaState, seat: int) -> bool:
     """MP: a Follower cannot move out of an area with opponent Followers or Shadows."""
-    return a.shadows == 0 and not any(n for s, n in enumerate(a.followers) if s != seat)
+    if a.shadows:
+        return False
+    for s, n in enumerate(a.followers):  # a loop, not a generator: asked for every area after every step
+        if n and s != seat:
+            return False
+    return True
 
 
 def follower_fits(state: GameState, seat: int, source: str, to: str) -> bool:
@@ -47,8 +52,13 @@ def follower_moves(state: GameState, seat: int) -> tuple[MoveFollower, ...]:
     after every decision; building a refusal for each move refused took most of the time)."""
     limit = units.limit_in(state, seat)
     index, areas = board.area_index(state), state.areas
-    return tuple(MoveFollower(source=a.id, to=b) for a in areas if a.followers[seat] and can_leave(a, seat)
-                 for b in board.adjacent(state, a.id) if limit(b, a.id) > areas[index[b]].followers[seat])
+    moves = []
+    for a in areas:
+        if a.followers[seat] and can_leave(a, seat):
+            for b in board.adjacent(state, a.id):
+                if limit(b, a.id) > areas[index[b]].followers[seat]:
+                    moves.append(MoveFollower(source=a.id, to=b))
+    return tuple(moves)
 
 
 def shaper_destinations(state: GameState, seat: int, anywhere: bool = False) -> tuple[str, ...]:
@@ -69,9 +79,14 @@ def enemy_sides(state: GameState, seat: int) -> tuple[int, ...]:
 def conversions(state: GameState, seat: int, where: str) -> tuple[ConvertUnit, ...]:
     """Where the effect lets the Shaper convert, each enemy unit your own Follower may supplant:
     one from your supply, within your Unit Limit there."""
-    return tuple(c for area_id in board.areas_matching(state, seat, where)
-                 for c in (ConvertUnit(area=area_id, side=s) for s in enemy_sides(state, seat))
-                 if conversion_refusal(state, seat, where, c) is None)
+    # the predicates of ``conversion_refusal``: the candidates are in play, of an enemy side and in
+    # the effect's areas by construction
+    if units.supply(state, seat) <= 0:
+        return ()
+    sides = enemy_sides(state, seat)
+    return tuple(ConvertUnit(area=area_id, side=s) for area_id in board.areas_matching(state, seat, where)
+                 for s in sides
+                 if units.count(board.area(state, area_id), s) and units.room(state, seat, area_id) > 0)
 
 
 # ---------------------------------------------------------------------------------------------

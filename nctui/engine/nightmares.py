@@ -296,9 +296,12 @@ WHOSE: dict[str, Callable[[int, int], bool]] = {  # (resolving seat, side) -> ma
 
 
 def devour_options(state: GameState, w: DevourWork) -> tuple[DevourUnit, ...]:
+    """The predicates of ``_devour_refusal``, without building refusals: the candidates are in
+    the effect's areas and of a real side by construction."""
     sides = tuple(range(len(state.players))) + (SHADOWS,)
-    return legal(state, w, (DevourUnit(area=a, side=s) for a in board.areas_matching(state, w.seat, w.where)
-                            for s in sides), _devour_refusal)
+    whose = WHOSE[w.whose]
+    return tuple(DevourUnit(area=a, side=s) for a in board.areas_matching(state, w.seat, w.where)
+                 for s in sides if whose(w.seat, s) and units.count(board.area(state, a), s) > 0)
 
 
 def start_devour(state: GameState, frame: Frame, step: cs.Devour, ev: Events) -> GameState:

@@ -27,8 +27,10 @@ UNIT_LIMIT = 3  # UNIT LIMIT
 BASIC_COMBAT = "basic-combat"
 
 
-class S(msgspec.Struct, frozen=True, kw_only=True):
-    """Base of every state Struct."""
+class S(msgspec.Struct, frozen=True, kw_only=True, cache_hash=True):
+    """Base of every state Struct. Each caches its hash (immutable all the way down): a state
+    made with ``replace`` shares the parts a step left alone, and their hashes with them, so
+    hashing a new position (the planner's memo table) reads only what changed."""
 
 
 class AreaState(S):

@@ -8,6 +8,7 @@ decisions, leaves a Work whose rule (``*_RULE``) asks them.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 
 from msgspec.structs import replace
 
@@ -222,7 +223,9 @@ def _produce_options(state: GameState, w: ProduceWork) -> tuple[Action, ...]:
         return ()
     if w.mode == "each":  # every area produces: only the order is chosen
         return _produce_candidates(state, w)
-    return placing(state, w.seat, lambda s: legal(s, w, _produce_candidates(s, w), _produce_refusal),
+    # the predicates of ``_produce_refusal``: the candidates are in play and the effect's areas by
+    # construction, so each one that can produce (``legal`` listed the same, refusing the others)
+    return placing(state, w.seat, lambda s: tuple(c for c in _produce_candidates(s, w) if can_produce(s, c.area)),
                    not w.must)
 
 
@@ -456,7 +459,8 @@ def _upgrade_options(state: GameState, w: UpgradeWork) -> tuple[Action, ...]:
     if _played_all(w):
         return ()
     hand = dict.fromkeys(state.players[w.seat].hand)
-    return with_stop(legal(state, w, (PlayUpgrade(card=c) for c in hand), _upgrade_refusal), True)
+    # the predicate of ``_upgrade_refusal`` (the card is in hand), without building refusals
+    return with_stop(tuple(PlayUpgrade(card=c) for c in hand if cards.is_upgrade(state, c)), True)
 
 
 def _upgrade_refusal(state: GameState, w: UpgradeWork, action: PlayUpgrade) -> Refusal:
@@ -488,12 +492,23 @@ def _ploy_options(state: GameState, w: PloyWork) -> tuple[Action, ...]:
     if _played_all(w):
         return ()
     hand = dict.fromkeys(state.players[w.seat].hand)
-    return with_stop(legal(state, w, (PlayPloy(card=c) for c in hand), _ploy_refusal), True)
+    # the predicate of ``_ploy_refusal`` (the card is in hand), without building refusals
+    return with_stop(tuple(PlayPloy(card=c) for c in hand if _is_ploy_with_effect(state, c)), True)
+
+
+def _is_ploy_with_effect(state: GameState, card: str) -> bool:
+    return card in _ploys_with_effect(state.pack)
+
+
+@lru_cache(maxsize=8)
+def _ploys_with_effect(pack_id: str) -> frozenset[str]:
+    """The pack's Ploys that have an effect (``cards.is_ploy`` and an effect)."""
+    return frozenset(d.id for d in board.get_pack(pack_id).cards.development
+                     if d.kind == "ploy" and d.effect is not None)
 
 
 def _ploy_refusal(state: GameState, w: PloyWork, action: PlayPloy) -> Refusal:
-    if (action.card in state.players[w.seat].hand and cards.is_ploy(state, action.card)
-            and cards.development(state, action.card).effect is not None):
+    if action.card in state.players[w.seat].hand and _is_ploy_with_effect(state, action.card):
         return None
     return IllegalAction("only a Ploy from your hand can be played now", rule="playing Ploys", section="DEVELOP")
 

@@ -23,8 +23,8 @@ from msgspec.structs import replace
 from ..content.schema import AreaFilter, NightmareMove, Step
 
 
-class _S(msgspec.Struct, frozen=True, kw_only=True):
-    """Base of the Structs below: frozen, keyword-only."""
+class _S(msgspec.Struct, frozen=True, kw_only=True, cache_hash=True):
+    """Base of the Structs below: frozen, keyword-only, the hash cached (``state.S``)."""
 
 
 class _W(_S, tag_field="w"):
@@ -398,10 +398,12 @@ WORK_TYPES: tuple[type[_W], ...] = get_args(Work)
 
 def kind_of(work: Work) -> str:
     """The decision kind of a Work: its tag."""
-    return str(type(work).__struct_config__.tag)
+    kind = _KINDS.get(type(work))
+    return kind if kind is not None else str(type(work).__struct_config__.tag)
 
 
 DECISION_KINDS: tuple[str, ...] = tuple(str(t.__struct_config__.tag) for t in WORK_TYPES)
+_KINDS: dict[type, str] = dict(zip(WORK_TYPES, DECISION_KINDS))
 
 
 # ---------------------------------------------------------------------------------------------
