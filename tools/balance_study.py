@@ -97,18 +97,22 @@ def _printed_dreams(state: Any) -> int:
 
 
 def run_all(tasks: list[Task], jobs: int) -> list[dict[str, Any]]:
-    """Every task on the pool, in order; a progress line on a terminal."""
-    out: list[dict[str, Any]] = []
+    """Every task on the pool, the results in the tasks' order; a progress line on a terminal.
+    The games of more than one player (about twice as long as a solo game) go first, so that no
+    core waits at the end for the last long game of another (each game depends on its seed
+    alone: the order changes no result)."""
+    order = sorted(range(len(tasks)), key=lambda k: tasks[k][0] == "solo")
+    out: list[dict[str, Any] | None] = [None] * len(tasks)
     tty = sys.stderr.isatty()
     start = time.monotonic()
     with Pool(jobs) as pool:
-        for i, r in enumerate(pool.imap(run_task, tasks, chunksize=1), 1):
-            out.append(r)
+        for i, (k, r) in enumerate(zip(order, pool.imap(run_task, [tasks[k] for k in order], chunksize=1)), 1):
+            out[k] = r
             if tty:
                 sys.stderr.write(f"\r{i}/{len(tasks)} games, {time.monotonic() - start:.0f} s ")
     if tty:
         sys.stderr.write("\n")
-    return out
+    return [r for r in out if r is not None]
 
 
 def _groups(tasks: list[Task], results: list[dict[str, Any]], key: Callable[[Task], str]) -> dict[str, list]:
