@@ -96,7 +96,8 @@ class _Forgetful(dict):
 
 
 # The evaluation's memo tables, by identity or value of the parts of the state each piece reads.
-_EVALUATION_MEMOS = ("_facts_memo", "_turns_memo", "_hand_memo", "_player_vp_memo", "_king_vp_memo", "_scores_memo")
+_EVALUATION_MEMOS = ("_facts_memo", "_turns_memo", "_hand_memo", "_player_vp_memo", "_king_vp_memo", "_scores_memo",
+                    "_evaluate_memo", "_discounts")
 
 
 @pytest.mark.parametrize("players", [1, 2])

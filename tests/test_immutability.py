@@ -55,3 +55,26 @@ def test_the_walker_catches_a_list_field():
         items: list[int]
 
     assert _bad_types(typing.get_type_hints(Bad)["items"])
+
+
+# The Structs a game makes by the hundred thousand (a planner's look ahead): the state and its
+# parts, the work, actions and events. Frozen and holding no mutable container, they cannot be part
+# of a reference cycle, so the garbage collector need not track them (``gc=False``: fewer objects
+# for each collection to walk).
+UNTRACKED_MODULES = ("state", "work", "actions", "events", "king_state", "rng", "config")
+
+
+@pytest.mark.parametrize("struct", [s for s in STRUCTS if s.__module__.rsplit(".", 1)[-1] in UNTRACKED_MODULES
+                                    and s.__module__.startswith("nctui.engine.")], ids=lambda s: s.__qualname__)
+def test_the_states_structs_are_not_tracked_by_the_garbage_collector(struct):
+    assert struct.__struct_config__.gc is False, f"{struct.__qualname__} is tracked by the garbage collector"
+
+
+def test_a_game_state_is_not_tracked_by_the_garbage_collector():
+    import gc
+
+    from nctui.engine.config import GameConfig
+    from nctui.engine.flow import new_game
+
+    state = new_game(GameConfig(players=2, seed=1)).state
+    assert not gc.is_tracked(state) and not gc.is_tracked(state.areas[0]) and not gc.is_tracked(state.players[0])

@@ -66,6 +66,10 @@ class _Tables:
                            + (0.25 + 0.4 * d.vp if d.kind == "upgrade" else 0.1) for d in c.development}
         self.display_memo: dict[int, tuple[tuple, int, int]] = {}  # id(display) -> (display, VP, upgrades)
         self.dream_reads = {d.id: _reads(d.needs) for d in c.dreams}  # what each Dream's conditions read
+        # ``_held_dream``'s factors of each Dream card (the same products as term by term)
+        self.dream_far = {d.id: 0.05 * d.vp for d in c.dreams}
+        self.dream_held = {d.id: (d.vp + 0.0) * W.dream_held for d in c.dreams}
+        self.dream_held_variable = {d.id: (d.vp + (0.3 if d.cathedral else 0.0)) * W.dream_held for d in c.dreams}
         self.deficits = {d.id: tuple(_deficit_of(n) for n in d.needs) for d in c.dreams}
 
     def card_value(self, card: str, g: float) -> float:
@@ -354,7 +358,10 @@ _OTHER_READS = _TURN | _NIGHTMARES | _STAGE
 
 def _turns_needed(deficits: tuple[DeficitFn, ...], state: GameState, seat: int, f: _Seat) -> float:
     player = state.players[seat]
-    return sum(deficit(state, seat, f, player) for deficit in deficits)
+    total: float = 0  # summed in order, as ``sum`` did (a loop: no generator made per call)
+    for deficit in deficits:
+        total += deficit(state, seat, f, player)
+    return total
 
 
 def _dream_turns(t: _Tables, state: GameState, seat: int, card: str, f: _Seat) -> float:
@@ -393,12 +400,22 @@ def dream_value(state: GameState, seat: int, card: str, f: _Seat | None = None, 
 
 
 def _dream_value(t: _Tables, state: GameState, seat: int, card: str, f: _Seat, my_turns: float) -> float:
-    d = t.dreams[card]
-    turns = _dream_turns(t, state, seat, card, f)
-    if turns > my_turns + 0.5:
-        return 0.05 * d.vp
-    bonus = 0.3 if d.cathedral and state.config.length == "variable" else 0.0
-    return (d.vp + bonus) * W.dream_held * W.dream_discount ** turns
+    return _held_dream(t, state, card, _dream_turns(t, state, seat, card, f), my_turns + 0.5)
+
+
+def _held_dream(t: _Tables, state: GameState, card: str, turns: float, reach: float) -> float:
+    """A Dream card's value once its turns are known: its VP (a Cathedral Dream 0.3 more in
+    Variable Length) times ``dream_held``, discounted per turn; a tenth of that past ``reach``."""
+    if turns > reach:
+        return t.dream_far[card]
+    held = (t.dream_held_variable if state.config.length == "variable" else t.dream_held)[card]
+    discount = _discounts.get(turns)
+    if discount is None:
+        discount = _discounts[turns] = W.dream_discount ** turns
+    return held * discount
+
+
+_discounts: dict[float, float] = {}  # dream_discount ** turns, for the few numbers of turns met
 
 
 class Weights:
@@ -467,8 +484,20 @@ def _weights_at(g: float) -> tuple[float, float, float, float, float]:
 
 def _dreams_value(t: _Tables, state: GameState, seat: int, held: tuple[str, ...], f: _Seat, my_turns: float) -> float:
     """The Dream cards in hand (``dream_value`` each, summed in order)."""
-    dreams = t.dreams
-    return sum(_dream_value(t, state, seat, c, f, my_turns) for c in held if c in dreams)
+    reads_of, reach = t.dream_reads, my_turns + 0.5
+    total: float = 0  # summed in order, as ``sum`` did
+    for card in held:
+        reads = reads_of.get(card)
+        if reads is None:
+            continue  # not a Dream card
+        if reads == _FACTS:  # ``_dream_turns``' first case, inlined: the most common
+            turns = f.turns.get(card)
+            if turns is None:
+                turns = f.turns[card] = _turns_needed(t.deficits[card], state, seat, f)
+        else:
+            turns = _dream_turns(t, state, seat, card, f)
+        total += _held_dream(t, state, card, turns, reach)
+    return total
 
 
 def seat_value(state: GameState, seat: int, f: _Seat, score: int, g: float, my_turns: float, *, own: bool) -> float:
@@ -623,8 +652,25 @@ def _final_value(outcome: Outcome, seat: int) -> float:
     return totals[seat] - 0.6 * best_other + (W.win if won else 0.0)
 
 
+_evaluate_memo: dict[tuple[GameState, int], float] = {}
+_EVALUATE_MEMO = 4096
+
+
 def evaluate(state: GameState, seat: int) -> float:
-    """The position for ``seat``: its value minus its strongest opponent's (part weight), in VP."""
+    """The position for ``seat``: its value minus its strongest opponent's (part weight), in VP.
+    Remembered by position: a quarter of the positions a look ahead values are reached again
+    (the same moves in another order, say)."""
+    key = (state, seat)
+    value = _evaluate_memo.get(key)
+    if value is None:
+        value = _evaluate(state, seat)
+        if len(_evaluate_memo) >= _EVALUATE_MEMO:
+            _evaluate_memo.clear()
+        _evaluate_memo[key] = value
+    return value
+
+
+def _evaluate(state: GameState, seat: int) -> float:
     n = len(state.players)
     if state.outcome is not None:
         return _final_value(state.outcome, seat)

@@ -11,7 +11,7 @@ from ..content.schema import ActionId
 from .errors import InvalidAction
 
 
-class _A(msgspec.Struct, frozen=True, kw_only=True, tag_field="a", forbid_unknown_fields=True):
+class _A(msgspec.Struct, frozen=True, kw_only=True, tag_field="a", forbid_unknown_fields=True, gc=False):
     pass
 
 

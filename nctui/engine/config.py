@@ -42,7 +42,7 @@ def difficulty_level(difficulty: tuple[str, ...] | list[str]) -> str:
     return next((name for name, options in DIFFICULTY_PRESETS.items() if set(options) == chosen), "custom")
 
 
-class GameConfig(msgspec.Struct, frozen=True, kw_only=True, cache_hash=True):
+class GameConfig(msgspec.Struct, frozen=True, kw_only=True, cache_hash=True, gc=False):
     """``players``: 1 (solo against the King) to 4. ``seats``: a kind per seat, in clockwise
     order around the table (solo: the human, then the King). ``length``: the Standard or the
     Variable Length Game. ``nightmares``: two numbers (a pair chosen by the players, e.g. one of

@@ -26,7 +26,7 @@ SHADOWS = -2  # the Shadows as a side
 Reveal = Literal["none", "owner", "all", "chance"]
 
 
-class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="e"):
+class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="e", gc=False):
     """Base of every event. ``seat``: the seat the event is about (-1: none)."""
 
     seat: int = -1

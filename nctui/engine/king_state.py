@@ -14,7 +14,7 @@ from ..content.schema import HORROR_DIE  # noqa: F401  (re-exported: the die is 
 KING_COMBAT = ("king-basic-combat", "king-shield")  # its 2 starting combat cards (SETUP 2)
 
 
-class KingState(msgspec.Struct, frozen=True, kw_only=True, cache_hash=True):
+class KingState(msgspec.Struct, frozen=True, kw_only=True, cache_hash=True, gc=False):
     seat: int = 1
     dreamer: str = "ritual"  # the Day space (an action id) its Dreamer is on (SETUP 3)
     day_cultists: tuple[int, ...] = ()  # Cultists on each Day space of the Action Matrix

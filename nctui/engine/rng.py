@@ -15,7 +15,7 @@ MASK = (1 << 64) - 1
 T = TypeVar("T")
 
 
-class Rng(msgspec.Struct, frozen=True, kw_only=True, cache_hash=True):
+class Rng(msgspec.Struct, frozen=True, kw_only=True, cache_hash=True, gc=False):
     state: int = 0
 
 

@@ -27,7 +27,7 @@ UNIT_LIMIT = 3  # UNIT LIMIT
 BASIC_COMBAT = "basic-combat"
 
 
-class S(msgspec.Struct, frozen=True, kw_only=True, cache_hash=True):
+class S(msgspec.Struct, frozen=True, kw_only=True, cache_hash=True, gc=False):
     """Base of every state Struct. Each caches its hash (immutable all the way down): a state
     made with ``replace`` shares the parts a step left alone, and their hashes with them, so
     hashing a new position (the planner's memo table) reads only what changed."""

@@ -23,7 +23,7 @@ from msgspec.structs import replace
 from ..content.schema import AreaFilter, NightmareMove, Step
 
 
-class _S(msgspec.Struct, frozen=True, kw_only=True, cache_hash=True):
+class _S(msgspec.Struct, frozen=True, kw_only=True, cache_hash=True, gc=False):
     """Base of the Structs below: frozen, keyword-only, the hash cached (``state.S``)."""
 
 
