@@ -165,6 +165,17 @@ class Child:
         os.close(self.master)
 
 
+def parse_sizes(text: str) -> list[tuple[int, int]]:
+    """``--sizes``: terminal sizes as COLSxROWS, comma-separated (a clear message for anything else)."""
+    sizes = []
+    for item in text.split(","):
+        cols, _, rows = item.strip().partition("x")
+        if not (cols.isdigit() and rows.isdigit() and int(cols) >= 20 and int(rows) >= 10):
+            raise SystemExit(f"--sizes: {item!r} is not a terminal size such as 80x24")
+        sizes.append((int(cols), int(rows)))
+    return sizes
+
+
 def child_env(tmp: Path, pyc: bool) -> dict[str, str]:
     env = dict(os.environ)
     if pyc:  # compiled once into a folder of this run's own (the venv is left alone)
@@ -278,7 +289,7 @@ def main() -> None:
         load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
         print(f"nctui UI latency on a pty (Python {result['python']}, {os.cpu_count()} CPUs, load average {load})")
         print(f"{result['pyc']}; settled = no output for {args.quiet_ms} ms")
-    sizes = [tuple(int(n) for n in size.split("x")) for size in args.sizes.split(",")]
+    sizes = parse_sizes(args.sizes)
     for size in sizes:
         tag = f"{size[0]}x{size[1]}"
         with tempfile.TemporaryDirectory() as tmp:
