@@ -54,6 +54,26 @@ def read_bounded(path: Path | str, max_bytes: int) -> bytes:
         os.close(fd)
 
 
+def read_own(path: Path | str, max_bytes: int) -> bytes:
+    """The bytes of ``path`` if it is a regular file of this user's that no one else may write,
+    not larger than ``max_bytes``: for the caches kept as pickles (a pickle runs what it names,
+    so a file planted in a shared cache folder is never read). Raises ``OSError`` or
+    ``BadInput``."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    try:
+        info = os.fstat(fd)
+        if (not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o022
+                or info.st_size > max_bytes):
+            raise BadInput("not this user's own cache file")
+        with os.fdopen(os.dup(fd), "rb") as f:
+            data = f.read(max_bytes + 1)
+        if len(data) > max_bytes:
+            raise BadInput(f"is more than {max_bytes} bytes, far too large")
+        return data
+    finally:
+        os.close(fd)
+
+
 def check_depth(data: bytes | str, limit: int = MAX_DEPTH) -> None:
     """Refuse text nested deeper than ``limit`` brackets or braces (outside strings): the
     decoders recurse once per level. TOML table headers (``[[a.b]]``) open no level here."""

@@ -3,6 +3,8 @@ loading the files; a broken, foreign or stale cache entry falls back to loading 
 
 from __future__ import annotations
 
+import os
+import pickle
 import shutil
 from pathlib import Path
 
@@ -22,7 +24,7 @@ def cache_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_a_cached_pack_equals_the_loaded_one(cache_folder: Path) -> None:
     fresh = load_pack(PACKS_DIR / "base")
     first = load_pack(PACKS_DIR / "base", cached=True)  # fills the cache
-    assert [p.name for p in cache_folder.iterdir()] == [f"{cache.key(fresh.digest)}.msgpack"]
+    assert [p.name for p in cache_folder.iterdir()] == [f"{cache.key(fresh.digest)}.pickle"]
     again = load_pack(PACKS_DIR / "base", cached=True)  # from the cache
     assert first == fresh and again == fresh
 
@@ -38,7 +40,8 @@ def test_the_cache_is_used(cache_folder: Path, monkeypatch: pytest.MonkeyPatch) 
     load_pack(PACKS_DIR / "base", cached=True)
 
 
-@pytest.mark.parametrize("garbage", [b"", b"\x93\x01\x02", b"\xc1not msgpack", b"\x81\xa4info\xc0"])
+@pytest.mark.parametrize("garbage", [b"", b"\x93\x01\x02", b"\xc1not a pickle", b"\x80\x05\x95", pickle.dumps({"info": None}),
+                                     pickle.dumps(("a", "tuple"))])
 def test_a_broken_cache_entry_falls_back_to_the_files(cache_folder: Path, garbage: bytes) -> None:
     fresh = load_pack(PACKS_DIR / "base", cached=True)
     (entry,) = cache_folder.iterdir()
@@ -61,3 +64,34 @@ def test_an_unwritable_cache_folder_is_no_error(tmp_path: Path, monkeypatch: pyt
     blocker.write_text("not a folder")
     monkeypatch.setenv(cache.ENV_DIR, str(blocker / "cache"))
     assert load_pack(PACKS_DIR / "base", cached=True) == load_pack(PACKS_DIR / "base")
+
+
+def test_a_cache_entry_others_may_write_is_never_read(cache_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pickle runs what it names: an entry anyone but its owner may write (planted in a shared
+    folder, say) is left alone, and the files are loaded and checked instead."""
+    fresh = load_pack(PACKS_DIR / "base", cached=True)
+    (entry,) = cache_folder.iterdir()
+    os.chmod(entry, 0o666)
+    import nctui.content.validate as validate
+
+    checked = []
+    real = validate.validate
+    monkeypatch.setattr(validate, "validate", lambda pack: checked.append(pack) or real(pack))
+    assert load_pack(PACKS_DIR / "base", cached=True) == fresh
+    assert checked, "the entry others may write was read"
+
+
+def test_the_cached_pack_is_not_decoded_by_type(cache_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cache is read back without a typed decode (which builds msgspec's decoders for every
+    Struct of the schema first: ~5 ms of each start)."""
+    fresh = load_pack(PACKS_DIR / "base", cached=True)
+    import msgspec
+
+    import nctui.content.validate as validate
+
+    calls: list[str] = []
+    for module, name in ((msgspec.msgpack, "decode"), (msgspec.json, "decode"), (validate, "validate")):
+        real = getattr(module, name)
+        monkeypatch.setattr(module, name, lambda *a, _real=real, _name=name, **k: calls.append(_name) or _real(*a, **k))
+    assert load_pack(PACKS_DIR / "base", cached=True) == fresh
+    assert calls == []

@@ -23,7 +23,6 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
-import stat
 import sys
 import tempfile
 from pathlib import Path
@@ -36,6 +35,7 @@ from textual.css.model import RuleSet
 from textual.css.stylesheet import Stylesheet
 
 from .. import __version__
+from ..safeio import read_own
 
 LIMIT = 1024  # sources kept (a theme change adds a set); past it the cache starts again
 MAX_BYTES = 4 * 1024 * 1024  # a cache file larger than this is not read
@@ -116,28 +116,13 @@ def load_parsed_css(path: Path | None) -> int:
     if path is None:
         return 0
     try:
-        kept = pickle.loads(_own_bytes(path))
+        kept = pickle.loads(read_own(path, MAX_BYTES))
     except Exception:  # noqa: BLE001 - a cache: anything wrong with it means parsing again
         return 0
     if not isinstance(kept, dict) or not all(isinstance(k, tuple) and isinstance(v, list) for k, v in kept.items()):
         return 0
     _parsed.update(kept)
     return len(kept)
-
-
-def _own_bytes(path: Path) -> bytes:
-    """The bytes of ``path`` if it is a regular file of this user's that no one else may write
-    (a pickle runs what it names: a file planted in a shared cache folder is never read)."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    try:
-        info = os.fstat(fd)
-        if (not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o022
-                or info.st_size > MAX_BYTES):
-            raise ValueError("not this user's own cache file")
-        with os.fdopen(os.dup(fd), "rb") as f:
-            return f.read(MAX_BYTES + 1)
-    finally:
-        os.close(fd)
 
 
 def save_parsed_css(path: Path | None) -> bool:
