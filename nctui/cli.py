@@ -9,7 +9,8 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from . import __version__, cli_saves, cli_serve
@@ -162,7 +163,35 @@ def _add_seat_options(p: argparse.ArgumentParser) -> None:
     _add_start_options(p)
 
 
-def build_parser() -> argparse.ArgumentParser:
+COMMANDS = ("play", "new", "solo", "simulate", "tutorial", "saves", "serve")
+CommandParser = Callable[..., "argparse.ArgumentParser | None"]
+
+
+def _command(sub: argparse._SubParsersAction, wanted: str | None, name: str,
+             **kwargs: Any) -> argparse.ArgumentParser | None:
+    """A command's parser: in full when it is the command asked for (or none is: ``--help``,
+    an unknown word), else named only (for errors such as a misspelt command), so that the
+    options of the other commands are not built at every start (~2 ms, and the server's limits
+    module); None when named only."""
+    if wanted is None or wanted == name:
+        parser: argparse.ArgumentParser = sub.add_parser(name, **kwargs)
+        return parser
+    sub.add_parser(name, help=kwargs.get("help"), add_help=False)
+    return None
+
+
+def wanted_command(argv: Sequence[str]) -> str | None:
+    """The command ``argv`` asks for (its first word that is not an option: the program's own
+    options take no value), if it is one of ``COMMANDS``."""
+    for arg in argv:
+        if not arg.startswith("-"):
+            return arg if arg in COMMANDS else None
+    return None
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; with ``command`` (``wanted_command``), only that command's
+    options are built."""
     parser = _Parser(
         prog="nctui",
         description="Nightmare Cathedral in the terminal. Without a command: the title screen (new game, "
@@ -172,9 +201,38 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"nctui {__version__}")
     _add_mono(parser, False)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    make: CommandParser = partial(_command, sub, command)
 
-    play = sub.add_parser("play", help="start a game straight away, or continue a saved one",
-                          description="Start a new game in the terminal, or continue a saved one.")
+    _play_parser(make("play", help="start a game straight away, or continue a saved one",
+                      description="Start a new game in the terminal, or continue a saved one."))
+    _new_parser(make(
+        "new", help="start a new game with any setting of the New game screen",
+        description="Start a new game: hot-seat for 2-4 (each seat a person or the computer) or solo against "
+                    "the King of Horrors, with every setting of the New game screen.",
+        epilog="Examples: nctui new --players 3 --seats human,bot,human --length variable --nightmares quick-end; "
+               "nctui new --solo --difficulty harder_climb,easier_ritual --seed 42"))
+    _solo_parser(make("solo", help="play alone against the King of Horrors",
+                      description="Start a solo game against the King of Horrors."))
+    _simulate_parser(make(
+        "simulate", help="play games headless with computer players and check the rules' invariants",
+        description="Play whole games with a computer player (--bots) on every seat, checking every invariant after "
+                    "every decision. Game i uses the seed S+i (mod 2**64), so a game is replayed alone with "
+                    "'--games 1 --seed S+i'."))
+    tutorial = make(
+        "tutorial", help="a guided first game: setup and two turns against a computer player",
+        description="A guided first game: you (Red) against a computer Blue on a fixed scenario, through setup and "
+                    "your first two turns, each decision explained beside the board. Escape leaves it at any time; "
+                    "it is not saved.")
+    if tutorial is not None:
+        _add_mono(tutorial, argparse.SUPPRESS)
+    cli_saves.add_parser(make, _add_save_dir)
+    cli_serve.add_parser(make)
+    return parser
+
+
+def _play_parser(play: argparse.ArgumentParser | None) -> None:
+    if play is None:
+        return
     _add_seat_options(play)
     play.add_argument("--load", type=_file, metavar="FILE", help="continue the game saved in FILE")
     play.add_argument("--continue", dest="resume", action="store_true",
@@ -183,28 +241,27 @@ def build_parser() -> argparse.ArgumentParser:
                       help="practise the position of a scenario file (docs/scenarios.md; x in a game saves one)")
     _add_game_options(play)
 
-    new = sub.add_parser(
-        "new", help="start a new game with any setting of the New game screen",
-        description="Start a new game: hot-seat for 2-4 (each seat a person or the computer) or solo against "
-                    "the King of Horrors, with every setting of the New game screen.",
-        epilog="Examples: nctui new --players 3 --seats human,bot,human --length variable --nightmares quick-end; "
-               "nctui new --solo --difficulty harder_climb,easier_ritual --seed 42")
+
+def _new_parser(new: argparse.ArgumentParser | None) -> None:
+    if new is None:
+        return
     new.add_argument("--solo", action="store_true", help="play alone against the King of Horrors (--players 1)")
     _add_seat_options(new)
     _add_difficulty(new)
     _add_game_options(new)
 
-    solo = sub.add_parser("solo", help="play alone against the King of Horrors",
-                          description="Start a solo game against the King of Horrors.")
+
+def _solo_parser(solo: argparse.ArgumentParser | None) -> None:
+    if solo is None:
+        return
     _add_start_options(solo)
     _add_difficulty(solo)
     _add_game_options(solo)
 
-    sim = sub.add_parser(
-        "simulate", help="play games headless with computer players and check the rules' invariants",
-        description="Play whole games with a computer player (--bots) on every seat, checking every invariant after "
-                    "every decision. Game i uses the seed S+i (mod 2**64), so a game is replayed alone with "
-                    "'--games 1 --seed S+i'.")
+
+def _simulate_parser(sim: argparse.ArgumentParser | None) -> None:
+    if sim is None:
+        return
     sim.add_argument("--players", type=_players, default=2, metavar="N", help="players, 2 to 4 (default 2)")
     sim.add_argument("--games", type=_games, default=1, metavar="G", help="number of games (default 1)")
     sim.add_argument("--seed", type=_seed, default=None, metavar="S", help="seed of the first game (default: random)")
@@ -223,20 +280,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_difficulty(sim)
     _add_game_options(sim)
 
-    tutorial = sub.add_parser(
-        "tutorial", help="a guided first game: setup and two turns against a computer player",
-        description="A guided first game: you (Red) against a computer Blue on a fixed scenario, through setup and "
-                    "your first two turns, each decision explained beside the board. Escape leaves it at any time; "
-                    "it is not saved.")
-    _add_mono(tutorial, argparse.SUPPRESS)
-    cli_saves.add_parser(sub, _add_save_dir)
-    cli_serve.add_parser(sub)
-    return parser
-
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default: ``sys.argv[1:]``); returns the exit code."""
-    parser = build_parser()
+    parser = build_parser(wanted_command(sys.argv[1:] if argv is None else argv))
     try:
         args = parser.parse_args(argv)
         if args.command == "simulate":

@@ -20,9 +20,13 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
-def add_parser(sub: argparse._SubParsersAction, add_save_dir: Callable[[argparse.ArgumentParser], None]) -> None:
-    p = sub.add_parser("saves", help="list the saved games or check save files",
-                       description="List the saved games (as Continue and Load show them) or check save files.")
+def add_parser(make: Callable[..., argparse.ArgumentParser | None],
+               add_save_dir: Callable[[argparse.ArgumentParser], None]) -> None:
+    """``nctui saves``, made by ``make`` (``cli._command``: None when only named)."""
+    p = make("saves", help="list the saved games or check save files",
+             description="List the saved games (as Continue and Load show them) or check save files.")
+    if p is None:
+        return
     cmds = p.add_subparsers(dest="saves_command", metavar="ACTION", parser_class=type(p), required=True)
     ls = cmds.add_parser("list", help="every save, newest first",
                          description="Every save of the save folder, newest first: its id, whether it is finished, "

@@ -7,6 +7,7 @@ commands never load asyncssh).
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -46,16 +47,19 @@ def _path(text: str) -> Path:
     return Path(text).expanduser()
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
-    from .net.limits import Limits
-
-    d = Limits()
-    p = sub.add_parser(
+def add_parser(make: Callable[..., argparse.ArgumentParser | None]) -> None:
+    """``nctui serve``, made by ``make`` (``cli._command``: None when only named)."""
+    p = make(
         "serve", help="run a game server: friends play with `ssh -p PORT HOST` (or a browser with --web)",
         description="Run a game server: rooms, seats and spectators for people connecting over SSH with a key "
                     "in --authorized-keys (or the password in --password-file). Loopback only unless --host. "
                     "Rooms are kept in the data folder and come back after a restart. Ctrl+C stops it.",
         epilog="Example: nctui serve --host 0.0.0.0 --authorized-keys ~/friends.pub  (then: ssh -p 2222 YOUR-HOST)")
+    if p is None:
+        return
+    from .net.limits import Limits
+
+    d = Limits()
     p.add_argument("--host", default="127.0.0.1",
                    help="the address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=_port, default=None, help="the port (default 2222; 8000 with --web)")

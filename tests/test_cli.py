@@ -130,6 +130,30 @@ def test_help(capsys):
     assert "simulate" in out and "play" in out
 
 
+@pytest.mark.parametrize("argv", [
+    ["play"], ["play", "--players", "3", "--seed", "7"], ["--mono", "play", "--length", "variable"], ["new", "--solo"],
+    ["solo", "--difficulty", "easy"], ["simulate", "--games", "2", "--json"], ["tutorial"], ["saves", "list", "--json"],
+    ["saves", "check", "a.json"], ["serve", "--port", "2300"], [], ["--mono"],
+])
+def test_a_command_parsed_by_its_own_parser_as_by_the_whole_one(argv):
+    """``main`` builds only the options of the command asked for (the others are named): the same
+    arguments as the parser of every command."""
+    from nctui.cli import build_parser, wanted_command
+
+    command = wanted_command(argv)
+    assert command == next((a for a in argv if not a.startswith("-")), None)
+    assert build_parser(command).parse_args(argv) == build_parser().parse_args(argv)
+
+
+def test_the_parser_of_one_command_names_the_others_without_their_options():
+    from nctui.cli import COMMANDS, build_parser
+
+    parser = build_parser("play")
+    commands = next(a for a in parser._actions if a.dest == "command").choices
+    assert set(commands) == set(COMMANDS)
+    assert not commands["serve"]._actions and commands["play"]._option_string_actions["--players"]
+
+
 @pytest.mark.parametrize("argv, words", [
     (["simulate", "--players", "5"], "players must be 1 to 4"),
     (["simulate", "--players", "0"], "players must be 1 to 4"),
@@ -142,6 +166,8 @@ def test_help(capsys):
     (["play", "--players", "3", "--seats", "human,bot"], "--seats names 2 seats"),
     (["play", "--seats", "human,robot"], "seats: a comma-separated list"),
     (["frobnicate"], "invalid choice"),
+    (["--mono", "playy"], "invalid choice"),
+    (["play", "--host", "x"], "unrecognized arguments: --host"),
 ])
 def test_bad_arguments_exit_2(argv, words, capsys):
     assert main(argv) == 2
