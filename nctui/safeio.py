@@ -10,6 +10,7 @@ the file.
 from __future__ import annotations
 
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -76,33 +77,30 @@ def read_own(path: Path | str, max_bytes: int) -> bytes:
 
 def check_depth(data: bytes | str, limit: int = MAX_DEPTH) -> None:
     """Refuse text nested deeper than ``limit`` brackets or braces (outside strings): the
-    decoders recurse once per level. TOML table headers (``[[a.b]]``) open no level here."""
+    decoders recurse once per level. TOML table headers (``[[a.b]]``) open no level here.
+
+    Strings first become one letter each (``_STRING``: a string ends at its quote or at the end
+    of its line, an unterminated one, whose line end then starts no line; a backslash in a
+    double-quoted string escapes the next character); then only the brackets and braces are
+    read, a ``[`` at depth 0 with only spaces before it on its line being a table header. Two
+    regular expressions do the reading: ~2x faster than a loop over every character (104 KB of
+    ``cards.toml`` at every start without the pack's cache, a long game's save at every load)."""
     text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
     depth = 0
-    quote = ""
-    escaped = False
-    line_start = True
-    for ch in text:
-        if quote:
-            if escaped:
-                escaped = False
-            elif ch == "\\" and quote == '"':
-                escaped = True
-            elif ch == quote:
-                quote = ""
-            elif ch == "\n" and quote in "\"'":
-                quote = ""  # an unterminated basic string: the decoder will say so
-            continue
-        if ch in "\"'":
-            quote = ch
-        elif ch in "[{" and not (ch == "[" and line_start and depth == 0):
+    for header, _ in _BRACKET.findall(_STRING.sub("s", text)):
+        if header:
+            if depth == 0:
+                continue  # a table header
             depth += 1
-            if depth > limit:
-                raise BadInput(f"is nested more than {limit} levels deep")
-        elif ch in "]}" and depth > 0:
-            depth -= 1
-        if ch == "\n":
-            line_start = True
-        elif not ch.isspace():
-            line_start = False
+        elif _ in "[{":
+            depth += 1
+        else:
+            depth = max(0, depth - 1)
+            continue
+        if depth > limit:
+            raise BadInput(f"is nested more than {limit} levels deep")
     return None
+
+
+_STRING = re.compile(r'"(?:[^"\\\n]|\\[\s\S]|\\\Z)*(?:"|\n|\Z)' r"|'[^'\n]*(?:'|\n|\Z)")
+_BRACKET = re.compile(r"(^[^\S\n]*\[)|([\[\]{}])", re.MULTILINE)
