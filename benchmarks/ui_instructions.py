@@ -14,8 +14,10 @@ ratio in instructions is higher than the ratio in time (1.39x against 1.30-1.35x
 
 Method. Each program runs on a pty (``ui_latency.Child``) under ``valgrind --tool=callgrind
 --dump-before=getppid``, through a prelude that calls ``os.getppid()`` at each phase boundary
-(each call ends a part of the profile) and ends the process as soon as the driver has written
-the first complete frame (``CSI ? 2026 l``). The phases:
+(each call ends a part of the profile) and ends the process as soon as Textual has handed its
+first frame to the driver (``App._display``: not the ``CSI ? 2026 l`` that ends a frame on the
+pty, which Textual writes only once the terminal's answer about synchronized output has come,
+later under valgrind's slowness on some runs). The phases:
 
 - the interpreter and Textual's core (``textual.app`` and the Linux driver): the same for both;
 - the program's own imports and set-up, up to ``App.run``;
@@ -32,6 +34,7 @@ import argparse
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import textwrap
@@ -51,13 +54,13 @@ PRELUDE = textwrap.dedent("""
     from textual.drivers import linux_driver
     os.getppid()  # end of phase 1
 
-    _write = linux_driver.LinuxDriver.write
-    def _first_frame(self, data):
-        _write(self, data)
-        if "\\x1b[?2026l" in data:
+    _display = textual.app.App._display
+    def _first_frame(self, screen, renderable):
+        _display(self, screen, renderable)
+        if renderable is not None:  # the first frame, handed to the driver
             os.getppid()  # end of phase 3
             os._exit(0)
-    linux_driver.LinuxDriver.write = _first_frame
+    textual.app.App._display = _first_frame
 
     _run = textual.app.App.run
     def _started(self, *args, **kwargs):
@@ -102,6 +105,8 @@ def count(program: str, size: tuple[int, int], env: dict[str, str], out: Path) -
     try:
         child.read_until_quiet(20.0, 600)  # under valgrind a start takes ~50x as long
         child.proc.wait(timeout=120)  # it ends itself after the first frame
+    except subprocess.TimeoutExpired:
+        raise SystemExit(f"ui_instructions: {program} did not end after its first frame (see {out}.log)") from None
     finally:
         child.close()
     parts = []

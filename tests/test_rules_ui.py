@@ -240,6 +240,40 @@ def _text(app) -> str:
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_the_rules_are_styled_once_as_they_come_up(tmp_path, size, monkeypatch):
+    """The size classes (-narrow/-wide, -short/-tall) are set as the screen is composed: the
+    resize Textual sends after the first layout changes no class, so no widget is styled again
+    (it restyled the whole screen and laid it out once more, ~35 ms at 120x40)."""
+    from textual.css.stylesheet import Stylesheet
+
+    restyled: list[str] = []
+    update_nodes = Stylesheet.update_nodes
+
+    def counted(self, nodes, animate=False):
+        nodes = list(nodes)
+        restyled.extend(type(n).__name__ for n in nodes)
+        return update_nodes(self, nodes, animate)
+
+    async def go():
+        app = create_app(CONFIG, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            monkeypatch.setattr(Stylesheet, "update_nodes", counted)
+            await pilot.press("R")
+            await pilot.pause()
+            await asyncio.sleep(0.2)
+            await pilot.pause()
+            rules = app.screen
+            assert isinstance(rules, RulesScreen)
+            shown, other = ("-wide", "-narrow") if size[0] >= 100 else ("-narrow", "-wide")
+            assert rules.has_class(shown) and not rules.has_class(other)
+            # the focus given to the contents restyles what it touches; nothing else is restyled
+            assert not {"RulesText", "VerticalScroll", "Static"} & set(restyled), restyled
+
+    run(go())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 def test_rules_open_from_the_game_at_the_decision_search_and_close(tmp_path, size):
     async def go():
         app = create_app(CONFIG, save_dir=tmp_path, bot_delay=0)

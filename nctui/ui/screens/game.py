@@ -414,13 +414,8 @@ class GameScreen(ComesUpOnce, FlowsMixin, Screen[None]):
         panel shown is in column B; the breakpoints' classes (-narrow/-wide, -short/-tall), as
         Textual sets them on a resize."""
         tabbed = not (size.width >= 120 and size.height >= 34)
-        classes = {"-tabbed": tabbed, "-all": not tabbed,
-                   "-shown-in-b": self._shown_panel in COLUMN_B}
-        for value, points in ((size.width, self.HORIZONTAL_BREAKPOINTS), (size.height, self.VERTICAL_BREAKPOINTS)):
-            assert points is not None
-            classes.update((name, False) for _, name in points)
-            classes[max((at, name) for at, name in points if at <= value)[1]] = True
-        return classes
+        return {"-tabbed": tabbed, "-all": not tabbed, "-shown-in-b": self._shown_panel in COLUMN_B,
+                **self.breakpoint_classes(size)}
 
     def _new_pane(self, panel: str) -> Widget:
         """The (empty) pane of ``panel`` as ``_show_panel`` leaves it (the log is its own pane)."""

@@ -219,6 +219,7 @@ class RulesScreen(ComesUpOnce, Screen[None]):
         self._filling = False
 
     def compose(self) -> ComposeResult:
+        self.update_classes(self.breakpoint_classes(self.app.size))  # styled once, as it mounts
         yield Static("Nightmare Cathedral: the rules in brief (core game and solo)", id="rules-header")
         with Container(id="rules-main"):
             with Vertical(id="rules-side"):

@@ -285,6 +285,19 @@ class ComesUpOnce:
         super().__init__(*args, **kwargs)
         self._compositor = MapKeptCompositor()
 
+    def breakpoint_classes(self, size: Size) -> dict[str, bool]:
+        """The classes of the screen's breakpoints (``HORIZONTAL_BREAKPOINTS``, ``VERTICAL_``)
+        at ``size``, as Textual sets them on a resize: set in ``compose``, the resize after the
+        first layout changes no class (it styled the screen again and laid it out once more)."""
+        screen = cast(Screen, self)
+        classes: dict[str, bool] = {}
+        for value, points in ((size.width, screen.HORIZONTAL_BREAKPOINTS or screen.app.HORIZONTAL_BREAKPOINTS),
+                              (size.height, screen.VERTICAL_BREAKPOINTS or screen.app.VERTICAL_BREAKPOINTS)):
+            if points:
+                classes.update((name, False) for _, name in points)
+                classes.update((name, True) for name in screen._get_breakpoint_classes(value, points))
+        return classes
+
     def _on_screen_resume(self, event: ScreenResume) -> None:
         # Textual calls this before its own handler of the event (each class of the MRO in turn)
         if not self._resumed:
