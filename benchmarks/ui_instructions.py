@@ -6,11 +6,11 @@ bare Textual app counted the same way in the same run.
 Why. ``ui_latency.py`` times the first frame on a real pty, which is what a person sees; but on a
 shared machine the same code's first frame swings by a third between runs, and a change worth
 2 % cannot be seen. Instructions (valgrind's callgrind) are the same from run to run (within
-0.13 % here: a timer of Textual's may fire once more or less) whatever else the machine does, so two versions of the code can be compared with a
-single run each. They are not seconds: system calls, page faults and the terminal's own work
-are not counted, and an instruction of the interpreter is not an instruction of ``memcpy``; the
-ratio in instructions is higher than the ratio in time (1.39x against 1.30-1.35x at 120x40 on
-2026-11-27).
+0.13 % here: a timer of Textual's may fire once more or less) whatever else the machine does,
+so two versions of the code can be compared with a single run each. They are not seconds:
+system calls, page faults and the terminal's own work are not counted, and an instruction of
+the interpreter is not an instruction of ``memcpy``; the ratio in instructions is higher than
+the ratio in time (1.38x against 1.30-1.35x at 120x40 on 2026-11-27).
 
 Method. Each program runs on a pty (``ui_latency.Child``) under ``valgrind --tool=callgrind
 --dump-before=getppid``, through a prelude that calls ``os.getppid()`` at each phase boundary
