@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from textual.widgets import Footer
 
 from nctui.describe import words_for
 from nctui.describe.decisions import BONUS_TEXT
@@ -20,6 +19,7 @@ from nctui.ui.app import create_app
 from nctui.ui.screens.inspector import InspectorScreen
 from nctui.ui.widgets.board import BoardView, legal_areas, render_board
 from nctui.ui.widgets.decision import DecisionPanel
+from nctui.ui.widgets.footer import KeyFooter
 from nctui.ui.widgets.hand import HandView, hand_cards, option_numbers
 from nctui.ui.widgets.matrix import MatrixView
 from nctui.ui.widgets.tabs import PanelTabs
@@ -284,7 +284,7 @@ def test_the_key_footer_is_on_screen(tmp_path, size):
         app = create_app(HOTSEAT, save_dir=tmp_path)
         async with app.run_test(size=size) as pilot:
             await _past_handoff(app, pilot)
-            footer = app.screen.query_one(Footer)
+            footer = app.screen.query_one(KeyFooter)
             assert footer.display and footer.region.height == 1
             assert footer.region.bottom == size[1]
             decision = app.screen.query_one(DecisionPanel)

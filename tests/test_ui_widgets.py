@@ -524,34 +524,38 @@ def test_the_log_takes_the_lines_of_a_decision_in_one_new_height():
     run(go())
 
 
-def test_the_footer_is_composed_again_only_when_its_keys_change():
-    """StableFooter: moving the focus between widgets that leave the keys the same composes
-    nothing again (Textual's footer did, laying the screen out twice more); a key that appears
-    is shown."""
+def test_the_footer_is_drawn_again_only_when_its_keys_change_and_never_lays_out():
+    """KeyFooter: its keys are in the screen's first frame; moving the focus between widgets that
+    leave the keys the same draws nothing again, and a key that appears is drawn without a
+    layout (Textual's footer came up empty, then composed a widget per key, laying the screen
+    out twice more); clicking a key presses it."""
     from textual.app import App
     from textual.binding import Binding
     from textual.widget import Widget
 
-    from nctui.ui.widgets.footer import StableFooter
+    from nctui.ui.widgets.footer import KeyFooter
 
     class Plain(Widget, can_focus=True):
         DEFAULT_CSS = "Plain { height: 1; }"
 
+    knocked = []
+
     class Keyed(Plain):
-        BINDINGS: ClassVar = [Binding("k", "noop", "Knock")]
+        BINDINGS: ClassVar = [Binding("k", "knock", "Knock")]
 
-        def action_noop(self) -> None:
-            pass
+        def action_knock(self) -> None:
+            knocked.append(1)
 
-    composed = []
+    drawn, layouts = [], []
 
-    class Counted(StableFooter):
-        def compose(self):
-            composed.append(1)
-            yield from super().compose()
+    class Counted(KeyFooter):
+        def render(self):
+            drawn.append(1)
+            return super().render()
 
     class Host(App):
         BINDINGS: ClassVar = [Binding("q", "quit", "Quit")]
+        AUTO_FOCUS = "#a"
 
         def compose(self):
             yield Plain(id="a")
@@ -562,19 +566,25 @@ def test_the_footer_is_composed_again_only_when_its_keys_change():
     async def go():
         app = Host()
         async with app.run_test(size=(60, 10)) as pilot:
-            app.query_one("#a").focus()
+            footer = app.query_one(Counted)
             await pilot.pause()
-            await pilot.pause()
-            before = len(composed)
+            assert footer._shown is not None and "Quit" in [k.description for k in footer._shown[0]]
+            original = app.screen._refresh_layout
+            app.screen._refresh_layout = lambda *a, **k: (layouts.append(1), original(*a, **k))[1]
+            before = len(drawn)
             app.query_one("#b").focus()  # the same keys
             await pilot.pause()
             await pilot.pause()
-            assert len(composed) == before
+            assert len(drawn) == before
             app.query_one("#c").focus()  # one more key
             await pilot.pause()
             await pilot.pause()
-            assert len(composed) == before + 1
-            assert "Knock" in " ".join(str(k.render()) for k in app.query("FooterKey"))
+            assert len(drawn) > before and not layouts
+            line = footer.render().plain
+            assert "Knock" in line and "^p" in line and line.rstrip().endswith("palette")
+            await pilot.click(Counted, offset=(line.index("Knock"), 0))
+            await pilot.pause()
+            assert knocked == [1]
 
     run(go())
 

@@ -22,7 +22,7 @@ from ...companions.cathedral.facts import CathedralFacts
 from ...companions.cathedral.pieces import CATHEDRAL, name_of, size_of
 from ...companions.cathedral.state import CathedralState, Place
 from ...store import StoreError
-from ..widgets.footer import StableFooter
+from ..widgets.footer import KeyFooter
 from .base import GAME_KEYS, CompanionScreen
 from .cathedral_board import city_text
 
@@ -68,7 +68,7 @@ class CathedralScreen(CompanionScreen):
         log = RichLog(id="cat-log", wrap=True, markup=False)
         log.can_focus = False  # the arrow keys move the building, not the log
         yield log
-        yield StableFooter()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#cat-city").border_title = "City"

@@ -15,7 +15,7 @@ from ...companions.dreamers import words
 from ...companions.dreamers.content import content
 from ...companions.dreamers.facts import DreamersFacts
 from ...companions.dreamers.state import Die, DreamersState
-from ..widgets.footer import StableFooter
+from ..widgets.footer import KeyFooter
 from .base import OptionsScreen
 
 LETTER = ("D", "E", "I", "F")  # the Depths, Envy, Imprisonment, Primeval Fear
@@ -58,7 +58,7 @@ class DreamersScreen(OptionsScreen):
                 log = RichLog(id="dr-log", wrap=True, markup=False)
                 log.can_focus = False
                 yield log
-        yield StableFooter()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#dr-table").border_title = "Players, bag and Nightmares"

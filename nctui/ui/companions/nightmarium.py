@@ -18,7 +18,7 @@ from textual.widgets import OptionList, RichLog, Static
 from ...companions.nightmarium import words
 from ...companions.nightmarium.cards import LEGIONS, PARTS, card
 from ...companions.nightmarium.state import HIDDEN, NightmariumState
-from ..widgets.footer import StableFooter
+from ..widgets.footer import KeyFooter
 from .base import OptionsScreen
 
 LEGION_LETTER = {"necronauts": "N", "insektoids": "I", "chimeridae": "C", "homunculi": "H"}
@@ -69,7 +69,7 @@ class NightmariumScreen(OptionsScreen):
                 log = RichLog(id="nm-log", wrap=True, markup=False)
                 log.can_focus = False
                 yield log
-        yield StableFooter()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#nm-players").border_title = "Creatures"

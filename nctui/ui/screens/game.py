@@ -42,7 +42,7 @@ from ..client import GameClient
 from ..widgets.board import BoardView, cell_lines_for, legal_areas, region_entries
 from ..widgets.common import ComesUpOnce, OptionsPicked, Pane, seat_style
 from ..widgets.decision import DecisionPanel, Prompt
-from ..widgets.footer import StableFooter
+from ..widgets.footer import KeyFooter
 from ..widgets.hand import HandView
 from ..widgets.log import GameLog
 from ..widgets.matrix import MatrixView, legal_spaces
@@ -151,7 +151,7 @@ class GameScreen(ComesUpOnce, FlowsMixin, Screen[None]):
                 with self._new_pane("players"):
                     yield PlayersView(id="players")
                 yield self._new_pane("log")
-        yield StableFooter()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         if self not in self.app.screen_stack:

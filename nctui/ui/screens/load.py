@@ -28,7 +28,7 @@ from ...session.protocol import Summary
 from ...session.session import SessionError, open_session
 from ..widgets.common import ComesUpOnce
 from ..widgets.decision import HINT
-from ..widgets.footer import StableFooter
+from ..widgets.footer import KeyFooter
 
 if TYPE_CHECKING:
     from ..app import NctuiApp
@@ -173,7 +173,7 @@ class LoadScreen(ComesUpOnce, Screen[None]):
         empty = "No unfinished game." if self.unfinished else "No saved games yet."
         yield Static(f"{empty} A game autosaves after every decision.", id="load-empty")
         yield Static("↑↓ or j/k choose · Enter continue · d delete · b or Escape back", id="load-hint")
-        yield StableFooter()
+        yield KeyFooter()
 
     def _options(self) -> list[Option]:
         return [Option(listing_text(g._replace(problem=self.problems.get(g.path, g.problem)),

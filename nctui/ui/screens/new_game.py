@@ -43,7 +43,7 @@ from ...engine.config import (
 from ...session.session import UndoMode
 from ..widgets.common import SEAT_COLOURS, ComesUpOnce
 from ..widgets.decision import HINT
-from ..widgets.footer import StableFooter
+from ..widgets.footer import KeyFooter
 
 if TYPE_CHECKING:
     from ..app import NctuiApp
@@ -199,7 +199,7 @@ class NewGameScreen(ComesUpOnce, Screen[None]):
                 yield Static("same seed & settings, same game", classes="note")
             yield Button(self.START, id="start", variant="primary", compact=True)
         yield Static(id="problems")
-        yield StableFooter()
+        yield KeyFooter()
 
     def _extra_fields(self) -> ComposeResult:
         """Settings a screen built on this one adds at the top (a room on a server: its name)."""

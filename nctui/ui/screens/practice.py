@@ -22,7 +22,7 @@ from ...scenarios import ScenarioError
 from ...session.session import SessionError, scenario_session
 from ..widgets.common import ComesUpOnce
 from ..widgets.decision import HINT
-from ..widgets.footer import StableFooter
+from ..widgets.footer import KeyFooter
 
 if TYPE_CHECKING:
     from ..app import NctuiApp
@@ -82,7 +82,7 @@ class PracticeScreen(ComesUpOnce, Screen[None]):
                          id="positions")
         yield Static(f"Yours: {saves.scenario_dir(self.folder)} (x in a game saves the position there) · "
                      "Enter play · b back", id="practice-hint")
-        yield StableFooter()
+        yield KeyFooter()
 
     def action_move(self, delta: int) -> None:
         menu = self.query_one("#positions", OptionList)
