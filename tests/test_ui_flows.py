@@ -1008,6 +1008,50 @@ def test_the_help_comes_up_in_one_layout_and_one_frame(tmp_path, monkeypatch):
     run(go())
 
 
+@pytest.mark.parametrize("size", [SMALL, BIG], ids=["80x24", "120x40"])
+@pytest.mark.parametrize("key", ["R", "t", "i"])
+def test_the_rules_timeline_and_inspector_come_up_in_one_layout_and_one_frame(tmp_path, monkeypatch, key, size):
+    """Each screen opened from the game is laid out once and drawn once, its keys in that
+    frame: the footer draws them as it first renders (Textual's came a layout and a frame
+    later), and the rules' contents and the timeline (option lists) are measured, scrollbar
+    and all, by the layout that places them (they set their height as they were drawn: two
+    layouts more)."""
+    from nctui.ui.screens.inspector import InspectorScreen
+    from nctui.ui.screens.rules import RulesScreen
+    from nctui.ui.widgets.footer import KeyFooter
+
+    opened = {"R": RulesScreen, "t": TimelineScreen, "i": InspectorScreen}[key]
+
+    def note(screen):
+        footers = screen.query(KeyFooter)
+        keys = footers.first()._shown if footers else None
+        return type(screen).__name__, bool(keys and keys[0]) if footers else None
+
+    layouts, frames = _count_layouts_and_frames(monkeypatch, note)
+
+    async def go():
+        app = create_app(GameConfig(players=2, seats=("human", "human"), seed=11), save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await asyncio.sleep(0.2)
+            layouts.clear()
+            frames.clear()
+            await pilot.press(key)
+            await pilot.pause()
+            await asyncio.sleep(0.2)
+            await pilot.pause()
+            assert isinstance(app.screen, opened)
+            name = opened.__name__
+            with_keys = True if opened is RulesScreen else None  # the modal ones have no footer
+            assert layouts == [name] and frames == [(name, with_keys)], (layouts, frames)
+            if opened is RulesScreen:
+                contents = app.screen.query_one("#rules-contents", OptionList)
+                assert contents.show_vertical_scrollbar  # 40 sections: longer than the list
+                assert contents.virtual_size.height == len(contents._lines)
+
+    run(go())
+
+
 def test_a_handoff_comes_up_in_one_layout_and_one_frame(tmp_path, monkeypatch):
     """A new screen (ComesUpOnce) is laid out once, as it first resumes, and drawn once: Textual
     laid it out again for the Resize event that layout sent it (of the same size), for the

@@ -16,13 +16,11 @@ from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
 from textual.reactive import reactive
 from textual.screen import ModalScreen
-from textual.widgets import Static
 
 from ..widgets.cards import CardEntry
-from ..widgets.common import ComesUpOnce
+from ..widgets.common import ComesUpOnce, PlacedStatic, ReadingPane
 
 HINT = Style(color="#9a9aaa")
 
@@ -48,8 +46,8 @@ class InspectorScreen(ComesUpOnce, ModalScreen[None]):
         self.set_reactive(InspectorScreen.index, min(max(index, 0), max(len(self.entries) - 1, 0)))
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="inspector-box"):
-            yield Static(id="inspector-card")
+        with ReadingPane(id="inspector-box"):
+            yield PlacedStatic(id="inspector-card")
 
     def on_mount(self) -> None:
         self._show()
@@ -70,7 +68,7 @@ class InspectorScreen(ComesUpOnce, ModalScreen[None]):
         return self.entries[self.index] if self.entries else None
 
     def _show(self) -> None:
-        self.query_one("#inspector-card", Static).update(render_entry(self.entries, self.index, self.noun))
+        self.query_one("#inspector-card", PlacedStatic).update(render_entry(self.entries, self.index, self.noun))
         self.query_one("#inspector-box").scroll_home(animate=False)
 
 

@@ -16,16 +16,15 @@ from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Container, Vertical, VerticalScroll
 from textual.geometry import Size
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Input, OptionList, Static
+from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
 from ..rules import Section, Summary, blocks, get_summary, matches, search_words
-from ..widgets.common import ComesUpOnce
-from ..widgets.footer import StableFooter
+from ..widgets.common import Box, ComesUpOnce, MeasuredOptions, PlacedOnce, PlacedStatic, ReadingPane
+from ..widgets.footer import KeyFooter
 
 MATCH = Style(color="black", bgcolor="yellow")
 CURRENT = Style(color="black", bgcolor="bright_cyan", bold=True, underline=True)  # underlined: not by colour alone
@@ -133,7 +132,7 @@ def _wrap(text: Text, width: int, console: Console, wrap: bool) -> tuple[list[Te
     return lines, starts
 
 
-class RulesText(Widget):
+class RulesText(PlacedOnce, Widget):
     """The text of one section, wrapped to the width, with the search's matches highlighted."""
 
     DEFAULT_CSS = """
@@ -165,8 +164,8 @@ class RulesText(Widget):
         return Text("\n", no_wrap=True).join(self.layout_for(self.size.width).lines)
 
 
-class ContentsList(OptionList):
-    """The sections' titles; j/k move like the arrows."""
+class ContentsList(MeasuredOptions, OptionList):
+    """The sections' titles; j/k move like the arrows. Measured by the layout that places it."""
 
     BINDINGS = [
         Binding("j", "cursor_down", "Down", show=False, id="rules.contents-down"),
@@ -198,8 +197,8 @@ class RulesScreen(ComesUpOnce, Screen[None]):
     #rules-main { height: 1fr; }
     #rules-side { height: auto; }
     #rules-search { margin: 0; background: $boost; }
-    #rules-contents { height: 6; border: none; padding: 0; scrollbar-size-vertical: 1; }
-    #rules-body { height: 1fr; padding: 0 1; scrollbar-size-vertical: 1; }
+    #rules-contents { height: 6; border: none; padding: 0; scrollbar-size-vertical: 1; scrollbar-gutter: stable; }
+    #rules-body { height: 1fr; padding: 0 1; scrollbar-size-vertical: 1; scrollbar-gutter: stable; }
     #rules-body:focus { background-tint: $foreground 3%; }
     RulesScreen.-narrow #rules-contents { border-bottom: solid $panel-lighten-2; height: 7; }
     RulesScreen.-narrow.-tall #rules-contents { height: 11; }
@@ -220,14 +219,14 @@ class RulesScreen(ComesUpOnce, Screen[None]):
 
     def compose(self) -> ComposeResult:
         self.update_classes(self.breakpoint_classes(self.app.size))  # styled once, as it mounts
-        yield Static("Nightmare Cathedral: the rules in brief (core game and solo)", id="rules-header")
-        with Container(id="rules-main"):
-            with Vertical(id="rules-side"):
+        yield PlacedStatic("Nightmare Cathedral: the rules in brief (core game and solo)", id="rules-header")
+        with Box(id="rules-main"):
+            with Box(id="rules-side"):
                 yield Input(placeholder="/ search the rules", id="rules-search", compact=True)
                 yield ContentsList(id="rules-contents")
-            with VerticalScroll(id="rules-body"):
+            with ReadingPane(id="rules-body"):
                 yield RulesText(id="rules-text")
-        yield StableFooter()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self._fill_contents()
@@ -279,7 +278,7 @@ class RulesScreen(ComesUpOnce, Screen[None]):
         self.call_after_refresh(self._scroll_to_current)
 
     def _scroll_to_current(self) -> None:
-        body = self.query_one("#rules-body", VerticalScroll)
+        body = self.query_one("#rules-body", ReadingPane)
         text = self.query_one(RulesText)
         if self.current is None:
             body.scroll_home(animate=False)
@@ -340,13 +339,13 @@ class RulesScreen(ComesUpOnce, Screen[None]):
         self._show(*target)
 
     def action_focus_text(self) -> None:
-        self.query_one("#rules-body", VerticalScroll).focus()
+        self.query_one("#rules-body", ReadingPane).focus()
 
     def action_focus_contents(self) -> None:
         self.query_one(ContentsList).focus()
 
     def action_page(self, direction: int) -> None:
-        body = self.query_one("#rules-body", VerticalScroll)
+        body = self.query_one("#rules-body", ReadingPane)
         if direction < 0:
             body.scroll_page_up()
         else:

@@ -13,16 +13,15 @@ from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import OptionList, Static
+from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from ...describe import seat_letter
 from ...engine.state import GameState
 from ...store import StoreError
 from ..client import GameClient
-from ..widgets.common import ComesUpOnce, seat_style
+from ..widgets.common import Box, ComesUpOnce, MeasuredOptions, PlacedStatic, seat_style
 
 # What each undo policy allows, said when it refuses (store.PracticePolicy / StrictPolicy).
 POLICY_RULES = {
@@ -59,6 +58,10 @@ def timeline_row(state: GameState, state_id: int, seat: int, summary: str, now: 
     return row
 
 
+class TimelineList(MeasuredOptions, OptionList):
+    """The decisions, measured by the layout that places them."""
+
+
 class TimelineScreen(ComesUpOnce, ModalScreen[None]):
     """The game's decisions; arrows + Enter jump to one (back as the undo policy allows)."""
 
@@ -67,7 +70,7 @@ class TimelineScreen(ComesUpOnce, ModalScreen[None]):
     #timeline-box { width: 90; max-width: 100%; height: auto; max-height: 100%; background: $panel;
                     border: round $accent; padding: 0 1; }
     #timeline-title { height: 1; }
-    #timeline-list { height: auto; max-height: 70vh; border: none; background: $panel; }
+    #timeline-list { height: auto; max-height: 70vh; border: none; background: $panel; scrollbar-gutter: stable; }
     #timeline-message { height: auto; color: $warning; }
     #timeline-hint { height: 1; color: $text-muted; }
     """
@@ -86,15 +89,15 @@ class TimelineScreen(ComesUpOnce, ModalScreen[None]):
         state = game.view(self.viewer).state
         now = game.state_id
         items = game.timeline(self.viewer)
-        with Vertical(id="timeline-box"):
+        with Box(id="timeline-box"):
             redo = game.last_id - now
             title = f"Timeline: decision {now} of {game.last_id}" + (f" · {redo} to redo (↷)" if redo else "")
             policy = f" · {game.undo_policy} undo" if game.undo_policy in POLICY_RULES else ""
-            yield Static(Text.assemble((title, "bold"), policy), id="timeline-title")
-            yield OptionList(*(Option(timeline_row(state, i.state_id, i.seat, i.summary, now), id=str(i.state_id))
+            yield PlacedStatic(Text.assemble((title, "bold"), policy), id="timeline-title")
+            yield TimelineList(*(Option(timeline_row(state, i.state_id, i.seat, i.summary, now), id=str(i.state_id))
                                for i in items), id="timeline-list")
-            yield Static("", id="timeline-message")
-            yield Static("↑↓ PgUp PgDn move · Enter: go there · Esc or t: close", id="timeline-hint")
+            yield PlacedStatic("", id="timeline-message")
+            yield PlacedStatic("↑↓ PgUp PgDn move · Enter: go there · Esc or t: close", id="timeline-hint")
 
     def on_mount(self) -> None:
         options = self.query_one(OptionList)
@@ -113,7 +116,7 @@ class TimelineScreen(ComesUpOnce, ModalScreen[None]):
             try:
                 game.undo_to(target, seat=self.viewer)
             except StoreError as exc:
-                self.query_one("#timeline-message", Static).update(Text(refusal_text(exc, game.undo_policy)))
+                self.query_one("#timeline-message", PlacedStatic).update(Text(refusal_text(exc, game.undo_policy)))
                 return
         self.dismiss()
 

@@ -19,7 +19,7 @@ from textual._time import get_time
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.dom import NoScreen
-from textual.events import ScreenResume
+from textual.events import Resize, ScreenResume
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.messages import Layout, Update
@@ -419,6 +419,45 @@ class PlacedScrollBar:
         return changed
 
 
+class MeasuredOptions(PlacedScrollBar):
+    """An ``OptionList`` (mixin) whose scrollbar keeps its column, measured by the layout that
+    places it. Textual gave it the size of its region as its virtual size, and the lines' own
+    height came as it was drawn: a layout of the whole screen more, and one more for the
+    scrollbar that height called for (the rules' contents: three layouts to open the rules).
+    The layout measures the lines (``get_content_height``) at the width they are drawn at,
+    shows the scrollbar they need, and sets that virtual size."""
+
+    _measured: Size | None = None
+    _lines_width = 0  # the width its lines were last made at
+
+    def _get_scrollable_region(self, region: Region) -> Region:
+        styles = self.styles  # type: ignore[attr-defined]
+        if styles.scrollbar_gutter == "stable" and styles.overflow_y == "auto" and region.width > 0:
+            width = max(region.width - styles.scrollbar_size_vertical, 1)
+            self._measured = measured = Size(width, self.get_content_height(region.size, region.size, width))  # type: ignore[attr-defined]
+            needed = measured.height > region.height
+            if needed != self.show_vertical_scrollbar:  # type: ignore[attr-defined]
+                self.set_reactive(Widget.show_vertical_scrollbar, needed)  # type: ignore[attr-defined]
+        return cast(Region, super()._get_scrollable_region(region))  # type: ignore[misc]
+
+    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
+        if self._measured is not None:  # a ScrollView takes its virtual size from itself
+            self.set_reactive(Widget.virtual_size, self._measured)  # type: ignore[attr-defined]
+        return super()._size_updated(size, self._measured or virtual_size, container_size, layout=False)
+
+    def _update_lines(self) -> None:
+        super()._update_lines()  # type: ignore[misc]
+        if self._line_cache.lines:  # type: ignore[attr-defined]
+            self._lines_width = self.scrollable_content_region.width  # type: ignore[attr-defined]
+
+    def _on_resize(self, event: Resize | None = None) -> None:
+        # Textual makes every line again and draws the list after each resize: right after a
+        # screen comes up, a frame more. Its lines only change with its width.
+        if (event is not None and self._line_cache.lines  # type: ignore[attr-defined]
+                and self._lines_width == self.scrollable_content_region.width):  # type: ignore[attr-defined]
+            event.prevent_default()
+
+
 class Pane(PlacedOnce, PlacedScrollBar, VerticalScroll, can_focus=False):
     """A scrolling pane around one panel of the game screen."""
 
@@ -431,6 +470,10 @@ class Pane(PlacedOnce, PlacedScrollBar, VerticalScroll, can_focus=False):
         if styles.scrollbar_gutter == "stable" and styles.overflow_y == "auto" and width > 0:
             width = max(width - styles.scrollbar_size_vertical, 1)
         return super().get_content_height(container, viewport, width)
+
+
+class ReadingPane(Pane, can_focus=True):
+    """A ``Pane`` that takes the focus, its text scrolled by the keys (the rules, a card)."""
 
 
 class Box(PlacedOnce, Vertical):
