@@ -1009,3 +1009,38 @@ def test_strips_make_their_caches_when_first_used():
         assert "no_such_attribute" in str(exc)
     else:
         raise AssertionError("an unknown attribute must still be refused")
+
+
+def test_the_game_under_a_modal_screen_is_tinted_as_textual_tints_it(tmp_path):
+    """Backdrop: the game under the help, drawn from its compositor's lines and tinted once per
+    style, has the same cells and the same styles as Textual's BackgroundScreen draws."""
+    from textual.renderables.background_screen import BackgroundScreen
+    from textual.style import Style
+    from textual.visual import RichVisual
+
+    from nctui.ui.screens.help import HelpScreen
+    from nctui.ui.widgets.backdrop import Backdrop
+
+    def cells(strips):
+        return [[(ch, seg.style) for seg in strip for ch in seg.text] for strip in strips]
+
+    async def go():
+        app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.pause()
+            await pilot.press("question_mark")
+            await pilot.pause()
+            help_screen, game = app.screen, app.screen_stack[-2]
+            assert isinstance(help_screen, HelpScreen) and isinstance(game, GameScreen)
+            color = help_screen.styles.background
+            assert 0 < color.a < 1  # translucent: the game shows through
+            base = Style.from_rich_style(help_screen.rich_style)
+            ours = Backdrop(game, color).render_strips(80, 24, base, None)
+            textual_ = RichVisual(help_screen, BackgroundScreen(game, color)).render_strips(80, 24, base, None)
+            assert len(ours) == len(textual_) == 24
+            assert cells(ours) == cells(textual_)
+            untinted = cells(game._compositor.render_strips())
+            assert [c for c, _ in cells(ours)[5]] == [c for c, _ in untinted[5]]
+            assert cells(ours)[5] != untinted[5]  # the same characters, tinted
+
+    run(go())

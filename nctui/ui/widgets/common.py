@@ -8,7 +8,7 @@ from contextlib import suppress
 from functools import cache
 from typing import Any, Self, cast
 
-from rich.console import Console, ConsoleOptions, RenderResult
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.measure import Measurement
 from rich.segment import Segment
 from rich.style import Style
@@ -23,6 +23,7 @@ from textual.events import Resize, ScreenResume
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.messages import Layout, Update
+from textual.renderables.background_screen import BackgroundScreen
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar
 from textual.strip import Strip
@@ -32,6 +33,7 @@ from textual.widgets import Static
 
 from ...describe import seat_letter, seat_name
 from ...engine.state import GameState
+from .backdrop import Backdrop
 from .lines import CellLines, LineCache, TextLines
 
 # One colour per seat colour; every use also shows the seat's letter, so colour is never the
@@ -350,6 +352,13 @@ class ComesUpOnce:
         if size == self._compositor.size and not screen._layout_required:
             return
         super()._screen_resized(size)  # type: ignore[misc]
+
+    def render(self) -> RenderableType:
+        rendered = super().render()  # type: ignore[misc]
+        if isinstance(rendered, BackgroundScreen):  # the game under this screen: tinted line by line
+            # a Visual: what a widget renders may be one (Screen.render is typed more narrowly)
+            return cast(RenderableType, Backdrop(rendered.screen, rendered.color))
+        return cast(RenderableType, rendered)
 
     def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False,
                 recompose: bool = False) -> Self:
