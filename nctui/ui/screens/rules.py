@@ -223,7 +223,7 @@ class RulesScreen(ComesUpOnce, Screen[None]):
         with Box(id="rules-main"):
             with Box(id="rules-side"):
                 yield Input(placeholder="/ search the rules", id="rules-search", compact=True)
-                yield ContentsList(id="rules-contents")
+                yield ContentsList(id="rules-contents", markup=False)
             with ReadingPane(id="rules-body"):
                 yield RulesText(id="rules-text")
         yield KeyFooter()
