@@ -1052,6 +1052,65 @@ def test_the_rules_timeline_and_inspector_come_up_in_one_layout_and_one_frame(tm
     run(go())
 
 
+@pytest.mark.parametrize("size", [SMALL, BIG], ids=["80x24", "120x40"])
+def test_the_timeline_and_the_inspector_are_as_tall_as_what_they_show(tmp_path, size):
+    """Their scrollbars keep their column (scrollbar-gutter: stable), and Textual then kept a
+    row for a horizontal scrollbar too under a box sized to its content: a blank line more."""
+    from nctui.ui.screens.inspector import InspectorScreen
+
+    async def go():
+        app = create_app(GameConfig(players=2, seats=("human", "human"), seed=11), save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await pilot.press("t")
+            await pilot.pause()
+            assert isinstance(app.screen, TimelineScreen)
+            timeline = app.screen.query_one("#timeline-list", OptionList)
+            assert timeline.option_count == 1 and timeline.region.height == 1
+            await pilot.press("escape")
+            await pilot.pause()
+            await pilot.press("i")
+            await pilot.pause()
+            assert isinstance(app.screen, InspectorScreen)
+            box, card = app.screen.query_one("#inspector-box"), app.screen.query_one("#inspector-card")
+            assert box.region.height == card.region.height + 2  # the card and the box's border
+
+    run(go())
+
+
+def test_a_scrollbar_placed_in_the_first_layout_shows_a_scroll_made_right_after(tmp_path):
+    """The timeline of a long game scrolls to the decision now right after its first frame,
+    while its scrollbar (made and drawn in that first layout) is still being mounted: Textual
+    marks nothing to draw again then, and the thumb stayed at the top. Once mounted, the bar
+    is drawn again if it changed since (_PlacedScrollBar)."""
+
+    def lines(bar):
+        return ["".join(seg.text for seg in strip) + repr([seg.style for seg in strip])
+                for strip in bar.render_lines(bar.size.region)]
+
+    async def go():
+        app = create_app(GameConfig(players=2, seats=("human", "bot"), seed=42), save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.pause()
+            for _ in range(25):
+                await pilot.press("1")
+                await pilot.pause()
+            await pilot.pause()
+            await pilot.press("t")
+            await pilot.pause()
+            await asyncio.sleep(0.2)
+            await pilot.pause()
+            assert isinstance(app.screen, TimelineScreen)
+            timeline = app.screen.query_one("#timeline-list", OptionList)
+            assert timeline.max_scroll_y > 0 and timeline.scroll_y == timeline.max_scroll_y  # at the decision now
+            bar = timeline.vertical_scrollbar
+            shown = lines(bar)
+            bar.refresh()  # drawn afresh from its state now
+            assert shown == lines(bar)
+
+    run(go())
+
+
 def test_a_handoff_comes_up_in_one_layout_and_one_frame(tmp_path, monkeypatch):
     """A new screen (ComesUpOnce) is laid out once, as it first resumes, and drawn once: Textual
     laid it out again for the Resize event that layout sent it (of the same size), for the

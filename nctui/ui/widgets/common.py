@@ -384,7 +384,23 @@ class LaidOutAtResume(AwaitMount):
 
 
 class _PlacedScrollBar(PlacedOnce, ScrollBar):
-    """A vertical scrollbar placed by the layout that found it is needed."""
+    """A vertical scrollbar placed by the layout that found it is needed. Made and drawn in that
+    layout, it is drawn before Textual has finished mounting it, and Textual marks nothing to
+    draw again for a change before then (a list scrolled to its highlight right after the first
+    frame kept its thumb at the top): once mounted, it is drawn again if it changed since."""
+
+    _drawn: tuple[object, ...] | None = None  # what it was drawn from
+
+    def _state(self) -> tuple[object, ...]:
+        return self.position, self.window_size, self.window_virtual_size, self.size, self.grabbed, self.mouse_over
+
+    def render(self) -> RenderableType:
+        self._drawn = self._state()
+        return super().render()
+
+    def on_mount(self) -> None:
+        if self._drawn is not None and self._drawn != self._state():
+            self.call_later(self.refresh)  # mounted once this handler is done
 
 
 class PlacedScrollBar:
