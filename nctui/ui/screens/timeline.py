@@ -70,7 +70,8 @@ class TimelineScreen(ComesUpOnce, ModalScreen[None]):
     #timeline-box { width: 90; max-width: 100%; height: auto; max-height: 100%; background: $panel;
                     border: round $accent; padding: 0 1; }
     #timeline-title { height: 1; }
-    #timeline-list { height: auto; max-height: 70vh; border: none; background: $panel; scrollbar-gutter: stable; }
+    #timeline-list { height: auto; max-height: 70vh; border: none; background: $panel;
+                     scrollbar-gutter: stable; scrollbar-size-horizontal: 0; }
     #timeline-message { height: auto; color: $warning; }
     #timeline-hint { height: 1; color: $text-muted; }
     """
