@@ -981,46 +981,22 @@ def _count_layouts_and_frames(monkeypatch, frame_note=lambda screen: type(screen
     return layouts, frames
 
 
-def test_the_help_comes_up_in_one_layout_and_one_frame(tmp_path, monkeypatch):
-    """The help's box is taller than 120x40 allows: its scrollbar comes with the layout that
-    finds it needed (the box keeps its column), and its text asks for no layout as it is placed
-    (Textual laid the help out three times and drew it three times)."""
-    from nctui.ui.screens.help import HelpScreen
-
-    layouts, frames = _count_layouts_and_frames(monkeypatch)
-
-    async def go():
-        app = create_app(GameConfig(players=2, seats=("human", "human"), seed=11), save_dir=tmp_path, bot_delay=0)
-        async with app.run_test(size=BIG) as pilot:
-            await pilot.pause()
-            await asyncio.sleep(0.2)
-            layouts.clear()
-            frames.clear()
-            await pilot.press("question_mark")
-            await pilot.pause()
-            await asyncio.sleep(0.2)
-            await pilot.pause()
-            assert isinstance(app.screen, HelpScreen)
-            box = app.screen.query_one("#help-box")
-            assert box.show_vertical_scrollbar and box.max_scroll_y > 0  # taller than the screen
-            assert layouts == ["HelpScreen"] and frames == ["HelpScreen"], (layouts, frames)
-
-    run(go())
-
-
 @pytest.mark.parametrize("size", [SMALL, BIG], ids=["80x24", "120x40"])
-@pytest.mark.parametrize("key", ["R", "t", "i"])
-def test_the_rules_timeline_and_inspector_come_up_in_one_layout_and_one_frame(tmp_path, monkeypatch, key, size):
+@pytest.mark.parametrize("key", ["question_mark", "R", "t", "i"])
+def test_each_screen_opened_from_the_game_comes_up_in_one_layout_and_one_frame(tmp_path, monkeypatch, key, size):
     """Each screen opened from the game is laid out once and drawn once, its keys in that
     frame: the footer draws them as it first renders (Textual's came a layout and a frame
-    later), and the rules' contents and the timeline (option lists) are measured, scrollbar
-    and all, by the layout that places them (they set their height as they were drawn: two
-    layouts more)."""
+    later); the rules' contents and the timeline (option lists) are measured, scrollbar and
+    all, by the layout that places them (they set their height as they were drawn: two layouts
+    more); the help's box, taller than the screen, has its scrollbar from the layout that finds
+    it needed (the box keeps its column) and its text asks for no layout as it is placed
+    (Textual laid the help out three times and drew it three times)."""
+    from nctui.ui.screens.help import HelpScreen
     from nctui.ui.screens.inspector import InspectorScreen
     from nctui.ui.screens.rules import RulesScreen
     from nctui.ui.widgets.footer import KeyFooter
 
-    opened = {"R": RulesScreen, "t": TimelineScreen, "i": InspectorScreen}[key]
+    opened = {"question_mark": HelpScreen, "R": RulesScreen, "t": TimelineScreen, "i": InspectorScreen}[key]
 
     def note(screen):
         footers = screen.query(KeyFooter)
@@ -1044,6 +1020,9 @@ def test_the_rules_timeline_and_inspector_come_up_in_one_layout_and_one_frame(tm
             name = opened.__name__
             with_keys = True if opened is RulesScreen else None  # the modal ones have no footer
             assert layouts == [name] and frames == [(name, with_keys)], (layouts, frames)
+            if opened is HelpScreen:
+                box = app.screen.query_one("#help-box")
+                assert box.show_vertical_scrollbar and box.max_scroll_y > 0  # taller than the screen
             if opened is RulesScreen:
                 contents = app.screen.query_one("#rules-contents", OptionList)
                 assert contents.show_vertical_scrollbar  # 40 sections: longer than the list
