@@ -787,6 +787,48 @@ def test_a_scrollbar_that_keeps_its_column_comes_with_the_layout_that_calls_for_
     run(go())
 
 
+def test_a_scrollbar_shown_or_hidden_by_a_key_costs_no_layout_more(monkeypatch, tmp_path):
+    """A hand that grows past its pane (or shrinks back) at 120x40: the layout that finds its
+    scrollbar needed shows it, bar and all, and the key lays the screen out once (Textual set the
+    bar's display after that layout, which asked for a layout of the whole screen more)."""
+    from textual._compositor import Compositor
+
+    from nctui.ui.screens.handoff import HandoffScreen
+
+    layouts: list[str] = []
+    reflow = Compositor.reflow
+
+    def counted(self, parent, size):
+        layouts.append(type(parent).__name__)
+        return reflow(self, parent, size)
+
+    monkeypatch.setattr(Compositor, "reflow", counted)
+
+    async def go():
+        app = create_app(GameConfig(players=2, seed=42), save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=BIG) as pilot:
+            await pilot.pause()
+            toggled = 0
+            for _ in range(40):
+                if isinstance(app.screen, HandoffScreen):
+                    await asyncio.sleep(0.5)  # past the hand-off's guard
+                    await pilot.press("enter")
+                    await pilot.pause()
+                    continue
+                pane = app.screen.query_one("#hand-pane")
+                before = pane.show_vertical_scrollbar
+                layouts.clear()
+                await pilot.press("1")
+                await pilot.pause()
+                if isinstance(app.screen, GameScreen) and pane.show_vertical_scrollbar != before:
+                    toggled += 1
+                    assert layouts.count("GameScreen") == 1, layouts
+                    assert pane.vertical_scrollbar.display == pane.show_vertical_scrollbar
+            assert toggled >= 2  # shown and hidden again
+
+    run(go())
+
+
 def test_a_panel_measured_by_a_layout_is_drawn_from_that_measurement(monkeypatch, tmp_path):
     """The first layout measures each panel sized to its content at its new width (rendering
     its text); Textual then dropped that rendering as it placed the panel, and the first frame

@@ -431,6 +431,10 @@ class PlacedScrollBar:
             needed = result.total_region.bottom > size.height
             if needed != self.show_vertical_scrollbar:  # type: ignore[attr-defined]
                 self.set_reactive(Widget.show_vertical_scrollbar, needed)  # type: ignore[attr-defined]
+                # The bar is shown (or hidden) by this layout: Textual sets its display after
+                # it, and that asked for a layout of the whole screen more (a hand growing past
+                # its pane at 120x40: two layouts for one key)
+                self.vertical_scrollbar.styles.set_rule("display", "block" if needed else "none")
         return result
 
     def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
@@ -463,6 +467,7 @@ class MeasuredOptions(PlacedScrollBar):
             needed = measured.height > region.height
             if needed != self.show_vertical_scrollbar:  # type: ignore[attr-defined]
                 self.set_reactive(Widget.show_vertical_scrollbar, needed)  # type: ignore[attr-defined]
+                self.vertical_scrollbar.styles.set_rule("display", "block" if needed else "none")  # as arrange
         return cast(Region, super()._get_scrollable_region(region))  # type: ignore[misc]
 
     def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
