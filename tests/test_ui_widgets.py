@@ -829,6 +829,47 @@ def test_a_scrollbar_shown_or_hidden_by_a_key_costs_no_layout_more(monkeypatch, 
     run(go())
 
 
+def test_each_key_press_draws_one_frame(monkeypatch, tmp_path):
+    """Choosing an option at 120x40 lays the screen out once and draws one frame: what the
+    layout itself asks to draw again (the log scrolled to its new end, a scrollbar's new size)
+    goes in that layout's frame (Textual drew it again in a frame of its own right after)."""
+    from textual.app import App
+
+    from nctui.ui.screens.handoff import HandoffScreen
+
+    frames: list[str] = []
+    display = App._display
+
+    def shown(self, screen, renderable):
+        if renderable is not None:
+            frames.append(type(screen).__name__)
+        return display(self, screen, renderable)
+
+    monkeypatch.setattr(App, "_display", shown)
+
+    async def go():
+        app = create_app(GameConfig(players=2, seed=42), save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=BIG) as pilot:
+            await pilot.pause()
+            counted = []
+            while len(counted) < 24:
+                if isinstance(app.screen, HandoffScreen):
+                    await asyncio.sleep(0.5)  # past the hand-off's guard
+                    await pilot.press("enter")
+                    await pilot.pause()
+                    continue
+                frames.clear()
+                await pilot.press("1")
+                await pilot.pause()
+                await asyncio.sleep(0.1)
+                await pilot.pause()
+                if isinstance(app.screen, GameScreen):  # no hand-off came up
+                    counted.append(len(frames))
+            assert counted == [1] * len(counted), counted
+
+    run(go())
+
+
 def test_a_panel_measured_by_a_layout_is_drawn_from_that_measurement(monkeypatch, tmp_path):
     """The first layout measures each panel sized to its content at its new width (rendering
     its text); Textual then dropped that rendering as it placed the panel, and the first frame

@@ -345,6 +345,30 @@ class ComesUpOnce:
             self._compositor._dirty_regions.add(self._compositor.size.region)
         super()._on_timer_update()  # type: ignore[misc]
 
+    _asked_before_layout: set[Widget] | None = None  # while a layout runs: widgets to draw asked before it
+
+    def _refresh_layout(self, size: Size | None = None, scroll: bool = False) -> None:
+        screen = cast(Screen, self)
+        self._asked_before_layout = {w for w in screen._compositor.visible_widgets if w._repaint_required}
+        try:
+            super()._refresh_layout(size, scroll)  # type: ignore[misc]
+        finally:
+            self._asked_before_layout = None
+
+    def _compositor_refresh(self) -> None:
+        # Widgets asked to draw again by the layout itself (a log scrolled to its new end, a
+        # scrollbar's new size) are drawn in the layout's frame: Textual drew them again in a
+        # frame of their own right after, the same lines (two frames for a key at 120x40).
+        before = self._asked_before_layout
+        if before is not None:
+            compositor = self._compositor
+            during = {w for w in compositor.visible_widgets if w._repaint_required and w not in before}
+            if during:
+                compositor.update_widgets(during)
+                for widget in during:
+                    widget._repaint_required = False
+        super()._compositor_refresh()  # type: ignore[misc]
+
     def _screen_resized(self, size: Size) -> None:
         # Textual lays a screen out again on every Resize event, and a new screen's first layout
         # sends it one, of the size it was just laid out at: one more layout and frame
