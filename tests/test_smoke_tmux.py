@@ -178,3 +178,32 @@ def test_a_conflict_between_two_people_through_the_real_command(pane, tmp_path):
     pane.keys("q")
     after = pane.wait_for("[nctui exited: 0]")
     assert "Game saved to" in after
+
+
+@pytest.mark.parametrize("wrapped", [False, True], ids=["hang-up signal", "end of input"])
+def test_the_game_ends_and_is_saved_when_its_terminal_goes_away(pane, tmp_path, wrapped):
+    """The terminal closed under a game (an ssh connection dropped): nctui ends, the decision
+    made is in the autosave. Run straight in the pane, the hang-up signal reaches it; in a
+    session of its own (``setsid``; ``make play`` under a closed terminal is another such case)
+    no signal does, only the end of its input, where Textual's driver read on forever at 100%
+    of a core."""
+    if wrapped and shutil.which("setsid") is None:
+        pytest.skip("setsid is not installed")
+    save_dir = tmp_path / "saves"
+    env = {"TERM": "xterm-256color", "PYTHONPATH": str(ROOT)}
+    command = " ".join(["env", *(f"{k}={shlex.quote(v)}" for k, v in env.items()), *map(shlex.quote, _nctui_command()),
+                        "play", "--players", "2", "--seed", "3", "--save-dir", shlex.quote(str(save_dir))])
+    pane.start(f"setsid -w {command}" if wrapped else command)
+    choose(pane, "Start the Turn track at position 1")
+    pane.wait_for("Conquer an area")  # the decision made: the next one on screen
+    found = subprocess.run(["pgrep", "-f", "--", f"--save-dir {save_dir}"], capture_output=True, text=True, check=False)
+    pids = found.stdout.split()
+    pids = [p for p in pids if "setsid" not in Path(f"/proc/{p}/cmdline").read_text().replace("\0", " ")]
+    assert pids
+    pane.close()  # the terminal is gone
+    end = time.monotonic() + DEADLINE
+    while any(Path(f"/proc/{p}").exists() for p in pids) and time.monotonic() < end:
+        time.sleep(0.1)
+    assert not any(Path(f"/proc/{p}").exists() for p in pids), "nctui outlived its terminal"
+    store = saves.load(saves.latest_autosave(save_dir)).store
+    assert store.state_id == 1  # the decision made

@@ -11,7 +11,10 @@ and what is shown over it. The app closes the session it replaces, and its own w
 
 from __future__ import annotations
 
+import asyncio
+import signal
 from collections.abc import Callable
+from contextlib import suppress
 from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -19,6 +22,7 @@ from typing import TYPE_CHECKING
 from textual.app import App
 from textual.await_remove import AwaitRemove
 from textual.dom import DOMNode
+from textual.driver import Driver
 from textual.screen import Screen
 from textual.widget import AwaitMount, Widget
 
@@ -29,6 +33,7 @@ from ..session.session import Session, UndoMode, default_undo, new_session
 from ..store import Store
 from . import strips, theme
 from .commands import ScreenCommands
+from .driver import TerminalClosed
 from .screens.game import GameScreen
 from .widgets.common import ComesUpOnce, LaidOutAtResume
 
@@ -118,7 +123,37 @@ class NctuiApp(App[None]):
             return TutorialScreen(session)
         return screen_for(session)
 
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's driver for this platform; on Linux one that ends the app when its terminal
+        goes away (``driver.TerminalDriver``: Textual's went on reading a closed terminal)."""
+        driver = super().get_driver_class()
+        if driver.__module__ == "textual.drivers.linux_driver" and driver.__name__ == "LinuxDriver":
+            from .driver import TerminalDriver
+
+            return TerminalDriver
+        return driver
+
+    def on_terminal_closed(self, message: TerminalClosed) -> None:
+        self.hang_up()
+
+    def hang_up(self) -> None:
+        """The terminal is gone (its input ended, or a hang-up signal): end as on a quit, the
+        session saving the game as it closes (killed by the signal, the last decision could
+        be lost with the autosave not yet written)."""
+        self.exit()
+
+    def _catch_hang_up(self, catch: bool) -> None:
+        if self.is_headless:
+            return
+        with suppress(NotImplementedError, RuntimeError, ValueError):  # no loop or not the main thread
+            loop = asyncio.get_running_loop()
+            if catch:
+                loop.add_signal_handler(signal.SIGHUP, self.hang_up)
+            else:
+                loop.remove_signal_handler(signal.SIGHUP)
+
     def on_mount(self) -> None:
+        self._catch_hang_up(True)
         if self.game is not None:
             self.game.start()
         elif self.open_tutorial:
@@ -133,6 +168,7 @@ class NctuiApp(App[None]):
             save_parsed_css(self.css_cache)
 
     def on_unmount(self) -> None:
+        self._catch_hang_up(False)
         if self.game is not None:
             self.game.close()
 

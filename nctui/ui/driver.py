@@ -1,0 +1,69 @@
+"""The terminal driver: Textual's Linux driver, ending the app when its terminal goes away.
+
+Textual's input thread reads the terminal; once the terminal is gone (the ssh connection or the
+terminal window closed) a read gives no bytes, and the thread read again at once, forever: the
+process stayed, using a whole core, whenever no hang-up signal reached it (run under ``make``,
+the hang-up goes to make alone). ``TerminalDriver`` stops reading there and tells the app
+(``TerminalClosed``), which ends as on a hang-up signal: the game is saved as the session closes.
+"""
+
+from __future__ import annotations
+
+import os
+import selectors
+from codecs import getincrementaldecoder
+
+from textual._loop import loop_last
+from textual._parser import ParseError
+from textual._xterm_parser import XTermParser
+from textual.drivers.linux_driver import LinuxDriver
+from textual.message import Message
+
+
+class TerminalClosed(Message):
+    """The terminal is gone: its input ended."""
+
+
+class TerminalDriver(LinuxDriver):
+    """Textual's ``LinuxDriver`` whose input thread ends with the terminal's input."""
+
+    def run_input_thread(self) -> None:
+        """Textual's ``LinuxDriver.run_input_thread`` (Textual is pinned), but for the end of
+        input: it posts ``TerminalClosed`` and stops, where Textual's went on reading."""
+        selector = selectors.SelectSelector()
+        selector.register(self.fileno, selectors.EVENT_READ)
+        fileno, read = self.fileno, os.read
+        parser = XTermParser(self._debug)
+        feed, tick = parser.feed, parser.tick
+        decode = getincrementaldecoder("utf-8")().decode
+        ended = False
+
+        def process_selector_events(selector_events: list[tuple[selectors.SelectorKey, int]],
+                                    final: bool = False) -> None:
+            nonlocal ended
+            for last, (_key, mask) in loop_last(selector_events):
+                if mask & selectors.EVENT_READ:
+                    data = read(fileno, 1024 * 4)
+                    if not data:  # the terminal is gone
+                        ended = True
+                        break
+                    for event in feed(decode(data, final=final and last)):
+                        self.process_message(event)
+            for event in tick():
+                self.process_message(event)
+
+        try:
+            while not self.exit_event.is_set() and not ended:
+                process_selector_events(selector.select(0.1))
+            if ended:
+                self.send_message(TerminalClosed())
+            else:
+                selector.unregister(self.fileno)
+                process_selector_events(selector.select(0.1), final=True)
+        finally:
+            selector.close()
+            try:
+                for _event in feed(""):
+                    pass
+            except (EOFError, ParseError):
+                pass
