@@ -135,17 +135,18 @@ class Child:
 
     def frames(self, mark: int, t0: float) -> tuple[float | None, float | None]:
         """Seconds from ``t0`` to the first complete frame after chunk ``mark`` and to the last
-        byte (the settled screen); None when nothing came."""
+        byte (the settled screen); None when nothing came. A frame drawn before Textual has the
+        terminal's answer about synchronized output is not bracketed: when no frame's end mark
+        came at all, the screen drawn in one frame, the first frame is the settled screen."""
         if len(self.chunks) <= mark:
             return None, None
-        first = None
+        settled = self.chunks[-1][0] - t0
         carry = b""
         for t, data in self.chunks[mark:]:
             if SYNC_END in carry + data:
-                first = t - t0
-                break
+                return t - t0, settled
             carry = data[-8:]
-        return first, self.chunks[-1][0] - t0
+        return settled, settled
 
     def cpu(self) -> float:
         """CPU seconds the child has used (user + system): less sensitive to a busy machine
