@@ -982,6 +982,33 @@ def _count_layouts_and_frames(monkeypatch, frame_note=lambda screen: type(screen
 
 
 @pytest.mark.parametrize("size", [SMALL, BIG], ids=["80x24", "120x40"])
+def test_the_game_comes_up_in_one_layout_and_one_frame_with_its_log(tmp_path, monkeypatch, size):
+    """A new game's screen is laid out once and drawn once: the log wraps the lines written
+    before its width was known in the layout that gives it one (they came a layout and a frame
+    later, the first frame's log empty), and the columns, the status line, the tabs and the
+    decision panel set their sizes without asking for a layout more."""
+    from nctui.ui.widgets.log import GameLog
+
+    def note(screen):
+        logs = screen.query(GameLog)
+        return type(screen).__name__, len(logs.first().lines) if logs and logs.first().display else None
+
+    layouts, frames = _count_layouts_and_frames(monkeypatch, note)
+
+    async def go():
+        app = create_app(GameConfig(players=2, seats=("human", "human"), seed=11), save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await asyncio.sleep(0.3)
+            await pilot.pause()
+            assert layouts == ["GameScreen"] and len(frames) == 1, (layouts, frames)
+            if size == BIG:  # the log in sight, with the setup's lines
+                assert frames[0][1] and frames[0][1] == len(app.screen.query_one(GameLog).lines)
+
+    run(go())
+
+
+@pytest.mark.parametrize("size", [SMALL, BIG], ids=["80x24", "120x40"])
 @pytest.mark.parametrize("key", ["question_mark", "R", "t", "i"])
 def test_each_screen_opened_from_the_game_comes_up_in_one_layout_and_one_frame(tmp_path, monkeypatch, key, size):
     """Each screen opened from the game is laid out once and drawn once, its keys in that

@@ -18,7 +18,6 @@ from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
 from textual.geometry import Size
 from textual.message import Message
 from textual.screen import Screen
@@ -40,7 +39,7 @@ from ...engine.views import View
 from ...store import StoreError
 from ..client import GameClient
 from ..widgets.board import BoardView, cell_lines_for, legal_areas, region_entries
-from ..widgets.common import ComesUpOnce, OptionsPicked, Pane, seat_style
+from ..widgets.common import Box, ComesUpOnce, OptionsPicked, Pane, PlacedOnce, Row, seat_style
 from ..widgets.decision import DecisionPanel, Prompt
 from ..widgets.footer import KeyFooter
 from ..widgets.hand import HandView
@@ -58,7 +57,7 @@ from .flows import FlowsMixin  # flows: hand-off, King's turn, game over, timeli
 COLUMN_B = ("hand", "players", "log")  # the panels of column B (the others are in column A)
 
 
-class GameScreen(ComesUpOnce, FlowsMixin, Screen[None]):
+class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
     """The board, the tracks, the players, the decision and the log of one game."""
 
     AUTO_FOCUS = "#decision"
@@ -136,15 +135,15 @@ class GameScreen(ComesUpOnce, FlowsMixin, Screen[None]):
         tabs = PanelTabs(id="panel-tabs")
         tabs.set_reactive(PanelTabs.shown, self._shown_panel)
         yield tabs
-        with Horizontal(id="body"):
-            with Vertical(id="col-a"):
+        with Row(id="body"):
+            with Box(id="col-a"):
                 with self._new_pane("board"):
                     yield board
                 with self._new_pane("matrix"):
                     yield MatrixView(id="matrix")
                 with self._new_pane("tracks"):
                     yield TracksView(id="tracks")
-            with Vertical(id="col-b"):
+            with Box(id="col-b"):
                 yield DecisionPanel(id="decision")
                 with self._new_pane("hand"):
                     yield HandView(id="hand")

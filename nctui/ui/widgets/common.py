@@ -17,7 +17,7 @@ from textual._arrange import DockArrangeResult
 from textual._compositor import Compositor, ReflowResult
 from textual._time import get_time
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.dom import NoScreen
 from textual.events import Resize, ScreenResume
 from textual.geometry import Region, Size
@@ -340,6 +340,13 @@ class ComesUpOnce:
         # changed meanwhile): Textual drew the layout's changes in a frame, then the whole screen
         # in another. One frame: the layout's, of the whole screen.
         screen = cast(Screen, self)
+        if (screen._repaint_required and not screen._layout_required and not screen._dirty_widgets
+                and screen.is_attached and screen.app.screen is not screen):
+            # Textual asks the screen under a new one to draw itself whole as the new one comes
+            # (nothing in it changed): under a translucent screen that drew the new one again,
+            # a frame more. The new one draws it as its backdrop, and it is drawn whole again
+            # as it comes back.
+            screen._repaint_required = False
         if screen._layout_required and screen._repaint_required and screen.is_current and self._compositor.size:
             screen._repaint_required = False
             self._compositor._dirty_regions.add(self._compositor.size.region)
@@ -532,6 +539,10 @@ class ReadingPane(Pane, can_focus=True):
 
 class Box(PlacedOnce, Vertical):
     """A column of widgets (``Vertical``), placed once."""
+
+
+class Row(PlacedOnce, Horizontal):
+    """A row of widgets (``Horizontal``), placed once."""
 
 
 class PlacedStatic(PlacedOnce, Static):

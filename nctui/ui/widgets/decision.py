@@ -18,7 +18,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from .common import DrawnByLine
+from .common import DrawnByLine, PlacedOnce
 
 MAX_PAGE = 9
 MIN_OPTIONS = 4  # the options a context line may not push off the first page
@@ -41,7 +41,7 @@ class Prompt(NamedTuple):
     context: tuple[str, ...] = ()
 
 
-class DecisionPanel(DrawnByLine, Widget, can_focus=True):
+class DecisionPanel(DrawnByLine, PlacedOnce, Widget, can_focus=True):
     """The numbered options of the due decision."""
 
     BINDINGS = [

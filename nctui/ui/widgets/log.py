@@ -24,6 +24,7 @@ from textual.events import Resize
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.widget import Widget
 
 from .common import PlacedOnce, PlacedScrollBar
 
@@ -138,6 +139,24 @@ class GameLog(PlacedOnce, PlacedScrollBar, ScrollView, can_focus=False):
         return mark
 
     # -- the width ------------------------------------------------------------------------------
+
+    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
+        # The first layout that gives the log a width wraps the lines held until then, so that
+        # the frame it draws shows them: on the Resize event after it, they came a layout and a
+        # frame later (the game's first frame had an empty log, filled ~30 ms after).
+        changed = super()._size_updated(size, virtual_size, container_size, layout)
+        width = self.scrollable_content_region.width
+        if not self._size_known and width > 0:
+            self._size_known, self._wrapped_at = True, width
+            held = list(self._written)[-min(self._held, REWRAP_LINES):] if self._held else []
+            self._held = 0
+            for content in held:
+                self._wrap(content)
+            self.set_reactive(Widget.virtual_size, Size(self._widest, len(self.lines)))  # placed: no layout more
+            self._scroll_update(self.virtual_size)
+            if self.is_anchored and not self._anchor_released:
+                self.scroll_end(animate=False, immediate=True, x_axis=False)
+        return changed
 
     def on_resize(self, event: Resize) -> None:
         width = self.scrollable_content_region.width

@@ -9,7 +9,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from .common import wrap_cells
+from .common import PlacedOnce, wrap_cells
 
 HINT = Style(color="#9a9aaa")
 SHOWN = Style(reverse=True, bold=True)
@@ -33,7 +33,7 @@ def panel_title(panel: str, name: str, shown: bool) -> str:
     return f"{'▶ ' if shown else ''}{name}{key}"
 
 
-class PanelTabs(Widget):
+class PanelTabs(PlacedOnce, Widget):
     """Draws the panel names with ``shown`` in reverse video; holds nothing else."""
 
     DEFAULT_CSS = """
