@@ -8,7 +8,9 @@ pseudo-terminal (``os.openpty``) sized to 80x24 or 120x40 (``TIOCSWINSZ``) befor
 this script is the terminal: it reads the master side and timestamps every chunk of output.
 Like a modern terminal it answers Textual's query for synchronized output (``CSI ? 2026 $ p``)
 with "supported", so Textual brackets each frame it writes between ``CSI ? 2026 h`` and
-``CSI ? 2026 l``: a *frame* is complete when its ``CSI ? 2026 l`` arrives. The screen is
+``CSI ? 2026 l``: a *frame* is complete when its ``CSI ? 2026 l`` arrives. A program's first
+frame, drawn whole, may come before it has read that answer, unbracketed: it is complete once
+its last row is drawn (Textual moves the cursor to each row it draws). The screen is
 *settled* when no output arrives for ``--quiet-ms``; the settled time is that of the last byte
 before the silence (the silence itself is not counted).
 
@@ -133,19 +135,23 @@ class Child:
     def since(self, mark: int) -> bytes:
         return b"".join(data for _, data in self.chunks[mark:])
 
-    def frames(self, mark: int, t0: float) -> tuple[float | None, float | None]:
+    def frames(self, mark: int, t0: float, whole: bool = False) -> tuple[float | None, float | None]:
         """Seconds from ``t0`` to the first complete frame after chunk ``mark`` and to the last
-        byte (the settled screen); None when nothing came. A frame drawn before Textual has the
-        terminal's answer about synchronized output is not bracketed: when no frame's end mark
-        came at all, the screen drawn in one frame, the first frame is the settled screen."""
+        byte (the settled screen); None when nothing came. ``whole``: the first frame draws the
+        whole screen, complete once its last row is drawn. Textual brackets a frame with
+        synchronized output's marks only once the terminal has answered that it supports them,
+        and a program busy starting draws its first frame before it has read the answer: that
+        frame ends with no mark, and the first mark was a later frame's (nctui's first frame
+        was counted 20-50 ms late while a second frame followed it)."""
         if len(self.chunks) <= mark:
             return None, None
         settled = self.chunks[-1][0] - t0
+        last_row = f"\x1b[{self.size[1]};1H".encode()  # Textual moves to each row it draws
         carry = b""
         for t, data in self.chunks[mark:]:
-            if SYNC_END in carry + data:
+            if SYNC_END in carry + data or (whole and last_row in carry + data):
                 return t - t0, settled
-            carry = data[-8:]
+            carry = data[-16:]
         return settled, settled
 
     def cpu(self) -> float:
@@ -198,7 +204,7 @@ def start_figures(argv: list[str], size: tuple[int, int], env: dict[str, str],
     child = Child(argv, size, env)
     try:
         child.read_until_quiet(quiet, limit=30)
-        first, settled = child.frames(0, child.t_start)
+        first, settled = child.frames(0, child.t_start, whole=True)
         cpu = child.cpu()
         time.sleep(linger)
     finally:
