@@ -989,18 +989,17 @@ def test_the_game_comes_up_in_one_layout_and_one_frame_with_its_log(tmp_path, mo
     decision panel set their sizes without asking for a layout more."""
     from nctui.ui.widgets.log import GameLog
 
-    def note(screen):
-        logs = screen.query(GameLog)
-        return type(screen).__name__, len(logs.first().lines) if logs and logs.first().display else None
+    def log_lines(screen):  # the frame's screen, and how many lines its log held as it was drawn
+        shown = [log for log in screen.query(GameLog) if log.display]
+        return type(screen).__name__, len(shown[0].lines) if shown else None
 
-    layouts, frames = _count_layouts_and_frames(monkeypatch, note)
+    layouts, frames = _count_layouts_and_frames(monkeypatch, log_lines)
+    config = GameConfig(players=2, seats=("human", "human"), seed=11)
 
     async def go():
-        app = create_app(GameConfig(players=2, seats=("human", "human"), seed=11), save_dir=tmp_path, bot_delay=0)
-        async with app.run_test(size=size) as pilot:
-            await pilot.pause()
-            await asyncio.sleep(0.3)
-            await pilot.pause()
+        async with create_app(config, save_dir=tmp_path, bot_delay=0).run_test(size=size) as pilot:
+            await pilot.pause(0.3)
+            app = pilot.app
             assert layouts == ["GameScreen"] and len(frames) == 1, (layouts, frames)
             if size == BIG:  # the log in sight, with the setup's lines
                 assert frames[0][1] and frames[0][1] == len(app.screen.query_one(GameLog).lines)

@@ -787,29 +787,39 @@ def test_a_scrollbar_that_keeps_its_column_comes_with_the_layout_that_calls_for_
     run(go())
 
 
-def test_a_scrollbar_shown_or_hidden_by_a_key_costs_no_layout_more(monkeypatch, tmp_path):
-    """A hand that grows past its pane (or shrinks back) at 120x40: the layout that finds its
-    scrollbar needed shows it, bar and all, and the key lays the screen out once (Textual set the
-    bar's display after that layout, which asked for a layout of the whole screen more)."""
+def test_each_key_press_lays_out_once_and_draws_one_frame(monkeypatch, tmp_path):
+    """Choosing an option at 120x40 lays the screen out once and draws one frame: what the
+    layout itself asks to draw again (the log scrolled to its new end, a scrollbar's new size)
+    goes in that layout's frame (Textual drew it again in a frame of its own right after), and
+    a hand that grows past its pane (or shrinks back) has its scrollbar shown, bar and all, by
+    that layout (Textual set the bar's display after it, which asked for a layout more)."""
     from textual._compositor import Compositor
+    from textual.app import App
 
     from nctui.ui.screens.handoff import HandoffScreen
 
     layouts: list[str] = []
-    reflow = Compositor.reflow
+    frames: list[str] = []
+    display, reflow = App._display, Compositor.reflow
+
+    def shown(self, screen, renderable):
+        if renderable is not None:
+            frames.append(type(screen).__name__)
+        return display(self, screen, renderable)
 
     def counted(self, parent, size):
         layouts.append(type(parent).__name__)
         return reflow(self, parent, size)
 
+    monkeypatch.setattr(App, "_display", shown)
     monkeypatch.setattr(Compositor, "reflow", counted)
 
     async def go():
         app = create_app(GameConfig(players=2, seed=42), save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=BIG) as pilot:
             await pilot.pause()
-            toggled = 0
-            for _ in range(40):
+            counted, toggled = [], 0
+            while len(counted) < 24:
                 if isinstance(app.screen, HandoffScreen):
                     await asyncio.sleep(0.5)  # past the hand-off's guard
                     await pilot.press("enter")
@@ -817,55 +827,19 @@ def test_a_scrollbar_shown_or_hidden_by_a_key_costs_no_layout_more(monkeypatch, 
                     continue
                 pane = app.screen.query_one("#hand-pane")
                 before = pane.show_vertical_scrollbar
-                layouts.clear()
-                await pilot.press("1")
-                await pilot.pause()
-                if isinstance(app.screen, GameScreen) and pane.show_vertical_scrollbar != before:
-                    toggled += 1
-                    assert layouts.count("GameScreen") == 1, layouts
-                    assert pane.vertical_scrollbar.display == pane.show_vertical_scrollbar
-            assert toggled >= 2  # shown and hidden again
-
-    run(go())
-
-
-def test_each_key_press_draws_one_frame(monkeypatch, tmp_path):
-    """Choosing an option at 120x40 lays the screen out once and draws one frame: what the
-    layout itself asks to draw again (the log scrolled to its new end, a scrollbar's new size)
-    goes in that layout's frame (Textual drew it again in a frame of its own right after)."""
-    from textual.app import App
-
-    from nctui.ui.screens.handoff import HandoffScreen
-
-    frames: list[str] = []
-    display = App._display
-
-    def shown(self, screen, renderable):
-        if renderable is not None:
-            frames.append(type(screen).__name__)
-        return display(self, screen, renderable)
-
-    monkeypatch.setattr(App, "_display", shown)
-
-    async def go():
-        app = create_app(GameConfig(players=2, seed=42), save_dir=tmp_path, bot_delay=0)
-        async with app.run_test(size=BIG) as pilot:
-            await pilot.pause()
-            counted = []
-            while len(counted) < 24:
-                if isinstance(app.screen, HandoffScreen):
-                    await asyncio.sleep(0.5)  # past the hand-off's guard
-                    await pilot.press("enter")
-                    await pilot.pause()
-                    continue
                 frames.clear()
+                layouts.clear()
                 await pilot.press("1")
                 await pilot.pause()
                 await asyncio.sleep(0.1)
                 await pilot.pause()
                 if isinstance(app.screen, GameScreen):  # no hand-off came up
-                    counted.append(len(frames))
-            assert counted == [1] * len(counted), counted
+                    counted.append((len(layouts), len(frames)))
+                    if pane.show_vertical_scrollbar != before:
+                        toggled += 1
+                        assert pane.vertical_scrollbar.display == pane.show_vertical_scrollbar
+            assert counted == [(1, 1)] * len(counted), counted
+            assert toggled >= 2  # the hand's scrollbar shown, and hidden again
 
     run(go())
 
