@@ -1016,7 +1016,9 @@ def test_each_screen_opened_from_the_game_comes_up_in_one_layout_and_one_frame(t
     all, by the layout that places them (they set their height as they were drawn: two layouts
     more); the help's box, taller than the screen, has its scrollbar from the layout that finds
     it needed (the box keeps its column) and its text asks for no layout as it is placed
-    (Textual laid the help out three times and drew it three times)."""
+    (Textual laid the help out three times and drew it three times). Here each screen is made
+    as its key is pressed (not made ahead while the game waits: the test after)."""
+    from nctui.ui.screens import game as game_screen
     from nctui.ui.screens.help import HelpScreen
     from nctui.ui.screens.inspector import InspectorScreen
     from nctui.ui.screens.rules import RulesScreen
@@ -1030,6 +1032,7 @@ def test_each_screen_opened_from_the_game_comes_up_in_one_layout_and_one_frame(t
         return type(screen).__name__, bool(keys and keys[0]) if footers else None
 
     layouts, frames = _count_layouts_and_frames(monkeypatch, note)
+    monkeypatch.setattr(game_screen, "PREPARE_AFTER", 600)
 
     async def go():
         app = create_app(GameConfig(players=2, seats=("human", "human"), seed=11), save_dir=tmp_path, bot_delay=0)
@@ -1053,6 +1056,123 @@ def test_each_screen_opened_from_the_game_comes_up_in_one_layout_and_one_frame(t
                 contents = app.screen.query_one("#rules-contents", OptionList)
                 assert contents.show_vertical_scrollbar  # 40 sections: longer than the list
                 assert contents.virtual_size.height == len(contents._lines)
+
+    run(go())
+
+
+def _screen_cells(app) -> list[list[tuple[str, object]]]:
+    """The current screen as drawn: each line's (text, style) runs."""
+    return [[(seg.text, seg.style) for seg in strip] for strip in app.screen._compositor.render_strips()]
+
+
+async def _made_ahead(pilot, names=("rules", "help")) -> None:
+    """Wait until the game has made its kept screens out of sight (``screens/kept.py``)."""
+    app = pilot.app
+    for _ in range(100):
+        await pilot.pause(0.05)
+        screens = [app.get_screen(n) for n in names if app.is_screen_installed(n)]
+        if len(screens) == len(names) and all(s._compositor.size == app.size and not s._layout_required
+                                              for s in screens):
+            return
+    raise AssertionError("the kept screens were not made ahead")
+
+
+@pytest.mark.parametrize("size", [SMALL, BIG], ids=["80x24", "120x40"])
+@pytest.mark.parametrize("key", ["R", "question_mark"])
+def test_the_rules_and_the_help_are_made_while_the_game_waits_and_come_up_in_one_frame(tmp_path, monkeypatch,
+                                                                                      key, size):
+    """While the game waits for a decision, the rules (at the decision's topic) and the help are
+    made, laid out and drawn out of sight: their key shows them in one frame with no layout,
+    drawn exactly as a screen made at the key press draws (the rules at 120x40 took 92-113 ms
+    from the key to the frame; made ahead, 12-34 ms). Closed, they are kept: opened again, the
+    same. After the next decision the rules are redrawn ahead at its topic."""
+    from nctui.ui.screens import game as game_screen
+
+    config = GameConfig(players=2, seats=("human", "human"), seed=11)
+
+    async def fresh() -> list:
+        monkeypatch.setattr(game_screen, "PREPARE_AFTER", 600)
+        app = create_app(config, save_dir=tmp_path / "fresh", bot_delay=0)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            for k in ("1", key):  # the second decision: its topic
+                await pilot.press(k)
+                await pilot.pause()
+            await pilot.pause(0.2)
+            return _screen_cells(app)
+
+    async def ahead() -> list:
+        monkeypatch.setattr(game_screen, "PREPARE_AFTER", 0.05)
+        layouts, frames = _count_layouts_and_frames(monkeypatch)
+        app = create_app(config, save_dir=tmp_path / "ahead", bot_delay=0)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await _made_ahead(pilot)
+            await pilot.press("1")  # the next decision: the rules are drawn ahead at its topic
+            await pilot.pause()
+            await _made_ahead(pilot)
+            shown = []
+            for _ in range(2):  # made ahead, then kept
+                layouts.clear()
+                frames.clear()
+                await pilot.press(key)
+                await pilot.pause(0.2)
+                opened = type(app.screen).__name__
+                assert opened in ("RulesScreen", "HelpScreen")
+                assert layouts == [] and frames == [opened], (layouts, frames)
+                shown.append(_screen_cells(app))
+                await pilot.press("q")
+                await pilot.pause()
+                assert isinstance(app.screen, GameScreen)
+            assert shown[0] == shown[1]
+            return shown[0]
+
+    assert run(ahead()) == run(fresh())
+
+
+@pytest.mark.parametrize("size", [SMALL, BIG], ids=["80x24", "120x40"])
+def test_the_kept_rules_open_again_as_a_new_rules_screen(tmp_path, size):
+    """Opened again, the kept rules are as a new Rules screen: no search, every section
+    listed, the contents focused, the text at its top; and laid out at a new terminal size,
+    it is made anew (its breakpoint classes are its size's)."""
+    from nctui.ui.screens.rules import RulesScreen, rules_screen
+
+    async def go():
+        app = create_app(GameConfig(players=2, seats=("human", "human"), seed=11), save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await pilot.press("R")
+            await pilot.pause()
+            first = app.screen
+            assert isinstance(first, RulesScreen)
+            sections = first.query_one("#rules-contents", OptionList).option_count
+            topic = first.shown
+            fresh = _screen_cells(app)
+            for k in ("slash", *"fort", "enter", "right", "pagedown"):
+                await pilot.press(k)
+            await pilot.pause()
+            assert first.words == ("fort",) and first.query_one("#rules-contents", OptionList).option_count < sections
+            await pilot.press("q")
+            await pilot.pause()
+            await pilot.press("R")
+            await pilot.pause(0.2)
+            assert app.screen is first and first.words == () and first.shown == topic
+            assert first.query_one(Input).value == ""
+            assert first.query_one("#rules-contents", OptionList).option_count == sections
+            assert first.focused is first.query_one("#rules-contents")
+            assert first.query_one("#rules-body").scroll_y == 0
+            assert _screen_cells(app) == fresh
+            await pilot.press("q")
+            await pilot.pause()
+            other = (80, 30) if size == BIG else (120, 40)
+            await pilot.resize_terminal(*other)
+            await pilot.pause()
+            again = rules_screen(app, topic)
+            assert again is not first
+            app.push_screen(again)
+            await pilot.pause(0.2)
+            assert app.screen is again and again.size == app.size
+            assert again.has_class("-wide" if other[0] >= 100 else "-narrow") and not first.is_attached
 
     run(go())
 

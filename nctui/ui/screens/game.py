@@ -21,6 +21,7 @@ from textual.binding import Binding
 from textual.geometry import Size
 from textual.message import Message
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widget import Widget
 
 from ...describe import (
@@ -55,6 +56,7 @@ from .flows import FlowsMixin  # flows: hand-off, King's turn, game over, timeli
 # the game's first frame comes without them.
 
 COLUMN_B = ("hand", "players", "log")  # the panels of column B (the others are in column A)
+PREPARE_AFTER = 0.5  # seconds the game waits before the rules and help are made (or redrawn) ahead
 
 
 class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
@@ -116,6 +118,7 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
         self._quit_armed = False
         self._rule_refused: tuple[int, str | None, str] | None = None  # rules: (state id, topic, reason)
         self._shown_panel = "board"  # the panel above the decision on small terminals
+        self._prepare_timer: Timer | None = None  # _prepare_screens, once the game waits
         self._panel_before_log = "board"
         # Each seat's view and facts, and the prompt, made once a change (_view_of, _prompt_of)
         self._views_made: dict[int, tuple[int, View, Facts]] = {}
@@ -163,6 +166,19 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
         self._log_viewer = self.viewer
         self._write_log()
         self._redraw()
+
+    def _prepare_screens(self) -> None:
+        """The rules (at the decision due) and the help made out of sight while the game waits,
+        so that their keys show them at once (``screens/kept.py``); again after each change of
+        the decision (``_redraw``). Imported here, as they are, when first wanted."""
+        from .help import prepare_help_screen
+        from .rules import prepare_rules_screen
+
+        if not self.is_attached or self.app.screen is not self:
+            return  # the hand-off, a screen of the game: once back
+        topic, note = self._rules_topic()
+        prepare_rules_screen(self.app, topic, note=note)
+        prepare_help_screen(self.app, server=self.seat is not None)
 
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:
@@ -230,6 +246,9 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
             widget.view = view
         self.query_one(MatrixView).view = view  # the matrix draws the view alone
         self._shown = (self.game.revision, self.game.state_id)
+        if self._prepare_timer is not None:  # the rules at this decision, drawn ahead once the game waits
+            self._prepare_timer.stop()
+        self._prepare_timer = self.set_timer(PREPARE_AFTER, self._prepare_screens)
         panel = self.query_one(DecisionPanel)
         panel.prompt = self._prompt_of(view, facts)
         if self.is_current and not keep_cursor:
@@ -357,9 +376,9 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
             self._show_panel("log")
 
     def action_help(self) -> None:
-        from .help import HelpScreen
+        from .help import help_screen
 
-        self.app.push_screen(HelpScreen(server=self.seat is not None))
+        self.app.push_screen(help_screen(self.app, server=self.seat is not None))
 
     # -- rules (screens/rules.py): R opens the summary at the rule of the decision due, or of
     # the action the engine just refused ------------------------------------------------------
@@ -375,6 +394,14 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
         self.notify(body, title=title, severity="error", timeout=10)
 
     def action_rules(self) -> None:
+        from .rules import rules_screen  # rules: the summary at the decision's topic
+
+        topic, note = self._rules_topic()
+        self.app.push_screen(rules_screen(self.app, topic, note=note))
+
+    def _rules_topic(self) -> tuple[str, str | None]:
+        """Where R opens the rules: the topic of the decision due (or of the action the engine
+        just refused) and the line shown above it."""
         from ..rules.topics import topic_for_decision
 
         state = self.game.view(self.viewer).state
@@ -386,9 +413,7 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
         refused = self._rule_refused
         if refused is not None and refused[0] == self.game.state_id:
             topic, note = refused[1] or topic, f"Not allowed: {refused[2]}"
-        from .rules import RulesScreen  # rules: the summary at the decision's topic
-
-        self.app.push_screen(RulesScreen(topic, note=note))
+        return topic, note
 
     def action_scroll_info(self, direction: int) -> None:
         pane = self._pane(self._shown_panel)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.screen import ModalScreen
 
 from ..widgets.common import ComesUpOnce, Pane, PlacedStatic
+from .kept import kept_screen, prepare
 
 HELP = """\
 [b]Nightmare Cathedral — keys[/b]
@@ -86,3 +87,18 @@ class HelpScreen(ComesUpOnce, ModalScreen[None]):
             yield PlacedStatic(help_text(server=self.server), id="help-text")
 
 
+def help_screen(app: App, *, server: bool = False) -> HelpScreen:
+    """The app's help (made once and kept: ``screens/kept.py``), at its top."""
+    screen = kept_screen(app, _name(server), lambda: HelpScreen(server=server), HelpScreen)
+    if screen.is_mounted:
+        screen.query_one(Pane).scroll_home(animate=False)
+    return screen
+
+
+def prepare_help_screen(app: App, *, server: bool = False) -> None:
+    """Make the help out of sight, ahead of its key (``kept.prepare``)."""
+    prepare(app, _name(server), lambda: HelpScreen(server=server), HelpScreen)
+
+
+def _name(server: bool) -> str:
+    return "help-server" if server else "help"

@@ -14,7 +14,7 @@ from typing import NamedTuple
 from rich.console import Console
 from rich.style import Style
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.geometry import Size
 from textual.screen import Screen
@@ -23,8 +23,9 @@ from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
 from ..rules import Section, Summary, blocks, get_summary, matches, search_words
-from ..widgets.common import Box, ComesUpOnce, MeasuredOptions, PlacedOnce, PlacedStatic, ReadingPane
+from ..widgets.common import Box, ComesUpOnce, DrawnByLine, MeasuredOptions, PlacedOnce, PlacedStatic, ReadingPane
 from ..widgets.footer import KeyFooter
+from .kept import kept_screen, prepare, redraw
 
 MATCH = Style(color="black", bgcolor="yellow")
 CURRENT = Style(color="black", bgcolor="bright_cyan", bold=True, underline=True)  # underlined: not by colour alone
@@ -132,8 +133,9 @@ def _wrap(text: Text, width: int, console: Console, wrap: bool) -> tuple[list[Te
     return lines, starts
 
 
-class RulesText(PlacedOnce, Widget):
-    """The text of one section, wrapped to the width, with the search's matches highlighted."""
+class RulesText(DrawnByLine, PlacedOnce, Widget):
+    """The text of one section, wrapped to the width, with the search's matches highlighted;
+    Textual draws the lines in sight (``DrawnByLine``), not the whole section."""
 
     DEFAULT_CSS = """
     RulesText { height: auto; }
@@ -216,6 +218,24 @@ class RulesScreen(ComesUpOnce, Screen[None]):
         self.shown = self.topic or self.summary.sections[0].id
         self.current: int | None = None  # index of the current match in the shown section
         self._filling = False
+        self._showing: tuple[object, ...] | None = None  # what the text shows (_show)
+
+    def open_at(self, topic: str | None = None, *, note: str | None = None) -> None:
+        """Open again (a kept screen, ``screens/kept.py``) as a new screen would: at ``topic``
+        with ``note``, no search, the contents focused, the text at its top."""
+        self.topic = topic if topic is not None and self.summary.get(topic) is not None else None
+        self.note = note if self.topic is not None else None
+        self.shown = self.topic or self.summary.sections[0].id
+        if not self.is_mounted:
+            return  # shown as it mounts
+        search = self.query_one(Input)
+        if self.words or search.value:
+            self.words = ()
+            with search.prevent(Input.Changed):
+                search.value = ""
+            self._fill_contents()
+        self._show(self.shown)
+        self.set_focus(self.query_one(ContentsList))
 
     def compose(self) -> ComposeResult:
         self.update_classes(self.breakpoint_classes(self.app.size))  # styled once, as it mounts
@@ -267,15 +287,21 @@ class RulesScreen(ComesUpOnce, Screen[None]):
         if section is None:
             return
         self.shown, self.current = section_id, current
-        text = self.query_one(RulesText)
-        text.show(self._parts(section), self.words, current)
+        showing = (section_id, self.note if section_id == self.topic else None, self.words, current)
+        laid_out = showing == self._showing  # the same again (a kept screen opened again)
+        if not laid_out:
+            self._showing = showing
+            self.query_one(RulesText).show(self._parts(section), self.words, current)
         contents = self.query_one(ContentsList)
         ids = [s.id for s in self.filtered]
         if section_id in ids and contents.highlighted != ids.index(section_id):
             self._filling = True
             contents.highlighted = ids.index(section_id)
             self._filling = False
-        self.call_after_refresh(self._scroll_to_current)
+        if laid_out:
+            self._scroll_to_current()
+        else:
+            self.call_after_refresh(self._scroll_to_current)
 
     def _scroll_to_current(self) -> None:
         body = self.query_one("#rules-body", ReadingPane)
@@ -360,3 +386,23 @@ class RulesScreen(ComesUpOnce, Screen[None]):
 
     def action_close(self) -> None:
         self.dismiss()
+
+
+def rules_screen(app: App, topic: str | None = None, *, note: str | None = None) -> RulesScreen:
+    """The app's Rules screen (made once and kept: ``screens/kept.py``), at ``topic``."""
+    screen = kept_screen(app, "rules", RulesScreen, RulesScreen)
+    screen.open_at(topic, note=note)
+    return screen
+
+
+def prepare_rules_screen(app: App, topic: str | None = None, *, note: str | None = None) -> None:
+    """Make the Rules screen at ``topic`` out of sight, ahead of its key (``kept.prepare``), or
+    show ``topic`` in the one made and draw it there (``kept.redraw``)."""
+    screen = kept_screen(app, "rules", RulesScreen, RulesScreen)
+    if screen in app.screen_stack:
+        return
+    screen.open_at(topic, note=note)
+    if screen.is_running:
+        redraw(app, "rules")
+    else:
+        prepare(app, "rules", RulesScreen, RulesScreen)

@@ -135,11 +135,11 @@ class TitleScreen(ComesUpOnce, Screen[None]):
 
     def _rules(self) -> None:
         try:  # imported when asked: the rules screen is its own part, and may be missing
-            from .rules import RulesScreen
+            from .rules import rules_screen
         except ModuleNotFoundError as exc:
             if exc.name != f"{__package__}.rules":
                 raise
             self.notify("The rules summary is not available in this version yet.", title="Rules",
                         severity="warning")
             return
-        self.app.push_screen(RulesScreen())
+        self.app.push_screen(rules_screen(self.app))

@@ -300,8 +300,16 @@ class ComesUpOnce:
                 classes.update((name, True) for name in screen._get_breakpoint_classes(value, points))
         return classes
 
+    _styled_in: str | None = None  # the app's theme its widgets were last styled in
+
     def _on_screen_resume(self, event: ScreenResume) -> None:
         # Textual calls this before its own handler of the event (each class of the MRO in turn)
+        theme, self._styled_in = self._styled_in, cast(Screen, self).app.theme
+        if self._resumed and theme == self._styled_in:
+            # A kept screen opened again (screens/kept.py): Textual styles every widget of it
+            # again as it comes back, in case the theme changed meanwhile (the rules: each
+            # scrollbar then asked for a layout, and a second frame followed)
+            event.refresh_styles = False
         if not self._resumed:
             self._resumed = True
             event.refresh_styles = False
