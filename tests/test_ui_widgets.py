@@ -1070,7 +1070,8 @@ def test_strips_make_their_caches_when_first_used():
 
 def test_the_game_under_a_modal_screen_is_tinted_as_textual_tints_it(tmp_path):
     """Backdrop: the game under the help, drawn from its compositor's lines and tinted once per
-    style, has the same cells and the same styles as Textual's BackgroundScreen draws."""
+    style, has the same cells and the same styles as Textual's BackgroundScreen draws; a line
+    made of the same strips of the game's widgets as one tinted before is that line."""
     from textual.renderables.background_screen import BackgroundScreen
     from textual.style import Style
     from textual.visual import RichVisual
@@ -1099,5 +1100,17 @@ def test_the_game_under_a_modal_screen_is_tinted_as_textual_tints_it(tmp_path):
             untinted = cells(game._compositor.render_strips())
             assert [c for c, _ in cells(ours)[5]] == [c for c, _ in untinted[5]]
             assert cells(ours)[5] != untinted[5]  # the same characters, tinted
+            # The game unchanged, its lines are those tinted before (the very same strips); a
+            # line that changed is tinted afresh, as Textual tints it
+            again = Backdrop(game, color).render_strips(80, 24, base, None)
+            assert all(a is b for a, b in zip(again, ours, strict=True))
+            await pilot.press("escape")
+            await pilot.pause()
+            await pilot.press("down")  # the decision panel's highlight moves
+            await pilot.pause()
+            changed = Backdrop(game, color).render_strips(80, 24, base, None)
+            textual_ = RichVisual(help_screen, BackgroundScreen(game, color)).render_strips(80, 24, base, None)
+            assert cells(changed) == cells(textual_) != cells(ours)
+            assert 0 < sum(a is b for a, b in zip(changed, ours, strict=True)) < 24
 
     run(go())

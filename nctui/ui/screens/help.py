@@ -7,7 +7,7 @@ from textual.binding import Binding
 from textual.screen import ModalScreen
 
 from ..widgets.common import ComesUpOnce, Pane, PlacedStatic
-from .kept import kept_screen, prepare
+from .kept import kept_screen, prepare, warm_backdrop
 
 HELP = """\
 [b]Nightmare Cathedral — keys[/b]
@@ -96,8 +96,13 @@ def help_screen(app: App, *, server: bool = False) -> HelpScreen:
 
 
 def prepare_help_screen(app: App, *, server: bool = False) -> None:
-    """Make the help out of sight, ahead of its key (``kept.prepare``)."""
-    prepare(app, _name(server), lambda: HelpScreen(server=server), HelpScreen)
+    """Make the help out of sight, ahead of its key (``kept.prepare``); made, tint the screen in
+    sight as it shows under it (``kept.warm_backdrop``: the help's, the timeline's, a card's)."""
+    screen = kept_screen(app, _name(server), lambda: HelpScreen(server=server), HelpScreen)
+    if screen.is_running:
+        warm_backdrop(app, _name(server))
+    else:
+        prepare(app, _name(server), lambda: HelpScreen(server=server), HelpScreen)
 
 
 def _name(server: bool) -> str:

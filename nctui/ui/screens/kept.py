@@ -18,6 +18,8 @@ from typing import TypeVar
 from textual.app import App
 from textual.screen import Screen
 
+from ..widgets.backdrop import Backdrop
+
 S = TypeVar("S", bound=Screen)
 
 
@@ -79,8 +81,27 @@ def redraw(app: App, name: str) -> None:
             screen._layout_required = screen._repaint_required = screen._scroll_required = False
             screen._layout_widgets.clear()
             screen._dirty_widgets.clear()
+            # Its update timer, made paused by the layout, waits a whole period (1/60 s) from
+            # when it is first resumed before its first frame; once it has ticked, the next frame
+            # waits for its next tick only. One tick now, out of sight (it finds nothing to do).
+            screen._update_timer.resume()
+            warm_backdrop(app, name)
 
     screen.call_later(lay_out)
+
+
+def warm_backdrop(app: App, name: str) -> None:
+    """Tint the lines of the screen in sight as they show under the translucent screen kept
+    under ``name`` (``Backdrop``, which keeps them): any translucent screen opened over it next
+    finds them tinted while it has not changed (the timeline over the game: ~12 ms less)."""
+    if not app.is_screen_installed(name):
+        return
+    kept, under = app.get_screen(name), app.screen
+    color = kept.styles.background
+    if kept is under or not kept.is_mounted or not 0 < color.a < 1 or not under._compositor.size:
+        return
+    size = under._compositor.size
+    Backdrop(under, color).render_strips(size.width, size.height, kept.visual_style, None)  # type: ignore[arg-type]
 
 
 def _out_of_sight(app: App, screen: Screen, name: str) -> bool:
