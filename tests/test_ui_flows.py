@@ -958,7 +958,7 @@ def test_handoff_draws_the_next_view_ahead_out_of_sight_and_enter_uses_it(tmp_pa
 
 
 def _count_layouts_and_frames(monkeypatch, frame_note=lambda screen: type(screen).__name__):
-    """Lists filled as the app runs: the screens laid out (each layout's root) and a note of
+    """Lists filled as the app runs: the screens laid out in sight (each layout's root) and a note of
     each frame drawn (by default the screen's class name; ``frame_note`` returns None to skip)."""
     from textual._compositor import Compositor
     from textual.app import App
@@ -968,7 +968,8 @@ def _count_layouts_and_frames(monkeypatch, frame_note=lambda screen: type(screen
     reflow, display = Compositor.reflow, App._display
 
     def counted(self, parent, size):
-        layouts.append(type(parent).__name__)
+        if parent.is_current:  # not the rules and the help, made out of sight while the game waits
+            layouts.append(type(parent).__name__)
         return reflow(self, parent, size)
 
     def shown(self, screen, renderable):

@@ -44,17 +44,16 @@ def prepare(app: App, name: str, make: Callable[[], S], kind: type[S]) -> None:
     out at the terminal's size and drawn (the lines kept in each widget). Returns at once; the
     work is done in steps between the app's other messages (a key is not kept waiting behind it
     longer than the drawing of one screen). Nothing is done for a screen already made."""
+    if app._exit or app._closing or not app.size:
+        return  # closing: nothing to make ahead
     screen = kept_screen(app, name, make, kind)
-    if screen.is_running or not app.size:
+    if screen.is_running:
         return
-    _, mounted = app._get_screen(screen)  # registered: its widgets are composed and mounted
-
-    async def lay_out() -> None:
-        await mounted
-        await screen._mounted_event.wait()
-        redraw(app, name)
-
-    app.call_later(lay_out)
+    # Registered, its widgets are composed and mounted by its own message loop, before the
+    # callbacks queued to it (the app's own loop is not made to wait for that: a test ending
+    # as a screen was being made kept the app waiting for a mount that never came)
+    app._register(app, screen)
+    _redraw(app, screen, name)
 
 
 def redraw(app: App, name: str) -> None:
@@ -62,12 +61,11 @@ def redraw(app: App, name: str) -> None:
     rules at the decision due, as the decision changes): it comes up from lines drawn ahead.
     Done by the screen after what it was asked before (a widget's new layout). Nothing is done
     for a screen not made, or in sight."""
-    if not app.is_screen_installed(name):
-        return
-    screen = app.get_screen(name)
-    if not screen.is_running:
-        return
+    if app.is_screen_installed(name) and (screen := app.get_screen(name)).is_running:
+        _redraw(app, screen, name)
 
+
+def _redraw(app: App, screen: Screen, name: str) -> None:
     def lay_out() -> None:
         if _out_of_sight(app, screen, name) and app.size:
             screen._refresh_layout(app.size)

@@ -249,6 +249,8 @@ class RulesScreen(ComesUpOnce, Screen[None]):
         yield KeyFooter()
 
     def on_mount(self) -> None:
+        if self._closing:  # made ahead as the app closed: Textual mounted none of its widgets
+            return
         self._fill_contents()
         self._show(self.shown)
 
