@@ -5,7 +5,8 @@ beside a bare Textual app opening a screen of text the same way in the same run.
 
 Method (``ui_latency.Child``: this script is the terminal). In a running ``nctui play --players
 2`` game each key below is pressed, the screen it opens timed from the key to its first complete
-frame and to the settled screen (no output for ``--quiet-ms``), then closed with Escape; each key
+frame and to the settled screen (no output for ``--quiet-ms``), then closed with Escape (timed to
+the settled screen under it: a lone Escape is read as a key once ``ESCDELAY`` has passed); each key
 ``--opens`` times, medians reported. The yardstick: a bare Textual app (38 lines of text and a
 ``Footer``) whose ``?`` opens a ``ModalScreen`` with the help's text in a scrolling box, as
 Textual's own widgets do it, timed the same way and interleaved with nctui's keys, so both meet
@@ -65,16 +66,18 @@ BARE_MODAL = textwrap.dedent(f"""
 """)
 
 
-def open_times(child: Child, key: bytes, quiet: float) -> tuple[float, float]:
-    """Seconds from ``key`` to the first complete frame and to the settled screen; then Escape."""
+def open_times(child: Child, key: bytes, quiet: float) -> tuple[float, float, float]:
+    """Seconds from ``key`` to the first complete frame and to the settled screen, and from the
+    Escape that closes it to the settled screen under it."""
     t0, mark = child.send(key)
     child.read_until_quiet(quiet, limit=10)
     first, settled = child.frames(mark, t0)
-    child.send(b"\x1b")
+    t1, shut = child.send(b"\x1b")
     child.read_until_quiet(quiet, limit=10)
-    if first is None or settled is None:
+    _, closed = child.frames(shut, t1)
+    if first is None or settled is None or closed is None:
         raise SystemExit(f"no frame after {key!r}: {child.since(max(0, mark - 3))[-400:]!r}")
-    return first, settled
+    return first, settled, closed
 
 
 def measure(size: tuple[int, int], opens: int, quiet: float, seed: int) -> dict[str, dict[str, float]]:
@@ -82,7 +85,7 @@ def measure(size: tuple[int, int], opens: int, quiet: float, seed: int) -> dict[
         env = child_env(Path(tmp), True)
         nctui = Child([sys.executable, "-m", "nctui", "play", "--players", "2", "--seed", str(seed)], size, env)
         bare = Child([sys.executable, "-c", BARE_MODAL], size, env)
-        times: dict[str, list[tuple[float, float]]] = {name: [] for _, name in SCREENS}
+        times: dict[str, list[tuple[float, float, float]]] = {name: [] for _, name in SCREENS}
         times["bare"] = []
         try:
             for child in (nctui, bare):
@@ -95,8 +98,10 @@ def measure(size: tuple[int, int], opens: int, quiet: float, seed: int) -> dict[
         finally:
             nctui.close()
             bare.close()
-    return {name: {"first": statistics.median(f for f, _ in got), "settled": statistics.median(s for _, s in got),
-                   "settled_max": max(s for _, s in got), "first_open": got[0][1]} for name, got in times.items()}
+    return {name: {"first": statistics.median(f for f, _, _ in got),
+                   "settled": statistics.median(s for _, s, _ in got), "settled_max": max(s for _, s, _ in got),
+                   "first_open": got[0][1], "closed": statistics.median(c for _, _, c in got)}
+            for name, got in times.items()}
 
 
 def main() -> None:
@@ -118,13 +123,15 @@ def main() -> None:
         result["sizes"][f"{size[0]}x{size[1]}"] = figures  # type: ignore[index]
         if args.json:
             continue
-        print(f"\n{size[0]}x{size[1]}{'first frame':>33}{'settled':>11}{'max settled':>14}{'first open':>13}")
+        print(f"\n{size[0]}x{size[1]}{'first frame':>33}{'settled':>11}{'max settled':>14}{'first open':>13}"
+              f"{'Esc closes':>13}")
         rows = [("bare Textual app: ? a modal of text", "bare")] + [(f"nctui {key}: the {name}", name)
                                                                     for key, name in SCREENS]
         for label, name in rows:
             f = figures[name]
             print(f"  {label:<38}{f['first'] * 1000:>6.0f} ms{f['settled'] * 1000:>8.0f} ms"
-                  f"{f['settled_max'] * 1000:>11.0f} ms{f['first_open'] * 1000:>10.0f} ms")
+                  f"{f['settled_max'] * 1000:>11.0f} ms{f['first_open'] * 1000:>10.0f} ms"
+                  f"{f['closed'] * 1000:>10.0f} ms")
     if args.json:
         print(json.dumps(result))
 

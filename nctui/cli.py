@@ -7,6 +7,7 @@ arguments.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 from collections.abc import Callable, Sequence
@@ -23,6 +24,11 @@ SEAT_KINDS: tuple[SeatKind, ...] = ("human", "bot")
 HUMAN: SeatKind = "human"
 BOT: SeatKind = "bot"
 SEED_MAX = 2**64 - 1
+# A lone Escape is a key once no byte has followed it for this long (ms). Textual waits 100 ms,
+# and Escape, which closes every screen of the game, took 110 ms to do so; a terminal writes the
+# bytes of a key's sequence at once (tmux waits 10 ms since 3.5). The person's ESCDELAY wins.
+ESCAPE_DELAY_MS = "25"
+
 # The keys of nctui.bots.BOTS, named here so that `nctui --help` imports neither the engine nor
 # the bots (a test checks they agree).
 BOT_KINDS = ("greedy", "planner", "random")
@@ -283,6 +289,7 @@ def _simulate_parser(sim: argparse.ArgumentParser | None) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default: ``sys.argv[1:]``); returns the exit code."""
+    os.environ.setdefault("ESCDELAY", ESCAPE_DELAY_MS)  # read by Textual as it is imported
     parser = build_parser(wanted_command(sys.argv[1:] if argv is None else argv))
     try:
         args = parser.parse_args(argv)

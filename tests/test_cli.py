@@ -636,6 +636,22 @@ def test_help_imports_neither_the_rules_engine_nor_textual():
     assert not loaded & {"nctui.engine.flow", "nctui.engine.state", "nctui.bots", "nctui.ui", "textual", "rich"}
 
 
+@pytest.mark.parametrize("escdelay, seconds", [(None, 0.025), ("200", 0.2)], ids=["default", "ESCDELAY=200"])
+def test_a_lone_escape_is_a_key_after_25_ms_unless_escdelay_says_otherwise(escdelay, seconds):
+    """Escape closes every screen of the game: Textual waits 100 ms for more of a key's bytes
+    first. nctui waits 25 ms, or what the person's ESCDELAY says (as for curses programs)."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom nctui.cli import main\nmain(['--version'])\n"
+            "import textual.constants\nprint(textual.constants.ESCAPE_DELAY)")
+    env = {k: v for k, v in os.environ.items() if k != "ESCDELAY"} | ({"ESCDELAY": escdelay} if escdelay else {})
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True,
+                          env=env)
+    assert float(done.stdout.split()[-1]) == seconds
+
+
 def test_a_game_of_nightmare_cathedral_imports_no_other_game_nor_other_screens():
     """`nctui play` draws its first frame sooner without the three companion games, their
     screens, the Title, New game and tutorial screens, the game's own screens, the hand-off
