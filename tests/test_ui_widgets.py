@@ -1115,3 +1115,25 @@ def test_the_game_under_a_modal_screen_is_tinted_as_textual_tints_it(tmp_path):
             assert 0 < sum(a is b for a, b in zip(changed, ours, strict=True)) < 24
 
     run(go())
+
+
+def test_the_input_thread_reads_a_lone_escape_once_the_escape_delay_has_passed(monkeypatch):
+    """The driver's input thread waits for the terminal until the parser's wait for the rest of
+    a key ends (a lone Escape: ESCDELAY), where Textual's waited 0.1 s whatever the delay; the
+    Escape is then the key."""
+    import time
+
+    from textual import constants
+    from textual._xterm_parser import XTermParser
+
+    from nctui.ui.driver import input_wait
+
+    monkeypatch.setattr(constants, "ESCAPE_DELAY", 0.025)
+    parser = XTermParser()
+    assert input_wait(parser) == 0.1  # nothing awaited: Textual's poll
+    assert list(parser.feed("\x1b")) == []  # maybe the start of a key's sequence
+    wait = input_wait(parser)
+    assert 0 < wait <= 0.025
+    time.sleep(wait + 0.005)
+    assert [event.key for event in parser.tick()] == ["escape"]
+    assert input_wait(parser) == 0.1

@@ -5,6 +5,10 @@ terminal window closed) a read gives no bytes, and the thread read again at once
 process stayed, using a whole core, whenever no hang-up signal reached it (run under ``make``,
 the hang-up goes to make alone). ``TerminalDriver`` stops reading there and tells the app
 (``TerminalClosed``), which ends as on a hang-up signal: the game is saved as the session closes.
+
+It also reads a lone Escape as the key once the escape delay has passed (``ESCDELAY``): Textual
+looked again only every 100 ms, so Escape, which closes every screen, took 100 ms whatever the
+delay.
 """
 
 from __future__ import annotations
@@ -14,7 +18,8 @@ import selectors
 from codecs import getincrementaldecoder
 
 from textual._loop import loop_last
-from textual._parser import ParseError
+from textual._parser import ParseError, Parser
+from textual._time import get_time
 from textual._xterm_parser import XTermParser
 from textual.drivers.linux_driver import LinuxDriver
 from textual.message import Message
@@ -54,7 +59,7 @@ class TerminalDriver(LinuxDriver):
 
         try:
             while not self.exit_event.is_set() and not ended:
-                process_selector_events(selector.select(0.1))
+                process_selector_events(selector.select(input_wait(parser)))
             if ended:
                 self.send_message(TerminalClosed())
             else:
@@ -67,3 +72,10 @@ class TerminalDriver(LinuxDriver):
                     pass
             except (EOFError, ParseError):
                 pass
+
+
+def input_wait(parser: Parser) -> float:
+    """How long the input thread waits for the terminal: until the parser's wait for the rest of
+    a key ends (a lone Escape), else Textual's 0.1 s."""
+    due = parser._timeout_time
+    return 0.1 if due is None else min(0.1, max(0.0, due - get_time()))
