@@ -90,7 +90,9 @@ def measure(size: tuple[int, int], opens: int, quiet: float, seed: int) -> dict[
         try:
             for child in (nctui, bare):
                 child.read_until_quiet(0.5, limit=30)
-            time.sleep(1.0)  # past the first seconds' work (nctui keeps its parsed CSS after 2 s)
+            # past the first seconds' work: nctui keeps its parsed CSS after 2 s, and makes the
+            # rules and the help once the game has waited 1.5 s
+            time.sleep(3.0)
             for _ in range(opens):
                 times["bare"].append(open_times(bare, b"?", quiet))
                 for key, name in SCREENS:

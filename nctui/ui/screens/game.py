@@ -56,7 +56,9 @@ from .flows import FlowsMixin  # flows: hand-off, King's turn, game over, timeli
 # the game's first frame comes without them.
 
 COLUMN_B = ("hand", "players", "log")  # the panels of column B (the others are in column A)
-PREPARE_AFTER = 0.5  # seconds the game waits before the rules and help are made (or redrawn) ahead
+# Seconds the game waits (no change) before the rules and the help are made or redrawn ahead:
+# longer than most keys come apart, so that the work is not in the way of the next key
+PREPARE_AFTER = 1.5
 
 
 class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
