@@ -1204,6 +1204,44 @@ def test_the_timeline_and_the_inspector_are_as_tall_as_what_they_show(tmp_path, 
     run(go())
 
 
+@pytest.mark.parametrize("size", [(60, 24), BIG], ids=["60x24", "120x40"])
+def test_the_timeline_of_a_long_game_comes_up_in_one_frame_at_the_decision_now(tmp_path, monkeypatch, size):
+    """The timeline of a long game is scrolled to the decision now by the layout that places it
+    (scrolled after the first frame, it was drawn at its top, then again: two frames), and its
+    rows are counted one line each when they fit, without Textual making and wrapping each row
+    twice: the same heights and lines as Textual's own count (a narrow terminal wraps some)."""
+    from textual.widgets import OptionList as TextualOptionList
+
+    layouts, frames = _count_layouts_and_frames(monkeypatch)
+
+    async def go():
+        app = create_app(GameConfig(players=2, seats=("human", "bot"), seed=42), save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            for _ in range(30):
+                await pilot.press("1")
+                await pilot.pause()
+            await pilot.pause(0.2)
+            layouts.clear()
+            frames.clear()
+            await pilot.press("t")
+            await pilot.pause(0.2)
+            assert isinstance(app.screen, TimelineScreen)
+            assert layouts == ["TimelineScreen"] and frames == ["TimelineScreen"], (layouts, frames)
+            timeline = app.screen.query_one("#timeline-list", OptionList)
+            assert timeline.max_scroll_y > 0 and timeline.scroll_y == timeline.max_scroll_y  # at the decision now
+            width = timeline.scrollable_content_region.width
+            ours = timeline.get_content_height(app.size, app.size, width)
+            lines, heights = list(timeline._lines), dict(timeline._heights)
+            timeline._line_cache.clear()
+            TextualOptionList._update_lines(timeline)
+            assert ours == TextualOptionList.get_content_height(timeline, app.size, app.size, width) == len(lines)
+            assert lines == timeline._lines and heights == timeline._heights
+            assert (max(heights.values()) > 1) == (size[0] < 100)  # some rows wrap at 60 columns
+
+    run(go())
+
+
 def test_a_scrollbar_placed_in_the_first_layout_shows_a_scroll_made_right_after(tmp_path):
     """The timeline of a long game scrolls to the decision now right after its first frame,
     while its scrollbar (made and drawn in that first layout) is still being mounted: Textual

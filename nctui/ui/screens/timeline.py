@@ -101,10 +101,10 @@ class TimelineScreen(ComesUpOnce, ModalScreen[None]):
             yield PlacedStatic("↑↓ PgUp PgDn move · Enter: go there · Esc or t: close", id="timeline-hint")
 
     def on_mount(self) -> None:
-        options = self.query_one(OptionList)
+        options = self.query_one(TimelineList)
         options.highlighted = min(self.game.state_id, options.option_count - 1)
         options.focus()
-        self.call_after_refresh(options.scroll_to_highlight, top=False)
+        options.scroll_when_placed = True  # the decision now in view in the first frame
 
     def on_option_list_option_selected(self, message: OptionList.OptionSelected) -> None:
         message.stop()

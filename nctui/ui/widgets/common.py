@@ -8,6 +8,7 @@ from contextlib import suppress
 from functools import cache
 from typing import Any, Self, cast
 
+from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.measure import Measurement
 from rich.segment import Segment
@@ -30,6 +31,7 @@ from textual.strip import Strip
 from textual.visual import RenderOptions, RulesMap, Visual, visualize
 from textual.widget import AwaitMount, Widget, _RenderCache
 from textual.widgets import Static
+from textual.widgets.option_list import Option
 
 from ...describe import seat_letter, seat_name
 from ...engine.state import GameState
@@ -497,12 +499,13 @@ class MeasuredOptions(PlacedScrollBar):
 
     _measured: Size | None = None
     _lines_width = 0  # the width its lines were last made at
+    scroll_when_placed = False  # scroll to the highlight in the layout that places it (once)
 
     def _get_scrollable_region(self, region: Region) -> Region:
         styles = self.styles  # type: ignore[attr-defined]
         if styles.scrollbar_gutter == "stable" and styles.overflow_y == "auto" and region.width > 0:
             width = max(region.width - styles.scrollbar_size_vertical, 1)
-            self._measured = measured = Size(width, self.get_content_height(region.size, region.size, width))  # type: ignore[attr-defined]
+            self._measured = measured = Size(width, self.get_content_height(region.size, region.size, width))
             needed = measured.height > region.height
             if needed != self.show_vertical_scrollbar:  # type: ignore[attr-defined]
                 self.set_reactive(Widget.show_vertical_scrollbar, needed)  # type: ignore[attr-defined]
@@ -512,12 +515,57 @@ class MeasuredOptions(PlacedScrollBar):
     def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
         if self._measured is not None:  # a ScrollView takes its virtual size from itself
             self.set_reactive(Widget.virtual_size, self._measured)  # type: ignore[attr-defined]
-        return super()._size_updated(size, self._measured or virtual_size, container_size, layout=False)
+        changed = super()._size_updated(size, self._measured or virtual_size, container_size, layout=False)
+        if self.scroll_when_placed and size:
+            # Scrolled after the first frame (call_after_refresh), a list longer than its box
+            # (the timeline of a long game) was drawn at its top, then again: a second frame
+            # ~30-40 ms later. Scrolled here, the layout's frame draws it there.
+            self.scroll_when_placed = False
+            self.scroll_to_highlight()  # type: ignore[attr-defined]
+        return changed
+
+    def _option_height(self, option: Option, width: int) -> int:
+        """Lines of ``option`` at ``width`` (its padding off): one for a prompt of one line that
+        fits, without Textual making its Content and wrapping it (measured, then its lines made,
+        every option of the timeline of a long game was made and wrapped twice: ~15 ms); else
+        Textual's."""
+        prompt = option.prompt
+        plain = prompt.plain if isinstance(prompt, Text) else prompt if isinstance(prompt, str) else None
+        if plain is not None and (isinstance(prompt, Text) or not cast(Any, self)._markup) and "\n" not in plain \
+                and cell_len(plain) <= width:
+            return 1
+        return cast(int, self._get_visual(option).get_height(self.styles, width))  # type: ignore[attr-defined]
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        # Textual's, the lines of each option from _option_height
+        options = self.options  # type: ignore[attr-defined]
+        width -= self.get_component_styles("option-list--option").padding.width  # type: ignore[attr-defined]
+        return sum(self._option_height(option, width) + (1 if option._divider and index < len(options) - 1 else 0)
+                   for index, option in enumerate(options))
 
     def _update_lines(self) -> None:
-        super()._update_lines()  # type: ignore[misc]
-        if self._line_cache.lines:  # type: ignore[attr-defined]
-            self._lines_width = self.scrollable_content_region.width  # type: ignore[attr-defined]
+        # Textual's, the lines of each option from _option_height
+        region = self.scrollable_content_region  # type: ignore[attr-defined]
+        if not region:
+            return
+        cache = self._line_cache  # type: ignore[attr-defined]
+        lines = cache.lines
+        options = self.options  # type: ignore[attr-defined]
+        next_index = lines[-1][0] + 1 if lines else 0
+        width = region.width - self._get_left_gutter_width()  # type: ignore[attr-defined]
+        if next_index < len(options):
+            room = width - self.get_component_styles("option-list--option").padding.width  # type: ignore[attr-defined]
+            for index, option in enumerate(options[next_index:], next_index):
+                cache.index_to_line[index] = len(lines)
+                count = cache.heights[index] = self._option_height(option, room) + option._divider
+                lines.extend((index, line) for line in range(count))
+        virtual_size = Size(width, len(lines) - (1 if options and options[-1]._divider else 0))
+        widget = cast(Widget, self)
+        if virtual_size != widget.virtual_size:
+            widget.virtual_size = virtual_size
+            widget._scroll_update(virtual_size)
+        if lines:
+            self._lines_width = region.width
 
     def _on_resize(self, event: Resize | None = None) -> None:
         # Textual makes every line again and draws the list after each resize: right after a
