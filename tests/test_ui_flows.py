@@ -1242,6 +1242,48 @@ def test_the_timeline_of_a_long_game_comes_up_in_one_frame_at_the_decision_now(t
     run(go())
 
 
+def test_the_options_of_the_timeline_and_the_rules_contents_are_drawn_as_textual_draws_them(tmp_path):
+    """A row of one line that fits (the timeline's, the rules' contents) is drawn from its own
+    segments over the option's style: the same cells, styles and offsets as Textual's drawing
+    through its Content, plain and highlighted, the seat letters, the decision now in bold and
+    the redo branch dim; a row that does not fit is Textual's own."""
+    from textual.widgets import OptionList as TextualOptionList
+
+    def drawn(options, option, style):
+        return [[(seg.text, seg.style) for seg in strip] for strip in options._get_option_render(option, style)]
+
+    def same_as_textual(options):
+        component = "option-list--option"
+        for option in options.options:
+            for style in (options.get_visual_style(component),
+                          options.get_visual_style(component, "option-list--option-highlighted")):
+                ours = drawn(options, option, style)
+                options._option_render_cache.clear()
+                theirs = [[(seg.text, seg.style) for seg in strip]
+                          for strip in TextualOptionList._get_option_render(options, option, style)]
+                assert ours == theirs, option.prompt
+
+    async def go():
+        app = create_app(GameConfig(players=2, seats=("human", "bot"), seed=42), save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=BIG) as pilot:
+            await pilot.pause()
+            for key in ["1"] * 12 + ["u"] * 2:
+                await pilot.press(key)
+                await pilot.pause()
+            await pilot.press("t")
+            await pilot.pause(0.2)
+            timeline = app.screen.query_one("#timeline-list", OptionList)
+            assert any("(redo)" in str(option.prompt) for option in timeline.options)
+            same_as_textual(timeline)
+            await pilot.press("escape", "R", "slash", *"fort")
+            await pilot.pause(0.2)
+            contents = app.screen.query_one("#rules-contents", OptionList)
+            assert any(str(option.prompt).endswith(")") for option in contents.options)  # with the matches' count
+            same_as_textual(contents)
+
+    run(go())
+
+
 def test_a_scrollbar_placed_in_the_first_layout_shows_a_scroll_made_right_after(tmp_path):
     """The timeline of a long game scrolls to the decision now right after its first frame,
     while its scrollbar (made and drawn in that first layout) is still being mounted: Textual
