@@ -172,7 +172,9 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
     def _prepare_screens(self) -> None:
         """The rules (at the decision due) and the help made out of sight while the game waits,
         so that their keys show them at once (``screens/kept.py``); again after each change of
-        the decision (``_redraw``). Imported here, as they are, when first wanted."""
+        the decision (``_redraw``). Imported here (not as the game starts), with the timeline
+        and the inspector."""
+        from . import inspector, timeline  # noqa: F401  # imported: their first key finds them so
         from .help import prepare_help_screen
         from .rules import prepare_rules_screen
 
