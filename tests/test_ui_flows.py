@@ -45,6 +45,8 @@ from nctui.ui.widgets.players import PlayersView, render_players
 from .helpers import store_moves
 
 SMALL, BIG = (80, 24), (120, 40)
+VS_BOT = GameConfig(players=2, seats=("human", "bot"), seed=42)
+HOTSEAT_11 = GameConfig(players=2, seats=("human", "human"), seed=11)
 HOTSEAT = GameConfig(players=2, seats=("human", "human"), seed=42)  # seat 1 decides twice, then seat 0
 SOLO = GameConfig(players=1, seats=("human", "king"), seed=3)
 
@@ -995,7 +997,7 @@ def test_the_game_comes_up_in_one_layout_and_one_frame_with_its_log(tmp_path, mo
         return type(screen).__name__, len(shown[0].lines) if shown else None
 
     layouts, frames = _count_layouts_and_frames(monkeypatch, log_lines)
-    config = GameConfig(players=2, seats=("human", "human"), seed=11)
+    config = HOTSEAT_11
 
     async def go():
         async with create_app(config, save_dir=tmp_path, bot_delay=0).run_test(size=size) as pilot:
@@ -1036,7 +1038,7 @@ def test_each_screen_opened_from_the_game_comes_up_in_one_layout_and_one_frame(t
     monkeypatch.setattr(game_screen, "PREPARE_AFTER", 600)
 
     async def go():
-        app = create_app(GameConfig(players=2, seats=("human", "human"), seed=11), save_dir=tmp_path, bot_delay=0)
+        app = create_app(HOTSEAT_11, save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=size) as pilot:
             await pilot.pause()
             await asyncio.sleep(0.2)
@@ -1059,6 +1061,13 @@ def test_each_screen_opened_from_the_game_comes_up_in_one_layout_and_one_frame(t
                 assert contents.virtual_size.height == len(contents._lines)
 
     run(go())
+
+
+async def _press_each(pilot, keys: str) -> None:
+    """Press each key (one character each) in turn, the app idle after each."""
+    for key in keys:
+        await pilot.press(key)
+        await pilot.pause()
 
 
 def _screen_cells(app) -> list[list[tuple[str, object]]]:
@@ -1089,7 +1098,7 @@ def test_the_rules_and_the_help_are_made_while_the_game_waits_and_come_up_in_one
     same. After the next decision the rules are redrawn ahead at its topic."""
     from nctui.ui.screens import game as game_screen
 
-    config = GameConfig(players=2, seats=("human", "human"), seed=11)
+    config = HOTSEAT_11
 
     async def fresh() -> list:
         monkeypatch.setattr(game_screen, "PREPARE_AFTER", 600)
@@ -1139,11 +1148,10 @@ def test_the_kept_rules_open_again_as_a_new_rules_screen(tmp_path, size):
     from nctui.ui.screens.rules import RulesScreen, rules_screen
 
     async def go():
-        app = create_app(GameConfig(players=2, seats=("human", "human"), seed=11), save_dir=tmp_path, bot_delay=0)
+        app = create_app(HOTSEAT_11, save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=size) as pilot:
             await pilot.pause()
-            await pilot.press("R")
-            await pilot.pause()
+            await _press_each(pilot, "R")
             first = app.screen
             assert isinstance(first, RulesScreen)
             sections = first.query_one("#rules-contents", OptionList).option_count
@@ -1185,7 +1193,7 @@ def test_the_timeline_and_the_inspector_are_as_tall_as_what_they_show(tmp_path, 
     from nctui.ui.screens.inspector import InspectorScreen
 
     async def go():
-        app = create_app(GameConfig(players=2, seats=("human", "human"), seed=11), save_dir=tmp_path, bot_delay=0)
+        app = create_app(HOTSEAT_11, save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=size) as pilot:
             await pilot.pause()
             await pilot.press("t")
@@ -1215,12 +1223,10 @@ def test_the_timeline_of_a_long_game_comes_up_in_one_frame_at_the_decision_now(t
     layouts, frames = _count_layouts_and_frames(monkeypatch)
 
     async def go():
-        app = create_app(GameConfig(players=2, seats=("human", "bot"), seed=42), save_dir=tmp_path, bot_delay=0)
+        app = create_app(VS_BOT, save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=size) as pilot:
             await pilot.pause()
-            for _ in range(30):
-                await pilot.press("1")
-                await pilot.pause()
+            await _press_each(pilot, "1" * 30)
             await pilot.pause(0.2)
             layouts.clear()
             frames.clear()
@@ -1264,12 +1270,10 @@ def test_the_options_of_the_timeline_and_the_rules_contents_are_drawn_as_textual
                 assert ours == theirs, option.prompt
 
     async def go():
-        app = create_app(GameConfig(players=2, seats=("human", "bot"), seed=42), save_dir=tmp_path, bot_delay=0)
+        app = create_app(VS_BOT, save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=BIG) as pilot:
             await pilot.pause()
-            for key in ["1"] * 12 + ["u"] * 2:
-                await pilot.press(key)
-                await pilot.pause()
+            await _press_each(pilot, "1" * 12 + "u" * 2)
             await pilot.press("t")
             await pilot.pause(0.2)
             timeline = app.screen.query_one("#timeline-list", OptionList)
@@ -1295,12 +1299,10 @@ def test_a_scrollbar_placed_in_the_first_layout_shows_a_scroll_made_right_after(
                 for strip in bar.render_lines(bar.size.region)]
 
     async def go():
-        app = create_app(GameConfig(players=2, seats=("human", "bot"), seed=42), save_dir=tmp_path, bot_delay=0)
+        app = create_app(VS_BOT, save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=SMALL) as pilot:
             await pilot.pause()
-            for _ in range(25):
-                await pilot.press("1")
-                await pilot.pause()
+            await _press_each(pilot, "1" * 25)
             await pilot.pause()
             await pilot.press("t")
             await pilot.pause()
@@ -1334,7 +1336,7 @@ def test_a_handoff_comes_up_in_one_layout_and_one_frame(tmp_path, monkeypatch):
     layouts, frames = _count_layouts_and_frames(monkeypatch, news_in_view)
 
     async def go():
-        app = create_app(GameConfig(players=2, seats=("human", "human"), seed=11), save_dir=tmp_path, bot_delay=0)
+        app = create_app(HOTSEAT_11, save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=BIG) as pilot:
             await pilot.pause()
             seen = []
