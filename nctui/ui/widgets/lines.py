@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, cast, overload
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style as RichStyle
@@ -177,10 +178,15 @@ class TextLines(Visual):
         align, overflow, no_wrap, line_pad = _text_rules(options.rules)
         cache, lines, console = self.cache, self._split(), self.console
         setting = cache.take((width, style, align, overflow, no_wrap, line_pad, options.get_style))
+        as_it_is = align in ("left", "start") and not line_pad  # a line that fits is drawn as it is
+        base = style.rich_style
 
         def draw(i: int) -> list[Strip]:
             key, line = lines[i]
             strips = cache.get(setting, key)
+            if strips is None and as_it_is and "\t" not in key[1] and cell_len(key[1]) <= width:
+                strips = [_as_it_is(line, base, key[0], console)]
+                cache.put(setting, key, strips)
             if strips is None:
                 formatted = Content.from_rich_text(line, console)._wrap_and_format(
                     width, align=align, overflow=overflow, no_wrap=no_wrap, line_pad=line_pad, tab_size=8,
@@ -193,6 +199,19 @@ class TextLines(Visual):
             return strips
 
         return DrawnLines(draw, len(lines) if width else 0, height)
+
+
+def _as_it_is(line: Text, base: RichStyle, y: int, console: Console) -> Strip:
+    """A line that fits, as Textual's ``Content`` draws it (left aligned, no wrapping): its
+    segments over the panel's style, each with the offset Textual gives it (its first
+    character's place in the line, and the line's in the text), without making the Content."""
+    segments, x = [], 0
+    for segment in line.render(console, end=""):
+        text = segment.text
+        segments.append(Segment(text, (base + segment.style if segment.style else base)
+                                + RichStyle.from_meta({"offset": (x, y)})))
+        x += len(text)
+    return Strip(segments)
 
 
 class CellLines(Visual):
