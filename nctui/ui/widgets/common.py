@@ -6,7 +6,7 @@ from asyncio import create_task, wait
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from contextlib import suppress
 from functools import cache
-from typing import Any, Self, cast
+from typing import TYPE_CHECKING, Any, Self, cast
 
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
@@ -28,16 +28,18 @@ from textual.renderables.background_screen import BackgroundScreen
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar
 from textual.strip import Strip
-from textual.style import Style as VisualStyle
 from textual.visual import RenderOptions, RulesMap, Visual, visualize
 from textual.widget import AwaitMount, Widget, _RenderCache
 from textual.widgets import Static
-from textual.widgets.option_list import Option
 
 from ...describe import seat_letter, seat_name
 from ...engine.state import GameState
 from .backdrop import Backdrop
 from .lines import CellLines, LineCache, TextLines
+
+if TYPE_CHECKING:  # annotations only: the option lists are imported by the screens that have them
+    from textual.style import Style as VisualStyle
+    from textual.widgets.option_list import Option
 
 # One colour per seat colour; every use also shows the seat's letter, so colour is never the
 # only cue.
