@@ -180,6 +180,35 @@ def test_a_conflict_between_two_people_through_the_real_command(pane, tmp_path):
     assert "Game saved to" in after
 
 
+def test_the_rules_and_the_help_open_and_escape_closes_them_through_the_real_command(pane, tmp_path):
+    """R and ? in a running game (the rules and the help made while it waited), arrows inside
+    the rules (an escape sequence, not a lone Escape and two letters), and Escape, read as the
+    key once no more bytes follow (ESCDELAY), back to the game each time."""
+    env = {"TERM": "xterm-256color", "NCTUI_SAVE_DIR": str(tmp_path / "saves"), "PYTHONPATH": str(ROOT)}
+    command = ["env", *(f"{k}={shlex.quote(v)}" for k, v in env.items()), *map(shlex.quote, _nctui_command()),
+               "play", "--players", "2", "--seed", "5"]
+    pane.start(" ".join(command) + '; echo "[nctui exited: $?]"; sleep 120')
+
+    pane.wait_for("Turn track", "Choose the starting position")
+    time.sleep(2.5)  # the game waits: the rules and the help are made (1.5 s)
+    for _ in range(2):  # made ahead, then kept
+        pane.keys("R")
+        rules = pane.wait_for("the rules in brief", "The decision due: Choose the starting position", "SETUP")
+        assert "CONTROL & PRESENCE" not in rules
+        pane.keys("Down")  # the next section of the contents
+        pane.wait_for("CONTROL & PRESENCE")
+        pane.keys("Escape")
+        game = pane.wait_for("Turn track", "Choose the starting position")
+        assert "the rules in brief" not in game
+    pane.keys("?")
+    pane.wait_for("Nightmare Cathedral — keys", "undo your last decision")
+    pane.keys("Escape")
+    game = pane.wait_for("Turn track", "Choose the starting position")
+    assert "Nightmare Cathedral — keys" not in game
+    pane.keys("q")
+    pane.wait_for("[nctui exited: 0]")
+
+
 @pytest.mark.parametrize("wrapped", [False, True], ids=["hang-up signal", "end of input"])
 def test_the_game_ends_and_is_saved_when_its_terminal_goes_away(pane, tmp_path, wrapped):
     """The terminal closed under a game (an ssh connection dropped): nctui ends, the decision
