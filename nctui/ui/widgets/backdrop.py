@@ -21,7 +21,7 @@ from textual.visual import RenderOptions, RulesMap, Visual
 
 NULL_STYLE = RichStyle()
 # The lines of each screen last drawn as a backdrop, by the ids of the strips they were made of
-_TINTED: WeakKeyDictionary[Screen, dict[tuple[int, ...], tuple[tuple[Strip, ...], Strip]]] = WeakKeyDictionary()
+_TINTED: WeakKeyDictionary[Screen, dict[tuple[object, ...], tuple[tuple[Strip, ...], Strip]]] = WeakKeyDictionary()
 
 
 class Backdrop(Visual):
@@ -46,11 +46,11 @@ class Backdrop(Visual):
         chops = compositor._render_chops(size.region, lambda y: True)[: size.height]
         tint = Tint.of(self.color, style.rich_style)
         before = _TINTED.get(self.screen, {})
-        lines: dict[tuple[int, ...], tuple[tuple[Strip, ...], Strip]] = {}
+        lines: dict[tuple[object, ...], tuple[tuple[Strip, ...], Strip]] = {}
         tinted = []
         for chop in chops:
             parts = tuple(chop.values())
-            key = (id(tint), *map(id, parts))
+            key = (tint, *map(id, parts))  # the tint itself: kept alive by the key, its id not reused
             done = before.get(key) or lines.get(key)
             if done is None:
                 strip = Strip.join(parts)
