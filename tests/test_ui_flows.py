@@ -40,7 +40,9 @@ from nctui.ui.widgets.board import BoardView
 from nctui.ui.widgets.decision import DecisionPanel
 from nctui.ui.widgets.hand import HandView, hand_cards
 from nctui.ui.widgets.log import GameLog
+from nctui.ui.widgets.matrix import MatrixView
 from nctui.ui.widgets.players import PlayersView, render_players
+from nctui.ui.widgets.tracks import TracksView
 
 from .helpers import store_moves
 
@@ -1491,5 +1493,50 @@ def test_handoff_back_gives_a_person_their_log_as_they_left_it_and_what_happened
             w = words_for(store.state.pack)
             assert "Red conquers" in log  # what happened since
             assert not any(w.card(c) in log for c in red_hand)
+
+    run(go())
+
+
+def test_a_panel_whose_key_stays_is_not_rendered_again(tmp_path, monkeypatch):
+    """The tracks, the hand and the matrix render again for a new view only when their key
+    (``render_key``) changed; what each shows is then what a fresh render of its view draws.
+    The views are those of seat 0 along a random game, handed to the panels as the screen does."""
+    panels = (TracksView, HandView, MatrixView)
+    renders = dict.fromkeys(panels, 0)
+    for cls in panels:
+        def counted(self, _render=cls.render, _cls=cls):
+            renders[_cls] += 1
+            return _render(self)
+        monkeypatch.setattr(cls, "render", counted)
+    store = Store(HOTSEAT)
+    views = []
+    for _ in range(40):
+        views.append(player_view(store.state, 0))
+        store_moves(store, 1)
+
+    async def go():
+        app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=BIG) as pilot:
+            await pilot.pause()
+            game = app.game_screen()
+            seen: dict[type, set[bool]] = {cls: set() for cls in panels}
+            for k, view in enumerate(views):
+                keys = {cls: game.query_one(cls).render_key() for cls in panels}
+                renders.update(dict.fromkeys(panels, 0))
+                for cls in panels:
+                    widget = game.query_one(cls)
+                    if cls is not MatrixView:
+                        widget.facts = facts(view)
+                    widget.view = view
+                await pilot.pause()
+                for cls in panels:
+                    widget = game.query_one(cls)
+                    if not k:  # the first view is drawn as its first refit: nothing to compare with
+                        continue
+                    changed = widget.render_key() != keys[cls]
+                    seen[cls].add(changed)
+                    assert bool(renders[cls]) == changed, cls.__name__
+                    assert widget._drawn is not None and widget._drawn[2] == widget.render()
+            assert all(seen[cls] == {True, False} for cls in panels), seen
 
     run(go())

@@ -22,6 +22,7 @@ from nctui.ui.widgets.hand import HandView
 from nctui.ui.widgets.log import GameLog
 from nctui.ui.widgets.matrix import MatrixView, legal_spaces, render_matrix
 from nctui.ui.widgets.players import PlayersView
+from nctui.ui.widgets.status import StatusLine
 from nctui.ui.widgets.tabs import PANELS, PanelTabs
 from nctui.ui.widgets.tracks import TracksView
 
@@ -877,9 +878,9 @@ def _cells_of(strips) -> list[list[tuple[str, object]]]:
 
 def test_panels_drawn_line_by_line_draw_exactly_what_textual_draws(tmp_path):
     """Every panel drawn line by line (the map and the players as Cells; the tracks, hand,
-    matrix and decision panel as Text) is drawn by its line-kept visual cell for cell, style for style (the mouse
-    offsets included), as Textual's own visual of the same text draws it, at both sizes and
-    after decisions that change a few lines."""
+    matrix, decision panel and status line as Text) is drawn by its line-kept visual cell for
+    cell, style for style (the mouse offsets included), as Textual's own visual of the same
+    text draws it, at both sizes and after decisions that change a few lines."""
     from textual.visual import Visual, visualize
 
     async def go(size):
@@ -888,7 +889,7 @@ def test_panels_drawn_line_by_line_draw_exactly_what_textual_draws(tmp_path):
             await pilot.pause()
             for key in ("1", "1", "enter", "1", "enter", "1", "1", None):
                 screen = app.game_screen()
-                for cls in (BoardView, TracksView, HandView, PlayersView, MatrixView, DecisionPanel):
+                for cls in (BoardView, TracksView, HandView, PlayersView, MatrixView, DecisionPanel, StatusLine):
                     widget = screen.query_one(cls)
                     width = widget.size.width
                     if not width:

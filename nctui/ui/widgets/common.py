@@ -741,6 +741,7 @@ class FitsContent(DrawnByLine, PlacedOnce, Widget):
 
     _refit_due = False
     _drawn: object = None  # (width, focus, text) last drawn by a refit
+    _drawn_key: object = None  # (width, focus, render_key()) of that drawing
     _refitting = False
     _measuring = 0  # the width a layout measures the content at (0: the widget's own)
     _measured: tuple[int, Visual] | None = None  # (width, what it draws) as measured or refitted last
@@ -781,6 +782,15 @@ class FitsContent(DrawnByLine, PlacedOnce, Widget):
             self._layout_cache[_VISUAL] = measured[1]
         return changed
 
+    def render_key(self) -> tuple[object, ...] | None:
+        """What ``render`` draws from, as a key compared with the last one drawn: the same key,
+        the same drawing, and the refit renders nothing (a panel's ``render`` costs 1-2 ms at
+        120x40, and most keys change a few panels). The parts of the view and facts it holds
+        are read by a function next to the panel's render function, and a test checks that
+        ``render`` reads no field of the engine's structs that the key does not. None: no key
+        (``render`` runs on every change)."""
+        return None
+
     def _watch_view(self) -> None:
         self.refit_later()
 
@@ -794,6 +804,7 @@ class FitsContent(DrawnByLine, PlacedOnce, Widget):
                 recompose: bool = False) -> Self:
         if not self._refitting:  # drawn for another reason (a cursor, a resize): compare afresh
             self._drawn = None
+            self._drawn_key = None
             self._measured = None
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
@@ -809,9 +820,15 @@ class FitsContent(DrawnByLine, PlacedOnce, Widget):
             self._drawn = None
             self.refresh(layout=True)
             return
+        key = self.render_key()
+        if key is not None:
+            key = (width, self.has_focus, key)
+            if key == self._drawn_key:
+                return
         content = self.rendered()
         drawn = (width, self.has_focus, content)
         if drawn == self._drawn:
+            self._drawn_key = key
             return
         # Measured and drawn from this one rendering: Textual's cached height (kept per width) and
         # cached visual would otherwise be the previous content's, so the panel kept its old height
@@ -826,6 +843,6 @@ class FitsContent(DrawnByLine, PlacedOnce, Widget):
         finally:
             self._refitting = False
         self._layout_cache[_VISUAL] = visual
-        self._drawn = drawn
+        self._drawn, self._drawn_key = drawn, key
         self._measured = (width, visual)  # and when the layout this asks for places it (_size_updated)
         self._measured_with = None  # not a measure: not taken for one

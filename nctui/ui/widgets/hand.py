@@ -117,6 +117,23 @@ class HandView(FitsContent, can_focus=True):
             return Text("")
         return render_hand(self.view, self.facts, self.current() if self.has_focus else None, self.content_width or 80)
 
+    def render_key(self) -> tuple[object, ...] | None:
+        if self.view is None or self.facts is None or self.has_focus:  # a card under the cursor: drawn each time
+            return None
+        return hand_key(self.view, self.facts)
+
+
+def hand_key(view: View, facts: Facts) -> tuple[object, ...]:
+    """All that ``render_hand`` reads of ``view`` and ``facts`` with no card under a cursor."""
+    state, me, d, king = view.state, view.seat, view.state.decision, view.state.king
+    mine = state.players[me] if 0 <= me < len(state.players) else None
+    return (state.pack, state.config.seats, me, None if mine is None else (mine.hand, mine.dreams),
+            tuple((pl.seat, pl.colour, len(pl.hand), len(pl.dreams)) for pl in state.players),
+            None if king is None else (king.seat, len(king.hand)),
+            None if d is None or d.seat != me else tuple((i, type(a), card) for i, a in enumerate(d.options)
+                                                         if (card := getattr(a, "card", None)) is not None),
+            facts.dreams_met)
+
 
 def render_hand(view: View, facts: Facts, cursor: str | None = None, width: int = 80) -> Text:
     state, me = view.state, view.seat

@@ -108,6 +108,11 @@ class MatrixView(FitsContent, can_focus=True):
             return Text("")
         return render_matrix(self.view, self.content_width or 80, self.cursor if self.has_focus else "")
 
+    def render_key(self) -> tuple[object, ...] | None:
+        if self.view is None or self.has_focus:  # the caption says what the cursor's space chooses
+            return None
+        return matrix_key(self.view)
+
 
 def _label(state: GameState, space: str, is_day: bool) -> list[tuple[str, Style]]:
     """The space's name, then its Dreamers and (solo) the King's Cultists, as styled runs."""
@@ -132,6 +137,13 @@ def _edges(matrix: Matrix) -> list[tuple[str, str, bool]]:
     """(Day space, Night space, whether it is the Day space's arrow)."""
     arrows = {d.action: d.arrow for d in matrix.days}
     return [(d, n.id, arrows.get(d) == n.id) for n in matrix.nights for d in n.adjacent]
+
+
+def matrix_key(view: View) -> tuple[object, ...]:
+    """All that ``render_matrix`` reads of ``view`` with no cursor."""
+    state, king = view.state, view.state.king
+    return (state.pack, state.config.seats, state.day, tuple((pl.seat, pl.colour, pl.dreamer) for pl in state.players),
+            None if king is None else (king.seat, king.dreamer, king.day_cultists), tuple(legal_spaces(view).items()))
 
 
 def render_matrix(view: View, width: int, cursor: str = "") -> Text:

@@ -10,12 +10,12 @@ from textual.widget import Widget
 from ...describe import words_for
 from ...engine.facts import Facts
 from ...engine.views import View
-from .common import PlacedOnce, seat_style, seat_tag
+from .common import DrawnByLine, PlacedOnce, seat_style, seat_tag
 
 HINT = Style(color="#9a9aaa")
 
 
-class StatusLine(PlacedOnce, Widget):
+class StatusLine(DrawnByLine, PlacedOnce, Widget):
     """Turn, Time, the marked symbol (from ``facts``, set before the view) and the deciding seat
     of ``view``, and the undo policy; holds nothing else."""
 

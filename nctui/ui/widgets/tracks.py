@@ -46,9 +46,27 @@ class TracksView(FitsContent):
             return Text("")
         return render_tracks(self.view, self.facts, self.content_width or 80)
 
+    def render_key(self) -> tuple[object, ...] | None:
+        if self.view is None or self.facts is None:
+            return None
+        return tracks_key(self.view, self.facts)
+
 
 def _label(text: Text, label: str) -> None:
     text.append(f"{label:<{LABEL_WIDTH}}"[:LABEL_WIDTH], LABEL)
+
+
+def tracks_key(view: View, facts: Facts) -> tuple[object, ...]:
+    """All that ``render_tracks`` reads of ``view`` and ``facts``: the tracks drawn again only
+    when one of these changed (most decisions change none)."""
+    state, decks, config = view.state, view.state.decks, view.state.config
+    return (state.pack, config.seats, config.divergent_paths, state.turn_pos, state.turn_start, state.time,
+            state.stage, state.turn_number, tuple((pl.seat, pl.colour, pl.ritual, pl.devoured) for pl in state.players),
+            state.cathedral_built, state.cathedral_track, state.path_tiles, state.nightmares, state.nightmare_at,
+            state.devoured_shadows, len(decks.development), len(decks.development_discard), len(decks.dream),
+            len(decks.conflict), decks.dream_offer, state.outcome is None, state.end_triggered,
+            facts.marked_symbol, facts.turn_owners, facts.ritual_vp, facts.path_pieces, facts.path_open,
+            facts.devoured_total, facts.devoured_threshold, facts.devoured_vp)
 
 
 def render_tracks(view: View, facts: Facts, width: int = 80) -> Text:
