@@ -3,6 +3,7 @@ key-press path, the game's lock, and the hot-seat hand-off rule."""
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 
@@ -192,6 +193,45 @@ def test_autosave_is_written_off_the_deciding_thread(tmp_path, monkeypatch):
         assert loaded.store.state == session.store.state
     finally:
         session.close()
+
+
+def test_the_autosave_waits_for_the_game_to_be_still_and_not_longer_than_its_limit(tmp_path, monkeypatch):
+    """Written AUTOSAVE_QUIET after a decision (the screen draws it first), not at once; a game
+    that is never still (computer players) is written every AUTOSAVE_AT_MOST all the same."""
+    from nctui.session import session as session_module
+
+    writes: list[float] = []
+    real = saves.write_atomic
+
+    def spy(path, data):
+        writes.append(time.monotonic())
+        real(path, data)
+
+    monkeypatch.setattr(saves, "write_atomic", spy)
+    session = new_session(HOTSEAT, folder=tmp_path).start()
+    try:
+        decided = time.monotonic()
+        decide_first(session)
+        deadline = decided + 5
+        while not writes and time.monotonic() < deadline:
+            time.sleep(0.005)
+        assert writes and writes[0] - decided >= session_module.AUTOSAVE_QUIET
+        assert len(writes) == 1 and session.flush() == session.autosave_path
+    finally:
+        session.close()
+
+    writes.clear()
+    monkeypatch.setattr(session_module, "AUTOSAVE_QUIET", 10.0)  # as if never still
+    monkeypatch.setattr(session_module, "AUTOSAVE_AT_MOST", 0.3)
+    busy = new_session(BOTS, folder=tmp_path / "bots", bot_delay=0).start()
+    try:
+        started = time.monotonic()
+        while time.monotonic() < started + 1.5 and busy.store.state.outcome is None:
+            time.sleep(0.01)
+        assert busy.state_id > 10
+        assert len(writes) >= 2 and all(b - a >= 0.25 for a, b in itertools.pairwise(writes))
+    finally:
+        busy.close()
 
 
 def test_a_failing_autosave_is_reported_and_the_game_goes_on(tmp_path):
