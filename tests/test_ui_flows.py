@@ -1540,3 +1540,33 @@ def test_a_panel_whose_key_stays_is_not_rendered_again(tmp_path, monkeypatch):
             assert all(seen[cls] == {True, False} for cls in panels), seen
 
     run(go())
+
+
+@pytest.mark.parametrize("size", [SMALL, BIG], ids=["80x24", "120x40"])
+def test_the_game_screens_update_timer_has_ticked_before_the_first_key(tmp_path, monkeypatch, size):
+    """Textual's update timer of a screen sleeps a whole period (1/60 s) from its first resume
+    before its first tick: the game's first key waited for it. The screen ticks it once as it
+    comes up, with nothing to draw (no frame more)."""
+    from textual.timer import Timer
+
+    ticks: list[str] = []
+    tick = Timer._tick
+
+    async def counted(self, **kwargs):
+        if self.name == "screen_update":
+            ticks.append(type(self._callback.__self__).__name__)
+        return await tick(self, **kwargs)
+
+    monkeypatch.setattr(Timer, "_tick", counted)
+    layouts, frames = _count_layouts_and_frames(monkeypatch)
+
+    async def go():
+        app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await asyncio.sleep(0.1)
+            await pilot.pause()
+            assert "GameScreen" in ticks
+            assert frames == ["GameScreen"] and layouts == ["GameScreen"]
+
+    run(go())
