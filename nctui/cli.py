@@ -517,7 +517,8 @@ def _run(parser: argparse.ArgumentParser, target: Session | GameConfig | None, s
 
     # No collection while importing (what the imports make lives as long as the process), then
     # out of the collector's sight: the collections start-up's new objects set off walked it
-    # every time (~40 ms of decoding the content pack alone).
+    # every time (~40 ms of decoding the content pack alone). Nor until the first frame is
+    # drawn (NctuiApp.collect_once_drawn): a collection of the young objects took 4-6 ms of it.
     gc.disable()
     try:
         from .ui.app import create_app
@@ -528,17 +529,18 @@ def _run(parser: argparse.ArgumentParser, target: Session | GameConfig | None, s
         share_parsed_css()
         css_cache = cache_file()
         load_parsed_css(css_cache)
+        steady_collector()
+        try:
+            app = create_app(target, save_dir=save_dir, undo="practice" if practice else None)
+        except ValueError as exc:  # a configuration the engine refuses, or a broken content pack
+            parser.exit(2, f"nctui: error: {exc}\n")
+        if mono:
+            app.mono = True
+        app.open_tutorial = tutorial  # over the Title screen, where Escape leads back
+        app.css_cache = css_cache
+        app.collect_once_drawn = True
+        app.run()
     finally:
         gc.enable()
-    steady_collector()
-    try:
-        app = create_app(target, save_dir=save_dir, undo="practice" if practice else None)
-    except ValueError as exc:  # a configuration the engine refuses, or a broken content pack
-        parser.exit(2, f"nctui: error: {exc}\n")
-    if mono:
-        app.mono = True
-    app.open_tutorial = tutorial  # over the Title screen, where Escape leads back
-    app.css_cache = css_cache
-    app.run()
     save_parsed_css(css_cache)  # what it parsed after the first save (NctuiApp.css_cache)
     return app.return_code or 0

@@ -187,9 +187,10 @@ def test_progress_bar_only_on_a_terminal(monkeypatch, capsys):
 
 class _FakeApp:
     return_code = 0
+    collected_while_running: bool | None = None
 
     def run(self) -> None:
-        pass
+        self.collected_while_running = gc.isenabled()
 
 
 @pytest.fixture
@@ -686,3 +687,5 @@ def test_play_sets_the_collector_for_an_interactive_app(started):
     assert main(["play"]) == 0
     assert gc.get_threshold() == GC_THRESHOLD
     assert gc.get_freeze_count() > 0 and gc.isenabled()
+    app = started["app"]  # the collector was off as it started: the app turns it on once drawn
+    assert app.collected_while_running is False and app.collect_once_drawn is True

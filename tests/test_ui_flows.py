@@ -1570,3 +1570,33 @@ def test_the_game_screens_update_timer_has_ticked_before_the_first_key(tmp_path,
             assert frames == ["GameScreen"] and layouts == ["GameScreen"]
 
     run(go())
+
+
+def test_the_collector_is_turned_on_once_the_first_frame_is_drawn(tmp_path, monkeypatch):
+    """`nctui play` starts the app with the collector off (``collect_once_drawn``): the first
+    frame is drawn with it off, and the app turns it on as that frame is handed to the terminal."""
+    import gc
+
+    from textual._compositor import Compositor
+
+    drawn_while: list[bool] = []
+    render_update = Compositor.render_update
+
+    def noted(self, *args, **kwargs):
+        drawn_while.append(gc.isenabled())
+        return render_update(self, *args, **kwargs)
+
+    monkeypatch.setattr(Compositor, "render_update", noted)
+
+    async def go():
+        app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
+        app.collect_once_drawn = True
+        gc.disable()
+        try:
+            async with app.run_test(size=BIG) as pilot:
+                await pilot.pause()
+                assert drawn_while[0] is False and gc.isenabled() and not app.collect_once_drawn
+        finally:
+            gc.enable()
+
+    run(go())

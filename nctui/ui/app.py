@@ -12,6 +12,7 @@ and what is shown over it. The app closes the session it replaces, and its own w
 from __future__ import annotations
 
 import asyncio
+import gc
 import signal
 from collections.abc import Callable
 from contextlib import suppress
@@ -38,6 +39,8 @@ from .screens.game import GameScreen
 from .widgets.common import ComesUpOnce, LaidOutAtResume
 
 if TYPE_CHECKING:
+    from rich.console import RenderableType
+
     from ..companions.cathedral.state import CathedralConfig
     from ..companions.dreamers.state import DreamersConfig
     from ..companions.nightmarium.state import NightmariumConfig
@@ -73,6 +76,13 @@ class NctuiApp(App[None]):
         self.open_tutorial = False  # `nctui tutorial`: start it as soon as the Title screen is up
         self.mono = theme.mono_wanted()  # greys: NCTUI_MONO / NO_COLOR, or set by --mono before running
         self.css_cache: Path | None = None  # where to keep the CSS parsed (`nctui play`: ui/parsed_css.py)
+        self.collect_once_drawn = False  # `nctui play`: the collector, off, is turned on after the first frame
+
+    def _display(self, screen: Screen, renderable: RenderableType | None) -> None:
+        super()._display(screen, renderable)
+        if renderable is not None and self.collect_once_drawn:
+            self.collect_once_drawn = False
+            gc.enable()
 
     def _get_screen(self, screen: Screen | str) -> tuple[Screen, AwaitMount]:
         # Textual's, with a new ComesUpOnce screen not laid out again once mounted (it is laid
