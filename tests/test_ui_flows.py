@@ -1574,7 +1574,8 @@ def test_the_game_screens_update_timer_has_ticked_before_the_first_key(tmp_path,
 
 def test_the_collector_is_turned_on_once_the_first_frame_is_drawn(tmp_path, monkeypatch):
     """`nctui play` starts the app with the collector off (``collect_once_drawn``): the first
-    frame is drawn with it off, and the app turns it on as that frame is handed to the terminal."""
+    frame is drawn with it off, and the app turns it on as that frame is handed to the terminal,
+    with what start-up made out of its sight (frozen)."""
     import gc
 
     from textual._compositor import Compositor
@@ -1592,11 +1593,14 @@ def test_the_collector_is_turned_on_once_the_first_frame_is_drawn(tmp_path, monk
         app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
         app.collect_once_drawn = True
         gc.disable()
+        frozen = gc.get_freeze_count()
         try:
             async with app.run_test(size=BIG) as pilot:
                 await pilot.pause()
                 assert drawn_while[0] is False and gc.isenabled() and not app.collect_once_drawn
+                assert gc.get_freeze_count() > frozen  # the game and its screen: out of its sight
         finally:
             gc.enable()
+            gc.unfreeze()
 
     run(go())

@@ -81,7 +81,10 @@ class NctuiApp(App[None]):
     def _display(self, screen: Screen, renderable: RenderableType | None) -> None:
         super()._display(screen, renderable)
         if renderable is not None and self.collect_once_drawn:
+            # What start-up made is out of the collector's sight too (it lives as long as the
+            # game): turned on with it young, the collector walked all of it at the next key.
             self.collect_once_drawn = False
+            gc.freeze()
             gc.enable()
 
     def _get_screen(self, screen: Screen | str) -> tuple[Screen, AwaitMount]:
