@@ -671,8 +671,13 @@ class DrawnByLine:
         widget = cast(Widget, self)
         visual = widget._layout_cache.get(_VISUAL)
         if not isinstance(visual, Visual):
-            visual = widget._layout_cache[_VISUAL] = self._visual_of(self.rendered())
+            content = self.rendered()
+            visual = widget._layout_cache[_VISUAL] = self._visual_of(content)
+            self._drew(content)
         return visual
+
+    def _drew(self, content: object) -> None:
+        """Called with what ``render`` gave, once drawn into the widget's visual."""
 
     def _render_content(self) -> None:
         # Textual's Widget._render_content, each line drawn when Textual first asks for it (the
@@ -748,7 +753,8 @@ class FitsContent(DrawnByLine, PlacedOnce, Widget):
     _drawn_key: object = None  # (width, focus, render_key()) of that drawing
     _refitting = False
     _measuring = 0  # the width a layout measures the content at (0: the widget's own)
-    _measured: tuple[int, Visual] | None = None  # (width, what it draws) as measured or refitted last
+    _measured: tuple[int, Visual, object] | None = None  # (width, what it draws, what render gave) as
+    # measured or refitted last
     _measured_with: tuple[object, ...] | None = None  # the inputs (``_inputs``) of a measure
 
     @property
@@ -770,10 +776,11 @@ class FitsContent(DrawnByLine, PlacedOnce, Widget):
         else:
             self._measuring = width
             try:
-                visual = self._visual_of(self.render())
+                content = self.render()
             finally:
                 self._measuring = 0
-            self._measured, self._measured_with = (width, visual), inputs
+            visual = self._visual_of(content)
+            self._measured, self._measured_with = (width, visual, content), inputs
         return visual.get_height(self.styles, width)  # type: ignore[arg-type]  # as Textual itself calls it
 
     def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
@@ -784,7 +791,20 @@ class FitsContent(DrawnByLine, PlacedOnce, Widget):
         measured, self._measured = self._measured, None
         if measured is not None and measured[0] == size.width - self.styles.gutter.width:
             self._layout_cache[_VISUAL] = measured[1]
+            known = self._measured_with
+            if known is not None and known[1] == (inputs := self._inputs())[1] and \
+                    all(a is b for a, b in zip(known[2:], inputs[2:], strict=True)):
+                self._drew(measured[2])  # measured at this width with what is set now
         return changed
+
+    def _drew(self, content: object) -> None:
+        # What is drawn now, as a refit notes it: the first change after a layout that drew the
+        # panel (the game's first frame) compares with it, not redrawing every panel.
+        width = self.size.width
+        if width and not self._measuring:
+            key = self.render_key()
+            self._drawn = (width, self.has_focus, content)
+            self._drawn_key = None if key is None else (width, self.has_focus, key)
 
     def render_key(self) -> tuple[object, ...] | None:
         """What ``render`` draws from, as a key compared with the last one drawn: the same key,
@@ -848,5 +868,5 @@ class FitsContent(DrawnByLine, PlacedOnce, Widget):
             self._refitting = False
         self._layout_cache[_VISUAL] = visual
         self._drawn, self._drawn_key = drawn, key
-        self._measured = (width, visual)  # and when the layout this asks for places it (_size_updated)
+        self._measured = (width, visual, content)  # and when the layout this asks for places it (_size_updated)
         self._measured_with = None  # not a measure: not taken for one
