@@ -20,12 +20,12 @@ from textual._time import get_time
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.dom import NoScreen
-from textual.events import Resize, ScreenResume
+from textual.events import Idle, Resize, ScreenResume
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.messages import Layout, Update
 from textual.renderables.background_screen import BackgroundScreen
-from textual.screen import Screen
+from textual.screen import UPDATE_PERIOD, Screen
 from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 from textual.visual import RenderOptions, RulesMap, Visual, visualize
@@ -39,6 +39,7 @@ from .lines import CellLines, LineCache, TextLines
 
 if TYPE_CHECKING:  # annotations only: the option lists are imported by the screens that have them
     from textual.style import Style as VisualStyle
+    from textual.timer import Timer
     from textual.widgets.option_list import Option
 
 # One colour per seat colour; every use also shows the seat's letter, so colour is never the
@@ -367,7 +368,36 @@ class ComesUpOnce:
         if screen._layout_required and screen._repaint_required and screen.is_current and self._compositor.size:
             screen._repaint_required = False
             self._compositor._dirty_regions.add(self._compositor.size.region)
+        self._ticked_at = get_time()
         super()._on_timer_update()  # type: ignore[misc]
+
+    _frame_at = 0.0  # when (textual._time) the screen last drew a frame
+    _ticked_at = -1.0  # when its update timer last ticked
+    _draw_due: Timer | None = None  # a frame to draw a period after the last (_on_idle)
+
+    async def _on_idle(self, event: Idle) -> None:
+        # Textual calls this before its own handler, which resumes the screen's update timer.
+        # The timer ticks at once when it has not ticked for a while (a key's first frame); but
+        # after a tick it sleeps to its grid, one to two periods: a frame asked for right after
+        # another (the board's cursor moved, then the line telling what is under it) came 17-33
+        # ms after the first. It is drawn a period after the last frame instead (Textual's rate).
+        screen = cast(Screen, self)
+        if (screen.app._batch_count or not screen.is_current or screen._recompose_required
+                or not (screen._layout_required or screen._scroll_required or screen._repaint_required
+                        or screen._dirty_widgets)
+                or get_time() - self._ticked_at >= 2 * UPDATE_PERIOD):
+            return  # Textual's handler: the timer ticks at once, or there is nothing to draw
+        event.prevent_default()
+        if self._draw_due is None:
+            delay = max(self._frame_at + UPDATE_PERIOD - get_time(), 0.001)  # a Textual timer's least
+            self._draw_due = screen.set_timer(delay, self._draw_now, name="draw_due")
+
+    def _draw_now(self) -> None:
+        """The frame asked for after a tick of the update timer, drawn a period after the last."""
+        self._draw_due = None
+        screen = cast(Screen, self)
+        if screen.is_current and not screen.app._batch_count:
+            screen._on_timer_update()
 
     _asked_before_layout: set[Widget] | None = None  # while a layout runs: widgets to draw asked before it
 
@@ -378,6 +408,8 @@ class ComesUpOnce:
             super()._refresh_layout(size, scroll)  # type: ignore[misc]
         finally:
             self._asked_before_layout = None
+        if screen.is_current:
+            self._frame_at = get_time()
 
     def _compositor_refresh(self) -> None:
         # Widgets asked to draw again by the layout itself (a log scrolled to its new end, a
@@ -391,6 +423,9 @@ class ComesUpOnce:
                 compositor.update_widgets(during)
                 for widget in during:
                     widget._repaint_required = False
+        screen = cast(Screen, self)
+        if screen is screen.app.screen:
+            self._frame_at = get_time()
         super()._compositor_refresh()  # type: ignore[misc]
 
     def _screen_resized(self, size: Size) -> None:
