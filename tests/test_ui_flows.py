@@ -1603,3 +1603,72 @@ def test_the_collector_is_turned_on_once_the_first_frame_is_drawn(tmp_path, monk
             gc.unfreeze()
 
     run(go())
+
+
+def test_a_frame_asked_for_right_after_one_is_drawn_a_period_after_it(tmp_path, monkeypatch):
+    """An arrow on the board's cursor draws the board, then the line telling what is under the
+    cursor (the board's message reaches the screen after its frame). Textual's update timer,
+    having just ticked, sleeps to its grid (17-33 ms) before it can draw again: the screen draws
+    that second frame itself, a period after the first (``ComesUpOnce._draw_now``). Keys are
+    sent as a terminal sends them, not through Pilot, which draws the screen itself."""
+    from textual import events
+
+    from nctui.ui.widgets.common import ComesUpOnce
+    from nctui.ui.widgets.tabs import PanelTabs
+
+    _layouts, frames = _count_layouts_and_frames(monkeypatch)
+    drawn_now: list[str] = []
+    draw_now = ComesUpOnce._draw_now
+
+    def noted(self):
+        drawn_now.append(type(self).__name__)
+        return draw_now(self)
+
+    monkeypatch.setattr(ComesUpOnce, "_draw_now", noted)
+
+    async def go():
+        app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=BIG) as pilot:
+            await pilot.press("b")
+            await pilot.pause()
+            await asyncio.sleep(0.3)
+            game = app.game_screen()
+            tabs, board = game.query_one(PanelTabs), game.query_one(BoardView)
+            for key in ("right", "left", "right"):  # a row of areas the pane shows (no scroll)
+                note, cursor = tabs.note, board.cursor
+                frames.clear()
+                drawn_now.clear()
+                app.post_message(events.Key(key, None))
+                await asyncio.sleep(0.3)
+                assert board.cursor != cursor and tabs.note != note
+                assert frames == ["GameScreen"] * 2 and drawn_now == ["GameScreen"], (key, frames, drawn_now)
+
+    run(go())
+
+
+def test_the_boards_cursor_comes_and_goes_with_its_line_in_one_frame(tmp_path, monkeypatch):
+    """`b` puts the cursor on the board and the line about the area under it in one frame (the
+    line came with a second layout and frame of the whole screen, after the board's message),
+    and Escape takes both away in one frame. Keys sent as a terminal sends them (not Pilot)."""
+    from textual import events
+
+    from nctui.ui.widgets.tabs import PanelTabs
+
+    layouts, frames = _count_layouts_and_frames(monkeypatch)
+
+    async def go():
+        app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=BIG) as pilot:
+            await pilot.pause()
+            await asyncio.sleep(0.3)
+            game = app.game_screen()
+            tabs, board = game.query_one(PanelTabs), game.query_one(BoardView)
+            for key, cursor in (("b", True), ("escape", False), ("b", True)):
+                frames.clear()
+                layouts.clear()
+                app.post_message(events.Key(key, "\x1b" if key == "escape" else key))
+                await asyncio.sleep(0.3)
+                assert board.has_focus == cursor and (tabs.note is not None) == cursor
+                assert frames == ["GameScreen"] and layouts == ["GameScreen"], (key, frames, layouts)
+
+    run(go())

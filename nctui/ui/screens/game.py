@@ -482,7 +482,10 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
         """b / m / c: show the board, the matrix or the hand and give it the focus."""
         if self.has_class("-tabbed"):
             self._show_panel(panel)
-        self.query_one(f"#{panel}").focus()
+        widget = self.query_one(f"#{panel}")
+        if isinstance(widget, BoardView):  # the line about the area under it, in the frame of the cursor
+            self.query_one(PanelTabs).note = widget.place_cursor()
+        widget.focus()
 
     def on_board_view_cursor_moved(self, message: BoardView.CursorMoved) -> None:
         """The indicator line tells what is under the board's cursor (80x24: the board fills
@@ -491,6 +494,7 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
 
     def action_focus_decision(self) -> None:
         """Escape (or Tab) from a panel's cursor: back to the options."""
+        self.query_one(PanelTabs).note = None  # as the board's cursor goes (its message comes later)
         self.query_one(DecisionPanel).focus()
 
     def on_options_picked(self, message: OptionsPicked) -> None:

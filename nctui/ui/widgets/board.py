@@ -174,13 +174,17 @@ class BoardView(FitsContent, can_focus=True):
             elif bottom > y + height:
                 pane.scroll_to(y=bottom - height, animate=False)
 
-    def on_focus(self) -> None:
-        """The cursor starts on an area the decision offers, else on the viewer's Shaper."""
+    def place_cursor(self) -> Text | None:
+        """The cursor where it starts: on an area the decision offers, else on the viewer's
+        Shaper (unless it is on an area already); returns what is under it, in words."""
         if self.view is not None and self.cursor not in self._centres():
             state, seat = self.view.state, self.view.seat
             shaper = state.players[seat].shaper if 0 <= seat < len(state.players) else ""
             self.cursor = next(iter(legal_areas(self.view)), "") or shaper or CATHEDRAL
-        self.post_message(self.CursorMoved(self._note()))
+        return self._note()
+
+    def on_focus(self) -> None:
+        self.post_message(self.CursorMoved(self.place_cursor()))
         self.refresh()
         self.call_after_refresh(self._scroll_to_cursor)
 
