@@ -1649,7 +1649,9 @@ def test_a_frame_asked_for_right_after_one_is_drawn_a_period_after_it(tmp_path, 
 def test_the_boards_cursor_comes_and_goes_with_its_line_in_one_frame(tmp_path, monkeypatch):
     """`b` puts the cursor on the board and the line about the area under it in one frame (the
     line came with a second layout and frame of the whole screen, after the board's message),
-    and Escape takes both away in one frame. Keys sent as a terminal sends them (not Pilot)."""
+    and Escape takes both away in one frame; `b` does not glide the board's pane back to the
+    board's top (Textual scrolls a focused widget into sight, ~100 ms of frames). Keys sent as
+    a terminal sends them (not Pilot)."""
     from textual import events
 
     from nctui.ui.widgets.tabs import PanelTabs
@@ -1670,5 +1672,14 @@ def test_the_boards_cursor_comes_and_goes_with_its_line_in_one_frame(tmp_path, m
                 await asyncio.sleep(0.3)
                 assert board.has_focus == cursor and (tabs.note is not None) == cursor
                 assert frames == ["GameScreen"] and layouts == ["GameScreen"], (key, frames, layouts)
+            pane = board.parent
+            for key in ("down", "down", "down", "escape"):  # the board's pane scrolled down, then left
+                app.post_message(events.Key(key, "\x1b" if key == "escape" else None))
+                await asyncio.sleep(0.2)
+            assert pane.scroll_y > 0
+            frames.clear()
+            app.post_message(events.Key("b", "b"))  # not scrolled back to the board's top, gliding
+            await asyncio.sleep(0.4)
+            assert board.has_focus and frames == ["GameScreen"], frames
 
     run(go())

@@ -485,6 +485,10 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
         widget = self.query_one(f"#{panel}")
         if isinstance(widget, BoardView):  # the line about the area under it, in the frame of the cursor
             self.query_one(PanelTabs).note = widget.place_cursor()
+            # the board keeps its cursor's area in sight itself, at once: Textual's scrolling of
+            # a focused widget into sight glided its pane back to the board's top (~100 ms of frames)
+            widget.focus(scroll_visible=False)
+            return
         widget.focus()
 
     def on_board_view_cursor_moved(self, message: BoardView.CursorMoved) -> None:
