@@ -170,22 +170,28 @@ def test_a_failing_computer_player_says_why_and_waits_for_a_change(monkeypatch):
 # Autosave and the game's lock
 
 
-def test_autosave_is_written_off_the_deciding_thread(tmp_path, monkeypatch):
-    writers = []
+@pytest.fixture
+def written(monkeypatch) -> list[tuple[float, int]]:
+    """Each autosave written: when, and by which thread."""
+    writes: list[tuple[float, int]] = []
     real = saves.write_atomic
 
     def spy(path, data):
-        writers.append(threading.get_ident())
+        writes.append((time.monotonic(), threading.get_ident()))
         real(path, data)
 
     monkeypatch.setattr(saves, "write_atomic", spy)
+    return writes
+
+
+def test_autosave_is_written_off_the_deciding_thread(tmp_path, written):
     session = new_session(HOTSEAT, folder=tmp_path).start()
     try:
         decide_first(session)
         deadline = time.monotonic() + 5
         while not session.autosave_path.exists() and time.monotonic() < deadline:
             time.sleep(0.005)
-        assert writers and threading.get_ident() not in writers
+        assert written and threading.get_ident() not in [thread for _, thread in written]
         assert session.autosave_path == tmp_path / saves.AUTOSAVES / f"{session.game_id}{saves.SUFFIX}"
         assert session.flush() == session.autosave_path
         loaded = saves.load(session.autosave_path)
@@ -195,19 +201,12 @@ def test_autosave_is_written_off_the_deciding_thread(tmp_path, monkeypatch):
         session.close()
 
 
-def test_the_autosave_waits_for_the_game_to_be_still_and_not_longer_than_its_limit(tmp_path, monkeypatch):
+def test_the_autosave_waits_for_the_game_to_be_still_and_not_longer_than_its_limit(tmp_path, monkeypatch, written):
     """Written AUTOSAVE_QUIET after a decision (the screen draws it first), not at once; a game
     that is never still (computer players) is written every AUTOSAVE_AT_MOST all the same."""
     from nctui.session import session as session_module
 
-    writes: list[float] = []
-    real = saves.write_atomic
-
-    def spy(path, data):
-        writes.append(time.monotonic())
-        real(path, data)
-
-    monkeypatch.setattr(saves, "write_atomic", spy)
+    writes = written
     session = new_session(HOTSEAT, folder=tmp_path).start()
     try:
         decided = time.monotonic()
@@ -215,7 +214,7 @@ def test_the_autosave_waits_for_the_game_to_be_still_and_not_longer_than_its_lim
         deadline = decided + 5
         while not writes and time.monotonic() < deadline:
             time.sleep(0.005)
-        assert writes and writes[0] - decided >= session_module.AUTOSAVE_QUIET
+        assert writes and writes[0][0] - decided >= session_module.AUTOSAVE_QUIET
         assert len(writes) == 1 and session.flush() == session.autosave_path
     finally:
         session.close()
@@ -228,7 +227,7 @@ def test_the_autosave_waits_for_the_game_to_be_still_and_not_longer_than_its_lim
         deadline = time.monotonic() + 5  # the computers' game lasts ~1 s; still once over, not before
         while len(writes) < 2 and time.monotonic() < deadline:
             time.sleep(0.01)
-        assert len(writes) >= 2 and all(b - a >= 0.25 for a, b in itertools.pairwise(writes))
+        assert len(writes) >= 2 and all(b[0] - a[0] >= 0.25 for a, b in itertools.pairwise(writes))
     finally:
         busy.close()
 

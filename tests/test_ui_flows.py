@@ -5,6 +5,7 @@ palette, and the colour modes."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import threading
 import time
@@ -1560,10 +1561,7 @@ def test_the_game_screens_update_timer_has_ticked_before_the_first_key(tmp_path,
     layouts, frames = _count_layouts_and_frames(monkeypatch)
 
     async def go():
-        app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
-        async with app.run_test(size=size) as pilot:
-            await pilot.pause()
-            await asyncio.sleep(0.1)
+        async with _hotseat_up(tmp_path, size, settle=0.1) as (_app, pilot):
             await pilot.pause()
             assert "GameScreen" in ticks
             assert frames == ["GameScreen"] and layouts == ["GameScreen"]
@@ -1605,14 +1603,30 @@ def test_the_collector_is_turned_on_once_the_first_frame_is_drawn(tmp_path, monk
     run(go())
 
 
+@contextlib.asynccontextmanager
+async def _hotseat_up(tmp_path, size=BIG, settle: float = 0.3):
+    """A hot-seat game running at ``size``, ``settle`` seconds after it came up: (app, pilot)."""
+    app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await asyncio.sleep(settle)
+        yield app, pilot
+
+
+async def _typed(app, key: str, wait: float = 0.3) -> None:
+    """``key`` as a terminal sends it (not through Pilot, which draws the screen itself), then
+    ``wait`` seconds."""
+    from textual import events
+
+    app.post_message(events.Key(key, "\x1b" if key == "escape" else key if len(key) == 1 else None))
+    await asyncio.sleep(wait)
+
+
 def test_a_frame_asked_for_right_after_one_is_drawn_a_period_after_it(tmp_path, monkeypatch):
     """An arrow on the board's cursor draws the board, then the line telling what is under the
     cursor (the board's message reaches the screen after its frame). Textual's update timer,
     having just ticked, sleeps to its grid (17-33 ms) before it can draw again: the screen draws
-    that second frame itself, a period after the first (``ComesUpOnce._draw_now``). Keys are
-    sent as a terminal sends them, not through Pilot, which draws the screen itself."""
-    from textual import events
-
+    that second frame itself, a period after the first (``ComesUpOnce._draw_now``)."""
     from nctui.ui.widgets.common import ComesUpOnce
     from nctui.ui.widgets.tabs import PanelTabs
 
@@ -1627,19 +1641,21 @@ def test_a_frame_asked_for_right_after_one_is_drawn_a_period_after_it(tmp_path, 
     monkeypatch.setattr(ComesUpOnce, "_draw_now", noted)
 
     async def go():
-        app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
-        async with app.run_test(size=BIG) as pilot:
+        async with _hotseat_up(tmp_path) as (app, pilot):
             await pilot.press("b")
             await pilot.pause()
             await asyncio.sleep(0.3)
             game = app.game_screen()
             tabs, board = game.query_one(PanelTabs), game.query_one(BoardView)
+            # the screen's clock stopped: the line's ask comes within two periods of the timer's
+            # tick however slowly the machine runs the test
+            monkeypatch.setattr("nctui.ui.widgets.common.get_time", lambda: 1000.0)
             for key in ("right", "left", "right"):  # a row of areas the pane shows (no scroll)
                 note, cursor = tabs.note, board.cursor
                 frames.clear()
                 drawn_now.clear()
-                app.post_message(events.Key(key, None))
-                await asyncio.sleep(0.3)
+                game._ticked_at = 0.0  # the timer's last tick long before the key
+                await _typed(app, key)
                 assert board.cursor != cursor and tabs.note != note
                 assert frames == ["GameScreen"] * 2 and drawn_now == ["GameScreen"], (key, frames, drawn_now)
 
@@ -1650,36 +1666,27 @@ def test_the_boards_cursor_comes_and_goes_with_its_line_in_one_frame(tmp_path, m
     """`b` puts the cursor on the board and the line about the area under it in one frame (the
     line came with a second layout and frame of the whole screen, after the board's message),
     and Escape takes both away in one frame; `b` does not glide the board's pane back to the
-    board's top (Textual scrolls a focused widget into sight, ~100 ms of frames). Keys sent as
-    a terminal sends them (not Pilot)."""
-    from textual import events
-
+    board's top (Textual scrolls a focused widget into sight, ~100 ms of frames)."""
     from nctui.ui.widgets.tabs import PanelTabs
 
     layouts, frames = _count_layouts_and_frames(monkeypatch)
 
     async def go():
-        app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
-        async with app.run_test(size=BIG) as pilot:
-            await pilot.pause()
-            await asyncio.sleep(0.3)
+        async with _hotseat_up(tmp_path) as (app, _pilot):
             game = app.game_screen()
             tabs, board = game.query_one(PanelTabs), game.query_one(BoardView)
             for key, cursor in (("b", True), ("escape", False), ("b", True)):
                 frames.clear()
                 layouts.clear()
-                app.post_message(events.Key(key, "\x1b" if key == "escape" else key))
-                await asyncio.sleep(0.3)
+                await _typed(app, key)
                 assert board.has_focus == cursor and (tabs.note is not None) == cursor
                 assert frames == ["GameScreen"] and layouts == ["GameScreen"], (key, frames, layouts)
             pane = board.parent
             for key in ("down", "down", "down", "escape"):  # the board's pane scrolled down, then left
-                app.post_message(events.Key(key, "\x1b" if key == "escape" else None))
-                await asyncio.sleep(0.2)
+                await _typed(app, key, wait=0.2)
             assert pane.scroll_y > 0
             frames.clear()
-            app.post_message(events.Key("b", "b"))  # not scrolled back to the board's top, gliding
-            await asyncio.sleep(0.4)
+            await _typed(app, "b", wait=0.4)  # not scrolled back to the board's top, gliding
             assert board.has_focus and frames == ["GameScreen"], frames
 
     run(go())
