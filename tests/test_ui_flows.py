@@ -922,18 +922,24 @@ def test_handoff_draws_the_next_view_before_it_closes(tmp_path, monkeypatch):
     run(go())
 
 
-def test_handoff_draws_the_next_view_ahead_out_of_sight_and_enter_uses_it(tmp_path, monkeypatch):
-    """While the hand-off is up, the game under it draws the next person's view ahead
-    (``GameScreen.rehearse``): no panel takes that view (every one still holds the person
-    before's), nothing of it is on screen; Enter then draws the panels from the rehearsal, not
-    rendering them again, and what they draw is what their new view renders."""
-    panels = (BoardView, HandView, PlayersView, DecisionPanel)
+def _count_renders(monkeypatch, panels: tuple[type, ...]) -> dict[type, int]:
+    """How many times each panel class's ``render`` runs (the counts can be reset)."""
     renders = dict.fromkeys(panels, 0)
     for cls in panels:
         def counted(self, _render=cls.render, _cls=cls):
             renders[_cls] += 1
             return _render(self)
         monkeypatch.setattr(cls, "render", counted)
+    return renders
+
+
+def test_handoff_draws_the_next_view_ahead_out_of_sight_and_enter_uses_it(tmp_path, monkeypatch):
+    """While the hand-off is up, the game under it draws the next person's view ahead
+    (``GameScreen.rehearse``): no panel takes that view (every one still holds the person
+    before's), nothing of it is on screen; Enter then draws the panels from the rehearsal, not
+    rendering them again, and what they draw is what their new view renders."""
+    panels = (BoardView, HandView, PlayersView, DecisionPanel)
+    renders = _count_renders(monkeypatch, panels)
 
     async def go():
         app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
@@ -1504,12 +1510,7 @@ def test_a_panel_whose_key_stays_is_not_rendered_again(tmp_path, monkeypatch):
     The views are those of seat 0 along a random game, handed to the panels as the screen does;
     the first is the view the game came up with (drawn by the first layout, not by a refit)."""
     panels = (TracksView, HandView, MatrixView)
-    renders = dict.fromkeys(panels, 0)
-    for cls in panels:
-        def counted(self, _render=cls.render, _cls=cls):
-            renders[_cls] += 1
-            return _render(self)
-        monkeypatch.setattr(cls, "render", counted)
+    renders = _count_renders(monkeypatch, panels)
     store = Store(HOTSEAT)
     views = []
     for _ in range(40):
