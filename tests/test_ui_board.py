@@ -76,8 +76,11 @@ def test_the_area_under_the_cursor_is_told_in_full(tmp_path, size):
                 assert w.area(near) in text
             assert w.area(area) in text and "Marked" in text and "Control" in text
             assert ("Enter: " in text) == (area in legal_areas(view))
-            region = board.region
-            assert region.height > 0 and tabs.region.bottom <= region.y + 1  # the board is below it
+            # all of it in sight; it covers neither the board, nor the options, nor the key footer
+            assert tabs.content_region.height == len(tabs.render().plain.split("\n"))
+            assert board.region.height > 0 and not tabs.region.overlaps(board.parent.region)
+            assert not tabs.region.overlaps(app.screen.query_one(DecisionPanel).region)
+            assert tabs.region.bottom <= app.screen.query_one(KeyFooter).region.y
             await pilot.press("escape")
             await pilot.pause()
             assert tabs.note is None

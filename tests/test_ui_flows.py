@@ -1624,10 +1624,11 @@ async def _typed(app, key: str, wait: float = 0.3) -> None:
 
 
 def test_a_frame_asked_for_right_after_one_is_drawn_a_period_after_it(tmp_path, monkeypatch):
-    """An arrow on the board's cursor draws the board, then the line telling what is under the
-    cursor (the board's message reaches the screen after its frame). Textual's update timer,
-    having just ticked, sleeps to its grid (17-33 ms) before it can draw again: the screen draws
-    that second frame itself, a period after the first (``ComesUpOnce._draw_now``)."""
+    """A cursor key on the board that takes the cursor below its pane (80x24) draws the board,
+    then scrolls the pane to it (after the board's frame). Textual's update timer, having just
+    ticked, sleeps to its grid (17-33 ms) before it can draw again: the screen draws that second
+    frame itself, a period after the first (``ComesUpOnce._draw_now``). A key that scrolls
+    nothing draws one frame, the line telling what is under the cursor in it."""
     from nctui.ui.widgets.common import ComesUpOnce
     from nctui.ui.widgets.tabs import PanelTabs
 
@@ -1642,23 +1643,33 @@ def test_a_frame_asked_for_right_after_one_is_drawn_a_period_after_it(tmp_path, 
     monkeypatch.setattr(ComesUpOnce, "_draw_now", noted)
 
     async def go():
-        async with _hotseat_up(tmp_path) as (app, pilot):
+        async with _hotseat_up(tmp_path, size=SMALL) as (app, pilot):
             await pilot.press("b")
             await pilot.pause()
             await asyncio.sleep(0.3)
             game = app.game_screen()
             tabs, board = game.query_one(PanelTabs), game.query_one(BoardView)
-            # the screen's clock stopped: the line's ask comes within two periods of the timer's
-            # tick however slowly the machine runs the test
+            pane = board.parent
+            # the screen's clock stopped: the scroll's ask comes within two periods of the
+            # timer's tick however slowly the machine runs the test
             monkeypatch.setattr("nctui.ui.widgets.common.get_time", lambda: 1000.0)
-            for key in ("right", "left", "right"):  # a row of areas the pane shows (no scroll)
-                note, cursor = tabs.note, board.cursor
+            scrolled = in_sight = 0
+            for key in ("up", "up", "up", "down", "down", "down", "down"):
+                note, cursor, y = tabs.note, board.cursor, pane.scroll_y
                 frames.clear()
                 drawn_now.clear()
                 game._ticked_at = 0.0  # the timer's last tick long before the key
                 await _typed(app, key)
-                assert board.cursor != cursor and tabs.note != note
-                assert frames == ["GameScreen"] * 2 and drawn_now == ["GameScreen"], (key, frames, drawn_now)
+                if board.cursor == cursor:
+                    continue  # at the map's edge
+                assert tabs.note != note
+                if pane.scroll_y == y:
+                    in_sight += 1
+                    assert frames == ["GameScreen"] and not drawn_now, (key, frames, drawn_now)
+                else:
+                    scrolled += 1
+                    assert frames == ["GameScreen"] * 2 and drawn_now == ["GameScreen"], (key, frames, drawn_now)
+            assert scrolled and in_sight
 
     run(go())
 
@@ -1682,9 +1693,16 @@ def test_the_boards_cursor_comes_and_goes_with_its_line_in_one_frame(tmp_path, m
                 await _typed(app, key)
                 assert board.has_focus == cursor and (tabs.note is not None) == cursor
                 assert frames == ["GameScreen"] and layouts == ["GameScreen"], (key, frames, layouts)
+            for key in ("right", "left"):  # the cursor and the line about the area under it together
+                frames.clear()
+                layouts.clear()
+                note = tabs.note
+                await _typed(app, key)
+                assert tabs.note != note and frames == ["GameScreen"] and not layouts, (key, frames, layouts)
             pane = board.parent
-            for key in ("down", "down", "down", "escape"):  # the board's pane scrolled down, then left
-                await _typed(app, key, wait=0.2)
+            await _typed(app, "escape")
+            pane.scroll_end(animate=False)  # the board's pane scrolled down (its legend), then left
+            await asyncio.sleep(0.2)
             assert pane.scroll_y > 0
             frames.clear()
             await _typed(app, "b", wait=0.4)  # not scrolled back to the board's top, gliding

@@ -155,7 +155,10 @@ class BoardView(FitsContent, can_focus=True):
 
     def watch_cursor(self) -> None:
         if self.has_focus and self.view is not None:
-            self.post_message(self.CursorMoved(self._note()))
+            # to the screen, whose line tells what is under the cursor: bubbled up through the
+            # four containers between them, it came after the board's frame, and each cursor key
+            # drew two frames, the second a period (~17 ms) after the first
+            self.screen.post_message(self.CursorMoved(self._note()))
             self.call_after_refresh(self._scroll_to_cursor)
 
     def _scroll_to_cursor(self) -> None:

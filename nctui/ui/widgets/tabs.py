@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from rich.style import Style
 from rich.text import Text
+from textual.geometry import Size
 from textual.reactive import reactive
 from textual.widget import Widget
 
@@ -43,8 +44,13 @@ class PanelTabs(PlacedOnce, Widget):
     shown: reactive[str] = reactive("board")
     note: reactive[Text | None] = reactive(None)  # shown instead of the names (the board's cursor)
 
-    def _lines(self, note: Text | None) -> int:
-        return len(wrap_cells(note, self.size.width or 80)) if note is not None else 1
+    def _lines(self, note: Text | None, width: int | None = None) -> int:
+        return len(wrap_cells(note, width or self.size.width or 80)) if note is not None else 1
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        # the lines of the note at the width the layout gives (a note shown on big terminals
+        # had no width yet: measured at another, its last line was cut)
+        return self._lines(self.note, width)
 
     def watch_note(self, old: Text | None, new: Text | None) -> None:
         self.set_class(new is not None, "-note")  # big terminals show the line only for a note
