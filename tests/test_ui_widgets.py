@@ -18,6 +18,7 @@ from nctui.ui.screens.inspector import InspectorScreen
 from nctui.ui.widgets.board import BoardView, cell_lines_for, centres, legal_areas
 from nctui.ui.widgets.common import nearest
 from nctui.ui.widgets.decision import DecisionPanel
+from nctui.ui.widgets.footer import KeyFooter
 from nctui.ui.widgets.hand import HandView
 from nctui.ui.widgets.log import GameLog
 from nctui.ui.widgets.matrix import MatrixView, legal_spaces, render_matrix
@@ -878,7 +879,7 @@ def _cells_of(strips) -> list[list[tuple[str, object]]]:
 
 def test_panels_drawn_line_by_line_draw_exactly_what_textual_draws(tmp_path):
     """Every panel drawn line by line (the map and the players as Cells; the tracks, hand,
-    matrix, decision panel and status line as Text) is drawn by its line-kept visual cell for
+    matrix, decision panel, status line and key footer as Text) is drawn by its line-kept visual cell for
     cell, style for style (the mouse offsets included), as Textual's own visual of the same
     text draws it, at both sizes and after decisions that change a few lines."""
     from textual.visual import Visual, visualize
@@ -889,7 +890,8 @@ def test_panels_drawn_line_by_line_draw_exactly_what_textual_draws(tmp_path):
             await pilot.pause()
             for key in ("1", "1", "enter", "1", "enter", "1", "1", None):
                 screen = app.game_screen()
-                for cls in (BoardView, TracksView, HandView, PlayersView, MatrixView, DecisionPanel, StatusLine):
+                for cls in (BoardView, TracksView, HandView, PlayersView, MatrixView, DecisionPanel, StatusLine,
+                            KeyFooter):
                     widget = screen.query_one(cls)
                     width = widget.size.width
                     if not width:
@@ -996,6 +998,7 @@ def test_a_line_that_did_not_change_is_not_drawn_again():
     from rich.style import Style as RichStyle
     from rich.text import Text
     from textual.app import App
+    from textual.content import Content
     from textual.style import Style
     from textual.visual import RenderOptions
 
@@ -1027,6 +1030,11 @@ def test_a_line_that_did_not_change_is_not_drawn_again():
             wrapped = draw(Text("alpha beta gamma delta"), width=11)
             assert [s.text.rstrip() for s in wrapped] == ["alpha beta", "gamma delta"]
             assert TextLines(Text("alpha beta gamma delta"), cache, app.console).get_height(widget.styles, 11) == 2
+            for text in ("alpha beta", "alpha beta ", " alpha beta", "", "alpha\n\nbeta", "alphabetagamma", "a\tb c"):
+                for width in (1, 4, 9, 10, 11):  # lines that fit, just fit, just do not
+                    heights = LineCache()
+                    assert (TextLines(Text(text), heights, app.console).get_height(widget.styles, width)
+                            == Content.from_rich_text(Text(text)).get_height(widget.styles, width)), (text, width)
 
             cells = LineCache()
             grid = Cells.from_grid([list("ab"), list("cd")], [[red, red], [red, red]])

@@ -162,6 +162,8 @@ class TextLines(Visual):
         for (_, plain, _, _), _ in self._split():
             key = (plain, width - line_pad, overflow, no_wrap)
             height = heights.get(key)
+            if height is None and "\t" not in plain and cell_len(plain) <= width - line_pad:
+                height = 1  # a line that fits: one line, wrapped or not (most lines of the panels)
             if height is None:
                 if len(heights) > 512:
                     heights.clear()
