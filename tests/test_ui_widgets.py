@@ -1146,3 +1146,54 @@ def test_the_input_thread_reads_a_lone_escape_once_the_escape_delay_has_passed(m
     time.sleep(wait + 0.005)
     assert [event.key for event in parser.tick()] == ["escape"]
     assert input_wait(parser) == 0.1
+
+
+def test_a_scrollbar_draws_exactly_what_textual_draws():
+    """A pane's scrollbar, each kind of line drawn once (``bar_lines``), is drawn cell for cell and
+    style for style as Textual draws it: the thumb at every place, hovered, grabbed, in sight
+    whole and in part; drawn again unchanged, it is the same strips (as Textual's are: a screen
+    over the game knows a line it tinted by them)."""
+    from textual.app import App
+    from textual.filter import Monochrome
+    from textual.geometry import Offset, Region
+    from textual.scrollbar import ScrollBar
+    from textual.widget import Widget
+    from textual.widgets import Static
+
+    from nctui.ui.widgets.bar_lines import bar_lines
+    from nctui.ui.widgets.common import Pane
+
+    class Bars(App[None]):
+        def compose(self):
+            with Pane():
+                yield Static("\n".join(f"line {i}" for i in range(61)))
+
+    async def go():
+        app = Bars()
+        async with app.run_test(size=(30, 13)) as pilot:
+            pane = app.query_one(Pane)
+            await pilot.pause()
+            bar = pane.vertical_scrollbar
+            width, height = bar.size
+            assert height == 13 and width >= 1 and bar.display
+            for y in range(0, 49, 2):
+                pane.scroll_to(y=y, animate=False)
+                await pilot.pause()
+                for mouse_over, grabbed in ((False, None), (True, None), (True, Offset(0, 3))):
+                    bar.mouse_over, bar.grabbed = mouse_over, grabbed
+                    for crop in (Region(0, 0, width, height), Region(0, 4, width, 5)):
+                        ours = bar_lines(bar, crop)
+                        bar.refresh()  # Textual's drawing, afresh
+                        bar._styles_cache.clear()
+                        textuals = Widget.render_lines(bar, crop)
+                        assert ours is not None and _cells_of(ours) == _cells_of(textuals), (y, mouse_over, crop)
+                        again = bar_lines(bar, crop)  # nothing changed: the very same strips
+                        assert again is not None and all(a is b for a, b in zip(again, ours, strict=True))
+                if y == 24:  # and through the app's line filters (a monochrome terminal's)
+                    app._filters.append(Monochrome())
+            assert ScrollBar.render_lines is Widget.render_lines  # what is compared is what Textual draws
+            bar.styles.padding = (1, 0, 0, 0)
+            assert bar_lines(bar, Region(0, 0, width, height)) is None  # left to Textual
+            bar.grabbed = None
+
+    run(go())
