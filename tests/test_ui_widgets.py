@@ -1197,3 +1197,32 @@ def test_a_scrollbar_draws_exactly_what_textual_draws():
             bar.grabbed = None
 
     run(go())
+
+
+def test_a_column_draws_exactly_what_textual_draws(tmp_path):
+    """The game screen's columns (``Box``: a background and a side border, every line the same,
+    drawn once) draw cell for cell and style for style what Textual draws, in sight whole and
+    in part; a column with a top border is left to Textual."""
+    from textual.geometry import Region
+    from textual.widget import Widget
+
+    from nctui.ui.widgets.common import Box
+
+    async def go():
+        app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=BIG) as pilot:
+            await pilot.pause()
+            column = app.game_screen().query_one("#col-b", Box)
+            width, height = column.size
+            assert column.styles.border_left[0] and height > 30
+            for crop in (Region(0, 0, width, height), Region(0, 5, 1, 9), Region(3, 2, width - 3, 4)):
+                ours = column.render_lines(crop)
+                column._styles_cache.clear()
+                assert _cells_of(ours) == _cells_of(Widget.render_lines(column, crop)), crop
+            column.styles.border_top = ("solid", "red")
+            await pilot.pause()
+            crop = Region(0, 0, width, height)
+            assert _cells_of(column.render_lines(crop)) == _cells_of(Widget.render_lines(column, crop))
+            assert column.render_lines(crop)[0].text != column.render_lines(crop)[1].text
+
+    run(go())
