@@ -331,9 +331,11 @@ def test_timeline_jumps_back_and_redoes_forward(tmp_path):
             assert isinstance(app.screen, GameScreen)
             await pilot.press("t")
             await pilot.pause()
+            assert app.screen is timeline  # kept (screens/kept.py), its list made again for the game now
             options = app.screen.query_one(OptionList)
             rows = [options.get_option_at_index(i).prompt.plain for i in range(options.option_count)]
-            assert rows[last - 3].startswith("▶")
+            assert rows[last - 3].startswith("▶") and options.highlighted == last - 3
+            assert text_of(timeline, "#timeline-title").startswith(f"Timeline: decision {last - 3} of {last}")
             assert all("(redo)" in r and r.startswith("↷") for r in rows[last - 2:])
             assert not any("(redo)" in r for r in rows[: last - 2])
             await pilot.press("down", "down", "down", "enter")
@@ -365,6 +367,10 @@ def test_strict_undo_refusals_say_the_policy(tmp_path):
             assert isinstance(app.screen, TimelineScreen) and store.state_id == at  # stays open, says why
             message = text_of(app.screen, "#timeline-message")
             assert "strict undo" in message
+            await pilot.press("escape", "t")  # opened again: as new, no message
+            await pilot.pause()
+            assert isinstance(app.screen, TimelineScreen) and not text_of(app.screen, "#timeline-message").strip()
+            assert app.screen.query_one(OptionList).highlighted == at
 
     run(go())
 

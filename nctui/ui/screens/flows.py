@@ -359,9 +359,9 @@ class FlowsMixin(_Host):
     # -- timeline, undo refusals ----------------------------------------------------------------
 
     def action_timeline(self) -> None:
-        from .timeline import TimelineScreen
+        from .timeline import timeline_screen
 
-        self.app.push_screen(TimelineScreen(self.game, self.viewer))
+        self.app.push_screen(timeline_screen(self.app, self.game, self.viewer))
 
     def _refused(self, exc: StoreError, title: str) -> None:
         """An undo or redo the policy refuses: the store's reason and the policy's rule."""

@@ -170,19 +170,21 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
         self._redraw()
 
     def _prepare_screens(self) -> None:
-        """The rules (at the decision due) and the help made out of sight while the game waits,
-        so that their keys show them at once (``screens/kept.py``); again after each change of
-        the decision (``_redraw``). Imported here (not as the game starts), with the timeline
-        and the inspector."""
-        from . import inspector, timeline  # noqa: F401  # imported: their first key finds them so
+        """The rules (at the decision due), the help and the timeline made out of sight while the
+        game waits, so that their keys show them at once (``screens/kept.py``); the rules again
+        after each change of the decision (``_redraw``). Imported here (not as the game starts),
+        with the inspector."""
+        from . import inspector  # noqa: F401  # imported: its first key finds it so
         from .help import prepare_help_screen
         from .rules import prepare_rules_screen
+        from .timeline import prepare_timeline_screen
 
         if not self.is_attached or self.app.screen is not self:
             return  # the hand-off, a screen of the game: once back
         topic, note = self._rules_topic()
         prepare_rules_screen(self.app, topic, note=note)
         prepare_help_screen(self.app, server=self.seat is not None)
+        prepare_timeline_screen(self.app, self.game, self.viewer)
 
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:

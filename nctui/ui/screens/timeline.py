@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from rich.style import Style
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.screen import ModalScreen
 from textual.widgets import OptionList
@@ -22,6 +22,7 @@ from ...engine.state import GameState
 from ...store import StoreError
 from ..client import GameClient
 from ..widgets.common import Box, ComesUpOnce, MeasuredOptions, PlacedStatic, seat_style
+from .kept import kept_screen, prepare
 
 # What each undo policy allows, said when it refuses (store.PracticePolicy / StrictPolicy).
 POLICY_RULES = {
@@ -84,26 +85,58 @@ class TimelineScreen(ComesUpOnce, ModalScreen[None]):
     def __init__(self, game: GameClient, viewer: int) -> None:
         super().__init__()
         self.game, self.viewer = game, viewer
+        self._filled: tuple[object, ...] | None = None  # what the list shows (_contents_key)
 
-    def compose(self) -> ComposeResult:
+    def _contents_key(self) -> tuple[object, ...]:
+        game = self.game
+        return (game, game.revision, self.viewer, game.undo_policy)
+
+    def _title(self) -> Text:
+        game = self.game
+        now = game.state_id
+        redo = game.last_id - now
+        title = f"Timeline: decision {now} of {game.last_id}" + (f" · {redo} to redo (↷)" if redo else "")
+        policy = f" · {game.undo_policy} undo" if game.undo_policy in POLICY_RULES else ""
+        return Text.assemble((title, "bold"), policy)
+
+    def _options(self) -> list[Option]:
         game = self.game
         state = game.view(self.viewer).state
         now = game.state_id
-        items = game.timeline(self.viewer)
+        return [Option(timeline_row(state, i.state_id, i.seat, i.summary, now), id=str(i.state_id))
+                for i in game.timeline(self.viewer)]
+
+    def compose(self) -> ComposeResult:
+        self._filled = self._contents_key()
         with Box(id="timeline-box"):
-            redo = game.last_id - now
-            title = f"Timeline: decision {now} of {game.last_id}" + (f" · {redo} to redo (↷)" if redo else "")
-            policy = f" · {game.undo_policy} undo" if game.undo_policy in POLICY_RULES else ""
-            yield PlacedStatic(Text.assemble((title, "bold"), policy), id="timeline-title")
-            yield TimelineList(*(Option(timeline_row(state, i.state_id, i.seat, i.summary, now), id=str(i.state_id))
-                               for i in items), id="timeline-list")
+            yield PlacedStatic(self._title(), id="timeline-title")
+            yield TimelineList(*self._options(), id="timeline-list")
             yield PlacedStatic("", id="timeline-message")
             yield PlacedStatic("↑↓ PgUp PgDn move · Enter: go there · Esc or t: close", id="timeline-hint")
 
     def on_mount(self) -> None:
+        self._place()
+
+    def open_at(self, game: GameClient, viewer: int) -> None:
+        """Open again (a kept screen, ``screens/kept.py``) as a new screen would: the decisions of
+        ``game`` as ``viewer`` may read them (made again only if the game changed since), the one
+        the game stands at highlighted, no message."""
+        self.game, self.viewer = game, viewer
+        if not self.is_mounted:
+            return  # composed with them
+        if self._filled != self._contents_key():
+            self._filled = self._contents_key()
+            self.query_one("#timeline-title", PlacedStatic).update(self._title())
+            options = self.query_one(TimelineList)
+            options.clear_options()
+            options.add_options(self._options())
+        self.query_one("#timeline-message", PlacedStatic).update("")
+        self._place()
+
+    def _place(self) -> None:
         options = self.query_one(TimelineList)
         options.highlighted = min(self.game.state_id, options.option_count - 1)
-        options.focus()
+        self.set_focus(options)
         options.scroll_when_placed = True  # the decision now in view in the first frame
 
     def on_option_list_option_selected(self, message: OptionList.OptionSelected) -> None:
@@ -123,3 +156,19 @@ class TimelineScreen(ComesUpOnce, ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss()
+
+
+def timeline_screen(app: App, game: GameClient, viewer: int) -> TimelineScreen:
+    """The app's timeline (made once and kept: ``screens/kept.py``), showing ``game`` as
+    ``viewer`` may read it. Made again at each opening, it took ~50 ms from the key to the
+    frame at 120x40 on a pty, most of it making, styling and mounting its widgets."""
+    screen = kept_screen(app, "timeline", lambda: TimelineScreen(game, viewer), TimelineScreen)
+    screen.open_at(game, viewer)
+    return screen
+
+
+def prepare_timeline_screen(app: App, game: GameClient, viewer: int) -> None:
+    """Make the timeline out of sight once, ahead of its first key (``kept.prepare``). Its list
+    is not made again at each change while it is out of sight (a long game's list costs tens of
+    ms, at every decision): the opening makes it again if the game changed since."""
+    prepare(app, "timeline", lambda: TimelineScreen(game, viewer), TimelineScreen)
