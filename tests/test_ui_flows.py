@@ -1715,3 +1715,45 @@ def test_the_boards_cursor_comes_and_goes_with_its_line_in_one_frame(tmp_path, m
             assert board.has_focus and frames == ["GameScreen"], frames
 
     run(go())
+
+
+def test_every_frame_tells_what_is_under_the_boards_cursor(tmp_path, monkeypatch):
+    """While the board has the cursor, each frame's line tells what is under it in the position
+    that frame shows: a cursor key, and a change of the game under the cursor (an undo that
+    takes a conquest off the area under it), move the map and the line together (the board's
+    message came a frame late, bubbled up through four containers)."""
+    from nctui.engine.actions import Conquer
+    from nctui.store import PracticePolicy
+    from nctui.ui.widgets.tabs import PanelTabs
+
+    store = Store(replace(HOTSEAT, seats=("human", "bot")), policy=PracticePolicy())
+    while not (store.all_actions() and isinstance(store.all_actions()[-1], Conquer)):  # a setup conquest
+        store_moves(store, 1)
+    conquered = store.all_actions()[-1].area
+
+    def told(screen):
+        if not isinstance(screen, GameScreen):
+            return None
+        board, tabs = screen.query_one(BoardView), screen.query_one(PanelTabs)
+        return (board.view, tabs.note == board._note()) if board.has_focus else None
+
+    _layouts, frames = _count_layouts_and_frames(monkeypatch, frame_note=told)
+
+    async def go():
+        app = create_app(store, save_dir=tmp_path, bot_delay=30)  # the computer waits
+        async with app.run_test(size=BIG) as pilot:
+            await pilot.pause()
+            await asyncio.sleep(0.3)
+            screen = app.game_screen()
+            board, tabs = screen.query_one(BoardView), screen.query_one(PanelTabs)
+            for key in ("b", "right", "down", "left"):
+                await _typed(app, key)
+            board.cursor = conquered
+            await asyncio.sleep(0.3)
+            before = tabs.note
+            await _typed(app, "u", wait=0.5)  # the conquest taken back, the cursor still on its area
+            assert board.has_focus and board.cursor == conquered and tabs.note != before
+            assert len({id(view) for view, _ in frames}) >= 2  # the game changed under the cursor
+            assert frames and all(same for _, same in frames), frames
+
+    run(go())

@@ -151,15 +151,18 @@ class BoardView(FitsContent, can_focus=True):
 
     def watch_view(self) -> None:
         if self.has_focus:
-            self.post_message(self.CursorMoved(self._note()))
+            self._tell_screen()
 
     def watch_cursor(self) -> None:
         if self.has_focus and self.view is not None:
-            # to the screen, whose line tells what is under the cursor: bubbled up through the
-            # four containers between them, it came after the board's frame, and each cursor key
-            # drew two frames, the second a period (~17 ms) after the first
-            self.screen.post_message(self.CursorMoved(self._note()))
+            self._tell_screen()
             self.call_after_refresh(self._scroll_to_cursor)
+
+    def _tell_screen(self) -> None:
+        # to the screen, whose line tells what is under the cursor: bubbled up through the four
+        # containers between them, it came after the board's frame, and each cursor key (or a
+        # computer's move under the cursor) drew two frames, the second a period (~17 ms) later
+        self.screen.post_message(self.CursorMoved(self._note()))
 
     def _scroll_to_cursor(self) -> None:
         """Keep the area under the cursor in sight when the board's pane is shorter than the map
