@@ -173,8 +173,10 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
         """The rules (at the decision due), the help and the timeline made out of sight while the
         game waits, so that their keys show them at once (``screens/kept.py``); the rules again
         after each change of the decision (``_redraw``). Imported here (not as the game starts),
-        with the inspector."""
-        from . import inspector  # noqa: F401  # imported: its first key finds it so
+        with the screens a decision may bring up."""
+        # imported now: the first key that shows one finds it so (the hand-off, the King's turn
+        # and a conflict come with a decision; importing the hand-off's took ~2 ms of the first)
+        from . import conflict, handoff, inspector, king_turn  # noqa: F401
         from .help import prepare_help_screen
         from .rules import prepare_rules_screen
         from .timeline import prepare_timeline_screen
