@@ -299,6 +299,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cli_saves.run(args)
         if args.command == "serve":
             return cli_serve.run(args)
+        _prepare_ui()
         if args.command is None:  # bare `nctui`: the Title screen
             return _run(parser, None, None, mono=args.mono)
         if args.command == "tutorial":
@@ -507,6 +508,14 @@ def _new_config(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Ga
     if problems:
         parser.error("; ".join(problems))
     return config
+
+
+def _prepare_ui() -> None:
+    """What must come before the app's modules are imported: its widget classes set up the
+    cheaper way (ui/widget_classes.py)."""
+    from .ui import widget_classes
+
+    widget_classes.install()
 
 
 def _run(parser: argparse.ArgumentParser, target: Session | GameConfig | None, save_dir: str | None, *,

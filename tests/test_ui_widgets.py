@@ -1226,3 +1226,59 @@ def test_a_column_draws_exactly_what_textual_draws(tmp_path):
             assert column.render_lines(crop)[0].text != column.render_lines(crop)[1].text
 
     run(go())
+
+
+def test_widget_classes_are_set_up_as_textual_sets_them_up():
+    """ui/widget_classes.py: every widget, screen and app class of nctui, and classes with
+    reactives and computes in mixins, bindings and CSS not inherited, get the same reactives,
+    computes, CSS type names and bindings from the cheaper set-up as from Textual's own."""
+    import importlib
+    import pkgutil
+
+    from textual.app import App
+    from textual.binding import Binding
+    from textual.dom import DOMNode
+    from textual.reactive import reactive, var
+    from textual.widgets import Static
+
+    import nctui.ui
+    from nctui.ui import widget_classes
+
+    for module in pkgutil.walk_packages(nctui.ui.__path__, "nctui.ui."):
+        importlib.import_module(module.name)
+
+    class Mixin:
+        shade = var(1)
+
+        def compute_shade(self) -> int:
+            return 2
+
+    class Counted(Mixin, Static, inherit_bindings=False, inherit_css=False):
+        BINDINGS: ClassVar = [Binding("x", "count", "Count")]
+        count = reactive(0)
+
+        def _compute_total(self) -> int:
+            return 0
+
+    class Shaded(Counted):
+        shade = reactive(3)
+
+    def subclasses(cls: type) -> list[type]:
+        return [cls, *(sub for direct in cls.__subclasses__() for sub in subclasses(direct))]
+
+    ours = [cls for cls in subclasses(DOMNode) if cls.__module__.startswith("nctui") or cls in (Counted, Shaded)]
+    assert len(ours) > 40 and any(issubclass(cls, App) for cls in ours)
+
+    def set_up(cls: type) -> tuple:
+        bindings = {key: [(b.action, b.description) for b in found]
+                    for key, found in cls._merged_bindings.key_to_bindings.items()}
+        return (dict(cls._reactives), cls._computes, cls._css_type_name, cls._css_type_names, bindings)
+
+    for cls in ours:
+        options = [cls.__dict__[f"_inherit_{what}"] for what in ("css", "bindings", "component_classes")]
+        widget_classes.TEXTUALS.__func__(cls, *options)
+        textuals = set_up(cls)
+        widget_classes._set_up(cls, *options)
+        assert set_up(cls) == textuals, cls
+    assert set_up(Shaded)[0]["shade"] is Shaded.__dict__["shade"] and set_up(Shaded)[1] == {"shade", "total"}
+    assert set(set_up(Counted)[4]) == {"x"} and set_up(Counted)[3] == {"Counted"}
