@@ -18,6 +18,7 @@ from collections.abc import Callable
 from contextlib import suppress
 from importlib import import_module
 from pathlib import Path
+from time import monotonic
 from typing import TYPE_CHECKING
 
 from textual.app import App
@@ -32,7 +33,7 @@ from ..engine.config import GameConfig
 from ..session.games import companions
 from ..session.session import Session, UndoMode, default_undo, new_session
 from ..store import Store
-from . import strips, theme
+from . import collector, strips, theme
 from .commands import ScreenCommands
 from .driver import TerminalClosed
 from .screens.game import GameScreen
@@ -78,8 +79,11 @@ class NctuiApp(App[None]):
         self.css_cache: Path | None = None  # where to keep the CSS parsed (`nctui play`: ui/parsed_css.py)
         self.collect_once_drawn = False  # `nctui play`: the collector, off, is turned on after the first frame
 
+    _drawn_at = 0.0  # when the last frame was drawn (time.monotonic)
+
     def _display(self, screen: Screen, renderable: RenderableType | None) -> None:
         super()._display(screen, renderable)
+        self._drawn_at = monotonic()
         if renderable is not None and self.collect_once_drawn:
             # What start-up made is out of the collector's sight too (it lives as long as the
             # game): turned on with it young, the collector walked all of it at the next key.
@@ -167,12 +171,16 @@ class NctuiApp(App[None]):
 
     def on_mount(self) -> None:
         self._catch_hang_up(True)
+        self.set_interval(collector.LOOK_EVERY, self._collect_while_waiting)
         if self.game is not None:
             self.game.start()
         elif self.open_tutorial:
             self.call_after_refresh(self.start_tutorial)
         if self.css_cache is not None:  # once the first screen has settled (a killed app keeps it too)
             self.set_timer(CSS_KEPT_AFTER, self._keep_css)
+
+    def _collect_while_waiting(self) -> None:
+        collector.collect_while_waiting(monotonic() - self._drawn_at)
 
     def _keep_css(self) -> None:
         from .parsed_css import save_parsed_css

@@ -18,3 +18,33 @@ def steady_collector() -> None:
     sharing its pages); call it after the imports."""
     gc.set_threshold(*GC_THRESHOLD)
     gc.freeze()
+
+
+# A collection is made while the app waits for a key, once no frame has been drawn for WAIT_AFTER
+# seconds, if at least YOUNG_ENOUGH objects were made since the last: a collection of the young
+# generation took 4-7 ms, and it came in the middle of one key press in two or three (the first
+# option key after start, at 120x40, in every run).
+WAIT_AFTER = 0.08
+YOUNG_ENOUGH = 1_000
+LOOK_EVERY = 0.1  # seconds between looks at whether the app waits
+
+
+def due_generation() -> int:
+    """The generation the collector would collect next: the oldest one whose count passed its
+    threshold once one more younger collection is counted, as Python picks it."""
+    counts, thresholds = gc.get_count(), gc.get_threshold()
+    generation = 0
+    while generation < 2 and counts[generation + 1] + 1 > thresholds[generation + 1]:
+        generation += 1
+    return generation
+
+
+def collect_while_waiting(waited: float) -> int | None:
+    """Collect now if the app has waited ``waited`` seconds since its last frame (at least
+    ``WAIT_AFTER``) and enough was made since the last collection, so that the next key's work
+    does not set a collection off in its middle. Returns the generation collected (None: none)."""
+    if waited < WAIT_AFTER or not gc.isenabled() or gc.get_count()[0] < YOUNG_ENOUGH:
+        return None
+    generation = due_generation()
+    gc.collect(generation)
+    return generation

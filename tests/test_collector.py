@@ -1,0 +1,65 @@
+"""nctui.ui.collector: the collections made while the app waits for a key, not in the middle of one."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+
+import pytest
+
+from nctui.engine import GameConfig
+from nctui.ui import collector
+from nctui.ui.app import create_app
+
+
+@pytest.fixture
+def steady():
+    """The collector as `nctui play` sets it, put back after the test."""
+    threshold = gc.get_threshold()
+    gc.set_threshold(*collector.GC_THRESHOLD)
+    gc.collect()
+    yield
+    gc.set_threshold(*threshold)
+
+
+def test_the_generation_due_is_the_oldest_whose_turn_comes_with_one_more_collection(monkeypatch):
+    monkeypatch.setattr(gc, "get_threshold", lambda: (10_000, 50, 100))
+    for counts, due in (((9_000, 3, 2), 0), ((9_000, 49, 2), 0), ((9_000, 50, 2), 1),
+                        ((9_000, 50, 99), 1), ((9_000, 50, 100), 2), ((9_000, 3, 100), 0)):
+        monkeypatch.setattr(gc, "get_count", lambda counts=counts: counts)
+        assert collector.due_generation() == due, counts
+
+
+def test_a_collection_only_once_the_app_has_waited_and_enough_was_made(monkeypatch):
+    collected: list[int] = []
+    monkeypatch.setattr(gc, "collect", collected.append)
+    monkeypatch.setattr(gc, "get_threshold", lambda: (10_000, 50, 100))
+    monkeypatch.setattr(gc, "get_count", lambda: (collector.YOUNG_ENOUGH, 50, 0))
+    assert collector.collect_while_waiting(collector.WAIT_AFTER / 2) is None  # a frame just drawn
+    assert collector.collect_while_waiting(collector.WAIT_AFTER) == 1 and collected == [1]
+    monkeypatch.setattr(gc, "get_count", lambda: (collector.YOUNG_ENOUGH - 1, 0, 0))
+    assert collector.collect_while_waiting(5.0) is None and collected == [1]  # too little to collect
+    monkeypatch.setattr(gc, "get_count", lambda: (collector.YOUNG_ENOUGH, 0, 0))
+    monkeypatch.setattr(gc, "isenabled", lambda: False)  # start-up: off until the first frame
+    assert collector.collect_while_waiting(5.0) is None and collected == [1]
+
+
+def test_the_app_collects_while_it_waits_for_a_key(steady, tmp_path):
+    """Objects made (a key's work) are collected once the app has drawn and waited, not when
+    the next key's work makes enough of them to set the collector off."""
+    async def go():
+        app = create_app(GameConfig(players=2, seats=("human", "human"), seed=42), save_dir=str(tmp_path))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            gc.collect()  # from none: the collector is not set off by the test's own objects
+            made = [[] for _ in range(3 * collector.YOUNG_ENOUGH)]  # noqa: F841  # young, alive
+            assert gc.get_count()[0] >= 3 * collector.YOUNG_ENOUGH
+            seen: list[int] = []
+            gc.callbacks.append(watch := lambda phase, info: phase == "start" and seen.append(info["generation"]))
+            try:
+                await asyncio.sleep(collector.WAIT_AFTER + 3 * collector.LOOK_EVERY)
+            finally:
+                gc.callbacks.remove(watch)
+            assert seen and gc.get_count()[0] < collector.YOUNG_ENOUGH
+
+    asyncio.run(go())
