@@ -3,6 +3,7 @@ network. Each names what a seat decided; ``apply`` checks it against the due dec
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Literal, TypeGuard, get_args
 
 import msgspec
@@ -280,13 +281,17 @@ _ACTION_TYPE_SET = frozenset(ACTION_TYPES)
 def is_action(value: object) -> TypeGuard[Action]:
     return type(value) in _ACTION_TYPE_SET or isinstance(value, ACTION_TYPES)
 
-_decoder = msgspec.json.Decoder(Action)
+@cache
+def _decoder() -> msgspec.json.Decoder[Action]:
+    # made when first used (a save read, a peer's action): making it reads the annotations of
+    # every action, ~1 % of the start-up to the first frame
+    return msgspec.json.Decoder(Action)
 
 
 def decode_action(data: bytes | str) -> Action:
     """An action from JSON; malformed input raises InvalidAction."""
     try:
-        return _decoder.decode(data)
+        return _decoder().decode(data)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
         raise InvalidAction(f"not a valid action: {exc}") from exc
 
