@@ -1282,3 +1282,37 @@ def test_widget_classes_are_set_up_as_textual_sets_them_up():
         assert set_up(cls) == textuals, cls
     assert set_up(Shaded)[0]["shade"] is Shaded.__dict__["shade"] and set_up(Shaded)[1] == {"shade", "total"}
     assert set(set_up(Counted)[4]) == {"x"} and set_up(Counted)[3] == {"Counted"}
+
+
+def test_a_lines_pieces_are_what_rich_draws_of_it():
+    """widgets/lines.pieces: a line's pieces and their styles are those of Rich's own drawing of
+    it (``Text.render``), for lines built by appending (spans one after another, named styles,
+    no style, a line style), and lines whose spans overlap or nest (drawn by Rich itself)."""
+    import random
+
+    from rich.console import Console
+    from rich.style import Style as RichStyle
+    from rich.text import Span, Text
+
+    from nctui.ui.widgets.lines import pieces
+
+    console = Console(width=200, color_system="truecolor", force_terminal=True)
+    styles = [None, "", "bold", "red on black", RichStyle(color="green", italic=True), RichStyle(bgcolor="blue"),
+              RichStyle.from_meta({"k": 1}), RichStyle(dim=True, color="#123456")]
+    rng = random.Random(7)
+    fast = 0
+    for _ in range(600):
+        line = Text("", style=rng.choice(["", "bold", RichStyle(color="white")]), end="")
+        for _ in range(rng.randrange(0, 7)):
+            line.append("".join(rng.choice("ab ·◉") for _ in range(rng.randrange(0, 6))), rng.choice(styles))
+        if rng.random() < 0.3 and line.plain:  # overlapping or nested spans
+            start = rng.randrange(len(line.plain))
+            line.stylize(rng.choice(styles[1:]), start, rng.randrange(start, len(line.plain) + 1))
+        if rng.random() < 0.1:  # a span of nothing
+            line.spans.append(Span(len(line.plain), len(line.plain), "bold"))
+        expected = [(segment.text, segment.style) for segment in line.render(console, end="")]
+        got = pieces(line, console)
+        assert got == expected, line.spans
+        assert [type(style) for _, style in got] == [type(style) for _, style in expected]
+        fast += all(a.start >= b.end for a, b in zip(line.spans[1:], line.spans))
+    assert fast > 300  # most lines took the cut at their spans

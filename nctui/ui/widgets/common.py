@@ -36,7 +36,7 @@ from ...describe import seat_letter, seat_name
 from ...engine.state import GameState
 from .backdrop import Backdrop
 from .bar_lines import bar_lines
-from .lines import CellLines, LineCache, TextLines
+from .lines import CellLines, LineCache, TextLines, pieces
 
 if TYPE_CHECKING:  # annotations only: the option lists are imported by the screens that have them
     from textual.style import Style as VisualStyle
@@ -110,8 +110,7 @@ class Cells:
     @staticmethod
     def runs_of(text: Text) -> Run:
         """The runs of a one-line ``Text``."""
-        return tuple((seg.text, seg.style or NO_STYLE) for seg in text.render(_CONSOLE)
-                     if seg.text and seg.text != "\n")
+        return tuple((piece, style or NO_STYLE) for piece, style in pieces(text, _CONSOLE) if piece and piece != "\n")
 
     @property
     def plain(self) -> str:

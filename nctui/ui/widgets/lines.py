@@ -212,12 +212,53 @@ def _as_it_is(line: Text, base: RichStyle, y: int, console: Console) -> Strip:
     segments over the panel's style, each with the offset Textual gives it (its first
     character's place in the line, and the line's in the text), without making the Content."""
     segments, x = [], 0
-    for segment in line.render(console, end=""):
-        text = segment.text
-        segments.append(Segment(text, (base + segment.style if segment.style else base)
-                                + RichStyle.from_meta({"offset": (x, y)})))
+    for text, style in pieces(line, console):
+        segments.append(Segment(text, (base + style if style else base) + _offset(x, y)))
         x += len(text)
     return Strip(segments)
+
+
+_offsets: dict[tuple[int, int], RichStyle] = {}
+
+
+def _offset(x: int, y: int) -> RichStyle:
+    """The style carrying a cell's offset, as Textual makes it (``Style.from_meta``), made once
+    for each place (a style's link id, the one part that differs, is not part of its equality)."""
+    style = _offsets.get((x, y))
+    if style is None:
+        if len(_offsets) > 50_000:
+            _offsets.clear()
+        style = _offsets[x, y] = RichStyle.from_meta({"offset": (x, y)})
+    return style
+
+
+def pieces(line: Text, console: Console) -> list[tuple[str, RichStyle | None]]:
+    """``line.render(console, end="")`` as (text, style) pairs: the same pieces and styles. A
+    line whose spans follow one another without overlapping (lines built by ``append``) is cut
+    at its spans here, each piece in the line's style plus its span's; Rich's general drawing
+    (a stack of the spans open at each offset) took two fifths of drawing a line."""
+    spans = line.spans
+    if not spans:
+        return [(line.plain, None)]
+    last, length = 0, len(line.plain)
+    for span in spans:
+        if span.start < last or span.end < span.start or span.end > length:
+            return [(segment.text, segment.style) for segment in line.render(console, end="")]
+        last = span.end
+    get_style = console.get_style
+    null = RichStyle.null()
+    base = get_style(line.style, default=null)
+    text, at = line.plain, 0
+    out: list[tuple[str, RichStyle | None]] = []
+    for span in spans:
+        if span.start > at:
+            out.append((text[at:span.start], base))
+        if span.end > span.start:
+            out.append((text[span.start:span.end], base + get_style(span.style, default=null)))
+        at = span.end
+    if len(text) > at:
+        out.append((text[at:], base))
+    return out
 
 
 class CellLines(Visual):
