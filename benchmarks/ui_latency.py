@@ -20,6 +20,9 @@ before the silence (the silence itself is not counted).
   same interpreter with the same environment. The ratio nctui / bare is printed; the median of
   ``--runs`` runs is reported (run 1 also fills the content pack's cache and, staying up 2.5 s,
   the parsed CSS's, as a first run of nctui does, see below, and is reported apart as "cold").
+- the first key after start: in each warm run of nctui, once its screen has settled, the digit 1
+  (the first option of the first decision) to the settled screen: a figure over ``--runs`` - 1
+  starts for the one key of a game that draws every panel's new content (the hands dealt);
 - key press: in a running game, the digit 1 (choose the first option of the decision due) to
   the first complete frame and to the settled screen, and the CPU time the process used
   (``/proc/PID/stat``; on a busy machine the least noisy figure); when the keyboard passes to the other
@@ -196,22 +199,28 @@ def child_env(tmp: Path, pyc: bool) -> dict[str, str]:
     return env
 
 
-def start_figures(argv: list[str], size: tuple[int, int], env: dict[str, str],
-                  quiet: float, linger: float = 0.0) -> tuple[float, float, float]:
-    """Seconds from process start to the first complete frame and to the settled screen, and
-    the CPU seconds the process used until it settled; the program is left running ``linger``
-    seconds more before it is stopped."""
+def start_figures(argv: list[str], size: tuple[int, int], env: dict[str, str], quiet: float,
+                  linger: float = 0.0, key: bytes | None = None) -> tuple[float, float, float, float | None]:
+    """Seconds from process start to the first complete frame and to the settled screen, the
+    CPU seconds the process used until it settled, and with ``key``, the seconds from that key
+    pressed once the screen settled to the settled screen again (None: nothing drawn); the
+    program is left running ``linger`` seconds more before it is stopped."""
     child = Child(argv, size, env)
+    after_key = None
     try:
         child.read_until_quiet(quiet, limit=30)
         first, settled = child.frames(0, child.t_start, whole=True)
         cpu = child.cpu()
+        if key is not None and first is not None:
+            t0, mark = child.send(key)
+            child.read_until_quiet(quiet, limit=5)
+            after_key = child.frames(mark, t0)[1]
         time.sleep(linger)
     finally:
         child.close()
     if first is None or settled is None:
         raise SystemExit(f"no frame from {' '.join(argv)}: {child.since(0)[-400:]!r}")
-    return first, settled, cpu
+    return first, settled, cpu, after_key
 
 
 def key_figures(argv: list[str], size: tuple[int, int], env: dict[str, str], quiet: float,
@@ -301,19 +310,26 @@ def main() -> None:
         tag = f"{size[0]}x{size[1]}"
         with tempfile.TemporaryDirectory() as tmp:
             env = child_env(Path(tmp), args.pyc)
-            runs = {"bare": [], "nctui": []}  # type: dict[str, list[tuple[float, float, float]]]
+            runs = {"bare": [], "nctui": []}  # type: dict[str, list[tuple[float, float, float, float | None]]]
             for run in range(args.runs):  # interleaved, so both meet the same load
                 runs["bare"].append(start_figures(bare, size, env, quiet))
-                # run 1 is a first run: up long enough to keep the CSS it parsed for the next ones
-                runs["nctui"].append(start_figures(nctui, size, env, quiet, linger=FIRST_RUN_UP if run == 0 else 0.0))
+                # run 1 is a first run: up long enough to keep the CSS it parsed for the next ones;
+                # in the others the first option key after start is timed too
+                runs["nctui"].append(start_figures(nctui, size, env, quiet, linger=FIRST_RUN_UP if run == 0 else 0.0,
+                                                   key=None if run == 0 else b"1"))
             keys = key_figures(nctui, size, env, quiet, args.presses)
         figures: dict[str, float | int] = {}
         for name in ("bare", "nctui"):
             warm = runs[name][1:] or runs[name]
             figures[f"{name}_first_cold"] = runs[name][0][0]
-            figures[f"{name}_first"] = median([f for f, _, _ in warm])
-            figures[f"{name}_settled"] = median([s for _, s, _ in warm])
-            figures[f"{name}_cpu"] = median([c for _, _, c in warm])
+            figures[f"{name}_first"] = median([f for f, _, _, _ in warm])
+            figures[f"{name}_settled"] = median([s for _, s, _, _ in warm])
+            figures[f"{name}_cpu"] = median([c for _, _, c, _ in warm])
+        after_start = [k for _, _, _, k in runs["nctui"][1:] if k is not None]
+        figures["first_key_presses"] = len(after_start)
+        if after_start:
+            figures["first_key_settled"] = median(after_start)
+            figures["first_key_settled_max"] = max(after_start)
         for what in ("first", "settled", "cpu"):
             figures[f"ratio_{what}"] = figures[f"nctui_{what}"] / figures[f"bare_{what}"]
         # Each warm run is a pair (the bare app, then nctui, under the same load): the median of
@@ -349,6 +365,9 @@ def main() -> None:
                     print(f"  {label:<34}{ms(f[f'{kind}_first']):>12}{ms(f[f'{kind}_settled']):>11}"
                           f"{ms(f[f'{kind}_cpu_mean']):>11}   max settled {ms(f[f'{kind}_settled_max']).strip()}, "
                           f"{f[f'{kind}_presses']} presses")
+            if f.get("first_key_presses"):
+                print(f"  {'1 right after start (each start)':<34}{'':>12}{ms(f['first_key_settled']):>11}{'':>11}"
+                      f"   max settled {ms(f['first_key_settled_max']).strip()}, {f['first_key_presses']} starts")
     if args.json:
         print(json.dumps(result))
 
