@@ -1316,3 +1316,38 @@ def test_a_lines_pieces_are_what_rich_draws_of_it():
         assert [type(style) for _, style in got] == [type(style) for _, style in expected]
         fast += all(a.start >= b.end for a, b in zip(line.spans[1:], line.spans))
     assert fast > 300  # most lines took the cut at their spans
+
+
+def test_the_log_draws_its_lines_in_its_style_found_once(tmp_path):
+    """The log finds its style once for all the lines it draws (``GameLog.render_lines``): the
+    lines are those drawn one at a time, each finding the style itself, after decisions."""
+    from textual.geometry import Region
+
+    async def go():
+        app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=BIG) as pilot:
+            await pilot.pause()
+            for key in ("1", "enter", "1"):
+                await pilot.press(key)
+                await pilot.pause()
+            log = app.game_screen().query_one(GameLog)
+            drawn: dict[int, object] = {}
+            render_line = log.render_line
+
+            def noted(y):
+                assert log._drawing_style is not None  # found before the lines are drawn
+                drawn[y] = strip = render_line(y)
+                return strip
+
+            log.render_line = noted
+            log._line_cache.clear()
+            log._styles_cache.clear()
+            log.render_lines(Region(0, 0, *log.outer_size))
+            del log.render_line
+            assert log._drawing_style is None and len(drawn) == log.size.height
+            log._line_cache.clear()
+            alone = {y: log.render_line(y) for y in drawn}  # each line finding the style itself
+            assert _cells_of(drawn.values()) == _cells_of(alone.values())
+            assert any(strip.text.strip() for strip in drawn.values())
+
+    run(go())
