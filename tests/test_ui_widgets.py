@@ -1351,3 +1351,47 @@ def test_the_log_draws_its_lines_in_its_style_found_once(tmp_path):
             assert any(strip.text.strip() for strip in drawn.values())
 
     run(go())
+
+
+def test_log_lines_are_wrapped_as_rich_wraps_them(tmp_path):
+    """widgets/log.wrapped: the log's lines (those of a game, and lines with a style of their
+    own, named styles, overlapping spans, a justification, tabs, several lines) are the cells
+    Rich's ``Console.render`` makes of them, at widths they fit and do not fit."""
+    from rich.segment import Segment
+    from rich.style import Style as RichStyle
+    from rich.text import Text
+    from textual.strip import Strip
+
+    from nctui.ui.widgets.log import wrapped
+
+    def riches(text, width, console):
+        segments = console.render(text, console.options.update_width(width))
+        strips = Strip.from_lines(list(Segment.split_lines(segments))) or [Strip.blank(width)]
+        for strip in strips:
+            strip.adjust_cell_length(width)
+        return strips
+
+    async def go():
+        app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=BIG) as pilot:
+            await pilot.pause()
+            for key in ("1", "enter", "1", "enter", "1"):
+                await pilot.press(key)
+                await pilot.pause()
+            log = app.game_screen().query_one(GameLog)
+            lines = [Text(line) if isinstance(line, str) else line for line in log._written]
+            styled = Text("Red conquers ", style="italic")
+            styled.append("Ash Nave", RichStyle(color="red", bold=True))
+            styled.stylize("underline", 4, 16)
+            centred = Text("in the middle", justify="center")
+            lines += [styled, centred, Text("a\tb"), Text("two\nlines"), Text(""), Text("x" * 30, style="bold")]
+            assert len(lines) > 10
+            fitted = 0
+            for text in lines:
+                for width in (20, 30, 49, 60):
+                    ours = wrapped(text, width, app.console)
+                    assert _cells_of(ours) == _cells_of(riches(text, width, app.console)), (text.plain, width)
+                    fitted += len(text.plain) <= width and "\n" not in text.plain
+            assert fitted > 20
+
+    run(go())

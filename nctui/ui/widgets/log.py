@@ -17,6 +17,8 @@ from collections import deque
 from collections.abc import Sequence
 from typing import Any, Self
 
+from rich.cells import cell_len
+from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -28,6 +30,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from .common import PlacedOnce, PlacedScrollBar
+from .lines import pieces
 
 MAX_LINES = 2000
 REWRAP_LINES = 400
@@ -90,11 +93,7 @@ class GameLog(PlacedOnce, PlacedScrollBar, ScrollView, can_focus=False):
         MAX_LINES)."""
         width = max(self.scrollable_content_region.width, MIN_WIDTH)
         text = Text(content) if isinstance(content, str) else content
-        console = self.app.console
-        segments = console.render(text, console.options.update_width(width))
-        strips = Strip.from_lines(list(Segment.split_lines(segments))) or [Strip.blank(width)]
-        for strip in strips:
-            strip.adjust_cell_length(width)
+        strips = wrapped(text, width, self.app.console)
         self.lines.extend(strips)
         if len(self.lines) > MAX_LINES:
             self._start_line += len(self.lines) - MAX_LINES
@@ -220,3 +219,24 @@ class GameLog(PlacedOnce, PlacedScrollBar, ScrollView, can_focus=False):
         if line is None:
             line = self._line_cache[key] = self.lines[index].crop_extend(scroll_x, scroll_x + width, style)
         return line.apply_style(style)
+
+
+def wrapped(text: Text, width: int, console: Console) -> list[Strip]:
+    """``text`` wrapped at ``width`` as Rich wraps it (``Console.render``), each line ``width``
+    cells long. A line that fits (one line, no tab, not longer than ``width``, left to Rich's
+    default justification) is drawn from its pieces (``lines.pieces``): the same cells, without
+    Rich's wrapping, joining and drawing a stack of spans (~5x the time)."""
+    plain = text.plain
+    if (plain and "\n" not in plain and "\t" not in plain and text.justify in (None, "default")
+            and cell_len(plain) <= width):
+        # Rich gives the line's own style to every piece of it (as a span of the lines joined)
+        own = console.get_style(text.style) if text.style else None
+        parts = pieces(text, console) if text.spans else [(plain, own)]
+        strips = [Strip([Segment(piece, style) for piece, style in parts if piece])]
+    else:
+        segments = console.render(text, console.options.update_width(width))
+        strips = Strip.from_lines(list(Segment.split_lines(segments))) or [Strip.blank(width)]
+    for strip in strips:
+        strip.adjust_cell_length(width)
+    return strips
+
