@@ -222,9 +222,11 @@ def test_the_autosave_waits_for_the_game_to_be_still_and_not_longer_than_its_lim
     writes.clear()
     monkeypatch.setattr(session_module, "AUTOSAVE_QUIET", 10.0)  # as if never still
     monkeypatch.setattr(session_module, "AUTOSAVE_AT_MOST", 0.3)
-    busy = new_session(BOTS, folder=tmp_path / "bots", bot_delay=0).start()
+    # 283 decisions 4 ms apart at least: >1.1 s of a game never still (with no delay it took
+    # 0.3 s on a fast machine, one AUTOSAVE_AT_MOST: a single write)
+    busy = new_session(BOTS, folder=tmp_path / "bots", bot_delay=0.004).start()
     try:
-        deadline = time.monotonic() + 5  # the computers' game lasts ~1 s; still once over, not before
+        deadline = time.monotonic() + 8  # still once over, not before
         while len(writes) < 2 and time.monotonic() < deadline:
             time.sleep(0.01)
         assert len(writes) >= 2 and all(b[0] - a[0] >= 0.25 for a, b in itertools.pairwise(writes))
