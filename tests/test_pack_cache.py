@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 
 from nctui.content import cache
-from nctui.content.loader import PACKS_DIR, ContentError, load_pack
+from nctui.content import loader
+from nctui.content.loader import FILES, PACKS_DIR, ContentError, load_pack
+from nctui.safeio import stamp_name
 
 
 @pytest.fixture
@@ -24,7 +26,9 @@ def cache_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_a_cached_pack_equals_the_loaded_one(cache_folder: Path) -> None:
     fresh = load_pack(PACKS_DIR / "base")
     first = load_pack(PACKS_DIR / "base", cached=True)  # fills the cache
-    assert [p.name for p in cache_folder.iterdir()] == [f"{cache.key(fresh.digest)}.pickle"]
+    key = cache.pack_stamp(PACKS_DIR / "base", FILES)
+    assert key is not None and str((PACKS_DIR / "base" / "cards.toml").resolve()) in key
+    assert [p.name for p in cache_folder.iterdir()] == [stamp_name("pack-", key)]
     again = load_pack(PACKS_DIR / "base", cached=True)  # from the cache
     assert first == fresh and again == fresh
 
@@ -38,6 +42,37 @@ def test_the_cache_is_used(cache_folder: Path, monkeypatch: pytest.MonkeyPatch) 
 
     monkeypatch.setattr(validate, "validate", refuse)
     load_pack(PACKS_DIR / "base", cached=True)
+
+
+def test_a_hit_reads_and_hashes_no_pack_file(cache_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Start-up looks at the files' sizes and times only: the digest saves record comes from the
+    entry, taken when the files were validated."""
+    fresh = load_pack(PACKS_DIR / "base")
+    load_pack(PACKS_DIR / "base", cached=True)
+    import hashlib
+
+    def refuse(*args: object) -> None:
+        raise AssertionError("a pack file read or hashed on a hit")
+
+    monkeypatch.setattr(loader, "_read", refuse)
+    monkeypatch.setattr(hashlib, "sha256", refuse)
+    again = load_pack(PACKS_DIR / "base", cached=True)
+    assert again == fresh and again.digest == fresh.digest
+
+
+def test_an_entry_made_for_another_stamp_is_not_used(cache_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fresh = load_pack(PACKS_DIR / "base", cached=True)
+    (entry,) = cache_folder.iterdir()
+    key = cache.pack_stamp(PACKS_DIR / "base", FILES)
+    assert key is not None
+    entry.write_bytes(pickle.dumps((key.replace("\t", " ", 1), fresh)))
+    checked = []
+    import nctui.content.validate as validate
+
+    real = validate.validate
+    monkeypatch.setattr(validate, "validate", lambda pack: checked.append(pack) or real(pack))
+    assert load_pack(PACKS_DIR / "base", cached=True) == fresh
+    assert checked, "an entry of another stamp was used"
 
 
 @pytest.mark.parametrize("garbage", [b"", b"\x93\x01\x02", b"\xc1not a pickle", b"\x80\x05\x95",
@@ -55,6 +90,20 @@ def test_changed_files_never_meet_an_old_entry(cache_folder: Path, tmp_path: Pat
     load_pack(folder, cached=True)
     cards = folder / "cards.toml"
     cards.write_text(cards.read_text().replace("[[", "[[[", 1))  # now broken
+    with pytest.raises(ContentError):
+        load_pack(folder, cached=True)
+
+
+def test_a_file_rewritten_with_the_same_size_never_meets_an_old_entry(cache_folder: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "pack"
+    shutil.copytree(PACKS_DIR / "base", folder)
+    load_pack(folder, cached=True)
+    cards = folder / "cards.toml"
+    before = cards.stat()
+    text = cards.read_text()
+    cards.write_text(text.replace("[[", "[x", 1))  # the same size, now broken
+    os.utime(cards, ns=(before.st_atime_ns, before.st_mtime_ns + 1))  # a nanosecond later
+    assert cards.stat().st_size == before.st_size
     with pytest.raises(ContentError):
         load_pack(folder, cached=True)
 

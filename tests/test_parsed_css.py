@@ -64,6 +64,19 @@ def test_a_bad_css_cache_is_ignored_and_the_css_parsed(shared, tmp_path, content
     assert parsed_css._fresh > 0
 
 
+def test_a_css_cache_kept_for_another_stamp_is_not_read(shared, monkeypatch, tmp_path):
+    """Kept by another version (of nctui, of Python, of Textual's files): the name may be the
+    same, the stamp inside is not."""
+    path = tmp_path / "css.pickle"
+    _screen_text(tmp_path)
+    assert parsed_css.save_parsed_css(path)
+    parsed_css._parsed.clear()
+    with monkeypatch.context() as other:
+        other.setattr(parsed_css, "__version__", parsed_css.__version__ + "-other")
+        assert parsed_css.load_parsed_css(path) == 0
+    assert parsed_css.load_parsed_css(path) > 0
+
+
 def test_the_css_cache_is_named_by_the_versions(monkeypatch, tmp_path):
     monkeypatch.setenv("NCTUI_CACHE_DIR", str(tmp_path))
     name = parsed_css.cache_file()

@@ -7,7 +7,6 @@ checks references (symbols, actions, Night spaces, suits) and the counts the rul
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -169,6 +168,18 @@ def load_pack(folder: Path | str, *, cached: bool = False) -> Pack:
     """Read, decode and validate the pack in ``folder``; with ``cached``, a pack validated
     before from the same files comes from the cache (``content.cache``) instead."""
     folder = Path(folder)
+    if cached:
+        from . import cache
+
+        pack_stamp = cache.pack_stamp(folder, FILES)
+        pack = cache.load(pack_stamp) if pack_stamp is not None else None
+        if pack is None:
+            pack = load_pack(folder)
+            if pack_stamp is not None:
+                cache.store(pack_stamp, pack)
+        return pack
+    import hashlib  # here, not at the top: a start-up that finds its pack cached hashes nothing
+
     raws: dict[str, bytes] = {}
     digest = hashlib.sha256()
     for name in FILES:
@@ -177,14 +188,6 @@ def load_pack(folder: Path | str, *, cached: bool = False) -> Pack:
             raise ContentError(name, "(file)", f"missing from pack folder {folder}")
         raws[name] = _read(path)
         digest.update(name.encode() + b"\0" + raws[name])
-    if cached:
-        from . import cache
-
-        pack = cache.load(digest.hexdigest())
-        if pack is None:
-            pack = load_pack(folder)
-            cache.store(pack)
-        return pack
     parts: dict[str, Any] = {attr: _decode(name, raws[name], typ) for name, (attr, typ) in FILES.items()}
     sides = tuple(_grid(side, "board.toml") for side in parts["board"].sides)
     pack = Pack(**parts, sides=sides, digest=digest.hexdigest())

@@ -3,7 +3,6 @@ computer players and its words, behind the protocol the store, saves, session an
 
 from __future__ import annotations
 
-import hashlib
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -124,6 +123,8 @@ class NightmareCathedral:
     def digest(self, state: GameState) -> str:
         """sha256 of the state's canonical msgpack bytes (struct fields in definition order; sets
         and dict keys sorted, so equal states give equal digests)."""
+        import hashlib  # here: a start-up needs no digest, and hashlib's import costs ~4 M instructions
+
         return hashlib.sha256(msgspec.msgpack.encode(state, order="deterministic")).hexdigest()
 
     def content_digest(self, config: GameConfig) -> str:

@@ -11,16 +11,16 @@ A terminal app started on its own (`nctui play`) parses them once per run: ~20 m
 from running the app to its first frame. ``load_parsed_css`` reads the rule sets the last run
 kept (a pickle, read back in ~5 ms) and ``save_parsed_css`` keeps those this run used, when it
 had to parse any (the app saves them once it has settled, and again as it ends if it parsed
-more). The file is named by nctui's and Python's versions and Textual's files, and each rule set by its
-source: a changed stylesheet is parsed afresh. The file is written and read only by the user's
-own nctui in the user's own cache folder (as Python's ``.pyc`` files are), and read only if the
-user owns it and no one else may write it; anything wrong with it (missing, unreadable, another
-format, another owner) means parsing, never an error.
+more). The file holds the stamp it was made for (nctui's and Python's versions, Textual's
+files), and each rule set is kept by its source: a changed stylesheet is parsed afresh. The
+file is written and read only by the user's own nctui in the user's own cache folder (as
+Python's ``.pyc`` files are), and read only if the user owns it and no one else may write it;
+anything wrong with it (missing, unreadable, another format or stamp, another owner) means
+parsing, never an error.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import pickle
 import sys
@@ -35,11 +35,11 @@ from textual.css.model import RuleSet
 from textual.css.stylesheet import Stylesheet
 
 from .. import __version__
-from ..safeio import read_own
+from ..safeio import read_own, stamp, stamp_name
 
 LIMIT = 1024  # sources kept (a theme change adds a set); past it the cache starts again
 MAX_BYTES = 4 * 1024 * 1024  # a cache file larger than this is not read
-FORMAT = 2  # of the cache file: its keys
+FORMAT = 3  # of the cache file: (its stamp, its rule sets by key)
 _parsed: dict[tuple[Any, ...], list[RuleSet]] = {}
 _used: set[tuple[Any, ...]] = set()  # the sources this process asked for
 _fresh = 0  # sources this process had to parse
@@ -93,33 +93,40 @@ def parsed_sources() -> int:
     return len(_parsed)
 
 
-def cache_file() -> Path | None:
-    """Where `nctui play` keeps parsed CSS: the user's cache folder (``content.cache``), named by
-    nctui's and Python's versions and Textual's installation: the files of the parsed rule sets'
-    classes, their times and sizes (``textual.__version__`` reads the package's metadata: ~20 ms).
-    None when Textual's files cannot be looked at (then nothing is kept)."""
-    from ..content.cache import cache_dir
-
-    h = hashlib.sha256(f"{FORMAT} {__version__} {sys.version}".encode())
+def _stamp() -> str | None:
+    """What the kept rule sets are valid for (``safeio.stamp``): the cache's format, nctui's and
+    Python's versions, and the files of the parsed rule sets' classes, their times and sizes
+    (``textual.__version__`` reads the package's metadata: ~20 ms). None when Textual's files
+    cannot be looked at."""
     try:
-        for module in (textual, textual_model, textual_styles):
-            st = os.stat(module.__file__ or "")
-            h.update(f"{module.__file__} {st.st_mtime_ns} {st.st_size}".encode())
+        return stamp([m.__file__ or "" for m in (textual, textual_model, textual_styles)],
+                     f"{FORMAT} {__version__} {sys.version}")
     except OSError:
         return None
-    return cache_dir() / f"css-{h.hexdigest()[:16]}.pickle"
+
+
+def cache_file() -> Path | None:
+    """Where `nctui play` keeps parsed CSS: the user's cache folder (``content.cache``), a name
+    for this stamp (``_stamp``); None when Textual's files cannot be looked at (then nothing is
+    kept)."""
+    from ..content.cache import cache_dir
+
+    key = _stamp()
+    return None if key is None else cache_dir() / stamp_name("css-", key)
 
 
 def load_parsed_css(path: Path | None) -> int:
     """Share the rule sets kept in ``path`` (``save_parsed_css``); how many sources it held
-    (0 for a missing or bad file: those sources are parsed as they are needed)."""
+    (0 for a missing or bad file, or one kept for another stamp: those sources are parsed as
+    they are needed)."""
     if path is None:
         return 0
     try:
-        kept = pickle.loads(read_own(path, MAX_BYTES))
+        key, kept = pickle.loads(read_own(path, MAX_BYTES))
     except Exception:  # noqa: BLE001 - a cache: anything wrong with it means parsing again
         return 0
-    if not isinstance(kept, dict) or not all(isinstance(k, tuple) and isinstance(v, list) for k, v in kept.items()):
+    if key != _stamp() or not isinstance(kept, dict) or not all(
+            isinstance(k, tuple) and isinstance(v, list) for k, v in kept.items()):
         return 0
     _parsed.update(kept)
     return len(kept)
@@ -137,7 +144,7 @@ def save_parsed_css(path: Path | None) -> bool:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".css-", suffix=".tmp")
         try:
             with os.fdopen(fd, "wb") as f:
-                pickle.dump(used, f, protocol=pickle.HIGHEST_PROTOCOL)
+                pickle.dump((_stamp(), used), f, protocol=pickle.HIGHEST_PROTOCOL)
             os.replace(tmp, path)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
