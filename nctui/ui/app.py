@@ -173,7 +173,10 @@ class NctuiApp(App[None]):
         self._catch_hang_up(True)
         self.set_interval(collector.LOOK_EVERY, self._collect_while_waiting)
         if self.game is not None:
-            self.game.start()
+            # Its computer players and autosave once the game is drawn: the first autosave
+            # (0.15 s after the session began) encoded and wrote the game on another thread
+            # while the first frame was being drawn, on a slow start or machine.
+            self.call_after_refresh(self.game.start)
         elif self.open_tutorial:
             self.call_after_refresh(self.start_tutorial)
         if self.css_cache is not None:  # once the first screen has settled (a killed app keeps it too)
