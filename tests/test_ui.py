@@ -123,6 +123,33 @@ def test_quit_autosaves_and_exits(tmp_path):
     assert said and said[0].startswith(f"Game saved to {path}.")  # the quit message is true
 
 
+def test_the_sessions_computer_players_and_autosave_start_once_the_game_is_drawn(tmp_path, monkeypatch):
+    """Their threads (the first autosave is due 0.15 s after the session began) do not share
+    the interpreter with the drawing of the first frame; computer seats then play at once."""
+    from nctui.session.session import Session
+
+    frames_before_start: list[float] = []
+    real_start = Session.start
+
+    def start(session: Session) -> Session:
+        frames_before_start.append(app._drawn_at)  # when the last frame was drawn, 0.0 before any
+        return real_start(session)
+
+    monkeypatch.setattr(Session, "start", start)
+    app = create_app(GameConfig(players=2, seats=("bot", "bot"), seed=42), save_dir=tmp_path, bot_delay=0)
+
+    async def go():
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(100):
+                await pilot.pause(0.02)
+                if app.game.store.revision > 0:
+                    break
+            assert len(frames_before_start) == 1 and frames_before_start[0] > 0.0
+            assert app.game.store.revision > 0  # the computer seats played
+
+    run(go())
+
+
 def test_quit_saves_to_nctui_save_dir(tmp_path, monkeypatch):
     monkeypatch.setenv("NCTUI_SAVE_DIR", str(tmp_path / "env"))
 
