@@ -17,8 +17,6 @@ Every problem reading a save raises ``SaveError`` with one sentence naming the f
 never writes anything, never follows a FIFO or device, never reads more than ``MAX_BYTES``.
 """
 
-from __future__ import annotations
-
 import datetime as dt
 import os
 import re

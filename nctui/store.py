@@ -13,8 +13,6 @@ The store is written against the ``Game`` protocol (``session.protocol``); Night
 is the default game, and every companion game uses the same store.
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable
 from typing import Any, Literal, NamedTuple, Protocol
 
@@ -80,7 +78,7 @@ class UndoPolicy(Protocol):
 
     name: str
 
-    def refusal(self, store: Store, seat: int | None, target: int) -> str:
+    def refusal(self, store: "Store", seat: int | None, target: int) -> str:
         """Why going back to ``target`` is refused, or "" when it is allowed."""
 
 
@@ -89,7 +87,7 @@ class PracticePolicy:
 
     name = "practice"
 
-    def refusal(self, store: Store, seat: int | None, target: int) -> str:
+    def refusal(self, store: "Store", seat: int | None, target: int) -> str:
         return ""
 
 
@@ -100,7 +98,7 @@ class StrictPolicy:
 
     name = "strict"
 
-    def refusal(self, store: Store, seat: int | None, target: int) -> str:
+    def refusal(self, store: "Store", seat: int | None, target: int) -> str:
         if seat is None:
             return "strict undo: say which seat is asking"
         for i in range(store.state_id, target, -1):

@@ -8,8 +8,6 @@ events say is used: a card played face down stays unnamed until its reveal, unle
 played it (the events are already redacted for the viewer).
 """
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from typing import Literal, NamedTuple, get_args
 

@@ -1,7 +1,5 @@
 """Card lookups: Action cards in a player's display, and every kind of card by id, typed."""
 
-from __future__ import annotations
-
 from functools import lru_cache
 from typing import NamedTuple
 

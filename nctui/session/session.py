@@ -11,8 +11,6 @@ takes back only their own decisions since the last reveal of hidden information,
 or another seat's decision); solo and practice games undo and redo anything.
 """
 
-from __future__ import annotations
-
 import threading
 import time
 from collections.abc import Callable
@@ -98,7 +96,7 @@ class Session:
 
     # -- life --------------------------------------------------------------------------------------
 
-    def start(self) -> Session:
+    def start(self) -> "Session":
         """Start the computer players' and the autosave's threads; returns the session."""
         if not self._threads:
             self._threads = [threading.Thread(target=self._computer_loop, name="nctui-computer", daemon=True)]

@@ -5,8 +5,6 @@ here words a rule of its own. ``entries`` lists the cards a viewer may look at, 
 ``CardEntry`` (a title and the lines of the whole card), for the inspector to browse.
 """
 
-from __future__ import annotations
-
 from functools import lru_cache
 from typing import NamedTuple
 

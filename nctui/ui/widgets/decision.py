@@ -6,8 +6,6 @@ Enter (or a click) picks the highlighted option. Choosing posts ``DecisionPanel.
 screen decides what that means. The panel holds only what it is given and its highlight.
 """
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 from rich.style import Style

@@ -11,8 +11,6 @@ panels' are (``DrawnByLine``): through Textual's ``Content`` it cost 4.5 ms of t
 first frame at 120x40.
 """
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 from rich.style import Style
