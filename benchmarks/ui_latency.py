@@ -106,9 +106,13 @@ class Child:
 
     def read_until_quiet(self, quiet: float, limit: float) -> None:
         """Read output until a frame has come and then no output for ``quiet`` seconds (or
-        ``limit`` seconds pass)."""
+        ``limit`` seconds pass). A frame has come at the end of synchronized output or once the
+        last row is drawn: a first frame drawn before the terminal's answer about synchronized
+        output was read has no end mark (see ``frames``), and waiting for a later frame's mark
+        counted the kept screens' set-up 1.5 s later (a pointer shape written) as settling."""
         deadline = time.perf_counter() + limit
         framed = False
+        last_row = f"\x1b[{self.size[1]};1H".encode()
         while time.perf_counter() < deadline:
             ready, _, _ = select.select([self.master], [], [], quiet if framed else deadline - time.perf_counter())
             if not ready:
@@ -125,7 +129,7 @@ class Child:
             self.chunks.append((now, data))
             if SYNC_QUERY in self._tail + data:  # answer as a terminal with synchronized output
                 os.write(self.master, SYNC_REPLY)
-            framed = framed or SYNC_END in self._tail + data
+            framed = framed or SYNC_END in self._tail + data or last_row in self._tail + data
             self._tail = data[-16:]
 
     def send(self, keys: bytes) -> tuple[float, int]:
