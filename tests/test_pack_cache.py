@@ -10,8 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from nctui.content import cache
-from nctui.content import loader
+from nctui.content import cache, loader
 from nctui.content.loader import FILES, PACKS_DIR, ContentError, load_pack
 from nctui.safeio import stamp_name
 
