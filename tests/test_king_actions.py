@@ -215,7 +215,25 @@ def test_fortify_builds_in_fewest_levels_then_fewest_of_yours(state, monkeypatch
     assert removed == ["salt-spire", "choir-of-teeth"]  # tie 3-3: the Fortress; then 3 > 2
     built = [e.area for e in ev if e.kind == "king_fort_level"]
     assert built == ["mirror-dunes", "choir-of-teeth"]  # 0 levels: fewer of yours; then fewest levels
+    levels = {e.area: e.levels for e in ev if e.kind == "king_fort_level"}
+    assert levels == {a: board.area(s, a).fort_levels for a in built} and all(n >= 1 for n in levels.values())
     assert kinds(ev).count("king_removes") == 2
+
+
+def test_two_fort_levels_built_in_one_area_read_apart(state, monkeypatch):
+    """The King's turn panel lists each step: the second level in the same area says so."""
+    from nctui.describe import describe_event
+
+    die(monkeypatch, 4)  # Power 1, die 4: remove 2, build 2
+    only = next(a for a in ka.controlled(state))
+    monkeypatch.setattr(ka, "controlled", lambda s: (only,))  # both levels go to the same area
+    ev = []
+    s = ka.perform_king_action(state, "fortify", 1, ev)
+    built = [e for e in ev if e.kind == "king_fort_level"]
+    assert [e.area for e in built] == [only, only]
+    assert [e.levels for e in built] == [board.area(state, only).fort_levels + 1, board.area(s, only).fort_levels]
+    first, second = (describe_event(e, s) for e in built)
+    assert first != second and second.endswith(f"(now {board.area(s, only).fort_levels})")
 
 
 def test_fortify_draws_cards_into_its_hand(state, monkeypatch):

@@ -386,8 +386,8 @@ def _king_rules(e: Event, s: GameState, w: Words, who: str) -> str:
             return f"The King's {'higher' if higher else 'lower'} marker climbs {plural(n, 'step')}"
         case E.KingNoFort():
             return "The King has nowhere to build a Fort level"
-        case E.KingFortLevel(area=area):
-            return f"The King builds a Fort level in {w.area(area)}"
+        case E.KingFortLevel(area=area, levels=n):
+            return f"The King builds a Fort level in {w.area(area)} (now {n})"
         case E.KingNothingToDevour():
             return "There is no unit for the King to devour"
         case E.KingFortifyToManeuver():

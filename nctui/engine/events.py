@@ -657,6 +657,7 @@ class KingNoFort(Event, tag="king_no_fort"):
 
 class KingFortLevel(Event, tag="king_fort_level"):
     area: str
+    levels: int  # the Fort's levels now (two built in one area read apart)
 
 
 class KingNothingToDevour(Event, tag="king_nothing_to_devour"):

@@ -294,7 +294,7 @@ def build_fort_level(state: GameState, ev: Events) -> GameState:
     area, state = _pick(state, pool, [lambda a: a.fort_levels, lambda a: a.followers[1 - seat]],
                         "fort", ev)
     state = units.add_fort_level(state, seat, area)
-    ev.append(E.KingFortLevel(seat=seat, area=area))
+    ev.append(E.KingFortLevel(seat=seat, area=area, levels=board.area(state, area).fort_levels))
     return state
 
 
