@@ -23,13 +23,13 @@ import time
 from pathlib import Path
 
 from nctui.engine import GameConfig
-from nctui.net.client import HostLink, RemoteGame
-from nctui.net.host import Host
-from nctui.net.protocol import JoinSeat
-from nctui.net.rooms import Rooms
-from nctui.net.store_sqlite import SqliteRoomStore
-from nctui.session.session import Session
-from nctui.store import Store
+from nctui.platform.net.client import HostLink, RemoteGame
+from nctui.platform.net.host import Host
+from nctui.platform.net.protocol import JoinSeat
+from nctui.platform.net.rooms import Rooms
+from nctui.platform.net.store_sqlite import SqliteRoomStore
+from nctui.platform.session import Session
+from nctui.platform.store import Store
 
 STEP = 10.0  # seconds one decision may take before the run stops
 

@@ -13,8 +13,8 @@ from typing import Any
 
 import asyncssh
 
-from nctui.net.limits import Limits
-from nctui.net.serve import ServeOptions, serve
+from nctui.platform.net.limits import Limits
+from nctui.platform.net.serve import ServeOptions, serve
 
 # What the first frame shows: the name prompt of a person's first visit, the bare app's one line.
 FIRST_FRAME = {"nctui": b"What name should", "bare": b"bare Textual app"}
@@ -99,7 +99,7 @@ def children(pid: int) -> list[int]:
 
 def fork_servers() -> list[int]:
     """This process's fork servers (the serve running on this loop started them)."""
-    return [p for p in children(os.getpid()) if b"nctui.net.forkserver" in _cmdline(p)]
+    return [p for p in children(os.getpid()) if b"nctui.platform.net.forkserver" in _cmdline(p)]
 
 
 def _cmdline(pid: int) -> bytes:

@@ -40,9 +40,9 @@ t_import = time.perf_counter()
 from textual.app import App, ComposeResult  # noqa: E402
 from textual.widgets import Footer, Header, Static  # noqa: E402
 
-from nctui import saves  # noqa: E402
 from nctui.engine import GameConfig, actions as A, player_view  # noqa: E402
-from nctui.store import Store  # noqa: E402
+from nctui.platform import saves  # noqa: E402
+from nctui.platform.store import Store  # noqa: E402
 from nctui.ui.app import GameScreen, create_app  # noqa: E402
 from nctui.ui.screens.handoff import HandoffScreen  # noqa: E402
 from nctui.ui.widgets.decision import DecisionPanel  # noqa: E402

@@ -1,3 +1,3 @@
-from nctui.cli import main
+from .cli import main
 
 raise SystemExit(main())

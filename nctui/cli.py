@@ -18,7 +18,7 @@ from . import __version__, cli_saves, cli_serve
 
 if TYPE_CHECKING:  # for annotations only: the commands import what they use when they run
     from .engine.config import GameConfig, SeatKind
-    from .session.session import Session
+    from .platform.session import Session
 
 SEAT_KINDS: tuple[SeatKind, ...] = ("human", "bot")
 HUMAN: SeatKind = "human"
@@ -369,8 +369,8 @@ def _simulate_companion(parser: argparse.ArgumentParser, args: argparse.Namespac
     """``nctui simulate --game ID``: whole games of a companion game between computer players."""
     import msgspec
 
-    from . import playout
-    from .session.games import game_named
+    from .platform import runner as playout
+    from .platform.registry import game_named
 
     game: Any = game_named(args.game)
     if game is None or not hasattr(game, "computer_game"):
@@ -457,8 +457,8 @@ def _seat_kinds(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tu
 
 def _saved_game(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Session:
     """The game of ``--load FILE`` or ``--continue`` (the unfinished game played last)."""
-    from . import saves
-    from .session.session import SessionError, open_session
+    from .platform import saves
+    from .platform.session import SessionError, open_session
     from .ui.app import BOT_DELAY
 
     saves.tidy(args.save_dir)
@@ -475,8 +475,8 @@ def _saved_game(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Se
 
 def _scenario_game(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Session:
     """The practice game of ``--scenario FILE``."""
+    from .platform.session import SessionError, scenario_session
     from .scenarios import ScenarioError
-    from .session.session import SessionError, scenario_session
     from .ui.app import BOT_DELAY
 
     try:

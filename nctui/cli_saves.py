@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
-    from . import saves
+    from .platform import saves
 
 T = TypeVar("T")
 
@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _list(folder: str | None, *, as_json: bool, check: bool) -> int:
-    from . import saves
+    from .platform import saves
     games = saves.list_games(folder)
     if check:
         games = [g._replace(problem=g.problem or saves.problem(g.path)) for g in _progress(games, "checking")]
@@ -66,7 +66,7 @@ def _list(folder: str | None, *, as_json: bool, check: bool) -> int:
 
 
 def _record(g: saves.Listing) -> dict[str, object]:
-    from . import saves
+    from .platform import saves
 
     s = g.summary
     return {
@@ -79,7 +79,7 @@ def _record(g: saves.Listing) -> dict[str, object]:
 
 def _line(g: saves.Listing) -> str:
     """One line per save, whatever its file is called and its summary says."""
-    from .saves import one_line
+    from .platform.saves import one_line
 
     s = g.summary
     path = one_line(str(g.path))
@@ -92,7 +92,7 @@ def _line(g: saves.Listing) -> str:
 
 
 def _check(files: list[Path]) -> int:
-    from . import saves
+    from .platform import saves
 
     bad = 0
     for path in files:  # each file's line is the progress

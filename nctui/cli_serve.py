@@ -57,7 +57,7 @@ def add_parser(make: Callable[..., argparse.ArgumentParser | None]) -> None:
         epilog="Example: nctui serve --host 0.0.0.0 --authorized-keys ~/friends.pub  (then: ssh -p 2222 YOUR-HOST)")
     if p is None:
         return
-    from .net.limits import Limits
+    from .platform.net.limits import Limits
 
     d = Limits()
     p.add_argument("--host", default="127.0.0.1",
@@ -85,8 +85,8 @@ def add_parser(make: Callable[..., argparse.ArgumentParser | None]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .net import serve
-    from .net.limits import Limits
+    from .platform.net import serve
+    from .platform.net.limits import Limits
 
     limits = Limits(max_sessions=args.max_sessions, max_per_peer=args.max_per_peer, idle_timeout=args.idle_timeout,
                     max_buffer=args.max_buffer, login_timeout=args.login_timeout or 30.0)

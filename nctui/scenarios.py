@@ -22,7 +22,7 @@ import msgspec
 from msgspec.structs import replace
 
 from .content.loader import ContentError, Pack, get_pack
-from .engine import board, cards as cards_of, flow, king, limbo, rng, setup, solo, turn
+from .engine import board, cards as cards_of, flow, king, limbo, setup, solo, turn
 from .engine.config import COLOURS, GameConfig, SeatKind, check_config
 from .engine.events import Event
 from .engine.invariants import violations
@@ -41,7 +41,8 @@ from .engine.state import (
     PlayerState,
 )
 from .engine.work import NextReaction
-from .safeio import BadInput, check_depth, read_bounded
+from .platform import rng
+from .platform.safeio import BadInput, check_depth, read_bounded
 from .scenario_state import state_from_table
 
 SUPPORTED_DECISIONS = ("choose_day", "react")

@@ -25,7 +25,7 @@ from nctui.engine import (
 from nctui.engine.actions import Action
 from nctui.engine.state import AreaState
 from nctui.engine.work import ActionDone, ReactionDone
-from nctui.store import Store
+from nctui.platform.store import Store
 
 
 def config(players: int = 2, seed: int = 0, **kw) -> GameConfig:
@@ -178,7 +178,7 @@ async def settle(pilot: Any, condition: Callable[[], bool], wait: float = 20.0) 
 def companion_app(tmp_path: Any, game: Any = None, config: Any = None) -> Any:
     """The app for a companion game's ``config`` (None: the title screen), its notifications
     recorded in ``app.seen``, computer players without delay."""
-    from nctui.session.session import new_session
+    from nctui.platform.session import new_session
     from nctui.ui.app import create_app
 
     session = None if config is None else new_session(config, game=game, folder=tmp_path)

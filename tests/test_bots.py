@@ -12,8 +12,7 @@ from nctui.engine import actions as A, apply, board, legal_actions, new_game, pl
 from nctui.engine.invariants import violations
 from nctui.engine.ops import set_player
 from nctui.simulate import make_config
-
-from .helpers import config, through_setup
+from tests.helpers import config, through_setup
 
 
 def _play(bot_type, players: int, seed: int):

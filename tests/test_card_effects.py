@@ -19,9 +19,8 @@ from nctui.content.loader import get_pack
 from nctui.engine import apply, legal_actions, new_game, units, work as W
 from nctui.engine.invariants import violations
 from nctui.engine.ops import set_player
-
-from . import helpers as H
-from .helpers import config, through_setup
+from tests import helpers as H
+from tests.helpers import config, through_setup
 
 PACK = get_pack("base")
 

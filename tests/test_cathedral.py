@@ -13,9 +13,8 @@ from nctui.engine import IllegalAction, actions as A, apply, cathedral, legal_ac
 from nctui.engine.invariants import violations
 from nctui.engine.state import GameState
 from nctui.engine.work import NextReaction
-
-from . import helpers as H
-from .helpers import auto, config, first_turn, through_setup
+from tests import helpers as H
+from tests.helpers import auto, config, first_turn, through_setup
 
 TRACK = tuple(sp.piece for sp in get_pack("base").tracks.cathedral)
 

@@ -236,9 +236,9 @@ def test_play_options(started, tmp_path):
 
 
 def test_play_continue_and_load(started, tmp_path, capsys, monkeypatch):
-    from nctui import saves
     from nctui.engine import GameConfig
-    from nctui.session.session import Session, new_session
+    from nctui.platform import saves
+    from nctui.platform.session import Session, new_session
 
     monkeypatch.setenv(saves.ENV_DIR, str(tmp_path / "default"))  # never the user's own save folder
     assert main(["play", "--continue", "--save-dir", str(tmp_path)]) == 2
@@ -275,7 +275,7 @@ def test_play_continue_and_load(started, tmp_path, capsys, monkeypatch):
 def test_play_continue_offers_the_newest_unfinished_game(started, tmp_path, capsys):
     import os
 
-    from nctui import saves
+    from nctui.platform import saves
 
     unfinished = _unfinished_autosave(tmp_path, "aaaaaaaaaaaa")
     finished = _finished_autosave(tmp_path, "bbbbbbbbbbbb")
@@ -332,8 +332,8 @@ def test_empty_option_values_are_errors_not_defaults(argv, option, words, starte
 
 
 def _unfinished_autosave(folder, game_id: str, seed: int = 1):
-    from nctui import saves
-    from nctui.store import Store
+    from nctui.platform import saves
+    from nctui.platform.store import Store
     from tests.helpers import human_config, store_moves
 
     store = Store(human_config(seed=seed))
@@ -342,9 +342,9 @@ def _unfinished_autosave(folder, game_id: str, seed: int = 1):
 
 
 def _finished_autosave(folder, game_id: str):
-    from nctui import saves
     from nctui.engine import GameConfig
-    from nctui.store import Store
+    from nctui.platform import saves
+    from nctui.platform.store import Store
     from tests.helpers import store_moves
 
     store = Store(GameConfig(players=2, seats=("bot", "bot"), seed=4))
@@ -359,8 +359,8 @@ def save_folder(tmp_path):
     written in that order (newest last)."""
     import os
 
-    from nctui import saves
-    from nctui.store import Store
+    from nctui.platform import saves
+    from nctui.platform.store import Store
     from tests.helpers import human_config, store_moves
 
     files = {"unfinished": _unfinished_autosave(tmp_path, "aaaaaaaaaaaa"),

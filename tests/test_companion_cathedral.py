@@ -9,7 +9,6 @@ import msgspec
 import pytest
 from msgspec.structs import replace
 
-from nctui import saves
 from nctui.companions.cathedral import pieces, rules
 from nctui.companions.cathedral.bots import GreedyBot, RandomBot, StrongBot
 from nctui.companions.cathedral.pieces import CATHEDRAL, DARK, FULL, LIGHT
@@ -25,9 +24,10 @@ from nctui.companions.cathedral.state import (
     Place,
     SeriesOver,
 )
-from nctui.session.games import CATHEDRAL as GAME
-from nctui.session.session import new_session
-from nctui.store import Store
+from nctui.platform import saves
+from nctui.platform.registry import CATHEDRAL as GAME
+from nctui.platform.session import new_session
+from nctui.platform.store import Store
 
 
 def bit(row: int, col: int) -> int:

@@ -8,10 +8,10 @@ import asyncio
 
 import pytest
 
-from nctui import saves
 from nctui.companions.cathedral.pieces import CATHEDRAL
 from nctui.companions.cathedral.state import CathedralConfig, CathedralState
-from nctui.session.games import CATHEDRAL as GAME
+from nctui.platform import saves
+from nctui.platform.registry import CATHEDRAL as GAME
 from nctui.ui.companions.cathedral import CathedralScreen
 from nctui.ui.companions.new_game import CompanionNewScreen
 from tests.helpers import companion_app, settle

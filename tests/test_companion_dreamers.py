@@ -303,9 +303,9 @@ def test_the_nightmare_of_temptation_takes_doubles_of_its_colour_and_tempts_deep
 
 
 def test_strict_undo_stops_at_a_draw_and_a_replayed_roll_is_the_same(tmp_path) -> None:
-    from nctui.session.games import DREAMERS
-    from nctui.session.session import new_session
-    from nctui.store import StoreError
+    from nctui.platform.registry import DREAMERS
+    from nctui.platform.session import new_session
+    from nctui.platform.store import StoreError
 
     session = new_session(DreamersConfig(seats=("human", "human"), levels=("gambler", "gambler"), seed=7),
                           game=DREAMERS, folder=tmp_path, autosave=False)

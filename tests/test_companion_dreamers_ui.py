@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from nctui.companions.dreamers.state import DreamersConfig
-from nctui.session.games import DREAMERS
+from nctui.platform.registry import DREAMERS
 from nctui.ui.companions.dreamers import DreamersScreen
 from nctui.ui.companions.new_game import CompanionNewScreen
 from tests.helpers import companion_app, plain, settle

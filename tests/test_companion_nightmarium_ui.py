@@ -10,7 +10,7 @@ import pytest
 
 from nctui.companions.nightmarium.cards import card
 from nctui.companions.nightmarium.state import Draw, NightmariumConfig, Play
-from nctui.session.games import NIGHTMARIUM
+from nctui.platform.registry import NIGHTMARIUM
 from nctui.ui.companions.new_game import CompanionNewScreen
 from nctui.ui.companions.nightmarium import NightmariumScreen
 from tests.helpers import companion_app, plain, settle

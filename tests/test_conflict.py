@@ -14,9 +14,8 @@ from nctui.engine.ops import set_player
 from nctui.engine.state import BASIC_COMBAT, FOLLOWERS, FORT_LEVELS, SHADOWS, AreaState
 from nctui.engine.views import redact
 from nctui.engine.work import ConflictWork, VictoryWork
-
-from . import helpers as H
-from .helpers import but_limbo, config, through_setup
+from tests import helpers as H
+from tests.helpers import but_limbo, config, through_setup
 
 SH = board.SHADOWS_SIDE
 GREEN, BLUE = 0, 1

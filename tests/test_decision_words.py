@@ -22,14 +22,13 @@ from nctui.engine.flow import StepResult, step
 from nctui.engine.futile import effect_nothing, option_nothing
 from nctui.engine.views import redact
 from nctui.engine.work import ChooseWork
+from nctui.platform.store import Store
 from nctui.simulate import make_config
-from nctui.store import Store
 from nctui.ui.app import create_app
 from nctui.ui.screens.handoff import HandoffScreen
 from nctui.ui.widgets.decision import DecisionPanel
 from nctui.ui.widgets.log import GameLog
-
-from . import helpers as H
+from tests import helpers as H
 
 GENERIC = re.compile(r"\bOption \d|\bchoice \d")
 CONFIGS = [

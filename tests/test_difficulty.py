@@ -10,9 +10,8 @@ from msgspec.structs import replace
 from nctui.engine import board, king as kg, king_dreams as kd, new_game, scoring, step, units
 from nctui.engine.config import DIFFICULTY_OPTIONS, DIFFICULTY_PRESETS, EASIER, check_config, difficulty
 from nctui.engine.ops import set_player
-
-from .golden import fingerprint, outcome_of
-from .test_solo_setup import SOLO, solo_setup
+from tests.golden import fingerprint, outcome_of
+from tests.test_solo_setup import SOLO, solo_setup
 
 
 def test_presets_and_ids():

@@ -27,10 +27,9 @@ from nctui.engine.invariants import violations
 from nctui.engine.ops import set_player
 from nctui.engine.state import GameState
 from nctui.engine.work import NextReaction
-
-from . import helpers as H
-from .helpers import config, random_game
-from .test_variable_length import VICTOR, first_turn, window
+from tests import helpers as H
+from tests.helpers import config, random_game
+from tests.test_variable_length import VICTOR, first_turn, window
 
 PACK = get_pack("base")
 SPACES = PACK.tracks.divergent_paths

@@ -23,9 +23,8 @@ from nctui.engine.ops import set_player
 from nctui.engine.scoring import dream_vp, scores
 from nctui.engine.state import FOLLOWERS, FORT_LEVELS, SHADOWS, GameState
 from nctui.engine.work import DreamWork, ReactionDone
-
-from . import helpers as H
-from .helpers import config, empty_areas, through_setup
+from tests import helpers as H
+from tests.helpers import config, empty_areas, through_setup
 
 # The small board side (2 players); Marked Areas (eye): W and BONE.
 W, BELL, ASH = "weeping-orchard", "bell-hollow", "ash-nave"  # eye, moon, flame

@@ -26,8 +26,7 @@ from nctui.engine import (
 from nctui.engine.events import HIDDEN
 from nctui.engine.invariants import violations
 from nctui.engine.views import redact
-
-from .helpers import config, play, random_game
+from tests.helpers import config, play, random_game
 
 SEEDS = range(6)
 

@@ -12,9 +12,8 @@ from nctui.engine import board, dreams, new_game, player_view, scoring, units
 from nctui.engine.facts import NO_SIDE, SHADOWS_SIDE, Facts, facts
 from nctui.engine.ops import set_player
 from nctui.engine.views import SPECTATOR
-
-from .helpers import config, empty_areas, play, through_setup
-from .test_secrecy import CONFIGS, _card_ids, _play, known
+from tests.helpers import config, empty_areas, play, through_setup
+from tests.test_secrecy import CONFIGS, _card_ids, _play, known
 
 ASH, BELL, EMBER = "ash-nave", "bell-hollow", "ember-reach"  # areas of the 2-player side
 FIRST_RUNG = "dr1-first-rung"  # own turn: a Ritual marker on space 8

@@ -13,9 +13,8 @@ from nctui.engine.invariants import violations
 from nctui.engine.ops import set_player
 from nctui.engine.state import FOLLOWERS, AreaState
 from nctui.engine.work import ChooseDayWork
-
-from . import helpers as H
-from .test_units import SH, bare, finished, fort, fortress_of, plain_areas, put, run
+from tests import helpers as H
+from tests.test_units import SH, bare, finished, fort, fortress_of, plain_areas, put, run
 
 ME, YOU = 0, 1
 

@@ -13,10 +13,9 @@ from nctui.engine.invariants import violations
 from nctui.engine.ops import set_player
 from nctui.engine.scoring import scores
 from nctui.engine.state import GameState, Score
-
-from . import helpers as H
-from .helpers import auto
-from .test_nightmares import CATHEDRAL, nightmare, opp, pack_with, put, stage2
+from tests import helpers as H
+from tests.helpers import auto
+from tests.test_nightmares import CATHEDRAL, nightmare, opp, pack_with, put, stage2
 
 
 def finish_turn(state: GameState) -> GameState:
@@ -155,7 +154,7 @@ def test_a_game_ended_by_devouring_scores_and_names_its_winners():
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("seed", range(3))
 def test_random_games_reach_stage_2_and_end_with_scores_that_add_up(players, seed):
-    from .helpers import random_game
+    from tests.helpers import random_game
 
     stage2_seen = False
     for state, action in random_game(players, seed):
@@ -173,8 +172,7 @@ def test_random_games_with_a_threshold_of_one_end_by_devouring_after_equal_turns
     """The real Nightmares with a Devoured Units number of 1: the first devoured unit triggers
     the end, and every game still ends with the players' turns equal."""
     from nctui.content.loader import register
-
-    from .helpers import random_game
+    from tests.helpers import random_game
 
     base = get_pack("base")
     low = tuple(replace(c, devoured=(1, 1, 1)) for c in base.cards.nightmares)

@@ -14,8 +14,7 @@ from nctui.engine.invariants import violations
 from nctui.engine.king_state import KING_COMBAT
 from nctui.engine.state import BASIC_COMBAT
 from nctui.engine.work import CombatCardsWork, Fight, KeepWork, KingTuckWork
-
-from .helpers import random_game
+from tests.helpers import random_game
 
 DEV = "Development cards not conserved"
 DREAMS = "Dream cards not conserved"

@@ -9,8 +9,7 @@ from msgspec.structs import replace
 from nctui.engine import board, king as kg, king_actions as ka, king_nightmares as kn, units, work as W
 from nctui.engine.ops import set_player
 from nctui.engine.table import CONTINUATIONS
-
-from .test_solo_setup import solo_setup
+from tests.test_solo_setup import solo_setup
 
 K = 1  # the King's seat
 # after solo_setup: the King holds salt-spire (2 Followers, Fortress, 1 level) and mirror-dunes (2)

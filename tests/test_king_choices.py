@@ -17,10 +17,9 @@ from nctui.engine.invariants import violations
 from nctui.engine.ops import set_player
 from nctui.engine.table import CONTINUATIONS
 from nctui.engine.views import player_view
-
-from . import helpers as H
-from .test_king_actions import K, f, shape
-from .test_solo_setup import SOLO, solo_setup
+from tests import helpers as H
+from tests.test_king_actions import K, f, shape
+from tests.test_solo_setup import SOLO, solo_setup
 
 YOU = 0
 RONDEL = ("ritual", "summon", "fortify", "maneuver", "develop")
@@ -254,8 +253,7 @@ def test_maneuver_tie_still_asks_when_a_follower_can_come_from_another_area(king
 
 def test_a_dream_completed_by_the_maneuvers_cultists_asks_for_its_piece_first(king_turn, monkeypatch):
     from nctui.engine.events import Event
-
-    from .test_solo_modes import VICTOR, yellow_position
+    from tests.test_solo_modes import VICTOR, yellow_position
 
     class ConflictsBegin(Event, tag="test_conflicts"):
         """A marker: the King's conflicts (stubbed) begin."""

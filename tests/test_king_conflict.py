@@ -13,10 +13,9 @@ from nctui.engine.flow import apply, legal_actions
 from nctui.engine.ops import set_player
 from nctui.engine.state import BASIC_COMBAT
 from nctui.engine.work import KingConflicts
-
-from . import helpers as H
-from .helpers import empty_areas
-from .test_solo_setup import solo_setup
+from tests import helpers as H
+from tests.helpers import empty_areas
+from tests.test_solo_setup import solo_setup
 
 SHADOWS = board.SHADOWS_SIDE
 

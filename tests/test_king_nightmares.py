@@ -9,10 +9,9 @@ from nctui.engine import board, king_nightmares as kn
 from nctui.engine.nightmares import location
 from nctui.engine.ops import set_player
 from nctui.engine.work import KingCommand, KingCommandResume
-
-from . import helpers as H
-from .test_king_conflict import shape
-from .test_solo_setup import solo_setup
+from tests import helpers as H
+from tests.test_king_conflict import shape
+from tests.test_solo_setup import solo_setup
 
 SHADOWS = board.SHADOWS_SIDE
 

@@ -13,8 +13,7 @@ from nctui.describe.king_reasons import _FIXED, GENERIC
 from nctui.engine import events as E, new_game
 from nctui.engine.flow import legal_actions, step
 from nctui.ui.screens.king_turn import king_steps
-
-from .test_solo_setup import SOLO
+from tests.test_solo_setup import SOLO
 
 # the kinds whose reason depends on their fields or on the events before them
 READ_IN_CONTEXT = {"king_action", "king_horror_die", "king_area_card", "king_climbs", "king_tucks",

@@ -13,10 +13,9 @@ from nctui.engine import IllegalAction, actions as A, apply, board, legal_action
 from nctui.engine.invariants import violations
 from nctui.engine.ops import set_player
 from nctui.engine.state import Decision
-
-from . import helpers as H
-from .helpers import but_limbo, first_turn, random_game
-from .test_ritual import MOTH, PAID, W, blank, me, pl
+from tests import helpers as H
+from tests.helpers import but_limbo, first_turn, random_game
+from tests.test_ritual import MOTH, PAID, W, blank, me, pl
 
 R1, R3 = A.ReturnFromLimbo(count=1), A.ReturnFromLimbo(count=3)
 
@@ -70,7 +69,7 @@ def test_no_option_without_followers_in_limbo_nor_for_another_seat():
 
 
 def test_never_for_the_king():
-    from .test_solo_setup import solo_setup
+    from tests.test_solo_setup import solo_setup
 
     state = solo_setup()
     king = state.king.seat

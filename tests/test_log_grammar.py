@@ -11,7 +11,7 @@ import pytest
 
 from nctui.describe.events import describe_events
 from nctui.engine import GameConfig
-from nctui.store import Store
+from nctui.platform.store import Store
 
 # Nouns the log counts, singular -> plural (the counted words of every line of the games below).
 NOUNS = {

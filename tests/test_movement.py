@@ -12,9 +12,8 @@ from nctui.engine.ops import set_player
 from nctui.engine.state import FOLLOWERS, FORT_LEVELS, SHADOWS
 from nctui.engine.table import STEPS
 from nctui.engine.work import MoveWork
-
-from . import helpers as H
-from .helpers import config, empty_areas, through_setup
+from tests import helpers as H
+from tests.helpers import config, empty_areas, through_setup
 
 S = board.SHADOWS_SIDE
 # The small board side (2 players): W is adjacent to ASH, BELL and FEN; BELL to ASH and SALT;

@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from nctui.engine import GameConfig
-from nctui.net import protocol as P
-from nctui.net.host import Host
-from nctui.net.rooms import Rooms
-from nctui.net.store_sqlite import SqliteRoomStore
+from nctui.platform.net import protocol as P
+from nctui.platform.net.host import Host
+from nctui.platform.net.rooms import Rooms
+from nctui.platform.net.store_sqlite import SqliteRoomStore
 
 CFG = GameConfig(players=2, seats=("human", "human"), seed=31)
 

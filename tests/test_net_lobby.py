@@ -23,12 +23,12 @@ import pytest
 from textual.widgets import Static
 
 from nctui.engine import GameConfig
-from nctui.net import protocol as P
-from nctui.net.client import HostError, HostLink, LinkNews, RemoteGame
-from nctui.net.client_app import remember_name, remembered_name
-from nctui.net.host import Host
-from nctui.net.rooms import Rooms
-from nctui.net.store_sqlite import SqliteRoomStore
+from nctui.platform.net import protocol as P
+from nctui.platform.net.client import HostError, HostLink, LinkNews, RemoteGame
+from nctui.platform.net.client_app import remember_name, remembered_name
+from nctui.platform.net.host import Host
+from nctui.platform.net.rooms import Rooms
+from nctui.platform.net.store_sqlite import SqliteRoomStore
 from nctui.ui.lobby_app import LobbyApp
 from nctui.ui.screens.lobby import (
     CreateRoomScreen,
@@ -43,8 +43,7 @@ from nctui.ui.screens.lobby import (
 from nctui.ui.screens.save import SaveScreen
 from nctui.ui.screens.timeline import TimelineScreen
 from nctui.ui.widgets.hand import HandView
-
-from .test_smoke_tmux import ROOT, Pane
+from tests.test_smoke_tmux import ROOT, Pane
 
 SMALL = (80, 24)
 CFG = GameConfig(players=2, seats=("human", "human"), seed=42)
@@ -481,7 +480,8 @@ def test_client_app_runs_on_a_real_terminal_and_ends_in_one_line_when_the_host_g
     h = HostThread(tmp_path)
     pane = Pane(f"nctui-lobby-{os.getpid()}")
     try:
-        code = "import sys; from nctui.net.client_app import run; sys.exit(run(sys.argv[1], sys.argv[2], None))"
+        code = ("import sys; from nctui.platform.net.client_app import run; "
+                "sys.exit(run(sys.argv[1], sys.argv[2], None))")
         command = ["env", "TERM=xterm-256color", f"PYTHONPATH={ROOT}", sys.executable, "-c", code,
                    str(h.path), "SHA256:TessTessTessTess"]
         pane.start(" ".join(map(shlex.quote, command)) + '; echo "[client exited: $?]"; sleep 60')

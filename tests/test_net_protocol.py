@@ -8,7 +8,7 @@ import pytest
 
 from nctui.engine import GameConfig, new_game, player_view
 from nctui.engine.facts import facts
-from nctui.net import protocol as P
+from nctui.platform.net import protocol as P
 
 
 def _update() -> P.Update:

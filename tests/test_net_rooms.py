@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from nctui.engine import GameConfig
-from nctui.net.rooms import RoomError, Rooms
-from nctui.net.store_sqlite import SqliteRoomStore
-from nctui.store import StaleState
+from nctui.platform.net.rooms import RoomError, Rooms
+from nctui.platform.net.store_sqlite import SqliteRoomStore
+from nctui.platform.store import StaleState
 
 CFG = GameConfig(players=2, seats=("human", "human"), seed=21)
 

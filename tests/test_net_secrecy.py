@@ -11,8 +11,8 @@ import pytest
 
 from nctui.engine import GameConfig
 from nctui.engine.views import SPECTATOR
-from nctui.net import protocol as P
-from nctui.net.rooms import Rooms
+from nctui.platform.net import protocol as P
+from nctui.platform.net.rooms import Rooms
 from tests.test_net_host import Client, run_host
 from tests.test_secrecy import _card_ids, _declared, _names, _strings, known
 

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from nctui.engine import GameConfig
-from nctui.net import protocol as P
+from nctui.platform.net import protocol as P
 from tests.serve_helpers import Server, make_key, wait_gone
 from tests.test_net_host import Client
 

@@ -222,7 +222,7 @@ def test_a_client_process_keeps_nothing_of_the_servers_environment_but_what_it_n
     """The server's secrets and settings stay in the server: a client process (driven by a remote
     person) gets the locale, the server user's home and folders, nctui's settings, a safe PATH and
     the person's terminal, nothing else."""
-    from nctui.net.forkserver import SAFE_PATH, client_environment, kept_environment
+    from nctui.platform.net.forkserver import SAFE_PATH, client_environment, kept_environment
 
     server = {"HOME": "/home/host", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "XDG_DATA_HOME": "/d",
               "NCTUI_CACHE_DIR": "/c", "AWS_SECRET_ACCESS_KEY": "x", "SSH_AUTH_SOCK": "/s", "PATH": "/opt/evil:/bin",
@@ -269,7 +269,7 @@ def test_an_edited_authorized_keys_file_counts_from_the_next_login(server_factor
 WARMED = """
 import sys, threading
 import textual.css.stylesheet as stylesheet
-from nctui.net import client_app, forkserver
+from nctui.platform.net import client_app, forkserver
 from nctui.ui.parsed_css import parsed_sources
 
 forkserver.preload(("nctui", "bare"))

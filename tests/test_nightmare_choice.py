@@ -8,8 +8,7 @@ import pytest
 from nctui.engine import GameConfig, apply, legal_actions, new_game, step
 from nctui.engine.config import SUGGESTED_PAIRS, check_config, nightmare_pair
 from nctui.engine.invariants import violations
-
-from .helpers import config
+from tests.helpers import config
 
 
 def through_setup(cfg: GameConfig):

@@ -29,9 +29,8 @@ from nctui.engine import (
 from nctui.engine.invariants import violations
 from nctui.engine.ops import set_player
 from nctui.engine.state import FOLLOWERS, FORT_LEVELS, SHADOWS, GameState
-
-from . import helpers as H
-from .helpers import config, empty_areas, through_setup
+from tests import helpers as H
+from tests.helpers import config, empty_areas, through_setup
 
 # The small board side (1-2 players)
 ASH, BELL, CHOIR, STAIR = "ash-nave", "bell-hollow", "choir-of-teeth", "hollow-stair"

@@ -12,7 +12,7 @@ import pytest
 
 from nctui.content import cache, loader
 from nctui.content.loader import FILES, PACKS_DIR, ContentError, load_pack
-from nctui.safeio import stamp_name
+from nctui.platform.safeio import stamp_name
 
 
 @pytest.fixture

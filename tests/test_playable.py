@@ -12,9 +12,9 @@ from msgspec.structs import replace
 from nctui.engine import playable
 from nctui.engine.config import GameConfig
 from nctui.engine.state import GameState
+from nctui.platform.registry import NIGHTMARE_CATHEDRAL
+from nctui.platform.store import Store
 from nctui.scenarios import load_scenario
-from nctui.session.games import NIGHTMARE_CATHEDRAL
-from nctui.store import Store
 from tests.helpers import store_moves
 
 SAVES = Path(__file__).resolve().parent.parent / "nctui" / "practice" / "positions"

@@ -9,13 +9,13 @@ import asyncio
 import pytest
 from textual.widgets import Input
 
-from nctui import saves
 from nctui.cli import main
 from nctui.engine import events as E, flow, scoring
 from nctui.engine.config import GameConfig
+from nctui.platform import saves
+from nctui.platform.session import new_session, scenario_session
 from nctui.practice import BUNDLED, positions
 from nctui.scenarios import ScenarioError, load_scenario
-from nctui.session.session import new_session, scenario_session
 from nctui.ui.app import create_app
 from nctui.ui.commands import screen_commands
 from nctui.ui.screens.game import GameScreen

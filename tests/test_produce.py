@@ -10,8 +10,7 @@ from nctui.content import schema as cs
 from nctui.engine import actions as A, apply, board, cards, legal_actions, units
 from nctui.engine.invariants import violations
 from nctui.engine.ops import set_player
-
-from .test_units import SH, WATCHFUL, bare, finished, fort, fortress_of, plain_areas, put, run, with_fortify_card
+from tests.test_units import SH, WATCHFUL, bare, finished, fort, fortress_of, plain_areas, put, run, with_fortify_card
 
 ME, YOU = 0, 1
 

@@ -6,9 +6,8 @@ import pytest
 
 from nctui.engine import IllegalAction, actions as A, apply
 from nctui.engine.work import DreamWork
-
-from . import helpers as H
-from .helpers import random_game
+from tests import helpers as H
+from tests.helpers import random_game
 
 
 def _first(predicate, players=3, seeds=range(8)):

@@ -12,9 +12,8 @@ from nctui.engine.ops import set_player
 from nctui.engine.scoring import ritual_vp, scores
 from nctui.engine.state import FOLLOWERS, FORT_LEVELS, SHADOWS
 from nctui.engine.work import BonusWork, ClimbWork
-
-from . import helpers as H
-from .helpers import but_limbo, config, empty_areas, through_setup
+from tests import helpers as H
+from tests.helpers import but_limbo, config, empty_areas, through_setup
 
 # The small board side (2 players), by symbol:
 W, BONE = "weeping-orchard", "bone-cloister"  # eye

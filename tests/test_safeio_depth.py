@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from nctui.content.loader import PACKS_DIR
-from nctui.safeio import BadInput, check_depth
+from nctui.platform.safeio import BadInput, check_depth
 
 
 def reference_depth(text: str, limit: int) -> str | None:

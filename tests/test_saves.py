@@ -15,14 +15,14 @@ import msgspec
 import pytest
 from msgspec.structs import replace
 
-from nctui import saves
 from nctui.bots.random_bot import RandomBot
 from nctui.content.loader import get_pack
 from nctui.engine import GameConfig, new_game, player_view
 from nctui.engine.flow import StepResult
-from nctui.saves import SaveError, latest_autosave, load, save, save_dir
-from nctui.session.games import NIGHTMARE_CATHEDRAL
-from nctui.store import Store, StrictPolicy
+from nctui.platform import saves
+from nctui.platform.registry import NIGHTMARE_CATHEDRAL
+from nctui.platform.saves import SaveError, latest_autosave, load, save, save_dir
+from nctui.platform.store import Store, StrictPolicy
 from tests.helpers import human_config, store_moves
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -120,8 +120,8 @@ def test_state_digest_is_deterministic_across_processes():
     code = (
         "import sys, msgspec\n"
         "from nctui.engine import GameConfig\n"
-        "from nctui.store import Store\n"
-        "from nctui.session.games import NIGHTMARE_CATHEDRAL\n"
+        "from nctui.platform.store import Store\n"
+        "from nctui.platform.registry import NIGHTMARE_CATHEDRAL\n"
         "from nctui.engine.actions import Action\n"
         "acts = msgspec.json.decode(sys.stdin.buffer.read(), type=list[Action])\n"
         f"cfg = msgspec.json.decode({msgspec.json.encode(cfg).decode()!r}, type=GameConfig)\n"
@@ -181,7 +181,7 @@ def test_save_dir_argument_env_and_default(tmp_path: Path, monkeypatch: pytest.M
 
 def test_autosave_and_continue(tmp_path: Path):
     """A session keeps its game's own autosave up to date; Continue finds it."""
-    from nctui.session.session import new_session
+    from nctui.platform.session import new_session
 
     folder = tmp_path / "saves"
     assert latest_autosave(folder) is None
@@ -365,7 +365,7 @@ def test_the_game_lock_is_exclusive_within_and_across_processes(tmp_path: Path):
     assert again.acquired
     again.release()
 
-    code = ("import sys\nfrom nctui import saves\n"
+    code = ("import sys\nfrom nctui.platform import saves\n"
             f"lock = saves.GameLock('abc', {str(tmp_path)!r})\n"
             "print('held' if lock.acquired else 'refused', flush=True)\nsys.stdin.read()\n")
     env = dict(os.environ, PYTHONPATH=str(ROOT))

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from nctui import saves
 from nctui.cli import main
 from nctui.engine.flow import StepResult
+from nctui.platform import saves
+from nctui.platform.registry import NIGHTMARE_CATHEDRAL
+from nctui.platform.store import Store
 from nctui.scenarios import load_scenario_result
-from nctui.session.games import NIGHTMARE_CATHEDRAL
-from nctui.store import Store
 from tests.helpers import human_config, in_time, store_moves
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -238,7 +238,7 @@ def test_special_files_are_refused_without_reading_them(tmp_path: Path, kind: st
 
 def test_a_file_that_grows_past_the_cap_while_read_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     """The size is checked on the open file as it is read, not only by its size beforehand."""
-    from nctui import safeio
+    from nctui.platform import safeio
 
     path = tmp_path / "growing.nctui.json"
     path.write_bytes(b" " * 100)

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from nctui import saves
 from nctui.engine.config import GameConfig
-from nctui.session.session import SessionError, new_session, open_session
+from nctui.platform import saves
+from nctui.platform.session import SessionError, new_session, open_session
 from tests.helpers import human_config, store_moves
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,7 +25,7 @@ WAIT = 120  # seconds: a child that takes longer has hung
 PLAY = """
 import sys, time
 from nctui.engine.config import GameConfig
-from nctui.session.session import new_session
+from nctui.platform.session import new_session
 
 folder, seed, seconds = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
 session = new_session(GameConfig(players=2, seats=("bot", "bot"), seed=seed), folder=folder, bot_delay=0).start()
@@ -41,7 +41,7 @@ print(session.game_id, session.store.state_id, session.store.last_id, path or "-
 # A process holding a game open (its session not closed) until its stdin closes.
 HOLD = """
 import sys
-from nctui.session.session import open_session
+from nctui.platform.session import open_session
 
 session = open_session(sys.argv[1], folder=sys.argv[2])
 print("open", session.game_id, flush=True)

@@ -14,9 +14,9 @@ from nctui.engine.actions import ReturnFromLimbo
 from nctui.engine.flow import StepResult
 from nctui.engine.invariants import violations
 from nctui.engine.state import BASIC_COMBAT, FOLLOWERS, SHADOWS
-from nctui.saves import load, save
+from nctui.platform.saves import load, save
+from nctui.platform.store import Store
 from nctui.scenarios import ScenarioError, load_scenario, load_scenario_result
-from nctui.store import Store
 from tests.helpers import in_time
 
 SAVES = Path(__file__).resolve().parent.parent / "nctui" / "practice" / "positions"

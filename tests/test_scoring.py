@@ -8,8 +8,7 @@ from nctui.engine import new_game
 from nctui.engine.ops import set_player
 from nctui.engine.scoring import devoured_vp, fort_vp, ritual_vp, scores, winners
 from nctui.engine.state import Score
-
-from .helpers import config, through_setup
+from tests.helpers import config, through_setup
 
 
 def _state(players=4):

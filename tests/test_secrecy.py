@@ -24,7 +24,7 @@ from nctui.engine.events import HIDDEN, Event
 from nctui.engine.state import BASIC_COMBAT
 from nctui.engine.views import SPECTATOR, redact, step_reveals
 from nctui.engine.work import CardToBottom, KeepWork, KingDreamWork, KingTuckWork, fight_of
-from nctui.store import Store
+from nctui.platform.store import Store
 
 CONFIGS = [
     GameConfig(players=2, seats=("bot", "bot"), seed=11),

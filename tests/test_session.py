@@ -9,12 +9,12 @@ import time
 
 import pytest
 
-from nctui import saves
 from nctui.bots import RandomBot
 from nctui.describe import words_for
 from nctui.engine import GameConfig, events as E, player_view
-from nctui.session.session import Session, SessionError, default_undo, new_session, open_session
-from nctui.store import NIGHTMARE_CATHEDRAL, Store, UndoRefused
+from nctui.platform import saves
+from nctui.platform.session import Session, SessionError, default_undo, new_session, open_session
+from nctui.platform.store import NIGHTMARE_CATHEDRAL, Store, UndoRefused
 
 HOTSEAT = GameConfig(players=2, seats=("human", "human"), seed=42)
 BOTS = GameConfig(players=2, seats=("bot", "bot"), seed=7)
@@ -204,7 +204,7 @@ def test_autosave_is_written_off_the_deciding_thread(tmp_path, written):
 def test_the_autosave_waits_for_the_game_to_be_still_and_not_longer_than_its_limit(tmp_path, monkeypatch, written):
     """Written AUTOSAVE_QUIET after a decision (the screen draws it first), not at once; a game
     that is never still (computer players) is written every AUTOSAVE_AT_MOST all the same."""
-    from nctui.session import session as session_module
+    from nctui.platform import session as session_module
 
     writes = written
     session = new_session(HOTSEAT, folder=tmp_path).start()

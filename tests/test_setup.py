@@ -9,8 +9,7 @@ import pytest
 from nctui.content.loader import get_pack
 from nctui.engine import GameConfig, IllegalAction, actions as A, apply, board, legal_actions, new_game
 from nctui.engine.state import BASIC_COMBAT, FOLLOWERS, SHADOWS
-
-from .helpers import config, through_setup
+from tests.helpers import config, through_setup
 
 
 def _through_setup(players: int, seed: int = 0, pick=lambda opts: opts[0]):

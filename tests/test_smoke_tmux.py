@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from nctui import saves
+from nctui.platform import saves
 from nctui.ui.screens.handoff import GUARD as HANDOFF_GUARD
 
 ROOT = Path(__file__).resolve().parent.parent

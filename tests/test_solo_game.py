@@ -13,9 +13,8 @@ from nctui.engine.actions import ChooseDay, React
 from nctui.engine.flow import apply, legal_actions
 from nctui.engine.invariants import violations
 from nctui.engine.work import EndTurn, Frame, NextReaction
-
-from . import helpers as H
-from .test_solo_setup import SOLO, solo_setup
+from tests import helpers as H
+from tests.test_solo_setup import SOLO, solo_setup
 
 
 def _solo(config):

@@ -18,11 +18,10 @@ from nctui.engine.invariants import violations
 from nctui.engine.ops import set_player
 from nctui.engine.scoring import scores
 from nctui.engine.work import EndTurn, Frame, NextReaction
-
-from . import helpers as H
-from .test_divergent_paths import COLOUR, GRAY, TILES, tile_by_available_piece
-from .test_solo_setup import SOLO, solo_setup
-from .test_variable_length import PLAIN, TRACK, VICTOR
+from tests import helpers as H
+from tests.test_divergent_paths import COLOUR, GRAY, TILES, tile_by_available_piece
+from tests.test_solo_setup import SOLO, solo_setup
+from tests.test_variable_length import PLAIN, TRACK, VICTOR
 
 VAR = replace(SOLO, length="variable")
 DPS = replace(SOLO, divergent_paths=True)

@@ -9,7 +9,7 @@ from nctui.content.loader import get_pack
 from nctui.engine import IllegalAction, events as E, new_game, player_view
 from nctui.engine.actions import ChooseDay, ChooseTurnStart, Conquer, DiscardDream, React
 from nctui.engine.events import HIDDEN
-from nctui.store import (
+from nctui.platform.store import (
     NIGHTMARE_CATHEDRAL,
     PracticePolicy,
     ReplayError,

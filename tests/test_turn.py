@@ -9,8 +9,7 @@ from nctui.content.loader import get_pack
 from nctui.engine import IllegalAction, actions as A, apply, board, legal_actions
 from nctui.engine.ops import set_player
 from nctui.engine.state import BASIC_COMBAT, HAND_LIMIT
-
-from .helpers import first_turn
+from tests.helpers import first_turn
 
 
 def ignore(state):

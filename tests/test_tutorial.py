@@ -96,7 +96,7 @@ def test_every_decision_of_the_scenario_is_explained_by_its_kind_and_in_this_gam
     words, and each says what it means here ("Now: Blue performs Maneuver; …")."""
     from nctui.engine import new_game, player_view
     from nctui.engine.flow import step
-    from nctui.session.games import NIGHTMARE_CATHEDRAL
+    from nctui.platform.registry import NIGHTMARE_CATHEDRAL
     from nctui.ui.screens.tutorial import TUTORIAL
 
     state, bot = new_game(TUTORIAL).state, NIGHTMARE_CATHEDRAL.bot(TUTORIAL, 1)

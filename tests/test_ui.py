@@ -6,11 +6,11 @@ import asyncio
 
 import pytest
 
-from nctui import saves
 from nctui.describe import describe_action, describe_decision, describe_events
 from nctui.engine import GameConfig, events as E, new_game
 from nctui.engine.actions import ChooseDay, Conquer
-from nctui.store import Store
+from nctui.platform import saves
+from nctui.platform.store import Store
 from nctui.ui.app import GameScreen, create_app
 from nctui.ui.widgets.board import BoardView
 from nctui.ui.widgets.decision import DecisionPanel
@@ -126,7 +126,7 @@ def test_quit_autosaves_and_exits(tmp_path):
 def test_the_sessions_computer_players_and_autosave_start_once_the_game_is_drawn(tmp_path, monkeypatch):
     """Their threads (the first autosave is due 0.15 s after the session began) do not share
     the interpreter with the drawing of the first frame; computer seats then play at once."""
-    from nctui.session.session import Session
+    from nctui.platform.session import Session
 
     frames_before_start: list[float] = []
     real_start = Session.start

@@ -14,7 +14,7 @@ from nctui.describe.decisions import BONUS_TEXT
 from nctui.engine import GameConfig, player_view
 from nctui.engine.actions import Conquer
 from nctui.engine.facts import facts as facts_of
-from nctui.store import Store
+from nctui.platform.store import Store
 from nctui.ui.app import create_app
 from nctui.ui.screens.inspector import InspectorScreen
 from nctui.ui.widgets.board import BoardView, legal_areas, render_board
@@ -24,8 +24,7 @@ from nctui.ui.widgets.hand import HandView, hand_cards, option_numbers
 from nctui.ui.widgets.matrix import MatrixView
 from nctui.ui.widgets.tabs import PanelTabs
 from nctui.ui.widgets.tracks import render_tracks
-
-from .test_ui_widgets import HOTSEAT, SNAPSHOT_MOVES, SOLO, _past_handoff, _played, _until
+from tests.test_ui_widgets import HOTSEAT, SNAPSHOT_MOVES, SOLO, _past_handoff, _played, _until
 
 SIZES = [(80, 24), (120, 40)]
 FOUR = GameConfig(players=4, seats=("human",) * 4, seed=42)

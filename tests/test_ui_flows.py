@@ -18,15 +18,15 @@ from textual.command import CommandPalette
 from textual.filter import Monochrome
 from textual.widgets import Input, OptionList
 
-from nctui import saves
 from nctui.bots import RandomBot
 from nctui.describe import describe_changes, describe_secret_action, words_for
 from nctui.engine import GameConfig, events as E, player_view
 from nctui.engine.actions import PlayCombatCard
 from nctui.engine.facts import facts
 from nctui.engine.flow import StepResult, step
-from nctui.session.session import Session
-from nctui.store import Store, StrictPolicy
+from nctui.platform import saves
+from nctui.platform.session import Session
+from nctui.platform.store import Store, StrictPolicy
 from nctui.ui.app import GameScreen, create_app
 from nctui.ui.commands import screen_commands
 from nctui.ui.screens.game_over import GameOverScreen
@@ -44,8 +44,7 @@ from nctui.ui.widgets.log import GameLog
 from nctui.ui.widgets.matrix import MatrixView
 from nctui.ui.widgets.players import PlayersView, render_players
 from nctui.ui.widgets.tracks import TracksView
-
-from .helpers import store_moves
+from tests.helpers import store_moves
 
 SMALL, BIG = (80, 24), (120, 40)
 VS_BOT = GameConfig(players=2, seats=("human", "bot"), seed=42)
@@ -467,8 +466,8 @@ def test_save_under_a_name_then_load_it(tmp_path):
 def near_end_store() -> Store:
     """Two people, three decisions from the end of a game (seat 0: the Day action, ignored
     (option 2), then a Dream discard (option 3); seat 1: a reaction, pass (option 3))."""
-    from .test_game_end import ONE, devour_to_the_threshold, finish_turn
-    from .test_nightmares import stage2
+    from tests.test_game_end import ONE, devour_to_the_threshold, finish_turn
+    from tests.test_nightmares import stage2
 
     state = finish_turn(devour_to_the_threshold(stage2(*ONE, players=2)))
     state = replace(state, config=replace(state.config, seats=("human", "human")))
@@ -800,7 +799,7 @@ def test_monochrome_mode(tmp_path, monkeypatch):
 
 
 def test_keys_are_handled_while_a_computer_player_thinks(tmp_path, monkeypatch):
-    from nctui.store import NIGHTMARE_CATHEDRAL
+    from nctui.platform.store import NIGHTMARE_CATHEDRAL
 
     thinking = threading.Event()
     release = threading.Event()
@@ -1723,7 +1722,7 @@ def test_every_frame_tells_what_is_under_the_boards_cursor(tmp_path, monkeypatch
     takes a conquest off the area under it), move the map and the line together (the board's
     message came a frame late, bubbled up through four containers)."""
     from nctui.engine.actions import Conquer
-    from nctui.store import PracticePolicy
+    from nctui.platform.store import PracticePolicy
     from nctui.ui.widgets.tabs import PanelTabs
 
     store = Store(replace(HOTSEAT, seats=("human", "bot")), policy=PracticePolicy())

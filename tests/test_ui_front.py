@@ -11,9 +11,9 @@ from pathlib import Path
 
 from textual.widgets import Input, OptionList
 
-from nctui import saves
 from nctui.engine.config import DIFFICULTY_PRESETS, GameConfig
-from nctui.store import Store
+from nctui.platform import saves
+from nctui.platform.store import Store
 from nctui.ui.app import create_app
 from nctui.ui.screens.game import GameScreen
 from nctui.ui.screens.load import LoadScreen

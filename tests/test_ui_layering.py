@@ -12,8 +12,8 @@ import nctui
 from nctui.bots import PlannerBot, bot_seed
 from nctui.engine import GameConfig, player_view
 from nctui.engine.facts import facts
-from nctui.session.session import Session
-from nctui.store import Store
+from nctui.platform.session import Session
+from nctui.platform.store import Store
 
 ROOT = Path(nctui.__file__).parent
 UI = ROOT / "ui"
@@ -25,12 +25,12 @@ ALLOWED_ENGINE = {"state", "king_state", "work", "events", "actions", "errors", 
 # A companion game's rules and computer players are off limits too: its screen reads its facts.
 # A game on a server is reached through its connection (net.client, net.protocol's messages): the
 # UI never runs the host's rooms, their sessions or their store, nor the server's SSH side.
-FORBIDDEN = ("nctui.bots", "nctui.simulate", "nctui.playout", "nctui.companions.cathedral.bots",
+FORBIDDEN = ("nctui.bots", "nctui.simulate", "nctui.platform.runner", "nctui.companions.cathedral.bots",
              "nctui.companions.dreamers.bots", "nctui.companions.dreamers.rules",
              "nctui.companions.nightmarium.bots", "nctui.companions.nightmarium.rules",
              "nctui.companions.nightmarium.secrets", "nctui.companions.cathedral.rules",
-             "nctui.net.host", "nctui.net.rooms", "nctui.net.store_sqlite",
-             "nctui.net.ssh", "nctui.net.forkserver", "nctui.net.serve")
+             "nctui.platform.net.host", "nctui.platform.net.rooms", "nctui.platform.net.store_sqlite",
+             "nctui.platform.net.ssh", "nctui.platform.net.forkserver", "nctui.platform.net.serve")
 
 
 def _module_name(path: Path) -> str:
@@ -79,9 +79,10 @@ def test_the_import_parser_resolves_relative_imports_and_submodules():
     assert {"nctui.engine.facts", "nctui.engine.views", "nctui.describe", "nctui.ui.widgets.common"} <= found
     assert refused("nctui.engine.board") and refused("nctui.engine") and refused("nctui.bots.planner_bot")
     assert not refused("nctui.engine.facts") and not refused("nctui.describe")
-    assert refused("nctui.net.rooms") and refused("nctui.net.host") and not refused("nctui.net.client")
+    assert refused("nctui.platform.net.rooms") and refused("nctui.platform.net.host")
+    assert not refused("nctui.platform.net.client")
     lobby = imported(UI / "lobby_app.py")
-    assert {"nctui.net.client", "nctui.net.protocol"} <= lobby
+    assert {"nctui.platform.net.client", "nctui.platform.net.protocol"} <= lobby
 
 
 def test_no_ui_module_imports_a_bot_the_simulator_or_a_rule_module():

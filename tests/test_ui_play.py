@@ -10,8 +10,8 @@ from pathlib import Path
 from nctui.describe import words_for
 from nctui.engine import GameConfig, board as rules
 from nctui.engine.flow import StepResult
+from nctui.platform.store import Store
 from nctui.scenarios import load_scenario_result
-from nctui.store import Store
 from nctui.ui.app import GameScreen, create_app
 from nctui.ui.screens.conflict import ConflictScreen
 from nctui.ui.screens.handoff import HandoffScreen

@@ -12,7 +12,7 @@ from nctui.bots import RandomBot
 from nctui.engine import GameConfig, player_view
 from nctui.engine.actions import ChooseDay, Conquer, PlaceDreamer
 from nctui.engine.events import plural
-from nctui.store import Store
+from nctui.platform.store import Store
 from nctui.ui.app import GameScreen, create_app
 from nctui.ui.screens.inspector import InspectorScreen
 from nctui.ui.widgets.board import BoardView, cell_lines_for, centres, legal_areas

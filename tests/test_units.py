@@ -13,8 +13,7 @@ from nctui.engine import board, cards, units
 from nctui.engine.invariants import violations
 from nctui.engine.ops import remove_one, set_player
 from nctui.engine.state import FOLLOWERS, SHADOWS, UNIT_LIMIT
-
-from . import helpers, helpers as H
+from tests import helpers, helpers as H
 
 SH = board.SHADOWS_SIDE
 WATCHFUL = "d1-watchful-battlements"  # Unit Limit 3, 4 in one area

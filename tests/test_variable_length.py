@@ -23,8 +23,7 @@ from nctui.engine.invariants import violations
 from nctui.engine.ops import set_player
 from nctui.engine.state import Decision, GameState
 from nctui.engine.work import DreamWork
-
-from .helpers import config, first_turn
+from tests.helpers import config, first_turn
 
 PACK = get_pack("base")
 TRACK = tuple(sp.piece for sp in PACK.tracks.cathedral)

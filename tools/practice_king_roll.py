@@ -20,8 +20,8 @@ from msgspec.structs import replace
 from nctui.bots import PlannerBot
 from nctui.engine import events as E, flow
 from nctui.engine.config import DIFFICULTY_PRESETS, GameConfig
-from nctui.engine.rng import Rng
 from nctui.engine.views import player_view
+from nctui.platform.rng import Rng
 from nctui.scenario_state import scenario_text
 
 OUT = Path(__file__).resolve().parent.parent / "nctui" / "practice" / "positions" / "king-die-roll-solo.toml"

@@ -13,7 +13,7 @@ from typing import Any
 
 import msgspec
 
-from ..safeio import BadInput, check_depth, read_bounded
+from ..platform.safeio import BadInput, check_depth, read_bounded
 from . import schema as s
 
 PACKS_DIR = Path(__file__).parent / "packs"

@@ -23,7 +23,8 @@ from msgspec.structs import replace
 
 from ..content import schema as cs
 from ..content.loader import Pack
-from . import board, divergent, events as E, nightmares, rng
+from ..platform import rng
+from . import board, divergent, events as E, nightmares
 from .actions import TakePiece
 from .config import GameConfig
 from .effects import push, push_effect

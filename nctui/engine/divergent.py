@@ -19,7 +19,8 @@ from collections import Counter
 from msgspec.structs import replace
 
 from ..content import schema as cs
-from . import board, cards, events as E, rng
+from ..platform import rng
+from . import board, cards, events as E
 from .events import Event
 from .state import GameState
 

@@ -12,7 +12,8 @@ from typing import Final
 from msgspec.structs import replace
 
 from ..content import geometry
-from . import board, cards, events as E, rng, units
+from ..platform import rng
+from . import board, cards, events as E, units
 from .events import AreaPurpose, ClimbReason, Event, TuckReason
 from .king_state import HORROR_DIE, KING_COMBAT, KingState
 from .ops import draw_development, set_player

@@ -13,7 +13,8 @@ from itertools import combinations
 from msgspec.structs import replace
 
 from ..content import schema as cs
-from . import board, cards, events as E, rng, units
+from ..platform import rng
+from . import board, cards, events as E, units
 from .actions import Action, DiscardDevelopment, Done
 from .effects import push_effect
 from .errors import IllegalAction

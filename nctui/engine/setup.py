@@ -10,7 +10,8 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from ..content.loader import Pack
-from . import board, cathedral, events as E, rng
+from ..platform import rng
+from . import board, cathedral, events as E
 from .actions import Action, ChooseTurnStart, Conquer, PlaceDreamer
 from .config import NIGHTMARES, GameConfig, check_config
 from .errors import IllegalAction

@@ -11,10 +11,10 @@ from typing import Literal
 
 import msgspec
 
+from ..platform.rng import Rng
 from .actions import Action
 from .config import GameConfig
 from .king_state import KingState
-from .rng import Rng
 from .work import Frame, Work
 
 FOLLOWERS = 20  # per player (COMPONENTS)

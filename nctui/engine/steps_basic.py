@@ -13,7 +13,8 @@ from functools import lru_cache
 from msgspec.structs import replace
 
 from ..content import schema as cs
-from . import board, cards, events as E, rng, units
+from ..platform import rng
+from . import board, cards, events as E, units
 from .actions import (
     Action,
     AddShadow,

@@ -22,10 +22,10 @@ import msgspec
 from msgspec.structs import replace
 
 from ..content.loader import get_pack
+from ..platform.rng import Rng
 from . import actions as A
 from .events import HIDDEN, Event, Reveal
 from .king_state import KING_COMBAT, KingState
-from .rng import Rng
 from .state import BASIC_COMBAT, GameState, PlayerState
 from .work import CardToBottom, Fight, KeepWork, Work, fight_of, with_fight
 

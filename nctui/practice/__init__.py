@@ -13,8 +13,8 @@ from typing import NamedTuple
 
 import msgspec
 
-from .. import saves
-from ..safeio import BadInput, read_bounded
+from ..platform import saves
+from ..platform.safeio import BadInput, read_bounded
 
 BUNDLED = Path(__file__).resolve().parent / "positions"
 SUFFIX = ".toml"

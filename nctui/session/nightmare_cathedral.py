@@ -15,7 +15,7 @@ from ..engine.events import Event
 from ..engine.facts import Facts, facts
 from ..engine.flow import StepResult
 from ..engine.state import GameState
-from .protocol import Summary
+from ..platform.game import Summary
 
 if TYPE_CHECKING:
     from ..bots import PlannerBot

@@ -28,11 +28,12 @@ from textual.driver import Driver
 from textual.screen import Screen
 from textual.widget import AwaitMount, Widget
 
-from .. import saves
-from ..engine.config import GameConfig
-from ..session.games import companions
-from ..session.session import Session, UndoMode, default_undo, new_session
-from ..store import Store
+from nctui.engine.config import GameConfig
+from nctui.platform import saves
+from nctui.platform.registry import companions
+from nctui.platform.session import Session, UndoMode, default_undo, new_session
+from nctui.platform.store import Store
+
 from . import collector, strips, theme
 from .commands import ScreenCommands
 from .driver import TerminalClosed
@@ -42,9 +43,10 @@ from .widgets.common import ComesUpOnce, LaidOutAtResume
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
-    from ..companions.cathedral.state import CathedralConfig
-    from ..companions.dreamers.state import DreamersConfig
-    from ..companions.nightmarium.state import NightmariumConfig
+    from nctui.companions.cathedral.state import CathedralConfig
+    from nctui.companions.dreamers.state import DreamersConfig
+    from nctui.companions.nightmarium.state import NightmariumConfig
+
     from .companions.base import CompanionScreen
 
 # The screens other than the game's are imported when first shown (the Title screen, New game,

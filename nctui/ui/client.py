@@ -18,12 +18,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
-from ..engine.config import GameConfig
-from ..engine.facts import Facts
-from ..engine.views import View
-from ..session.protocol import SeatKind
-from ..session.session import Session, SessionError, Update
-from ..store import StoreError, TimelineItem
+from nctui.engine.config import GameConfig
+from nctui.engine.facts import Facts
+from nctui.engine.views import View
+from nctui.platform.game import SeatKind
+from nctui.platform.session import Session, SessionError, Update
+from nctui.platform.store import StoreError, TimelineItem
 
 Listener = Callable[[], None]
 

@@ -19,11 +19,12 @@ from pathlib import Path
 from textual.message import Message
 from textual.screen import Screen
 
-from ..engine.config import GameConfig
-from ..engine.errors import IllegalAction
-from ..net import protocol as P
-from ..net.client import HostError, HostLink, LinkNews, RemoteGame
-from ..store import UndoRefused
+from nctui.engine.config import GameConfig
+from nctui.engine.errors import IllegalAction
+from nctui.platform.net import protocol as P
+from nctui.platform.net.client import HostError, HostLink, LinkNews, RemoteGame
+from nctui.platform.store import UndoRefused
+
 from .app import NctuiApp
 from .screens.lobby import CreateRoomScreen, LobbyScreen, NameScreen, RemoteGameScreen, my_seat
 from .screens.timeline import refusal_text

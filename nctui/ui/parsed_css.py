@@ -34,8 +34,8 @@ import textual.css.styles as textual_styles
 from textual.css.model import RuleSet
 from textual.css.stylesheet import Stylesheet
 
-from .. import __version__
-from ..safeio import read_own, stamp, stamp_name
+from nctui import __version__
+from nctui.platform.safeio import read_own, stamp, stamp_name
 
 LIMIT = 1024  # sources kept (a theme change adds a set); past it the cache starts again
 MAX_BYTES = 4 * 1024 * 1024  # a cache file larger than this is not read
@@ -109,7 +109,7 @@ def cache_file() -> Path | None:
     """Where `nctui play` keeps parsed CSS: the user's cache folder (``content.cache``), a name
     for this stamp (``_stamp``); None when Textual's files cannot be looked at (then nothing is
     kept)."""
-    from ..content.cache import cache_dir
+    from nctui.content.cache import cache_dir
 
     key = _stamp()
     return None if key is None else cache_dir() / stamp_name("css-", key)

@@ -10,7 +10,7 @@ from typing import Any
 
 import msgspec
 
-from ...session.protocol import SeatKind, Summary
+from ...platform.game import SeatKind, Summary
 from . import bots, rules, words
 from .facts import CathedralFacts
 from .pieces import PieceError, piece_set

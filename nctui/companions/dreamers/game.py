@@ -11,8 +11,8 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
-from ...engine.rng import Rng
-from ...session.protocol import SeatKind, Summary
+from ...platform.game import SeatKind, Summary
+from ...platform.rng import Rng
 from . import bots, rules, words
 from .content import ContentError, content
 from .facts import DreamersFacts

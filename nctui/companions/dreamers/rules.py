@@ -9,7 +9,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from ...engine import rng as R
+from ...platform import rng as R
 from .content import Face, content
 from .state import (
     Action,

@@ -6,7 +6,7 @@ from typing import Literal
 
 import msgspec
 
-from ...engine.rng import Rng
+from ...platform.rng import Rng
 from .content import Face
 
 SeatKind = Literal["human", "bot"]

@@ -8,7 +8,7 @@ from typing import Any
 
 import msgspec
 
-from ...session.protocol import SeatKind, Summary
+from ...platform.game import SeatKind, Summary
 from . import bots, rules, secrets, words
 from .cards import CardError, all_cards
 from .facts import NightmariumFacts

@@ -8,7 +8,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from ...engine import rng as R
+from ...platform import rng as R
 from .cards import PARTS, Ability, all_cards, card
 from .state import (
     Ability_,

@@ -9,7 +9,7 @@ import random
 
 from msgspec.structs import replace
 
-from ...engine.rng import Rng
+from ...platform.rng import Rng
 from .cards import all_cards
 from .state import HIDDEN, Action, Drew, Event, NightmariumState, Pick, PureDiscard, Reshuffled, Revealed
 

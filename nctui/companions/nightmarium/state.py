@@ -6,7 +6,7 @@ from typing import Literal
 
 import msgspec
 
-from ...engine.rng import Rng
+from ...platform.rng import Rng
 from .cards import Ability, Legion, Part
 
 SeatKind = Literal["human", "bot"]

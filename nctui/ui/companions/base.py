@@ -15,8 +15,9 @@ from textual.screen import Screen
 from textual.widgets import OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
-from ... import saves
-from ...store import StoreError
+from nctui.platform import saves
+from nctui.platform.store import StoreError
+
 from ..screens.load import LoadScreen
 from ..screens.save import SaveScreen, default_name, quit_after_saving
 

@@ -17,11 +17,12 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import RichLog, Static
 
-from ...companions.cathedral import words
-from ...companions.cathedral.facts import CathedralFacts
-from ...companions.cathedral.pieces import CATHEDRAL, name_of, size_of
-from ...companions.cathedral.state import CathedralState, Place
-from ...store import StoreError
+from nctui.companions.cathedral import words
+from nctui.companions.cathedral.facts import CathedralFacts
+from nctui.companions.cathedral.pieces import CATHEDRAL, name_of, size_of
+from nctui.companions.cathedral.state import CathedralState, Place
+from nctui.platform.store import StoreError
+
 from ..widgets.footer import KeyFooter
 from .base import GAME_KEYS, CompanionScreen
 from .cathedral_board import city_text

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...companions.cathedral.state import CathedralConfig
+from nctui.companions.cathedral.state import CathedralConfig
+
 from .new_game import CompanionNewScreen, Setting
 
 SETTINGS: tuple[Setting, ...] = (

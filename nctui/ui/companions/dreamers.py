@@ -11,10 +11,11 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import OptionList, RichLog, Static
 
-from ...companions.dreamers import words
-from ...companions.dreamers.content import content
-from ...companions.dreamers.facts import DreamersFacts
-from ...companions.dreamers.state import Die, DreamersState
+from nctui.companions.dreamers import words
+from nctui.companions.dreamers.content import content
+from nctui.companions.dreamers.facts import DreamersFacts
+from nctui.companions.dreamers.state import Die, DreamersState
+
 from ..widgets.footer import KeyFooter
 from .base import OptionsScreen
 

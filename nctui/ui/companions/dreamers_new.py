@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...companions.dreamers.state import DreamersConfig
+from nctui.companions.dreamers.state import DreamersConfig
+
 from .new_game import CompanionNewScreen, Setting
 
 SETTINGS: tuple[Setting, ...] = (

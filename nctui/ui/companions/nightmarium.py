@@ -15,9 +15,10 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import OptionList, RichLog, Static
 
-from ...companions.nightmarium import words
-from ...companions.nightmarium.cards import LEGIONS, PARTS, card
-from ...companions.nightmarium.state import HIDDEN, NightmariumState
+from nctui.companions.nightmarium import words
+from nctui.companions.nightmarium.cards import LEGIONS, PARTS, card
+from nctui.companions.nightmarium.state import HIDDEN, NightmariumState
+
 from ..widgets.footer import KeyFooter
 from .base import OptionsScreen
 

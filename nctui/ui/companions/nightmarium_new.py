@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...companions.nightmarium.state import NightmariumConfig
+from nctui.companions.nightmarium.state import NightmariumConfig
+
 from .new_game import CompanionNewScreen, Setting
 
 SETTINGS: tuple[Setting, ...] = (

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 
-from ...engine.errors import ActionError, IllegalAction
+from nctui.engine.errors import ActionError, IllegalAction
+
 from . import Summary, get_summary
 
 DECISION_TOPICS: dict[str, str] = {

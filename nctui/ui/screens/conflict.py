@@ -21,8 +21,9 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ...describe.conflicts import ConflictLine, ConflictReport
-from ...engine.state import GameState
+from nctui.describe.conflicts import ConflictLine, ConflictReport
+from nctui.engine.state import GameState
+
 from ..widgets.common import ComesUpOnce, seat_style
 
 # The stage each kind of line is shown at: cards face down, revealed, damage, the outcome.

@@ -18,13 +18,14 @@ from pathlib import Path
 from time import monotonic
 from typing import TYPE_CHECKING, Protocol, cast
 
-from ... import saves
-from ...describe import describe_choice, describe_decision, seat_name
-from ...describe.conflicts import ConflictReport, conflict_reports
-from ...engine.actions import Action
-from ...engine.events import Event
-from ...engine.state import GameState
-from ...store import StoreError
+from nctui.describe import describe_choice, describe_decision, seat_name
+from nctui.describe.conflicts import ConflictReport, conflict_reports
+from nctui.engine.actions import Action
+from nctui.engine.events import Event
+from nctui.engine.state import GameState
+from nctui.platform import saves
+from nctui.platform.store import StoreError
+
 from ..widgets.board import BoardView
 from ..widgets.common import seat_tag
 from ..widgets.log import GameLog

@@ -24,7 +24,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
 
-from ...describe import (
+from nctui.describe import (
     END_REASONS,
     describe_context,
     describe_decision,
@@ -33,11 +33,12 @@ from ...describe import (
     seat_letter,
     seat_name,
 )
-from ...engine.errors import ActionError
-from ...engine.facts import Facts
-from ...engine.state import GameState
-from ...engine.views import View
-from ...store import StoreError
+from nctui.engine.errors import ActionError
+from nctui.engine.facts import Facts
+from nctui.engine.state import GameState
+from nctui.engine.views import View
+from nctui.platform.store import StoreError
+
 from ..client import GameClient
 from ..widgets.board import BoardView, cell_lines_for, legal_areas, region_entries
 from ..widgets.common import Box, ComesUpOnce, OptionsPicked, Pane, PlacedOnce, Row, seat_style

@@ -19,8 +19,9 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ...describe import END_REASONS, seat_letter, seat_name
-from ...engine.state import GameState
+from nctui.describe import END_REASONS, seat_letter, seat_name
+from nctui.engine.state import GameState
+
 from ..client import GameClient
 from ..widgets.common import ComesUpOnce, seat_style
 from .save import SaveScreen, default_name

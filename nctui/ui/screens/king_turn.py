@@ -24,9 +24,10 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ...describe import describe_changes, describe_event, king_reasons, words_for
-from ...engine.events import Event, KingHorrorDie
-from ...engine.state import GameState
+from nctui.describe import describe_changes, describe_event, king_reasons, words_for
+from nctui.engine.events import Event, KingHorrorDie
+from nctui.engine.state import GameState
+
 from ..widgets.common import ComesUpOnce
 
 KING_STEP = Style(bold=True)

@@ -23,9 +23,10 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ... import saves
-from ...session.protocol import Summary
-from ...session.session import SessionError, open_session
+from nctui.platform import saves
+from nctui.platform.game import Summary
+from nctui.platform.session import SessionError, open_session
+
 from ..widgets.common import ComesUpOnce
 from ..widgets.decision import HINT
 from ..widgets.footer import KeyFooter

@@ -24,10 +24,11 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...engine.config import COLOURS, GameConfig
-from ...engine.errors import IllegalAction
-from ...net.protocol import RoomInfo, SeatInfo
-from ...session.session import UndoMode
+from nctui.engine.config import COLOURS, GameConfig
+from nctui.engine.errors import IllegalAction
+from nctui.platform.net.protocol import RoomInfo, SeatInfo
+from nctui.platform.session import UndoMode
+
 from ..widgets.common import SEAT_COLOURS
 from ..widgets.decision import DIGIT, HINT
 from .game import GameScreen

@@ -28,8 +28,8 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Static
 
-from ...describe import SEAT_LETTERS
-from ...engine.config import (
+from nctui.describe import SEAT_LETTERS
+from nctui.engine.config import (
     COLOURS,
     DIFFICULTY_OPTIONS,
     DIFFICULTY_PRESETS,
@@ -40,7 +40,8 @@ from ...engine.config import (
     difficulty_level,
     nightmare_pair,
 )
-from ...session.session import UndoMode
+from nctui.platform.session import UndoMode
+
 from ..widgets.common import SEAT_COLOURS, ComesUpOnce
 from ..widgets.decision import HINT
 from ..widgets.footer import KeyFooter

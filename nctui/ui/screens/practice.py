@@ -16,10 +16,11 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ... import saves
-from ...practice import Position, positions
-from ...scenarios import ScenarioError
-from ...session.session import SessionError, scenario_session
+from nctui.platform import saves
+from nctui.platform.session import SessionError, scenario_session
+from nctui.practice import Position, positions
+from nctui.scenarios import ScenarioError
+
 from ..widgets.common import ComesUpOnce
 from ..widgets.decision import HINT
 from ..widgets.footer import KeyFooter

@@ -19,8 +19,9 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Static
 
-from ... import saves
-from ...session.session import SessionError
+from nctui.platform import saves
+from nctui.platform.session import SessionError
+
 from ..client import GameClient
 from ..widgets.common import ComesUpOnce
 

@@ -17,9 +17,10 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from ...describe import seat_letter
-from ...engine.state import GameState
-from ...store import StoreError
+from nctui.describe import seat_letter
+from nctui.engine.state import GameState
+from nctui.platform.store import StoreError
+
 from ..client import GameClient
 from ..widgets.common import Box, ComesUpOnce, MeasuredOptions, PlacedStatic, seat_style
 from .kept import kept_screen, prepare

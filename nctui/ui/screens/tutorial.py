@@ -11,9 +11,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
 
-from ...describe.tutorial import INTRO, TUTORIAL_SEED, tutorial_lines
-from ...engine.config import GameConfig
-from ...session.session import Session, new_session
+from nctui.describe.tutorial import INTRO, TUTORIAL_SEED, tutorial_lines
+from nctui.engine.config import GameConfig
+from nctui.platform.session import Session, new_session
+
 from ..widgets.decision import DecisionPanel
 from .game import GameScreen
 

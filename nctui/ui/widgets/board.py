@@ -33,13 +33,14 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
 
-from ...content.loader import SideMap, get_pack
-from ...describe import describe_action, seat_letter, seat_name, words_for
-from ...engine.actions import Action
-from ...engine.events import plural
-from ...engine.facts import IN_CATHEDRAL, NO_SIDE, SHADOWS_SIDE, Facts
-from ...engine.state import AreaState, GameState
-from ...engine.views import View
+from nctui.content.loader import SideMap, get_pack
+from nctui.describe import describe_action, seat_letter, seat_name, words_for
+from nctui.engine.actions import Action
+from nctui.engine.events import plural
+from nctui.engine.facts import IN_CATHEDRAL, NO_SIDE, SHADOWS_SIDE, Facts
+from nctui.engine.state import AreaState, GameState
+from nctui.engine.views import View
+
 from .cards import CardEntry
 from .common import Cells, FitsContent, OptionsPicked, clip, cursor_bindings, nearest, pack_parts, seat_style
 

@@ -11,11 +11,12 @@ from typing import NamedTuple
 from rich.style import Style
 from rich.text import Text
 
-from ...content import schema as cs
-from ...describe import seat_letter, seat_name, words_for
-from ...engine.events import HIDDEN
-from ...engine.state import GameState
-from ...engine.views import View
+from nctui.content import schema as cs
+from nctui.describe import seat_letter, seat_name, words_for
+from nctui.engine.events import HIDDEN
+from nctui.engine.state import GameState
+from nctui.engine.views import View
+
 from .common import seat_style
 
 LABEL = Style(color="#9a9aaa")

@@ -32,8 +32,9 @@ from textual.visual import RenderOptions, RulesMap, Visual, visualize
 from textual.widget import AwaitMount, Widget, _RenderCache
 from textual.widgets import Static
 
-from ...describe import seat_letter, seat_name
-from ...engine.state import GameState
+from nctui.describe import seat_letter, seat_name
+from nctui.engine.state import GameState
+
 from .backdrop import Backdrop
 from .bar_lines import bar_lines
 from .lines import CellLines, LineCache, TextLines, pieces

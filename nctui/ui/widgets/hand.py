@@ -18,13 +18,14 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.reactive import reactive
 
-from ...content import schema as cs
-from ...describe import seat_letter, seat_name
-from ...engine.actions import PlayDream
-from ...engine.events import HIDDEN, plural
-from ...engine.facts import WHEN, Facts
-from ...engine.state import HAND_LIMIT, GameState
-from ...engine.views import View
+from nctui.content import schema as cs
+from nctui.describe import seat_letter, seat_name
+from nctui.engine.actions import PlayDream
+from nctui.engine.events import HIDDEN, plural
+from nctui.engine.facts import WHEN, Facts
+from nctui.engine.state import HAND_LIMIT, GameState
+from nctui.engine.views import View
+
 from .cards import card_def, combat_text, suit_tag
 from .common import FitsContent, OptionsPicked, clip, seat_style
 

@@ -14,11 +14,12 @@ from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
 
-from ...content.schema import Matrix
-from ...describe import describe_action, seat_letter, words_for
-from ...engine.actions import Action
-from ...engine.state import GameState
-from ...engine.views import View
+from nctui.content.schema import Matrix
+from nctui.describe import describe_action, seat_letter, words_for
+from nctui.engine.actions import Action
+from nctui.engine.state import GameState
+from nctui.engine.views import View
+
 from .common import FitsContent, OptionsPicked, append_cells, cursor_bindings, nearest, pack_parts, seat_style
 
 LINE = Style(color="#8a8a9a")

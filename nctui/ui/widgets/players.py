@@ -13,10 +13,11 @@ from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
 
-from ...describe import seat_letter, seat_name, words_for
-from ...engine.facts import Facts
-from ...engine.state import GameState, PlayerState, Score
-from ...engine.views import View
+from nctui.describe import seat_letter, seat_name, words_for
+from nctui.engine.facts import Facts
+from nctui.engine.state import GameState, PlayerState, Score
+from nctui.engine.views import View
+
 from .cards import card_def
 from .common import Cells, FitsContent, pack_parts, seat_style
 

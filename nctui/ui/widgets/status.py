@@ -7,9 +7,10 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ...describe import words_for
-from ...engine.facts import Facts
-from ...engine.views import View
+from nctui.describe import words_for
+from nctui.engine.facts import Facts
+from nctui.engine.views import View
+
 from .common import DrawnByLine, PlacedOnce, seat_style, seat_tag
 
 HINT = Style(color="#9a9aaa")

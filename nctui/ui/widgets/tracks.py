@@ -15,11 +15,12 @@ from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
 
-from ...describe import seat_letter, words_for
-from ...describe.decisions import BONUS_TEXT
-from ...engine.facts import IN_CATHEDRAL, Facts
-from ...engine.state import GameState
-from ...engine.views import View
+from nctui.describe import seat_letter, words_for
+from nctui.describe.decisions import BONUS_TEXT
+from nctui.engine.facts import IN_CATHEDRAL, Facts
+from nctui.engine.state import GameState
+from nctui.engine.views import View
+
 from .common import FitsContent, pack_parts, seat_style
 
 LABEL = Style(color="#9a9aaa")

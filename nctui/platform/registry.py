@@ -10,8 +10,9 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from .nightmare_cathedral import NightmareCathedral
-from .protocol import Game
+from nctui.session.nightmare_cathedral import NightmareCathedral
+
+from .game import Game
 
 AnyGame = Game[Any, Any, Any, Any]
 

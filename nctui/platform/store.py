@@ -18,8 +18,8 @@ from typing import Any, Literal, NamedTuple, Protocol
 
 import msgspec
 
-from .session.games import NIGHTMARE_CATHEDRAL, AnyGame
-from .session.protocol import SPECTATOR, Stepped
+from .game import SPECTATOR, Stepped
+from .registry import NIGHTMARE_CATHEDRAL, AnyGame
 
 Listener = Callable[["Store"], None]
 NO_SEAT = -1  # the seat of the initial entry: nobody decided it

@@ -2,7 +2,7 @@
 client process per connection, each on a pty of its own. Before it listens it runs each app once
 headless (``warm``): the CSS parsed and Textual's caches filled then are shared by every fork.
 
-``nctui serve`` starts it (``python -m nctui.net.forkserver``) before anything else, because fork
+``nctui serve`` starts it (``python -m nctui.platform.net.forkserver``) before anything else, because fork
 from a process with threads is unsafe and the serve process has threads (the rooms' computer
 players, asyncssh's executor). They talk over a Unix socket: for each connection the serve process
 sends one JSON line (terminal type, size, identity, name, which app) and receives the child's pid
@@ -96,7 +96,7 @@ def preload(apps: tuple[str, ...] = APPS) -> None:
     import textual.drivers.linux_driver
     import textual.widgets  # noqa: F401
 
-    from ..ui.parsed_css import share_parsed_css
+    from nctui.ui.parsed_css import share_parsed_css
 
     share_parsed_css()
     if "nctui" in apps:
@@ -182,7 +182,7 @@ class ForkServer:
         self.sel.register(listener, selectors.EVENT_READ, self._accept)
         self.sel.register(wake_r, selectors.EVENT_READ, lambda: _drain(wake_r))
         self.sel.register(sys.stdin, selectors.EVENT_READ, self._parent_gone)
-        from ..ui.collector import steady_collector
+        from nctui.ui.collector import steady_collector
 
         steady_collector()  # the children inherit it; what is loaded now stays put: their pages stay shared
         sys.stdout.write("ready\n")
@@ -334,7 +334,7 @@ class Spawner:
         root = str(Path(nctui.__file__).resolve().parent.parent)  # this nctui, wherever it runs from
         env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
         self.proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "nctui.net.forkserver", "--listen", self.listen_path,
+            sys.executable, "-m", "nctui.platform.net.forkserver", "--listen", self.listen_path,
             "--host-socket", self.host_socket, "--apps", ",".join(self.apps),
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env, start_new_session=True)
         assert self.proc.stdout is not None
@@ -344,7 +344,7 @@ class Spawner:
             line = b""
         if line.strip() != b"ready":
             await self.close()
-            raise SpawnError("the fork server did not start (run `python -m nctui.net.forkserver` to see why)")
+            raise SpawnError("the fork server did not start (run `python -m nctui.platform.net.forkserver` to see why)")
 
     async def spawn(self, *, identity: str, name: str | None = None, term: str = "xterm-256color",
                     cols: int = 80, rows: int = 24, app: str = "nctui", no_color: bool = False) -> Child:
@@ -393,7 +393,7 @@ class Spawner:
 def main(argv: list[str] | None = None, *, load: Callable[[], None] | None = None) -> int:
     import argparse
 
-    parser = argparse.ArgumentParser(prog="nctui.net.forkserver")
+    parser = argparse.ArgumentParser(prog="nctui.platform.net.forkserver")
     parser.add_argument("--listen", required=True)
     parser.add_argument("--host-socket", required=True)
     parser.add_argument("--apps", default="nctui,bare")

@@ -17,8 +17,9 @@ from typing import NamedTuple, Protocol
 
 import msgspec
 
-from ..engine.config import GameConfig
-from ..session.protocol import SeatKind
+from nctui.engine.config import GameConfig
+
+from ..game import SeatKind
 
 
 class Holder(msgspec.Struct, frozen=True):

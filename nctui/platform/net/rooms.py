@@ -18,15 +18,16 @@ from typing import Any
 
 import msgspec
 
-from ..engine.config import GameConfig
-from ..session.games import NIGHTMARE_CATHEDRAL, AnyGame
-from ..session.protocol import SPECTATOR
-from ..session.session import Session
+from nctui.engine.config import GameConfig
+
+from ..game import SPECTATOR
+from ..registry import NIGHTMARE_CATHEDRAL, AnyGame
+from ..session import Session
 from ..store import ReplayError, Store
 from . import protocol as P
 from .store_sqlite import Holder, RoomRecord, RoomStore
 
-log = logging.getLogger("nctui.net")
+log = logging.getLogger("nctui.platform.net")
 MAX_NAME = 40
 
 

@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any, Literal, Union
 
 import msgspec
 
-from ..engine.actions import Action
-from ..engine.config import GameConfig
-from ..engine.events import EVENT_TYPES, Event
-from ..engine.facts import Facts
-from ..engine.views import View
+from nctui.engine.actions import Action
+from nctui.engine.config import GameConfig
+from nctui.engine.events import EVENT_TYPES, Event
+from nctui.engine.facts import Facts
+from nctui.engine.views import View
 
 VERSION = 2  # 2: GiveUp, timeline deltas (Update.timeline_from)
 MAX_FRAME = 1 << 20  # bytes of one message; a view of a 4-player game is ~20 kB

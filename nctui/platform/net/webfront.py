@@ -21,7 +21,7 @@ from .webclient import TOKEN
 
 COOKIE = "nctui_id"
 YEAR = 365 * 24 * 3600
-log = logging.getLogger("nctui.net")
+log = logging.getLogger("nctui.platform.net")
 
 
 def browser_token(cookies: object) -> str | None:

@@ -24,10 +24,10 @@ def run(socket_path: str, identity: str, name: str | None, *, mono: bool = False
     """Run the lobby app on the current terminal as ``identity`` (``name``: None to use the name
     remembered, or ask for one). Returns the exit code (1: the host could not be reached or the
     connection was lost, said in one line on stderr)."""
-    from ..ui import widget_classes
+    from nctui.ui import widget_classes
 
     widget_classes.install()
-    from ..ui.lobby_app import LobbyApp  # the app and Textual, when a person connects
+    from nctui.ui.lobby_app import LobbyApp  # the app and Textual, when a person connects
 
     if name is None:
         name = remembered_name(socket_path, identity)
@@ -44,17 +44,17 @@ def run(socket_path: str, identity: str, name: str | None, *, mono: bool = False
 def preload() -> None:
     """Import the app and Textual now (a fork server calls it once, so each forked client
     shares those pages and starts at once)."""
-    from ..ui import widget_classes
+    from nctui.ui import widget_classes
 
     widget_classes.install()
-    from ..ui import lobby_app  # noqa: F401
+    from nctui.ui import lobby_app  # noqa: F401
 
 
 def first_apps() -> tuple[App[None], ...]:
     """The app as people meet it when they connect, for the fork server's warm-up runs
     (``forkserver.warm``): the name question (the first time) and the lobby (a returning person;
     the host is not reached, so that app ends by itself)."""
-    from ..ui.lobby_app import LobbyApp
+    from nctui.ui.lobby_app import LobbyApp
 
     return LobbyApp(os.devnull, "warm-up", None), LobbyApp(os.devnull, "warm-up", "warm-up")
 

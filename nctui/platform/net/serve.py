@@ -26,7 +26,7 @@ from .forkserver import Spawner, SpawnError
 from .limits import Limits
 from .ssh import Front, FrontError, load_authorized_keys, load_host_key, load_password
 
-log = logging.getLogger("nctui.net")
+log = logging.getLogger("nctui.platform.net")
 HOST_KEY = "ssh_host_ed25519_key"
 
 
@@ -134,7 +134,7 @@ async def serve(opts: ServeOptions, *, ready: asyncio.Future[int] | None = None,
 
 
 async def _start_web(opts: ServeOptions, host_socket: Path) -> tuple[Any, int]:
-    """textual-serve on this event loop: each browser tab runs ``nctui.net.webclient`` as the
+    """textual-serve on this event loop: each browser tab runs ``nctui.platform.net.webclient`` as the
     person of its browser (``webfront``: a cookie it keeps)."""
     from aiohttp import web
 
@@ -143,7 +143,7 @@ async def _start_web(opts: ServeOptions, host_socket: Path) -> tuple[Any, int]:
     from .webfront import IdentityServer, identity_cookie
 
     root = str(Path(nctui.__file__).resolve().parent.parent)
-    command = (f"env PYTHONPATH={shlex.quote(root)} {shlex.quote(sys.executable)} -m nctui.net.webclient "
+    command = (f"env PYTHONPATH={shlex.quote(root)} {shlex.quote(sys.executable)} -m nctui.platform.net.webclient "
                f"{shlex.quote(str(host_socket))}")
     server = IdentityServer(command, host=opts.host, port=opts.port, title="nctui")
     # Server.serve() runs its own loop; the host lives on this one, so start its aiohttp app here.

@@ -19,7 +19,7 @@ WEB_PREFIXES = ("TEXTUAL_", "COLUMNS", "ROWS", "LINES", "TERM", "COLORTERM")
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if len(args) not in (1, 2) or (len(args) == 2 and not TOKEN.fullmatch(args[1])):
-        print("usage: python -m nctui.net.webclient HOST_SOCKET [BROWSER_TOKEN]", file=sys.stderr)
+        print("usage: python -m nctui.platform.net.webclient HOST_SOCKET [BROWSER_TOKEN]", file=sys.stderr)
         return 2
     env = kept_environment(os.environ, WEB_PREFIXES)  # nothing else of the server's reaches a browser's process
     os.environ.clear()

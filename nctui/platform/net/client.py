@@ -23,12 +23,13 @@ from typing import Any
 
 import msgspec
 
-from ..engine.config import GameConfig
-from ..engine.facts import Facts
-from ..engine.views import View
+from nctui.engine.config import GameConfig
+from nctui.engine.facts import Facts
+from nctui.engine.views import View
+
+from ..game import SPECTATOR, SeatKind
 from ..saves import SaveError
-from ..session.protocol import SPECTATOR, SeatKind
-from ..session.session import SessionError, Update
+from ..session import SessionError, Update
 from ..store import StoreError, TimelineItem
 from . import protocol as P
 

@@ -30,7 +30,7 @@ import asyncssh
 from .forkserver import Child, Spawner, SpawnError, set_winsize
 from .limits import Limits
 
-log = logging.getLogger("nctui.net")
+log = logging.getLogger("nctui.platform.net")
 
 # Leave the alternate screen, show the cursor, stop mouse reports and bracketed paste, reset colours:
 # the terminal as it was, so a closing line after a killed client reads as one line.

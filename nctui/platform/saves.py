@@ -28,10 +28,11 @@ from typing import Any, NamedTuple
 import msgspec
 import platformdirs
 
-from .content.loader import ContentError
+from nctui.content.loader import ContentError
+
+from .game import Summary
+from .registry import GAME_IDS, game_named
 from .safeio import BadInput, check_depth, read_bounded
-from .session.games import GAME_IDS, game_named
-from .session.protocol import Summary
 from .store import NIGHTMARE_CATHEDRAL, AnyGame, PracticePolicy, ReplayError, Store, UndoPolicy
 
 try:

@@ -15,7 +15,7 @@ from typing import Any
 
 import msgspec
 
-from .session.games import AnyGame
+from .registry import AnyGame
 
 MAX_DECISIONS = 10_000
 

@@ -16,13 +16,14 @@ import contextlib
 import logging
 from pathlib import Path
 
-from ..engine.errors import IllegalAction
-from ..session.protocol import SPECTATOR
+from nctui.engine.errors import IllegalAction
+
+from ..game import SPECTATOR
 from ..store import StaleState, StoreError
 from . import protocol as P
 from .rooms import Room, RoomError, Rooms, clean_name
 
-log = logging.getLogger("nctui.net")
+log = logging.getLogger("nctui.platform.net")
 HELLO_TIMEOUT = 10.0
 
 
