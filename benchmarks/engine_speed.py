@@ -24,10 +24,10 @@ import platform
 import time
 from collections.abc import Callable
 
-from nctui.engine import GameState, legal_actions, new_game, player_view, step
-from nctui.engine.actions import Action
-from nctui.engine.invariants import violations
-from nctui.simulate import bot_seed, make_config, random_bots
+from nctui.games.nightmare_cathedral.engine import GameState, legal_actions, new_game, player_view, step
+from nctui.games.nightmare_cathedral.engine.actions import Action
+from nctui.games.nightmare_cathedral.engine.invariants import violations
+from nctui.games.nightmare_cathedral.simulate import bot_seed, make_config, random_bots
 
 PLAYERS = 2
 TIMED_GAMES = 5  # games whose states time each call
@@ -49,7 +49,7 @@ def yardstick() -> float:
 
 
 def play(seed: int, check: bool, record: list[tuple[GameState, Action | None]] | None = None) -> int:
-    """One game of random bots, the way ``nctui.simulate.play_game`` plays it; the decisions made."""
+    """One game of random bots, as the game's ``simulate.play_game`` plays it; the decisions made."""
     config = make_config(players=PLAYERS, seed=seed)
     state = new_game(config).state
     bots: dict[int, object] = {}

@@ -13,8 +13,8 @@ import time
 
 import msgspec
 
-from nctui.bots import RandomBot
-from nctui.engine import GameConfig, new_game, player_view, step
+from nctui.games.nightmare_cathedral.bots import RandomBot
+from nctui.games.nightmare_cathedral.engine import GameConfig, new_game, player_view, step
 
 
 def deep_size(obj: object, seen: set[int]) -> int:

@@ -27,9 +27,9 @@ sys.path.insert(0, os.path.dirname(__file__))
 
 from engine_speed import yardstick
 
-from nctui.bots.planner_bot import PREVIOUS_PLANNER, PlannerBot
-from nctui.engine.config import DIFFICULTY_PRESETS
-from nctui.simulate import game_seed, make_config, play_game
+from nctui.games.nightmare_cathedral.bots.planner_bot import PREVIOUS_PLANNER, PlannerBot
+from nctui.games.nightmare_cathedral.engine.config import DIFFICULTY_PRESETS
+from nctui.games.nightmare_cathedral.simulate import game_seed, make_config, play_game
 
 WHO = ("previous", "planner")
 KINDS = ("solo", "2 players")

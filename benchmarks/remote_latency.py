@@ -22,7 +22,7 @@ import threading
 import time
 from pathlib import Path
 
-from nctui.engine import GameConfig
+from nctui.games.nightmare_cathedral.engine import GameConfig
 from nctui.platform.net.client import HostLink, RemoteGame
 from nctui.platform.net.host import Host
 from nctui.platform.net.protocol import JoinSeat

@@ -40,7 +40,7 @@ t_import = time.perf_counter()
 from textual.app import App, ComposeResult  # noqa: E402
 from textual.widgets import Footer, Header, Static  # noqa: E402
 
-from nctui.engine import GameConfig, actions as A, player_view  # noqa: E402
+from nctui.games.nightmare_cathedral.engine import GameConfig, actions as A, player_view  # noqa: E402
 from nctui.platform import saves  # noqa: E402
 from nctui.platform.store import Store  # noqa: E402
 from nctui.ui.app import GameScreen, create_app  # noqa: E402

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from . import __version__, cli_saves, cli_serve
 
 if TYPE_CHECKING:  # for annotations only: the commands import what they use when they run
-    from .engine.config import GameConfig, SeatKind
+    from .games.nightmare_cathedral.engine.config import GameConfig, SeatKind
     from .platform.session import Session
 
 SEAT_KINDS: tuple[SeatKind, ...] = ("human", "bot")
@@ -29,7 +29,7 @@ SEED_MAX = 2**64 - 1
 # bytes of a key's sequence at once (tmux waits 10 ms since 3.5). The person's ESCDELAY wins.
 ESCAPE_DELAY_MS = "25"
 
-# The keys of nctui.bots.BOTS, named here so that `nctui --help` imports neither the engine nor
+# The keys of the main game's bots.BOTS, named here so that `nctui --help` imports neither the engine nor
 # the bots (a test checks they agree).
 BOT_KINDS = ("greedy", "planner", "random")
 
@@ -99,7 +99,7 @@ def _pack(text: str) -> str:
 
 
 def _nightmares(text: str) -> tuple[int, ...]:
-    from .engine.config import nightmare_pair
+    from .games.nightmare_cathedral.engine.config import nightmare_pair
 
     _given(text, "the Nightmares")
     try:
@@ -109,7 +109,7 @@ def _nightmares(text: str) -> tuple[int, ...]:
 
 
 def _add_game_options(p: argparse.ArgumentParser) -> None:
-    from .engine.config import SUGGESTED_PAIRS
+    from .games.nightmare_cathedral.engine.config import SUGGESTED_PAIRS
 
     p.add_argument("--length", choices=("standard", "variable"), default="standard",
                    help="Standard or Variable Length game (default: standard)")
@@ -121,7 +121,7 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
 
 
 def _difficulty(text: str) -> tuple[str, ...]:
-    from .engine.config import difficulty
+    from .games.nightmare_cathedral.engine.config import difficulty
 
     _given(text, "the difficulty")
     try:
@@ -131,7 +131,7 @@ def _difficulty(text: str) -> tuple[str, ...]:
 
 
 def _add_difficulty(p: argparse.ArgumentParser) -> None:
-    from .engine.config import DIFFICULTY_OPTIONS
+    from .games.nightmare_cathedral.engine.config import DIFFICULTY_OPTIONS
 
     p.add_argument("--difficulty", type=_difficulty, default=(), metavar="LEVEL",
                    help="solo: easy, normal or hard, or the modifiers you want, comma-separated, from: "
@@ -320,7 +320,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _simulate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    from . import simulate as sim
+    from .games.nightmare_cathedral import simulate as sim
 
     if args.game != "nightmare-cathedral":
         return _simulate_companion(parser, args)
@@ -475,8 +475,8 @@ def _saved_game(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Se
 
 def _scenario_game(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Session:
     """The practice game of ``--scenario FILE``."""
+    from .games.nightmare_cathedral.scenarios import ScenarioError
     from .platform.session import SessionError, scenario_session
-    from .scenarios import ScenarioError
     from .ui.app import BOT_DELAY
 
     try:
@@ -490,7 +490,7 @@ def _scenario_game(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
 def _new_config(parser: argparse.ArgumentParser, args: argparse.Namespace) -> GameConfig:
     """The GameConfig of ``play``, ``new`` or ``solo``: the options checked as the New game
     screen checks them."""
-    from .engine.config import GameConfig, check_config
+    from .games.nightmare_cathedral.engine.config import GameConfig, check_config
 
     if args.command == "solo" or getattr(args, "solo", False):
         if getattr(args, "players", None) not in (None, 1) or getattr(args, "seats", None) is not None:

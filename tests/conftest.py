@@ -7,7 +7,7 @@ import os
 # Snapshots must not depend on the order tests run in or on the developer's terminal.
 os.environ.pop("NO_COLOR", None)
 
-# The validated content pack is cached in the user's cache folder (nctui.content.cache): tests
+# The validated content pack is cached in the user's cache folder (nctui.games.nightmare_cathedral.content.cache): tests
 # use a folder of their own, never the developer's.
 if not os.environ.get("NCTUI_CACHE_DIR"):
     import tempfile

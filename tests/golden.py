@@ -21,7 +21,15 @@ from typing import Any
 
 import msgspec
 
-from nctui.engine import GameConfig, GameState, decode_action, encode_action, legal_actions, new_game, step
+from nctui.games.nightmare_cathedral.engine import (
+    GameConfig,
+    GameState,
+    decode_action,
+    encode_action,
+    legal_actions,
+    new_game,
+    step,
+)
 
 FOLDER = Path(__file__).parent / "data" / "golden"
 

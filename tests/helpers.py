@@ -8,8 +8,8 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from nctui.bots import RandomBot
-from nctui.engine import (
+from nctui.games.nightmare_cathedral.bots import RandomBot
+from nctui.games.nightmare_cathedral.engine import (
     GameConfig,
     GameState,
     actions as A,
@@ -22,9 +22,9 @@ from nctui.engine import (
     step,
     work as W,
 )
-from nctui.engine.actions import Action
-from nctui.engine.state import AreaState
-from nctui.engine.work import ActionDone, ReactionDone
+from nctui.games.nightmare_cathedral.engine.actions import Action
+from nctui.games.nightmare_cathedral.engine.state import AreaState
+from nctui.games.nightmare_cathedral.engine.work import ActionDone, ReactionDone
 from nctui.platform.store import Store
 
 
@@ -135,7 +135,7 @@ def between_steps(state: GameState) -> bool:
 
 def play_king_turn(state: GameState, ev: list) -> GameState:
     """The King's turn from ``state`` (the King's seat active), resolved up to the next decision."""
-    from nctui.engine import king_turn
+    from nctui.games.nightmare_cathedral.engine import king_turn
 
     state = replace(state, work=None, decision=None, frames=())
     state = effects.push(state, W.Frame(seat=state.active, steps=(), source="turn", then=W.KingTurnReactions()))

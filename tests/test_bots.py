@@ -7,11 +7,19 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from nctui.bots import BOTS, GreedyBot, PlannerBot, RandomBot, planner_bot
-from nctui.engine import actions as A, apply, board, legal_actions, new_game, player_view, step
-from nctui.engine.invariants import violations
-from nctui.engine.ops import set_player
-from nctui.simulate import make_config
+from nctui.games.nightmare_cathedral.bots import BOTS, GreedyBot, PlannerBot, RandomBot, planner_bot
+from nctui.games.nightmare_cathedral.engine import (
+    actions as A,
+    apply,
+    board,
+    legal_actions,
+    new_game,
+    player_view,
+    step,
+)
+from nctui.games.nightmare_cathedral.engine.invariants import violations
+from nctui.games.nightmare_cathedral.engine.ops import set_player
+from nctui.games.nightmare_cathedral.simulate import make_config
 from tests.helpers import config, through_setup
 
 

@@ -14,11 +14,11 @@ import random
 import pytest
 from msgspec.structs import replace
 
-from nctui.content import schema as cs
-from nctui.content.loader import get_pack
-from nctui.engine import apply, legal_actions, new_game, units, work as W
-from nctui.engine.invariants import violations
-from nctui.engine.ops import set_player
+from nctui.games.nightmare_cathedral.content import schema as cs
+from nctui.games.nightmare_cathedral.content.loader import get_pack
+from nctui.games.nightmare_cathedral.engine import apply, legal_actions, new_game, units, work as W
+from nctui.games.nightmare_cathedral.engine.invariants import violations
+from nctui.games.nightmare_cathedral.engine.ops import set_player
 from tests import helpers as H
 from tests.helpers import config, through_setup
 

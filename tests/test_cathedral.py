@@ -8,11 +8,20 @@ from collections import Counter
 import pytest
 from msgspec.structs import replace
 
-from nctui.content.loader import get_pack, register
-from nctui.engine import IllegalAction, actions as A, apply, cathedral, legal_actions, new_game, step, turn
-from nctui.engine.invariants import violations
-from nctui.engine.state import GameState
-from nctui.engine.work import NextReaction
+from nctui.games.nightmare_cathedral.content.loader import get_pack, register
+from nctui.games.nightmare_cathedral.engine import (
+    IllegalAction,
+    actions as A,
+    apply,
+    cathedral,
+    legal_actions,
+    new_game,
+    step,
+    turn,
+)
+from nctui.games.nightmare_cathedral.engine.invariants import violations
+from nctui.games.nightmare_cathedral.engine.state import GameState
+from nctui.games.nightmare_cathedral.engine.work import NextReaction
 from tests import helpers as H
 from tests.helpers import auto, config, first_turn, through_setup
 

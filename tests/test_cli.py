@@ -9,8 +9,11 @@ import shlex
 
 import pytest
 
-from nctui import __version__, simulate as sim
+from nctui import __version__
 from nctui.cli import main
+from nctui.games.nightmare_cathedral import simulate as sim
+
+NC = "nctui.games.nightmare_cathedral"
 
 
 def _json_line(out: str) -> dict:
@@ -236,7 +239,7 @@ def test_play_options(started, tmp_path):
 
 
 def test_play_continue_and_load(started, tmp_path, capsys, monkeypatch):
-    from nctui.engine import GameConfig
+    from nctui.games.nightmare_cathedral.engine import GameConfig
     from nctui.platform import saves
     from nctui.platform.session import Session, new_session
 
@@ -342,7 +345,7 @@ def _unfinished_autosave(folder, game_id: str, seed: int = 1):
 
 
 def _finished_autosave(folder, game_id: str):
-    from nctui.engine import GameConfig
+    from nctui.games.nightmare_cathedral.engine import GameConfig
     from nctui.platform import saves
     from nctui.platform.store import Store
     from tests.helpers import store_moves
@@ -509,8 +512,8 @@ def test_simulate_with_greedy_bots_names_them_in_the_summary_and_the_replay(caps
     import json
 
     from nctui.cli import main
-    from nctui.engine import GameConfig
-    from nctui.simulate import replay_command
+    from nctui.games.nightmare_cathedral.engine import GameConfig
+    from nctui.games.nightmare_cathedral.simulate import replay_command
 
     assert main(["simulate", "--players", "2", "--games", "2", "--seed", "5", "--bots", "greedy", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
@@ -557,7 +560,7 @@ def test_new_solo_is_you_against_the_king(argv, started):
     assert main([*argv, "--difficulty", "hard", "--seed", "4"]) == 0
     config = started["target"]
     assert config.players == 1 and config.seats == ("human", "king") and config.seed == 4
-    from nctui.engine.config import DIFFICULTY_PRESETS
+    from nctui.games.nightmare_cathedral.engine.config import DIFFICULTY_PRESETS
 
     assert config.difficulty == DIFFICULTY_PRESETS["hard"]
 
@@ -615,8 +618,8 @@ def test_mono_flag_before_or_after_the_command(argv, mono, started):
 
 def test_the_bot_kinds_named_by_the_cli_are_the_bots():
     """cli names them itself so that `nctui --help` does not import the bots."""
-    from nctui.bots import BOTS
     from nctui.cli import BOT_KINDS
+    from nctui.games.nightmare_cathedral.bots import BOTS
 
     assert BOT_KINDS == tuple(sorted(BOTS))
 
@@ -633,8 +636,8 @@ def test_help_imports_neither_the_rules_engine_nor_textual():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     loaded = set(done.stderr.split())
     assert "usage: nctui" in done.stdout
-    assert "nctui.engine.config" in loaded  # the choices come from the engine's config
-    assert not loaded & {"nctui.engine.flow", "nctui.engine.state", "nctui.bots", "nctui.ui", "textual", "rich"}
+    assert "nctui.games.nightmare_cathedral.engine.config" in loaded  # the choices come from the engine's config
+    assert not loaded & {f"{NC}.engine.flow", f"{NC}.engine.state", f"{NC}.bots", "nctui.ui", "textual", "rich"}
 
 
 @pytest.mark.parametrize("escdelay, seconds", [(None, 0.025), ("200", 0.2)], ids=["default", "ESCDELAY=200"])
@@ -661,19 +664,20 @@ def test_a_game_of_nightmare_cathedral_imports_no_other_game_nor_other_screens()
     import subprocess
     import sys
 
-    code = ("import sys\nfrom nctui.ui.app import create_app\nfrom nctui.engine import GameConfig\n"
+    code = ("import sys\nfrom nctui.ui.app import create_app\n"
+            "from nctui.games.nightmare_cathedral.engine import GameConfig\n"
             "import tempfile\napp = create_app(GameConfig(players=2, seed=1), save_dir=tempfile.mkdtemp())\n"
             "app.get_default_screen()\nprint(' '.join(sorted(sys.modules)), file=sys.stderr)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     loaded = set(done.stderr.split())
-    assert "nctui.ui.screens.game" in loaded and "nctui.session.nightmare_cathedral" in loaded
+    assert "nctui.ui.screens.game" in loaded and "nctui.games.nightmare_cathedral.game" in loaded
     assert not {m for m in loaded if m.startswith(("nctui.companions", "nctui.ui.companions"))}
     assert not loaded & {"nctui.ui.screens.title", "nctui.ui.screens.new_game", "nctui.ui.screens.tutorial",
                          "nctui.ui.screens.rules", "nctui.ui.screens.help", "nctui.ui.screens.inspector",
                          "nctui.ui.screens.king_turn", "nctui.ui.screens.conflict", "nctui.ui.screens.game_over",
                          "nctui.ui.screens.timeline", "nctui.ui.screens.save", "nctui.ui.screens.load",
                          "nctui.ui.screens.handoff", "nctui.ui.rules", "nctui.ui.rules.topics",
-                         "nctui.bots", "nctui.scenarios", "nctui.engine.invariants", "nctui.describe.advice",
+                         f"{NC}.bots", f"{NC}.scenarios", f"{NC}.engine.invariants", f"{NC}.describe.advice",
                          "rich.pretty", "attr",  # RichLog's imports (the game log is a ScrollView of its own)
                          "json", "secrets"}  # saves list --json's, the save id's (os.urandom)
 

@@ -7,7 +7,7 @@ import gc
 
 import pytest
 
-from nctui.engine import GameConfig
+from nctui.games.nightmare_cathedral.engine import GameConfig
 from nctui.ui import collector
 from nctui.ui.app import create_app
 

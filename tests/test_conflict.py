@@ -6,14 +6,23 @@ import msgspec
 import pytest
 from msgspec.structs import replace
 
-from nctui.content import schema as cs
-from nctui.engine import IllegalAction, actions as A, apply, board, legal_actions, new_game, player_view, step
-from nctui.engine.events import HIDDEN
-from nctui.engine.invariants import violations
-from nctui.engine.ops import set_player
-from nctui.engine.state import BASIC_COMBAT, FOLLOWERS, FORT_LEVELS, SHADOWS, AreaState
-from nctui.engine.views import redact
-from nctui.engine.work import ConflictWork, VictoryWork
+from nctui.games.nightmare_cathedral.content import schema as cs
+from nctui.games.nightmare_cathedral.engine import (
+    IllegalAction,
+    actions as A,
+    apply,
+    board,
+    legal_actions,
+    new_game,
+    player_view,
+    step,
+)
+from nctui.games.nightmare_cathedral.engine.events import HIDDEN
+from nctui.games.nightmare_cathedral.engine.invariants import violations
+from nctui.games.nightmare_cathedral.engine.ops import set_player
+from nctui.games.nightmare_cathedral.engine.state import BASIC_COMBAT, FOLLOWERS, FORT_LEVELS, SHADOWS, AreaState
+from nctui.games.nightmare_cathedral.engine.views import redact
+from nctui.games.nightmare_cathedral.engine.work import ConflictWork, VictoryWork
 from tests import helpers as H
 from tests.helpers import but_limbo, config, through_setup
 
@@ -553,8 +562,8 @@ def test_a_victory_resolves_before_the_next_conflict():
 
 def test_the_maneuver_action_resolves_the_example_from_its_scenario():
 
-    from nctui.practice import BUNDLED
-    from nctui.scenarios import load_scenario
+    from nctui.games.nightmare_cathedral.practice import BUNDLED
+    from nctui.games.nightmare_cathedral.scenarios import load_scenario
 
     state = load_scenario(BUNDLED / "conflict-example-2p.toml")
     state = play(state, A.ChooseDay(action="maneuver"), A.Done())  # keep the MP

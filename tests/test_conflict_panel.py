@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from nctui.bots import bot_seed
-from nctui.describe.conflicts import STAGE_KINDS, conflict_reports
-from nctui.engine import events as E, new_game, player_view, step
-from nctui.simulate import make_config, random_bots
+from nctui.games.nightmare_cathedral.bots import bot_seed
+from nctui.games.nightmare_cathedral.describe.conflicts import STAGE_KINDS, conflict_reports
+from nctui.games.nightmare_cathedral.engine import events as E, new_game, player_view, step
+from nctui.games.nightmare_cathedral.simulate import make_config, random_bots
 
 
 def played(players: int, seed: int, decisions: int = 1500):

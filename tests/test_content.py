@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from nctui.content import schema as s
-from nctui.content.loader import FILES, PACKS_DIR, ContentError, Pack, get_pack, load_pack
+from nctui.games.nightmare_cathedral.content import schema as s
+from nctui.games.nightmare_cathedral.content.loader import FILES, PACKS_DIR, ContentError, Pack, get_pack, load_pack
 from tests.helpers import in_time
 
 BASE = PACKS_DIR / "base"
@@ -513,7 +513,7 @@ def test_each_nightmare_moves_and_acts_differently(pack: Pack) -> None:
 
 def test_suggested_pairs_live_up_to_their_descriptions(pack: Pack) -> None:
     """CHOOSING NIGHTMARES: the designers' seven combinations."""
-    from nctui.engine.config import SUGGESTED_PAIRS as P
+    from nctui.games.nightmare_cathedral.engine.config import SUGGESTED_PAIRS as P
 
     def tags(n):
         return _tags(_nightmare(pack, n).command.steps)
@@ -639,7 +639,7 @@ def test_king_combat_cards(pack: Pack) -> None:
 def test_king_nightmares_one_per_nightmare_with_runnable_steps(pack: Pack) -> None:
     """COMMANDING NIGHTMARES: one card per Nightmare; (Nx) at least 1; each resolution moves,
     then resolves its effect in the current area, or its Failure effect."""
-    from nctui.content.validate import KING_NIGHTMARE_STEPS
+    from nctui.games.nightmare_cathedral.content.validate import KING_NIGHTMARE_STEPS
 
     cards = pack.cards.king_nightmares
     assert [k.number for k in cards] == list(range(1, 9))
@@ -888,7 +888,7 @@ def test_deep_nesting_and_bad_bytes_are_one_content_error(broken, text: bytes, p
 def test_special_files_in_a_pack_are_refused_without_reading_them(broken, kind: str) -> None:
     import os
 
-    from nctui.content import loader
+    from nctui.games.nightmare_cathedral.content import loader
 
     path = broken.folder / "cards.toml"
     path.unlink()

@@ -11,19 +11,19 @@ from collections import Counter
 import pytest
 from msgspec.structs import replace
 
-from nctui.bots import RandomBot
-from nctui.content import schema as cs
-from nctui.describe import describe_context, describe_event, describe_option, words_for
-from nctui.describe.steps import NOTHING
-from nctui.engine import cards, events as E, new_game, player_view
-from nctui.engine.actions import ChooseOption, React
-from nctui.engine.facts import facts
-from nctui.engine.flow import StepResult, step
-from nctui.engine.futile import effect_nothing, option_nothing
-from nctui.engine.views import redact
-from nctui.engine.work import ChooseWork
+from nctui.games.nightmare_cathedral.bots import RandomBot
+from nctui.games.nightmare_cathedral.content import schema as cs
+from nctui.games.nightmare_cathedral.describe import describe_context, describe_event, describe_option, words_for
+from nctui.games.nightmare_cathedral.describe.steps import NOTHING
+from nctui.games.nightmare_cathedral.engine import cards, events as E, new_game, player_view
+from nctui.games.nightmare_cathedral.engine.actions import ChooseOption, React
+from nctui.games.nightmare_cathedral.engine.facts import facts
+from nctui.games.nightmare_cathedral.engine.flow import StepResult, step
+from nctui.games.nightmare_cathedral.engine.futile import effect_nothing, option_nothing
+from nctui.games.nightmare_cathedral.engine.views import redact
+from nctui.games.nightmare_cathedral.engine.work import ChooseWork
+from nctui.games.nightmare_cathedral.simulate import make_config
 from nctui.platform.store import Store
-from nctui.simulate import make_config
 from nctui.ui.app import create_app
 from nctui.ui.screens.handoff import HandoffScreen
 from nctui.ui.widgets.decision import DecisionPanel

@@ -7,9 +7,15 @@ import random
 import pytest
 from msgspec.structs import replace
 
-from nctui.engine import board, king as kg, king_dreams as kd, new_game, scoring, step, units
-from nctui.engine.config import DIFFICULTY_OPTIONS, DIFFICULTY_PRESETS, EASIER, check_config, difficulty
-from nctui.engine.ops import set_player
+from nctui.games.nightmare_cathedral.engine import board, king as kg, king_dreams as kd, new_game, scoring, step, units
+from nctui.games.nightmare_cathedral.engine.config import (
+    DIFFICULTY_OPTIONS,
+    DIFFICULTY_PRESETS,
+    EASIER,
+    check_config,
+    difficulty,
+)
+from nctui.games.nightmare_cathedral.engine.ops import set_player
 from tests.golden import fingerprint, outcome_of
 from tests.test_solo_setup import SOLO, solo_setup
 
@@ -27,8 +33,8 @@ def test_presets_and_ids():
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_modifiers_are_refused_outside_solo(players):
-    from nctui.engine import new_game
-    from nctui.engine.config import GameConfig
+    from nctui.games.nightmare_cathedral.engine import new_game
+    from nctui.games.nightmare_cathedral.engine.config import GameConfig
 
     config = GameConfig(players=players, seats=("bot",) * players, difficulty=("harder_climb",))
     assert [p for p in check_config(config) if "solo games only" in p]

@@ -10,8 +10,8 @@ from collections import Counter
 import pytest
 from msgspec.structs import replace
 
-from nctui.content.loader import get_pack
-from nctui.engine import (
+from nctui.games.nightmare_cathedral.content.loader import get_pack
+from nctui.games.nightmare_cathedral.engine import (
     IllegalAction,
     actions as A,
     apply,
@@ -23,10 +23,10 @@ from nctui.engine import (
     turn,
     units,
 )
-from nctui.engine.invariants import violations
-from nctui.engine.ops import set_player
-from nctui.engine.state import GameState
-from nctui.engine.work import NextReaction
+from nctui.games.nightmare_cathedral.engine.invariants import violations
+from nctui.games.nightmare_cathedral.engine.ops import set_player
+from nctui.games.nightmare_cathedral.engine.state import GameState
+from nctui.games.nightmare_cathedral.engine.work import NextReaction
 from tests import helpers as H
 from tests.helpers import config, random_game
 from tests.test_variable_length import VICTOR, first_turn, window

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from nctui.content import schema as cs
-from nctui.engine import (
+from nctui.games.nightmare_cathedral.content import schema as cs
+from nctui.games.nightmare_cathedral.engine import (
     IllegalAction,
     actions as A,
     apply,
@@ -19,10 +19,10 @@ from nctui.engine import (
     turn,
     units,
 )
-from nctui.engine.ops import set_player
-from nctui.engine.scoring import dream_vp, scores
-from nctui.engine.state import FOLLOWERS, FORT_LEVELS, SHADOWS, GameState
-from nctui.engine.work import DreamWork, ReactionDone
+from nctui.games.nightmare_cathedral.engine.ops import set_player
+from nctui.games.nightmare_cathedral.engine.scoring import dream_vp, scores
+from nctui.games.nightmare_cathedral.engine.state import FOLLOWERS, FORT_LEVELS, SHADOWS, GameState
+from nctui.games.nightmare_cathedral.engine.work import DreamWork, ReactionDone
 from tests import helpers as H
 from tests.helpers import config, empty_areas, through_setup
 

@@ -10,13 +10,28 @@ from collections import Counter
 
 import pytest
 
-from nctui.engine import board, cards, fortify, movement, new_game, nightmares, steps_basic
-from nctui.engine.actions import BuildFortLevel, ConvertUnit, DevourUnit, PayFollower, PlayPloy, PlayUpgrade
-from nctui.engine.flow import advance, apply, step
-from nctui.engine.rules import legal, with_stop
-from nctui.engine.table import RULES
-from nctui.engine.work import ConvertWork, DevourWork, FortPayWork, FortWork, PloyWork, ProduceWork, UpgradeWork
-from nctui.simulate import make_config
+from nctui.games.nightmare_cathedral.engine import board, cards, fortify, movement, new_game, nightmares, steps_basic
+from nctui.games.nightmare_cathedral.engine.actions import (
+    BuildFortLevel,
+    ConvertUnit,
+    DevourUnit,
+    PayFollower,
+    PlayPloy,
+    PlayUpgrade,
+)
+from nctui.games.nightmare_cathedral.engine.flow import advance, apply, step
+from nctui.games.nightmare_cathedral.engine.rules import legal, with_stop
+from nctui.games.nightmare_cathedral.engine.table import RULES
+from nctui.games.nightmare_cathedral.engine.work import (
+    ConvertWork,
+    DevourWork,
+    FortPayWork,
+    FortWork,
+    PloyWork,
+    ProduceWork,
+    UpgradeWork,
+)
+from nctui.games.nightmare_cathedral.simulate import make_config
 
 
 def _by_refusal(state, w):

@@ -7,8 +7,8 @@ from itertools import pairwise
 import msgspec
 import pytest
 
-from nctui.content.loader import get_pack
-from nctui.engine import (
+from nctui.games.nightmare_cathedral.content.loader import get_pack
+from nctui.games.nightmare_cathedral.engine import (
     ActionError,
     GameState,
     IllegalAction,
@@ -23,9 +23,9 @@ from nctui.engine import (
     spectator_view,
     step,
 )
-from nctui.engine.events import HIDDEN
-from nctui.engine.invariants import violations
-from nctui.engine.views import redact
+from nctui.games.nightmare_cathedral.engine.events import HIDDEN
+from nctui.games.nightmare_cathedral.engine.invariants import violations
+from nctui.games.nightmare_cathedral.engine.views import redact
 from tests.helpers import config, play, random_game
 
 SEEDS = range(6)

@@ -8,10 +8,10 @@ import msgspec
 import pytest
 from msgspec.structs import replace
 
-from nctui.engine import board, dreams, new_game, player_view, scoring, units
-from nctui.engine.facts import NO_SIDE, SHADOWS_SIDE, Facts, facts
-from nctui.engine.ops import set_player
-from nctui.engine.views import SPECTATOR
+from nctui.games.nightmare_cathedral.engine import board, dreams, new_game, player_view, scoring, units
+from nctui.games.nightmare_cathedral.engine.facts import NO_SIDE, SHADOWS_SIDE, Facts, facts
+from nctui.games.nightmare_cathedral.engine.ops import set_player
+from nctui.games.nightmare_cathedral.engine.views import SPECTATOR
 from tests.helpers import config, empty_areas, play, through_setup
 from tests.test_secrecy import CONFIGS, _card_ids, _play, known
 

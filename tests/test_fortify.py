@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from nctui.content import schema as cs
-from nctui.describe import describe_decision
-from nctui.engine import IllegalAction, actions as A, apply, board, legal_actions, step
-from nctui.engine.invariants import violations
-from nctui.engine.ops import set_player
-from nctui.engine.state import FOLLOWERS, AreaState
-from nctui.engine.work import ChooseDayWork
+from nctui.games.nightmare_cathedral.content import schema as cs
+from nctui.games.nightmare_cathedral.describe import describe_decision
+from nctui.games.nightmare_cathedral.engine import IllegalAction, actions as A, apply, board, legal_actions, step
+from nctui.games.nightmare_cathedral.engine.invariants import violations
+from nctui.games.nightmare_cathedral.engine.ops import set_player
+from nctui.games.nightmare_cathedral.engine.state import FOLLOWERS, AreaState
+from nctui.games.nightmare_cathedral.engine.work import ChooseDayWork
 from tests import helpers as H
 from tests.test_units import SH, bare, finished, fort, fortress_of, plain_areas, put, run
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from nctui.content import schema as cs
-from nctui.content.loader import get_pack
-from nctui.engine import apply, cards, step, turn, units
-from nctui.engine.invariants import violations
-from nctui.engine.ops import set_player
-from nctui.engine.scoring import scores
-from nctui.engine.state import GameState, Score
+from nctui.games.nightmare_cathedral.content import schema as cs
+from nctui.games.nightmare_cathedral.content.loader import get_pack
+from nctui.games.nightmare_cathedral.engine import apply, cards, step, turn, units
+from nctui.games.nightmare_cathedral.engine.invariants import violations
+from nctui.games.nightmare_cathedral.engine.ops import set_player
+from nctui.games.nightmare_cathedral.engine.scoring import scores
+from nctui.games.nightmare_cathedral.engine.state import GameState, Score
 from tests import helpers as H
 from tests.helpers import auto
 from tests.test_nightmares import CATHEDRAL, nightmare, opp, pack_with, put, stage2
@@ -171,7 +171,7 @@ def test_random_games_reach_stage_2_and_end_with_scores_that_add_up(players, see
 def test_random_games_with_a_threshold_of_one_end_by_devouring_after_equal_turns():
     """The real Nightmares with a Devoured Units number of 1: the first devoured unit triggers
     the end, and every game still ends with the players' turns equal."""
-    from nctui.content.loader import register
+    from nctui.games.nightmare_cathedral.content.loader import register
     from tests.helpers import random_game
 
     base = get_pack("base")

@@ -19,8 +19,7 @@ import wcwidth
 from rich.cells import cell_len
 
 ROOT = Path(__file__).resolve().parent.parent / "nctui"
-SOURCES = ("ui/**/*.py", "ui/**/*.tcss", "ui/**/*.toml", "describe/**/*.py", "content/packs/**/*.toml",
-           "companions/**/*.py", "companions/**/*.toml")
+SOURCES = ("ui/**/*.py", "ui/**/*.tcss", "ui/**/*.toml", "games/**/*.py", "games/**/*.toml")
 
 
 def drawn_glyphs() -> dict[str, Path]:

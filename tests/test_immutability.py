@@ -1,4 +1,5 @@
-"""Every Struct of the engine and the content schema is frozen and holds no list, dict or set."""
+"""Every Struct of the engine, the content schema and the platform's RNG is frozen and holds no list,
+dict or set."""
 
 from __future__ import annotations
 
@@ -10,20 +11,22 @@ import typing
 import msgspec
 import pytest
 
-import nctui.content
-import nctui.engine
+import nctui.games.nightmare_cathedral.content
+import nctui.games.nightmare_cathedral.engine
+import nctui.platform.rng
 
 FORBIDDEN = (list, dict, set)
 
 
 def _structs() -> list[type]:
     found: dict[str, type] = {}
-    for pkg in (nctui.engine, nctui.content):
-        for mod in pkgutil.iter_modules(pkg.__path__, pkg.__name__ + "."):
-            module = importlib.import_module(mod.name)
-            for _, obj in inspect.getmembers(module, inspect.isclass):
-                if issubclass(obj, msgspec.Struct) and obj.__module__ == module.__name__:
-                    found[f"{obj.__module__}.{obj.__qualname__}"] = obj
+    modules = [nctui.platform.rng]
+    for pkg in (nctui.games.nightmare_cathedral.engine, nctui.games.nightmare_cathedral.content):
+        modules += [importlib.import_module(m.name) for m in pkgutil.iter_modules(pkg.__path__, pkg.__name__ + ".")]
+    for module in modules:
+        for _, obj in inspect.getmembers(module, inspect.isclass):
+            if issubclass(obj, msgspec.Struct) and obj.__module__ == module.__name__:
+                found[f"{obj.__module__}.{obj.__qualname__}"] = obj
     return list(found.values())
 
 
@@ -65,7 +68,9 @@ UNTRACKED_MODULES = ("state", "work", "actions", "events", "king_state", "rng", 
 
 
 @pytest.mark.parametrize("struct", [s for s in STRUCTS if s.__module__.rsplit(".", 1)[-1] in UNTRACKED_MODULES
-                                    and s.__module__.startswith("nctui.engine.")], ids=lambda s: s.__qualname__)
+                                    and s.__module__.startswith(("nctui.games.nightmare_cathedral.engine.",
+                                                                 "nctui.platform."))],
+                         ids=lambda s: s.__qualname__)
 def test_the_states_structs_are_not_tracked_by_the_garbage_collector(struct):
     assert struct.__struct_config__.gc is False, f"{struct.__qualname__} is tracked by the garbage collector"
 
@@ -73,8 +78,8 @@ def test_the_states_structs_are_not_tracked_by_the_garbage_collector(struct):
 def test_a_game_state_is_not_tracked_by_the_garbage_collector():
     import gc
 
-    from nctui.engine.config import GameConfig
-    from nctui.engine.flow import new_game
+    from nctui.games.nightmare_cathedral.engine.config import GameConfig
+    from nctui.games.nightmare_cathedral.engine.flow import new_game
 
     state = new_game(GameConfig(players=2, seed=1)).state
     assert not gc.is_tracked(state) and not gc.is_tracked(state.areas[0]) and not gc.is_tracked(state.players[0])

@@ -8,12 +8,12 @@ from collections.abc import Callable
 import pytest
 from msgspec.structs import replace
 
-from nctui.engine import GameConfig, GameState, invariants, new_game
-from nctui.engine.events import HIDDEN
-from nctui.engine.invariants import violations
-from nctui.engine.king_state import KING_COMBAT
-from nctui.engine.state import BASIC_COMBAT
-from nctui.engine.work import CombatCardsWork, Fight, KeepWork, KingTuckWork
+from nctui.games.nightmare_cathedral.engine import GameConfig, GameState, invariants, new_game
+from nctui.games.nightmare_cathedral.engine.events import HIDDEN
+from nctui.games.nightmare_cathedral.engine.invariants import violations
+from nctui.games.nightmare_cathedral.engine.king_state import KING_COMBAT
+from nctui.games.nightmare_cathedral.engine.state import BASIC_COMBAT
+from nctui.games.nightmare_cathedral.engine.work import CombatCardsWork, Fight, KeepWork, KingTuckWork
 from tests.helpers import random_game
 
 DEV = "Development cards not conserved"
@@ -36,7 +36,7 @@ def _state(players: int = 2, seed: int = 0, after: int = 60, **kw) -> GameState:
 
 def _solo(after: int = 40) -> GameState:
     """A state of a solo game against the King, played by the first option of every decision."""
-    from nctui.engine import apply
+    from nctui.games.nightmare_cathedral.engine import apply
 
     state = new_game(GameConfig(players=1, seats=("human", "king"), seed=3)).state
     for _ in range(after):

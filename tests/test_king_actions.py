@@ -6,9 +6,16 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from nctui.engine import board, king as kg, king_actions as ka, king_nightmares as kn, units, work as W
-from nctui.engine.ops import set_player
-from nctui.engine.table import CONTINUATIONS
+from nctui.games.nightmare_cathedral.engine import (
+    board,
+    king as kg,
+    king_actions as ka,
+    king_nightmares as kn,
+    units,
+    work as W,
+)
+from nctui.games.nightmare_cathedral.engine.ops import set_player
+from nctui.games.nightmare_cathedral.engine.table import CONTINUATIONS
 from tests.test_solo_setup import solo_setup
 
 K = 1  # the King's seat
@@ -221,7 +228,7 @@ def test_fortify_builds_in_fewest_levels_then_fewest_of_yours(state, monkeypatch
 
 def test_two_fort_levels_built_in_one_area_read_apart(state, monkeypatch):
     """The King's turn panel lists each step: the second level in the same area says so."""
-    from nctui.describe import describe_event
+    from nctui.games.nightmare_cathedral.describe import describe_event
 
     die(monkeypatch, 4)  # Power 1, die 4: remove 2, build 2
     only = next(a for a in ka.controlled(state))
@@ -324,6 +331,6 @@ def test_develop_without_upgrade_tucks_the_last_card_under_the_fewest(state):
 
 @pytest.mark.parametrize("power, row", [(0, 1), (1, 1), (2, 1), (3, 3), (4, 3), (5, 5), (6, 5), (9, 5)])
 def test_a_power_left_even_uses_the_highest_row_not_above_it(power, row):
-    from nctui.engine.king_actions import row_power
+    from nctui.games.nightmare_cathedral.engine.king_actions import row_power
 
     assert row_power(power) == row

@@ -8,15 +8,23 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from nctui.describe import describe_decision
-from nctui.engine import board, cards, king as kg, king_actions as ka, king_turn as kt, new_game, work as W
-from nctui.engine.actions import ChooseAction, ChooseArea, ChooseTurnStart, Conquer, TakePiece
-from nctui.engine.errors import IllegalAction
-from nctui.engine.flow import apply, legal_actions, step
-from nctui.engine.invariants import violations
-from nctui.engine.ops import set_player
-from nctui.engine.table import CONTINUATIONS
-from nctui.engine.views import player_view
+from nctui.games.nightmare_cathedral.describe import describe_decision
+from nctui.games.nightmare_cathedral.engine import (
+    board,
+    cards,
+    king as kg,
+    king_actions as ka,
+    king_turn as kt,
+    new_game,
+    work as W,
+)
+from nctui.games.nightmare_cathedral.engine.actions import ChooseAction, ChooseArea, ChooseTurnStart, Conquer, TakePiece
+from nctui.games.nightmare_cathedral.engine.errors import IllegalAction
+from nctui.games.nightmare_cathedral.engine.flow import apply, legal_actions, step
+from nctui.games.nightmare_cathedral.engine.invariants import violations
+from nctui.games.nightmare_cathedral.engine.ops import set_player
+from nctui.games.nightmare_cathedral.engine.table import CONTINUATIONS
+from nctui.games.nightmare_cathedral.engine.views import player_view
 from tests import helpers as H
 from tests.test_king_actions import K, f, shape
 from tests.test_solo_setup import SOLO, solo_setup
@@ -252,7 +260,7 @@ def test_maneuver_tie_still_asks_when_a_follower_can_come_from_another_area(king
 # completed": a Dream completed by the Maneuver's Cultists builds its piece before the rest
 
 def test_a_dream_completed_by_the_maneuvers_cultists_asks_for_its_piece_first(king_turn, monkeypatch):
-    from nctui.engine.events import Event
+    from nctui.games.nightmare_cathedral.engine.events import Event
     from tests.test_solo_modes import VICTOR, yellow_position
 
     class ConflictsBegin(Event, tag="test_conflicts"):

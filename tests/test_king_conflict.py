@@ -5,14 +5,14 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from nctui.content import schema as cs
-from nctui.engine import board, conflict, king_combat as kc, king_conflicts as kcs, work as W
-from nctui.engine.actions import DiscardDevelopment, Done, PlayCombatCard, StartConflict
-from nctui.engine.errors import IllegalAction
-from nctui.engine.flow import apply, legal_actions
-from nctui.engine.ops import set_player
-from nctui.engine.state import BASIC_COMBAT
-from nctui.engine.work import KingConflicts
+from nctui.games.nightmare_cathedral.content import schema as cs
+from nctui.games.nightmare_cathedral.engine import board, conflict, king_combat as kc, king_conflicts as kcs, work as W
+from nctui.games.nightmare_cathedral.engine.actions import DiscardDevelopment, Done, PlayCombatCard, StartConflict
+from nctui.games.nightmare_cathedral.engine.errors import IllegalAction
+from nctui.games.nightmare_cathedral.engine.flow import apply, legal_actions
+from nctui.games.nightmare_cathedral.engine.ops import set_player
+from nctui.games.nightmare_cathedral.engine.state import BASIC_COMBAT
+from nctui.games.nightmare_cathedral.engine.work import KingConflicts
 from tests import helpers as H
 from tests.helpers import empty_areas
 from tests.test_solo_setup import solo_setup

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from nctui.engine import board, king_nightmares as kn
-from nctui.engine.nightmares import location
-from nctui.engine.ops import set_player
-from nctui.engine.work import KingCommand, KingCommandResume
+from nctui.games.nightmare_cathedral.engine import board, king_nightmares as kn
+from nctui.games.nightmare_cathedral.engine.nightmares import location
+from nctui.games.nightmare_cathedral.engine.ops import set_player
+from nctui.games.nightmare_cathedral.engine.work import KingCommand, KingCommandResume
 from tests import helpers as H
 from tests.test_king_conflict import shape
 from tests.test_solo_setup import solo_setup
@@ -102,9 +102,9 @@ def test_effect_devours_in_the_nightmares_area(state):
 
 
 def test_a_conflict_in_the_command_waits_for_your_cards_then_resumes(state):
-    from nctui.engine.actions import PlayCombatCard
-    from nctui.engine.flow import apply
-    from nctui.engine.state import BASIC_COMBAT
+    from nctui.games.nightmare_cathedral.engine.actions import PlayCombatCard
+    from nctui.games.nightmare_cathedral.engine.flow import apply
+    from nctui.games.nightmare_cathedral.engine.state import BASIC_COMBAT
 
     start = state.areas[0].id
     nxt = board.adjacent(state, start)[0]

@@ -8,10 +8,10 @@ import random
 import pytest
 from msgspec.structs import replace
 
-from nctui.describe import king_reasons, words_for
-from nctui.describe.king_reasons import _FIXED, GENERIC
-from nctui.engine import events as E, new_game
-from nctui.engine.flow import legal_actions, step
+from nctui.games.nightmare_cathedral.describe import king_reasons, words_for
+from nctui.games.nightmare_cathedral.describe.king_reasons import _FIXED, GENERIC
+from nctui.games.nightmare_cathedral.engine import events as E, new_game
+from nctui.games.nightmare_cathedral.engine.flow import legal_actions, step
 from nctui.ui.screens.king_turn import king_steps
 from tests.test_solo_setup import SOLO
 

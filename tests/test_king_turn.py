@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from nctui.engine import board, cards, flow, king as kg, king_dreams as kd, king_turn as kt
-from nctui.engine.actions import TakeDream
-from nctui.engine.errors import IllegalAction
-from nctui.engine.invariants import violations
-from nctui.engine.scoring import end_game, scores
+from nctui.games.nightmare_cathedral.engine import board, cards, flow, king as kg, king_dreams as kd, king_turn as kt
+from nctui.games.nightmare_cathedral.engine.actions import TakeDream
+from nctui.games.nightmare_cathedral.engine.errors import IllegalAction
+from nctui.games.nightmare_cathedral.engine.invariants import violations
+from nctui.games.nightmare_cathedral.engine.scoring import end_game, scores
 from nctui.platform import rng
 from tests import helpers as H
 from tests.test_solo_setup import solo_setup

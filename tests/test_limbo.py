@@ -7,12 +7,12 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from nctui.content import schema as cs
-from nctui.describe import describe_decision
-from nctui.engine import IllegalAction, actions as A, apply, board, legal_actions, limbo, step
-from nctui.engine.invariants import violations
-from nctui.engine.ops import set_player
-from nctui.engine.state import Decision
+from nctui.games.nightmare_cathedral.content import schema as cs
+from nctui.games.nightmare_cathedral.describe import describe_decision
+from nctui.games.nightmare_cathedral.engine import IllegalAction, actions as A, apply, board, legal_actions, limbo, step
+from nctui.games.nightmare_cathedral.engine.invariants import violations
+from nctui.games.nightmare_cathedral.engine.ops import set_player
+from nctui.games.nightmare_cathedral.engine.state import Decision
 from tests import helpers as H
 from tests.helpers import but_limbo, first_turn, random_game
 from tests.test_ritual import MOTH, PAID, W, blank, me, pl

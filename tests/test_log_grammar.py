@@ -1,4 +1,4 @@
-"""Grammar of the log lines (nctui/describe): counts agree with their nouns and verbs ('1
+"""Grammar of the log lines (nctui/games/nightmare_cathedral/describe): counts agree with their nouns and verbs ('1
 Cultist goes', '2 Shadows seep'), the Shadows are many ('The Shadows reveal'), and a line opens
 with a capital. Checked over every log line of seeded random games: 2, 3 and 4 players and solo."""
 
@@ -9,8 +9,8 @@ import re
 
 import pytest
 
-from nctui.describe.events import describe_events
-from nctui.engine import GameConfig
+from nctui.games.nightmare_cathedral.describe.events import describe_events
+from nctui.games.nightmare_cathedral.engine import GameConfig
 from nctui.platform.store import Store
 
 # Nouns the log counts, singular -> plural (the counted words of every line of the games below).

@@ -5,13 +5,22 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from nctui.content import schema as cs
-from nctui.content.loader import get_pack
-from nctui.engine import IllegalAction, actions as A, apply, board, legal_actions, new_game, step, units
-from nctui.engine.ops import set_player
-from nctui.engine.state import FOLLOWERS, FORT_LEVELS, SHADOWS
-from nctui.engine.table import STEPS
-from nctui.engine.work import MoveWork
+from nctui.games.nightmare_cathedral.content import schema as cs
+from nctui.games.nightmare_cathedral.content.loader import get_pack
+from nctui.games.nightmare_cathedral.engine import (
+    IllegalAction,
+    actions as A,
+    apply,
+    board,
+    legal_actions,
+    new_game,
+    step,
+    units,
+)
+from nctui.games.nightmare_cathedral.engine.ops import set_player
+from nctui.games.nightmare_cathedral.engine.state import FOLLOWERS, FORT_LEVELS, SHADOWS
+from nctui.games.nightmare_cathedral.engine.table import STEPS
+from nctui.games.nightmare_cathedral.engine.work import MoveWork
 from tests import helpers as H
 from tests.helpers import config, empty_areas, through_setup
 
@@ -296,7 +305,7 @@ def test_the_ritual_shaper_bonus_moves_then_converts_where_the_shaper_arrived():
 
 
 def test_maneuver_reactions_become_playable():
-    from nctui.engine import cards
+    from nctui.games.nightmare_cathedral.engine import cards
 
     state = blank()
     for part in ("conform", "dissent"):

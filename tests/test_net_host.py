@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from nctui.engine import GameConfig
+from nctui.games.nightmare_cathedral.engine import GameConfig
 from nctui.platform.net import protocol as P
 from nctui.platform.net.host import Host
 from nctui.platform.net.rooms import Rooms
@@ -123,7 +123,7 @@ def test_malformed_message_closes_only_its_client(tmp_path: Path) -> None:
 def test_a_rules_refusal_names_its_rule_and_section(tmp_path: Path) -> None:
     """A decision the rules forbid is refused with the rule and the rulebook section, so the
     client can say it as a game played here does (R: read the rule)."""
-    from nctui.engine.actions import ChooseTurnStart
+    from nctui.games.nightmare_cathedral.engine.actions import ChooseTurnStart
 
     async def body(path: Path, rooms: Rooms) -> None:
         a, b = [await Client.connect(path, i) for i in ("SHA256:ann", "SHA256:bob")]

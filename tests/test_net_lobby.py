@@ -22,7 +22,7 @@ import msgspec
 import pytest
 from textual.widgets import Static
 
-from nctui.engine import GameConfig
+from nctui.games.nightmare_cathedral.engine import GameConfig
 from nctui.platform.net import protocol as P
 from nctui.platform.net.client import HostError, HostLink, LinkNews, RemoteGame
 from nctui.platform.net.client_app import remember_name, remembered_name
@@ -549,7 +549,7 @@ def test_a_remote_rules_refusal_offers_the_rule(host: HostThread) -> None:
     """A decision the host refuses by the rules reads as in a game played here: the rule and its
     rulebook section, and R opens the rules at that section with the refusal noted. The help
     says what q does in a game on a server."""
-    from nctui.engine.actions import ChooseTurnStart
+    from nctui.games.nightmare_cathedral.engine.actions import ChooseTurnStart
     from nctui.ui.screens.rules import RulesScreen
 
     room = host.rooms.create(CFG, identity=ANN, name="rules")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from nctui.engine import GameConfig
+from nctui.games.nightmare_cathedral.engine import GameConfig
 from nctui.platform.net import protocol as P
 from tests.serve_helpers import Server, make_key
 from tests.test_net_host import Client

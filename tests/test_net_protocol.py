@@ -6,8 +6,8 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from nctui.engine import GameConfig, new_game, player_view
-from nctui.engine.facts import facts
+from nctui.games.nightmare_cathedral.engine import GameConfig, new_game, player_view
+from nctui.games.nightmare_cathedral.engine.facts import facts
 from nctui.platform.net import protocol as P
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from nctui.engine import GameConfig
+from nctui.games.nightmare_cathedral.engine import GameConfig
 from nctui.platform.net.rooms import RoomError, Rooms
 from nctui.platform.net.store_sqlite import SqliteRoomStore
 from nctui.platform.store import StaleState

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from nctui.engine import GameConfig
-from nctui.engine.views import SPECTATOR
+from nctui.games.nightmare_cathedral.engine import GameConfig
+from nctui.games.nightmare_cathedral.engine.views import SPECTATOR
 from nctui.platform.net import protocol as P
 from nctui.platform.net.rooms import Rooms
 from tests.test_net_host import Client, run_host

@@ -7,7 +7,7 @@ import asyncio
 import re
 from pathlib import Path
 
-from nctui.engine import GameConfig
+from nctui.games.nightmare_cathedral.engine import GameConfig
 from nctui.platform.net import protocol as P
 from tests.serve_helpers import Server, make_key, wait_gone
 from tests.test_net_host import Client

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from nctui.engine import GameConfig, apply, legal_actions, new_game, step
-from nctui.engine.config import SUGGESTED_PAIRS, check_config, nightmare_pair
-from nctui.engine.invariants import violations
+from nctui.games.nightmare_cathedral.engine import GameConfig, apply, legal_actions, new_game, step
+from nctui.games.nightmare_cathedral.engine.config import SUGGESTED_PAIRS, check_config, nightmare_pair
+from nctui.games.nightmare_cathedral.engine.invariants import violations
 from tests.helpers import config
 
 

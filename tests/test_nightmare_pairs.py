@@ -7,7 +7,7 @@ from itertools import combinations
 
 import pytest
 
-from nctui.simulate import bots_of_kind, make_config, play_game
+from nctui.games.nightmare_cathedral.simulate import bots_of_kind, make_config, play_game
 
 PAIRS = list(combinations(range(1, 9), 2))
 

@@ -11,9 +11,9 @@ import itertools
 import pytest
 from msgspec.structs import replace
 
-from nctui.content import schema as cs
-from nctui.content.loader import get_pack, register
-from nctui.engine import (
+from nctui.games.nightmare_cathedral.content import schema as cs
+from nctui.games.nightmare_cathedral.content.loader import get_pack, register
+from nctui.games.nightmare_cathedral.engine import (
     IllegalAction,
     actions as A,
     apply,
@@ -26,9 +26,9 @@ from nctui.engine import (
     turn,
     units,
 )
-from nctui.engine.invariants import violations
-from nctui.engine.ops import set_player
-from nctui.engine.state import FOLLOWERS, FORT_LEVELS, SHADOWS, GameState
+from nctui.games.nightmare_cathedral.engine.invariants import violations
+from nctui.games.nightmare_cathedral.engine.ops import set_player
+from nctui.games.nightmare_cathedral.engine.state import FOLLOWERS, FORT_LEVELS, SHADOWS, GameState
 from tests import helpers as H
 from tests.helpers import config, empty_areas, through_setup
 

@@ -1,4 +1,4 @@
-"""The cache of validated content packs (nctui.content.cache): a hit gives the same pack as
+"""The cache of validated content packs (nctui.games.nightmare_cathedral.content.cache): a hit gives the same pack as
 loading the files; a broken, foreign or stale cache entry falls back to loading the files."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from nctui.content import cache, loader
-from nctui.content.loader import FILES, PACKS_DIR, ContentError, load_pack
+from nctui.games.nightmare_cathedral.content import cache, loader
+from nctui.games.nightmare_cathedral.content.loader import FILES, PACKS_DIR, ContentError, load_pack
 from nctui.platform.safeio import stamp_name
 
 
@@ -34,7 +34,7 @@ def test_a_cached_pack_equals_the_loaded_one(cache_folder: Path) -> None:
 
 def test_the_cache_is_used(cache_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     load_pack(PACKS_DIR / "base", cached=True)
-    import nctui.content.validate as validate
+    import nctui.games.nightmare_cathedral.content.validate as validate
 
     def refuse(pack: object) -> None:
         raise AssertionError("validated again despite the cache")
@@ -66,7 +66,7 @@ def test_an_entry_made_for_another_stamp_is_not_used(cache_folder: Path, monkeyp
     assert key is not None
     entry.write_bytes(pickle.dumps((key.replace("\t", " ", 1), fresh)))
     checked = []
-    import nctui.content.validate as validate
+    import nctui.games.nightmare_cathedral.content.validate as validate
 
     real = validate.validate
     monkeypatch.setattr(validate, "validate", lambda pack: checked.append(pack) or real(pack))
@@ -120,7 +120,7 @@ def test_a_cache_entry_others_may_write_is_never_read(cache_folder: Path, monkey
     fresh = load_pack(PACKS_DIR / "base", cached=True)
     (entry,) = cache_folder.iterdir()
     os.chmod(entry, 0o666)
-    import nctui.content.validate as validate
+    import nctui.games.nightmare_cathedral.content.validate as validate
 
     checked = []
     real = validate.validate
@@ -135,7 +135,7 @@ def test_the_cached_pack_is_not_decoded_by_type(cache_folder: Path, monkeypatch:
     fresh = load_pack(PACKS_DIR / "base", cached=True)
     import msgspec
 
-    import nctui.content.validate as validate
+    import nctui.games.nightmare_cathedral.content.validate as validate
 
     calls: list[str] = []
     for module, name in ((msgspec.msgpack, "decode"), (msgspec.json, "decode"), (validate, "validate")):

@@ -8,7 +8,7 @@ import sys
 import pytest
 from textual.css.stylesheet import Stylesheet
 
-from nctui.engine import GameConfig
+from nctui.games.nightmare_cathedral.engine import GameConfig
 from nctui.ui import parsed_css
 from nctui.ui.app import create_app
 

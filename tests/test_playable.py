@@ -9,15 +9,15 @@ from pathlib import Path
 import pytest
 from msgspec.structs import replace
 
-from nctui.engine import playable
-from nctui.engine.config import GameConfig
-from nctui.engine.state import GameState
+from nctui.games.nightmare_cathedral.engine import playable
+from nctui.games.nightmare_cathedral.engine.config import GameConfig
+from nctui.games.nightmare_cathedral.engine.state import GameState
+from nctui.games.nightmare_cathedral.scenarios import load_scenario
 from nctui.platform.registry import NIGHTMARE_CATHEDRAL
 from nctui.platform.store import Store
-from nctui.scenarios import load_scenario
 from tests.helpers import store_moves
 
-SAVES = Path(__file__).resolve().parent.parent / "nctui" / "practice" / "positions"
+SAVES = Path(__file__).resolve().parent.parent / "nctui" / "games" / "nightmare_cathedral" / "practice" / "positions"
 
 
 @pytest.mark.parametrize("config", [

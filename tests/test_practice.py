@@ -10,12 +10,12 @@ import pytest
 from textual.widgets import Input
 
 from nctui.cli import main
-from nctui.engine import events as E, flow, scoring
-from nctui.engine.config import GameConfig
+from nctui.games.nightmare_cathedral.engine import events as E, flow, scoring
+from nctui.games.nightmare_cathedral.engine.config import GameConfig
+from nctui.games.nightmare_cathedral.practice import BUNDLED, positions
+from nctui.games.nightmare_cathedral.scenarios import ScenarioError, load_scenario
 from nctui.platform import saves
 from nctui.platform.session import new_session, scenario_session
-from nctui.practice import BUNDLED, positions
-from nctui.scenarios import ScenarioError, load_scenario
 from nctui.ui.app import create_app
 from nctui.ui.commands import screen_commands
 from nctui.ui.screens.game import GameScreen
@@ -252,8 +252,8 @@ def test_the_kings_die_roll_plays_from_the_practice_screen(tmp_path):
 def test_the_planners_advice_ranks_the_options_of_the_view():
     """advise: its choice first, then the next best by their look ahead; every option one of the
     decision's, every change one it counts; the view only (other hands hidden)."""
-    from nctui.bots.planner_bot import CHANGES, PlannerBot
-    from nctui.engine.views import player_view
+    from nctui.games.nightmare_cathedral.bots.planner_bot import CHANGES, PlannerBot
+    from nctui.games.nightmare_cathedral.engine.views import player_view
 
     state = load_scenario(BUNDLED / "crowded-centre-3p.toml")
     for _ in range(25):

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from nctui.content import schema as cs
-from nctui.engine import actions as A, apply, board, cards, legal_actions, units
-from nctui.engine.invariants import violations
-from nctui.engine.ops import set_player
+from nctui.games.nightmare_cathedral.content import schema as cs
+from nctui.games.nightmare_cathedral.engine import actions as A, apply, board, cards, legal_actions, units
+from nctui.games.nightmare_cathedral.engine.invariants import violations
+from nctui.games.nightmare_cathedral.engine.ops import set_player
 from tests.test_units import SH, WATCHFUL, bare, finished, fort, fortress_of, plain_areas, put, run, with_fortify_card
 
 ME, YOU = 0, 1

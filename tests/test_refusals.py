@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from nctui.engine import IllegalAction, actions as A, apply
-from nctui.engine.work import DreamWork
+from nctui.games.nightmare_cathedral.engine import IllegalAction, actions as A, apply
+from nctui.games.nightmare_cathedral.engine.work import DreamWork
 from tests import helpers as H
 from tests.helpers import random_game
 

@@ -5,13 +5,23 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import asdict, replace
 
-from nctui.content import schema as cs
-from nctui.describe import describe_decision
-from nctui.engine import IllegalAction, actions as A, apply, board, cards, legal_actions, new_game, step, units
-from nctui.engine.ops import set_player
-from nctui.engine.scoring import ritual_vp, scores
-from nctui.engine.state import FOLLOWERS, FORT_LEVELS, SHADOWS
-from nctui.engine.work import BonusWork, ClimbWork
+from nctui.games.nightmare_cathedral.content import schema as cs
+from nctui.games.nightmare_cathedral.describe import describe_decision
+from nctui.games.nightmare_cathedral.engine import (
+    IllegalAction,
+    actions as A,
+    apply,
+    board,
+    cards,
+    legal_actions,
+    new_game,
+    step,
+    units,
+)
+from nctui.games.nightmare_cathedral.engine.ops import set_player
+from nctui.games.nightmare_cathedral.engine.scoring import ritual_vp, scores
+from nctui.games.nightmare_cathedral.engine.state import FOLLOWERS, FORT_LEVELS, SHADOWS
+from nctui.games.nightmare_cathedral.engine.work import BonusWork, ClimbWork
 from tests import helpers as H
 from tests.helpers import but_limbo, config, empty_areas, through_setup
 
@@ -299,12 +309,12 @@ def test_commanding_a_nightmare_has_no_effect_in_stage_1():
 
 
 def test_the_example_scenario_plays_through_the_ritual_day_action():
-    """nctui/practice/positions/ritual-example-2p.toml: the same example from the Day space, with a Fortress in
+    """The practice position ritual-example-2p.toml: the same example from the Day space, with a Fortress in
     an eye area (its Fort keeps control once its Follower has paid)."""
 
-    from nctui.engine.invariants import violations
-    from nctui.practice import BUNDLED
-    from nctui.scenarios import load_scenario
+    from nctui.games.nightmare_cathedral.engine.invariants import violations
+    from nctui.games.nightmare_cathedral.practice import BUNDLED
+    from nctui.games.nightmare_cathedral.scenarios import load_scenario
 
     state = load_scenario(BUNDLED / "ritual-example-2p.toml")
     blue = state.active

@@ -8,12 +8,12 @@ import msgspec
 import pytest
 from msgspec.structs import replace
 
-from nctui.content import schema as cs
-from nctui.describe import describe_decision, describe_event
-from nctui.engine import decode_action, events as E, new_game, step, work as W
-from nctui.engine.flow import decision_of
-from nctui.engine.table import CONTINUATIONS, RULES, STEPS
-from nctui.engine.work import DECISION_KINDS, WORK_TYPES, kind_of
+from nctui.games.nightmare_cathedral.content import schema as cs
+from nctui.games.nightmare_cathedral.describe import describe_decision, describe_event
+from nctui.games.nightmare_cathedral.engine import decode_action, events as E, new_game, step, work as W
+from nctui.games.nightmare_cathedral.engine.flow import decision_of
+from nctui.games.nightmare_cathedral.engine.table import CONTINUATIONS, RULES, STEPS
+from nctui.games.nightmare_cathedral.engine.work import DECISION_KINDS, WORK_TYPES, kind_of
 from tests import golden
 
 

@@ -4,8 +4,9 @@ Every name in backticks in the document is one of:
 
 - a test: ``test_file.py::test_name`` (the test function, found by parsing ``tests/test_file.py``;
   a parametrized test by its function name), or a test file ``test_file.py`` / ``tests/test_file.py``;
-- code: ``module.name`` or ``engine/module.name`` (``nctui.engine.module``, else ``nctui.module``,
-  has the attribute ``name``), or a module ``module.py`` / ``engine/module.py``;
+- code: ``module.name`` or ``engine/module.name`` (``engine.module`` of the game, else the game's
+  ``module`` or the platform's, has the attribute ``name``), or a module ``module.py`` /
+  ``engine/module.py``;
 - a file of the repository: ``folder/file.ext`` (e.g. a saved scenario).
 
 Anything else in backticks is a problem, so a typo in the document fails this test.
@@ -27,6 +28,9 @@ DOC = ROOT / "docs" / "rules-coverage.md"
 TESTS = ROOT / "tests"
 
 TEST_REF = re.compile(r"(?:tests/)?(test_\w+\.py)(?:::(\w+))?")
+GAME = "nctui.games.nightmare_cathedral"
+ENGINE = f"{GAME}.engine"
+PACKAGES = (ENGINE, GAME, "nctui.platform", "nctui")
 MODULE_FILE = re.compile(r"(engine/)?([a-z_][a-z0-9_]*)\.py")
 CODE_REF = re.compile(r"(engine/)?([a-z_][a-z0-9_]*)\.([A-Za-z_]\w*)")
 REPO_FILE = re.compile(r"[\w-]+(?:/[\w.-]+)+\.\w+")
@@ -50,7 +54,7 @@ def functions_of(file_name: str) -> frozenset[str] | None:
 
 
 def _module(name: str, engine_only: bool) -> ModuleType | None:
-    for package in ("nctui.engine",) if engine_only else ("nctui.engine", "nctui"):
+    for package in (ENGINE,) if engine_only else PACKAGES:
         try:
             return importlib.import_module(f"{package}.{name}")
         except ModuleNotFoundError as err:
@@ -60,7 +64,7 @@ def _module(name: str, engine_only: bool) -> ModuleType | None:
 
 
 def _module_file(name: str, engine_only: bool) -> bool:
-    folders = (ROOT / "nctui" / "engine",) if engine_only else (ROOT / "nctui" / "engine", ROOT / "nctui")
+    folders = [ROOT.joinpath(*package.split(".")) for package in ((ENGINE,) if engine_only else PACKAGES)]
     return any((folder / f"{name}.py").is_file() for folder in folders)
 
 
@@ -81,7 +85,7 @@ def reference_problem(ref: str) -> str | None:
         engine_only, name, attr = bool(m.group(1)), m.group(2), m.group(3)
         module = _module(name, engine_only)
         if module is None:
-            return f"{ref}: no module nctui.engine.{name}" + ("" if engine_only else f" nor nctui.{name}")
+            return f"{ref}: no module {name} in " + ", ".join((ENGINE,) if engine_only else PACKAGES)
         return None if hasattr(module, attr) else f"{ref}: {module.__name__} has no {attr}"
     if REPO_FILE.fullmatch(ref):
         return None if (ROOT / ref).is_file() else f"{ref}: no such file in the repository"
@@ -145,7 +149,7 @@ GOOD_ROW = "| a rule | `turn.CHOOSE_DAY` | `test_turn.py::test_ignoring_the_acti
     "`test_nowhere.py`",
     "`turn.choose_day`",  # a function that no longer exists
     "`king_conflict.desirable`",  # a module that no longer exists
-    "`engine/scenarios.load_scenario`",  # nctui.scenarios, not an engine module
+    "`engine/scenarios.load_scenario`",  # nctui.games.nightmare_cathedral.scenarios, not an engine module
     "`king_conflict.py`",
     "`saves/nowhere.toml`",
     "`decide_move`",  # a bare name

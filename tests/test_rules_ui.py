@@ -12,19 +12,19 @@ from pathlib import Path
 import pytest
 from textual.app import App
 
-import nctui.engine
-from nctui.bots import RandomBot
-from nctui.engine import GameConfig, new_game, player_view, step
-from nctui.engine.actions import Conquer
-from nctui.engine.config import DIFFICULTY_OPTIONS, SUGGESTED_PAIRS
-from nctui.engine.errors import IllegalAction
-from nctui.engine.work import DECISION_KINDS
+import nctui.games.nightmare_cathedral.engine
+from nctui.games.nightmare_cathedral.bots import RandomBot
+from nctui.games.nightmare_cathedral.engine import GameConfig, new_game, player_view, step
+from nctui.games.nightmare_cathedral.engine.actions import Conquer
+from nctui.games.nightmare_cathedral.engine.config import DIFFICULTY_OPTIONS, SUGGESTED_PAIRS
+from nctui.games.nightmare_cathedral.engine.errors import IllegalAction
+from nctui.games.nightmare_cathedral.engine.work import DECISION_KINDS
 from nctui.ui.app import create_app
 from nctui.ui.rules import SUMMARY_FILE, RulesDataError, blocks, get_summary, load_summary, matches, search_words
 from nctui.ui.rules.topics import DECISION_TOPICS, SOLO_TOPICS, refusal_words, topic_for_decision, topic_for_section
 from nctui.ui.screens.rules import RulesScreen, RulesText, find_matches, pieces
 
-ENGINE = Path(nctui.engine.__file__).parent
+ENGINE = Path(nctui.games.nightmare_cathedral.engine.__file__).parent
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = GameConfig(players=2, seats=("human", "human"), seed=42)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from nctui.content.loader import PACKS_DIR
+from nctui.games.nightmare_cathedral.content.loader import PACKS_DIR
 from nctui.platform.safeio import BadInput, check_depth
 
 

@@ -15,10 +15,10 @@ import msgspec
 import pytest
 from msgspec.structs import replace
 
-from nctui.bots.random_bot import RandomBot
-from nctui.content.loader import get_pack
-from nctui.engine import GameConfig, new_game, player_view
-from nctui.engine.flow import StepResult
+from nctui.games.nightmare_cathedral.bots.random_bot import RandomBot
+from nctui.games.nightmare_cathedral.content.loader import get_pack
+from nctui.games.nightmare_cathedral.engine import GameConfig, new_game, player_view
+from nctui.games.nightmare_cathedral.engine.flow import StepResult
 from nctui.platform import saves
 from nctui.platform.registry import NIGHTMARE_CATHEDRAL
 from nctui.platform.saves import SaveError, latest_autosave, load, save, save_dir
@@ -26,6 +26,7 @@ from nctui.platform.store import Store, StrictPolicy
 from tests.helpers import human_config, store_moves
 
 ROOT = Path(__file__).resolve().parent.parent
+POSITIONS = ROOT / "nctui" / "games" / "nightmare_cathedral" / "practice" / "positions"
 GAME_ID = "0123456789ab"
 digest = NIGHTMARE_CATHEDRAL.digest
 
@@ -119,10 +120,10 @@ def test_state_digest_is_deterministic_across_processes():
     assert here == digest(msgspec.msgpack.decode(msgspec.msgpack.encode(store.state), type=type(store.state)))
     code = (
         "import sys, msgspec\n"
-        "from nctui.engine import GameConfig\n"
+        "from nctui.games.nightmare_cathedral.engine import GameConfig\n"
         "from nctui.platform.store import Store\n"
         "from nctui.platform.registry import NIGHTMARE_CATHEDRAL\n"
-        "from nctui.engine.actions import Action\n"
+        "from nctui.games.nightmare_cathedral.engine.actions import Action\n"
         "acts = msgspec.json.decode(sys.stdin.buffer.read(), type=list[Action])\n"
         f"cfg = msgspec.json.decode({msgspec.json.encode(cfg).decode()!r}, type=GameConfig)\n"
         "print(NIGHTMARE_CATHEDRAL.digest(Store(cfg, actions=acts).state))\n"
@@ -500,9 +501,9 @@ def test_the_undo_policy_is_recorded(tmp_path: Path):
 @pytest.fixture
 def started_from_a_position(tmp_path: Path) -> Path:
     """A save of a game started from a scenario's position, a few decisions in."""
-    from nctui.scenarios import load_scenario_result
+    from nctui.games.nightmare_cathedral.scenarios import load_scenario_result
 
-    state, events = load_scenario_result(ROOT / "nctui" / "practice" / "positions" / "opening-2p.toml")
+    state, events = load_scenario_result(POSITIONS / "opening-2p.toml")
     store = Store(initial=StepResult(state=state, events=tuple(events)))
     store_moves(store, 6)
     return save(store, tmp_path / "game.nctui.json", GAME_ID)

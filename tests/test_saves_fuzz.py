@@ -15,14 +15,15 @@ from pathlib import Path
 import pytest
 
 from nctui.cli import main
-from nctui.engine.flow import StepResult
+from nctui.games.nightmare_cathedral.engine.flow import StepResult
+from nctui.games.nightmare_cathedral.scenarios import load_scenario_result
 from nctui.platform import saves
 from nctui.platform.registry import NIGHTMARE_CATHEDRAL
 from nctui.platform.store import Store
-from nctui.scenarios import load_scenario_result
 from tests.helpers import human_config, in_time, store_moves
 
 ROOT = Path(__file__).resolve().parent.parent
+POSITIONS = ROOT / "nctui" / "games" / "nightmare_cathedral" / "practice" / "positions"
 GAME_ID = "0123456789ab"
 DECISIONS = 60
 CHANGES = 300
@@ -36,7 +37,7 @@ def real_save(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathF
     if request.param == "new-game":
         store = Store(human_config(seed=31))
     else:
-        state, events = load_scenario_result(ROOT / "nctui" / "practice" / "positions" / "crowded-centre-3p.toml")
+        state, events = load_scenario_result(POSITIONS / "crowded-centre-3p.toml")
         store = Store(initial=StepResult(state=state, events=tuple(events)))
     store_moves(store, DECISIONS, seed=31)
     assert store.state_id == DECISIONS

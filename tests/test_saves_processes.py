@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from nctui.engine.config import GameConfig
+from nctui.games.nightmare_cathedral.engine.config import GameConfig
 from nctui.platform import saves
 from nctui.platform.session import SessionError, new_session, open_session
 from tests.helpers import human_config, store_moves
@@ -24,7 +24,7 @@ WAIT = 120  # seconds: a child that takes longer has hung
 # "<game id> <state id> <last id> <autosave written>".
 PLAY = """
 import sys, time
-from nctui.engine.config import GameConfig
+from nctui.games.nightmare_cathedral.engine.config import GameConfig
 from nctui.platform.session import new_session
 
 folder, seed, seconds = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])

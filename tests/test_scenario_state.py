@@ -11,13 +11,13 @@ from functools import cache
 import pytest
 from msgspec.structs import replace
 
-from nctui.engine import flow
-from nctui.engine.config import DIFFICULTY_PRESETS, GameConfig
-from nctui.engine.invariants import violations
-from nctui.engine.state import GameState
-from nctui.scenario_state import scenario_text
-from nctui.scenarios import ScenarioError, load_scenario
-from nctui.simulate import make_config
+from nctui.games.nightmare_cathedral.engine import flow
+from nctui.games.nightmare_cathedral.engine.config import DIFFICULTY_PRESETS, GameConfig
+from nctui.games.nightmare_cathedral.engine.invariants import violations
+from nctui.games.nightmare_cathedral.engine.state import GameState
+from nctui.games.nightmare_cathedral.scenario_state import scenario_text
+from nctui.games.nightmare_cathedral.scenarios import ScenarioError, load_scenario
+from nctui.games.nightmare_cathedral.simulate import make_config
 from tests.helpers import in_time
 from tests.test_scenarios import problems, scenario
 

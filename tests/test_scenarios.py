@@ -7,19 +7,19 @@ from pathlib import Path
 
 import pytest
 
-from nctui.bots.random_bot import RandomBot
-from nctui.content.loader import get_pack
-from nctui.engine import legal_actions, player_view, step
-from nctui.engine.actions import ReturnFromLimbo
-from nctui.engine.flow import StepResult
-from nctui.engine.invariants import violations
-from nctui.engine.state import BASIC_COMBAT, FOLLOWERS, SHADOWS
+from nctui.games.nightmare_cathedral.bots.random_bot import RandomBot
+from nctui.games.nightmare_cathedral.content.loader import get_pack
+from nctui.games.nightmare_cathedral.engine import legal_actions, player_view, step
+from nctui.games.nightmare_cathedral.engine.actions import ReturnFromLimbo
+from nctui.games.nightmare_cathedral.engine.flow import StepResult
+from nctui.games.nightmare_cathedral.engine.invariants import violations
+from nctui.games.nightmare_cathedral.engine.state import BASIC_COMBAT, FOLLOWERS, SHADOWS
+from nctui.games.nightmare_cathedral.scenarios import ScenarioError, load_scenario, load_scenario_result
 from nctui.platform.saves import load, save
 from nctui.platform.store import Store
-from nctui.scenarios import ScenarioError, load_scenario, load_scenario_result
 from tests.helpers import in_time
 
-SAVES = Path(__file__).resolve().parent.parent / "nctui" / "practice" / "positions"
+SAVES = Path(__file__).resolve().parent.parent / "nctui" / "games" / "nightmare_cathedral" / "practice" / "positions"
 EXAMPLES = sorted(SAVES.glob("*.toml"))
 
 
@@ -365,7 +365,7 @@ def _fifo(path: Path) -> Path:
 
 
 def _huge(path: Path) -> Path:
-    from nctui.scenarios import MAX_BYTES
+    from nctui.games.nightmare_cathedral.scenarios import MAX_BYTES
 
     with open(path, "wb") as f:
         f.truncate(MAX_BYTES + 1)

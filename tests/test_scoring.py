@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from nctui.engine import new_game
-from nctui.engine.ops import set_player
-from nctui.engine.scoring import devoured_vp, fort_vp, ritual_vp, scores, winners
-from nctui.engine.state import Score
+from nctui.games.nightmare_cathedral.engine import new_game
+from nctui.games.nightmare_cathedral.engine.ops import set_player
+from nctui.games.nightmare_cathedral.engine.scoring import devoured_vp, fort_vp, ritual_vp, scores, winners
+from nctui.games.nightmare_cathedral.engine.state import Score
 from tests.helpers import config, through_setup
 
 

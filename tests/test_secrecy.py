@@ -16,14 +16,14 @@ from collections.abc import Iterator
 
 import pytest
 
-from nctui.bots import GreedyBot, RandomBot
-from nctui.content.loader import get_pack
-from nctui.describe import describe_event
-from nctui.engine import Action, GameConfig, GameState, new_game, player_view, step
-from nctui.engine.events import HIDDEN, Event
-from nctui.engine.state import BASIC_COMBAT
-from nctui.engine.views import SPECTATOR, redact, step_reveals
-from nctui.engine.work import CardToBottom, KeepWork, KingDreamWork, KingTuckWork, fight_of
+from nctui.games.nightmare_cathedral.bots import GreedyBot, RandomBot
+from nctui.games.nightmare_cathedral.content.loader import get_pack
+from nctui.games.nightmare_cathedral.describe import describe_event
+from nctui.games.nightmare_cathedral.engine import Action, GameConfig, GameState, new_game, player_view, step
+from nctui.games.nightmare_cathedral.engine.events import HIDDEN, Event
+from nctui.games.nightmare_cathedral.engine.state import BASIC_COMBAT
+from nctui.games.nightmare_cathedral.engine.views import SPECTATOR, redact, step_reveals
+from nctui.games.nightmare_cathedral.engine.work import CardToBottom, KeepWork, KingDreamWork, KingTuckWork, fight_of
 from nctui.platform.store import Store
 
 CONFIGS = [

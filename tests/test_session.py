@@ -9,9 +9,9 @@ import time
 
 import pytest
 
-from nctui.bots import RandomBot
-from nctui.describe import words_for
-from nctui.engine import GameConfig, events as E, player_view
+from nctui.games.nightmare_cathedral.bots import RandomBot
+from nctui.games.nightmare_cathedral.describe import words_for
+from nctui.games.nightmare_cathedral.engine import GameConfig, events as E, player_view
 from nctui.platform import saves
 from nctui.platform.session import Session, SessionError, default_undo, new_session, open_session
 from nctui.platform.store import NIGHTMARE_CATHEDRAL, Store, UndoRefused

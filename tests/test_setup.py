@@ -6,9 +6,17 @@ from collections import Counter
 
 import pytest
 
-from nctui.content.loader import get_pack
-from nctui.engine import GameConfig, IllegalAction, actions as A, apply, board, legal_actions, new_game
-from nctui.engine.state import BASIC_COMBAT, FOLLOWERS, SHADOWS
+from nctui.games.nightmare_cathedral.content.loader import get_pack
+from nctui.games.nightmare_cathedral.engine import (
+    GameConfig,
+    IllegalAction,
+    actions as A,
+    apply,
+    board,
+    legal_actions,
+    new_game,
+)
+from nctui.games.nightmare_cathedral.engine.state import BASIC_COMBAT, FOLLOWERS, SHADOWS
 from tests.helpers import config, through_setup
 
 

@@ -142,7 +142,7 @@ def test_a_conflict_between_two_people_through_the_real_command(pane, tmp_path):
     """The rulebook's conflict example (Practice), hot-seat: Green attacks, Blue answers, and
     both see the conflict panel: cards face down, revealed with ⚔/⛨, damage, the winner."""
     save_dir = tmp_path / "saves"
-    example = ROOT / "nctui" / "practice" / "positions" / "conflict-example-2p.toml"
+    example = ROOT / "nctui" / "games" / "nightmare_cathedral" / "practice" / "positions" / "conflict-example-2p.toml"
     env = {"TERM": "xterm-256color", "NCTUI_SAVE_DIR": str(save_dir), "PYTHONPATH": str(ROOT)}
     command = ["env", *(f"{k}={shlex.quote(v)}" for k, v in env.items()), *map(shlex.quote, _nctui_command()),
                "play", "--scenario", shlex.quote(str(example))]

@@ -8,11 +8,11 @@ import random
 import pytest
 from msgspec.structs import replace
 
-from nctui.engine import cathedral, king as kg, king_turn as kt, new_game, turn
-from nctui.engine.actions import ChooseDay, React
-from nctui.engine.flow import apply, legal_actions
-from nctui.engine.invariants import violations
-from nctui.engine.work import EndTurn, Frame, NextReaction
+from nctui.games.nightmare_cathedral.engine import cathedral, king as kg, king_turn as kt, new_game, turn
+from nctui.games.nightmare_cathedral.engine.actions import ChooseDay, React
+from nctui.games.nightmare_cathedral.engine.flow import apply, legal_actions
+from nctui.games.nightmare_cathedral.engine.invariants import violations
+from nctui.games.nightmare_cathedral.engine.work import EndTurn, Frame, NextReaction
 from tests import helpers as H
 from tests.test_solo_setup import SOLO, solo_setup
 
@@ -127,9 +127,9 @@ def test_a_solo_game_plays_to_its_end_asking_only_you(stub, seed):
 def test_a_kings_nightmare_conflict_waiting_for_your_cards_resumes_the_kings_action():
     """Seed 20: the King's Ritual enters two special spaces; the second command's conflict waits
     for your combat cards, and the King's turn goes on afterwards (it used to be lost)."""
-    from nctui.bots import RandomBot
-    from nctui.engine import player_view, step
-    from nctui.simulate import bot_seed, make_config
+    from nctui.games.nightmare_cathedral.bots import RandomBot
+    from nctui.games.nightmare_cathedral.engine import player_view, step
+    from nctui.games.nightmare_cathedral.simulate import bot_seed, make_config
 
     config = make_config(players=1, seed=20)
     state, _ = _solo(config)

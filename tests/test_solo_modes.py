@@ -9,15 +9,15 @@ import random
 import pytest
 from msgspec.structs import replace
 
-from nctui.describe import describe_decision
-from nctui.engine import cards, cathedral, king_dreams as kd, king_turn as kt, new_game, turn
-from nctui.engine.actions import TakePiece
-from nctui.engine.errors import IllegalAction
-from nctui.engine.flow import apply, legal_actions, step
-from nctui.engine.invariants import violations
-from nctui.engine.ops import set_player
-from nctui.engine.scoring import scores
-from nctui.engine.work import EndTurn, Frame, NextReaction
+from nctui.games.nightmare_cathedral.describe import describe_decision
+from nctui.games.nightmare_cathedral.engine import cards, cathedral, king_dreams as kd, king_turn as kt, new_game, turn
+from nctui.games.nightmare_cathedral.engine.actions import TakePiece
+from nctui.games.nightmare_cathedral.engine.errors import IllegalAction
+from nctui.games.nightmare_cathedral.engine.flow import apply, legal_actions, step
+from nctui.games.nightmare_cathedral.engine.invariants import violations
+from nctui.games.nightmare_cathedral.engine.ops import set_player
+from nctui.games.nightmare_cathedral.engine.scoring import scores
+from nctui.games.nightmare_cathedral.engine.work import EndTurn, Frame, NextReaction
 from tests import helpers as H
 from tests.test_divergent_paths import COLOUR, GRAY, TILES, tile_by_available_piece
 from tests.test_solo_setup import SOLO, solo_setup

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from nctui.engine import board, flow, new_game, solo
-from nctui.engine.actions import ChooseTurnStart, Conquer, PlaceDreamer
-from nctui.engine.cards import dream
-from nctui.engine.config import GameConfig
-from nctui.engine.errors import IllegalAction
-from nctui.engine.events import HIDDEN
-from nctui.engine.flow import apply, legal_actions
-from nctui.engine.invariants import violations
-from nctui.engine.king import clockwise, next_corner_clockwise, ring
-from nctui.engine.king_state import KING_COMBAT
-from nctui.engine.views import player_view
-from nctui.engine.work import SoloTurnStartWork
+from nctui.games.nightmare_cathedral.engine import board, flow, new_game, solo
+from nctui.games.nightmare_cathedral.engine.actions import ChooseTurnStart, Conquer, PlaceDreamer
+from nctui.games.nightmare_cathedral.engine.cards import dream
+from nctui.games.nightmare_cathedral.engine.config import GameConfig
+from nctui.games.nightmare_cathedral.engine.errors import IllegalAction
+from nctui.games.nightmare_cathedral.engine.events import HIDDEN
+from nctui.games.nightmare_cathedral.engine.flow import apply, legal_actions
+from nctui.games.nightmare_cathedral.engine.invariants import violations
+from nctui.games.nightmare_cathedral.engine.king import clockwise, next_corner_clockwise, ring
+from nctui.games.nightmare_cathedral.engine.king_state import KING_COMBAT
+from nctui.games.nightmare_cathedral.engine.views import player_view
+from nctui.games.nightmare_cathedral.engine.work import SoloTurnStartWork
 
 SOLO = GameConfig(players=1, seats=("human", "king"), seed=7)
 
@@ -121,7 +121,7 @@ def test_solo_states_round_trip_through_the_save_encoding():
     """Every solo state, its setup decisions included, encodes and decodes unchanged."""
     import msgspec
 
-    from nctui.engine.state import GameState
+    from nctui.games.nightmare_cathedral.engine.state import GameState
 
     state, _ = _solo(GameConfig(players=1, seats=("human", "king"), seed=3))
     seen = 0

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from nctui.bots.random_bot import RandomBot
-from nctui.content.loader import get_pack
-from nctui.engine import IllegalAction, events as E, new_game, player_view
-from nctui.engine.actions import ChooseDay, ChooseTurnStart, Conquer, DiscardDream, React
-from nctui.engine.events import HIDDEN
+from nctui.games.nightmare_cathedral.bots.random_bot import RandomBot
+from nctui.games.nightmare_cathedral.content.loader import get_pack
+from nctui.games.nightmare_cathedral.engine import IllegalAction, events as E, new_game, player_view
+from nctui.games.nightmare_cathedral.engine.actions import ChooseDay, ChooseTurnStart, Conquer, DiscardDream, React
+from nctui.games.nightmare_cathedral.engine.events import HIDDEN
 from nctui.platform.store import (
     NIGHTMARE_CATHEDRAL,
     PracticePolicy,

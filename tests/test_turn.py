@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from nctui.content.loader import get_pack
-from nctui.engine import IllegalAction, actions as A, apply, board, legal_actions
-from nctui.engine.ops import set_player
-from nctui.engine.state import BASIC_COMBAT, HAND_LIMIT
+from nctui.games.nightmare_cathedral.content.loader import get_pack
+from nctui.games.nightmare_cathedral.engine import IllegalAction, actions as A, apply, board, legal_actions
+from nctui.games.nightmare_cathedral.engine.ops import set_player
+from nctui.games.nightmare_cathedral.engine.state import BASIC_COMBAT, HAND_LIMIT
 from tests.helpers import first_turn
 
 
@@ -28,7 +28,7 @@ def test_the_dreamer_may_not_move_to_a_day_space_adjacent_to_its_night_space():
 
 
 def test_every_legal_day_space_may_be_performed_or_ignored():
-    from nctui.engine.turn import legal_days
+    from nctui.games.nightmare_cathedral.engine.turn import legal_days
 
     for seed in range(6):
         state = first_turn(seed=seed)
@@ -163,6 +163,6 @@ def test_a_dream_kept_beyond_the_limit_does_not_count_at_step_4():
     state = apply(state, legal_actions(state)[0])
     assert len(state.players[seat].dreams) == 3 and state.decision.kind != "draw_dream"
     # once played or discarded, it is no longer exempt
-    from nctui.engine.ops import drop_dream
+    from nctui.games.nightmare_cathedral.engine.ops import drop_dream
 
     assert drop_dream(state.players[seat], extra).free_dreams == ()

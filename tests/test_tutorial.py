@@ -9,7 +9,7 @@ import asyncio
 import pytest
 from textual.widgets import Static
 
-from nctui.describe.tutorial import EXPLAIN, INTRO, done, now, tutorial_lines
+from nctui.games.nightmare_cathedral.describe.tutorial import EXPLAIN, INTRO, done, now, tutorial_lines
 from nctui.ui.app import NctuiApp
 from nctui.ui.screens.title import TitleScreen
 from nctui.ui.screens.tutorial import TutorialScreen
@@ -94,8 +94,8 @@ def test_nctui_tutorial_is_a_command():
 def test_every_decision_of_the_scenario_is_explained_by_its_kind_and_in_this_game():
     """The fixed scenario, its first option each time: no decision falls back to the generic
     words, and each says what it means here ("Now: Blue performs Maneuver; …")."""
-    from nctui.engine import new_game, player_view
-    from nctui.engine.flow import step
+    from nctui.games.nightmare_cathedral.engine import new_game, player_view
+    from nctui.games.nightmare_cathedral.engine.flow import step
     from nctui.platform.registry import NIGHTMARE_CATHEDRAL
     from nctui.ui.screens.tutorial import TUTORIAL
 

@@ -6,9 +6,9 @@ import asyncio
 
 import pytest
 
-from nctui.describe import describe_action, describe_decision, describe_events
-from nctui.engine import GameConfig, events as E, new_game
-from nctui.engine.actions import ChooseDay, Conquer
+from nctui.games.nightmare_cathedral.describe import describe_action, describe_decision, describe_events
+from nctui.games.nightmare_cathedral.engine import GameConfig, events as E, new_game
+from nctui.games.nightmare_cathedral.engine.actions import ChooseDay, Conquer
 from nctui.platform import saves
 from nctui.platform.store import Store
 from nctui.ui.app import GameScreen, create_app
@@ -212,7 +212,7 @@ def test_other_seats_hands_are_not_shown(tmp_path):
             me = state.decision.seat
             other = 1 - me
             words = app.screen.query_one(HandView).render().plain.replace("\n", " ")
-            from nctui.describe import words_for
+            from nctui.games.nightmare_cathedral.describe import words_for
 
             w = words_for(state.pack)
             mine = [w.card(c) for c in state.players[me].hand if c != "basic-combat"]
@@ -284,8 +284,8 @@ def test_log_lists_events_and_l_toggles_it(tmp_path):
 
 def test_every_event_of_real_games_reads_as_plain_words():
     """No event falls back to the generic wording: each kind has its own sentence."""
-    from nctui.describe import describe_event
-    from nctui.engine import step
+    from nctui.games.nightmare_cathedral.describe import describe_event
+    from nctui.games.nightmare_cathedral.engine import step
     from tests.helpers import random_game
 
     def _generic(event, state):  # describe_event's fallback: the event's kind

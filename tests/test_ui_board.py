@@ -9,11 +9,11 @@ import asyncio
 
 import pytest
 
-from nctui.describe import words_for
-from nctui.describe.decisions import BONUS_TEXT
-from nctui.engine import GameConfig, player_view
-from nctui.engine.actions import Conquer
-from nctui.engine.facts import facts as facts_of
+from nctui.games.nightmare_cathedral.describe import words_for
+from nctui.games.nightmare_cathedral.describe.decisions import BONUS_TEXT
+from nctui.games.nightmare_cathedral.engine import GameConfig, player_view
+from nctui.games.nightmare_cathedral.engine.actions import Conquer
+from nctui.games.nightmare_cathedral.engine.facts import facts as facts_of
 from nctui.platform.store import Store
 from nctui.ui.app import create_app
 from nctui.ui.screens.inspector import InspectorScreen

@@ -18,12 +18,12 @@ from textual.command import CommandPalette
 from textual.filter import Monochrome
 from textual.widgets import Input, OptionList
 
-from nctui.bots import RandomBot
-from nctui.describe import describe_changes, describe_secret_action, words_for
-from nctui.engine import GameConfig, events as E, player_view
-from nctui.engine.actions import PlayCombatCard
-from nctui.engine.facts import facts
-from nctui.engine.flow import StepResult, step
+from nctui.games.nightmare_cathedral.bots import RandomBot
+from nctui.games.nightmare_cathedral.describe import describe_changes, describe_secret_action, words_for
+from nctui.games.nightmare_cathedral.engine import GameConfig, events as E, player_view
+from nctui.games.nightmare_cathedral.engine.actions import PlayCombatCard
+from nctui.games.nightmare_cathedral.engine.facts import facts
+from nctui.games.nightmare_cathedral.engine.flow import StepResult, step
 from nctui.platform import saves
 from nctui.platform.session import Session
 from nctui.platform.store import Store, StrictPolicy
@@ -1721,7 +1721,7 @@ def test_every_frame_tells_what_is_under_the_boards_cursor(tmp_path, monkeypatch
     that frame shows: a cursor key, and a change of the game under the cursor (an undo that
     takes a conquest off the area under it), move the map and the line together (the board's
     message came a frame late, bubbled up through four containers)."""
-    from nctui.engine.actions import Conquer
+    from nctui.games.nightmare_cathedral.engine.actions import Conquer
     from nctui.platform.store import PracticePolicy
     from nctui.ui.widgets.tabs import PanelTabs
 

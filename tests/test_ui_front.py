@@ -11,7 +11,7 @@ from pathlib import Path
 
 from textual.widgets import Input, OptionList
 
-from nctui.engine.config import DIFFICULTY_PRESETS, GameConfig
+from nctui.games.nightmare_cathedral.engine.config import DIFFICULTY_PRESETS, GameConfig
 from nctui.platform import saves
 from nctui.platform.store import Store
 from nctui.ui.app import create_app

@@ -9,9 +9,9 @@ import ast
 from pathlib import Path
 
 import nctui
-from nctui.bots import PlannerBot, bot_seed
-from nctui.engine import GameConfig, player_view
-from nctui.engine.facts import facts
+from nctui.games.nightmare_cathedral.bots import PlannerBot, bot_seed
+from nctui.games.nightmare_cathedral.engine import GameConfig, player_view
+from nctui.games.nightmare_cathedral.engine.facts import facts
 from nctui.platform.session import Session
 from nctui.platform.store import Store
 
@@ -25,7 +25,8 @@ ALLOWED_ENGINE = {"state", "king_state", "work", "events", "actions", "errors", 
 # A companion game's rules and computer players are off limits too: its screen reads its facts.
 # A game on a server is reached through its connection (net.client, net.protocol's messages): the
 # UI never runs the host's rooms, their sessions or their store, nor the server's SSH side.
-FORBIDDEN = ("nctui.bots", "nctui.simulate", "nctui.platform.runner", "nctui.companions.cathedral.bots",
+NC = "nctui.games.nightmare_cathedral"
+FORBIDDEN = (f"{NC}.bots", f"{NC}.simulate", "nctui.platform.runner", "nctui.companions.cathedral.bots",
              "nctui.companions.dreamers.bots", "nctui.companions.dreamers.rules",
              "nctui.companions.nightmarium.bots", "nctui.companions.nightmarium.rules",
              "nctui.companions.nightmarium.secrets", "nctui.companions.cathedral.rules",
@@ -66,19 +67,19 @@ def imported(path: Path) -> set[str]:
 def refused(module: str) -> bool:
     if any(module == f or module.startswith(f + ".") for f in FORBIDDEN):
         return True
-    if module == "nctui.engine":  # the package re-exports the rules (step, apply, legal_actions …)
+    if module == f"{NC}.engine":  # the package re-exports the rules (step, apply, legal_actions …)
         return True
-    if module.startswith("nctui.engine."):
-        return module.split(".")[2] not in ALLOWED_ENGINE
+    if module.startswith(f"{NC}.engine."):
+        return module.split(".")[4] not in ALLOWED_ENGINE
     return False
 
 
 def test_the_import_parser_resolves_relative_imports_and_submodules():
     board = UI / "widgets" / "board.py"
     found = imported(board)
-    assert {"nctui.engine.facts", "nctui.engine.views", "nctui.describe", "nctui.ui.widgets.common"} <= found
-    assert refused("nctui.engine.board") and refused("nctui.engine") and refused("nctui.bots.planner_bot")
-    assert not refused("nctui.engine.facts") and not refused("nctui.describe")
+    assert {f"{NC}.engine.facts", f"{NC}.engine.views", f"{NC}.describe", "nctui.ui.widgets.common"} <= found
+    assert refused(f"{NC}.engine.board") and refused(f"{NC}.engine") and refused(f"{NC}.bots.planner_bot")
+    assert not refused(f"{NC}.engine.facts") and not refused(f"{NC}.describe")
     assert refused("nctui.platform.net.rooms") and refused("nctui.platform.net.host")
     assert not refused("nctui.platform.net.client")
     lobby = imported(UI / "lobby_app.py")

@@ -7,11 +7,11 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from nctui.describe import words_for
-from nctui.engine import GameConfig, board as rules
-from nctui.engine.flow import StepResult
+from nctui.games.nightmare_cathedral.describe import words_for
+from nctui.games.nightmare_cathedral.engine import GameConfig, board as rules
+from nctui.games.nightmare_cathedral.engine.flow import StepResult
+from nctui.games.nightmare_cathedral.scenarios import load_scenario_result
 from nctui.platform.store import Store
-from nctui.scenarios import load_scenario_result
 from nctui.ui.app import GameScreen, create_app
 from nctui.ui.screens.conflict import ConflictScreen
 from nctui.ui.screens.handoff import HandoffScreen
@@ -25,7 +25,7 @@ from nctui.ui.widgets.status import StatusLine
 SMALL, BIG = (80, 24), (120, 40)
 HOTSEAT = GameConfig(players=2, seats=("human", "human"), seed=42)  # Blue (seat 1) sets up first
 RED, BLUE = 0, 1
-SAVES = Path(__file__).resolve().parent.parent / "nctui" / "practice" / "positions"
+SAVES = Path(__file__).resolve().parent.parent / "nctui" / "games" / "nightmare_cathedral" / "practice" / "positions"
 
 
 def run(coro):
@@ -198,7 +198,7 @@ BLUE_CARDS = ("Mirror of Plans", "Cradle Hymn")  # 3 Attacks, 1 Defence
 
 
 def conflict_example() -> Store:
-    """nctui/practice/positions/conflict-example-2p.toml, two people at one keyboard: Green is about to choose
+    """The practice position conflict-example-2p.toml, two people at one keyboard: Green is about to choose
     its Day action, the Maneuver that leads to the conflict in the Ash Nave."""
     state, events = load_scenario_result(SAVES / "conflict-example-2p.toml")
     assert state.config.seats == ("human", "human")

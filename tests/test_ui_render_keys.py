@@ -16,11 +16,11 @@ from typing import Any
 import msgspec
 import pytest
 
-import nctui.engine
-from nctui.bots import RandomBot
-from nctui.engine import GameConfig, new_game, player_view, step
-from nctui.engine.facts import facts as facts_of
-from nctui.engine.views import View
+import nctui.games.nightmare_cathedral.engine
+from nctui.games.nightmare_cathedral.bots import RandomBot
+from nctui.games.nightmare_cathedral.engine import GameConfig, new_game, player_view, step
+from nctui.games.nightmare_cathedral.engine.facts import facts as facts_of
+from nctui.games.nightmare_cathedral.engine.views import View
 from nctui.ui.widgets.hand import hand_key, render_hand
 from nctui.ui.widgets.matrix import matrix_key, render_matrix
 from nctui.ui.widgets.tracks import render_tracks, tracks_key
@@ -42,10 +42,11 @@ GAMES = (
 
 def _engine_structs() -> list[type[msgspec.Struct]]:
     found: dict[type, None] = {}
-    for module in pkgutil.iter_modules(nctui.engine.__path__):
-        for value in vars(importlib.import_module(f"nctui.engine.{module.name}")).values():
+    for module in pkgutil.iter_modules(nctui.games.nightmare_cathedral.engine.__path__):
+        for value in vars(importlib.import_module(f"nctui.games.nightmare_cathedral.engine.{module.name}")).values():
             if (isinstance(value, type) and issubclass(value, msgspec.Struct)
-                    and value.__module__.startswith("nctui.engine.")):  # the content is the pack's (in the keys)
+                    and value.__module__.startswith("nctui.games.nightmare_cathedral.engine.")):
+                # the content is the pack's (in the keys)
                 found[value] = None
     return list(found)
 

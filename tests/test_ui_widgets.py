@@ -8,10 +8,10 @@ import asyncio
 import sys
 from typing import ClassVar
 
-from nctui.bots import RandomBot
-from nctui.engine import GameConfig, player_view
-from nctui.engine.actions import ChooseDay, Conquer, PlaceDreamer
-from nctui.engine.events import plural
+from nctui.games.nightmare_cathedral.bots import RandomBot
+from nctui.games.nightmare_cathedral.engine import GameConfig, player_view
+from nctui.games.nightmare_cathedral.engine.actions import ChooseDay, Conquer, PlaceDreamer
+from nctui.games.nightmare_cathedral.engine.events import plural
 from nctui.platform.store import Store
 from nctui.ui.app import GameScreen, create_app
 from nctui.ui.screens.inspector import InspectorScreen
@@ -151,7 +151,7 @@ def test_matrix_highlights_the_spaces_the_decision_offers(tmp_path):
                 return any(span.start <= at < span.end and getattr(span.style, "reverse", False)
                            for span in text.spans)
 
-            from nctui.describe import words_for
+            from nctui.games.nightmare_cathedral.describe import words_for
 
             w = words_for(view.state.pack)
             for night in w.nights:
@@ -202,7 +202,7 @@ def test_hand_shows_the_deciding_players_cards_only(tmp_path):
             state = app.store.state
             me = state.decision.seat
             assert hand.view.seat == me
-            from nctui.describe import words_for
+            from nctui.games.nightmare_cathedral.describe import words_for
 
             w = words_for(state.pack)
             text = hand.render().plain
@@ -217,9 +217,9 @@ def test_hand_shows_the_deciding_players_cards_only(tmp_path):
 
 
 def test_hand_says_which_dreams_can_be_played_now():
-    from nctui.engine import dreams
-    from nctui.engine.actions import PlayDream
-    from nctui.engine.facts import facts
+    from nctui.games.nightmare_cathedral.engine import dreams
+    from nctui.games.nightmare_cathedral.engine.actions import PlayDream
+    from nctui.games.nightmare_cathedral.engine.facts import facts
     from nctui.ui.widgets.hand import dream_status, render_hand
 
     store = _until(Store(HOTSEAT), "play_dream", 3000)
@@ -240,8 +240,8 @@ def test_hand_says_which_dreams_can_be_played_now():
 
 
 def test_players_and_tracks_draw_the_view():
-    from nctui.engine.facts import facts
-    from nctui.engine.scoring import scores
+    from nctui.games.nightmare_cathedral.engine.facts import facts
+    from nctui.games.nightmare_cathedral.engine.scoring import scores
     from nctui.ui.widgets.players import render_players
     from nctui.ui.widgets.tracks import render_tracks
 
@@ -258,7 +258,7 @@ def test_players_and_tracks_draw_the_view():
     assert "Dreamer on" in text and "Power" in text
     lines = render_tracks(view, facts(view), 100).plain.splitlines()
     for pl in state.players:  # a Ritual row per side, its letter where each marker stands
-        from nctui.describe import seat_letter
+        from nctui.games.nightmare_cathedral.describe import seat_letter
 
         letter = seat_letter(state, pl.seat)
         row = next(line for line in lines if line.startswith(f"  {letter} "))
@@ -320,7 +320,7 @@ def test_board_cursor_moves_and_enter_picks_an_area(tmp_path):
             await pilot.press("h")
             assert board.cursor == nearest(points, nearest(points, start, 0, 1), 0, -1)
             note = app.screen.query_one(PanelTabs).render().plain
-            from nctui.describe import words_for
+            from nctui.games.nightmare_cathedral.describe import words_for
 
             assert words_for(state.pack).area(board.cursor) in note  # what is under the cursor
             # An area that is no option (or the Cathedral): nothing happens.

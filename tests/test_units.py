@@ -9,10 +9,10 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from nctui.engine import board, cards, units
-from nctui.engine.invariants import violations
-from nctui.engine.ops import remove_one, set_player
-from nctui.engine.state import FOLLOWERS, SHADOWS, UNIT_LIMIT
+from nctui.games.nightmare_cathedral.engine import board, cards, units
+from nctui.games.nightmare_cathedral.engine.invariants import violations
+from nctui.games.nightmare_cathedral.engine.ops import remove_one, set_player
+from nctui.games.nightmare_cathedral.engine.state import FOLLOWERS, SHADOWS, UNIT_LIMIT
 from tests import helpers, helpers as H
 
 SH = board.SHADOWS_SIDE

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from nctui.content.loader import get_pack
-from nctui.engine import (
+from nctui.games.nightmare_cathedral.content.loader import get_pack
+from nctui.games.nightmare_cathedral.engine import (
     IllegalAction,
     actions as A,
     apply,
@@ -19,10 +19,10 @@ from nctui.engine import (
     step,
     work as W,
 )
-from nctui.engine.invariants import violations
-from nctui.engine.ops import set_player
-from nctui.engine.state import Decision, GameState
-from nctui.engine.work import DreamWork
+from nctui.games.nightmare_cathedral.engine.invariants import violations
+from nctui.games.nightmare_cathedral.engine.ops import set_player
+from nctui.games.nightmare_cathedral.engine.state import Decision, GameState
+from nctui.games.nightmare_cathedral.engine.work import DreamWork
 from tests.helpers import config, first_turn
 
 PACK = get_pack("base")

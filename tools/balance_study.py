@@ -28,9 +28,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from nctui.bots.planner_bot import BUDGET, PREVIOUS_PLANNER, PlannerBot
-from nctui.engine.config import DIFFICULTY_PRESETS, SUGGESTED_PAIRS
-from nctui.simulate import bots_of_kind, game_seed, make_config, play_game
+from nctui.games.nightmare_cathedral.bots.planner_bot import BUDGET, PREVIOUS_PLANNER, PlannerBot
+from nctui.games.nightmare_cathedral.engine.config import DIFFICULTY_PRESETS, SUGGESTED_PAIRS
+from nctui.games.nightmare_cathedral.simulate import bots_of_kind, game_seed, make_config, play_game
 
 Task = tuple[str, dict[str, Any], int]  # (kind, options, game seed)
 
@@ -90,7 +90,7 @@ def _parts(score: Any) -> dict[str, int]:
 
 def _printed_dreams(state: Any) -> int:
     """The printed VP of the King's completed Dreams (its Dream VP less its suit sets)."""
-    from nctui.content.loader import get_pack
+    from nctui.games.nightmare_cathedral.content.loader import get_pack
 
     vp = {d.id: d.vp for d in get_pack(state.pack).cards.dreams}
     return sum(vp[c] for c in state.king.completed) if state.king is not None else 0

@@ -11,8 +11,8 @@ from collections import Counter
 sys.path.insert(0, str(__import__('pathlib').Path(__file__).parent))
 import draw
 
-from nctui.content import schema as s
-from nctui.content.loader import get_pack
+from nctui.games.nightmare_cathedral.content import schema as s
+from nctui.games.nightmare_cathedral.content.loader import get_pack
 
 P = get_pack("base")
 C = P.cards
@@ -74,7 +74,8 @@ w(
     "",
     "Every component of *Nightmare Cathedral* that the rulebook describes only in pictures (the board,",
     "the Action Matrix, the tracks and every card) is **data** in nctui: a *content pack*, a folder of",
-    "TOML files decoded into the typed Structs of `nctui/content/schema.py`. The engine never hard-codes",
+    "TOML files decoded into the typed Structs of `nctui/games/nightmare_cathedral/content/schema.py`.",
+    "The engine never hard-codes",
     "a card; it interprets the data.",
     "",
     "> **The data of the base pack was authored for nctui and is original.** The rulebook we follow lost",
@@ -85,7 +86,7 @@ w(
     "",
     "## Files",
     "",
-    "The base pack lives in `nctui/content/packs/base/`:",
+    "The base pack lives in `nctui/games/nightmare_cathedral/content/packs/base/`:",
     "",
 )
 table(
@@ -171,7 +172,7 @@ w(
     "",
     "### Loading and errors",
     "",
-    "`nctui.content.loader.get_pack(\"base\")` reads, decodes and validates the pack once and shares it;",
+    "`content.loader.get_pack(\"base\")` reads, decodes and validates the pack once and shares it;",
     "`load_pack(folder)` loads any folder (tests use broken copies). Every problem raises `ContentError`",
     "whose message reads `file: entry: problem`, for example:",
     "",
@@ -894,7 +895,7 @@ w(
     "  player's first turn, so the Cathedral is complete at turn 13 (2 players) to 15 (4 players), leaving",
     "  33-35 of the Time track's 48 turns. Commands come only from cards (the Nightmare Upgrades, 4",
     "  Ploys, 5 Conflict Victories, 3 Dreams) and the Ritual track's two command spaces, so they are",
-    "  rarer than one a turn: games between greedy bots (`nctui.bots.GreedyBot` on every seat, with the",
+    "  rarer than one a turn: games between greedy bots (`bots.GreedyBot` on every seat, with the",
     "  thresholds switched off) command 4-7 times and devour 5-15 units in all of Stage 2. A table of",
     "  20-30 units on the board could swallow far larger numbers, but numbers of 20+ would never be",
     "  reached; the Devoured Units numbers are sized to that measured pace instead, and grow by 1 a step",

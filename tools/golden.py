@@ -17,10 +17,10 @@ from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from nctui.bots import BOTS
-from nctui.engine import GameConfig, new_game, player_view, step
-from nctui.engine.config import DIFFICULTY_PRESETS
-from nctui.simulate import bot_seed
+from nctui.games.nightmare_cathedral.bots import BOTS
+from nctui.games.nightmare_cathedral.engine import GameConfig, new_game, player_view, step
+from nctui.games.nightmare_cathedral.engine.config import DIFFICULTY_PRESETS
+from nctui.games.nightmare_cathedral.simulate import bot_seed
 from tests import golden
 
 

@@ -1,4 +1,4 @@
-"""Write nctui/practice/positions/king-die-roll-solo.toml: the solo rules' example of the King's
+"""Write the practice position king-die-roll-solo.toml: the solo rules' example of the King's
 turn (KING'S TURN, TURN SEQUENCE 1): the Horror Die rolls 4, the King's Dreamer on the Maneuver
 space counts the two Cultists on Develop, the one on Ritual and the one on Summon, and ends on
 Summon.
@@ -17,14 +17,15 @@ from pathlib import Path
 
 from msgspec.structs import replace
 
-from nctui.bots import PlannerBot
-from nctui.engine import events as E, flow
-from nctui.engine.config import DIFFICULTY_PRESETS, GameConfig
-from nctui.engine.views import player_view
+from nctui.games.nightmare_cathedral.bots import PlannerBot
+from nctui.games.nightmare_cathedral.engine import events as E, flow
+from nctui.games.nightmare_cathedral.engine.config import DIFFICULTY_PRESETS, GameConfig
+from nctui.games.nightmare_cathedral.engine.views import player_view
+from nctui.games.nightmare_cathedral.scenario_state import scenario_text
 from nctui.platform.rng import Rng
-from nctui.scenario_state import scenario_text
 
-OUT = Path(__file__).resolve().parent.parent / "nctui" / "practice" / "positions" / "king-die-roll-solo.toml"
+GAME = Path(__file__).resolve().parent.parent / "nctui" / "games" / "nightmare_cathedral"
+OUT = GAME / "practice" / "positions" / "king-die-roll-solo.toml"
 CULTISTS = {"ritual": 1, "summon": 1, "fortify": 0, "maneuver": 0, "develop": 2}  # when the King rolls
 COUNTED = ("develop", "develop", "ritual", "summon")  # the example's count of 4
 HEADER = """# The solo rules' example of the King's turn (KING'S TURN, TURN SEQUENCE 1). The King's

@@ -10,7 +10,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from nctui.session.nightmare_cathedral import NightmareCathedral
+from nctui.games.nightmare_cathedral.game import NightmareCathedral
 
 from .game import Game
 

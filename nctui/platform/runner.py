@@ -1,7 +1,7 @@
 """Whole games between computer players for any game of the registry that can be simulated
 (``session.protocol.Simulated``: the companion games): every decision checked against the
 game's own invariants (``check_start``), the results and the time per decision counted.
-Nightmare Cathedral has its own, richer runner (``nctui.simulate``).
+Nightmare Cathedral has its own, richer runner (``nctui.games.nightmare_cathedral.simulate``).
 
 Game ``i`` of a run with seed ``S`` uses the seed ``S + i``, so it replays alone with
 ``--games 1 --seed S+i``.

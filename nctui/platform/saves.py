@@ -28,7 +28,7 @@ from typing import Any, NamedTuple
 import msgspec
 import platformdirs
 
-from nctui.content.loader import ContentError
+from nctui.games.nightmare_cathedral.content.loader import ContentError
 
 from .game import Summary
 from .registry import GAME_IDS, game_named

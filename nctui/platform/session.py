@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
-from nctui.engine.flow import StepResult
+from nctui.games.nightmare_cathedral.engine.flow import StepResult
 
 from . import saves
 from .game import SPECTATOR, Bot, SeatKind, Summary
@@ -497,7 +497,7 @@ def scenario_session(path: Path | str, *, folder: Path | str | None = None, auto
                      bot_delay: float = 0.0) -> Session:
     """A practice game from the position of a scenario file (not started; undo: practice, and
     ``h`` gives hints). Saving it records the position as its start. Raises ``ScenarioError``."""
-    from nctui.scenarios import load_scenario_result  # imported for a practice position only
+    from nctui.games.nightmare_cathedral.scenarios import load_scenario_result  # imported for a practice position only
 
     state, events = load_scenario_result(Path(path))
     store = Store(initial=StepResult(state=state, events=tuple(events)))

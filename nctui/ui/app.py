@@ -28,7 +28,7 @@ from textual.driver import Driver
 from textual.screen import Screen
 from textual.widget import AwaitMount, Widget
 
-from nctui.engine.config import GameConfig
+from nctui.games.nightmare_cathedral.engine.config import GameConfig
 from nctui.platform import saves
 from nctui.platform.registry import companions
 from nctui.platform.session import Session, UndoMode, default_undo, new_session

@@ -18,9 +18,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
-from nctui.engine.config import GameConfig
-from nctui.engine.facts import Facts
-from nctui.engine.views import View
+from nctui.games.nightmare_cathedral.engine.config import GameConfig
+from nctui.games.nightmare_cathedral.engine.facts import Facts
+from nctui.games.nightmare_cathedral.engine.views import View
 from nctui.platform.game import SeatKind
 from nctui.platform.session import Session, SessionError, Update
 from nctui.platform.store import StoreError, TimelineItem

@@ -19,8 +19,8 @@ from pathlib import Path
 from textual.message import Message
 from textual.screen import Screen
 
-from nctui.engine.config import GameConfig
-from nctui.engine.errors import IllegalAction
+from nctui.games.nightmare_cathedral.engine.config import GameConfig
+from nctui.games.nightmare_cathedral.engine.errors import IllegalAction
 from nctui.platform.net import protocol as P
 from nctui.platform.net.client import HostError, HostLink, LinkNews, RemoteGame
 from nctui.platform.store import UndoRefused

@@ -23,9 +23,9 @@ from typing import Any
 
 import msgspec
 
-from nctui.engine.config import GameConfig
-from nctui.engine.facts import Facts
-from nctui.engine.views import View
+from nctui.games.nightmare_cathedral.engine.config import GameConfig
+from nctui.games.nightmare_cathedral.engine.facts import Facts
+from nctui.games.nightmare_cathedral.engine.views import View
 
 from ..game import SPECTATOR, SeatKind
 from ..saves import SaveError

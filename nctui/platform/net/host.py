@@ -16,7 +16,7 @@ import contextlib
 import logging
 from pathlib import Path
 
-from nctui.engine.errors import IllegalAction
+from nctui.games.nightmare_cathedral.engine.errors import IllegalAction
 
 from ..game import SPECTATOR
 from ..store import StaleState, StoreError

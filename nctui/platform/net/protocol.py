@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any, Literal, Union
 
 import msgspec
 
-from nctui.engine.actions import Action
-from nctui.engine.config import GameConfig
-from nctui.engine.events import EVENT_TYPES, Event
-from nctui.engine.facts import Facts
-from nctui.engine.views import View
+from nctui.games.nightmare_cathedral.engine.actions import Action
+from nctui.games.nightmare_cathedral.engine.config import GameConfig
+from nctui.games.nightmare_cathedral.engine.events import EVENT_TYPES, Event
+from nctui.games.nightmare_cathedral.engine.facts import Facts
+from nctui.games.nightmare_cathedral.engine.views import View
 
 VERSION = 2  # 2: GiveUp, timeline deltas (Update.timeline_from)
 MAX_FRAME = 1 << 20  # bytes of one message; a view of a 4-player game is ~20 kB

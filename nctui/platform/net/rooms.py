@@ -18,7 +18,7 @@ from typing import Any
 
 import msgspec
 
-from nctui.engine.config import GameConfig
+from nctui.games.nightmare_cathedral.engine.config import GameConfig
 
 from ..game import SPECTATOR
 from ..registry import NIGHTMARE_CATHEDRAL, AnyGame

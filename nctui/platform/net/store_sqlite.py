@@ -17,7 +17,7 @@ from typing import NamedTuple, Protocol
 
 import msgspec
 
-from nctui.engine.config import GameConfig
+from nctui.games.nightmare_cathedral.engine.config import GameConfig
 
 from ..game import SeatKind
 

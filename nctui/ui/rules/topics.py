@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from nctui.engine.errors import ActionError, IllegalAction
+from nctui.games.nightmare_cathedral.engine.errors import ActionError, IllegalAction
 
 from . import Summary, get_summary
 

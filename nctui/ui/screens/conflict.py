@@ -21,8 +21,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from nctui.describe.conflicts import ConflictLine, ConflictReport
-from nctui.engine.state import GameState
+from nctui.games.nightmare_cathedral.describe.conflicts import ConflictLine, ConflictReport
+from nctui.games.nightmare_cathedral.engine.state import GameState
 
 from ..widgets.common import ComesUpOnce, seat_style
 

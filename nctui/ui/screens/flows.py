@@ -18,11 +18,11 @@ from pathlib import Path
 from time import monotonic
 from typing import TYPE_CHECKING, Protocol, cast
 
-from nctui.describe import describe_choice, describe_decision, seat_name
-from nctui.describe.conflicts import ConflictReport, conflict_reports
-from nctui.engine.actions import Action
-from nctui.engine.events import Event
-from nctui.engine.state import GameState
+from nctui.games.nightmare_cathedral.describe import describe_choice, describe_decision, seat_name
+from nctui.games.nightmare_cathedral.describe.conflicts import ConflictReport, conflict_reports
+from nctui.games.nightmare_cathedral.engine.actions import Action
+from nctui.games.nightmare_cathedral.engine.events import Event
+from nctui.games.nightmare_cathedral.engine.state import GameState
 from nctui.platform import saves
 from nctui.platform.store import StoreError
 

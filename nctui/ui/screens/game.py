@@ -24,7 +24,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
 
-from nctui.describe import (
+from nctui.games.nightmare_cathedral.describe import (
     END_REASONS,
     describe_context,
     describe_decision,
@@ -33,10 +33,10 @@ from nctui.describe import (
     seat_letter,
     seat_name,
 )
-from nctui.engine.errors import ActionError
-from nctui.engine.facts import Facts
-from nctui.engine.state import GameState
-from nctui.engine.views import View
+from nctui.games.nightmare_cathedral.engine.errors import ActionError
+from nctui.games.nightmare_cathedral.engine.facts import Facts
+from nctui.games.nightmare_cathedral.engine.state import GameState
+from nctui.games.nightmare_cathedral.engine.views import View
 from nctui.platform.store import StoreError
 
 from ..client import GameClient

@@ -19,8 +19,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from nctui.describe import END_REASONS, seat_letter, seat_name
-from nctui.engine.state import GameState
+from nctui.games.nightmare_cathedral.describe import END_REASONS, seat_letter, seat_name
+from nctui.games.nightmare_cathedral.engine.state import GameState
 
 from ..client import GameClient
 from ..widgets.common import ComesUpOnce, seat_style

@@ -24,9 +24,9 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from nctui.describe import describe_changes, describe_event, king_reasons, words_for
-from nctui.engine.events import Event, KingHorrorDie
-from nctui.engine.state import GameState
+from nctui.games.nightmare_cathedral.describe import describe_changes, describe_event, king_reasons, words_for
+from nctui.games.nightmare_cathedral.engine.events import Event, KingHorrorDie
+from nctui.games.nightmare_cathedral.engine.state import GameState
 
 from ..widgets.common import ComesUpOnce
 

@@ -24,8 +24,8 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from nctui.engine.config import COLOURS, GameConfig
-from nctui.engine.errors import IllegalAction
+from nctui.games.nightmare_cathedral.engine.config import COLOURS, GameConfig
+from nctui.games.nightmare_cathedral.engine.errors import IllegalAction
 from nctui.platform.net.protocol import RoomInfo, SeatInfo
 from nctui.platform.session import UndoMode
 

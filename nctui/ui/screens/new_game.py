@@ -28,8 +28,8 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Static
 
-from nctui.describe import SEAT_LETTERS
-from nctui.engine.config import (
+from nctui.games.nightmare_cathedral.describe import SEAT_LETTERS
+from nctui.games.nightmare_cathedral.engine.config import (
     COLOURS,
     DIFFICULTY_OPTIONS,
     DIFFICULTY_PRESETS,

@@ -16,10 +16,10 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from nctui.games.nightmare_cathedral.practice import Position, positions
+from nctui.games.nightmare_cathedral.scenarios import ScenarioError
 from nctui.platform import saves
 from nctui.platform.session import SessionError, scenario_session
-from nctui.practice import Position, positions
-from nctui.scenarios import ScenarioError
 
 from ..widgets.common import ComesUpOnce
 from ..widgets.decision import HINT

@@ -17,8 +17,8 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from nctui.describe import seat_letter
-from nctui.engine.state import GameState
+from nctui.games.nightmare_cathedral.describe import seat_letter
+from nctui.games.nightmare_cathedral.engine.state import GameState
 from nctui.platform.store import StoreError
 
 from ..client import GameClient

@@ -11,8 +11,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
 
-from nctui.describe.tutorial import INTRO, TUTORIAL_SEED, tutorial_lines
-from nctui.engine.config import GameConfig
+from nctui.games.nightmare_cathedral.describe.tutorial import INTRO, TUTORIAL_SEED, tutorial_lines
+from nctui.games.nightmare_cathedral.engine.config import GameConfig
 from nctui.platform.session import Session, new_session
 
 from ..widgets.decision import DecisionPanel

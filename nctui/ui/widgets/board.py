@@ -33,13 +33,13 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
 
-from nctui.content.loader import SideMap, get_pack
-from nctui.describe import describe_action, seat_letter, seat_name, words_for
-from nctui.engine.actions import Action
-from nctui.engine.events import plural
-from nctui.engine.facts import IN_CATHEDRAL, NO_SIDE, SHADOWS_SIDE, Facts
-from nctui.engine.state import AreaState, GameState
-from nctui.engine.views import View
+from nctui.games.nightmare_cathedral.content.loader import SideMap, get_pack
+from nctui.games.nightmare_cathedral.describe import describe_action, seat_letter, seat_name, words_for
+from nctui.games.nightmare_cathedral.engine.actions import Action
+from nctui.games.nightmare_cathedral.engine.events import plural
+from nctui.games.nightmare_cathedral.engine.facts import IN_CATHEDRAL, NO_SIDE, SHADOWS_SIDE, Facts
+from nctui.games.nightmare_cathedral.engine.state import AreaState, GameState
+from nctui.games.nightmare_cathedral.engine.views import View
 
 from .cards import CardEntry
 from .common import Cells, FitsContent, OptionsPicked, clip, cursor_bindings, nearest, pack_parts, seat_style

@@ -11,11 +11,11 @@ from typing import NamedTuple
 from rich.style import Style
 from rich.text import Text
 
-from nctui.content import schema as cs
-from nctui.describe import seat_letter, seat_name, words_for
-from nctui.engine.events import HIDDEN
-from nctui.engine.state import GameState
-from nctui.engine.views import View
+from nctui.games.nightmare_cathedral.content import schema as cs
+from nctui.games.nightmare_cathedral.describe import seat_letter, seat_name, words_for
+from nctui.games.nightmare_cathedral.engine.events import HIDDEN
+from nctui.games.nightmare_cathedral.engine.state import GameState
+from nctui.games.nightmare_cathedral.engine.views import View
 
 from .common import seat_style
 

@@ -32,8 +32,8 @@ from textual.visual import RenderOptions, RulesMap, Visual, visualize
 from textual.widget import AwaitMount, Widget, _RenderCache
 from textual.widgets import Static
 
-from nctui.describe import seat_letter, seat_name
-from nctui.engine.state import GameState
+from nctui.games.nightmare_cathedral.describe import seat_letter, seat_name
+from nctui.games.nightmare_cathedral.engine.state import GameState
 
 from .backdrop import Backdrop
 from .bar_lines import bar_lines

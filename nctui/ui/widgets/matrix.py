@@ -14,11 +14,11 @@ from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
 
-from nctui.content.schema import Matrix
-from nctui.describe import describe_action, seat_letter, words_for
-from nctui.engine.actions import Action
-from nctui.engine.state import GameState
-from nctui.engine.views import View
+from nctui.games.nightmare_cathedral.content.schema import Matrix
+from nctui.games.nightmare_cathedral.describe import describe_action, seat_letter, words_for
+from nctui.games.nightmare_cathedral.engine.actions import Action
+from nctui.games.nightmare_cathedral.engine.state import GameState
+from nctui.games.nightmare_cathedral.engine.views import View
 
 from .common import FitsContent, OptionsPicked, append_cells, cursor_bindings, nearest, pack_parts, seat_style
 

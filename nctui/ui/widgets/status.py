@@ -7,9 +7,9 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from nctui.describe import words_for
-from nctui.engine.facts import Facts
-from nctui.engine.views import View
+from nctui.games.nightmare_cathedral.describe import words_for
+from nctui.games.nightmare_cathedral.engine.facts import Facts
+from nctui.games.nightmare_cathedral.engine.views import View
 
 from .common import DrawnByLine, PlacedOnce, seat_style, seat_tag
 

@@ -15,11 +15,11 @@ from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
 
-from nctui.describe import seat_letter, words_for
-from nctui.describe.decisions import BONUS_TEXT
-from nctui.engine.facts import IN_CATHEDRAL, Facts
-from nctui.engine.state import GameState
-from nctui.engine.views import View
+from nctui.games.nightmare_cathedral.describe import seat_letter, words_for
+from nctui.games.nightmare_cathedral.describe.decisions import BONUS_TEXT
+from nctui.games.nightmare_cathedral.engine.facts import IN_CATHEDRAL, Facts
+from nctui.games.nightmare_cathedral.engine.state import GameState
+from nctui.games.nightmare_cathedral.engine.views import View
 
 from .common import FitsContent, pack_parts, seat_style
 

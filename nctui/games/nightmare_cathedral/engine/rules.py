@@ -33,7 +33,7 @@ class Rule(Generic[W]):
     option (Done included when the player may stop); empty when nothing is left to decide, and
     then the step is over. ``refusal(state, w, action)``: why ``action`` (one of ``actions``) is
     not allowed now, or None. ``apply(state, w, action, ev)``: the action's effect (Done too,
-    when offered). The question it asks is worded by ``nctui.describe`` from the Work."""
+    when offered). The question it asks is worded by ``nctui.games.nightmare_cathedral.describe`` from the Work."""
 
     work: type[W]
     actions: tuple[type, ...]

@@ -7,18 +7,19 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from .. import describe
-from ..content.loader import get_pack
-from ..engine import actions as A, flow, views
-from ..engine.config import GameConfig, SeatKind, difficulty_level
-from ..engine.events import Event
-from ..engine.facts import Facts, facts
-from ..engine.flow import StepResult
-from ..engine.state import GameState
-from ..platform.game import Summary
+from nctui.platform.game import Summary
+
+from . import describe
+from .content.loader import get_pack
+from .engine import actions as A, flow, views
+from .engine.config import GameConfig, SeatKind, difficulty_level
+from .engine.events import Event
+from .engine.facts import Facts, facts
+from .engine.flow import StepResult
+from .engine.state import GameState
 
 if TYPE_CHECKING:
-    from ..bots import PlannerBot
+    from .bots import PlannerBot
 
 # The computer players, the practice hint, scenario files and the check of a saved start are
 # imported when first used: a game between people draws its first frame without them.
@@ -51,7 +52,7 @@ class NightmareCathedral:
         return config.seats
 
     def bot(self, config: GameConfig, seat: int) -> PlannerBot:
-        from ..bots import PlannerBot, bot_seed
+        from .bots import PlannerBot, bot_seed
 
         return PlannerBot(bot_seed(config.seed, seat))
 
@@ -61,15 +62,15 @@ class NightmareCathedral:
         sees only the view."""
         if view.state.decision is None or view.state.decision.seat != view.seat:
             return ["You have no decision to take now."]
-        from ..bots import PlannerBot, bot_seed
-        from ..describe.advice import describe_advice
+        from .bots import PlannerBot, bot_seed
+        from .describe.advice import describe_advice
 
         advice = PlannerBot(bot_seed(config.seed, view.seat)).advise(view)
         return describe_advice(advice, view.state)
 
     def position_text(self, state: GameState, *, name: str = "") -> str:
         """A scenario file of ``state`` (the complete form): loading it gives the same position."""
-        from ..scenario_state import scenario_text
+        from .scenario_state import scenario_text
 
         return scenario_text(state, name=name)
 
@@ -133,7 +134,7 @@ class NightmareCathedral:
     def check_start(self, state: GameState) -> list[str]:
         """Whether a starting position read from a file can be played (``engine.playable``: ids
         known, seats and places in range, pieces and cards conserved), its words included."""
-        from ..engine import playable  # a saved start: checked as a scenario's is
+        from .engine import playable  # a saved start: checked as a scenario's is
 
         wrong = playable.problems(state)
         if wrong:

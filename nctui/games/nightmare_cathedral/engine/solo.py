@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from ..platform import rng
+from nctui.platform import rng
+
 from . import board, cards, events as E, setup
 from .actions import Action, ChooseAction, ChooseTurnStart, Conquer
 from .config import GameConfig, check_config

@@ -21,9 +21,10 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
+from nctui.platform import rng
+
 from ..content import schema as cs
 from ..content.loader import Pack
-from ..platform import rng
 from . import board, divergent, events as E, nightmares
 from .actions import TakePiece
 from .config import GameConfig

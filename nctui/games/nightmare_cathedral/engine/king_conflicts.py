@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from ..platform import rng
+from nctui.platform import rng
+
 from . import board, conflict, events as E
 from .effects import push
 from .events import Event

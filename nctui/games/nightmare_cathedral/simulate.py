@@ -44,7 +44,7 @@ def random_bots(seat: int, seed: int) -> Bot:
 
 
 def bots_of_kind(kind: str) -> BotFactory:
-    """Every seat played by a bot of this kind (nctui.bots.BOTS: "random", "greedy")."""
+    """Every seat played by a bot of this kind (nctui.games.nightmare_cathedral.bots.BOTS: "random", "greedy")."""
     bot_type = BOTS[kind]
     return lambda seat, seed: bot_type(seed)
 

@@ -2,7 +2,7 @@
 
 ``apply`` returns them alongside the new state; they are never stored in the state. Each event
 type is a Struct with typed fields (areas, seats, sides, cards, amounts, reasons as codes) and
-no wording: ``nctui.describe`` puts them into words. Each also declares, for ``engine.secrets``:
+no wording: the game's ``describe`` puts them into words. Each also declares, for ``engine.secrets``:
 
 - ``SECRET``: the fields only its ``seat`` may see (cards drawn, dealt, discarded face down);
   every other viewer gets them redacted;

@@ -18,8 +18,9 @@ from collections import Counter
 
 from msgspec.structs import replace
 
+from nctui.platform import rng
+
 from ..content import schema as cs
-from ..platform import rng
 from . import board, cards, events as E
 from .events import Event
 from .state import GameState

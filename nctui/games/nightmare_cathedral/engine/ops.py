@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from ..platform import rng
+from nctui.platform import rng
+
 from . import events as E
 from .events import Event
 from .state import GameState, PlayerState

@@ -11,7 +11,8 @@ from typing import Literal
 
 import msgspec
 
-from ..platform.rng import Rng
+from nctui.platform.rng import Rng
+
 from .actions import Action
 from .config import GameConfig
 from .king_state import KingState

@@ -21,8 +21,9 @@ from typing import TypeVar
 import msgspec
 from msgspec.structs import replace
 
+from nctui.platform.rng import Rng
+
 from ..content.loader import get_pack
-from ..platform.rng import Rng
 from . import actions as A
 from .events import HIDDEN, Event, Reveal
 from .king_state import KING_COMBAT, KingState

@@ -12,8 +12,9 @@ from functools import lru_cache
 
 from msgspec.structs import replace
 
+from nctui.platform import rng
+
 from ..content import schema as cs
-from ..platform import rng
 from . import board, cards, events as E, units
 from .actions import (
     Action,

@@ -15,7 +15,8 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from ..platform import rng
+from nctui.platform import rng
+
 from . import board, cards, events as E, king as kt, nightmares, units
 from .actions import Action, ChooseAction, ChooseArea
 from .errors import IllegalAction

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from ..platform.safeio import read_own, stamp, stamp_name
+from nctui.platform.safeio import read_own, stamp, stamp_name
 
 if TYPE_CHECKING:
     from .loader import Pack

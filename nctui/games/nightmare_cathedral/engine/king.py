@@ -11,8 +11,9 @@ from typing import Final
 
 from msgspec.structs import replace
 
+from nctui.platform import rng
+
 from ..content import geometry
-from ..platform import rng
 from . import board, cards, events as E, units
 from .events import AreaPurpose, ClimbReason, Event, TuckReason
 from .king_state import HORROR_DIE, KING_COMBAT, KingState

@@ -1,6 +1,6 @@
 """The complete form of a scenario: the whole GameState as a ``[state]`` table of TOML.
 
-The shorthand tables of a scenario (``nctui.scenarios``) cover the common parts of a position;
+The shorthand tables of a scenario (``nctui.games.nightmare_cathedral.scenarios``) cover the common parts of a position;
 ``[state]`` covers everything else, typed by the engine's own Structs (msgspec validates every
 field). It is used two ways:
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
+from nctui.platform import rng
+
 from ..content.loader import Pack
-from ..platform import rng
 from . import board, cathedral, events as E
 from .actions import Action, ChooseTurnStart, Conquer, PlaceDreamer
 from .config import NIGHTMARES, GameConfig, check_config

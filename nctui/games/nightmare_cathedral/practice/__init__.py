@@ -13,12 +13,12 @@ from typing import NamedTuple
 
 import msgspec
 
-from ..platform import saves
-from ..platform.safeio import BadInput, read_bounded
+from nctui.platform import saves
+from nctui.platform.safeio import BadInput, read_bounded
 
 BUNDLED = Path(__file__).resolve().parent / "positions"
 SUFFIX = ".toml"
-MAX_BYTES = 1024 * 1024  # as nctui.scenarios: a scenario file is a few KB
+MAX_BYTES = 1024 * 1024  # as nctui.games.nightmare_cathedral.scenarios: a scenario file is a few KB
 
 
 class Position(NamedTuple):

@@ -13,7 +13,8 @@ from typing import Any
 
 import msgspec
 
-from ..platform.safeio import BadInput, check_depth, read_bounded
+from nctui.platform.safeio import BadInput, check_depth, read_bounded
+
 from . import schema as s
 
 PACKS_DIR = Path(__file__).parent / "packs"

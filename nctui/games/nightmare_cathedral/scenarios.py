@@ -3,10 +3,10 @@
 The shorthand names what is on the board and in each player's hands (solo: the King's play
 area, ``[king]``), where the markers stand and which decision is due; everything it leaves out
 follows from the rules (supplies are what is not on the board, unnamed cards are shuffled into
-their decks by the seed). The complete form, ``[state]`` (``nctui.scenario_state``), is the
+their decks by the seed). The complete form, ``[state]`` (``nctui.games.nightmare_cathedral.scenario_state``), is the
 whole GameState: alone it is the exact position (what ``x`` in a game saves), beside the
 shorthand it replaces single fields of the position built. The format is described in
-docs/scenarios.md; ``nctui/practice/positions/*.toml`` (the bundled Practice positions) are
+docs/scenarios.md; ``nctui/games/nightmare_cathedral/practice/positions/*.toml`` (the bundled Practice positions) are
 examples.
 
 ``load_scenario`` returns a GameState the engine can continue from. Every problem is reported
@@ -20,6 +20,9 @@ from typing import Any, NamedTuple
 
 import msgspec
 from msgspec.structs import replace
+
+from nctui.platform import rng
+from nctui.platform.safeio import BadInput, check_depth, read_bounded
 
 from .content.loader import ContentError, Pack, get_pack
 from .engine import board, cards as cards_of, flow, king, limbo, setup, solo, turn
@@ -41,8 +44,6 @@ from .engine.state import (
     PlayerState,
 )
 from .engine.work import NextReaction
-from .platform import rng
-from .platform.safeio import BadInput, check_depth, read_bounded
 from .scenario_state import state_from_table
 
 SUPPORTED_DECISIONS = ("choose_day", "react")
@@ -173,7 +174,7 @@ class Scenario(_T):
     decks: DecksSpec = DecksSpec()
     decision: DecisionSpec = DecisionSpec()
     king: KingSpec | None = None
-    state: dict[str, Any] = {}  # the complete form (nctui.scenario_state): exact, or over the tables above
+    state: dict[str, Any] = {}  # the complete form (scenario_state): exact, or over the tables above
 
     def shorthand(self) -> bool:
         """Whether any shorthand table is given (else a ``[state]`` table is the whole position)."""
