@@ -22,8 +22,8 @@ sys.path.insert(0, os.path.dirname(__file__))
 
 from engine_speed import yardstick
 
-from nctui.companions.cathedral import bots, rules
-from nctui.companions.cathedral.state import CathedralConfig
+from nctui.games.cathedral import bots, rules
+from nctui.games.cathedral.state import CathedralConfig
 
 
 def one_game(seed: int) -> tuple[int, str, list[float]]:

@@ -671,7 +671,8 @@ def test_a_game_of_nightmare_cathedral_imports_no_other_game_nor_other_screens()
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     loaded = set(done.stderr.split())
     assert "nctui.ui.screens.game" in loaded and "nctui.games.nightmare_cathedral.game" in loaded
-    assert not {m for m in loaded if m.startswith(("nctui.companions", "nctui.ui.companions"))}
+    assert not {m for m in loaded if m.startswith(("nctui.games.cathedral", "nctui.games.nightmarium",
+                                                   "nctui.games.dreamers", "nctui.ui.screens.options_"))}
     assert not loaded & {"nctui.ui.screens.title", "nctui.ui.screens.new_game", "nctui.ui.screens.tutorial",
                          "nctui.ui.screens.rules", "nctui.ui.screens.help", "nctui.ui.screens.inspector",
                          "nctui.ui.screens.king_turn", "nctui.ui.screens.conflict", "nctui.ui.screens.game_over",

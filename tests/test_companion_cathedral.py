@@ -9,10 +9,10 @@ import msgspec
 import pytest
 from msgspec.structs import replace
 
-from nctui.companions.cathedral import pieces, rules
-from nctui.companions.cathedral.bots import GreedyBot, RandomBot, StrongBot
-from nctui.companions.cathedral.pieces import CATHEDRAL, DARK, FULL, LIGHT
-from nctui.companions.cathedral.state import (
+from nctui.games.cathedral import pieces, rules
+from nctui.games.cathedral.bots import GreedyBot, RandomBot, StrongBot
+from nctui.games.cathedral.pieces import CATHEDRAL, DARK, FULL, LIGHT
+from nctui.games.cathedral.state import (
     Building,
     Captured,
     CathedralConfig,
@@ -286,7 +286,7 @@ def test_the_piece_data_is_checked() -> None:
 
 
 def test_every_building_has_a_two_letter_code_on_the_city() -> None:
-    from nctui.companions.cathedral.words import CODES
+    from nctui.games.cathedral.words import CODES
 
     ids = {b.id for b in pieces.piece_set().building} | {CATHEDRAL}
     assert set(CODES) == ids

@@ -8,12 +8,12 @@ import asyncio
 
 import pytest
 
-from nctui.companions.cathedral.pieces import CATHEDRAL
-from nctui.companions.cathedral.state import CathedralConfig, CathedralState
+from nctui.games.cathedral.pieces import CATHEDRAL
+from nctui.games.cathedral.state import CathedralConfig, CathedralState
+from nctui.games.cathedral.ui.screen import CathedralScreen
 from nctui.platform import saves
 from nctui.platform.registry import CATHEDRAL as GAME
-from nctui.ui.companions.cathedral import CathedralScreen
-from nctui.ui.companions.new_game import CompanionNewScreen
+from nctui.ui.screens.options_new_game import CompanionNewScreen
 from tests.helpers import companion_app, settle
 
 

@@ -9,9 +9,9 @@ import random
 import pytest
 from msgspec.structs import replace
 
-from nctui.companions.dreamers import rules
-from nctui.companions.dreamers.content import content
-from nctui.companions.dreamers.state import (
+from nctui.games.dreamers import rules
+from nctui.games.dreamers.content import content
+from nctui.games.dreamers.state import (
     BecomeNightmare,
     Card,
     ChooseTrack,

@@ -7,10 +7,10 @@ import asyncio
 
 import pytest
 
-from nctui.companions.dreamers.state import DreamersConfig
+from nctui.games.dreamers.state import DreamersConfig
+from nctui.games.dreamers.ui.screen import DreamersScreen
 from nctui.platform.registry import DREAMERS
-from nctui.ui.companions.dreamers import DreamersScreen
-from nctui.ui.companions.new_game import CompanionNewScreen
+from nctui.ui.screens.options_new_game import CompanionNewScreen
 from tests.helpers import companion_app, plain, settle
 
 

@@ -8,10 +8,10 @@ import random
 import pytest
 from msgspec.structs import replace
 
-from nctui.companions.nightmarium import rules, secrets
-from nctui.companions.nightmarium.bots import GreedyBot, PlannerBot, RandomBot
-from nctui.companions.nightmarium.cards import all_cards, card
-from nctui.companions.nightmarium.state import (
+from nctui.games.nightmarium import rules, secrets
+from nctui.games.nightmarium.bots import GreedyBot, PlannerBot, RandomBot
+from nctui.games.nightmarium.cards import all_cards, card
+from nctui.games.nightmarium.state import (
     Ability_,
     Completed,
     Creature,

@@ -8,11 +8,11 @@ import asyncio
 
 import pytest
 
-from nctui.companions.nightmarium.cards import card
-from nctui.companions.nightmarium.state import Draw, NightmariumConfig, Play
+from nctui.games.nightmarium.cards import card
+from nctui.games.nightmarium.state import Draw, NightmariumConfig, Play
+from nctui.games.nightmarium.ui.screen import NightmariumScreen
 from nctui.platform.registry import NIGHTMARIUM
-from nctui.ui.companions.new_game import CompanionNewScreen
-from nctui.ui.companions.nightmarium import NightmariumScreen
+from nctui.ui.screens.options_new_game import CompanionNewScreen
 from tests.helpers import companion_app, plain, settle
 
 

@@ -1,4 +1,4 @@
-"""Writes nctui/companions/nightmarium/cards.toml: the 108 Night Terror cards we author (the
+"""Writes nctui/games/nightmarium/cards.toml: the 108 Night Terror cards we author (the
 rulebook's card texts are lost). Run it only to change the deck on purpose; the file is the data.
 docs/nightmarium.md explains the distribution."""
 
@@ -68,7 +68,7 @@ def main() -> None:
         parts = ", ".join(f'"{p}"' for p in card["parts"])  # type: ignore[union-attr]
         lines += ["[[card]]", f'id = "{card["id"]}"', f'name = "{card["name"]}"', f'legion = "{card["legion"]}"',
                   f"parts = [{parts}]", f'ability = "{card["ability"]}"', ""]
-    path = Path(__file__).resolve().parent.parent / "nctui" / "companions" / "nightmarium" / "cards.toml"
+    path = Path(__file__).resolve().parent.parent / "nctui" / "games" / "nightmarium" / "cards.toml"
     path.write_text("\n".join(lines), encoding="utf-8")
     print(f"wrote {path}")
 

@@ -1,6 +1,6 @@
 """The ``Game`` protocol: one game of the seeds as the store, the saves, the session, the UI shell
 and the server see it. Nightmare Cathedral is its first implementation
-(``session.nightmare_cathedral``); each companion game (``nctui.companions``) is another.
+(``nctui.games.nightmare_cathedral.game``); each companion game (``nctui.games``) is another.
 
 A game is pure: frozen states in, frozen states out, chance from an RNG carried in the state, so
 a seed and the list of actions replay it exactly. Everything a person may not see is hidden by

@@ -20,9 +20,9 @@ NIGHTMARE_CATHEDRAL: AnyGame = NightmareCathedral()
 
 # id -> (module, class) of each companion game
 _COMPANIONS = {
-    "cathedral": ("nctui.companions.cathedral.game", "Cathedral"),
-    "nightmarium": ("nctui.companions.nightmarium.game", "Nightmarium"),
-    "dreamers": ("nctui.companions.dreamers.game", "Dreamers"),
+    "cathedral": ("nctui.games.cathedral.game", "Cathedral"),
+    "nightmarium": ("nctui.games.nightmarium.game", "Nightmarium"),
+    "dreamers": ("nctui.games.dreamers.game", "Dreamers"),
 }
 GAME_IDS: tuple[str, ...] = (NIGHTMARE_CATHEDRAL.id, *_COMPANIONS)
 COMPANION_IDS: tuple[str, ...] = tuple(_COMPANIONS)

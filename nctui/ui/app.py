@@ -43,11 +43,11 @@ from .widgets.common import ComesUpOnce, LaidOutAtResume
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
-    from nctui.companions.cathedral.state import CathedralConfig
-    from nctui.companions.dreamers.state import DreamersConfig
-    from nctui.companions.nightmarium.state import NightmariumConfig
+    from nctui.games.cathedral.state import CathedralConfig
+    from nctui.games.dreamers.state import DreamersConfig
+    from nctui.games.nightmarium.state import NightmariumConfig
 
-    from .companions.base import CompanionScreen
+    from .screens.options_game import CompanionScreen
 
 # The screens other than the game's are imported when first shown (the Title screen, New game,
 # the tutorial, the companion games): `nctui play` draws its first frame without them.
@@ -210,7 +210,7 @@ class NctuiApp(App[None]):
 
     def _any_game_screen(self) -> GameScreen | CompanionScreen | None:
         """The screen of the game being played, whichever game it is."""
-        from .companions.base import CompanionScreen
+        from .screens.options_game import CompanionScreen
 
         return next((s for s in reversed(self.screen_stack) if isinstance(s, GameScreen | CompanionScreen)), None)
 
@@ -293,9 +293,9 @@ def screen_for(session: Session) -> Screen:
 
 
 _COMPANION_SCREENS = {  # game id -> (module, class) of its screen
-    "cathedral": (".companions.cathedral", "CathedralScreen"),
-    "nightmarium": (".companions.nightmarium", "NightmariumScreen"),
-    "dreamers": (".companions.dreamers", "DreamersScreen"),
+    "cathedral": ("nctui.games.cathedral.ui.screen", "CathedralScreen"),
+    "nightmarium": ("nctui.games.nightmarium.ui.screen", "NightmariumScreen"),
+    "dreamers": ("nctui.games.dreamers.ui.screen", "DreamersScreen"),
 }
 
 

@@ -118,7 +118,7 @@ class TitleScreen(ComesUpOnce, Screen[None]):
             app.push_screen(PracticeScreen(app.save_dir))
         elif item in ("cathedral", "nightmarium", "dreamers"):
             # a companion game's screens are imported when it is chosen
-            new_screen = getattr(import_module(f"..companions.{item}_new", __package__), f"{item}_new_screen")
+            new_screen = getattr(import_module(f"nctui.games.{item}.ui.new_game"), f"{item}_new_screen")
             app.push_screen(new_screen())
         elif item == "rules":
             self._rules()

@@ -6,7 +6,8 @@ from typing import Literal
 
 import msgspec
 
-from ...platform.rng import Rng
+from nctui.platform.rng import Rng
+
 from .cards import Ability, Legion, Part
 
 SeatKind = Literal["human", "bot"]

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from nctui.companions.dreamers.state import DreamersConfig
+from nctui.ui.screens.options_new_game import CompanionNewScreen, Setting
 
-from .new_game import CompanionNewScreen, Setting
+from ..state import DreamersConfig
 
 SETTINGS: tuple[Setting, ...] = (
     ("people", "People", tuple((n, f"{n} at this keyboard" if n > 1 else "1: you") for n in (1, 2, 3, 4))),

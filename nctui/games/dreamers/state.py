@@ -6,7 +6,8 @@ from typing import Literal
 
 import msgspec
 
-from ...platform.rng import Rng
+from nctui.platform.rng import Rng
+
 from .content import Face
 
 SeatKind = Literal["human", "bot"]

@@ -8,7 +8,8 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from ...platform import rng as R
+from nctui.platform import rng as R
+
 from .cards import PARTS, Ability, all_cards, card
 from .state import (
     Ability_,

@@ -8,7 +8,8 @@ from typing import Any
 
 import msgspec
 
-from ...platform.game import SeatKind, Summary
+from nctui.platform.game import SeatKind, Summary
+
 from . import bots, rules, secrets, words
 from .cards import CardError, all_cards
 from .facts import NightmariumFacts

@@ -11,8 +11,9 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
-from ...platform.game import SeatKind, Summary
-from ...platform.rng import Rng
+from nctui.platform.game import SeatKind, Summary
+from nctui.platform.rng import Rng
+
 from . import bots, rules, words
 from .content import ContentError, content
 from .facts import DreamersFacts

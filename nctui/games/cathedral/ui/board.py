@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from nctui.companions.cathedral.state import CathedralState
-from nctui.companions.cathedral.words import CODES, COLUMNS
+from ..state import CathedralState
+from ..words import CODES, COLUMNS
 
 SIZE = 10
 

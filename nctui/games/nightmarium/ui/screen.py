@@ -15,12 +15,12 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import OptionList, RichLog, Static
 
-from nctui.companions.nightmarium import words
-from nctui.companions.nightmarium.cards import LEGIONS, PARTS, card
-from nctui.companions.nightmarium.state import HIDDEN, NightmariumState
+from nctui.ui.screens.options_game import OptionsScreen
+from nctui.ui.widgets.footer import KeyFooter
 
-from ..widgets.footer import KeyFooter
-from .base import OptionsScreen
+from .. import words
+from ..cards import LEGIONS, PARTS, card
+from ..state import HIDDEN, NightmariumState
 
 LEGION_LETTER = {"necronauts": "N", "insektoids": "I", "chimeridae": "C", "homunculi": "H"}
 LEGION_STYLE = {"necronauts": "bold #6fa8ff", "insektoids": "bold #c89a5a", "chimeridae": "bold #6fd36f",

@@ -9,7 +9,8 @@ import random
 
 from msgspec.structs import replace
 
-from ...platform.rng import Rng
+from nctui.platform.rng import Rng
+
 from .cards import all_cards
 from .state import HIDDEN, Action, Drew, Event, NightmariumState, Pick, PureDiscard, Reshuffled, Revealed
 

@@ -18,8 +18,8 @@ from textual.widgets.option_list import Option
 from nctui.platform import saves
 from nctui.platform.store import StoreError
 
-from ..screens.load import LoadScreen
-from ..screens.save import SaveScreen, default_name, quit_after_saving
+from .load import LoadScreen
+from .save import SaveScreen, default_name, quit_after_saving
 
 if TYPE_CHECKING:
     pass

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from nctui.companions.nightmarium.state import NightmariumConfig
+from nctui.ui.screens.options_new_game import CompanionNewScreen, Setting
 
-from .new_game import CompanionNewScreen, Setting
+from ..state import NightmariumConfig
 
 SETTINGS: tuple[Setting, ...] = (
     ("people", "People", tuple((n, f"{n} at this keyboard (hands hidden by turns)" if n > 1 else "1: you")

@@ -9,7 +9,8 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from ...platform import rng as R
+from nctui.platform import rng as R
+
 from .content import Face, content
 from .state import (
     Action,

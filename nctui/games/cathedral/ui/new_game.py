@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from nctui.companions.cathedral.state import CathedralConfig
+from nctui.ui.screens.options_new_game import CompanionNewScreen, Setting
 
-from .new_game import CompanionNewScreen, Setting
+from ..state import CathedralConfig
 
 SETTINGS: tuple[Setting, ...] = (
     ("opponent", "Opponent", (("strong", "the computer, strong"), ("greedy", "the computer, greedy"),

@@ -11,13 +11,13 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import OptionList, RichLog, Static
 
-from nctui.companions.dreamers import words
-from nctui.companions.dreamers.content import content
-from nctui.companions.dreamers.facts import DreamersFacts
-from nctui.companions.dreamers.state import Die, DreamersState
+from nctui.ui.screens.options_game import OptionsScreen
+from nctui.ui.widgets.footer import KeyFooter
 
-from ..widgets.footer import KeyFooter
-from .base import OptionsScreen
+from .. import words
+from ..content import content
+from ..facts import DreamersFacts
+from ..state import Die, DreamersState
 
 LETTER = ("D", "E", "I", "F")  # the Depths, Envy, Imprisonment, Primeval Fear
 STYLE = ("bold #6fa8ff", "bold #6fd36f", "bold #c0a0ff", "bold #ff6f6f")

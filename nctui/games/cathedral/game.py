@@ -10,7 +10,8 @@ from typing import Any
 
 import msgspec
 
-from ...platform.game import SeatKind, Summary
+from nctui.platform.game import SeatKind, Summary
+
 from . import bots, rules, words
 from .facts import CathedralFacts
 from .pieces import PieceError, piece_set

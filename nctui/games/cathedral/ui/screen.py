@@ -17,15 +17,15 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import RichLog, Static
 
-from nctui.companions.cathedral import words
-from nctui.companions.cathedral.facts import CathedralFacts
-from nctui.companions.cathedral.pieces import CATHEDRAL, name_of, size_of
-from nctui.companions.cathedral.state import CathedralState, Place
 from nctui.platform.store import StoreError
+from nctui.ui.screens.options_game import GAME_KEYS, CompanionScreen
+from nctui.ui.widgets.footer import KeyFooter
 
-from ..widgets.footer import KeyFooter
-from .base import GAME_KEYS, CompanionScreen
-from .cathedral_board import city_text
+from .. import words
+from ..facts import CathedralFacts
+from ..pieces import CATHEDRAL, name_of, size_of
+from ..state import CathedralState, Place
+from .board import city_text
 
 
 class CathedralScreen(CompanionScreen):

@@ -1,0 +1,1 @@
+"""Cathedral's screens: the city, the pieces, the New game screen."""

@@ -1,0 +1,1 @@
+"""Dreamers and Nightmares' screens: the dice, the Dreamers, the New game screen."""

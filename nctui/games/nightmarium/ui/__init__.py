@@ -1,0 +1,1 @@
+"""Nightmarium's screens: the Creatures, the hand, the New game screen."""
