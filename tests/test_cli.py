@@ -670,12 +670,12 @@ def test_a_game_of_nightmare_cathedral_imports_no_other_game_nor_other_screens()
             "app.get_default_screen()\nprint(' '.join(sorted(sys.modules)), file=sys.stderr)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     loaded = set(done.stderr.split())
-    assert "nctui.ui.screens.game" in loaded and "nctui.games.nightmare_cathedral.game" in loaded
+    assert f"{NC}.ui.screens.game" in loaded and f"{NC}.game" in loaded
     assert not {m for m in loaded if m.startswith(("nctui.games.cathedral", "nctui.games.nightmarium",
                                                    "nctui.games.dreamers", "nctui.ui.screens.options_"))}
-    assert not loaded & {"nctui.ui.screens.title", "nctui.ui.screens.new_game", "nctui.ui.screens.tutorial",
-                         "nctui.ui.screens.rules", "nctui.ui.screens.help", "nctui.ui.screens.inspector",
-                         "nctui.ui.screens.king_turn", "nctui.ui.screens.conflict", "nctui.ui.screens.game_over",
+    assert not loaded & {"nctui.ui.screens.title", f"{NC}.ui.screens.new_game", f"{NC}.ui.screens.tutorial",
+                         "nctui.ui.screens.rules", "nctui.ui.screens.help", f"{NC}.ui.screens.inspector",
+                         f"{NC}.ui.screens.king_turn", f"{NC}.ui.screens.conflict", f"{NC}.ui.screens.game_over",
                          "nctui.ui.screens.timeline", "nctui.ui.screens.save", "nctui.ui.screens.load",
                          "nctui.ui.screens.handoff", "nctui.ui.rules", "nctui.ui.rules.topics",
                          f"{NC}.bots", f"{NC}.scenarios", f"{NC}.engine.invariants", f"{NC}.describe.advice",

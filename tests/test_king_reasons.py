@@ -12,7 +12,7 @@ from nctui.games.nightmare_cathedral.describe import king_reasons, words_for
 from nctui.games.nightmare_cathedral.describe.king_reasons import _FIXED, GENERIC
 from nctui.games.nightmare_cathedral.engine import events as E, new_game
 from nctui.games.nightmare_cathedral.engine.flow import legal_actions, step
-from nctui.ui.screens.king_turn import king_steps
+from nctui.games.nightmare_cathedral.ui.screens.king_turn import king_steps
 from tests.test_solo_setup import SOLO
 
 # the kinds whose reason depends on their fields or on the events before them

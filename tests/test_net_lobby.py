@@ -23,6 +23,7 @@ import pytest
 from textual.widgets import Static
 
 from nctui.games.nightmare_cathedral.engine import GameConfig
+from nctui.games.nightmare_cathedral.ui.widgets.hand import HandView
 from nctui.platform.net import protocol as P
 from nctui.platform.net.client import HostError, HostLink, LinkNews, RemoteGame
 from nctui.platform.net.client_app import remember_name, remembered_name
@@ -42,7 +43,6 @@ from nctui.ui.screens.lobby import (
 )
 from nctui.ui.screens.save import SaveScreen
 from nctui.ui.screens.timeline import TimelineScreen
-from nctui.ui.widgets.hand import HandView
 from tests.test_smoke_tmux import ROOT, Pane
 
 SMALL = (80, 24)

@@ -14,12 +14,12 @@ from nctui.games.nightmare_cathedral.engine import events as E, flow, scoring
 from nctui.games.nightmare_cathedral.engine.config import GameConfig
 from nctui.games.nightmare_cathedral.practice import BUNDLED, positions
 from nctui.games.nightmare_cathedral.scenarios import ScenarioError, load_scenario
+from nctui.games.nightmare_cathedral.ui.screens.game import GameScreen
+from nctui.games.nightmare_cathedral.ui.screens.king_turn import KingTurnScreen
 from nctui.platform import saves
 from nctui.platform.session import new_session, scenario_session
 from nctui.ui.app import create_app
 from nctui.ui.commands import screen_commands
-from nctui.ui.screens.game import GameScreen
-from nctui.ui.screens.king_turn import KingTurnScreen
 from nctui.ui.screens.practice import PracticeScreen
 from nctui.ui.screens.save import SaveScreen
 from nctui.ui.screens.title import TitleScreen

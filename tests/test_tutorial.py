@@ -10,9 +10,9 @@ import pytest
 from textual.widgets import Static
 
 from nctui.games.nightmare_cathedral.describe.tutorial import EXPLAIN, INTRO, done, now, tutorial_lines
+from nctui.games.nightmare_cathedral.ui.screens.tutorial import TutorialScreen
 from nctui.ui.app import NctuiApp
 from nctui.ui.screens.title import TitleScreen
-from nctui.ui.screens.tutorial import TutorialScreen
 from nctui.ui.widgets.decision import DecisionPanel
 
 
@@ -96,8 +96,8 @@ def test_every_decision_of_the_scenario_is_explained_by_its_kind_and_in_this_gam
     words, and each says what it means here ("Now: Blue performs Maneuver; …")."""
     from nctui.games.nightmare_cathedral.engine import new_game, player_view
     from nctui.games.nightmare_cathedral.engine.flow import step
+    from nctui.games.nightmare_cathedral.ui.screens.tutorial import TUTORIAL
     from nctui.platform.registry import NIGHTMARE_CATHEDRAL
-    from nctui.ui.screens.tutorial import TUTORIAL
 
     state, bot = new_game(TUTORIAL).state, NIGHTMARE_CATHEDRAL.bot(TUTORIAL, 1)
     met = []

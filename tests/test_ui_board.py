@@ -14,16 +14,16 @@ from nctui.games.nightmare_cathedral.describe.decisions import BONUS_TEXT
 from nctui.games.nightmare_cathedral.engine import GameConfig, player_view
 from nctui.games.nightmare_cathedral.engine.actions import Conquer
 from nctui.games.nightmare_cathedral.engine.facts import facts as facts_of
+from nctui.games.nightmare_cathedral.ui.screens.inspector import InspectorScreen
+from nctui.games.nightmare_cathedral.ui.widgets.board import BoardView, legal_areas, render_board
+from nctui.games.nightmare_cathedral.ui.widgets.hand import HandView, hand_cards, option_numbers
+from nctui.games.nightmare_cathedral.ui.widgets.matrix import MatrixView
+from nctui.games.nightmare_cathedral.ui.widgets.tracks import render_tracks
 from nctui.platform.store import Store
 from nctui.ui.app import create_app
-from nctui.ui.screens.inspector import InspectorScreen
-from nctui.ui.widgets.board import BoardView, legal_areas, render_board
 from nctui.ui.widgets.decision import DecisionPanel
 from nctui.ui.widgets.footer import KeyFooter
-from nctui.ui.widgets.hand import HandView, hand_cards, option_numbers
-from nctui.ui.widgets.matrix import MatrixView
 from nctui.ui.widgets.tabs import PanelTabs
-from nctui.ui.widgets.tracks import render_tracks
 from tests.test_ui_widgets import HOTSEAT, SNAPSHOT_MOVES, SOLO, _past_handoff, _played, _until
 
 SIZES = [(80, 24), (120, 40)]

@@ -24,26 +24,26 @@ from nctui.games.nightmare_cathedral.engine import GameConfig, events as E, play
 from nctui.games.nightmare_cathedral.engine.actions import PlayCombatCard
 from nctui.games.nightmare_cathedral.engine.facts import facts
 from nctui.games.nightmare_cathedral.engine.flow import StepResult, step
+from nctui.games.nightmare_cathedral.ui.screens.game_over import GameOverScreen
+from nctui.games.nightmare_cathedral.ui.screens.king_turn import KingStep, KingTurnScreen, king_turn_events
+from nctui.games.nightmare_cathedral.ui.screens.new_game import NewGameScreen
+from nctui.games.nightmare_cathedral.ui.widgets.board import BoardView
+from nctui.games.nightmare_cathedral.ui.widgets.hand import HandView, hand_cards
+from nctui.games.nightmare_cathedral.ui.widgets.matrix import MatrixView
+from nctui.games.nightmare_cathedral.ui.widgets.players import PlayersView, render_players
+from nctui.games.nightmare_cathedral.ui.widgets.tracks import TracksView
 from nctui.platform import saves
 from nctui.platform.session import Session
 from nctui.platform.store import Store, StrictPolicy
 from nctui.ui.app import GameScreen, create_app
 from nctui.ui.commands import screen_commands
-from nctui.ui.screens.game_over import GameOverScreen
 from nctui.ui.screens.handoff import HandoffScreen
-from nctui.ui.screens.king_turn import KingStep, KingTurnScreen, king_turn_events
 from nctui.ui.screens.load import LoadScreen
-from nctui.ui.screens.new_game import NewGameScreen
 from nctui.ui.screens.save import SaveScreen
 from nctui.ui.screens.timeline import TimelineScreen
 from nctui.ui.theme import line_filters, mono_wanted, seat_colours_256
-from nctui.ui.widgets.board import BoardView
 from nctui.ui.widgets.decision import DecisionPanel
-from nctui.ui.widgets.hand import HandView, hand_cards
 from nctui.ui.widgets.log import GameLog
-from nctui.ui.widgets.matrix import MatrixView
-from nctui.ui.widgets.players import PlayersView, render_players
-from nctui.ui.widgets.tracks import TracksView
 from tests.helpers import store_moves
 
 SMALL, BIG = (80, 24), (120, 40)
@@ -1035,9 +1035,9 @@ def test_each_screen_opened_from_the_game_comes_up_in_one_layout_and_one_frame(t
     it needed (the box keeps its column) and its text asks for no layout as it is placed
     (Textual laid the help out three times and drew it three times). Here each screen is made
     as its key is pressed (not made ahead while the game waits: the test after)."""
-    from nctui.ui.screens import game as game_screen
+    from nctui.games.nightmare_cathedral.ui.screens import game as game_screen
+    from nctui.games.nightmare_cathedral.ui.screens.inspector import InspectorScreen
     from nctui.ui.screens.help import HelpScreen
-    from nctui.ui.screens.inspector import InspectorScreen
     from nctui.ui.screens.rules import RulesScreen
     from nctui.ui.widgets.footer import KeyFooter
 
@@ -1110,7 +1110,7 @@ def test_the_rules_and_the_help_are_made_while_the_game_waits_and_come_up_in_one
     drawn exactly as a screen made at the key press draws (the rules at 120x40 took 92-113 ms
     from the key to the frame; made ahead, 12-34 ms). Closed, they are kept: opened again, the
     same. After the next decision the rules are redrawn ahead at its topic."""
-    from nctui.ui.screens import game as game_screen
+    from nctui.games.nightmare_cathedral.ui.screens import game as game_screen
 
     config = HOTSEAT_11
 
@@ -1204,7 +1204,7 @@ def test_the_kept_rules_open_again_as_a_new_rules_screen(tmp_path, size):
 def test_the_timeline_and_the_inspector_are_as_tall_as_what_they_show(tmp_path, size):
     """Their scrollbars keep their column (scrollbar-gutter: stable), and Textual then kept a
     row for a horizontal scrollbar too under a box sized to its content: a blank line more."""
-    from nctui.ui.screens.inspector import InspectorScreen
+    from nctui.games.nightmare_cathedral.ui.screens.inspector import InspectorScreen
 
     async def go():
         app = create_app(HOTSEAT_11, save_dir=tmp_path, bot_delay=0)

@@ -12,12 +12,12 @@ from pathlib import Path
 from textual.widgets import Input, OptionList
 
 from nctui.games.nightmare_cathedral.engine.config import DIFFICULTY_PRESETS, GameConfig
+from nctui.games.nightmare_cathedral.ui.screens.game import GameScreen
+from nctui.games.nightmare_cathedral.ui.screens.new_game import NewGameScreen
 from nctui.platform import saves
 from nctui.platform.store import Store
 from nctui.ui.app import create_app
-from nctui.ui.screens.game import GameScreen
 from nctui.ui.screens.load import LoadScreen
-from nctui.ui.screens.new_game import NewGameScreen
 from nctui.ui.screens.title import TitleScreen
 
 SIZE = (80, 24)

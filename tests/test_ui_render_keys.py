@@ -21,9 +21,9 @@ from nctui.games.nightmare_cathedral.bots import RandomBot
 from nctui.games.nightmare_cathedral.engine import GameConfig, new_game, player_view, step
 from nctui.games.nightmare_cathedral.engine.facts import facts as facts_of
 from nctui.games.nightmare_cathedral.engine.views import View
-from nctui.ui.widgets.hand import hand_key, render_hand
-from nctui.ui.widgets.matrix import matrix_key, render_matrix
-from nctui.ui.widgets.tracks import render_tracks, tracks_key
+from nctui.games.nightmare_cathedral.ui.widgets.hand import hand_key, render_hand
+from nctui.games.nightmare_cathedral.ui.widgets.matrix import matrix_key, render_matrix
+from nctui.games.nightmare_cathedral.ui.widgets.tracks import render_tracks, tracks_key
 
 WIDTHS = (60, 118)
 PANELS: dict[str, tuple[Callable[..., Any], Callable[..., Any]]] = {

@@ -12,20 +12,20 @@ from nctui.games.nightmare_cathedral.bots import RandomBot
 from nctui.games.nightmare_cathedral.engine import GameConfig, player_view
 from nctui.games.nightmare_cathedral.engine.actions import ChooseDay, Conquer, PlaceDreamer
 from nctui.games.nightmare_cathedral.engine.events import plural
+from nctui.games.nightmare_cathedral.ui.screens.inspector import InspectorScreen
+from nctui.games.nightmare_cathedral.ui.widgets.board import BoardView, cell_lines_for, centres, legal_areas
+from nctui.games.nightmare_cathedral.ui.widgets.hand import HandView
+from nctui.games.nightmare_cathedral.ui.widgets.matrix import MatrixView, legal_spaces, render_matrix
+from nctui.games.nightmare_cathedral.ui.widgets.players import PlayersView
+from nctui.games.nightmare_cathedral.ui.widgets.status import StatusLine
+from nctui.games.nightmare_cathedral.ui.widgets.tracks import TracksView
 from nctui.platform.store import Store
 from nctui.ui.app import GameScreen, create_app
-from nctui.ui.screens.inspector import InspectorScreen
-from nctui.ui.widgets.board import BoardView, cell_lines_for, centres, legal_areas
 from nctui.ui.widgets.common import nearest
 from nctui.ui.widgets.decision import DecisionPanel
 from nctui.ui.widgets.footer import KeyFooter
-from nctui.ui.widgets.hand import HandView
 from nctui.ui.widgets.log import GameLog
-from nctui.ui.widgets.matrix import MatrixView, legal_spaces, render_matrix
-from nctui.ui.widgets.players import PlayersView
-from nctui.ui.widgets.status import StatusLine
 from nctui.ui.widgets.tabs import PANELS, PanelTabs
-from nctui.ui.widgets.tracks import TracksView
 
 SMALL, BIG = (80, 24), (120, 40)
 HOTSEAT = GameConfig(players=2, seats=("human", "human"), seed=42)
@@ -220,7 +220,7 @@ def test_hand_says_which_dreams_can_be_played_now():
     from nctui.games.nightmare_cathedral.engine import dreams
     from nctui.games.nightmare_cathedral.engine.actions import PlayDream
     from nctui.games.nightmare_cathedral.engine.facts import facts
-    from nctui.ui.widgets.hand import dream_status, render_hand
+    from nctui.games.nightmare_cathedral.ui.widgets.hand import dream_status, render_hand
 
     store = _until(Store(HOTSEAT), "play_dream", 3000)
     seat = store.state.decision.seat
@@ -242,8 +242,8 @@ def test_hand_says_which_dreams_can_be_played_now():
 def test_players_and_tracks_draw_the_view():
     from nctui.games.nightmare_cathedral.engine.facts import facts
     from nctui.games.nightmare_cathedral.engine.scoring import scores
-    from nctui.ui.widgets.players import render_players
-    from nctui.ui.widgets.tracks import render_tracks
+    from nctui.games.nightmare_cathedral.ui.widgets.players import render_players
+    from nctui.games.nightmare_cathedral.ui.widgets.tracks import render_tracks
 
     store = _played(SOLO, 60)
     state = store.state

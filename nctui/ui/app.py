@@ -29,6 +29,7 @@ from textual.screen import Screen
 from textual.widget import AwaitMount, Widget
 
 from nctui.games.nightmare_cathedral.engine.config import GameConfig
+from nctui.games.nightmare_cathedral.ui.screens.game import GameScreen
 from nctui.platform import saves
 from nctui.platform.registry import companions
 from nctui.platform.session import Session, UndoMode, default_undo, new_session
@@ -37,7 +38,6 @@ from nctui.platform.store import Store
 from . import collector, strips, theme
 from .commands import ScreenCommands
 from .driver import TerminalClosed
-from .screens.game import GameScreen
 from .widgets.common import ComesUpOnce, LaidOutAtResume
 
 if TYPE_CHECKING:
@@ -137,7 +137,7 @@ class NctuiApp(App[None]):
 
     def _screen_for(self, session: Session) -> Screen:
         if self.tutorial:
-            from .screens.tutorial import TutorialScreen
+            from nctui.games.nightmare_cathedral.ui.screens.tutorial import TutorialScreen
 
             return TutorialScreen(session)
         return screen_for(session)
@@ -223,7 +223,7 @@ class NctuiApp(App[None]):
         if config is None and self.game is not None:
             config = self.game.config
             practice = self.game.undo_mode == "practice" and default_undo(self.game.seat_kinds) == "strict"
-        from .screens.new_game import NewGameScreen
+        from nctui.games.nightmare_cathedral.ui.screens.new_game import NewGameScreen
 
         self.push_screen(NewGameScreen(config, seed=seed, practice=practice))
 
@@ -262,7 +262,7 @@ class NctuiApp(App[None]):
     def start_tutorial(self) -> None:
         """The guided first game: Red against a computer Blue on the tutorial's fixed seed, with
         undo, not autosaved."""
-        from .screens.tutorial import tutorial_session
+        from nctui.games.nightmare_cathedral.ui.screens.tutorial import tutorial_session
 
         self.tutorial = True
         self.open_game(tutorial_session(self.bot_delay))

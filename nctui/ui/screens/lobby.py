@@ -26,14 +26,14 @@ from textual.widgets.option_list import Option
 
 from nctui.games.nightmare_cathedral.engine.config import COLOURS, GameConfig
 from nctui.games.nightmare_cathedral.engine.errors import IllegalAction
+from nctui.games.nightmare_cathedral.ui.screens.game import GameScreen
+from nctui.games.nightmare_cathedral.ui.screens.new_game import Choice, NewGameScreen
 from nctui.platform.net.protocol import RoomInfo, SeatInfo
 from nctui.platform.session import UndoMode
 
 from ..widgets.common import SEAT_COLOURS
 from ..widgets.decision import DIGIT, HINT
-from .game import GameScreen
 from .load import ConfirmScreen
-from .new_game import Choice, NewGameScreen
 
 if TYPE_CHECKING:
     from ..lobby_app import LobbyApp

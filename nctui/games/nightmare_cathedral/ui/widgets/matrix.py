@@ -14,13 +14,21 @@ from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
 
-from nctui.games.nightmare_cathedral.content.schema import Matrix
-from nctui.games.nightmare_cathedral.describe import describe_action, seat_letter, words_for
-from nctui.games.nightmare_cathedral.engine.actions import Action
-from nctui.games.nightmare_cathedral.engine.state import GameState
-from nctui.games.nightmare_cathedral.engine.views import View
+from nctui.ui.widgets.common import (
+    FitsContent,
+    OptionsPicked,
+    append_cells,
+    cursor_bindings,
+    nearest,
+    pack_parts,
+    seat_style,
+)
 
-from .common import FitsContent, OptionsPicked, append_cells, cursor_bindings, nearest, pack_parts, seat_style
+from ...content.schema import Matrix
+from ...describe import describe_action, seat_letter, words_for
+from ...engine.actions import Action
+from ...engine.state import GameState
+from ...engine.views import View
 
 LINE = Style(color="#8a8a9a")
 HEAD = Style(color="#e8d9a8", bold=True)

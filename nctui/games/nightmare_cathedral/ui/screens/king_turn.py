@@ -24,11 +24,11 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from nctui.games.nightmare_cathedral.describe import describe_changes, describe_event, king_reasons, words_for
-from nctui.games.nightmare_cathedral.engine.events import Event, KingHorrorDie
-from nctui.games.nightmare_cathedral.engine.state import GameState
+from nctui.ui.widgets.common import ComesUpOnce
 
-from ..widgets.common import ComesUpOnce
+from ...describe import describe_changes, describe_event, king_reasons, words_for
+from ...engine.events import Event, KingHorrorDie
+from ...engine.state import GameState
 
 KING_STEP = Style(bold=True)
 WHY = Style(dim=True, italic=True)

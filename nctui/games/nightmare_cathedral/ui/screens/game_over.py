@@ -19,12 +19,12 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from nctui.games.nightmare_cathedral.describe import END_REASONS, seat_letter, seat_name
-from nctui.games.nightmare_cathedral.engine.state import GameState
+from nctui.ui.client import GameClient
+from nctui.ui.screens.save import SaveScreen, default_name
+from nctui.ui.widgets.common import ComesUpOnce, seat_style
 
-from ..client import GameClient
-from ..widgets.common import ComesUpOnce, seat_style
-from .save import SaveScreen, default_name
+from ...describe import END_REASONS, seat_letter, seat_name
+from ...engine.state import GameState
 
 GameOverChoice = Literal["undo", "new", "board", "quit"]
 

@@ -28,8 +28,13 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Static
 
-from nctui.games.nightmare_cathedral.describe import SEAT_LETTERS
-from nctui.games.nightmare_cathedral.engine.config import (
+from nctui.platform.session import UndoMode
+from nctui.ui.widgets.common import SEAT_COLOURS, ComesUpOnce
+from nctui.ui.widgets.decision import HINT
+from nctui.ui.widgets.footer import KeyFooter
+
+from ...describe import SEAT_LETTERS
+from ...engine.config import (
     COLOURS,
     DIFFICULTY_OPTIONS,
     DIFFICULTY_PRESETS,
@@ -40,14 +45,9 @@ from nctui.games.nightmare_cathedral.engine.config import (
     difficulty_level,
     nightmare_pair,
 )
-from nctui.platform.session import UndoMode
-
-from ..widgets.common import SEAT_COLOURS, ComesUpOnce
-from ..widgets.decision import HINT
-from ..widgets.footer import KeyFooter
 
 if TYPE_CHECKING:
-    from ..app import NctuiApp
+    from nctui.ui.app import NctuiApp
 
 SEED_LIMIT = 10**9  # random seeds stay short enough to note down; any 64-bit seed can be typed
 LABEL_WIDTH = 18

@@ -18,16 +18,16 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.reactive import reactive
 
-from nctui.games.nightmare_cathedral.content import schema as cs
-from nctui.games.nightmare_cathedral.describe import seat_letter, seat_name
-from nctui.games.nightmare_cathedral.engine.actions import PlayDream
-from nctui.games.nightmare_cathedral.engine.events import HIDDEN, plural
-from nctui.games.nightmare_cathedral.engine.facts import WHEN, Facts
-from nctui.games.nightmare_cathedral.engine.state import HAND_LIMIT, GameState
-from nctui.games.nightmare_cathedral.engine.views import View
+from nctui.ui.widgets.common import FitsContent, OptionsPicked, clip, seat_style
 
+from ...content import schema as cs
+from ...describe import seat_letter, seat_name
+from ...engine.actions import PlayDream
+from ...engine.events import HIDDEN, plural
+from ...engine.facts import WHEN, Facts
+from ...engine.state import HAND_LIMIT, GameState
+from ...engine.views import View
 from .cards import card_def, combat_text, suit_tag
-from .common import FitsContent, OptionsPicked, clip, seat_style
 
 LABEL = Style(color="#9a9aaa")
 NAME = Style(bold=True)

@@ -7,11 +7,11 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from nctui.games.nightmare_cathedral.describe import words_for
-from nctui.games.nightmare_cathedral.engine.facts import Facts
-from nctui.games.nightmare_cathedral.engine.views import View
+from nctui.ui.widgets.common import DrawnByLine, PlacedOnce, seat_style, seat_tag
 
-from .common import DrawnByLine, PlacedOnce, seat_style, seat_tag
+from ...describe import words_for
+from ...engine.facts import Facts
+from ...engine.views import View
 
 HINT = Style(color="#9a9aaa")
 

@@ -11,13 +11,13 @@ from typing import NamedTuple
 from rich.style import Style
 from rich.text import Text
 
-from nctui.games.nightmare_cathedral.content import schema as cs
-from nctui.games.nightmare_cathedral.describe import seat_letter, seat_name, words_for
-from nctui.games.nightmare_cathedral.engine.events import HIDDEN
-from nctui.games.nightmare_cathedral.engine.state import GameState
-from nctui.games.nightmare_cathedral.engine.views import View
+from nctui.ui.widgets.common import seat_style
 
-from .common import seat_style
+from ...content import schema as cs
+from ...describe import seat_letter, seat_name, words_for
+from ...engine.events import HIDDEN
+from ...engine.state import GameState
+from ...engine.views import View
 
 LABEL = Style(color="#9a9aaa")
 NAME = Style(bold=True)

@@ -18,17 +18,17 @@ from pathlib import Path
 from time import monotonic
 from typing import TYPE_CHECKING, Protocol, cast
 
-from nctui.games.nightmare_cathedral.describe import describe_choice, describe_decision, seat_name
-from nctui.games.nightmare_cathedral.describe.conflicts import ConflictReport, conflict_reports
-from nctui.games.nightmare_cathedral.engine.actions import Action
-from nctui.games.nightmare_cathedral.engine.events import Event
-from nctui.games.nightmare_cathedral.engine.state import GameState
 from nctui.platform import saves
 from nctui.platform.store import StoreError
+from nctui.ui.widgets.common import seat_tag
+from nctui.ui.widgets.log import GameLog
 
+from ...describe import describe_choice, describe_decision, seat_name
+from ...describe.conflicts import ConflictReport, conflict_reports
+from ...engine.actions import Action
+from ...engine.events import Event
+from ...engine.state import GameState
 from ..widgets.board import BoardView
-from ..widgets.common import seat_tag
-from ..widgets.log import GameLog
 
 # The screens below the hand-off are imported when first shown (the King's turn in a solo game,
 # the conflict panel, game over, the timeline, save and load): the game's first frame comes
@@ -40,10 +40,11 @@ REHEARSE_AFTER = 0.1  # seconds after a hand-off appears: drawn first, and well 
 if TYPE_CHECKING:
     from textual.screen import Screen
 
-    from ..app import NctuiApp
-    from ..client import GameClient
+    from nctui.ui.app import NctuiApp
+    from nctui.ui.client import GameClient
+    from nctui.ui.screens.handoff import HandoffResult, HandoffScreen
+
     from .game_over import GameOverChoice
-    from .handoff import HandoffResult, HandoffScreen
     from .king_turn import KingStep
 
 
@@ -129,7 +130,7 @@ class FlowsMixin(_Host):
         decision = describe_decision(state) if d is not None and d.seat == seat else ""
         context = f"Turn {state.turn_number}" if state.phase != "setup" else "Setup"
         echo, self._echo = self._echo, ""
-        from .handoff import HandoffScreen  # at the first hand-off, not before the first frame
+        from nctui.ui.screens.handoff import HandoffScreen  # at the first hand-off, not before the first frame
 
         screen = HandoffScreen(seat, seat_tag(state, seat), seat_name(state, seat), decision=decision, context=context,
                                news=tuple(self.game.news_for(seat)), echo=echo, on_go=self._take_over)
@@ -360,13 +361,13 @@ class FlowsMixin(_Host):
     # -- timeline, undo refusals ----------------------------------------------------------------
 
     def action_timeline(self) -> None:
-        from .timeline import timeline_screen
+        from nctui.ui.screens.timeline import timeline_screen
 
         self.app.push_screen(timeline_screen(self.app, self.game, self.viewer))
 
     def _refused(self, exc: StoreError, title: str) -> None:
         """An undo or redo the policy refuses: the store's reason and the policy's rule."""
-        from .timeline import refusal_text
+        from nctui.ui.screens.timeline import refusal_text
 
         self.notify(refusal_text(exc, self.game.undo_policy), title=title, severity="warning", timeout=10)
 
@@ -376,7 +377,7 @@ class FlowsMixin(_Host):
         return saves.save_dir(getattr(self.app, "save_dir", None))
 
     def action_save(self) -> None:
-        from .save import SaveScreen, default_name
+        from nctui.ui.screens.save import SaveScreen, default_name
 
         name = default_name(self.game.view(self.viewer).state.turn_number)
         self.app.push_screen(SaveScreen(self.game, self._save_folder(), name), self._saved)
@@ -389,7 +390,7 @@ class FlowsMixin(_Host):
         """x: this position as a scenario file, among the user's own (Practice on the title
         screen lists them; ``nctui play --scenario FILE`` plays one)."""
         folder = saves.scenario_dir(getattr(self.app, "save_dir", None))
-        from .save import SaveScreen, default_name
+        from nctui.ui.screens.save import SaveScreen, default_name
 
         name = default_name(self.game.view(self.viewer).state.turn_number, prefix="position-")
 
@@ -435,7 +436,7 @@ class FlowsMixin(_Host):
 
     def action_load(self) -> None:
         """The Load screen. This game stays among the unfinished ones (Continue), autosaved."""
-        from .load import LoadScreen
+        from nctui.ui.screens.load import LoadScreen
 
         self.app.push_screen(LoadScreen(getattr(self.app, "save_dir", None)))
 

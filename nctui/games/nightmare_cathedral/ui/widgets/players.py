@@ -13,13 +13,13 @@ from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
 
-from nctui.games.nightmare_cathedral.describe import seat_letter, seat_name, words_for
-from nctui.games.nightmare_cathedral.engine.facts import Facts
-from nctui.games.nightmare_cathedral.engine.state import GameState, PlayerState, Score
-from nctui.games.nightmare_cathedral.engine.views import View
+from nctui.ui.widgets.common import Cells, FitsContent, pack_parts, seat_style
 
+from ...describe import seat_letter, seat_name, words_for
+from ...engine.facts import Facts
+from ...engine.state import GameState, PlayerState, Score
+from ...engine.views import View
 from .cards import card_def
-from .common import Cells, FitsContent, pack_parts, seat_style
 
 LABEL = Style(color="#9a9aaa")
 NAME = Style(bold=True)

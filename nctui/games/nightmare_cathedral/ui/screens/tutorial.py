@@ -11,15 +11,15 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
 
-from nctui.games.nightmare_cathedral.describe.tutorial import INTRO, TUTORIAL_SEED, tutorial_lines
-from nctui.games.nightmare_cathedral.engine.config import GameConfig
 from nctui.platform.session import Session, new_session
+from nctui.ui.widgets.decision import DecisionPanel
 
-from ..widgets.decision import DecisionPanel
+from ...describe.tutorial import INTRO, TUTORIAL_SEED, tutorial_lines
+from ...engine.config import GameConfig
 from .game import GameScreen
 
 if TYPE_CHECKING:
-    from ..app import NctuiApp
+    from nctui.ui.app import NctuiApp
 
 
 TUTORIAL = GameConfig(players=2, seats=("human", "bot"), seed=TUTORIAL_SEED)

@@ -33,16 +33,25 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
 
-from nctui.games.nightmare_cathedral.content.loader import SideMap, get_pack
-from nctui.games.nightmare_cathedral.describe import describe_action, seat_letter, seat_name, words_for
-from nctui.games.nightmare_cathedral.engine.actions import Action
-from nctui.games.nightmare_cathedral.engine.events import plural
-from nctui.games.nightmare_cathedral.engine.facts import IN_CATHEDRAL, NO_SIDE, SHADOWS_SIDE, Facts
-from nctui.games.nightmare_cathedral.engine.state import AreaState, GameState
-from nctui.games.nightmare_cathedral.engine.views import View
+from nctui.ui.widgets.common import (
+    Cells,
+    FitsContent,
+    OptionsPicked,
+    clip,
+    cursor_bindings,
+    nearest,
+    pack_parts,
+    seat_style,
+)
 
+from ...content.loader import SideMap, get_pack
+from ...describe import describe_action, seat_letter, seat_name, words_for
+from ...engine.actions import Action
+from ...engine.events import plural
+from ...engine.facts import IN_CATHEDRAL, NO_SIDE, SHADOWS_SIDE, Facts
+from ...engine.state import AreaState, GameState
+from ...engine.views import View
 from .cards import CardEntry
-from .common import Cells, FitsContent, OptionsPicked, clip, cursor_bindings, nearest, pack_parts, seat_style
 
 CELL_LINES = 2  # lines per grid row at the least (``BoardView.cell_lines``: more on tall terminals)
 MAX_CELL_WIDTH = 24

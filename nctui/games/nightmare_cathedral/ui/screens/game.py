@@ -24,7 +24,15 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
 
-from nctui.games.nightmare_cathedral.describe import (
+from nctui.platform.store import StoreError
+from nctui.ui.client import GameClient
+from nctui.ui.widgets.common import Box, ComesUpOnce, OptionsPicked, Pane, PlacedOnce, Row, seat_style
+from nctui.ui.widgets.decision import DecisionPanel, Prompt
+from nctui.ui.widgets.footer import KeyFooter
+from nctui.ui.widgets.log import GameLog
+from nctui.ui.widgets.tabs import PANELS, PanelTabs, panel_title
+
+from ...describe import (
     END_REASONS,
     describe_context,
     describe_decision,
@@ -33,23 +41,15 @@ from nctui.games.nightmare_cathedral.describe import (
     seat_letter,
     seat_name,
 )
-from nctui.games.nightmare_cathedral.engine.errors import ActionError
-from nctui.games.nightmare_cathedral.engine.facts import Facts
-from nctui.games.nightmare_cathedral.engine.state import GameState
-from nctui.games.nightmare_cathedral.engine.views import View
-from nctui.platform.store import StoreError
-
-from ..client import GameClient
+from ...engine.errors import ActionError
+from ...engine.facts import Facts
+from ...engine.state import GameState
+from ...engine.views import View
 from ..widgets.board import BoardView, cell_lines_for, legal_areas, region_entries
-from ..widgets.common import Box, ComesUpOnce, OptionsPicked, Pane, PlacedOnce, Row, seat_style
-from ..widgets.decision import DecisionPanel, Prompt
-from ..widgets.footer import KeyFooter
 from ..widgets.hand import HandView
-from ..widgets.log import GameLog
 from ..widgets.matrix import MatrixView, legal_spaces
 from ..widgets.players import PlayersView
 from ..widgets.status import StatusLine
-from ..widgets.tabs import PANELS, PanelTabs, panel_title
 from ..widgets.tracks import TracksView
 from .flows import FlowsMixin  # flows: hand-off, King's turn, game over, timeline, save/load
 
@@ -177,10 +177,12 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
         with the screens a decision may bring up."""
         # imported now: the first key that shows one finds it so (the hand-off, the King's turn
         # and a conflict come with a decision; importing the hand-off's took ~2 ms of the first)
-        from . import conflict, handoff, inspector, king_turn  # noqa: F401
-        from .help import prepare_help_screen
-        from .rules import prepare_rules_screen
-        from .timeline import prepare_timeline_screen
+        from nctui.ui.screens import handoff  # noqa: F401
+        from nctui.ui.screens.help import prepare_help_screen
+        from nctui.ui.screens.rules import prepare_rules_screen
+        from nctui.ui.screens.timeline import prepare_timeline_screen
+
+        from . import conflict, inspector, king_turn  # noqa: F401
 
         if not self.is_attached or self.app.screen is not self:
             return  # the hand-off, a screen of the game: once back
@@ -385,7 +387,7 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
             self._show_panel("log")
 
     def action_help(self) -> None:
-        from .help import help_screen
+        from nctui.ui.screens.help import help_screen
 
         self.app.push_screen(help_screen(self.app, server=self.seat is not None))
 
@@ -393,7 +395,7 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
     # the action the engine just refused ------------------------------------------------------
 
     def _refused_by_rules(self, exc: ActionError, state_id: int) -> None:
-        from ..rules.topics import refusal_words, topic_for_error  # imported when first needed
+        from nctui.ui.rules.topics import refusal_words, topic_for_error  # imported when first needed
 
         title, body = refusal_words(exc)
         self._rule_refused = (state_id, topic_for_error(exc), body.splitlines()[0])
@@ -403,7 +405,7 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
         self.notify(body, title=title, severity="error", timeout=10)
 
     def action_rules(self) -> None:
-        from .rules import rules_screen  # rules: the summary at the decision's topic
+        from nctui.ui.screens.rules import rules_screen  # rules: the summary at the decision's topic
 
         topic, note = self._rules_topic()
         self.app.push_screen(rules_screen(self.app, topic, note=note))
@@ -411,7 +413,7 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
     def _rules_topic(self) -> tuple[str, str | None]:
         """Where R opens the rules: the topic of the decision due (or of the action the engine
         just refused) and the line shown above it."""
-        from ..rules.topics import topic_for_decision
+        from nctui.ui.rules.topics import topic_for_decision
 
         state = self.game.view(self.viewer).state
         decision = state.decision
@@ -554,7 +556,7 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
 
     def action_quit_game(self) -> None:
         """Save, then quit. If saving fails, say so and quit only on a second request."""
-        from .save import quit_after_saving
+        from nctui.ui.screens.save import quit_after_saving
 
         hint = "Continue with: nctui (then c), or nctui play --continue"
         quit_after_saving(self, self.game, armed=self._quit_armed, hint=hint)

@@ -15,13 +15,13 @@ from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
 
-from nctui.games.nightmare_cathedral.describe import seat_letter, words_for
-from nctui.games.nightmare_cathedral.describe.decisions import BONUS_TEXT
-from nctui.games.nightmare_cathedral.engine.facts import IN_CATHEDRAL, Facts
-from nctui.games.nightmare_cathedral.engine.state import GameState
-from nctui.games.nightmare_cathedral.engine.views import View
+from nctui.ui.widgets.common import FitsContent, pack_parts, seat_style
 
-from .common import FitsContent, pack_parts, seat_style
+from ...describe import seat_letter, words_for
+from ...describe.decisions import BONUS_TEXT
+from ...engine.facts import IN_CATHEDRAL, Facts
+from ...engine.state import GameState
+from ...engine.views import View
 
 LABEL = Style(color="#9a9aaa")
 CURRENT = Style(reverse=True, bold=True)

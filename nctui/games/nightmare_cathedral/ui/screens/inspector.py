@@ -19,8 +19,9 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import ModalScreen
 
+from nctui.ui.widgets.common import ComesUpOnce, PlacedStatic, ReadingPane
+
 from ..widgets.cards import CardEntry
-from ..widgets.common import ComesUpOnce, PlacedStatic, ReadingPane
 
 HINT = Style(color="#9a9aaa")
 

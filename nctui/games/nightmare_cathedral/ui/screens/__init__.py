@@ -1,0 +1,1 @@
+"""Nightmare Cathedral's screens."""
