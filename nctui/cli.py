@@ -513,7 +513,7 @@ def _new_config(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Ga
 def _prepare_ui() -> None:
     """What must come before the app's modules are imported: its widget classes set up the
     cheaper way (ui/widget_classes.py)."""
-    from .ui import widget_classes
+    from .ui.textual_ext import widget_classes
 
     widget_classes.install()
 
@@ -531,8 +531,8 @@ def _run(parser: argparse.ArgumentParser, target: Session | GameConfig | None, s
     gc.disable()
     try:
         from .ui.app import create_app
-        from .ui.collector import steady_collector
-        from .ui.parsed_css import cache_file, load_parsed_css, save_parsed_css, share_parsed_css
+        from .ui.textual_ext.collector import steady_collector
+        from .ui.textual_ext.parsed_css import cache_file, load_parsed_css, save_parsed_css, share_parsed_css
 
         # the CSS this app parsed last time (~5 ms to read back instead of ~20 ms to parse)
         share_parsed_css()

@@ -685,8 +685,8 @@ def test_a_game_of_nightmare_cathedral_imports_no_other_game_nor_other_screens()
 
 def test_play_sets_the_collector_for_an_interactive_app(started):
     """What the imports made is frozen out of the collector's sight, and the collector runs
-    seldom enough that a key press is not held up by it (nctui.ui.collector)."""
-    from nctui.ui.collector import GC_THRESHOLD
+    seldom enough that a key press is not held up by it (nctui.ui.textual_ext.collector)."""
+    from nctui.ui.textual_ext.collector import GC_THRESHOLD
 
     assert gc.get_threshold() != GC_THRESHOLD
     assert main(["play"]) == 0

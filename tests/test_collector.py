@@ -1,4 +1,4 @@
-"""nctui.ui.collector: the collections made while the app waits for a key, not in the middle of one."""
+"""nctui.ui.textual_ext.collector: the collections made while the app waits for a key, not in the middle of one."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import gc
 import pytest
 
 from nctui.games.nightmare_cathedral.engine import GameConfig
-from nctui.ui import collector
 from nctui.ui.app import create_app
+from nctui.ui.textual_ext import collector
 
 
 @pytest.fixture

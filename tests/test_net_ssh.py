@@ -270,7 +270,7 @@ WARMED = """
 import sys, threading
 import textual.css.stylesheet as stylesheet
 from nctui.platform.net import client_app, forkserver
-from nctui.ui.parsed_css import parsed_sources
+from nctui.ui.textual_ext.parsed_css import parsed_sources
 
 forkserver.preload(("nctui", "bare"))
 assert threading.active_count() == 1, threading.enumerate()  # the fork server forks alone

@@ -9,8 +9,8 @@ import pytest
 from textual.css.stylesheet import Stylesheet
 
 from nctui.games.nightmare_cathedral.engine import GameConfig
-from nctui.ui import parsed_css
 from nctui.ui.app import create_app
+from nctui.ui.textual_ext import parsed_css
 
 SIZE = (80, 24)
 

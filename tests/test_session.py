@@ -94,11 +94,12 @@ def test_strict_undo_of_a_slip_without_a_reveal_is_allowed():
 
 
 def test_computer_players_play_on_their_own_thread(tmp_path):
-    session = new_session(BOTS, folder=tmp_path).start()
+    session = new_session(BOTS, folder=tmp_path)
     try:
         main = threading.get_ident()
         seen_threads = set()
-        session.subscribe(lambda: seen_threads.add(threading.get_ident()))
+        session.subscribe(lambda: seen_threads.add(threading.get_ident()))  # before the first decision
+        session.start()
         deadline = time.monotonic() + 10
         while session.state_id < 20 and time.monotonic() < deadline:
             time.sleep(0.01)

@@ -1634,7 +1634,7 @@ def test_a_frame_asked_for_right_after_one_is_drawn_a_period_after_it(tmp_path, 
     ticked, sleeps to its grid (17-33 ms) before it can draw again: the screen draws that second
     frame itself, a period after the first (``ComesUpOnce._draw_now``). A key that scrolls
     nothing draws one frame, the line telling what is under the cursor in it."""
-    from nctui.ui.widgets.common import ComesUpOnce
+    from nctui.ui.textual_ext.placed import ComesUpOnce
     from nctui.ui.widgets.tabs import PanelTabs
 
     _layouts, frames = _count_layouts_and_frames(monkeypatch)
@@ -1657,7 +1657,7 @@ def test_a_frame_asked_for_right_after_one_is_drawn_a_period_after_it(tmp_path, 
             pane = board.parent
             # the screen's clock stopped: the scroll's ask comes within two periods of the
             # timer's tick however slowly the machine runs the test
-            monkeypatch.setattr("nctui.ui.widgets.common.get_time", lambda: 1000.0)
+            monkeypatch.setattr("nctui.ui.textual_ext.placed.get_time", lambda: 1000.0)
             scrolled = in_sight = 0
             for key in ("up", "up", "up", "down", "down", "down", "down"):
                 note, cursor, y = tabs.note, board.cursor, pane.scroll_y

@@ -77,7 +77,7 @@ def refused(module: str) -> bool:
 def test_the_import_parser_resolves_relative_imports_and_submodules():
     board = ROOT / "games" / "nightmare_cathedral" / "ui" / "widgets" / "board.py"
     found = imported(board)
-    assert {f"{NC}.engine.facts", f"{NC}.engine.views", f"{NC}.describe", "nctui.ui.widgets.common"} <= found
+    assert {f"{NC}.engine.facts", f"{NC}.engine.views", f"{NC}.describe", "nctui.ui.textual_ext.placed"} <= found
     assert refused(f"{NC}.engine.board") and refused(f"{NC}.engine") and refused(f"{NC}.bots.planner_bot")
     assert not refused(f"{NC}.engine.facts") and not refused(f"{NC}.describe")
     assert refused("nctui.platform.net.rooms") and refused("nctui.platform.net.host")

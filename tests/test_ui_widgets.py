@@ -365,7 +365,7 @@ def test_a_panel_sized_to_its_content_follows_it_at_every_change_drawing_it_once
     from textual.app import App
     from textual.reactive import reactive
 
-    from nctui.ui.widgets.common import FitsContent
+    from nctui.ui.textual_ext.placed import FitsContent
 
     class Lines(FitsContent):
         DEFAULT_CSS = "Lines { height: auto; }"
@@ -414,7 +414,7 @@ def test_a_panel_given_a_new_width_is_laid_out_once_at_its_height_for_that_width
     from textual.reactive import reactive
     from textual.screen import Screen
 
-    from nctui.ui.widgets.common import FitsContent, Pane
+    from nctui.ui.textual_ext.placed import FitsContent, Pane
 
     class Wide(FitsContent):
         """As many lines as 60 cells take at its width (the board, the hand: lines fill it)."""
@@ -631,7 +631,7 @@ def test_cells_draw_their_lines_as_they_are():
     from rich.style import Style
     from rich.text import Text
 
-    from nctui.ui.widgets.common import Cells
+    from nctui.ui.textual_ext.placed import Cells
 
     red, plain = Style(color="red"), Style()
     lines = Cells.from_grid([list("ab c"), list("xyz")], [[red, red, plain, plain], [plain] * 3])
@@ -919,7 +919,7 @@ def test_a_panel_taller_than_its_pane_draws_the_lines_in_sight(tmp_path):
     before and after scrolling to the end, is the line Textual's own visual draws there."""
     from textual.visual import Visual, visualize
 
-    from nctui.ui.widgets.lines import DrawnLines
+    from nctui.ui.textual_ext.lines import DrawnLines
 
     def same_as_textual(widget) -> None:
         drawn = Visual.to_strips(widget, visualize(widget, widget.render()), widget.size.width, widget.size.height,
@@ -1002,8 +1002,8 @@ def test_a_line_that_did_not_change_is_not_drawn_again():
     from textual.style import Style
     from textual.visual import RenderOptions
 
-    from nctui.ui.widgets.common import Cells
-    from nctui.ui.widgets.lines import CellLines, LineCache, TextLines
+    from nctui.ui.textual_ext.lines import CellLines, LineCache, TextLines
+    from nctui.ui.textual_ext.placed import Cells
 
     class Bare(App[None]):
         pass
@@ -1053,7 +1053,7 @@ def test_strips_make_their_caches_when_first_used():
     from rich.style import Style as RichStyle
     from textual.strip import Strip
 
-    from nctui.ui import strips
+    from nctui.ui.textual_ext import strips
 
     strips.install()
     assert set(strips.CACHES) <= set(Strip.__slots__)
@@ -1087,7 +1087,7 @@ def test_the_game_under_a_modal_screen_is_tinted_as_textual_tints_it(tmp_path):
     from textual.visual import RichVisual
 
     from nctui.ui.screens.help import HelpScreen
-    from nctui.ui.widgets.backdrop import Backdrop
+    from nctui.ui.textual_ext.backdrop import Backdrop
 
     def cells(strips):
         return [[(ch, seg.style) for seg in strip for ch in seg.text] for strip in strips]
@@ -1135,7 +1135,7 @@ def test_the_input_thread_reads_a_lone_escape_once_the_escape_delay_has_passed(m
     from textual import constants
     from textual._xterm_parser import XTermParser
 
-    from nctui.ui.driver import input_wait
+    from nctui.ui.textual_ext.driver import input_wait
 
     monkeypatch.setattr(constants, "ESCAPE_DELAY", 0.025)
     parser = XTermParser()
@@ -1160,8 +1160,8 @@ def test_a_scrollbar_draws_exactly_what_textual_draws():
     from textual.widget import Widget
     from textual.widgets import Static
 
-    from nctui.ui.widgets.bar_lines import bar_lines
-    from nctui.ui.widgets.common import Pane
+    from nctui.ui.textual_ext.bar_lines import bar_lines
+    from nctui.ui.textual_ext.placed import Pane
 
     class Bars(App[None]):
         def compose(self):
@@ -1206,7 +1206,7 @@ def test_a_column_draws_exactly_what_textual_draws(tmp_path):
     from textual.geometry import Region
     from textual.widget import Widget
 
-    from nctui.ui.widgets.common import Box
+    from nctui.ui.textual_ext.placed import Box
 
     async def go():
         app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
@@ -1242,7 +1242,7 @@ def test_widget_classes_are_set_up_as_textual_sets_them_up():
     from textual.widgets import Static
 
     import nctui.ui
-    from nctui.ui import widget_classes
+    from nctui.ui.textual_ext import widget_classes
 
     for module in pkgutil.walk_packages(nctui.ui.__path__, "nctui.ui."):
         importlib.import_module(module.name)
@@ -1294,7 +1294,7 @@ def test_a_lines_pieces_are_what_rich_draws_of_it():
     from rich.style import Style as RichStyle
     from rich.text import Span, Text
 
-    from nctui.ui.widgets.lines import pieces
+    from nctui.ui.textual_ext.lines import pieces
 
     console = Console(width=200, color_system="truecolor", force_terminal=True)
     styles = [None, "", "bold", "red on black", RichStyle(color="green", italic=True), RichStyle(bgcolor="blue"),

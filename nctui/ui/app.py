@@ -35,10 +35,11 @@ from nctui.platform.registry import companions
 from nctui.platform.session import Session, UndoMode, default_undo, new_session
 from nctui.platform.store import Store
 
-from . import collector, strips, theme
+from . import theme
 from .commands import ScreenCommands
-from .driver import TerminalClosed
-from .widgets.common import ComesUpOnce, LaidOutAtResume
+from .textual_ext import collector, strips
+from .textual_ext.driver import TerminalClosed
+from .textual_ext.placed import ComesUpOnce, LaidOutAtResume
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -147,7 +148,7 @@ class NctuiApp(App[None]):
         goes away (``driver.TerminalDriver``: Textual's went on reading a closed terminal)."""
         driver = super().get_driver_class()
         if driver.__module__ == "textual.drivers.linux_driver" and driver.__name__ == "LinuxDriver":
-            from .driver import TerminalDriver
+            from .textual_ext.driver import TerminalDriver
 
             return TerminalDriver
         return driver
@@ -188,7 +189,7 @@ class NctuiApp(App[None]):
         collector.collect_while_waiting(monotonic() - self._drawn_at)
 
     def _keep_css(self) -> None:
-        from .parsed_css import save_parsed_css
+        from .textual_ext.parsed_css import save_parsed_css
 
         if self.css_cache is not None:
             save_parsed_css(self.css_cache)

@@ -24,7 +24,7 @@ def run(socket_path: str, identity: str, name: str | None, *, mono: bool = False
     """Run the lobby app on the current terminal as ``identity`` (``name``: None to use the name
     remembered, or ask for one). Returns the exit code (1: the host could not be reached or the
     connection was lost, said in one line on stderr)."""
-    from nctui.ui import widget_classes
+    from nctui.ui.textual_ext import widget_classes
 
     widget_classes.install()
     from nctui.ui.lobby_app import LobbyApp  # the app and Textual, when a person connects
@@ -44,7 +44,7 @@ def run(socket_path: str, identity: str, name: str | None, *, mono: bool = False
 def preload() -> None:
     """Import the app and Textual now (a fork server calls it once, so each forked client
     shares those pages and starts at once)."""
-    from nctui.ui import widget_classes
+    from nctui.ui.textual_ext import widget_classes
 
     widget_classes.install()
     from nctui.ui import lobby_app  # noqa: F401

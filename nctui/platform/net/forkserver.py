@@ -96,7 +96,7 @@ def preload(apps: tuple[str, ...] = APPS) -> None:
     import textual.drivers.linux_driver
     import textual.widgets  # noqa: F401
 
-    from nctui.ui.parsed_css import share_parsed_css
+    from nctui.ui.textual_ext.parsed_css import share_parsed_css
 
     share_parsed_css()
     if "nctui" in apps:
@@ -182,7 +182,7 @@ class ForkServer:
         self.sel.register(listener, selectors.EVENT_READ, self._accept)
         self.sel.register(wake_r, selectors.EVENT_READ, lambda: _drain(wake_r))
         self.sel.register(sys.stdin, selectors.EVENT_READ, self._parent_gone)
-        from nctui.ui.collector import steady_collector
+        from nctui.ui.textual_ext.collector import steady_collector
 
         steady_collector()  # the children inherit it; what is loaded now stays put: their pages stay shared
         sys.stdout.write("ready\n")

@@ -25,7 +25,7 @@ from textual.screen import Screen
 from textual.scrollbar import ScrollBar
 from textual.widget import Widget
 
-from ..widgets.common import Box, ComesUpOnce, Pane, PlacedStatic
+from ..textual_ext.placed import Box, ComesUpOnce, Pane, PlacedStatic
 
 HandoffResult = Literal["go", "undo", "quit"]
 

@@ -6,7 +6,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.screen import ModalScreen
 
-from ..widgets.common import ComesUpOnce, Pane, PlacedStatic
+from ..textual_ext.placed import ComesUpOnce, Pane, PlacedStatic
 from .kept import kept_screen, prepare, warm_backdrop
 
 HELP = """\

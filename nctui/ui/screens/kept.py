@@ -18,7 +18,7 @@ from typing import TypeVar
 from textual.app import App
 from textual.screen import Screen
 
-from ..widgets.backdrop import Backdrop
+from ..textual_ext.backdrop import Backdrop
 
 S = TypeVar("S", bound=Screen)
 

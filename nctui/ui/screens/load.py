@@ -27,7 +27,7 @@ from nctui.platform import saves
 from nctui.platform.game import Summary
 from nctui.platform.session import SessionError, open_session
 
-from ..widgets.common import ComesUpOnce
+from ..textual_ext.placed import ComesUpOnce
 from ..widgets.decision import HINT
 from ..widgets.footer import KeyFooter
 

@@ -21,7 +21,7 @@ from nctui.games.nightmare_cathedral.scenarios import ScenarioError
 from nctui.platform import saves
 from nctui.platform.session import SessionError, scenario_session
 
-from ..widgets.common import ComesUpOnce
+from ..textual_ext.placed import ComesUpOnce
 from ..widgets.decision import HINT
 from ..widgets.footer import KeyFooter
 

@@ -23,7 +23,7 @@ from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
 from ..rules import Section, Summary, blocks, get_summary, matches, search_words
-from ..widgets.common import Box, ComesUpOnce, DrawnByLine, MeasuredOptions, PlacedOnce, PlacedStatic, ReadingPane
+from ..textual_ext.placed import Box, ComesUpOnce, DrawnByLine, MeasuredOptions, PlacedOnce, PlacedStatic, ReadingPane
 from ..widgets.footer import KeyFooter
 from .kept import kept_screen, prepare, redraw
 

@@ -23,7 +23,7 @@ from nctui.platform import saves
 from nctui.platform.session import SessionError
 
 from ..client import GameClient
-from ..widgets.common import ComesUpOnce
+from ..textual_ext.placed import ComesUpOnce
 
 
 def quit_after_saving(screen: Screen, game: GameClient, *, armed: bool, hint: str) -> bool:

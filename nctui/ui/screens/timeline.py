@@ -19,10 +19,11 @@ from textual.widgets.option_list import Option
 
 from nctui.games.nightmare_cathedral.describe import seat_letter
 from nctui.games.nightmare_cathedral.engine.state import GameState
+from nctui.games.nightmare_cathedral.ui.widgets.seats import seat_style
 from nctui.platform.store import StoreError
 
 from ..client import GameClient
-from ..widgets.common import Box, ComesUpOnce, MeasuredOptions, PlacedStatic, seat_style
+from ..textual_ext.placed import Box, ComesUpOnce, MeasuredOptions, PlacedStatic
 from .kept import kept_screen, prepare
 
 # What each undo policy allows, said when it refuses (store.PracticePolicy / StrictPolicy).

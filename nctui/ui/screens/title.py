@@ -20,7 +20,7 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..widgets.common import ComesUpOnce
+from ..textual_ext.placed import ComesUpOnce
 from ..widgets.decision import DIGIT, HINT
 from .load import LoadScreen, continue_words
 from .practice import PracticeScreen

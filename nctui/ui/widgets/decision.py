@@ -16,7 +16,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from .common import DrawnByLine, PlacedOnce
+from ..textual_ext.placed import DrawnByLine, PlacedOnce
 
 MAX_PAGE = 9
 MIN_OPTIONS = 4  # the options a context line may not push off the first page

@@ -19,7 +19,7 @@ from textual import events
 from textual.screen import Screen
 from textual.widget import Widget
 
-from .common import DrawnByLine, PlacedOnce
+from ..textual_ext.placed import DrawnByLine, PlacedOnce
 
 DIM = Style(dim=True)
 BORDER = "▏"  # the command palette key's left border (Textual's ``vkey``): one cell everywhere

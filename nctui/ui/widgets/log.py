@@ -29,8 +29,8 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
 
-from .common import PlacedOnce, PlacedScrollBar
-from .lines import pieces
+from ..textual_ext.lines import pieces
+from ..textual_ext.placed import PlacedOnce, PlacedScrollBar
 
 MAX_LINES = 2000
 REWRAP_LINES = 400

@@ -10,7 +10,8 @@ from textual.geometry import Size
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from .common import PlacedOnce, wrap_cells
+from ..textual_ext.placed import PlacedOnce
+from .common import wrap_cells
 
 HINT = Style(color="#9a9aaa")
 SHOWN = Style(reverse=True, bold=True)

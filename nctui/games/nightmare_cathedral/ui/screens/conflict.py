@@ -21,10 +21,11 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from nctui.ui.widgets.common import ComesUpOnce, seat_style
+from nctui.ui.textual_ext.placed import ComesUpOnce
 
 from ...describe.conflicts import ConflictLine, ConflictReport
 from ...engine.state import GameState
+from ..widgets.seats import seat_style
 
 # The stage each kind of line is shown at: cards face down, revealed, damage, the outcome.
 STAGE = {"sides": 0, "cards": 0, "reveal": 1, "damage": 2, "winner": 3, "retreat": 3, "effect": 3, "after": 3}

@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Protocol, cast
 
 from nctui.platform import saves
 from nctui.platform.store import StoreError
-from nctui.ui.widgets.common import seat_tag
 from nctui.ui.widgets.log import GameLog
 
 from ...describe import describe_choice, describe_decision, seat_name
@@ -29,6 +28,7 @@ from ...engine.actions import Action
 from ...engine.events import Event
 from ...engine.state import GameState
 from ..widgets.board import BoardView
+from ..widgets.seats import seat_tag
 
 # The screens below the hand-off are imported when first shown (the King's turn in a solo game,
 # the conflict panel, game over, the timeline, save and load): the game's first frame comes

@@ -26,7 +26,8 @@ from textual.widget import Widget
 
 from nctui.platform.store import StoreError
 from nctui.ui.client import GameClient
-from nctui.ui.widgets.common import Box, ComesUpOnce, OptionsPicked, Pane, PlacedOnce, Row, seat_style
+from nctui.ui.textual_ext.placed import Box, ComesUpOnce, Pane, PlacedOnce, Row
+from nctui.ui.widgets.common import OptionsPicked
 from nctui.ui.widgets.decision import DecisionPanel, Prompt
 from nctui.ui.widgets.footer import KeyFooter
 from nctui.ui.widgets.log import GameLog
@@ -49,6 +50,7 @@ from ..widgets.board import BoardView, cell_lines_for, legal_areas, region_entri
 from ..widgets.hand import HandView
 from ..widgets.matrix import MatrixView, legal_spaces
 from ..widgets.players import PlayersView
+from ..widgets.seats import seat_style
 from ..widgets.status import StatusLine
 from ..widgets.tracks import TracksView
 from .flows import FlowsMixin  # flows: hand-off, King's turn, game over, timeline, save/load

@@ -21,10 +21,11 @@ from textual.widgets import Static
 
 from nctui.ui.client import GameClient
 from nctui.ui.screens.save import SaveScreen, default_name
-from nctui.ui.widgets.common import ComesUpOnce, seat_style
+from nctui.ui.textual_ext.placed import ComesUpOnce
 
 from ...describe import END_REASONS, seat_letter, seat_name
 from ...engine.state import GameState
+from ..widgets.seats import seat_style
 
 GameOverChoice = Literal["undo", "new", "board", "quit"]
 

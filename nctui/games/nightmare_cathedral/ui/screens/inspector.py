@@ -19,7 +19,7 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import ModalScreen
 
-from nctui.ui.widgets.common import ComesUpOnce, PlacedStatic, ReadingPane
+from nctui.ui.textual_ext.placed import ComesUpOnce, PlacedStatic, ReadingPane
 
 from ..widgets.cards import CardEntry
 

@@ -24,7 +24,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from nctui.ui.widgets.common import ComesUpOnce
+from nctui.ui.textual_ext.placed import ComesUpOnce
 
 from ...describe import describe_changes, describe_event, king_reasons, words_for
 from ...engine.events import Event, KingHorrorDie

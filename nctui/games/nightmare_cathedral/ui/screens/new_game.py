@@ -29,7 +29,8 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Static
 
 from nctui.platform.session import UndoMode
-from nctui.ui.widgets.common import SEAT_COLOURS, ComesUpOnce
+from nctui.ui.textual_ext.placed import ComesUpOnce
+from nctui.ui.widgets.common import SEAT_COLOURS
 from nctui.ui.widgets.decision import HINT
 from nctui.ui.widgets.footer import KeyFooter
 

@@ -33,16 +33,8 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
 
-from nctui.ui.widgets.common import (
-    Cells,
-    FitsContent,
-    OptionsPicked,
-    clip,
-    cursor_bindings,
-    nearest,
-    pack_parts,
-    seat_style,
-)
+from nctui.ui.textual_ext.placed import Cells, FitsContent
+from nctui.ui.widgets.common import OptionsPicked, clip, cursor_bindings, nearest, pack_parts
 
 from ...content.loader import SideMap, get_pack
 from ...describe import describe_action, seat_letter, seat_name, words_for
@@ -52,6 +44,7 @@ from ...engine.facts import IN_CATHEDRAL, NO_SIDE, SHADOWS_SIDE, Facts
 from ...engine.state import AreaState, GameState
 from ...engine.views import View
 from .cards import CardEntry
+from .seats import seat_style
 
 CELL_LINES = 2  # lines per grid row at the least (``BoardView.cell_lines``: more on tall terminals)
 MAX_CELL_WIDTH = 24

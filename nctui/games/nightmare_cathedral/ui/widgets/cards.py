@@ -11,13 +11,12 @@ from typing import NamedTuple
 from rich.style import Style
 from rich.text import Text
 
-from nctui.ui.widgets.common import seat_style
-
 from ...content import schema as cs
 from ...describe import seat_letter, seat_name, words_for
 from ...engine.events import HIDDEN
 from ...engine.state import GameState
 from ...engine.views import View
+from .seats import seat_style
 
 LABEL = Style(color="#9a9aaa")
 NAME = Style(bold=True)

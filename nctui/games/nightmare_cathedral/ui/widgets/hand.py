@@ -18,7 +18,8 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.reactive import reactive
 
-from nctui.ui.widgets.common import FitsContent, OptionsPicked, clip, seat_style
+from nctui.ui.textual_ext.placed import FitsContent
+from nctui.ui.widgets.common import OptionsPicked, clip
 
 from ...content import schema as cs
 from ...describe import seat_letter, seat_name
@@ -28,6 +29,7 @@ from ...engine.facts import WHEN, Facts
 from ...engine.state import HAND_LIMIT, GameState
 from ...engine.views import View
 from .cards import card_def, combat_text, suit_tag
+from .seats import seat_style
 
 LABEL = Style(color="#9a9aaa")
 NAME = Style(bold=True)

@@ -14,21 +14,15 @@ from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
 
-from nctui.ui.widgets.common import (
-    FitsContent,
-    OptionsPicked,
-    append_cells,
-    cursor_bindings,
-    nearest,
-    pack_parts,
-    seat_style,
-)
+from nctui.ui.textual_ext.placed import FitsContent, append_cells
+from nctui.ui.widgets.common import OptionsPicked, cursor_bindings, nearest, pack_parts
 
 from ...content.schema import Matrix
 from ...describe import describe_action, seat_letter, words_for
 from ...engine.actions import Action
 from ...engine.state import GameState
 from ...engine.views import View
+from .seats import seat_style
 
 LINE = Style(color="#8a8a9a")
 HEAD = Style(color="#e8d9a8", bold=True)

@@ -13,13 +13,15 @@ from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
 
-from nctui.ui.widgets.common import Cells, FitsContent, pack_parts, seat_style
+from nctui.ui.textual_ext.placed import Cells, FitsContent
+from nctui.ui.widgets.common import pack_parts
 
 from ...describe import seat_letter, seat_name, words_for
 from ...engine.facts import Facts
 from ...engine.state import GameState, PlayerState, Score
 from ...engine.views import View
 from .cards import card_def
+from .seats import seat_style
 
 LABEL = Style(color="#9a9aaa")
 NAME = Style(bold=True)

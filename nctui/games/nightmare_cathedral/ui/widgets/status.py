@@ -7,11 +7,12 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from nctui.ui.widgets.common import DrawnByLine, PlacedOnce, seat_style, seat_tag
+from nctui.ui.textual_ext.placed import DrawnByLine, PlacedOnce
 
 from ...describe import words_for
 from ...engine.facts import Facts
 from ...engine.views import View
+from .seats import seat_style, seat_tag
 
 HINT = Style(color="#9a9aaa")
 

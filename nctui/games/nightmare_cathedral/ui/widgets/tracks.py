@@ -15,13 +15,15 @@ from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
 
-from nctui.ui.widgets.common import FitsContent, pack_parts, seat_style
+from nctui.ui.textual_ext.placed import FitsContent
+from nctui.ui.widgets.common import pack_parts
 
 from ...describe import seat_letter, words_for
 from ...describe.decisions import BONUS_TEXT
 from ...engine.facts import IN_CATHEDRAL, Facts
 from ...engine.state import GameState
 from ...engine.views import View
+from .seats import seat_style
 
 LABEL = Style(color="#9a9aaa")
 CURRENT = Style(reverse=True, bold=True)
