@@ -20,9 +20,9 @@ play: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -n auto
 
-# Type check (mypy, config and msgspec plugin in pyproject.toml) and lint (ruff); CI runs it after the tests.
+# Type check (mypy, config and msgspec plugin in pyproject.toml), lint and formatting (ruff); CI runs it after the tests.
 lint: $(STAMP)
-	@status=0; $(BIN)/mypy || status=1; $(BIN)/ruff check || status=1; exit $$status
+	@status=0; $(BIN)/mypy || status=1; $(BIN)/ruff check || status=1; $(BIN)/ruff format --check || status=1; exit $$status
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/history_memory.py --players 4

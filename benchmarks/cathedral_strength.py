@@ -77,10 +77,14 @@ def main() -> None:
         print(json.dumps(figures))
         return
     print(f"Cathedral: strong against greedy, {args.games} games ({args.workers} workers)")
-    print(f"  won {figures['won']} ({100 * figures['win_rate']:.1f} %): as Light {figures['won_as_light']}, "
-          f"as Dark {figures['won_as_dark']}  (goal: 90 %)")
-    print(f"  time per move: mean {figures['move_mean_s']:.3f} s, p95 {figures['move_p95_s']:.3f} s, "
-          f"max {figures['move_max_s']:.3f} s  (goal: within 1 s)")
+    print(
+        f"  won {figures['won']} ({100 * figures['win_rate']:.1f} %): as Light {figures['won_as_light']}, "
+        f"as Dark {figures['won_as_dark']}  (goal: 90 %)"
+    )
+    print(
+        f"  time per move: mean {figures['move_mean_s']:.3f} s, p95 {figures['move_p95_s']:.3f} s, "
+        f"max {figures['move_max_s']:.3f} s  (goal: within 1 s)"
+    )
     print(f"  yardstick {figures['yardstick_ms']} ms, load average {figures['load_average']:.2f}")
 
 

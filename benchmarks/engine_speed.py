@@ -137,13 +137,19 @@ def main() -> None:
         print(json.dumps(figures))
         return
     f = figures
-    print(f"engine speed: {PLAYERS} players, random bots, one core, Python {f['python']}, "
-          f"load average {', '.join(f'{x:.2f}' for x in f['load_average'])}")
+    print(
+        f"engine speed: {PLAYERS} players, random bots, one core, Python {f['python']}, "
+        f"load average {', '.join(f'{x:.2f}' for x in f['load_average'])}"
+    )
     print(f"  yardstick (fixed pure-Python loop)   {f['yardstick_ms']:8.1f} ms")
-    print(f"  games/s, invariants checked          {f['games_per_s_checked']:8.1f}   "
-          f"({f['decisions_per_s_checked']:,} decisions/s)")
-    print(f"  games/s, unchecked                   {f['games_per_s_unchecked']:8.1f}   "
-          f"({f['decisions_per_s_unchecked']:,} decisions/s)")
+    print(
+        f"  games/s, invariants checked          {f['games_per_s_checked']:8.1f}   "
+        f"({f['decisions_per_s_checked']:,} decisions/s)"
+    )
+    print(
+        f"  games/s, unchecked                   {f['games_per_s_unchecked']:8.1f}   "
+        f"({f['decisions_per_s_unchecked']:,} decisions/s)"
+    )
     print(f"  per call, over the {f['timed_states']} states of {TIMED_GAMES} games:")
     for name, value in us.items():
         print(f"    {name:<16} {value:10.2f} us")

@@ -51,8 +51,9 @@ def main() -> None:
     print(f"decisions            {len(history) - 1}")
     print(f"seconds              {seconds:.3f}  ({1e6 * seconds / (len(history) - 1):.1f} us per decision)")
     print(f"one state            {one / 1024:.1f} KiB")
-    print(f"whole history        {total / 1024:.1f} KiB  "
-          f"({total / len(history):.0f} bytes per state, shared parts once)")
+    print(
+        f"whole history        {total / 1024:.1f} KiB  ({total / len(history):.0f} bytes per state, shared parts once)"
+    )
     print(f"without sharing      {one * len(history) / 1024:.1f} KiB")
 
 

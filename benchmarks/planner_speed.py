@@ -39,8 +39,11 @@ def one_game(task: tuple[str, str, int]) -> tuple[str, str, float, int, int]:
     """(who, kind, CPU seconds, turns, decisions) of one game."""
     who, kind, seed = task
     settings: dict[str, Any] = dict(PREVIOUS_PLANNER) if who == "previous" else {}
-    config = (make_config(players=1, seed=seed, difficulty=DIFFICULTY_PRESETS["normal"]) if kind == "solo"
-              else make_config(players=2, seed=seed))
+    config = (
+        make_config(players=1, seed=seed, difficulty=DIFFICULTY_PRESETS["normal"])
+        if kind == "solo"
+        else make_config(players=2, seed=seed)
+    )
     start = time.process_time()
     result = play_game(config, bots=lambda seat, s: PlannerBot(s, **settings), bot_kind="planner")
     if result.failure is not None or result.state is None:
@@ -63,9 +66,13 @@ def measure(games: int, seed: int, workers: int, quiet: bool) -> dict[str, Any]:
         for who in WHO:
             mine = [r for r in results if r[0] == who and r[1] == kind]
             cpu, turns, decisions = (sum(r[i] for r in mine) for i in (2, 3, 4))
-            rows[f"{kind}, {who}"] = {"games": len(mine), "cpu_per_game": cpu / len(mine),
-                                      "turns_per_game": turns / len(mine), "ms_per_turn": 1000 * cpu / turns,
-                                      "ms_per_decision": 1000 * cpu / decisions}
+            rows[f"{kind}, {who}"] = {
+                "games": len(mine),
+                "cpu_per_game": cpu / len(mine),
+                "turns_per_game": turns / len(mine),
+                "ms_per_turn": 1000 * cpu / turns,
+                "ms_per_decision": 1000 * cpu / decisions,
+            }
     return rows
 
 
@@ -86,8 +93,10 @@ def main() -> None:
     print("| games | CPU s/game | turns/game | ms/turn | ms/decision |")
     print("|---|---|---|---|---|")
     for name, r in rows.items():
-        print(f"| {name} ({r['games']}) | {r['cpu_per_game']:.2f} | {r['turns_per_game']:.1f} | "
-              f"{r['ms_per_turn']:.1f} | {r['ms_per_decision']:.2f} |")
+        print(
+            f"| {name} ({r['games']}) | {r['cpu_per_game']:.2f} | {r['turns_per_game']:.1f} | "
+            f"{r['ms_per_turn']:.1f} | {r['ms_per_decision']:.2f} |"
+        )
 
 
 if __name__ == "__main__":

@@ -114,8 +114,10 @@ def main() -> None:
         far = remote(config, args.decisions, Path(tmp))
     near = local(config, args.decisions)
     for name, xs in (("through the host", far), ("local Session (yardstick)", near)):
-        print(f"{name:>26}: {len(xs)} decisions, p50 {quantile(xs, 0.5):.2f} ms, p95 {quantile(xs, 0.95):.2f} ms, "
-              f"max {max(xs) * 1000:.2f} ms")
+        print(
+            f"{name:>26}: {len(xs)} decisions, p50 {quantile(xs, 0.5):.2f} ms, p95 {quantile(xs, 0.95):.2f} ms, "
+            f"max {max(xs) * 1000:.2f} ms"
+        )
 
 
 if __name__ == "__main__":

@@ -31,8 +31,9 @@ async def server(folder: Path, app: str = "nctui", people: int = 1) -> AsyncIter
     ready: asyncio.Future[int] = loop.create_future()
     stop = asyncio.Event()
     limits = Limits(max_sessions=500, max_per_peer=500, idle_timeout=0)
-    opts = ServeOptions(port=0, data=folder / "data", authorized_keys=folder / "keys", limits=limits, app=app,
-                        quiet=True)
+    opts = ServeOptions(
+        port=0, data=folder / "data", authorized_keys=folder / "keys", limits=limits, app=app, quiet=True
+    )
     task = asyncio.create_task(serve(opts, ready=ready, stop=stop))
     try:
         yield await ready, keys
@@ -47,12 +48,14 @@ class Session:
         self.seen = b""
 
     @classmethod
-    async def open(cls, port: int, key: asyncssh.SSHKey, marker: bytes, size: tuple[int, int] = (80, 24),
-                   username: str = "bench") -> tuple[Session, float]:
+    async def open(
+        cls, port: int, key: asyncssh.SSHKey, marker: bytes, size: tuple[int, int] = (80, 24), username: str = "bench"
+    ) -> tuple[Session, float]:
         """Connect, ask for a pty, and wait for ``marker``: the session and the seconds it took."""
         t0 = time.perf_counter()
-        conn = await asyncssh.connect("127.0.0.1", port, username=username, client_keys=[key], known_hosts=None,
-                                      agent_path=None)
+        conn = await asyncssh.connect(
+            "127.0.0.1", port, username=username, client_keys=[key], known_hosts=None, agent_path=None
+        )
         proc = await conn.create_process(term_type="xterm-256color", term_size=size, encoding=None)
         s = cls(conn, proc)
         await s.until(marker)

@@ -61,19 +61,24 @@ async def main() -> None:
     with tempfile.TemporaryDirectory(prefix="nctui-load-") as tmp:
         async with server(Path(tmp), "nctui", people=args.sessions) as (port, keys):
             t0 = time.perf_counter()
-            sessions = await asyncio.gather(*(person(i, port, k, args.keys, latencies, random.Random(rng.random()))
-                                              for i, k in enumerate(keys)))
+            sessions = await asyncio.gather(
+                *(person(i, port, k, args.keys, latencies, random.Random(rng.random())) for i, k in enumerate(keys))
+            )
             took = time.perf_counter() - t0
             (fork,) = fork_servers()
             mem = [memory_kib(pid) for pid in children(fork)]
             for s in sessions:
                 s.close()
     ms = [x * 1000 for x in latencies]
-    print(f"serve load: {len(ms)} keys in {took:.0f} s: key to screen update p50 {pct(ms, 0.5):.0f} ms, "
-          f"p95 {pct(ms, 0.95):.0f} ms, max {max(ms):.0f} ms")
-    print(f"serve load: per session PSS {statistics.mean(m['Pss'] for m in mem) / 1024:.1f} MB, "
-          f"private {statistics.mean(m['Private'] for m in mem) / 1024:.1f} MB "
-          f"({len(mem)} client processes)")
+    print(
+        f"serve load: {len(ms)} keys in {took:.0f} s: key to screen update p50 {pct(ms, 0.5):.0f} ms, "
+        f"p95 {pct(ms, 0.95):.0f} ms, max {max(ms):.0f} ms"
+    )
+    print(
+        f"serve load: per session PSS {statistics.mean(m['Pss'] for m in mem) / 1024:.1f} MB, "
+        f"private {statistics.mean(m['Private'] for m in mem) / 1024:.1f} MB "
+        f"({len(mem)} client processes)"
+    )
 
 
 if __name__ == "__main__":

@@ -34,10 +34,15 @@ async def first_frames(folder: Path, rounds: int) -> dict[str, list[float]]:
     """Connect-to-first-frame of the bare app, of nctui for a person never named (the name
     question) and of a returning person (their name remembered: the lobby), interleaved."""
     times: dict[str, list[float]] = {"bare": [], "nctui": [], "returning": []}
-    async with server(folder / "bare", "bare") as (bare_port, (bare_key,)), \
-            server(folder / "nctui", "nctui", people=2) as (port, (key, returning)):
-        ports = {"bare": (bare_port, bare_key, FIRST_FRAME["bare"]), "nctui": (port, key, FIRST_FRAME["nctui"]),
-                 "returning": (port, returning, LOBBY)}  # `key` is never named: the name prompt each time
+    async with (
+        server(folder / "bare", "bare") as (bare_port, (bare_key,)),
+        server(folder / "nctui", "nctui", people=2) as (port, (key, returning)),
+    ):
+        ports = {
+            "bare": (bare_port, bare_key, FIRST_FRAME["bare"]),
+            "nctui": (port, key, FIRST_FRAME["nctui"]),
+            "returning": (port, returning, LOBBY),
+        }  # `key` is never named: the name prompt each time
         s, _ = await Session.open(port, returning, FIRST_FRAME["nctui"])
         s.proc.stdin.write(b"Ret\r")
         await s.until(LOBBY)
@@ -87,15 +92,21 @@ async def main() -> None:
             per, own = await memory(folder, args.sessions, app)
             pss = statistics.mean(m["Pss"] for m in per)
             private = statistics.mean(m["Private"] for m in per)
-            print(f"serve: {app:5} {len(per)} sessions: PSS {mb(pss)} per session (private {mb(private)}, "
-                  f"RSS {mb(statistics.mean(m['Rss'] for m in per))}); fork server PSS {mb(own['Pss'])}"
-                  + ("  [goal: <= 25 MB]" if app == "nctui" else "  [yardstick]"))
+            print(
+                f"serve: {app:5} {len(per)} sessions: PSS {mb(pss)} per session (private {mb(private)}, "
+                f"RSS {mb(statistics.mean(m['Rss'] for m in per))}); fork server PSS {mb(own['Pss'])}"
+                + ("  [goal: <= 25 MB]" if app == "nctui" else "  [yardstick]")
+            )
         times = await first_frames(folder, args.rounds)
         bare, nctui, back = (statistics.median(times[app]) for app in ("bare", "nctui", "returning"))
-        print(f"serve: connect to first frame, median of {args.rounds}: bare Textual app {bare * 1000:.0f} ms, "
-              f"nctui {nctui * 1000:.0f} ms: {nctui / bare:.2f}x  [goal: <= 1.3x]")
-        print(f"serve: a returning person's first frame (the lobby), median of {args.rounds}: {back * 1000:.0f} ms: "
-              f"{back / bare:.2f}x the bare app's")
+        print(
+            f"serve: connect to first frame, median of {args.rounds}: bare Textual app {bare * 1000:.0f} ms, "
+            f"nctui {nctui * 1000:.0f} ms: {nctui / bare:.2f}x  [goal: <= 1.3x]"
+        )
+        print(
+            f"serve: a returning person's first frame (the lobby), median of {args.rounds}: {back * 1000:.0f} ms: "
+            f"{back / bare:.2f}x the bare app's"
+        )
 
 
 if __name__ == "__main__":

@@ -99,8 +99,16 @@ def warm(program: str, size: tuple[int, int], env: dict[str, str]) -> None:
 
 def count(program: str, size: tuple[int, int], env: dict[str, str], out: Path) -> list[int]:
     """Instructions of each phase (``PHASES``) of one traced start."""
-    argv = ["valgrind", "--tool=callgrind", "--dump-before=getppid", f"--callgrind-out-file={out}",
-            f"--log-file={out}.log", sys.executable, "-c", PRELUDE + PROGRAMS[program]]
+    argv = [
+        "valgrind",
+        "--tool=callgrind",
+        "--dump-before=getppid",
+        f"--callgrind-out-file={out}",
+        f"--log-file={out}.log",
+        sys.executable,
+        "-c",
+        PRELUDE + PROGRAMS[program],
+    ]
     child = Child(argv, size, env)
     try:
         child.read_until_quiet(20.0, 600)  # under valgrind a start takes ~50x as long
@@ -146,24 +154,32 @@ def main() -> None:
         return
     result: dict[str, object] = {"python": sys.version.split()[0], "phases": PHASES, "sizes": {}}
     if not args.json:
-        print(f"nctui start-up to the first frame in instructions (callgrind, Python {result['python']}; "
-              "the counts do not move with the machine's load)")
+        print(
+            f"nctui start-up to the first frame in instructions (callgrind, Python {result['python']}; "
+            "the counts do not move with the machine's load)"
+        )
     for size in parse_sizes(args.sizes):
         tag = f"{size[0]}x{size[1]}"
         if not args.json and sys.stderr.isatty():
             sys.stderr.write(f"{tag}: counting (about a minute)...\r")
         counts = measure(size)
         totals = {p: sum(c) for p, c in counts.items()}
-        figures = {"phases": counts, "totals": totals, "ratio": totals["nctui"] / totals["bare"],
-                   "extra": {name: n - b for name, n, b in zip(PHASES, counts["nctui"], counts["bare"], strict=True)}}
+        figures = {
+            "phases": counts,
+            "totals": totals,
+            "ratio": totals["nctui"] / totals["bare"],
+            "extra": {name: n - b for name, n, b in zip(PHASES, counts["nctui"], counts["bare"], strict=True)},
+        }
         result["sizes"][tag] = figures  # type: ignore[index]
         if not args.json:
             print(f"\n{tag}: millions of instructions{'':<8}{'bare app':>10}{'nctui':>10}{'nctui - bare':>14}")
             for i, name in enumerate(PHASES):
                 b, n = counts["bare"][i], counts["nctui"][i]
                 print(f"  {name:<36}{b / 1e6:>10.1f}{n / 1e6:>10.1f}{(n - b) / 1e6:>14.1f}")
-            print(f"  {'total':<36}{totals['bare'] / 1e6:>10.1f}{totals['nctui'] / 1e6:>10.1f}"
-                  f"{(totals['nctui'] - totals['bare']) / 1e6:>14.1f}")
+            print(
+                f"  {'total':<36}{totals['bare'] / 1e6:>10.1f}{totals['nctui'] / 1e6:>10.1f}"
+                f"{(totals['nctui'] - totals['bare']) / 1e6:>14.1f}"
+            )
             print(f"  {'ratio nctui / bare':<36}{figures['ratio']:>20.3f}x")
     if args.json:
         print(json.dumps(result))

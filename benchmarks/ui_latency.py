@@ -99,8 +99,16 @@ class Child:
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
         self.master = master
         self.t_start = time.perf_counter()
-        self.proc = subprocess.Popen(self.argv, stdin=slave, stdout=slave, stderr=slave, env=self.env,
-                                     cwd=ROOT, start_new_session=True, close_fds=True)
+        self.proc = subprocess.Popen(
+            self.argv,
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            env=self.env,
+            cwd=ROOT,
+            start_new_session=True,
+            close_fds=True,
+        )
         os.close(slave)
         self._tail = b""
 
@@ -195,16 +203,27 @@ def child_env(tmp: Path, pyc: bool) -> dict[str, str]:
     if pyc:  # compiled once into a folder of this run's own (the venv is left alone)
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
-    env.update(TERM="xterm-256color", COLORTERM="truecolor", XDG_CACHE_HOME=str(tmp / "cache"),
-               NCTUI_SAVE_DIR=str(tmp / "saves"), TEXTUAL_ALLOW_SIGNALS="")
+    env.update(
+        TERM="xterm-256color",
+        COLORTERM="truecolor",
+        XDG_CACHE_HOME=str(tmp / "cache"),
+        NCTUI_SAVE_DIR=str(tmp / "saves"),
+        TEXTUAL_ALLOW_SIGNALS="",
+    )
     env.pop("NO_COLOR", None)
     env.pop("TEXTUAL", None)
     env.pop("TMUX", None)
     return env
 
 
-def start_figures(argv: list[str], size: tuple[int, int], env: dict[str, str], quiet: float,
-                  linger: float = 0.0, key: bytes | None = None) -> tuple[float, float, float, float | None]:
+def start_figures(
+    argv: list[str],
+    size: tuple[int, int],
+    env: dict[str, str],
+    quiet: float,
+    linger: float = 0.0,
+    key: bytes | None = None,
+) -> tuple[float, float, float, float | None]:
     """Seconds from process start to the first complete frame and to the settled screen, the
     CPU seconds the process used until it settled, and with ``key``, the seconds from that key
     pressed once the screen settled to the settled screen again (None: nothing drawn); the
@@ -227,8 +246,9 @@ def start_figures(argv: list[str], size: tuple[int, int], env: dict[str, str], q
     return first, settled, cpu, after_key
 
 
-def key_figures(argv: list[str], size: tuple[int, int], env: dict[str, str], quiet: float,
-                presses: int) -> dict[str, list[tuple[float, float, float]]]:
+def key_figures(
+    argv: list[str], size: tuple[int, int], env: dict[str, str], quiet: float, presses: int
+) -> dict[str, list[tuple[float, float, float]]]:
     """Time ``presses`` digit presses (choose option 1) in a running game: (first frame, settled,
     CPU seconds used) of each; Enter presses on the hand-off screen are timed apart."""
     out: dict[str, list[tuple[float, float, float]]] = {"option": [], "handoff": []}
@@ -290,9 +310,12 @@ def main() -> None:
     ap.add_argument("--presses", type=int, default=12, help="option keys timed per size (default 12)")
     ap.add_argument("--quiet-ms", type=int, default=250, help="silence that means the screen settled (default 250)")
     ap.add_argument("--seed", type=int, default=42, help="seed of the game played (default 42)")
-    ap.add_argument("--pyc", action="store_true",
-                    help="let the children write and use .pyc files (in a temporary PYTHONPYCACHEPREFIX): "
-                         "start-up as on a normal install; run 1 compiles")
+    ap.add_argument(
+        "--pyc",
+        action="store_true",
+        help="let the children write and use .pyc files (in a temporary PYTHONPYCACHEPREFIX): "
+        "start-up as on a normal install; run 1 compiles",
+    )
     ap.add_argument("--sizes", default="80x24,120x40", help="terminal sizes (default 80x24,120x40)")
     ap.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     args = ap.parse_args()
@@ -301,9 +324,13 @@ def main() -> None:
     nctui = [sys.executable, "-m", "nctui", "play", "--players", "2", "--seed", str(args.seed)]
     bare = [sys.executable, "-c", BARE_APP]
     result: dict[str, object] = {
-        "python": sys.version.split()[0], "cpus": os.cpu_count(), "load": os.getloadavg(),
+        "python": sys.version.split()[0],
+        "cpus": os.cpu_count(),
+        "load": os.getloadavg(),
         "pyc": "children write and use .pyc files (PYTHONPYCACHEPREFIX)" if args.pyc else pyc_state(),
-        "quiet_ms": args.quiet_ms, "runs": args.runs, "sizes": {},
+        "quiet_ms": args.quiet_ms,
+        "runs": args.runs,
+        "sizes": {},
     }
     if not args.json:
         load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -319,8 +346,16 @@ def main() -> None:
                 runs["bare"].append(start_figures(bare, size, env, quiet))
                 # run 1 is a first run: up long enough to keep the CSS it parsed for the next ones;
                 # in the others the first option key after start is timed too
-                runs["nctui"].append(start_figures(nctui, size, env, quiet, linger=FIRST_RUN_UP if run == 0 else 0.0,
-                                                   key=None if run == 0 else b"1"))
+                runs["nctui"].append(
+                    start_figures(
+                        nctui,
+                        size,
+                        env,
+                        quiet,
+                        linger=FIRST_RUN_UP if run == 0 else 0.0,
+                        key=None if run == 0 else b"1",
+                    )
+                )
             keys = key_figures(nctui, size, env, quiet, args.presses)
         figures: dict[str, float | int] = {}
         for name in ("bare", "nctui"):
@@ -340,7 +375,8 @@ def main() -> None:
         # the pairs' ratios holds better than the ratio of the medians when the machine's speed
         # drifts between runs (the bare app's first frame swung 420-570 ms in an hour).
         pairs = sorted(n[0] / b[0] for b, n in zip(runs["bare"][1:], runs["nctui"][1:], strict=True)) or [
-            figures["ratio_first"]]
+            figures["ratio_first"]
+        ]
         figures["pair_ratio_first"] = median(pairs)
         figures["pair_ratio_first_quartiles"] = (pairs[len(pairs) // 4], pairs[(3 * len(pairs)) // 4])  # type: ignore[assignment]
         for kind, times in keys.items():
@@ -356,22 +392,32 @@ def main() -> None:
             print(f"\n{tag}: start-up (median of {max(args.runs - 1, 1)} warm runs; cold = run 1)")
             print(f"  {'':<34}{'first frame':>12}{'settled':>11}{'CPU used':>11}{'cold first':>12}")
             for name, label in (("bare", "bare Textual app (yardstick)"), ("nctui", "nctui play --players 2")):
-                print(f"  {label:<34}{ms(f[f'{name}_first']):>12}{ms(f[f'{name}_settled']):>11}"
-                      f"{ms(f[f'{name}_cpu']):>11}{ms(f[f'{name}_first_cold']):>12}")
-            print(f"  {'ratio nctui / bare':<34}{f['ratio_first']:>11.2f}x{f['ratio_settled']:>10.2f}x"
-                  f"{f['ratio_cpu']:>10.2f}x")
+                print(
+                    f"  {label:<34}{ms(f[f'{name}_first']):>12}{ms(f[f'{name}_settled']):>11}"
+                    f"{ms(f[f'{name}_cpu']):>11}{ms(f[f'{name}_first_cold']):>12}"
+                )
+            print(
+                f"  {'ratio nctui / bare':<34}{f['ratio_first']:>11.2f}x{f['ratio_settled']:>10.2f}x"
+                f"{f['ratio_cpu']:>10.2f}x"
+            )
             low, high = f["pair_ratio_first_quartiles"]  # type: ignore[misc]
-            print(f"  {'first frame, median of the pairs':<34}{f['pair_ratio_first']:>11.2f}x"
-                  f"   quartiles {low:.2f}-{high:.2f}, {max(args.runs - 1, 1)} pairs (bare, then nctui)")
+            print(
+                f"  {'first frame, median of the pairs':<34}{f['pair_ratio_first']:>11.2f}x"
+                f"   quartiles {low:.2f}-{high:.2f}, {max(args.runs - 1, 1)} pairs (bare, then nctui)"
+            )
             print(f"{tag}: key press to the screen (median; CPU: mean)")
             for kind, label in (("option", "1: choose an option"), ("handoff", "Enter on the hand-off")):
                 if f.get(f"{kind}_presses"):
-                    print(f"  {label:<34}{ms(f[f'{kind}_first']):>12}{ms(f[f'{kind}_settled']):>11}"
-                          f"{ms(f[f'{kind}_cpu_mean']):>11}   max settled {ms(f[f'{kind}_settled_max']).strip()}, "
-                          f"{f[f'{kind}_presses']} presses")
+                    print(
+                        f"  {label:<34}{ms(f[f'{kind}_first']):>12}{ms(f[f'{kind}_settled']):>11}"
+                        f"{ms(f[f'{kind}_cpu_mean']):>11}   max settled {ms(f[f'{kind}_settled_max']).strip()}, "
+                        f"{f[f'{kind}_presses']} presses"
+                    )
             if f.get("first_key_presses"):
-                print(f"  {'1 right after start (each start)':<34}{'':>12}{ms(f['first_key_settled']):>11}{'':>11}"
-                      f"   max settled {ms(f['first_key_settled_max']).strip()}, {f['first_key_presses']} starts")
+                print(
+                    f"  {'1 right after start (each start)':<34}{'':>12}{ms(f['first_key_settled']):>11}{'':>11}"
+                    f"   max settled {ms(f['first_key_settled_max']).strip()}, {f['first_key_presses']} starts"
+                )
     if args.json:
         print(json.dumps(result))
 

@@ -100,10 +100,16 @@ def measure(size: tuple[int, int], opens: int, quiet: float, seed: int) -> dict[
         finally:
             nctui.close()
             bare.close()
-    return {name: {"first": statistics.median(f for f, _, _ in got),
-                   "settled": statistics.median(s for _, s, _ in got), "settled_max": max(s for _, s, _ in got),
-                   "first_open": got[0][1], "closed": statistics.median(c for _, _, c in got)}
-            for name, got in times.items()}
+    return {
+        name: {
+            "first": statistics.median(f for f, _, _ in got),
+            "settled": statistics.median(s for _, s, _ in got),
+            "settled_max": max(s for _, s, _ in got),
+            "first_open": got[0][1],
+            "closed": statistics.median(c for _, _, c in got),
+        }
+        for name, got in times.items()
+    }
 
 
 def main() -> None:
@@ -114,26 +120,38 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=42, help="seed of the game (default 42)")
     ap.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     args = ap.parse_args()
-    result: dict[str, object] = {"python": sys.version.split()[0], "cpus": os.cpu_count(), "load": os.getloadavg(),
-                                 "opens": args.opens, "sizes": {}}
+    result: dict[str, object] = {
+        "python": sys.version.split()[0],
+        "cpus": os.cpu_count(),
+        "load": os.getloadavg(),
+        "opens": args.opens,
+        "sizes": {},
+    }
     if not args.json:
         load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-        print(f"opening a screen from the game, key to screen on a pty (median of {args.opens}; "
-              f"Python {result['python']}, load average {load})")
+        print(
+            f"opening a screen from the game, key to screen on a pty (median of {args.opens}; "
+            f"Python {result['python']}, load average {load})"
+        )
     for size in parse_sizes(args.sizes):
         figures = measure(size, args.opens, args.quiet_ms / 1000, args.seed)
         result["sizes"][f"{size[0]}x{size[1]}"] = figures  # type: ignore[index]
         if args.json:
             continue
-        print(f"\n{size[0]}x{size[1]}{'first frame':>33}{'settled':>11}{'max settled':>14}{'first open':>13}"
-              f"{'Esc closes':>13}")
-        rows = [("bare Textual app: ? a modal of text", "bare")] + [(f"nctui {key}: the {name}", name)
-                                                                    for key, name in SCREENS]
+        print(
+            f"\n{size[0]}x{size[1]}{'first frame':>33}{'settled':>11}{'max settled':>14}{'first open':>13}"
+            f"{'Esc closes':>13}"
+        )
+        rows = [("bare Textual app: ? a modal of text", "bare")] + [
+            (f"nctui {key}: the {name}", name) for key, name in SCREENS
+        ]
         for label, name in rows:
             f = figures[name]
-            print(f"  {label:<38}{f['first'] * 1000:>6.0f} ms{f['settled'] * 1000:>8.0f} ms"
-                  f"{f['settled_max'] * 1000:>11.0f} ms{f['first_open'] * 1000:>10.0f} ms"
-                  f"{f['closed'] * 1000:>10.0f} ms")
+            print(
+                f"  {label:<38}{f['first'] * 1000:>6.0f} ms{f['settled'] * 1000:>8.0f} ms"
+                f"{f['settled_max'] * 1000:>11.0f} ms{f['first_open'] * 1000:>10.0f} ms"
+                f"{f['closed'] * 1000:>10.0f} ms"
+            )
     if args.json:
         print(json.dumps(result))
 

@@ -62,8 +62,11 @@ class BusyBot:
 
     def choose(self, view) -> A.Action:
         options = view.state.decision.options
-        busy = [a for a in options if not isinstance(a, (A.Done, A.KeepDreams, A.ReturnFromLimbo))
-                and a != A.React(kind="pass")]
+        busy = [
+            a
+            for a in options
+            if not isinstance(a, (A.Done, A.KeepDreams, A.ReturnFromLimbo)) and a != A.React(kind="pass")
+        ]
         return self._random.choice(busy or options)
 
 
@@ -73,8 +76,7 @@ def long_game(folder: Path) -> Path:
     bots = [BusyBot(LONG_SEED * 10 + seat) for seat in range(LONG_PLAYERS)]
     while store.state.decision is not None:
         d = store.state.decision
-        store.dispatch(bots[d.seat].choose(player_view(store.state, d.seat)), seen_state_id=store.state_id,
-                       seat=d.seat)
+        store.dispatch(bots[d.seat].choose(player_view(store.state, d.seat)), seen_state_id=store.state_id, seat=d.seat)
     return saves.save(store, folder / "long-game.nctui.json", "longgame0001")
 
 
@@ -135,8 +137,9 @@ async def first_frame(make_store, size: tuple[int, int], save_dir: Path) -> floa
     return next(t for t, game in frames if game) - t0
 
 
-async def key_presses(store: Store, size: tuple[int, int], presses: int,
-                     save_dir: Path) -> tuple[list[float], list[float]]:
+async def key_presses(
+    store: Store, size: tuple[int, int], presses: int, save_dir: Path
+) -> tuple[list[float], list[float]]:
     """Seconds from each digit pressed to the first frame showing the next decision, and to the
     last frame it caused (the screen settled)."""
     app = create_app(store, save_dir=save_dir, bot_delay=3600)
@@ -206,11 +209,15 @@ def main() -> None:
         decisions = long_store.last_id
 
         load_avg = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-        print(f"nctui UI startup, headless (Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, "
-              f"load average {load_avg})")
+        print(
+            f"nctui UI startup, headless (Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, "
+            f"load average {load_avg})"
+        )
         print(f"imports (nctui.ui.app, textual)             {ms(IMPORT_SECONDS)}")
-        print(f"long game: {LONG_PLAYERS} players, seed {LONG_SEED}, {decisions} decisions, "
-              f"played in {played:.2f} s; {path.stat().st_size // 1024} KiB saved")
+        print(
+            f"long game: {LONG_PLAYERS} players, seed {LONG_SEED}, {decisions} decisions, "
+            f"played in {played:.2f} s; {path.stat().st_size // 1024} KiB saved"
+        )
         print(f"  load (replay every decision)              {ms(load)}")
         print()
         print(f"{'first frame of the game screen':<44}{'cold':>10}  {'warm':>10}  {'max':>10}")

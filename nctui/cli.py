@@ -75,7 +75,8 @@ def _seats(text: str) -> tuple[SeatKind, ...]:
     kinds = tuple(kind for word in words for kind in SEAT_KINDS if kind == word)
     if len(kinds) != len(words) or not kinds:
         raise argparse.ArgumentTypeError(
-            f"seats: a comma-separated list of {' or '.join(SEAT_KINDS)}, one per seat (e.g. human,bot), not {text!r}")
+            f"seats: a comma-separated list of {' or '.join(SEAT_KINDS)}, one per seat (e.g. human,bot), not {text!r}"
+        )
     return kinds
 
 
@@ -111,12 +112,22 @@ def _nightmares(text: str) -> tuple[int, ...]:
 def _add_game_options(p: argparse.ArgumentParser) -> None:
     from .games.nightmare_cathedral.engine.config import SUGGESTED_PAIRS
 
-    p.add_argument("--length", choices=("standard", "variable"), default="standard",
-                   help="Standard or Variable Length game (default: standard)")
+    p.add_argument(
+        "--length",
+        choices=("standard", "variable"),
+        default="standard",
+        help="Standard or Variable Length game (default: standard)",
+    )
     p.add_argument("--divergent-paths", action="store_true", help="play with the Divergent Paths module")
-    p.add_argument("--nightmares", type=_nightmares, default=(), metavar="PAIR",
-                   help="the two Nightmares: two numbers (e.g. 3,7) or a suggested pair ("
-                        + ", ".join(SUGGESTED_PAIRS) + "); default: 2 at random (in every game)")
+    p.add_argument(
+        "--nightmares",
+        type=_nightmares,
+        default=(),
+        metavar="PAIR",
+        help="the two Nightmares: two numbers (e.g. 3,7) or a suggested pair ("
+        + ", ".join(SUGGESTED_PAIRS)
+        + "); default: 2 at random (in every game)",
+    )
     p.add_argument("--pack", type=_pack, default="base", metavar="ID", help="content pack id (default: base)")
 
 
@@ -133,39 +144,76 @@ def _difficulty(text: str) -> tuple[str, ...]:
 def _add_difficulty(p: argparse.ArgumentParser) -> None:
     from .games.nightmare_cathedral.engine.config import DIFFICULTY_OPTIONS
 
-    p.add_argument("--difficulty", type=_difficulty, default=(), metavar="LEVEL",
-                   help="solo: easy, normal or hard, or the modifiers you want, comma-separated, from: "
-                        + ", ".join(DIFFICULTY_OPTIONS) + " (default: normal, none of them)")
+    p.add_argument(
+        "--difficulty",
+        type=_difficulty,
+        default=(),
+        metavar="LEVEL",
+        help="solo: easy, normal or hard, or the modifiers you want, comma-separated, from: "
+        + ", ".join(DIFFICULTY_OPTIONS)
+        + " (default: normal, none of them)",
+    )
 
 
 def _add_start_options(p: argparse.ArgumentParser) -> None:
     """The seed and the save folder, for every command that starts a game."""
-    p.add_argument("--seed", type=_seed, default=None, metavar="S",
-                   help="game seed: the same seed and settings replay the same game (default: random)")
-    p.add_argument("--practice", action="store_true",
-                   help="a new game with unlimited undo and redo (default: strict undo when two or more people "
-                        "play, unlimited solo)")
+    p.add_argument(
+        "--seed",
+        type=_seed,
+        default=None,
+        metavar="S",
+        help="game seed: the same seed and settings replay the same game (default: random)",
+    )
+    p.add_argument(
+        "--practice",
+        action="store_true",
+        help="a new game with unlimited undo and redo (default: strict undo when two or more people "
+        "play, unlimited solo)",
+    )
     _add_save_dir(p)
     _add_mono(p, argparse.SUPPRESS)  # absent here: keep a --mono given before the command
 
 
 def _add_save_dir(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--save-dir", type=_folder, metavar="DIR",
-                   help="the save folder (default: $NCTUI_SAVE_DIR, else the user's data folder)")
+    p.add_argument(
+        "--save-dir",
+        type=_folder,
+        metavar="DIR",
+        help="the save folder (default: $NCTUI_SAVE_DIR, else the user's data folder)",
+    )
 
 
 def _add_mono(p: argparse.ArgumentParser, default: object) -> None:
-    p.add_argument("--mono", action="store_true", default=default,
-                   help="draw in greys (also $NCTUI_MONO=1 or $NO_COLOR); sides keep their letters")
+    p.add_argument(
+        "--mono",
+        action="store_true",
+        default=default,
+        help="draw in greys (also $NCTUI_MONO=1 or $NO_COLOR); sides keep their letters",
+    )
 
 
 def _add_seat_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--players", type=_players, default=None, metavar="N",
-                   help="players: 2 to 4, or 1 for solo against the King of Horrors (default 2)")
-    p.add_argument("--seats", type=_seats, default=None, metavar="KINDS",
-                   help="who plays each seat, in turn order: e.g. human,bot (default: all human)")
-    p.add_argument("--bots", type=int, default=None, metavar="K",
-                   help="the last K seats are computer players (a shorthand for --seats)")
+    p.add_argument(
+        "--players",
+        type=_players,
+        default=None,
+        metavar="N",
+        help="players: 2 to 4, or 1 for solo against the King of Horrors (default 2)",
+    )
+    p.add_argument(
+        "--seats",
+        type=_seats,
+        default=None,
+        metavar="KINDS",
+        help="who plays each seat, in turn order: e.g. human,bot (default: all human)",
+    )
+    p.add_argument(
+        "--bots",
+        type=int,
+        default=None,
+        metavar="K",
+        help="the last K seats are computer players (a shorthand for --seats)",
+    )
     _add_start_options(p)
 
 
@@ -173,8 +221,9 @@ COMMANDS = ("play", "new", "solo", "simulate", "tutorial", "saves", "serve")
 CommandParser = Callable[..., "argparse.ArgumentParser | None"]
 
 
-def _command(sub: argparse._SubParsersAction, wanted: str | None, name: str,
-             **kwargs: Any) -> argparse.ArgumentParser | None:
+def _command(
+    sub: argparse._SubParsersAction, wanted: str | None, name: str, **kwargs: Any
+) -> argparse.ArgumentParser | None:
     """A command's parser: in full when it is the command asked for (or none is: ``--help``,
     an unknown word), else named only (for errors such as a misspelt command), so that the
     options of the other commands are not built at every start (~2 ms, and the server's limits
@@ -201,7 +250,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser = _Parser(
         prog="nctui",
         description="Nightmare Cathedral in the terminal. Without a command: the title screen (new game, "
-                    "continue, load).",
+        "continue, load).",
         epilog="Run 'nctui COMMAND --help' for the options of a command.",
     )
     parser.add_argument("--version", action="version", version=f"nctui {__version__}")
@@ -209,26 +258,46 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     make: CommandParser = partial(_command, sub, command)
 
-    _play_parser(make("play", help="start a game straight away, or continue a saved one",
-                      description="Start a new game in the terminal, or continue a saved one."))
-    _new_parser(make(
-        "new", help="start a new game with any setting of the New game screen",
-        description="Start a new game: hot-seat for 2-4 (each seat a person or the computer) or solo against "
-                    "the King of Horrors, with every setting of the New game screen.",
-        epilog="Examples: nctui new --players 3 --seats human,bot,human --length variable --nightmares quick-end; "
-               "nctui new --solo --difficulty harder_climb,easier_ritual --seed 42"))
-    _solo_parser(make("solo", help="play alone against the King of Horrors",
-                      description="Start a solo game against the King of Horrors."))
-    _simulate_parser(make(
-        "simulate", help="play games headless with computer players and check the rules' invariants",
-        description="Play whole games with a computer player (--bots) on every seat, checking every invariant after "
-                    "every decision. Game i uses the seed S+i (mod 2**64), so a game is replayed alone with "
-                    "'--games 1 --seed S+i'."))
+    _play_parser(
+        make(
+            "play",
+            help="start a game straight away, or continue a saved one",
+            description="Start a new game in the terminal, or continue a saved one.",
+        )
+    )
+    _new_parser(
+        make(
+            "new",
+            help="start a new game with any setting of the New game screen",
+            description="Start a new game: hot-seat for 2-4 (each seat a person or the computer) or solo against "
+            "the King of Horrors, with every setting of the New game screen.",
+            epilog="Examples: nctui new --players 3 --seats human,bot,human --length variable --nightmares quick-end; "
+            "nctui new --solo --difficulty harder_climb,easier_ritual --seed 42",
+        )
+    )
+    _solo_parser(
+        make(
+            "solo",
+            help="play alone against the King of Horrors",
+            description="Start a solo game against the King of Horrors.",
+        )
+    )
+    _simulate_parser(
+        make(
+            "simulate",
+            help="play games headless with computer players and check the rules' invariants",
+            description="Play whole games with a computer player (--bots) on every seat, checking every invariant "
+            "after every decision. Game i uses the seed S+i (mod 2**64), so a game is replayed alone with "
+            "'--games 1 --seed S+i'.",
+        )
+    )
     tutorial = make(
-        "tutorial", help="a guided first game: setup and two turns against a computer player",
+        "tutorial",
+        help="a guided first game: setup and two turns against a computer player",
         description="A guided first game: you (Red) against a computer Blue on a fixed scenario, through setup and "
-                    "your first two turns, each decision explained beside the board. Escape leaves it at any time; "
-                    "it is not saved.")
+        "your first two turns, each decision explained beside the board. Escape leaves it at any time; "
+        "it is not saved.",
+    )
     if tutorial is not None:
         _add_mono(tutorial, argparse.SUPPRESS)
     cli_saves.add_parser(make, _add_save_dir)
@@ -241,10 +310,13 @@ def _play_parser(play: argparse.ArgumentParser | None) -> None:
         return
     _add_seat_options(play)
     play.add_argument("--load", type=_file, metavar="FILE", help="continue the game saved in FILE")
-    play.add_argument("--continue", dest="resume", action="store_true",
-                      help="continue the unfinished game played last")
-    play.add_argument("--scenario", type=_file, metavar="FILE",
-                      help="practise the position of a scenario file (docs/scenarios.md; x in a game saves one)")
+    play.add_argument("--continue", dest="resume", action="store_true", help="continue the unfinished game played last")
+    play.add_argument(
+        "--scenario",
+        type=_file,
+        metavar="FILE",
+        help="practise the position of a scenario file (docs/scenarios.md; x in a game saves one)",
+    )
     _add_game_options(play)
 
 
@@ -272,17 +344,29 @@ def _simulate_parser(sim: argparse.ArgumentParser | None) -> None:
     sim.add_argument("--games", type=_games, default=1, metavar="G", help="number of games (default 1)")
     sim.add_argument("--seed", type=_seed, default=None, metavar="S", help="seed of the first game (default: random)")
     sim.add_argument("--json", action="store_true", help="print the summary as one line of JSON")
-    sim.add_argument("--bots", choices=BOT_KINDS, default="random",
-                     help="the kind of computer player at every seat (default: random)")
+    sim.add_argument(
+        "--bots",
+        choices=BOT_KINDS,
+        default="random",
+        help="the kind of computer player at every seat (default: random)",
+    )
     sim.add_argument("--stop-on-error", action="store_true", help="stop at the first failed game")
     sim.add_argument("--solo", action="store_true", help="a bot plays solo against the King of Horrors")
-    sim.add_argument("--game", default="nightmare-cathedral", metavar="ID",
-                     help="which game: nightmare-cathedral (default) or a companion game "
-                          "(cathedral, nightmarium, dreamers)")
-    sim.add_argument("--levels", type=_levels, default=None, metavar="LEVELS",
-                     help="a companion game's computer player on each seat, comma-separated "
-                          "(cathedral: random, greedy or strong; nightmarium: 2-5 of random, greedy or "
-                          "planner; dreamers: 2-4 of random or gambler; default: the two strongest)")
+    sim.add_argument(
+        "--game",
+        default="nightmare-cathedral",
+        metavar="ID",
+        help="which game: nightmare-cathedral (default) or a companion game (cathedral, nightmarium, dreamers)",
+    )
+    sim.add_argument(
+        "--levels",
+        type=_levels,
+        default=None,
+        metavar="LEVELS",
+        help="a companion game's computer player on each seat, comma-separated "
+        "(cathedral: random, greedy or strong; nightmarium: 2-5 of random, greedy or "
+        "planner; dreamers: 2-4 of random or gambler; default: the two strongest)",
+    )
     _add_difficulty(sim)
     _add_game_options(sim)
 
@@ -329,8 +413,15 @@ def _simulate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         args.players = 1
     if args.difficulty and args.players != 1:
         parser.exit(2, "nctui simulate: error: --difficulty is for solo games (--solo)\n")
-    config = sim.make_config(players=args.players, seed=seed, length=args.length, difficulty=args.difficulty,
-                             divergent_paths=args.divergent_paths, nightmares=args.nightmares, pack=args.pack)
+    config = sim.make_config(
+        players=args.players,
+        seed=seed,
+        length=args.length,
+        difficulty=args.difficulty,
+        divergent_paths=args.divergent_paths,
+        nightmares=args.nightmares,
+        pack=args.pack,
+    )
     problems = sim.config_problems(config)
     if problems:
         parser.exit(2, f"nctui simulate: error: {'; '.join(problems)}\n")
@@ -344,16 +435,28 @@ def _simulate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         if progress is not None:
             progress.update(index + 1)
 
-    summary = sim.simulate(players=args.players, games=args.games, seed=seed, length=args.length,
-                           divergent_paths=args.divergent_paths, nightmares=args.nightmares, pack=args.pack,
-                           bot_kind=args.bots, difficulty=args.difficulty, stop_on_error=args.stop_on_error,
-                           on_game=on_game)
+    summary = sim.simulate(
+        players=args.players,
+        games=args.games,
+        seed=seed,
+        length=args.length,
+        divergent_paths=args.divergent_paths,
+        nightmares=args.nightmares,
+        pack=args.pack,
+        bot_kind=args.bots,
+        difficulty=args.difficulty,
+        stop_on_error=args.stop_on_error,
+        on_game=on_game,
+    )
     if progress is not None:
         progress.clear()
     print(sim.summary_json(summary) if args.json else sim.summary_text(summary))
     if summary.errors:
-        print(f"nctui simulate: {summary.errors} of {summary.games_asked} games failed; "
-              f"replay one alone with the command printed above it", file=sys.stderr)
+        print(
+            f"nctui simulate: {summary.errors} of {summary.games_asked} games failed; "
+            f"replay one alone with the command printed above it",
+            file=sys.stderr,
+        )
         return 1
     return 0
 
@@ -387,9 +490,12 @@ def _simulate_companion(parser: argparse.ArgumentParser, args: argparse.Namespac
         if one.error:
             if progress is not None:
                 progress.clear()
-            print(f"nctui simulate: game {index} (seed {one.seed}) failed: {one.error}\n"
-                  f"  replay: nctui simulate --game {args.game} --games 1 --seed {one.seed} "
-                  f"--levels {','.join(levels)}", file=sys.stderr)
+            print(
+                f"nctui simulate: game {index} (seed {one.seed}) failed: {one.error}\n"
+                f"  replay: nctui simulate --game {args.game} --games 1 --seed {one.seed} "
+                f"--levels {','.join(levels)}",
+                file=sys.stderr,
+            )
         if progress is not None:
             progress.update(index + 1)
 
@@ -400,16 +506,21 @@ def _simulate_companion(parser: argparse.ArgumentParser, args: argparse.Namespac
         print(msgspec.json.encode(report).decode())
     else:
         seats = ", ".join(f"seat {i + 1} ({lv}) {w}" for i, (lv, w) in enumerate(zip(levels, report.wins, strict=True)))
-        print(f"{report.game}: {report.games} games from seed {seed}: wins {seats}, shared {report.shared}; "
-              f"{report.mean_decisions} decisions a game, {report.mean_seconds_per_decision * 1000:.1f} ms a "
-              f"decision (slowest {report.slowest_decision * 1000:.0f} ms); {report.errors} failed")
+        print(
+            f"{report.game}: {report.games} games from seed {seed}: wins {seats}, shared {report.shared}; "
+            f"{report.mean_decisions} decisions a game, {report.mean_seconds_per_decision * 1000:.1f} ms a "
+            f"decision (slowest {report.slowest_decision * 1000:.0f} ms); {report.errors} failed"
+        )
     return 1 if report.errors else 0
 
 
 def _report_failure(f) -> None:
-    print(f"nctui simulate: game {f.game} (seed {f.seed}) failed: {f.error}\n"
-          f"  replay it: {f.command}\n"
-          f"  config: {f.config}", file=sys.stderr)
+    print(
+        f"nctui simulate: game {f.game} (seed {f.seed}) failed: {f.error}\n"
+        f"  replay it: {f.command}\n"
+        f"  config: {f.config}",
+        file=sys.stderr,
+    )
     if f.details:
         print("  " + f.details.rstrip().replace("\n", "\n  "), file=sys.stderr)
 
@@ -501,9 +612,16 @@ def _new_config(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Ga
     if difficulty and players != 1:
         parser.error("--difficulty is for solo games (--solo)")
     seed = args.seed if args.seed is not None else random.randrange(SEED_MAX + 1)
-    config = GameConfig(players=players, seats=seats, length=args.length,
-                        divergent_paths=args.divergent_paths, nightmares=args.nightmares, pack=args.pack,
-                        difficulty=difficulty, seed=seed)
+    config = GameConfig(
+        players=players,
+        seats=seats,
+        length=args.length,
+        divergent_paths=args.divergent_paths,
+        nightmares=args.nightmares,
+        pack=args.pack,
+        difficulty=difficulty,
+        seed=seed,
+    )
     problems = check_config(config)
     if problems:
         parser.error("; ".join(problems))
@@ -518,8 +636,15 @@ def _prepare_ui() -> None:
     widget_classes.install()
 
 
-def _run(parser: argparse.ArgumentParser, target: Session | GameConfig | None, save_dir: str | None, *,
-         mono: bool = False, practice: bool = False, tutorial: bool = False) -> int:
+def _run(
+    parser: argparse.ArgumentParser,
+    target: Session | GameConfig | None,
+    save_dir: str | None,
+    *,
+    mono: bool = False,
+    practice: bool = False,
+    tutorial: bool = False,
+) -> int:
     """Run the app on ``target``: a Session, a GameConfig, or None for the Title screen (or, with
     ``tutorial``, the guided first game)."""
     import gc

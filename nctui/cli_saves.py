@@ -20,23 +20,33 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
-def add_parser(make: Callable[..., argparse.ArgumentParser | None],
-               add_save_dir: Callable[[argparse.ArgumentParser], None]) -> None:
+def add_parser(
+    make: Callable[..., argparse.ArgumentParser | None], add_save_dir: Callable[[argparse.ArgumentParser], None]
+) -> None:
     """``nctui saves``, made by ``make`` (``cli._command``: None when only named)."""
-    p = make("saves", help="list the saved games or check save files",
-             description="List the saved games (as Continue and Load show them) or check save files.")
+    p = make(
+        "saves",
+        help="list the saved games or check save files",
+        description="List the saved games (as Continue and Load show them) or check save files.",
+    )
     if p is None:
         return
     cmds = p.add_subparsers(dest="saves_command", metavar="ACTION", parser_class=type(p), required=True)
-    ls = cmds.add_parser("list", help="every save, newest first",
-                         description="Every save of the save folder, newest first: its id, whether it is finished, "
-                                     "who plays, the mode, the turn and when it was last played.")
+    ls = cmds.add_parser(
+        "list",
+        help="every save, newest first",
+        description="Every save of the save folder, newest first: its id, whether it is finished, "
+        "who plays, the mode, the turn and when it was last played.",
+    )
     ls.add_argument("--json", action="store_true", help="one JSON array of objects, for scripts")
     ls.add_argument("--check", action="store_true", help="replay every save to say which no longer loads (slower)")
     add_save_dir(ls)
-    check = cmds.add_parser("check", help="say whether save files can be loaded",
-                            description="Replay each file; print one line per file: ok, or why it cannot be "
-                                        "loaded. Exit code 1 when any cannot.")
+    check = cmds.add_parser(
+        "check",
+        help="say whether save files can be loaded",
+        description="Replay each file; print one line per file: ok, or why it cannot be "
+        "loaded. Exit code 1 when any cannot.",
+    )
     check.add_argument("files", nargs="+", metavar="FILE")
 
 
@@ -49,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _list(folder: str | None, *, as_json: bool, check: bool) -> int:
     from .platform import saves
+
     games = saves.list_games(folder)
     if check:
         games = [g._replace(problem=g.problem or saves.problem(g.path)) for g in _progress(games, "checking")]
@@ -70,10 +81,18 @@ def _record(g: saves.Listing) -> dict[str, object]:
 
     s = g.summary
     return {
-        "id": g.game_id, "file": str(g.path), "game": g.game, "finished": bool(s and s.finished),
-        "players": list(s.players) if s else [], "mode": s.mode if s else "", "turn": s.turn if s else 0,
-        "progress": s.progress if s else "", "result": s.result if s else "", "updated": g.updated,
-        "autosave": g.path.parent.name == saves.AUTOSAVES, "problem": g.problem,
+        "id": g.game_id,
+        "file": str(g.path),
+        "game": g.game,
+        "finished": bool(s and s.finished),
+        "players": list(s.players) if s else [],
+        "mode": s.mode if s else "",
+        "turn": s.turn if s else 0,
+        "progress": s.progress if s else "",
+        "result": s.result if s else "",
+        "updated": g.updated,
+        "autosave": g.path.parent.name == saves.AUTOSAVES,
+        "problem": g.problem,
     }
 
 

@@ -50,47 +50,103 @@ def _path(text: str) -> Path:
 def add_parser(make: Callable[..., argparse.ArgumentParser | None]) -> None:
     """``nctui serve``, made by ``make`` (``cli._command``: None when only named)."""
     p = make(
-        "serve", help="run a game server: friends play with `ssh -p PORT HOST` (or a browser with --web)",
+        "serve",
+        help="run a game server: friends play with `ssh -p PORT HOST` (or a browser with --web)",
         description="Run a game server: rooms, seats and spectators for people connecting over SSH with a key "
-                    "in --authorized-keys (or the password in --password-file). Loopback only unless --host. "
-                    "Rooms are kept in the data folder and come back after a restart. Ctrl+C stops it.",
-        epilog="Example: nctui serve --host 0.0.0.0 --authorized-keys ~/friends.pub  (then: ssh -p 2222 YOUR-HOST)")
+        "in --authorized-keys (or the password in --password-file). Loopback only unless --host. "
+        "Rooms are kept in the data folder and come back after a restart. Ctrl+C stops it.",
+        epilog="Example: nctui serve --host 0.0.0.0 --authorized-keys ~/friends.pub  (then: ssh -p 2222 YOUR-HOST)",
+    )
     if p is None:
         return
     from .platform.net.limits import Limits
 
     d = Limits()
-    p.add_argument("--host", default="127.0.0.1",
-                   help="the address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument(
+        "--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this machine only)"
+    )
     p.add_argument("--port", type=_port, default=None, help="the port (default 2222; 8000 with --web)")
-    p.add_argument("--host-key", type=_path, metavar="FILE",
-                   help="the server's SSH host key (default: generated once in the data folder)")
-    p.add_argument("--authorized-keys", type=_path, metavar="FILE",
-                   help="the public keys that may log in, one per line (OpenSSH authorized_keys format)")
-    p.add_argument("--password-file", type=_path, metavar="FILE",
-                   help="also allow logging in with the password in FILE (off unless given)")
+    p.add_argument(
+        "--host-key",
+        type=_path,
+        metavar="FILE",
+        help="the server's SSH host key (default: generated once in the data folder)",
+    )
+    p.add_argument(
+        "--authorized-keys",
+        type=_path,
+        metavar="FILE",
+        help="the public keys that may log in, one per line (OpenSSH authorized_keys format)",
+    )
+    p.add_argument(
+        "--password-file",
+        type=_path,
+        metavar="FILE",
+        help="also allow logging in with the password in FILE (off unless given)",
+    )
     p.add_argument("--data", type=_path, metavar="DIR", help="the data folder (rooms, host key; default: nctui's)")
-    p.add_argument("--max-sessions", type=_count, default=d.max_sessions, metavar="N",
-                   help=f"people connected at once, in all (default {d.max_sessions})")
-    p.add_argument("--max-per-peer", type=_count, default=d.max_per_peer, metavar="N",
-                   help=f"connections at once from one address (default {d.max_per_peer})")
-    p.add_argument("--idle-timeout", type=_seconds, default=d.idle_timeout, metavar="SECONDS",
-                   help=f"close a session after this long without a key, 0: never (default {d.idle_timeout:g})")
-    p.add_argument("--max-buffer", type=_count, default=d.max_buffer, metavar="BYTES",
-                   help=f"bytes waiting in either direction per session (default {d.max_buffer})")
-    p.add_argument("--login-timeout", type=_seconds, default=d.login_timeout, metavar="SECONDS",
-                   help=f"time to log in (default {d.login_timeout:g})")
-    p.add_argument("--web", action="store_true",
-                   help="serve the client to a browser with textual-serve instead of SSH (no keys: loopback use)")
+    p.add_argument(
+        "--max-sessions",
+        type=_count,
+        default=d.max_sessions,
+        metavar="N",
+        help=f"people connected at once, in all (default {d.max_sessions})",
+    )
+    p.add_argument(
+        "--max-per-peer",
+        type=_count,
+        default=d.max_per_peer,
+        metavar="N",
+        help=f"connections at once from one address (default {d.max_per_peer})",
+    )
+    p.add_argument(
+        "--idle-timeout",
+        type=_seconds,
+        default=d.idle_timeout,
+        metavar="SECONDS",
+        help=f"close a session after this long without a key, 0: never (default {d.idle_timeout:g})",
+    )
+    p.add_argument(
+        "--max-buffer",
+        type=_count,
+        default=d.max_buffer,
+        metavar="BYTES",
+        help=f"bytes waiting in either direction per session (default {d.max_buffer})",
+    )
+    p.add_argument(
+        "--login-timeout",
+        type=_seconds,
+        default=d.login_timeout,
+        metavar="SECONDS",
+        help=f"time to log in (default {d.login_timeout:g})",
+    )
+    p.add_argument(
+        "--web",
+        action="store_true",
+        help="serve the client to a browser with textual-serve instead of SSH (no keys: loopback use)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     from .platform.net import serve
     from .platform.net.limits import Limits
 
-    limits = Limits(max_sessions=args.max_sessions, max_per_peer=args.max_per_peer, idle_timeout=args.idle_timeout,
-                    max_buffer=args.max_buffer, login_timeout=args.login_timeout or 30.0)
+    limits = Limits(
+        max_sessions=args.max_sessions,
+        max_per_peer=args.max_per_peer,
+        idle_timeout=args.idle_timeout,
+        max_buffer=args.max_buffer,
+        login_timeout=args.login_timeout or 30.0,
+    )
     port = args.port if args.port is not None else (8000 if args.web else 2222)
-    opts = serve.ServeOptions(host=args.host, port=port, host_key=args.host_key, authorized_keys=args.authorized_keys,
-                              password_file=args.password_file, data=args.data, limits=limits, web=args.web)
+    opts = serve.ServeOptions(
+        host=args.host,
+        port=port,
+        host_key=args.host_key,
+        authorized_keys=args.authorized_keys,
+        password_file=args.password_file,
+        data=args.data,
+        limits=limits,
+        web=args.web,
+    )
     return serve.run(opts)

@@ -55,8 +55,11 @@ def _canonical(value: Any) -> Any:
             out[str(cfg.tag_field)] = cfg.tag
         for f in msgspec.structs.fields(value):
             v = getattr(value, f.name)
-            default = f.default if f.default is not msgspec.NODEFAULT else (
-                f.default_factory() if f.default_factory is not msgspec.NODEFAULT else msgspec.NODEFAULT)
+            default = (
+                f.default
+                if f.default is not msgspec.NODEFAULT
+                else (f.default_factory() if f.default_factory is not msgspec.NODEFAULT else msgspec.NODEFAULT)
+            )
             if default is not msgspec.NODEFAULT and v == default:
                 continue
             out[f.name] = _canonical(v)
@@ -105,15 +108,25 @@ def replay(config: GameConfig, actions: tuple[str, ...]) -> Replay:
     return Replay(final=state, option_counts=tuple(counts), seats=tuple(seats))
 
 
-def record(name: str, note: str, config: GameConfig, bots: tuple[str, ...], actions: list[Any],
-           final: GameState) -> Golden:
+def record(
+    name: str, note: str, config: GameConfig, bots: tuple[str, ...], actions: list[Any], final: GameState
+) -> Golden:
     texts = tuple(encode_action(a).decode() for a in actions)
     r = replay(config, texts)
     if fingerprint(r.final) != fingerprint(final):
         raise AssertionError(f"{name}: the recorded actions do not replay to the game played")
-    return Golden(name=name, note=note, config=config, bots=bots, actions=texts, action_count=len(texts),
-                  option_counts=r.option_counts, seats=r.seats, outcome=outcome_of(final),
-                  fingerprint=fingerprint(final))
+    return Golden(
+        name=name,
+        note=note,
+        config=config,
+        bots=bots,
+        actions=texts,
+        action_count=len(texts),
+        option_counts=r.option_counts,
+        seats=r.seats,
+        outcome=outcome_of(final),
+        fingerprint=fingerprint(final),
+    )
 
 
 def write(g: Golden) -> Path:

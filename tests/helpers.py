@@ -85,15 +85,19 @@ def first_turn(players: int = 2, seed: int = 0, **kw) -> GameState:
 def empty_areas(state: GameState) -> tuple[AreaState, ...]:
     """The state's areas with no units, no Fort and no Fortress (for hand-built positions)."""
     n = len(state.players)
-    return tuple(replace(a, followers=(0,) * n, shadows=0, fort_owner=-1, fort_levels=0, fortress=-1)
-                 for a in state.areas)
+    return tuple(
+        replace(a, followers=(0,) * n, shadows=0, fort_owner=-1, fort_levels=0, fortress=-1) for a in state.areas
+    )
 
 
 def auto(state: GameState) -> Action:
     """Ignore the action, pass, stop every optional step; otherwise the first option."""
     opts = legal_actions(state)
-    for wanted in (lambda a: isinstance(a, A.ChooseDay) and a.ignore, lambda a: a == A.React(kind="pass"),
-                   lambda a: isinstance(a, (A.Done, A.KeepDreams))):
+    for wanted in (
+        lambda a: isinstance(a, A.ChooseDay) and a.ignore,
+        lambda a: a == A.React(kind="pass"),
+        lambda a: isinstance(a, (A.Done, A.KeepDreams)),
+    ):
         for a in opts:
             if wanted(a):
                 return a
@@ -106,15 +110,30 @@ def but_limbo(actions) -> tuple[Action, ...]:
     return tuple(a for a in actions if not isinstance(a, A.ReturnFromLimbo))
 
 
-def push_effect(state: GameState, seat: int, steps, source: str = "day", *, card: str = "", must: bool = False,
-                then: str = "day_done") -> GameState:
+def push_effect(
+    state: GameState,
+    seat: int,
+    steps,
+    source: str = "day",
+    *,
+    card: str = "",
+    must: bool = False,
+    then: str = "day_done",
+) -> GameState:
     """An effect frame pushed as the Day action (``then="day_done"``) or a reaction
     (``"reaction_done"``) would push it, on a hand-built position: the decision due is set aside
     so that ``resolve`` starts the effect."""
     seat_then = {"day_done": ActionDone(seat=seat), "reaction_done": ReactionDone(seat=seat), "": None}[then]
     state = replace(state, work=None, decision=None)
-    return effects.push_effect(state, seat, tuple(steps), source, card=card, must=must,  # type: ignore[arg-type]
-                               then=seat_then)
+    return effects.push_effect(
+        state,
+        seat,
+        tuple(steps),
+        source,
+        card=card,
+        must=must,  # type: ignore[arg-type]
+        then=seat_then,
+    )
 
 
 def resolve(state: GameState, ev: list | None = None) -> GameState:
@@ -123,9 +142,20 @@ def resolve(state: GameState, ev: list | None = None) -> GameState:
 
 
 # The decisions of the setup and of the turn itself, outside any effect step.
-TURN_WORKS = (W.TurnStartWork, W.ConquerWork, W.PlaceDreamerWork, W.SoloTurnStartWork, W.SoloCornerWork,
-              W.KingPoweredWork, W.ChooseDayWork, W.DiscardDreamsWork, W.DrawDreamWork, W.HandLimitWork,
-              W.ReactWork, W.MoveDreamerWork)
+TURN_WORKS = (
+    W.TurnStartWork,
+    W.ConquerWork,
+    W.PlaceDreamerWork,
+    W.SoloTurnStartWork,
+    W.SoloCornerWork,
+    W.KingPoweredWork,
+    W.ChooseDayWork,
+    W.DiscardDreamsWork,
+    W.DrawDreamWork,
+    W.HandLimitWork,
+    W.ReactWork,
+    W.MoveDreamerWork,
+)
 
 
 def between_steps(state: GameState) -> bool:

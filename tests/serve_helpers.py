@@ -35,8 +35,13 @@ class Server:
         env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="80", LINES="24")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "nctui", "serve", "--port", "0", "--data", str(data), *args],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env,
-            cwd=ROOT)
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=ROOT,
+        )
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
         found = self.wait_for(ready, 90)

@@ -27,8 +27,10 @@ def test_a_first_frame_with_or_without_its_end_mark_settles_before_later_output(
     mark: its last row drawn ends it all the same, and output a second later (a pointer shape
     written as kept screens are set up) is not waited for."""
     end = "\\x1b[?2026l" if marked else ""
-    program = ("import sys, time; sys.stdout.write('\\x1b[1;1Htop\\x1b[6;1Hbottom" + end + "'); "
-               "sys.stdout.flush(); time.sleep(1.5); sys.stdout.write('late'); sys.stdout.flush(); time.sleep(5)")
+    program = (
+        "import sys, time; sys.stdout.write('\\x1b[1;1Htop\\x1b[6;1Hbottom" + end + "'); "
+        "sys.stdout.flush(); time.sleep(1.5); sys.stdout.write('late'); sys.stdout.flush(); time.sleep(5)"
+    )
     child = bench.Child([sys.executable, "-c", program], (20, 6), {"PATH": "/usr/bin:/bin"})
     try:
         child.read_until_quiet(0.3, limit=10)

@@ -103,8 +103,16 @@ class _Forgetful(dict):
 
 
 # The evaluation's memo tables, by identity or value of the parts of the state each piece reads.
-_EVALUATION_MEMOS = ("_facts_memo", "_turns_memo", "_hand_memo", "_player_vp_memo", "_king_vp_memo", "_scores_memo",
-                    "_evaluate_memo", "_discounts")
+_EVALUATION_MEMOS = (
+    "_facts_memo",
+    "_turns_memo",
+    "_hand_memo",
+    "_player_vp_memo",
+    "_king_vp_memo",
+    "_scores_memo",
+    "_evaluate_memo",
+    "_discounts",
+)
 
 
 @pytest.mark.parametrize("players", [1, 2])
@@ -143,8 +151,9 @@ def _guesses(monkeypatch, keep_guess: bool) -> tuple[int, int, int]:
 
     monkeypatch.setattr(PlannerBot, "_guess", guess)
     init = PlannerBot.__init__
-    monkeypatch.setattr(PlannerBot, "__init__",
-                        lambda self, *a, **k: init(self, *a, **(k | {"keep_guess": keep_guess})))
+    monkeypatch.setattr(
+        PlannerBot, "__init__", lambda self, *a, **k: init(self, *a, **(k | {"keep_guess": keep_guess}))
+    )
     _planner_game(2, seed=7)
     return counts["looked"], counts["kept"], counts["looked"] - counts["kept"]
 
@@ -167,8 +176,11 @@ def test_the_planner_sees_only_its_view():
     state = through_setup(new_game(config(2, 3)).state)
     seat = state.decision.seat
     other = 1 - seat
-    shuffled = replace(state, decks=replace(state.decks, development=state.decks.development[::-1]),
-                       players=tuple(replace(p, hand=p.hand[::-1]) if p.seat == other else p for p in state.players))
+    shuffled = replace(
+        state,
+        decks=replace(state.decks, development=state.decks.development[::-1]),
+        players=tuple(replace(p, hand=p.hand[::-1]) if p.seat == other else p for p in state.players),
+    )
     assert PlannerBot(1).choose(player_view(state, seat)) == PlannerBot(1).choose(player_view(shuffled, seat))
 
 

@@ -62,19 +62,22 @@ def _rich_position(seed: int, stage: int = 1):
         if n > 0 and sum(a.followers) + a.shadows + a.fort_levels > 0:
             state = units.place(state, seat, a.id, n)
     pl = state.players[seat]
-    state = set_player(state, replace(pl, limbo=3, supply=pl.supply - 3,
-                                      hand=pl.hand + state.decks.development[:4]))
+    state = set_player(state, replace(pl, limbo=3, supply=pl.supply - 3, hand=pl.hand + state.decks.development[:4]))
     state = replace(state, decks=replace(state.decks, development=state.decks.development[4:]))
     if stage != 1:
-        state = replace(state, stage=2, cathedral_built=state.cathedral_built + state.cathedral_track,
-                        cathedral_track=(), nightmare_at=("cathedral", "cathedral"))
+        state = replace(
+            state,
+            stage=2,
+            cathedral_built=state.cathedral_built + state.cathedral_track,
+            cathedral_track=(),
+            nightmare_at=("cathedral", "cathedral"),
+        )
     assert violations(state) == []
     return state, seat
 
 
 # The turn's own decisions: once one of them is due (and no frame waits), the effect is over.
-TURN_STEPS = (W.ChooseDayWork, W.DiscardDreamsWork, W.DrawDreamWork, W.HandLimitWork, W.ReactWork,
-              W.MoveDreamerWork)
+TURN_STEPS = (W.ChooseDayWork, W.DiscardDreamsWork, W.DrawDreamWork, W.HandLimitWork, W.ReactWork, W.MoveDreamerWork)
 
 
 @pytest.mark.parametrize("name, steps, stage", EFFECTS, ids=[n for n, _, _ in EFFECTS])

@@ -43,8 +43,15 @@ def end_of_reactions(state: GameState, pieces: tuple[str, ...], turn_number: int
     """Every reaction done on a turn after each player's first, ``pieces`` left on the track."""
     built = TRACK[: len(TRACK) - len(pieces)]
     n = len(state.players) if turn_number is None else turn_number
-    return replace(state, phase="reactions", queue=(), day="develop", turn_number=n, cathedral_track=pieces,
-                   cathedral_built=("1A",) + built)
+    return replace(
+        state,
+        phase="reactions",
+        queue=(),
+        day="develop",
+        turn_number=n,
+        cathedral_track=pieces,
+        cathedral_built=("1A",) + built,
+    )
 
 
 def build(state: GameState) -> tuple[GameState, list]:
@@ -169,9 +176,12 @@ def stage1_only_pack() -> str:
     """A copy of the base pack without its Stage 2 cards, registered under its own id."""
     base = get_pack("base")
     c = base.cards
-    cards = replace(c, development=tuple(x for x in c.development if x.stage == 1),
-                    dreams=tuple(x for x in c.dreams if x.stage == 1),
-                    conflicts=tuple(x for x in c.conflicts if x.stage == 1))
+    cards = replace(
+        c,
+        development=tuple(x for x in c.development if x.stage == 1),
+        dreams=tuple(x for x in c.dreams if x.stage == 1),
+        conflicts=tuple(x for x in c.conflicts if x.stage == 1),
+    )
     register(replace(base, info=replace(base.info, id="stage1-only"), cards=cards))
     return "stage1-only"
 

@@ -60,8 +60,9 @@ def test_game_i_replays_alone():
     """Game i of a run with seed S is the single game of a run with seed S+i."""
     seeds = []
     results = []
-    sim.simulate(players=3, games=3, seed=500, on_game=lambda i, r: (seeds.append(r.state.config.seed),
-                                                                     results.append(r)))
+    sim.simulate(
+        players=3, games=3, seed=500, on_game=lambda i, r: (seeds.append(r.state.config.seed), results.append(r))
+    )
     assert seeds == [500, 501, 502]
     alone = sim.play_game(sim.make_config(players=3, seed=502), index=0)
     assert alone.decisions == results[2].decisions
@@ -133,11 +134,23 @@ def test_help(capsys):
     assert "simulate" in out and "play" in out
 
 
-@pytest.mark.parametrize("argv", [
-    ["play"], ["play", "--players", "3", "--seed", "7"], ["--mono", "play", "--length", "variable"], ["new", "--solo"],
-    ["solo", "--difficulty", "easy"], ["simulate", "--games", "2", "--json"], ["tutorial"], ["saves", "list", "--json"],
-    ["saves", "check", "a.json"], ["serve", "--port", "2300"], [], ["--mono"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["play"],
+        ["play", "--players", "3", "--seed", "7"],
+        ["--mono", "play", "--length", "variable"],
+        ["new", "--solo"],
+        ["solo", "--difficulty", "easy"],
+        ["simulate", "--games", "2", "--json"],
+        ["tutorial"],
+        ["saves", "list", "--json"],
+        ["saves", "check", "a.json"],
+        ["serve", "--port", "2300"],
+        [],
+        ["--mono"],
+    ],
+)
 def test_a_command_parsed_by_its_own_parser_as_by_the_whole_one(argv):
     """``main`` builds only the options of the command asked for (the others are named): the same
     arguments as the parser of every command."""
@@ -157,21 +170,24 @@ def test_the_parser_of_one_command_names_the_others_without_their_options():
     assert not commands["serve"]._actions and commands["play"]._option_string_actions["--players"]
 
 
-@pytest.mark.parametrize("argv, words", [
-    (["simulate", "--players", "5"], "players must be 1 to 4"),
-    (["simulate", "--players", "0"], "players must be 1 to 4"),
-    (["simulate", "--games", "-1"], "games must be at least 1"),
-    (["simulate", "--games", "many"], "games must be a whole number"),
-    (["simulate", "--seed", "-3"], "seed must be a whole number from 0"),
-    (["simulate", "--length", "short"], "invalid choice"),
-    (["simulate", "--pack", "no-such-pack"], "no such content pack"),
-    (["play", "--players", "5"], "players must be 1 to 4"),
-    (["play", "--players", "3", "--seats", "human,bot"], "--seats names 2 seats"),
-    (["play", "--seats", "human,robot"], "seats: a comma-separated list"),
-    (["frobnicate"], "invalid choice"),
-    (["--mono", "playy"], "invalid choice"),
-    (["play", "--host", "x"], "unrecognized arguments: --host"),
-])
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["simulate", "--players", "5"], "players must be 1 to 4"),
+        (["simulate", "--players", "0"], "players must be 1 to 4"),
+        (["simulate", "--games", "-1"], "games must be at least 1"),
+        (["simulate", "--games", "many"], "games must be a whole number"),
+        (["simulate", "--seed", "-3"], "seed must be a whole number from 0"),
+        (["simulate", "--length", "short"], "invalid choice"),
+        (["simulate", "--pack", "no-such-pack"], "no such content pack"),
+        (["play", "--players", "5"], "players must be 1 to 4"),
+        (["play", "--players", "3", "--seats", "human,bot"], "--seats names 2 seats"),
+        (["play", "--seats", "human,robot"], "seats: a comma-separated list"),
+        (["frobnicate"], "invalid choice"),
+        (["--mono", "playy"], "invalid choice"),
+        (["play", "--host", "x"], "unrecognized arguments: --host"),
+    ],
+)
 def test_bad_arguments_exit_2(argv, words, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
@@ -292,14 +308,18 @@ def test_play_continue_offers_the_newest_unfinished_game(started, tmp_path, caps
     assert saves.load(finished).store.state.outcome is not None  # still there: a replay
 
 
-@pytest.mark.parametrize("make, words", [
-    (lambda p: p.write_bytes(b'{"format": "nctui-save", "vers'), "is damaged or not a save file"),
-    (lambda p: p.write_bytes(b"[" * 100_000), "nested more than"),
-    (lambda p: p.write_bytes(b"\xff\xfe"), "not UTF-8 text"),
-    (lambda p: os.mkfifo(p), "is not a regular file"),
-    (lambda p: p.symlink_to("/dev/zero"), "is not a regular file"),
-    (lambda p: p.mkdir(), "is a folder, not a file"),
-], ids=["truncated", "deep", "not-utf8", "fifo", "dev-zero", "folder"])
+@pytest.mark.parametrize(
+    "make, words",
+    [
+        (lambda p: p.write_bytes(b'{"format": "nctui-save", "vers'), "is damaged or not a save file"),
+        (lambda p: p.write_bytes(b"[" * 100_000), "nested more than"),
+        (lambda p: p.write_bytes(b"\xff\xfe"), "not UTF-8 text"),
+        (lambda p: os.mkfifo(p), "is not a regular file"),
+        (lambda p: p.symlink_to("/dev/zero"), "is not a regular file"),
+        (lambda p: p.mkdir(), "is a folder, not a file"),
+    ],
+    ids=["truncated", "deep", "not-utf8", "fifo", "dev-zero", "folder"],
+)
 def test_play_load_of_a_bad_file_is_one_line(make, words, started, tmp_path, capsys):
     path = tmp_path / "bad.nctui.json"
     make(path)
@@ -310,18 +330,21 @@ def test_play_load_of_a_bad_file_is_one_line(make, words, started, tmp_path, cap
     assert "target" not in started
 
 
-@pytest.mark.parametrize("argv, option, words", [
-    (["play", "--load", ""], "--load", "the file name cannot be empty"),
-    (["play", "--load", "  "], "--load", "the file name cannot be empty"),
-    (["play", "--nightmares", ""], "--nightmares", "the Nightmares cannot be empty"),
-    (["new", "--solo", "--difficulty", ""], "--difficulty", "the difficulty cannot be empty"),
-    (["solo", "--difficulty", ""], "--difficulty", "the difficulty cannot be empty"),
-    (["play", "--save-dir", ""], "--save-dir", "the folder cannot be empty"),
-    (["new", "--pack", ""], "--pack", "the pack id cannot be empty"),
-    (["simulate", "--pack", ""], "--pack", "the pack id cannot be empty"),
-    (["simulate", "--nightmares", ""], "--nightmares", "the Nightmares cannot be empty"),
-    (["saves", "list", "--save-dir", ""], "--save-dir", "the folder cannot be empty"),
-])
+@pytest.mark.parametrize(
+    "argv, option, words",
+    [
+        (["play", "--load", ""], "--load", "the file name cannot be empty"),
+        (["play", "--load", "  "], "--load", "the file name cannot be empty"),
+        (["play", "--nightmares", ""], "--nightmares", "the Nightmares cannot be empty"),
+        (["new", "--solo", "--difficulty", ""], "--difficulty", "the difficulty cannot be empty"),
+        (["solo", "--difficulty", ""], "--difficulty", "the difficulty cannot be empty"),
+        (["play", "--save-dir", ""], "--save-dir", "the folder cannot be empty"),
+        (["new", "--pack", ""], "--pack", "the pack id cannot be empty"),
+        (["simulate", "--pack", ""], "--pack", "the pack id cannot be empty"),
+        (["simulate", "--nightmares", ""], "--nightmares", "the Nightmares cannot be empty"),
+        (["saves", "list", "--save-dir", ""], "--save-dir", "the folder cannot be empty"),
+    ],
+)
 def test_empty_option_values_are_errors_not_defaults(argv, option, words, started, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
@@ -366,8 +389,10 @@ def save_folder(tmp_path):
     from nctui.platform.store import Store
     from tests.helpers import human_config, store_moves
 
-    files = {"unfinished": _unfinished_autosave(tmp_path, "aaaaaaaaaaaa"),
-             "finished": _finished_autosave(tmp_path, "bbbbbbbbbbbb")}
+    files = {
+        "unfinished": _unfinished_autosave(tmp_path, "aaaaaaaaaaaa"),
+        "finished": _finished_autosave(tmp_path, "bbbbbbbbbbbb"),
+    }
     store = Store(human_config(seed=7))
     store_moves(store, 20, seed=7)
     files["named"] = saves.save(store, tmp_path / "my game.nctui.json", "cccccccccccc")
@@ -464,16 +489,28 @@ def test_one_player_simulates_solo_in_the_variable_length_game(capsys):
 
 @pytest.mark.parametrize("length", ["standard", "variable"])
 def test_simulate_the_variable_length_game_and_divergent_paths(length, capsys):
-    args = ["simulate", "--players", "3", "--games", "2", "--seed", "7", "--length", length, "--divergent-paths",
-            "--json"]
+    args = [
+        "simulate",
+        "--players",
+        "3",
+        "--games",
+        "2",
+        "--seed",
+        "7",
+        "--length",
+        length,
+        "--divergent-paths",
+        "--json",
+    ]
     assert main(args) == 0
     data = _json_line(capsys.readouterr().out)
     assert data["length"] == length and data["divergent_paths"] is True
     assert data["games_completed"] == 2 and data["errors"] == 0
 
 
-@pytest.mark.parametrize("text, pair", [("3,7", [3, 7]), ("lots-of-conflict", [3, 7]), ("ritual-climbing", [1, 5]),
-                                        ("random", [])])
+@pytest.mark.parametrize(
+    "text, pair", [("3,7", [3, 7]), ("lots-of-conflict", [3, 7]), ("ritual-climbing", [1, 5]), ("random", [])]
+)
 def test_simulate_nightmares_by_numbers_or_by_name(text, pair, capsys):
     assert main(["simulate", "--games", "2", "--seed", "3", "--nightmares", text, "--json"]) == 0
     data = _json_line(capsys.readouterr().out)
@@ -498,8 +535,13 @@ def test_bad_nightmares_are_refused(bad, capsys):
 
 def test_the_replay_command_names_the_nightmares():
     config = sim.make_config(players=2, seed=5, length="variable", divergent_paths=True, nightmares=(4, 8))
-    assert shlex.split(sim.replay_command(config))[-5:] == ["--length", "variable", "--divergent-paths",
-                                                            "--nightmares", "4,8"]
+    assert shlex.split(sim.replay_command(config))[-5:] == [
+        "--length",
+        "variable",
+        "--divergent-paths",
+        "--nightmares",
+        "4,8",
+    ]
 
 
 def test_play_passes_the_game_options(started):
@@ -531,8 +573,12 @@ def test_solo_simulation_reports_the_kings_wins_in_every_mode(capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["players"] == 1 and out["games_completed"] == 3 and 0 <= out["king_wins"] <= 3
     assert "harder_powered_1" in out["difficulty"]
-    assert main(["simulate", "--solo", "--games", "1", "--seed", "2", "--length", "variable", "--divergent-paths",
-                 "--json"]) == 0
+    assert (
+        main(
+            ["simulate", "--solo", "--games", "1", "--seed", "2", "--length", "variable", "--divergent-paths", "--json"]
+        )
+        == 0
+    )
     out = json.loads(capsys.readouterr().out)
     assert out["games_completed"] == 1 and out["length"] == "variable" and out["divergent_paths"]
     assert main(["simulate", "--games", "1", "--difficulty", "easy"]) == 2
@@ -544,8 +590,27 @@ def test_solo_simulation_reports_the_kings_wins_in_every_mode(capsys):
 
 
 def test_new_hot_seat_with_every_setting(started, tmp_path):
-    assert main(["new", "--players", "3", "--seats", "human,bot,human", "--length", "variable",
-                 "--divergent-paths", "--nightmares", "quick-end", "--seed", "9", "--save-dir", str(tmp_path)]) == 0
+    assert (
+        main(
+            [
+                "new",
+                "--players",
+                "3",
+                "--seats",
+                "human,bot,human",
+                "--length",
+                "variable",
+                "--divergent-paths",
+                "--nightmares",
+                "quick-end",
+                "--seed",
+                "9",
+                "--save-dir",
+                str(tmp_path),
+            ]
+        )
+        == 0
+    )
     config = started["target"]
     assert config.players == 3 and config.seats == ("human", "bot", "human")
     assert config.length == "variable" and config.divergent_paths and config.nightmares == (2, 8)
@@ -579,16 +644,19 @@ def test_new_draws_a_random_seed_when_none_is_given(started):
     assert len(seeds) > 1
 
 
-@pytest.mark.parametrize("argv, words", [
-    (["new", "--difficulty", "hard"], "--difficulty is for solo games"),
-    (["new", "--solo", "--players", "3"], "solo game is you against the King"),
-    (["new", "--solo", "--seats", "human,bot"], "solo game is you against the King"),
-    (["new", "--solo", "--difficulty", "harder_powered_1,harder_powered_2"], "not both"),
-    (["new", "--solo", "--difficulty", "impossible"], "difficulty: easy, normal, hard"),
-    (["new", "--players", "5"], "players must be 1 to 4"),
-    (["new", "--nightmares", "3,3"], "nightmares"),
-    (["new", "--seed", "x"], "seed must be a whole number"),
-])
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["new", "--difficulty", "hard"], "--difficulty is for solo games"),
+        (["new", "--solo", "--players", "3"], "solo game is you against the King"),
+        (["new", "--solo", "--seats", "human,bot"], "solo game is you against the King"),
+        (["new", "--solo", "--difficulty", "harder_powered_1,harder_powered_2"], "not both"),
+        (["new", "--solo", "--difficulty", "impossible"], "difficulty: easy, normal, hard"),
+        (["new", "--players", "5"], "players must be 1 to 4"),
+        (["new", "--nightmares", "3,3"], "nightmares"),
+        (["new", "--seed", "x"], "seed must be a whole number"),
+    ],
+)
 def test_new_refuses_bad_settings_with_a_message(argv, words, started, capsys):
     assert main(argv) == 2
     assert words in capsys.readouterr().err
@@ -604,13 +672,30 @@ def test_new_refused_when_the_game_cannot_be_built_exits_2_with_the_reason(capsy
 def test_new_help_lists_the_difficulty_modifiers_and_the_pairs(capsys):
     assert main(["new", "--help"]) == 0
     out = " ".join(capsys.readouterr().out.split())
-    for words in ("--solo", "--seats", "--difficulty", "harder_climb", "easier_nightmare", "lots-of-conflict",
-                  "--divergent-paths", "--seed"):
+    for words in (
+        "--solo",
+        "--seats",
+        "--difficulty",
+        "harder_climb",
+        "easier_nightmare",
+        "lots-of-conflict",
+        "--divergent-paths",
+        "--seed",
+    ):
         assert words in out
 
 
-@pytest.mark.parametrize("argv, mono", [(["--mono"], True), (["--mono", "new"], True), (["new", "--mono"], True),
-                                        (["solo", "--mono"], True), (["play", "--mono"], True), (["new"], False)])
+@pytest.mark.parametrize(
+    "argv, mono",
+    [
+        (["--mono"], True),
+        (["--mono", "new"], True),
+        (["new", "--mono"], True),
+        (["solo", "--mono"], True),
+        (["play", "--mono"], True),
+        (["new"], False),
+    ],
+)
 def test_mono_flag_before_or_after_the_command(argv, mono, started):
     assert main(argv) == 0
     assert getattr(started["app"], "mono", False) is mono
@@ -630,9 +715,11 @@ def test_help_imports_neither_the_rules_engine_nor_textual():
     import subprocess
     import sys
 
-    code = ("import sys\nsys.argv = ['nctui', '--help']\nfrom nctui.cli import main\n"
-            "try:\n    main()\nexcept SystemExit:\n    pass\n"
-            "print(' '.join(sorted(sys.modules)), file=sys.stderr)")
+    code = (
+        "import sys\nsys.argv = ['nctui', '--help']\nfrom nctui.cli import main\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print(' '.join(sorted(sys.modules)), file=sys.stderr)"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     loaded = set(done.stderr.split())
     assert "usage: nctui" in done.stdout
@@ -648,11 +735,12 @@ def test_a_lone_escape_is_a_key_after_25_ms_unless_escdelay_says_otherwise(escde
     import subprocess
     import sys
 
-    code = ("import sys\nfrom nctui.cli import main\nmain(['--version'])\n"
-            "import textual.constants\nprint(textual.constants.ESCAPE_DELAY)")
+    code = (
+        "import sys\nfrom nctui.cli import main\nmain(['--version'])\n"
+        "import textual.constants\nprint(textual.constants.ESCAPE_DELAY)"
+    )
     env = {k: v for k, v in os.environ.items() if k != "ESCDELAY"} | ({"ESCDELAY": escdelay} if escdelay else {})
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True,
-                          env=env)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True, env=env)
     assert float(done.stdout.split()[-1]) == seconds
 
 
@@ -664,23 +752,47 @@ def test_a_game_of_nightmare_cathedral_imports_no_other_game_nor_other_screens()
     import subprocess
     import sys
 
-    code = ("import sys\nfrom nctui.ui.app import create_app\n"
-            "from nctui.games.nightmare_cathedral.engine import GameConfig\n"
-            "import tempfile\napp = create_app(GameConfig(players=2, seed=1), save_dir=tempfile.mkdtemp())\n"
-            "app.get_default_screen()\nprint(' '.join(sorted(sys.modules)), file=sys.stderr)")
+    code = (
+        "import sys\nfrom nctui.ui.app import create_app\n"
+        "from nctui.games.nightmare_cathedral.engine import GameConfig\n"
+        "import tempfile\napp = create_app(GameConfig(players=2, seed=1), save_dir=tempfile.mkdtemp())\n"
+        "app.get_default_screen()\nprint(' '.join(sorted(sys.modules)), file=sys.stderr)"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     loaded = set(done.stderr.split())
     assert f"{NC}.ui.screens.game" in loaded and f"{NC}.game" in loaded
-    assert not {m for m in loaded if m.startswith(("nctui.games.cathedral", "nctui.games.nightmarium",
-                                                   "nctui.games.dreamers", "nctui.ui.screens.options_"))}
-    assert not loaded & {"nctui.ui.screens.title", f"{NC}.ui.screens.new_game", f"{NC}.ui.screens.tutorial",
-                         "nctui.ui.screens.rules", "nctui.ui.screens.help", f"{NC}.ui.screens.inspector",
-                         f"{NC}.ui.screens.king_turn", f"{NC}.ui.screens.conflict", f"{NC}.ui.screens.game_over",
-                         "nctui.ui.screens.timeline", "nctui.ui.screens.save", "nctui.ui.screens.load",
-                         "nctui.ui.screens.handoff", "nctui.ui.rules", "nctui.ui.rules.topics",
-                         f"{NC}.bots", f"{NC}.scenarios", f"{NC}.engine.invariants", f"{NC}.describe.advice",
-                         "rich.pretty", "attr",  # RichLog's imports (the game log is a ScrollView of its own)
-                         "json", "secrets"}  # saves list --json's, the save id's (os.urandom)
+    assert not {
+        m
+        for m in loaded
+        if m.startswith(
+            ("nctui.games.cathedral", "nctui.games.nightmarium", "nctui.games.dreamers", "nctui.ui.screens.options_")
+        )
+    }
+    assert not loaded & {
+        "nctui.ui.screens.title",
+        f"{NC}.ui.screens.new_game",
+        f"{NC}.ui.screens.tutorial",
+        "nctui.ui.screens.rules",
+        "nctui.ui.screens.help",
+        f"{NC}.ui.screens.inspector",
+        f"{NC}.ui.screens.king_turn",
+        f"{NC}.ui.screens.conflict",
+        f"{NC}.ui.screens.game_over",
+        "nctui.ui.screens.timeline",
+        "nctui.ui.screens.save",
+        "nctui.ui.screens.load",
+        "nctui.ui.screens.handoff",
+        "nctui.ui.rules",
+        "nctui.ui.rules.topics",
+        f"{NC}.bots",
+        f"{NC}.scenarios",
+        f"{NC}.engine.invariants",
+        f"{NC}.describe.advice",
+        "rich.pretty",
+        "attr",  # RichLog's imports (the game log is a ScrollView of its own)
+        "json",
+        "secrets",
+    }  # saves list --json's, the save id's (os.urandom)
 
 
 def test_play_sets_the_collector_for_an_interactive_app(started):

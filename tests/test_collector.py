@@ -24,8 +24,14 @@ def steady():
 
 def test_the_generation_due_is_the_oldest_whose_turn_comes_with_one_more_collection(monkeypatch):
     monkeypatch.setattr(gc, "get_threshold", lambda: (10_000, 50, 100))
-    for counts, due in (((9_000, 3, 2), 0), ((9_000, 49, 2), 0), ((9_000, 50, 2), 1),
-                        ((9_000, 50, 99), 1), ((9_000, 50, 100), 2), ((9_000, 3, 100), 0)):
+    for counts, due in (
+        ((9_000, 3, 2), 0),
+        ((9_000, 49, 2), 0),
+        ((9_000, 50, 2), 1),
+        ((9_000, 50, 99), 1),
+        ((9_000, 50, 100), 2),
+        ((9_000, 3, 100), 0),
+    ):
         monkeypatch.setattr(gc, "get_count", lambda counts=counts: counts)
         assert collector.due_generation() == due, counts
 
@@ -47,6 +53,7 @@ def test_a_collection_only_once_the_app_has_waited_and_enough_was_made(monkeypat
 def test_the_app_collects_while_it_waits_for_a_key(steady, tmp_path):
     """Objects made (a key's work) are collected once the app has drawn and waited, not when
     the next key's work makes enough of them to set the collector off."""
+
     async def go():
         app = create_app(GameConfig(players=2, seats=("human", "human"), seed=42), save_dir=str(tmp_path))
         async with app.run_test(size=(80, 24)) as pilot:

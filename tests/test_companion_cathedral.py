@@ -55,9 +55,15 @@ def position(*, light=(), dark=(), cathedral=(0, 5, 5), to_move=DARK, first_done
         for b, t, r, c in items:
             placed.append(Building(b, colour, pieces.placement(b, colour, t, r, c).mask))
             supply[colour].remove(b)
-    state = replace(state, phase="build", buildings=tuple(placed), to_move=to_move,
-                    supply=(tuple(supply[0]), tuple(supply[1])), placed_first=(first_done, first_done),
-                    cathedral_gone=cathedral is None)
+    state = replace(
+        state,
+        phase="build",
+        buildings=tuple(placed),
+        to_move=to_move,
+        supply=(tuple(supply[0]), tuple(supply[1])),
+        placed_first=(first_done, first_done),
+        cathedral_gone=cathedral is None,
+    )
     assert rules.problems(state) == []
     return state
 
@@ -145,8 +151,7 @@ def test_enclosing_one_opposing_building_captures_it_back_to_its_supply() -> Non
 
 
 def test_enclosing_two_buildings_captures_none_and_claims_nothing() -> None:
-    state = position(light=[("tavern", 0, 0, 0), ("tavern", 0, 0, 1)],
-                     dark=[("bridge", 0, 1, 0)])
+    state = position(light=[("tavern", 0, 0, 0), ("tavern", 0, 0, 1)], dark=[("bridge", 0, 1, 0)])
     result = rules.step(state, Place("tavern", 0, 0, 2))
     assert [e.reason for e in result.events if isinstance(e, NotClaimed)] == ["two_or_more"]
     assert not [e for e in result.events if isinstance(e, Captured | Claimed)]
@@ -171,8 +176,13 @@ def test_a_side_that_cannot_move_passes_and_the_game_ends_when_neither_can() -> 
     # Light's property: the even squares; Dark's: the odd ones. Light has two Taverns left, Dark
     # a Square: Dark's odd squares hold no 2x2 block, so Dark can never move.
     state = position(cathedral=None)
-    state = replace(state, buildings=(), territory=(checkerboard(0), checkerboard(1)), to_move=LIGHT,
-                    supply=(("tavern", "tavern"), ("square",)))
+    state = replace(
+        state,
+        buildings=(),
+        territory=(checkerboard(0), checkerboard(1)),
+        to_move=LIGHT,
+        supply=(("tavern", "tavern"), ("square",)),
+    )
     assert not rules.can_move(state, DARK)
     with pytest.raises(rules.Refused, match="Rule 4"):
         rules.step(state, Place("tavern", 0, 0, 1))  # an odd square: Dark's property
@@ -186,8 +196,14 @@ def test_a_side_that_cannot_move_passes_and_the_game_ends_when_neither_can() -> 
 
 def test_the_winner_has_the_fewest_unplaced_squares_and_a_series_swaps_roles() -> None:
     state = position(cathedral=None)
-    state = replace(state, buildings=(), territory=(checkerboard(0), checkerboard(1)), to_move=LIGHT,
-                    supply=(("tavern",), ("square",)), config=replace(state.config, games=2))
+    state = replace(
+        state,
+        buildings=(),
+        territory=(checkerboard(0), checkerboard(1)),
+        to_move=LIGHT,
+        supply=(("tavern",), ("square",)),
+        config=replace(state.config, games=2),
+    )
     result = rules.step(state, Place("tavern", 0, 0, 0))
     over = [e for e in result.events if isinstance(e, GameOver)]
     assert over and over[0].unplaced == (0, 4) and over[0].winner == LIGHT
@@ -195,8 +211,14 @@ def test_the_winner_has_the_fewest_unplaced_squares_and_a_series_swaps_roles() -
     assert nxt.game == 1 and nxt.phase == "cathedral" and rules.decider(nxt) == 1  # seat 1 has Light
     assert nxt.results[0].unplaced == (0, 4)  # by seat
     # the second game: seat 1 (Light) leaves 4 squares, seat 0 (Dark) none
-    second = replace(nxt, phase="build", to_move=LIGHT, territory=(checkerboard(1), checkerboard(0)),
-                     supply=(("square",), ("tavern",)), cathedral_gone=True)
+    second = replace(
+        nxt,
+        phase="build",
+        to_move=LIGHT,
+        territory=(checkerboard(1), checkerboard(0)),
+        supply=(("square",), ("tavern",)),
+        cathedral_gone=True,
+    )
     second = replace(second, to_move=DARK)
     done = rules.step(second, Place("tavern", 0, 0, 0))
     series = [e for e in done.events if isinstance(e, SeriesOver)]
@@ -297,8 +319,10 @@ def test_every_building_has_a_two_letter_code_on_the_city() -> None:
 def test_nctui_simulate_plays_cathedral_between_computer_players(capsys) -> None:
     from nctui.cli import main
 
-    assert main(["simulate", "--game", "cathedral", "--games", "2", "--seed", "3", "--levels",
-                 "greedy,random", "--json"]) == 0
+    assert (
+        main(["simulate", "--game", "cathedral", "--games", "2", "--seed", "3", "--levels", "greedy,random", "--json"])
+        == 0
+    )
     report = msgspec.json.decode(capsys.readouterr().out)
     assert report["games"] == 2 and report["errors"] == 0 and sum(report["wins"]) + report["shared"] >= 2
     assert report["wins"][0] == 2  # greedy beats random

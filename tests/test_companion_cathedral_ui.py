@@ -58,6 +58,7 @@ def test_a_hot_seat_game_starts_from_the_title_and_places_with_the_keyboard(tmp_
             assert [b.id for b in state.buildings] == [CATHEDRAL, "academy"] and state.to_move == 0
             assert "Ac" not in _city(app).split("\n")[0]  # the header row has letters only
             assert "ac" in _city(app)  # Dark's Academy drawn lower case
+
     asyncio.run(go())
 
 
@@ -77,6 +78,7 @@ def test_the_preview_says_why_a_placement_is_not_allowed_and_enter_does_nothing(
             await pilot.pause()
             assert app.game.store.state is before
             assert any("not on another building" in m for m in app.seen)
+
     asyncio.run(go())
 
 
@@ -94,6 +96,7 @@ def test_the_computer_answers_and_undo_takes_back_the_persons_move(tmp_path) -> 
             await pilot.press("u")
             await pilot.pause()
             assert await settle(pilot, lambda: len(app.game.store.state.buildings) == 1, 5)
+
     asyncio.run(go())
 
 
@@ -109,4 +112,5 @@ def test_q_saves_and_the_game_continues_from_its_autosave(tmp_path) -> None:
         assert len(listing) == 1 and listing[0].summary is not None and not listing[0].summary.finished
         loaded = saves.load(listing[0].path)
         assert loaded.store.state.buildings[0].id == CATHEDRAL
+
     asyncio.run(go())

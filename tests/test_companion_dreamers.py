@@ -44,8 +44,12 @@ def game(players: int = 3, **kw) -> DreamersState:
     return rules.new_game(config).state
 
 
-def with_cards(state: DreamersState, cards: dict[int, Card], roles: dict[int, tuple[str, int]] | None = None,
-               unresolved: tuple[Die, ...] = ()) -> DreamersState:
+def with_cards(
+    state: DreamersState,
+    cards: dict[int, Card],
+    roles: dict[int, tuple[str, int]] | None = None,
+    unresolved: tuple[Die, ...] = (),
+) -> DreamersState:
     """Cards (and roles) put on seats, ``unresolved`` rolled for seat 0; the bag keeps 80 in all."""
     seats = list(state.seats)
     for i, card in cards.items():
@@ -58,8 +62,14 @@ def with_cards(state: DreamersState, cards: dict[int, Card], roles: dict[int, tu
             bag[d.colour] -= 1
     for d in unresolved:
         bag[d.colour] -= 1
-    out = replace(state, seats=tuple(seats), bag=(bag[0], bag[1], bag[2], bag[3]), unresolved=unresolved,
-                  phase="roll" if unresolved else state.phase, track=0)
+    out = replace(
+        state,
+        seats=tuple(seats),
+        bag=(bag[0], bag[1], bag[2], bag[3]),
+        unresolved=unresolved,
+        phase="roll" if unresolved else state.phase,
+        track=0,
+    )
     assert rules.problems(out) == []
     return out
 
@@ -172,8 +182,10 @@ def _minus(bag, colour):
 def test_becoming_a_nightmare_with_a_tie_lets_the_dreamer_choose() -> None:
     card = Card(shadows=((Die(DEPTHS, "shadow"),) * 3, (), (Die(PRISON, "shadow"),) * 2, ()))
     state = resolve(with_cards(game(), {0: card}, unresolved=(Die(PRISON, "shadow"),))).state
-    assert state.phase == "tie" and set(rules.legal_actions(state)) == {BecomeNightmare(DEPTHS),
-                                                                         BecomeNightmare(PRISON)}
+    assert state.phase == "tie" and set(rules.legal_actions(state)) == {
+        BecomeNightmare(DEPTHS),
+        BecomeNightmare(PRISON),
+    }
     after = rules.step(state, BecomeNightmare(DEPTHS)).state
     assert after.seats[0].nightmare == DEPTHS
 
@@ -183,7 +195,8 @@ def test_rerolls_spend_a_power_of_that_colour_onto_its_nightmare_card() -> None:
     state = with_cards(game(), {0: card}, unresolved=(Die(FEAR, "hunt"), Die(FEAR, "exhaust"), Die(ENVY, "hunt")))
     options = [a for a in rules.legal_actions(state) if isinstance(a, Reroll)]
     assert {a.faces for a in options} == {("hunt",), ("exhaust",), ("exhaust", "hunt")} and all(
-        a.colour == FEAR for a in options)
+        a.colour == FEAR for a in options
+    )
     after = rules.step(state, Reroll(FEAR, ("hunt",))).state
     assert after.seats[0].card.power == () and after.on_cards[FEAR] == (Die(FEAR, "power"),)
     assert len(after.unresolved) == 3 and rules.problems(after) == []
@@ -191,10 +204,14 @@ def test_rerolls_spend_a_power_of_that_colour_onto_its_nightmare_card() -> None:
 
 def test_a_nightmare_takes_its_faces_may_use_its_ability_and_consumes_or_sends_minions() -> None:
     nightmare = Card(power=(Die(DEPTHS, "power"),))
-    state = with_cards(game(), {1: nightmare}, {1: ("nightmare", FEAR)},
-                       unresolved=(Die(FEAR, "hunt"), Die(ENVY, "power")))
-    state = replace(state, seats=(replace(state.seats[0], card=Card(exhaust=(Die(DEPTHS, "exhaust"),))),
-                                  *state.seats[1:]), bag=_minus(state.bag, DEPTHS))
+    state = with_cards(
+        game(), {1: nightmare}, {1: ("nightmare", FEAR)}, unresolved=(Die(FEAR, "hunt"), Die(ENVY, "power"))
+    )
+    state = replace(
+        state,
+        seats=(replace(state.seats[0], card=Card(exhaust=(Die(DEPTHS, "exhaust"),))), *state.seats[1:]),
+        bag=_minus(state.bag, DEPTHS),
+    )
     result = resolve(state)
     assert [e.die for e in result.events if isinstance(e, Taken)] == [Die(FEAR, "hunt")]
     assert result.state.phase == "ability" and rules.decider(result.state) == 1
@@ -202,10 +219,18 @@ def test_a_nightmare_takes_its_faces_may_use_its_ability_and_consumes_or_sends_m
     assert used.state.seats[0].card.hunt == (Die(DEPTHS, "exhaust"),)
     assert rules.power(used.state.seats[1]) == 2
     # the Nightmare's turn: consume a Power of its colour, or send minions
-    turn = replace(used.state, turn=1, actor=1, phase="nightmare", unresolved=(),
-                   seats=(replace(used.state.seats[0], card=replace(used.state.seats[0].card,
-                                                                    power=(Die(FEAR, "double"),))),
-                          *used.state.seats[1:]), bag=_minus(used.state.bag, FEAR))
+    turn = replace(
+        used.state,
+        turn=1,
+        actor=1,
+        phase="nightmare",
+        unresolved=(),
+        seats=(
+            replace(used.state.seats[0], card=replace(used.state.seats[0].card, power=(Die(FEAR, "double"),))),
+            *used.state.seats[1:],
+        ),
+        bag=_minus(used.state.bag, FEAR),
+    )
     turn = replace(turn, bag=_plus_all(turn.bag, used.state.seats[0].card.power))
     assert rules.problems(turn) == []
     assert Consume(0, "double") in rules.legal_actions(turn)
@@ -242,10 +267,14 @@ def test_fifteen_power_gives_every_other_dreamer_a_final_turn() -> None:
 
 
 def test_the_game_ends_when_no_dreamers_remain() -> None:
-    state = with_cards(game(2), {1: Card(power=(Die(DEPTHS, "power"),))}, {1: ("nightmare", ENVY)},
-                       unresolved=(Die(FEAR, "hunt"),))
-    state = replace(state, seats=(replace(state.seats[0], card=Card(hunt=(Die(FEAR, "hunt"),) * 3)),
-                                  state.seats[1]), bag=_minus(_minus(_minus(state.bag, FEAR), FEAR), FEAR))
+    state = with_cards(
+        game(2), {1: Card(power=(Die(DEPTHS, "power"),))}, {1: ("nightmare", ENVY)}, unresolved=(Die(FEAR, "hunt"),)
+    )
+    state = replace(
+        state,
+        seats=(replace(state.seats[0], card=Card(hunt=(Die(FEAR, "hunt"),) * 3)), state.seats[1]),
+        bag=_minus(_minus(_minus(state.bag, FEAR), FEAR), FEAR),
+    )
     result = resolve(state)
     ends = [e for e in result.events if isinstance(e, GameEnds)]
     assert ends and ends[0].reason == "no_dreamers" and ends[0].winners == (1,)
@@ -275,8 +304,14 @@ def test_an_empty_bag_ends_the_game_after_the_current_turn() -> None:
 def test_random_games_conserve_the_eighty_dice(players) -> None:
     for seed in range(8):
         rng = random.Random(seed)
-        state = rules.new_game(DreamersConfig(seats=("bot",) * players, levels=("random",) * players, seed=seed,
-                                              temptation=("none", "envy", "fear")[seed % 3])).state
+        state = rules.new_game(
+            DreamersConfig(
+                seats=("bot",) * players,
+                levels=("random",) * players,
+                seed=seed,
+                temptation=("none", "envy", "fear")[seed % 3],
+            )
+        ).state
         for _ in range(5000):
             if state.phase == "over":
                 break
@@ -293,8 +328,12 @@ def test_the_content_follows_the_rules_numbers() -> None:
 
 
 def test_the_nightmare_of_temptation_takes_doubles_of_its_colour_and_tempts_deeper() -> None:
-    state = with_cards(game(temptation="envy"), {1: Card()}, {1: ("nightmare", ENVY)},
-                       unresolved=(Die(ENVY, "double"), Die(ENVY, "power")))
+    state = with_cards(
+        game(temptation="envy"),
+        {1: Card()},
+        {1: ("nightmare", ENVY)},
+        unresolved=(Die(ENVY, "double"), Die(ENVY, "power")),
+    )
     result = resolve(state)
     assert [e.die for e in result.events if isinstance(e, Taken)] == [Die(ENVY, "double")]  # not the single
     after = rules.step(result.state, UseAbility()).state
@@ -307,14 +346,22 @@ def test_strict_undo_stops_at_a_draw_and_a_replayed_roll_is_the_same(tmp_path) -
     from nctui.platform.session import new_session
     from nctui.platform.store import StoreError
 
-    session = new_session(DreamersConfig(seats=("human", "human"), levels=("gambler", "gambler"), seed=7),
-                          game=DREAMERS, folder=tmp_path, autosave=False)
+    session = new_session(
+        DreamersConfig(seats=("human", "human"), levels=("gambler", "gambler"), seed=7),
+        game=DREAMERS,
+        folder=tmp_path,
+        autosave=False,
+    )
     assert session.undo_policy == "strict"
     session.send(ChooseTrack(1), seen_state_id=session.state_id, seat=0)  # draws from the bag
     with pytest.raises(StoreError):
         session.undo(0)
     # the same seed and actions give the same dreams: a replay never rolls differently
-    again = new_session(DreamersConfig(seats=("human", "human"), levels=("gambler", "gambler"), seed=7),
-                        game=DREAMERS, folder=tmp_path, autosave=False)
+    again = new_session(
+        DreamersConfig(seats=("human", "human"), levels=("gambler", "gambler"), seed=7),
+        game=DREAMERS,
+        folder=tmp_path,
+        autosave=False,
+    )
     again.send(ChooseTrack(1), seen_state_id=again.state_id, seat=0)
     assert again.store.state == session.store.state

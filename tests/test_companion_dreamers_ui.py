@@ -63,4 +63,5 @@ def test_a_turn_from_the_title_against_the_computer(tmp_path, size) -> None:
                 await pilot.pause(0.05)
             assert await settle(pilot, my_turn_again)
             assert any(m.startswith("Chosen: ") for m in app.seen)
+
     asyncio.run(go())

@@ -38,12 +38,18 @@ class Cards:
     def __init__(self) -> None:
         self.used: set[str] = set()
 
-    def get(self, part: str, ability: str | None = None, legion: str | None = None, *,
-            not_legion: str | None = None) -> str:
+    def get(
+        self, part: str, ability: str | None = None, legion: str | None = None, *, not_legion: str | None = None
+    ) -> str:
         """``ability`` None: any (for cards whose ability never fires in the test)."""
         for c in sorted(all_cards().values(), key=lambda c: c.id):
-            if (c.id not in self.used and c.parts == (part,) and ability in (None, c.ability)
-                    and (legion is None or c.legion == legion) and c.legion != not_legion):
+            if (
+                c.id not in self.used
+                and c.parts == (part,)
+                and ability in (None, c.ability)
+                and (legion is None or c.legion == legion)
+                and c.legion != not_legion
+            ):
                 self.used.add(c.id)
                 return c.id
         raise LookupError(f"no {legion} {part} with {ability}")
@@ -68,8 +74,11 @@ def test_the_worked_example_of_chained_abilities() -> None:
     k = Cards()
     c1 = (k.get("legs", "mocker", not_legion="necronauts"), k.get("torso", "none", "necronauts"))
     c1_head = k.get("head", "mocker", not_legion="necronauts")
-    c2 = (k.get("legs", "devourer", "homunculi"), k.get("torso", "herald", "insektoids"),
-          k.get("head", "weeper", not_legion="necronauts"))
+    c2 = (
+        k.get("legs", "devourer", "homunculi"),
+        k.get("torso", "herald", "insektoids"),
+        k.get("head", "weeper", not_legion="necronauts"),
+    )
     c2_new_head = k.get("head", "mocker", not_legion="necronauts")
     c3_legs = k.get("legs", "weeper", "necronauts")
     c3_torso = k.get("torso", "scavenger", "necronauts")
@@ -79,11 +88,16 @@ def test_the_worked_example_of_chained_abilities() -> None:
     c4_head = k.get("head", "devourer", "homunculi")
     spare_heads = (k.get("head", not_legion="necronauts"), k.get("head", not_legion="necronauts"))
     drawn = (k.get("legs", not_legion="necronauts"), k.get("legs", not_legion="necronauts"))
-    their_legs, their_necro, their_other = (k.get("legs", not_legion="necronauts"), k.get("legs", None, "necronauts"),
-                                            k.get("torso", not_legion="necronauts"))
-    me = Player(hand=(c1_head, c4_torso, c4_head, c3_torso),
-                creatures=(Creature(0, c1), Creature(1, c2), Creature(2, (c3_legs,)), Creature(3, (c4_legs,))),
-                next_id=4)
+    their_legs, their_necro, their_other = (
+        k.get("legs", not_legion="necronauts"),
+        k.get("legs", None, "necronauts"),
+        k.get("torso", not_legion="necronauts"),
+    )
+    me = Player(
+        hand=(c1_head, c4_torso, c4_head, c3_torso),
+        creatures=(Creature(0, c1), Creature(1, c2), Creature(2, (c3_legs,)), Creature(3, (c4_legs,))),
+        next_id=4,
+    )
     other = Player(hand=(their_necro, their_other), creatures=(Creature(0, (their_legs,)),), next_id=1)
     state = position(me, other, drawn + (c2_new_head, spare_heads[0], c3_head, spare_heads[1]))
     events = []
@@ -137,8 +151,11 @@ def test_a_targeted_ability_with_and_without_a_target(ability) -> None:
     # with a target: the opponent's legs and torso, and my other Creature's legs
     their = (_single(k, "legs"), _single(k, "torso"))
     mine2 = _single(k, "legs", "none", "insektoids")
-    state = position(Player(hand=(head,), creatures=(Creature(0, (legs, torso)), Creature(1, (mine2,))), next_id=2),
-                     Player(creatures=(Creature(0, their),), next_id=1), ())
+    state = position(
+        Player(hand=(head,), creatures=(Creature(0, (legs, torso)), Creature(1, (mine2,))), next_id=2),
+        Player(creatures=(Creature(0, their),), next_id=1),
+        (),
+    )
     state = rules.step(state, Play(head, "head", 0)).state
     targets = set(rules.legal_actions(state))
     assert targets == ({Target(0, 1)} if ability == "devourer" else {Target(1, 0)})
@@ -158,8 +175,9 @@ def test_herald_weeper_and_mocker() -> None:
     mocked = _single(k, "legs", "none", "necronauts")
     drawn = (_single(k, "torso"), _single(k, "torso"))
     shown = (_single(k, "legs"), _single(k, "head"))
-    state = position(Player(hand=(head, mocked), creatures=(Creature(0, (legs, torso)),), next_id=1), Player(),
-                     drawn + shown)
+    state = position(
+        Player(hand=(head, mocked), creatures=(Creature(0, (legs, torso)),), next_id=1), Player(), drawn + shown
+    )
     result = rules.step(state, Play(head, "head", 0))
     # head first: Weeper draws the two top cards; then the torso's Herald reveals the next two
     assert [e.cards for e in result.events if isinstance(e, Drew)] == [drawn]
@@ -187,10 +205,12 @@ def test_a_pure_creature_makes_each_opponent_discard_one_of_its_legion_or_any_tw
     k = Cards()
     legs, torso = _single(k, "legs", "none", "homunculi"), _single(k, "torso", "none", "homunculi")
     head = _single(k, "head", "none", "homunculi")
-    others = (_single(k, "legs", None, "necronauts"), _single(k, "torso", None, "chimeridae"),
-              _single(k, "head", None, "insektoids"))
-    state = position(Player(hand=(head,), creatures=(Creature(0, (legs, torso)),), next_id=1),
-                     Player(hand=others), ())
+    others = (
+        _single(k, "legs", None, "necronauts"),
+        _single(k, "torso", None, "chimeridae"),
+        _single(k, "head", None, "insektoids"),
+    )
+    state = position(Player(hand=(head,), creatures=(Creature(0, (legs, torso)),), next_id=1), Player(hand=others), ())
     state = rules.step(state, Play(head, "head", 0)).state
     assert rules.decider(state) == 1 and set(rules.legal_actions(state)) == {Pick(c) for c in others}
     state = rules.step(state, Pick(others[0])).state
@@ -210,8 +230,11 @@ def test_two_plays_in_one_turn_are_of_one_legion_and_creatures_stop_at_the_goal(
     assert Play(c, "legs", 1) in legal and Play(b, "legs", 1) not in legal
     with pytest.raises(rules.Refused, match="same legion"):
         rules.step(state, Play(b, "legs", 1))
-    full = position(Player(hand=(b,), creatures=tuple(Creature(i, (_single(k, "legs"),)) for i in range(5)),
-                           next_id=5), Player(), ())
+    full = position(
+        Player(hand=(b,), creatures=tuple(Creature(i, (_single(k, "legs"),)) for i in range(5)), next_id=5),
+        Player(),
+        (),
+    )
     assert not [x for x in rules.legal_actions(full) if isinstance(x, Play)]
 
 
@@ -245,8 +268,9 @@ def test_completing_the_goal_wins_at_once() -> None:
 def test_random_games_keep_every_invariant(players) -> None:
     for seed in range(6):
         rng = random.Random(seed)
-        state = rules.new_game(NightmariumConfig(seats=("bot",) * players, levels=("random",) * players,
-                                                 seed=seed)).state
+        state = rules.new_game(
+            NightmariumConfig(seats=("bot",) * players, levels=("random",) * players, seed=seed)
+        ).state
         for _ in range(20000):
             if state.winner is not None:
                 break

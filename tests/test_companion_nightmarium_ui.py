@@ -45,6 +45,7 @@ def test_a_game_against_the_computer_from_the_title(tmp_path, size) -> None:
             await pilot.pause()
             assert "Player 1's turn" in _text(app, "nm-status")
             assert any("Chosen: Draw a card" in m for m in app.seen)
+
     asyncio.run(go())
 
 
@@ -65,8 +66,12 @@ def test_hot_seat_hands_stay_covered_until_enter(tmp_path) -> None:
             assert not screen.has_class("-covered")
             names = _text(app, "nm-hand")
             assert all(card(c).name in names for c in app.game.store.state.players[1].hand)
-            assert not any(card(c).name in names for c in app.game.store.state.players[0].hand
-                           if card(c).name not in {card(x).name for x in app.game.store.state.players[1].hand})
+            assert not any(
+                card(c).name in names
+                for c in app.game.store.state.players[0].hand
+                if card(c).name not in {card(x).name for x in app.game.store.state.players[1].hand}
+            )
+
     asyncio.run(go())
 
 
@@ -82,4 +87,5 @@ def test_a_play_from_the_options_builds_a_creature(tmp_path) -> None:
             state = app.game.store.state
             assert len(state.players[0].creatures) == 1 and state.actions_left == 1
             assert "1:" in _text(app, "nm-players")
+
     asyncio.run(go())

@@ -53,17 +53,32 @@ def position(state, areas: dict, active: int = GREEN, limbo: dict | None = None)
     for a in state.areas:
         spec = areas.get(a.id, {})
         owner, levels = spec.get("fort", (-1, 0))
-        built.append(AreaState(id=a.id, followers=tuple(spec.get("f", (0,) * len(state.players))),
-                               shadows=spec.get("s", 0), fort_owner=owner, fort_levels=levels,
-                               fortress=owner if spec.get("fortress") else -1))
-    state = replace(state, areas=tuple(built), active=active,
-                    shadows=SHADOWS - sum(a.shadows for a in built) - state.devoured_shadows)
+        built.append(
+            AreaState(
+                id=a.id,
+                followers=tuple(spec.get("f", (0,) * len(state.players))),
+                shadows=spec.get("s", 0),
+                fort_owner=owner,
+                fort_levels=levels,
+                fortress=owner if spec.get("fortress") else -1,
+            )
+        )
+    state = replace(
+        state,
+        areas=tuple(built),
+        active=active,
+        shadows=SHADOWS - sum(a.shadows for a in built) - state.devoured_shadows,
+    )
     for pl in state.players:
         lim = (limbo or {}).get(pl.seat, 0)
         on_board = sum(a.followers[pl.seat] for a in built)
         forts = sum(a.fort_levels for a in built if a.fort_owner == pl.seat)
-        state = set_player(state, replace(pl, limbo=lim, supply=FOLLOWERS - on_board - lim - pl.devoured - pl.on_track,
-                                          forts=FORT_LEVELS - forts))
+        state = set_player(
+            state,
+            replace(
+                pl, limbo=lim, supply=FOLLOWERS - on_board - lim - pl.devoured - pl.on_track, forts=FORT_LEVELS - forts
+            ),
+        )
     return state
 
 
@@ -79,8 +94,11 @@ def give(state, seat, *cards):
             d = replace(d, development=d.development + tuple(c for c in kept if c != BASIC_COMBAT))
             kept = (BASIC_COMBAT,) + cards
         state = set_player(state, replace(pl, hand=kept))
-    d = replace(d, development=tuple(c for c in d.development if c not in cards),
-                development_discard=tuple(c for c in d.development_discard if c not in cards))
+    d = replace(
+        d,
+        development=tuple(c for c in d.development if c not in cards),
+        development_discard=tuple(c for c in d.development_discard if c not in cards),
+    )
     return replace(state, decks=d)
 
 
@@ -89,9 +107,11 @@ def plain_unit_limits(state):
     slot = board.pack(state).matrix.rondel.index("fortify")
     for pl in state.players:
         stack = pl.display[slot]
-        display = pl.display[:slot] + (stack[:1],) + pl.display[slot + 1:]
-        state = replace(set_player(state, replace(pl, display=display)),
-                        decks=replace(state.decks, development=state.decks.development + stack[1:]))
+        display = pl.display[:slot] + (stack[:1],) + pl.display[slot + 1 :]
+        state = replace(
+            set_player(state, replace(pl, display=display)),
+            decks=replace(state.decks, development=state.decks.development + stack[1:]),
+        )
     return state
 
 
@@ -129,14 +149,17 @@ def green_vs_blue():
     """CONFLICTS example: green 2 Followers vs blue 1 Follower and a 2-level Fort in ash-nave.
     Around it: green's Fort in weeping-orchard, blue in bell-hollow and choir-of-teeth,
     Shadows in hollow-stair and lantern-fen."""
-    state = position(turn_state(), {
-        "ash-nave": {"f": (2, 1), "fort": (BLUE, 2)},
-        "weeping-orchard": {"f": (0, 0), "fort": (GREEN, 1)},
-        "bell-hollow": {"f": (0, 2)},
-        "choir-of-teeth": {"f": (0, 1)},
-        "hollow-stair": {"s": 1},
-        "lantern-fen": {"s": 1},
-    })
+    state = position(
+        turn_state(),
+        {
+            "ash-nave": {"f": (2, 1), "fort": (BLUE, 2)},
+            "weeping-orchard": {"f": (0, 0), "fort": (GREEN, 1)},
+            "bell-hollow": {"f": (0, 2)},
+            "choir-of-teeth": {"f": (0, 1)},
+            "hollow-stair": {"s": 1},
+            "lantern-fen": {"s": 1},
+        },
+    )
     state = give(give(state, GREEN, STRIKE, GUARD), BLUE, STRIKE2, GUARD2)
     return ok(state)
 
@@ -164,18 +187,27 @@ def test_rulebook_example_green_against_blue():
 def test_rulebook_example_concluded_the_last_green_follower_retreats_to_its_fort():
     """The example's text has green play 1 card per Follower, lose 2 and retreat "their
     remaining Follower": 3 Followers (the picture is lost), 3 cards making 3 damage 1 shield."""
-    state = position(green_vs_blue(), {
-        "ash-nave": {"f": (3, 1), "fort": (BLUE, 2)},
-        "weeping-orchard": {"f": (0, 0), "fort": (GREEN, 1)},
-        "bell-hollow": {"f": (0, 2)},
-        "choir-of-teeth": {"f": (0, 1)},
-        "hollow-stair": {"s": 1},
-        "lantern-fen": {"s": 1},
-    })
+    state = position(
+        green_vs_blue(),
+        {
+            "ash-nave": {"f": (3, 1), "fort": (BLUE, 2)},
+            "weeping-orchard": {"f": (0, 0), "fort": (GREEN, 1)},
+            "bell-hollow": {"f": (0, 2)},
+            "choir-of-teeth": {"f": (0, 1)},
+            "hollow-stair": {"s": 1},
+            "lantern-fen": {"s": 1},
+        },
+    )
     state = resolve_conflicts(give(state, GREEN, JAB, JAB2, GUARD))
-    state = play(state, A.StartConflict(area="ash-nave", sides=(GREEN, BLUE)),
-                 A.PlayCombatCard(card=JAB), A.PlayCombatCard(card=JAB2), A.PlayCombatCard(card=GUARD),
-                 A.PlayCombatCard(card=STRIKE2), A.PlayCombatCard(card=GUARD2))
+    state = play(
+        state,
+        A.StartConflict(area="ash-nave", sides=(GREEN, BLUE)),
+        A.PlayCombatCard(card=JAB),
+        A.PlayCombatCard(card=JAB2),
+        A.PlayCombatCard(card=GUARD),
+        A.PlayCombatCard(card=STRIKE2),
+        A.PlayCombatCard(card=GUARD2),
+    )
     a = area(state, "ash-nave")
     assert a.fort_levels == 1 and a.followers == (1, 0) and state.players[GREEN].limbo == 2
     assert area(state, "ash-nave").followers == (1, 0)
@@ -195,9 +227,11 @@ def test_rulebook_example_concluded_the_last_green_follower_retreats_to_its_fort
 
 def blue_vs_two_shadows():
     """The second example: blue 4 Followers (an Upgrade's limit) against 2 Shadows."""
-    state = position(plain_unit_limits(turn_state()), {"choir-of-teeth": {"f": (0, 4), "s": 2},
-                                                       "salt-spire": {"f": (0, 1)}, "mirror-dunes": {"f": (1, 1)}},
-                     active=BLUE)
+    state = position(
+        plain_unit_limits(turn_state()),
+        {"choir-of-teeth": {"f": (0, 4), "s": 2}, "salt-spire": {"f": (0, 1)}, "mirror-dunes": {"f": (1, 1)}},
+        active=BLUE,
+    )
     state = give(state, BLUE, STRIKE, GUARD, GUARD2, SHIELD)
     return ok(conflict_on_top(state, FOG))
 
@@ -236,14 +270,21 @@ def test_rulebook_example_blue_against_two_shadows_and_victory():
 
 def test_any_area_with_two_sides_and_any_pair_of_them_even_without_the_resolver():
     state = turn_state(players=3, colours=())
-    state = position(state, {"whorl-market": {"f": (0, 1, 1), "s": 1},
-                             "rust-keep": {"f": (1, 0, 0), "fort": (0, 1)},
-                             "glass-orchard": {"f": (0, 0, 0), "fort": (2, 1), "s": 2}})
+    state = position(
+        state,
+        {
+            "whorl-market": {"f": (0, 1, 1), "s": 1},
+            "rust-keep": {"f": (1, 0, 0), "fort": (0, 1)},
+            "glass-orchard": {"f": (0, 0, 0), "fort": (2, 1), "s": 2},
+        },
+    )
     state = resolve_conflicts(state, seat=0)
     assert state.decision.seat == 0
     assert set(legal_actions(state)) == {
-        A.StartConflict(area="whorl-market", sides=(1, 2)), A.StartConflict(area="whorl-market", sides=(1, SH)),
-        A.StartConflict(area="whorl-market", sides=(2, SH)), A.StartConflict(area="glass-orchard", sides=(2, SH)),
+        A.StartConflict(area="whorl-market", sides=(1, 2)),
+        A.StartConflict(area="whorl-market", sides=(1, SH)),
+        A.StartConflict(area="whorl-market", sides=(2, SH)),
+        A.StartConflict(area="glass-orchard", sides=(2, SH)),
     }
     with pytest.raises(IllegalAction, match="CONFLICTS 1"):
         apply(state, A.StartConflict(area="whorl-market", sides=(0, 1)))  # seat 0 has nothing there
@@ -272,13 +313,19 @@ def test_no_conflict_possible_ends_the_step_at_once():
 
 
 def test_resolve_two_conflicts_stops_early_when_none_is_left():
-    state = position(turn_state(), {"bell-hollow": {"f": (2, 1)}, "salt-spire": {"f": (1, 0), "s": 1},
-                                    "ember-reach": {"f": (0, 0)}})
+    state = position(
+        turn_state(), {"bell-hollow": {"f": (2, 1)}, "salt-spire": {"f": (1, 0), "s": 1}, "ember-reach": {"f": (0, 0)}}
+    )
     state = give(give(state, GREEN, STRIKE, STRIKE2), BLUE, SHIELD)
     state = resolve_conflicts(state, count=2)
     assert len(legal_actions(state)) == 2
-    state = play(state, A.StartConflict(area="bell-hollow", sides=(GREEN, BLUE)),
-                 A.PlayCombatCard(card=SHIELD), A.PlayCombatCard(card=BASIC_COMBAT), A.Done())
+    state = play(
+        state,
+        A.StartConflict(area="bell-hollow", sides=(GREEN, BLUE)),
+        A.PlayCombatCard(card=SHIELD),
+        A.PlayCombatCard(card=BASIC_COMBAT),
+        A.Done(),
+    )
     # green controls: blue plays first. Green's Attack is cancelled; green wins on units 2-1.
     assert state.decision.kind == "retreat" and state.decision.seat == BLUE
     state = apply(state, legal_actions(state)[0])
@@ -298,8 +345,13 @@ def test_resolve_two_conflicts_stops_early_when_none_is_left():
 def test_resolve_two_conflicts_stops_when_the_first_leaves_none():
     state = position(turn_state(), {"bell-hollow": {"f": (2, 1)}})
     state = resolve_conflicts(state, count=2)
-    state = play(state, A.StartConflict(area="bell-hollow", sides=(GREEN, BLUE)),
-                 A.PlayCombatCard(card=BASIC_COMBAT), A.PlayCombatCard(card=BASIC_COMBAT), A.Done())
+    state = play(
+        state,
+        A.StartConflict(area="bell-hollow", sides=(GREEN, BLUE)),
+        A.PlayCombatCard(card=BASIC_COMBAT),
+        A.PlayCombatCard(card=BASIC_COMBAT),
+        A.Done(),
+    )
     assert state.decision.kind == "retreat" and state.decision.seat == BLUE
     state = apply(state, legal_actions(state)[0])
     assert not isinstance(state.work, ConflictWork)
@@ -322,8 +374,11 @@ def test_between_players_the_controller_plays_second():
 
 
 def test_with_no_controller_the_active_player_chooses_who_plays_first():
-    state = position(turn_state(players=3, colours=()), {"whorl-market": {"f": (0, 1, 1), "fort": (0, 1)},
-                                                         "rust-keep": {"f": (0, 2, 2)}}, active=0)
+    state = position(
+        turn_state(players=3, colours=()),
+        {"whorl-market": {"f": (0, 1, 1), "fort": (0, 1)}, "rust-keep": {"f": (0, 2, 2)}},
+        active=0,
+    )
     state = resolve_conflicts(state, seat=0)
     # seat 0 controls whorl-market but is not in the conflict: nobody in it controls
     state = apply(state, A.StartConflict(area="whorl-market", sides=(1, 2)))
@@ -404,8 +459,13 @@ def test_damage_beyond_units_falls_on_fort_levels_and_excess_is_ignored():
     state = position(turn_state(), {"bell-hollow": {"f": (3, 0), "fort": (BLUE, 2)}})
     state = give(give(state, GREEN, STRIKE, STRIKE2, GUARD), BLUE, SHIELD)
     state = apply(resolve_conflicts(state), A.StartConflict(area="bell-hollow", sides=(GREEN, BLUE)))
-    state = play(state, A.PlayCombatCard(card=STRIKE), A.PlayCombatCard(card=STRIKE2), A.PlayCombatCard(card=GUARD),
-                 A.PlayCombatCard(card=SHIELD))
+    state = play(
+        state,
+        A.PlayCombatCard(card=STRIKE),
+        A.PlayCombatCard(card=STRIKE2),
+        A.PlayCombatCard(card=GUARD),
+        A.PlayCombatCard(card=SHIELD),
+    )
     # 5 Attacks - 1 Defence = 4 damage on a side with no units and 2 Fort levels
     a = area(state, "bell-hollow")
     assert a.fort_levels == 0 and a.fort_owner == -1 and state.players[BLUE].forts == FORT_LEVELS
@@ -414,8 +474,9 @@ def test_damage_beyond_units_falls_on_fort_levels_and_excess_is_ignored():
 
 
 def test_the_fortress_owner_wins_in_its_fortress_and_keeps_its_last_level():
-    state = position(turn_state(), {"bell-hollow": {"f": (3, 0), "fort": (BLUE, 1), "fortress": True},
-                                    "salt-spire": {"f": (0, 0)}})
+    state = position(
+        turn_state(), {"bell-hollow": {"f": (3, 0), "fort": (BLUE, 1), "fortress": True}, "salt-spire": {"f": (0, 0)}}
+    )
     state = give(give(state, GREEN, STRIKE, STRIKE2, GUARD), BLUE, SHIELD)
     state = apply(resolve_conflicts(state), A.StartConflict(area="bell-hollow", sides=(GREEN, BLUE)))
     state = play(state, A.PlayCombatCard(card=STRIKE), A.PlayCombatCard(card=STRIKE2), A.PlayCombatCard(card=GUARD))
@@ -451,16 +512,24 @@ def test_the_active_player_breaks_an_unbreakable_tie():
 def test_retreat_to_controlled_present_or_empty_areas_within_the_unit_limit():
     # bell-hollow neighbours: ash-nave (green Fort, no green unit), choir-of-teeth (empty),
     # salt-spire (blue has 1 Follower, Shadows control), weeping-orchard (3 green: full)
-    state = position(plain_unit_limits(turn_state()), {"bell-hollow": {"f": (3, 2), "fort": (BLUE, 1)},
-                                    "ash-nave": {"fort": (GREEN, 1)},
-                                    "salt-spire": {"f": (1, 1), "s": 2},
-                                    "weeping-orchard": {"f": (3, 0)}})
+    state = position(
+        plain_unit_limits(turn_state()),
+        {
+            "bell-hollow": {"f": (3, 2), "fort": (BLUE, 1)},
+            "ash-nave": {"fort": (GREEN, 1)},
+            "salt-spire": {"f": (1, 1), "s": 2},
+            "weeping-orchard": {"f": (3, 0)},
+        },
+    )
     state = give(give(state, GREEN, STRIKE), BLUE, SHIELD)
     state = apply(resolve_conflicts(state), A.StartConflict(area="bell-hollow", sides=(GREEN, BLUE)))
     state = play(state, A.PlayCombatCard(card=STRIKE), A.Done(), A.PlayCombatCard(card=SHIELD), A.Done())
     assert state.decision.kind == "retreat" and state.decision.seat == GREEN
-    assert set(legal_actions(state)) == {A.RetreatTo(area="ash-nave"), A.RetreatTo(area="choir-of-teeth"),
-                                         A.RetreatTo(area="salt-spire")}
+    assert set(legal_actions(state)) == {
+        A.RetreatTo(area="ash-nave"),
+        A.RetreatTo(area="choir-of-teeth"),
+        A.RetreatTo(area="salt-spire"),
+    }
     with pytest.raises(IllegalAction, match="Unit Limit"):
         apply(state, A.RetreatTo(area="weeping-orchard"))
     state = play(state, A.RetreatTo(area="choir-of-teeth"), A.RetreatTo(area="ash-nave"))
@@ -473,9 +542,16 @@ def test_retreat_to_controlled_present_or_empty_areas_within_the_unit_limit():
 
 def test_units_that_cannot_retreat_are_eliminated_to_limbo():
     # weeping-orchard's neighbours are all held by blue or the Shadows
-    state = position(turn_state(), {"weeping-orchard": {"f": (2, 1), "fort": (BLUE, 1)},
-                                    "ash-nave": {"f": (0, 1)}, "bell-hollow": {"s": 1}, "lantern-fen": {"f": (0, 2)}},
-                     limbo={GREEN: 1})
+    state = position(
+        turn_state(),
+        {
+            "weeping-orchard": {"f": (2, 1), "fort": (BLUE, 1)},
+            "ash-nave": {"f": (0, 1)},
+            "bell-hollow": {"s": 1},
+            "lantern-fen": {"f": (0, 2)},
+        },
+        limbo={GREEN: 1},
+    )
     state = give(give(state, GREEN, SHIELD), BLUE, SHIELD2)
     state = apply(resolve_conflicts(state), A.StartConflict(area="weeping-orchard", sides=(GREEN, BLUE)))
     state = play(state, A.PlayCombatCard(card=SHIELD), A.Done(), A.PlayCombatCard(card=SHIELD2), A.Done())
@@ -486,9 +562,17 @@ def test_units_that_cannot_retreat_are_eliminated_to_limbo():
 
 
 def test_losing_shadows_retreat_where_the_active_player_chooses():
-    state = position(turn_state(), {"bell-hollow": {"f": (0, 3), "s": 2},
-                                    "salt-spire": {"s": 3}, "ash-nave": {"f": (1, 0)}, "choir-of-teeth": {"s": 1},
-                                    "weeping-orchard": {"f": (1, 0)}}, active=GREEN)
+    state = position(
+        turn_state(),
+        {
+            "bell-hollow": {"f": (0, 3), "s": 2},
+            "salt-spire": {"s": 3},
+            "ash-nave": {"f": (1, 0)},
+            "choir-of-teeth": {"s": 1},
+            "weeping-orchard": {"f": (1, 0)},
+        },
+        active=GREEN,
+    )
     state = conflict_on_top(give(state, BLUE, SHIELD), "c1-weeping-wall")
     state = apply(resolve_conflicts(state, seat=BLUE), A.StartConflict(area="bell-hollow", sides=(BLUE, SH)))
     state = play(state, A.PlayCombatCard(card=SHIELD), A.Done())
@@ -507,8 +591,12 @@ def test_losing_shadows_retreat_where_the_active_player_chooses():
 
 
 def test_victory_may_be_swapped_for_a_development_card_and_the_conflict_card_goes_to_the_bottom():
-    state = play(resolve_conflicts(blue_vs_two_shadows(), seat=BLUE),
-                 A.StartConflict(area="choir-of-teeth", sides=(BLUE, SH)), A.PlayCombatCard(card=STRIKE), A.Done())
+    state = play(
+        resolve_conflicts(blue_vs_two_shadows(), seat=BLUE),
+        A.StartConflict(area="choir-of-teeth", sides=(BLUE, SH)),
+        A.PlayCombatCard(card=STRIKE),
+        A.Done(),
+    )
     top = state.decks.development[0]
     state = apply(state, A.TakeVictory(take=False))
     assert top in state.players[BLUE].hand
@@ -539,8 +627,9 @@ def test_played_development_cards_are_discarded_and_basic_combat_returns_to_hand
     state = give(give(state, GREEN, STRIKE), BLUE, SHIELD)
     state = apply(resolve_conflicts(state), A.StartConflict(area="bell-hollow", sides=(GREEN, BLUE)))
     # green controls: blue plays first (1 card for 1 Follower), then green 2 cards
-    state = play(state, A.PlayCombatCard(card=BASIC_COMBAT), A.PlayCombatCard(card=STRIKE),
-                 A.PlayCombatCard(card=BASIC_COMBAT))
+    state = play(
+        state, A.PlayCombatCard(card=BASIC_COMBAT), A.PlayCombatCard(card=STRIKE), A.PlayCombatCard(card=BASIC_COMBAT)
+    )
     assert area(state, "bell-hollow").followers == (2, 0)  # 3 Attacks - 1 Defence on 1 Follower
     assert not isinstance(state.work, ConflictWork)
     assert state.decks.development_discard[-1] == STRIKE
@@ -550,9 +639,13 @@ def test_played_development_cards_are_discarded_and_basic_combat_returns_to_hand
 
 
 def test_a_victory_resolves_before_the_next_conflict():
-    state = play(resolve_conflicts(blue_vs_two_shadows(), seat=BLUE, count=2),
-                 A.StartConflict(area="choir-of-teeth", sides=(BLUE, SH)), A.PlayCombatCard(card=STRIKE), A.Done(),
-                 A.TakeVictory(take=True))
+    state = play(
+        resolve_conflicts(blue_vs_two_shadows(), seat=BLUE, count=2),
+        A.StartConflict(area="choir-of-teeth", sides=(BLUE, SH)),
+        A.PlayCombatCard(card=STRIKE),
+        A.Done(),
+        A.TakeVictory(take=True),
+    )
     assert state.decision.kind == "produce"
     state = apply(state, A.ProduceIn(area="salt-spire"))
     assert state.decision.kind == "start_conflict" and state.decision.seat == BLUE
@@ -568,9 +661,14 @@ def test_the_maneuver_action_resolves_the_example_from_its_scenario():
     state = load_scenario(BUNDLED / "conflict-example-2p.toml")
     state = play(state, A.ChooseDay(action="maneuver"), A.Done())  # keep the MP
     assert legal_actions(state) == (A.StartConflict(area="ash-nave", sides=(GREEN, BLUE)),)
-    state = play(state, A.StartConflict(area="ash-nave", sides=(GREEN, BLUE)),
-                 A.PlayCombatCard(card=STRIKE), A.PlayCombatCard(card=GUARD),
-                 A.PlayCombatCard(card=STRIKE2), A.PlayCombatCard(card=GUARD2))
+    state = play(
+        state,
+        A.StartConflict(area="ash-nave", sides=(GREEN, BLUE)),
+        A.PlayCombatCard(card=STRIKE),
+        A.PlayCombatCard(card=GUARD),
+        A.PlayCombatCard(card=STRIKE2),
+        A.PlayCombatCard(card=GUARD2),
+    )
     a = area(state, "ash-nave")
     assert a.followers == (0, 0) and (a.fort_owner, a.fort_levels) == (BLUE, 1)
     assert state.players[BLUE].conflicts_won == 1 and state.phase == "turn"
@@ -581,9 +679,14 @@ def test_the_maneuver_action_resolves_the_example_from_its_scenario():
 def test_played_cards_are_put_away_only_after_the_victory_effect():
     """CONFLICTS 11 then 12: the Victory effect is resolved, then the played cards are discarded and
     the Basic Combat card returns (a Victory drawing from an empty deck can't reshuffle them)."""
-    state = play(resolve_conflicts(blue_vs_two_shadows(), seat=BLUE),
-                 A.StartConflict(area="choir-of-teeth", sides=(BLUE, SH)), A.PlayCombatCard(card=STRIKE),
-                 A.PlayCombatCard(card=BASIC_COMBAT), A.Done(), A.TakeVictory(take=True))
+    state = play(
+        resolve_conflicts(blue_vs_two_shadows(), seat=BLUE),
+        A.StartConflict(area="choir-of-teeth", sides=(BLUE, SH)),
+        A.PlayCombatCard(card=STRIKE),
+        A.PlayCombatCard(card=BASIC_COMBAT),
+        A.Done(),
+        A.TakeVictory(take=True),
+    )
     assert state.decision.kind == "produce"  # the Victory effect, before step 12
     assert STRIKE not in state.decks.development_discard and BASIC_COMBAT not in state.players[BLUE].hand
     ok(state)
@@ -599,12 +702,17 @@ def _two_conflicts_in_bell_hollow(state):
 
 
 def test_two_conflicts_in_one_area_stay_in_that_area():
-    """"Resolve 2 conflicts in that area": the second is in the same area too (ember-reach also
+    """ "Resolve 2 conflicts in that area": the second is in the same area too (ember-reach also
     holds a conflict)."""
     state = position(turn_state(), {"bell-hollow": {"f": (2, 1), "s": 1}, "ember-reach": {"f": (1, 1)}})
     state = _two_conflicts_in_bell_hollow(give(give(state, GREEN, STRIKE), BLUE, SHIELD))
-    state = play(state, A.StartConflict(area="bell-hollow", sides=(GREEN, BLUE)), A.PlayCombatCard(card=BASIC_COMBAT),
-                 A.PlayCombatCard(card=STRIKE), A.PlayCombatCard(card=BASIC_COMBAT))
+    state = play(
+        state,
+        A.StartConflict(area="bell-hollow", sides=(GREEN, BLUE)),
+        A.PlayCombatCard(card=BASIC_COMBAT),
+        A.PlayCombatCard(card=STRIKE),
+        A.PlayCombatCard(card=BASIC_COMBAT),
+    )
     assert area(state, "bell-hollow").followers == (2, 0)
     assert but_limbo(legal_actions(state)) == (A.StartConflict(area="bell-hollow", sides=(GREEN, SH)),)
     ok(state)
@@ -613,8 +721,13 @@ def test_two_conflicts_in_one_area_stay_in_that_area():
 def test_two_conflicts_in_one_area_stay_in_that_area_after_a_victory():
     state = position(turn_state(), {"bell-hollow": {"f": (2, 1), "s": 1}, "ember-reach": {"f": (1, 1)}})
     state = conflict_on_top(give(state, GREEN, STRIKE), FOG)
-    state = play(_two_conflicts_in_bell_hollow(state), A.StartConflict(area="bell-hollow", sides=(GREEN, SH)),
-                 A.PlayCombatCard(card=STRIKE), A.Done(), A.TakeVictory(take=True))
+    state = play(
+        _two_conflicts_in_bell_hollow(state),
+        A.StartConflict(area="bell-hollow", sides=(GREEN, SH)),
+        A.PlayCombatCard(card=STRIKE),
+        A.Done(),
+        A.TakeVictory(take=True),
+    )
     while state.decision.kind == "produce":  # the Victory: produce 1 where green controls
         state = apply(state, but_limbo(legal_actions(state))[0])
     assert but_limbo(legal_actions(state)) == (A.StartConflict(area="bell-hollow", sides=(GREEN, BLUE)),)

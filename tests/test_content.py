@@ -334,17 +334,48 @@ def test_reward_tiles_follow_the_rulebook(pack: Pack) -> None:
 
 # Every step kind the Stage 2 cards use (the engine must resolve them all) ...
 STAGE2_STEPS = {
-    "produce", "move", "convert", "shaper_move", "add_fort_levels", "climb", "draw", "play_upgrades", "play_ploys",
-    "resolve_conflicts", "add_shadows", "remove_followers", "recover_limbo", "command_nightmare", "devour",
-    "perform_conform", "choose",
+    "produce",
+    "move",
+    "convert",
+    "shaper_move",
+    "add_fort_levels",
+    "climb",
+    "draw",
+    "play_upgrades",
+    "play_ploys",
+    "resolve_conflicts",
+    "add_shadows",
+    "remove_followers",
+    "recover_limbo",
+    "command_nightmare",
+    "devour",
+    "perform_conform",
+    "choose",
 }
 # ... and the Nightmares' commands.
-NIGHTMARE_STEPS = {"nightmare_move", "nightmare_return", "devour", "climb", "add_shadows", "resolve_conflicts",
-                   "draw", "play_upgrades", "play_ploys"}
+NIGHTMARE_STEPS = {
+    "nightmare_move",
+    "nightmare_return",
+    "devour",
+    "climb",
+    "add_shadows",
+    "resolve_conflicts",
+    "draw",
+    "play_upgrades",
+    "play_ploys",
+}
 # Devoured Units numbers for 1-2 / 3 / 4 players, as designed (docs/content.md).
 # 1-2 players lowered in the tuning's step 3 (docs/balance.md); from 3 players they grow by 1 a step
-THRESHOLDS = {1: (3, 7, 8), 2: (3, 5, 6), 3: (4, 10, 11), 4: (6, 16, 18), 5: (5, 12, 13),
-              6: (4, 11, 12), 7: (3, 6, 7), 8: (None, None, None)}
+THRESHOLDS = {
+    1: (3, 7, 8),
+    2: (3, 5, 6),
+    3: (4, 10, 11),
+    4: (6, 16, 18),
+    5: (5, 12, 13),
+    6: (4, 11, 12),
+    7: (3, 6, 7),
+    8: (None, None, None),
+}
 
 
 def _flat(steps) -> list:
@@ -475,12 +506,14 @@ def test_stage2_dreams(pack: Pack) -> None:
     assert left == 4 and len(icons) == 14
     assert {d.suit for d in icons} == {x.id for x in pack.cards.suits}  # every suit in the Variable Length Game
     for d in icons:  # Nightmares only come once the Cathedral is complete
-        assert not any(isinstance(n, s.DevouredAtLeast) or getattr(n, "where", "") == "nightmare"
-                       for n in d.needs), d.id
+        assert not any(isinstance(n, s.DevouredAtLeast) or getattr(n, "where", "") == "nightmare" for n in d.needs), (
+            d.id
+        )
 
 
 def test_stage2_conflicts_are_stronger(pack: Pack) -> None:
     one, two = _stage(pack.cards.conflicts, 1), _stage(pack.cards.conflicts, 2)
+
     def power(cards, i):
         return sum(k.lines[i].combat.attack + k.lines[i].combat.defense for k in cards) / len(cards)
 
@@ -503,11 +536,20 @@ def test_each_nightmare_moves_and_acts_differently(pack: Pack) -> None:
     moves = []
     for n in pack.cards.nightmares:
         mv = n.command.steps[0]
-        moves.append((mv.steps, mv.toward, mv.anywhere, bool(mv.on_enter),
-                      any(isinstance(x, s.NightmareReturn) for x in n.command.steps)))
+        moves.append(
+            (
+                mv.steps,
+                mv.toward,
+                mv.anywhere,
+                bool(mv.on_enter),
+                any(isinstance(x, s.NightmareReturn) for x in n.command.steps),
+            )
+        )
     assert len(set(moves)) == 8
-    acts = [frozenset(_tags(n.command.steps) - {"nightmare_move"}) | {f"devours {_devours(n.command)}"}
-            for n in pack.cards.nightmares]
+    acts = [
+        frozenset(_tags(n.command.steps) - {"nightmare_move"}) | {f"devours {_devours(n.command)}"}
+        for n in pack.cards.nightmares
+    ]
     assert len(set(acts)) == 8
 
 
@@ -584,7 +626,12 @@ def test_king_action_cards_have_rows_for_power_1_3_5(pack: Pack) -> None:
             assert len(r.params) == len(s.KING_PARAMS[k.action]) and min(r.params) >= 0
             assert r.text[0].isupper() and r.text.endswith(".")
     assert {a: len(f) for a, f in s.KING_PARAMS.items()} == {
-        "ritual": 3, "summon": 3, "fortify": 12, "maneuver": 1, "develop": 3}
+        "ritual": 3,
+        "summon": 3,
+        "fortify": 12,
+        "maneuver": 1,
+        "develop": 3,
+    }
 
 
 def test_king_ritual_follows_the_solo_rules(pack: Pack) -> None:
@@ -611,7 +658,7 @@ def test_king_fortify_is_stronger_with_power(pack: Pack) -> None:
     more Followers than Fort levels it builds."""
     rows = [r.params for r in _king(pack, "fortify").rows]
     for die in range(3):
-        per_power = [p[4 * die:4 * die + 4] for p in rows]
+        per_power = [p[4 * die : 4 * die + 4] for p in rows]
         gains = [sum(x[1:]) for x in per_power]
         assert gains == sorted(gains) and gains[0] < gains[-1], (die, gains)
         assert all(x[1] >= 1 and x[0] <= x[1] for x in per_power)
@@ -740,8 +787,11 @@ def test_wrong_type_in_a_card_field(broken) -> None:
 
 
 def test_unknown_symbol(broken) -> None:
-    folder = broken("board.toml", 'cell = "c", name = "Salt Spire",      symbol = "key"',
-                    'cell = "c", name = "Salt Spire",      symbol = "wing"')
+    folder = broken(
+        "board.toml",
+        'cell = "c", name = "Salt Spire",      symbol = "key"',
+        'cell = "c", name = "Salt Spire",      symbol = "wing"',
+    )
     err = _error(folder)
     assert err.file == "board.toml"
     msg = str(err)
@@ -801,18 +851,37 @@ def test_wrong_card_count(broken, table: str, card_id: str, problem: str) -> Non
     [
         ("devoured = [6, 16, 18]\n", "", "nightmares", "at most one Nightmare has no Devoured Units number"),
         ("devoured = [3, 5, 6]", "devoured = [3, 5, 4]", "nightmares[2].devoured", "growing with the players"),
-        ('{ do = "nightmare_move", steps = 1, toward = "most_units" },\n', "", "nightmares[2].command",
-         "starts by moving the Nightmare"),
-        ('[development.effect]\ntext = "Command a Nightmare."\nsteps = [\n  { do = "command_nightmare", count = 1 },',
-         '[development.effect]\ntext = "Command a Nightmare."\nsteps = [\n  { do = "nightmare_return" },',
-         "development[d2-call-the-nightmare]", "only a Nightmare's command moves or returns"),
-        ('    { do = "draw", count = 1 },\n  ] },', '    { do = "command_nightmare" },\n  ] },',
-         "nightmares[6]", "on_enter can't move, return or command a Nightmare"),
-        ('id = "dr2-fed-to-the-dark"', 'id = "dr2-fed-to-the-dark"\ncathedral = true',
-         "dreams[dr2-fed-to-the-dark].cathedral", "can't need them"),
-        ('action = "develop"\ncombat = { attack = 0, defense = 1 }\nvp = 1',
-         'action = "develop"\ncombat = { attack = 0, defense = 1 }\nvp = 0',
-         "development[d2-atlas-of-nightmares].vp", "Stage 2 Upgrades score Victory Points"),
+        (
+            '{ do = "nightmare_move", steps = 1, toward = "most_units" },\n',
+            "",
+            "nightmares[2].command",
+            "starts by moving the Nightmare",
+        ),
+        (
+            '[development.effect]\ntext = "Command a Nightmare."\n'
+            'steps = [\n  { do = "command_nightmare", count = 1 },',
+            '[development.effect]\ntext = "Command a Nightmare."\nsteps = [\n  { do = "nightmare_return" },',
+            "development[d2-call-the-nightmare]",
+            "only a Nightmare's command moves or returns",
+        ),
+        (
+            '    { do = "draw", count = 1 },\n  ] },',
+            '    { do = "command_nightmare" },\n  ] },',
+            "nightmares[6]",
+            "on_enter can't move, return or command a Nightmare",
+        ),
+        (
+            'id = "dr2-fed-to-the-dark"',
+            'id = "dr2-fed-to-the-dark"\ncathedral = true',
+            "dreams[dr2-fed-to-the-dark].cathedral",
+            "can't need them",
+        ),
+        (
+            'action = "develop"\ncombat = { attack = 0, defense = 1 }\nvp = 1',
+            'action = "develop"\ncombat = { attack = 0, defense = 1 }\nvp = 0',
+            "development[d2-atlas-of-nightmares].vp",
+            "Stage 2 Upgrades score Victory Points",
+        ),
     ],
 )
 def test_broken_stage2_content(broken, old: str, new: str, entry: str, problem: str) -> None:
@@ -828,28 +897,57 @@ def test_broken_stage2_content(broken, old: str, new: str, entry: str, problem: 
         ("params = [2, 1, 4]", "params = [2, 1, 6]", "king_actions[ritual].rows", "Horror Die value"),
         ("params = [7], text", "params = [6], text", "king_actions[maneuver].rows", "movement_points (3, 5, 7)"),
         ("params = [1, 1, 1], text", "params = [1, 1, 2], text", "king_actions[summon].rows[5].params", "0 or 1"),
-        ('{ power = 5, params = [4, 1, 1]', '{ power = 3, params = [4, 1, 1]', "king_actions[develop].rows",
-         "Power 1, 3 and 5"),
+        (
+            "{ power = 5, params = [4, 1, 1]",
+            "{ power = 3, params = [4, 1, 1]",
+            "king_actions[develop].rows",
+            "Power 1, 3 and 5",
+        ),
         ('kind = "advanced"', 'kind = "basic"', "king_combat", "1 Advanced Combat"),
-        ('kind = "advanced"\ncombat = { attack = 1, defense = 1 }\nreturns = true',
-         'kind = "advanced"\ncombat = { attack = 1, defense = 1 }\nreturns = false',
-         "king_combat[king-shield].returns", "return to its hand"),
+        (
+            'kind = "advanced"\ncombat = { attack = 1, defense = 1 }\nreturns = true',
+            'kind = "advanced"\ncombat = { attack = 1, defense = 1 }\nreturns = false',
+            "king_combat[king-shield].returns",
+            "return to its hand",
+        ),
         ("number = 8\ntimes = 2", "number = 9\ntimes = 2", "king_nightmares", "numbered 1 to 8"),
         ("number = 2\ntimes = 1", "number = 2\ntimes = 0", "king_nightmares[2].times", "at least 1"),
-        ('units in its area."\nsteps = [\n  { do = "devour", count = 3, where = "nightmare"',
-         'units in its area."\nsteps = [\n  { do = "devour", count = 3, where = "any"', "king_nightmares[2]",
-         "current area"),
-        ('units in its area."\nsteps = [\n  { do = "devour", count = 3, where = "nightmare", whose = "any" }',
-         'units in its area."\nsteps = [\n  { do = "play_ploys" }', "king_nightmares[2]", "uses only devour"),
-        ('text = "The King climbs 1 step."\nsteps = [\n  { do = "climb", free = 1 },',
-         'text = "The King climbs 1 step."\nsteps = [\n  { do = "climb", paid = true, steps = 1 },',
-         "king_nightmares[1]", "free steps"),
-        ("number = 8\ntimes = 2\nanywhere = true", "number = 8\ntimes = 2\nanywhere = false",
-         "king_nightmares[8]", "a failure effect"),
-        ('"weeping-orchard", "bell-hollow"', '"weeping-orchard", "weeping-orchard"', "area_selection",
-         "one card per area of the small side"),
-        ('"drowned-gate", "bone-cloister", "ember-reach",', '"drowned-gate", "bone-cloister",',
-         "area_selection", "one card per area"),
+        (
+            'units in its area."\nsteps = [\n  { do = "devour", count = 3, where = "nightmare"',
+            'units in its area."\nsteps = [\n  { do = "devour", count = 3, where = "any"',
+            "king_nightmares[2]",
+            "current area",
+        ),
+        (
+            'units in its area."\nsteps = [\n  { do = "devour", count = 3, where = "nightmare", whose = "any" }',
+            'units in its area."\nsteps = [\n  { do = "play_ploys" }',
+            "king_nightmares[2]",
+            "uses only devour",
+        ),
+        (
+            'text = "The King climbs 1 step."\nsteps = [\n  { do = "climb", free = 1 },',
+            'text = "The King climbs 1 step."\nsteps = [\n  { do = "climb", paid = true, steps = 1 },',
+            "king_nightmares[1]",
+            "free steps",
+        ),
+        (
+            "number = 8\ntimes = 2\nanywhere = true",
+            "number = 8\ntimes = 2\nanywhere = false",
+            "king_nightmares[8]",
+            "a failure effect",
+        ),
+        (
+            '"weeping-orchard", "bell-hollow"',
+            '"weeping-orchard", "weeping-orchard"',
+            "area_selection",
+            "one card per area of the small side",
+        ),
+        (
+            '"drowned-gate", "bone-cloister", "ember-reach",',
+            '"drowned-gate", "bone-cloister",',
+            "area_selection",
+            "one card per area",
+        ),
     ],
 )
 def test_broken_king_content(broken, old: str, new: str, entry: str, problem: str) -> None:
@@ -858,7 +956,7 @@ def test_broken_king_content(broken, old: str, new: str, entry: str, problem: st
 
 
 def test_broken_copy_does_not_replace_the_shared_pack(broken, pack: Pack) -> None:
-    folder = broken("pack.toml", 'version = 1', 'version = "one"')
+    folder = broken("pack.toml", "version = 1", 'version = "one"')
     _error(folder)
     assert get_pack("base") is pack
     assert load_pack(BASE).digest == pack.digest
@@ -868,14 +966,16 @@ def test_broken_copy_does_not_replace_the_shared_pack(broken, pack: Pack) -> Non
 # Files that are no TOML a pack could hold: one ContentError naming the file, never a hang
 
 
-
-
-@pytest.mark.parametrize("text, problem", [
-    (b"x = " + b"[" * 100_000 + b"\n", "the file is nested more than"),
-    (b"x = " + b"[" * 3_000 + b"]" * 3_000 + b"\n", "the file is nested more than"),
-    (b"x = " + b"{a = " * 3_000 + b"1" + b"}" * 3_000 + b"\n", "the file is nested more than"),
-    (b'id = "base"\nname = "\xff"\n', "not UTF-8 text (byte 20)"),
-], ids=["deep-open", "deep-closed", "deep-tables", "not-utf8"])
+@pytest.mark.parametrize(
+    "text, problem",
+    [
+        (b"x = " + b"[" * 100_000 + b"\n", "the file is nested more than"),
+        (b"x = " + b"[" * 3_000 + b"]" * 3_000 + b"\n", "the file is nested more than"),
+        (b"x = " + b"{a = " * 3_000 + b"1" + b"}" * 3_000 + b"\n", "the file is nested more than"),
+        (b'id = "base"\nname = "\xff"\n', "not UTF-8 text (byte 20)"),
+    ],
+    ids=["deep-open", "deep-closed", "deep-tables", "not-utf8"],
+)
 def test_deep_nesting_and_bad_bytes_are_one_content_error(broken, text: bytes, problem: str) -> None:
     folder = broken.folder
     (folder / "pack.toml").write_bytes(text)
@@ -903,6 +1003,7 @@ def test_special_files_in_a_pack_are_refused_without_reading_them(broken, kind: 
             f.truncate(loader.MAX_BYTES + 1)
     err = in_time(lambda: _error(broken.folder))
     assert (err.file, err.entry) == ("cards.toml", "(file)")
-    assert err.problem == {"folder": "is a folder, not a file",
-                           "huge": f"is {loader.MAX_BYTES + 1} bytes, far too large"}.get(
-        kind, "is not a regular file (a device, a pipe or a socket)")
+    assert err.problem == {
+        "folder": "is a folder, not a file",
+        "huge": f"is {loader.MAX_BYTES + 1} bytes, far too large",
+    }.get(kind, "is not a regular file (a device, a pipe or a socket)")

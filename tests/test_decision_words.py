@@ -72,8 +72,11 @@ def walked():
 def test_every_option_met_in_random_games_has_words_of_its_own(walked):
     kinds = Counter(kind for kind, *_ in walked)
     assert {"choose", "react", "choose_day", "climb", "play_combat_card", "start_conflict"} <= set(kinds)
-    bad = [(kind, text) for kind, text, _, _, action in walked
-           if not text.strip() or GENERIC.search(text) or text == type(action).__name__]
+    bad = [
+        (kind, text)
+        for kind, text, _, _, action in walked
+        if not text.strip() or GENERIC.search(text) or text == type(action).__name__
+    ]
     assert bad == []
 
 
@@ -126,8 +129,9 @@ TWIN_CANDLES = cs.Choose(options=((cs.Climb(paid=True, steps=1),), (cs.Produce(a
 
 def _no_followers(state, seat):
     """A position where ``seat`` has no Follower on the board and an empty Limbo."""
-    areas = tuple(replace(a, followers=tuple(0 if s == seat else n for s, n in enumerate(a.followers)))
-                  for a in state.areas)
+    areas = tuple(
+        replace(a, followers=tuple(0 if s == seat else n for s, n in enumerate(a.followers))) for a in state.areas
+    )
     players = tuple(replace(p, limbo=0) if p.seat == seat else p for p in state.players)
     return replace(state, areas=areas, players=players)
 
@@ -138,7 +142,8 @@ def test_twin_candles_climb_with_nothing_to_pay_is_offered_flagged_and_logged():
     assert isinstance(state.work, ChooseWork)
     assert option_nothing(state, ChooseOption(index=0)) == "nothing_to_pay"
     assert describe_option(ChooseOption(index=0), state, "nothing_to_pay") == (
-        "(does nothing now, nothing to pay with) Climb 1 open step, paying for it")
+        "(does nothing now, nothing to pay with) Climb 1 open step, paying for it"
+    )
     result = step(state, ChooseOption(index=0))
     lines = [describe_event(e, result.state) for e in result.events]
     assert "Red chooses to climb 1 open step, paying for it" in lines

@@ -44,27 +44,32 @@ def test_modifiers_are_refused_outside_solo(players):
 
 
 def _dream(state, vp):
-    return next(d.id for d in board.pack(state).cards.dreams if d.stage == 1 and d.vp == vp
-                and d.id in state.decks.dream_offer + state.decks.dream)
+    return next(
+        d.id
+        for d in board.pack(state).cards.dreams
+        if d.stage == 1 and d.vp == vp and d.id in state.decks.dream_offer + state.decks.dream
+    )
 
 
-@pytest.mark.parametrize("mods,vp,cultists", [((), 3, 0), (("harder_dream_discount",), 3, 1),
-                                               (("harder_dream_discount",), 2, 0)])
+@pytest.mark.parametrize(
+    "mods,vp,cultists", [((), 3, 0), (("harder_dream_discount",), 3, 1), (("harder_dream_discount",), 2, 0)]
+)
 def test_dream_discount(mods, vp, cultists, monkeypatch):
     state = solo_setup(config=replace(SOLO, difficulty=mods))
     card = _dream(state, max(vp, 3))
     if vp < 3:  # the base pack's Dreams are worth 3+ VP since the tuning's step 3; a pack may print 2
         real = kd.cards.dream
         monkeypatch.setattr(kd.cards, "dream", lambda s, c: replace(real(s, c), vp=vp) if c == card else real(s, c))
-    state = replace(state, decks=replace(state.decks, dream_offer=(card,)), king=replace(state.king, dreams=(),
-                                                                                           dream_cultists=()))
+    state = replace(
+        state, decks=replace(state.decks, dream_offer=(card,)), king=replace(state.king, dreams=(), dream_cultists=())
+    )
     s = kd.refill_dreams(state, [])
     assert s.king.dreams[0] == card and s.king.dream_cultists[0] == cultists
 
 
 @pytest.mark.parametrize("seed", range(6))
 def test_dream_discount_on_the_kings_two_setup_dreams(seed):
-    """"whenever it takes a new one": the two Dreams of its setup are new Dreams too."""
+    """ "whenever it takes a new one": the two Dreams of its setup are new Dreams too."""
     normal = solo_setup(config=replace(SOLO, seed=seed))
     hard = solo_setup(config=replace(SOLO, seed=seed, difficulty=("harder_dream_discount",)))
     assert hard.king.dreams == normal.king.dreams and normal.king.dream_cultists == (0, 0)
@@ -103,6 +108,7 @@ def _solo_game(seed: int, difficulty: tuple[str, ...]):
 def test_every_difficulty_modifier_changes_a_game(option):
     """Each modifier is read by some rule: among a few seeds, a game with it differs from the same
     game (same seed, same choice stream) without it, in its final state or its outcome."""
+
     def played(state):  # the game, not its configuration (which names the modifier)
         return fingerprint(replace(state, config=SOLO)), outcome_of(state)
 

@@ -55,13 +55,17 @@ def sideboard(state: GameState, left: tuple[str, ...], tiles: dict[str, str]) ->
     latest = max((ORDER.index(COLOUR[t]) for t in tiles.values()), default=0)
     aside = tuple(t for t in COLOUR if ORDER.index(COLOUR[t]) > latest)
     assert len(tiles) + len(aside) + len(built) == 13, "a test position must account for every tile"
-    return replace(state, cathedral_track=tuple(sp.piece for sp in SPACES if sp.piece in left),
-                   cathedral_built=built, path_tiles=tuple(tiles.items()), tiles_aside=aside)
+    return replace(
+        state,
+        cathedral_track=tuple(sp.piece for sp in SPACES if sp.piece in left),
+        cathedral_built=built,
+        path_tiles=tuple(tiles.items()),
+        tiles_aside=aside,
+    )
 
 
 SLOT_FOR = {"gray": "1A", "yellow": "3A", "red": "5A"}  # available once the earlier pieces are gone
-LEFT_FOR = {"gray": ("1A", "1B", "1D", "2A") + YELLOW + RED, "yellow": ("1A",) + YELLOW + RED,
-            "red": ("2B",) + RED}
+LEFT_FOR = {"gray": ("1A", "1B", "1D", "2A") + YELLOW + RED, "yellow": ("1A",) + YELLOW + RED, "red": ("2B",) + RED}
 
 
 def tile_by_available_piece(state: GameState, tile: str) -> tuple[GameState, str]:
@@ -125,8 +129,7 @@ def test_variable_setup_moves_no_piece_to_the_board(players):
 
 
 def test_the_gray_tiles_are_dealt_at_random():
-    deals = {new_game(config(2, seed, length="variable", divergent_paths=True)).state.path_tiles
-             for seed in range(8)}
+    deals = {new_game(config(2, seed, length="variable", divergent_paths=True)).state.path_tiles for seed in range(8)}
     assert len(deals) > 3
 
 
@@ -142,8 +145,7 @@ def test_gray_pieces_are_available_and_the_others_wait_for_tiles_and_paths():
     state = sideboard(state, GRAY[1:] + YELLOW + RED, {**{p: gray[p] for p in GRAY[1:]}, **yellow})
     # 1A vacated, 1B not: 2B waits; 3A, 3B, 4A wait for 1C, 1D, 2A; red has no tiles
     assert divergent.available(state) == GRAY[1:]
-    state = sideboard(state, ("1C", "1D", "2A") + YELLOW + RED, {**{p: gray[p] for p in ("1C", "1D", "2A")},
-                                                                 **yellow})
+    state = sideboard(state, ("1C", "1D", "2A") + YELLOW + RED, {**{p: gray[p] for p in ("1C", "1D", "2A")}, **yellow})
     assert divergent.available(state) == ("1C", "1D", "2A", "2B")
     assert "incoming" not in divergent.why_unavailable(state, "3A")
     assert "1C" in divergent.why_unavailable(state, "3A")
@@ -195,7 +197,9 @@ def test_the_reward_is_resolved_by_the_active_player_only_then_the_turn_ends():
     state, _ = build(state)
     state, events = choose(state, holder)
     assert [(e.kind, e.piece) for e in events if e.kind in ("cathedral_piece", "reward_tile")] == [
-        ("cathedral_piece", holder), ("reward_tile", holder)]
+        ("cathedral_piece", holder),
+        ("reward_tile", holder),
+    ]
     assert state.cathedral_built == built + (holder,) and holder not in dict(state.path_tiles)
     assert state.decision.kind == "produce" and state.decision.seat == active
     area = legal_actions(state)[0].area
@@ -220,8 +224,13 @@ def test_a_single_available_piece_is_placed_without_asking():
 def test_with_one_gray_tile_left_the_yellow_tiles_come_out_after_the_reward():
     state = end_of_reactions(dp(2))
     gray = dict(state.path_tiles)
-    state = sideboard(state, ("1A", "1B") + YELLOW + RED, {"1A": "rt-swift-paths", "1B": gray["1B"]}
-                      if gray["1B"] != "rt-swift-paths" else {"1A": "rt-swift-paths", "1B": gray["1A"]})
+    state = sideboard(
+        state,
+        ("1A", "1B") + YELLOW + RED,
+        {"1A": "rt-swift-paths", "1B": gray["1B"]}
+        if gray["1B"] != "rt-swift-paths"
+        else {"1A": "rt-swift-paths", "1B": gray["1A"]},
+    )
     state, _ = build(state)
     state, events = choose(state, "1A")
     assert state.decision.seat == state.active and A.Done() in legal_actions(state)  # the 3 MP, first
@@ -238,8 +247,11 @@ def test_with_one_gray_tile_left_the_yellow_tiles_come_out_after_the_reward():
 def test_with_one_yellow_tile_left_the_red_tiles_come_out():
     state = end_of_reactions(dp(2))
     yellow = dict(zip(YELLOW, TILES["yellow"]))
-    state = sideboard(state, ("3A", "4A") + RED, {"3A": "rt-wandering-dreamer", "4A": next(
-        t for t in TILES["yellow"] if t != "rt-wandering-dreamer")})
+    state = sideboard(
+        state,
+        ("3A", "4A") + RED,
+        {"3A": "rt-wandering-dreamer", "4A": next(t for t in TILES["yellow"] if t != "rt-wandering-dreamer")},
+    )
     assert yellow  # the yellow tiles are out, the red ones aside
     state, _ = build(state)
     state, events = choose(state, "3A")  # Wandering Dreamer asks nothing now
@@ -326,8 +338,15 @@ def test_every_reward_tile_resolves_for_the_placing_player(tile):
 def test_the_reward_tiles_draw_stage_2_cards_and_keep_some():
     state, piece = tile_by_available_piece(end_of_reactions(dp(2)), "rt-deeper-dream")
     seat = state.active
-    state = replace(state, decks=replace(state.decks, development=state.decks.development2 + state.decks.development,
-                                         development2=(), dream2=state.decks.dream2))
+    state = replace(
+        state,
+        decks=replace(
+            state.decks,
+            development=state.decks.development2 + state.decks.development,
+            development2=(),
+            dream2=state.decks.dream2,
+        ),
+    )
     deck = state.decks.dream
     top = state.decks.dream[:4]
     dreams = state.players[seat].dreams
@@ -341,8 +360,11 @@ def test_the_reward_tiles_draw_stage_2_cards_and_keep_some():
 
 def test_before_the_stage_ii_space_a_stage_2_draw_comes_from_the_stage_2_deck():
     red = [t for t in TILES["red"] if t != "rt-deep-library"]
-    state = sideboard(end_of_reactions(dp(2)), ("4A",) + RED, {
-        "4A": TILES["yellow"][0], "4B": red[0], "5A": "rt-deep-library", "6A": red[1], "6B": red[2]})
+    state = sideboard(
+        end_of_reactions(dp(2)),
+        ("4A",) + RED,
+        {"4A": TILES["yellow"][0], "4B": red[0], "5A": "rt-deep-library", "6A": red[1], "6B": red[2]},
+    )
     assert not divergent.stage_ii_done(state)
     deck = state.decks.development2
     seat = state.active
@@ -362,8 +384,11 @@ def test_summoned_dread_resolves_a_conflict_in_that_area_only():
     elsewhere = next(a.id for a in state.areas if a.id != here and a.followers[seat] > 0)
     if board.area(state, elsewhere).shadows == 0:
         state = units.place(state, -2, elsewhere, 1)  # another area where a conflict is possible
-    state = replace(state, areas=board.replace_area(state, replace(board.area(state, here), shadows=0)),
-                    shadows=state.shadows + board.area(state, here).shadows)
+    state = replace(
+        state,
+        areas=board.replace_area(state, replace(board.area(state, here), shadows=0)),
+        shadows=state.shadows + board.area(state, here).shadows,
+    )
     state, piece = tile_by_available_piece(state, "rt-summoned-dread")
     state, _ = choose(build(state)[0], piece)
     state = apply(state, A.AddShadow(area=here))

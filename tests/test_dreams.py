@@ -43,8 +43,12 @@ def blank(seed: int = 0) -> GameState:
     state = through_setup(new_game(config(2, seed)).state)
     areas = empty_areas(state)
     removed = state.decks.dream + state.decks.dream_offer + tuple(c for p in state.players for c in p.dreams)
-    players = tuple(replace(p, supply=FOLLOWERS, forts=FORT_LEVELS, limbo=0, ritual=(0, 0), ritual_best=(0, 0),
-                            dreams=(), shaper=EMBER) for p in state.players)
+    players = tuple(
+        replace(
+            p, supply=FOLLOWERS, forts=FORT_LEVELS, limbo=0, ritual=(0, 0), ritual_best=(0, 0), dreams=(), shaper=EMBER
+        )
+        for p in state.players
+    )
     decks = replace(state.decks, dream=(), dream_offer=(), removed=state.decks.removed + removed)
     return replace(state, areas=areas, players=players, shadows=SHADOWS, decks=decks)
 
@@ -101,35 +105,65 @@ def upgrades(state, *ids: str):
 
 CASES = [
     (cs.ControlAreas(count=2), lambda s: put(s, bell_hollow=1), lambda s: put(s, bell_hollow=1, ash_nave=1)),
-    (cs.ControlAreas(count=2, where="corner"), lambda s: put(s, weeping_orchard=1, ash_nave=1),
-     lambda s: put(s, weeping_orchard=1, salt_spire=1)),
-    (cs.ControlAreas(count=1, where="adjacent_cathedral"), lambda s: put(s, weeping_orchard=1),
-     lambda s: put(s, ash_nave=1)),
+    (
+        cs.ControlAreas(count=2, where="corner"),
+        lambda s: put(s, weeping_orchard=1, ash_nave=1),
+        lambda s: put(s, weeping_orchard=1, salt_spire=1),
+    ),
+    (
+        cs.ControlAreas(count=1, where="adjacent_cathedral"),
+        lambda s: put(s, weeping_orchard=1),
+        lambda s: put(s, ash_nave=1),
+    ),
     (cs.ControlAreas(count=1, where="marked"), lambda s: put(s, ash_nave=1), lambda s: put(s, weeping_orchard=1)),
-    (cs.ControlSymbols(count=2), lambda s: put(s, salt_spire=1, lantern_fen=1),
-     lambda s: put(s, salt_spire=1, ash_nave=1)),
+    (
+        cs.ControlSymbols(count=2),
+        lambda s: put(s, salt_spire=1, lantern_fen=1),
+        lambda s: put(s, salt_spire=1, ash_nave=1),
+    ),
     # presence without control: 1 Follower against 2 Shadows
-    (cs.PresenceAreas(count=2), lambda s: put(s, ash_nave=1),
-     lambda s: shadows(put(s, ash_nave=1, bell_hollow=1), bell_hollow=2)),
+    (
+        cs.PresenceAreas(count=2),
+        lambda s: put(s, ash_nave=1),
+        lambda s: shadows(put(s, ash_nave=1, bell_hollow=1), bell_hollow=2),
+    ),
     (cs.PresenceAreas(count=1), lambda s: s, lambda s: fort(s, ASH, 1)),  # a Fort alone is presence
     (cs.FollowersInArea(count=3), lambda s: put(s, ash_nave=2, bell_hollow=1), lambda s: put(s, ash_nave=3)),
     (cs.FollowersOnBoard(count=3), lambda s: put(s, ash_nave=2), lambda s: put(s, ash_nave=2, bell_hollow=1)),
     (cs.FortLevels(count=3), lambda s: fort(s, ASH, 2), lambda s: fort(fort(s, ASH, 2), BELL, 1)),
-    (cs.FortsWithLevels(levels=2, count=2), lambda s: fort(fort(s, ASH, 2), BELL, 1),
-     lambda s: fort(fort(s, ASH, 2), BELL, 3)),
+    (
+        cs.FortsWithLevels(levels=2, count=2),
+        lambda s: fort(fort(s, ASH, 2), BELL, 1),
+        lambda s: fort(fort(s, ASH, 2), BELL, 3),
+    ),
     (cs.RitualReached(space=5), lambda s: edit(s, ritual=(4, 4)), lambda s: edit(s, ritual=(0, 5))),
     (cs.RitualReached(space=5, both=True), lambda s: edit(s, ritual=(9, 4)), lambda s: edit(s, ritual=(5, 6))),
     (cs.LimboAtLeast(count=3), lambda s: edit(s, limbo=2), lambda s: edit(s, limbo=3)),
-    (cs.HandAtLeast(count=3), lambda s: edit(s, hand=("basic-combat", "d1-wax-stair")),
-     lambda s: edit(s, hand=("basic-combat", "d1-wax-stair", "d1-dream-loom"))),  # Basic Combat counts
-    (cs.UpgradesPlayed(count=2), lambda s: upgrades(s, "d1-wax-stair"),
-     lambda s: upgrades(s, "d1-wax-stair", "d1-moth-procession")),  # the covered one counts
-    (cs.ShaperIn(where="fort"), lambda s: edit(fort(s, ASH, 1), shaper=BELL),
-     lambda s: edit(fort(s, ASH, 1), shaper=ASH)),
-    (cs.ShaperIn(where="shadows"), lambda s: edit(s, shaper=BELL),
-     lambda s: edit(shadows(s, bell_hollow=1), shaper=BELL)),
-    (cs.NoShadowsAdjacentFortress(), lambda s: shadows(fort(s, W, 1, fortress=True), lantern_fen=1),
-     lambda s: shadows(fort(s, W, 1, fortress=True), drowned_gate=1)),
+    (
+        cs.HandAtLeast(count=3),
+        lambda s: edit(s, hand=("basic-combat", "d1-wax-stair")),
+        lambda s: edit(s, hand=("basic-combat", "d1-wax-stair", "d1-dream-loom")),
+    ),  # Basic Combat counts
+    (
+        cs.UpgradesPlayed(count=2),
+        lambda s: upgrades(s, "d1-wax-stair"),
+        lambda s: upgrades(s, "d1-wax-stair", "d1-moth-procession"),
+    ),  # the covered one counts
+    (
+        cs.ShaperIn(where="fort"),
+        lambda s: edit(fort(s, ASH, 1), shaper=BELL),
+        lambda s: edit(fort(s, ASH, 1), shaper=ASH),
+    ),
+    (
+        cs.ShaperIn(where="shadows"),
+        lambda s: edit(s, shaper=BELL),
+        lambda s: edit(shadows(s, bell_hollow=1), shaper=BELL),
+    ),
+    (
+        cs.NoShadowsAdjacentFortress(),
+        lambda s: shadows(fort(s, W, 1, fortress=True), lantern_fen=1),
+        lambda s: shadows(fort(s, W, 1, fortress=True), drowned_gate=1),
+    ),
     (cs.ConflictsWon(count=2), lambda s: edit(s, conflicts_won=1), lambda s: edit(s, conflicts_won=2)),
     (cs.DevouredAtLeast(count=1), lambda s: edit(s, devoured=1), lambda s: replace(edit(s, devoured=1), stage=2)),
 ]
@@ -205,8 +239,17 @@ def test_no_window_opens_when_nothing_is_playable():
 
 
 def test_the_window_reopens_after_each_dream_until_done():
-    eight = put(blank(), weeping_orchard=2, bell_hollow=2, salt_spire=2, ash_nave=1, lantern_fen=1, mirror_dunes=1,
-                moth_garden=1, drowned_gate=1)
+    eight = put(
+        blank(),
+        weeping_orchard=2,
+        bell_hollow=2,
+        salt_spire=2,
+        ash_nave=1,
+        lantern_fen=1,
+        mirror_dunes=1,
+        moth_garden=1,
+        drowned_gate=1,
+    )
     state = holding(edit(eight, ritual=(8, 0)), FIRST_RUNG, WHISPERS)
     state = apply(state, ignore(state))
     assert set(legal_actions(state)) == {A.PlayDream(card=FIRST_RUNG), A.PlayDream(card=WHISPERS), A.Done()}
@@ -272,8 +315,18 @@ def test_an_end_of_turn_dream_waits_for_step_6_before_the_reactions():
 def test_a_reactor_may_play_any_time_dreams_but_not_own_turn_ones():
     state = blank()
     other = 1 - me(state)
-    state = put(state, other, weeping_orchard=1, bell_hollow=1, salt_spire=1, ash_nave=1, lantern_fen=1, mirror_dunes=1,
-                moth_garden=1, drowned_gate=1)
+    state = put(
+        state,
+        other,
+        weeping_orchard=1,
+        bell_hollow=1,
+        salt_spire=1,
+        ash_nave=1,
+        lantern_fen=1,
+        mirror_dunes=1,
+        moth_garden=1,
+        drowned_gate=1,
+    )
     state = holding(edit(state, other, ritual=(8, 0)), WHISPERS, FIRST_RUNG, seat=other)
     state = replace(step6(state, (other,)), work=None, decision=None)
     state = H.resolve(turn.action_done(state, ReactionDone(seat=other), []))  # the reaction has just been resolved
@@ -297,8 +350,9 @@ def test_after_a_conflict_won_dreams_need_a_conflict_won_this_turn():
 
 def test_no_dream_is_played_in_the_middle_of_an_action():
     # Host of Sleepers needs 14 Followers on the board: 13 there, the action produces 1 then 1 more
-    state = holding(put(blank(), weeping_orchard=3, bell_hollow=3, salt_spire=3, ash_nave=1, lantern_fen=1,
-                        mirror_dunes=2), HOST)
+    state = holding(
+        put(blank(), weeping_orchard=3, bell_hollow=3, salt_spire=3, ash_nave=1, lantern_fen=1, mirror_dunes=2), HOST
+    )
     produce = cs.Produce(amount=1, where="controlled")
     state = H.resolve(H.push_effect(state, me(state), (produce, produce), "day", then="day_done"), [])
     state = apply(state, A.ProduceIn(area=ASH))
@@ -313,8 +367,9 @@ def test_no_dream_is_played_in_the_middle_of_an_action():
 
 
 def test_stopping_an_optional_step_early_still_lets_the_window_open_at_the_end():
-    state = holding(put(blank(), weeping_orchard=3, bell_hollow=3, salt_spire=3, ash_nave=2, lantern_fen=1,
-                        mirror_dunes=2), HOST)
+    state = holding(
+        put(blank(), weeping_orchard=3, bell_hollow=3, salt_spire=3, ash_nave=2, lantern_fen=1, mirror_dunes=2), HOST
+    )
     produce = cs.Produce(amount=1, where="controlled")
     state = H.resolve(H.push_effect(state, me(state), (produce,), "day", then="day_done"), [])
     assert state.decision.kind == "produce"

@@ -53,15 +53,20 @@ def _by_refusal(state, w):
     if isinstance(w, FortWork):
         if not w.costs:
             return ()
-        return with_stop(legal(state, w, (BuildFortLevel(area=a.id) for a in state.areas), fortify._build_refusal),
-                         not w.must)
+        return with_stop(
+            legal(state, w, (BuildFortLevel(area=a.id) for a in state.areas), fortify._build_refusal), not w.must
+        )
     if isinstance(w, ProduceWork):
         if w.left <= 0:
             return ()
         if w.mode == "each":
             return steps_basic._produce_candidates(state, w)
-        return steps_basic.placing(state, w.seat, lambda s: legal(s, w, steps_basic._produce_candidates(s, w),
-                                                                  steps_basic._produce_refusal), not w.must)
+        return steps_basic.placing(
+            state,
+            w.seat,
+            lambda s: legal(s, w, steps_basic._produce_candidates(s, w), steps_basic._produce_refusal),
+            not w.must,
+        )
     if isinstance(w, ConvertWork):
         if w.left <= 0:
             return ()
@@ -81,8 +86,11 @@ def _by_refusal(state, w):
 
 def test_the_ploys_with_an_effect_are_those_cards_names():
     state = new_game(make_config(players=2, seed=1)).state
-    expected = {d.id for d in board.get_pack(state.pack).cards.development
-                if cards.is_ploy(state, d.id) and cards.development(state, d.id).effect is not None}
+    expected = {
+        d.id
+        for d in board.get_pack(state.pack).cards.development
+        if cards.is_ploy(state, d.id) and cards.development(state, d.id).effect is not None
+    }
     assert steps_basic._ploys_with_effect(state.pack) == expected and expected
 
 

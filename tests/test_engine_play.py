@@ -63,11 +63,27 @@ def _universe(state: GameState) -> list[A.Action]:
     out += [A.DiscardDream(card=c) for c in dreams] + [A.KeepDreams(), A.Done(), A.PayLimbo()]
     out += [A.ReturnFromLimbo(count=n) for n in range(-1, 6)]
     out += [A.TakeDream(card=c) for c in dreams] + [A.PlayDream(card=c) for c in dreams]
-    out += [t(card=c) for t in (A.DiscardDevelopment, A.PlayUpgrade, A.PlayPloy, A.KeepCard, A.PlayCombatCard)
-            for c in cards]
+    out += [
+        t(card=c)
+        for t in (A.DiscardDevelopment, A.PlayUpgrade, A.PlayPloy, A.KeepCard, A.PlayCombatCard)
+        for c in cards
+    ]
     out += [A.React(kind=k) for k in ("conform", "dissent", "pass")]
-    out += [t(area=a) for t in (A.ProduceIn, A.MoveShaper, A.BuildFortLevel, A.PayFollower, A.AddShadow,
-                                A.RecoverTo, A.RetreatTo, A.ChooseArea) for a in areas if t is not A.MoveShaper]
+    out += [
+        t(area=a)
+        for t in (
+            A.ProduceIn,
+            A.MoveShaper,
+            A.BuildFortLevel,
+            A.PayFollower,
+            A.AddShadow,
+            A.RecoverTo,
+            A.RetreatTo,
+            A.ChooseArea,
+        )
+        for a in areas
+        if t is not A.MoveShaper
+    ]
     out += [A.MoveShaper(to=a) for a in areas]
     out += [A.MoveFollower(source=a, to=b) for a in areas for b in areas]
     out += [A.ConvertUnit(area=a, side=s) for a in areas for s in sides]

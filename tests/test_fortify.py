@@ -80,8 +80,11 @@ def test_events_name_each_level_and_each_follower_paid():
     for action in (A.BuildFortLevel(area=x), A.PayFollower(area=x), A.PayFollower(area=x)):
         r = step(state, action)
         state, events = r.state, events + list(r.events)
-    kinds = [(e.kind, e.area, e.levels if e.kind == "build_fort_level" else e.for_fort)
-             for e in events if e.kind in ("build_fort_level", "remove_follower")]
+    kinds = [
+        (e.kind, e.area, e.levels if e.kind == "build_fort_level" else e.for_fort)
+        for e in events
+        if e.kind in ("build_fort_level", "remove_follower")
+    ]
     assert kinds == [("build_fort_level", x, 1), ("remove_follower", x, True), ("remove_follower", x, True)]
 
 

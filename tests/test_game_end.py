@@ -92,10 +92,21 @@ def _stage2_upgrades() -> tuple[tuple[str, ...], tuple[cs.DevelopmentCard, ...]]
         same = [d.id for d in real if d.action == action]
         if len(same) >= 2:
             return (same[0], same[1]), ()
-    made = tuple(cs.DevelopmentCard(id=f"test-s2-upgrade-{i}", name=f"Test Upgrade {i}", stage=2, kind="upgrade",
-                                    combat=cs.Combat(), vp=1, action="summon",
-                                    day=cs.Effect(text="-"), conform=cs.Effect(text="-"), dissent=cs.Effect(text="-"))
-                 for i in (1, 2))
+    made = tuple(
+        cs.DevelopmentCard(
+            id=f"test-s2-upgrade-{i}",
+            name=f"Test Upgrade {i}",
+            stage=2,
+            kind="upgrade",
+            combat=cs.Combat(),
+            vp=1,
+            action="summon",
+            day=cs.Effect(text="-"),
+            conform=cs.Effect(text="-"),
+            dissent=cs.Effect(text="-"),
+        )
+        for i in (1, 2)
+    )
     return tuple(c.id for c in made), made
 
 

@@ -40,10 +40,11 @@ def test_the_scan_finds_the_glyphs_of_the_board_the_cards_and_the_content():
 
 
 def test_every_glyph_is_as_wide_for_rich_as_for_the_terminal():
-    wrong = [f"{ch!r} U+{ord(ch):04X} in {path.relative_to(ROOT.parent)}: Rich {cell_len(ch)}, "
-             f"wcwidth {wcwidth.wcwidth(ch)}"
-             for ch, path in drawn_glyphs().items()
-             if not (cell_len(ch) == wcwidth.wcwidth(ch) and cell_len(ch) in (0, 1))]
+    wrong = [
+        f"{ch!r} U+{ord(ch):04X} in {path.relative_to(ROOT.parent)}: Rich {cell_len(ch)}, wcwidth {wcwidth.wcwidth(ch)}"
+        for ch, path in drawn_glyphs().items()
+        if not (cell_len(ch) == wcwidth.wcwidth(ch) and cell_len(ch) in (0, 1))
+    ]
     assert not wrong, "glyphs that terminals draw at another width:\n" + "\n".join(wrong)
 
 

@@ -38,4 +38,4 @@ def test_golden_game_replays_exactly(game: golden.Golden):
 
 def _first_difference(got: tuple[int, ...], want: tuple[int, ...]) -> str:
     i = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
-    return f"first difference before action {i + 1}: {got[i:i + 5]} instead of {want[i:i + 5]}"
+    return f"first difference before action {i + 1}: {got[i : i + 5]} instead of {want[i : i + 5]}"

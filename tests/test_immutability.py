@@ -67,10 +67,16 @@ def test_the_walker_catches_a_list_field():
 UNTRACKED_MODULES = ("state", "work", "actions", "events", "king_state", "rng", "config")
 
 
-@pytest.mark.parametrize("struct", [s for s in STRUCTS if s.__module__.rsplit(".", 1)[-1] in UNTRACKED_MODULES
-                                    and s.__module__.startswith(("nctui.games.nightmare_cathedral.engine.",
-                                                                 "nctui.platform."))],
-                         ids=lambda s: s.__qualname__)
+@pytest.mark.parametrize(
+    "struct",
+    [
+        s
+        for s in STRUCTS
+        if s.__module__.rsplit(".", 1)[-1] in UNTRACKED_MODULES
+        and s.__module__.startswith(("nctui.games.nightmare_cathedral.engine.", "nctui.platform."))
+    ],
+    ids=lambda s: s.__qualname__,
+)
 def test_the_states_structs_are_not_tracked_by_the_garbage_collector(struct):
     assert struct.__struct_config__.gc is False, f"{struct.__qualname__} is tracked by the garbage collector"
 

@@ -50,6 +50,7 @@ def _solo(after: int = 40) -> GameState:
 def fresh(request, monkeypatch) -> Callable[[GameState], GameState]:
     """The check compares cards with the last position it found conserved, if any: each break
     is checked both ways. Returns what gives the unbroken state for a test to break."""
+
     def prepare(state: GameState) -> GameState:
         if request.param == "first":
             monkeypatch.setattr(invariants, "_last", None)
@@ -88,21 +89,28 @@ def _hand_card(state: GameState) -> str:
 BREAKS: dict[str, Callable[[GameState], GameState]] = {
     "a card missing from a hand": lambda s: _with_player(s, 0, hand=s.players[0].hand[1:]),
     "a hand card also in the discard pile": lambda s: _with_decks(
-        s, development_discard=s.decks.development_discard + (_hand_card(s),)),
+        s, development_discard=s.decks.development_discard + (_hand_card(s),)
+    ),
     "a deck card twice in the deck": lambda s: _with_decks(
-        s, development=s.decks.development + s.decks.development[:1]),
+        s, development=s.decks.development + s.decks.development[:1]
+    ),
     "a Stage 2 card missing": lambda s: _with_decks(s, development2=s.decks.development2[1:]),
     "a card missing from the box": lambda s: _with_decks(s, removed=s.decks.removed[1:]),
     "a card in a display twice": lambda s: _with_player(
-        s, 0, display=s.players[0].display[:1] + ((s.players[0].display[1][0], s.decks.development[0]),)
-        + s.players[0].display[2:]),
+        s,
+        0,
+        display=s.players[0].display[:1]
+        + ((s.players[0].display[1][0], s.decks.development[0]),)
+        + s.players[0].display[2:],
+    ),
     # the count of cards is kept: only a multiset comparison sees these
-    "one card in place of another": lambda s: _with_decks(
-        s, development=(_hand_card(s),) + s.decks.development[1:]),
+    "one card in place of another": lambda s: _with_decks(s, development=(_hand_card(s),) + s.decks.development[1:]),
     "a Development card in place of a Basic Combat card": lambda s: _with_player(
-        s, 0, hand=tuple(s.decks.development[0] if c == BASIC_COMBAT else c for c in s.players[0].hand)),
+        s, 0, hand=tuple(s.decks.development[0] if c == BASIC_COMBAT else c for c in s.players[0].hand)
+    ),
     "a Basic Combat card in place of a Development card": lambda s: _with_decks(
-        s, development=(BASIC_COMBAT,) + s.decks.development[1:]),
+        s, development=(BASIC_COMBAT,) + s.decks.development[1:]
+    ),
 }
 
 
@@ -127,53 +135,71 @@ def test_a_hidden_placeholder_among_development_cards_is_reported(where, fresh):
 
 def test_moving_a_card_between_places_breaks_nothing():
     state = _state()
-    moved = _with_decks(state, development=state.decks.development[1:],
-                        removed=state.decks.removed + state.decks.development[:1])
+    moved = _with_decks(
+        state, development=state.decks.development[1:], removed=state.decks.removed + state.decks.development[:1]
+    )
     assert violations(moved) == []
-    moved = _with_decks(state, conflict=state.decks.conflict[1:],
-                        removed=state.decks.removed + state.decks.conflict[:1])  # the Stage II space does this
+    moved = _with_decks(
+        state, conflict=state.decks.conflict[1:], removed=state.decks.removed + state.decks.conflict[:1]
+    )  # the Stage II space does this
     assert violations(moved) == []
 
 
-@pytest.mark.parametrize("name,change", [
-    ("missing from the offer", lambda s: _with_decks(s, dream_offer=s.decks.dream_offer[1:])),
-    ("twice", lambda s: _with_decks(s, dream=s.decks.dream + s.decks.dream_offer[:1])),
-    ("a placeholder in the deck", lambda s: _with_decks(s, dream=(HIDDEN,) + s.decks.dream[1:])),
-    ("a Stage 2 card in place of another", lambda s: _with_decks(s, dream2=s.decks.dream[:1] + s.decks.dream2[1:])),
-    ("missing from a hand", lambda s: _with_player(s, 0, dreams=())),
-])
+@pytest.mark.parametrize(
+    "name,change",
+    [
+        ("missing from the offer", lambda s: _with_decks(s, dream_offer=s.decks.dream_offer[1:])),
+        ("twice", lambda s: _with_decks(s, dream=s.decks.dream + s.decks.dream_offer[:1])),
+        ("a placeholder in the deck", lambda s: _with_decks(s, dream=(HIDDEN,) + s.decks.dream[1:])),
+        ("a Stage 2 card in place of another", lambda s: _with_decks(s, dream2=s.decks.dream[:1] + s.decks.dream2[1:])),
+        ("missing from a hand", lambda s: _with_player(s, 0, dreams=())),
+    ],
+)
 def test_a_dream_card_missing_or_duplicated_is_reported(name, change, fresh):
     state = fresh(_state())
     assert state.players[0].dreams
     assert _found(change(state), DREAMS) == [DREAMS], name
 
 
-@pytest.mark.parametrize("name,change", [
-    ("missing", lambda s: _with_decks(s, conflict=s.decks.conflict[1:])),
-    ("twice", lambda s: _with_decks(s, conflict2=s.decks.conflict2 + s.decks.conflict[:1])),
-    ("a placeholder", lambda s: _with_decks(s, conflict=(HIDDEN,) + s.decks.conflict[1:])),
-    ("twice, once in the box", lambda s: _with_decks(s, removed=s.decks.removed + s.decks.conflict[:1])),
-])
+@pytest.mark.parametrize(
+    "name,change",
+    [
+        ("missing", lambda s: _with_decks(s, conflict=s.decks.conflict[1:])),
+        ("twice", lambda s: _with_decks(s, conflict2=s.decks.conflict2 + s.decks.conflict[:1])),
+        ("a placeholder", lambda s: _with_decks(s, conflict=(HIDDEN,) + s.decks.conflict[1:])),
+        ("twice, once in the box", lambda s: _with_decks(s, removed=s.decks.removed + s.decks.conflict[:1])),
+    ],
+)
 def test_a_conflict_card_missing_or_duplicated_is_reported(name, change, fresh):
     assert _found(change(fresh(_state())), CONFLICTS) == [CONFLICTS], name
 
 
 def test_a_conflict_card_among_development_cards_breaks_both(fresh):
     state = fresh(_state())
-    state = _with_decks(state, conflict=state.decks.conflict[1:],
-                        development=state.decks.development + state.decks.conflict[:1])
+    state = _with_decks(
+        state, conflict=state.decks.conflict[1:], development=state.decks.development + state.decks.conflict[:1]
+    )
     assert len(_found(state, DEV)) == 1 and _found(state, CONFLICTS) == [CONFLICTS]
 
 
 def test_cards_held_by_a_step_in_progress_count():
     state = _state()
     d = state.decks
-    drawn = _with_decks(replace(state, work=KeepWork(seat=0, deck="development", drawn=d.development[:2], keep_left=1)),
-                        development=d.development[2:])
+    drawn = _with_decks(
+        replace(state, work=KeepWork(seat=0, deck="development", drawn=d.development[:2], keep_left=1)),
+        development=d.development[2:],
+    )
     assert not _found(drawn, DEV)
     assert _found(replace(drawn, work=KeepWork(seat=0, deck="development", drawn=d.development[:1], keep_left=1)), DEV)
-    fight = Fight(resolver=0, left=1, where="any", area=state.areas[0].id, sides=(0, -2),
-                  plays=((_hand_card(state),), ()), shadow_card=d.conflict[0])
+    fight = Fight(
+        resolver=0,
+        left=1,
+        where="any",
+        area=state.areas[0].id,
+        sides=(0, -2),
+        plays=((_hand_card(state),), ()),
+        shadow_card=d.conflict[0],
+    )
     played = replace(state, work=CombatCardsWork(seat=0, fight=fight))
     assert _found(played, DEV)  # the card is also still in the hand
     assert _found(played, CONFLICTS)  # and the Conflict card still in its deck
@@ -193,8 +219,10 @@ def test_the_kings_cards_are_counted(fresh):
     assert _found(replace(state, king=replace(k, dreams=k.dreams[1:])), DREAMS) == [DREAMS]
     tucked = replace(state, king=replace(k, tucked=((state.decks.development[0],),) + k.tucked[1:]))
     assert _found(tucked, DEV)
-    waiting = _with_decks(replace(state, work=KingTuckWork(seat=0, card=state.decks.development[0], options=())),
-                          development=state.decks.development[1:])
+    waiting = _with_decks(
+        replace(state, work=KingTuckWork(seat=0, card=state.decks.development[0], options=())),
+        development=state.decks.development[1:],
+    )
     assert not _found(waiting, DEV)
     assert _found(replace(waiting, work=None), DEV)
 
@@ -220,14 +248,19 @@ def test_a_break_right_after_a_conserved_position_is_reported():
     state = _state()
     assert violations(state) == []
     card = state.decks.development[0]
-    drawn = _with_player(_with_decks(state, development=state.decks.development[1:]), 0,
-                         hand=state.players[0].hand + (card,))
+    drawn = _with_player(
+        _with_decks(state, development=state.decks.development[1:]), 0, hand=state.players[0].hand + (card,)
+    )
     assert not _found(drawn, DEV)  # a draw moves a card: nothing is broken
     assert _found(_with_player(drawn, 1, hand=drawn.players[1].hand + (card,)), DEV)
     assert _found(_with_decks(drawn, development_discard=drawn.decks.development_discard + (HIDDEN,)), PLACEHOLDER)
     swapped = _with_player(drawn, 0, hand=drawn.players[0].hand[:-1] + (drawn.decks.development[0],))
     assert _found(swapped, DEV)  # as many cards as before, not the same ones
     assert _found(_with_decks(drawn, dream=drawn.decks.dream + drawn.decks.dream[:1]), DREAMS)
-    assert not _found(replace(drawn, decks=replace(drawn.decks), players=tuple(replace(p) for p in drawn.players)),
-                      DEV, DREAMS, CONFLICTS)  # equal parts, new objects
+    assert not _found(
+        replace(drawn, decks=replace(drawn.decks), players=tuple(replace(p) for p in drawn.players)),
+        DEV,
+        DREAMS,
+        CONFLICTS,
+    )  # equal parts, new objects
     assert violations(state) == []

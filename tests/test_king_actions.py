@@ -117,8 +117,9 @@ def test_easier_ritual_climbs_2_or_4_instead_of_3_or_5(state, monkeypatch, power
     s = king_pl(state, ritual=(20, 2), ritual_best=(20, 2))
     normal = ka.perform_king_action(s, "ritual", power, [])
     ev = []
-    easy = ka.perform_king_action(replace(s, config=replace(s.config, difficulty=("easier_ritual",))), "ritual",
-                                  power, ev)
+    easy = ka.perform_king_action(
+        replace(s, config=replace(s.config, difficulty=("easier_ritual",))), "ritual", power, ev
+    )
     assert normal.players[K].ritual[1] == 2 + stated and easy.players[K].ritual[1] == 2 + easier
     assert [e.steps for e in ev if e.kind == "king_ritual"] == [easier]
 
@@ -134,7 +135,7 @@ def test_a_cathedral_piece_climb_onto_a_special_space_gives_the_kings_bonus(stat
 
 
 def test_a_nightmare_climb_onto_a_special_space_commands_no_other_nightmare(state):
-    """"If the King reaches a [special] space due to ... a Nightmare ability, it does not command
+    """ "If the King reaches a [special] space due to ... a Nightmare ability, it does not command
     another Nightmare"."""
     s = replace(king_pl(state, ritual=(7, 20), ritual_best=(7, 20)), stage=2)
     s = kg.king_climbs(s, "nightmare", [], steps=1)
@@ -143,8 +144,10 @@ def test_a_nightmare_climb_onto_a_special_space_commands_no_other_nightmare(stat
     frames = s.frames[:-1]
     s = ka.ritual_bonuses(replace(s, frames=frames), then, [])
     assert s.frames == frames  # no command pushed
-    assert ka.ritual_bonuses(replace(s, frames=frames), W.KingRitualBonuses(kinds=("special",)), []).frames[-1].then \
-        == W.KingCommand()  # a Cathedral piece's climb in Stage 2 commands
+    assert (
+        ka.ritual_bonuses(replace(s, frames=frames), W.KingRitualBonuses(kinds=("special",)), []).frames[-1].then
+        == W.KingCommand()
+    )  # a Cathedral piece's climb in Stage 2 commands
 
 
 # --- SUMMON
@@ -176,7 +179,7 @@ def stage_ii(state):
 
 
 def test_stage_2_unit_limit_is_4_everywhere(state):
-    """"increased to 4 per area ... once Stage 2 cards are added to the game": from the Stage II
+    """ "increased to 4 per area ... once Stage 2 cards are added to the game": from the Stage II
     space, before the Cathedral is complete."""
     s = stage_ii(shape(state, mirror_dunes=dict(followers=(0, 3)), salt_spire=dict(followers=(0, 3))))
     assert s.stage == 1 and board.stage2_cards_added(s)
@@ -305,8 +308,11 @@ def test_maneuver_with_empty_supply_moves_a_follower(state):
 
 
 def _cards(state, kind, action=None):
-    return [c.id for c in board.pack(state).cards.development
-            if c.stage == 1 and c.kind == kind and (action is None or c.action == action)]
+    return [
+        c.id
+        for c in board.pack(state).cards.development
+        if c.stage == 1 and c.kind == kind and (action is None or c.action == action)
+    ]
 
 
 def test_develop_tucks_the_first_upgrade(state):

@@ -59,6 +59,7 @@ def _placed(ev):
 
 # --- MANEUVER: "If still multiple areas are available, you may choose between the tied areas."
 
+
 def _tied_maneuver():
     # bell-hollow and moth-garden: both empty, both moon (marked on the same turn), no damage
     state = solo_setup()
@@ -111,6 +112,7 @@ def test_maneuver_step_stops_on_a_tie_and_keeps_the_rest_of_its_mp():
 
 # --- DEVELOP: "tuck the last drawn card under the Action card with the fewest cards tucked
 # (your choice if tied)"
+
 
 def _in_deck(state, kind, n):
     return [c for c in state.decks.development if cards.development(state, c).kind == kind][:n]
@@ -182,6 +184,7 @@ def test_develop_upgrade_goes_under_its_action_without_asking(king_turn):
 # --- DIFFICULTY MODIFIERS (harder): "Draw and tuck 1 card each from the Development deck under
 # 1 or 2 actions of your choice."
 
+
 def _powered_start(option):
     state, _ = _solo(replace(SOLO, difficulty=(option,)))
     return apply(state, ChooseTurnStart(position=0))
@@ -237,6 +240,7 @@ def test_the_tucked_card_waits_face_up_in_the_step_not_in_a_hand(king_turn):
 # --- MANEUVER: "place one of the King's Followers (from supply). If there is none remaining in
 # supply, remove one from a different area first" — and it never removes its last one in an area
 
+
 def test_maneuver_tie_asks_nothing_when_no_follower_can_be_placed(king_turn):
     state = _tied_maneuver()
     lone = {a.id: 1 for a in state.areas if a.followers[K] >= 2}  # its last Follower in each area
@@ -259,6 +263,7 @@ def test_maneuver_tie_still_asks_when_a_follower_can_come_from_another_area(king
 # --- COMPLETING THE KING'S DREAMS: "Immediately ... when one of the King's Dreams become
 # completed": a Dream completed by the Maneuver's Cultists builds its piece before the rest
 
+
 def test_a_dream_completed_by_the_maneuvers_cultists_asks_for_its_piece_first(king_turn, monkeypatch):
     from nctui.games.nightmare_cathedral.engine.events import Event
     from tests.test_solo_modes import VICTOR, yellow_position
@@ -266,8 +271,7 @@ def test_a_dream_completed_by_the_maneuvers_cultists_asks_for_its_piece_first(ki
     class ConflictsBegin(Event, tag="test_conflicts"):
         """A marker: the King's conflicts (stubbed) begin."""
 
-    monkeypatch.setitem(CONTINUATIONS, W.KingConflicts,
-                        lambda s, then, ev: ev.append(ConflictsBegin()) or s)
+    monkeypatch.setitem(CONTINUATIONS, W.KingConflicts, lambda s, then, ev: ev.append(ConflictsBegin()) or s)
     state, piece = yellow_position()  # Variable Length + Divergent Paths; its Dream VICTOR one Cultist short
     removed = board.area(state, "bone-cloister").shadows
     state = shape(state, bone_cloister=dict(followers=(0, 2), shadows=0))  # a Marked Area it controls

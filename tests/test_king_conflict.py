@@ -25,15 +25,21 @@ def shape(state, area_id, you=0, king=0, shadows=0, fort=-1, hand=(BASIC_COMBAT,
     areas = empty_areas(state)
     state = replace(state, areas=areas)
     a = board.area(state, area_id)
-    state = replace(state, areas=board.replace_area(state, replace(
-        a, followers=(you, king), shadows=shadows, fort_owner=fort, fort_levels=1 if fort >= 0 else 0)))
+    state = replace(
+        state,
+        areas=board.replace_area(
+            state,
+            replace(a, followers=(you, king), shadows=shadows, fort_owner=fort, fort_levels=1 if fort >= 0 else 0),
+        ),
+    )
     state = set_player(state, replace(state.players[0], hand=hand))
     return replace(state, king=replace(state.king, hand=king_hand))
 
 
 def start(state, area_id, sides=(0, 1)):
-    state = H.push_effect(replace(state, work=None, frames=()), 0, (cs.ResolveConflicts(count=1),), "day",
-                          then="day_done")
+    state = H.push_effect(
+        replace(state, work=None, frames=()), 0, (cs.ResolveConflicts(count=1),), "day", then="day_done"
+    )
     state = H.resolve(state, [])
     return apply(state, StartConflict(area=area_id, sides=sides))
 
@@ -174,9 +180,12 @@ def test_loop_win_against_the_shadows_puts_a_cultist_on_a_dream(state):
 def test_loop_draws_at_most_three_cards(state):
     s = replace(state, work=None, frames=())
     ids = [a.id for a in s.areas][:5]
-    areas = tuple(replace(a, followers=(1, 0), shadows=0, fort_owner=-1, fort_levels=0, fortress=-1) if a.id in ids
-                  else replace(a, followers=(0, 0), shadows=0, fort_owner=-1, fort_levels=0, fortress=-1)
-                  for a in s.areas)
+    areas = tuple(
+        replace(a, followers=(1, 0), shadows=0, fort_owner=-1, fort_levels=0, fortress=-1)
+        if a.id in ids
+        else replace(a, followers=(0, 0), shadows=0, fort_owner=-1, fort_levels=0, fortress=-1)
+        for a in s.areas
+    )
     s = replace(s, areas=areas)
     s = replace(s, areas=tuple(replace(a, shadows=0) for a in s.areas))
     for i in ids:  # you alone with a Shadow-free King presence: only undesirable conflicts with you

@@ -117,5 +117,6 @@ def test_a_conflict_in_the_command_waits_for_your_cards_then_resumes(state):
     s = apply(s, PlayCombatCard(card=BASIC_COMBAT))
     while s.commanding:
         s = apply(s, s.decision.options[-1])
-    assert ((1, 7) in s.commanded and s.frames == ()) or not any(isinstance(f.then, KingCommandResume)
-                                                                 for f in s.frames)
+    assert ((1, 7) in s.commanded and s.frames == ()) or not any(
+        isinstance(f.then, KingCommandResume) for f in s.frames
+    )

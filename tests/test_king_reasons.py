@@ -16,8 +16,14 @@ from nctui.games.nightmare_cathedral.ui.screens.king_turn import king_steps
 from tests.test_solo_setup import SOLO
 
 # the kinds whose reason depends on their fields or on the events before them
-READ_IN_CONTEXT = {"king_action", "king_horror_die", "king_area_card", "king_climbs", "king_tucks",
-                   "king_cultist_on_dream"}
+READ_IN_CONTEXT = {
+    "king_action",
+    "king_horror_die",
+    "king_area_card",
+    "king_climbs",
+    "king_tucks",
+    "king_cultist_on_dream",
+}
 
 
 def test_every_king_event_kind_has_a_reason():
@@ -28,10 +34,13 @@ def test_every_king_event_kind_has_a_reason():
 
 def test_even_power_comes_down_by_the_rule_and_the_cultist_goes_on_a_dream():
     w = words_for(SOLO.pack)
-    events = [E.KingHorrorDie(seat=1, value=3), E.KingDreamerMoves(seat=1, roll=3, counted=(), to="summon"),
-              E.KingPower(seat=1, moved=2, action="summon", power=2),
-              E.KingCultistOnDream(seat=1, card="x", cultists=1, vp=3, why="power"),
-              E.KingAction(seat=1, action="summon", power=1)]
+    events = [
+        E.KingHorrorDie(seat=1, value=3),
+        E.KingDreamerMoves(seat=1, roll=3, counted=(), to="summon"),
+        E.KingPower(seat=1, moved=2, action="summon", power=2),
+        E.KingCultistOnDream(seat=1, card="x", cultists=1, vp=3, why="power"),
+        E.KingAction(seat=1, action="summon", power=1),
+    ]
     die, _, _, dream, action = king_reasons(events, w)
     assert "Dreamer" in die and "KING'S TURN 1" in die
     assert "KING'S TURN 3" in dream
@@ -40,13 +49,17 @@ def test_even_power_comes_down_by_the_rule_and_the_cultist_goes_on_a_dream():
 
 def test_a_cultist_on_a_dream_says_whether_a_conform_or_a_conflict_put_it_there():
     w = words_for(SOLO.pack)
-    conform = [E.KingConforms(seat=1, action="develop"),
-               E.KingCultistOnDream(seat=1, card="x", cultists=1, vp=3, why="conform")]
+    conform = [
+        E.KingConforms(seat=1, action="develop"),
+        E.KingCultistOnDream(seat=1, card="x", cultists=1, vp=3, why="conform"),
+    ]
     assert "CONFORMS" in king_reasons(conform, w)[1]
-    won = [E.KingAction(seat=1, action="maneuver", power=3),
-           E.KingCultistOnDream(seat=1, card="x", cultists=1, vp=3, why="marked"),
-           E.KingConflictCard(seat=1, area="a"),
-           E.KingCultistOnDream(seat=1, card="x", cultists=2, vp=3, why="conflict")]
+    won = [
+        E.KingAction(seat=1, action="maneuver", power=3),
+        E.KingCultistOnDream(seat=1, card="x", cultists=1, vp=3, why="marked"),
+        E.KingConflictCard(seat=1, area="a"),
+        E.KingCultistOnDream(seat=1, card="x", cultists=2, vp=3, why="conflict"),
+    ]
     _, marked, _, after_conflict = king_reasons(won, w)
     assert "Marked Area" in marked and "conflict the King won" in after_conflict
     # a game saved before the cause was recorded: read from the step it belongs to

@@ -25,8 +25,11 @@ def with_king(state, **kw):
 
 
 def dreams_of(state, suit=None, vp=None):
-    return [d.id for d in board.pack(state).cards.dreams
-            if d.stage == 1 and (suit is None or d.suit == suit) and (vp is None or d.vp == vp)]
+    return [
+        d.id
+        for d in board.pack(state).cards.dreams
+        if d.stage == 1 and (suit is None or d.suit == suit) and (vp is None or d.vp == vp)
+    ]
 
 
 def test_ahead_is_the_two_day_spaces_clockwise(state):
@@ -60,9 +63,19 @@ def test_horror_die_rolls_2_to_4_from_the_rng(state):
     assert seen == {2, 3, 4}
 
 
-@pytest.mark.parametrize("cultists,tucked,power,to_dreams", [
-    (1, 0, 1, 0), (2, 0, 1, 1), (1, 1, 1, 1), (3, 1, 3, 1), (3, 0, 3, 0), (7, 0, 5, 2), (1, 6, 6, 1), (4, 3, 5, 2),
-])
+@pytest.mark.parametrize(
+    "cultists,tucked,power,to_dreams",
+    [
+        (1, 0, 1, 0),
+        (2, 0, 1, 1),
+        (1, 1, 1, 1),
+        (3, 1, 3, 1),
+        (3, 0, 3, 0),
+        (7, 0, 5, 2),
+        (1, 6, 6, 1),
+        (4, 3, 5, 2),
+    ],
+)
 def test_power_and_cultists_to_dreams(state, cultists, tucked, power, to_dreams):
     up = tuple(f"x{i}" for i in range(tucked))
     s = with_king(state, dreamer="fortify", day_cultists=(1, 1, cultists, 1, 1), tucked=((), (), up, (), ()))

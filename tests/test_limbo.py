@@ -91,8 +91,7 @@ def test_taking_back_moves_them_to_the_supply_and_asks_the_same_decision_again()
     state = res.state
     assert (pl(state).limbo, pl(state).supply) == (2, supply + 1)
     assert [(e.kind, e.seat, e.count) for e in res.events] == [("limbo_return", me(state), 1)]
-    assert (state.decision.seat, state.decision.kind, describe_decision(state)) == (before.seat, before.kind,
-                                                                                   question)
+    assert (state.decision.seat, state.decision.kind, describe_decision(state)) == (before.seat, before.kind, question)
     assert but_limbo(legal_actions(state)) == but_limbo(before.options)
     assert returns(state) == (R1, A.ReturnFromLimbo(count=2))  # "all" is now 2
     state = apply(state, A.ReturnFromLimbo(count=2))
@@ -127,7 +126,7 @@ def test_an_empty_supply_ends_the_produce_step_when_limbo_is_empty_too():
 
 
 def test_a_step_that_needs_limbo_may_end_once_it_is_taken_back():
-    """"Return 1 Follower from your Limbo to an area you control": with Limbo emptied first,
+    """ "Return 1 Follower from your Limbo to an area you control": with Limbo emptied first,
     nothing is left to ask, and the effect goes on."""
     state = asked(in_limbo(blank(weeping_orchard=1), 1), cs.RecoverLimbo(count=1))
     assert state.decision.kind == "recover" and returns(state) == (R1,)
@@ -175,9 +174,15 @@ def test_a_first_follower_is_not_offered_when_followers_cannot_finish_the_paymen
 # Refusals
 
 
-@pytest.mark.parametrize("count, words", [
-    (0, "at least 1"), (-1, "at least 1"), (4, "holds only 3"), (2, "1 Follower or all 3"),
-])
+@pytest.mark.parametrize(
+    "count, words",
+    [
+        (0, "at least 1"),
+        (-1, "at least 1"),
+        (4, "holds only 3"),
+        (2, "1 Follower or all 3"),
+    ],
+)
 def test_refusals_name_the_rule(count, words):
     state = asked(in_limbo(blank(weeping_orchard=1, ash_nave=1, bell_hollow=1), 3), cs.Move(mp=1))
     assert returns(state) == (R1, R3)

@@ -15,14 +15,32 @@ from nctui.platform.store import Store
 
 # Nouns the log counts, singular -> plural (the counted words of every line of the games below).
 NOUNS = {
-    "Cultist": "Cultists", "Follower": "Followers", "Shadow": "Shadows", "card": "cards", "unit": "units",
-    "step": "steps", "conflict": "conflicts", "area": "areas", "player": "players", "Dream": "Dreams",
-    "Development card": "Development cards", "Dream card": "Dream cards", "Fort level": "Fort levels",
+    "Cultist": "Cultists",
+    "Follower": "Followers",
+    "Shadow": "Shadows",
+    "card": "cards",
+    "unit": "units",
+    "step": "steps",
+    "conflict": "conflicts",
+    "area": "areas",
+    "player": "players",
+    "Dream": "Dreams",
+    "Development card": "Development cards",
+    "Dream card": "Dream cards",
+    "Fort level": "Fort levels",
 }
 SINGULAR = {plural: singular for singular, plural in NOUNS.items()}
 # Verbs that follow a count directly: third person singular -> plural.
-VERBS = {"goes": "go", "seeps": "seep", "leaves": "leave", "is": "are", "has": "have", "returns": "return",
-         "comes": "come", "moves": "move"}
+VERBS = {
+    "goes": "go",
+    "seeps": "seep",
+    "leaves": "leave",
+    "is": "are",
+    "has": "have",
+    "returns": "return",
+    "comes": "come",
+    "moves": "move",
+}
 SHADOWS_VERBS = {"reveals", "takes", "wins", "retreats", "is", "has", "plays", "loses"}
 
 
@@ -32,7 +50,7 @@ def number_problems(line: str) -> list[str]:
     problems = []
     for m in re.finditer(r"(?<![\w.-])(\d+) ((?:Development |Dream |Fort )?[A-Za-z]+)(?: (\w+))?", line):
         n, noun, after = int(m.group(1)), m.group(2), m.group(3) or ""
-        if n == 1 and noun in SINGULAR and not line[m.end(2):].startswith(" of "):
+        if n == 1 and noun in SINGULAR and not line[m.end(2) :].startswith(" of "):
             problems.append(f"1 with a plural: {m.group(0)!r}")
         if n != 1 and noun in NOUNS:
             problems.append(f"{n} with a singular: {m.group(0)!r}")
@@ -49,21 +67,35 @@ def number_problems(line: str) -> list[str]:
     return problems
 
 
-@pytest.mark.parametrize("line", [
-    "Red takes 1 Followers back from Limbo", "2 Cultist go onto the King's Fortify card",
-    "1 Cultist go onto the King's Fortify card", "2 Shadows seeps into Ash Nave",
-    "the Shadows takes 1 damage", "The Shadows reveals Gnawing Hunger: 3 attack, 2 defence",
-    "Red is dealt 1 Development cards", "Red loses 2 Fort level",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Red takes 1 Followers back from Limbo",
+        "2 Cultist go onto the King's Fortify card",
+        "1 Cultist go onto the King's Fortify card",
+        "2 Shadows seeps into Ash Nave",
+        "the Shadows takes 1 damage",
+        "The Shadows reveals Gnawing Hunger: 3 attack, 2 defence",
+        "Red is dealt 1 Development cards",
+        "Red loses 2 Fort level",
+    ],
+)
 def test_the_check_finds_a_wrong_number(line: str) -> None:
     assert number_problems(line)
 
 
-@pytest.mark.parametrize("line", [
-    "Red takes 1 Follower back from Limbo", "1 Cultist goes onto the King's Fortify card",
-    "2 Shadows seep into Ash Nave", "The Shadows take 1 damage", "1 unit of the Shadows is eliminated",
-    "Red is dealt 3 Development cards: A, B, C", "Red breaks the tie: the Shadows win",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Red takes 1 Follower back from Limbo",
+        "1 Cultist goes onto the King's Fortify card",
+        "2 Shadows seep into Ash Nave",
+        "The Shadows take 1 damage",
+        "1 unit of the Shadows is eliminated",
+        "Red is dealt 3 Development cards: A, B, C",
+        "Red breaks the tie: the Shadows win",
+    ],
+)
 def test_the_check_passes_a_right_line(line: str) -> None:
     assert number_problems(line) == []
 

@@ -123,8 +123,9 @@ def test_the_unit_limit_of_three_per_side_holds_in_the_destination():
 
 
 def _upgrade_with_four_in_one_area() -> str:
-    return next(c.id for c in get_pack("base").cards.development
-                if c.action == "fortify" and c.unit_limit_one_area == 4)
+    return next(
+        c.id for c in get_pack("base").cards.development if c.action == "fortify" and c.unit_limit_one_area == 4
+    )
 
 
 def test_an_upgraded_fortify_card_allows_four_followers_in_one_area_only():
@@ -132,7 +133,7 @@ def test_an_upgraded_fortify_card_allows_four_followers_in_one_area_only():
     seat = me(state)
     slot = board.pack(state).matrix.rondel.index("fortify")
     pl = state.players[seat]
-    display = pl.display[:slot] + (pl.display[slot] + (_upgrade_with_four_in_one_area(),),) + pl.display[slot + 1:]
+    display = pl.display[:slot] + (pl.display[slot] + (_upgrade_with_four_in_one_area(),),) + pl.display[slot + 1 :]
     state = set_player(state, replace(pl, display=display))
     state = put(put(put(state, seat, ASH, 3), seat, W, 2), seat, BELL, 3)
     state = push(state, cs.Move(mp=3))
@@ -169,8 +170,9 @@ def test_an_effect_resolved_as_completely_as_possible_offers_no_stop():
 
 def startable(steps) -> bool:
     """Every step of an effect (the options of a Choose included) has a start in the rule table."""
-    return all(type(s) in STEPS and (not isinstance(s, cs.Choose) or all(startable(o) for o in s.options))
-               for s in steps)
+    return all(
+        type(s) in STEPS and (not isinstance(s, cs.Choose) or all(startable(o) for o in s.options)) for s in steps
+    )
 
 
 def test_the_maneuver_day_effect_gives_four_mp_then_moves_on():

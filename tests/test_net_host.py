@@ -147,6 +147,7 @@ def test_a_rules_refusal_names_its_rule_and_section(tmp_path: Path) -> None:
 def test_a_seat_given_up_is_free_for_another_person(tmp_path: Path) -> None:
     """GiveUp: the seat is no longer its person's; in a room without hand-over it waits free for
     another person, who may take it; in a room that hands away seats, the computer plays it at once."""
+
     async def body(path: Path, rooms: Rooms) -> None:
         a, b, c = [await Client.connect(path, i) for i in ("SHA256:ann", "SHA256:bob", "SHA256:cy")]
         await a.send(P.CreateRoom(config=CFG, name="keep"))
@@ -169,6 +170,7 @@ def test_a_seat_given_up_is_free_for_another_person(tmp_path: Path) -> None:
         seat = next(r for r in (await a.until(P.Rooms)).rooms if r.id == hand.id).seats[1]
         assert (seat.holder, seat.kind, seat.open) == ("", "bot", True)  # the computer plays it until someone takes it
         from nctui.ui.screens.lobby import seat_words
+
         assert "free (computer meanwhile)" in seat_words(1, seat, "SHA256:cy").plain
         await c.send(P.JoinSeat(room=hand.id, seat=1))
         assert (await c.until(P.Joined)).seat == 1

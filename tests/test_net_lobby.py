@@ -163,8 +163,7 @@ def test_create_a_room_join_decide_and_see_the_other_seats_decision_arrive(host:
             await until(pilot, lambda: isinstance(app.screen, SeatScreen), "the new room's seats")
             assert host.room().record.name == "Friday" and host.room().record.handover_after == 300.0
             await pilot.press("enter")  # the first free seat: 1 Red
-            screen = await until(pilot, lambda: drawn(app),
-                                 "the game screen")
+            screen = await until(pilot, lambda: drawn(app), "the game screen")
             assert screen.seat == screen.viewer == 0
             bob = Person(host.path, BOB, "Bob")
             bob_game = bob.sit(host.room().id, 1)
@@ -185,8 +184,11 @@ def test_create_a_room_join_decide_and_see_the_other_seats_decision_arrive(host:
                     wait_for(lambda b=before: bob_game.state_id == b, "Bob's update")
                     bob.decide_first_option()
                 decided[seat] += 1
-                await until(pilot, lambda g=game, b=before: g.state_id > b and screen._shown[1] == g.state_id,
-                            "the decision arriving on Ann's screen")
+                await until(
+                    pilot,
+                    lambda g=game, b=before: g.state_id > b and screen._shown[1] == g.state_id,
+                    "the decision arriving on Ann's screen",
+                )
                 assert host.room().session.state_id == game.state_id
             assert decided[0] and decided[1]
             log = "\n".join(str(line) for line in screen.query_one("#log")._written)
@@ -223,8 +225,9 @@ def test_a_spectator_sees_no_hand(host: HostThread, size: tuple[int, int]) -> No
             prompt = screen.query_one("#decision").prompt
             assert not prompt.options and "back to the lobby" in prompt.notes[0]  # nothing to choose
             await pilot.press("u")  # a spectator changes nothing: the host says so
-            note = await until(pilot, lambda: next((n for n in app._notifications if n.title == "Undo"), None),
-                               "the refusal")
+            note = await until(
+                pilot, lambda: next((n for n in app._notifications if n.title == "Undo"), None), "the refusal"
+            )
             assert "spectator" in note.message
             await until(pilot, lambda: host.room().info().spectators == 1, "one spectator")
 
@@ -303,8 +306,7 @@ def test_a_client_whose_connection_dies_returns_to_its_seat(host: HostThread, tm
     async def again() -> None:
         app = LobbyApp(host.path, ANN, "Ann")
         async with app.run_test(size=SMALL) as pilot:
-            screen = await until(pilot, lambda: drawn(app),
-                                 "back at the seat")
+            screen = await until(pilot, lambda: drawn(app), "back at the seat")
             assert screen.seat == 0
             assert app.remote.state_id >= seen
             await until(pilot, lambda: host.room().seats()[0].connected, "Ann connected again")
@@ -429,8 +431,9 @@ def test_undo_is_the_hosts_strict_policy_and_its_refusal_is_said(host: HostThrea
                 await until(pilot, lambda m=mark: game.state_id > m, "Bob's decision")
             now = game.state_id
             await pilot.press("u")  # Bob decided since her last decision: refused by the host
-            note = await until(pilot, lambda: next((n for n in app._notifications if n.title == "Undo"), None),
-                               "the refusal")
+            note = await until(
+                pilot, lambda: next((n for n in app._notifications if n.title == "Undo"), None), "the refusal"
+            )
             assert "Cannot undo" in note.message and host.room().session.state_id == now
             # The game screen's other keys work on a server's game too.
             await pilot.press("t")
@@ -480,10 +483,19 @@ def test_client_app_runs_on_a_real_terminal_and_ends_in_one_line_when_the_host_g
     h = HostThread(tmp_path)
     pane = Pane(f"nctui-lobby-{os.getpid()}")
     try:
-        code = ("import sys; from nctui.platform.net.client_app import run; "
-                "sys.exit(run(sys.argv[1], sys.argv[2], None))")
-        command = ["env", "TERM=xterm-256color", f"PYTHONPATH={ROOT}", sys.executable, "-c", code,
-                   str(h.path), "SHA256:TessTessTessTess"]
+        code = (
+            "import sys; from nctui.platform.net.client_app import run; sys.exit(run(sys.argv[1], sys.argv[2], None))"
+        )
+        command = [
+            "env",
+            "TERM=xterm-256color",
+            f"PYTHONPATH={ROOT}",
+            sys.executable,
+            "-c",
+            code,
+            str(h.path),
+            "SHA256:TessTessTessTess",
+        ]
         pane.start(" ".join(map(shlex.quote, command)) + '; echo "[client exited: $?]"; sleep 60')
         pane.wait_for("What name should the other players see?")
         pane.keys("Tess", "Enter")
@@ -518,12 +530,15 @@ def test_client_app_runs_on_a_real_terminal_and_ends_in_one_line_when_the_host_g
 
 
 def test_the_lobby_words_say_who_holds_each_seat_and_who_is_away() -> None:
-    seats = (P.SeatInfo(kind="human", holder="Ann", connected=True, identity=ANN),
-             P.SeatInfo(kind="bot", holder="Bob", connected=False, identity=BOB),
-             P.SeatInfo(kind="human"),
-             P.SeatInfo(kind="bot"))
-    room = P.RoomInfo(id="r1", name="Friday", mode="4 players, Standard", progress="turn 3", finished=False,
-                      seats=seats, spectators=2)
+    seats = (
+        P.SeatInfo(kind="human", holder="Ann", connected=True, identity=ANN),
+        P.SeatInfo(kind="bot", holder="Bob", connected=False, identity=BOB),
+        P.SeatInfo(kind="human"),
+        P.SeatInfo(kind="bot"),
+    )
+    room = P.RoomInfo(
+        id="r1", name="Friday", mode="4 players, Standard", progress="turn 3", finished=False, seats=seats, spectators=2
+    )
     text = room_words(room, ANN).plain
     assert "Friday" in text and "turn 3" in text and "2 watching" in text
     assert "1 Red ● Ann (you)" in text  # connected, and it is this person
@@ -541,8 +556,9 @@ def test_a_host_refusing_the_hello_is_one_line(host: HostThread) -> None:
 
     with pytest.raises(HostError) as caught:
         Older(host.path, ANN, "Ann").connect(timeout=5)
-    assert str(caught.value) == ("the game host refused the connection: "
-                                 f"protocol version 99 is not {P.VERSION}: update nctui")
+    assert str(caught.value) == (
+        f"the game host refused the connection: protocol version 99 is not {P.VERSION}: update nctui"
+    )
 
 
 def test_a_remote_rules_refusal_offers_the_rule(host: HostThread) -> None:
@@ -563,8 +579,11 @@ def test_a_remote_rules_refusal_offers_the_rule(host: HostThread) -> None:
             game = app.remote
             assert game is not None and game.deciding_seat() == 1  # Blue sets up first
             await pilot.press("question_mark")  # the help says what q does here
-            help_text = await until(pilot, lambda: app.screen.query("#help-text") and str(
-                app.screen.query_one("#help-text").render()), "the help")
+            help_text = await until(
+                pilot,
+                lambda: app.screen.query("#help-text") and str(app.screen.query_one("#help-text").render()),
+                "the help",
+            )
             assert "back to the lobby: your seat stays yours" in help_text and "save and quit" not in help_text
             await pilot.press("escape")
             await until(pilot, lambda: app.screen is screen, "the game again")

@@ -20,8 +20,9 @@ from nctui.platform.net import protocol as P
 from tests.serve_helpers import Server, make_key
 from tests.test_net_host import Client
 
-pytestmark = pytest.mark.skipif(not (shutil.which("ssh") and shutil.which("tmux")),
-                                reason="needs the OpenSSH client (ssh) and tmux")
+pytestmark = pytest.mark.skipif(
+    not (shutil.which("ssh") and shutil.which("tmux")), reason="needs the OpenSSH client (ssh) and tmux"
+)
 
 CFG = GameConfig(players=2, seats=("human", "human"), seed=5)
 
@@ -34,8 +35,9 @@ class Terminal:
         self.tmux("new-session", "-d", "-x", "120", "-y", "40", "-s", name, " ".join(command))
 
     def tmux(self, *args: str) -> str:
-        return subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True,
-                              timeout=10, check=False).stdout
+        return subprocess.run(
+            ["tmux", "-L", self.socket, *args], capture_output=True, text=True, timeout=10, check=False
+        ).stdout
 
     def screen(self) -> str:
         return self.tmux("capture-pane", "-p")
@@ -65,12 +67,14 @@ def terminals() -> Iterator[list[Terminal]]:
 
 
 def test_two_players_over_openssh_decide_a_third_watches_each_sees_only_their_hand(
-        tmp_path: Path, terminals: list[Terminal]) -> None:
+    tmp_path: Path, terminals: list[Terminal]
+) -> None:
     people = {name: make_key(tmp_path / name) for name in ("ann", "bob", "cy")}
     (tmp_path / "keys").write_bytes(b"".join(k.export_public_key() for k in people.values()))
     server = Server(tmp_path / "data", "--authorized-keys", str(tmp_path / "keys"))
     sock = tmp_path / "data" / "run" / "host.sock"
     try:
+
         async def create() -> None:  # the room exists before anyone connects (created by Ann's identity)
             c = await Client.connect(sock, people["ann"].get_fingerprint("sha256"))
             await c.send(P.CreateRoom(config=CFG, name="friday"))
@@ -80,9 +84,27 @@ def test_two_players_over_openssh_decide_a_third_watches_each_sees_only_their_ha
         asyncio.run(asyncio.wait_for(create(), 30))
 
         def ssh(name: str) -> Terminal:
-            t = Terminal(name, ["ssh", "-p", str(server.port), "-i", str(tmp_path / name), "-o", "IdentitiesOnly=yes",
-                                "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
-                                "-o", "BatchMode=yes", "-o", "LogLevel=ERROR", f"{name}@127.0.0.1"])
+            t = Terminal(
+                name,
+                [
+                    "ssh",
+                    "-p",
+                    str(server.port),
+                    "-i",
+                    str(tmp_path / name),
+                    "-o",
+                    "IdentitiesOnly=yes",
+                    "-o",
+                    "StrictHostKeyChecking=no",
+                    "-o",
+                    "UserKnownHostsFile=/dev/null",
+                    "-o",
+                    "BatchMode=yes",
+                    "-o",
+                    "LogLevel=ERROR",
+                    f"{name}@127.0.0.1",
+                ],
+            )
             terminals.append(t)
             t.wait(lambda s: "What name" in s, f"{name}'s name prompt")
             t.keys(name.capitalize(), "Enter")

@@ -86,8 +86,7 @@ def test_restart_restores_rooms_and_play_goes_on(tmp_path: Path) -> None:
 def test_computer_seat_plays_host_side_and_hand_over(tmp_path: Path) -> None:
     rooms = _rooms(tmp_path)
     try:
-        room = rooms.create(GameConfig(players=2, seats=("human", "bot"), seed=5), identity="a",
-                            handover_after=0.01)
+        room = rooms.create(GameConfig(players=2, seats=("human", "bot"), seed=5), identity="a", handover_after=0.01)
         room.claim(0, "a", "ann")
         room.connect(0)
         room.disconnect(0)

@@ -48,8 +48,10 @@ def test_no_seat_receives_a_card_it_may_not_know(tmp_path: Path, config: GameCon
         for i, c in enumerate(clients):
             await c.send(P.JoinSeat(room=room_id, seat=i))
         await watcher.send(P.Watch(room=room_id))
-        await asyncio.gather(*(_play(c, i, random.Random(config.seed + i)) for i, c in enumerate(clients)),
-                             _play(watcher, SPECTATOR, random.Random(0)))
+        await asyncio.gather(
+            *(_play(c, i, random.Random(config.seed + i)) for i, c in enumerate(clients)),
+            _play(watcher, SPECTATOR, random.Random(0)),
+        )
         for i, c in enumerate([*clients, watcher]):
             received[i if i < len(clients) else SPECTATOR] = c.received
         store = rooms.get(room_id).session.store

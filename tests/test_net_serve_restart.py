@@ -42,6 +42,7 @@ def test_server_killed_and_restarted_restores_the_room_and_play_goes_on(tmp_path
     sock = data / "run" / "host.sock"
     server = Server(data, *args)
     try:
+
         async def first() -> int:
             ann = await Client.connect(sock, "SHA256:ann")
             await ann.send(P.CreateRoom(config=CFG, name="before the crash"))

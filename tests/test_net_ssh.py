@@ -42,8 +42,15 @@ def run(body: Awaitable[Any], timeout: float = 90) -> Any:
 
 
 async def connect(port: int, key: asyncssh.SSHKey | None = None, **kw: Any) -> asyncssh.SSHClientConnection:
-    return await asyncssh.connect("127.0.0.1", port, username="friend", known_hosts=None, agent_path=None,
-                                  client_keys=[key] if key is not None else None, **kw)
+    return await asyncssh.connect(
+        "127.0.0.1",
+        port,
+        username="friend",
+        known_hosts=None,
+        agent_path=None,
+        client_keys=[key] if key is not None else None,
+        **kw,
+    )
 
 
 async def read_until(stream: Any, pattern: bytes, timeout: float = 30) -> bytes:
@@ -106,8 +113,7 @@ def test_password_only_when_enabled(server_factory: Callable[..., Server], keys:
     server.wait_for(r"password:friend: session started")
 
 
-def test_exec_shell_subsystem_forwarding_refused_in_one_line(server_factory: Callable[..., Server],
-                                                            keys: Any) -> None:
+def test_exec_shell_subsystem_forwarding_refused_in_one_line(server_factory: Callable[..., Server], keys: Any) -> None:
     friend, _, authorized = keys
     server = server_factory("--authorized-keys", str(authorized))
 
@@ -157,8 +163,9 @@ def test_session_cap_and_per_peer_cap_say_one_line(server_factory: Callable[...,
     server.wait_for("refused 127.0.0.1: more than 2 connections from it")
 
 
-def test_idle_timeout_closes_with_one_line_and_ends_the_process(server_factory: Callable[..., Server],
-                                                                keys: Any) -> None:
+def test_idle_timeout_closes_with_one_line_and_ends_the_process(
+    server_factory: Callable[..., Server], keys: Any
+) -> None:
     friend, _, authorized = keys
     server = server_factory("--authorized-keys", str(authorized), "--idle-timeout", "2")
 
@@ -199,14 +206,21 @@ def test_dropped_connection_ends_only_its_process(server_factory: Callable[..., 
     run(body())
 
 
-@pytest.mark.parametrize(("args", "said"), [
-    ((), "nobody could log in: give --authorized-keys FILE"),
-    (("--authorized-keys", "missing.pub"), "authorized keys missing.pub: "),
-    (("--authorized-keys", "k.pub", "--password-file", "empty"), "password file empty is empty"),
-])
-def test_serve_that_cannot_start_says_why_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                      monkeypatch: pytest.MonkeyPatch, args: tuple[str, ...],
-                                                      said: str) -> None:
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        ((), "nobody could log in: give --authorized-keys FILE"),
+        (("--authorized-keys", "missing.pub"), "authorized keys missing.pub: "),
+        (("--authorized-keys", "k.pub", "--password-file", "empty"), "password file empty is empty"),
+    ],
+)
+def test_serve_that_cannot_start_says_why_in_one_line(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    args: tuple[str, ...],
+    said: str,
+) -> None:
     from nctui import cli
 
     monkeypatch.chdir(tmp_path)
@@ -224,19 +238,39 @@ def test_a_client_process_keeps_nothing_of_the_servers_environment_but_what_it_n
     the person's terminal, nothing else."""
     from nctui.platform.net.forkserver import SAFE_PATH, client_environment, kept_environment
 
-    server = {"HOME": "/home/host", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "XDG_DATA_HOME": "/d",
-              "NCTUI_CACHE_DIR": "/c", "AWS_SECRET_ACCESS_KEY": "x", "SSH_AUTH_SOCK": "/s", "PATH": "/opt/evil:/bin",
-              "COLUMNS": "200", "LINES": "60", "NO_COLOR": "1", "TERM": "screen", "PYTHONSTARTUP": "/p"}
+    server = {
+        "HOME": "/home/host",
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "XDG_DATA_HOME": "/d",
+        "NCTUI_CACHE_DIR": "/c",
+        "AWS_SECRET_ACCESS_KEY": "x",
+        "SSH_AUTH_SOCK": "/s",
+        "PATH": "/opt/evil:/bin",
+        "COLUMNS": "200",
+        "LINES": "60",
+        "NO_COLOR": "1",
+        "TERM": "screen",
+        "PYTHONSTARTUP": "/p",
+    }
     env = client_environment(server, {"term": "xterm-256color"})
-    assert env == {"HOME": "/home/host", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "XDG_DATA_HOME": "/d",
-                   "NCTUI_CACHE_DIR": "/c", "PATH": SAFE_PATH, "TERM": "xterm-256color"}
+    assert env == {
+        "HOME": "/home/host",
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "XDG_DATA_HOME": "/d",
+        "NCTUI_CACHE_DIR": "/c",
+        "PATH": SAFE_PATH,
+        "TERM": "xterm-256color",
+    }
     assert client_environment(server, {"term": "", "no_color": True})["NO_COLOR"] == "1"
     web = kept_environment({**server, "TEXTUAL_DRIVER": "web"}, ("TEXTUAL_", "COLUMNS"))
     assert web["TEXTUAL_DRIVER"] == "web" and web["COLUMNS"] == "200" and "AWS_SECRET_ACCESS_KEY" not in web
 
 
-def test_an_edited_authorized_keys_file_counts_from_the_next_login(server_factory: Callable[..., Server], keys: Any,
-                                                                   tmp_path: Path) -> None:
+def test_an_edited_authorized_keys_file_counts_from_the_next_login(
+    server_factory: Callable[..., Server], keys: Any, tmp_path: Path
+) -> None:
     """A key added to the file logs in at once, without a restart; a file that breaks keeps the
     last good keys (one log line), and a key removed is refused again."""
     friend, stranger, authorized = keys

@@ -36,6 +36,7 @@ async def tab(http: aiohttp.ClientSession, base: str, until: bytes, typed: str =
 def test_web_serves_the_client_to_a_browser_websocket(tmp_path: Path) -> None:
     server = Server(tmp_path / "data", "--web", ready=r"serving the browser client on http://127\.0\.0\.1:(\d+)/")
     try:
+
         async def browse() -> None:
             base = f"http://127.0.0.1:{server.port}"
             async with aiohttp.ClientSession() as http:
@@ -53,8 +54,8 @@ def test_a_browser_is_the_same_person_in_every_tab(tmp_path: Path) -> None:
     person: the name chosen in the first is remembered (no name prompt), as a key's person's is."""
     server = Server(tmp_path / "data", "--web", ready=r"serving the browser client on http://127\.0\.0\.1:(\d+)/")
 
-
     try:
+
         async def browse() -> None:
             base = f"http://127.0.0.1:{server.port}"
             # a browser keeps cookies of 127.0.0.1; aiohttp's jar needs unsafe=True for an IP address

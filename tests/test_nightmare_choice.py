@@ -32,10 +32,17 @@ def test_the_suggested_pairs_are_the_rulebooks():
     }
 
 
-@pytest.mark.parametrize("text, pair", [
-    ("3,7", (3, 7)), (" 8, 2 ", (8, 2)), ("lots-of-conflict", (3, 7)), ("Quick-End", (2, 8)),
-    ("random", ()), ("", ()),
-])
+@pytest.mark.parametrize(
+    "text, pair",
+    [
+        ("3,7", (3, 7)),
+        (" 8, 2 ", (8, 2)),
+        ("lots-of-conflict", (3, 7)),
+        ("Quick-End", (2, 8)),
+        ("random", ()),
+        ("", ()),
+    ],
+)
 def test_a_pair_by_numbers_or_by_name(text, pair):
     assert nightmare_pair(text) == pair
 

@@ -44,8 +44,13 @@ _ids = itertools.count()
 
 
 def nightmare(number: int, *steps: cs.Step, devoured: tuple = (6, 8, 10)) -> cs.NightmareCard:
-    return cs.NightmareCard(number=number, name=f"Test Nightmare {number}", text="test",
-                            command=cs.Effect(text="test", steps=tuple(steps)), devoured=devoured)
+    return cs.NightmareCard(
+        number=number,
+        name=f"Test Nightmare {number}",
+        text="test",
+        command=cs.Effect(text="test", steps=tuple(steps)),
+        devoured=devoured,
+    )
 
 
 def pack_with(*cards: cs.NightmareCard, development: tuple = ()) -> str:
@@ -61,8 +66,9 @@ MOVE1 = nightmare(1, cs.NightmareMove(steps=1))
 MOVE2 = nightmare(2, cs.NightmareMove(steps=2))
 
 
-def stage2(*cards: cs.NightmareCard, players: int = 2, at: tuple[str, str] = (CATHEDRAL, CATHEDRAL),
-           seed: int = 0) -> GameState:
+def stage2(
+    *cards: cs.NightmareCard, players: int = 2, at: tuple[str, str] = (CATHEDRAL, CATHEDRAL), seed: int = 0
+) -> GameState:
     """The first turn of a game, moved to Stage 2 on an empty board, Nightmares where given."""
     cards = cards or (MOVE1, MOVE2)
     pack_id = pack_with(*cards)
@@ -122,8 +128,16 @@ def command(state: GameState, number: int, **kw):
 
 def test_the_last_piece_flips_the_sideboard_and_brings_both_nightmares_into_the_cathedral_space():
     state = stage2()
-    state = replace(state, stage=1, nightmare_at=(), phase="reactions", queue=(), day="develop", turn_number=13,
-                    cathedral_track=("6B",))
+    state = replace(
+        state,
+        stage=1,
+        nightmare_at=(),
+        phase="reactions",
+        queue=(),
+        day="develop",
+        turn_number=13,
+        cathedral_track=("6B",),
+    )
     ev: list = []
     state = H.resolve(cathedral.build(replace(state, work=None, decision=None), state.active, ev), ev)
     kinds = [e.kind for e in ev]
@@ -312,18 +326,21 @@ def _filter_board() -> GameState:
     return replace(state, turn_pos=moon, commanding=1, visited=(ASH,))
 
 
-@pytest.mark.parametrize("toward, expected", [
-    ("any", {BELL, CHOIR, STAIR, FEN, W}),
-    ("most_units", {CHOIR}),
-    ("fewest_units", {FEN}),
-    ("followers", {BELL, STAIR, W}),
-    ("shadows", {CHOIR}),
-    ("marked", {BELL}),
-    ("fort", {STAIR}),
-    ("empty", {FEN}),
-    ("commander", {BELL, W}),
-    ("opponents", {STAIR, W}),
-])
+@pytest.mark.parametrize(
+    "toward, expected",
+    [
+        ("any", {BELL, CHOIR, STAIR, FEN, W}),
+        ("most_units", {CHOIR}),
+        ("fewest_units", {FEN}),
+        ("followers", {BELL, STAIR, W}),
+        ("shadows", {CHOIR}),
+        ("marked", {BELL}),
+        ("fort", {STAIR}),
+        ("empty", {FEN}),
+        ("commander", {BELL, W}),
+        ("opponents", {STAIR, W}),
+    ],
+)
 def test_toward_filters_the_adjacent_areas(toward, expected):
     state = _filter_board()
     assert set(nightmares.candidates(state, me(state), cs.NightmareMove(toward=toward))) == expected
@@ -341,7 +358,7 @@ def test_toward_ties_offer_every_tied_area_and_the_player_chooses():
 
 def stage2_with(state: GameState, *cards: cs.NightmareCard) -> GameState:
     """The same position with other Nightmare cards (a pack of their own)."""
-    return replace(state, pack=pack_with(*cards, *(c for c in (MOVE1, MOVE2)[len(cards):])))
+    return replace(state, pack=pack_with(*cards, *(c for c in (MOVE1, MOVE2)[len(cards) :])))
 
 
 def test_on_enter_resolves_in_each_area_entered_as_the_current_area():
@@ -386,9 +403,15 @@ def test_devoured_units_leave_the_game_not_for_limbo_nor_supply():
     assert [e.kind for e in ev].count("devour") == 2 and violations(state) == []
 
 
-@pytest.mark.parametrize("whose, sides", [
-    ("any", {"me", "opp", SH}), ("shadows", {SH}), ("opponents", {"opp"}), ("own", {"me"}),
-])
+@pytest.mark.parametrize(
+    "whose, sides",
+    [
+        ("any", {"me", "opp", SH}),
+        ("shadows", {SH}),
+        ("opponents", {"opp"}),
+        ("own", {"me"}),
+    ],
+)
 def test_whose_names_the_sides_that_may_be_devoured(whose, sides):
     state, _ = _devour(_crowded(), whose)
     named = {"me": me(state), "opp": opp(state), SH: SH}
@@ -428,8 +451,9 @@ def test_devour_by_on_enter_in_each_area_the_nightmare_enters():
     state, _ = command(state, 1, must=True)
     state, ev = play(state, A.MoveNightmare(to=W), A.MoveNightmare(to=BELL))
     assert state.players[opp(state)].devoured == 1 and state.devoured_shadows == 1
-    where = [(e.kind, e.to if e.kind == "nightmare_moves" else e.area)
-             for e in ev if e.kind in ("nightmare_moves", "devour")]
+    where = [
+        (e.kind, e.to if e.kind == "nightmare_moves" else e.area) for e in ev if e.kind in ("nightmare_moves", "devour")
+    ]
     assert where == [("nightmare_moves", W), ("devour", W), ("nightmare_moves", BELL), ("devour", BELL)]
 
 

@@ -74,8 +74,17 @@ def test_an_entry_made_for_another_stamp_is_not_used(cache_folder: Path, monkeyp
     assert checked, "an entry of another stamp was used"
 
 
-@pytest.mark.parametrize("garbage", [b"", b"\x93\x01\x02", b"\xc1not a pickle", b"\x80\x05\x95",
-                                     pickle.dumps({"info": None}), pickle.dumps(("a", "tuple"))])
+@pytest.mark.parametrize(
+    "garbage",
+    [
+        b"",
+        b"\x93\x01\x02",
+        b"\xc1not a pickle",
+        b"\x80\x05\x95",
+        pickle.dumps({"info": None}),
+        pickle.dumps(("a", "tuple")),
+    ],
+)
 def test_a_broken_cache_entry_falls_back_to_the_files(cache_folder: Path, garbage: bytes) -> None:
     fresh = load_pack(PACKS_DIR / "base", cached=True)
     (entry,) = cache_folder.iterdir()

@@ -112,7 +112,8 @@ def test_the_app_keeps_its_css_once_it_has_settled(shared, monkeypatch, tmp_path
 
     asyncio.run(go())
     spec = importlib.util.spec_from_file_location(
-        "ui_latency", Path(__file__).resolve().parent.parent / "benchmarks" / "ui_latency.py")
+        "ui_latency", Path(__file__).resolve().parent.parent / "benchmarks" / "ui_latency.py"
+    )
     assert spec is not None and spec.loader is not None
     bench = importlib.util.module_from_spec(spec)
     monkeypatch.setitem(sys.modules, "ui_latency", bench)

@@ -45,8 +45,12 @@ def _app(tmp_path, game=None):
 
 def test_the_rulebooks_worked_examples_are_bundled():
     names = {p.path.name: p for p in positions()}
-    for example in ("conflict-example-2p.toml", "ritual-example-2p.toml", "scoring-example-3p.toml",
-                    "king-die-roll-solo.toml"):
+    for example in (
+        "conflict-example-2p.toml",
+        "ritual-example-2p.toml",
+        "scoring-example-3p.toml",
+        "king-die-roll-solo.toml",
+    ):
         assert example in names and not names[example].problem and not names[example].own
         assert names[example].name and names[example].description
 
@@ -67,8 +71,11 @@ def test_the_kings_die_roll_counts_cultists_from_maneuver():
     assert state.king is not None and state.king.dreamer == "maneuver" and state.config.players == 1
     for option in state.decision.options:
         moves = [e for e in flow.step(state, option).events if isinstance(e, E.KingDreamerMoves)]
-        assert moves == [E.KingDreamerMoves(roll=4, counted=("develop", "develop", "ritual", "summon"),
-                                            to="summon", seat=state.king.seat)]
+        assert moves == [
+            E.KingDreamerMoves(
+                roll=4, counted=("develop", "develop", "ritual", "summon"), to="summon", seat=state.king.seat
+            )
+        ]
 
 
 def test_own_positions_are_listed_after_the_bundled_ones(tmp_path):
@@ -96,8 +103,10 @@ def _played(tmp_path, config: GameConfig, decisions: int = 12):
     return session
 
 
-CONFIGS = [GameConfig(players=3, seats=("human",) * 3, seed=5),
-           GameConfig(players=1, seats=("human", "king"), seed=6, divergent_paths=True)]
+CONFIGS = [
+    GameConfig(players=3, seats=("human",) * 3, seed=5),
+    GameConfig(players=1, seats=("human", "king"), seed=6, divergent_paths=True),
+]
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=["3 players", "solo"])
@@ -233,6 +242,7 @@ def test_h_is_for_practice_games_only(tmp_path):
 def test_the_kings_die_roll_plays_from_the_practice_screen(tmp_path):
     """A solo position played from its file: your decision, then the King rolls 4 and its Dreamer
     ends on Summon (the King's turn shown step by step)."""
+
     async def go():
         app = _app(tmp_path, scenario_session(BUNDLED / "king-die-roll-solo.toml", folder=tmp_path))
         async with app.run_test(size=SIZE) as pilot:

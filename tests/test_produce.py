@@ -49,18 +49,21 @@ def shape(state, area, me=0, you=0, shadows=0, fort_owner=-1):
 # SUMMON (start-summon Day: every Marked Area and every area with your Fort produces 1)
 
 
-@pytest.mark.parametrize("me, you, shadows, fort_owner, produced", [
-    (0, 0, 2, -1, (0, 0, 1)),  # controlled by Shadows: a Shadow
-    (0, 0, 0, -1, (0, 0, 1)),  # empty: controlled by Shadows
-    (1, 2, 0, -1, (0, 1, 0)),  # an opponent controls: THEIR Follower
-    (2, 1, 1, -1, (1, 0, 0)),  # you control: yours
-    (1, 1, 0, -1, (0, 0, 0)),  # a tie between players: nobody controls, nothing
-    (1, 0, 1, -1, (0, 0, 0)),  # a tie with the Shadows: nothing
-    (2, 0, 0, YOU, (0, 1, 0)),  # the opponent's Fort controls, whatever the units
-    (0, 3, 0, -1, (0, 0, 0)),  # the opponent is at the Unit Limit
-    (0, 0, 3, -1, (0, 0, 0)),  # the Shadows are at the Unit Limit
-    (3, 0, 0, -1, (0, 0, 0)),  # you are at the Unit Limit
-])
+@pytest.mark.parametrize(
+    "me, you, shadows, fort_owner, produced",
+    [
+        (0, 0, 2, -1, (0, 0, 1)),  # controlled by Shadows: a Shadow
+        (0, 0, 0, -1, (0, 0, 1)),  # empty: controlled by Shadows
+        (1, 2, 0, -1, (0, 1, 0)),  # an opponent controls: THEIR Follower
+        (2, 1, 1, -1, (1, 0, 0)),  # you control: yours
+        (1, 1, 0, -1, (0, 0, 0)),  # a tie between players: nobody controls, nothing
+        (1, 0, 1, -1, (0, 0, 0)),  # a tie with the Shadows: nothing
+        (2, 0, 0, YOU, (0, 1, 0)),  # the opponent's Fort controls, whatever the units
+        (0, 3, 0, -1, (0, 0, 0)),  # the opponent is at the Unit Limit
+        (0, 0, 3, -1, (0, 0, 0)),  # the Shadows are at the Unit Limit
+        (3, 0, 0, -1, (0, 0, 0)),  # you are at the Unit Limit
+    ],
+)
 def test_a_marked_area_produces_one_for_its_controlling_side(me, you, shadows, fort_owner, produced):
     state = bare()
     x = target(state)
@@ -82,8 +85,14 @@ def test_every_area_with_your_fort_produces_and_other_players_forts_do_not():
     x, y = plain_areas(state)[:2]
     state = fort(fort(state, x, ME), y, YOU)
     home, theirs = fortress_of(state, ME), fortress_of(state, YOU)
-    state = replace(state, turn_pos=next(i for i, s in enumerate(board.pack(state).tracks.turn)
-                                         if all(board.symbol_of(state, a) != s for a in (x, y, home, theirs))))
+    state = replace(
+        state,
+        turn_pos=next(
+            i
+            for i, s in enumerate(board.pack(state).tracks.turn)
+            if all(board.symbol_of(state, a) != s for a in (x, y, home, theirs))
+        ),
+    )
     state, _ = run(state, ME, summon_day(state))
     assert counts(state, x)[0] == 1 and counts(state, home)[0] == 1
     assert counts(state, y) == (0, 0, 0) and counts(state, theirs) == (0, 0, 0)
@@ -166,8 +175,11 @@ def test_when_the_supply_cannot_fill_every_producing_area_the_player_chooses_the
     assert state.decision.kind == "produce" and A.Done() not in legal_actions(state)
     assert {A.ProduceIn(area=x), A.ProduceIn(area=y)} <= set(legal_actions(state))
     state = apply(state, A.ProduceIn(area=y))
-    assert counts(state, y)[0] == 2 and counts(state, x)[0] == 1 and counts(state, home)[0] == board.area(
-        bare(), home).followers[ME]
+    assert (
+        counts(state, y)[0] == 2
+        and counts(state, x)[0] == 1
+        and counts(state, home)[0] == board.area(bare(), home).followers[ME]
+    )
     assert state.players[ME].supply == 0 and state.decision.kind != "produce"
 
 

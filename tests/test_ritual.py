@@ -44,8 +44,10 @@ def blank(limbo: int = 0, ritual: tuple[int, int] = (1, 1), **where: int):
     (area id with "-" as "_"), ``limbo`` in Limbo, markers on ``ritual``; nothing else on the board."""
     state = through_setup(new_game(config(2, 0)).state)
     areas = empty_areas(state)
-    players = tuple(replace(p, supply=FOLLOWERS, forts=FORT_LEVELS, limbo=0, ritual=(1, 1), ritual_best=(1, 1))
-                    for p in state.players)
+    players = tuple(
+        replace(p, supply=FOLLOWERS, forts=FORT_LEVELS, limbo=0, ritual=(1, 1), ritual_best=(1, 1))
+        for p in state.players
+    )
     state = replace(state, areas=areas, players=players, shadows=SHADOWS, day="ritual")
     seat = state.active
     for key, n in where.items():
@@ -83,8 +85,16 @@ def play(state, *actions):
 
 def test_the_rulebooks_worked_example_plays_out_as_written():
     """PERFORM RITUAL, example: spaces 2-9 of our track embed it."""
-    state = blank(limbo=3, weeping_orchard=1, ash_nave=1, moth_garden=1, salt_spire=1, ember_reach=1,
-                  mirror_dunes=1, bone_cloister=1)
+    state = blank(
+        limbo=3,
+        weeping_orchard=1,
+        ash_nave=1,
+        moth_garden=1,
+        salt_spire=1,
+        ember_reach=1,
+        mirror_dunes=1,
+        bone_cloister=1,
+    )
     assert pl(state).supply == FOLLOWERS - 10
     state = ritual_day(state)
     assert state.decision.kind == "climb"
@@ -143,7 +153,8 @@ def test_every_payment_and_step_is_logged():
         ("ritual_climb", dict(seat=seat, marker=1, space=3)),
         ("ritual_pay_limbo", dict(seat=seat, space=4)),
         ("ritual_climb", dict(seat=seat, marker=1, space=4)),
-        ("ritual_followers_return", dict(seat=seat, count=1))]
+        ("ritual_followers_return", dict(seat=seat, count=1)),
+    ]
 
 
 def test_special_spaces_are_refused_to_a_plain_climb():
@@ -318,13 +329,27 @@ def test_the_example_scenario_plays_through_the_ritual_day_action():
 
     state = load_scenario(BUNDLED / "ritual-example-2p.toml")
     blue = state.active
-    moves = [A.ChooseDay(action="ritual"), A.ClimbMarker(marker=0), A.PayFollower(area=W), A.TakeBonus(take=True),
-             A.MoveFollower(source=ASH, to=BELL), A.Done()]
+    moves = [
+        A.ChooseDay(action="ritual"),
+        A.ClimbMarker(marker=0),
+        A.PayFollower(area=W),
+        A.TakeBonus(take=True),
+        A.MoveFollower(source=ASH, to=BELL),
+        A.Done(),
+    ]
     for area in (MOTH, SALT, EMBER):
         moves += [A.ClimbMarker(marker=0), A.PayFollower(area=area)]
-    moves += [A.ClimbMarker(marker=0), A.PayLimbo(), A.ClimbMarker(marker=0), A.PayFollower(area=DUNES),
-              A.ClimbMarker(marker=0), A.PayFollower(area=BONE), A.PayFollower(area=BELL), A.TakeBonus(take=False),
-              A.ClimbMarker(marker=0)]
+    moves += [
+        A.ClimbMarker(marker=0),
+        A.PayLimbo(),
+        A.ClimbMarker(marker=0),
+        A.PayFollower(area=DUNES),
+        A.ClimbMarker(marker=0),
+        A.PayFollower(area=BONE),
+        A.PayFollower(area=BELL),
+        A.TakeBonus(take=False),
+        A.ClimbMarker(marker=0),
+    ]
     for action in moves:
         state = apply(state, action)
         assert violations(state) == []

@@ -46,10 +46,16 @@ def functions_of(file_name: str) -> frozenset[str] | None:
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     names = set()
     for node in tree.body:
-        bodies = [node] if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) else (
-            node.body if isinstance(node, ast.ClassDef) and node.name.startswith("Test") else [])
-        names |= {f.name for f in bodies if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)
-                  and f.name.startswith("test")}
+        bodies = (
+            [node]
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            else (node.body if isinstance(node, ast.ClassDef) and node.name.startswith("Test") else [])
+        )
+        names |= {
+            f.name
+            for f in bodies
+            if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef) and f.name.startswith("test")
+        }
     return frozenset(names)
 
 
@@ -142,22 +148,25 @@ def test_the_doc_names_tests_and_code():
 GOOD_ROW = "| a rule | `turn.CHOOSE_DAY` | `test_turn.py::test_ignoring_the_action_draws_two_development_cards` |"
 
 
-@pytest.mark.parametrize("broken", [
-    "`test_turn.py::test_ignoring_the_action`",  # a truncated test name
-    "`test_turn.py::test_ignoring_the_action_draws_two_development_cards…`",
-    "`test_nowhere.py::test_ignoring_the_action_draws_two_development_cards`",
-    "`test_nowhere.py`",
-    "`turn.choose_day`",  # a function that no longer exists
-    "`king_conflict.desirable`",  # a module that no longer exists
-    "`engine/scenarios.load_scenario`",  # nctui.games.nightmare_cathedral.scenarios, not an engine module
-    "`king_conflict.py`",
-    "`saves/nowhere.toml`",
-    "`decide_move`",  # a bare name
-    "`test_turn.py::test_*`",
-    "`turn.legal_days",  # an unmatched backtick
-    "| a rule | `turn.CHOOSE_DAY` |",  # a row without its test cell
-    "| a rule | `turn.CHOOSE_DAY` | same test |",
-])
+@pytest.mark.parametrize(
+    "broken",
+    [
+        "`test_turn.py::test_ignoring_the_action`",  # a truncated test name
+        "`test_turn.py::test_ignoring_the_action_draws_two_development_cards…`",
+        "`test_nowhere.py::test_ignoring_the_action_draws_two_development_cards`",
+        "`test_nowhere.py`",
+        "`turn.choose_day`",  # a function that no longer exists
+        "`king_conflict.desirable`",  # a module that no longer exists
+        "`engine/scenarios.load_scenario`",  # nctui.games.nightmare_cathedral.scenarios, not an engine module
+        "`king_conflict.py`",
+        "`saves/nowhere.toml`",
+        "`decide_move`",  # a bare name
+        "`test_turn.py::test_*`",
+        "`turn.legal_days",  # an unmatched backtick
+        "| a rule | `turn.CHOOSE_DAY` |",  # a row without its test cell
+        "| a rule | `turn.CHOOSE_DAY` | same test |",
+    ],
+)
 def test_a_broken_reference_is_a_problem(broken):
     assert problems(GOOD_ROW) == []
     assert problems(GOOD_ROW + "\n" + broken)

@@ -37,14 +37,47 @@ def run(coro):
 
 
 def test_the_summary_covers_the_rulebooks_sections():
-    core = ["SETUP", "TURN STRUCTURE", "ACTION MATRIX", "REACTION", "DEVELOP", "FORTIFY", "UNIT LIMIT", "SUMMON",
-            "PRODUCE", "PERFORM RITUAL", "LIMBO", "RITUAL TRACK", "MANEUVER", "CONVERSIONS", "CONFLICTS",
-            "REWARDS AND CONSEQUENCES", "PLAYING DREAM CARDS", "CATHEDRAL", "THE NIGHTMARE CATHEDRAL",
-            "COMMAND NIGHTMARES", "DEVOURING", "END OF THE GAME", "SCORING", "CHOOSING NIGHTMARES",
-            "DIVERGENT PATHS", "REWARD TILES", "VARIABLE LENGTH GAME"]
-    solo = ["SETUP", "END OF YOUR TURN", "KING'S TURN", "COMPLETING THE KING'S DREAMS", "REFILL DREAMS",
-            "REMOVING FOLLOWERS", "RESOLVING CONFLICTS AGAINST THE KING", "COMMANDING NIGHTMARES",
-            "ENDGAME & SCORING", "DIFFICULTY MODIFIERS"]
+    core = [
+        "SETUP",
+        "TURN STRUCTURE",
+        "ACTION MATRIX",
+        "REACTION",
+        "DEVELOP",
+        "FORTIFY",
+        "UNIT LIMIT",
+        "SUMMON",
+        "PRODUCE",
+        "PERFORM RITUAL",
+        "LIMBO",
+        "RITUAL TRACK",
+        "MANEUVER",
+        "CONVERSIONS",
+        "CONFLICTS",
+        "REWARDS AND CONSEQUENCES",
+        "PLAYING DREAM CARDS",
+        "CATHEDRAL",
+        "THE NIGHTMARE CATHEDRAL",
+        "COMMAND NIGHTMARES",
+        "DEVOURING",
+        "END OF THE GAME",
+        "SCORING",
+        "CHOOSING NIGHTMARES",
+        "DIVERGENT PATHS",
+        "REWARD TILES",
+        "VARIABLE LENGTH GAME",
+    ]
+    solo = [
+        "SETUP",
+        "END OF YOUR TURN",
+        "KING'S TURN",
+        "COMPLETING THE KING'S DREAMS",
+        "REFILL DREAMS",
+        "REMOVING FOLLOWERS",
+        "RESOLVING CONFLICTS AGAINST THE KING",
+        "COMMANDING NIGHTMARES",
+        "ENDGAME & SCORING",
+        "DIFFICULTY MODIFIERS",
+    ]
     missing = [name for name in core if topic_for_section(name) is None]
     missing += [f"SOLO {name}" for name in solo if topic_for_section(f"SOLO {name}") is None]
     assert not missing
@@ -82,19 +115,31 @@ def _broken(tmp_path: Path, old: str, new: str) -> Path:
     return path
 
 
-@pytest.mark.parametrize(("old", "new", "message"), [
-    ('id = "overview"\n', 'id = "overview"\ncolour = "red"\n',
-     "summary.toml: section[overview]: Object contains unknown field `colour`"),
-    ('title = "Overview"', 'title = 3', "summary.toml: section[overview].title: Expected `str`, got `int`"),
-    ('book = "core"', 'book = "extra"', "summary.toml: section[overview].book: Invalid enum value 'extra'"),
-    ('id = "components"', 'id = "overview"', "summary.toml: section[overview].id: duplicate id"),
-    ('see_also = ["turn", "scoring", "game-end"]', 'see_also = ["turns"]',
-     "summary.toml: section[overview].see_also: unknown section 'turns'"),
-    ('title = "Overview"', 'title = "An overview of the whole game"',
-     "summary.toml: section[overview].title: a title has 1 to 24 characters"),
-    ('rulebook = ["INTRODUCTION"]', 'rulebook = []', "summary.toml: section[overview].rulebook: name the rulebook"),
-    ("[[section]]\nid = \"overview\"", "[[section]\nid = \"overview\"", "summary.toml: (syntax): "),
-])
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        (
+            'id = "overview"\n',
+            'id = "overview"\ncolour = "red"\n',
+            "summary.toml: section[overview]: Object contains unknown field `colour`",
+        ),
+        ('title = "Overview"', "title = 3", "summary.toml: section[overview].title: Expected `str`, got `int`"),
+        ('book = "core"', 'book = "extra"', "summary.toml: section[overview].book: Invalid enum value 'extra'"),
+        ('id = "components"', 'id = "overview"', "summary.toml: section[overview].id: duplicate id"),
+        (
+            'see_also = ["turn", "scoring", "game-end"]',
+            'see_also = ["turns"]',
+            "summary.toml: section[overview].see_also: unknown section 'turns'",
+        ),
+        (
+            'title = "Overview"',
+            'title = "An overview of the whole game"',
+            "summary.toml: section[overview].title: a title has 1 to 24 characters",
+        ),
+        ('rulebook = ["INTRODUCTION"]', "rulebook = []", "summary.toml: section[overview].rulebook: name the rulebook"),
+        ('[[section]]\nid = "overview"', '[[section]\nid = "overview"', "summary.toml: (syntax): "),
+    ],
+)
 def test_a_broken_summary_names_the_file_and_entry(tmp_path, old, new, message):
     with pytest.raises(RulesDataError) as caught:
         load_summary(_broken(tmp_path, old, new))
@@ -124,9 +169,15 @@ def engine_kinds_in_play() -> set[str]:
     configs += [GameConfig(players=3, seats=("bot",) * 3, seed=s, length="variable") for s in range(2)]
     configs += [GameConfig(players=4, seats=("bot",) * 4, seed=s, divergent_paths=True) for s in range(2)]
     configs += [GameConfig(players=2, seats=("bot",) * 2, seed=9, divergent_paths=True, length="variable")]
-    configs += [GameConfig(players=1, seats=("human", "king"), seed=s,
-                           difficulty=("harder_powered_2", "harder_climb") if s % 2 else ("easier_nightmare",))
-                for s in range(6)]
+    configs += [
+        GameConfig(
+            players=1,
+            seats=("human", "king"),
+            seed=s,
+            difficulty=("harder_powered_2", "harder_climb") if s % 2 else ("easier_nightmare",),
+        )
+        for s in range(6)
+    ]
     kinds = set()
     for config in configs:
         state = new_game(config).state
@@ -210,8 +261,9 @@ def test_every_section_a_refusal_names_has_a_topic():
 
 
 def test_refusal_words_name_the_rule_the_section_and_the_key():
-    title, body = refusal_words(IllegalAction("ash-nave is already conquered", rule="conquer an unconquered area",
-                                              section="SETUP 17"))
+    title, body = refusal_words(
+        IllegalAction("ash-nave is already conquered", rule="conquer an unconquered area", section="SETUP 17")
+    )
     assert title == "Not allowed: conquer an unconquered area"
     assert body == "ash-nave is already conquered\nRulebook: SETUP 17. Press R for the rule."
 

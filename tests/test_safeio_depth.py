@@ -57,15 +57,18 @@ def test_the_nesting_check_decides_as_reading_every_character(text, limit):
     assert fast_depth(text, limit) == reference_depth(text, limit)
 
 
-@pytest.mark.parametrize("text, limit, refused", [
-    ("[[a.b]]\nx = [[1]]\n", 2, False),  # a table header opens no level
-    ("x = [[[1]]]", 2, True),
-    ('x = "[[[[" ', 1, False),  # inside a string
-    ('x = "\\"[[[["', 1, False),  # an escaped quote does not end it
-    ("x = '\\' [[", 1, True),  # a literal string has no escapes
-    ('x = "open\n[[[', 2, True),  # an unterminated string ends with its line, which starts no header
-    ("  [t]\n", 0, False),
-])
+@pytest.mark.parametrize(
+    "text, limit, refused",
+    [
+        ("[[a.b]]\nx = [[1]]\n", 2, False),  # a table header opens no level
+        ("x = [[[1]]]", 2, True),
+        ('x = "[[[[" ', 1, False),  # inside a string
+        ('x = "\\"[[[["', 1, False),  # an escaped quote does not end it
+        ("x = '\\' [[", 1, True),  # a literal string has no escapes
+        ('x = "open\n[[[', 2, True),  # an unterminated string ends with its line, which starts no header
+        ("  [t]\n", 0, False),
+    ],
+)
 def test_the_nesting_check_by_example(text, limit, refused):
     assert (fast_depth(text, limit) is not None) == refused == (reference_depth(text, limit) is not None)
 

@@ -234,9 +234,14 @@ def _v1_bytes(store: Store, **changes) -> bytes:
     """A version 1 save as nctui wrote it before games had ids (one autosave per folder)."""
     config = store.config
     data = {
-        "format": "nctui-save", "version": 1, "pack": config.pack, "pack_digest": get_pack(config.pack).digest,
-        "config": msgspec.to_builtins(config), "seed": config.seed,
-        "actions": msgspec.to_builtins(list(store.all_actions())), "cursor": store.state_id,
+        "format": "nctui-save",
+        "version": 1,
+        "pack": config.pack,
+        "pack_digest": get_pack(config.pack).digest,
+        "config": msgspec.to_builtins(config),
+        "seed": config.seed,
+        "actions": msgspec.to_builtins(list(store.all_actions())),
+        "cursor": store.state_id,
         "state_digest": "f" * 64,  # of the state before the engine's renovation: not compared
         "start": None,
     }
@@ -366,9 +371,11 @@ def test_the_game_lock_is_exclusive_within_and_across_processes(tmp_path: Path):
     assert again.acquired
     again.release()
 
-    code = ("import sys\nfrom nctui.platform import saves\n"
-            f"lock = saves.GameLock('abc', {str(tmp_path)!r})\n"
-            "print('held' if lock.acquired else 'refused', flush=True)\nsys.stdin.read()\n")
+    code = (
+        "import sys\nfrom nctui.platform import saves\n"
+        f"lock = saves.GameLock('abc', {str(tmp_path)!r})\n"
+        "print('held' if lock.acquired else 'refused', flush=True)\nsys.stdin.read()\n"
+    )
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     child = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
     try:
@@ -409,8 +416,10 @@ BAD_FILES = {
     "truncated": (lambda p: p.write_bytes(p.read_bytes()[: len(p.read_bytes()) // 2]), "not valid JSON"),
     "random bytes": (lambda p: p.write_bytes(random.Random(7).randbytes(600)), "not UTF-8 text: byte 1 is 0xb4"),
     "not JSON": (lambda p: p.write_bytes(b"1 ) not json"), "not valid JSON"),
-    "a newline in a key": (lambda p: p.write_bytes(p.read_bytes().replace(b'"cursor"', rb'"cur\nsor"')),
-                           "is damaged: Object contains unknown field `cur\\nsor`"),  # still one line
+    "a newline in a key": (
+        lambda p: p.write_bytes(p.read_bytes().replace(b'"cursor"', rb'"cur\nsor"')),
+        "is damaged: Object contains unknown field `cur\\nsor`",
+    ),  # still one line
     "empty": (lambda p: p.write_bytes(b""), "is empty"),
     "another format": (lambda p: p.write_text('{"format": "chess-pgn", "version": 1}'), "not an nctui save file"),
     "no format": (lambda p: p.write_text('{"moves": []}'), "not an nctui save file"),
@@ -426,17 +435,25 @@ BAD_FILES = {
     "not an action": (lambda p: _rewrite(p, lambda d: d["actions"].append({"a": "fly"})), "is damaged"),
     "cursor out of range": (lambda p: _rewrite(p, lambda d: d.update(cursor=10_000)), "cursor 10000"),
     "negative cursor": (lambda p: _rewrite(p, lambda d: d.update(cursor=-1)), "cursor -1"),
-    "other content digest": (lambda p: _rewrite(p, lambda d: d.update(content_digest="0" * 64)),
-                             "different version of the game's content"),
-    "unknown pack": (lambda p: _rewrite(p, lambda d: d["config"].update(pack="nope")),
-                     "needs content that cannot be loaded"),
-    "an id that is a path": (lambda p: _rewrite(p, lambda d: d.update(id="../../game")),
-                             "its game id '../../game' is not one nctui writes"),
+    "other content digest": (
+        lambda p: _rewrite(p, lambda d: d.update(content_digest="0" * 64)),
+        "different version of the game's content",
+    ),
+    "unknown pack": (
+        lambda p: _rewrite(p, lambda d: d["config"].update(pack="nope")),
+        "needs content that cannot be loaded",
+    ),
+    "an id that is a path": (
+        lambda p: _rewrite(p, lambda d: d.update(id="../../game")),
+        "its game id '../../game' is not one nctui writes",
+    ),
     "an empty id": (lambda p: _rewrite(p, lambda d: d.update(id="")), "its game id '' is not one nctui writes"),
     "unknown game": (lambda p: _rewrite(p, lambda d: d.update(game="chess")), "a game this nctui does not have"),
     "start of another config": (lambda p: _rewrite(p, _start_of_another_config), "inconsistent"),
-    "impossible config": (lambda p: _rewrite(p, lambda d: d["config"].update(players=9)),
-                          "configuration that cannot start a game"),
+    "impossible config": (
+        lambda p: _rewrite(p, lambda d: d["config"].update(players=9)),
+        "configuration that cannot start a game",
+    ),
 }
 
 
@@ -512,32 +529,42 @@ def started_from_a_position(tmp_path: Path) -> Path:
 def _hand_with(card: str):
     def edit(d: dict) -> None:
         d["start"]["players"][0]["hand"].append(card)
+
     return edit
 
 
 def _no_actions(edit):
     """The edit, and the actions dropped with the state digest, as if whoever edited the start
     had fixed the rest: only the starting position is left to check."""
+
     def both(d: dict) -> None:
         edit(d)
         d.update(actions=[], cursor=0, state_digest="")
+
     return both
 
 
 START_EDITS = {
-    "999 Followers": (lambda d: d["start"]["players"][0].update(supply=999),
-                      "has a starting position that breaks the rules: seat 0: Followers not conserved (999+"),
-    "unknown card in a hand": (_hand_with("d1-no-such-card"), "has a starting position that breaks the rules: "
-                               "an unknown Development card (seat 0): 'd1-no-such-card'"),
-    "unknown area": (lambda d: d["start"]["players"][1].update(shaper="atlantis"),
-                     "has a starting position that breaks the rules: seat 1: the Shaper is in no area in play"),
+    "999 Followers": (
+        lambda d: d["start"]["players"][0].update(supply=999),
+        "has a starting position that breaks the rules: seat 0: Followers not conserved (999+",
+    ),
+    "unknown card in a hand": (
+        _hand_with("d1-no-such-card"),
+        "has a starting position that breaks the rules: an unknown Development card (seat 0): 'd1-no-such-card'",
+    ),
+    "unknown area": (
+        lambda d: d["start"]["players"][1].update(shaper="atlantis"),
+        "has a starting position that breaks the rules: seat 1: the Shaper is in no area in play",
+    ),
 }
 
 
 @pytest.mark.parametrize("only_the_start", [False, True], ids=["with-actions", "start-only"])
 @pytest.mark.parametrize("kind", list(START_EDITS))
-def test_a_start_that_breaks_the_rules_is_refused_before_play(started_from_a_position: Path, kind: str,
-                                                              only_the_start: bool):
+def test_a_start_that_breaks_the_rules_is_refused_before_play(
+    started_from_a_position: Path, kind: str, only_the_start: bool
+):
     path = started_from_a_position
     assert load(path).store.initial.state.turn_start >= 0  # the scenario's start is in the file, and loads
     edit, words = START_EDITS[kind]

@@ -62,8 +62,6 @@ def _snapshot(folder: Path) -> dict[str, bytes | str]:
     return out
 
 
-
-
 def _load_or_save_error(path: Path) -> saves.Loaded | saves.SaveError:
     """What loading ``path`` gives: the game, or the SaveError (any other exception fails)."""
     try:
@@ -91,15 +89,16 @@ def _variants(data: bytes) -> list[tuple[str, bytes]]:
         byte = rng.randrange(256)
         if byte == data[at]:
             byte = (byte + 1) % 256
-        out.append((f"byte {at} -> {byte:#04x}", data[:at] + bytes([byte]) + data[at + 1:]))
+        out.append((f"byte {at} -> {byte:#04x}", data[:at] + bytes([byte]) + data[at + 1 :]))
     for _ in range(TRUNCATIONS):
         cut = rng.randrange(len(data))
         out.append((f"cut at {cut}", data[:cut]))
     return out
 
 
-def test_single_byte_changes_and_truncations_give_a_save_error_or_the_same_game(tmp_path: Path,
-                                                                                real_save: tuple[bytes, str]):
+def test_single_byte_changes_and_truncations_give_a_save_error_or_the_same_game(
+    tmp_path: Path, real_save: tuple[bytes, str]
+):
     data, last_digest = real_save
     loaded = refused = 0
     path = tmp_path / "game.nctui.json"
@@ -206,6 +205,7 @@ def _link(target: str) -> Callable[[Path], Path]:
     def make(path: Path) -> Path:
         path.symlink_to(target)
         return path
+
     return make
 
 
@@ -254,8 +254,9 @@ def test_a_file_that_grows_past_the_cap_while_read_is_refused(tmp_path: Path, mo
         safeio.read_bounded(path, 50)
 
 
-def test_the_lists_and_the_check_command_give_one_line_per_bad_file(tmp_path: Path, real_save: tuple[bytes, str],
-                                                                    capsys: pytest.CaptureFixture[str]):
+def test_the_lists_and_the_check_command_give_one_line_per_bad_file(
+    tmp_path: Path, real_save: tuple[bytes, str], capsys: pytest.CaptureFixture[str]
+):
     folder = tmp_path / "saves"
     (folder / "autosave").mkdir(parents=True)
     good = folder / "good.nctui.json"
@@ -288,8 +289,11 @@ def test_the_lists_and_the_check_command_give_one_line_per_bad_file(tmp_path: Pa
     assert {g.path for g in games if not g.problem} == {good}
     assert all(g.problem and "\n" not in g.problem for g in games if g.path != good)
     assert in_time(lambda: saves.unfinished(folder)) == []
-    for argv in (["saves", "list", "--save-dir", str(folder)], ["saves", "list", "--check", "--save-dir", str(folder)],
-                 ["saves", "list", "--json", "--check", "--save-dir", str(folder)]):
+    for argv in (
+        ["saves", "list", "--save-dir", str(folder)],
+        ["saves", "list", "--check", "--save-dir", str(folder)],
+        ["saves", "list", "--json", "--check", "--save-dir", str(folder)],
+    ):
         assert in_time(lambda argv=argv: main(argv)) == 0
         out, err = capsys.readouterr()
         assert "Traceback" not in out + err

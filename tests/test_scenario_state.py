@@ -25,12 +25,15 @@ CONFIGS = {
     "2 players": make_config(players=2, seed=1),
     "3 players": make_config(players=3, seed=2),
     "4 players": make_config(players=4, seed=3),
-    **{f"solo {level}": make_config(players=1, seed=10 + i, difficulty=DIFFICULTY_PRESETS[level])
-       for i, level in enumerate(("easy", "normal", "hard"))},
+    **{
+        f"solo {level}": make_config(players=1, seed=10 + i, difficulty=DIFFICULTY_PRESETS[level])
+        for i, level in enumerate(("easy", "normal", "hard"))
+    },
     "Divergent Paths": make_config(players=2, seed=7, divergent_paths=True),
     "Variable Length": make_config(players=3, seed=8, length="variable"),
-    "solo, Divergent Paths": make_config(players=1, seed=9, divergent_paths=True,
-                                         difficulty=DIFFICULTY_PRESETS["hard"]),
+    "solo, Divergent Paths": make_config(
+        players=1, seed=9, divergent_paths=True, difficulty=DIFFICULTY_PRESETS["hard"]
+    ),
 }
 
 
@@ -79,7 +82,7 @@ def test_a_saved_position_is_short_and_plays_on():
 
 
 def test_stage_two_in_the_shorthand():
-    state = load_scenario(scenario(tail='[game]\nstage = 2\nend_triggered = true\n'))
+    state = load_scenario(scenario(tail="[game]\nstage = 2\nend_triggered = true\n"))
     assert state.stage == 2 and state.end_triggered and state.nightmare_at == ("cathedral", "cathedral")
     assert state.decks.development2 == state.decks.dream2 == () and state.decision.kind == "choose_day"
     text = scenario().replace("seed = 5", "seed = 5\nnightmares = [3, 7]")
@@ -93,12 +96,15 @@ def test_state_over_the_shorthand_replaces_its_fields():
     assert state.decision is not None and state.decision.kind == "choose_day"
 
 
-@pytest.mark.parametrize(("tail", "expected"), [
-    ('[state]\nstage = "two"\n', "<scenario>: state.stage: Expected `int`, got `str`"),
-    ("[state]\nactive = 7\n", "state: the position with [state] cannot be played: active player 7 is no seat"),
-    ('[game]\nstage = 2\nnightmare_at = ["atlantis", "cathedral"]\n', "game.nightmare_at: 'atlantis'"),
-    ("[state.decision]\nseat = 0\nkind = \"choose_day\"\noptions = []\n", "leave [state.decision] out"),
-])
+@pytest.mark.parametrize(
+    ("tail", "expected"),
+    [
+        ('[state]\nstage = "two"\n', "<scenario>: state.stage: Expected `int`, got `str`"),
+        ("[state]\nactive = 7\n", "state: the position with [state] cannot be played: active player 7 is no seat"),
+        ('[game]\nstage = 2\nnightmare_at = ["atlantis", "cathedral"]\n', "game.nightmare_at: 'atlantis'"),
+        ('[state.decision]\nseat = 0\nkind = "choose_day"\noptions = []\n', "leave [state.decision] out"),
+    ],
+)
 def test_state_problems_name_the_field(tail, expected):
     assert expected in problems(scenario(tail=tail))
 
@@ -106,8 +112,9 @@ def test_state_problems_name_the_field(tail, expected):
 def test_an_exact_position_is_checked_like_a_save():
     text = scenario_text(positions(CONFIGS["2 players"])[2])
     for broken, expected in (
-            (text.replace('pack = "base"', 'pack = "nowhere"', 1), "state: the position cannot be played"),
-            (text.replace("[state.rng]", "[state.rng]\nseed = 1", 1), "state.rng.seed: unknown field")):
+        (text.replace('pack = "base"', 'pack = "nowhere"', 1), "state: the position cannot be played"),
+        (text.replace("[state.rng]", "[state.rng]\nseed = 1", 1), "state.rng.seed: unknown field"),
+    ):
         with pytest.raises(ScenarioError) as err:
             load_scenario(broken)
         assert expected in str(err.value) and "\n" not in str(err.value)
@@ -169,19 +176,26 @@ def test_a_solo_position_in_the_shorthand_plays_on():
             break
         state = flow.apply(state, pick.choice(flow.legal_actions(state)))
         assert violations(state) == []
-    named = load_scenario(solo(king='dreams = ["dr1-garrison", "dr1-first-rung"]\ndream_cultists = [1, 0]\n'
-                                   'hand = ["d1-moth-procession"]\narea_aside = ["ash-nave"]'))
+    named = load_scenario(
+        solo(
+            king='dreams = ["dr1-garrison", "dr1-first-rung"]\ndream_cultists = [1, 0]\n'
+            'hand = ["d1-moth-procession"]\narea_aside = ["ash-nave"]'
+        )
+    )
     assert named.king.dreams == ("dr1-garrison", "dr1-first-rung") and named.king.dream_cultists == (1, 0)
     assert "d1-moth-procession" in named.king.hand and "ash-nave" not in named.king.area_deck
 
 
-@pytest.mark.parametrize(("king", "king_player", "dreamer", "expected"), [
-    ('hand = ["d1-wax-stair"]', "", "maneuver", "king.hand: card 'd1-wax-stair' is also in king.tucked.fortify"),
-    ("", "", "noon", "king.dreamer: 'noon': the King's Dreamer is on a Day space"),
-    ("", 'dreamer = "dusk"', "maneuver", "the King's Dreamer is on a Day space: [king] dreamer"),
-    ("", 'hand = ["d1-moth-procession"]', "maneuver", "hand: the King's cards are in [king]"),
-    ("dream_cultists = [1]", "", "maneuver", "king.dream_cultists: a count of 0 or more per incomplete Dream (2)"),
-])
+@pytest.mark.parametrize(
+    ("king", "king_player", "dreamer", "expected"),
+    [
+        ('hand = ["d1-wax-stair"]', "", "maneuver", "king.hand: card 'd1-wax-stair' is also in king.tucked.fortify"),
+        ("", "", "noon", "king.dreamer: 'noon': the King's Dreamer is on a Day space"),
+        ("", 'dreamer = "dusk"', "maneuver", "the King's Dreamer is on a Day space: [king] dreamer"),
+        ("", 'hand = ["d1-moth-procession"]', "maneuver", "hand: the King's cards are in [king]"),
+        ("dream_cultists = [1]", "", "maneuver", "king.dream_cultists: a count of 0 or more per incomplete Dream (2)"),
+    ],
+)
 def test_solo_problems_name_the_king_field(king, king_player, dreamer, expected):
     assert expected in problems(solo(king=king, king_player=king_player, dreamer=dreamer))
 
@@ -190,8 +204,9 @@ def test_the_king_is_for_solo_games_only():
     assert "king: the King of Horrors plays in solo games only" in problems(scenario(tail="[king]\n"))
 
 
-@pytest.mark.parametrize("options", ['divergent_paths = true', 'length = "variable"',
-                                     'divergent_paths = true\nlength = "variable"'])
+@pytest.mark.parametrize(
+    "options", ["divergent_paths = true", 'length = "variable"', 'divergent_paths = true\nlength = "variable"']
+)
 def test_divergent_paths_and_variable_length_in_the_shorthand(options):
     """The pieces in the Cathedral space are setup's when left out (Divergent Paths: 1C in the
     Standard Game, none in the Variable Length Game, their tiles face up on the sideboard)."""
@@ -203,8 +218,9 @@ def test_divergent_paths_and_variable_length_in_the_shorthand(options):
         state = flow.apply(state, pick.choice(flow.legal_actions(state)))
         assert violations(state) == []
     if "divergent" in options:
-        assert "with Divergent Paths the pieces built" in problems(scenario(tail='[game]\ncathedral = ["1A"]\n')
-                                                                   .replace("seed = 5", "seed = 5\n" + options))
+        assert "with Divergent Paths the pieces built" in problems(
+            scenario(tail='[game]\ncathedral = ["1A"]\n').replace("seed = 5", "seed = 5\n" + options)
+        )
 
 
 def _mutated(lines: list[str], pick: random.Random) -> str:
@@ -215,11 +231,13 @@ def _mutated(lines: list[str], pick: random.Random) -> str:
         i = pick.randrange(len(lines))
         line, op = lines[i], pick.randrange(6)
         if op == 0:
-            lines[i] = re.sub(r"-?\d+", lambda m: str(pick.choice([-1, 0, 2, 99, 2**70, int(m.group()) + 1])), line,
-                              count=1)
+            lines[i] = re.sub(
+                r"-?\d+", lambda m: str(pick.choice([-1, 0, 2, 99, 2**70, int(m.group()) + 1])), line, count=1
+            )
         elif op == 1:
-            lines[i] = re.sub(r'"[^"]*"', lambda m: pick.choice(['""', '"x"', '"ash-nave"', '"summon"', '"cathedral"']),
-                              line, count=1)
+            lines[i] = re.sub(
+                r'"[^"]*"', lambda m: pick.choice(['""', '"x"', '"ash-nave"', '"summon"', '"cathedral"']), line, count=1
+            )
         elif op == 2:
             del lines[i]
         elif op == 3:

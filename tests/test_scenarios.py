@@ -120,15 +120,14 @@ def test_crowded_centre_example_asks_blue_to_react():
 
 
 def test_named_cards_go_where_the_scenario_says():
-    upgrade = next(d for d in cards().development
-                   if d.stage == 1 and d.players == 2 and d.kind == "upgrade")
+    upgrade = next(d for d in cards().development if d.stage == 1 and d.players == 2 and d.kind == "upgrade")
     hand, top = [c for c in dev_ids(stage=1, players=2) if c != upgrade.id][:2]
     dream, offered, dream_top = [d.id for d in cards().dreams if d.stage == 1][:3]
     conflict = next(c.id for c in cards().conflicts if c.stage == 1)
     text = scenario(
         red=f'hand = ["{hand}"]\ndreams = ["{dream}"]\ndisplay = {{ {upgrade.action} = ["{upgrade.id}"] }}',
         tail=f'[decks]\ndevelopment = ["{top}"]\ndream = ["{dream_top}"]\ndream_offer = ["{offered}"]\n'
-             f'conflict = ["{conflict}"]\n',
+        f'conflict = ["{conflict}"]\n',
     )
     state = load_text(text)
     red = state.players[0]
@@ -153,7 +152,8 @@ def test_supply_and_forts_are_computed_and_checked():
     assert state.players[0].supply == FOLLOWERS - 2 - 3 and state.players[0].forts == 9
     assert state.players[0].shaper == "weeping-orchard"  # defaults to the Fortress
     assert "players[0] (red).supply: 12, but the board and Limbo leave 15" in problems(
-        scenario(red="limbo = 3\nsupply = 12"))
+        scenario(red="limbo = 3\nsupply = 12")
+    )
 
 
 def test_the_first_decision_offers_to_take_limbo_followers_back():
@@ -207,38 +207,98 @@ def test_missing_file():
         load_scenario("nowhere.toml")
 
 
-@pytest.mark.parametrize("name,red,blue,tail,expected", [
-    ("unknown area", "", "", '[[areas]]\nid = "atlantis"\n', "areas[2] (atlantis).id: 'atlantis' is not an area"),
-    ("area twice", "", "", '[[areas]]\nid = "ember-reach"\n', "areas[2] (ember-reach).id: ember-reach is listed twice"),
-    ("unknown colour", "", "", '[[areas]]\nid = "ash-nave"\nfollowers = { purple = 1 }\n',
-     "areas[2] (ash-nave).followers: unknown colour 'purple'"),
-    ("too many in an area", "", "", '[[areas]]\nid = "ash-nave"\nfollowers = { red = 6 }\n',
-     "areas[2] (ash-nave).followers: 6 red Followers"),
-    ("too many Shadows in an area", "", "", '[[areas]]\nid = "ash-nave"\nshadows = 4\n',
-     "areas[2] (ash-nave).shadows: 4: an area holds 0-3 Shadows"),
-    ("too many Followers", "limbo = 19", "", "", "players[0] (red).supply: too many Followers: 2 on the board + 19"),
-    ("unknown card", 'hand = ["no-such-card"]', "", "",
-     "players[0] (red).hand: unknown Development card 'no-such-card'"),
-    ("two Basic Combat", f'hand = ["{BASIC_COMBAT}", "{BASIC_COMBAT}"]', "", "",
-     "players[0] (red).hand: a player has one"),
-    ("not a Night space", "", "", "", None),
-    ("unknown field", "favourite = 3", "", "", "players[0].favourite: unknown field"),
-    ("wrong type", 'limbo = "many"', "", "", "players[0].limbo: Expected `int`, got `str`"),
-    ("fortress without fort", "", "", '[[areas]]\nid = "ash-nave"\nfortress = true\n',
-     "areas[2] (ash-nave).fortress: a Fortress stands on its owner's Fort"),
-    ("fort levels", "", "", '[[areas]]\nid = "ash-nave"\nfort = "red"\nlevels = 4\n',
-     "areas[2] (ash-nave).levels: 4: a Fort has 1-3 levels"),
-    ("unknown seat", "", "", '[[areas]]\nid = "ash-nave"\nfort = 7\n', "areas[2] (ash-nave).fort: 7 is no seat"),
-    ("unsupported decision", "", "", '[decision]\nkind = "conquer"\n', "decision.kind: 'conquer' has no shorthand"),
-    ("react without a day", "", "", '[decision]\nkind = "react"\n', "decision.day: ''"),
-    ("active disagrees", "", "", '[game]\nturn_position = 1\nactive = "red"\n',
-     "game.active: the Turn marker at position 1 makes blue the active player, not red"),
-    ("time off the track", "", "", "[game]\ntime = 4\n", "game.time: 4"),
-    ("stage 3", "", "", "[game]\nstage = 3\n", "game.stage: 3: the game is in Stage 1 or 2"),
-    ("nightmares in stage 1", "", "", '[game]\nnightmare_at = ["cathedral", ""]\n',
-     "game.stage: Nightmares on the board"),
-    ("syntax", "", "", "[game\n", "(syntax)"),
-])
+@pytest.mark.parametrize(
+    "name,red,blue,tail,expected",
+    [
+        ("unknown area", "", "", '[[areas]]\nid = "atlantis"\n', "areas[2] (atlantis).id: 'atlantis' is not an area"),
+        (
+            "area twice",
+            "",
+            "",
+            '[[areas]]\nid = "ember-reach"\n',
+            "areas[2] (ember-reach).id: ember-reach is listed twice",
+        ),
+        (
+            "unknown colour",
+            "",
+            "",
+            '[[areas]]\nid = "ash-nave"\nfollowers = { purple = 1 }\n',
+            "areas[2] (ash-nave).followers: unknown colour 'purple'",
+        ),
+        (
+            "too many in an area",
+            "",
+            "",
+            '[[areas]]\nid = "ash-nave"\nfollowers = { red = 6 }\n',
+            "areas[2] (ash-nave).followers: 6 red Followers",
+        ),
+        (
+            "too many Shadows in an area",
+            "",
+            "",
+            '[[areas]]\nid = "ash-nave"\nshadows = 4\n',
+            "areas[2] (ash-nave).shadows: 4: an area holds 0-3 Shadows",
+        ),
+        (
+            "too many Followers",
+            "limbo = 19",
+            "",
+            "",
+            "players[0] (red).supply: too many Followers: 2 on the board + 19",
+        ),
+        (
+            "unknown card",
+            'hand = ["no-such-card"]',
+            "",
+            "",
+            "players[0] (red).hand: unknown Development card 'no-such-card'",
+        ),
+        (
+            "two Basic Combat",
+            f'hand = ["{BASIC_COMBAT}", "{BASIC_COMBAT}"]',
+            "",
+            "",
+            "players[0] (red).hand: a player has one",
+        ),
+        ("not a Night space", "", "", "", None),
+        ("unknown field", "favourite = 3", "", "", "players[0].favourite: unknown field"),
+        ("wrong type", 'limbo = "many"', "", "", "players[0].limbo: Expected `int`, got `str`"),
+        (
+            "fortress without fort",
+            "",
+            "",
+            '[[areas]]\nid = "ash-nave"\nfortress = true\n',
+            "areas[2] (ash-nave).fortress: a Fortress stands on its owner's Fort",
+        ),
+        (
+            "fort levels",
+            "",
+            "",
+            '[[areas]]\nid = "ash-nave"\nfort = "red"\nlevels = 4\n',
+            "areas[2] (ash-nave).levels: 4: a Fort has 1-3 levels",
+        ),
+        ("unknown seat", "", "", '[[areas]]\nid = "ash-nave"\nfort = 7\n', "areas[2] (ash-nave).fort: 7 is no seat"),
+        ("unsupported decision", "", "", '[decision]\nkind = "conquer"\n', "decision.kind: 'conquer' has no shorthand"),
+        ("react without a day", "", "", '[decision]\nkind = "react"\n', "decision.day: ''"),
+        (
+            "active disagrees",
+            "",
+            "",
+            '[game]\nturn_position = 1\nactive = "red"\n',
+            "game.active: the Turn marker at position 1 makes blue the active player, not red",
+        ),
+        ("time off the track", "", "", "[game]\ntime = 4\n", "game.time: 4"),
+        ("stage 3", "", "", "[game]\nstage = 3\n", "game.stage: 3: the game is in Stage 1 or 2"),
+        (
+            "nightmares in stage 1",
+            "",
+            "",
+            '[game]\nnightmare_at = ["cathedral", ""]\n',
+            "game.stage: Nightmares on the board",
+        ),
+        ("syntax", "", "", "[game\n", "(syntax)"),
+    ],
+)
 def test_broken_scenarios_name_entry_and_field(name, red, blue, tail, expected):
     text = scenario(red=red, blue=blue, tail=tail)
     if name == "not a Night space":
@@ -269,15 +329,19 @@ def test_cards_out_of_play_say_why():
 
 
 def test_every_problem_is_reported_at_once():
-    message = problems(scenario(red='limbo = 30\nhand = ["nope"]',
-                                tail='[[areas]]\nid = "atlantis"\n[[areas]]\nid = "ash-nave"\nshadows = 9\n'))
+    message = problems(
+        scenario(
+            red='limbo = 30\nhand = ["nope"]',
+            tail='[[areas]]\nid = "atlantis"\n[[areas]]\nid = "ash-nave"\nshadows = 9\n',
+        )
+    )
     assert message.startswith("<scenario>: 4 problems:")
     for part in ("atlantis", "shadows: 9", "too many Followers", "unknown Development card 'nope'"):
         assert part in message
 
 
 def test_seat_count_must_match():
-    message = problems(scenario(tail="[[players]]\ndreamer = \"dusk\"\n"))
+    message = problems(scenario(tail='[[players]]\ndreamer = "dusk"\n'))
     assert "players: 2 seats need 2 [[players]] entries, found 3" in message
 
 
@@ -329,8 +393,6 @@ def test_the_example_in_the_docs_loads():
 # Files that are no scenario at all: one ScenarioError naming the file, never a hang or a traceback
 
 
-
-
 def _deep_array(n: int) -> str:
     return "[config]\nplayers = 2\nx = " + "[" * n + "]" * n + "\n"
 
@@ -339,12 +401,15 @@ def _deep_table(n: int) -> str:
     return "x = " + "{a = " * n + "1" + "}" * n + "\n"
 
 
-@pytest.mark.parametrize("text, words", [
-    (_deep_array(100_000), "(syntax): the file is nested more than"),
-    ("x = " + "[" * 100_000, "(syntax): the file is nested more than"),
-    (_deep_table(5_000), "(syntax): the file is nested more than"),
-    (b"[config]\nplayers = 2\n# caf\xe9\n", "(syntax): not UTF-8 text (byte 26)"),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        (_deep_array(100_000), "(syntax): the file is nested more than"),
+        ("x = " + "[" * 100_000, "(syntax): the file is nested more than"),
+        (_deep_table(5_000), "(syntax): the file is nested more than"),
+        (b"[config]\nplayers = 2\n# caf\xe9\n", "(syntax): not UTF-8 text (byte 26)"),
+    ],
+)
 def test_deep_nesting_and_bad_bytes_are_one_scenario_error(tmp_path: Path, text, words):
     path = tmp_path / "deep.toml"
     path.write_bytes(text.encode() if isinstance(text, str) else text)
@@ -372,14 +437,18 @@ def _huge(path: Path) -> Path:
     return path
 
 
-@pytest.mark.parametrize("make, words", [
-    (lambda p: Path("/dev/zero"), "zero: (file): is not a regular file"),
-    (lambda p: Path("/dev/urandom"), "urandom: (file): is not a regular file"),
-    (_fifo, "special.toml: (file): is not a regular file"),
-    (lambda p: (p.symlink_to("/dev/zero"), p)[1], "special.toml: (file): is not a regular file"),
-    (lambda p: (p.mkdir(), p)[1], "special.toml: (file): is a folder, not a file"),
-    (_huge, "special.toml: (file): is 1048577 bytes, far too large"),
-], ids=["dev-zero", "dev-urandom", "fifo", "symlink-to-dev-zero", "folder", "huge"])
+@pytest.mark.parametrize(
+    "make, words",
+    [
+        (lambda p: Path("/dev/zero"), "zero: (file): is not a regular file"),
+        (lambda p: Path("/dev/urandom"), "urandom: (file): is not a regular file"),
+        (_fifo, "special.toml: (file): is not a regular file"),
+        (lambda p: (p.symlink_to("/dev/zero"), p)[1], "special.toml: (file): is not a regular file"),
+        (lambda p: (p.mkdir(), p)[1], "special.toml: (file): is a folder, not a file"),
+        (_huge, "special.toml: (file): is 1048577 bytes, far too large"),
+    ],
+    ids=["dev-zero", "dev-urandom", "fifo", "symlink-to-dev-zero", "folder", "huge"],
+)
 def test_special_files_are_refused_without_reading_them(tmp_path: Path, make, words):
     path = make(tmp_path / "special.toml")
     with pytest.raises(ScenarioError) as err:

@@ -33,10 +33,20 @@ CONFIGS = [
     GameConfig(players=2, seats=("bot", "bot"), seed=50005, divergent_paths=True),  # a Dream kept beyond the limit
     GameConfig(players=2, seats=("bot", "bot"), seed=15, divergent_paths=True, length="variable"),
     GameConfig(players=1, seats=("human", "king"), seed=16),
-    GameConfig(players=1, seats=("human", "king"), seed=17, difficulty=("easier_conform", "easier_desirable",
-                                                                         "easier_ritual", "easier_nightmare")),
-    GameConfig(players=1, seats=("human", "king"), seed=18, length="variable", divergent_paths=True,
-               difficulty=("harder_climb", "harder_powered_2", "harder_devoured", "harder_dream_discount")),
+    GameConfig(
+        players=1,
+        seats=("human", "king"),
+        seed=17,
+        difficulty=("easier_conform", "easier_desirable", "easier_ritual", "easier_nightmare"),
+    ),
+    GameConfig(
+        players=1,
+        seats=("human", "king"),
+        seed=18,
+        length="variable",
+        divergent_paths=True,
+        difficulty=("harder_climb", "harder_powered_2", "harder_devoured", "harder_dream_discount"),
+    ),
 ]
 
 
@@ -116,8 +126,9 @@ def _play(config: GameConfig) -> Iterator[tuple[GameState, Action, GameState, tu
     bots = {s: (GreedyBot if s % 2 else RandomBot)(config.seed + s) for s in range(len(state.players))}
     while state.decision is not None:
         seat = state.decision.seat
-        action = bots[seat].choose(player_view(state, seat)) if rnd.random() < 0.8 else \
-            rnd.choice(state.decision.options)
+        action = (
+            bots[seat].choose(player_view(state, seat)) if rnd.random() < 0.8 else rnd.choice(state.decision.options)
+        )
         result = step(state, action)
         yield state, action, result.state, result.events
         state = result.state
@@ -169,8 +180,11 @@ def test_every_random_draw_or_hidden_card_seen_is_declared_by_an_event(config):
         shrank = any(len(getattr(after.decks, n)) < len(getattr(before.decks, n)) for n in hidden)
         # the King's own two combat cards coming back to its hand are known cards, not a draw
         back = sum(len(e.cards) for e in events if e.kind == "king_combat_returned")
-        king_moved = before.king is not None and after.king is not None and (
-            before.king.area_deck != after.king.area_deck or len(after.king.hand) - back > len(before.king.hand))
+        king_moved = (
+            before.king is not None
+            and after.king is not None
+            and (before.king.area_deck != after.king.area_deck or len(after.king.hand) - back > len(before.king.hand))
+        )
         if after.rng != before.rng or shrank or king_moved:
             assert step_reveals(events) is not None, [e.kind for e in events]
             checked += 1

@@ -29,8 +29,7 @@ def until_a_draw_then_the_same_seat(seed: int = 3) -> Store:
     while True:
         d = store.state.decision
         assert d is not None, "the game ended without such a draw"
-        store.dispatch(bots[d.seat].choose(player_view(store.state, d.seat)), seen_state_id=store.state_id,
-                       seat=d.seat)
+        store.dispatch(bots[d.seat].choose(player_view(store.state, d.seat)), seen_state_id=store.state_id, seat=d.seat)
         entry, after = store.entry(store.state_id), store.state.decision
         drew = any(isinstance(e, E.DrewDevelopment) and e.seat == entry.seat for e in entry.events)
         if drew and store.state_id > 1 and after is not None and after.seat == entry.seat:

@@ -145,13 +145,16 @@ def test_first_turn_belongs_to_the_first_player_on_the_starting_position():
     assert set(counts.values()) == {4}
 
 
-@pytest.mark.parametrize("bad", [
-    dict(players=5, seats=("human",) * 5),
-    dict(players=2, seats=("human",)),
-    dict(players=2, seats=("human", "king")),
-    dict(players=2, seats=("human", "human"), nightmares=(3, 3)),
-    dict(players=2, seats=("human", "human"), colours=("red", "red")),
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        dict(players=5, seats=("human",) * 5),
+        dict(players=2, seats=("human",)),
+        dict(players=2, seats=("human", "king")),
+        dict(players=2, seats=("human", "human"), nightmares=(3, 3)),
+        dict(players=2, seats=("human", "human"), colours=("red", "red")),
+    ],
+)
 def test_bad_configurations_are_refused_in_words(bad):
     with pytest.raises(ValueError) as err:
         new_game(GameConfig(**bad))
@@ -159,15 +162,20 @@ def test_bad_configurations_are_refused_in_words(bad):
 
 
 def test_solo_starts_the_kings_setup_in_every_mode():
-    for option in (dict(), dict(length="variable"), dict(divergent_paths=True),
-                   dict(length="variable", divergent_paths=True)):
+    for option in (
+        dict(),
+        dict(length="variable"),
+        dict(divergent_paths=True),
+        dict(length="variable", divergent_paths=True),
+    ):
         state = new_game(GameConfig(players=1, seats=("human", "king"), **option)).state
         assert state.decision.seat == 0 and state.decision.kind == "solo_turn_start"  # you set up first
         assert state.config.players == 1 and len(state.cathedral_built) + len(state.cathedral_track) == 13
 
 
-@pytest.mark.parametrize("option", [dict(length="variable"), dict(divergent_paths=True),
-                                    dict(length="variable", divergent_paths=True)])
+@pytest.mark.parametrize(
+    "option", [dict(length="variable"), dict(divergent_paths=True), dict(length="variable", divergent_paths=True)]
+)
 def test_the_variable_length_game_and_divergent_paths_are_set_up(option):
     state = new_game(GameConfig(players=2, seats=("human", "human"), **option)).state
     assert state.phase == "setup" and state.decision.kind == "turn_start"

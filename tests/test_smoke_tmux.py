@@ -27,8 +27,9 @@ ROOT = Path(__file__).resolve().parent.parent
 TMUX = shutil.which("tmux") or "tmux"
 DEADLINE = 20.0  # seconds for one screen to appear (a cold start on a slow CI machine)
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None,
-                                reason="tmux is not installed (.ci/run installs it with apt-get when it can)")
+pytestmark = pytest.mark.skipif(
+    shutil.which("tmux") is None, reason="tmux is not installed (.ci/run installs it with apt-get when it can)"
+)
 
 
 def _nctui_command() -> list[str]:
@@ -45,8 +46,9 @@ class Pane:
         self.socket_path: str | None = None
 
     def tmux(self, *args: str) -> str:
-        done = subprocess.run([TMUX, "-L", self.socket, "-f", os.devnull, *args],
-                              capture_output=True, text=True, timeout=10, check=False)
+        done = subprocess.run(
+            [TMUX, "-L", self.socket, "-f", os.devnull, *args], capture_output=True, text=True, timeout=10, check=False
+        )
         assert done.returncode == 0, f"tmux {' '.join(args)}: {done.stderr}"
         return done.stdout
 
@@ -144,8 +146,14 @@ def test_a_conflict_between_two_people_through_the_real_command(pane, tmp_path):
     save_dir = tmp_path / "saves"
     example = ROOT / "nctui" / "games" / "nightmare_cathedral" / "practice" / "positions" / "conflict-example-2p.toml"
     env = {"TERM": "xterm-256color", "NCTUI_SAVE_DIR": str(save_dir), "PYTHONPATH": str(ROOT)}
-    command = ["env", *(f"{k}={shlex.quote(v)}" for k, v in env.items()), *map(shlex.quote, _nctui_command()),
-               "play", "--scenario", shlex.quote(str(example))]
+    command = [
+        "env",
+        *(f"{k}={shlex.quote(v)}" for k, v in env.items()),
+        *map(shlex.quote, _nctui_command()),
+        "play",
+        "--scenario",
+        shlex.quote(str(example)),
+    ]
     pane.start(" ".join(command) + '; echo "[nctui exited: $?]"; sleep 120')
 
     choose(pane, "Maneuver: perform it")
@@ -185,8 +193,16 @@ def test_the_rules_and_the_help_open_and_escape_closes_them_through_the_real_com
     the rules (an escape sequence, not a lone Escape and two letters), and Escape, read as the
     key once no more bytes follow (ESCDELAY), back to the game each time."""
     env = {"TERM": "xterm-256color", "NCTUI_SAVE_DIR": str(tmp_path / "saves"), "PYTHONPATH": str(ROOT)}
-    command = ["env", *(f"{k}={shlex.quote(v)}" for k, v in env.items()), *map(shlex.quote, _nctui_command()),
-               "play", "--players", "2", "--seed", "5"]
+    command = [
+        "env",
+        *(f"{k}={shlex.quote(v)}" for k, v in env.items()),
+        *map(shlex.quote, _nctui_command()),
+        "play",
+        "--players",
+        "2",
+        "--seed",
+        "5",
+    ]
     pane.start(" ".join(command) + '; echo "[nctui exited: $?]"; sleep 120')
 
     pane.wait_for("Turn track", "Choose the starting position")
@@ -220,8 +236,20 @@ def test_the_game_ends_and_is_saved_when_its_terminal_goes_away(pane, tmp_path, 
         pytest.skip("setsid is not installed")
     save_dir = tmp_path / "saves"
     env = {"TERM": "xterm-256color", "PYTHONPATH": str(ROOT)}
-    command = " ".join(["env", *(f"{k}={shlex.quote(v)}" for k, v in env.items()), *map(shlex.quote, _nctui_command()),
-                        "play", "--players", "2", "--seed", "3", "--save-dir", shlex.quote(str(save_dir))])
+    command = " ".join(
+        [
+            "env",
+            *(f"{k}={shlex.quote(v)}" for k, v in env.items()),
+            *map(shlex.quote, _nctui_command()),
+            "play",
+            "--players",
+            "2",
+            "--seed",
+            "3",
+            "--save-dir",
+            shlex.quote(str(save_dir)),
+        ]
+    )
     pane.start(f"setsid -w {command}" if wrapped else command)
     choose(pane, "Start the Turn track at position 1")
     pane.wait_for("Conquer an area")  # the decision made: the next one on screen

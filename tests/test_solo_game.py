@@ -45,8 +45,9 @@ def _human_turn(state, day, ignore=True):
 def test_king_conforms_to_your_action_ahead_of_it():
     state = solo_setup()  # the King's Dreamer on ritual: summon and fortify are ahead
     ev = []
-    s = turn.next_reaction(replace(state, phase="reactions", queue=(1,), day="summon", work=None, decision=None),
-                           NextReaction(), ev)
+    s = turn.next_reaction(
+        replace(state, phase="reactions", queue=(1,), day="summon", work=None, decision=None), NextReaction(), ev
+    )
     assert [e.kind for e in ev][:1] == ["king_conforms"]
     assert s.king.day_cultists[1] == 2 and sum(s.king.dream_cultists) == 1
 
@@ -54,8 +55,9 @@ def test_king_conforms_to_your_action_ahead_of_it():
 def test_king_reacts_without_a_decision():
     state = solo_setup()
     ev = []
-    s = turn.next_reaction(replace(state, phase="reactions", queue=(1,), day="develop", work=None, decision=None),
-                           NextReaction(), ev)
+    s = turn.next_reaction(
+        replace(state, phase="reactions", queue=(1,), day="develop", work=None, decision=None), NextReaction(), ev
+    )
     assert any(e.kind == "king_dissents" for e in ev)  # develop is not ahead of ritual
     assert s.decision is None and s.work is None  # the King asks nothing: the turn goes on
     s = H.resolve(s, ev)

@@ -45,8 +45,9 @@ def only_left(state, left):
 def performed(monkeypatch):
     """The King's action (KING'S TURN 4) does nothing; the calls are recorded."""
     calls = []
-    monkeypatch.setattr(kt, "perform_king_action",
-                        lambda state, action, power, ev: calls.append((action, power)) or state)
+    monkeypatch.setattr(
+        kt, "perform_king_action", lambda state, action, power, ev: calls.append((action, power)) or state
+    )
     return calls
 
 
@@ -60,9 +61,12 @@ def about_to_complete(state, card=VICTOR):
     decks = replace(d, **{f: tuple(swap.get(c, c) for c in getattr(d, f)) for f in ("dream", "dream_offer", "dream2")})
     players = tuple(replace(p, dreams=tuple(swap.get(c, c) for c in p.dreams)) for p in state.players)
     short = cards.dream(state, other).vp - 1
-    return replace(state, decks=decks, players=players,
-                   king=replace(state.king, dreams=(card, other),
-                                dream_cultists=(cards.dream(state, card).vp - 1, short)))
+    return replace(
+        state,
+        decks=decks,
+        players=players,
+        king=replace(state.king, dreams=(card, other), dream_cultists=(cards.dream(state, card).vp - 1, short)),
+    )
 
 
 def climbed(before, after) -> int:
@@ -93,11 +97,14 @@ def build_at_turn_end(state, seat, ev):
 # Setup
 
 
-@pytest.mark.parametrize("config,built,gray_out", [
-    (VAR, ("1A", "1B", "2A"), 0),  # the Variable Length Game with 2 players
-    (DPS, ("1C",), 4),  # Divergent Paths, Standard Game: 1C moved, its tile discarded
-    (DPV, (), 5),  # Divergent Paths, Variable Length Game: no piece moved
-])
+@pytest.mark.parametrize(
+    "config,built,gray_out",
+    [
+        (VAR, ("1A", "1B", "2A"), 0),  # the Variable Length Game with 2 players
+        (DPS, ("1C",), 4),  # Divergent Paths, Standard Game: 1C moved, its tile discarded
+        (DPV, (), 5),  # Divergent Paths, Variable Length Game: no piece moved
+    ],
+)
 def test_solo_sets_up_the_modules_as_in_a_2_player_game(config, built, gray_out):
     state = _solo(config)[0]  # no longer refused
     assert state.decision.seat == 0 and state.decision.kind == "solo_turn_start" and state.cathedral_built == built
@@ -135,7 +142,7 @@ def test_no_piece_without_the_icon_or_in_the_standard_game(config, card):
 
 def test_the_stage_ii_space_is_resolved_instead_of_the_climb():
     state = about_to_complete(solo_setup(config=VAR))
-    state = only_left(state, state.cathedral_track[state.cathedral_track.index(STAGE_II):])
+    state = only_left(state, state.cathedral_track[state.cathedral_track.index(STAGE_II) :])
     ev = []
     s = kd.place_on_dream(state, ev, "power")
     assert s.cathedral_built[-1] == STAGE_II and climbed(state, s) == 0
@@ -148,8 +155,9 @@ def test_the_kings_last_piece_completes_the_cathedral_then_none_is_left():
     state = only_left(state, state.cathedral_track[-1:])
     s = kd.place_on_dream(state, [], "power")
     assert s.stage == 2 and s.cathedral_track == () and all(s.nightmare_at) and climbed(state, s) == 1
-    again = replace(s, king=replace(s.king, dreams=(VICTOR,), dream_cultists=(cards.dream(s, VICTOR).vp - 1,),
-                                    completed=()))
+    again = replace(
+        s, king=replace(s.king, dreams=(VICTOR,), dream_cultists=(cards.dream(s, VICTOR).vp - 1,), completed=())
+    )
     ev = []
     after = kd.place_on_dream(again, ev, "power")
     assert after.cathedral_built == s.cathedral_built and "no_cathedral_piece" in kinds(ev)

@@ -52,16 +52,27 @@ def test_human_decides_turn_start_then_a_corner_only():
 
 def test_ring_is_clockwise_around_the_grid():
     state, _ = _solo(SOLO)
-    assert ring(state) == ("weeping-orchard", "bell-hollow", "salt-spire", "mirror-dunes", "ember-reach",
-                           "bone-cloister", "drowned-gate", "lantern-fen")
+    assert ring(state) == (
+        "weeping-orchard",
+        "bell-hollow",
+        "salt-spire",
+        "mirror-dunes",
+        "ember-reach",
+        "bone-cloister",
+        "drowned-gate",
+        "lantern-fen",
+    )
     assert next_corner_clockwise(state, "drowned-gate") == "weeping-orchard"
     assert clockwise(state, "weeping-orchard", -1) == "lantern-fen"
 
 
-@pytest.mark.parametrize("corner,king_corner,king_second,my_second", [
-    ("weeping-orchard", "salt-spire", "mirror-dunes", "lantern-fen"),
-    ("ember-reach", "drowned-gate", "lantern-fen", "mirror-dunes"),
-])
+@pytest.mark.parametrize(
+    "corner,king_corner,king_second,my_second",
+    [
+        ("weeping-orchard", "salt-spire", "mirror-dunes", "lantern-fen"),
+        ("ember-reach", "drowned-gate", "lantern-fen", "mirror-dunes"),
+    ],
+)
 def test_corners_follow_the_ring(corner, king_corner, king_second, my_second):
     state = solo_setup(corner)
     a = {x.id: x for x in state.areas}

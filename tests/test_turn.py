@@ -44,7 +44,7 @@ def test_ignoring_the_action_draws_two_development_cards():
     before = state.players[seat].hand
     after = apply(state, ignore(state))
     assert len(after.players[seat].hand) == len(before) + 2
-    assert after.players[seat].hand[len(before):] == state.decks.development[:2]
+    assert after.players[seat].hand[len(before) :] == state.decks.development[:2]
 
 
 def _at(state, kind):

@@ -237,8 +237,10 @@ def test_describe_words():
     assert describe_action(Conquer(area="ash-nave"), state).startswith("Conquer Ash Nave")
     assert describe_action(ChooseDay(action="maneuver", ignore=True), state) == "Maneuver: ignore it and draw 2 cards"
     red = next(p.seat for p in state.players if p.colour == "red")
-    events = [E.DayChosen(seat=red, action="maneuver", ignore=True),
-              E.DrewDevelopment(seat=red, cards=("?", "?"), count=2)]
+    events = [
+        E.DayChosen(seat=red, action="maneuver", ignore=True),
+        E.DrewDevelopment(seat=red, cards=("?", "?"), count=2),
+    ]
     assert describe_events(events, state) == ["Red moves its Dreamer to Maneuver and draws 2 Development cards"]
 
 

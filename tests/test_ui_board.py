@@ -55,6 +55,7 @@ async def _board_cursor_on_conquest(app, pilot) -> BoardView:
 
 # -- the area under the cursor, in full ------------------------------------------------------------
 
+
 @pytest.mark.parametrize("size", SIZES)
 def test_the_area_under_the_cursor_is_told_in_full(tmp_path, size):
     async def go():
@@ -117,11 +118,13 @@ def test_i_on_the_board_opens_the_area_under_the_cursor(tmp_path, size):
 
 
 def test_area_inspector_snapshot(snap_compare, tmp_path):
-    assert snap_compare(create_app(_played(SOLO, SNAPSHOT_MOVES), save_dir=tmp_path), terminal_size=(80, 24),
-                        press=["b", "i"])
+    assert snap_compare(
+        create_app(_played(SOLO, SNAPSHOT_MOVES), save_dir=tmp_path), terminal_size=(80, 24), press=["b", "i"]
+    )
 
 
 # -- the map's drawing -----------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("config", [HOTSEAT, FOUR], ids=["2p", "4p"])
 def test_the_decisions_targets_are_marked_without_colour(config):
@@ -145,8 +148,14 @@ def _block_of(lines: list[str], name: str) -> tuple[int, int]:
         if name in line:
             return y, line.index(name)
         x = line.find(first)
-        if x >= 0 and rest and all(y + k < len(lines) and word in lines[y + k][max(x - 4, 0) : x + len(word)]
-                                   for k, word in enumerate(rest, start=1)):
+        if (
+            x >= 0
+            and rest
+            and all(
+                y + k < len(lines) and word in lines[y + k][max(x - 4, 0) : x + len(word)]
+                for k, word in enumerate(rest, start=1)
+            )
+        ):
             return y, x
     raise AssertionError(f"{name!r} is not in one block of the map")
 
@@ -214,6 +223,7 @@ def test_the_ritual_track_shows_costs_and_bonuses():
 
 
 # -- keys ------------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("size", SIZES)
 def test_digits_pick_options_from_the_board_and_matrix_cursors(tmp_path, size):

@@ -64,8 +64,9 @@ def views_of(screen) -> set[int]:
 
 def rendered(renderable, width: int, *, colours: str | None = None) -> str:
     """What a Rich renderable prints at ``width`` (with ANSI codes when ``colours`` is given)."""
-    console = Console(width=width, record=True, color_system=colours, force_terminal=colours is not None,
-                      file=io.StringIO())
+    console = Console(
+        width=width, record=True, color_system=colours, force_terminal=colours is not None, file=io.StringIO()
+    )
     console.print(renderable)
     return console.export_text(styles=colours is not None)
 
@@ -301,8 +302,7 @@ def test_handoff_snapshot(snap_compare, tmp_path):
         await pilot.press("3", "1")
         await pilot.pause()
 
-    assert snap_compare(create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0), terminal_size=SMALL,
-                        run_before=run_before)
+    assert snap_compare(create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0), terminal_size=SMALL, run_before=run_before)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -335,7 +335,7 @@ def test_timeline_jumps_back_and_redoes_forward(tmp_path):
             rows = [options.get_option_at_index(i).prompt.plain for i in range(options.option_count)]
             assert rows[last - 3].startswith("▶") and options.highlighted == last - 3
             assert text_of(timeline, "#timeline-title").startswith(f"Timeline: decision {last - 3} of {last}")
-            assert all("(redo)" in r and r.startswith("↷") for r in rows[last - 2:])
+            assert all("(redo)" in r and r.startswith("↷") for r in rows[last - 2 :])
             assert not any("(redo)" in r for r in rows[: last - 2])
             await pilot.press("down", "down", "down", "enter")
             await pilot.pause()
@@ -381,12 +381,15 @@ def _first_face_down_card(seed: int) -> tuple[Store, int | None]:
     bots = [RandomBot(seed + 1), RandomBot(seed + 2)]
     while store.state.outcome is None:
         d = store.state.decision
-        store.dispatch(bots[d.seat].choose(player_view(store.state, d.seat)), seen_state_id=store.state_id,
-                       seat=d.seat)
+        store.dispatch(bots[d.seat].choose(player_view(store.state, d.seat)), seen_state_id=store.state_id, seat=d.seat)
         entry = store.entry(store.state_id)
         after = store.state.decision
-        if (isinstance(entry.action, PlayCombatCard) and after is not None
-                and after.seat != entry.seat and after.kind == "play_combat_card"):
+        if (
+            isinstance(entry.action, PlayCombatCard)
+            and after is not None
+            and after.seat != entry.seat
+            and after.kind == "play_combat_card"
+        ):
             return store, store.state_id
     return store, None
 
@@ -542,8 +545,9 @@ def test_game_over_snapshot(snap_compare, tmp_path):
     async def run_before(pilot):
         await play_to_the_end(pilot)
 
-    assert snap_compare(create_app(near_end_store(), save_dir=tmp_path, bot_delay=0), terminal_size=SMALL,
-                        run_before=run_before)
+    assert snap_compare(
+        create_app(near_end_store(), save_dir=tmp_path, bot_delay=0), terminal_size=SMALL, run_before=run_before
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -706,8 +710,7 @@ def test_king_turn_panel_snapshot(snap_compare, tmp_path):
         await pilot.press("a")
         await pilot.pause()
 
-    assert snap_compare(create_app(store, save_dir=tmp_path, bot_delay=0), terminal_size=SMALL,
-                        run_before=run_before)
+    assert snap_compare(create_app(store, save_dir=tmp_path, bot_delay=0), terminal_size=SMALL, run_before=run_before)
 
 
 def test_king_turn_pacing_can_be_turned_off(tmp_path):
@@ -731,9 +734,14 @@ def test_king_turn_pacing_can_be_turned_off(tmp_path):
 
 
 def test_king_turn_events_are_those_of_the_kings_turn():
-    events = [E.Reacted(seat=0, reaction="pass"), E.KingDissents(seat=1, action="develop"),
-              E.TurnBegins(seat=1, turn=2, marked=""), E.KingHorrorDie(seat=1, value=3),
-              E.TurnBegins(seat=0, turn=3, marked=""), E.DayChosen(seat=0, action="ritual", ignore=False)]
+    events = [
+        E.Reacted(seat=0, reaction="pass"),
+        E.KingDissents(seat=1, action="develop"),
+        E.TurnBegins(seat=1, turn=2, marked=""),
+        E.KingHorrorDie(seat=1, value=3),
+        E.TurnBegins(seat=0, turn=3, marked=""),
+        E.DayChosen(seat=0, action="ritual", ignore=False),
+    ]
     assert [e.kind for e in king_turn_events(events, 1, during=False)] == ["turn_begins", "king_horror_die"]
     assert [e.kind for e in king_turn_events(events[:2], 1, during=True)] == ["react", "king_dissents"]
     assert king_turn_events([E.ConflictWon(seat=0, area="ash-nave", why="units")], 1, during=True) == []
@@ -861,7 +869,8 @@ def test_describe_changes_names_what_a_turn_changed():
     w = words_for(state.pack)
     n = first.followers[1]
     assert describe_changes(state, after) == [
-        f"{w.area(first.id)}: King {n} → {n + 2}, the Shadows {first.shadows} → {first.shadows + 1}"]
+        f"{w.area(first.id)}: King {n} → {n + 2}, the Shadows {first.shadows} → {first.shadows + 1}"
+    ]
     assert describe_changes(state, state) == []
 
 
@@ -904,8 +913,15 @@ def test_handoff_draws_the_next_view_before_it_closes(tmp_path, monkeypatch):
 
     def checked(self, result=None):
         game = self.app.game_screen()
-        seen.append((result, self.seat, game.viewer, game.query_one(HandView).view.seat,
-                     game.query_one(DecisionPanel).prompt.title.plain))
+        seen.append(
+            (
+                result,
+                self.seat,
+                game.viewer,
+                game.query_one(HandView).view.seat,
+                game.query_one(DecisionPanel).prompt.title.plain,
+            )
+        )
         return dismiss(self, result)
 
     monkeypatch.setattr(HandoffScreen, "dismiss", checked)
@@ -921,7 +937,7 @@ def test_handoff_draws_the_next_view_before_it_closes(tmp_path, monkeypatch):
             await pilot.press("enter")
             await pilot.pause()
             assert isinstance(app.screen, GameScreen)
-        (result, seat, viewer, hand_seat, title), = seen
+        ((result, seat, viewer, hand_seat, title),) = seen
         assert result == "go" and seat == viewer == hand_seat and "Red" in title
 
     run(go())
@@ -931,9 +947,11 @@ def _count_renders(monkeypatch, panels: tuple[type, ...]) -> dict[type, int]:
     """How many times each panel class's ``render`` runs (the counts can be reset)."""
     renders = dict.fromkeys(panels, 0)
     for cls in panels:
+
         def counted(self, _render=cls.render, _cls=cls):
             renders[_cls] += 1
             return _render(self)
+
         monkeypatch.setattr(cls, "render", counted)
     return renders
 
@@ -958,8 +976,9 @@ def test_handoff_draws_the_next_view_ahead_out_of_sight_and_enter_uses_it(tmp_pa
             assert hand._rehearsed is not None and hand.view.seat == 1
             assert any(getattr(value, "seat", None) == 0 for value in hand._rehearsed[0])  # Red's, kept aside
             red = app.store.state.players[0]
-            assert not any(words_for(app.store.state.pack).card(c) in text_of(app.screen, "#handoff-text")
-                           for c in red.hand)
+            assert not any(
+                words_for(app.store.state.pack).card(c) in text_of(app.screen, "#handoff-text") for c in red.hand
+            )
             renders.update(dict.fromkeys(panels, 0))
             await pilot.press("enter")
             await pilot.pause()
@@ -1095,16 +1114,18 @@ async def _made_ahead(pilot, names=("rules", "help")) -> None:
     for _ in range(100):
         await pilot.pause(0.05)
         screens = [app.get_screen(n) for n in names if app.is_screen_installed(n)]
-        if len(screens) == len(names) and all(s._compositor.size == app.size and not s._layout_required
-                                              for s in screens):
+        if len(screens) == len(names) and all(
+            s._compositor.size == app.size and not s._layout_required for s in screens
+        ):
             return
     raise AssertionError("the kept screens were not made ahead")
 
 
 @pytest.mark.parametrize("size", [SMALL, BIG], ids=["80x24", "120x40"])
 @pytest.mark.parametrize("key", ["R", "question_mark"])
-def test_the_rules_and_the_help_are_made_while_the_game_waits_and_come_up_in_one_frame(tmp_path, monkeypatch,
-                                                                                      key, size):
+def test_the_rules_and_the_help_are_made_while_the_game_waits_and_come_up_in_one_frame(
+    tmp_path, monkeypatch, key, size
+):
     """While the game waits for a decision, the rules (at the decision's topic) and the help are
     made, laid out and drawn out of sight: their key shows them in one frame with no layout,
     drawn exactly as a screen made at the key press draws (the rules at 120x40 took 92-113 ms
@@ -1275,12 +1296,16 @@ def test_the_options_of_the_timeline_and_the_rules_contents_are_drawn_as_textual
     def same_as_textual(options):
         component = "option-list--option"
         for option in options.options:
-            for style in (options.get_visual_style(component),
-                          options.get_visual_style(component, "option-list--option-highlighted")):
+            for style in (
+                options.get_visual_style(component),
+                options.get_visual_style(component, "option-list--option-highlighted"),
+            ):
                 ours = drawn(options, option, style)
                 options._option_render_cache.clear()
-                theirs = [[(seg.text, seg.style) for seg in strip]
-                          for strip in TextualOptionList._get_option_render(options, option, style)]
+                theirs = [
+                    [(seg.text, seg.style) for seg in strip]
+                    for strip in TextualOptionList._get_option_render(options, option, style)
+                ]
                 assert ours == theirs, option.prompt
 
     async def go():
@@ -1309,8 +1334,10 @@ def test_a_scrollbar_placed_in_the_first_layout_shows_a_scroll_made_right_after(
     is drawn again if it changed since (_PlacedScrollBar)."""
 
     def lines(bar):
-        return ["".join(seg.text for seg in strip) + repr([seg.style for seg in strip])
-                for strip in bar.render_lines(bar.size.region)]
+        return [
+            "".join(seg.text for seg in strip) + repr([seg.style for seg in strip])
+            for strip in bar.render_lines(bar.size.region)
+        ]
 
     async def go():
         app = create_app(VS_BOT, save_dir=tmp_path, bot_delay=0)
@@ -1398,6 +1425,7 @@ def test_the_game_comes_back_from_under_a_handoff_in_one_frame(tmp_path, monkeyp
 def test_undo_on_a_rehearsed_handoff_draws_the_person_before_again(tmp_path):
     """u on a hand-off whose next view was drawn ahead: the person before's view comes back,
     drawn from it (the rehearsal is not used)."""
+
     async def go():
         app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=BIG) as pilot:
@@ -1451,6 +1479,7 @@ def test_every_handoff_fits_80x24(tmp_path):
     """The box (the option echoed, the prompt, the news since the person last looked) fits an
     80x24 terminal whole: it was 25 lines with a long news list, the screen scrolled and the
     box's last line was cut."""
+
     async def go():
         app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=SMALL) as pilot:
@@ -1474,6 +1503,7 @@ def test_handoff_back_gives_a_person_their_log_as_they_left_it_and_what_happened
     """Hot seat: each person's log is kept, written through their eyes; back at the keyboard they
     get it as they left it (not written again: that took ~180 ms a hand-off in a long game) and
     the lines of what happened since."""
+
     async def go():
         app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=(120, 40)) as pilot:

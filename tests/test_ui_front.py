@@ -321,8 +321,9 @@ def test_start_again_replaces_the_game_and_keeps_its_settings(tmp_path):
             await pilot.pause()
             new = app.game_screen()
             assert new is not old and app.screen_stack == [new]
-            assert app.store.state.config == GameConfig(players=3, seats=("human", "bot", "human"), length="variable",
-                                                        nightmares=(4, 8), seed=99)
+            assert app.store.state.config == GameConfig(
+                players=3, seats=("human", "bot", "human"), length="variable", nightmares=(4, 8), seed=99
+            )
             assert not old.is_attached  # the old game's screen is gone with its timers
 
     run(go())
@@ -502,8 +503,9 @@ def test_new_game_snapshot(snap_compare, tmp_path):
 
 def test_new_game_solo_snapshot(snap_compare, tmp_path):
     async def open_new_game(pilot):
-        pilot.app.new_game(GameConfig(players=1, seats=("human", "king"), difficulty=DIFFICULTY_PRESETS["hard"]),
-                           seed=SEED)
+        pilot.app.new_game(
+            GameConfig(players=1, seats=("human", "king"), difficulty=DIFFICULTY_PRESETS["hard"]), seed=SEED
+        )
         await pilot.pause()
 
     assert snap_compare(create_app(None, save_dir=tmp_path), terminal_size=SIZE, run_before=open_new_game)

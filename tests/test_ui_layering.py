@@ -26,12 +26,24 @@ ALLOWED_ENGINE = {"state", "king_state", "work", "events", "actions", "errors", 
 # A game on a server is reached through its connection (net.client, net.protocol's messages): the
 # UI never runs the host's rooms, their sessions or their store, nor the server's SSH side.
 NC = "nctui.games.nightmare_cathedral"
-FORBIDDEN = (f"{NC}.bots", f"{NC}.simulate", "nctui.platform.runner", "nctui.games.cathedral.bots",
-             "nctui.games.dreamers.bots", "nctui.games.dreamers.rules",
-             "nctui.games.nightmarium.bots", "nctui.games.nightmarium.rules",
-             "nctui.games.nightmarium.secrets", "nctui.games.cathedral.rules",
-             "nctui.platform.net.host", "nctui.platform.net.rooms", "nctui.platform.net.store_sqlite",
-             "nctui.platform.net.ssh", "nctui.platform.net.forkserver", "nctui.platform.net.serve")
+FORBIDDEN = (
+    f"{NC}.bots",
+    f"{NC}.simulate",
+    "nctui.platform.runner",
+    "nctui.games.cathedral.bots",
+    "nctui.games.dreamers.bots",
+    "nctui.games.dreamers.rules",
+    "nctui.games.nightmarium.bots",
+    "nctui.games.nightmarium.rules",
+    "nctui.games.nightmarium.secrets",
+    "nctui.games.cathedral.rules",
+    "nctui.platform.net.host",
+    "nctui.platform.net.rooms",
+    "nctui.platform.net.store_sqlite",
+    "nctui.platform.net.ssh",
+    "nctui.platform.net.forkserver",
+    "nctui.platform.net.serve",
+)
 
 
 def _module_name(path: Path) -> str:

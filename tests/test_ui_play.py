@@ -158,7 +158,8 @@ def test_a_full_turn_with_a_reaction(tmp_path):
             assert any("Dissent" in o for o in prompt.options) and "Pass" in prompt.options
             hollow = rules.area(store.state, "bell-hollow")
             assert await choose(pilot, "Conform") == (
-                "Conform (Fortify): remove 2 Followers to add 1 Fort level in an area you control")
+                "Conform (Fortify): remove 2 Followers to add 1 Fort level in an area you control"
+            )
             # The Conform part of Fortify: a Fort level of Red's own, for 2 Followers.
             assert store.state.decision.kind == "build_fort_level" and store.state.decision.seat == RED
             await choose(pilot, "Add a Fort level in Bell Hollow")
@@ -179,8 +180,11 @@ def test_a_full_turn_with_a_reaction(tmp_path):
             assert "Move your Dreamer to a Day space" in prompt_of(app).title.plain
             await show_log(pilot)
             log = log_text(app)
-            order = ["Blue moves its Dreamer to Fortify and performs it", "Red conforms",
-                     "Turn 2: Red is the active player"]
+            order = [
+                "Blue moves its Dreamer to Fortify and performs it",
+                "Red conforms",
+                "Turn 2: Red is the active player",
+            ]
             assert all(line in log for line in order), log
             assert [log.index(line) for line in order] == sorted(log.index(line) for line in order)
             assert "Turn 2: Red is the active player" in screen_text(app)
@@ -313,10 +317,14 @@ def test_a_conflict_between_two_people(tmp_path):
             await show_log(pilot)
             log = [line.rstrip() for line in log_text(app).splitlines()]
             log = " ".join(log)  # the narrow log (80x24 on the right at 120x40) wraps the lines
-            for line in (f"Green reveals {', '.join(GREEN_CARDS)}: 3 attack, 1 defence",
-                         f"Blue reveals {', '.join(BLUE_CARDS)}: 3 attack, 1 defence",
-                         "Green takes 2 damage", "Blue takes 2 damage", "Blue loses 1 Fort level",
-                         "Blue wins the conflict in Ash Nave"):
+            for line in (
+                f"Green reveals {', '.join(GREEN_CARDS)}: 3 attack, 1 defence",
+                f"Blue reveals {', '.join(BLUE_CARDS)}: 3 attack, 1 defence",
+                "Green takes 2 damage",
+                "Blue takes 2 damage",
+                "Blue loses 1 Fort level",
+                "Blue wins the conflict in Ash Nave",
+            ):
                 assert line in log, line
             assert "Blue wins the conflict" in screen_text(app).replace("\n", " ")
 
@@ -332,6 +340,7 @@ def test_lines_logged_while_the_log_is_hidden_wrap_at_its_width(tmp_path):
     """l shows the log, l hides it; what is logged meanwhile (and the whole log, rewritten for
     the next person at a hand-off) is wrapped at the log's width once it is shown again, not
     folded at a narrow default."""
+
     async def go():
         app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=SMALL) as pilot:
@@ -390,9 +399,15 @@ def test_a_solo_game_from_the_title_to_the_kings_first_turn(tmp_path):
             await new_solo_game(pilot)
             store = app.store
             # Red's setup and first turn: Fortify, one level in its corner, Dreams kept.
-            for words in ("position 1:", "Weeping Orchard", "Dusk", "Fortify: perform it",
-                          "Add a Fort level in Weeping Orchard", "Remove a Follower from Weeping Orchard",
-                          "Done"):
+            for words in (
+                "position 1:",
+                "Weeping Orchard",
+                "Dusk",
+                "Fortify: perform it",
+                "Add a Fort level in Weeping Orchard",
+                "Remove a Follower from Weeping Orchard",
+                "Done",
+            ):
                 assert not isinstance(app.screen, KingTurnScreen)
                 await choose(pilot, words)
             king_seat = store.state.king.seat
@@ -452,6 +467,7 @@ def test_a_solo_game_from_the_title_to_the_kings_first_turn(tmp_path):
 
 def test_conflict_panel_snapshot(snap_compare, tmp_path):
     """The conflict example's panel as Blue sees it once the conflict is over, every stage shown."""
+
     async def run_before(pilot):
         await pilot.pause()
         await choose(pilot, "Maneuver: perform it")
@@ -466,8 +482,9 @@ def test_conflict_panel_snapshot(snap_compare, tmp_path):
         await pilot.press("a")
         await pilot.pause()
 
-    assert snap_compare(create_app(conflict_example(), save_dir=tmp_path, bot_delay=0), terminal_size=SMALL,
-                        run_before=run_before)
+    assert snap_compare(
+        create_app(conflict_example(), save_dir=tmp_path, bot_delay=0), terminal_size=SMALL, run_before=run_before
+    )
 
 
 def test_a_quick_double_press_neither_passes_the_keyboard_nor_chooses_for_the_next(tmp_path, monkeypatch):
@@ -487,7 +504,8 @@ def test_a_quick_double_press_neither_passes_the_keyboard_nor_chooses_for_the_ne
             await choose(pilot, GREEN_CARDS[0])
             options = prompt_of(app).options
             app.screen.query_one(DecisionPanel).highlight = next(
-                i for i, o in enumerate(options) if GREEN_CARDS[1] in o)
+                i for i, o in enumerate(options) if GREEN_CARDS[1] in o
+            )
             await pilot.press("enter", "enter")  # Green's last card, and a press too many
             await pilot.pause()
             assert isinstance(app.screen, HandoffScreen) and app.game_screen().viewer == GREEN

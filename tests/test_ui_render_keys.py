@@ -44,8 +44,11 @@ def _engine_structs() -> list[type[msgspec.Struct]]:
     found: dict[type, None] = {}
     for module in pkgutil.iter_modules(nctui.games.nightmare_cathedral.engine.__path__):
         for value in vars(importlib.import_module(f"nctui.games.nightmare_cathedral.engine.{module.name}")).values():
-            if (isinstance(value, type) and issubclass(value, msgspec.Struct)
-                    and value.__module__.startswith("nctui.games.nightmare_cathedral.engine.")):
+            if (
+                isinstance(value, type)
+                and issubclass(value, msgspec.Struct)
+                and value.__module__.startswith("nctui.games.nightmare_cathedral.engine.")
+            ):
                 # the content is the pack's (in the keys)
                 found[value] = None
     return list(found)
@@ -130,8 +133,10 @@ def test_what_a_panel_reads_is_in_its_key(config: GameConfig) -> None:
 def _drawn(view: View) -> dict[str, tuple[object, tuple[object, ...]]]:
     """Each panel's key and its drawings at each width."""
     facts = facts_of(view)
-    return {name: (key(view, facts), tuple(render(view, facts, w) for w in WIDTHS))
-            for name, (render, key) in PANELS.items()}
+    return {
+        name: (key(view, facts), tuple(render(view, facts, w) for w in WIDTHS))
+        for name, (render, key) in PANELS.items()
+    }
 
 
 @pytest.mark.parametrize("config", GAMES, ids=lambda c: f"{c.players}p-seed{c.seed}")

@@ -30,8 +30,14 @@ from nctui.ui.widgets.tabs import PANELS, PanelTabs
 SMALL, BIG = (80, 24), (120, 40)
 HOTSEAT = GameConfig(players=2, seats=("human", "human"), seed=42)
 SOLO = GameConfig(players=1, seats=("human", "king"), seed=7)
-PANEL_WIDGETS = {"board": BoardView, "matrix": MatrixView, "hand": HandView, "tracks": TracksView,
-                 "players": PlayersView, "log": GameLog}
+PANEL_WIDGETS = {
+    "board": BoardView,
+    "matrix": MatrixView,
+    "hand": HandView,
+    "tracks": TracksView,
+    "players": PlayersView,
+    "log": GameLog,
+}
 
 
 def run(coro):
@@ -121,7 +127,7 @@ def test_every_panel_is_on_screen_at_120x40(tmp_path):
                 assert _on_screen(app, widget), widget
             regions = [(w.parent if "pane" in w.parent.classes else w).region for w in widgets]
             for i, a in enumerate(regions):  # side by side, none on top of another
-                for b in regions[i + 1:]:
+                for b in regions[i + 1 :]:
                     assert not a.overlaps(b), (a, b)
             assert not _on_screen(app, app.screen.query_one(PanelTabs))  # no tabs needed
             board = app.screen.query_one(BoardView)
@@ -148,8 +154,7 @@ def test_matrix_highlights_the_spaces_the_decision_offers(tmp_path):
 
             def reversed_at(label: str) -> bool:
                 at = plain.index(label)
-                return any(span.start <= at < span.end and getattr(span.style, "reverse", False)
-                           for span in text.spans)
+                return any(span.start <= at < span.end and getattr(span.style, "reverse", False) for span in text.spans)
 
             from nctui.games.nightmare_cathedral.describe import words_for
 
@@ -418,6 +423,7 @@ def test_a_panel_given_a_new_width_is_laid_out_once_at_its_height_for_that_width
 
     class Wide(FitsContent):
         """As many lines as 60 cells take at its width (the board, the hand: lines fill it)."""
+
         DEFAULT_CSS = "Wide { height: auto; }"
         view = reactive(0, repaint=False)
 
@@ -481,6 +487,7 @@ def _log_host():
 def test_the_log_shows_a_new_line_at_once_unless_scrolled_back():
     """GameLog: a line written is in view in the frame that draws it (Textual's RichLog's auto scroll
     scrolled after that frame, in a frame of its own); scrolled back to read, it stays put."""
+
     async def go():
         app = _log_host()
         async with app.run_test(size=(40, 12)) as pilot:
@@ -506,6 +513,7 @@ def test_the_log_shows_a_new_line_at_once_unless_scrolled_back():
 def test_the_log_takes_the_lines_of_a_decision_in_one_new_height():
     """GameLog.write_lines: the lines are wrapped, then the log takes its new height and scrolls
     once for all of them (a new height asks for a layout of the screen: one a line before)."""
+
     async def go():
         app = _log_host()
         async with app.run_test(size=(40, 12)) as pilot:
@@ -695,8 +703,24 @@ def test_each_panel_is_styled_once_as_the_game_screen_comes_up(monkeypatch, tmp_
         return original(self, node, *args, **kwargs)
 
     monkeypatch.setattr(Stylesheet, "apply", apply)
-    panels = {"status", "panel-tabs", "body", "col-a", "col-b", "board-pane", "board", "matrix-pane", "matrix",
-              "tracks-pane", "tracks", "hand-pane", "hand", "players-pane", "players", "log"}
+    panels = {
+        "status",
+        "panel-tabs",
+        "body",
+        "col-a",
+        "col-b",
+        "board-pane",
+        "board",
+        "matrix-pane",
+        "matrix",
+        "tracks-pane",
+        "tracks",
+        "hand-pane",
+        "hand",
+        "players-pane",
+        "players",
+        "log",
+    }
 
     async def go(size, classes):
         styled.clear()
@@ -855,10 +879,12 @@ def test_a_panel_measured_by_a_layout_is_drawn_from_that_measurement(monkeypatch
     beside the scrollbar's column that the hand's and players' panes keep)."""
     counts = dict.fromkeys(("tracks", "matrix", "hand", "players"), 0)
     for cls, name in ((TracksView, "tracks"), (MatrixView, "matrix"), (HandView, "hand"), (PlayersView, "players")):
+
         def counted(self, _render=cls.render, _name=name):
             if self.view is not None:
                 counts[_name] += 1
             return _render(self)
+
         monkeypatch.setattr(cls, "render", counted)
 
     async def go():
@@ -890,8 +916,16 @@ def test_panels_drawn_line_by_line_draw_exactly_what_textual_draws(tmp_path):
             await pilot.pause()
             for key in ("1", "1", "enter", "1", "enter", "1", "1", None):
                 screen = app.game_screen()
-                for cls in (BoardView, TracksView, HandView, PlayersView, MatrixView, DecisionPanel, StatusLine,
-                            KeyFooter):
+                for cls in (
+                    BoardView,
+                    TracksView,
+                    HandView,
+                    PlayersView,
+                    MatrixView,
+                    DecisionPanel,
+                    StatusLine,
+                    KeyFooter,
+                ):
                     widget = screen.query_one(cls)
                     width = widget.size.width
                     if not width:
@@ -922,8 +956,9 @@ def test_a_panel_taller_than_its_pane_draws_the_lines_in_sight(tmp_path):
     from nctui.ui.textual_ext.lines import DrawnLines
 
     def same_as_textual(widget) -> None:
-        drawn = Visual.to_strips(widget, visualize(widget, widget.render()), widget.size.width, widget.size.height,
-                                 widget.visual_style)
+        drawn = Visual.to_strips(
+            widget, visualize(widget, widget.render()), widget.size.width, widget.size.height, widget.visual_style
+        )
         shown = [widget.render_line(y) for y in range(widget.size.height)]
         assert _cells_of(shown) == _cells_of(drawn)
 
@@ -966,8 +1001,11 @@ def test_the_game_screen_asks_widgets_only_for_lines_that_show_and_draws_what_te
                 screen = app.game_screen()
                 comp = screen._compositor
                 width, height = size
-                for crop, rows in ((Region(0, 0, width, height), range(height)),
-                                   (Region(0, 2, width, 5), (2, 3, 6)), (Region(width // 2, 10, 10, 3), (10, 12))):
+                for crop, rows in (
+                    (Region(0, 0, width, height), range(height)),
+                    (Region(0, 2, width, 5), (2, 3, 6)),
+                    (Region(width // 2, 10, 10, 3), (10, 12)),
+                ):
                     shown = set(rows).__contains__
                     assert cells(comp._render_chops(crop, shown)) == cells(Compositor._render_chops(comp, crop, shown))
                 asked: list[Widget] = []
@@ -1033,8 +1071,9 @@ def test_a_line_that_did_not_change_is_not_drawn_again():
             for text in ("alpha beta", "alpha beta ", " alpha beta", "", "alpha\n\nbeta", "alphabetagamma", "a\tb c"):
                 for width in (1, 4, 9, 10, 11):  # lines that fit, just fit, just do not
                     heights = LineCache()
-                    assert (TextLines(Text(text), heights, app.console).get_height(widget.styles, width)
-                            == Content.from_rich_text(Text(text)).get_height(widget.styles, width)), (text, width)
+                    assert TextLines(Text(text), heights, app.console).get_height(
+                        widget.styles, width
+                    ) == Content.from_rich_text(Text(text)).get_height(widget.styles, width), (text, width)
 
             cells = LineCache()
             grid = Cells.from_grid([list("ab"), list("cd")], [[red, red], [red, red]])
@@ -1270,8 +1309,10 @@ def test_widget_classes_are_set_up_as_textual_sets_them_up():
     assert len(ours) > 40 and any(issubclass(cls, App) for cls in ours)
 
     def set_up(cls: type) -> tuple:
-        bindings = {key: [(b.action, b.description) for b in found]
-                    for key, found in cls._merged_bindings.key_to_bindings.items()}
+        bindings = {
+            key: [(b.action, b.description) for b in found]
+            for key, found in cls._merged_bindings.key_to_bindings.items()
+        }
         return (dict(cls._reactives), cls._computes, cls._css_type_name, cls._css_type_names, bindings)
 
     for cls in ours:
@@ -1297,8 +1338,16 @@ def test_a_lines_pieces_are_what_rich_draws_of_it():
     from nctui.ui.textual_ext.lines import pieces
 
     console = Console(width=200, color_system="truecolor", force_terminal=True)
-    styles = [None, "", "bold", "red on black", RichStyle(color="green", italic=True), RichStyle(bgcolor="blue"),
-              RichStyle.from_meta({"k": 1}), RichStyle(dim=True, color="#123456")]
+    styles = [
+        None,
+        "",
+        "bold",
+        "red on black",
+        RichStyle(color="green", italic=True),
+        RichStyle(bgcolor="blue"),
+        RichStyle.from_meta({"k": 1}),
+        RichStyle(dim=True, color="#123456"),
+    ]
     rng = random.Random(7)
     fast = 0
     for _ in range(600):

@@ -31,8 +31,10 @@ def first_turn(players: int = 2, seed: int = 1):
 def bare(players: int = 2, seed: int = 1):
     """The first turn with an empty board: only each Fortress keeps its 1 Fort level."""
     state = first_turn(players, seed)
-    areas = tuple(replace(a, followers=(0,) * players, shadows=0, fort_owner=a.fortress,
-                          fort_levels=int(a.fortress >= 0)) for a in state.areas)
+    areas = tuple(
+        replace(a, followers=(0,) * players, shadows=0, fort_owner=a.fortress, fort_levels=int(a.fortress >= 0))
+        for a in state.areas
+    )
     players_ = tuple(replace(pl, supply=FOLLOWERS, limbo=0, forts=9) for pl in state.players)
     state = replace(state, areas=areas, players=players_, shadows=SHADOWS)
     assert violations(state) == []
@@ -61,16 +63,19 @@ def fort(state, area: str, seat: int, levels: int = 1):
 def with_fortify_card(state, seat: int, card: str):
     """Play ``card`` (a Fortify Upgrade) onto the seat's Fortify stack, wherever it was."""
     d = state.decks
-    decks = replace(d, development=tuple(c for c in d.development if c != card),
-                    development_discard=tuple(c for c in d.development_discard if c != card),
-                    removed=tuple(c for c in d.removed if c != card))
+    decks = replace(
+        d,
+        development=tuple(c for c in d.development if c != card),
+        development_discard=tuple(c for c in d.development_discard if c != card),
+        removed=tuple(c for c in d.removed if c != card),
+    )
     state = replace(state, decks=decks)
     for pl in state.players:
         if card in pl.hand:
             state = set_player(state, replace(pl, hand=remove_one(pl.hand, card)))
     pl = state.players[seat]
     slot = board.pack(state).matrix.rondel.index("fortify")
-    display = pl.display[:slot] + (pl.display[slot] + (card,),) + pl.display[slot + 1:]
+    display = pl.display[:slot] + (pl.display[slot] + (card,),) + pl.display[slot + 1 :]
     return set_player(state, replace(pl, display=display))
 
 

@@ -40,8 +40,7 @@ def give_dream(state: GameState, seat: int, card: str) -> GameState:
         return state
     swap = {card: mine}
     d = state.decks
-    decks = replace(d, **{k: tuple(swap.get(c, c) for c in getattr(d, k))
-                          for k in ("dream", "dream_offer", "dream2")})
+    decks = replace(d, **{k: tuple(swap.get(c, c) for c in getattr(d, k)) for k in ("dream", "dream_offer", "dream2")})
     players = tuple(replace(p, dreams=tuple(swap.get(c, c) for c in p.dreams)) for p in state.players)
     state = replace(state, decks=decks, players=players)
     pl = state.players[seat]
@@ -53,8 +52,11 @@ def window(state: GameState, seat: int, card: str, timing: str = "own_turn") -> 
     after an action as the turn opens it (the turn goes on beneath it)."""
     state = give_dream(state, seat, card)
     state = effects.push(state, W.Frame(seat=seat, steps=(), source="turn", then=W.AfterWindow()))
-    return replace(state, work=DreamWork(seat=seat, timings=(timing,)), decision=Decision(
-        seat=seat, kind="play_dream", options=(A.PlayDream(card=card), A.Done())))
+    return replace(
+        state,
+        work=DreamWork(seat=seat, timings=(timing,)),
+        decision=Decision(seat=seat, kind="play_dream", options=(A.PlayDream(card=card), A.Done())),
+    )
 
 
 def with_track(state: GameState, pieces: tuple[str, ...]) -> GameState:
@@ -72,11 +74,14 @@ def play(state: GameState, action: A.Action) -> tuple[GameState, list]:
 # Setup: the pieces before the first turn
 
 
-@pytest.mark.parametrize("players, built", [
-    (2, ("1A", "1B", "2A")),  # the first piece, the 2-3 icon piece and the 2 icon piece
-    (3, ("1A", "1B")),  # the first piece and the 2-3 icon piece
-    (4, ("1A",)),  # the first piece only
-])
+@pytest.mark.parametrize(
+    "players, built",
+    [
+        (2, ("1A", "1B", "2A")),  # the first piece, the 2-3 icon piece and the 2 icon piece
+        (3, ("1A", "1B")),  # the first piece and the 2-3 icon piece
+        (4, ("1A",)),  # the first piece only
+    ],
+)
 def test_pieces_set_up_before_the_first_turn_depend_on_the_number_of_players(players, built):
     state, events = _setup(players, "variable")
     assert state.cathedral_built == built
@@ -116,8 +121,7 @@ def test_no_piece_is_built_at_the_end_of_a_turn():
         while state.turn_number == number:
             opts = legal_actions(state)
             choice = next((a for a in opts if isinstance(a, A.ChooseDay) and a.ignore), None)
-            choice = choice or next((a for a in opts if a in (A.React(kind="pass"), A.Done(), A.KeepDreams())),
-                                    opts[0])
+            choice = choice or next((a for a in opts if a in (A.React(kind="pass"), A.Done(), A.KeepDreams())), opts[0])
             state, events = play(state, choice)
             assert not any(e.kind == "cathedral_piece" for e in events)
     assert state.cathedral_built == built and state.turn_number == 7
@@ -198,7 +202,7 @@ def test_the_standard_game_ignores_the_dream_cathedral_icon():
 
 
 def test_the_stage_ii_space_works_in_the_variable_length_game():
-    state = with_track(first_turn(2, length="variable"), TRACK[TRACK.index("4A"):])
+    state = with_track(first_turn(2, length="variable"), TRACK[TRACK.index("4A") :])
     offer = state.decks.dream_offer
     state, events = play(window(state, state.active, FIRST_RUNG), A.PlayDream(card=FIRST_RUNG))
     kinds = [e.kind for e in events]

@@ -53,32 +53,50 @@ def run_task(task: Task) -> dict[str, Any]:
         king = state.king.seat if state.king else 1
         scores = state.outcome.scores
         totals = [s.total for s in scores]
-        return {"king_won": king in state.outcome.winners and len(state.outcome.winners) == 1,
-                "king": totals[king], "you": totals[1 - king], "turns": state.turn_number,
-                "devoured": state.outcome.reason == "devoured", "cpu": time.process_time() - start,
-                "king_parts": _parts(scores[king]), "your_parts": _parts(scores[1 - king]),
-                "king_printed": _printed_dreams(state)}
+        return {
+            "king_won": king in state.outcome.winners and len(state.outcome.winners) == 1,
+            "king": totals[king],
+            "you": totals[1 - king],
+            "turns": state.turn_number,
+            "devoured": state.outcome.reason == "devoured",
+            "cpu": time.process_time() - start,
+            "king_parts": _parts(scores[king]),
+            "your_parts": _parts(scores[1 - king]),
+            "king_printed": _printed_dreams(state),
+        }
     if kind == "duel":  # seat ``new`` plays the planner with ``budget``, the other the previous one
         new = opts["new"]
         settings = {new: {"budget": opts["budget"]}, 1 - new: PREVIOUS_PLANNER}
         config = make_config(players=2, seed=seed)
         state = _finished(config, lambda seat, s: PlannerBot(s, **settings[seat]), "planner")
         winners = state.outcome.winners
-        return {"new_won": 1.0 if winners == (new,) else 0.5 if new in winners else 0.0,
-                "cpu": time.process_time() - start}
+        return {
+            "new_won": 1.0 if winners == (new,) else 0.5 if new in winners else 0.0,
+            "cpu": time.process_time() - start,
+        }
     if kind == "planners":
         config = make_config(players=2, seed=seed)
         settings = PREVIOUS_PLANNER if opts.get("previous") else {"budget": opts.get("budget", BUDGET)}
         state = _finished(config, lambda seat, s: PlannerBot(s, **settings), "planner")
         scores = sorted(state.outcome.scores, key=lambda s: s.total, reverse=True)
-        return {"winner": scores[0].total, "spread": scores[0].total - scores[-1].total,
-                "turns": state.turn_number, "devoured": state.outcome.reason == "devoured",
-                "cpu": time.process_time() - start, "winner_parts": _parts(scores[0])}
+        return {
+            "winner": scores[0].total,
+            "spread": scores[0].total - scores[-1].total,
+            "turns": state.turn_number,
+            "devoured": state.outcome.reason == "devoured",
+            "cpu": time.process_time() - start,
+            "winner_parts": _parts(scores[0]),
+        }
     config = make_config(players=opts["players"], seed=seed, **opts.get("config", {}))
     state = _finished(config, bots_of_kind(kind), kind)
     totals = sorted((s.total for s in state.outcome.scores), reverse=True)
-    return {"devoured": state.outcome.reason == "devoured", "turns": state.turn_number, "winner": totals[0],
-            "spread": totals[0] - totals[-1], "pieces": len(state.cathedral_built)}
+    return {
+        "devoured": state.outcome.reason == "devoured",
+        "turns": state.turn_number,
+        "winner": totals[0],
+        "spread": totals[0] - totals[-1],
+        "pieces": len(state.cathedral_built),
+    }
 
 
 PARTS = ("dreams", "ritual", "forts", "devoured", "upgrades")
@@ -129,8 +147,9 @@ ROWS = (*LEVELS, "2p")
 def planner_study(games: int, seed: int, jobs: int, budget: int, rows: tuple[str, ...] = ROWS) -> dict[str, Any]:
     """The rows asked for (``ROWS``: the solo levels, 2-player games between planners)."""
     levels = [r for r in LEVELS if r in rows]
-    tasks: list[Task] = [("solo", {"level": level, "budget": budget}, game_seed(seed, i))
-                         for level in levels for i in range(games)]
+    tasks: list[Task] = [
+        ("solo", {"level": level, "budget": budget}, game_seed(seed, i)) for level in levels for i in range(games)
+    ]
     if "2p" in rows:
         tasks += [("planners", {"budget": budget}, game_seed(seed, i)) for i in range(games)]
     results = run_all(tasks, jobs)
@@ -138,20 +157,34 @@ def planner_study(games: int, seed: int, jobs: int, budget: int, rows: tuple[str
     table: dict[str, Any] = {}
     for level in levels:
         rs = groups[level]
-        table[level] = {"games": len(rs), "king_wins": 100 * mean(r["king_won"] for r in rs),
-                        "king_vp": mean(r["king"] for r in rs), "your_vp": mean(r["you"] for r in rs),
-                        "devoured": 100 * mean(r["devoured"] for r in rs), "turns": mean(r["turns"] for r in rs),
-                        "cpu": mean(r["cpu"] for r in rs),
-                        "king_parts": {p: mean(r["king_parts"][p] for r in rs) for p in PARTS},
-                        "your_parts": {p: mean(r["your_parts"][p] for r in rs) for p in PARTS},
-                        "king_printed": mean(r["king_printed"] for r in rs)}
+        table[level] = {
+            "games": len(rs),
+            "king_wins": 100 * mean(r["king_won"] for r in rs),
+            "king_vp": mean(r["king"] for r in rs),
+            "your_vp": mean(r["you"] for r in rs),
+            "devoured": 100 * mean(r["devoured"] for r in rs),
+            "turns": mean(r["turns"] for r in rs),
+            "cpu": mean(r["cpu"] for r in rs),
+            "king_parts": {p: mean(r["king_parts"][p] for r in rs) for p in PARTS},
+            "your_parts": {p: mean(r["your_parts"][p] for r in rs) for p in PARTS},
+            "king_printed": mean(r["king_printed"] for r in rs),
+        }
     rs = groups.get("2 players", [])
-    table["2 players"] = {} if not rs else {"games": len(rs), "winner_vp": mean(r["winner"] for r in rs),
-                          "winner_vp_sd": pstdev([r["winner"] for r in rs]),
-                          "in_30_45": 100 * mean(30 <= r["winner"] <= 45 for r in rs),
-                          "spread": mean(r["spread"] for r in rs), "devoured": 100 * mean(r["devoured"] for r in rs),
-                          "turns": mean(r["turns"] for r in rs), "cpu": mean(r["cpu"] for r in rs),
-                          "winner_parts": {p: mean(r["winner_parts"][p] for r in rs) for p in PARTS}}
+    table["2 players"] = (
+        {}
+        if not rs
+        else {
+            "games": len(rs),
+            "winner_vp": mean(r["winner"] for r in rs),
+            "winner_vp_sd": pstdev([r["winner"] for r in rs]),
+            "in_30_45": 100 * mean(30 <= r["winner"] <= 45 for r in rs),
+            "spread": mean(r["spread"] for r in rs),
+            "devoured": 100 * mean(r["devoured"] for r in rs),
+            "turns": mean(r["turns"] for r in rs),
+            "cpu": mean(r["cpu"] for r in rs),
+            "winner_parts": {p: mean(r["winner_parts"][p] for r in rs) for p in PARTS},
+        }
+    )
     return {"study": "planner", "games": games, "seed": seed, "budget": budget, "table": table}
 
 
@@ -162,52 +195,76 @@ def print_planner(res: dict[str, Any]) -> None:
     print("|---|---|---|---|---|---|---|")
     for level in levels:
         r = res["table"][level]
-        print(f"| {level} | {r['king_wins']:.0f}% | {r['king_vp']:.1f} | {r['your_vp']:.1f} | {r['devoured']:.0f}% "
-              f"| {r['turns']:.1f} | {r['cpu']:.2f} |")
+        print(
+            f"| {level} | {r['king_wins']:.0f}% | {r['king_vp']:.1f} | {r['your_vp']:.1f} | {r['devoured']:.0f}% "
+            f"| {r['turns']:.1f} | {r['cpu']:.2f} |"
+        )
     print("\nMean VP a game (Dreams: printed + the King's suit sets):\n")
-    print("| level | King: Dreams | ritual | Forts | devoured | hand | you: Dreams | ritual | Forts | devoured "
-          "| Upgrades |\n|---|---|---|---|---|---|---|---|---|---|---|")
+    print(
+        "| level | King: Dreams | ritual | Forts | devoured | hand | you: Dreams | ritual | Forts | devoured "
+        "| Upgrades |\n|---|---|---|---|---|---|---|---|---|---|---|"
+    )
     for level in levels:
         r = res["table"][level]
         k, y = r["king_parts"], r["your_parts"]
         dreams = f"{k['dreams']:.1f} ({r['king_printed']:.1f} + {k['dreams'] - r['king_printed']:.1f})"
-        print(f"| {level} | {dreams} | " + " | ".join(f"{k[p]:.1f}" for p in PARTS[1:]) + " | "
-              + " | ".join(f"{y[p]:.1f}" for p in PARTS) + " |")
+        print(
+            f"| {level} | {dreams} | "
+            + " | ".join(f"{k[p]:.1f}" for p in PARTS[1:])
+            + " | "
+            + " | ".join(f"{y[p]:.1f}" for p in PARTS)
+            + " |"
+        )
     r = res["table"]["2 players"]
     if not r:
         return
-    print("\n| 2 players, planners | winner's VP | in 30-45 | winner - last | ended by devouring | turns "
-          "| CPU s/game |\n|---|---|---|---|---|---|---|")
-    print(f"| Standard, random pairs | {r['winner_vp']:.1f} ± {r['winner_vp_sd']:.1f} | {r['in_30_45']:.0f}% "
-          f"| {r['spread']:.1f} | {r['devoured']:.0f}% | {r['turns']:.1f} | {r['cpu']:.2f} |")
+    print(
+        "\n| 2 players, planners | winner's VP | in 30-45 | winner - last | ended by devouring | turns "
+        "| CPU s/game |\n|---|---|---|---|---|---|---|"
+    )
+    print(
+        f"| Standard, random pairs | {r['winner_vp']:.1f} ± {r['winner_vp_sd']:.1f} | {r['in_30_45']:.0f}% "
+        f"| {r['spread']:.1f} | {r['devoured']:.0f}% | {r['turns']:.1f} | {r['cpu']:.2f} |"
+    )
     w = r["winner_parts"]
     print("\nThe 2-player winner's mean VP: " + ", ".join(f"{p} {w[p]:.1f}" for p in PARTS))
 
 
 def duel(games: int, seed: int, jobs: int, budget: int) -> dict[str, Any]:
     tasks: list[Task] = [("duel", {"new": i % 2, "budget": budget}, game_seed(seed, i // 2)) for i in range(games)]
-    base: list[Task] = [("planners", {"budget": budget, "previous": previous}, game_seed(seed, i))
-                        for previous in (False, True) for i in range(min(games, 6))]
+    base: list[Task] = [
+        ("planners", {"budget": budget, "previous": previous}, game_seed(seed, i))
+        for previous in (False, True)
+        for i in range(min(games, 6))
+    ]
     results = run_all(tasks + base, jobs)
     won = [r["new_won"] for r in results[:games]]
     p = mean(won)
     cpu = _groups(base, results[games:], lambda t: "previous" if t[1]["previous"] else "new")
-    return {"study": "duel", "games": games, "seed": seed, "budget": budget, "previous": PREVIOUS_PLANNER,
-            "win_rate": 100 * p, "stderr": 100 * (p * (1 - p) / len(won)) ** 0.5,
-            "cpu_per_game": {k: mean(r["cpu"] for r in v) for k, v in cpu.items()}}
+    return {
+        "study": "duel",
+        "games": games,
+        "seed": seed,
+        "budget": budget,
+        "previous": PREVIOUS_PLANNER,
+        "win_rate": 100 * p,
+        "stderr": 100 * (p * (1 - p) / len(won)) ** 0.5,
+        "cpu_per_game": {k: mean(r["cpu"] for r in v) for k, v in cpu.items()},
+    }
 
 
 def print_duel(res: dict[str, Any]) -> None:
     previous = ", ".join(f"{k} {v}" for k, v in res["previous"].items())
-    print(f"{res['games']} 2-player games (seats alternated, seed {res['seed']}): the planner (budget "
-          f"{res['budget']}) against the previous one ({previous})\n")
+    print(
+        f"{res['games']} 2-player games (seats alternated, seed {res['seed']}): the planner (budget "
+        f"{res['budget']}) against the previous one ({previous})\n"
+    )
     print(f"win rate {res['win_rate']:.1f}% ± {res['stderr']:.1f} (a tie counts half)")
     for who, s in res["cpu_per_game"].items():
         print(f"{who} planner: {s:.2f} CPU s per game between two such planners")
 
 
-HEAD = ("| {} | ended by devouring | turns | winner's VP | winner - last | Cathedral pieces |\n"
-        "|---|---|---|---|---|---|")
+HEAD = "| {} | ended by devouring | turns | winner's VP | winner - last | Cathedral pieces |\n|---|---|---|---|---|---|"
 
 
 def pair_study(games: int, seed: int, jobs: int, bots: str) -> list[tuple[str, list[tuple[str, dict]]]]:
@@ -216,28 +273,48 @@ def pair_study(games: int, seed: int, jobs: int, bots: str) -> list[tuple[str, l
     for players in (2, 3, 4):
         rows = [(f"{name} ({pair[0]} & {pair[1]})", {"nightmares": pair}) for name, pair in SUGGESTED_PAIRS.items()]
         rows.append(("random pairs", {}))
-        sections.append((f"{players} players, Standard Game|Nightmares",
-                         [(label, {"players": players, "config": cfg}) for label, cfg in rows]))
-    modes = (("Variable Length", {"length": "variable"}), ("Standard + Divergent Paths", {"divergent_paths": True}),
-             ("Variable + Divergent Paths", {"length": "variable", "divergent_paths": True}))
-    sections.append(("Modes (random pairs)|players, mode",
-                     [(f"{p}, {label}", {"players": p, "config": cfg}) for p in (2, 3, 4) for label, cfg in modes]))
+        sections.append(
+            (
+                f"{players} players, Standard Game|Nightmares",
+                [(label, {"players": players, "config": cfg}) for label, cfg in rows],
+            )
+        )
+    modes = (
+        ("Variable Length", {"length": "variable"}),
+        ("Standard + Divergent Paths", {"divergent_paths": True}),
+        ("Variable + Divergent Paths", {"length": "variable", "divergent_paths": True}),
+    )
+    sections.append(
+        (
+            "Modes (random pairs)|players, mode",
+            [(f"{p}, {label}", {"players": p, "config": cfg}) for p in (2, 3, 4) for label, cfg in modes],
+        )
+    )
     tasks = [(bots, opts, game_seed(seed, i)) for _, rows_ in sections for _, opts in rows_ for i in range(games)]
     results = iter(run_all(tasks, jobs))
-    return [(title, [(label, _summary([next(results) for _ in range(games)])) for label, _ in rows_])
-            for title, rows_ in sections]
+    return [
+        (title, [(label, _summary([next(results) for _ in range(games)])) for label, _ in rows_])
+        for title, rows_ in sections
+    ]
 
 
 def _summary(rs: Iterable[dict[str, Any]]) -> dict[str, float]:
     rs = list(rs)
-    return {"devoured": 100 * mean(r["devoured"] for r in rs), "turns": mean(r["turns"] for r in rs),
-            "turns_sd": pstdev([r["turns"] for r in rs]), "winner": mean(r["winner"] for r in rs),
-            "spread": mean(r["spread"] for r in rs), "pieces": mean(r["pieces"] for r in rs)}
+    return {
+        "devoured": 100 * mean(r["devoured"] for r in rs),
+        "turns": mean(r["turns"] for r in rs),
+        "turns_sd": pstdev([r["turns"] for r in rs]),
+        "winner": mean(r["winner"] for r in rs),
+        "spread": mean(r["spread"] for r in rs),
+        "pieces": mean(r["pieces"] for r in rs),
+    }
 
 
 def row(label: str, r: dict[str, float]) -> str:
-    return (f"| {label} | {r['devoured']:.0f}% | {r['turns']:.1f} ± {r['turns_sd']:.1f} | {r['winner']:.1f} "
-            f"| {r['spread']:.1f} | {r['pieces']:.1f} |")
+    return (
+        f"| {label} | {r['devoured']:.0f}% | {r['turns']:.1f} ± {r['turns_sd']:.1f} | {r['winner']:.1f} "
+        f"| {r['spread']:.1f} | {r['pieces']:.1f} |"
+    )
 
 
 def main() -> None:
@@ -256,8 +333,11 @@ def main() -> None:
         rows = tuple(r for r in args.rows.split(",") if r)
         if args.planner and (not rows or set(rows) - set(ROWS)):
             raise SystemExit(f"--rows: choose among {','.join(ROWS)}")
-        res = (planner_study(args.games, args.seed, args.jobs, args.budget, rows) if args.planner
-               else duel(args.games, args.seed, args.jobs, args.budget))
+        res = (
+            planner_study(args.games, args.seed, args.jobs, args.budget, rows)
+            if args.planner
+            else duel(args.games, args.seed, args.jobs, args.budget)
+        )
         if args.json:
             print(json.dumps(res, indent=1))
         else:
@@ -265,8 +345,18 @@ def main() -> None:
         return
     sections = pair_study(args.games, args.seed, args.jobs, args.bots)
     if args.json:
-        print(json.dumps({"study": "pairs", "games": args.games, "seed": args.seed, "bots": args.bots,
-                          "sections": {t.split("|")[0]: dict(rows) for t, rows in sections}}, indent=1))
+        print(
+            json.dumps(
+                {
+                    "study": "pairs",
+                    "games": args.games,
+                    "seed": args.seed,
+                    "bots": args.bots,
+                    "sections": {t.split("|")[0]: dict(rows) for t, rows in sections},
+                },
+                indent=1,
+            )
+        )
         return
     print(f"{args.games} games per row, {args.bots} bots, seed {args.seed}\n")
     for title, rows in sections:

@@ -1,6 +1,6 @@
 """Generate docs/content.md from the base pack, so the drawings and tables stay true to the data.
 
-    python tools/gen_content_docs.py docs/content.md
+python tools/gen_content_docs.py docs/content.md
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 from collections import Counter
 
-sys.path.insert(0, str(__import__('pathlib').Path(__file__).parent))
+sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent))
 import draw
 
 from nctui.games.nightmare_cathedral.content import schema as s
@@ -94,13 +94,19 @@ table(
     [
         ["`pack.toml`", "`schema.PackInfo`", "id, name, version, description"],
         ["`board.toml`", "`schema.Board`", "the 6 area symbols and both board sides (grid + areas)"],
-        ["`matrix.toml`", "`schema.Matrix`",
-         "the Action Matrix: 5 Day spaces (with arrows), 6 Night spaces, the King's rondel"],
+        [
+            "`matrix.toml`",
+            "`schema.Matrix`",
+            "the Action Matrix: 5 Day spaces (with arrows), 6 Night spaces, the King's rondel",
+        ],
         ["`tracks.toml`", "`schema.Tracks`", "Turn, Time, Ritual and Cathedral tracks, the Divergent Paths sideboard"],
-        ["`cards.toml`", "`schema.Cards`",
-         "Dream suits, Action cards, Basic Combat, Development, Dream and Conflict cards "
-         "(Stage 1 and 2), Nightmares, Reward tiles; solo: the King's Action, combat and Nightmare cards, "
-         "the Area Selection cards"],
+        [
+            "`cards.toml`",
+            "`schema.Cards`",
+            "Dream suits, Action cards, Basic Combat, Development, Dream and Conflict cards "
+            "(Stage 1 and 2), Nightmares, Reward tiles; solo: the King's Action, combat and Nightmare cards, "
+            "the Area Selection cards",
+        ],
     ],
 )
 w(
@@ -127,10 +133,16 @@ steps_doc = [
     ["`move_dreamer`, `perform_conform`", "Reward tile abilities"],
     ["`choose`", "options: a list of step lists, exactly one is resolved"],
     ["`command_nightmare`", "count: command that many different Nightmares (Stage 2)"],
-    ["`devour`", "count, where (default `nightmare`), whose (`any`, `shadows`, `opponents`: other players' Followers, "
-                 "`own`): the resolving player picks the units (Stage 2)"],
-    ["`nightmare_move`", "steps, toward (`any`, `most_units`, `fewest_units`, `followers`, `shadows`, `marked`, "
-                         "`fort`, `empty`, `commander`, `opponents`), anywhere, on_enter: a Nightmare's command only"],
+    [
+        "`devour`",
+        "count, where (default `nightmare`), whose (`any`, `shadows`, `opponents`: other players' Followers, "
+        "`own`): the resolving player picks the units (Stage 2)",
+    ],
+    [
+        "`nightmare_move`",
+        "steps, toward (`any`, `most_units`, `fewest_units`, `followers`, `shadows`, `marked`, "
+        "`fort`, `empty`, `commander`, `opponents`), anywhere, on_enter: a Nightmare's command only",
+    ],
     ["`nightmare_return`", "the commanded Nightmare goes back to the Cathedral space: a Nightmare's command only"],
 ]
 table(["Step (`do`)", "Fields"], steps_doc)
@@ -158,7 +170,7 @@ w(
     'kind = "upgrade"',
     'action = "maneuver"',
     "combat = { attack = 2, defense = 0 }",
-    "players = 3            # marked \"3+\"",
+    'players = 3            # marked "3+"',
     "vp = 0",
     "[development.day]",
     'text = "Gain 4 MP, then resolve 2 conflicts."',
@@ -172,7 +184,7 @@ w(
     "",
     "### Loading and errors",
     "",
-    "`content.loader.get_pack(\"base\")` reads, decodes and validates the pack once and shares it;",
+    '`content.loader.get_pack("base")` reads, decodes and validates the pack once and shares it;',
     "`load_pack(folder)` loads any folder (tests use broken copies). Every problem raises `ContentError`",
     "whose message reads `file: entry: problem`, for example:",
     "",
@@ -231,8 +243,9 @@ for sm in P.sides:
         if a.id in sm.adjacent_cathedral:
             flags.append("next to the Cathedral")
         names = {x.id: x.name for x in side.areas}
-        rows.append([f"`{a.cell}`", a.name, sym(a.symbol), ", ".join(flags) or "-",
-                     ", ".join(names[b] for b in adj[a.id])])
+        rows.append(
+            [f"`{a.cell}`", a.name, sym(a.symbol), ", ".join(flags) or "-", ", ".join(names[b] for b in adj[a.id])]
+        )
     table(["Cell", "Area", "Symbol", "Flags", "Adjacent areas"], rows)
 
 # =============================================================================================
@@ -254,8 +267,15 @@ day_name = {d.action: d.name for d in m.days}
 night_name = {n.id: n.name for n in m.nights}
 table(
     ["Day space", "Arrow to", "Adjacent Night spaces", "Reachable from (Night spaces not adjacent)"],
-    [[d.name, night_name[d.arrow], ", ".join(n.name for n in m.nights if d.action in n.adjacent),
-      ", ".join(n.name for n in m.nights if d.action not in n.adjacent)] for d in m.days],
+    [
+        [
+            d.name,
+            night_name[d.arrow],
+            ", ".join(n.name for n in m.nights if d.action in n.adjacent),
+            ", ".join(n.name for n in m.nights if d.action not in n.adjacent),
+        ]
+        for d in m.days
+    ],
 )
 w("King's rondel (clockwise): " + " → ".join(day_name[a] for a in m.rondel) + ".", "")
 
@@ -294,8 +314,10 @@ bonus_text = {
 }
 table(
     ["Space", "Kind", "Cost", "Bonus", "VP"],
-    [[str(i + 1), sp.kind, " + ".join(sym(x) for x in sp.cost), bonus_text[sp.bonus], str(sp.vp or "")]
-     for i, sp in enumerate(t.ritual)],
+    [
+        [str(i + 1), sp.kind, " + ".join(sym(x) for x in sp.cost), bonus_text[sp.bonus], str(sp.vp or "")]
+        for i, sp in enumerate(t.ritual)
+    ],
 )
 w("### Cathedral track", "")
 icon_text = {
@@ -307,8 +329,11 @@ icon_text = {
     "shadow": "each player must add 1 Shadow to an area",
     "stage2": "Stage II: Stage 2 decks come into play",
 }
-w(f"Piece **{t.first_piece}** stands in the Cathedral space from setup (Standard Game). "
-  "The track, closest to the beginning first:", "")
+w(
+    f"Piece **{t.first_piece}** stands in the Cathedral space from setup (Standard Game). "
+    "The track, closest to the beginning first:",
+    "",
+)
 table(
     ["Position", "Piece", "Icons on the space it vacates"],
     [[str(i + 1), c.piece, "; ".join(icon_text[x] for x in c.icons) or "-"] for i, c in enumerate(t.cathedral)],
@@ -334,13 +359,26 @@ graph = [
 ]
 # check the hand-drawn graph against the data
 edges = {(src, p.piece) for p in t.divergent_paths for src in p.incoming}
-assert edges == {("1A", "2B"), ("1B", "2B"), ("1C", "3A"), ("1D", "3B"), ("2A", "4A"), ("2B", "4B"),
-                 ("3A", "4B"), ("3B", "5A"), ("4A", "6A"), ("4B", "6B"), ("6A", "6B")}, edges
+assert edges == {
+    ("1A", "2B"),
+    ("1B", "2B"),
+    ("1C", "3A"),
+    ("1D", "3B"),
+    ("2A", "4A"),
+    ("2B", "4B"),
+    ("3A", "4B"),
+    ("3B", "5A"),
+    ("4A", "6A"),
+    ("4B", "6B"),
+    ("6A", "6B"),
+}, edges
 assert [p.piece for p in t.divergent_paths if p.colour == "gray"] == ["1A", "1B", "1C", "1D", "2A"]
 assert [p.piece for p in t.divergent_paths if p.colour == "yellow"] == ["2B", "3A", "3B", "4A"]
 w("```text", *graph, "```", "")
-table(["Piece", "Colour", "Paths leading in from"],
-      [[p.piece, p.colour, ", ".join(p.incoming) or "-"] for p in t.divergent_paths])
+table(
+    ["Piece", "Colour", "Paths leading in from"],
+    [[p.piece, p.colour, ", ".join(p.incoming) or "-"] for p in t.divergent_paths],
+)
 
 # =============================================================================================
 w("## Cards", "")
@@ -350,22 +388,36 @@ w(
     "",
 )
 w("### Dream suits", "")
-table(["Id", "Glyph", "Letter", "Name", "Stage 1 Dreams", "Stage 2 Dreams"],
-      [[x.id, x.glyph, x.letter, x.name] + [str(sum(d.suit == x.id for d in DR[st])) for st in (1, 2)]
-       for x in C.suits])
+table(
+    ["Id", "Glyph", "Letter", "Name", "Stage 1 Dreams", "Stage 2 Dreams"],
+    [[x.id, x.glyph, x.letter, x.name] + [str(sum(d.suit == x.id for d in DR[st])) for st in (1, 2)] for x in C.suits],
+)
 
 w("### Starting Action cards", "", "Every player gets an identical set of these five.", "")
 table(
     ["Id", "Name", "Action", "Day", "Conform", "Dissent"],
-    [[a.id, a.name + (f" (Unit Limit {a.unit_limit})" if a.unit_limit else ""), a.action,
-      a.day.text, a.conform.text, a.dissent.text] for a in C.actions],
+    [
+        [
+            a.id,
+            a.name + (f" (Unit Limit {a.unit_limit})" if a.unit_limit else ""),
+            a.action,
+            a.day.text,
+            a.conform.text,
+            a.dissent.text,
+        ]
+        for a in C.actions
+    ],
 )
 b = C.basic_combat
 w("### Basic Combat", "")
 table(["Id", "Name", "Combat"], [[b.id, b.name, combat(b.combat)]])
 
-when_text = {"any_time": "any time", "own_turn": "your turn", "after_conflict_won": "after a won conflict",
-             "end_of_own_turn": "end of your turn"}
+when_text = {
+    "any_time": "any time",
+    "own_turn": "your turn",
+    "after_conflict_won": "after a won conflict",
+    "end_of_own_turn": "end of your turn",
+}
 
 
 def need_text(n) -> str:
@@ -398,12 +450,24 @@ def development_tables(stage: int) -> None:
                 if d.unit_limit_one_area:
                     extra += f", {d.unit_limit_one_area} in one area"
                 name += f" ({extra})"
-            rows.append([d.id, name, combat(d.combat), players(d.players), str(d.vp),
-                         d.day.text, d.conform.text, d.dissent.text])
+            rows.append(
+                [
+                    d.id,
+                    name,
+                    combat(d.combat),
+                    players(d.players),
+                    str(d.vp),
+                    d.day.text,
+                    d.conform.text,
+                    d.dissent.text,
+                ]
+            )
         table(["Id", "Name", "Combat", "Players", "VP", "Day", "Conform", "Dissent"], rows)
     w(f"#### Ploys ({len(plo)})", "")
-    table(["Id", "Name", "Combat", "Players", "Effect"],
-          [[d.id, d.name, combat(d.combat), players(d.players), d.effect.text] for d in plo])
+    table(
+        ["Id", "Name", "Combat", "Players", "Effect"],
+        [[d.id, d.name, combat(d.combat), players(d.players), d.effect.text] for d in plo],
+    )
 
 
 def dream_table(stage: int) -> None:
@@ -411,15 +475,29 @@ def dream_table(stage: int) -> None:
     w("✝ = Cathedral icon (Variable Length Game: playing the card builds a Cathedral piece).", "")
     table(
         ["Id", "Name", "Suit", "VP", "✝", "When", "Needs (data)", "Text"],
-        [[d.id, d.name, f"{SUIT[d.suit].glyph} {SUIT[d.suit].name}", str(d.vp), "✝" if d.cathedral else "",
-          when_text[d.when], "; ".join(need_text(n) for n in d.needs), d.text] for d in DR[stage]],
+        [
+            [
+                d.id,
+                d.name,
+                f"{SUIT[d.suit].glyph} {SUIT[d.suit].name}",
+                str(d.vp),
+                "✝" if d.cathedral else "",
+                when_text[d.when],
+                "; ".join(need_text(n) for n in d.needs),
+                d.text,
+            ]
+            for d in DR[stage]
+        ],
     )
 
 
 def conflict_table(stage: int) -> None:
     w(f"### Conflict cards, Stage {stage} ({len(CF[stage])})", "")
-    w("What the Shadows generate for 1, 2 and 3 Shadows; the Victory effect may always be replaced by drawing 1 "
-      "Development card.", "")
+    w(
+        "What the Shadows generate for 1, 2 and 3 Shadows; the Victory effect may always be replaced by drawing 1 "
+        "Development card.",
+        "",
+    )
     table(
         ["Id", "Name", "1 Shadow", "2 Shadows", "3 Shadows", "Victory", "Defeat"],
         [[k.id, k.name] + [combat(ln.combat) for ln in k.lines] + [k.victory.text, k.defeat.text] for k in CF[stage]],
@@ -469,15 +547,32 @@ def nightmare_tables() -> None:
     )
     table(
         ["#", "Name", "Devoured", "Moves", "Devours", "Command", "Card text"],
-        [[str(n.number), n.name, threshold_text(n.devoured), move_text(n.command.steps[0]),
-          f"{devours(n.command)} ({whose(n.command)})", n.command.text, n.text] for n in C.nightmares],
+        [
+            [
+                str(n.number),
+                n.name,
+                threshold_text(n.devoured),
+                move_text(n.command.steps[0]),
+                f"{devours(n.command)} ({whose(n.command)})",
+                n.command.text,
+                n.text,
+            ]
+            for n in C.nightmares
+        ],
     )
     w("#### The suggested pairs (CHOOSING NIGHTMARES)", "")
     w("*Ends at*: the number of devoured units that triggers the game end with this pair (the higher of the two).", "")
     table(
         ["Pair", "Rulebook's aim", "Ends at (1-2 / 3 / 4 players)", "Devours per command"],
-        [[f"{a} & {b}", aim, " / ".join(str(pair_threshold(a, b, i)) for i in range(3)),
-          f"{devours(NM[a].command)} / {devours(NM[b].command)}"] for (a, b), aim in PAIR_AIMS],
+        [
+            [
+                f"{a} & {b}",
+                aim,
+                " / ".join(str(pair_threshold(a, b, i)) for i in range(3)),
+                f"{devours(NM[a].command)} / {devours(NM[b].command)}",
+            ]
+            for (a, b), aim in PAIR_AIMS
+        ],
     )
 
 
@@ -486,8 +581,10 @@ dream_table(1)
 conflict_table(1)
 w(f"### Divergent Paths Reward tiles ({len(C.reward_tiles)})", "")
 w("In the order of the rulebook's REWARD TILES list.", "")
-table(["#", "Id", "Colour", "Name", "Ability"],
-      [[str(i + 1), x.id, x.colour, x.name, x.effect.text] for i, x in enumerate(C.reward_tiles)])
+table(
+    ["#", "Id", "Colour", "Name", "Ability"],
+    [[str(i + 1), x.id, x.colour, x.name, x.effect.text] for i, x in enumerate(C.reward_tiles)],
+)
 
 w("## Stage 2 cards and the Nightmares", "")
 w(
@@ -503,7 +600,6 @@ conflict_table(2)
 nightmare_tables()
 
 
-
 def king_section() -> None:
     """The solo King of Horrors: its Action, combat and Nightmare cards, the Area Selection cards."""
     w(
@@ -512,7 +608,8 @@ def king_section() -> None:
         "The automated opponent of the solo rules. Every Dream card (both stages) shows a suit icon",
         "(`suit`, required by the schema and checked against the suits by `validate.py`), which the King",
         "uses for its Dream choice and scoring. The Horror Die's faces are `schema.HORROR_DIE` = "
-        + ", ".join(map(str, s.HORROR_DIE)) + ".",
+        + ", ".join(map(str, s.HORROR_DIE))
+        + ".",
         "",
         "### The King's Action cards",
         "",
@@ -522,20 +619,35 @@ def king_section() -> None:
         "solo rules state):",
         "",
     )
-    table(["Action", "params"], [
-        ["ritual", "(followers_removed, steps, higher_marker_on_die_at_least): remove that many Followers, then roll "
-                   "the Horror Die: a roll ≥ the third number climbs the **higher** marker `steps` steps, otherwise "
-                   "the lower one (the easier game caps 3 and 5 steps at 2 and 4)"],
-        ["summon", "(per_controlled_area, extra_if_fort, marked_areas_produce): each controlled area produces "
-                   "`per_controlled_area`, plus `extra_if_fort` where the King has a Fort; `marked_areas_produce` "
-                   "1: every Marked Area also produces 1 for whoever controls it (Shadows where nobody does)"],
-        ["fortify", "12 numbers: for a die roll of 2, 3 and 4 in turn (followers_removed, fort_levels_built, "
-                    "cards_drawn, units_devoured); devouring happens in areas holding a Nightmare, so it does "
-                    "nothing in Stage 1"],
-        ["maneuver", "(movement_points,)"],
-        ["develop", "(cards_drawn, cultist_on_maneuver, cultist_on_ritual): the two flags (0/1) place a Cultist "
-                    "on the Maneuver / Perform Ritual Day space"],
-    ])
+    table(
+        ["Action", "params"],
+        [
+            [
+                "ritual",
+                "(followers_removed, steps, higher_marker_on_die_at_least): remove that many Followers, then roll "
+                "the Horror Die: a roll ≥ the third number climbs the **higher** marker `steps` steps, otherwise "
+                "the lower one (the easier game caps 3 and 5 steps at 2 and 4)",
+            ],
+            [
+                "summon",
+                "(per_controlled_area, extra_if_fort, marked_areas_produce): each controlled area produces "
+                "`per_controlled_area`, plus `extra_if_fort` where the King has a Fort; `marked_areas_produce` "
+                "1: every Marked Area also produces 1 for whoever controls it (Shadows where nobody does)",
+            ],
+            [
+                "fortify",
+                "12 numbers: for a die roll of 2, 3 and 4 in turn (followers_removed, fort_levels_built, "
+                "cards_drawn, units_devoured); devouring happens in areas holding a Nightmare, so it does "
+                "nothing in Stage 1",
+            ],
+            ["maneuver", "(movement_points,)"],
+            [
+                "develop",
+                "(cards_drawn, cultist_on_maneuver, cultist_on_ritual): the two flags (0/1) place a Cultist "
+                "on the Maneuver / Perform Ritual Day space",
+            ],
+        ],
+    )
     rows = []
     for k in C.king_actions:
         for r in k.rows:
@@ -543,8 +655,10 @@ def king_section() -> None:
         rows.append(["", "every", "", k.note])
     table(["Card", "Power", "params", "Text"], rows)
     w("### The King's combat cards", "", "Both return to the King's hand after every conflict (`returns`).", "")
-    table(["Id", "Name", "Kind", "Combat", "Text"],
-          [[k.id, k.name, k.kind, combat(k.combat), k.text] for k in C.king_combat])
+    table(
+        ["Id", "Name", "Kind", "Combat", "Text"],
+        [[k.id, k.name, k.kind, combat(k.combat), k.text] for k in C.king_combat],
+    )
     w(
         "### The King's Nightmare cards",
         "",
@@ -557,14 +671,25 @@ def king_section() -> None:
         "`failure` resolves there. `anywhere`: it surfaces in the area of a random Area Selection card it",
         "has not been to, so it never fails (and has no failure). `returns`: it goes back to the Cathedral",
         "space after the last resolution. Steps are limited to `devour`, `add_shadows` and",
-        "`resolve_conflicts` in the Nightmare's area (`where = \"nightmare\"`), a free `climb` (the",
+        '`resolve_conflicts` in the Nightmare\'s area (`where = "nightmare"`), a free `climb` (the',
         "King's lower marker, as for its other rewards) and a `draw` of Development cards (to its hand).",
         "",
     )
-    table(["#", "Nightmare", "Times", "Moves", "Effect", "Failure", "Card text"],
-          [[str(k.number), NM[k.number].name, f"{k.times}x",
-            "anywhere" if k.anywhere else f"toward `{k.toward}`" + (", then returns" if k.returns else ""),
-            k.effect.text, k.failure.text, k.text] for k in C.king_nightmares])
+    table(
+        ["#", "Nightmare", "Times", "Moves", "Effect", "Failure", "Card text"],
+        [
+            [
+                str(k.number),
+                NM[k.number].name,
+                f"{k.times}x",
+                "anywhere" if k.anywhere else f"toward `{k.toward}`" + (", then returns" if k.returns else ""),
+                k.effect.text,
+                k.failure.text,
+                k.text,
+            ]
+            for k in C.king_nightmares
+        ],
+    )
     w(
         "### Area Selection cards",
         "",
@@ -632,7 +757,7 @@ w(
     "  the two Marked Areas of a turn are always apart, so Summon and Marked-Area effects spread out.",
     "* **4 corners per side**: setup step 17 has every player conquer exactly one corner (Fortress, Shaper,",
     "  2 Followers, 1 Fort level); four corners serve 4 players. Corners never touch the Cathedral, so a",
-    "  Fortress is never a \"next to the Cathedral\" area (those start with 1 Follower or 1 Shadow).",
+    '  Fortress is never a "next to the Cathedral" area (those start with 1 Follower or 1 Shadow).',
     "* **3-4 player side: 16 areas**, 4 of them marked **4** (one per overlay tile of COMPONENTS, covered",
     "  with 3 players), so a 3-player game has 12 areas (4 per player) and a 4-player game 16 (4 per",
     "  player). With the rulebook's 4 overlay tiles the two counts can't both be multiples of the 6",
@@ -685,8 +810,8 @@ w(
     "  All five special bonuses of the rulebook appear (3 MP, 1 Fort level, Shaper move + conversion,",
     "  produce 2, command a Nightmare twice for Stage 2). Ritual spaces (12, 17, 21) can only be reached",
     "  by the Ritual action's paid primary climb. VP spaces score 1/2/3/5/7/9/12 at 4/6/9/12/15/18/21, so",
-    "  the scoring example's markers at \"7 and 3\" are spaces 15 and 9. Costs grow to 2 and 3 symbols late.",
-    "* **Cathedral track**: piece 1A starts on the board (the setup text's \"3A\" is a label of its lost",
+    '  the scoring example\'s markers at "7 and 3" are spaces 15 and 9. Costs grow to 2 and 3 symbols late.',
+    '* **Cathedral track**: piece 1A starts on the board (the setup text\'s "3A" is a label of its lost',
     "  figure; the assembly instructions start with 1A), the other 12 follow the assembly order of the",
     "  rulebook (1B, 2A, 2B, 1C, 1D, 3A, 3B, 4A, 4B, 5A, 6A, 6B). The Variable Length set-up icons are",
     "  on 1B (2-3 players) and 2A (2 players), matching assembly step 2 (1-3 players) and a second piece",
@@ -769,7 +894,7 @@ w(
     "  open space, produce 2, 3 MP, play 1 Upgrade, 1 Fort level on an existing Fort. Yellow (4): advance",
     "  1 on an open or special space, Shaper anywhere, 1 conversion next to the Shaper, Dreamer to any",
     "  Night space at the end of the turn. Red (4): 5 Stage 2 Development cards keep 2, 2 Shadows then a",
-    "  conflict there, 4 Stage 2 Dreams keep 1, the Conform part of any Action card. \"Advance\" is a free",
+    '  conflict there, 4 Stage 2 Dreams keep 1, the Conform part of any Action card. "Advance" is a free',
     "  climb; *produce 2 in an area* is a `produce` in mode `one` (both units in one area you control);",
     "  the Dream kept from *A Deeper Dream* does not count against the limit of 2 Dream cards",
     "  (`beyond_limit`).",
@@ -787,25 +912,34 @@ def names_where(cards, pred) -> str:
 
 
 def uses(effects, step_type, **fields) -> bool:
-    return any(isinstance(x, step_type) and all(getattr(x, k) == v for k, v in fields.items())
-               for e in effects if e for x in e.steps)
+    return any(
+        isinstance(x, step_type) and all(getattr(x, k) == v for k, v in fields.items())
+        for e in effects
+        if e
+        for x in e.steps
+    )
 
 
 def _commands(d) -> bool:
-    return any(isinstance(x, s.CommandNightmare) or (isinstance(x, s.Choose) and any(
-        isinstance(y, s.CommandNightmare) for opt in x.options for y in opt))
-        for e in (d.day, d.conform, d.dissent) for x in e.steps)
+    return any(
+        isinstance(x, s.CommandNightmare)
+        or (isinstance(x, s.Choose) and any(isinstance(y, s.CommandNightmare) for opt in x.options for y in opt))
+        for e in (d.day, d.conform, d.dissent)
+        for x in e.steps
+    )
 
 
 ups2 = [d for d in DEV[2] if d.kind == "upgrade"]
 plo2 = [d for d in DEV[2] if d.kind == "ploy"]
 marks2 = Counter(d.players for d in DEV[2])
 vp2 = Counter(d.vp for d in ups2)
-line_power = [[mean(CF[st], lambda k, i=i: k.lines[i].combat.attack + k.lines[i].combat.defense) for i in range(3)]
-              for st in (1, 2)]
+line_power = [
+    [mean(CF[st], lambda k, i=i: k.lines[i].combat.attack + k.lines[i].combat.defense) for i in range(3)]
+    for st in (1, 2)
+]
 track = [sp.piece for sp in P.tracks.cathedral]
 stage2_at = next(i for i, sp in enumerate(P.tracks.cathedral) if "stage2" in sp.icons)
-after = track[stage2_at + 1:]
+after = track[stage2_at + 1 :]
 icons2 = [d for d in DR[2] if d.cathedral]
 w(
     "### Stage 2 cards",
@@ -816,7 +950,7 @@ w(
     " action keeps at least 3",
     "  Upgrades in the 2-player deck.",
     f"* **Every Stage 2 Upgrade scores VP**: {vp2[1]} score 1, as in the rulebook's scoring example (\"Each",
-    "  Stage 2 Upgrade card scores 1 victory point\"). The rare one scoring 2 is"
+    '  Stage 2 Upgrade card scores 1 victory point"). The rare one scoring 2 is'
     f" {names_where(ups2, lambda d: d.vp == 2)},",
     "  marked 4: 3 Fort levels for 4 Followers and a Unit Limit of 5 in one area. A player who covers 2-4",
     "  Action cards in Stage 2 scores 2-4 VP from them (the example's player scores 2).",
@@ -827,7 +961,8 @@ w(
     "  Nightmare Upgrade per action commands on its Day, its Conform (after a small gain) and its Dissent",
     "  (" + names_where(ups2, lambda d: uses((d.dissent,), s.CommandNightmare)) + "), so whoever covers an",
     "  Action card with one commands whenever anyone takes that action. Two cards marked 3+ / 4 command",
-    "  on one part only (" + names_where(ups2, lambda d: not uses((d.dissent,), s.CommandNightmare) and _commands(d))
+    "  on one part only ("
+    + names_where(ups2, lambda d: not uses((d.dissent,), s.CommandNightmare) and _commands(d))
     + "); the",
     "  other Upgrades never command, so a player can stay away from the Nightmares and score otherwise.",
     "* **Ploys** command (" + names_where(plo2, lambda d: uses((d.effect,), s.CommandNightmare)) + "; *Twofold",
@@ -964,8 +1099,7 @@ w(
 )
 table(
     ["Pair", "Rulebook's aim", "2 players", "3 players", "4 players"],
-    [[f"{a} & {b}", aim] + [_measured(a, b, i) for i in range(3)]
-     for (a, b), aim in PAIR_AIMS],
+    [[f"{a} & {b}", aim] + [_measured(a, b, i) for i in range(3)] for (a, b), aim in PAIR_AIMS],
 )
 
 with open(sys.argv[1], "w", encoding="utf-8") as f:

@@ -8,29 +8,121 @@ from pathlib import Path
 
 NAMES = {
     "necronauts": [
-        "Drowned Navigator", "Pale Oarsman", "Hollow Diver", "Tide Widow", "Barnacle Saint", "Salt Lich",
-        "Lantern Eel", "Fathom Wraith", "Bellows Corpse", "Brine Abbot", "Coral Skull", "Sunken Choir",
-        "Gill Reaper", "Kelp Mourner", "Anchor Knight", "Silt Matron", "Wreck Harrow", "Cold Cartographer",
-        "Mariner's Husk", "Abyss Pilot", "Leviathan Rib", "Lamp Jaw", "Grey Helmsman", "Foam Revenant",
-        "Still Water", "Tidal Bishop", "Last Signal"],
+        "Drowned Navigator",
+        "Pale Oarsman",
+        "Hollow Diver",
+        "Tide Widow",
+        "Barnacle Saint",
+        "Salt Lich",
+        "Lantern Eel",
+        "Fathom Wraith",
+        "Bellows Corpse",
+        "Brine Abbot",
+        "Coral Skull",
+        "Sunken Choir",
+        "Gill Reaper",
+        "Kelp Mourner",
+        "Anchor Knight",
+        "Silt Matron",
+        "Wreck Harrow",
+        "Cold Cartographer",
+        "Mariner's Husk",
+        "Abyss Pilot",
+        "Leviathan Rib",
+        "Lamp Jaw",
+        "Grey Helmsman",
+        "Foam Revenant",
+        "Still Water",
+        "Tidal Bishop",
+        "Last Signal",
+    ],
     "insektoids": [
-        "Chitin Mother", "Hive Tongue", "Moth Prophet", "Carapace Drone", "Mandible Knight", "Larval Saint",
-        "Wasp Crier", "Spinneret", "Nymph Choir", "Dung Cantor", "Locust Throne", "Silkworm Bride",
-        "Tick Baron", "Beetle Shell", "Cicada Bell", "Mantis Widow", "Aphid Shepherd", "Hornet Veil",
-        "Gnat Cloud", "Termite Tower", "Cocoon Sleeper", "Scarab Lamp", "Antlion Pit", "Weevil Monk",
-        "Flea Circus", "Firefly Eye", "Stick Walker"],
+        "Chitin Mother",
+        "Hive Tongue",
+        "Moth Prophet",
+        "Carapace Drone",
+        "Mandible Knight",
+        "Larval Saint",
+        "Wasp Crier",
+        "Spinneret",
+        "Nymph Choir",
+        "Dung Cantor",
+        "Locust Throne",
+        "Silkworm Bride",
+        "Tick Baron",
+        "Beetle Shell",
+        "Cicada Bell",
+        "Mantis Widow",
+        "Aphid Shepherd",
+        "Hornet Veil",
+        "Gnat Cloud",
+        "Termite Tower",
+        "Cocoon Sleeper",
+        "Scarab Lamp",
+        "Antlion Pit",
+        "Weevil Monk",
+        "Flea Circus",
+        "Firefly Eye",
+        "Stick Walker",
+    ],
     "chimeridae": [
-        "Goat-Headed Lamb", "Owl Serpent", "Feathered Hound", "Antlered Hare", "Lion Moth", "Boar Swan",
-        "Scaled Mare", "Twin-Tailed Fox", "Bat Heron", "Horned Cat", "Frog Eagle", "Ram Lizard",
-        "Winged Ox", "Toad Stag", "Crow Ferret", "Bear Carp", "Mole Falcon", "Lynx Crane", "Stork Jackal",
-        "Weasel Ray", "Badger Kite", "Newt Wolf", "Hog Raven", "Deer Viper", "Otter Hawk", "Yak Gull",
-        "Elk Salamander"],
+        "Goat-Headed Lamb",
+        "Owl Serpent",
+        "Feathered Hound",
+        "Antlered Hare",
+        "Lion Moth",
+        "Boar Swan",
+        "Scaled Mare",
+        "Twin-Tailed Fox",
+        "Bat Heron",
+        "Horned Cat",
+        "Frog Eagle",
+        "Ram Lizard",
+        "Winged Ox",
+        "Toad Stag",
+        "Crow Ferret",
+        "Bear Carp",
+        "Mole Falcon",
+        "Lynx Crane",
+        "Stork Jackal",
+        "Weasel Ray",
+        "Badger Kite",
+        "Newt Wolf",
+        "Hog Raven",
+        "Deer Viper",
+        "Otter Hawk",
+        "Yak Gull",
+        "Elk Salamander",
+    ],
     "homunculi": [
-        "Jar Child", "Clay Tutor", "Stitched Doll", "Wax Prince", "Brass Infant", "Mandrake Boy",
-        "Tallow Clerk", "Vial Sister", "Porcelain Smile", "Bottled Twin", "Alembic Heart", "Pewter Nurse",
-        "Cork Mouth", "Retort Mother", "Rag Puppet", "Bone China", "Hinge Man", "Thimble Knight",
-        "Resin Saint", "Paper Groom", "Ash Effigy", "Lead Cherub", "Tin Whisper", "Quill Hand",
-        "Candle Sister", "Sawdust King", "Kiln Son"],
+        "Jar Child",
+        "Clay Tutor",
+        "Stitched Doll",
+        "Wax Prince",
+        "Brass Infant",
+        "Mandrake Boy",
+        "Tallow Clerk",
+        "Vial Sister",
+        "Porcelain Smile",
+        "Bottled Twin",
+        "Alembic Heart",
+        "Pewter Nurse",
+        "Cork Mouth",
+        "Retort Mother",
+        "Rag Puppet",
+        "Bone China",
+        "Hinge Man",
+        "Thimble Knight",
+        "Resin Saint",
+        "Paper Groom",
+        "Ash Effigy",
+        "Lead Cherub",
+        "Tin Whisper",
+        "Quill Hand",
+        "Candle Sister",
+        "Sawdust King",
+        "Kiln Son",
+    ],
 }
 
 # each legion's character: how many of its 27 cards carry each ability (the rest none)
@@ -43,8 +135,12 @@ ABILITIES = {
 
 # each legion's 27 cards by the parts they may become: 8 legs, 8 torsos, 8 heads, and three
 # cards of several parts
-PARTS = [("legs",)] * 8 + [("torso",)] * 8 + [("head",)] * 8 + [
-    ("legs", "torso"), ("torso", "head"), ("legs", "torso", "head")]
+PARTS = (
+    [("legs",)] * 8
+    + [("torso",)] * 8
+    + [("head",)] * 8
+    + [("legs", "torso"), ("torso", "head"), ("legs", "torso", "head")]
+)
 
 
 def cards() -> list[dict[str, object]]:
@@ -56,18 +152,35 @@ def cards() -> list[dict[str, object]]:
         # deal the abilities across the parts: card i of the legion gets ability (i * 10) mod 27,
         # which spreads each ability over legs, torsos and heads
         for i, (name, parts) in enumerate(zip(names, PARTS, strict=True)):
-            out.append({"id": f"{legion[:3]}-{i + 1:02d}", "name": name, "legion": legion,
-                        "parts": list(parts), "ability": abilities[(i * 10) % 27]})
+            out.append(
+                {
+                    "id": f"{legion[:3]}-{i + 1:02d}",
+                    "name": name,
+                    "legion": legion,
+                    "parts": list(parts),
+                    "ability": abilities[(i * 10) % 27],
+                }
+            )
     return out
 
 
 def main() -> None:
-    lines = ["# The 108 Night Terror cards of Nightmarium, authored for nctui (the rulebook's card texts",
-             "# are lost). Written by tools/gen_nightmarium.py; docs/nightmarium.md explains the choices.", ""]
+    lines = [
+        "# The 108 Night Terror cards of Nightmarium, authored for nctui (the rulebook's card texts",
+        "# are lost). Written by tools/gen_nightmarium.py; docs/nightmarium.md explains the choices.",
+        "",
+    ]
     for card in cards():
         parts = ", ".join(f'"{p}"' for p in card["parts"])  # type: ignore[union-attr]
-        lines += ["[[card]]", f'id = "{card["id"]}"', f'name = "{card["name"]}"', f'legion = "{card["legion"]}"',
-                  f"parts = [{parts}]", f'ability = "{card["ability"]}"', ""]
+        lines += [
+            "[[card]]",
+            f'id = "{card["id"]}"',
+            f'name = "{card["name"]}"',
+            f'legion = "{card["legion"]}"',
+            f"parts = [{parts}]",
+            f'ability = "{card["ability"]}"',
+            "",
+        ]
     path = Path(__file__).resolve().parent.parent / "nctui" / "games" / "nightmarium" / "cards.toml"
     path.write_text("\n".join(lines), encoding="utf-8")
     print(f"wrote {path}")

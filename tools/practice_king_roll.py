@@ -58,14 +58,18 @@ def main() -> None:
         cultists = dict(CULTISTS)
         if cultists.get(state.day, 0) > 0:
             cultists[state.day] -= 1  # the King conforms: a Cultist of its own joins the person's Day space
-        state = replace(state, king=replace(state.king, dreamer="maneuver",
-                                            day_cultists=tuple(cultists[a] for a in rondel)))
+        state = replace(
+            state, king=replace(state.king, dreamer="maneuver", day_cultists=tuple(cultists[a] for a in rondel))
+        )
         for n in range(1, 2000):
             candidate = replace(state, rng=Rng(state=n))
             moves = [e for e in flow.step(candidate, action).events if isinstance(e, E.KingDreamerMoves)]
             if moves and moves[0].counted == COUNTED:
-                text = scenario_text(candidate, name="The King's die roll",
-                                     description="Solo KING'S TURN example: the Horror Die rolls 4 from Maneuver")
+                text = scenario_text(
+                    candidate,
+                    name="The King's die roll",
+                    description="Solo KING'S TURN example: the Horror Die rolls 4 from Maneuver",
+                )
                 OUT.write_text(HEADER + text, encoding="utf-8")
                 print(f"{OUT}: turn {state.turn_number}, RNG state {n}")
                 return

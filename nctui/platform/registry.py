@@ -58,6 +58,7 @@ if TYPE_CHECKING:
     NIGHTMARIUM: AnyGame
     DREAMERS: AnyGame
 else:
+
     def __getattr__(name: str) -> AnyGame:
         """``CATHEDRAL``, ``NIGHTMARIUM``, ``DREAMERS``: each companion game, imported when named."""
         if name in _CONSTANTS:

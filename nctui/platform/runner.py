@@ -66,12 +66,19 @@ def play_one(game: AnyGame, seed: int, levels: tuple[str, ...]) -> tuple[Played,
     except Exception as exc:  # noqa: BLE001 - a failed game is reported, the run goes on
         return Played(seed=seed, decisions=decisions, error=f"{type(exc).__name__}: {exc}", slowest=slowest), spent
     winners = sim.winners(state) or ()
-    return Played(seed=seed, decisions=decisions, winners=winners, result=game.summary(state).result,
-                  slowest=slowest), spent
+    return Played(
+        seed=seed, decisions=decisions, winners=winners, result=game.summary(state).result, slowest=slowest
+    ), spent
 
 
-def simulate(game: AnyGame, *, games: int, seed: int, levels: tuple[str, ...],
-             on_game: Callable[[int, Played], None] | None = None) -> Report:
+def simulate(
+    game: AnyGame,
+    *,
+    games: int,
+    seed: int,
+    levels: tuple[str, ...],
+    on_game: Callable[[int, Played], None] | None = None,
+) -> Report:
     played: list[Played] = []
     spent = 0.0
     for i in range(games):
@@ -85,9 +92,16 @@ def simulate(game: AnyGame, *, games: int, seed: int, levels: tuple[str, ...],
         for w in p.winners:
             wins[w] += 1
     decisions = sum(p.decisions for p in played)
-    return Report(game=game.id, levels=levels, seed=seed, games=games, errors=sum(bool(p.error) for p in played),
-                  wins=tuple(wins), shared=sum(len(p.winners) > 1 for p in played),
-                  mean_decisions=round(decisions / max(games, 1), 2),
-                  mean_seconds_per_decision=round(spent / max(decisions, 1), 4),
-                  slowest_decision=round(max((p.slowest for p in played), default=0.0), 4),
-                  failures=tuple(p for p in played if p.error))
+    return Report(
+        game=game.id,
+        levels=levels,
+        seed=seed,
+        games=games,
+        errors=sum(bool(p.error) for p in played),
+        wins=tuple(wins),
+        shared=sum(len(p.winners) > 1 for p in played),
+        mean_decisions=round(decisions / max(games, 1), 2),
+        mean_seconds_per_decision=round(spent / max(decisions, 1), 4),
+        slowest_decision=round(max((p.slowest for p in played), default=0.0), 4),
+        failures=tuple(p for p in played if p.error),
+    )

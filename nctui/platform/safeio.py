@@ -65,8 +65,12 @@ def read_own(path: Path | str, max_bytes: int) -> bytes:
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     try:
         info = os.fstat(fd)
-        if (not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o022
-                or info.st_size > max_bytes):
+        if (
+            not stat.S_ISREG(info.st_mode)
+            or info.st_uid != os.getuid()
+            or info.st_mode & 0o022
+            or info.st_size > max_bytes
+        ):
             raise BadInput("not this user's own cache file")
         with os.fdopen(os.dup(fd), "rb") as f:
             data = f.read(max_bytes + 1)

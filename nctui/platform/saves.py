@@ -65,8 +65,9 @@ class SaveError(Exception):
 def one_line(text: str) -> str:
     """``text`` with newlines and other control characters escaped: a damaged file's bytes (quoted
     by a decoder) or a file's name never break the one line its problem gets."""
-    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape", "backslashreplace").decode("ascii")
-                   for ch in text)
+    return "".join(
+        ch if ch.isprintable() else ch.encode("unicode_escape", "backslashreplace").decode("ascii") for ch in text
+    )
 
 
 class SaveFile(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -189,8 +190,7 @@ def list_saves(folder: Path | str | None = None) -> list[Path]:
     files: list[Path] = []
     for d in (base, base / AUTOSAVES):
         if d.is_dir():
-            files += [p for p in d.iterdir() if p.name.endswith(SUFFIX) and not p.name.startswith(".")
-                      and _is_file(p)]
+            files += [p for p in d.iterdir() if p.name.endswith(SUFFIX) and not p.name.startswith(".") and _is_file(p)]
     return sorted(files, key=_mtime, reverse=True)
 
 
@@ -451,8 +451,9 @@ def decode(data: bytes, path: Path | str = "<save>") -> SaveFile:
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise SaveError(path, f"is damaged or not a save file (not UTF-8 text: byte {exc.start} is "
-                              f"{data[exc.start]:#04x})") from exc
+        raise SaveError(
+            path, f"is damaged or not a save file (not UTF-8 text: byte {exc.start} is {data[exc.start]:#04x})"
+        ) from exc
     try:
         check_depth(data)
         header = msgspec.json.decode(data, type=_Header)
@@ -470,8 +471,11 @@ def decode(data: bytes, path: Path | str = "<save>") -> SaveFile:
     if not isinstance(header.version, int) or isinstance(header.version, bool) or header.version < 1:
         raise SaveError(path, f"has an invalid save format version {header.version!r}")
     if header.version > VERSION:
-        raise SaveError(path, f"was written by a newer nctui (save format version {header.version}; "
-                              f"this version reads up to {VERSION}): update nctui to open it")
+        raise SaveError(
+            path,
+            f"was written by a newer nctui (save format version {header.version}; "
+            f"this version reads up to {VERSION}): update nctui to open it",
+        )
     try:
         if header.version == 1:
             return _from_v1(msgspec.json.decode(data, type=_SaveFileV1))
@@ -494,37 +498,53 @@ def _check_json(data: bytes, path: Path | str) -> None:
 def _from_v1(v1: _SaveFileV1) -> SaveFile:
     """Version 1 was Nightmare Cathedral; its state digest was of the state before the engine's
     renovation, so it is not compared (``state_digest`` empty): the replay checks every action."""
-    return SaveFile(format=FORMAT, version=1, game=NIGHTMARE_CATHEDRAL.id, id="", content_digest=v1.pack_digest,
-                    config=v1.config, actions=v1.actions, cursor=v1.cursor, state_digest="", start=v1.start)
+    return SaveFile(
+        format=FORMAT,
+        version=1,
+        game=NIGHTMARE_CATHEDRAL.id,
+        id="",
+        content_digest=v1.pack_digest,
+        config=v1.config,
+        actions=v1.actions,
+        cursor=v1.cursor,
+        state_digest="",
+        start=v1.start,
+    )
 
 
 def _replay(sf: SaveFile, path: Path, policy: UndoPolicy) -> Loaded:
     """Rebuild the game from the configuration and the actions, checking every link."""
     game = game_named(sf.game)
     if game is None:
-        raise SaveError(path, f"is a save of {sf.game!r}, a game this nctui does not have "
-                              f"({', '.join(GAME_IDS)})")
+        raise SaveError(path, f"is a save of {sf.game!r}, a game this nctui does not have ({', '.join(GAME_IDS)})")
     config, actions, start = _decode_parts(sf, path, game)
     try:
         digest = game.content_digest(config)
     except (ContentError, ValueError, LookupError) as exc:
         raise SaveError(path, f"needs content that cannot be loaded ({exc})") from exc
     if digest != sf.content_digest:
-        raise SaveError(path, "was saved with a different version of the game's content: its game cannot be "
-                              "replayed exactly with the installed one")
+        raise SaveError(
+            path,
+            "was saved with a different version of the game's content: its game cannot be "
+            "replayed exactly with the installed one",
+        )
     if not 0 <= sf.cursor <= len(actions):
         raise SaveError(path, f"is damaged: cursor {sf.cursor} is outside its {len(actions)} actions")
     initial = _initial(game, config, start, path)
     try:
         store = Store(game=game, initial=initial, actions=actions, cursor=sf.cursor, policy=policy)
     except ReplayError as exc:
-        raise SaveError(path, f"cannot be replayed: action {exc.index} of {len(actions)} is refused: "
-                              f"{exc.cause}") from exc
+        raise SaveError(
+            path, f"cannot be replayed: action {exc.index} of {len(actions)} is refused: {exc.cause}"
+        ) from exc
     except Exception as exc:
         raise SaveError(path, f"is damaged: replaying it fails ({type(exc).__name__}: {exc})") from exc
     if sf.state_digest and game.digest(store.entry(store.last_id).state) != sf.state_digest:
-        raise SaveError(path, "does not reproduce its saved game (state digest mismatch): the file was "
-                              "edited or damaged, or saved by a version of nctui whose rules differ")
+        raise SaveError(
+            path,
+            "does not reproduce its saved game (state digest mismatch): the file was "
+            "edited or damaged, or saved by a version of nctui whose rules differ",
+        )
     store.fresh_start = start is None
     return Loaded(store=store, game=game, game_id=sf.id or _legacy_id(path), path=path, undo=sf.undo)
 
@@ -558,8 +578,9 @@ def _initial(game: AnyGame, config: Any, start: Any, path: Path) -> Any:
         try:
             wrong = game.check_start(start)
         except Exception as exc:
-            raise SaveError(path, f"has a starting position that cannot be played ({type(exc).__name__}: "
-                                  f"{exc})") from exc
+            raise SaveError(
+                path, f"has a starting position that cannot be played ({type(exc).__name__}: {exc})"
+            ) from exc
         if wrong:
             raise SaveError(path, f"has a starting position that breaks the rules: {wrong[0]}")
         return _Start(state=start, events=())

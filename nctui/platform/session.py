@@ -63,8 +63,16 @@ class Session:
     (and hold the game's lock, so no other process plays it at once). ``bot_delay``: seconds a
     computer player waits after the last change before it decides, so people can follow."""
 
-    def __init__(self, store: Store, *, game_id: str | None = None, folder: Path | str | None = None,
-                 undo: UndoMode | None = None, autosave: bool = True, bot_delay: float = 0.0) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        game_id: str | None = None,
+        folder: Path | str | None = None,
+        undo: UndoMode | None = None,
+        autosave: bool = True,
+        bot_delay: float = 0.0,
+    ) -> None:
         self.store = store
         self.game: AnyGame = store.game
         self.game_id = game_id or saves.new_id()
@@ -102,8 +110,7 @@ class Session:
         if not self._threads:
             self._threads = [threading.Thread(target=self._computer_loop, name="nctui-computer", daemon=True)]
             if self.autosave_path is not None:
-                self._threads.append(threading.Thread(target=self._autosave_loop, name="nctui-autosave",
-                                                      daemon=True))
+                self._threads.append(threading.Thread(target=self._autosave_loop, name="nctui-autosave", daemon=True))
             for t in self._threads:
                 t.start()
         return self
@@ -299,8 +306,11 @@ class Session:
     def _computer_decided(self, state_id: int) -> bool:
         """Whether the decision taken at ``state_id`` was a computer's, in a game people play
         too (undo and redo pass over those)."""
-        return (bool(self.humans) and state_id < self.store.last_id
-                and self.is_computer(self.store.entry(state_id + 1).seat))
+        return (
+            bool(self.humans)
+            and state_id < self.store.last_id
+            and self.is_computer(self.store.entry(state_id + 1).seat)
+        )
 
     # -- hot-seat ----------------------------------------------------------------------------------
 
@@ -485,16 +495,24 @@ class Session:
             self._notify()
 
 
-def new_session(config: Any, *, game: AnyGame | None = None, folder: Path | str | None = None,
-                undo: UndoMode | None = None, autosave: bool = True, bot_delay: float = 0.0) -> Session:
+def new_session(
+    config: Any,
+    *,
+    game: AnyGame | None = None,
+    folder: Path | str | None = None,
+    undo: UndoMode | None = None,
+    autosave: bool = True,
+    bot_delay: float = 0.0,
+) -> Session:
     """A new game (not started: call ``start()``); a configuration the game refuses raises
     ``ValueError``."""
     store = Store(config) if game is None else Store(config, game=game)
     return Session(store, folder=folder, undo=undo, autosave=autosave, bot_delay=bot_delay)
 
 
-def scenario_session(path: Path | str, *, folder: Path | str | None = None, autosave: bool = True,
-                     bot_delay: float = 0.0) -> Session:
+def scenario_session(
+    path: Path | str, *, folder: Path | str | None = None, autosave: bool = True, bot_delay: float = 0.0
+) -> Session:
     """A practice game from the position of a scenario file (not started; undo: practice, and
     ``h`` gives hints). Saving it records the position as its start. Raises ``ScenarioError``."""
     from nctui.games.nightmare_cathedral.scenarios import load_scenario_result  # imported for a practice position only
@@ -504,13 +522,20 @@ def scenario_session(path: Path | str, *, folder: Path | str | None = None, auto
     return Session(store, folder=folder, undo="practice", autosave=autosave, bot_delay=bot_delay)
 
 
-def open_session(path: Path | str, *, folder: Path | str | None = None, autosave: bool = True,
-                 bot_delay: float = 0.0) -> Session:
+def open_session(
+    path: Path | str, *, folder: Path | str | None = None, autosave: bool = True, bot_delay: float = 0.0
+) -> Session:
     """The game of a save file (not started). Continuing a game from its autosave keeps its id
     (and its autosave); a save under a name becomes a new game with an autosave of its own, so
     the game it was saved from is never replaced. Raises ``SaveError`` or ``SessionError``."""
     loaded = saves.load(path)
     own = saves.is_autosave(loaded.path, loaded.game_id, folder)
     undo = next((mode for mode in UNDO_MODES if mode == loaded.undo), None)
-    return Session(loaded.store, game_id=loaded.game_id if own else None, folder=folder, undo=undo,
-                   autosave=autosave, bot_delay=bot_delay)
+    return Session(
+        loaded.store,
+        game_id=loaded.game_id if own else None,
+        folder=folder,
+        undo=undo,
+        autosave=autosave,
+        bot_delay=bot_delay,
+    )

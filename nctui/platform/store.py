@@ -199,8 +199,10 @@ class Store:
 
         ``viewer``: a seat (or None, a spectator) whose eyes the summaries are for; other
         seats' secret decisions are then summarized without their cards. "all": everything."""
-        return [TimelineItem(i, e.seat, self.summarize(i, secret=viewer != "all" and e.seat != viewer))
-                for i, e in enumerate(self._history[start:], start=max(start, 0))]
+        return [
+            TimelineItem(i, e.seat, self.summarize(i, secret=viewer != "all" and e.seat != viewer))
+            for i, e in enumerate(self._history[start:], start=max(start, 0))
+        ]
 
     def summarize(self, state_id: int, *, secret: bool = False) -> str:
         """A short line naming the decision that led to ``state_id``, for the timeline and
@@ -235,7 +237,8 @@ class Store:
         if seen_state_id is not None and seen_state_id != self._cursor:
             raise StaleState(
                 f"the game has moved on: this action was chosen at state {seen_state_id}, it is now state "
-                f"{self._cursor}")
+                f"{self._cursor}"
+            )
         decider = self.game.decider(self.state)
         if seat is not None and decider is not None and seat != decider:
             raise WrongSeat(f"seat {seat} cannot decide now: it is seat {decider}'s decision")
@@ -258,8 +261,15 @@ class Store:
     def _push(self, action: Any, result: Stepped[Any, Any]) -> None:
         decider = self.game.decider(self.state)
         seat = decider if decider is not None else NO_SEAT
-        self._history.append(Entry(state=result.state, action=action, events=result.events, seat=seat,
-                                   revealed=self.game.reveals(result.events)))
+        self._history.append(
+            Entry(
+                state=result.state,
+                action=action,
+                events=result.events,
+                seat=seat,
+                revealed=self.game.reveals(result.events),
+            )
+        )
         self._cursor = len(self._history) - 1
 
     # -- moving the cursor ----------------------------------------------------------------------

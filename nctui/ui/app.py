@@ -69,8 +69,9 @@ class NctuiApp(App[None]):
     ENABLE_COMMAND_PALETTE = True
     COMMANDS = App.COMMANDS | {ScreenCommands}
 
-    def __init__(self, game: Session | None, *, save_dir: Path | str | None = None,
-                 bot_delay: float = BOT_DELAY) -> None:
+    def __init__(
+        self, game: Session | None, *, save_dir: Path | str | None = None, bot_delay: float = BOT_DELAY
+    ) -> None:
         strips.install()  # Textual's lines of cells made lighter (ui/strips.py)
         super().__init__()
         self.game = game
@@ -306,8 +307,13 @@ def title_screen() -> Screen:
     return TitleScreen()
 
 
-def create_app(game: Session | Store | GameConfig | None, save_dir: Path | str | None = None, *,
-               bot_delay: float = BOT_DELAY, undo: UndoMode | None = None) -> NctuiApp:
+def create_app(
+    game: Session | Store | GameConfig | None,
+    save_dir: Path | str | None = None,
+    *,
+    bot_delay: float = BOT_DELAY,
+    undo: UndoMode | None = None,
+) -> NctuiApp:
     """The app for a game: a Session (or a Store) to continue, a GameConfig to start a new game
     (a bad configuration raises ValueError), or None for the Title screen. ``save_dir``: where
     saves are listed and autosaves go (default: $NCTUI_SAVE_DIR or the user's data folder); the

@@ -83,7 +83,7 @@ class GameClient(Protocol):
     # -- undo ----------------------------------------------------------------------------------
     @property
     def undo_policy(self) -> str:
-        """"practice" (anything) or "strict" (see store.StrictPolicy)."""
+        """ "practice" (anything) or "strict" (see store.StrictPolicy)."""
 
     def undo(self, seat: int) -> None:
         """Back to before the last person's decision, as the policy allows ``seat``."""

@@ -29,8 +29,15 @@ from .app import NctuiApp
 from .screens.lobby import CreateRoomScreen, LobbyScreen, NameScreen, RemoteGameScreen, my_seat
 from .screens.timeline import refusal_text
 
-REQUEST_TITLES = {"act": "Not allowed", "undo": "Undo", "undo_to": "Undo", "redo": "Redo", "join": "Cannot join",
-                  "watch": "Cannot watch", "create": "Cannot create the room"}
+REQUEST_TITLES = {
+    "act": "Not allowed",
+    "undo": "Undo",
+    "undo_to": "Undo",
+    "redo": "Redo",
+    "join": "Cannot join",
+    "watch": "Cannot watch",
+    "create": "Cannot create the room",
+}
 
 
 LOBBY = "lobby"  # the mode of the lobby after the name question (see LobbyApp.get_default_screen)
@@ -48,8 +55,9 @@ class LobbyApp(NctuiApp):
     """The lobby and the games of one game server, for the person ``identity``. ``name``: the
     name they chose (None: ask, then ``remember(name)``)."""
 
-    def __init__(self, socket_path: Path | str, identity: str, name: str | None, *,
-                 remember: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self, socket_path: Path | str, identity: str, name: str | None, *, remember: Callable[[str], None] | None = None
+    ) -> None:
         super().__init__(None)
         self.socket_path = socket_path
         self.identity = identity

@@ -44,5 +44,4 @@ def line_filters(filters: Sequence[LineFilter], mono: bool) -> Sequence[LineFilt
 def seat_colours_256() -> dict[str, int]:
     """Each seat colour's number in the 256-colour palette, as a terminal without truecolor
     shows it."""
-    return {name: Color.parse(hex_).downgrade(ColorSystem.EIGHT_BIT).number or 0
-            for name, hex_ in SEAT_COLOURS.items()}
+    return {name: Color.parse(hex_).downgrade(ColorSystem.EIGHT_BIT).number or 0 for name, hex_ in SEAT_COLOURS.items()}

@@ -148,8 +148,11 @@ class StrongBot:
         self.spent += len(actions)
         self.rng.shuffle(actions)  # among equal gains, any: not the placements listed first
         by_gain = sorted((gain(state, a) for a in actions), key=lambda t: t[1], reverse=True)
-        children = sorted((after for after, _ in by_gain[: SAMPLE * self.width]),
-                          key=lambda after: evaluate(after, mover), reverse=True)[: self.width]
+        children = sorted(
+            (after for after, _ in by_gain[: SAMPLE * self.width]),
+            key=lambda after: evaluate(after, mover),
+            reverse=True,
+        )[: self.width]
         if mover == me:
             for after in children:
                 alpha = max(alpha, self._search(after, me, depth - 1, alpha, beta))
@@ -170,5 +173,3 @@ def make_bot(level: Level, seed: int) -> AnyBot:
     if level == "random":
         return RandomBot(seed)
     return GreedyBot(seed) if level == "greedy" else StrongBot(seed)
-
-

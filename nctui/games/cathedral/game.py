@@ -83,16 +83,24 @@ class Cathedral:
     def summary(self, state: CathedralState) -> Summary:
         config = state.config
         kinds = {"human": "person", "bot": "computer"}
-        players = tuple(f"Player {s + 1} ({kinds[k]}{', ' + config.levels[s] if k == 'bot' else ''})"
-                        for s, k in enumerate(config.seats))
+        players = tuple(
+            f"Player {s + 1} ({kinds[k]}{', ' + config.levels[s] if k == 'bot' else ''})"
+            for s, k in enumerate(config.seats)
+        )
         mode = "1 game" if config.games == 1 else f"series of {config.games} games"
         progress = f"game {state.game + 1} of {config.games}, {words.plural(state.moves, 'move')}"
         result = ""
         if state.outcome is not None:
             w = state.outcome.winners
             result = "a draw" if len(w) != 1 else f"Player {w[0] + 1} wins"
-        return Summary(players=players, mode=mode, turn=state.moves, progress=progress,
-                       finished=state.outcome is not None, result=result)
+        return Summary(
+            players=players,
+            mode=mode,
+            turn=state.moves,
+            progress=progress,
+            finished=state.outcome is not None,
+            result=result,
+        )
 
     # -- saves -----------------------------------------------------------------------------------
 

@@ -108,16 +108,17 @@ def legal_actions(state: CathedralState) -> tuple[Place, ...]:
         return tuple(Place(CATHEDRAL, p.turn, p.row, p.col) for p in pieces.placements(CATHEDRAL, LIGHT))
     colour = state.to_move
     closed = closed_to(state, colour)
-    return tuple(Place(b, p.turn, p.row, p.col)
-                 for b in dict.fromkeys(state.supply[colour])
-                 for p in pieces.placements(b, colour) if not p.mask & closed)
+    return tuple(
+        Place(b, p.turn, p.row, p.col)
+        for b in dict.fromkeys(state.supply[colour])
+        for p in pieces.placements(b, colour)
+        if not p.mask & closed
+    )
 
 
 def can_move(state: CathedralState, colour: int) -> bool:
     closed = closed_to(state, colour)
-    return any(not p.mask & closed
-               for b in dict.fromkeys(state.supply[colour])
-               for p in pieces.placements(b, colour))
+    return any(not p.mask & closed for b in dict.fromkeys(state.supply[colour]) for p in pieces.placements(b, colour))
 
 
 # -- a move -----------------------------------------------------------------------------------------
@@ -140,9 +141,13 @@ def step(state: CathedralState, action: Place) -> StepResult:
     supply.remove(action.building)
     placed = Building(action.building, colour, mask.mask)
     first = not state.placed_first[colour]
-    state = replace(state, buildings=(*state.buildings, placed),
-                    supply=_by_colour(state.supply, colour, tuple(supply)),
-                    placed_first=_by_colour(state.placed_first, colour, True), moves=state.moves + 1)
+    state = replace(
+        state,
+        buildings=(*state.buildings, placed),
+        supply=_by_colour(state.supply, colour, tuple(supply)),
+        placed_first=_by_colour(state.placed_first, colour, True),
+        moves=state.moves + 1,
+    )
     events: list[Event] = [Placed(action.building, colour, mask.mask)]
     state = _enclose(state, colour, placed, first, events)
     state = _next_mover(state, colour, events)
@@ -200,8 +205,7 @@ def _remove(state: CathedralState, captured: Building) -> CathedralState:
     buildings = tuple(b for b in state.buildings if b is not captured)
     if captured.colour is None:
         return replace(state, buildings=buildings, cathedral_gone=True)
-    back = tuple(sorted((*state.supply[captured.colour], captured.id),
-                        key=lambda i: (-pieces.size_of(i), i)))
+    back = tuple(sorted((*state.supply[captured.colour], captured.id), key=lambda i: (-pieces.size_of(i), i)))
     return replace(state, buildings=buildings, supply=_by_colour(state.supply, captured.colour, back))
 
 

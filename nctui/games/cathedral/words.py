@@ -34,8 +34,20 @@ REFUSALS: dict[Reason, str] = {
 
 COLOURS = ("Light", "Dark")
 # two letters for each building on the city's squares (Light's drawn upper case, Dark's lower)
-CODES = {"cathedral": "++", "tavern": "Ta", "stable": "St", "inn": "In", "bridge": "Br", "square": "Sq",
-         "manor": "Ma", "abbey": "Ab", "academy": "Ac", "infirmary": "If", "castle": "Ca", "tower": "To"}
+CODES = {
+    "cathedral": "++",
+    "tavern": "Ta",
+    "stable": "St",
+    "inn": "In",
+    "bridge": "Br",
+    "square": "Sq",
+    "manor": "Ma",
+    "abbey": "Ab",
+    "academy": "Ac",
+    "infirmary": "If",
+    "castle": "Ca",
+    "tower": "To",
+}
 COLUMNS = "ABCDEFGHIJ"
 
 
@@ -78,11 +90,12 @@ def describe_event(event: Event) -> str:
         case Captured(by=by, building=b, owner=o, mask=m):
             if o is None:
                 return f"{COLOURS[by]} encloses the Cathedral alone and removes it for the rest of the game."
-            return (f"{COLOURS[by]} encloses {COLOURS[o]}'s {pieces.name_of(b)} alone and removes it: "
-                    f"it goes back to {COLOURS[o]}'s supply.")
+            return (
+                f"{COLOURS[by]} encloses {COLOURS[o]}'s {pieces.name_of(b)} alone and removes it: "
+                f"it goes back to {COLOURS[o]}'s supply."
+            )
         case NotClaimed(colour=c, mask=m, reason=r):
-            why = ("it holds two or more buildings" if r == "two_or_more"
-                   else "no space is claimed on a first move")
+            why = "it holds two or more buildings" if r == "two_or_more" else "no space is claimed on a first move"
             return f"{COLOURS[c]} encloses {plural(m.bit_count(), 'square')} but claims nothing: {why}."
         case Passed(colour=c):
             return f"{COLOURS[c]} cannot place any building; {COLOURS[1 - c]} plays on."
@@ -91,8 +104,9 @@ def describe_event(event: Event) -> str:
             result = "a draw" if w is None else f"{COLOURS[w]} wins"
             return f"Game {g + 1} is over: {score}; {result}."
         case NextGame(game=g, light_seat=s):
-            return (f"Game {g + 1}: Player {s + 1} has Light and places the Cathedral; "
-                    f"Player {2 - s} (Dark) moves first.")
+            return (
+                f"Game {g + 1}: Player {s + 1} has Light and places the Cathedral; Player {2 - s} (Dark) moves first."
+            )
         case SeriesOver(points=p, winners=w):
             who = "a draw" if len(w) != 1 else f"Player {w[0] + 1} wins the series"
             return f"The series is over: Player 1 {plural(p[0], 'point')}, Player 2 {plural(p[1], 'point')}; {who}."

@@ -60,7 +60,7 @@ def risk_of_next(state: DreamersState, seat: int, dice: float) -> float:
     p = sum(odds(c, "hunt") for c in range(4)) / 4
     # the chance of at least ``need`` Hunts among ``dice`` dreams (binomial tail)
     n = int(dice)
-    return sum(comb(n, k) * p ** k * (1 - p) ** (n - k) for k in range(need, n + 1))
+    return sum(comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(need, n + 1))
 
 
 class GamblerBot:
@@ -80,8 +80,14 @@ class GamblerBot:
             depth = 0 if danger(view, seat) > 1.2 else (1 if danger(view, seat) > 0.7 else 2)
             return ChooseTrack(min(depth, len(content().track) - 1))
         if phase in ("return", "minion_return"):
-            worst = min(actions, key=lambda a: gain(a.colour) - 2 * odds(a.colour, "hunt")  # type: ignore[union-attr]
-                        if phase == "return" else -(gain(a.colour)))  # type: ignore[union-attr]
+            worst = min(
+                actions,
+                key=lambda a: (
+                    gain(a.colour) - 2 * odds(a.colour, "hunt")  # type: ignore[union-attr]
+                    if phase == "return"
+                    else -(gain(a.colour))
+                ),
+            )  # type: ignore[union-attr]
             return worst
         if phase == "roll":
             return self._reroll(view, seat, actions)
@@ -103,8 +109,10 @@ class GamblerBot:
                 return max(eats, key=lambda a: (rules.VALUE[a.face], rules.power(view.seats[a.seat])))
             return SendMinions()
         if phase == "minion_give":
-            return max((a for a in actions if isinstance(a, Give)),
-                       key=lambda a: (len(view.seats[a.seat].card.hunt), rules.power(view.seats[a.seat])))
+            return max(
+                (a for a in actions if isinstance(a, Give)),
+                key=lambda a: (len(view.seats[a.seat].card.hunt), rules.power(view.seats[a.seat])),
+            )
         return self.rng.choice(actions)
 
     def _reroll(self, view: DreamersState, seat: int, actions: tuple[Action, ...]) -> Action:

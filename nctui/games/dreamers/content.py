@@ -63,8 +63,10 @@ def load(text: str | None = None) -> Content:
         raise ContentError("content.toml: a die has six faces")
     for t in content.track:
         if len(t.draws) != content.dream_again + 1 or any(d <= content.returned for d in t.draws):
-            raise ContentError(f"content.toml: track {t.id} needs {content.dream_again + 1} steps, each "
-                               f"drawing more than the {content.returned} returned")
+            raise ContentError(
+                f"content.toml: track {t.id} needs {content.dream_again + 1} steps, each "
+                f"drawing more than the {content.returned} returned"
+            )
     ids = {c.id for c in content.colour}
     for n in content.nightmare:
         if n.colour not in ids | {"choice"}:

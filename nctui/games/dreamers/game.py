@@ -80,17 +80,26 @@ class Dreamers:
     def summary(self, state: DreamersState) -> Summary:
         config = state.config
         kinds = {"human": "person", "bot": "computer"}
-        players = tuple(f"Player {s + 1} ({kinds[k]}{', ' + config.levels[s] if k == 'bot' else ''})"
-                        for s, k in enumerate(config.seats))
+        players = tuple(
+            f"Player {s + 1} ({kinds[k]}{', ' + config.levels[s] if k == 'bot' else ''})"
+            for s, k in enumerate(config.seats)
+        )
         mode = f"{len(config.seats)} players" + ("" if config.temptation == "none" else ", Temptation")
-        progress = (f"best Power {max(rules.powers(state))} of {content().power_to_end}, "
-                    f"{sum(state.bag)} dreams in the bag")
+        progress = (
+            f"best Power {max(rules.powers(state))} of {content().power_to_end}, {sum(state.bag)} dreams in the bag"
+        )
         result = ""
         if state.phase == "over":
             who = " and ".join(f"Player {w + 1}" for w in state.winners)
             result = who + (" wins" if len(state.winners) == 1 else " share the win")
-        return Summary(players=players, mode=mode, turn=state.turns + 1, progress=progress,
-                       finished=state.phase == "over", result=result)
+        return Summary(
+            players=players,
+            mode=mode,
+            turn=state.turns + 1,
+            progress=progress,
+            finished=state.phase == "over",
+            result=result,
+        )
 
     def config_of(self, state: DreamersState) -> DreamersConfig:
         return state.config

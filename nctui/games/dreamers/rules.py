@@ -65,8 +65,9 @@ def new_game(config: DreamersConfig) -> StepResult:
     if not 2 <= len(config.seats) <= 4 or len(config.levels) != len(config.seats):
         raise ValueError("the dice game is for 2 to 4 players, each with a level")
     n = content().dice_per_colour
-    state = DreamersState(config=config, rng=R.seeded(config.seed), bag=(n, n, n, n),
-                          seats=tuple(Seat() for _ in config.seats))
+    state = DreamersState(
+        config=config, rng=R.seeded(config.seed), bag=(n, n, n, n), seats=tuple(Seat() for _ in config.seats)
+    )
     return StepResult(state, (TurnBegins(0),))
 
 
@@ -86,7 +87,7 @@ def powers(state: DreamersState) -> tuple[int, ...]:
 
 
 def _seat(state: DreamersState, i: int, seat: Seat) -> DreamersState:
-    return replace(state, seats=state.seats[:i] + (seat,) + state.seats[i + 1:])
+    return replace(state, seats=state.seats[:i] + (seat,) + state.seats[i + 1 :])
 
 
 def _card(state: DreamersState, i: int, card: Card) -> DreamersState:
@@ -174,8 +175,7 @@ def decider(state: DreamersState) -> int | None:
 
 
 def _card_dice(card: Card, *, except_envy_shadow: bool = False) -> list[PickDie]:
-    out = [PickDie(row, d.colour, i) for row in ("power", "hunt", "exhaust")
-           for i, d in enumerate(getattr(card, row))]
+    out = [PickDie(row, d.colour, i) for row in ("power", "hunt", "exhaust") for i, d in enumerate(getattr(card, row))]
     for colour, row in enumerate(card.shadows):
         if except_envy_shadow and colour_id(colour) == ENVY:
             continue
@@ -211,8 +211,9 @@ def legal_actions(state: DreamersState) -> tuple[Action, ...]:
         return (Rest(), *ones, *again)
     if phase == "nightmare":
         me = state.seats[state.turn].nightmare
-        eats = {(i, d.face) for i, s in enumerate(state.seats) if i != state.turn
-                for d in s.card.power if d.colour == me}
+        eats = {
+            (i, d.face) for i, s in enumerate(state.seats) if i != state.turn for d in s.card.power if d.colour == me
+        }
         return (SendMinions(), *(Consume(i, f) for i, f in sorted(eats)))
     if phase == "minion_return":
         return tuple(Return(c) for c in sorted(set(state.minions)))
@@ -275,7 +276,7 @@ def _apply(state: DreamersState, action: Action, events: list[Event]) -> Dreamer
         case PickDie() if state.phase == "fear":
             card = state.seats[state.actor].card
             die = card.exhaust[action.index]
-            exhaust = card.exhaust[:action.index] + card.exhaust[action.index + 1:]
+            exhaust = card.exhaust[: action.index] + card.exhaust[action.index + 1 :]
             state = _card(state, state.actor, replace(card, exhaust=exhaust, hunt=(*card.hunt, die)))
             events.append(Effect(state.actor, FEAR, True))
             return replace(state, phase="shadow")
@@ -436,7 +437,7 @@ def _shadow_effect(state: DreamersState, colour: int, events: list[Event]) -> Dr
         if i < 0:
             events.append(Effect(state.actor, IMPRISONMENT, False))
             return state
-        exhaust = card.exhaust[:i] + (replace(card.exhaust[i], sideways=True),) + card.exhaust[i + 1:]
+        exhaust = card.exhaust[:i] + (replace(card.exhaust[i], sideways=True),) + card.exhaust[i + 1 :]
         events.append(Effect(state.actor, IMPRISONMENT, True))
         return _card(state, state.actor, replace(card, exhaust=exhaust))
     if not card.exhaust:  # Primeval Fear: may move an Exhaust dream to the Hunt row
@@ -458,12 +459,12 @@ def _envy_pick(state: DreamersState, pick: PickDie, events: list[Event]) -> Drea
         row = card.shadows[pick.colour]
         die = row[pick.index]
         shadows = list(card.shadows)
-        shadows[pick.colour] = row[:pick.index] + row[pick.index + 1:]
+        shadows[pick.colour] = row[: pick.index] + row[pick.index + 1 :]
         card = replace(card, shadows=tuple(shadows))
     else:
         row = getattr(card, pick.row)
         die = row[pick.index]
-        card = replace(card, **{pick.row: row[:pick.index] + row[pick.index + 1:]})
+        card = replace(card, **{pick.row: row[: pick.index] + row[pick.index + 1 :]})
     state = _card(state, state.actor, card)
     state, dice = _roll(state, (die.colour,))
     events.append(Effect(state.actor, ENVY, True))
@@ -498,7 +499,7 @@ def _ability(state: DreamersState, events: list[Event]) -> DreamersState:
         events.append(Effect(nm, "shackle", i >= 0))
         if i < 0:
             return state
-        exhaust = card.exhaust[:i] + (replace(card.exhaust[i], sideways=True),) + card.exhaust[i + 1:]
+        exhaust = card.exhaust[:i] + (replace(card.exhaust[i], sideways=True),) + card.exhaust[i + 1 :]
         return _card(state, dreamer, replace(card, exhaust=exhaust))
     if ability == "terror":
         events.append(Effect(nm, "terror", bool(card.exhaust)))
@@ -544,10 +545,10 @@ def _without(card: Card, pick: PickDie) -> tuple[tuple[Die, ...], Card]:
     if pick.row == "shadow":
         row = card.shadows[pick.colour]
         shadows = list(card.shadows)
-        shadows[pick.colour] = row[:pick.index] + row[pick.index + 1:]
+        shadows[pick.colour] = row[: pick.index] + row[pick.index + 1 :]
         return (row[pick.index],), replace(card, shadows=tuple(shadows))
     row = getattr(card, pick.row)
-    return (row[pick.index],), replace(card, **{pick.row: row[:pick.index] + row[pick.index + 1:]})
+    return (row[pick.index],), replace(card, **{pick.row: row[: pick.index] + row[pick.index + 1 :]})
 
 
 def _become(state: DreamersState, seat: int, colour: int, events: list[Event]) -> DreamersState:
@@ -634,8 +635,18 @@ def _filled_rows(state: DreamersState, events: list[Event]) -> DreamersState:
 def _end_turn(state: DreamersState, events: list[Event]) -> DreamersState:
     """The end of a turn: the end of the game (15 Power and the final turns, no Dreamers, an
     empty bag), else the next player who still plays."""
-    state = replace(state, drawn=(), unresolved=(), exhausted=False, tempted=False, track=-1, step=0,
-                    actor=state.turn, trigger=(-1, -1), minions=())
+    state = replace(
+        state,
+        drawn=(),
+        unresolved=(),
+        exhausted=False,
+        tempted=False,
+        track=-1,
+        step=0,
+        actor=state.turn,
+        trigger=(-1, -1),
+        minions=(),
+    )
     left = dreamers(state)
     if not left:
         return _game_over(state, "no_dreamers", events)

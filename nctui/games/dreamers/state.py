@@ -13,8 +13,21 @@ from .content import Face
 SeatKind = Literal["human", "bot"]
 Level = Literal["random", "gambler"]
 Row = Literal["power", "hunt", "exhaust", "shadow"]
-Phase = Literal["track", "return", "roll", "shadow", "envy", "fear", "ability", "tie", "rest",
-                "nightmare", "minion_return", "minion_give", "over"]
+Phase = Literal[
+    "track",
+    "return",
+    "roll",
+    "shadow",
+    "envy",
+    "fear",
+    "ability",
+    "tie",
+    "rest",
+    "nightmare",
+    "minion_return",
+    "minion_give",
+    "over",
+]
 
 
 class DreamersConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -141,8 +154,22 @@ class Give(msgspec.Struct, frozen=True, tag="give"):
     seat: int
 
 
-Action = (ChooseTrack | Return | Reroll | Resolve | ShadowNext | PickDie | Skip | UseAbility | BecomeNightmare
-          | Rest | DreamAgain | Consume | SendMinions | Give)
+Action = (
+    ChooseTrack
+    | Return
+    | Reroll
+    | Resolve
+    | ShadowNext
+    | PickDie
+    | Skip
+    | UseAbility
+    | BecomeNightmare
+    | Rest
+    | DreamAgain
+    | Consume
+    | SendMinions
+    | Give
+)
 
 
 # -- events -----------------------------------------------------------------------------------------

@@ -36,8 +36,22 @@ from .state import (
     UseAbility,
 )
 
-Reason = Literal["over", "not_now", "track", "return", "roll", "shadow", "envy", "fear", "ability", "tie", "rest",
-                 "nightmare", "minion_return", "minion_give"]
+Reason = Literal[
+    "over",
+    "not_now",
+    "track",
+    "return",
+    "roll",
+    "shadow",
+    "envy",
+    "fear",
+    "ability",
+    "tie",
+    "rest",
+    "nightmare",
+    "minion_return",
+    "minion_give",
+]
 
 REFUSALS: dict[Reason, str] = {
     "over": "End of the Game: the game is over",
@@ -60,10 +74,14 @@ FACES = {"power": "Power", "double": "double Power", "hunt": "Hunt", "exhaust": 
 EFFECTS = {
     "depths": ("Shadow of the Depths: a dream drawn, rolled and added", "Shadow of the Depths: the bag is empty"),
     "envy": ("Shadow of Envy: a dream rerolled", "Shadow of Envy: no dream to reroll"),
-    "imprisonment": ("Shadow of Imprisonment: an Exhaust dream turned on its side (it counts twice)",
-                     "Shadow of Imprisonment: no upright Exhaust dream"),
-    "fear": ("Shadow of Primeval Fear: an Exhaust dream moved to the Hunt row",
-             "Shadow of Primeval Fear: no Exhaust dream moved"),
+    "imprisonment": (
+        "Shadow of Imprisonment: an Exhaust dream turned on its side (it counts twice)",
+        "Shadow of Imprisonment: no upright Exhaust dream",
+    ),
+    "fear": (
+        "Shadow of Primeval Fear: an Exhaust dream moved to the Hunt row",
+        "Shadow of Primeval Fear: no Exhaust dream moved",
+    ),
     "drown": ("the Nightmare drowns the Dreamer: one more dream rolled", "the bag is empty"),
     "covet": ("the Nightmare covets: one Power dream back to the bag", "no Power to take"),
     "shackle": ("the Nightmare shackles: an Exhaust dream turned on its side", "no Exhaust dream to turn"),
@@ -118,8 +136,11 @@ def describe_event(event: Event) -> str:
         case Consumed(seat=s, victim=v, die=d):
             return f"The Nightmare ({seat_name(s)}) consumes {seat_name(v)}'s {die_words(d)}."
         case GameEnds(reason=reason, winners=w, power=p):
-            why = {"power": "15 Power reached and the final turns played", "no_dreamers": "no Dreamers remain",
-                   "bag": "the bag is empty"}[reason]
+            why = {
+                "power": "15 Power reached and the final turns played",
+                "no_dreamers": "no Dreamers remain",
+                "bag": "the bag is empty",
+            }[reason]
             scores = ", ".join(f"{seat_name(i)} {v}" for i, v in enumerate(p))
             who = " and ".join(seat_name(x) for x in w)
             return f"The game ends ({why}): {scores}. {who} {'wins' if len(w) == 1 else 'share the win'}."

@@ -105,16 +105,24 @@ class NightmareCathedral:
     def summary(self, state: GameState) -> Summary:
         config = state.config
         kinds = {"human": "person", "bot": "computer", "king": ""}
-        players = tuple(f"{describe.seat_name(state, s)}" + (f" ({kinds[k]})" if kinds[k] else "")
-                        for s, k in enumerate(config.seats))
+        players = tuple(
+            f"{describe.seat_name(state, s)}" + (f" ({kinds[k]})" if kinds[k] else "")
+            for s, k in enumerate(config.seats)
+        )
         time_track = get_pack(state.pack).tracks.time
         progress = f"Time {state.time} of {len(time_track) - 1}, Stage {state.stage}" if state.turn_number else "setup"
         result = ""
         if state.outcome is not None:
             names = " and ".join(describe.seat_name(state, w) for w in state.outcome.winners)
             result = f"{names} {'wins' if len(state.outcome.winners) == 1 else 'win'}"
-        return Summary(players=players, mode=mode_words(config), turn=state.turn_number, progress=progress,
-                       finished=state.outcome is not None, result=result)
+        return Summary(
+            players=players,
+            mode=mode_words(config),
+            turn=state.turn_number,
+            progress=progress,
+            finished=state.outcome is not None,
+            result=result,
+        )
 
     # -- saves -------------------------------------------------------------------------------------
 

@@ -53,8 +53,9 @@ def state_from_table(table: dict[str, Any], base: GameState | None = None) -> tu
         # msgspec ignores unknown fields of the state's Structs; in a file they are typos.
         raise msgspec.ValidationError(f"Object contains unknown field `{unknown[1]}` - at `${unknown[0]}`")
     if "decision" in table:
-        raise ValueError("the decision due is derived from the step being resolved ([state.work]): "
-                         "leave [state.decision] out")
+        raise ValueError(
+            "the decision due is derived from the step being resolved ([state.work]): leave [state.decision] out"
+        )
     events: list[Event] = []
     state = derive_decision(state, events)
     wrong = playable.problems(state)
@@ -176,5 +177,5 @@ def _inline(value: Any) -> str:
 def scenario_text(state: GameState, *, name: str = "", description: str = "") -> str:
     """A scenario file of ``state`` in the exact form: loading it gives ``state`` back."""
     info = {k: v for k, v in (("name", name), ("description", description)) if v}
-    head = "# A position saved from nctui: the whole game state (docs/scenarios.md, \"The complete form\").\n"
+    head = '# A position saved from nctui: the whole game state (docs/scenarios.md, "The complete form").\n'
     return head + "\n" + to_toml({"scenario": info, "state": state_table(state)})

@@ -359,15 +359,26 @@ class _Builder:
         self._fail_if_any()
         game = self._game(base)
         areas = self._areas(base)
-        state = replace(base, areas=areas, first_player=game["first_player"], turn_start=game["turn_start"],
-                        turn_pos=game["turn_pos"], time=game["time"], stage=self.spec.game.stage,
-                        end_triggered=self.spec.game.end_triggered,
-                        cathedral_built=game["cathedral"], cathedral_track=game["cathedral_track"],
-                        devoured_shadows=self.spec.game.devoured_shadows)
+        state = replace(
+            base,
+            areas=areas,
+            first_player=game["first_player"],
+            turn_start=game["turn_start"],
+            turn_pos=game["turn_pos"],
+            time=game["time"],
+            stage=self.spec.game.stage,
+            end_triggered=self.spec.game.end_triggered,
+            cathedral_built=game["cathedral"],
+            cathedral_track=game["cathedral_track"],
+            devoured_shadows=self.spec.game.devoured_shadows,
+        )
         shadows = SHADOWS - sum(a.shadows for a in areas) - state.devoured_shadows
         if shadows < 0:
-            self.report.add("areas", "shadows", f"too many Shadows: the game has {SHADOWS}, "
-                                                f"{SHADOWS - shadows} are on the board or devoured")
+            self.report.add(
+                "areas",
+                "shadows",
+                f"too many Shadows: the game has {SHADOWS}, {SHADOWS - shadows} are on the board or devoured",
+            )
         state = replace(state, shadows=shadows)
         active = board.turn_owner(state, state.turn_pos)
         self.decider = self._check_decision(active)
@@ -388,9 +399,17 @@ class _Builder:
         human: SeatKind = "human"
         king: SeatKind = "king"
         seats = c.seats or ((human, king) if c.players == 1 else (human,) * n)
-        config = GameConfig(players=c.players, seats=seats, colours=colours, length=c.length,
-                            divergent_paths=c.divergent_paths, nightmares=c.nightmares, difficulty=c.difficulty,
-                            pack=c.pack, seed=c.seed)
+        config = GameConfig(
+            players=c.players,
+            seats=seats,
+            colours=colours,
+            length=c.length,
+            divergent_paths=c.divergent_paths,
+            nightmares=c.nightmares,
+            difficulty=c.difficulty,
+            pack=c.pack,
+            seed=c.seed,
+        )
         for problem in check_config(config):
             self.report.add("config", "", problem)
         try:
@@ -402,12 +421,16 @@ class _Builder:
     def _check_seat_list(self) -> None:
         players = self.spec.players
         if len(players) != len(self.colours):
-            self.report.add("players", "", f"{len(self.colours)} seats need {len(self.colours)} [[players]] entries, "
-                                           f"found {len(players)}")
+            self.report.add(
+                "players",
+                "",
+                f"{len(self.colours)} seats need {len(self.colours)} [[players]] entries, found {len(players)}",
+            )
         for i, p in enumerate(players[: len(self.colours)]):
             if p.colour and p.colour != self.colours[i]:
-                self.report.add(f"players[{i}]", "colour", f"{p.colour!r}, but seat {i} is {self.colours[i]!r} "
-                                                           "in [config] colours")
+                self.report.add(
+                    f"players[{i}]", "colour", f"{p.colour!r}, but seat {i} is {self.colours[i]!r} in [config] colours"
+                )
 
     def _seat(self, ref: Seat | None, entry: str, field: str) -> int:
         """A seat number from a number or a colour; -1 (and a problem) when it names no seat."""
@@ -433,14 +456,17 @@ class _Builder:
             self.report.add("game", "turn_start", f"{g.turn_start} is off the Turn track (0-{n_track - 1})")
         out["turn_start"] = g.turn_start % n_track
         if not 0 <= g.time < len(tracks.time) - 1:
-            self.report.add("game", "time", f"{g.time}: the Time marker stands on 0-{len(tracks.time) - 2} "
-                                            f"({', '.join(tracks.time[:-1])}); the skull ends the game")
+            self.report.add(
+                "game",
+                "time",
+                f"{g.time}: the Time marker stands on 0-{len(tracks.time) - 2} "
+                f"({', '.join(tracks.time[:-1])}); the skull ends the game",
+            )
         out["time"] = g.time
         if g.stage not in (1, 2):
             self.report.add("game", "stage", f"{g.stage}: the game is in Stage 1 or 2")
         if g.stage == 1 and (g.nightmare_at or g.end_triggered):
-            self.report.add("game", "stage", "Nightmares on the board and the end triggered are Stage 2: "
-                                             "add stage = 2")
+            self.report.add("game", "stage", "Nightmares on the board and the end triggered are Stage 2: add stage = 2")
         probe = replace(base, first_player=out["first_player"], turn_start=out["turn_start"])
         out["turn_pos"] = self._turn_position(probe, n_track)
         offset = (out["turn_pos"] - out["turn_start"]) % n_track
@@ -453,9 +479,13 @@ class _Builder:
             # The pieces come from the sideboard's slots, each with a Reward tile: the shorthand
             # keeps setup's; anything further is written in the complete form.
             if tuple(built) != base.cathedral_built:
-                self.report.add("game", "cathedral", "with Divergent Paths the pieces built and their Reward tiles "
-                                                     "are written in [state] (cathedral_built, cathedral_track, "
-                                                     "path_tiles, tiles_aside, the players' tiles)")
+                self.report.add(
+                    "game",
+                    "cathedral",
+                    "with Divergent Paths the pieces built and their Reward tiles "
+                    "are written in [state] (cathedral_built, cathedral_track, "
+                    "path_tiles, tiles_aside, the players' tiles)",
+                )
             built, pieces = base.cathedral_built, base.cathedral_built + base.cathedral_track
         for piece in built:
             if piece not in pieces:
@@ -463,8 +493,11 @@ class _Builder:
         if len(set(built)) != len(built):
             self.report.add("game", "cathedral", "a Cathedral piece is listed twice")
         elif tuple(built) != pieces[: len(built)]:
-            self.report.add("game", "cathedral", "pieces are built in track order: list the first "
-                            f"{len(built)} of {', '.join(pieces)}")
+            self.report.add(
+                "game",
+                "cathedral",
+                f"pieces are built in track order: list the first {len(built)} of {', '.join(pieces)}",
+            )
         out["cathedral"] = tuple(built)
         out["cathedral_track"] = tuple(p for p in pieces if p not in built)
         if g.devoured_shadows < 0:
@@ -482,14 +515,20 @@ class _Builder:
                 return 0
             owner = board.turn_owner(probe, g.turn_position)
             if active is not None and active >= 0 and owner != active:
-                self.report.add("game", "active",
-                                f"the Turn marker at position {g.turn_position} makes "
-                                f"{self.colours[owner]} the active player, not {self.colours[active]}")
+                self.report.add(
+                    "game",
+                    "active",
+                    f"the Turn marker at position {g.turn_position} makes "
+                    f"{self.colours[owner]} the active player, not {self.colours[active]}",
+                )
             return g.turn_position
         if active is None or active < 0:
             return probe.turn_start
-        return next(p % n_track for p in range(probe.turn_start, probe.turn_start + n_track)
-                    if board.turn_owner(probe, p % n_track) == active)
+        return next(
+            p % n_track
+            for p in range(probe.turn_start, probe.turn_start + n_track)
+            if board.turn_owner(probe, p % n_track) == active
+        )
 
     # -- the board ------------------------------------------------------------------------------
 
@@ -501,8 +540,11 @@ class _Builder:
         for i, spec in enumerate(self.spec.areas):
             entry = f"areas[{i}] ({spec.id})"
             if spec.id not in in_play:
-                why = ("is covered in a 3-player game" if spec.id in every and self.base.config.players == 3
-                       else "is not an area of this board side")
+                why = (
+                    "is covered in a 3-player game"
+                    if spec.id in every and self.base.config.players == 3
+                    else "is not an area of this board side"
+                )
                 self.report.add(entry, "id", f"{spec.id!r} {why} (areas: {', '.join(in_play)})")
                 continue
             if built[spec.id] is not in_play[spec.id]:
@@ -518,9 +560,13 @@ class _Builder:
                 self.report.add(entry, "followers", f"unknown colour {colour!r} (seats: {', '.join(self.colours)})")
                 continue
             if not 0 <= count <= MAX_UNITS:
-                self.report.add(entry, "followers", f"{count} {colour} Followers: an area holds 0-{MAX_UNITS} "
-                                                    f"of a player's Followers (Unit Limit {UNIT_LIMIT}, up to "
-                                                    f"{MAX_UNITS} with Fortify Upgrades)")
+                self.report.add(
+                    entry,
+                    "followers",
+                    f"{count} {colour} Followers: an area holds 0-{MAX_UNITS} "
+                    f"of a player's Followers (Unit Limit {UNIT_LIMIT}, up to "
+                    f"{MAX_UNITS} with Fortify Upgrades)",
+                )
             followers[self.colours.index(colour)] = count
         if not 0 <= spec.shadows <= UNIT_LIMIT:
             self.report.add(entry, "shadows", f"{spec.shadows}: an area holds 0-{UNIT_LIMIT} Shadows")
@@ -531,19 +577,26 @@ class _Builder:
             if not 1 <= levels <= 3:
                 self.report.add(entry, "levels", f"{levels}: a Fort has 1-3 levels")
         elif spec.levels:
-            self.report.add(entry, "levels", "Fort levels without a Fort owner: add fort = \"<colour>\"")
+            self.report.add(entry, "levels", 'Fort levels without a Fort owner: add fort = "<colour>"')
         fortress = -1
         if spec.fortress:
             if owner < 0:
-                self.report.add(entry, "fortress", "a Fortress stands on its owner's Fort: add fort = \"<colour>\"")
+                self.report.add(entry, "fortress", 'a Fortress stands on its owner\'s Fort: add fort = "<colour>"')
             elif owner in fortresses:
-                self.report.add(entry, "fortress",
-                                f"{self.colours[owner]} already has a Fortress in {fortresses[owner]}")
+                self.report.add(
+                    entry, "fortress", f"{self.colours[owner]} already has a Fortress in {fortresses[owner]}"
+                )
             else:
                 fortresses[owner] = area.id
                 fortress = owner
-        return replace(area, followers=tuple(followers), shadows=spec.shadows, fort_owner=owner,
-                       fort_levels=levels if owner >= 0 else 0, fortress=fortress)
+        return replace(
+            area,
+            followers=tuple(followers),
+            shadows=spec.shadows,
+            fort_owner=owner,
+            fort_levels=levels if owner >= 0 else 0,
+            fortress=fortress,
+        )
 
     # -- players --------------------------------------------------------------------------------
 
@@ -559,8 +612,12 @@ class _Builder:
                 self.report.add(entry, field, "cannot be negative")
         supply = FOLLOWERS - on_board - spec.limbo - spec.devoured
         if supply < 0:
-            self.report.add(entry, "supply", f"too many Followers: {on_board} on the board + {spec.limbo} in Limbo + "
-                                             f"{spec.devoured} devoured, a player has {FOLLOWERS}")
+            self.report.add(
+                entry,
+                "supply",
+                f"too many Followers: {on_board} on the board + {spec.limbo} in Limbo + "
+                f"{spec.devoured} devoured, a player has {FOLLOWERS}",
+            )
         elif spec.supply is not None and spec.supply != supply:
             self.report.add(entry, "supply", f"{spec.supply}, but the board and Limbo leave {supply}")
         levels = sum(a.fort_levels for a in state.areas if a.fort_owner == seat)
@@ -569,11 +626,18 @@ class _Builder:
             self.report.add(entry, "forts", f"too many Fort levels: {levels} on the board, a player has {FORT_LEVELS}")
         elif spec.forts is not None and spec.forts != forts:
             self.report.add(entry, "forts", f"{spec.forts}, but the board leaves {forts}")
-        return replace(pl, supply=supply, limbo=spec.limbo, devoured=spec.devoured, forts=forts,
-                       shaper=self._shaper(state, seat, spec, entry),
-                       dreamer=self._dreamer(seat, spec, entry, active),
-                       ritual=spec.ritual, ritual_best=self._ritual_best(spec, entry),
-                       turns=self._turns(state, seat, spec))
+        return replace(
+            pl,
+            supply=supply,
+            limbo=spec.limbo,
+            devoured=spec.devoured,
+            forts=forts,
+            shaper=self._shaper(state, seat, spec, entry),
+            dreamer=self._dreamer(seat, spec, entry, active),
+            ritual=spec.ritual,
+            ritual_best=self._ritual_best(spec, entry),
+            turns=self._turns(state, seat, spec),
+        )
 
     def _shaper(self, state: GameState, seat: int, spec: PlayerSpec, entry: str) -> str:
         if seat == self.king_seat:
@@ -599,8 +663,12 @@ class _Builder:
             return ""
         if d.kind == "react" and seat == active:
             if spec.dreamer and spec.dreamer != d.day and d.day:
-                self.report.add(entry, "dreamer", f"the active player's Dreamer is on the Day space {d.day!r} "
-                                                  "while the others react: leave dreamer out")
+                self.report.add(
+                    entry,
+                    "dreamer",
+                    f"the active player's Dreamer is on the Day space {d.day!r} "
+                    "while the others react: leave dreamer out",
+                )
             return d.day
         if spec.dreamer not in nights:
             self.report.add(entry, "dreamer", f"{spec.dreamer!r} is not a Night space ({', '.join(nights)})")
@@ -622,9 +690,9 @@ class _Builder:
             return spec.turns
         n_track = len(self.pack.tracks.turn)
         number = self.spec.game.turn_number or (
-            state.time * n_track + (state.turn_pos - state.turn_start) % n_track + 1)
-        return sum(1 for k in range(number - 1)
-                   if board.turn_owner(state, (state.turn_start + k) % n_track) == seat)
+            state.time * n_track + (state.turn_pos - state.turn_start) % n_track + 1
+        )
+        return sum(1 for k in range(number - 1) if board.turn_owner(state, (state.turn_start + k) % n_track) == seat)
 
     # -- cards ----------------------------------------------------------------------------------
 
@@ -688,8 +756,11 @@ class _Builder:
             # A worn deck: only so many cards left, the rest already in the discard pile.
             keep_n = dk.development_count - len(dev_top)
             if not 0 <= keep_n <= len(rest):
-                self.report.add("decks", "development_count", f"{dk.development_count}: the deck can hold "
-                                                              f"{len(dev_top)}-{len(dev_top) + len(rest)} cards here")
+                self.report.add(
+                    "decks",
+                    "development_count",
+                    f"{dk.development_count}: the deck can hold {len(dev_top)}-{len(dev_top) + len(rest)} cards here",
+                )
                 return state
             dev_discard += rest[keep_n:]
             rest = rest[:keep_n]
@@ -705,10 +776,17 @@ class _Builder:
         d2, r = rng.shuffle(r, dev2)  # Stage 2 decks set aside, as setup step 22
         dr2, r = rng.shuffle(r, [d.id for d in p.cards.dreams if d.stage == 2 and d.id not in dreams1])
         c2, r = rng.shuffle(r, [c.id for c in p.cards.conflicts if c.stage == 2 and c.id not in conflicts1])
-        decks = Decks(development=tuple(dev_top) + tuple(rest), development_discard=tuple(dev_discard),
-                      dream=tuple(dream_top) + tuple(drest), dream_offer=tuple(offer),
-                      conflict=tuple(conflict_top) + tuple(crest),
-                      development2=d2, dream2=dr2, conflict2=c2, removed=removed)
+        decks = Decks(
+            development=tuple(dev_top) + tuple(rest),
+            development_discard=tuple(dev_discard),
+            dream=tuple(dream_top) + tuple(drest),
+            dream_offer=tuple(offer),
+            conflict=tuple(conflict_top) + tuple(crest),
+            development2=d2,
+            dream2=dr2,
+            conflict2=c2,
+            removed=removed,
+        )
         state = replace(state, players=tuple(players), decks=decks, rng=r)
         return self._king_state(state, king_cards) if king_cards is not None else state
 
@@ -732,10 +810,13 @@ class _Builder:
         k = self.spec.king or KingSpec()
         rondel = self.pack.matrix.rondel
         if k.dreamer not in rondel:
-            self.report.add("king", "dreamer", f"{k.dreamer!r}: the King's Dreamer is on a Day space "
-                                               f"({', '.join(rondel)})")
-        counts = {"day_cultists": k.day_cultists if k.day_cultists is not None else dict.fromkeys(rondel, 1),
-                  "card_cultists": k.card_cultists}
+            self.report.add(
+                "king", "dreamer", f"{k.dreamer!r}: the King's Dreamer is on a Day space ({', '.join(rondel)})"
+            )
+        counts = {
+            "day_cultists": k.day_cultists if k.day_cultists is not None else dict.fromkeys(rondel, 1),
+            "card_cultists": k.card_cultists,
+        }
         for field, given in counts.items():
             if any(n < 0 for n in given.values()):
                 self.report.add("king", field, "cannot be negative")
@@ -751,12 +832,20 @@ class _Builder:
                 self.report.add("king", "area_aside", f"{area!r}: set aside once, one of {', '.join(areas)}")
         hand, r = rng.shuffle(state.rng, (*king.king_combat_cards(state), *named["hand"]))
         deck, r = rng.shuffle(r, [a for a in areas if a not in k.area_aside])
-        ks = KingState(seat=self.king_seat, dreamer=k.dreamer,
-                       day_cultists=tuple(counts["day_cultists"].get(a, 0) for a in rondel),
-                       card_cultists=tuple(k.card_cultists.get(a, 0) for a in rondel),
-                       tucked=tuple(tuple(t) for t in named["tucked"]), hand=tuple(hand), dreams=dreams,
-                       dream_cultists=tuple(dream_cultists), completed=tuple(named["completed"]),
-                       nightmare_marker=k.nightmare_marker, area_deck=tuple(deck), area_aside=k.area_aside)
+        ks = KingState(
+            seat=self.king_seat,
+            dreamer=k.dreamer,
+            day_cultists=tuple(counts["day_cultists"].get(a, 0) for a in rondel),
+            card_cultists=tuple(k.card_cultists.get(a, 0) for a in rondel),
+            tucked=tuple(tuple(t) for t in named["tucked"]),
+            hand=tuple(hand),
+            dreams=dreams,
+            dream_cultists=tuple(dream_cultists),
+            completed=tuple(named["completed"]),
+            nightmare_marker=k.nightmare_marker,
+            area_deck=tuple(deck),
+            area_aside=k.area_aside,
+        )
         return replace(state, king=ks, rng=r)
 
     def _explain_unusable(self, p: Pack, dev1: dict, dreams1: dict, conflicts1: dict) -> None:
@@ -816,8 +905,9 @@ class _Builder:
             stacks.append((start[action], *ups))
         return tuple(stacks)
 
-    def _deal(self, rest: tuple[str, ...], players: list[PlayerState], field: str, into: str
-              ) -> tuple[tuple[str, ...], list[PlayerState]]:
+    def _deal(
+        self, rest: tuple[str, ...], players: list[PlayerState], field: str, into: str
+    ) -> tuple[tuple[str, ...], list[PlayerState]]:
         """Deal ``field`` cards to each player in seat order from the shuffled ``rest``."""
         for seat, pl in enumerate(players):
             k = getattr(self.spec.players[seat], field)
@@ -834,21 +924,27 @@ class _Builder:
         """The decision table on its own; returns the seat that decides (-1 if unclear)."""
         d = self.spec.decision
         if d.kind not in SUPPORTED_DECISIONS:
-            self.report.add("decision", "kind", f"{d.kind!r} has no shorthand: use {' or '.join(SUPPORTED_DECISIONS)}, "
-                                                "or write the step due as [state.work] (docs/scenarios.md)")
+            self.report.add(
+                "decision",
+                "kind",
+                f"{d.kind!r} has no shorthand: use {' or '.join(SUPPORTED_DECISIONS)}, "
+                "or write the step due as [state.work] (docs/scenarios.md)",
+            )
             return -1
         seat = self._seat(d.seat, "decision", "seat") if d.seat is not None else -1
         if d.kind == "choose_day":
             if seat not in (active, -1):
-                self.report.add("decision", "seat", f"choose_day is the active player's decision "
-                                                    f"({self.colours[active]})")
+                self.report.add(
+                    "decision", "seat", f"choose_day is the active player's decision ({self.colours[active]})"
+                )
             if d.day or d.ignored:
                 self.report.add("decision", "day", "a choose_day position has no Day action chosen yet")
             return active
         rondel = self.pack.matrix.rondel
         if d.day not in rondel:
-            self.report.add("decision", "day", f"{d.day!r}: name the Day action the active player chose "
-                                               f"({', '.join(rondel)})")
+            self.report.add(
+                "decision", "day", f"{d.day!r}: name the Day action the active player chose ({', '.join(rondel)})"
+            )
         if seat == active:
             self.report.add("decision", "seat", "the active player does not react to its own action")
         n = len(self.colours)
@@ -865,13 +961,18 @@ class _Builder:
         if not self.base.config.nightmares:
             self.report.add("game", "nightmare_at", "name the Nightmares in [config] nightmares (in this order)")
         elif len(at) != len(state.nightmares):
-            self.report.add("game", "nightmare_at", f"one place per Nightmare of [config] nightmares "
-                                                    f"({len(state.nightmares)})")
+            self.report.add(
+                "game", "nightmare_at", f"one place per Nightmare of [config] nightmares ({len(state.nightmares)})"
+            )
         places = (board.CATHEDRAL, *(a.id for a in state.areas))
         for where in at:
             if where not in places:
-                self.report.add("game", "nightmare_at", f"{where!r}: in Stage 2 a Nightmare stands in the Cathedral "
-                                                        "space (\"cathedral\") or in an area in play")
+                self.report.add(
+                    "game",
+                    "nightmare_at",
+                    f"{where!r}: in Stage 2 a Nightmare stands in the Cathedral "
+                    'space ("cathedral") or in an area in play',
+                )
         self._fail_if_any()
         return replace(state, nightmare_at=tuple(at))
 
@@ -886,13 +987,17 @@ class _Builder:
             state = replace(state, turn_number=turn_number - 1, phase="turn")
             return limbo.offer(flow.resolve(turn.begin_turn(state, events), events)), events
         if len(state.players[active].hand) > HAND_LIMIT:
-            self.report.add(self._player_entry(active), "hand", f"the active player has discarded down to "
-                                                                f"{HAND_LIMIT} before the others react")
+            self.report.add(
+                self._player_entry(active),
+                "hand",
+                f"the active player has discarded down to {HAND_LIMIT} before the others react",
+            )
             raise _Fatal
         n = len(state.players)
         order = [(active + i) % n for i in range(1, n)]
-        queue = tuple(order[order.index(self.decider):])
-        state = replace(state, active=active, day=d.day, ignored=d.ignored, turn_number=turn_number,
-                        phase="reactions", queue=queue)
+        queue = tuple(order[order.index(self.decider) :])
+        state = replace(
+            state, active=active, day=d.day, ignored=d.ignored, turn_number=turn_number, phase="reactions", queue=queue
+        )
         state = turn.next_reaction(state, NextReaction(), events)
         return limbo.offer(flow.resolve(state, events)), events

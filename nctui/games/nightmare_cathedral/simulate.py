@@ -111,15 +111,29 @@ def game_seed(seed: int, index: int) -> int:
     return (seed + index) % SEED_SPACE
 
 
-def make_config(*, players: int, seed: int, length: Literal["standard", "variable"] = "standard",
-                divergent_paths: bool = False, nightmares: tuple[int, ...] = (), pack: str = "base",
-                difficulty: tuple[str, ...] = ()) -> GameConfig:
+def make_config(
+    *,
+    players: int,
+    seed: int,
+    length: Literal["standard", "variable"] = "standard",
+    divergent_paths: bool = False,
+    nightmares: tuple[int, ...] = (),
+    pack: str = "base",
+    difficulty: tuple[str, ...] = (),
+) -> GameConfig:
     """The configuration of a simulated game: a bot on every seat (solo: the bot, then the King).
     Without ``nightmares`` each game reveals its own pair at random (from its seed)."""
     seats: tuple[SeatKind, ...] = ("bot", "king") if players == 1 else tuple("bot" for _ in range(players))
-    return GameConfig(players=players, seats=seats, length=length,
-                      divergent_paths=divergent_paths, nightmares=tuple(nightmares), pack=pack, seed=seed,
-                      difficulty=tuple(difficulty))
+    return GameConfig(
+        players=players,
+        seats=seats,
+        length=length,
+        divergent_paths=divergent_paths,
+        nightmares=tuple(nightmares),
+        pack=pack,
+        seed=seed,
+        difficulty=tuple(difficulty),
+    )
 
 
 def config_problems(config: GameConfig) -> list[str]:
@@ -154,17 +168,33 @@ def replay_command(config: GameConfig, bot_kind: str = "random") -> str:
     return shlex.join(args)
 
 
-def play_game(config: GameConfig, *, index: int = 0, bots: BotFactory = random_bots, bot_kind: str = "random",
-              max_decisions: int = MAX_DECISIONS) -> GameResult:
+def play_game(
+    config: GameConfig,
+    *,
+    index: int = 0,
+    bots: BotFactory = random_bots,
+    bot_kind: str = "random",
+    max_decisions: int = MAX_DECISIONS,
+) -> GameResult:
     """Play one game to its end; never raises for a problem of the engine (see ``failure``)."""
     players: dict[int, Bot] = {}
     state: GameState | None = None
     decisions = 0
 
     def fail(error: str, details: str) -> GameResult:
-        return GameResult(state=state, decisions=decisions, failure=Failure(
-            game=index, seed=config.seed, decisions=decisions, error=error, details=details,
-            command=replay_command(config, bot_kind), config=msgspec.json.encode(config).decode()))
+        return GameResult(
+            state=state,
+            decisions=decisions,
+            failure=Failure(
+                game=index,
+                seed=config.seed,
+                decisions=decisions,
+                error=error,
+                details=details,
+                command=replay_command(config, bot_kind),
+                config=msgspec.json.encode(config).decode(),
+            ),
+        )
 
     try:
         state = new_game(config).state
@@ -189,10 +219,21 @@ def play_game(config: GameConfig, *, index: int = 0, bots: BotFactory = random_b
     return GameResult(state=state, decisions=decisions)
 
 
-def simulate(*, players: int, games: int, seed: int, length: Literal["standard", "variable"] = "standard",
-             divergent_paths: bool = False, nightmares: tuple[int, ...] = (), pack: str = "base",
-             bots: BotFactory | None = None, bot_kind: str = "random", difficulty: tuple[str, ...] = (),
-             stop_on_error: bool = False, on_game: Callable[[int, GameResult], None] | None = None) -> Summary:
+def simulate(
+    *,
+    players: int,
+    games: int,
+    seed: int,
+    length: Literal["standard", "variable"] = "standard",
+    divergent_paths: bool = False,
+    nightmares: tuple[int, ...] = (),
+    pack: str = "base",
+    bots: BotFactory | None = None,
+    bot_kind: str = "random",
+    difficulty: tuple[str, ...] = (),
+    stop_on_error: bool = False,
+    on_game: Callable[[int, GameResult], None] | None = None,
+) -> Summary:
     """Play ``games`` games and summarise them. ``on_game(index, result)`` is called after each
     game (progress, reporting failures as they happen). With ``stop_on_error`` the run stops at
     the first failure."""
@@ -204,8 +245,15 @@ def simulate(*, players: int, games: int, seed: int, length: Literal["standard",
     pairs: Counter[str] = Counter()
     failures: list[Failure] = []
     for i in range(games):
-        config = make_config(players=players, seed=game_seed(seed, i), length=length, difficulty=difficulty,
-                             divergent_paths=divergent_paths, nightmares=nightmares, pack=pack)
+        config = make_config(
+            players=players,
+            seed=game_seed(seed, i),
+            length=length,
+            difficulty=difficulty,
+            divergent_paths=divergent_paths,
+            nightmares=nightmares,
+            pack=pack,
+        )
         result = play_game(config, index=i, bots=bots or bots_of_kind(bot_kind), bot_kind=bot_kind)
         decisions += result.decisions
         if result.state is not None:
@@ -230,12 +278,27 @@ def simulate(*, players: int, games: int, seed: int, length: Literal["standard",
         shared += len(outcome.winners) > 1
         king_wins += players == 1 and outcome.winners == (1,)
     return Summary(
-        games_asked=games, games_completed=completed, errors=len(failures), decisions=decisions, turns=turns,
-        seconds=round(time.perf_counter() - started, 3), players=players, seed=seed, length=length,
-        divergent_paths=divergent_paths, nightmares=tuple(nightmares), nightmare_pairs=dict(sorted(pairs.items())),
-        pack=pack, bots=bot_kind, difficulty=tuple(difficulty), king_wins=king_wins,
-        winner_scores=Stats.of(winner_totals), all_scores=Stats.of(all_totals),
-        end_reasons=dict(sorted(reasons.items())), shared_victories=shared, failures=tuple(failures),
+        games_asked=games,
+        games_completed=completed,
+        errors=len(failures),
+        decisions=decisions,
+        turns=turns,
+        seconds=round(time.perf_counter() - started, 3),
+        players=players,
+        seed=seed,
+        length=length,
+        divergent_paths=divergent_paths,
+        nightmares=tuple(nightmares),
+        nightmare_pairs=dict(sorted(pairs.items())),
+        pack=pack,
+        bots=bot_kind,
+        difficulty=tuple(difficulty),
+        king_wins=king_wins,
+        winner_scores=Stats.of(winner_totals),
+        all_scores=Stats.of(all_totals),
+        end_reasons=dict(sorted(reasons.items())),
+        shared_victories=shared,
+        failures=tuple(failures),
     )
 
 
@@ -257,10 +320,15 @@ def summary_text(summary: Summary) -> str:
     reasons = ", ".join(f"{k} {v}" for k, v in summary.end_reasons.items()) or "none"
     lines = [
         f"simulate: {summary.players} players, seed {summary.seed}, {summary.length} game"
-        + (", Divergent Paths" if summary.divergent_paths else "") + f", pack {summary.pack}, {summary.bots} bots"
-        + (f", solo (difficulty: {', '.join(summary.difficulty) or 'normal'}; the King won {summary.king_wins})"
-           if summary.players == 1 else ""),
-        "nightmares: " + (", ".join(f"{k} ×{v}" for k, v in summary.nightmare_pairs.items()) or "none")
+        + (", Divergent Paths" if summary.divergent_paths else "")
+        + f", pack {summary.pack}, {summary.bots} bots"
+        + (
+            f", solo (difficulty: {', '.join(summary.difficulty) or 'normal'}; the King won {summary.king_wins})"
+            if summary.players == 1
+            else ""
+        ),
+        "nightmares: "
+        + (", ".join(f"{k} ×{v}" for k, v in summary.nightmare_pairs.items()) or "none")
         + ("" if summary.nightmares else " (a random pair per game)"),
         f"games:     {summary.games_completed} of {summary.games_asked} completed, {summary.errors} errors",
         f"decisions: {summary.decisions}{per_game}",

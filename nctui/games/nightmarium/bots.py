@@ -84,6 +84,7 @@ class GreedyBot:
 def position_value(state: NightmariumState, seat: int) -> float:
     """A position for ``seat``: complete Creatures (pure ones and near-goal ones most), partial
     ones, cards in hand; the best opponent's the same, against it."""
+
     def worth(i: int) -> float:
         p = state.players[i]
         value = 0.0
@@ -93,6 +94,7 @@ def position_value(state: NightmariumState, seat: int) -> float:
         value += 4.0 * done * done / state.config.creatures
         value += 0.4 * min(len(p.hand), 8)
         return value
+
     if state.winner is not None:
         return 1000.0 if state.winner == seat else -1000.0
     mine = worth(seat)

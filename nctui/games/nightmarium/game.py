@@ -76,13 +76,21 @@ class Nightmarium:
     def summary(self, state: NightmariumState) -> Summary:
         config = state.config
         kinds = {"human": "person", "bot": "computer"}
-        players = tuple(f"Player {s + 1} ({kinds[k]}{', ' + config.levels[s] if k == 'bot' else ''})"
-                        for s, k in enumerate(config.seats))
+        players = tuple(
+            f"Player {s + 1} ({kinds[k]}{', ' + config.levels[s] if k == 'bot' else ''})"
+            for s, k in enumerate(config.seats)
+        )
         best = max(rules.completed(p) for p in state.players)
         progress = f"round {state.turns // len(state.players) + 1}, most Creatures {best} of {config.creatures}"
         result = "" if state.winner is None else f"Player {state.winner + 1} wins"
-        return Summary(players=players, mode=f"{len(config.seats)} players, to {config.creatures} Creatures",
-                       turn=state.turns + 1, progress=progress, finished=state.winner is not None, result=result)
+        return Summary(
+            players=players,
+            mode=f"{len(config.seats)} players, to {config.creatures} Creatures",
+            turn=state.turns + 1,
+            progress=progress,
+            finished=state.winner is not None,
+            result=result,
+        )
 
     def config_of(self, state: NightmariumState) -> NightmariumConfig:
         return state.config

@@ -73,7 +73,7 @@ def new_game(config: NightmariumConfig) -> StepResult:
 
 
 def _set_player(state: NightmariumState, seat: int, player: Player) -> NightmariumState:
-    return replace(state, players=state.players[:seat] + (player,) + state.players[seat + 1:])
+    return replace(state, players=state.players[:seat] + (player,) + state.players[seat + 1 :])
 
 
 def complete(creature: Creature) -> bool:
@@ -139,8 +139,12 @@ def _place(state: NightmariumState, seat: int, play: Play, by: Any, events: list
         creatures = (*player.creatures, Creature(player.next_id, (play.card,)))
         player = replace(player, creatures=creatures, next_id=player.next_id + 1)
     else:
-        player = replace(player, creatures=tuple(
-            replace(c, cards=(*c.cards, play.card)) if c.id == play.creature else c for c in player.creatures))
+        player = replace(
+            player,
+            creatures=tuple(
+                replace(c, cards=(*c.cards, play.card)) if c.id == play.creature else c for c in player.creatures
+            ),
+        )
     state = _set_player(state, seat, player)
     events.append(Played(seat, play.card, play.part, play.creature, by))
     if play.part == "head":
@@ -160,8 +164,15 @@ def _completed(state: NightmariumState, seat: int, creature_id: int, events: lis
     if completed(player) >= state.config.creatures:
         events.append(Won(seat, completed(player)))
         # the game ends at once: a Herald card still to place goes to the discard pile
-        return replace(state, winner=seat, activation=None, pure=None, revealed=(), exchange=None,
-                       discard=state.discard + state.revealed)
+        return replace(
+            state,
+            winner=seat,
+            activation=None,
+            pure=None,
+            revealed=(),
+            exchange=None,
+            discard=state.discard + state.revealed,
+        )
     if state.activation is not None and state.activation.abilities:
         events.append(Switched(seat, state.activation.abilities))
     state = replace(state, activation=Activation(creature_id, tuple(a for a in abilities if a != "none")))
@@ -345,16 +356,18 @@ def _perform(state: NightmariumState, action: Action, events: list[Event]) -> Ni
     creature = next(c for c in victim.creatures if c.id == action.creature)
     if ability == "scavenger":
         taken = creature.cards
-        state = _set_player(state, action.seat, replace(victim, creatures=tuple(
-            c for c in victim.creatures if c.id != creature.id)))
+        state = _set_player(
+            state, action.seat, replace(victim, creatures=tuple(c for c in victim.creatures if c.id != creature.id))
+        )
         state = replace(state, discard=state.discard + taken)
         events.append(Ability_(seat, "scavenger", action.seat, creature.id, ""))
         events.append(Discarded(action.seat, taken, "scavenger"))
         return state
     top = creature.cards[-1]
     rest = creature.cards[:-1]
-    creatures = tuple(replace(c, cards=rest) if c.id == creature.id else c for c in victim.creatures if
-                      c.id != creature.id or rest)
+    creatures = tuple(
+        replace(c, cards=rest) if c.id == creature.id else c for c in victim.creatures if c.id != creature.id or rest
+    )
     state = _set_player(state, action.seat, replace(victim, creatures=creatures))
     events.append(Ability_(seat, ability, action.seat, creature.id, top))
     if ability == "executioner":
@@ -430,4 +443,3 @@ def problems(state: NightmariumState) -> list[str]:
     if sorted(places) != sorted(all_cards()):
         out.append("the 108 cards are not each in exactly one place")
     return out
-

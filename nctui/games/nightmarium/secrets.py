@@ -24,8 +24,7 @@ def view(state: NightmariumState, seat: int) -> NightmariumState:
     pure = state.pure
     if pure is not None and pure.picked and seat != pure.seats[0]:
         pure = PureDiscard(pure.legion, pure.seats, (HIDDEN,) * len(pure.picked))
-    return replace(state, players=players, deck=(HIDDEN,) * len(state.deck), rng=Rng(), exchange=exchange,
-                   pure=pure)
+    return replace(state, players=players, deck=(HIDDEN,) * len(state.deck), rng=Rng(), exchange=exchange, pure=pure)
 
 
 def redact_event(event: Event, seat: int) -> Event:
@@ -66,7 +65,7 @@ def resample(view_: NightmariumState, seat: int, rng: random.Random) -> Nightmar
         if i == seat:
             players.append(p)
             continue
-        hand, unseen = tuple(unseen[: len(p.hand)]), unseen[len(p.hand):]
+        hand, unseen = tuple(unseen[: len(p.hand)]), unseen[len(p.hand) :]
         players.append(replace(p, hand=hand))
     exchange = view_.exchange
     if exchange is not None and view_.turn != seat:
@@ -74,5 +73,11 @@ def resample(view_: NightmariumState, seat: int, rng: random.Random) -> Nightmar
     pure = view_.pure
     if pure is not None and pure.picked and pure.seats[0] != seat:
         pure = PureDiscard(pure.legion, pure.seats, ())
-    return replace(view_, players=tuple(players), deck=tuple(unseen), rng=Rng(state=rng.getrandbits(64)),
-                   exchange=exchange, pure=pure)
+    return replace(
+        view_,
+        players=tuple(players),
+        deck=tuple(unseen),
+        rng=Rng(state=rng.getrandbits(64)),
+        exchange=exchange,
+        pure=pure,
+    )

@@ -184,8 +184,9 @@ class Won(msgspec.Struct, frozen=True, tag="won"):
     creatures: int
 
 
-Event = (Drew | Discarded | Reshuffled | Played | Completed | Revealed | Ability_ | NoTarget | Switched
-         | TurnBegins | Won)
+Event = (
+    Drew | Discarded | Reshuffled | Played | Completed | Revealed | Ability_ | NoTarget | Switched | TurnBegins | Won
+)
 
 
 class StepResult(msgspec.Struct, frozen=True):

@@ -27,8 +27,9 @@ from .state import (
     Won,
 )
 
-Reason = Literal["over", "pure_discard", "herald", "ability", "exchange", "not_in_hand", "same_legion",
-                 "placement", "not_now"]
+Reason = Literal[
+    "over", "pure_discard", "herald", "ability", "exchange", "not_in_hand", "same_legion", "placement", "not_now"
+]
 
 REFUSALS: dict[Reason, str] = {
     "over": "The game is over: a player has completed the Creatures needed to win",
@@ -39,14 +40,25 @@ REFUSALS: dict[Reason, str] = {
     "not_in_hand": "Action C: you play a card from your hand",
     "same_legion": "Action C: two cards played in one turn must belong to the same legion",
     "placement": "Action C: legs begin a Creature, a torso goes on legs, a head on legs and torso "
-                 "(and no more Creatures than needed to win)",
+    "(and no more Creatures than needed to win)",
     "not_now": "That is not one of the actions open now",
 }
 
-LEGION_NAMES = {"necronauts": "Necronaut", "insektoids": "Insektoid", "chimeridae": "Chimeridae",
-                "homunculi": "Homunculus"}
-ABILITY_NAMES = {"herald": "Herald", "weeper": "Weeper", "mocker": "Mocker", "executioner": "Executioner",
-                 "scavenger": "Scavenger", "devourer": "Devourer", "none": "no ability"}
+LEGION_NAMES = {
+    "necronauts": "Necronaut",
+    "insektoids": "Insektoid",
+    "chimeridae": "Chimeridae",
+    "homunculi": "Homunculus",
+}
+ABILITY_NAMES = {
+    "herald": "Herald",
+    "weeper": "Weeper",
+    "mocker": "Mocker",
+    "executioner": "Executioner",
+    "scavenger": "Scavenger",
+    "devourer": "Devourer",
+    "none": "no ability",
+}
 ABILITY_WORDS = {
     "herald": "reveal two cards from the deck and place them if you can",
     "weeper": "draw two cards",
@@ -83,9 +95,13 @@ def describe_event(event: Event) -> str:
             return f"{seat_name(s)} draws {plural(n, 'card')}."
         case Discarded(seat=s, cards=cs, why=why):
             names = ", ".join(card(c).name for c in cs)
-            what = {"exchange": "discards", "pure": "discards for the pure-legion Creature",
-                    "herald": "cannot place and discards", "scavenger": "loses to the Scavenger",
-                    "devourer": "loses to the Devourer"}[why]
+            what = {
+                "exchange": "discards",
+                "pure": "discards for the pure-legion Creature",
+                "herald": "cannot place and discards",
+                "scavenger": "loses to the Scavenger",
+                "devourer": "loses to the Devourer",
+            }[why]
             return f"{seat_name(s)} {what}: {names}."
         case Reshuffled(cards=n):
             return f"The deck is empty: {plural(n, 'card')} of the discard pile shuffled into a new deck."
@@ -111,8 +127,10 @@ def describe_event(event: Event) -> str:
             rest = f"; {', '.join(ABILITY_NAMES[x] for x in lost)} not performed" if lost else ""
             return f"{ABILITY_NAMES[a]} has no target: the activation ends{rest}."
         case Switched(lost=lost):
-            return (f"Another Creature is complete: the first one's {', '.join(ABILITY_NAMES[x] for x in lost)} "
-                    "will not be performed.")
+            return (
+                f"Another Creature is complete: the first one's {', '.join(ABILITY_NAMES[x] for x in lost)} "
+                "will not be performed."
+            )
         case Won(seat=s, creatures=n):
             return f"{seat_name(s)} completes {plural(n, 'Creature')} and wins."
     raise TypeError(f"not a Nightmarium event: {event!r}")

@@ -161,8 +161,11 @@ class RemoteGame:
 
     def send(self, action: Any, *, seen_state_id: int, seat: int) -> None:
         if seat != self.seat or self.seat == SPECTATOR:
-            raise StoreError(f"this terminal decides only for seat {self.seat + 1}" if self.seat >= 0
-                             else "a spectator cannot change the game")
+            raise StoreError(
+                f"this terminal decides only for seat {self.seat + 1}"
+                if self.seat >= 0
+                else "a spectator cannot change the game"
+            )
         self.link.send(P.Act(action=action, seen_state_id=seen_state_id))
 
     @property
@@ -199,8 +202,9 @@ class RemoteGame:
         raise SessionError("a game on a server is kept by the server")
 
     def save_position(self, path: Path | str, *, name: str = "") -> Path:
-        raise SaveError(path, "a game on a server is kept by the server: its position (hidden cards included) "
-                              "cannot be saved here")
+        raise SaveError(
+            path, "a game on a server is kept by the server: its position (hidden cards included) cannot be saved here"
+        )
 
     def advise(self, seat: int) -> list[str]:
         raise SessionError("hints are for practice games played here, not for a game on a server")
@@ -229,8 +233,9 @@ class HostLink:
 
     version = P.VERSION  # the protocol this client speaks
 
-    def __init__(self, path: Path | str, identity: str, name: str = "", *,
-                 listener: Callable[[LinkNews], None] | None = None) -> None:
+    def __init__(
+        self, path: Path | str, identity: str, name: str = "", *, listener: Callable[[LinkNews], None] | None = None
+    ) -> None:
         self.path = str(path)
         self.identity = identity
         self.name = name
@@ -268,8 +273,10 @@ class HostLink:
         self.name = first.name
         sock.settimeout(None)
         self._sock, self._reader, self._early = sock, reader, early
-        self._threads = [threading.Thread(target=self._read_loop, name="nctui-link-read", daemon=True),
-                         threading.Thread(target=self._write_loop, name="nctui-link-write", daemon=True)]
+        self._threads = [
+            threading.Thread(target=self._read_loop, name="nctui-link-read", daemon=True),
+            threading.Thread(target=self._write_loop, name="nctui-link-write", daemon=True),
+        ]
         for t in self._threads:
             t.start()
         return self

@@ -78,6 +78,7 @@ def run_bare() -> int:
 def warm(app: App[Any]) -> None:
     """Run ``app`` headless to its first screen and end it: what a child would do the first time
     (parse its CSS, fill Textual's caches) is done once here, before the forks share it."""
+
     async def first_screen() -> None:
         async with app.run_test(size=(80, 24), notifications=True, tooltips=True) as pilot:  # as a child runs
             await pilot.pause()
@@ -334,9 +335,20 @@ class Spawner:
         root = str(Path(nctui.__file__).resolve().parent.parent)  # this nctui, wherever it runs from
         env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
         self.proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "nctui.platform.net.forkserver", "--listen", self.listen_path,
-            "--host-socket", self.host_socket, "--apps", ",".join(self.apps),
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env, start_new_session=True)
+            sys.executable,
+            "-m",
+            "nctui.platform.net.forkserver",
+            "--listen",
+            self.listen_path,
+            "--host-socket",
+            self.host_socket,
+            "--apps",
+            ",".join(self.apps),
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            env=env,
+            start_new_session=True,
+        )
         assert self.proc.stdout is not None
         try:
             line = await asyncio.wait_for(self.proc.stdout.readline(), timeout)
@@ -346,13 +358,29 @@ class Spawner:
             await self.close()
             raise SpawnError("the fork server did not start (run `python -m nctui.platform.net.forkserver` to see why)")
 
-    async def spawn(self, *, identity: str, name: str | None = None, term: str = "xterm-256color",
-                    cols: int = 80, rows: int = 24, app: str = "nctui", no_color: bool = False) -> Child:
+    async def spawn(
+        self,
+        *,
+        identity: str,
+        name: str | None = None,
+        term: str = "xterm-256color",
+        cols: int = 80,
+        rows: int = 24,
+        app: str = "nctui",
+        no_color: bool = False,
+    ) -> Child:
         loop = asyncio.get_running_loop()
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         sock.setblocking(False)
-        request = {"identity": identity, "name": name, "term": term, "cols": cols, "rows": rows, "app": app,
-                   "no_color": no_color}
+        request = {
+            "identity": identity,
+            "name": name,
+            "term": term,
+            "cols": cols,
+            "rows": rows,
+            "app": app,
+            "no_color": no_color,
+        }
         try:
             await loop.sock_connect(sock, self.listen_path)
             await loop.sock_sendall(sock, json.dumps(request).encode() + b"\n")

@@ -87,8 +87,9 @@ class Connection:
             if isinstance(msg, P.ListRooms):
                 await self.send(P.Rooms(rooms=rooms.list()))
             elif isinstance(msg, P.CreateRoom):
-                room = rooms.create(msg.config, identity=self.identity, name=msg.name,
-                                    handover_after=msg.handover_after)
+                room = rooms.create(
+                    msg.config, identity=self.identity, name=msg.name, handover_after=msg.handover_after
+                )
                 log.info("%s created room %s", self.identity, room.id)
                 await self.send(P.Rooms(rooms=rooms.list()))
             elif isinstance(msg, P.JoinSeat):
@@ -144,8 +145,9 @@ class Connection:
         self.room, self.seat, self.sent = room, seat, -1
         room.connect(seat)
         self._unsubscribe = room.session.subscribe(self._changed)  # type: ignore[assignment]
-        await self.send(P.Joined(room=room.info(), seat=seat, config=room.record.config,
-                                 undo_policy=room.session.undo_policy))
+        await self.send(
+            P.Joined(room=room.info(), seat=seat, config=room.record.config, undo_policy=room.session.undo_policy)
+        )
         self._wake.set()
 
     def leave(self) -> None:

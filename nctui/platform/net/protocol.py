@@ -43,6 +43,7 @@ class _Msg(msgspec.Struct, frozen=True, kw_only=True, tag_field="t"):
 
 # -- client → host ---------------------------------------------------------------------------------
 
+
 class Hello(_Msg, tag="hello"):
     """The first message: the protocol version, who connects (their key's fingerprint) and the
     name they chose."""
@@ -106,11 +107,13 @@ class Refresh(_Msg, tag="refresh"):
     """Send me the whole picture again (after a refusal, or when unsure)."""
 
 
-ClientMessage = (Hello | ListRooms | CreateRoom | JoinSeat | Watch | Leave | GiveUp | Act | Undo | Redo | UndoTo
-                 | Refresh)
+ClientMessage = (
+    Hello | ListRooms | CreateRoom | JoinSeat | Watch | Leave | GiveUp | Act | Undo | Redo | UndoTo | Refresh
+)
 
 
 # -- host → client ---------------------------------------------------------------------------------
+
 
 class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
     kind: Literal["human", "bot", "king"]

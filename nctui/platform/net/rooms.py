@@ -41,8 +41,9 @@ def clean_name(text: str) -> str:
 
 
 class Room:
-    def __init__(self, record: RoomRecord, session: Session, store: RoomStore, *, saved: tuple[Any, ...] = (),
-                 cursor: int = 0) -> None:
+    def __init__(
+        self, record: RoomRecord, session: Session, store: RoomStore, *, saved: tuple[Any, ...] = (), cursor: int = 0
+    ) -> None:
         self.record = record
         self.session = session
         self.game: AnyGame = session.game
@@ -152,18 +153,30 @@ class Room:
 
     def seats(self) -> tuple[P.SeatInfo, ...]:
         people = self.game.seats(self.record.config)
-        return tuple(P.SeatInfo(kind=kind, holder=h.name if h is not None else "",
-                                connected=self.connections.get(i, 0) > 0,
-                                identity=h.identity if h is not None else "",
-                                open=h is None and people[i] == "human")
-                     for i, (kind, h) in enumerate(zip(self.session.seat_kinds, self.record.holders)))
+        return tuple(
+            P.SeatInfo(
+                kind=kind,
+                holder=h.name if h is not None else "",
+                connected=self.connections.get(i, 0) > 0,
+                identity=h.identity if h is not None else "",
+                open=h is None and people[i] == "human",
+            )
+            for i, (kind, h) in enumerate(zip(self.session.seat_kinds, self.record.holders))
+        )
 
     def info(self) -> P.RoomInfo:
         with self.session.lock:
             summary = self.session.summary()
-        return P.RoomInfo(id=self.id, name=self.record.name, mode=summary.mode, progress=summary.progress,
-                          finished=summary.finished, seats=self.seats(),
-                          spectators=self.connections.get(SPECTATOR, 0), handover_after=self.record.handover_after)
+        return P.RoomInfo(
+            id=self.id,
+            name=self.record.name,
+            mode=summary.mode,
+            progress=summary.progress,
+            finished=summary.finished,
+            seats=self.seats(),
+            spectators=self.connections.get(SPECTATOR, 0),
+            handover_after=self.record.handover_after,
+        )
 
     def update(self, seat: int, since: int, rewinds: int | None = None) -> P.Update:
         """The game as ``seat`` sees it, with the events after state ``since``; ``rewinds``: the
@@ -177,12 +190,24 @@ class Room:
             view = s.view(seat)
             # the timeline's entries up to ``since`` have not changed unless the game went back
             start = 0 if since < 0 or news.undone else since + 1
-            return P.Update(state_id=s.state_id, last_id=s.last_id, revision=s.revision, since=since,
-                            undone=news.undone, view=view, facts=s.game.facts(view), events=news.events,
-                            timeline=tuple(P.TimelineEntry(*item) for item in s.timeline(seat, start)),
-                            timeline_from=start, rewinds=s.rewinds,
-                            seats=self.seats(), deciding=s.deciding_seat(), thinking=s.thinking,
-                            can_redo=s.can_redo(), bot_error=s.bot_error)
+            return P.Update(
+                state_id=s.state_id,
+                last_id=s.last_id,
+                revision=s.revision,
+                since=since,
+                undone=news.undone,
+                view=view,
+                facts=s.game.facts(view),
+                events=news.events,
+                timeline=tuple(P.TimelineEntry(*item) for item in s.timeline(seat, start)),
+                timeline_from=start,
+                rewinds=s.rewinds,
+                seats=self.seats(),
+                deciding=s.deciding_seat(),
+                thinking=s.thinking,
+                can_redo=s.can_redo(),
+                bot_error=s.bot_error,
+            )
 
     # -- the store -----------------------------------------------------------------------------
 
@@ -214,8 +239,9 @@ class Room:
 class Rooms:
     """Every room of this host, brought back from ``store`` at start."""
 
-    def __init__(self, store: RoomStore, *, bot_delay: float = 0.6, game: AnyGame = NIGHTMARE_CATHEDRAL,
-                 max_rooms: int = 200) -> None:
+    def __init__(
+        self, store: RoomStore, *, bot_delay: float = 0.6, game: AnyGame = NIGHTMARE_CATHEDRAL, max_rooms: int = 200
+    ) -> None:
         self.store = store
         self.game = game
         self.bot_delay = bot_delay
@@ -263,9 +289,16 @@ class Rooms:
         if "human" not in kinds:
             raise RoomError("a room needs at least one seat for a person")
         room_id = secrets.token_hex(4)
-        record = RoomRecord(id=room_id, name=clean_name(name) or f"room {room_id}", creator=identity, config=config,
-                            kinds=kinds, holders=(None,) * len(kinds),
-                            handover_after=max(0.0, min(handover_after, 7 * 86400.0)), created=time.time())
+        record = RoomRecord(
+            id=room_id,
+            name=clean_name(name) or f"room {room_id}",
+            creator=identity,
+            config=config,
+            kinds=kinds,
+            holders=(None,) * len(kinds),
+            handover_after=max(0.0, min(handover_after, 7 * 86400.0)),
+            created=time.time(),
+        )
         room = Room(record, self._session(store, room_id), self.store)
         room.persist()
         with self._lock:

@@ -56,8 +56,9 @@ def _say(text: str) -> None:
 _quiet = False
 
 
-async def serve(opts: ServeOptions, *, ready: asyncio.Future[int] | None = None,
-                stop: asyncio.Event | None = None) -> int:
+async def serve(
+    opts: ServeOptions, *, ready: asyncio.Future[int] | None = None, stop: asyncio.Event | None = None
+) -> int:
     """Run until Ctrl+C/SIGTERM (or ``stop``); ``ready`` gets the port once it listens. Returns the
     exit code (2: could not start, said in one line)."""
     from .host import Host
@@ -108,8 +109,14 @@ async def serve(opts: ServeOptions, *, ready: asyncio.Future[int] | None = None,
                 await spawner.start()
                 assert spawner.proc is not None
                 log.info("fork server ready (pid %d)", spawner.proc.pid)
-                front = Front(spawner, host_key=host_key, authorized=authorized, password=password,
-                              limits=opts.limits, app=opts.app)
+                front = Front(
+                    spawner,
+                    host_key=host_key,
+                    authorized=authorized,
+                    password=password,
+                    limits=opts.limits,
+                    app=opts.app,
+                )
                 port = await front.start(opts.host, opts.port)
                 _say(f"listening: ssh -p {port} {opts.host}  (host key {host_key.get_fingerprint()}; Ctrl+C stops)")
                 if ready is not None and not ready.done():
@@ -143,8 +150,10 @@ async def _start_web(opts: ServeOptions, host_socket: Path) -> tuple[Any, int]:
     from .webfront import IdentityServer, identity_cookie
 
     root = str(Path(nctui.__file__).resolve().parent.parent)
-    command = (f"env PYTHONPATH={shlex.quote(root)} {shlex.quote(sys.executable)} -m nctui.platform.net.webclient "
-               f"{shlex.quote(str(host_socket))}")
+    command = (
+        f"env PYTHONPATH={shlex.quote(root)} {shlex.quote(sys.executable)} -m nctui.platform.net.webclient "
+        f"{shlex.quote(str(host_socket))}"
+    )
     server = IdentityServer(command, host=opts.host, port=opts.port, title="nctui")
     # Server.serve() runs its own loop; the host lives on this one, so start its aiohttp app here.
     app = await server._make_app()
@@ -162,7 +171,8 @@ async def _start_web(opts: ServeOptions, host_socket: Path) -> tuple[Any, int]:
 
 
 def run(opts: ServeOptions) -> int:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%Y-%m-%d %H:%M:%S",
-                        stream=sys.stderr)
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%Y-%m-%d %H:%M:%S", stream=sys.stderr
+    )
     logging.getLogger("asyncssh").setLevel(logging.WARNING)
     return asyncio.run(serve(opts))

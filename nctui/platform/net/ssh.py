@@ -108,9 +108,16 @@ def load_password(path: Path | None) -> bytes | None:
 class Front:
     """The listening SSH server and what its connections share (counts, the spawner)."""
 
-    def __init__(self, spawner: Spawner, *, host_key: asyncssh.SSHKey,
-                 authorized: AuthorizedKeys | None, password: bytes | None,
-                 limits: Limits | None = None, app: str = "nctui") -> None:
+    def __init__(
+        self,
+        spawner: Spawner,
+        *,
+        host_key: asyncssh.SSHKey,
+        authorized: AuthorizedKeys | None,
+        password: bytes | None,
+        limits: Limits | None = None,
+        app: str = "nctui",
+    ) -> None:
         self.spawner = spawner
         self.host_key = host_key
         self.authorized = authorized
@@ -125,10 +132,19 @@ class Front:
         """Listen; returns the port (``port=0``: one the system chose)."""
         try:
             self._server = await asyncssh.create_server(
-                lambda: SSHConnection(self), host, port, server_host_keys=[self.host_key],
-                encoding=None, agent_forwarding=False, x11_forwarding=False, allow_scp=False,
-                login_timeout=self.limits.login_timeout, keepalive_interval=60, keepalive_count_max=3,
-                server_version="nctui")
+                lambda: SSHConnection(self),
+                host,
+                port,
+                server_host_keys=[self.host_key],
+                encoding=None,
+                agent_forwarding=False,
+                x11_forwarding=False,
+                allow_scp=False,
+                login_timeout=self.limits.login_timeout,
+                keepalive_interval=60,
+                keepalive_count_max=3,
+                server_version="nctui",
+            )
         except OSError as exc:
             raise FrontError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
         return int(self._server.sockets[0].getsockname()[1])
@@ -166,8 +182,10 @@ class SSHConnection(asyncssh.SSHServer):
         if self.front.per_peer[self.peer] <= cap or self.conn is None:
             return False
         log.info("refused %s: more than %d connections from it", self.peer, cap)
-        self.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS,
-                             f"nctui: too many connections from your address (at most {cap}); close one first")
+        self.conn.disconnect(
+            asyncssh.DISC_TOO_MANY_CONNECTIONS,
+            f"nctui: too many connections from your address (at most {cap}); close one first",
+        )
         return True
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -211,16 +229,18 @@ class SSHConnection(asyncssh.SSHServer):
 
     def connection_requested(self, dest_host: str, dest_port: int, orig_host: str, orig_port: int) -> bool:
         log.info("refused %s: port forwarding to %s:%d", self.identity, dest_host, dest_port)
-        raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
-                                        "nctui: port forwarding is not allowed here")
+        raise asyncssh.ChannelOpenError(
+            asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, "nctui: port forwarding is not allowed here"
+        )
 
     def server_requested(self, listen_host: str, listen_port: int) -> bool:
         log.info("refused %s: remote port forwarding", self.identity)
         return False
 
     def unix_connection_requested(self, dest_path: str) -> bool:
-        raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
-                                        "nctui: socket forwarding is not allowed here")
+        raise asyncssh.ChannelOpenError(
+            asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, "nctui: socket forwarding is not allowed here"
+        )
 
     def unix_server_requested(self, listen_path: str) -> bool:
         return False
@@ -289,9 +309,14 @@ class ClientSession(asyncssh.SSHServerSession[bytes]):
         cols, rows = self.size
         no_color = bool(self.chan.get_environment().get("NO_COLOR"))
         try:
-            self.child = await self.front.spawner.spawn(identity=self.connection.identity, term=self.term or "",
-                                                        cols=cols, rows=rows, app=self.front.app,
-                                                        no_color=no_color)
+            self.child = await self.front.spawner.spawn(
+                identity=self.connection.identity,
+                term=self.term or "",
+                cols=cols,
+                rows=rows,
+                app=self.front.app,
+                no_color=no_color,
+            )
         except SpawnError as exc:
             log.warning("%s: %s", self.connection.identity, exc)
             self.front.sessions.discard(self)
@@ -303,8 +328,9 @@ class ClientSession(asyncssh.SSHServerSession[bytes]):
         if self.size != (cols, rows):  # the window changed while the client started
             with contextlib.suppress(OSError):
                 set_winsize(self.child.master, *self.size)
-        log.info("%s: session started (pid %d, %s %dx%d)", self.connection.identity, self.child.pid,
-                 self.term, cols, rows)
+        log.info(
+            "%s: session started (pid %d, %s %dx%d)", self.connection.identity, self.child.pid, self.term, cols, rows
+        )
         self._read_on()
         self._flush_input()
         self._arm_idle()
@@ -436,8 +462,9 @@ class ClientSession(asyncssh.SSHServerSession[bytes]):
         loop.remove_writer(child.master)
         os.close(child.master)
         child.control.close()  # the fork server kills the process (if it still runs) and reaps it
-        log.info("%s: session ended (pid %d, %.0f s)", self.connection.identity, child.pid,
-                 time.monotonic() - self.started)
+        log.info(
+            "%s: session ended (pid %d, %.0f s)", self.connection.identity, child.pid, time.monotonic() - self.started
+        )
 
     def eof_received(self) -> bool:
         return True  # keep the channel open for writing: a refusal is still said after the client's EOF

@@ -78,8 +78,10 @@ class SqliteRoomStore:
             rows = self._db.execute("SELECT id, record, cursor FROM rooms ORDER BY rowid").fetchall()
             out = []
             for room_id, record, cursor in rows:
-                actions = [a for (a,) in self._db.execute(
-                    "SELECT action FROM decisions WHERE room = ? ORDER BY idx", (room_id,))]
+                actions = [
+                    a
+                    for (a,) in self._db.execute("SELECT action FROM decisions WHERE room = ? ORDER BY idx", (room_id,))
+                ]
                 out.append(StoredRoom(_record_decoder.decode(record), actions, int(cursor)))
             return out
 
@@ -88,12 +90,16 @@ class SqliteRoomStore:
             db = self._db
             db.execute("BEGIN IMMEDIATE")
             try:
-                db.execute("INSERT INTO rooms (id, record, cursor) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE "
-                           "SET record = excluded.record, cursor = excluded.cursor",
-                           (record.id, msgspec.json.encode(record), cursor))
+                db.execute(
+                    "INSERT INTO rooms (id, record, cursor) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE "
+                    "SET record = excluded.record, cursor = excluded.cursor",
+                    (record.id, msgspec.json.encode(record), cursor),
+                )
                 db.execute("DELETE FROM decisions WHERE room = ? AND idx >= ?", (record.id, keep))
-                db.executemany("INSERT INTO decisions (room, idx, action) VALUES (?, ?, ?)",
-                               [(record.id, keep + i, a) for i, a in enumerate(new)])
+                db.executemany(
+                    "INSERT INTO decisions (room, idx, action) VALUES (?, ?, ?)",
+                    [(record.id, keep + i, a) for i, a in enumerate(new)],
+                )
                 db.execute("COMMIT")
             except BaseException:
                 db.execute("ROLLBACK")

@@ -31,8 +31,9 @@ def browser_token(cookies: object) -> str | None:
 
 
 @web.middleware
-async def identity_cookie(request: web.Request,
-                          handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+async def identity_cookie(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
     """The page gives a browser without a token one (its websocket then carries it)."""
     response = await handler(request)
     if request.path == "/" and browser_token(request.cookies) is None and not response.prepared:
@@ -53,10 +54,14 @@ class IdentityServer(Server):
         app_service: AppService | None = None
         try:
             await websocket.prepare(request)
-            app_service = AppService(command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
-                                     close=websocket.close,  # type: ignore[arg-type]  # as textual-serve does
-                                     download_manager=self.download_manager,
-                                     debug=self.debug)
+            app_service = AppService(
+                command,
+                write_bytes=websocket.send_bytes,
+                write_str=websocket.send_str,
+                close=websocket.close,  # type: ignore[arg-type]  # as textual-serve does
+                download_manager=self.download_manager,
+                debug=self.debug,
+            )
             await app_service.start(width, height)
             try:
                 await self._process_messages(websocket, app_service)

@@ -154,7 +154,7 @@ def blocks(section: Section) -> tuple[Block, ...]:
             out.append(Block("heading", stripped[3:]))
             open_block = False
         elif m := _ITEM.match(line):
-            out.append(Block("item", line[m.end():].strip(), m.group(1)))
+            out.append(Block("item", line[m.end() :].strip(), m.group(1)))
             open_block = True
         elif open_block and out and (out[-1].kind == "para" or line.startswith("  ")):
             last = out[-1]

@@ -35,7 +35,6 @@ GUARD = 0.4
 SHORT = 30  # terminal heights below this get a shorter news list (the box fits 24 lines)
 
 
-
 class NewsBox(Pane):
     """The news since a person last looked, the newest line in view from the layout that sizes
     the box (Textual's anchor scrolls a layout late: the box was first drawn at its oldest lines,
@@ -55,7 +54,7 @@ class NewsBox(Pane):
 
 
 class HandoffScreen(ComesUpOnce, Screen[HandoffResult]):
-    """"Pass the keyboard to B Blue": hides every hand until that person presses Enter/Space."""
+    """ "Pass the keyboard to B Blue": hides every hand until that person presses Enter/Space."""
 
     DEFAULT_CSS = """
     HandoffScreen { background: $background; align: center middle; }
@@ -84,8 +83,18 @@ class HandoffScreen(ComesUpOnce, Screen[HandoffResult]):
 
     guard: ClassVar[float] = GUARD  # tests that press at machine speed set it to 0
 
-    def __init__(self, seat: int, who: Text, name: str, *, decision: str = "", context: str = "",
-                 news: tuple[str, ...] = (), echo: str = "", on_go: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self,
+        seat: int,
+        who: Text,
+        name: str,
+        *,
+        decision: str = "",
+        context: str = "",
+        news: tuple[str, ...] = (),
+        echo: str = "",
+        on_go: Callable[[], None] | None = None,
+    ) -> None:
         """``seat``: the seat the keyboard passes to; ``who``: its tag ('B Blue' in its colour);
         ``name``: its name ('Blue'); ``decision``: the public prompt of its decision;
         ``context``: e.g. 'Turn 3'; ``news``: public log lines since that person last looked;

@@ -105,5 +105,9 @@ def warm_backdrop(app: App, name: str) -> None:
 def _out_of_sight(app: App, screen: Screen, name: str) -> bool:
     """Still the one kept under ``name``, and not opened meanwhile (then it came up as any
     screen does)."""
-    return (app.is_screen_installed(name) and app.get_screen(name) is screen and screen not in app.screen_stack
-            and screen.is_attached)
+    return (
+        app.is_screen_installed(name)
+        and app.get_screen(name) is screen
+        and screen not in app.screen_stack
+        and screen.is_attached
+    )

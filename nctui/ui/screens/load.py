@@ -163,8 +163,11 @@ class LoadScreen(ComesUpOnce, Screen[None]):
     def _list(self) -> list[saves.Listing]:
         games = saves.list_games(self.folder)
         if self.unfinished:
-            games = [g for g in games if g.path.parent.name == saves.AUTOSAVES and g.summary is not None
-                     and not g.summary.finished]
+            games = [
+                g
+                for g in games
+                if g.path.parent.name == saves.AUTOSAVES and g.summary is not None and not g.summary.finished
+            ]
         return games
 
     def compose(self) -> ComposeResult:
@@ -177,9 +180,16 @@ class LoadScreen(ComesUpOnce, Screen[None]):
         yield KeyFooter()
 
     def _options(self) -> list[Option]:
-        return [Option(listing_text(g._replace(problem=self.problems.get(g.path, g.problem)),
-                                    checking=not self.checked and g.summary is not None), id=str(i))
-                for i, g in enumerate(self.games)]
+        return [
+            Option(
+                listing_text(
+                    g._replace(problem=self.problems.get(g.path, g.problem)),
+                    checking=not self.checked and g.summary is not None,
+                ),
+                id=str(i),
+            )
+            for i, g in enumerate(self.games)
+        ]
 
     def on_mount(self) -> None:
         self._show()
@@ -235,12 +245,13 @@ class LoadScreen(ComesUpOnce, Screen[None]):
             return
         current = cast("NctuiApp", self.app).game
         if current is not None and current.autosave_path is not None and _same(current.autosave_path, g.path):
-            self.notify("This is the game being played: finish or quit it first.", title="Delete",
-                        severity="warning")
+            self.notify("This is the game being played: finish or quit it first.", title="Delete", severity="warning")
             return
         what = ", ".join(g.summary.players) if g.summary else g.path.name
-        self.app.push_screen(ConfirmScreen(f"Delete the save of {what} ({g.path.name})? This cannot be undone."),
-                             lambda yes: self._delete(g, yes))
+        self.app.push_screen(
+            ConfirmScreen(f"Delete the save of {what} ({g.path.name})? This cannot be undone."),
+            lambda yes: self._delete(g, yes),
+        )
 
     def _delete(self, g: saves.Listing, yes: bool | None) -> None:
         if not yes:

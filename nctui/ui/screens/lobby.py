@@ -39,8 +39,13 @@ if TYPE_CHECKING:
     from ..lobby_app import LobbyApp
 
 # How long a person may stay away before a computer plays their seat (the room's creator sets it).
-HANDOVER = (("0", "Never"), ("60", "After 1 minute"), ("300", "After 5 minutes"), ("900", "After 15 minutes"),
-            ("3600", "After 1 hour"))
+HANDOVER = (
+    ("0", "Never"),
+    ("60", "After 1 minute"),
+    ("300", "After 5 minutes"),
+    ("900", "After 15 minutes"),
+    ("3600", "After 1 hour"),
+)
 POLL = 2.0  # seconds between two looks at the rooms while the lobby is shown
 
 
@@ -114,8 +119,14 @@ class NameScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         # one text and the field: the fewer widgets, the sooner a person connecting sees the question
-        yield Static(Text.assemble(("Welcome. ", "bold"), f"Your key: {short_identity(self.identity)}\n",
-                                   "What name should the other players see? (Enter)"), id="name-question")
+        yield Static(
+            Text.assemble(
+                ("Welcome. ", "bold"),
+                f"Your key: {short_identity(self.identity)}\n",
+                "What name should the other players see? (Enter)",
+            ),
+            id="name-question",
+        )
         yield Input(max_length=40, placeholder="your name", id="name")
 
     def on_mount(self) -> None:
@@ -132,8 +143,15 @@ class NameScreen(Screen[None]):
         self.post_message(self.Chosen(name))
 
 
-LOBBY_KEYS = (("↑↓", "rooms"), ("Enter", "seats"), ("n", "new room"), ("w", "watch"), ("r", "refresh"),
-              ("q", "quit"), ("^p", "keys"))
+LOBBY_KEYS = (
+    ("↑↓", "rooms"),
+    ("Enter", "seats"),
+    ("n", "new room"),
+    ("w", "watch"),
+    ("r", "refresh"),
+    ("q", "quit"),
+    ("^p", "keys"),
+)
 
 
 def lobby_keys() -> Text:
@@ -322,8 +340,11 @@ class SeatScreen(ModalScreen[str | None]):
         with Vertical(id="seat-box"):
             yield Static(Text.assemble((room.name, "bold"), f"  {room.mode} · {room.progress}"))
             if room.handover_after:
-                yield Static(Text(f"A computer plays the seat of a person away for {_duration(room.handover_after)}.",
-                                  style=HINT))
+                yield Static(
+                    Text(
+                        f"A computer plays the seat of a person away for {_duration(room.handover_after)}.", style=HINT
+                    )
+                )
             yield OptionList(*options, id="seats")
 
     def on_mount(self) -> None:
@@ -398,8 +419,10 @@ class RemoteGameScreen(GameScreen):
             return
         app = cast("LobbyApp", self.app)
         room = app.remote.room.name if app.remote is not None else "this room"
-        question = (f"Give up your seat in {room} for good? Another person may take it (or the computer plays "
-                    "it, if the room hands away seats). q leaves the game and keeps the seat yours.")
+        question = (
+            f"Give up your seat in {room} for good? Another person may take it (or the computer plays "
+            "it, if the room hands away seats). q leaves the game and keeps the seat yours."
+        )
         self.app.push_screen(ConfirmScreen(question), self._give_up)
 
     def _give_up(self, yes: bool | None) -> None:

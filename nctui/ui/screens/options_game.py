@@ -166,7 +166,8 @@ class OptionsScreen(CompanionScreen):
             seat = cast(int, self.decider())
             self.query_one(f"#{self.COVER_ID}", Static).update(
                 f"Player {seat + 1}, take the keyboard: what is yours to see is hidden from the others.\n\n"
-                "Press Enter when only you are looking.")
+                "Press Enter when only you are looking."
+            )
             return
         self.draw_panels()
         self._draw_options()
@@ -186,8 +187,9 @@ class OptionsScreen(CompanionScreen):
         self._shown = key
         menu = self.query_one(f"#{self.OPTIONS_ID}", OptionList)
         menu.clear_options()
-        menu.add_options([Option(f"{i if i <= 9 else ' '}  {self.describe_action(a)}")
-                          for i, a in enumerate(options, 1)])
+        menu.add_options(
+            [Option(f"{i if i <= 9 else ' '}  {self.describe_action(a)}") for i, a in enumerate(options, 1)]
+        )
         if options:
             menu.highlighted = 0
             menu.focus()

@@ -79,10 +79,11 @@ class PracticeScreen(ComesUpOnce, Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static("Practice — play a position again and again", id="practice-title")
-        yield OptionList(*(Option(position_text(p), id=str(i)) for i, p in enumerate(self.positions)),
-                         id="positions")
-        yield Static(f"Yours: {saves.scenario_dir(self.folder)} (x in a game saves the position there) · "
-                     "Enter play · b back", id="practice-hint")
+        yield OptionList(*(Option(position_text(p), id=str(i)) for i, p in enumerate(self.positions)), id="positions")
+        yield Static(
+            f"Yours: {saves.scenario_dir(self.folder)} (x in a game saves the position there) · Enter play · b back",
+            id="practice-hint",
+        )
         yield KeyFooter()
 
     def action_move(self, delta: int) -> None:
@@ -93,8 +94,7 @@ class PracticeScreen(ComesUpOnce, Screen[None]):
         message.stop()
         p = self.positions[int(message.option.id or 0)]
         if p.problem:
-            self.notify(f"{p.path.name}: {p.problem}", title="Cannot play this position", severity="error",
-                        timeout=10)
+            self.notify(f"{p.path.name}: {p.problem}", title="Cannot play this position", severity="error", timeout=10)
             return
         play_position(self, p.path)
 

@@ -97,8 +97,9 @@ def find_matches(parts: list[Piece], words: tuple[str, ...]) -> list[tuple[int, 
     return sorted(set(found))
 
 
-def lay_out(parts: list[Piece], width: int, console: Console, words: tuple[str, ...] = (),
-            current: int | None = None) -> Layout:
+def lay_out(
+    parts: list[Piece], width: int, console: Console, words: tuple[str, ...] = (), current: int | None = None
+) -> Layout:
     """Wrap the pieces to ``width`` with the matches highlighted (``current`` stands out)."""
     found = find_matches(parts, words)
     texts = [p.text.copy() for p in parts]
@@ -123,7 +124,7 @@ def _wrap(text: Text, width: int, console: Console, wrap: bool) -> tuple[list[Te
         return [Text()], [0]
     if not wrap:
         starts = list(range(0, len(text.plain), width))
-        return [text[s:s + width] for s in starts], starts
+        return [text[s : s + width] for s in starts], starts
     lines = list(text.wrap(console, width))
     starts, at = [], 0
     for line in lines:  # wrapping may drop spaces at line ends: find each line from the last

@@ -34,8 +34,12 @@ def quit_after_saving(screen: Screen, game: GameClient, *, armed: bool, hint: st
     except (saves.SaveError, SessionError):
         path = None
     if path is None and not armed:
-        screen.notify("The game could not be saved. Press q again to quit without saving.",
-                      title="Not saved", severity="error", timeout=10)
+        screen.notify(
+            "The game could not be saved. Press q again to quit without saving.",
+            title="Not saved",
+            severity="error",
+            timeout=10,
+        )
         return False
     screen.app.exit(message=f"Game saved to {path}. {hint}" if path else None)
     return True
@@ -75,8 +79,16 @@ class SaveScreen(ComesUpOnce, ModalScreen[Path | None]):
         Binding("ctrl+g", "cancel", "Cancel", show=False, id="save.cancel-g"),
     ]
 
-    def __init__(self, game: GameClient, folder: Path, name: str, *, title: str = "Save the game",
-                 suffix: str = saves.SUFFIX, write: Callable[[Path], Path] | None = None) -> None:
+    def __init__(
+        self,
+        game: GameClient,
+        folder: Path,
+        name: str,
+        *,
+        title: str = "Save the game",
+        suffix: str = saves.SUFFIX,
+        write: Callable[[Path], Path] | None = None,
+    ) -> None:
         """``write`` saves to the path chosen (default: the game's save); ``suffix`` ends its name."""
         super().__init__()
         self.game, self.folder, self.default = game, folder, name

@@ -29,8 +29,10 @@ from .kept import kept_screen, prepare
 # What each undo policy allows, said when it refuses (store.PracticePolicy / StrictPolicy).
 POLICY_RULES = {
     "practice": "Practice mode: any decision can be undone.",
-    "strict": ("This game uses strict undo: you may take back only your own decisions made since "
-               "another seat last decided, and none that showed a hidden card or used a random draw."),
+    "strict": (
+        "This game uses strict undo: you may take back only your own decisions made since "
+        "another seat last decided, and none that showed a hidden card or used a random draw."
+    ),
 }
 REDO = Style(dim=True, italic=True)
 
@@ -105,8 +107,10 @@ class TimelineScreen(ComesUpOnce, ModalScreen[None]):
         game = self.game
         state = game.view(self.viewer).state
         now = game.state_id
-        return [Option(timeline_row(state, i.state_id, i.seat, i.summary, now), id=str(i.state_id))
-                for i in game.timeline(self.viewer)]
+        return [
+            Option(timeline_row(state, i.state_id, i.seat, i.summary, now), id=str(i.state_id))
+            for i in game.timeline(self.viewer)
+        ]
 
     def compose(self) -> ComposeResult:
         self._filled = self._contents_key()

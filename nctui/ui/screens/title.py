@@ -68,8 +68,7 @@ class TitleScreen(ComesUpOnce, Screen[None]):
         with Vertical(id="title-box"):
             yield Static(BANNER, id="banner")
             yield Static("the board game, in the terminal", id="subtitle")
-            yield OptionList(*(Option(self._words(item, key, words), id=item) for item, key, words in ITEMS),
-                             id="menu")
+            yield OptionList(*(Option(self._words(item, key, words), id=item) for item, key, words in ITEMS), id="menu")
             yield Static("↑↓ or j/k move · Enter chooses · or press a letter", id="title-hint")
 
     def on_mount(self) -> None:
@@ -128,8 +127,11 @@ class TitleScreen(ComesUpOnce, Screen[None]):
     def _continue(self) -> None:
         words, possible = self._continue_words()
         if not possible:
-            self.notify(f"Nothing to continue: {words} (a game autosaves after every decision).",
-                        title="Continue", severity="warning")
+            self.notify(
+                f"Nothing to continue: {words} (a game autosaves after every decision).",
+                title="Continue",
+                severity="warning",
+            )
             return
         self.app.push_screen(LoadScreen(cast("NctuiApp", self.app).save_dir, unfinished=True))
 
@@ -139,7 +141,6 @@ class TitleScreen(ComesUpOnce, Screen[None]):
         except ModuleNotFoundError as exc:
             if exc.name != f"{__package__}.rules":
                 raise
-            self.notify("The rules summary is not available in this version yet.", title="Rules",
-                        severity="warning")
+            self.notify("The rules summary is not available in this version yet.", title="Rules", severity="warning")
             return
         self.app.push_screen(rules_screen(self.app))

@@ -54,8 +54,16 @@ class Backdrop(Visual):
             done = before.get(key) or lines.get(key)
             if done is None:
                 strip = Strip.join(parts)
-                done = (parts, Strip([segment if segment.control else Segment(segment.text, tint(segment.style))
-                                      for segment in strip], strip.cell_length))
+                done = (
+                    parts,
+                    Strip(
+                        [
+                            segment if segment.control else Segment(segment.text, tint(segment.style))
+                            for segment in strip
+                        ],
+                        strip.cell_length,
+                    ),
+                )
             lines[key] = done  # the parts kept with it: their ids stay theirs
             tinted.append(done[1])
         _TINTED[self.screen] = lines
@@ -95,5 +103,6 @@ class Tint:
             return self.base + style
         blend = RichStyle.from_color(
             (Color.from_rich_color(style.color) + color).rich_color if style.color is not None else None,
-            (Color.from_rich_color(style.bgcolor) + color).rich_color if style.bgcolor is not None else None)
+            (Color.from_rich_color(style.bgcolor) + color).rich_color if style.bgcolor is not None else None,
+        )
         return self.base + (style + blend)

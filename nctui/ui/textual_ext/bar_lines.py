@@ -30,12 +30,20 @@ BAR = Color.parse("bright_magenta")
 def _plain(bar: ScrollBar) -> bool:
     """Whether Textual's drawing of ``bar`` is its renderable's segments over its style only."""
     styles = bar.styles
-    return (bar.vertical and bar.text_selection is None and styles.opacity == 1 and styles.text_opacity == 1
-            and not styles.tint.a and tuple(styles.padding) == NO_SPACING
-            and not any(edge for edge, _ in styles.border) and not any(edge for edge, _ in styles.outline)
-            and not (styles.has_rule("hatch") and styles.hatch != "none")
-            and styles.content_align == ("left", "top")
-            and bar._border_title is None and bar._border_subtitle is None)
+    return (
+        bar.vertical
+        and bar.text_selection is None
+        and styles.opacity == 1
+        and styles.text_opacity == 1
+        and not styles.tint.a
+        and tuple(styles.padding) == NO_SPACING
+        and not any(edge for edge, _ in styles.border)
+        and not any(edge for edge, _ in styles.outline)
+        and not (styles.has_rule("hatch") and styles.hatch != "none")
+        and styles.content_align == ("left", "top")
+        and bar._border_title is None
+        and bar._border_subtitle is None
+    )
 
 
 def bar_lines(bar: ScrollBar, crop: Region) -> list[Strip] | None:
@@ -54,15 +62,32 @@ def bar_lines(bar: ScrollBar, crop: Region) -> list[Strip] | None:
     filters = bar.get_line_filters()
     # drawn from the same as last time: the same strips (a screen over the game tints each line
     # of the game once, and knows a line by its strips)
-    key = (renderable.virtual_size, renderable.window_size, renderable.position, style, width, height, crop,
-           base, base_background, background, *filters)
+    key = (
+        renderable.virtual_size,
+        renderable.window_size,
+        renderable.position,
+        style,
+        width,
+        height,
+        crop,
+        base,
+        base_background,
+        background,
+        *filters,
+    )
     kept = _drawn.get(bar)
     if kept is not None and kept[0] == key:
         return list(kept[1])
     segments = renderable.render_bar(
-        size=height, virtual_size=renderable.virtual_size, window_size=renderable.window_size,
-        position=renderable.position, thickness=width, vertical=True,
-        back_color=style.bgcolor or BACK, bar_color=style.color or BAR).segments
+        size=height,
+        virtual_size=renderable.virtual_size,
+        window_size=renderable.window_size,
+        position=renderable.position,
+        thickness=width,
+        vertical=True,
+        back_color=style.bgcolor or BACK,
+        bar_color=style.color or BAR,
+    ).segments
     if len(segments) != height:
         return None
     inner = bar._styles_cache.get_inner_outer(base_background, background)[0].rich_style

@@ -43,8 +43,9 @@ class TerminalDriver(LinuxDriver):
         decode = getincrementaldecoder("utf-8")().decode
         ended = False
 
-        def process_selector_events(selector_events: list[tuple[selectors.SelectorKey, int]],
-                                    final: bool = False) -> None:
+        def process_selector_events(
+            selector_events: list[tuple[selectors.SelectorKey, int]], final: bool = False
+        ) -> None:
             nonlocal ended
             for last, (_key, mask) in loop_last(selector_events):
                 if mask & selectors.EVENT_READ:

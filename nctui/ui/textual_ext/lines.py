@@ -99,7 +99,7 @@ class DrawnLines(Sequence[Strip]):
             out.extend(self._draw(self._next))
             self._next += 1
         if self._height is not None and len(out) > self._height:
-            del out[self._height:]
+            del out[self._height :]
         return out
 
     @overload
@@ -122,8 +122,12 @@ class DrawnLines(Sequence[Strip]):
 def _text_rules(rules: RulesMap) -> tuple[TextAlign, TextOverflow, bool, int]:
     """The rules Textual wraps and aligns a text by: align, overflow, no wrap, line padding."""
     get_rule = rules.get
-    return (cast(TextAlign, get_rule("text_align", "left")), cast(TextOverflow, get_rule("text_overflow", "fold")),
-            get_rule("text_wrap", "wrap") == "nowrap", cast(int, get_rule("line_pad", 0)))
+    return (
+        cast(TextAlign, get_rule("text_align", "left")),
+        cast(TextOverflow, get_rule("text_overflow", "fold")),
+        get_rule("text_wrap", "wrap") == "nowrap",
+        cast(int, get_rule("line_pad", 0)),
+    )
 
 
 class TextLines(Visual):
@@ -140,8 +144,10 @@ class TextLines(Visual):
     def _split(self) -> list[tuple[tuple[Any, ...], Text]]:
         """Each line (as ``Content.split`` divides it) and its key: place, text, spans, style."""
         if self._lines is None:
-            self._lines = [((y, line.plain, tuple(line.spans), line.style), line)
-                           for y, line in enumerate(self.text.split("\n", allow_blank=True))]
+            self._lines = [
+                ((y, line.plain, tuple(line.spans), line.style), line)
+                for y, line in enumerate(self.text.split("\n", allow_blank=True))
+            ]
         return self._lines
 
     def _content(self) -> Content:
@@ -167,8 +173,9 @@ class TextLines(Visual):
             if height is None:
                 if len(heights) > 512:
                     heights.clear()
-                height = heights[key] = len(Content(plain)._wrap_and_format(
-                    width - line_pad, overflow=overflow, no_wrap=no_wrap))
+                height = heights[key] = len(
+                    Content(plain)._wrap_and_format(width - line_pad, overflow=overflow, no_wrap=no_wrap)
+                )
             total += height
         return total
 
@@ -195,8 +202,14 @@ class TextLines(Visual):
                 cache.put(setting, key, strips)
             if strips is None:
                 formatted = Content.from_rich_text(line, console)._wrap_and_format(
-                    width, align=align, overflow=overflow, no_wrap=no_wrap, line_pad=line_pad, tab_size=8,
-                    get_style=options.get_style)
+                    width,
+                    align=align,
+                    overflow=overflow,
+                    no_wrap=no_wrap,
+                    line_pad=line_pad,
+                    tab_size=8,
+                    get_style=options.get_style,
+                )
                 strips = []
                 for part in formatted:
                     part.y = key[0]  # its place in the whole text, as Content numbers it
@@ -252,9 +265,9 @@ def pieces(line: Text, console: Console) -> list[tuple[str, RichStyle | None]]:
     out: list[tuple[str, RichStyle | None]] = []
     for span in spans:
         if span.start > at:
-            out.append((text[at:span.start], base))
+            out.append((text[at : span.start], base))
         if span.end > span.start:
-            out.append((text[span.start:span.end], base + get_style(span.style, default=null)))
+            out.append((text[span.start : span.end], base + get_style(span.style, default=null)))
         at = span.end
     if len(text) > at:
         out.append((text[at:], base))

@@ -68,8 +68,14 @@ def share_parsed_css() -> None:
     if getattr(original, "shared", False):
         return
 
-    def parse_rules(self: Stylesheet, css: str, read_from: Any, is_default_rules: bool = False,
-                    tie_breaker: int = 0, scope: str = "") -> list[RuleSet]:
+    def parse_rules(
+        self: Stylesheet,
+        css: str,
+        read_from: Any,
+        is_default_rules: bool = False,
+        tie_breaker: int = 0,
+        scope: str = "",
+    ) -> list[RuleSet]:
         # the variables are substituted while parsing: they are part of what was parsed
         key = (_variables_key(self._variables), css, read_from, is_default_rules, tie_breaker, scope)
         global _fresh
@@ -99,8 +105,10 @@ def _stamp() -> str | None:
     (``textual.__version__`` reads the package's metadata: ~20 ms). None when Textual's files
     cannot be looked at."""
     try:
-        return stamp([m.__file__ or "" for m in (textual, textual_model, textual_styles)],
-                     f"{FORMAT} {__version__} {sys.version}")
+        return stamp(
+            [m.__file__ or "" for m in (textual, textual_model, textual_styles)],
+            f"{FORMAT} {__version__} {sys.version}",
+        )
     except OSError:
         return None
 
@@ -125,8 +133,11 @@ def load_parsed_css(path: Path | None) -> int:
         key, kept = pickle.loads(read_own(path, MAX_BYTES))
     except Exception:  # noqa: BLE001 - a cache: anything wrong with it means parsing again
         return 0
-    if key != _stamp() or not isinstance(kept, dict) or not all(
-            isinstance(k, tuple) and isinstance(v, list) for k, v in kept.items()):
+    if (
+        key != _stamp()
+        or not isinstance(kept, dict)
+        or not all(isinstance(k, tuple) and isinstance(v, list) for k, v in kept.items())
+    ):
         return 0
     _parsed.update(kept)
     return len(kept)

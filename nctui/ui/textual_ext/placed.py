@@ -159,8 +159,11 @@ class MapKeptCompositor(Compositor):
             if not (width and height):
                 continue
             first_cut, last_cut = x, x + width
-            rows = [line for line in range(y, y + height)
-                    if is_rendered_line(line) and _open_cut(chops[line], cuts[line], first_cut, last_cut)]
+            rows = [
+                line
+                for line in range(y, y + height)
+                if is_rendered_line(line) and _open_cut(chops[line], cuts[line], first_cut, last_cut)
+            ]
             if not rows:
                 continue
             top, bottom = rows[0], rows[-1] + 1
@@ -204,8 +207,10 @@ class ComesUpOnce:
         first layout changes no class (it styled the screen again and laid it out once more)."""
         screen = cast(Screen, self)
         classes: dict[str, bool] = {}
-        for value, points in ((size.width, screen.HORIZONTAL_BREAKPOINTS or screen.app.HORIZONTAL_BREAKPOINTS),
-                              (size.height, screen.VERTICAL_BREAKPOINTS or screen.app.VERTICAL_BREAKPOINTS)):
+        for value, points in (
+            (size.width, screen.HORIZONTAL_BREAKPOINTS or screen.app.HORIZONTAL_BREAKPOINTS),
+            (size.height, screen.VERTICAL_BREAKPOINTS or screen.app.VERTICAL_BREAKPOINTS),
+        ):
             if points:
                 classes.update((name, False) for _, name in points)
                 classes.update((name, True) for name in screen._get_breakpoint_classes(value, points))
@@ -263,8 +268,13 @@ class ComesUpOnce:
         # changed meanwhile): Textual drew the layout's changes in a frame, then the whole screen
         # in another. One frame: the layout's, of the whole screen.
         screen = cast(Screen, self)
-        if (screen._repaint_required and not screen._layout_required and not screen._dirty_widgets
-                and screen.is_attached and screen.app.screen is not screen):
+        if (
+            screen._repaint_required
+            and not screen._layout_required
+            and not screen._dirty_widgets
+            and screen.is_attached
+            and screen.app.screen is not screen
+        ):
             # Textual asks the screen under a new one to draw itself whole as the new one comes
             # (nothing in it changed): under a translucent screen that drew the new one again,
             # a frame more. The new one draws it as its backdrop, and it is drawn whole again
@@ -287,10 +297,15 @@ class ComesUpOnce:
         # another (the board's cursor moved, then the line telling what is under it) came 17-33
         # ms after the first. It is drawn a period after the last frame instead (Textual's rate).
         screen = cast(Screen, self)
-        if (screen.app._batch_count or not screen.is_current or screen._recompose_required
-                or not (screen._layout_required or screen._scroll_required or screen._repaint_required
-                        or screen._dirty_widgets)
-                or get_time() - self._ticked_at >= 2 * UPDATE_PERIOD):
+        if (
+            screen.app._batch_count
+            or not screen.is_current
+            or screen._recompose_required
+            or not (
+                screen._layout_required or screen._scroll_required or screen._repaint_required or screen._dirty_widgets
+            )
+            or get_time() - self._ticked_at >= 2 * UPDATE_PERIOD
+        ):
             return  # Textual's handler: the timer ticks at once, or there is nothing to draw
         event.prevent_default()
         if self._draw_due is None:
@@ -348,12 +363,18 @@ class ComesUpOnce:
             return cast(RenderableType, Backdrop(rendered.screen, rendered.color))
         return cast(RenderableType, rendered)
 
-    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False,
-                recompose: bool = False) -> Self:
+    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Self:
         if self._drawn_whole and not (regions or layout or recompose):
             return self  # within the first resume: the whole screen is drawn already
-        return cast(Self, super().refresh(*regions, repaint=repaint, layout=layout,  # type: ignore[misc]
-                                          recompose=recompose))
+        return cast(
+            Self,
+            super().refresh(
+                *regions,
+                repaint=repaint,
+                layout=layout,  # type: ignore[misc]
+                recompose=recompose,
+            ),
+        )
 
 
 class LaidOutAtResume(AwaitMount):
@@ -406,7 +427,8 @@ class PlacedScrollBar:
         # Textual's own property, with a scrollbar that asks for no second layout
         if self._vertical_scrollbar is None:
             self._vertical_scrollbar = bar = _PlacedScrollBar(
-                vertical=True, name="vertical", thickness=self.scrollbar_size_vertical)  # type: ignore[attr-defined]
+                vertical=True, name="vertical", thickness=self.scrollbar_size_vertical
+            )  # type: ignore[attr-defined]
             bar.display = False
             self.app._start_widget(self, bar)  # type: ignore[attr-defined]
         return self._vertical_scrollbar
@@ -419,8 +441,12 @@ class PlacedScrollBar:
         the one its content calls for in the same layout."""
         result: DockArrangeResult = super().arrange(size, optimal)  # type: ignore[misc]
         styles = self.styles  # type: ignore[attr-defined]
-        if (not optimal and styles.scrollbar_gutter == "stable" and styles.overflow_y == "auto"
-                and styles.overflow_x != "auto"):
+        if (
+            not optimal
+            and styles.scrollbar_gutter == "stable"
+            and styles.overflow_y == "auto"
+            and styles.overflow_x != "auto"
+        ):
             needed = result.total_region.bottom > size.height
             if needed != self.show_vertical_scrollbar:  # type: ignore[attr-defined]
                 self.set_reactive(Widget.show_vertical_scrollbar, needed)  # type: ignore[attr-defined]
@@ -481,8 +507,12 @@ class MeasuredOptions(PlacedScrollBar):
         in ``width``: one line, drawn as its own segments."""
         prompt = option.prompt
         plain = prompt.plain if isinstance(prompt, Text) else prompt if isinstance(prompt, str) else None
-        return (plain is not None and (isinstance(prompt, Text) or not cast(Any, self)._markup) and "\n" not in plain
-                and cell_len(plain) <= width)
+        return (
+            plain is not None
+            and (isinstance(prompt, Text) or not cast(Any, self)._markup)
+            and "\n" not in plain
+            and cell_len(plain) <= width
+        )
 
     def _option_height(self, option: Option, width: int) -> int:
         """Lines of ``option`` at ``width`` (its padding off): one for a prompt of one line that
@@ -508,11 +538,16 @@ class MeasuredOptions(PlacedScrollBar):
         if strips is None:
             base, prompt = style.rich_style, option.prompt
             segments, offset = [], 0
-            for segment in (prompt.render(widget.app.console, end="") if isinstance(prompt, Text)
-                            else [Segment(cast(str, prompt))]):
+            for segment in (
+                prompt.render(widget.app.console, end="") if isinstance(prompt, Text) else [Segment(cast(str, prompt))]
+            ):
                 text = segment.text
-                segments.append(Segment(text, (base + segment.style if segment.style else base)
-                                        + Style.from_meta({"offset": (offset, 0)})))
+                segments.append(
+                    Segment(
+                        text,
+                        (base + segment.style if segment.style else base) + Style.from_meta({"offset": (offset, 0)}),
+                    )
+                )
                 offset += len(text)
             meta = {"option": widget._option_to_index[option]}
             strips = [Strip(segments).extend_cell_length(width, base).apply_meta(meta)]
@@ -523,8 +558,10 @@ class MeasuredOptions(PlacedScrollBar):
         # Textual's, the lines of each option from _option_height
         options = self.options  # type: ignore[attr-defined]
         width -= self.get_component_styles("option-list--option").padding.width  # type: ignore[attr-defined]
-        return sum(self._option_height(option, width) + (1 if option._divider and index < len(options) - 1 else 0)
-                   for index, option in enumerate(options))
+        return sum(
+            self._option_height(option, width) + (1 if option._divider and index < len(options) - 1 else 0)
+            for index, option in enumerate(options)
+        )
 
     def _update_lines(self) -> None:
         # Textual's, the lines of each option from _option_height
@@ -553,8 +590,11 @@ class MeasuredOptions(PlacedScrollBar):
     def _on_resize(self, event: Resize | None = None) -> None:
         # Textual makes every line again and draws the list after each resize: right after a
         # screen comes up, a frame more. Its lines only change with its width.
-        if (event is not None and self._line_cache.lines  # type: ignore[attr-defined]
-                and self._lines_width == self.scrollable_content_region.width):  # type: ignore[attr-defined]
+        if (
+            event is not None
+            and self._line_cache.lines  # type: ignore[attr-defined]
+            and self._lines_width == self.scrollable_content_region.width
+        ):  # type: ignore[attr-defined]
             event.prevent_default()
 
 
@@ -586,9 +626,19 @@ class Box(PlacedOnce, Vertical):
         styles = self.styles
         (top, _), _, (bottom, _), _ = styles.border
         (outline_top, _), _, (outline_bottom, _), _ = styles.outline
-        if (top or bottom or outline_top or outline_bottom or styles.padding.top or styles.padding.bottom
-                or self._border_title is not None or self._border_subtitle is not None or crop.height < 2
-                or not self.is_container or str(styles.keyline[0]) != "none"):
+        if (
+            top
+            or bottom
+            or outline_top
+            or outline_bottom
+            or styles.padding.top
+            or styles.padding.bottom
+            or self._border_title is not None
+            or self._border_subtitle is not None
+            or crop.height < 2
+            or not self.is_container
+            or str(styles.keyline[0]) != "none"
+        ):
             return super().render_lines(crop)
         return super().render_lines(Region(crop.x, 0, crop.width, 1)) * crop.height
 
@@ -643,8 +693,11 @@ class DrawnByLine:
         # content aligned top left; its link styling has nothing to do: no text here is a link)
         widget = cast(Widget, self)
         visual = self._render()
-        if (not isinstance(visual, TextLines | CellLines) or widget.text_selection is not None
-                or widget.styles.content_align != ("left", "top")):
+        if (
+            not isinstance(visual, TextLines | CellLines)
+            or widget.text_selection is not None
+            or widget.styles.content_align != ("left", "top")
+        ):
             super()._render_content()  # type: ignore[misc]
             return
         width, height = widget.size
@@ -728,8 +781,13 @@ class FitsContent(DrawnByLine, PlacedOnce, Widget):
         # layout measures a panel in a pane of height auto twice (the pane, then the panel).
         inputs = self._inputs()
         known = self._measured_with
-        if (known is not None and self._measured is not None and self._measured[0] == width
-                and known[:2] == inputs[:2] and all(a is b for a, b in zip(known[2:], inputs[2:], strict=True))):
+        if (
+            known is not None
+            and self._measured is not None
+            and self._measured[0] == width
+            and known[:2] == inputs[:2]
+            and all(a is b for a, b in zip(known[2:], inputs[2:], strict=True))
+        ):
             visual = self._measured[1]
         else:
             self._measuring = width
@@ -750,8 +808,11 @@ class FitsContent(DrawnByLine, PlacedOnce, Widget):
         if measured is not None and measured[0] == size.width - self.styles.gutter.width:
             self._layout_cache[_VISUAL] = measured[1]
             known = self._measured_with
-            if known is not None and known[1] == (inputs := self._inputs())[1] and \
-                    all(a is b for a, b in zip(known[2:], inputs[2:], strict=True)):
+            if (
+                known is not None
+                and known[1] == (inputs := self._inputs())[1]
+                and all(a is b for a, b in zip(known[2:], inputs[2:], strict=True))
+            ):
                 self._drew(measured[2])  # measured at this width with what is set now
         return changed
 
@@ -782,8 +843,7 @@ class FitsContent(DrawnByLine, PlacedOnce, Widget):
     def _watch_bots(self) -> None:
         self.refit_later()
 
-    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False,
-                recompose: bool = False) -> Self:
+    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Self:
         if not self._refitting:  # drawn for another reason (a cursor, a resize): compare afresh
             self._drawn = None
             self._drawn_key = None

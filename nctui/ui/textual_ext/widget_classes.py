@@ -24,8 +24,9 @@ def own_reactives(cls: type) -> dict[str, Reactive]:
     """The reactives ``cls`` itself defines (not those it inherits), by name."""
     found = _own_reactives.get(cls)
     if found is None:
-        found = _own_reactives[cls] = {name: value for name, value in cls.__dict__.items()
-                                       if isinstance(value, Reactive)}
+        found = _own_reactives[cls] = {
+            name: value for name, value in cls.__dict__.items() if isinstance(value, Reactive)
+        }
     return found
 
 
@@ -33,13 +34,15 @@ def own_computes(cls: type) -> frozenset[str]:
     """The names of the reactives ``cls`` itself computes (its ``compute_`` methods)."""
     found = _own_computes.get(cls)
     if found is None:
-        found = _own_computes[cls] = frozenset(name.lstrip("_")[8:] for name in cls.__dict__
-                                               if name.startswith(_COMPUTE_PREFIXES))
+        found = _own_computes[cls] = frozenset(
+            name.lstrip("_")[8:] for name in cls.__dict__ if name.startswith(_COMPUTE_PREFIXES)
+        )
     return found
 
 
-def _set_up(cls: type[DOMNode], inherit_css: bool = True, inherit_bindings: bool = True,
-            inherit_component_classes: bool = True) -> None:
+def _set_up(
+    cls: type[DOMNode], inherit_css: bool = True, inherit_bindings: bool = True, inherit_component_classes: bool = True
+) -> None:
     """``DOMNode.__init_subclass__`` of Textual 8.2.8, each base's own names read once."""
     super(DOMNode, cls).__init_subclass__()
     reactives: dict[str, Reactive] = {}

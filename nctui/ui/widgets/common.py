@@ -57,15 +57,23 @@ def wrap_cells(text: Text, width: int) -> list[Text]:
 
 CURSOR_BINDINGS = (
     # (key, direction (dy, dx), binding id suffix); arrows and hjkl both move the cursor
-    ("up", (-1, 0), "up"), ("down", (1, 0), "down"), ("left", (0, -1), "left"), ("right", (0, 1), "right"),
-    ("k", (-1, 0), "k"), ("j", (1, 0), "j"), ("h", (0, -1), "h"), ("l", (0, 1), "l"),
+    ("up", (-1, 0), "up"),
+    ("down", (1, 0), "down"),
+    ("left", (0, -1), "left"),
+    ("right", (0, 1), "right"),
+    ("k", (-1, 0), "k"),
+    ("j", (1, 0), "j"),
+    ("h", (0, -1), "h"),
+    ("l", (0, 1), "l"),
 )
 
 
 def cursor_bindings(prefix: str) -> list[BindingType]:
     """Arrow keys and hjkl moving a widget's cursor, and Enter picking what is under it."""
-    out: list[BindingType] = [Binding(key, f"move({dy}, {dx})", "Move", show=False, id=f"{prefix}.cursor-{name}")
-           for key, (dy, dx), name in CURSOR_BINDINGS]
+    out: list[BindingType] = [
+        Binding(key, f"move({dy}, {dx})", "Move", show=False, id=f"{prefix}.cursor-{name}")
+        for key, (dy, dx), name in CURSOR_BINDINGS
+    ]
     out.append(Binding("enter", "pick", "Pick", id=f"{prefix}.pick"))
     return out
 

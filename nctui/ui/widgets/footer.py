@@ -40,8 +40,13 @@ class KeyFooter(DrawnByLine, PlacedOnce, Widget, can_focus=False):
     key presses it (a bell if it is disabled)."""
 
     ALLOW_SELECT = False
-    COMPONENT_CLASSES = {"key-footer--item", "key-footer--key", "key-footer--description",
-                         "key-footer--border", "key-footer--hover"}
+    COMPONENT_CLASSES = {
+        "key-footer--item",
+        "key-footer--key",
+        "key-footer--description",
+        "key-footer--border",
+        "key-footer--hover",
+    }
     DEFAULT_CSS = """
     KeyFooter {
         dock: bottom;
@@ -75,14 +80,20 @@ class KeyFooter(DrawnByLine, PlacedOnce, Widget, can_focus=False):
         actions: dict[str, Shown] = {}
         for _node, binding, enabled, tooltip in active.values():
             if binding.show and binding.action not in actions:
-                actions[binding.action] = Shown(binding.key, app.get_key_display(binding),
-                                                binding.description, enabled, tooltip)
+                actions[binding.action] = Shown(
+                    binding.key, app.get_key_display(binding), binding.description, enabled, tooltip
+                )
         palette = active.get(app.COMMAND_PALETTE_BINDING) if app.ENABLE_COMMAND_PALETTE else None
         right = None
         if palette is not None:
             binding, enabled = palette.binding, palette.enabled
-            right = Shown(binding.key, app.get_key_display(binding), binding.description, enabled,
-                          binding.tooltip or binding.description)
+            right = Shown(
+                binding.key,
+                app.get_key_display(binding),
+                binding.description,
+                enabled,
+                binding.tooltip or binding.description,
+            )
         return tuple(actions.values()), right
 
     def on_mount(self) -> None:
@@ -97,8 +108,10 @@ class KeyFooter(DrawnByLine, PlacedOnce, Widget, can_focus=False):
 
     def _styles(self) -> dict[str, Style]:
         """The footer's component styles, fetched once a drawing (a dozen keys use them)."""
-        return {name: self.get_component_rich_style(f"key-footer--{name}")
-                for name in ("key", "description", "item", "border", "hover")}
+        return {
+            name: self.get_component_rich_style(f"key-footer--{name}")
+            for name in ("key", "description", "item", "border", "hover")
+        }
 
     def _label(self, line: Text, shown: Shown, styles: dict[str, Style], *, palette: bool = False) -> None:
         """Append a key as Textual's footer draws it: `` k Description ``; the palette's key as

@@ -70,8 +70,10 @@ class GameLog(PlacedOnce, PlacedScrollBar, ScrollView, can_focus=False):
         written, since each costs about a millisecond and the first frame must not wait for a
         whole game."""
         if len(lines) > REWRAP_LINES:
-            lines = [f"… {len(lines) - REWRAP_LINES} earlier lines: the timeline (t) lists every decision",
-                     *lines[-REWRAP_LINES:]]
+            lines = [
+                f"… {len(lines) - REWRAP_LINES} earlier lines: the timeline (t) lists every decision",
+                *lines[-REWRAP_LINES:],
+            ]
         self._written.extend(lines)
         if not self._size_known or self.scrollable_content_region.width <= 0:
             # Hidden (small terminals show one panel at a time): wrapped now, the lines would be
@@ -116,8 +118,15 @@ class GameLog(PlacedOnce, PlacedScrollBar, ScrollView, can_focus=False):
         kept (write it afresh). Hot seat: each person's log, written through their eyes, comes
         back as they left it, and only what happened since is written; writing a long game's log
         again took ~180 ms a hand-off."""
-        self._kept[shown] = (mark, self.lines, self._written, self._start_line, self._widest, self._wrapped_at,
-                             self._held)
+        self._kept[shown] = (
+            mark,
+            self.lines,
+            self._written,
+            self._start_line,
+            self._widest,
+            self._wrapped_at,
+            self._held,
+        )
         kept = self._kept.pop(to, None)
         # fresh containers: the kept ones stay as they were
         self.lines, self._written = [], deque(maxlen=MAX_LINES)
@@ -148,7 +157,7 @@ class GameLog(PlacedOnce, PlacedScrollBar, ScrollView, can_focus=False):
         width = self.scrollable_content_region.width
         if not self._size_known and width > 0:
             self._size_known, self._wrapped_at = True, width
-            held = list(self._written)[-min(self._held, REWRAP_LINES):] if self._held else []
+            held = list(self._written)[-min(self._held, REWRAP_LINES) :] if self._held else []
             self._held = 0
             for content in held:
                 self._wrap(content)
@@ -179,7 +188,7 @@ class GameLog(PlacedOnce, PlacedScrollBar, ScrollView, can_focus=False):
 
     def _write_held(self) -> None:
         """Shown again (or laid out at last): the lines held meanwhile, wrapped at its width now."""
-        held = list(self._written)[-min(self._held, REWRAP_LINES):] if self._held else []
+        held = list(self._written)[-min(self._held, REWRAP_LINES) :] if self._held else []
         self._held = 0
         for content in held:
             self._wrap(content)
@@ -227,8 +236,13 @@ def wrapped(text: Text, width: int, console: Console) -> list[Strip]:
     default justification) is drawn from its pieces (``lines.pieces``): the same cells, without
     Rich's wrapping, joining and drawing a stack of spans (~5x the time)."""
     plain = text.plain
-    if (plain and "\n" not in plain and "\t" not in plain and text.justify in (None, "default")
-            and cell_len(plain) <= width):
+    if (
+        plain
+        and "\n" not in plain
+        and "\t" not in plain
+        and text.justify in (None, "default")
+        and cell_len(plain) <= width
+    ):
         # Rich gives the line's own style to every piece of it (as a span of the lines joined)
         own = console.get_style(text.style) if text.style else None
         parts = pieces(text, console) if text.spans else [(plain, own)]
@@ -239,4 +253,3 @@ def wrapped(text: Text, width: int, console: Console) -> list[Strip]:
     for strip in strips:
         strip.adjust_cell_length(width)
     return strips
-

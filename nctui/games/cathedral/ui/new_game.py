@@ -10,10 +10,21 @@ from nctui.ui.screens.options_new_game import CompanionNewScreen, Setting
 from ..state import CathedralConfig
 
 SETTINGS: tuple[Setting, ...] = (
-    ("opponent", "Opponent", (("strong", "the computer, strong"), ("greedy", "the computer, greedy"),
-                              ("random", "the computer, random"), ("person", "another person at this keyboard"))),
-    ("side", "You play", (("light", "Light: you place the Cathedral, Dark moves first"),
-                          ("dark", "Dark: you move first"))),
+    (
+        "opponent",
+        "Opponent",
+        (
+            ("strong", "the computer, strong"),
+            ("greedy", "the computer, greedy"),
+            ("random", "the computer, random"),
+            ("person", "another person at this keyboard"),
+        ),
+    ),
+    (
+        "side",
+        "You play",
+        (("light", "Light: you place the Cathedral, Dark moves first"), ("dark", "Dark: you move first")),
+    ),
     ("games", "Games", tuple((n, f"{n} (the sides swap each game; fewest squares left wins)") for n in (1, 2, 4, 6))),
 )
 

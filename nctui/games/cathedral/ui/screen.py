@@ -46,8 +46,10 @@ class CathedralScreen(CompanionScreen):
         Binding("tab", "pick(1)", "Building", priority=True, id="cathedral.next"),
         Binding("shift+tab", "pick(-1)", "Previous building", show=False, priority=True, id="cathedral.previous"),
         Binding("enter", "place", "Place", id="cathedral.place"),
-        *(Binding(str(d), f"pick_number({d})", f"Building {d}", show=False, id=f"cathedral.pick{d}")
-          for d in range(1, 10)),
+        *(
+            Binding(str(d), f"pick_number({d})", f"Building {d}", show=False, id=f"cathedral.pick{d}")
+            for d in range(1, 10)
+        ),
         *GAME_KEYS,
     ]
     LOG_ID = "cat-log"
@@ -139,8 +141,11 @@ class CathedralScreen(CompanionScreen):
 
     def _seat_words(self, view: CathedralState, colour: int) -> str:
         seat = self._facts().seat_of(colour)
-        who = "you" if seat in self.humans and len(self.humans) == 1 else (
-            "computer" if seat not in self.humans else f"Player {seat + 1}")
+        who = (
+            "you"
+            if seat in self.humans and len(self.humans) == 1
+            else ("computer" if seat not in self.humans else f"Player {seat + 1}")
+        )
         return f"{words.COLOURS[colour]} ({who})"
 
     def _status(self, view: CathedralState) -> Text:

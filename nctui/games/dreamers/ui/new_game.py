@@ -21,9 +21,12 @@ def config_for(values: dict[str, Any], seed: int) -> DreamersConfig:
     people, computers = values["people"], values["computers"]
     if not 2 <= people + computers <= 4:
         raise ValueError(f"the dice game is for 2 to 4 players, not {people + computers}")
-    return DreamersConfig(seats=("human",) * people + ("bot",) * computers,
-                          levels=("gambler",) * people + (values["level"],) * computers,
-                          temptation=values["temptation"], seed=seed)
+    return DreamersConfig(
+        seats=("human",) * people + ("bot",) * computers,
+        levels=("gambler",) * people + (values["level"],) * computers,
+        temptation=values["temptation"],
+        seed=seed,
+    )
 
 
 def dreamers_new_screen() -> CompanionNewScreen:

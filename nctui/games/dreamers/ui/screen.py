@@ -138,8 +138,11 @@ class DreamersScreen(OptionsScreen):
     def _table(self, view: DreamersState, facts: DreamersFacts) -> Text:
         text = Text()
         for i, s in enumerate(view.seats):
-            role = {"dreamer": "Dreamer", "out": "eliminated",
-                    "nightmare": f"Nightmare ({words.colour_name(s.nightmare)})"}[s.role]
+            role = {
+                "dreamer": "Dreamer",
+                "out": "eliminated",
+                "nightmare": f"Nightmare ({words.colour_name(s.nightmare)})",
+            }[s.role]
             marker = ">" if i == view.turn else " "
             text.append(f"{marker}P{i + 1} {role:<22} Power {facts.power(i):>2}\n")
         text.append("Bag: ")

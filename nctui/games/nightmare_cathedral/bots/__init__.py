@@ -5,7 +5,9 @@ from .planner_bot import PlannerBot
 from .random_bot import RandomBot
 
 BOTS: dict[str, type[RandomBot | GreedyBot | PlannerBot]] = {
-    "random": RandomBot, "greedy": GreedyBot, "planner": PlannerBot,
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "planner": PlannerBot,
 }
 
 

@@ -62,8 +62,12 @@ class _Tables:
         self.combat.update((k.id, k.combat) for k in c.king_combat)
 
         # card_value(card, g) = slope * g + 0.1, the slope computed once per card
-        self.card_slope = {d.id: 0.25 + 0.08 * (d.combat.attack + d.combat.defense)
-                           + (0.25 + 0.4 * d.vp if d.kind == "upgrade" else 0.1) for d in c.development}
+        self.card_slope = {
+            d.id: 0.25
+            + 0.08 * (d.combat.attack + d.combat.defense)
+            + (0.25 + 0.4 * d.vp if d.kind == "upgrade" else 0.1)
+            for d in c.development
+        }
         self.display_memo: dict[int, tuple[tuple, int, int]] = {}  # id(display) -> (display, VP, upgrades)
         self.dream_reads = {d.id: _reads(d.needs) for d in c.dreams}  # what each Dream's conditions read
         # ``_held_dream``'s factors of each Dream card (the same products as term by term)
@@ -269,40 +273,49 @@ def _deficit_of(need: object) -> DeficitFn:
         case cs.FortLevels(count=count):
             return lambda state, seat, f, pl: max(0, count - f.fort_levels) * 0.7
         case cs.FortsWithLevels(levels=levels, count=count):
+
             def forts_with_levels(state: GameState, seat: int, f: _Seat, pl: Any) -> float:
                 forts = f.forts + [0] * count
                 return sum(max(0, levels - lv) for lv in forts[:count]) * 0.7 + max(0, count - len(f.forts)) * 0.8
+
             return forts_with_levels
         case cs.RitualReached(space=space, both=both):
+
             def ritual_reached(state: GameState, seat: int, f: _Seat, pl: Any) -> float:
                 gaps = sorted(max(0, space - r) for r in pl.ritual)
                 return (sum(gaps) if both else gaps[0]) * 0.4
+
             return ritual_reached
         case cs.LimboAtLeast(count=count):
             return lambda state, seat, f, pl: max(0, count - pl.limbo) * 1.2
         case cs.HandAtLeast(count=count):
             return lambda state, seat, f, pl: max(0, count - len(pl.hand)) * 0.6
         case cs.UpgradesPlayed(count=count):
+
             def upgrades_played(state: GameState, seat: int, f: _Seat, pl: Any) -> float:
                 dev = tables(state.pack).dev
                 have = sum(1 for stack in pl.display for c in stack[1:] if c in dev)
                 short = max(0, count - have)
                 in_hand = sum(1 for c in pl.hand if (d := dev.get(c)) is not None and d.kind == "upgrade")
                 return min(short, in_hand) * 0.7 + max(0, short - in_hand) * 1.6
+
             return upgrades_played
         case cs.ShaperIn(where=where):
             return lambda state, seat, f, pl: 0.0 if pl.shaper in board.areas_matching(state, seat, where) else 0.8
         case cs.NoShadowsAdjacentFortress():
+
             def no_shadows(state: GameState, seat: int, f: _Seat, pl: Any) -> float:
                 fortress = board.areas_matching(state, seat, "fortress")
                 near = set(fortress).union(*(board.adjacent(state, a) for a in fortress))
                 return sum(board.area(state, a).shadows for a in near) * 0.6
+
             return no_shadows
         case cs.ConflictsWon(count=count):
             return lambda state, seat, f, pl: max(0, count - pl.conflicts_won) * W.conflict_turns
         case cs.DevouredAtLeast(count=count):
-            return lambda state, seat, f, pl: (max(0, count - pl.devoured) * (0.7 if state.stage >= 2 else 1.5)
-                                               + (0 if state.stage >= 2 else 3))
+            return lambda state, seat, f, pl: (
+                max(0, count - pl.devoured) * (0.7 if state.stage >= 2 else 1.5) + (0 if state.stage >= 2 else 3)
+            )
     return lambda state, seat, f, pl: 3.0
 
 
@@ -330,8 +343,14 @@ def _reads(needs: tuple) -> int:
         match need:
             case cs.ControlAreas(where=where) | cs.PresenceAreas(where=where):
                 out |= _FACTS | _where_reads(where)
-            case (cs.ControlSymbols() | cs.FollowersInArea() | cs.FollowersOnBoard() | cs.FortLevels()
-                  | cs.FortsWithLevels() | cs.NoShadowsAdjacentFortress()):
+            case (
+                cs.ControlSymbols()
+                | cs.FollowersInArea()
+                | cs.FollowersOnBoard()
+                | cs.FortLevels()
+                | cs.FortsWithLevels()
+                | cs.NoShadowsAdjacentFortress()
+            ):
                 out |= _FACTS
             case cs.RitualReached() | cs.LimboAtLeast() | cs.HandAtLeast() | cs.UpgradesPlayed() | cs.ConflictsWon():
                 out |= _PLAYER
@@ -377,10 +396,13 @@ def _dream_turns(t: _Tables, state: GameState, seat: int, card: str, f: _Seat) -
     pl = state.players[seat] if reads & _PLAYER else None
     key: tuple = (card, seat, id(f) if reads & _FACTS else 0, id(pl))
     if reads & _OTHER_READS:
-        key += ((state.turn_pos, state.active, state.phase, state.turn_start, state.first_player, len(state.players))
-                if reads & _TURN else None,
-                (state.nightmares, state.nightmare_at, state.commanding) if reads & _NIGHTMARES else None,
-                state.stage if reads & _STAGE else 0)
+        key += (
+            (state.turn_pos, state.active, state.phase, state.turn_start, state.first_player, len(state.players))
+            if reads & _TURN
+            else None,
+            (state.nightmares, state.nightmare_at, state.commanding) if reads & _NIGHTMARES else None,
+            state.stage if reads & _STAGE else 0,
+        )
     known = _turns_memo.get(key)
     if known is not None and (known[0] is f or not reads & _FACTS) and known[1] is pl:
         return known[2]
@@ -411,7 +433,7 @@ def _held_dream(t: _Tables, state: GameState, card: str, turns: float, reach: fl
     held = (t.dream_held_variable if state.config.length == "variable" else t.dream_held)[card]
     discount = _discounts.get(turns)
     if discount is None:
-        discount = _discounts[turns] = W.dream_discount ** turns
+        discount = _discounts[turns] = W.dream_discount**turns
     return held * discount
 
 
@@ -476,9 +498,13 @@ def _weights_at(g: float) -> tuple[float, float, float, float, float]:
     if w is None:
         if len(_weights_memo) >= _MEMO:
             _weights_memo.clear()
-        w = _weights_memo[g] = (W.area[0] + W.area[1] * g, W.presence[0] + W.presence[1] * g,
-                                W.follower[0] + W.follower[1] * g, W.fort_level[0] + W.fort_level[1] * g,
-                                W.ritual_step * g)
+        w = _weights_memo[g] = (
+            W.area[0] + W.area[1] * g,
+            W.presence[0] + W.presence[1] * g,
+            W.follower[0] + W.follower[1] * g,
+            W.fort_level[0] + W.fort_level[1] * g,
+            W.ritual_step * g,
+        )
     return w
 
 
@@ -504,9 +530,15 @@ def seat_value(state: GameState, seat: int, f: _Seat, score: int, g: float, my_t
     """Everything a seat has that is or will become VP, in VP."""
     pl = state.players[seat]
     area, presence, follower, fort_level, ritual_step = _weights_at(g)
-    value = (score
-             + f.controlled * area + f.present * presence + f.followers * follower + f.fort_levels * fort_level
-             + (pl.limbo * W.limbo + min(pl.supply, 6) * W.supply) * g + ritual_step * (pl.ritual[0] + pl.ritual[1]))
+    value = (
+        score
+        + f.controlled * area
+        + f.present * presence
+        + f.followers * follower
+        + f.fort_levels * fort_level
+        + (pl.limbo * W.limbo + min(pl.supply, 6) * W.supply) * g
+        + ritual_step * (pl.ritual[0] + pl.ritual[1])
+    )
     t = tables(state.pack)
     value += t.display(pl.display)[1] * W.upgrade * g
     if own:
@@ -523,7 +555,7 @@ _hand_memo: dict[tuple[str, tuple[str, ...], float], float] = {}
 
 def _hand_sum(t: _Tables, hand: tuple[str, ...], g: float) -> float:
     values = sorted((t.card_value(c, g) for c in hand), reverse=True)
-    return sum(values[:HAND_LIMIT - 1]) + sum(values[HAND_LIMIT - 1:]) * 0.3
+    return sum(values[: HAND_LIMIT - 1]) + sum(values[HAND_LIMIT - 1 :]) * 0.3
 
 
 def _hand_value(pack: str, hand: tuple[str, ...], g: float) -> float:
@@ -543,9 +575,14 @@ def king_value(state: GameState, f: _Seat, score: int, g: float) -> float:
     """The King of Horrors: its score, its Cultists on Dreams (each about 1 VP), its board."""
     k = state.king
     assert k is not None
-    return (score + sum(k.dream_cultists) * W.king_cultist * g
-            + f.controlled * (W.area[0] + W.area[1] * g) * 0.8 + f.followers * (W.follower[0] + W.follower[1] * g) * 0.7
-            + f.fort_levels * (W.fort_level[0] + W.fort_level[1] * g) + _ritual_value(state.players[k.seat], g) * 0.8)
+    return (
+        score
+        + sum(k.dream_cultists) * W.king_cultist * g
+        + f.controlled * (W.area[0] + W.area[1] * g) * 0.8
+        + f.followers * (W.follower[0] + W.follower[1] * g) * 0.7
+        + f.fort_levels * (W.fort_level[0] + W.fort_level[1] * g)
+        + _ritual_value(state.players[k.seat], g) * 0.8
+    )
 
 
 _devoured_memo: dict[tuple, tuple[int, ...]] = {}
@@ -725,19 +762,22 @@ CHANGES = ("vp", "followers", "fort_levels", "ritual", "cards", "dreams", "rival
 
 def _measures(state: GameState, seat: int) -> tuple[int, ...]:
     pl = state.players[seat]
-    return (fast_scores(state)[seat],
-            sum(a.followers[seat] for a in state.areas),
-            sum(a.fort_levels for a in state.areas if a.fort_owner == seat),
-            sum(pl.ritual),
-            len(pl.hand),
-            len(pl.dreams) + len(pl.dreams_played),
-            sum(sum(a.followers) - a.followers[seat] + a.shadows for a in state.areas))
+    return (
+        fast_scores(state)[seat],
+        sum(a.followers[seat] for a in state.areas),
+        sum(a.fort_levels for a in state.areas if a.fort_owner == seat),
+        sum(pl.ritual),
+        len(pl.hand),
+        len(pl.dreams) + len(pl.dreams_played),
+        sum(sum(a.followers) - a.followers[seat] + a.shadows for a in state.areas),
+    )
 
 
 def changes(before: GameState, after: GameState, seat: int) -> tuple[tuple[str, int], ...]:
     """The measures of ``CHANGES`` that differ from ``before`` to ``after`` for ``seat``."""
-    return tuple((name, b - a) for name, a, b in zip(CHANGES, _measures(before, seat), _measures(after, seat))
-                 if b != a)
+    return tuple(
+        (name, b - a) for name, a, b in zip(CHANGES, _measures(before, seat), _measures(after, seat)) if b != a
+    )
 
 
 class PlannerBot:
@@ -792,8 +832,12 @@ class PlannerBot:
         (``resample``). Kept, the guess keeps the look ahead's memo tables too: the positions the
         previous decision's rollouts reached are this decision's."""
         kept, self._kept = self._kept, None
-        if (kept is not None and self._keep_guess and kept.turn_number == view.state.turn_number
-                and player_view(kept, view.seat).state == view.state):
+        if (
+            kept is not None
+            and self._keep_guess
+            and kept.turn_number == view.state.turn_number
+            and player_view(kept, view.seat).state == view.state
+        ):
             return kept
         self._quick_memo.clear()
         return resample(view, self._random)
@@ -832,10 +876,15 @@ class PlannerBot:
             value, after = self._look_ahead(state, seat, option)
             looked.append((value, -i, option, after))
         choice = special if special is not None else max(looked, key=lambda r: r[:2])[2]
-        ranked = sorted(((option == choice, value, k, option, after) for value, k, option, after in looked),
-                        key=lambda r: r[:3], reverse=True)
-        return tuple(Advice(action=option, value=round(value, 2), chosen=chosen, changes=changes(state, after, seat))
-                     for chosen, value, _, option, after in ranked[:count])
+        ranked = sorted(
+            ((option == choice, value, k, option, after) for value, k, option, after in looked),
+            key=lambda r: r[:3],
+            reverse=True,
+        )
+        return tuple(
+            Advice(action=option, value=round(value, 2), chosen=chosen, changes=changes(state, after, seat))
+            for chosen, value, _, option, after in ranked[:count]
+        )
 
     def _apply(self, state: GameState, action: A.Action) -> GameState:
         self._steps += 1
@@ -1005,8 +1054,11 @@ class PlannerBot:
             seen.update(pl.dreams_played)
         if state.king is not None:
             seen.update(state.king.dreams + state.king.completed)
-        pool = [c for c, d in t.dreams.items() if c not in seen and (d.stage == 1 or state.stage >= 2 or
-                                                                     not state.decks.dream2)]
+        pool = [
+            c
+            for c, d in t.dreams.items()
+            if c not in seen and (d.stage == 1 or state.stage >= 2 or not state.decks.dream2)
+        ]
         if not pool:
             return 0.0
         return sum(dream_value(state, seat, c, f, my_turns) for c in pool) / len(pool)
@@ -1051,8 +1103,10 @@ class PlannerBot:
         w = _fight(state.work)
         assert w is not None
         t = tables(state.pack)
-        cards = sorted((o for o in d.options if isinstance(o, A.PlayCombatCard)),
-                       key=lambda o: (-self._strength(t, o.card), o.card))
+        cards = sorted(
+            (o for o in d.options if isinstance(o, A.PlayCombatCard)),
+            key=lambda o: (-self._strength(t, o.card), o.card),
+        )
         done = next((o for o in d.options if isinstance(o, A.Done)), None)
         if not cards:
             return done or d.options[0]
@@ -1069,8 +1123,12 @@ class PlannerBot:
                     if s.decision is None or s.decision.seat != seat or s.decision.kind != "play_combat_card":
                         break
                     s = self._apply(s, A.PlayCombatCard(card=card))
-                if (s.decision is not None and s.decision.seat == seat and s.decision.kind == "play_combat_card"
-                        and any(isinstance(o, A.Done) for o in s.decision.options)):
+                if (
+                    s.decision is not None
+                    and s.decision.seat == seat
+                    and s.decision.kind == "play_combat_card"
+                    and any(isinstance(o, A.Done) for o in s.decision.options)
+                ):
                     s = self._apply(s, A.Done())
                 s = self._rollout(s, seat, full.turn_number)
                 value = evaluate(s, seat)

@@ -25,8 +25,12 @@ def ring(sm: SideMap, areas: Iterable[str]) -> tuple[str, ...]:
     starting from the top-left cell (docs/rules-decisions.md)."""
     at = {(r, c): a for a, r, c in sm.cells}
     last_r, last_c = sm.rows - 1, sm.cols - 1
-    path = ([(0, c) for c in range(sm.cols)] + [(r, last_c) for r in range(1, sm.rows)]
-            + [(last_r, c) for c in range(last_c - 1, -1, -1)] + [(r, 0) for r in range(last_r - 1, 0, -1)])
+    path = (
+        [(0, c) for c in range(sm.cols)]
+        + [(r, last_c) for r in range(1, sm.rows)]
+        + [(last_r, c) for c in range(last_c - 1, -1, -1)]
+        + [(r, 0) for r in range(last_r - 1, 0, -1)]
+    )
     keep = set(areas)
     return tuple(dict.fromkeys(at[p] for p in path if at.get(p, "#") in keep))
 
@@ -72,8 +76,7 @@ def unfair(sm: SideMap) -> str:
                 return f"{a}, next to the Cathedral, has fewer than 3 neighbours {where}"
         if len(distances(adj, corners[0])) != len(areas):
             return f"the areas in play are not connected {where}"
-        spreads = {tuple(sorted(d for b, d in distances(adj, c).items() if b in corners and b != c))
-                   for c in corners}
+        spreads = {tuple(sorted(d for b, d in distances(adj, c).items() if b in corners and b != c)) for c in corners}
         if len(spreads) > 1:
             return f"the corners are not equally far from each other {where}"
         count = Counter(symbol[a] for a in areas)
@@ -83,11 +86,16 @@ def unfair(sm: SideMap) -> str:
             return f"every symbol must mark equally many areas {where} ({_counts(count)})"
     if 1 in sm.side.players:
         r = ring(sm, in_play(sm, 1))
-        near = {(r[i - 1] in sm.adjacent_cathedral, r[(i + 1) % len(r)] in sm.adjacent_cathedral)
-                for i, a in enumerate(r) if a in corners}
+        near = {
+            (r[i - 1] in sm.adjacent_cathedral, r[(i + 1) % len(r)] in sm.adjacent_cathedral)
+            for i, a in enumerate(r)
+            if a in corners
+        }
         if len(near) > 1:
-            return ("the areas next to each corner along the ring differ in touching the Cathedral "
-                    "(solo SETUP 4 would give a Follower more or less by corner)")
+            return (
+                "the areas next to each corner along the ring differ in touching the Cathedral "
+                "(solo SETUP 4 would give a Follower more or less by corner)"
+            )
     return ""
 
 

@@ -64,8 +64,9 @@ def _read(path: Path) -> bytes:
     try:
         return read_bounded(path, MAX_BYTES)
     except BadInput as exc:
-        raise ContentError(path.name, "(file)", "cannot read: no such file" if str(exc) == "no such file"
-                           else str(exc)) from exc
+        raise ContentError(
+            path.name, "(file)", "cannot read: no such file" if str(exc) == "no such file" else str(exc)
+        ) from exc
 
 
 def _decode(name: str, raw: bytes, typ: type) -> Any:

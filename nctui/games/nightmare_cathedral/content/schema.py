@@ -589,8 +589,11 @@ HORROR_DIE: tuple[int, ...] = (2, 2, 3, 3, 4, 4)
 KING_PARAMS: dict[str, tuple[str, ...]] = {
     "ritual": ("followers_removed", "steps", "higher_marker_on_die_at_least"),
     "summon": ("per_controlled_area", "extra_if_fort", "marked_areas_produce"),
-    "fortify": tuple(f"die{d}_{x}" for d in (2, 3, 4)
-                     for x in ("followers_removed", "fort_levels_built", "cards_drawn", "units_devoured")),
+    "fortify": tuple(
+        f"die{d}_{x}"
+        for d in (2, 3, 4)
+        for x in ("followers_removed", "fort_levels_built", "cards_drawn", "units_devoured")
+    ),
     "maneuver": ("movement_points",),
     "develop": ("cards_drawn", "cultist_on_maneuver", "cultist_on_ritual"),
 }

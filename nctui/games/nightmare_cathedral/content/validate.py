@@ -55,8 +55,11 @@ def _board(pack: Pack) -> None:
         if len({a.id for a in side.areas}) != len(side.areas):
             _fail("board.toml", f"sides[{side.id}].areas", "two areas share an id")
         if 4 in side.players and 3 in side.players and sum(a.four_players_only for a in side.areas) != OVERLAY_TILES:
-            _fail("board.toml", f"sides[{side.id}]",
-                  f"{OVERLAY_TILES} areas are marked for 4 players (one per overlay tile)")
+            _fail(
+                "board.toml",
+                f"sides[{side.id}]",
+                f"{OVERLAY_TILES} areas are marked for 4 players (one per overlay tile)",
+            )
         if 3 not in side.players and any(a.four_players_only for a in side.areas):
             _fail("board.toml", f"sides[{side.id}]", "only the 3-4 player side has areas marked for 4 players")
         if problem := geometry.unfair(sm):
@@ -66,8 +69,9 @@ def _board(pack: Pack) -> None:
         _fail("board.toml", "sides", "the sides must cover 1, 2, 3 and 4 players exactly")
     small = [sm for sm in pack.sides if 1 in sm.side.players]
     if small and len(small[0].side.areas) != 12:
-        _fail("board.toml", f"sides[{small[0].side.id}]",
-              "the 1-2 player side has 12 areas (one per Area Selection card)")
+        _fail(
+            "board.toml", f"sides[{small[0].side.id}]", "the 1-2 player side has 12 areas (one per Area Selection card)"
+        )
 
 
 def _matrix(pack: Pack) -> None:
@@ -206,8 +210,11 @@ def _cards(pack: Pack) -> None:
         if _needs_nightmare(dream) and dream.stage == 1:
             _fail(f, f"dreams[{dream.id}].needs", "only Stage 2 Dreams need devoured units or Nightmares")
         if _needs_nightmare(dream) and dream.cathedral:
-            _fail(f, f"dreams[{dream.id}].cathedral", "Nightmares come after the last Cathedral piece: a Dream that "
-                  "builds the Cathedral can't need them")
+            _fail(
+                f,
+                f"dreams[{dream.id}].cathedral",
+                "Nightmares come after the last Cathedral piece: a Dream that builds the Cathedral can't need them",
+            )
     for k in c.conflicts:
         if [ln.shadows for ln in k.lines] != [1, 2, 3]:
             _fail(f, f"conflicts[{k.id}].lines", "one line each for 1, 2 and 3 Shadows")
@@ -327,5 +334,8 @@ def _area_selection(pack: Pack) -> None:
         return
     small = next(sm.side for sm in pack.sides if 1 in sm.side.players)
     if len(cards) != AREA_SELECTION_CARDS or sorted(cards) != sorted(a.id for a in small.areas):
-        _fail("cards.toml", "area_selection",
-              f"one card per area of the {small.id} side ({AREA_SELECTION_CARDS}), each once")
+        _fail(
+            "cards.toml",
+            "area_selection",
+            f"one card per area of the {small.id} side ({AREA_SELECTION_CARDS}), each once",
+        )

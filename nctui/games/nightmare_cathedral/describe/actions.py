@@ -229,6 +229,7 @@ def describe_choice(action: Action, state: GameState, seat: int, number: int, *,
     press that went astray (a numbering shifted by a page or a new option) is seen at once.
     ``public``: said where others may be looking (a hot-seat hand-off), so a face-down card
     stays unnamed."""
-    words = describe_secret_action(action) if public and type(action) in _SECRET_WORDS \
-        else describe_action(action, state)
+    words = (
+        describe_secret_action(action) if public and type(action) in _SECRET_WORDS else describe_action(action, state)
+    )
     return f"{seat_name(state, seat)} chose {number}: {words}"

@@ -36,10 +36,16 @@ def reason(advice: Advice) -> str:
     '+1 VP, +2 Followers on the board; the others lose 1 unit on the board'."""
     if not advice.changes:
         return "nothing that it counts changes within its look ahead"
-    own = [f"{'+' if delta > 0 else '-'}{_count(abs(delta), _MEASURES.get(name, name))}"
-           for name, delta in advice.changes if name != "rivals"]
-    others = [f"the others {'gain' if delta > 0 else 'lose'} {_count(abs(delta), 'unit on the board')}"
-              for name, delta in advice.changes if name == "rivals"]
+    own = [
+        f"{'+' if delta > 0 else '-'}{_count(abs(delta), _MEASURES.get(name, name))}"
+        for name, delta in advice.changes
+        if name != "rivals"
+    ]
+    others = [
+        f"the others {'gain' if delta > 0 else 'lose'} {_count(abs(delta), 'unit on the board')}"
+        for name, delta in advice.changes
+        if name == "rivals"
+    ]
     return "; ".join(x for x in (", ".join(own), *others) if x)
 
 

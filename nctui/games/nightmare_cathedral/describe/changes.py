@@ -29,8 +29,9 @@ def describe_changes(before: GameState, after: GameState) -> list[str]:
             was, now = _units(before, i), _units(after, i)
             moved = [f"{side} {was[side]} → {now[side]}" for side in now if was.get(side, 0) != now[side]]
             if (a.fort_owner, a.fort_levels) != (b.fort_owner, b.fort_levels):
-                moved.append(f"Fort {seat_name(after, b.fort_owner)} {b.fort_levels}" if b.fort_owner >= 0
-                             else "Fort gone")
+                moved.append(
+                    f"Fort {seat_name(after, b.fort_owner)} {b.fort_levels}" if b.fort_owner >= 0 else "Fort gone"
+                )
             if a.fortress != b.fortress:
                 moved.append(f"Fortress {seat_name(after, b.fortress)}" if b.fortress >= 0 else "Fortress gone")
             if moved:

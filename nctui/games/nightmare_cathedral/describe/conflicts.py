@@ -133,8 +133,9 @@ def _line(c: _Open, e: Event, state: GameState, w: Words) -> ConflictLine | None
             if i >= 0:
                 c.played[i] += 1
             named = "" if card == HIDDEN else f" ({w.card(card)}, {combat_icons(state, card)})"
-            return ConflictLine("cards", f"{side_does(state, s, 'plays', 'play')} card {c.played[max(i, 0)]} "
-                                         f"face down{named}", s)
+            return ConflictLine(
+                "cards", f"{side_does(state, s, 'plays', 'play')} card {c.played[max(i, 0)]} face down{named}", s
+            )
         case E.KingCombatCards(count=n, revealed=revealed):
             how = "reveals them: you play yours after seeing them" if revealed else "face down: you play yours first"
             return ConflictLine("cards", f"The King draws {plural(n, 'combat card')}, {how}", s)
@@ -149,8 +150,11 @@ def _line(c: _Open, e: Event, state: GameState, w: Words) -> ConflictLine | None
             _lose(c, s, n)
             gone = " (stranded: no area to retreat to)" if c.winner is not None else ""
             who = plural(n, "Shadow") if s == SHADOWS else f"{plural(n, 'Follower')} of {side_name(state, s)}"
-            return ConflictLine("damage", f"  {who} {'is' if n == 1 else 'are'} eliminated"
-                                          + (" to Limbo" if to_limbo else "") + gone, s)
+            return ConflictLine(
+                "damage",
+                f"  {who} {'is' if n == 1 else 'are'} eliminated" + (" to Limbo" if to_limbo else "") + gone,
+                s,
+            )
         case E.FortLevelsLost(count=n):
             i = _side(c, s)
             if i >= 0:
@@ -163,8 +167,11 @@ def _line(c: _Open, e: Event, state: GameState, w: Words) -> ConflictLine | None
             return ConflictLine("winner", f"A tie: {side_name(state, s)} chooses the winner", winner)
         case E.Retreated(source=source, to=to):
             _lose(c, s, 1)
-            return ConflictLine("retreat", f"{side_does(state, s, 'retreats', 'retreat')} a unit from "
-                                           f"{w.area(source)} to {w.area(to)}", s)
+            return ConflictLine(
+                "retreat",
+                f"{side_does(state, s, 'retreats', 'retreat')} a unit from {w.area(source)} to {w.area(to)}",
+                s,
+            )
         case E.VictoryResolved(card=card):
             return ConflictLine("effect", f"Victory: {_effect_text(w, card, 'victory')}", s)
         case E.VictoryDrawInstead():

@@ -25,12 +25,20 @@ from .steps import describe_step
 
 # What a frame resolves, by its source: the words, and the card's effect it holds.
 _SOURCE = {
-    "day": ("the Day action of", "day"), "conform": ("the Conform of", "conform"),
-    "dissent": ("the Dissent of", "dissent"), "ploy": ("the Ploy", "effect"), "dream": ("the Dream", "effect"),
-    "reward": ("the Reward tile", "effect"), "victory": ("the Victory of", "victory"),
-    "defeat": ("the Defeat of", "defeat"), "nightmare": ("the command of Nightmare", "command"),
-    "cathedral": ("the Cathedral piece", ""), "bonus": ("a special space's bonus", ""),
-    "choice": ("the option chosen", ""), "develop": ("Develop", ""), "climb": ("the climb", ""),
+    "day": ("the Day action of", "day"),
+    "conform": ("the Conform of", "conform"),
+    "dissent": ("the Dissent of", "dissent"),
+    "ploy": ("the Ploy", "effect"),
+    "dream": ("the Dream", "effect"),
+    "reward": ("the Reward tile", "effect"),
+    "victory": ("the Victory of", "victory"),
+    "defeat": ("the Defeat of", "defeat"),
+    "nightmare": ("the command of Nightmare", "command"),
+    "cathedral": ("the Cathedral piece", ""),
+    "bonus": ("a special space's bonus", ""),
+    "choice": ("the option chosen", ""),
+    "develop": ("Develop", ""),
+    "climb": ("the climb", ""),
 }
 
 
@@ -66,8 +74,10 @@ def _situation(state: GameState, w: Words) -> tuple[str, ...]:
     match work:
         case ReactWork() if 0 <= state.active < len(state.players) and state.active != seat:
             day = w.day_short(state.day)
-            return (f"{side_name(state, state.active)} performs {day}: Conform or Dissent resolve your own {day} "
-                    "card's part",)
+            return (
+                f"{side_name(state, state.active)} performs {day}: Conform or Dissent resolve your own {day} "
+                "card's part",
+            )
         case DreamWork() if 0 <= seat < len(state.players) and state.players[seat].dreams:
             return ("Your Dreams: " + w.cards_list(state.players[seat].dreams),)
         case NightmareWork(left=left):
@@ -146,8 +156,10 @@ def _means(state: GameState, w: Words) -> str:
     on_board = sum(a.followers[seat] for a in state.areas)
     owed = _owed(state)
     per_symbol = f" ({', '.join(f'{w.symbol(s, name=False)} {ritual.followers_on(state, seat, s)}' for s in owed)})"
-    return (f"You have: {pl.supply} Followers in supply, {pl.limbo} in Limbo, {on_board} on the board"
-            f"{per_symbol if owed else ''}; {plural(len(pl.hand), 'card')} in hand")
+    return (
+        f"You have: {pl.supply} Followers in supply, {pl.limbo} in Limbo, {on_board} on the board"
+        f"{per_symbol if owed else ''}; {plural(len(pl.hand), 'card')} in hand"
+    )
 
 
 def _owed(state: GameState) -> tuple[str, ...]:

@@ -28,8 +28,12 @@ def describe_decision(state: GameState) -> str:
     if state.decision is None or w is None:
         return ""
     words = words_for(state.pack)
-    text = (_setup_and_turn(state, w, words) or _effects(state, w, words) or _conflicts(w, words)
-            or _stage2_and_king(state, w, words))
+    text = (
+        _setup_and_turn(state, w, words)
+        or _effects(state, w, words)
+        or _conflicts(w, words)
+        or _stage2_and_king(state, w, words)
+    )
     return text or kind_of(w)
 
 
@@ -51,8 +55,10 @@ def _setup_and_turn(state: GameState, w: W.Work, words: Words) -> str:
         case W.PlaceDreamerWork():
             return "Place your Dreamer on a Night space"
         case W.KingPoweredWork(left=left):
-            return (f"Harder game: choose a King's Action card to power up ({left} to choose): a Development card "
-                    "is drawn and tucked under it")
+            return (
+                f"Harder game: choose a King's Action card to power up ({left} to choose): a Development card "
+                "is drawn and tucked under it"
+            )
         case W.ChooseDayWork():
             return "Move your Dreamer to a Day space"
         case W.DiscardDreamsWork():
@@ -74,8 +80,10 @@ def _setup_and_turn(state: GameState, w: W.Work, words: Words) -> str:
 def _effects(state: GameState, w: W.Work, words: Words) -> str:
     match w:
         case W.ProduceWork(mode="each"):
-            return ("Every area produces: choose which produces next (a short supply, or a higher Unit Limit that "
-                    "holds in one area only, makes the order count)")
+            return (
+                "Every area produces: choose which produces next (a short supply, or a higher Unit Limit that "
+                "holds in one area only, makes the order count)"
+            )
         case W.ProduceWork(left=left, mode=mode):
             what = f"Produce {left} in one area" if mode == "one" else f"Produce 1 ({left} left)"
             return f"{what}: {WAIT}" if _waiting(state, w) else what
@@ -148,8 +156,10 @@ def _stage2_and_king(state: GameState, w: W.Work, words: Words) -> str:
     match w:
         case W.CombatCardsWork(seat=seat, fight=f):
             played = len(f.plays[f.sides.index(seat)])
-            return (f"Play 1 to {card_limit(state, f.area, seat)} cards face down in the conflict in "
-                    f"{words.area(f.area)} ({played} played)")
+            return (
+                f"Play 1 to {card_limit(state, f.area, seat)} cards face down in the conflict in "
+                f"{words.area(f.area)} ({played} played)"
+            )
         case W.RetreatWork(fight=f):
             left = units.count(board.area(state, f.area), loser_of(f))
             return f"Retreat a losing unit from {words.area(f.area)} ({left} left)"
@@ -176,8 +186,10 @@ def _stage2_and_king(state: GameState, w: W.Work, words: Words) -> str:
         case W.KingManeuverWork():
             return "The King of Horrors maneuvers: choose the area for its Follower among those tied"
         case W.KingTuckWork(card=card):
-            return (f"The King of Horrors develops: choose the Action card {words.card(card)} is tucked under (tied "
-                    "for the fewest tucked)")
+            return (
+                f"The King of Horrors develops: choose the Action card {words.card(card)} is tucked under (tied "
+                "for the fewest tucked)"
+            )
     return ""
 
 
@@ -191,8 +203,11 @@ def _king_piece(state: GameState, card: str, words: Words) -> str:
     since a piece below the highest level available makes it climb."""
     pieces = divergent.available(state)
     why = f"The King completed its Dream {words.card(card)}" if card else "The King builds at the end of its turn"
-    named = ", ".join(f"{p} ({divergent.SLOT[divergent.space_of(state, p).colour]}: {_tile(state, p, words)})"
-                      for p in pieces)
+    named = ", ".join(
+        f"{p} ({divergent.SLOT[divergent.space_of(state, p).colour]}: {_tile(state, p, words)})" for p in pieces
+    )
     top = divergent.LEVELS[max(divergent.level(state, p) for p in pieces)] if pieces else "gray"
-    return (f"{why}: choose the Cathedral piece the King takes (it keeps the Reward tile; below {top}, it also "
-            f"climbs): {named}")
+    return (
+        f"{why}: choose the Cathedral piece the King takes (it keeps the Reward tile; below {top}, it also "
+        f"climbs): {named}"
+    )

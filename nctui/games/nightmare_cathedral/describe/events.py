@@ -48,8 +48,10 @@ def describe_events(events: Iterable[Event], state: GameState) -> list[str]:
         nxt = items[i + 1] if i + 1 < len(items) else None
         if isinstance(e, E.DayChosen) and e.ignore and isinstance(nxt, E.DrewDevelopment) and nxt.seat == e.seat:
             w = words_for(state.pack)
-            out.append(f"{seat_name(state, e.seat)} moves its Dreamer to {w.day(e.action)} and draws "
-                       f"{plural(nxt.count, 'Development card')}{_names(w, nxt.cards)}")
+            out.append(
+                f"{seat_name(state, e.seat)} moves its Dreamer to {w.day(e.action)} and draws "
+                f"{plural(nxt.count, 'Development card')}{_names(w, nxt.cards)}"
+            )
             i += 2
             continue
         out.append(describe_event(e, state))
@@ -102,8 +104,10 @@ def _setup(e: Event, s: GameState, w: Words, who: str) -> str:
         case E.RewardTilesOut(colour=colour, tiles=tiles):
             return f"The {colour} Reward tiles come out face up: {w.cards_list(tiles)}"
         case E.KingSetup():
-            return ("The King of Horrors takes 2 Dreams, its 2 combat cards, its Dreamer goes on Ritual and a "
-                    "Cultist on every Day space")
+            return (
+                "The King of Horrors takes 2 Dreams, its 2 combat cards, its Dreamer goes on Ritual and a "
+                "Cultist on every Day space"
+            )
     return ""
 
 
@@ -137,8 +141,10 @@ def _turn(e: Event, s: GameState, w: Words, who: str) -> str:
             return f"The Time marker advances to {labels[t] if 0 <= t < len(labels) and labels[t] else t}"
         case E.GameOver(reason=reason, winners=winners):
             names = [seat_name(s, x) for x in winners]
-            return (f"The game ends ({END_REASONS.get(reason, reason)}): {' and '.join(names) or 'nobody'} "
-                    f"{'wins' if len(names) == 1 else 'win'}")
+            return (
+                f"The game ends ({END_REASONS.get(reason, reason)}): {' and '.join(names) or 'nobody'} "
+                f"{'wins' if len(names) == 1 else 'win'}"
+            )
     return ""
 
 
@@ -164,8 +170,9 @@ def _effects(e: Event, s: GameState, w: Words, who: str) -> str:
         case E.ShadowAdded(area=area, count=n):
             return f"{who} adds {'a Shadow' if n == 1 else plural(n, 'Shadow')} to {w.area(area)}"
         case E.FollowerRemoved(area=area, for_fort=for_fort):
-            return (f"{who} returns a Follower from {w.area(area)} to its supply"
-                    + (" to pay for a Fort level" if for_fort else ""))
+            return f"{who} returns a Follower from {w.area(area)} to its supply" + (
+                " to pay for a Fort level" if for_fort else ""
+            )
         case E.RecoveredFromLimbo(area=area):
             return f"{who} brings a Follower back from Limbo to {w.area(area)}"
         case E.LimboReturn(count=n):
@@ -228,13 +235,15 @@ def _conflicts(e: Event, s: GameState, w: Words, who: str) -> str:
         case E.CombatCardsDone(count=n):
             return f"{who} has played {plural(n, 'card')}"
         case E.ConflictReveal(cards=cards, attack=attack, defense=defense):
-            return (f"{side_does(s, e.seat, 'reveals', 'reveal')} {w.cards_list(cards)}: "
-                    f"{attack} attack, {defense} defence")
+            return (
+                f"{side_does(s, e.seat, 'reveals', 'reveal')} {w.cards_list(cards)}: {attack} attack, {defense} defence"
+            )
         case E.ConflictDamage(damage=n):
             return f"{side_does(s, e.seat, 'takes', 'take')} {n} damage"
         case E.UnitsEliminated(count=n, to_limbo=to_limbo):
-            return (f"{plural(n, 'unit')} of {side} {'is' if n == 1 else 'are'} eliminated"
-                    + (" to Limbo" if to_limbo else ""))
+            return f"{plural(n, 'unit')} of {side} {'is' if n == 1 else 'are'} eliminated" + (
+                " to Limbo" if to_limbo else ""
+            )
         case E.FortLevelsLost(count=n):
             return f"{who} loses {plural(n, 'Fort level')}"
         case E.ConflictWon(area=area, why=why):
@@ -296,8 +305,11 @@ def _stage2(e: Event, s: GameState, w: Words, who: str) -> str:
         case E.NightmareMoves(number=n, source=source, to=to):
             return f"Nightmare {w.nightmare(n)} moves from {w.area(source)} to {w.area(to)}"
         case E.NightmareStuck(number=n):
-            return f"Nightmare {w.nightmare(n)} has no area it may enter: its move ends" if n else \
-                "No Nightmare is commanded: nothing moves"
+            return (
+                f"Nightmare {w.nightmare(n)} has no area it may enter: its move ends"
+                if n
+                else "No Nightmare is commanded: nothing moves"
+            )
         case E.NightmareReturns(number=n, source=source):
             return f"Nightmare {w.nightmare(n)} returns from {w.area(source)} to the Cathedral space"
         case E.Devoured(area=area, side=side):
@@ -305,8 +317,10 @@ def _stage2(e: Event, s: GameState, w: Words, who: str) -> str:
         case E.NothingToDevour(left=n):
             return f"Nothing left to devour ({plural(n, 'unit')} not devoured)" if n else "Nothing left to devour"
         case E.EndTriggered(devoured=n, threshold=t):
-            return (f"{plural(n, 'unit')} devoured (the Nightmares' number is {t}): the game ends once every player "
-                    "has had as many turns")
+            return (
+                f"{plural(n, 'unit')} devoured (the Nightmares' number is {t}): the game ends once every player "
+                "has had as many turns"
+            )
     return ""
 
 
@@ -333,13 +347,17 @@ def _king_turn(e: Event, s: GameState, w: Words, who: str) -> str:
         case E.KingHorrorDie(value=value):
             return f"The King rolled the Horror Die: {value}"
         case E.KingPower(moved=moved, action=action, power=p):
-            return (f"{plural(moved, 'Cultist')} {'goes' if moved == 1 else 'go'} onto the King's "
-                    f"{w.day_short(action)} card: Power {p}")
+            return (
+                f"{plural(moved, 'Cultist')} {'goes' if moved == 1 else 'go'} onto the King's "
+                f"{w.day_short(action)} card: Power {p}"
+            )
         case E.KingAction(action=action, power=p):
             return f"The King takes {w.day_short(action)} with Power {p}"
         case E.KingCultistsReturn(count=n, action=action):
-            return (f"{plural(n, 'Cultist')} {'leaves' if n == 1 else 'leave'} the King's Action cards; "
-                    f"one goes back on the {w.day_short(action)} space")
+            return (
+                f"{plural(n, 'Cultist')} {'leaves' if n == 1 else 'leave'} the King's Action cards; "
+                f"one goes back on the {w.day_short(action)} space"
+            )
         case E.KingConforms(action=action, easier=True):
             return f"The King conforms to {w.day_short(action)}: a Cultist goes on a Dream"
         case E.KingConforms(action=action):
@@ -352,8 +370,11 @@ def _king_turn(e: Event, s: GameState, w: Words, who: str) -> str:
         case E.KingAreaCard(area=area, purpose=purpose):
             return f"The Area Selection cards chose {w.area(area)} {_PURPOSE.get(purpose, '')}".rstrip()
         case E.KingClimbs(steps=n, to=to, why=why, piece=piece):
-            reason = {"piece": f"Cathedral piece {piece}", "below_highest":
-                      f"Piece {piece} is below the highest level available", "nightmare": "A King's Nightmare"}[why]
+            reason = {
+                "piece": f"Cathedral piece {piece}",
+                "below_highest": f"Piece {piece} is below the highest level available",
+                "nightmare": "A King's Nightmare",
+            }[why]
             return f"{reason}: the King climbs its lower Ritual marker {plural(n, 'step')}, to space {to}"
         case E.KingTucks(card=card, action=action, why="dissent"):
             return f"The King tucks the Upgrade {w.card(card)} under its {w.day_short(action)} card"
@@ -367,8 +388,10 @@ def _king_turn(e: Event, s: GameState, w: Words, who: str) -> str:
 def _king_rules(e: Event, s: GameState, w: Words, who: str) -> str:
     match e:
         case E.KingDevours(count=n, from_supply=k):
-            return (f"The Devoured side-board comes into play: the King devours {n} of its Followers, {k} from its "
-                    "supply (harder game)")
+            return (
+                f"The Devoured side-board comes into play: the King devours {n} of its Followers, {k} from its "
+                "supply (harder game)"
+            )
         case E.KingKeepsLast(count=n):
             return f"The King keeps its last Follower in every area: {plural(n, 'Follower')} not removed"
         case E.KingRemoves(area=area):
@@ -377,7 +400,8 @@ def _king_rules(e: Event, s: GameState, w: Words, who: str) -> str:
             return f"A Follower for {w.area(area)} fits nowhere"
         case E.KingProduces(area=area, overflow_from=source):
             return f"The King produces a Follower in {w.area(area)}" + (
-                f" (overflow from {w.area(source)})" if source else "")
+                f" (overflow from {w.area(source)})" if source else ""
+            )
         case E.KingSummons(power=p):
             return f"The King summons (Power {p})"
         case E.KingMarkerClimbs(space=space, space_kind=kind):
@@ -394,7 +418,8 @@ def _king_rules(e: Event, s: GameState, w: Words, who: str) -> str:
             return "Every area the King controls has 3 Fort levels: it maneuvers instead"
         case E.KingManeuvers(area=area, chosen=chosen):
             return f"The King places a Follower in {w.area(area)}" + (
-                " (your choice among the tied areas)" if chosen else "")
+                " (your choice among the tied areas)" if chosen else ""
+            )
         case E.KingMpUnused():
             return "No area for the King to maneuver into"
         case E.KingDevelops(count=n):
@@ -450,8 +475,10 @@ def _king_more(e: Event, s: GameState, w: Words, who: str) -> str:
         case E.KingCommandsNightmare(number=n):
             return f"The King commands Nightmare {w.nightmare(n)} and moves its Cultist onto it"
         case E.KingNightmareFailure(number=n, area=area):
-            return (f"No adjacent area suits Nightmare {w.nightmare(n)}: it moves to {w.area(area)} and its Failure "
-                    "resolves")
+            return (
+                f"No adjacent area suits Nightmare {w.nightmare(n)}: it moves to {w.area(area)} and its Failure "
+                "resolves"
+            )
         case E.KingEffectSkipped(step=step):
             return f"The King cannot resolve a {step.replace('_', ' ')} step"
     return ""

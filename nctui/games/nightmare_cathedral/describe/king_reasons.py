@@ -99,8 +99,19 @@ _FIXED = {
     "king_effect_skipped": "nothing for that step to act on",
 }
 # The events after which a Cultist on a Dream (and a Horror Die) has a different cause
-_DRIVERS = frozenset({"king_power", "king_action", "king_conforms", "king_dissents", "king_conflict_card",
-                      "king_commands_nightmare", "king_marker_climbs", "king_fortify_to_maneuver", "turn_begins"})
+_DRIVERS = frozenset(
+    {
+        "king_power",
+        "king_action",
+        "king_conforms",
+        "king_dissents",
+        "king_conflict_card",
+        "king_commands_nightmare",
+        "king_marker_climbs",
+        "king_fortify_to_maneuver",
+        "turn_begins",
+    }
+)
 
 
 def king_reasons(events: Sequence[Event], w: Words) -> list[str]:

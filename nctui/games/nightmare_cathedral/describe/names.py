@@ -16,8 +16,17 @@ SEAT_LETTERS = {"red": "R", "blue": "B", "green": "G", "yellow": "Y"}
 END_REASONS = {"time": "the Time marker reached the skull", "devoured": "the Devoured end condition was met"}
 SHADOWS = -2
 
-__all__ = ["END_REASONS", "SEAT_LETTERS", "Words", "combat_icons", "plural", "seat_letter", "seat_name", "side_name",
-           "words_for"]
+__all__ = [
+    "END_REASONS",
+    "SEAT_LETTERS",
+    "Words",
+    "combat_icons",
+    "plural",
+    "seat_letter",
+    "seat_name",
+    "side_name",
+    "words_for",
+]
 
 
 class Words:

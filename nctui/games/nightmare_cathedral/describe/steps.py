@@ -24,8 +24,12 @@ WHERE = {
     "nightmare": "the Nightmare's area",
 }
 WHOSE = {"any": "any", "shadows": "a Shadow", "opponents": "an opponent's", "own": "your own"}
-DECKS = {"development": "Development card", "dream": "Dream card", "development2": "Stage II Development card",
-         "dream2": "Stage II Dream card"}
+DECKS = {
+    "development": "Development card",
+    "dream": "Dream card",
+    "development2": "Stage II Development card",
+    "dream2": "Stage II Dream card",
+}
 
 # Why a step does nothing (engine.futile.Nothing): said in the option, and in the log after the name.
 NOTHING = {
@@ -102,8 +106,11 @@ def _units(step: cs.Step, w: Words) -> str:
 
 
 def _spread(where: str) -> str:
-    return f"areas: {WHERE[where]}" if where not in ("controlled", "marked") else {
-        "controlled": "areas you control", "marked": "Marked Areas"}[where]
+    return (
+        f"areas: {WHERE[where]}"
+        if where not in ("controlled", "marked")
+        else {"controlled": "areas you control", "marked": "Marked Areas"}[where]
+    )
 
 
 def _cards_and_track(step: cs.Step, w: Words) -> str:
@@ -139,8 +146,11 @@ def _climb(c: cs.Climb) -> str:
     kind = "open or special" if c.special else "open"
     out = []
     if c.paid:
-        out.append("climb any number of steps, paying for each" if c.steps == 0
-                   else f"climb {plural(c.steps, f'{kind} step')}, paying for {'it' if c.steps == 1 else 'each'}")
+        out.append(
+            "climb any number of steps, paying for each"
+            if c.steps == 0
+            else f"climb {plural(c.steps, f'{kind} step')}, paying for {'it' if c.steps == 1 else 'each'}"
+        )
     free = c.free + (0 if c.paid else c.steps)
     if free:
         kinds = " or ".join(c.kinds)

@@ -264,12 +264,45 @@ class PlayDream(_A, tag="play_dream"):
 
 
 Action = (
-    ChooseTurnStart | Conquer | PlaceDreamer | ChooseDay | DiscardDream | KeepDreams | TakeDream |
-    DiscardDevelopment | React | Done | ProduceIn | MoveFollower | MoveShaper | ConvertUnit | BuildFortLevel |
-    PayFollower | PayLimbo | ReturnFromLimbo | ClimbMarker | TakeBonus | PlayUpgrade | PlayPloy | KeepCard |
-    ChooseOption | ChooseAction | AddShadow | RecoverTo | ChooseArea | StartConflict | PlaysFirst |
-    PlayCombatCard | BreakTie | RetreatTo | TakeVictory | PlayDream | ChooseNightmare | TakePiece |
-    MoveNightmare | DevourUnit
+    ChooseTurnStart
+    | Conquer
+    | PlaceDreamer
+    | ChooseDay
+    | DiscardDream
+    | KeepDreams
+    | TakeDream
+    | DiscardDevelopment
+    | React
+    | Done
+    | ProduceIn
+    | MoveFollower
+    | MoveShaper
+    | ConvertUnit
+    | BuildFortLevel
+    | PayFollower
+    | PayLimbo
+    | ReturnFromLimbo
+    | ClimbMarker
+    | TakeBonus
+    | PlayUpgrade
+    | PlayPloy
+    | KeepCard
+    | ChooseOption
+    | ChooseAction
+    | AddShadow
+    | RecoverTo
+    | ChooseArea
+    | StartConflict
+    | PlaysFirst
+    | PlayCombatCard
+    | BreakTie
+    | RetreatTo
+    | TakeVictory
+    | PlayDream
+    | ChooseNightmare
+    | TakePiece
+    | MoveNightmare
+    | DevourUnit
 )
 
 ACTION_TYPES: tuple[type, ...] = get_args(Action)
@@ -280,6 +313,7 @@ _ACTION_TYPE_SET = frozenset(ACTION_TYPES)
 
 def is_action(value: object) -> TypeGuard[Action]:
     return type(value) in _ACTION_TYPE_SET or isinstance(value, ACTION_TYPES)
+
 
 @cache
 def _decoder() -> msgspec.json.Decoder[Action]:

@@ -243,8 +243,9 @@ def areas_matching(state: GameState, seat: int, where: str) -> tuple[str, ...]:
     return found
 
 
-_AREAS_ALONE = frozenset({"any", "controlled", "fort", "presence", "empty", "shadows", "adjacent_cathedral",
-                          "fortress", "corner"})
+_AREAS_ALONE = frozenset(
+    {"any", "controlled", "fort", "presence", "empty", "shadows", "adjacent_cathedral", "fortress", "corner"}
+)
 _matching_memo: dict[tuple[int, int, str], tuple[tuple[AreaState, ...], tuple[str, ...]]] = {}
 
 

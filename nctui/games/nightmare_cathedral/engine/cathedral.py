@@ -68,8 +68,9 @@ def starting_pieces(config: GameConfig, p: Pack) -> tuple[str, ...]:
     if config.length == "standard":
         return (p.tracks.first_piece,)
     wanted = {"players_2_3": config.players <= 3, "players_2": config.players == 2}
-    return (p.tracks.first_piece,) + tuple(c.piece for c in p.tracks.cathedral
-                                           if any(wanted.get(icon, False) for icon in c.icons))
+    return (p.tracks.first_piece,) + tuple(
+        c.piece for c in p.tracks.cathedral if any(wanted.get(icon, False) for icon in c.icons)
+    )
 
 
 def set_up(state: GameState, ev: Events) -> GameState:
@@ -97,8 +98,7 @@ def builds_now(state: GameState) -> bool:
     """Standard Game only: from the end of the turn in which the last player takes its first turn
     (turns go round the table in order, so that is turn number N for N players) while pieces
     remain."""
-    return (state.config.length == "standard" and state.turn_number >= len(state.players)
-            and bool(state.cathedral_track))
+    return state.config.length == "standard" and state.turn_number >= len(state.players) and bool(state.cathedral_track)
 
 
 def build(state: GameState, seat: int, ev: Events) -> GameState:
@@ -150,12 +150,16 @@ def _piece_refusal(state: GameState, w: CathedralPieceWork | KingPieceWork, acti
     if action.piece in divergent.available(state):
         return None
     if isinstance(w, KingPieceWork):
-        return IllegalAction(f"the King too takes an available piece: {_unavailable(state, action.piece)}",
-                             rule="available Cathedral pieces",
-                             section="SOLO KING'S TURN 8, COMPLETING THE KING'S DREAMS 2; DIVERGENT PATHS: "
-                                     "AVAILABLE CATHEDRAL PIECES")
-    return IllegalAction(_unavailable(state, action.piece), rule="available Cathedral pieces",
-                         section="DIVERGENT PATHS: AVAILABLE CATHEDRAL PIECES")
+        return IllegalAction(
+            f"the King too takes an available piece: {_unavailable(state, action.piece)}",
+            rule="available Cathedral pieces",
+            section="SOLO KING'S TURN 8, COMPLETING THE KING'S DREAMS 2; DIVERGENT PATHS: AVAILABLE CATHEDRAL PIECES",
+        )
+    return IllegalAction(
+        _unavailable(state, action.piece),
+        rule="available Cathedral pieces",
+        section="DIVERGENT PATHS: AVAILABLE CATHEDRAL PIECES",
+    )
 
 
 def _unavailable(state: GameState, piece: str) -> str:
@@ -167,8 +171,6 @@ def _unavailable(state: GameState, piece: str) -> str:
 def _choose_piece(state: GameState, w: CathedralPieceWork, action: TakePiece, ev: Events) -> GameState:
     """DIVERGENT PATHS: the piece chosen among the available ones."""
     return place(replace(state, work=None), w.seat, action.piece, ev)
-
-
 
 
 CATHEDRAL_PIECE = Rule(CathedralPieceWork, (TakePiece,), _piece_options, _piece_refusal, _choose_piece)
@@ -199,8 +201,11 @@ def _put(state: GameState, seat: int, piece: str, ev: Events) -> GameState:
 
 
 def _move(state: GameState, piece: str) -> GameState:
-    return replace(state, cathedral_track=tuple(p for p in state.cathedral_track if p != piece),
-                   cathedral_built=state.cathedral_built + (piece,))
+    return replace(
+        state,
+        cathedral_track=tuple(p for p in state.cathedral_track if p != piece),
+        cathedral_built=state.cathedral_built + (piece,),
+    )
 
 
 def icons(state: GameState, piece: str) -> tuple[str, ...]:
@@ -307,8 +312,9 @@ def king_builds(state: GameState, card: str, ev: Events) -> GameState:
     if not state.config.divergent_paths:
         return _king_place(state, state.cathedral_track[0], ev)
     if pieces_pending(state) or len(divergent.available(state)) > 1:  # in the order of the Dreams
-        return under_pieces(state, Frame(seat=seat, steps=(), source=KING_PIECE, card=card,
-                                         then=KingPieceDue(card=card)))
+        return under_pieces(
+            state, Frame(seat=seat, steps=(), source=KING_PIECE, card=card, then=KingPieceDue(card=card))
+        )
     return _king_takes(state, card, ev)
 
 
@@ -331,8 +337,6 @@ def _king_takes(state: GameState, card: str, ev: Events) -> GameState:
 def _choose_king_piece(state: GameState, w: KingPieceWork, action: TakePiece, ev: Events) -> GameState:
     """SOLO KING'S TURN 8 / COMPLETING THE KING'S DREAMS 2: the piece you chose for the King."""
     return _king_place(replace(state, work=None), action.piece, ev)
-
-
 
 
 KING_CATHEDRAL_PIECE = Rule(KingPieceWork, (TakePiece,), _piece_options, _piece_refusal, _choose_king_piece)

@@ -24,8 +24,14 @@ SUGGESTED_PAIRS: dict[str, tuple[int, int]] = {
 }
 
 # Solo DIFFICULTY MODIFIERS: one option id each; presets by name.
-HARDER = ("harder_climb", "harder_powered_1", "harder_powered_2", "harder_devoured", "harder_dream_discount",
-          "harder_hand_scoring")
+HARDER = (
+    "harder_climb",
+    "harder_powered_1",
+    "harder_powered_2",
+    "harder_devoured",
+    "harder_dream_discount",
+    "harder_hand_scoring",
+)
 EASIER = ("easier_conform", "easier_desirable", "easier_ritual", "easier_nightmare")
 DIFFICULTY_OPTIONS = HARDER + EASIER
 DIFFICULTY_PRESETS: dict[str, tuple[str, ...]] = {
@@ -84,18 +90,25 @@ def check_config(config: GameConfig) -> list[str]:
         problems.append(f"colours are {', '.join(COLOURS)}")
     if config.length not in LENGTHS:
         problems.append(f"length is {' or '.join(LENGTHS)}")
-    if config.nightmares and (len(config.nightmares) != 2 or len(set(config.nightmares)) != 2
-                              or not all(1 <= n <= NIGHTMARES for n in config.nightmares)):
+    if config.nightmares and (
+        len(config.nightmares) != 2
+        or len(set(config.nightmares)) != 2
+        or not all(1 <= n <= NIGHTMARES for n in config.nightmares)
+    ):
         problems.append(f"nightmares: two different numbers from 1 to {NIGHTMARES}")
     if config.difficulty and config.players > 1:
-        problems.append("difficulty modifiers are for solo games only (DIFFICULTY MODIFIERS change the King of "
-                        "Horrors): leave them out with 2 to 4 players")
+        problems.append(
+            "difficulty modifiers are for solo games only (DIFFICULTY MODIFIERS change the King of "
+            "Horrors): leave them out with 2 to 4 players"
+        )
     unknown = [d for d in config.difficulty if d not in DIFFICULTY_OPTIONS]
     if unknown:
         problems.append(f"difficulty options are {', '.join(DIFFICULTY_OPTIONS)}; not {', '.join(unknown)}")
     if {"harder_powered_1", "harder_powered_2"} <= set(config.difficulty):
-        problems.append("difficulty: harder_powered_1 or harder_powered_2, not both (DIFFICULTY MODIFIERS: the King "
-                        "starts with 1 or 2 powered-up actions)")
+        problems.append(
+            "difficulty: harder_powered_1 or harder_powered_2, not both (DIFFICULTY MODIFIERS: the King "
+            "starts with 1 or 2 powered-up actions)"
+        )
     if not 0 <= config.seed < 2**64:
         problems.append("seed: a whole number from 0 to 2**64-1")
     return problems
@@ -114,8 +127,10 @@ def nightmare_pair(text: str) -> tuple[int, ...]:
     except ValueError:
         pair = ()
     if len(pair) != 2 or len(set(pair)) != 2 or not all(1 <= n <= NIGHTMARES for n in pair):
-        raise ValueError(f"nightmares: two different numbers from 1 to {NIGHTMARES} (e.g. 3,7), \"random\", "
-                         f"or a suggested pair: {', '.join(SUGGESTED_PAIRS)}; not {text!r}")
+        raise ValueError(
+            f'nightmares: two different numbers from 1 to {NIGHTMARES} (e.g. 3,7), "random", '
+            f"or a suggested pair: {', '.join(SUGGESTED_PAIRS)}; not {text!r}"
+        )
     return pair
 
 
@@ -128,6 +143,8 @@ def difficulty(text: str) -> tuple[str, ...]:
     ids = tuple(dict.fromkeys(w for w in words.replace(" ", "").split(",") if w))
     unknown = [d for d in ids if d not in DIFFICULTY_OPTIONS]
     if unknown:
-        raise ValueError(f"difficulty: easy, normal, hard, or comma-separated ids from {', '.join(DIFFICULTY_OPTIONS)}"
-                         f"; not {', '.join(unknown)}")
+        raise ValueError(
+            f"difficulty: easy, normal, hard, or comma-separated ids from {', '.join(DIFFICULTY_OPTIONS)}"
+            f"; not {', '.join(unknown)}"
+        )
     return ids

@@ -55,10 +55,12 @@ def sides_in(a: AreaState) -> tuple[int, ...]:
 def conflict_options(state: GameState, w: ConflictWork) -> tuple[StartConflict, ...]:
     """MANEUVER / CONFLICTS 1: any area with 2 or more sides, any 2 of them (the resolving
     player need not be one of them)."""
-    return tuple(StartConflict(area=area_id, sides=pair)
-                 for area_id in _conflict_areas(state, w)
-                 if _two_sides_or_more(a := board.area(state, area_id))
-                 for pair in combinations(board.sides_in(a), 2))
+    return tuple(
+        StartConflict(area=area_id, sides=pair)
+        for area_id in _conflict_areas(state, w)
+        if _two_sides_or_more(a := board.area(state, area_id))
+        for pair in combinations(board.sides_in(a), 2)
+    )
 
 
 def _two_sides_or_more(a: AreaState) -> bool:
@@ -166,19 +168,28 @@ def _start_refusal(state: GameState, w: ConflictWork, action: StartConflict) -> 
     if (err := _unknown_area(state, action.area)) is not None:
         return err
     if w.area and action.area != w.area:
-        return IllegalAction(f"this effect resolves a conflict only in {w.area}", rule="the effect's area",
-                             section="REWARD TILES")
+        return IllegalAction(
+            f"this effect resolves a conflict only in {w.area}", rule="the effect's area", section="REWARD TILES"
+        )
     if action.area not in _conflict_areas(state, w):
-        return IllegalAction(f"this effect resolves conflicts only in {w.where} areas", rule="the effect's areas",
-                             section="MANEUVER")
+        return IllegalAction(
+            f"this effect resolves conflicts only in {w.where} areas", rule="the effect's areas", section="MANEUVER"
+        )
     here = board.sides_in(board.area(state, action.area))
     if len(set(action.sides)) < 2 or not set(action.sides) <= set(here):
-        return IllegalAction(f"a conflict is between 2 different sides with units and/or Forts in {action.area} "
-                             f"(there: {here}; -2 is the Shadows)", rule="2 opposing sides", section=f"{SECTION} 1")
+        return IllegalAction(
+            f"a conflict is between 2 different sides with units and/or Forts in {action.area} "
+            f"(there: {here}; -2 is the Shadows)",
+            rule="2 opposing sides",
+            section=f"{SECTION} 1",
+        )
     canonical = tuple(sorted(action.sides, key=_rank))
     if tuple(action.sides) != canonical:
-        return IllegalAction(f"name the sides in seat order, the Shadows (-2) last: {canonical}",
-                             rule="2 opposing sides", section=f"{SECTION} 1")
+        return IllegalAction(
+            f"name the sides in seat order, the Shadows (-2) last: {canonical}",
+            rule="2 opposing sides",
+            section=f"{SECTION} 1",
+        )
     return None
 
 
@@ -221,8 +232,9 @@ def _order_options(state: GameState, w: PlaysFirstWork) -> tuple[Action, ...]:
 def _order_refusal(state: GameState, w: PlaysFirstWork, action: PlaysFirst) -> Refusal:
     if action.seat in w.fight.sides:
         return None
-    return IllegalAction(f"seat {action.seat} is not a side of this conflict", rule="who plays first",
-                         section=f"{SECTION} 2")
+    return IllegalAction(
+        f"seat {action.seat} is not a side of this conflict", rule="who plays first", section=f"{SECTION} 2"
+    )
 
 
 def _plays_first(state: GameState, w: PlaysFirstWork, action: PlaysFirst, ev: Events) -> GameState:
@@ -247,12 +259,18 @@ def _cards_options(state: GameState, w: CombatCardsWork) -> tuple[Action, ...]:
 
 def _cards_refusal(state: GameState, w: CombatCardsWork, action: PlayCombatCard | Done) -> Refusal:
     if isinstance(action, Done):
-        return IllegalAction("a conflict is resolved to its end; a player plays at least 1 card",
-                             rule="at least 1 card", section=f"{SECTION} 2")
+        return IllegalAction(
+            "a conflict is resolved to its end; a player plays at least 1 card",
+            rule="at least 1 card",
+            section=f"{SECTION} 2",
+        )
     if action.card in state.players[w.seat].hand:
         return None
-    return IllegalAction(f"{action.card} is not in your hand: play a Development card or your Basic Combat card",
-                         rule="cards played in a conflict", section=f"{SECTION} 2")
+    return IllegalAction(
+        f"{action.card} is not in your hand: play a Development card or your Basic Combat card",
+        rule="cards played in a conflict",
+        section=f"{SECTION} 2",
+    )
 
 
 def _play_card(state: GameState, w: CombatCardsWork, action: PlayCombatCard | Done, ev: Events) -> GameState:
@@ -272,8 +290,6 @@ def _play_card(state: GameState, w: CombatCardsWork, action: PlayCombatCard | Do
     return _advance(state, f, "cards", ev)
 
 
-
-
 PLAY_COMBAT_CARD = Rule(CombatCardsWork, (PlayCombatCard, Done), _cards_options, _cards_refusal, _play_card)
 
 
@@ -291,8 +307,7 @@ def _fight(state: GameState, f: Fight, ev: Events) -> tuple[GameState, Fight, St
     got = [icons(state, f, i, shadows) for i in (0, 1)]
     for i, side in enumerate(f.sides):
         played = (f.shadow_card,) if side == SHADOWS else f.plays[i]
-        ev.append(E.ConflictReveal(seat=side, area=f.area, cards=played, attack=got[i].attack,
-                                   defense=got[i].defense))
+        ev.append(E.ConflictReveal(seat=side, area=f.area, cards=played, attack=got[i].attack, defense=got[i].defense))
     for i, side in enumerate(f.sides):  # each Defence cancels 1 Attack
         state = take_damage(state, f.area, side, max(0, got[1 - i].attack - got[i].defense), ev)
     winner, why = winner_of(board.area(state, f.area), f.sides)
@@ -326,8 +341,9 @@ def _eliminate(state: GameState, side: int, area_id: str, n: int, ev: Events) ->
     return units.remove(state, side, area_id, n, to=to)
 
 
-def _won(state: GameState, f: Fight, winner: int, why: Literal["fortress", "fort", "units", "tie"],
-         ev: Events) -> tuple[GameState, Fight]:
+def _won(
+    state: GameState, f: Fight, winner: int, why: Literal["fortress", "fort", "units", "tie"], ev: Events
+) -> tuple[GameState, Fight]:
     ev.append(E.ConflictWon(seat=winner, area=f.area, why=why))
     if winner >= 0:  # Dream conditions count conflicts won this turn
         pl = state.players[winner]
@@ -342,8 +358,9 @@ def _tie_options(state: GameState, w: TieWork) -> tuple[Action, ...]:
 def _tie_refusal(state: GameState, w: TieWork, action: BreakTie) -> Refusal:
     if action.winner in w.fight.sides:
         return None
-    return IllegalAction(f"side {action.winner} is not one of the tied sides", rule="unbreakable tie",
-                         section=f"{SECTION} 8")
+    return IllegalAction(
+        f"side {action.winner} is not one of the tied sides", rule="unbreakable tie", section=f"{SECTION} 8"
+    )
 
 
 def _break_tie(state: GameState, w: TieWork, action: BreakTie, ev: Events) -> GameState:
@@ -374,9 +391,13 @@ def _retreat_refusal(state: GameState, w: RetreatWork, action: RetreatTo) -> Ref
     if not retreat_fits(state, loser_of(f), f.area, action.area):
         return IllegalAction(f"{action.area} is full: retreat respects the Unit Limit", rule=rule, section=section)
     if not may_retreat_to(state, loser_of(f), f.area, action.area):
-        return IllegalAction(f"{action.area} is controlled by another side and the retreating side has no presence "
-                             "there: units retreat only to areas their side controls, is present in, or that are "
-                             "empty", rule=rule, section=section)
+        return IllegalAction(
+            f"{action.area} is controlled by another side and the retreating side has no presence "
+            "there: units retreat only to areas their side controls, is present in, or that are "
+            "empty",
+            rule=rule,
+            section=section,
+        )
     return None
 
 
@@ -386,8 +407,6 @@ def _retreat(state: GameState, w: RetreatWork, action: RetreatTo, ev: Events) ->
     state = units.move(state, side, f.area, action.area)
     ev.append(E.Retreated(seat=side, source=f.area, to=action.area))
     return _advance(state, f, "retreat", ev)
-
-
 
 
 RETREAT = Rule(RetreatWork, (RetreatTo,), _retreat_options, _retreat_refusal, _retreat)
@@ -427,8 +446,6 @@ def _victory(state: GameState, w: VictoryWork, action: TakeVictory, ev: Events) 
     return _finish(state, f, _effect_frame(f, seat, steps, "victory"), ev)
 
 
-
-
 TAKE_VICTORY = Rule(VictoryWork, (TakeVictory,), _victory_options, _victory_refusal, _victory)
 
 
@@ -437,8 +454,14 @@ def _effect_frame(f: Fight, seat: int, steps: tuple[cs.Step, ...], source: Liter
     bottom of the deck; step 12 comes after it (the frame holds the Conflict card and the cards
     played meanwhile)."""
     card = f.shadow_card
-    return Frame(seat=seat, steps=steps, source=source, card=card, must=True,
-                 then=CardToBottom(card=card, sides=f.sides, plays=f.plays))
+    return Frame(
+        seat=seat,
+        steps=steps,
+        source=source,
+        card=card,
+        must=True,
+        then=CardToBottom(card=card, sides=f.sides, plays=f.plays),
+    )
 
 
 def card_to_bottom(state: GameState, then: CardToBottom, ev: Events) -> GameState:
@@ -466,8 +489,9 @@ def _put_away(state: GameState, f: Fight, ev: Events) -> GameState:
     return _discard_played(state, f.sides, f.plays, ev)
 
 
-def _discard_played(state: GameState, sides: tuple[int, int], plays: tuple[tuple[str, ...], tuple[str, ...]],
-                    ev: Events) -> GameState:
+def _discard_played(
+    state: GameState, sides: tuple[int, int], plays: tuple[tuple[str, ...], tuple[str, ...]], ev: Events
+) -> GameState:
     """Step 12: played cards are discarded, except Basic Combat cards, which return to their
     owners' hands."""
     decks = state.decks
@@ -496,9 +520,13 @@ def _finish(state: GameState, f: Fight, effect: Frame | None, ev: Events) -> Gam
         return _next_conflict(state, fresh, ev)
     state = replace(state, work=None)
     if fresh.left > 0:
-        state = push_effect(state, f.resolver, (cs.ResolveConflicts(count=fresh.left, where=f.where, area=f.only_in),),
-                            "conflicts",
-                            must=True)
+        state = push_effect(
+            state,
+            f.resolver,
+            (cs.ResolveConflicts(count=fresh.left, where=f.where, area=f.only_in),),
+            "conflicts",
+            must=True,
+        )
     if effect is None:  # SOLO: you may discard a card as the King's Shield returns
         return replace(state, work=KingShieldWork(seat=shield if shield is not None else -1))
     return push(state, effect)

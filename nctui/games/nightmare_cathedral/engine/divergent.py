@@ -56,8 +56,13 @@ def set_up(state: GameState, ev: Events) -> GameState:
     if not spaces(state) or not board.pack(state).cards.reward_tiles:
         raise ValueError(f"content pack {state.pack!r} has no Divergent Paths sideboard and Reward tiles")
     every = tuple(t.id for t in board.pack(state).cards.reward_tiles)
-    state = replace(state, cathedral_track=tuple(sp.piece for sp in spaces(state)), cathedral_built=(),
-                    path_tiles=(), tiles_aside=every)
+    state = replace(
+        state,
+        cathedral_track=tuple(sp.piece for sp in spaces(state)),
+        cathedral_built=(),
+        path_tiles=(),
+        tiles_aside=every,
+    )
     return _deal(state, "gray", ev)
 
 
@@ -85,8 +90,12 @@ def available(state: GameState) -> tuple[str, ...]:
     has a Reward tile and whose every incoming path starts at a vacated space; sideboard order."""
     left = set(state.cathedral_track)
     tiles = dict(state.path_tiles)
-    return tuple(sp.piece for sp in spaces(state) if sp.piece in left and (
-        SLOT[sp.colour] == "gray" or (sp.piece in tiles and not left.intersection(sp.incoming))))
+    return tuple(
+        sp.piece
+        for sp in spaces(state)
+        if sp.piece in left
+        and (SLOT[sp.colour] == "gray" or (sp.piece in tiles and not left.intersection(sp.incoming)))
+    )
 
 
 def why_unavailable(state: GameState, piece: str) -> str:

@@ -33,8 +33,7 @@ SECTION = "PLAYING DREAM CARDS"
 def _controlled(state: GameState, seat: int, where: str = "any") -> tuple[str, ...]:
     if where == "any":  # every area in play, in order: no need to look each up
         return tuple(a.id for a in state.areas if board.controller(a) == seat)
-    return tuple(a for a in board.areas_matching(state, seat, where)
-                 if board.controller(board.area(state, a)) == seat)
+    return tuple(a for a in board.areas_matching(state, seat, where) if board.controller(board.area(state, a)) == seat)
 
 
 def _present(state: GameState, seat: int, where: str = "any") -> tuple[str, ...]:
@@ -183,12 +182,18 @@ def _apply(state: GameState, w: DreamWork, action: PlayDream | Done, ev: Events)
         ev.append(E.Stopped(seat=w.seat, decision="play_dream"))
         return replace(state, work=None)
     pl = state.players[w.seat]
-    state = set_player(state, replace(drop_dream(pl, action.card),
-                                      dreams_played=pl.dreams_played + (action.card,)))
+    state = set_player(state, replace(drop_dream(pl, action.card), dreams_played=pl.dreams_played + (action.card,)))
     card = cards.dream(state, action.card)
     ev.append(E.DreamPlayed(seat=w.seat, card=action.card, vp=card.vp))
-    state = push_effect(replace(state, work=None), w.seat, card.effect.steps, "dream", card=action.card, must=True,
-                        then=DreamPlayed(seat=w.seat))
+    state = push_effect(
+        replace(state, work=None),
+        w.seat,
+        card.effect.steps,
+        "dream",
+        card=action.card,
+        must=True,
+        then=DreamPlayed(seat=w.seat),
+    )
     if card.cathedral:  # Variable Length Game: the piece is built before the Dream's effect
         return cathedral.cathedral_dream(state, w.seat, ev)
     return state
@@ -209,15 +214,20 @@ WHEN = {
 def _refusal(state: GameState, w: DreamWork, action: PlayDream) -> Refusal:
     seat = w.seat
     if action.card not in state.players[seat].dreams:
-        return IllegalAction(f"{action.card or 'that card'} is not a Dream card in your hand",
-                             rule="play from your hand", section=SECTION)
+        return IllegalAction(
+            f"{action.card or 'that card'} is not a Dream card in your hand",
+            rule="play from your hand",
+            section=SECTION,
+        )
     card = cards.dream(state, action.card)
     if card.when not in w.timings:
-        return IllegalAction(f"{card.name} may be played only {WHEN[card.when]}", rule="each Dream says when",
-                             section=SECTION)
+        return IllegalAction(
+            f"{card.name} may be played only {WHEN[card.when]}", rule="each Dream says when", section=SECTION
+        )
     if not conditions_met(state, seat, action.card):
-        return IllegalAction(f"the conditions of {card.name} are not met: {card.text}",
-                             rule="each Dream's conditions", section=SECTION)
+        return IllegalAction(
+            f"the conditions of {card.name} are not met: {card.text}", rule="each Dream's conditions", section=SECTION
+        )
     return None
 
 
@@ -227,7 +237,14 @@ PLAY_DREAM = Rule(DreamWork, (PlayDream,), _options, _refusal, _apply)
 def explain_no_window(state: GameState, action: PlayDream) -> IllegalAction:
     """The golden rule: Dreams only before an Action or Reaction is complete, never mid-way."""
     if state.frames:
-        return IllegalAction("Dream cards may be played only before an Action or Reaction is complete, never in the "
-                             "middle of one", rule="the golden rule", section=SECTION)
-    return IllegalAction("no Dream card can be played now: wait for the end of an action or reaction, when your "
-                         "Dream's timing and conditions are met", rule="each Dream says when", section=SECTION)
+        return IllegalAction(
+            "Dream cards may be played only before an Action or Reaction is complete, never in the middle of one",
+            rule="the golden rule",
+            section=SECTION,
+        )
+    return IllegalAction(
+        "no Dream card can be played now: wait for the end of an action or reaction, when your "
+        "Dream's timing and conditions are met",
+        rule="each Dream says when",
+        section=SECTION,
+    )

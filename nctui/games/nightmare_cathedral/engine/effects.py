@@ -17,6 +17,14 @@ def push(state: GameState, frame: Frame) -> GameState:
     return replace(state, frames=state.frames + (frame,))
 
 
-def push_effect(state: GameState, seat: int, steps: tuple[cs.Step, ...], source: Source, *, card: str = "",
-                must: bool = False, then: Then | None = None) -> GameState:
+def push_effect(
+    state: GameState,
+    seat: int,
+    steps: tuple[cs.Step, ...],
+    source: Source,
+    *,
+    card: str = "",
+    must: bool = False,
+    then: Then | None = None,
+) -> GameState:
     return push(state, Frame(seat=seat, steps=tuple(steps), source=source, card=card, must=must, then=then))

@@ -85,9 +85,12 @@ def facts(view: View) -> Facts:
 
 
 def _area_facts(state: GameState, area_id: str) -> AreaFacts:
-    return AreaFacts(id=area_id, controller=board.controller(board.area(state, area_id)),
-                     neighbours=board.adjacent(state, area_id),
-                     by_cathedral=board.adjacent_to_cathedral(state, area_id))
+    return AreaFacts(
+        id=area_id,
+        controller=board.controller(board.area(state, area_id)),
+        neighbours=board.adjacent(state, area_id),
+        by_cathedral=board.adjacent_to_cathedral(state, area_id),
+    )
 
 
 def _turn_owners(state: GameState) -> tuple[int, ...]:

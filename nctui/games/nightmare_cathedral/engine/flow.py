@@ -59,8 +59,11 @@ def rule_of(work: Work) -> Rule[Work]:
 def decision_of(state: GameState, work: Work) -> Decision | None:
     """The decision ``work`` asks now, or None when it has nothing left to ask (the step is over)."""
     last = _last_asked
-    if last is not None and last[1] is work and (
-            last[0] is state or all(map(is_, _asked_from(last[0]), _asked_from(state)))):
+    if (
+        last is not None
+        and last[1] is work
+        and (last[0] is state or all(map(is_, _asked_from(last[0]), _asked_from(state))))
+    ):
         return last[2]  # the very same position: asked again by the invariant check, say
     options = rule_of(work).options(state, work)
     decision = Decision(seat=work.seat, kind=kind_of(work), options=options) if options else None
@@ -123,19 +126,23 @@ def _refusal(state: GameState, w: Work, d: Decision, action: Action) -> IllegalA
         why = rule.refusal(state, w, action)
         if why is not None:
             return why
-        return IllegalAction(f"{_describe(action)} is not one of the options of the decision due",
-                             rule="the decision's options")
+        return IllegalAction(
+            f"{_describe(action)} is not one of the options of the decision due", rule="the decision's options"
+        )
     if isinstance(action, Done):
         if getattr(w, "must", False):
-            return IllegalAction("this effect must be resolved as completely as possible",
-                                 rule="resolve Victory and Defeat in full", section="REWARDS AND CONSEQUENCES")
-        return IllegalAction("there is nothing to stop: the decision due must be made",
-                             rule="the decision that is due")
+            return IllegalAction(
+                "this effect must be resolved as completely as possible",
+                rule="resolve Victory and Defeat in full",
+                section="REWARDS AND CONSEQUENCES",
+            )
+        return IllegalAction("there is nothing to stop: the decision due must be made", rule="the decision that is due")
     absent = ABSENT.get(type(action))
     if absent is not None:
         return absent(state, action)
-    return IllegalAction(f"now is the time for another decision, not to {type(action).__name__}",
-                         rule="the decision that is due")
+    return IllegalAction(
+        f"now is the time for another decision, not to {type(action).__name__}", rule="the decision that is due"
+    )
 
 
 def _describe(action: Action) -> str:

@@ -40,8 +40,17 @@ def start_fortify(state: GameState, frame: Frame, step: cs.AddFortLevels, ev: Ev
     """Levels beyond the printed costs are free (an empty ``cost`` = every level free)."""
     costs = tuple(step.cost[i] if i < len(step.cost) else 0 for i in range(step.count))
     controlled = board.areas_matching(state, frame.seat, "controlled")
-    return replace(state, work=FortWork(seat=frame.seat, costs=costs, where=step.where,
-                                        existing_only=step.existing_only, controlled=controlled, must=frame.must))
+    return replace(
+        state,
+        work=FortWork(
+            seat=frame.seat,
+            costs=costs,
+            where=step.where,
+            existing_only=step.existing_only,
+            controlled=controlled,
+            must=frame.must,
+        ),
+    )
 
 
 def _in_reach(state: GameState, w: FortWork, area_id: str) -> bool:
@@ -58,28 +67,47 @@ def refusal(state: GameState, w: FortWork, area_id: str) -> IllegalAction | None
         return IllegalAction(f"{area_id} is not an area in play", rule="areas in play", section="SETUP")
     a = board.area(state, area_id)
     if state.players[w.seat].forts <= 0:
-        return IllegalAction("you have no Fort level left in your supply", rule="10 Fort levels each",
-                             section="COMPONENTS")
+        return IllegalAction(
+            "you have no Fort level left in your supply", rule="10 Fort levels each", section="COMPONENTS"
+        )
     if a.fort_owner not in (-1, w.seat):
-        return IllegalAction(f"{area_id} already holds another player's Fort: there can never be more than 1 "
-                             "Fort in any area", rule="never more than 1 Fort in an area",
-                             section="REWARDS AND CONSEQUENCES")
+        return IllegalAction(
+            f"{area_id} already holds another player's Fort: there can never be more than 1 Fort in any area",
+            rule="never more than 1 Fort in an area",
+            section="REWARDS AND CONSEQUENCES",
+        )
     if a.fort_levels >= MAX_LEVELS:
-        return IllegalAction(f"the Fort in {area_id} already has {MAX_LEVELS} levels: a Fort has at most "
-                             f"{MAX_LEVELS} levels", rule="a Fort has at most 3 levels", section="FORT LEVELS")
+        return IllegalAction(
+            f"the Fort in {area_id} already has {MAX_LEVELS} levels: a Fort has at most {MAX_LEVELS} levels",
+            rule="a Fort has at most 3 levels",
+            section="FORT LEVELS",
+        )
     if w.existing_only and a.fort_owner != w.seat:
-        return IllegalAction(f"this effect adds a level only to one of your existing Forts, and {area_id} holds none",
-                             rule="onto an existing Fort only", section=SECTION_EFFECT)
+        return IllegalAction(
+            f"this effect adds a level only to one of your existing Forts, and {area_id} holds none",
+            rule="onto an existing Fort only",
+            section=SECTION_EFFECT,
+        )
     if not _in_reach(state, w, area_id):
         if w.where == "controlled":
-            return IllegalAction(f"you did not control {area_id} when you began adding these Fort levels: they go "
-                                 "only into areas you control", rule="build in controlled areas", section="FORTIFY")
-        return IllegalAction(f"this effect builds only in {_WHERE_WORDS.get(w.where, w.where)} that you control",
-                             rule="the effect's areas", section=SECTION_EFFECT)
+            return IllegalAction(
+                f"you did not control {area_id} when you began adding these Fort levels: they go "
+                "only into areas you control",
+                rule="build in controlled areas",
+                section="FORTIFY",
+            )
+        return IllegalAction(
+            f"this effect builds only in {_WHERE_WORDS.get(w.where, w.where)} that you control",
+            rule="the effect's areas",
+            section=SECTION_EFFECT,
+        )
     have = units.on_board(state, w.seat)
     if have < w.costs[0]:
-        return IllegalAction(f"this Fort level costs {w.costs[0]} Followers and you have only {have} on the board",
-                             rule="pay a Fort level in full", section="FORTIFY")
+        return IllegalAction(
+            f"this Fort level costs {w.costs[0]} Followers and you have only {have} on the board",
+            rule="pay a Fort level in full",
+            section="FORTIFY",
+        )
     return None
 
 
@@ -89,10 +117,17 @@ def _build_options(state: GameState, w: FortWork) -> tuple[Action, ...]:
     # the predicates of ``refusal``, without building refusals (every area of ``state.areas`` is in play)
     if state.players[w.seat].forts <= 0 or units.on_board(state, w.seat) < w.costs[0]:
         return ()
-    return with_stop(tuple(BuildFortLevel(area=a.id) for a in state.areas
-                           if a.fort_owner in (-1, w.seat) and a.fort_levels < MAX_LEVELS
-                           and not (w.existing_only and a.fort_owner != w.seat) and _in_reach(state, w, a.id)),
-                     not w.must)
+    return with_stop(
+        tuple(
+            BuildFortLevel(area=a.id)
+            for a in state.areas
+            if a.fort_owner in (-1, w.seat)
+            and a.fort_levels < MAX_LEVELS
+            and not (w.existing_only and a.fort_owner != w.seat)
+            and _in_reach(state, w, a.id)
+        ),
+        not w.must,
+    )
 
 
 def _build_refusal(state: GameState, w: FortWork, action: BuildFortLevel) -> Refusal:
@@ -108,8 +143,6 @@ def _build(state: GameState, w: FortWork, action: BuildFortLevel | Done, ev: Eve
     if w.costs[0] <= 0:
         return replace(state, work=rest)
     return replace(state, work=FortPayWork(seat=w.seat, owed=w.costs[0], rest=rest))
-
-
 
 
 BUILD_FORT_LEVEL = Rule(FortWork, (BuildFortLevel,), _build_options, _build_refusal, _build)
@@ -128,8 +161,9 @@ def _pay_refusal(state: GameState, w: FortPayWork, action: PayFollower) -> Refus
     if action.area not in board.area_index(state):
         return IllegalAction(f"{action.area} is not an area in play", rule="areas in play", section="SETUP")
     if board.area(state, action.area).followers[w.seat] <= 0:
-        return IllegalAction(f"you have no Follower in {action.area} to remove", rule="pay with your own Followers",
-                             section="FORTIFY")
+        return IllegalAction(
+            f"you have no Follower in {action.area} to remove", rule="pay with your own Followers", section="FORTIFY"
+        )
     return None
 
 

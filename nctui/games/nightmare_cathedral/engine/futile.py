@@ -72,8 +72,10 @@ def reason(state: GameState, work: Work) -> Nothing:
 def _unpaid_open(state: GameState, w: ClimbWork) -> bool:
     """A marker could enter its next space if only it could be paid."""
     kinds = ritual.allowed_kinds(w, paid=True)
-    return any(0 <= (i := ritual.next_index(state, w.seat, m)) and ritual.spaces(state)[i].kind in kinds
-               for m in ritual.MARKERS)
+    return any(
+        0 <= (i := ritual.next_index(state, w.seat, m)) and ritual.spaces(state)[i].kind in kinds
+        for m in ritual.MARKERS
+    )
 
 
 def step_nothing(state: GameState, seat: int, step: cs.Step) -> Nothing | None:

@@ -53,7 +53,7 @@ def _decision(state: GameState) -> list[str]:
     if state.work is None:
         return [*out, f"the decision {d.kind} comes from no Work"]
     asked = decision_of(state, state.work)
-    base = d.options[:len(d.options) - len(taken)]
+    base = d.options[: len(d.options) - len(taken)]
     if asked is None or (asked.seat, asked.kind, asked.options) != (d.seat, d.kind, base):
         out.append(f"the decision {d.kind} is not the one its step ({type(state.work).__name__}) asks")
     return out
@@ -132,17 +132,34 @@ def _reference(pack_id: str, players: int, solo: bool) -> _Reference:
     cards = (sorted(dev.elements()), sorted({d.id for d in c.dreams}), sorted(conflict_ids))
     # A sorted list leaves out a negative count (no reachable state has one), and a card named
     # like the hidden placeholder would hide one in the state: Counters tell these apart.
-    return _Reference(cards=cards, development=dev, conflict_ids=conflict_ids, layout=_layout(players, solo),
-                      quick=dev[BASIC_COMBAT] >= 0 and HIDDEN not in dev)
+    return _Reference(
+        cards=cards,
+        development=dev,
+        conflict_ids=conflict_ids,
+        layout=_layout(players, solo),
+        quick=dev[BASIC_COMBAT] >= 0 and HIDDEN not in dev,
+    )
 
 
 def _card_parts(state: GameState) -> list[Any]:
     """The parts of the state that hold cards, in the order of ``_layout`` (a part added here is
     added there too: ``zip(strict=True)`` refuses parts and a layout of different lengths)."""
     d = state.decks
-    parts: list[Any] = [d.development, d.development_discard, d.development2, d.removed, _cards_in_work(state),
-             d.dream, d.dream_offer, d.dream2, _dreams_in_work(state),
-             d.conflict, d.conflict2, d.removed, _cards_in_work(state, "conflict")]
+    parts: list[Any] = [
+        d.development,
+        d.development_discard,
+        d.development2,
+        d.removed,
+        _cards_in_work(state),
+        d.dream,
+        d.dream_offer,
+        d.dream2,
+        _dreams_in_work(state),
+        d.conflict,
+        d.conflict2,
+        d.removed,
+        _cards_in_work(state, "conflict"),
+    ]
     for pl in state.players:
         parts += (pl.hand, pl.display, pl.dreams, pl.dreams_played)
     k = state.king
@@ -153,15 +170,25 @@ def _card_parts(state: GameState) -> list[Any]:
 
 def _layout(players: int, solo: bool) -> tuple[tuple[int, Read | None], ...]:
     """The kind of card each part of ``_card_parts`` holds, and how to read them."""
-    return ((DEVELOPMENT, None), (DEVELOPMENT, None), (DEVELOPMENT, None),
-            (DEVELOPMENT, _not_conflicts),  # the Stage II space removes Conflicts too
-            (DEVELOPMENT, None),  # drawn and not yet kept, played in a conflict, waiting to be tucked
-            (DREAMS, None), (DREAMS, None), (DREAMS, None), (DREAMS, None),
-            (CONFLICTS, None), (CONFLICTS, None), (CONFLICTS, _conflicts), (CONFLICTS, None),
-            # each player's hand, display (the Action card at the bottom of a stack is not one), Dreams
-            *((DEVELOPMENT, None), (DEVELOPMENT, _under_action_cards), (DREAMS, None), (DREAMS, None)) * players,
-            # solo: the King's hand (its own combat cards aside), tucked cards, Dreams
-            *((DEVELOPMENT, _not_king_combat), (DEVELOPMENT, _stacked), (DREAMS, None), (DREAMS, None)) * solo)
+    return (
+        (DEVELOPMENT, None),
+        (DEVELOPMENT, None),
+        (DEVELOPMENT, None),
+        (DEVELOPMENT, _not_conflicts),  # the Stage II space removes Conflicts too
+        (DEVELOPMENT, None),  # drawn and not yet kept, played in a conflict, waiting to be tucked
+        (DREAMS, None),
+        (DREAMS, None),
+        (DREAMS, None),
+        (DREAMS, None),
+        (CONFLICTS, None),
+        (CONFLICTS, None),
+        (CONFLICTS, _conflicts),
+        (CONFLICTS, None),
+        # each player's hand, display (the Action card at the bottom of a stack is not one), Dreams
+        *((DEVELOPMENT, None), (DEVELOPMENT, _under_action_cards), (DREAMS, None), (DREAMS, None)) * players,
+        # solo: the King's hand (its own combat cards aside), tucked cards, Dreams
+        *((DEVELOPMENT, _not_king_combat), (DEVELOPMENT, _stacked), (DREAMS, None), (DREAMS, None)) * solo,
+    )
 
 
 def _not_conflicts(removed: tuple[str, ...], conflict_ids: frozenset[str]) -> list[str]:
@@ -304,7 +331,8 @@ def _nightmares(state: GameState) -> list[str]:
             out.append(f"Stage 2: every Nightmare is in the Cathedral space or an area in play, not {where}")
     # Mostly no Nightmare is commanded: the tests below then make no generator.
     active = ((state.commanding,) if state.commanding else ()) + (
-        tuple(n for n, _ in state.suspended) if state.suspended else ())
+        tuple(n for n, _ in state.suspended) if state.suspended else ()
+    )
     if active and any(n not in state.nightmares for n in active):
         out.append(f"a Nightmare not in play is being commanded: {active}")
     if state.suspended and not state.commanding:

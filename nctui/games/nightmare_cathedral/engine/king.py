@@ -88,8 +88,9 @@ def king_combat_cards(state: GameState) -> tuple[str, ...]:
     return tuple(c.id for c in board.pack(state).cards.king_combat) or KING_COMBAT
 
 
-def select_area(state: GameState, among: tuple[str, ...], why: AreaPurpose, ev: Events, *,
-                source: str = "") -> tuple[str, GameState]:
+def select_area(
+    state: GameState, among: tuple[str, ...], why: AreaPurpose, ev: Events, *, source: str = ""
+) -> tuple[str, GameState]:
     """Use the Area Selection cards to determine one of ``among`` at random: draw until one of
     them comes up; cards drawn go to the set-aside pile, which is shuffled into a new deck when
     the deck runs out. ``why``: what the area is chosen for (``source``: the area concerned)."""
@@ -136,8 +137,9 @@ def under_pieces(state: GameState, frame: Frame) -> GameState:
 # Its Ritual markers, its cards
 
 
-def king_climbs(state: GameState, why: ClimbReason, ev: Events, *, steps: int | None = None,
-                piece: str = "") -> GameState:
+def king_climbs(
+    state: GameState, why: ClimbReason, ev: Events, *, steps: int | None = None, piece: str = ""
+) -> GameState:
     """BUILDING THE CATHEDRAL / KING'S TURN 8: the King climbs its lower marker (the one further
     back; tied: the first) 1 step, 2 with the harder modifier (``steps`` overrides), ignoring
     costs, up to the last space; the King's own bonuses of the spaces reached follow in a frame."""
@@ -156,8 +158,9 @@ def king_climbs(state: GameState, why: ClimbReason, ev: Events, *, steps: int | 
     # Nightmares: "If the King reaches a [special] space due to ... a Nightmare ability, it does not
     # command another Nightmare"); they resolve as soon as the engine resolves frames
     track = board.pack(state).tracks.ritual
-    kinds = tuple(track[p - 1].kind for p in range(pl.ritual[m] + 1, to + 1)
-                  if track[p - 1].kind in ("special", "ritual"))
+    kinds = tuple(
+        track[p - 1].kind for p in range(pl.ritual[m] + 1, to + 1) if track[p - 1].kind in ("special", "ritual")
+    )
     if kinds:
         then = KingRitualBonuses(kinds=kinds, command=why != "nightmare")
         state = under_pieces(state, Frame(seat=seat, steps=(), source="king_hook", then=then))
@@ -167,7 +170,7 @@ def king_climbs(state: GameState, why: ClimbReason, ev: Events, *, steps: int | 
 def tuck(state: GameState, slot: int, card: str, ev: Events, *, why: TuckReason) -> GameState:
     """Tuck ``card`` under the King's Action card ``slot`` (its Power counts it from now on)."""
     k = king(state)
-    tucked = k.tucked[:slot] + (k.tucked[slot] + (card,),) + k.tucked[slot + 1:]
+    tucked = k.tucked[:slot] + (k.tucked[slot] + (card,),) + k.tucked[slot + 1 :]
     ev.append(E.KingTucks(seat=k.seat, card=card, action=rondel(state)[slot], why=why))
     return set_king(state, replace(k, tucked=tucked))
 
@@ -177,7 +180,7 @@ def draw(state: GameState, n: int) -> tuple[tuple[str, ...], GameState]:
     seat = king(state).seat
     before = state.players[seat].hand
     state = draw_development(state, seat, n, [])
-    drawn = state.players[seat].hand[len(before):]
+    drawn = state.players[seat].hand[len(before) :]
     return drawn, set_player(state, replace(state.players[seat], hand=before))
 
 
@@ -189,7 +192,7 @@ def king_draws(state: GameState, count: int, ev: Events) -> GameState:
     drawn_ev: Events = []
     state = draw_development(state, seat, count, drawn_ev)
     ev.extend(e for e in drawn_ev if e.kind != "drew_development")
-    drawn = state.players[seat].hand[len(before):]
+    drawn = state.players[seat].hand[len(before) :]
     state = set_player(state, replace(state.players[seat], hand=before))
     for card in drawn:
         state = _keep_drawn(state, card, ev)

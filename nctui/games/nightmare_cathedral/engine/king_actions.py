@@ -86,8 +86,9 @@ def _best(areas: list[AreaState], keys: Sequence[Callable[[AreaState], Any]]) ->
     return areas
 
 
-def _pick(state: GameState, areas: list[AreaState], keys: Sequence[Callable[[AreaState], Any]], why: AreaPurpose,
-          ev: Events) -> tuple[str, GameState]:
+def _pick(
+    state: GameState, areas: list[AreaState], keys: Sequence[Callable[[AreaState], Any]], why: AreaPurpose, ev: Events
+) -> tuple[str, GameState]:
     """The best area by ``keys``; the Area Selection cards decide among the areas still tied."""
     return kt.select_area(state, tuple(a.id for a in _best(areas, keys)), why, ev)
 
@@ -104,9 +105,17 @@ def removal_area(state: GameState, ev: Events, *, besides: str = "") -> tuple[st
     pool = removable(state, besides)
     if not pool:
         return "", state
-    return _pick(state, pool, [lambda a: a.followers[seat] <= a.fort_levels,
-                               lambda a: -(a.followers[seat] + a.fort_levels),
-                               lambda a: a.fortress != seat], "remove", ev)
+    return _pick(
+        state,
+        pool,
+        [
+            lambda a: a.followers[seat] <= a.fort_levels,
+            lambda a: -(a.followers[seat] + a.fort_levels),
+            lambda a: a.fortress != seat,
+        ],
+        "remove",
+        ev,
+    )
 
 
 def removable(state: GameState, besides: str = "") -> list[AreaState]:
@@ -165,8 +174,9 @@ def king_produce(state: GameState, wanted: tuple[tuple[str, int], ...], ev: Even
     while left and state.players[seat].supply > 0:
         if short:
             pool = [board.area(state, a) for a, _ in left]
-            area, state = _pick(state, pool, [lambda a: -a.followers[1 - seat], lambda a: -a.followers[seat]],
-                                "produce", ev)
+            area, state = _pick(
+                state, pool, [lambda a: -a.followers[1 - seat], lambda a: -a.followers[seat]], "produce", ev
+            )
         else:
             area = left[0][0]
         n = dict(left)[area]
@@ -293,8 +303,7 @@ def build_fort_level(state: GameState, ev: Events) -> GameState:
     if not pool or state.players[seat].forts <= 0:
         ev.append(E.KingNoFort(seat=seat))
         return state
-    area, state = _pick(state, pool, [lambda a: a.fort_levels, lambda a: a.followers[1 - seat]],
-                        "fort", ev)
+    area, state = _pick(state, pool, [lambda a: a.fort_levels, lambda a: a.followers[1 - seat]], "fort", ev)
     state = units.add_fort_level(state, seat, area)
     ev.append(E.KingFortLevel(seat=seat, area=area, levels=board.area(state, area).fort_levels))
     return state
@@ -319,7 +328,7 @@ def fortify(state: GameState, p: tuple[int, ...], power: int, ev: Events) -> Gam
         ev.append(E.KingFortifyToManeuver(seat=kt.king(state).seat))
         return perform_king_action(state, "maneuver", power, ev)
     die, state = kt.roll_horror_die(state, ev)
-    removed, forts, drawn, devoured = p[(die - 2) * 4:(die - 1) * 4]
+    removed, forts, drawn, devoured = p[(die - 2) * 4 : (die - 1) * 4]
     state = remove_followers(state, removed, ev)
     for _ in range(forts):
         state = build_fort_level(state, ev)
@@ -383,8 +392,11 @@ def maneuver_targets(state: GameState) -> list[AreaState]:
     mine = controlled(state)
     near = {b for a in mine for b in board.adjacent(state, a)}
     index = board.area_index(state)
-    return [board.area(state, a) for a in sorted(near, key=lambda a: index[a])
-            if a not in mine and not has_majority(board.area(state, a), seat) and king_room(state, a) > 0]
+    return [
+        board.area(state, a)
+        for a in sorted(near, key=lambda a: index[a])
+        if a not in mine and not has_majority(board.area(state, a), seat) and king_room(state, a) > 0
+    ]
 
 
 def maneuver_choices(state: GameState) -> tuple[str, ...]:
@@ -453,8 +465,12 @@ def _maneuver(state: GameState, mp: int, cultists: int, ev: Events) -> GameState
         state = place_on_dream(state, ev, "marked")
         mp -= 1
         if kt.pieces_pending(state):
-            rest = Frame(seat=kt.king(state).seat, steps=(), source="king_maneuver_rest",
-                         then=KingManeuverRest(mp=mp, cultists=left))
+            rest = Frame(
+                seat=kt.king(state).seat,
+                steps=(),
+                source="king_maneuver_rest",
+                then=KingManeuverRest(mp=mp, cultists=left),
+            )
             return kt.under_pieces(state, rest)
     return spend_mp(state, mp, ev)
 
@@ -470,9 +486,12 @@ def _maneuver_options(state: GameState, w: KingManeuverWork) -> tuple[Action, ..
 def _maneuver_refusal(state: GameState, w: KingManeuverWork, action: ChooseArea) -> Refusal:
     if action.area in w.options:
         return None
-    return IllegalAction(f"{action.area} is not one of the areas tied for the King's Follower ({', '.join(w.options)})"
-                         ": you choose only between the areas its Maneuver criteria leave tied",
-                         rule="the King's Maneuver: you choose between the tied areas", section="SOLO MANEUVER")
+    return IllegalAction(
+        f"{action.area} is not one of the areas tied for the King's Follower ({', '.join(w.options)})"
+        ": you choose only between the areas its Maneuver criteria leave tied",
+        rule="the King's Maneuver: you choose between the tied areas",
+        section="SOLO MANEUVER",
+    )
 
 
 def _choose_maneuver_area(state: GameState, w: KingManeuverWork, action: ChooseArea, ev: Events) -> GameState:
@@ -532,16 +551,17 @@ def _tuck_options(state: GameState, w: KingTuckWork) -> tuple[Action, ...]:
 def _tuck_refusal(state: GameState, w: KingTuckWork, action: ChooseAction) -> Refusal:
     if action.action in w.options:
         return None
-    return IllegalAction(f"the King's {action.action} card is not one of those with the fewest cards tucked "
-                         f"({', '.join(w.options)}): you choose only between the tied cards",
-                         rule="the King's Develop: the last card goes under the card with the fewest tucked",
-                         section="SOLO DEVELOP")
+    return IllegalAction(
+        f"the King's {action.action} card is not one of those with the fewest cards tucked "
+        f"({', '.join(w.options)}): you choose only between the tied cards",
+        rule="the King's Develop: the last card goes under the card with the fewest tucked",
+        section="SOLO DEVELOP",
+    )
 
 
 def _choose_tuck(state: GameState, w: KingTuckWork, action: ChooseAction, ev: Events) -> GameState:
     """DEVELOP: "your choice if tied"."""
-    return kt.tuck(replace(state, work=None), kt.rondel(state).index(action.action), w.card, ev,
-                   why="choice")
+    return kt.tuck(replace(state, work=None), kt.rondel(state).index(action.action), w.card, ev, why="choice")
 
 
 KING_TUCK = Rule(KingTuckWork, (ChooseAction,), _tuck_options, _tuck_refusal, _choose_tuck)
@@ -553,12 +573,17 @@ def _day_cultists(state: GameState, spaces: tuple[tuple[str, int], ...], ev: Eve
         if flag:
             k = kt.king(state)
             i = ro.index(action)
-            state = kt.set_king(state, replace(k, day_cultists=k.day_cultists[:i] + (k.day_cultists[i] + 1,)
-                                               + k.day_cultists[i + 1:]))
+            state = kt.set_king(
+                state, replace(k, day_cultists=k.day_cultists[:i] + (k.day_cultists[i] + 1,) + k.day_cultists[i + 1 :])
+            )
             ev.append(E.KingDayCultist(seat=k.seat, action=action))
     return state
 
 
 ACTIONS: dict[str, Callable[[GameState, tuple[int, ...], int, Events], GameState]] = {
-    "ritual": ritual, "summon": summon, "fortify": fortify, "maneuver": maneuver, "develop": develop,
+    "ritual": ritual,
+    "summon": summon,
+    "fortify": fortify,
+    "maneuver": maneuver,
+    "develop": develop,
 }

@@ -65,8 +65,9 @@ def king_plays(state: GameState, f: Fight, ev: Events) -> tuple[GameState, Fight
     controller = board.controller(a)  # nobody controlling is read as the Shadows controlling
     after = controller == other or (controller != k.seat and state.active == other)
     f = replace(f, plays=plays, order=(other,), revealed=after)
-    ev.append(E.KingCombatCards(seat=k.seat, area=f.area, count=len(drawn), cards=drawn if after else (),
-                                revealed=after))
+    ev.append(
+        E.KingCombatCards(seat=k.seat, area=f.area, count=len(drawn), cards=drawn if after else (), revealed=after)
+    )
     return state, f
 
 
@@ -179,8 +180,9 @@ def _discardable(state: GameState, seat: int) -> tuple[str, ...]:
 
 
 def _shield_options(state: GameState, w: KingShieldWork) -> tuple[Action, ...]:
-    return with_stop(legal(state, w, (DiscardDevelopment(card=c) for c in _discardable(state, w.seat)),
-                           _shield_refusal), True)
+    return with_stop(
+        legal(state, w, (DiscardDevelopment(card=c) for c in _discardable(state, w.seat)), _shield_refusal), True
+    )
 
 
 def _shield_refusal(state: GameState, w: KingShieldWork, action: DiscardDevelopment) -> Refusal:
@@ -195,8 +197,11 @@ def _shield(state: GameState, w: KingShieldWork, action: DiscardDevelopment | Do
         return replace(state, work=None)
     pl = state.players[w.seat]
     state = set_player(state, replace(pl, hand=remove_one(pl.hand, action.card)))
-    state = replace(state, work=None, decks=replace(state.decks, development_discard=state.decks.development_discard
-                                                    + (action.card,)))
+    state = replace(
+        state,
+        work=None,
+        decks=replace(state.decks, development_discard=state.decks.development_discard + (action.card,)),
+    )
     ev.append(E.KingShieldDiscard(seat=w.seat, card=action.card))
     return push_effect(state, w.seat, (cs.Climb(free=1),), "king_shield", must=True)
 

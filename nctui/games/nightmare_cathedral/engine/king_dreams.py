@@ -47,8 +47,11 @@ def add_cultist(state: GameState, i: int, ev: Events, *, why: DreamWhy | Literal
     k = king(state)
     k = replace(k, dream_cultists=bump(k.dream_cultists, i, 1))
     card = k.dreams[i]
-    ev.append(E.KingCultistOnDream(seat=k.seat, card=card, cultists=k.dream_cultists[i],
-                                   vp=cards.dream(state, card).vp, why=why))
+    ev.append(
+        E.KingCultistOnDream(
+            seat=k.seat, card=card, cultists=k.dream_cultists[i], vp=cards.dream(state, card).vp, why=why
+        )
+    )
     state = set_king(state, k)
     return complete_dream(state, i, ev) if _missing(state, k, i) <= 0 else state
 
@@ -58,8 +61,12 @@ def complete_dream(state: GameState, i: int, ev: Events) -> GameState:
     Length Game a Cathedral piece per Cathedral icon of the card (ours show one at most)."""
     k = king(state)
     card = k.dreams[i]
-    k = replace(k, dreams=k.dreams[:i] + k.dreams[i + 1 :],
-                dream_cultists=k.dream_cultists[:i] + k.dream_cultists[i + 1 :], completed=k.completed + (card,))
+    k = replace(
+        k,
+        dreams=k.dreams[:i] + k.dreams[i + 1 :],
+        dream_cultists=k.dream_cultists[:i] + k.dream_cultists[i + 1 :],
+        completed=k.completed + (card,),
+    )
     ev.append(E.KingDreamCompleted(seat=k.seat, card=card, vp=cards.dream(state, card).vp))
     state = set_king(state, k)
     if state.config.length != "variable" or not cards.dream(state, card).cathedral:
@@ -104,8 +111,11 @@ def dream_discount(state: GameState, card: str, ev: Events) -> int:
     takes a new one", its two setup Dreams included: the Cultists the new Dream starts with."""
     discount = int(modifier(state, "harder_dream_discount") and cards.dream(state, card).vp >= 3)
     if discount:
-        ev.append(E.KingCultistOnDream(seat=king(state).seat, card=card, cultists=1, vp=cards.dream(state, card).vp,
-                                       why="discount"))
+        ev.append(
+            E.KingCultistOnDream(
+                seat=king(state).seat, card=card, cultists=1, vp=cards.dream(state, card).vp, why="discount"
+            )
+        )
     return discount
 
 
@@ -128,9 +138,12 @@ def _options(state: GameState, w: KingDreamWork) -> tuple[TakeDream, ...]:
 def _refusal(state: GameState, w: KingDreamWork, action: TakeDream) -> Refusal:
     if action.card in w.options:
         return None
-    return IllegalAction(f"{action.card or 'the deck'} is not one of the Dreams tied for the King: the suit it has "
-                         "completed most of, then the fewest VP", rule="the King's Dream refill",
-                         section="SOLO REFILL DREAMS")
+    return IllegalAction(
+        f"{action.card or 'the deck'} is not one of the Dreams tied for the King: the suit it has "
+        "completed most of, then the fewest VP",
+        rule="the King's Dream refill",
+        section="SOLO REFILL DREAMS",
+    )
 
 
 def _apply(state: GameState, w: KingDreamWork, action: TakeDream, ev: Events) -> GameState:

@@ -149,14 +149,18 @@ def devour_order(state: GameState) -> tuple[int, ...]:
 
 def devour_choice(state: GameState, area_id: str, whose: str) -> int | None:
     seat = king(state).seat
-    allowed = {"any": lambda s: True, "shadows": lambda s: s == SHADOWS, "own": lambda s: s == seat,
-               "opponents": lambda s: s >= 0 and s != seat}[whose]
+    allowed = {
+        "any": lambda s: True,
+        "shadows": lambda s: s == SHADOWS,
+        "own": lambda s: s == seat,
+        "opponents": lambda s: s >= 0 and s != seat,
+    }[whose]
     a = board.area(state, area_id)
     return next((s for s in devour_order(state) if allowed(s) and units.count(a, s) > 0), None)
 
 
 def _conflict(state: GameState, p: KingCommandResume, ev: Events) -> GameState | None:
-    """"Resolve 1 conflict there": the one most in the King's favour (those involving you first);
+    """ "Resolve 1 conflict there": the one most in the King's favour (those involving you first);
     none possible: nothing happens. The rest of the resolution waits in a frame."""
     seat = king(state).seat
     area = _here(state)

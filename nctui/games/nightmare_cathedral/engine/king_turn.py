@@ -149,5 +149,3 @@ def king_reacts(state: GameState, day: str, ev: Events) -> GameState:
         return place_on_dream(state, ev, "conform")
     ev.append(E.KingDissents(seat=k.seat, action=day))
     return king_draws(state, 1, ev)
-
-

@@ -87,8 +87,10 @@ def explain_return(state: GameState, action: ReturnFromLimbo) -> IllegalAction:
     elif action.count > held:
         why = f"your Limbo holds only {plural(held, 'Follower')}"
     elif not _payment_survives(state, held - action.count):
-        why = ("the Ritual space you are paying for must be paid in full, and only 3 Followers from Limbo can "
-               "still pay it: finish the payment first")
+        why = (
+            "the Ritual space you are paying for must be paid in full, and only 3 Followers from Limbo can "
+            "still pay it: finish the payment first"
+        )
     else:
         why = f"take back 1 Follower or all {held} at once"
     return IllegalAction(why, rule="taking Followers back from Limbo", section=LIMBO)

@@ -84,9 +84,12 @@ def conversions(state: GameState, seat: int, where: str) -> tuple[ConvertUnit, .
     if units.supply(state, seat) <= 0:
         return ()
     sides = enemy_sides(state, seat)
-    return tuple(ConvertUnit(area=area_id, side=s) for area_id in board.areas_matching(state, seat, where)
-                 for s in sides
-                 if units.count(board.area(state, area_id), s) and units.room(state, seat, area_id) > 0)
+    return tuple(
+        ConvertUnit(area=area_id, side=s)
+        for area_id in board.areas_matching(state, seat, where)
+        for s in sides
+        if units.count(board.area(state, area_id), s) and units.room(state, seat, area_id) > 0
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -125,8 +128,6 @@ def _move(state: GameState, w: MoveWork, action: MoveFollower | MoveShaper | Don
     return replace(state, work=replace(w, mp=w.mp - 1))
 
 
-
-
 MOVE = Rule(MoveWork, (MoveFollower, MoveShaper), _move_options, _move_refusal, _move)
 
 
@@ -161,8 +162,6 @@ def _shaper(state: GameState, w: ShaperWork, action: MoveShaper | Done, ev: Even
     return replace(_shaper_to(state, w.seat, action.to, ev), work=replace(w, left=w.left - 1))
 
 
-
-
 SHAPER_MOVE = Rule(ShaperWork, (MoveShaper,), _shaper_options, _shaper_refusal, _shaper)
 
 
@@ -194,8 +193,6 @@ def _convert(state: GameState, w: ConvertWork, action: ConvertUnit | Done, ev: E
     return replace(state, work=replace(w, left=w.left - 1))
 
 
-
-
 CONVERT = Rule(ConvertWork, (ConvertUnit,), _convert_options, _convert_refusal, _convert)
 
 
@@ -220,14 +217,21 @@ def follower_move_refusal(state: GameState, seat: int, action: MoveFollower) -> 
     if not a.followers[seat]:
         return IllegalAction(f"you have no Follower in {src}", rule="move 1 of your Followers", section=MP)
     if to not in board.adjacent(state, src):
-        return IllegalAction(f"{to} is not adjacent to {src}: 1 MP moves a Follower to an adjacent area",
-                             rule="1 MP = 1 move to an adjacent area", section=MP)
+        return IllegalAction(
+            f"{to} is not adjacent to {src}: 1 MP moves a Follower to an adjacent area",
+            rule="1 MP = 1 move to an adjacent area",
+            section=MP,
+        )
     if not can_leave(a, seat):
-        return IllegalAction(f"a Follower can't leave an area with opponent Followers or Shadows ({src})",
-                             rule="no leaving an area with enemy units", section=MP)
+        return IllegalAction(
+            f"a Follower can't leave an area with opponent Followers or Shadows ({src})",
+            rule="no leaving an area with enemy units",
+            section=MP,
+        )
     if not follower_fits(state, seat, src, to):
-        return IllegalAction(f"your Unit Limit allows no more of your Followers in {to}", rule="Unit Limit",
-                             section="UNIT LIMIT")
+        return IllegalAction(
+            f"your Unit Limit allows no more of your Followers in {to}", rule="Unit Limit", section="UNIT LIMIT"
+        )
     return None
 
 
@@ -237,8 +241,11 @@ def shaper_refusal(state: GameState, seat: int, action: MoveShaper, *, anywhere:
     if action.to == state.players[seat].shaper:
         return IllegalAction(f"your Shaper is already in {action.to}", rule="move your Shaper", section=MP)
     if action.to not in shaper_destinations(state, seat, anywhere):
-        return IllegalAction(f"{action.to} is not adjacent to your Shaper's area",
-                             rule="move your Shaper to an adjacent area", section=MP)
+        return IllegalAction(
+            f"{action.to} is not adjacent to your Shaper's area",
+            rule="move your Shaper to an adjacent area",
+            section=MP,
+        )
     return None
 
 
@@ -246,22 +253,38 @@ def conversion_refusal(state: GameState, seat: int, where: str, action: ConvertU
     if (err := _not_in_play(state, action.area)) is not None:
         return err
     if action.side == seat:
-        return IllegalAction("a unit may not be converted to a unit of the same side", rule="no same-side conversion",
-                             section=CONVERSIONS)
+        return IllegalAction(
+            "a unit may not be converted to a unit of the same side",
+            rule="no same-side conversion",
+            section=CONVERSIONS,
+        )
     if action.side not in enemy_sides(state, seat):
-        return IllegalAction(f"there is no side {action.side} (a seat, or -2 for the Shadows)", rule="enemy units",
-                             section=CONVERSIONS)
+        return IllegalAction(
+            f"there is no side {action.side} (a seat, or -2 for the Shadows)", rule="enemy units", section=CONVERSIONS
+        )
     if action.area not in board.areas_matching(state, seat, where):
         place = "its own area" if where == "shaper" else "an area adjacent to it"
-        return IllegalAction(f"this effect lets your Shaper convert only in {place}",
-                             rule="a Conversion follows the effect that allows it", section=CONVERSIONS)
+        return IllegalAction(
+            f"this effect lets your Shaper convert only in {place}",
+            rule="a Conversion follows the effect that allows it",
+            section=CONVERSIONS,
+        )
     if not units.count(board.area(state, action.area), action.side):
-        return IllegalAction(f"there is no unit of that side in {action.area} to convert",
-                             rule="supplant an enemy unit", section=CONVERSIONS)
+        return IllegalAction(
+            f"there is no unit of that side in {action.area} to convert",
+            rule="supplant an enemy unit",
+            section=CONVERSIONS,
+        )
     if units.supply(state, seat) <= 0:
-        return IllegalAction("you have no Follower in your supply to put in its place", rule="supplant with your unit",
-                             section=CONVERSIONS)
+        return IllegalAction(
+            "you have no Follower in your supply to put in its place",
+            rule="supplant with your unit",
+            section=CONVERSIONS,
+        )
     if units.room(state, seat, action.area) <= 0:
-        return IllegalAction(f"your Unit Limit allows no more of your Followers in {action.area}", rule="Unit Limit",
-                             section="UNIT LIMIT")
+        return IllegalAction(
+            f"your Unit Limit allows no more of your Followers in {action.area}",
+            rule="Unit Limit",
+            section="UNIT LIMIT",
+        )
     return None

@@ -46,7 +46,7 @@ def card_of(state: GameState, number: int) -> cs.NightmareCard | None:
 
 
 def location(state: GameState, number: int) -> str:
-    """"" (on its card), CATHEDRAL, or the id of the area the Nightmare is in."""
+    """ "" (on its card), CATHEDRAL, or the id of the area the Nightmare is in."""
     return dict(zip(state.nightmares, state.nightmare_at)).get(number, "")
 
 
@@ -79,8 +79,11 @@ def _stage1(state: GameState, frame: Frame, step: cs.Step, ev: Events) -> bool:
 
 def commandable(state: GameState, seat: int) -> tuple[int, ...]:
     """The Nightmares ``seat`` may command now: on the board, not yet commanded by it this turn."""
-    return tuple(n for n in state.nightmares
-                 if location(state, n) and (seat, n) not in state.commanded and card_of(state, n) is not None)
+    return tuple(
+        n
+        for n in state.nightmares
+        if location(state, n) and (seat, n) not in state.commanded and card_of(state, n) is not None
+    )
 
 
 def start_command(state: GameState, frame: Frame, step: cs.CommandNightmare, ev: Events) -> GameState:
@@ -99,20 +102,28 @@ def _command_next(state: GameState, w: NightmareWork, ev: Events) -> GameState:
 
 
 def _command_options(state: GameState, w: NightmareWork) -> tuple[Action, ...]:
-    return with_stop(legal(state, w, (ChooseNightmare(number=n) for n in state.nightmares), _command_refusal),
-                     not w.must)
+    return with_stop(
+        legal(state, w, (ChooseNightmare(number=n) for n in state.nightmares), _command_refusal), not w.must
+    )
 
 
 def _command_refusal(state: GameState, w: NightmareWork, action: ChooseNightmare) -> Refusal:
     if action.number not in state.nightmares:
-        return IllegalAction(f"Nightmare {action.number} is not in play: command one of {state.nightmares}",
-                             rule="1 of the 2 available Nightmares", section=COMMAND)
+        return IllegalAction(
+            f"Nightmare {action.number} is not in play: command one of {state.nightmares}",
+            rule="1 of the 2 available Nightmares",
+            section=COMMAND,
+        )
     if (w.seat, action.number) in state.commanded:
-        return IllegalAction(f"you have already commanded Nightmare {action.number} this turn",
-                             rule="no player commands each Nightmare more than once in a turn", section=COMMAND)
+        return IllegalAction(
+            f"you have already commanded Nightmare {action.number} this turn",
+            rule="no player commands each Nightmare more than once in a turn",
+            section=COMMAND,
+        )
     if action.number not in commandable(state, w.seat):
-        return IllegalAction(f"Nightmare {action.number} is not on the board", rule="Nightmares in Stage 2",
-                             section=COMMAND)
+        return IllegalAction(
+            f"Nightmare {action.number} is not on the board", rule="Nightmares in Stage 2", section=COMMAND
+        )
     return None
 
 
@@ -148,10 +159,14 @@ def activation_ends(state: GameState, then: ActivationEnds, ev: Events) -> GameS
 
 def explain_command_absent(state: GameState, action: ChooseNightmare) -> IllegalAction:
     if state.stage < 2:
-        return IllegalAction("the Nightmares enter the game once the Cathedral is complete (Stage 2)",
-                             rule="Nightmares in Stage 2", section=STAGE2)
-    return IllegalAction("no effect lets you command a Nightmare now", rule="command only when an effect says so",
-                         section=COMMAND)
+        return IllegalAction(
+            "the Nightmares enter the game once the Cathedral is complete (Stage 2)",
+            rule="Nightmares in Stage 2",
+            section=STAGE2,
+        )
+    return IllegalAction(
+        "no effect lets you command a Nightmare now", rule="command only when an effect says so", section=COMMAND
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -217,8 +232,9 @@ def start_nightmare_move(state: GameState, frame: Frame, step: cs.NightmareMove,
 def _move_next(state: GameState, w: NightmareMoveWork, ev: Events) -> GameState:
     """Ask for the next move, or end the move: done, or no legal area left."""
     if w.left > 0 and not candidates(state, w.seat, w.step):
-        ev.append(E.NightmareStuck(seat=w.seat, number=state.commanding, area=location(state, state.commanding),
-                                   lost=w.left))
+        ev.append(
+            E.NightmareStuck(seat=w.seat, number=state.commanding, area=location(state, state.commanding), lost=w.left)
+        )
         return replace(state, work=None)
     return replace(state, work=w if w.left > 0 else None)
 
@@ -232,21 +248,26 @@ def _move_options(state: GameState, w: NightmareMoveWork) -> tuple[Action, ...]:
 def _move_refusal(state: GameState, w: NightmareMoveWork, action: MoveNightmare) -> Refusal:
     to, here = action.to, location(state, state.commanding)
     if to == CATHEDRAL:
-        return IllegalAction("once out of the Cathedral space a Nightmare may not enter it again unless an effect "
-                             "allows it to return", rule="no return to the Cathedral space", section=STAGE2)
+        return IllegalAction(
+            "once out of the Cathedral space a Nightmare may not enter it again unless an effect allows it to return",
+            rule="no return to the Cathedral space",
+            section=STAGE2,
+        )
     if to not in board.area_index(state):
         return IllegalAction(f"{to!r} is not an area in play", rule="areas in play", section="KEY CONCEPTS")
     if to in state.visited:
         start = to == state.visited[0]
         what = f"started this activation in {to}" if start else f"has already entered {to} in this activation"
-        return IllegalAction(f"the Nightmare {what}", rule="no area twice in one activation, nor its start",
-                             section=COMMAND)
+        return IllegalAction(
+            f"the Nightmare {what}", rule="no area twice in one activation, nor its start", section=COMMAND
+        )
     if to not in reachable(state, w.step):
         where = "an area adjacent to the Cathedral" if here == CATHEDRAL else f"an area adjacent to {here}"
         return IllegalAction(f"the Nightmare moves into {where}", rule="adjacent moves", section=COMMAND)
     if to not in candidates(state, w.seat, w.step):
-        return IllegalAction(f"{to} does not match this move ({w.step.toward})", rule="the Nightmare card's command",
-                             section=COMMAND)
+        return IllegalAction(
+            f"{to} does not match this move ({w.step.toward})", rule="the Nightmare card's command", section=COMMAND
+        )
     return None
 
 
@@ -271,8 +292,11 @@ MOVE_NIGHTMARE = Rule(NightmareMoveWork, (MoveNightmare,), _move_options, _move_
 
 
 def explain_move_absent(state: GameState, action: MoveNightmare) -> IllegalAction:
-    return IllegalAction("no Nightmare is moving now: a Nightmare moves only by its command effect",
-                         rule="Nightmares move when commanded", section=COMMAND)
+    return IllegalAction(
+        "no Nightmare is moving now: a Nightmare moves only by its command effect",
+        rule="Nightmares move when commanded",
+        section=COMMAND,
+    )
 
 
 def start_nightmare_return(state: GameState, frame: Frame, step: cs.NightmareReturn, ev: Events) -> GameState:
@@ -300,8 +324,12 @@ def devour_options(state: GameState, w: DevourWork) -> tuple[DevourUnit, ...]:
     the effect's areas and of a real side by construction."""
     sides = tuple(range(len(state.players))) + (SHADOWS,)
     whose = WHOSE[w.whose]
-    return tuple(DevourUnit(area=a, side=s) for a in board.areas_matching(state, w.seat, w.where)
-                 for s in sides if whose(w.seat, s) and units.count(board.area(state, a), s) > 0)
+    return tuple(
+        DevourUnit(area=a, side=s)
+        for a in board.areas_matching(state, w.seat, w.where)
+        for s in sides
+        if whose(w.seat, s) and units.count(board.area(state, a), s) > 0
+    )
 
 
 def start_devour(state: GameState, frame: Frame, step: cs.Devour, ev: Events) -> GameState:
@@ -355,17 +383,21 @@ def devour(state: GameState, seat: int, area_id: str, side: int, ev: Events) -> 
 def _devour_refusal(state: GameState, w: DevourWork, action: DevourUnit) -> Refusal:
     if action.area not in board.areas_matching(state, w.seat, w.where):
         where = "the current area of the Nightmare" if w.where == "nightmare" else f"a {w.where} area"
-        return IllegalAction(f"this effect devours in {where}, not in {action.area}", rule="current area",
-                             section="CURRENT AREA" if w.where == "nightmare" else DEVOURING)
+        return IllegalAction(
+            f"this effect devours in {where}, not in {action.area}",
+            rule="current area",
+            section="CURRENT AREA" if w.where == "nightmare" else DEVOURING,
+        )
     if action.side not in range(len(state.players)) and action.side != SHADOWS:
-        return IllegalAction(f"no side {action.side}: a seat, or -2 for the Shadows", rule="units",
-                             section=DEVOURING)
+        return IllegalAction(f"no side {action.side}: a seat, or -2 for the Shadows", rule="units", section=DEVOURING)
     if not WHOSE[w.whose](w.seat, action.side):
-        return IllegalAction(f"this effect devours {w.whose} units only", rule="the effect says whose",
-                             section=DEVOURING)
+        return IllegalAction(
+            f"this effect devours {w.whose} units only", rule="the effect says whose", section=DEVOURING
+        )
     if units.count(board.area(state, action.area), action.side) <= 0:
-        return IllegalAction(f"that side has no unit in {action.area}", rule="devour units in the area",
-                             section=DEVOURING)
+        return IllegalAction(
+            f"that side has no unit in {action.area}", rule="devour units in the area", section=DEVOURING
+        )
     return None
 
 
@@ -373,8 +405,11 @@ DEVOUR = Rule(DevourWork, (DevourUnit,), _devour_options, _devour_refusal, _devo
 
 
 def explain_devour_absent(state: GameState, action: DevourUnit) -> IllegalAction:
-    return IllegalAction("nothing is being devoured now: only an effect devours units",
-                         rule="devour when an effect says so", section=DEVOURING)
+    return IllegalAction(
+        "nothing is being devoured now: only an effect devours units",
+        rule="devour when an effect says so",
+        section=DEVOURING,
+    )
 
 
 # ---------------------------------------------------------------------------------------------

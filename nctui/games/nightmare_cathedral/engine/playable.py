@@ -113,10 +113,14 @@ def _shape(state: GameState, fresh: GameState, pack: Pack) -> list[str]:
         if len(k.dream_cultists) != len(k.dreams):
             out.append("a King of Horrors without one count of Cultists per Dream")
     chosen = state.config.nightmares
-    if state.nightmares and (len(state.nightmares) != NIGHTMARES or len(set(state.nightmares)) != NIGHTMARES
-                             or (chosen and state.nightmares != chosen)):
-        out.append(f"Nightmares {state.nightmares}, not {NIGHTMARES} different ones"
-                   + (f" ({chosen})" if chosen else ""))
+    if state.nightmares and (
+        len(state.nightmares) != NIGHTMARES
+        or len(set(state.nightmares)) != NIGHTMARES
+        or (chosen and state.nightmares != chosen)
+    ):
+        out.append(
+            f"Nightmares {state.nightmares}, not {NIGHTMARES} different ones" + (f" ({chosen})" if chosen else "")
+        )
     return out
 
 
@@ -205,11 +209,15 @@ def _places(state: GameState, pack: Pack) -> list[str]:
         else:
             dreamer_on = nights | days
         check(pl.dreamer in dreamer_on, f"seat {pl.seat}: the Dreamer is on no space ({pl.dreamer!r})")
-        check(all(0 <= r <= len(t.ritual) for r in (*pl.ritual, *pl.ritual_best)),
-              f"seat {pl.seat}: a Ritual marker is off the track")
+        check(
+            all(0 <= r <= len(t.ritual) for r in (*pl.ritual, *pl.ritual_best)),
+            f"seat {pl.seat}: a Ritual marker is off the track",
+        )
     places = areas | {"", board.CATHEDRAL}
-    check(len(state.nightmare_at) in (0, len(state.nightmares)) and all(w in places for w in state.nightmare_at),
-          f"a Nightmare stands in no area in play: {state.nightmare_at}")
+    check(
+        len(state.nightmare_at) in (0, len(state.nightmares)) and all(w in places for w in state.nightmare_at),
+        f"a Nightmare stands in no area in play: {state.nightmare_at}",
+    )
     visited = (*state.visited, *(v for _, vs in state.suspended for v in vs))
     check(all(v in places for v in visited), "a place the commanded Nightmare visited is not in play")
     check(all(s in seats and m in state.nightmares for s, m in state.commanded), "a Nightmare commanded by no seat")

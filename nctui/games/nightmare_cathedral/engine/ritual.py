@@ -130,9 +130,18 @@ def start_climb(state: GameState, frame: Frame, step: cs.Climb, ev: Events) -> G
     """``steps`` = 0 with ``paid``: any number of paid steps; an unpaid ``steps`` is free."""
     paid_left = (step.steps or -1) if step.paid else 0
     free_left = step.free + (0 if step.paid else step.steps)
-    return replace(state, work=ClimbWork(seat=frame.seat, paid_left=paid_left, free_left=free_left,
-                                         special=step.special, primary=step.primary, kinds=tuple(step.kinds),
-                                         must=frame.must))
+    return replace(
+        state,
+        work=ClimbWork(
+            seat=frame.seat,
+            paid_left=paid_left,
+            free_left=free_left,
+            special=step.special,
+            primary=step.primary,
+            kinds=tuple(step.kinds),
+            must=frame.must,
+        ),
+    )
 
 
 def _climb_options(state: GameState, w: ClimbWork) -> tuple[Action, ...]:
@@ -148,22 +157,35 @@ def _climb_refusal(state: GameState, w: ClimbWork, action: ClimbMarker) -> Refus
         return None
     i = next_index(state, w.seat, action.marker)
     if i < 0:
-        return IllegalAction("this marker is on the last space of the Ritual track", rule="the track ends",
-                             section=RITUAL)
+        return IllegalAction(
+            "this marker is on the last space of the Ritual track", rule="the track ends", section=RITUAL
+        )
     space = spaces(state)[i]
     paid, _ = phase(state, w)
     if space.kind == "special" and not w.special:
-        return IllegalAction(f"space {i + 1} is a special space: only an effect that allows it may enter it",
-                             rule="special spaces need an effect that allows them", section=SECTION["special"])
+        return IllegalAction(
+            f"space {i + 1} is a special space: only an effect that allows it may enter it",
+            rule="special spaces need an effect that allows them",
+            section=SECTION["special"],
+        )
     if space.kind == "ritual" and not (paid and w.primary):
-        return IllegalAction(f"space {i + 1} is ritual-only: only the Ritual action's primary effect, paid in full, "
-                             "may enter it", rule="ritual-only spaces", section=SECTION["ritual"])
+        return IllegalAction(
+            f"space {i + 1} is ritual-only: only the Ritual action's primary effect, paid in full, may enter it",
+            rule="ritual-only spaces",
+            section=SECTION["ritual"],
+        )
     if paid:
-        return IllegalAction(f"you can't pay for space {i + 1}: it takes a Follower from an area of each symbol "
-                             f"({', '.join(space.cost)}), or 3 Followers from Limbo", rule="paying to climb",
-                             section=RITUAL)
-    return IllegalAction(f"this free step may only enter {' or '.join(sorted(allowed_kinds(w, False)))} spaces",
-                         rule="the effect names the spaces it allows", section=SECTION[space.kind])
+        return IllegalAction(
+            f"you can't pay for space {i + 1}: it takes a Follower from an area of each symbol "
+            f"({', '.join(space.cost)}), or 3 Followers from Limbo",
+            rule="paying to climb",
+            section=RITUAL,
+        )
+    return IllegalAction(
+        f"this free step may only enter {' or '.join(sorted(allowed_kinds(w, False)))} spaces",
+        rule="the effect names the spaces it allows",
+        section=SECTION[space.kind],
+    )
 
 
 def _climb(state: GameState, w: ClimbWork, action: ClimbMarker | Done, ev: Events) -> GameState:
@@ -179,8 +201,6 @@ def _climb(state: GameState, w: ClimbWork, action: ClimbMarker | Done, ev: Event
     return paid_progress(state, ClimbPayWork(seat=w.seat, marker=action.marker, owed=cost, climb=w), ev)
 
 
-
-
 CLIMB = Rule(ClimbWork, (ClimbMarker,), _climb_options, _climb_refusal, _climb)
 
 
@@ -192,25 +212,37 @@ def _pay_refusal(state: GameState, w: ClimbPayWork, action: PayFollower | PayLim
     limbo = state.players[w.seat].limbo
     if isinstance(action, PayLimbo):
         if limbo < LIMBO_PRICE:
-            return IllegalAction(f"you have {limbo} Followers in Limbo: a step costs 3 of them, and with fewer Limbo "
-                                 "can't be used", rule="3 Followers from Limbo per step", section=LIMBO)
+            return IllegalAction(
+                f"you have {limbo} Followers in Limbo: a step costs 3 of them, and with fewer Limbo can't be used",
+                rule="3 Followers from Limbo per step",
+                section=LIMBO,
+            )
         if not limbo_pays(state, w, limbo):
-            return IllegalAction("3 Followers from Limbo pay for a whole step: this one is partly paid with "
-                                 "Followers already", rule="Limbo pays a whole step", section=LIMBO)
+            return IllegalAction(
+                "3 Followers from Limbo pay for a whole step: this one is partly paid with Followers already",
+                rule="Limbo pays a whole step",
+                section=LIMBO,
+            )
         return None
     if action.area not in board.area_index(state):
         return IllegalAction(f"{action.area!r} is not an area in play", rule="areas in play", section="KEY CONCEPTS")
     if not board.area(state, action.area).followers[w.seat]:
         return IllegalAction(f"you have no Follower in {action.area}", rule="remove your own Follower", section=RITUAL)
     if not followers_cover(state, w.seat, w.owed):
-        return IllegalAction(f"your Followers on the board can't pay all of this space ({', '.join(w.owed)}): it is "
-                             "paid in full, so pay the whole step with 3 Followers from Limbo",
-                             rule="pay in full", section=RITUAL)
+        return IllegalAction(
+            f"your Followers on the board can't pay all of this space ({', '.join(w.owed)}): it is "
+            "paid in full, so pay the whole step with 3 Followers from Limbo",
+            rule="pay in full",
+            section=RITUAL,
+        )
     symbol = board.symbol_of(state, action.area)
     if symbol not in w.owed:
-        return IllegalAction(f"{action.area} shows {symbol}: a Follower paying to climb must come from an area "
-                             f"matching a symbol still unpaid on the space ({', '.join(w.owed)})",
-                             rule="pay with Followers from matching areas", section=RITUAL)
+        return IllegalAction(
+            f"{action.area} shows {symbol}: a Follower paying to climb must come from an area "
+            f"matching a symbol still unpaid on the space ({', '.join(w.owed)})",
+            rule="pay with Followers from matching areas",
+            section=RITUAL,
+        )
     return None
 
 
@@ -224,8 +256,6 @@ def _pay(state: GameState, w: ClimbPayWork, action: PayFollower | PayLimbo, ev: 
     state = units.remove(state, w.seat, action.area, 1, to="track")
     ev.append(E.RitualPaid(seat=w.seat, area=action.area, symbol=symbol, space=space))
     return paid_progress(state, replace(w, owed=remove_one(w.owed, symbol)), ev)
-
-
 
 
 CLIMB_PAY = Rule(ClimbPayWork, (PayFollower, PayLimbo), _pay_options, _pay_refusal, _pay)
@@ -254,8 +284,11 @@ def enter(state: GameState, w: ClimbWork, marker: int, ev: Events) -> GameState:
     state = push_rest(state, w)
     if space.bonus == "command_nightmare" and not nightmares.commandable(state, w.seat):
         # Stage 1: no Nightmare yet; Stage 2: both already commanded by this player this turn
-        ev.append(E.NoEffectStage1(seat=w.seat, step="command_nightmare") if state.stage < 2
-                  else E.NightmaresUnavailable(seat=w.seat, left=1))
+        ev.append(
+            E.NoEffectStage1(seat=w.seat, step="command_nightmare")
+            if state.stage < 2
+            else E.NightmaresUnavailable(seat=w.seat, left=1)
+        )
         return replace(state, work=None)
     return replace(state, work=BonusWork(seat=w.seat, space=pos - 1))
 
@@ -264,8 +297,14 @@ def push_rest(state: GameState, w: ClimbWork) -> GameState:
     """The climb still to come waits in its own frame under the bonus."""
     if w.paid_left == 0 and w.free_left == 0:
         return state
-    rest = cs.Climb(steps=max(w.paid_left, 0), paid=w.paid_left != 0, free=w.free_left, special=w.special,
-                    primary=w.primary, kinds=w.kinds)  # type: ignore[arg-type]
+    rest = cs.Climb(
+        steps=max(w.paid_left, 0),
+        paid=w.paid_left != 0,
+        free=w.free_left,
+        special=w.special,
+        primary=w.primary,
+        kinds=w.kinds,
+    )  # type: ignore[arg-type]
     return push_effect(state, w.seat, (rest,), "climb", must=w.must)
 
 

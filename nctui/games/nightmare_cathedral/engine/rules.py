@@ -45,8 +45,9 @@ class Rule(Generic[W]):
 A = TypeVar("A")
 
 
-def legal(state: GameState, w: W, candidates: Iterable[A],
-          refusal: Callable[[GameState, W, A], Refusal]) -> tuple[A, ...]:
+def legal(
+    state: GameState, w: W, candidates: Iterable[A], refusal: Callable[[GameState, W, A], Refusal]
+) -> tuple[A, ...]:
     """The candidates the rule's own predicate lets through."""
     return tuple(a for a in candidates if refusal(state, w, a) is None)
 

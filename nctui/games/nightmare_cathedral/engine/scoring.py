@@ -101,7 +101,6 @@ def king_extra_vp(state: GameState) -> int:
     return len(state.players[k.seat].tiles) + len(k.hand) // 3
 
 
-
 def winners(result: tuple[Score, ...]) -> tuple[tuple[int, ...], str]:
     """Most VP wins. The rulebook gives no tie-break; ours: most VP from Dreams, then most VP
     from the Ritual track; still tied, the victory is shared (docs/rules-decisions.md)."""

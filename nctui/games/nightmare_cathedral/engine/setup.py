@@ -38,8 +38,15 @@ def new_game(config: GameConfig) -> tuple[GameState, Events]:
     players = tuple(
         PlayerState(seat=i, colour=c, ritual=(0, 0)) for i, c in enumerate(config.seat_colours())
     )  # steps 5 and 23
-    state = GameState(config=config, pack=config.pack, rng=rng.seeded(config.seed), board_side=sm.side.id,
-                      areas=areas, players=players, time=0)  # step 6
+    state = GameState(
+        config=config,
+        pack=config.pack,
+        rng=rng.seeded(config.seed),
+        board_side=sm.side.id,
+        areas=areas,
+        players=players,
+        time=0,
+    )  # step 6
     cathedral_events: Events = []
     state = cathedral.set_up(state, cathedral_events)  # step 3 (Divergent Paths deals its tiles)
     first, r = rng.below(state.rng, n)  # step 4
@@ -49,8 +56,9 @@ def new_game(config: GameConfig) -> tuple[GameState, Events]:
         E.FirstPlayer(seat=first),
         *cathedral_events,
     ]
-    state = replace(state, work=TurnStartWork(seat=first),
-                    frames=(Frame(seat=first, steps=(), source="setup", then=FirstTurn()),))
+    state = replace(
+        state, work=TurnStartWork(seat=first), frames=(Frame(seat=first, steps=(), source="setup", then=FirstTurn()),)
+    )
     return state, events
 
 
@@ -62,8 +70,11 @@ def turn_start_options(state: GameState, w: TurnStartWork | object) -> tuple[Act
 def turn_start_refusal(state: GameState, w: object, action: ChooseTurnStart) -> Refusal:
     if 0 <= action.position < len(board.pack(state).tracks.turn):
         return None
-    return IllegalAction(f"the Turn track has positions 0 to {len(board.pack(state).tracks.turn) - 1}",
-                         rule="the Starting marker", section="SETUP 7")
+    return IllegalAction(
+        f"the Turn track has positions 0 to {len(board.pack(state).tracks.turn) - 1}",
+        rule="the Starting marker",
+        section="SETUP 7",
+    )
 
 
 def _choose_turn_start(state: GameState, w: TurnStartWork, action: ChooseTurnStart, ev: Events) -> GameState:
@@ -136,8 +147,14 @@ def deal_cards(state: GameState, ev: Events) -> GameState:
     dr2, r = rng.shuffle(r, [d.id for d in p.cards.dreams if d.stage == 2])
     c2, r = rng.shuffle(r, [c.id for c in p.cards.conflicts if c.stage == 2])
     decks = Decks(
-        development=tuple(deck), dream=tuple(dreams), dream_offer=offer, conflict=conflicts,
-        development2=d2, dream2=dr2, conflict2=c2, removed=removed,
+        development=tuple(deck),
+        dream=tuple(dreams),
+        dream_offer=offer,
+        conflict=conflicts,
+        development2=d2,
+        dream2=dr2,
+        conflict2=c2,
+        removed=removed,
     )
     return replace(state, players=tuple(players), decks=decks, rng=r)
 
@@ -163,13 +180,17 @@ def _conquer_refusal(state: GameState, w: ConquerWork, action: Conquer) -> Refus
         return IllegalAction(f"{action.area!r} is not an area in play", rule="areas in play", section="SETUP 2")
     taken = _conquered(state)
     if action.area in taken:
-        return IllegalAction(f"{action.area} is already conquered", rule="conquer an unconquered area",
-                             section="SETUP 17")
+        return IllegalAction(
+            f"{action.area} is already conquered", rule="conquer an unconquered area", section="SETUP 17"
+        )
     mine = [a for a, s in taken.items() if s == w.seat]
     corner = board.is_corner(state, action.area)
     if any(board.is_corner(state, a) == corner for a in mine):
-        return IllegalAction("you must take exactly 1 corner area and exactly 1 non-corner area",
-                             rule="one corner, one non-corner", section="SETUP 17")
+        return IllegalAction(
+            "you must take exactly 1 corner area and exactly 1 non-corner area",
+            rule="one corner, one non-corner",
+            section="SETUP 17",
+        )
     return None
 
 
@@ -237,7 +258,7 @@ def night_refusal(state: GameState, w: object, action: PlaceDreamer) -> Refusal:
 def _place_dreamer(state: GameState, w: PlaceDreamerWork, action: PlaceDreamer, ev: Events) -> GameState:
     """Step 19, then steps 20-21; the first turn follows (the frame beneath)."""
     pl = replace(state.players[w.seat], dreamer=action.night)
-    state = replace(state, players=state.players[:w.seat] + (pl,) + state.players[w.seat + 1 :], queue=state.queue[1:])
+    state = replace(state, players=state.players[: w.seat] + (pl,) + state.players[w.seat + 1 :], queue=state.queue[1:])
     ev.append(E.DreamerPlaced(seat=w.seat, night=action.night))
     if state.queue:
         return replace(state, work=PlaceDreamerWork(seat=state.queue[0]))

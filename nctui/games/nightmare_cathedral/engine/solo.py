@@ -67,8 +67,9 @@ def _turn_start(state: GameState, w: SoloTurnStartWork, action: ChooseTurnStart,
     return replace(state, work=_after_powering(powered))
 
 
-SOLO_TURN_START = Rule(SoloTurnStartWork, (ChooseTurnStart,), setup.turn_start_options, setup.turn_start_refusal,
-                       _turn_start)
+SOLO_TURN_START = Rule(
+    SoloTurnStartWork, (ChooseTurnStart,), setup.turn_start_options, setup.turn_start_refusal, _turn_start
+)
 
 
 def _after_powering(left: int) -> KingPoweredWork | SoloCornerWork:
@@ -85,9 +86,12 @@ def _powered_options(state: GameState, w: KingPoweredWork) -> tuple[Action, ...]
 def _powered_refusal(state: GameState, w: KingPoweredWork, action: ChooseAction) -> Refusal:
     if action.action in rondel(state) and not king(state).tucked[rondel(state).index(action.action)]:
         return None
-    return IllegalAction(f"the King's {action.action} card is already powered up: choose a different action (a card "
-                         "each under 1 or 2 actions of your choice)", rule="the King starts with powered-up actions",
-                         section="SOLO DIFFICULTY MODIFIERS")
+    return IllegalAction(
+        f"the King's {action.action} card is already powered up: choose a different action (a card "
+        "each under 1 or 2 actions of your choice)",
+        rule="the King starts with powered-up actions",
+        section="SOLO DIFFICULTY MODIFIERS",
+    )
 
 
 def _power_up(state: GameState, w: KingPoweredWork, action: ChooseAction, ev: Events) -> GameState:
@@ -112,9 +116,18 @@ def _king_area(state: GameState, ev: Events) -> GameState:
     hand, r = rng.shuffle(state.rng, king_combat_cards(state))
     area_deck, r = rng.shuffle(r, area_selection_cards(state))
     n = len(board.pack(state).matrix.rondel)
-    k = KingState(seat=KING, dreamer="ritual", day_cultists=(1,) * n, card_cultists=(0,) * n, tucked=((),) * n,
-                  hand=hand, dreams=tuple(two), dream_cultists=(0,) * len(two), nightmare_marker=1,
-                  area_deck=area_deck)
+    k = KingState(
+        seat=KING,
+        dreamer="ritual",
+        day_cultists=(1,) * n,
+        card_cultists=(0,) * n,
+        tucked=((),) * n,
+        hand=hand,
+        dreams=tuple(two),
+        dream_cultists=(0,) * len(two),
+        nightmare_marker=1,
+        area_deck=area_deck,
+    )
     ev.append(E.KingSetup(seat=KING, dreams=tuple(two)))
     state = replace(state, king=k, rng=r, decks=replace(decks, dream=decks.dream[2:]))
     # harder: the Dream discount applies to the two setup Dreams too ("whenever it takes a new one")
@@ -129,8 +142,11 @@ def _corner_options(state: GameState, w: SoloCornerWork) -> tuple[Action, ...]:
 def _corner_refusal(state: GameState, w: SoloCornerWork, action: Conquer) -> Refusal:
     if action.area in board.area_index(state) and board.is_corner(state, action.area):
         return None
-    return IllegalAction(f"{action.area} is not a corner area: select your starting corner; your second area "
-                         "follows", rule="you select your starting corner", section="SOLO SETUP 4")
+    return IllegalAction(
+        f"{action.area} is not a corner area: select your starting corner; your second area follows",
+        rule="you select your starting corner",
+        section="SOLO SETUP 4",
+    )
 
 
 def _choose_corner(state: GameState, w: SoloCornerWork, action: Conquer, ev: Events) -> GameState:
@@ -140,8 +156,12 @@ def _choose_corner(state: GameState, w: SoloCornerWork, action: Conquer, ev: Eve
     mine = action.area
     theirs = next_corner_clockwise(state, mine)
     state = replace(state, work=None)
-    for seat, area in ((HUMAN, mine), (KING, theirs), (KING, clockwise(state, theirs)),
-                       (HUMAN, clockwise(state, mine, -1))):
+    for seat, area in (
+        (HUMAN, mine),
+        (KING, theirs),
+        (KING, clockwise(state, theirs)),
+        (HUMAN, clockwise(state, mine, -1)),
+    ):
         state = setup.occupy(state, seat, area, ev)
     state = set_player(state, replace(state.players[KING], shaper=""))  # the King has no Shaper
     state = setup.seed_shadows(state, ev)

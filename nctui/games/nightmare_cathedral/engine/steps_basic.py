@@ -62,8 +62,9 @@ def stop(state: GameState, w: Work, ev: Events) -> GameState:
     return replace(state, work=None)
 
 
-def placing(state: GameState, seat: int, options: Callable[[GameState], tuple[Action, ...]],
-            optional: bool) -> tuple[Action, ...]:
+def placing(
+    state: GameState, seat: int, options: Callable[[GameState], tuple[Action, ...]], optional: bool
+) -> tuple[Action, ...]:
     """The options of a step placing the seat's Followers from its supply. An empty supply ends
     it (no options), unless Followers in Limbo could be taken back for it (LIMBO, "at any time"):
     then it still asks, with nothing to place yet (``WAIT``), so that the player may take them
@@ -89,13 +90,17 @@ def start_draw(state: GameState, frame: Frame, step: cs.Draw, ev: Events) -> Gam
     if step.deck == "development" and not step.keep:
         return draw_development(state, seat, step.count, ev)
     deck = getattr(state.decks, step.deck)
-    drawn, rest = deck[: step.count], deck[step.count:]
+    drawn, rest = deck[: step.count], deck[step.count :]
     state = replace(state, decks=replace(state.decks, **{step.deck: rest}))
     if not step.keep:
         return _gain(state, seat, step.deck, drawn, ev)
     ev.append(E.CardsDrawnToKeep(seat=seat, deck=step.deck, cards=drawn, keep=min(step.keep, len(drawn))))
-    return replace(state, work=KeepWork(seat=seat, deck=step.deck, drawn=drawn, keep_left=min(step.keep, len(drawn)),
-                                        beyond_limit=step.beyond_limit))
+    return replace(
+        state,
+        work=KeepWork(
+            seat=seat, deck=step.deck, drawn=drawn, keep_left=min(step.keep, len(drawn)), beyond_limit=step.beyond_limit
+        ),
+    )
 
 
 def _gain(state: GameState, seat: int, deck: str, drawn: tuple[str, ...], ev: Events) -> GameState:
@@ -118,14 +123,16 @@ def _keep_options(state: GameState, w: KeepWork) -> tuple[Action, ...]:
 def _keep_refusal(state: GameState, w: KeepWork, action: KeepCard) -> Refusal:
     if action.card in w.drawn:
         return None
-    return IllegalAction(f"{action.card} is not one of the cards just drawn", rule="keep a card drawn",
-                         section=EFFECTS)
+    return IllegalAction(f"{action.card} is not one of the cards just drawn", rule="keep a card drawn", section=EFFECTS)
 
 
 def _keep(state: GameState, w: KeepWork, action: KeepCard, ev: Events) -> GameState:
     pl = state.players[w.seat]
-    kept = replace(pl, dreams=pl.dreams + (action.card,)) if w.deck.startswith("dream") else \
-        replace(pl, hand=pl.hand + (action.card,))
+    kept = (
+        replace(pl, dreams=pl.dreams + (action.card,))
+        if w.deck.startswith("dream")
+        else replace(pl, hand=pl.hand + (action.card,))
+    )
     state = set_player(state, kept)
     ev.append(E.CardKept(seat=w.seat, deck=w.deck, card=action.card))
     if w.beyond_limit:  # this Dream doesn't count against the limit of 2 (Reward tile)
@@ -168,13 +175,18 @@ def start_produce(state: GameState, frame: Frame, step: cs.Produce, ev: Events) 
     if step.mode == "each":
         areas = producing_each(state, frame.seat, step.where)
         if order_matters(state, areas, step.amount):
-            return replace(state, work=ProduceWork(seat=frame.seat, left=step.amount, where=step.where, mode="each",
-                                                   areas=areas, must=True))
+            return replace(
+                state,
+                work=ProduceWork(
+                    seat=frame.seat, left=step.amount, where=step.where, mode="each", areas=areas, must=True
+                ),
+            )
         for area_id in areas:
             state = produce_in(state, area_id, step.amount, ev)
         return state
-    return replace(state, work=ProduceWork(seat=frame.seat, left=step.amount, where=step.where, mode=step.mode,
-                                           must=frame.must))
+    return replace(
+        state, work=ProduceWork(seat=frame.seat, left=step.amount, where=step.where, mode=step.mode, must=frame.must)
+    )
 
 
 def producing_each(state: GameState, seat: int, where: str) -> tuple[str, ...]:
@@ -208,8 +220,11 @@ def _one_area_limit_contested(state: GameState, areas: tuple[str, ...], amount: 
         base, one = units.follower_limits(state, seat)
         if one <= base or any(a.followers[seat] > base for a in state.areas):
             continue
-        over = [a for a in areas if board.controller(board.area(state, a)) == seat
-                and board.area(state, a).followers[seat] + amount > base]
+        over = [
+            a
+            for a in areas
+            if board.controller(board.area(state, a)) == seat and board.area(state, a).followers[seat] + amount > base
+        ]
         if len(set(over)) > 1:
             return True
     return False
@@ -227,8 +242,9 @@ def _produce_options(state: GameState, w: ProduceWork) -> tuple[Action, ...]:
         return _produce_candidates(state, w)
     # the predicates of ``_produce_refusal``: the candidates are in play and the effect's areas by
     # construction, so each one that can produce (``legal`` listed the same, refusing the others)
-    return placing(state, w.seat, lambda s: tuple(c for c in _produce_candidates(s, w) if can_produce(s, c.area)),
-                   not w.must)
+    return placing(
+        state, w.seat, lambda s: tuple(c for c in _produce_candidates(s, w) if can_produce(s, c.area)), not w.must
+    )
 
 
 def _produce_refusal(state: GameState, w: ProduceWork, action: ProduceIn) -> Refusal:
@@ -238,8 +254,12 @@ def _produce_refusal(state: GameState, w: ProduceWork, action: ProduceIn) -> Ref
         return IllegalAction(f"this effect produces only in {_where(w)}", rule="the effect's areas", section=EFFECTS)
     if w.mode == "each" or can_produce(state, action.area):
         return None
-    return IllegalAction(f"{action.area} cannot produce now: it needs a controller with room under its Unit Limit "
-                         "and units in its supply", rule="production", section="PRODUCE")
+    return IllegalAction(
+        f"{action.area} cannot produce now: it needs a controller with room under its Unit Limit "
+        "and units in its supply",
+        rule="production",
+        section="PRODUCE",
+    )
 
 
 def _where(w: ProduceWork) -> str:
@@ -262,8 +282,6 @@ def _produce(state: GameState, w: ProduceWork, action: ProduceIn | Done, ev: Eve
     return replace(state, work=replace(w, left=0 if w.mode == "one" else w.left - 1))
 
 
-
-
 PRODUCE = Rule(ProduceWork, (ProduceIn,), _produce_options, _produce_refusal, _produce)
 
 
@@ -272,8 +290,12 @@ PRODUCE = Rule(ProduceWork, (ProduceIn,), _produce_options, _produce_refusal, _p
 
 
 def start_shadows(state: GameState, frame: Frame, step: cs.AddShadows, ev: Events) -> GameState:
-    return replace(state, work=ShadowWork(seat=frame.seat, left=step.count, where=step.where, spread=step.spread,
-                                          then_conflict=step.then_conflict))
+    return replace(
+        state,
+        work=ShadowWork(
+            seat=frame.seat, left=step.count, where=step.where, spread=step.spread, then_conflict=step.then_conflict
+        ),
+    )
 
 
 def _shadow_options(state: GameState, w: ShadowWork) -> tuple[Action, ...]:
@@ -289,8 +311,9 @@ def _shadow_refusal(state: GameState, w: ShadowWork, action: AddShadow) -> Refus
     if w.area and action.area != w.area:
         return IllegalAction(f"these Shadows go to a single area: {w.area}", rule="a single area", section=EFFECTS)
     if not w.area and action.area not in board.areas_matching(state, w.seat, w.where):
-        return IllegalAction(f"this effect adds Shadows only to {w.where} areas", rule="the effect's areas",
-                             section=EFFECTS)
+        return IllegalAction(
+            f"this effect adds Shadows only to {w.where} areas", rule="the effect's areas", section=EFFECTS
+        )
     if units.room(state, SHADOWS, action.area) <= 0:
         return IllegalAction(f"{action.area} already holds 3 Shadows", rule="Unit Limit", section="UNIT LIMIT")
     return None
@@ -320,19 +343,18 @@ def start_remove(state: GameState, frame: Frame, step: cs.RemoveFollowers, ev: E
 def _remove_options(state: GameState, w: RemoveWork) -> tuple[Action, ...]:
     if w.left <= 0:
         return ()
-    return legal(state, w, (PayFollower(area=a) for a in board.areas_matching(state, w.seat, w.where)),
-                 _remove_refusal)
+    return legal(state, w, (PayFollower(area=a) for a in board.areas_matching(state, w.seat, w.where)), _remove_refusal)
 
 
 def _remove_refusal(state: GameState, w: RemoveWork, action: PayFollower) -> Refusal:
     if (err := _not_in_play(state, action.area)) is not None:
         return err
     if action.area not in board.areas_matching(state, w.seat, w.where):
-        return IllegalAction(f"this effect removes Followers only from {w.where} areas", rule="the effect's areas",
-                             section=EFFECTS)
+        return IllegalAction(
+            f"this effect removes Followers only from {w.where} areas", rule="the effect's areas", section=EFFECTS
+        )
     if board.area(state, action.area).followers[w.seat] <= 0:
-        return IllegalAction(f"you have no Follower in {action.area}", rule="remove your own Follower",
-                             section=EFFECTS)
+        return IllegalAction(f"you have no Follower in {action.area}", rule="remove your own Follower", section=EFFECTS)
     return None
 
 
@@ -352,8 +374,7 @@ def start_recover(state: GameState, frame: Frame, step: cs.RecoverLimbo, ev: Eve
 def _recover_options(state: GameState, w: RecoverWork) -> tuple[Action, ...]:
     if w.left <= 0 or state.players[w.seat].limbo <= 0:
         return ()
-    opts = legal(state, w, (RecoverTo(area=a) for a in board.areas_matching(state, w.seat, w.where)),
-                 _recover_refusal)
+    opts = legal(state, w, (RecoverTo(area=a) for a in board.areas_matching(state, w.seat, w.where)), _recover_refusal)
     return with_stop(opts, not w.must)
 
 
@@ -361,11 +382,15 @@ def _recover_refusal(state: GameState, w: RecoverWork, action: RecoverTo) -> Ref
     if (err := _not_in_play(state, action.area)) is not None:
         return err
     if action.area not in board.areas_matching(state, w.seat, w.where):
-        return IllegalAction(f"this effect brings Followers back only into {w.where} areas",
-                             rule="the effect's areas", section=EFFECTS)
+        return IllegalAction(
+            f"this effect brings Followers back only into {w.where} areas", rule="the effect's areas", section=EFFECTS
+        )
     if units.room(state, w.seat, action.area) <= 0:
-        return IllegalAction(f"your Unit Limit allows no more of your Followers in {action.area}", rule="Unit Limit",
-                             section="UNIT LIMIT")
+        return IllegalAction(
+            f"your Unit Limit allows no more of your Followers in {action.area}",
+            rule="Unit Limit",
+            section="UNIT LIMIT",
+        )
     return None
 
 
@@ -389,8 +414,9 @@ def start_choose(state: GameState, frame: Frame, step: cs.Choose, ev: Events) ->
 
 
 def _choose_options(state: GameState, w: ChooseWork) -> tuple[Action, ...]:
-    return with_stop(legal(state, w, (ChooseOption(index=i) for i in range(len(w.options))), _choose_refusal),
-                     not w.must)
+    return with_stop(
+        legal(state, w, (ChooseOption(index=i) for i in range(len(w.options))), _choose_refusal), not w.must
+    )
 
 
 def _choose_refusal(state: GameState, w: ChooseWork, action: ChooseOption) -> Refusal:
@@ -420,8 +446,13 @@ def _conform_options(state: GameState, w: ConformWork) -> tuple[Action, ...]:
 
 
 def _conform_refusal(state: GameState, w: ConformWork, action: ChooseAction) -> Refusal:
-    return None if action.action in board.pack(state).matrix.rondel else IllegalAction(
-        f"{action.action!r} is not one of your Action cards", rule="your Action cards", section=EFFECTS)
+    return (
+        None
+        if action.action in board.pack(state).matrix.rondel
+        else IllegalAction(
+            f"{action.action!r} is not one of your Action cards", rule="your Action cards", section=EFFECTS
+        )
+    )
 
 
 def _conform(state: GameState, w: ConformWork, action: ChooseAction | Done, ev: Events) -> GameState:
@@ -429,8 +460,13 @@ def _conform(state: GameState, w: ConformWork, action: ChooseAction | Done, ev: 
         return stop(state, w, ev)
     effect = cards.action_effect(state, w.seat, action.action, "conform")
     ev.append(E.ConformPerformed(seat=w.seat, action=action.action))
-    return push_effect(replace(state, work=None), w.seat, effect.steps, "conform",
-                       card=cards.action_card_id(state, w.seat, action.action))
+    return push_effect(
+        replace(state, work=None),
+        w.seat,
+        effect.steps,
+        "conform",
+        card=cards.action_card_id(state, w.seat, action.action),
+    )
 
 
 CONFORM = Rule(ConformWork, (ChooseAction,), _conform_options, _conform_refusal, _conform)
@@ -468,8 +504,9 @@ def _upgrade_options(state: GameState, w: UpgradeWork) -> tuple[Action, ...]:
 def _upgrade_refusal(state: GameState, w: UpgradeWork, action: PlayUpgrade) -> Refusal:
     if action.card in state.players[w.seat].hand and cards.is_upgrade(state, action.card):
         return None
-    return IllegalAction("only an Upgrade card from your hand can be played now", rule="playing Upgrades",
-                         section="DEVELOP")
+    return IllegalAction(
+        "only an Upgrade card from your hand can be played now", rule="playing Upgrades", section="DEVELOP"
+    )
 
 
 def _upgrade(state: GameState, w: UpgradeWork, action: PlayUpgrade | Done, ev: Events) -> GameState:
@@ -479,12 +516,10 @@ def _upgrade(state: GameState, w: UpgradeWork, action: PlayUpgrade | Done, ev: E
     pl = state.players[w.seat]
     action_id = cards.upgrade_action(state, action.card)
     slot = board.pack(state).matrix.rondel.index(action_id)
-    display = pl.display[:slot] + (pl.display[slot] + (action.card,),) + pl.display[slot + 1:]
+    display = pl.display[:slot] + (pl.display[slot] + (action.card,),) + pl.display[slot + 1 :]
     state = set_player(state, replace(pl, hand=remove_one(pl.hand, action.card), display=display))
     ev.append(E.UpgradePlayed(seat=w.seat, card=action.card, action=action_id))
     return replace(state, work=replace(w, played=w.played + 1))
-
-
 
 
 UPGRADE = Rule(UpgradeWork, (PlayUpgrade,), _upgrade_options, _upgrade_refusal, _upgrade)
@@ -505,8 +540,9 @@ def _is_ploy_with_effect(state: GameState, card: str) -> bool:
 @lru_cache(maxsize=8)
 def _ploys_with_effect(pack_id: str) -> frozenset[str]:
     """The pack's Ploys that have an effect (``cards.is_ploy`` and an effect)."""
-    return frozenset(d.id for d in board.get_pack(pack_id).cards.development
-                     if d.kind == "ploy" and d.effect is not None)
+    return frozenset(
+        d.id for d in board.get_pack(pack_id).cards.development if d.kind == "ploy" and d.effect is not None
+    )
 
 
 def _ploy_refusal(state: GameState, w: PloyWork, action: PlayPloy) -> Refusal:

@@ -42,26 +42,62 @@ from .state import GameState
 
 Events = list[Event]
 
-RULES: dict[type, Rule[Any]] = {r.work: r for r in (
-    # setup
-    setup.TURN_START, setup.CONQUER, setup.PLACE_DREAMER, solo.SOLO_TURN_START, solo.SOLO_CORNER, solo.KING_POWERED,
-    # the turn
-    turn.CHOOSE_DAY, turn.DISCARD_DREAMS, turn.DRAW_DREAM, turn.HAND_LIMIT_RULE, turn.REACT, turn.MOVE_DREAMER,
-    # effects
-    steps_basic.PRODUCE, steps_basic.KEEP, steps_basic.ADD_SHADOW, steps_basic.REMOVE, steps_basic.RECOVER,
-    steps_basic.CHOOSE, steps_basic.CONFORM, steps_basic.UPGRADE, steps_basic.PLOY,
-    movement.MOVE, movement.SHAPER_MOVE, movement.CONVERT,
-    fortify.BUILD_FORT_LEVEL, fortify.PAY_FORT_LEVEL,
-    ritual.CLIMB, ritual.CLIMB_PAY, ritual.RITUAL_BONUS,
-    # conflicts
-    conflict.START_CONFLICT, conflict.PLAYS_FIRST, conflict.PLAY_COMBAT_CARD, conflict.BREAK_TIE, conflict.RETREAT,
-    conflict.TAKE_VICTORY,
-    # Dreams, Stage 2, the Cathedral
-    dreams.PLAY_DREAM, nightmares.COMMAND_NIGHTMARE, nightmares.MOVE_NIGHTMARE, nightmares.DEVOUR,
-    cathedral.CATHEDRAL_PIECE, cathedral.KING_CATHEDRAL_PIECE,
-    # solo: your choices for the King
-    king_dreams.KING_DREAM, king_combat.KING_SHIELD, king_actions.KING_MANEUVER, king_actions.KING_TUCK,
-)}
+RULES: dict[type, Rule[Any]] = {
+    r.work: r
+    for r in (
+        # setup
+        setup.TURN_START,
+        setup.CONQUER,
+        setup.PLACE_DREAMER,
+        solo.SOLO_TURN_START,
+        solo.SOLO_CORNER,
+        solo.KING_POWERED,
+        # the turn
+        turn.CHOOSE_DAY,
+        turn.DISCARD_DREAMS,
+        turn.DRAW_DREAM,
+        turn.HAND_LIMIT_RULE,
+        turn.REACT,
+        turn.MOVE_DREAMER,
+        # effects
+        steps_basic.PRODUCE,
+        steps_basic.KEEP,
+        steps_basic.ADD_SHADOW,
+        steps_basic.REMOVE,
+        steps_basic.RECOVER,
+        steps_basic.CHOOSE,
+        steps_basic.CONFORM,
+        steps_basic.UPGRADE,
+        steps_basic.PLOY,
+        movement.MOVE,
+        movement.SHAPER_MOVE,
+        movement.CONVERT,
+        fortify.BUILD_FORT_LEVEL,
+        fortify.PAY_FORT_LEVEL,
+        ritual.CLIMB,
+        ritual.CLIMB_PAY,
+        ritual.RITUAL_BONUS,
+        # conflicts
+        conflict.START_CONFLICT,
+        conflict.PLAYS_FIRST,
+        conflict.PLAY_COMBAT_CARD,
+        conflict.BREAK_TIE,
+        conflict.RETREAT,
+        conflict.TAKE_VICTORY,
+        # Dreams, Stage 2, the Cathedral
+        dreams.PLAY_DREAM,
+        nightmares.COMMAND_NIGHTMARE,
+        nightmares.MOVE_NIGHTMARE,
+        nightmares.DEVOUR,
+        cathedral.CATHEDRAL_PIECE,
+        cathedral.KING_CATHEDRAL_PIECE,
+        # solo: your choices for the King
+        king_dreams.KING_DREAM,
+        king_combat.KING_SHIELD,
+        king_actions.KING_MANEUVER,
+        king_actions.KING_TUCK,
+    )
+}
 
 # RESOLVING ACTIONS AND REACTIONS: how each kind of step of an effect begins.
 StepStart = Callable[[GameState, W.Frame, Any, Events], GameState]

@@ -59,9 +59,19 @@ def first_turn(state: GameState, then: FirstTurn, ev: Events) -> GameState:
 def begin_turn(state: GameState, ev: Events) -> GameState:
     """A new turn: the owner of the Turn marker's position is the active player."""
     active = board.turn_owner(state, state.turn_pos)
-    state = replace(state, active=active, day="", ignored=False, turn_number=state.turn_number + 1, phase="turn",
-                    players=tuple(replace(pl, conflicts_won=0) for pl in state.players),
-                    commanded=(), commanding=0, visited=(), suspended=())  # COMMAND NIGHTMARES: once per turn
+    state = replace(
+        state,
+        active=active,
+        day="",
+        ignored=False,
+        turn_number=state.turn_number + 1,
+        phase="turn",
+        players=tuple(replace(pl, conflicts_won=0) for pl in state.players),
+        commanded=(),
+        commanding=0,
+        visited=(),
+        suspended=(),
+    )  # COMMAND NIGHTMARES: once per turn
     ev.append(E.TurnBegins(seat=active, turn=state.turn_number, marked=board.marked_symbol(state)))
     if is_king(state, active):  # solo: the King's turn asks it nothing; your reaction waits beneath it
         state = push(state, Frame(seat=active, steps=(), source="turn", then=KingTurnReactions()))
@@ -92,7 +102,9 @@ def _day_refusal(state: GameState, w: ChooseDayWork, action: ChooseDay) -> Refus
         return None
     return IllegalAction(
         f"your Dreamer's Night space is adjacent to {action.action}: choose a Day space that is not adjacent to it",
-        rule="Dreamer moves to a non-adjacent Day space", section="TURN STRUCTURE 1")
+        rule="Dreamer moves to a non-adjacent Day space",
+        section="TURN STRUCTURE 1",
+    )
 
 
 def _choose_day(state: GameState, w: ChooseDayWork, action: ChooseDay, ev: Events) -> GameState:
@@ -104,8 +116,14 @@ def _choose_day(state: GameState, w: ChooseDayWork, action: ChooseDay, ev: Event
     if action.ignore:
         return push_effect(state, seat, (IGNORE_DRAW,), "turn", then=ActionDone(seat=seat, conclude=False))
     effect = cards.action_effect(state, seat, action.action, "day")
-    return push_effect(state, seat, effect.steps, "day", card=cards.action_card_id(state, seat, action.action),
-                       then=ActionDone(seat=seat))
+    return push_effect(
+        state,
+        seat,
+        effect.steps,
+        "day",
+        card=cards.action_card_id(state, seat, action.action),
+        then=ActionDone(seat=seat),
+    )
 
 
 CHOOSE_DAY = Rule(ChooseDayWork, (ChooseDay,), _day_options, _day_refusal, _choose_day)
@@ -156,12 +174,12 @@ def _discard_options(state: GameState, w: DiscardDreamsWork) -> tuple[Action, ..
 def _discard_refusal(state: GameState, w: DiscardDreamsWork, action: DiscardDream | KeepDreams) -> Refusal:
     if isinstance(action, KeepDreams) or action.card in state.players[w.seat].dreams:
         return None
-    return IllegalAction(f"{action.card} is not a Dream card in your hand", rule="discard from your hand",
-                         section="TURN STRUCTURE 3")
+    return IllegalAction(
+        f"{action.card} is not a Dream card in your hand", rule="discard from your hand", section="TURN STRUCTURE 3"
+    )
 
 
-def _discard_dream(state: GameState, w: DiscardDreamsWork, action: DiscardDream | KeepDreams,
-                   ev: Events) -> GameState:
+def _discard_dream(state: GameState, w: DiscardDreamsWork, action: DiscardDream | KeepDreams, ev: Events) -> GameState:
     if isinstance(action, KeepDreams):
         return _draw_dreams_step(state)
     pl = state.players[w.seat]
@@ -171,8 +189,7 @@ def _discard_dream(state: GameState, w: DiscardDreamsWork, action: DiscardDream 
     return _discard_dreams_step(state)
 
 
-DISCARD_DREAMS = Rule(DiscardDreamsWork, (DiscardDream, KeepDreams), _discard_options, _discard_refusal,
-                      _discard_dream)
+DISCARD_DREAMS = Rule(DiscardDreamsWork, (DiscardDream, KeepDreams), _discard_options, _discard_refusal, _discard_dream)
 
 
 def _draw_dreams_step(state: GameState) -> GameState:
@@ -192,9 +209,11 @@ def _draw_options(state: GameState, w: DrawDreamWork) -> tuple[Action, ...]:
 def _draw_refusal(state: GameState, w: DrawDreamWork, action: TakeDream) -> Refusal:
     if action.card in state.decks.dream_offer or (not action.card and state.decks.dream):
         return None
-    return IllegalAction(f"{action.card or 'the deck'} is not in the Dream offer",
-                         rule="draw from the offer or the deck",
-                         section="TURN STRUCTURE 4")
+    return IllegalAction(
+        f"{action.card or 'the deck'} is not in the Dream offer",
+        rule="draw from the offer or the deck",
+        section="TURN STRUCTURE 4",
+    )
 
 
 def _take_dream(state: GameState, w: DrawDreamWork, action: TakeDream, ev: Events) -> GameState:
@@ -235,19 +254,22 @@ def _limit_options(state: GameState, w: HandLimitWork) -> tuple[Action, ...]:
 
 def _limit_refusal(state: GameState, w: HandLimitWork, action: DiscardDevelopment) -> Refusal:
     if action.card == BASIC_COMBAT:
-        return IllegalAction("the Basic Combat card may not be discarded", rule="Basic Combat stays in hand",
-                             section="TURN STRUCTURE 5")
+        return IllegalAction(
+            "the Basic Combat card may not be discarded", rule="Basic Combat stays in hand", section="TURN STRUCTURE 5"
+        )
     if action.card not in state.players[w.seat].hand:
-        return IllegalAction(f"{action.card} is not in your hand", rule="discard from your hand",
-                             section="TURN STRUCTURE 5")
+        return IllegalAction(
+            f"{action.card} is not in your hand", rule="discard from your hand", section="TURN STRUCTURE 5"
+        )
     return None
 
 
 def _discard_development(state: GameState, w: HandLimitWork, action: DiscardDevelopment, ev: Events) -> GameState:
     pl = state.players[w.seat]
     state = set_player(state, replace(pl, hand=remove_one(pl.hand, action.card)))
-    state = replace(state, decks=replace(state.decks, development_discard=(*state.decks.development_discard,
-                                                                            action.card)))
+    state = replace(
+        state, decks=replace(state.decks, development_discard=(*state.decks.development_discard, action.card))
+    )
     ev.append(E.DevelopmentDiscarded(seat=pl.seat, card=action.card))
     return _hand_limit_step(state)
 
@@ -297,8 +319,11 @@ def _react_refusal(state: GameState, w: ReactWork, action: React) -> Refusal:
     night = state.players[w.seat].dreamer
     if any(n.id == night and state.day in n.adjacent for n in board.pack(state).matrix.nights):
         return None
-    return IllegalAction(f"your Dreamer is not on a Night space adjacent to {state.day}: you may only Dissent or Pass",
-                         rule="Conform needs an adjacent Night space", section="REACTION")
+    return IllegalAction(
+        f"your Dreamer is not on a Night space adjacent to {state.day}: you may only Dissent or Pass",
+        rule="Conform needs an adjacent Night space",
+        section="REACTION",
+    )
 
 
 def _react(state: GameState, w: ReactWork, action: React, ev: Events) -> GameState:
@@ -307,8 +332,14 @@ def _react(state: GameState, w: ReactWork, action: React, ev: Events) -> GameSta
     if action.kind == "pass":
         return next_reaction(replace(state, queue=state.queue[1:]), NextReaction(), ev)
     effect = cards.action_effect(state, w.seat, state.day, action.kind)
-    return push_effect(state, w.seat, effect.steps, action.kind, card=cards.action_card_id(state, w.seat, state.day),
-                       then=ReactionDone(seat=w.seat))
+    return push_effect(
+        state,
+        w.seat,
+        effect.steps,
+        action.kind,
+        card=cards.action_card_id(state, w.seat, state.day),
+        then=ReactionDone(seat=w.seat),
+    )
 
 
 REACT = Rule(ReactWork, (React,), _react_options, _react_refusal, _react)

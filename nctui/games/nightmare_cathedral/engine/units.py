@@ -161,7 +161,8 @@ def remove_fort_level(state: GameState, area_id: str) -> GameState:
         return state
     seat = a.fort_owner
     levels = a.fort_levels - 1
-    state = replace(state, areas=board.replace_area(
-        state, replace(a, fort_levels=levels, fort_owner=seat if levels else -1)))
+    state = replace(
+        state, areas=board.replace_area(state, replace(a, fort_levels=levels, fort_owner=seat if levels else -1))
+    )
     pl = state.players[seat]
     return set_player(state, replace(pl, forts=pl.forts + 1))

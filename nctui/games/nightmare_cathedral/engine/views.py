@@ -55,8 +55,10 @@ def _hide_work(work: Work | None, seat: int) -> Work | None:
     f = fight_of(work)
     if work is None or f is None or f.revealed:
         return work
-    plays = (f.plays[0] if f.sides[0] == seat else _hide(f.plays[0]),
-             f.plays[1] if f.sides[1] == seat else _hide(f.plays[1]))
+    plays = (
+        f.plays[0] if f.sides[0] == seat else _hide(f.plays[0]),
+        f.plays[1] if f.sides[1] == seat else _hide(f.plays[1]),
+    )
     return with_fight(work, replace(f, plays=plays))
 
 
@@ -89,8 +91,16 @@ def player_view(state: GameState, seat: int) -> View:
     if d is not None and d.seat != seat:
         d = replace(d, options=())
     config = state.config if state.phase == "over" else replace(state.config, seed=0)
-    redacted = replace(state, config=config, rng=Rng(state=0), decks=hidden_decks, players=players, decision=d,
-                       work=_hide_work(state.work, seat), king=_hide_king(state.king, seat))
+    redacted = replace(
+        state,
+        config=config,
+        rng=Rng(state=0),
+        decks=hidden_decks,
+        players=players,
+        decision=d,
+        work=_hide_work(state.work, seat),
+        king=_hide_king(state.king, seat),
+    )
     return View(seat=seat, state=redacted)
 
 
@@ -155,8 +165,9 @@ def is_secret_action(action: A.Action) -> bool:
 # Resampling: a full state consistent with a view, for computer players
 
 
-def _deal_unknown(rnd: random.Random, unknown: Counter[str], stage_of: Mapping[str, int], deck2: tuple[str, ...],
-                  filler: str) -> tuple[tuple[str, ...], list[str]]:
+def _deal_unknown(
+    rnd: random.Random, unknown: Counter[str], stage_of: Mapping[str, int], deck2: tuple[str, ...], filler: str
+) -> tuple[tuple[str, ...], list[str]]:
     """Unseen cards dealt as guesses: the Stage 2 deck gets Stage 2 cards (shuffled), and what is
     left of them joins the others, shuffled, for every other hidden place. Returns (the Stage 2
     deck guessed, the rest)."""
@@ -234,7 +245,7 @@ class _Guess:
             hand = pl.hand
             if HIDDEN in hand and basics > 0:  # the card every hand holds
                 i = hand.index(HIDDEN)
-                hand, basics = (*hand[:i], BASIC_COMBAT, *hand[i + 1:]), basics - 1
+                hand, basics = (*hand[:i], BASIC_COMBAT, *hand[i + 1 :]), basics - 1
             hand, pool = _fill(hand, pool, filler)
             players.append(replace(pl, hand=hand) if hand != pl.hand else pl)
         w = state.work
@@ -247,8 +258,9 @@ class _Guess:
         decks = replace(d, development=development, development2=dev2)
         return replace(state, decks=decks, players=tuple(players), work=w)
 
-    def _king(self, state: GameState, f: Fight | None, pool: list[str],
-              filler: str) -> tuple[GameState, Fight | None, list[str]]:
+    def _king(
+        self, state: GameState, f: Fight | None, pool: list[str], filler: str
+    ) -> tuple[GameState, Fight | None, list[str]]:
         """The King's face-down hand (its own 2 combat cards are in it or in play) and its Area
         Selection deck."""
         k = state.king
@@ -272,8 +284,9 @@ class _Guess:
             f = replace(f, plays=(tuple(plays), f.plays[1]) if mine == 0 else (f.plays[0], tuple(plays)))
         return replace(state, king=replace(k, hand=filled, area_deck=area_deck)), f, pool
 
-    def _face_down(self, state: GameState, f: Fight, pool: list[str], basics: int,
-                   filler: str) -> tuple[Fight, list[str], int]:
+    def _face_down(
+        self, state: GameState, f: Fight, pool: list[str], basics: int, filler: str
+    ) -> tuple[Fight, list[str], int]:
         """Cards a player played face down: Basic Combat first (the card most played: it comes back)."""
         king_side = state.king.seat if state.king is not None else -99
         plays: list[tuple[str, ...]] = []

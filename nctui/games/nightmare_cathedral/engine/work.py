@@ -286,9 +286,7 @@ class VictoryWork(_W, tag="take_victory"):
     fight: Fight
 
 
-FightWork = (
-    PlaysFirstWork | CombatCardsWork | TieWork | RetreatWork | VictoryWork
-)
+FightWork = PlaysFirstWork | CombatCardsWork | TieWork | RetreatWork | VictoryWork
 
 
 def fight_of(work: object) -> Fight | None:
@@ -385,13 +383,51 @@ class KingPieceWork(_W, tag="king_cathedral_piece"):
 
 
 Work = (
-    TurnStartWork | ConquerWork | PlaceDreamerWork | SoloTurnStartWork | SoloCornerWork | KingPoweredWork |
-    ChooseDayWork | DiscardDreamsWork | DrawDreamWork | HandLimitWork | ReactWork | MoveDreamerWork |
-    ProduceWork | MoveWork | ShaperWork | ConvertWork | FortWork | FortPayWork | ClimbWork | ClimbPayWork |
-    BonusWork | UpgradeWork | PloyWork | KeepWork | ChooseWork | ConformWork | ShadowWork | RemoveWork |
-    RecoverWork | ConflictWork | PlaysFirstWork | CombatCardsWork | TieWork | RetreatWork | VictoryWork |
-    DreamWork | NightmareWork | NightmareMoveWork | DevourWork | CathedralPieceWork | KingDreamWork |
-    KingShieldWork | KingManeuverWork | KingTuckWork | KingPieceWork
+    TurnStartWork
+    | ConquerWork
+    | PlaceDreamerWork
+    | SoloTurnStartWork
+    | SoloCornerWork
+    | KingPoweredWork
+    | ChooseDayWork
+    | DiscardDreamsWork
+    | DrawDreamWork
+    | HandLimitWork
+    | ReactWork
+    | MoveDreamerWork
+    | ProduceWork
+    | MoveWork
+    | ShaperWork
+    | ConvertWork
+    | FortWork
+    | FortPayWork
+    | ClimbWork
+    | ClimbPayWork
+    | BonusWork
+    | UpgradeWork
+    | PloyWork
+    | KeepWork
+    | ChooseWork
+    | ConformWork
+    | ShadowWork
+    | RemoveWork
+    | RecoverWork
+    | ConflictWork
+    | PlaysFirstWork
+    | CombatCardsWork
+    | TieWork
+    | RetreatWork
+    | VictoryWork
+    | DreamWork
+    | NightmareWork
+    | NightmareMoveWork
+    | DevourWork
+    | CathedralPieceWork
+    | KingDreamWork
+    | KingShieldWork
+    | KingManeuverWork
+    | KingTuckWork
+    | KingPieceWork
 )
 WORK_TYPES: tuple[type[_W], ...] = get_args(Work)
 
@@ -548,18 +584,59 @@ class KingRitualBonuses(_T, tag="king_ritual_bonuses"):
 
 
 Then = (
-    FirstTurn | ActionDone | ReactionDone | AfterWindow | NextReaction | KingTurnReactions | EndTurn |
-    DreamPlayed | CardToBottom | ActivationEnds | CathedralNext | RewardDone | BuildAfterKing | KingPieceDue |
-    KingPerform | KingActionDone | KingManeuverRest | KingConflicts | KingLoop | KingCommand | KingCommandResume |
-    KingRitualBonuses
+    FirstTurn
+    | ActionDone
+    | ReactionDone
+    | AfterWindow
+    | NextReaction
+    | KingTurnReactions
+    | EndTurn
+    | DreamPlayed
+    | CardToBottom
+    | ActivationEnds
+    | CathedralNext
+    | RewardDone
+    | BuildAfterKing
+    | KingPieceDue
+    | KingPerform
+    | KingActionDone
+    | KingManeuverRest
+    | KingConflicts
+    | KingLoop
+    | KingCommand
+    | KingCommandResume
+    | KingRitualBonuses
 )
 THEN_TYPES: tuple[type[_T], ...] = get_args(Then)
 
 # Where an effect comes from, for the log and the decision's context.
 Source = Literal[
-    "setup", "turn", "day", "conform", "dissent", "reaction", "choice", "develop", "ploy", "bonus", "climb",
-    "victory", "defeat", "conflicts", "dream", "cathedral", "reward", "nightmare", "command", "king_shield",
-    "king_turn", "king_piece", "king_hook", "king_conflicts", "king_nightmare", "king_maneuver_rest",
+    "setup",
+    "turn",
+    "day",
+    "conform",
+    "dissent",
+    "reaction",
+    "choice",
+    "develop",
+    "ploy",
+    "bonus",
+    "climb",
+    "victory",
+    "defeat",
+    "conflicts",
+    "dream",
+    "cathedral",
+    "reward",
+    "nightmare",
+    "command",
+    "king_shield",
+    "king_turn",
+    "king_piece",
+    "king_hook",
+    "king_conflicts",
+    "king_nightmare",
+    "king_maneuver_rest",
 ]
 
 

@@ -52,5 +52,6 @@ def positions(folder: Path | str | None = None) -> list[Position]:
     """The bundled positions, then the user's own (in ``saves.scenario_dir(folder)``), by file name."""
     own_dir = saves.scenario_dir(folder)
     own = sorted(own_dir.glob(f"*{SUFFIX}")) if own_dir.is_dir() else []
-    return ([read_position(p, own=False) for p in sorted(BUNDLED.glob(f"*{SUFFIX}"))]
-            + [read_position(p, own=True) for p in own if p.is_file()])
+    return [read_position(p, own=False) for p in sorted(BUNDLED.glob(f"*{SUFFIX}"))] + [
+        read_position(p, own=True) for p in own if p.is_file()
+    ]

@@ -10,11 +10,17 @@ from nctui.ui.screens.options_new_game import CompanionNewScreen, Setting
 from ..state import NightmariumConfig
 
 SETTINGS: tuple[Setting, ...] = (
-    ("people", "People", tuple((n, f"{n} at this keyboard (hands hidden by turns)" if n > 1 else "1: you")
-                               for n in (1, 2, 3, 4, 5))),
+    (
+        "people",
+        "People",
+        tuple((n, f"{n} at this keyboard (hands hidden by turns)" if n > 1 else "1: you") for n in (1, 2, 3, 4, 5)),
+    ),
     ("computers", "Computers", tuple((n, str(n)) for n in (1, 2, 3, 4, 0))),
-    ("level", "Their level", (("planner", "planner (plans its ability chains)"), ("greedy", "greedy"),
-                              ("random", "random"))),
+    (
+        "level",
+        "Their level",
+        (("planner", "planner (plans its ability chains)"), ("greedy", "greedy"), ("random", "random")),
+    ),
     ("goal", "Goal", tuple((n, f"{n} Creatures") for n in (5, 6, 7))),
 )
 
@@ -24,8 +30,9 @@ def config_for(values: dict[str, Any], seed: int) -> NightmariumConfig:
     if not 2 <= people + computers <= 5:
         raise ValueError(f"Nightmarium is for 2 to 5 players, not {people + computers}")
     seats = ("human",) * people + ("bot",) * computers
-    return NightmariumConfig(seats=seats, levels=("planner",) * people + (values["level"],) * computers,
-                             creatures=values["goal"], seed=seed)
+    return NightmariumConfig(
+        seats=seats, levels=("planner",) * people + (values["level"],) * computers, creatures=values["goal"], seed=seed
+    )
 
 
 def nightmarium_new_screen() -> CompanionNewScreen:

@@ -23,8 +23,12 @@ from ..cards import LEGIONS, PARTS, card
 from ..state import HIDDEN, NightmariumState
 
 LEGION_LETTER = {"necronauts": "N", "insektoids": "I", "chimeridae": "C", "homunculi": "H"}
-LEGION_STYLE = {"necronauts": "bold #6fa8ff", "insektoids": "bold #c89a5a", "chimeridae": "bold #6fd36f",
-                "homunculi": "bold #ff6f6f"}
+LEGION_STYLE = {
+    "necronauts": "bold #6fa8ff",
+    "insektoids": "bold #c89a5a",
+    "chimeridae": "bold #6fd36f",
+    "homunculi": "bold #ff6f6f",
+}
 
 
 def stack(cards: tuple[str, ...]) -> Text:
@@ -152,5 +156,4 @@ class NightmariumScreen(OptionsScreen):
             return Text("")
         names = " → ".join(words.ABILITY_NAMES[a] for a in view.activation.abilities)
         now = view.activation.abilities[0]
-        return Text(f"Abilities to perform: {names}\nNow: {words.ABILITY_NAMES[now]}, "
-                    f"{words.ABILITY_WORDS[now]}")
+        return Text(f"Abilities to perform: {names}\nNow: {words.ABILITY_NAMES[now]}, {words.ABILITY_WORDS[now]}")

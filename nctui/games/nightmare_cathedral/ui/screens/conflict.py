@@ -110,7 +110,8 @@ class ConflictScreen(ComesUpOnce, ModalScreen[None]):
         self.call_after_refresh(self._lines().scroll_end, animate=False)
         hint = "Space: next conflict" if self.stage >= STAGES - 1 and not self.done else HINTS[self.stage]
         self.query_one("#conflict-hint", Static).update(
-            Text(f"{hint} · a: all · ↑/↓ scroll · Esc: close", no_wrap=True, overflow="ellipsis"))
+            Text(f"{hint} · a: all · ↑/↓ scroll · Esc: close", no_wrap=True, overflow="ellipsis")
+        )
 
     def _lines(self) -> VerticalScroll:
         return self.query_one("#conflict-lines", VerticalScroll)

@@ -59,6 +59,7 @@ class GameScreenHooks(Protocol):
 
 
 if TYPE_CHECKING:
+
     class _Host(Screen[None], GameScreenHooks):
         """For the type checker only: the mixin is part of a Screen (``app``, ``notify``, ``query_one``,
         ``is_current``) that has the hooks; a screen that mixes it in without them cannot be built."""
@@ -132,8 +133,16 @@ class FlowsMixin(_Host):
         echo, self._echo = self._echo, ""
         from nctui.ui.screens.handoff import HandoffScreen  # at the first hand-off, not before the first frame
 
-        screen = HandoffScreen(seat, seat_tag(state, seat), seat_name(state, seat), decision=decision, context=context,
-                               news=tuple(self.game.news_for(seat)), echo=echo, on_go=self._take_over)
+        screen = HandoffScreen(
+            seat,
+            seat_tag(state, seat),
+            seat_name(state, seat),
+            decision=decision,
+            context=context,
+            news=tuple(self.game.news_for(seat)),
+            echo=echo,
+            on_go=self._take_over,
+        )
         self._handoff_screen = screen
         self.app.push_screen(screen, self._handed_off)
         self.set_timer(REHEARSE_AFTER, partial(self._rehearse_handoff, screen))
@@ -218,8 +227,9 @@ class FlowsMixin(_Host):
             if mine:
                 at = board_positions(self.game.event_states(self._king_seen))
                 events = [update.events[i] for i in mine]
-                steps = king_steps(events, state, [at[i] for i in mine] if len(at) == len(update.events) else (),
-                                   self._king_events)
+                steps = king_steps(
+                    events, state, [at[i] for i in mine] if len(at) == len(update.events) else (), self._king_events
+                )
                 self._king_events = self._king_events + events
                 open_panel = self.app.screen if self.is_attached else None
                 if isinstance(open_panel, KingTurnScreen) and self._king_pending is None:
@@ -240,8 +250,11 @@ class FlowsMixin(_Host):
         """The board as of a King's step being read, its area outlined (None: the present again).
         Attributes down: the board draws the earlier view and facts the session gives."""
         board = self.query_one(BoardView)
-        board.past = None if state_id is None else (self.game.view_at(state_id, self.viewer),
-                                                    self.game.facts_at(state_id, self.viewer), area)
+        board.past = (
+            None
+            if state_id is None
+            else (self.game.view_at(state_id, self.viewer), self.game.facts_at(state_id, self.viewer), area)
+        )
 
     def _king_done(self, pacing: bool | None) -> None:
         self.query_one(BoardView).past = None  # however the panel closed, the board shows the present
@@ -250,8 +263,12 @@ class FlowsMixin(_Host):
 
     def action_toggle_king_pacing(self) -> None:
         self._pace_king = not self._pace_king
-        self.notify("The King's turns are shown step by step." if self._pace_king
-                    else "The King's turns are no longer paced (they are in the log).", title="King's turn")
+        self.notify(
+            "The King's turns are shown step by step."
+            if self._pace_king
+            else "The King's turns are no longer paced (they are in the log).",
+            title="King's turn",
+        )
 
     # -- pushing the flows' screens -------------------------------------------------------------
 
@@ -277,8 +294,9 @@ class FlowsMixin(_Host):
             if self._pace_king:
                 from .king_turn import KingTurnScreen
 
-                self.app.push_screen(KingTurnScreen(steps, before, after, read=read, show_at=self._board_at),
-                                      self._king_done)
+                self.app.push_screen(
+                    KingTurnScreen(steps, before, after, read=read, show_at=self._board_at), self._king_done
+                )
                 return
         outcome = self.game.view(self.viewer).state.outcome
         if outcome is None:
@@ -397,8 +415,12 @@ class FlowsMixin(_Host):
         def write(path: Path) -> Path:
             return self.game.save_position(path, name=path.name.removesuffix(SCENARIO_SUFFIX))
 
-        self.app.push_screen(SaveScreen(self.game, folder, name, title="Save this position as a scenario",
-                                        suffix=SCENARIO_SUFFIX, write=write), self._saved)
+        self.app.push_screen(
+            SaveScreen(
+                self.game, folder, name, title="Save this position as a scenario", suffix=SCENARIO_SUFFIX, write=write
+            ),
+            self._saved,
+        )
 
     # -- the practice hint ----------------------------------------------------------------------
 
@@ -408,16 +430,24 @@ class FlowsMixin(_Host):
         planner thinks on a worker thread: keys stay live, and a hint for a position the game
         has left is dropped."""
         if self.game.undo_policy != "practice":
-            self.notify("Hints are for practice games (one person, or a game started with practice undo).",
-                        title="Hint", severity="warning")
+            self.notify(
+                "Hints are for practice games (one person, or a game started with practice undo).",
+                title="Hint",
+                severity="warning",
+            )
             return
         seat = self.game.deciding_seat()
         if seat is None or seat != self.viewer or self.game.is_computer(seat):
             self.notify("There is no decision of yours to hint at now.", title="Hint", severity="warning")
             return
         self.notify("The planner is thinking…", title="Hint", timeout=3)
-        self.run_worker(partial(self._think, seat, self.game.state_id), thread=True, exclusive=True,
-                        group="hint", exit_on_error=False)
+        self.run_worker(
+            partial(self._think, seat, self.game.state_id),
+            thread=True,
+            exclusive=True,
+            group="hint",
+            exit_on_error=False,
+        )
 
     def _think(self, seat: int, state_id: int) -> None:
         """On the worker thread: ask the game for the hint, then show it on the UI thread."""

@@ -224,13 +224,21 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
         """A failing autosave or computer player is said once (until it works again)."""
         if self.game.autosave_error and not self._save_warned:
             self._save_warned = True
-            self.notify(f"The game cannot be autosaved: {self.game.autosave_error}", title="Autosave",
-                        severity="warning", timeout=8)
+            self.notify(
+                f"The game cannot be autosaved: {self.game.autosave_error}",
+                title="Autosave",
+                severity="warning",
+                timeout=8,
+            )
         elif not self.game.autosave_error:
             self._save_warned = False
         if self.game.bot_error and self.game.bot_error != self._bot_warned:
-            self.notify(f"{self.game.bot_error[0].upper()}{self.game.bot_error[1:]}. Undo (u) to try again.",
-                        title="Computer player", severity="error", timeout=10)
+            self.notify(
+                f"{self.game.bot_error[0].upper()}{self.game.bot_error[1:]}. Undo (u) to try again.",
+                title="Computer player",
+                severity="error",
+                timeout=10,
+            )
         self._bot_warned = self.game.bot_error
 
     def _redraw(self) -> None:
@@ -302,8 +310,9 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
         state = view.state
         key = self.game.revision
         if state.outcome is not None:
-            return Prompt(key=key, title=Text("Game over", style="bold reverse"),
-                          notes=_outcome_lines(state, self.QUIT_WORDS))
+            return Prompt(
+                key=key, title=Text("Game over", style="bold reverse"), notes=_outcome_lines(state, self.QUIT_WORDS)
+            )
         d = state.decision
         if d is None:
             return Prompt(key=key, title=Text("Nothing to decide"))
@@ -318,8 +327,14 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
             return Prompt(key=key, title=title, notes=(f"Waiting for their decision · q: {self.QUIT_WORDS}",))
         title.append(f" {describe_decision(state)}")
         nothing = facts.options_nothing
-        return Prompt(key=key, title=title, context=describe_context(state), options=tuple(
-            describe_option(a, state, nothing[i] if i < len(nothing) else "") for i, a in enumerate(d.options)))
+        return Prompt(
+            key=key,
+            title=title,
+            context=describe_context(state),
+            options=tuple(
+                describe_option(a, state, nothing[i] if i < len(nothing) else "") for i, a in enumerate(d.options)
+            ),
+        )
 
     def _write_log(self) -> None:
         log = self.query_one(GameLog)
@@ -451,8 +466,12 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
         panel shown is in column B; the breakpoints' classes (-narrow/-wide, -short/-tall), as
         Textual sets them on a resize."""
         tabbed = not (size.width >= 120 and size.height >= 34)
-        return {"-tabbed": tabbed, "-all": not tabbed, "-shown-in-b": self._shown_panel in COLUMN_B,
-                **self.breakpoint_classes(size)}
+        return {
+            "-tabbed": tabbed,
+            "-all": not tabbed,
+            "-shown-in-b": self._shown_panel in COLUMN_B,
+            **self.breakpoint_classes(size),
+        }
 
     def _new_pane(self, panel: str) -> Widget:
         """The (empty) pane of ``panel`` as ``_show_panel`` leaves it (the log is its own pane)."""
@@ -518,8 +537,9 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
         if len(message.indices) == 1 and panel.prompt is not None:
             self.on_decision_panel_chosen(DecisionPanel.Chosen(panel.prompt.key, message.indices[0]))
             board, matrix = self.query_one(BoardView), self.query_one(MatrixView)
-            if (board.has_focus and board.view and not legal_areas(board.view)) or \
-                    (matrix.has_focus and matrix.view and not legal_spaces(matrix.view)):
+            if (board.has_focus and board.view and not legal_areas(board.view)) or (
+                matrix.has_focus and matrix.view and not legal_spaces(matrix.view)
+            ):
                 panel.focus()  # nothing more to pick there: back to the options
         elif message.indices:
             panel.highlight = message.indices[0]
@@ -581,5 +601,3 @@ def _outcome_lines(state: GameState, quit_words: str = GameScreen.QUIT_WORDS) ->
         lines.append("★ winner")
     lines.append(f"g: scores · u: undo · q: {quit_words}")
     return tuple(lines)
-
-

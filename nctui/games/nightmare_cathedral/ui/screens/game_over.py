@@ -48,8 +48,7 @@ def breakdown(state: GameState) -> Table:
         if s.seat == king:
             who.append(" ‡")
         star = "★" if s.seat in out.winners else ""
-        table.add_row(star, who, *(str(v) for v in (s.ritual, s.forts, s.devoured, s.upgrades, s.dreams)),
-                      str(s.total))
+        table.add_row(star, who, *(str(v) for v in (s.ritual, s.forts, s.devoured, s.upgrades, s.dreams)), str(s.total))
     return table
 
 
@@ -78,8 +77,10 @@ def notes(state: GameState) -> list[str]:
     """What the columns hold where it is not obvious (the King's score in solo)."""
     if state.king is None:
         return []
-    return ["‡ The King of Horrors: Dreams = its completed Dreams and their suit sets; "
-            "Upgrades = its Reward tiles and every 3rd card left in its hand."]
+    return [
+        "‡ The King of Horrors: Dreams = its completed Dreams and their suit sets; "
+        "Upgrades = its Reward tiles and every 3rd card left in its hand."
+    ]
 
 
 class GameOverScreen(ComesUpOnce, ModalScreen[GameOverChoice]):
@@ -109,8 +110,10 @@ class GameOverScreen(ComesUpOnce, ModalScreen[GameOverChoice]):
         assert out is not None, "the game over screen needs a finished game"
         reason = END_REASONS.get(out.reason, out.reason)
         title = Text(f"Game over after {state.turn_number} turns: {reason}.", style="bold")
-        keys = Text.from_markup("[b]s[/b] save the replay · [b]n[/b] new game · [b]u[/b] undo back into the game · "
-                                "[b]v[/b] view the board · [b]q[/b] quit")
+        keys = Text.from_markup(
+            "[b]s[/b] save the replay · [b]n[/b] new game · [b]u[/b] undo back into the game · "
+            "[b]v[/b] view the board · [b]q[/b] quit"
+        )
         parts: list[RenderableType] = [title, Text(""), breakdown(state), Text(""), verdict(state)]
         parts += [Text(n, style="italic") for n in notes(state)]
         parts += [Text(""), keys]
@@ -127,4 +130,3 @@ class GameOverScreen(ComesUpOnce, ModalScreen[GameOverChoice]):
     def _saved(self, path: Path | None) -> None:
         if path is not None:
             self.notify(f"Replay saved to {path}", title="Saved")
-

@@ -64,15 +64,24 @@ def king_turn_events(events: Sequence[Event], king_seat: int, *, during: bool) -
     return [events[i] for i in king_turn_indices(events, king_seat, during=during)]
 
 
-def king_steps(events: Sequence[Event], state: GameState, at: Sequence[int] = (),
-               context: Sequence[Event] = ()) -> list[KingStep]:
+def king_steps(
+    events: Sequence[Event], state: GameState, at: Sequence[int] = (), context: Sequence[Event] = ()
+) -> list[KingStep]:
     """A line per event, with why the King did it (``describe.king_reasons``, read after the
     turn's earlier events ``context``: the action being resolved) and, from ``at``, the state id
     position the board shows while each is read."""
-    whys = king_reasons([*context, *events], words_for(state.pack))[len(context):]
-    return [KingStep(e.kind, describe_event(e, state), e.value if isinstance(e, KingHorrorDie) else 0, whys[i],
-                     at[i] if i < len(at) else -1, str(getattr(e, "area", "")))
-            for i, e in enumerate(events)]
+    whys = king_reasons([*context, *events], words_for(state.pack))[len(context) :]
+    return [
+        KingStep(
+            e.kind,
+            describe_event(e, state),
+            e.value if isinstance(e, KingHorrorDie) else 0,
+            whys[i],
+            at[i] if i < len(at) else -1,
+            str(getattr(e, "area", "")),
+        )
+        for i, e in enumerate(events)
+    ]
 
 
 def board_positions(led_to: Sequence[int]) -> list[int]:
@@ -133,8 +142,15 @@ class KingTurnScreen(ComesUpOnce, ModalScreen[bool]):
         Binding("end", "edge(1)", "Bottom", show=False, id="king.end"),
     ]
 
-    def __init__(self, steps: list[KingStep], before: GameState | None, after: GameState, *, read: int = 0,
-                 show_at: Callable[[int | None, str], None] | None = None) -> None:
+    def __init__(
+        self,
+        steps: list[KingStep],
+        before: GameState | None,
+        after: GameState,
+        *,
+        read: int = 0,
+        show_at: Callable[[int | None, str], None] | None = None,
+    ) -> None:
         """``steps``: the turn's steps so far; ``before``: the position as the turn began;
         ``read``: how many of the steps were shown before (the turn goes on after a decision of
         the player's: the panel comes back with the whole turn, at the first new step);
@@ -201,8 +217,10 @@ class KingTurnScreen(ComesUpOnce, ModalScreen[bool]):
             lines.append_text(line)
         if self.done:
             changes = self.summary()
-            lines.append("\n\nWhat the turn changed:" if changes else "\n\nThe turn changed nothing on the board.",
-                         Style(bold=True, underline=True))
+            lines.append(
+                "\n\nWhat the turn changed:" if changes else "\n\nThe turn changed nothing on the board.",
+                Style(bold=True, underline=True),
+            )
             for change in changes:
                 lines.append(f"\n  {change}")
         self.query_one("#king-text", Static).update(lines)
@@ -211,8 +229,8 @@ class KingTurnScreen(ComesUpOnce, ModalScreen[bool]):
         self._show_board()
         more = "Space: next · a: all · " if not self.done else "Space: close · "
         self.query_one("#king-hint", Static).update(
-            Text(more + "↑/↓: steps · PgUp/PgDn · p: stop pacing · x: close", no_wrap=True,
-                 overflow="ellipsis"))
+            Text(more + "↑/↓: steps · PgUp/PgDn · p: stop pacing · x: close", no_wrap=True, overflow="ellipsis")
+        )
 
     def _scroll_to_reading(self) -> None:
         box = self._lines()
@@ -283,8 +301,11 @@ class KingTurnScreen(ComesUpOnce, ModalScreen[bool]):
 
     def action_stop_pacing(self) -> None:
         self.pacing = False
-        self.notify("The King's turns will no longer be paced (they stay in the log). "
-                    "Turn pacing back on from the command palette (ctrl+p).", title="King's turn")
+        self.notify(
+            "The King's turns will no longer be paced (they stay in the log). "
+            "Turn pacing back on from the command palette (ctrl+p).",
+            title="King's turn",
+        )
         self._close(False)
 
     def action_close(self) -> None:

@@ -62,7 +62,7 @@ MODIFIER_WORDS: dict[str, str] = {
     "harder_devoured": "When the Devoured board comes into play, the King adds 3 of its Followers to it at once.",
     "harder_dream_discount": "The King adds a Cultist to each new Dream worth 3+ VP it takes (1 cheaper to complete).",
     "harder_hand_scoring": "Final scoring: the King scores 1 VP per combat card left in its hand "
-                           "(not its 2 starting ones).",
+    "(not its 2 starting ones).",
     "easier_conform": "When the King Conforms, it adds no Cultist to the matching action.",
     "easier_desirable": "The King finds a conflict desirable only if it draws at least 1 more card than you.",
     "easier_ritual": "Perform Ritual: the King advances at most 2 or 4 steps, not 3 or 5.",
@@ -101,8 +101,15 @@ class Choice(Widget, can_focus=True):
         def control(self) -> Choice:
             return self.choice
 
-    def __init__(self, label: str | Text, options: Sequence[tuple[str, str]], *, value: str | None = None,
-                 check: bool = False, id: str | None = None) -> None:
+    def __init__(
+        self,
+        label: str | Text,
+        options: Sequence[tuple[str, str]],
+        *,
+        value: str | None = None,
+        check: bool = False,
+        id: str | None = None,
+    ) -> None:
         super().__init__(id=id)
         self.label = label
         self.options = tuple(options)
@@ -210,39 +217,77 @@ class NewGameScreen(ComesUpOnce, Screen[None]):
     def _who_plays(self, c: GameConfig) -> ComposeResult:
         solo = c.players == 1
         yield Choice("Game", self.MODES, value="solo" if solo else "hotseat", id="mode")
-        yield Choice("Players", [(str(n), str(n)) for n in range(2, MAX_SEATS + 1)],
-                     value=str(2 if solo else c.players), id="players")
+        yield Choice(
+            "Players",
+            [(str(n), str(n)) for n in range(2, MAX_SEATS + 1)],
+            value=str(2 if solo else c.players),
+            id="players",
+        )
         for seat in range(MAX_SEATS):
             kind = c.seats[seat] if not solo and seat < len(c.seats) else "human"
-            yield Choice(_seat_label(seat), (("human", "Human"), ("bot", "Computer")),
-                         value="bot" if kind == "bot" else "human", id=f"seat-{seat}")
+            yield Choice(
+                _seat_label(seat),
+                (("human", "Human"), ("bot", "Computer")),
+                value="bot" if kind == "bot" else "human",
+                id=f"seat-{seat}",
+            )
 
     def _game_options(self, c: GameConfig) -> ComposeResult:
-        yield Choice("Length", (("standard", "Standard Game"), ("variable", "Variable Length Game")),
-                     value=c.length, id="length")
+        yield Choice(
+            "Length", (("standard", "Standard Game"), ("variable", "Variable Length Game")), value=c.length, id="length"
+        )
         yield Choice("Divergent Paths", OFF_ON, value="on" if c.divergent_paths else "off", id="divergent")
         pair_name = next((name for name, pair in SUGGESTED_PAIRS.items() if pair == tuple(c.nightmares)), None)
         nightmares = "random" if not c.nightmares else pair_name or "choose"
-        yield Choice("Nightmares", (("random", "2 at random"),
-                                    *((name, f"{name} ({a} & {b})") for name, (a, b) in SUGGESTED_PAIRS.items()),
-                                    ("choose", "Choose two numbers")), value=nightmares, id="nightmares")
+        yield Choice(
+            "Nightmares",
+            (
+                ("random", "2 at random"),
+                *((name, f"{name} ({a} & {b})") for name, (a, b) in SUGGESTED_PAIRS.items()),
+                ("choose", "Choose two numbers"),
+            ),
+            value=nightmares,
+            id="nightmares",
+        )
         with Horizontal(classes="field", id="numbers-field"):
             yield Label("Nightmare numbers")
-            yield Input(",".join(map(str, c.nightmares)) if nightmares == "choose" else "", placeholder="e.g. 3,7",
-                        restrict=r"[0-9, ]*", max_length=9, compact=True, id="numbers")
+            yield Input(
+                ",".join(map(str, c.nightmares)) if nightmares == "choose" else "",
+                placeholder="e.g. 3,7",
+                restrict=r"[0-9, ]*",
+                max_length=9,
+                compact=True,
+                id="numbers",
+            )
             yield Static("two numbers, 1 to 8", classes="note")
-        yield Choice("Undo", (("rules", "Strict with 2+ people"), ("practice", "Practice: undo anything")),
-                     value="practice" if self.practice else "rules", id="undo")
+        yield Choice(
+            "Undo",
+            (("rules", "Strict with 2+ people"), ("practice", "Practice: undo anything")),
+            value="practice" if self.practice else "rules",
+            id="undo",
+        )
 
     def _difficulty(self, c: GameConfig) -> ComposeResult:
-        yield Choice("Difficulty", (("easy", "Easy"), ("normal", "Normal"), ("hard", "Hard"), ("custom", "Custom")),
-                     value=difficulty_level(c.difficulty), id="difficulty")
-        yield Static("Solo difficulty modifiers (Enter or space switches one on or off):",
-                     classes="section", id="modifiers-title")
+        yield Choice(
+            "Difficulty",
+            (("easy", "Easy"), ("normal", "Normal"), ("hard", "Hard"), ("custom", "Custom")),
+            value=difficulty_level(c.difficulty),
+            id="difficulty",
+        )
+        yield Static(
+            "Solo difficulty modifiers (Enter or space switches one on or off):",
+            classes="section",
+            id="modifiers-title",
+        )
         for option in DIFFICULTY_OPTIONS:
             side = "Harder" if option.startswith("harder") else "Easier"
-            yield Choice(Text.assemble((f"{side}: ", "bold"), MODIFIER_WORDS[option]), OFF_ON, check=True,
-                         value="on" if option in c.difficulty else "off", id=f"mod-{option}")
+            yield Choice(
+                Text.assemble((f"{side}: ", "bold"), MODIFIER_WORDS[option]),
+                OFF_ON,
+                check=True,
+                value="on" if option in c.difficulty else "off",
+                id=f"mod-{option}",
+            )
 
     def on_mount(self) -> None:
         self._show_fields()
@@ -305,8 +350,11 @@ class NewGameScreen(ComesUpOnce, Screen[None]):
         problems: list[str] = []
         solo = self._choice("mode").value == "solo"
         players = 1 if solo else int(self._choice("players").value)
-        seats: tuple[SeatKind, ...] = ("human", "king") if solo else tuple(
-            "bot" if self._choice(f"seat-{s}").value == "bot" else "human" for s in range(players))
+        seats: tuple[SeatKind, ...] = (
+            ("human", "king")
+            if solo
+            else tuple("bot" if self._choice(f"seat-{s}").value == "bot" else "human" for s in range(players))
+        )
         nightmares: tuple[int, ...] = ()
         pick = self._choice("nightmares").value
         if pick == "choose":
@@ -321,12 +369,16 @@ class NewGameScreen(ComesUpOnce, Screen[None]):
         seed_text = self.query_one("#seed", Input).value
         if not seed_text:
             problems.append("Seed: type a whole number (any number; the same seed replays the same game)")
-        config = GameConfig(players=players, seats=seats,
-                            length="variable" if self._choice("length").value == "variable" else "standard",
-                            divergent_paths=self._choice("divergent").value == "on",
-                            nightmares=nightmares,
-                            difficulty=self._modifiers() if solo else (), pack=self.initial.pack,
-                            seed=int(seed_text or 0))
+        config = GameConfig(
+            players=players,
+            seats=seats,
+            length="variable" if self._choice("length").value == "variable" else "standard",
+            divergent_paths=self._choice("divergent").value == "on",
+            nightmares=nightmares,
+            difficulty=self._modifiers() if solo else (),
+            pack=self.initial.pack,
+            seed=int(seed_text or 0),
+        )
         return config, problems + check_config(config)
 
     def _check(self) -> bool:
@@ -341,8 +393,9 @@ class NewGameScreen(ComesUpOnce, Screen[None]):
 
     def action_start(self) -> None:
         if not self._check():
-            self.notify("Some settings need fixing first: see the line above the keys.", title="Cannot start",
-                        severity="error")
+            self.notify(
+                "Some settings need fixing first: see the line above the keys.", title="Cannot start", severity="error"
+            )
             return
         config, _ = self.settings()
         undo: UndoMode | None = "practice" if self._choice("undo").value == "practice" else None
@@ -364,8 +417,13 @@ class NewGameScreen(ComesUpOnce, Screen[None]):
 
 def _seat_label(seat: int) -> Text:
     colour = COLOURS[seat]
-    return Text.assemble(f"Seat {seat + 1} ", (f"{SEAT_LETTERS.get(colour, colour[0].upper())} {colour.capitalize()}",
-                                               Style(color=SEAT_COLOURS.get(colour), bold=True)))
+    return Text.assemble(
+        f"Seat {seat + 1} ",
+        (
+            f"{SEAT_LETTERS.get(colour, colour[0].upper())} {colour.capitalize()}",
+            Style(color=SEAT_COLOURS.get(colour), bold=True),
+        ),
+    )
 
 
 def describe_config(config: GameConfig) -> str:
@@ -376,8 +434,11 @@ def describe_config(config: GameConfig) -> str:
     else:
         bots = config.seats.count("bot")
         who = f"{config.players} players" + (f" ({bots} computer)" if bots else "")
-    extras = [w for w, on in (("Variable Length", config.length == "variable"),
-                              ("Divergent Paths", config.divergent_paths)) if on]
+    extras = [
+        w
+        for w, on in (("Variable Length", config.length == "variable"), ("Divergent Paths", config.divergent_paths))
+        if on
+    ]
     return ", ".join([who, *extras])
 
 

@@ -172,8 +172,9 @@ class BoardView(FitsContent, can_focus=True):
         (80x24 while the line above tells about the area)."""
         if self.view is None or not isinstance(self.parent, ScrollableContainer):
             return
-        rows = [r for region, r, _ in _side(self.view.state.pack, self.view.state.board_side).cells
-                if region == self.cursor]
+        rows = [
+            r for region, r, _ in _side(self.view.state.pack, self.view.state.board_side).cells if region == self.cursor
+        ]
         if rows:
             pane = self.parent
             top, bottom = min(rows) * self.cell_lines, (max(rows) + 1) * self.cell_lines
@@ -281,8 +282,15 @@ def render_board(view: View, facts: Facts, width: int, cursor: str = "", lines: 
         if region is None:
             st = Style()
         else:
-            st = CATHEDRAL_STYLE if region == CATHEDRAL else COVERED if region not in in_play else \
-                MARKED if region in marked else Style()
+            st = (
+                CATHEDRAL_STYLE
+                if region == CATHEDRAL
+                else COVERED
+                if region not in in_play
+                else MARKED
+                if region in marked
+                else Style()
+            )
             if region in legal:
                 st += LEGAL
             if region == cursor:
@@ -302,9 +310,9 @@ def render_board(view: View, facts: Facts, width: int, cursor: str = "", lines: 
             for k in range(lines):
                 st = base(region, region is not None and k == lines - 1 and below != region)
                 row_styles = styles[y0 + k]
-                row_styles[x0:x0 + cw] = [st] * cw
+                row_styles[x0 : x0 + cw] = [st] * cw
                 if covered:
-                    chars[y0 + k][x0:x0 + cw] = ["░"] * cw
+                    chars[y0 + k][x0 : x0 + cw] = ["░"] * cw
         for c in range(1, cols):  # the borders between columns (none outside: the edge is one)
             left, right = grid[r][c - 1], grid[r][c]
             x = c * (cw + 1) - 1
@@ -341,8 +349,18 @@ def _captions(view: View, width: int) -> list[Text]:
     state = view.state
     lines: list[Text] = []
     king = f"{seat_letter(state, state.king.seat)}: the King" if state.king is not None else ""
-    parts = ["R2 Followers", "s2 Shadows", "⌂R2 Fort (★ Fortress)", "♦R Shaper", "N3 Nightmare", "♚R controls",
-             king, "▸┃: an option", "reverse: Marked Area", "b: cursor, i: the area"]
+    parts = [
+        "R2 Followers",
+        "s2 Shadows",
+        "⌂R2 Fort (★ Fortress)",
+        "♦R Shaper",
+        "N3 Nightmare",
+        "♚R controls",
+        king,
+        "▸┃: an option",
+        "reverse: Marked Area",
+        "b: cursor, i: the area",
+    ]
     lines += [Text(line, LEGEND) for line in pack_parts(parts, width)[:2]]  # the most needed
     if state.path_tiles:
         w = words_for(state.pack)
@@ -382,15 +400,23 @@ def describe_region(view: View, facts: Facts, region: str, *, short: bool = Fals
     w = words_for(state.pack)
     if region == CATHEDRAL:
         built = len(state.cathedral_built)
-        here = [f"N{n} {w.nightmares.get(n, '')}".rstrip()
-                for n, where in zip(state.nightmares, state.nightmare_at) if where == IN_CATHEDRAL]
-        devoured = [tok for tok, _ in _flat(_cathedral_lines(state)[1:]) if tok not in ("devoured", "none")
-                    and not tok.startswith("N")]
+        here = [
+            f"N{n} {w.nightmares.get(n, '')}".rstrip()
+            for n, where in zip(state.nightmares, state.nightmare_at)
+            if where == IN_CATHEDRAL
+        ]
+        devoured = [
+            tok
+            for tok, _ in _flat(_cathedral_lines(state)[1:])
+            if tok not in ("devoured", "none") and not tok.startswith("N")
+        ]
         near = [w.area(a.id) for a in facts.areas if a.by_cathedral]
-        parts = [("Pieces", f"{built} of {built + len(state.cathedral_track)} built"),
-                 ("Nightmares", ", ".join(here) or "none"),
-                 ("Devoured", " ".join(devoured) or "none"),
-                 ("Next to", ", ".join(near[:-1]) + " and " + near[-1] if len(near) > 1 else "".join(near))]
+        parts = [
+            ("Pieces", f"{built} of {built + len(state.cathedral_track)} built"),
+            ("Nightmares", ", ".join(here) or "none"),
+            ("Devoured", " ".join(devoured) or "none"),
+            ("Next to", ", ".join(near[:-1]) + " and " + near[-1] if len(near) > 1 else "".join(near)),
+        ]
         return "the Cathedral", parts + _enter_parts(view, region)
     if region not in {a.id for a in state.areas}:
         return w.area(region), [("", "covered in this player count")]
@@ -413,8 +439,16 @@ def describe_region(view: View, facts: Facts, region: str, *, short: bool = Fals
     if 0 <= a.fortress != a.fort_owner:
         parts.append(("Fortress", f"{seat_name(state, a.fortress)}'s"))
     owner = known.controller
-    parts.append(("Control", "no one (a tie)" if owner == NO_SIDE else "the Shadows" if owner == SHADOWS_SIDE
-                  else seat_name(state, owner)))
+    parts.append(
+        (
+            "Control",
+            "no one (a tie)"
+            if owner == NO_SIDE
+            else "the Shadows"
+            if owner == SHADOWS_SIDE
+            else seat_name(state, owner),
+        )
+    )
     near = [w.area(x) for x in known.neighbours] + (["the Cathedral"] if known.by_cathedral else [])
     parts.append(("Next to", ", ".join(near[:-1]) + " and " + near[-1] if len(near) > 1 else "".join(near)))
     glyph, _, symbol_name = symbol.partition(" ")
@@ -425,14 +459,23 @@ def describe_region(view: View, facts: Facts, region: str, *, short: bool = Fals
 def _unit_words(state: GameState, a: AreaState) -> str:
     """'Red 2 Followers (R2), the Shadows 1 (s1), Red's Shaper (♦R), Nightmare 3 The War Drum'."""
     w = words_for(state.pack)
-    out = [f"{seat_name(state, seat)} {plural(n, 'Follower')} ({seat_letter(state, seat)}{n})"
-           for seat, n in enumerate(a.followers) if n]
+    out = [
+        f"{seat_name(state, seat)} {plural(n, 'Follower')} ({seat_letter(state, seat)}{n})"
+        for seat, n in enumerate(a.followers)
+        if n
+    ]
     if a.shadows:
         out.append(f"{plural(a.shadows, 'Shadow')} (s{a.shadows})")
-    out += [f"{seat_name(state, pl.seat)}'s Shaper (♦{seat_letter(state, pl.seat)})"
-            for pl in state.players if pl.shaper == a.id]
-    out += [f"Nightmare {number} {w.nightmares.get(number, '')}".rstrip()
-            for number, where in zip(state.nightmares, state.nightmare_at) if where == a.id]
+    out += [
+        f"{seat_name(state, pl.seat)}'s Shaper (♦{seat_letter(state, pl.seat)})"
+        for pl in state.players
+        if pl.shaper == a.id
+    ]
+    out += [
+        f"Nightmare {number} {w.nightmares.get(number, '')}".rstrip()
+        for number, where in zip(state.nightmares, state.nightmare_at)
+        if where == a.id
+    ]
     return ", ".join(out)
 
 
@@ -456,8 +499,11 @@ def region_entries(view: View, facts: Facts) -> list[CardEntry]:
     """Every area in play and the Cathedral space, in reading order, for the area inspector."""
     sm = _side(view.state.pack, view.state.board_side)
     in_play = {a.id for a in view.state.areas} | {CATHEDRAL}
-    order = [region for region in dict.fromkeys(region for region, _, _ in sorted(sm.cells, key=lambda c: c[1:]))
-             if region in in_play]
+    order = [
+        region
+        for region in dict.fromkeys(region for region, _, _ in sorted(sm.cells, key=lambda c: c[1:]))
+        if region in in_play
+    ]
     out = []
     for region in order:
         title, parts = describe_region(view, facts, region)
@@ -521,13 +567,17 @@ def _unit_tokens(state: GameState, facts: Facts, area_id: str) -> list[Token]:
 def _cathedral_lines(state: GameState) -> list[list[Token]]:
     """Its pieces, the Nightmares in it and (once any) the devoured units per side."""
     built = len(state.cathedral_built)
-    lines: list[list[Token]] = [[("Cathedral", Style(bold=True)),
-                                 (f"{built}/{built + len(state.cathedral_track)}", Style())]]
+    lines: list[list[Token]] = [
+        [("Cathedral", Style(bold=True)), (f"{built}/{built + len(state.cathedral_track)}", Style())]
+    ]
     here = [f"N{n}" for n, where in zip(state.nightmares, state.nightmare_at) if where == IN_CATHEDRAL]
     if here:
         lines.append([(tok, NIGHTMARE) for tok in here])
-    devoured = [(f"{seat_letter(state, pl.seat)}{pl.devoured}", seat_style(state, pl.seat))
-                for pl in state.players if pl.devoured]
+    devoured = [
+        (f"{seat_letter(state, pl.seat)}{pl.devoured}", seat_style(state, pl.seat))
+        for pl in state.players
+        if pl.devoured
+    ]
     if state.devoured_shadows:
         devoured.append((f"s{state.devoured_shadows}", SHADOWS))
     if devoured or state.stage >= 2:
@@ -555,8 +605,9 @@ def _fill(chars, styles, slots: list[tuple[int, int, int]], groups: list[list[To
             styles[y][x + k] = styles[y][x + k] + style
 
 
-def _flow(slots: list[tuple[int, int, int]], groups: list[list[Token]], *, separate: bool,
-          cut: bool = False) -> list[tuple[tuple[int, int], str, Style]] | None:
+def _flow(
+    slots: list[tuple[int, int, int]], groups: list[list[Token]], *, separate: bool, cut: bool = False
+) -> list[tuple[tuple[int, int], str, Style]] | None:
     """[((y, x), word, style)] or None when the words do not fit (``cut``: cut instead). A word
     longer than a whole slot is split with a hyphen ('Reser-' 'voir'), never cut short."""
     out: list[tuple[tuple[int, int], str, Style]] = []

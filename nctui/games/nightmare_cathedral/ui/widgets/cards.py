@@ -119,8 +119,9 @@ def card_entry(pack_id: str, card_id: str, where: str) -> CardEntry | None:
     card = card_def(pack_id, card_id)
     if card is None:
         return None
-    return CardEntry(f"card:{card_id}", where, Text(getattr(card, "name", card_id), NAME),
-                     tuple(card_lines(pack_id, card)))
+    return CardEntry(
+        f"card:{card_id}", where, Text(getattr(card, "name", card_id), NAME), tuple(card_lines(pack_id, card))
+    )
 
 
 def stack_entry(state: GameState, seat: int, index: int) -> CardEntry | None:
@@ -137,8 +138,11 @@ def stack_entry(state: GameState, seat: int, index: int) -> CardEntry | None:
     title.append(f"{seat_letter(state, seat)} ", seat_style(state, seat))
     title.append(getattr(top, "name", stack[-1]), NAME)
     lines = card_lines(state.pack, top)
-    lines[0] = Text(f"{seat_name(state, seat)}'s {words_for(state.pack).day_short(action)} Action card "
-                    f"({kind_words(state.pack, top)})", LABEL)
+    lines[0] = Text(
+        f"{seat_name(state, seat)}'s {words_for(state.pack).day_short(action)} Action card "
+        f"({kind_words(state.pack, top)})",
+        LABEL,
+    )
     if len(stack) > 1:
         under = ", ".join(getattr(card_def(state.pack, c), "name", c) for c in reversed(stack[:-1]))
         lines.append(_line("Covered (no longer in effect)", under))
@@ -156,8 +160,10 @@ def king_action_entry(state: GameState, index: int) -> CardEntry | None:
         return None
     cultists = king.card_cultists[index] if index < len(king.card_cultists) else 0
     tucked = len(king.tucked[index]) if index < len(king.tucked) else 0
-    lines = [Text(f"the King's {words_for(state.pack).day_short(action)} Action card", LABEL),
-             _line("Power now", f"{cultists + tucked} ({cultists} Cultists on it, {tucked} cards tucked under it)")]
+    lines = [
+        Text(f"the King's {words_for(state.pack).day_short(action)} Action card", LABEL),
+        _line("Power now", f"{cultists + tucked} ({cultists} Cultists on it, {tucked} cards tucked under it)"),
+    ]
     lines += [_line(f"Power {row.power}", row.text) for row in card.rows]
     if card.note:
         lines.append(_line("Always", card.note))

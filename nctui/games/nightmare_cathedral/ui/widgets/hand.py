@@ -130,12 +130,20 @@ def hand_key(view: View, facts: Facts) -> tuple[object, ...]:
     """All that ``render_hand`` reads of ``view`` and ``facts`` with no card under a cursor."""
     state, me, d, king = view.state, view.seat, view.state.decision, view.state.king
     mine = state.players[me] if 0 <= me < len(state.players) else None
-    return (state.pack, state.config.seats, me, None if mine is None else (mine.hand, mine.dreams),
-            tuple((pl.seat, pl.colour, len(pl.hand), len(pl.dreams)) for pl in state.players),
-            None if king is None else (king.seat, len(king.hand)),
-            None if d is None or d.seat != me else tuple((i, type(a), card) for i, a in enumerate(d.options)
-                                                         if (card := getattr(a, "card", None)) is not None),
-            facts.dreams_met)
+    return (
+        state.pack,
+        state.config.seats,
+        me,
+        None if mine is None else (mine.hand, mine.dreams),
+        tuple((pl.seat, pl.colour, len(pl.hand), len(pl.dreams)) for pl in state.players),
+        None if king is None else (king.seat, len(king.hand)),
+        None
+        if d is None or d.seat != me
+        else tuple(
+            (i, type(a), card) for i, a in enumerate(d.options) if (card := getattr(a, "card", None)) is not None
+        ),
+        facts.dreams_met,
+    )
 
 
 def render_hand(view: View, facts: Facts, cursor: str | None = None, width: int = 80) -> Text:
@@ -155,8 +163,9 @@ def render_hand(view: View, facts: Facts, cursor: str | None = None, width: int 
     for other in state.players:
         if other.seat == me or (state.king is not None and other.seat == state.king.seat):
             continue
-        line = Text(f"{seat_letter(state, other.seat)} {seat_name(state, other.seat)}",
-                    seat_style(state, other.seat), end="")
+        line = Text(
+            f"{seat_letter(state, other.seat)} {seat_name(state, other.seat)}", seat_style(state, other.seat), end=""
+        )
         hidden = f"{plural(len(other.hand), 'card')} in hand, {plural(len(other.dreams), 'Dream')} (hidden)"
         line.append(f": {hidden}", LABEL)
         lines.append(line)

@@ -120,8 +120,9 @@ class MatrixView(FitsContent, can_focus=True):
 def _label(state: GameState, space: str, is_day: bool) -> list[tuple[str, Style]]:
     """The space's name, then its Dreamers and (solo) the King's Cultists, as styled runs."""
     w = words_for(state.pack)
-    runs: list[tuple[str, Style]] = [(f"[{w.day_short(space)}]" if is_day else f"({w.space(space)})",
-                                      DAY if is_day else NIGHT)]
+    runs: list[tuple[str, Style]] = [
+        (f"[{w.day_short(space)}]" if is_day else f"({w.space(space)})", DAY if is_day else NIGHT)
+    ]
     dreamers = [pl.seat for pl in state.players if pl.dreamer == space]
     king = state.king
     if king is not None and is_day and king.dreamer == space and king.seat not in dreamers:
@@ -145,8 +146,14 @@ def _edges(matrix: Matrix) -> list[tuple[str, str, bool]]:
 def matrix_key(view: View) -> tuple[object, ...]:
     """All that ``render_matrix`` reads of ``view`` with no cursor."""
     state, king = view.state, view.state.king
-    return (state.pack, state.config.seats, state.day, tuple((pl.seat, pl.colour, pl.dreamer) for pl in state.players),
-            None if king is None else (king.seat, king.dreamer, king.day_cultists), tuple(legal_spaces(view).items()))
+    return (
+        state.pack,
+        state.config.seats,
+        state.day,
+        tuple((pl.seat, pl.colour, pl.dreamer) for pl in state.players),
+        None if king is None else (king.seat, king.dreamer, king.day_cultists),
+        tuple(legal_spaces(view).items()),
+    )
 
 
 def render_matrix(view: View, width: int, cursor: str = "") -> Text:
@@ -171,8 +178,11 @@ def render_matrix(view: View, width: int, cursor: str = "") -> Text:
     days = {d.action for d in matrix.days}
     extents: dict[str, tuple[int, int, int]] = {}
     for space in pos:
-        base = (LEGAL if space in legal else Style()) + (CURRENT_DAY if space == state.day else Style()) + \
-            (CURSOR if space == cursor else Style())
+        base = (
+            (LEGAL if space in legal else Style())
+            + (CURRENT_DAY if space == state.day else Style())
+            + (CURSOR if space == cursor else Style())
+        )
         extents[space] = _draw_label(chars, styles, centre(space), _label(state, space, space in days), base)
     for day, night, arrow in _edges(matrix):
         _connect(extents[day], extents[night], centre(day), centre(night), arrow, chars, styles)
@@ -248,8 +258,13 @@ def _caption(view: View, cursor: str, legal: dict[str, tuple[int, ...]], width: 
         elif picks:
             t.append(f"  Enter: {len(picks)} options", Style(bold=True))
         return t
-    parts = ["[Day] (Night)", "↘ Dreamer's next space", "c2 the King's Cultists" if state.king else "",
-             "reverse: choosable" if legal else "", "m: cursor"]
+    parts = [
+        "[Day] (Night)",
+        "↘ Dreamer's next space",
+        "c2 the King's Cultists" if state.king else "",
+        "reverse: choosable" if legal else "",
+        "m: cursor",
+    ]
     t.append(pack_parts(parts, width)[0], HINT)  # the first line: the parts most needed
     return t
 

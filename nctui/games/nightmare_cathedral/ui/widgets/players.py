@@ -43,8 +43,9 @@ class PlayersView(FitsContent):
     def render(self) -> Cells | Text:
         if self.view is None or self.facts is None:
             return Text("")
-        return Cells([Cells.runs_of(line) for line in player_lines(self.view, self.facts, self.bots,
-                                                                    self.content_width or 40)])
+        return Cells(
+            [Cells.runs_of(line) for line in player_lines(self.view, self.facts, self.bots, self.content_width or 40)]
+        )
 
 
 def render_players(view: View, facts: Facts, bots: frozenset[int], width: int) -> Text:
@@ -77,8 +78,13 @@ def _head(state: GameState, seat: int, score: Score, who: str) -> Text:
     t.append(f"{seat_letter(state, seat)} {who}", seat_style(state, seat))
     t.append(f"  {score.total} VP", NAME)
     t.append(" so far: " if state.outcome is None else ": ", LABEL)
-    parts = [("Ritual", score.ritual), ("Forts", score.forts), ("Devoured", score.devoured),
-             ("Upgrades", score.upgrades), ("Dreams", score.dreams)]
+    parts = [
+        ("Ritual", score.ritual),
+        ("Forts", score.forts),
+        ("Devoured", score.devoured),
+        ("Upgrades", score.upgrades),
+        ("Dreams", score.dreams),
+    ]
     t.append(" · ".join(f"{name} {vp}" for name, vp in parts if vp) or "nothing yet", LABEL)
     return t
 
@@ -91,15 +97,28 @@ def _player_lines(state: GameState, pl: PlayerState, score: Score, bot: bool, wi
     w = words_for(state.pack)
     name = seat_name(state, pl.seat) + (" (computer)" if bot else "")
     lines = [_head(state, pl.seat, score, name)]
-    lines += _packed([f"Supply {pl.supply}", f"Limbo {pl.limbo}", f"Forts left {pl.forts}", f"Hand {len(pl.hand)}",
-                      f"Dreams {len(pl.dreams)}", f"Dreamer {w.space(pl.dreamer) if pl.dreamer else '-'}",
-                      f"Shaper {w.area(pl.shaper) if pl.shaper else '-'}"], width)
+    lines += _packed(
+        [
+            f"Supply {pl.supply}",
+            f"Limbo {pl.limbo}",
+            f"Forts left {pl.forts}",
+            f"Hand {len(pl.hand)}",
+            f"Dreams {len(pl.dreams)}",
+            f"Dreamer {w.space(pl.dreamer) if pl.dreamer else '-'}",
+            f"Shaper {w.area(pl.shaper) if pl.shaper else '-'}",
+        ],
+        width,
+    )
     rondel = w.pack.matrix.rondel
     for action, stack in zip(rondel, pl.display):
         lines.append(_action_line(state, w.day_short(action), stack))
     if pl.dreams_played:
-        lines.append(_labelled("Dreams played", ", ".join(
-            f"{w.card(c)} ({getattr(card_def(state.pack, c), 'vp', 0)} VP)" for c in pl.dreams_played)))
+        lines.append(
+            _labelled(
+                "Dreams played",
+                ", ".join(f"{w.card(c)} ({getattr(card_def(state.pack, c), 'vp', 0)} VP)" for c in pl.dreams_played),
+            )
+        )
     if pl.tiles:
         lines.append(_labelled("Reward tiles", w.cards_list(pl.tiles)))
     return lines
@@ -133,8 +152,16 @@ def _king_lines(state: GameState, score: Score, width: int) -> list[Text]:
     w = words_for(state.pack)
     pl = state.players[king.seat]
     lines = [_head(state, king.seat, score, "the King of Horrors")]
-    lines += _packed([f"Supply {pl.supply}", f"Forts left {pl.forts}", f"Hand {len(king.hand)} combat cards",
-                      f"Dreamer on {w.day_short(king.dreamer)}", f"Area cards {len(king.area_deck)} left"], width)
+    lines += _packed(
+        [
+            f"Supply {pl.supply}",
+            f"Forts left {pl.forts}",
+            f"Hand {len(king.hand)} combat cards",
+            f"Dreamer on {w.day_short(king.dreamer)}",
+            f"Area cards {len(king.area_deck)} left",
+        ],
+        width,
+    )
     cards = {c.action: c for c in w.pack.cards.king_actions}
     for i, action in enumerate(w.pack.matrix.rondel):
         on_card = king.card_cultists[i] if i < len(king.card_cultists) else 0

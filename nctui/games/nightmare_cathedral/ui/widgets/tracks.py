@@ -63,13 +63,38 @@ def tracks_key(view: View, facts: Facts) -> tuple[object, ...]:
     """All that ``render_tracks`` reads of ``view`` and ``facts``: the tracks drawn again only
     when one of these changed (most decisions change none)."""
     state, decks, config = view.state, view.state.decks, view.state.config
-    return (state.pack, config.seats, config.divergent_paths, state.turn_pos, state.turn_start, state.time,
-            state.stage, state.turn_number, tuple((pl.seat, pl.colour, pl.ritual, pl.devoured) for pl in state.players),
-            state.cathedral_built, state.cathedral_track, state.path_tiles, state.nightmares, state.nightmare_at,
-            state.devoured_shadows, len(decks.development), len(decks.development_discard), len(decks.dream),
-            len(decks.conflict), decks.dream_offer, state.outcome is None, state.end_triggered,
-            facts.marked_symbol, facts.turn_owners, facts.ritual_vp, facts.path_pieces, facts.path_open,
-            facts.devoured_total, facts.devoured_threshold, facts.devoured_vp)
+    return (
+        state.pack,
+        config.seats,
+        config.divergent_paths,
+        state.turn_pos,
+        state.turn_start,
+        state.time,
+        state.stage,
+        state.turn_number,
+        tuple((pl.seat, pl.colour, pl.ritual, pl.devoured) for pl in state.players),
+        state.cathedral_built,
+        state.cathedral_track,
+        state.path_tiles,
+        state.nightmares,
+        state.nightmare_at,
+        state.devoured_shadows,
+        len(decks.development),
+        len(decks.development_discard),
+        len(decks.dream),
+        len(decks.conflict),
+        decks.dream_offer,
+        state.outcome is None,
+        state.end_triggered,
+        facts.marked_symbol,
+        facts.turn_owners,
+        facts.ritual_vp,
+        facts.path_pieces,
+        facts.path_open,
+        facts.devoured_total,
+        facts.devoured_threshold,
+        facts.devoured_vp,
+    )
 
 
 def render_tracks(view: View, facts: Facts, width: int = 80) -> Text:
@@ -223,16 +248,19 @@ def _devoured(t: Text, state: GameState, facts: Facts, width: int) -> None:
     t.append(f"s{state.devoured_shadows}", Style(italic=True))
     total, limit, vp = facts.devoured_total, facts.devoured_threshold, facts.devoured_vp
     t.append(f"  total {total}" + (f" of {limit} (ends the game)" if limit else ""), LABEL)
-    t.append("  VP now " + " ".join(f"{seat_letter(state, pl.seat)}{vp[pl.seat]}" for pl in state.players) + "\n",
-             LABEL)
+    t.append(
+        "  VP now " + " ".join(f"{seat_letter(state, pl.seat)}{vp[pl.seat]}" for pl in state.players) + "\n", LABEL
+    )
 
 
 def _decks(t: Text, state: GameState, facts: Facts, width: int) -> None:
     w = words_for(state.pack)
     d = state.decks
     _label(t, "Decks")
-    t.append(f"Development {len(d.development)} (discard {len(d.development_discard)}) · "
-             f"Dream {len(d.dream)} · Conflict {len(d.conflict)}\n")
+    t.append(
+        f"Development {len(d.development)} (discard {len(d.development_discard)}) · "
+        f"Dream {len(d.dream)} · Conflict {len(d.conflict)}\n"
+    )
     offer = pack_parts([w.card(c) for c in d.dream_offer], max(width - LABEL_WIDTH, 20)) or ["empty"]
     for k, line in enumerate(offer):
         _label(t, "" if k else "Dream offer")
