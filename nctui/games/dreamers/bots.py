@@ -85,9 +85,9 @@ class GamblerBot:
                 key=lambda a: (
                     gain(a.colour) - 2 * odds(a.colour, "hunt")  # type: ignore[union-attr]
                     if phase == "return"
-                    else -(gain(a.colour))
+                    else -(gain(a.colour))  # type: ignore[union-attr]
                 ),
-            )  # type: ignore[union-attr]
+            )
             return worst
         if phase == "roll":
             return self._reroll(view, seat, actions)

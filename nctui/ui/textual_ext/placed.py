@@ -368,10 +368,10 @@ class ComesUpOnce:
             return self  # within the first resume: the whole screen is drawn already
         return cast(
             Self,
-            super().refresh(
+            super().refresh(  # type: ignore[misc]
                 *regions,
                 repaint=repaint,
-                layout=layout,  # type: ignore[misc]
+                layout=layout,
                 recompose=recompose,
             ),
         )
@@ -427,8 +427,10 @@ class PlacedScrollBar:
         # Textual's own property, with a scrollbar that asks for no second layout
         if self._vertical_scrollbar is None:
             self._vertical_scrollbar = bar = _PlacedScrollBar(
-                vertical=True, name="vertical", thickness=self.scrollbar_size_vertical
-            )  # type: ignore[attr-defined]
+                vertical=True,
+                name="vertical",
+                thickness=self.scrollbar_size_vertical,  # type: ignore[attr-defined]
+            )
             bar.display = False
             self.app._start_widget(self, bar)  # type: ignore[attr-defined]
         return self._vertical_scrollbar
@@ -593,8 +595,8 @@ class MeasuredOptions(PlacedScrollBar):
         if (
             event is not None
             and self._line_cache.lines  # type: ignore[attr-defined]
-            and self._lines_width == self.scrollable_content_region.width
-        ):  # type: ignore[attr-defined]
+            and self._lines_width == self.scrollable_content_region.width  # type: ignore[attr-defined]
+        ):
             event.prevent_default()
 
 

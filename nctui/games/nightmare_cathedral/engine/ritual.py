@@ -303,8 +303,8 @@ def push_rest(state: GameState, w: ClimbWork) -> GameState:
         free=w.free_left,
         special=w.special,
         primary=w.primary,
-        kinds=w.kinds,
-    )  # type: ignore[arg-type]
+        kinds=w.kinds,  # type: ignore[arg-type]
+    )
     return push_effect(state, w.seat, (rest,), "climb", must=w.must)
 
 
