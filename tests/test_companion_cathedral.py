@@ -24,10 +24,11 @@ from nctui.games.cathedral.state import (
     Place,
     SeriesOver,
 )
-from nctui.platform import saves
-from nctui.platform.registry import CATHEDRAL as GAME
+from nctui.platform import registry, saves
 from nctui.platform.session import new_session
 from nctui.platform.store import Store
+
+GAME = registry.game("cathedral")
 
 
 def bit(row: int, col: int) -> int:

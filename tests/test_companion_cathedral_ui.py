@@ -11,10 +11,11 @@ import pytest
 from nctui.games.cathedral.pieces import CATHEDRAL
 from nctui.games.cathedral.state import CathedralConfig, CathedralState
 from nctui.games.cathedral.ui.screen import CathedralScreen
-from nctui.platform import saves
-from nctui.platform.registry import CATHEDRAL as GAME
+from nctui.platform import registry, saves
 from nctui.ui.screens.options_new_game import CompanionNewScreen
 from tests.helpers import companion_app, settle
+
+GAME = registry.game("cathedral")
 
 
 def _app(tmp_path, config: CathedralConfig | None = None):

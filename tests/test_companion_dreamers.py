@@ -35,6 +35,7 @@ from nctui.games.dreamers.state import (
     TurnBegins,
     UseAbility,
 )
+from nctui.platform import registry
 
 DEPTHS, ENVY, PRISON, FEAR = 0, 1, 2, 3
 
@@ -342,7 +343,7 @@ def test_the_nightmare_of_temptation_takes_doubles_of_its_colour_and_tempts_deep
 
 
 def test_strict_undo_stops_at_a_draw_and_a_replayed_roll_is_the_same(tmp_path) -> None:
-    from nctui.platform.registry import DREAMERS
+    DREAMERS = registry.game("dreamers")
     from nctui.platform.session import new_session
     from nctui.platform.store import StoreError
 

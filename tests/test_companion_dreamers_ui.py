@@ -9,9 +9,11 @@ import pytest
 
 from nctui.games.dreamers.state import DreamersConfig
 from nctui.games.dreamers.ui.screen import DreamersScreen
-from nctui.platform.registry import DREAMERS
+from nctui.platform import registry
 from nctui.ui.screens.options_new_game import CompanionNewScreen
 from tests.helpers import companion_app, plain, settle
+
+DREAMERS = registry.game("dreamers")
 
 
 def _app(tmp_path, config: DreamersConfig | None = None):

@@ -11,9 +11,11 @@ import pytest
 from nctui.games.nightmarium.cards import card
 from nctui.games.nightmarium.state import Draw, NightmariumConfig, Play
 from nctui.games.nightmarium.ui.screen import NightmariumScreen
-from nctui.platform.registry import NIGHTMARIUM
+from nctui.platform import registry
 from nctui.ui.screens.options_new_game import CompanionNewScreen
 from tests.helpers import companion_app, plain, settle
+
+NIGHTMARIUM = registry.game("nightmarium")
 
 
 def _app(tmp_path, config: NightmariumConfig | None = None):

@@ -13,9 +13,11 @@ from nctui.games.nightmare_cathedral.engine import playable
 from nctui.games.nightmare_cathedral.engine.config import GameConfig
 from nctui.games.nightmare_cathedral.engine.state import GameState
 from nctui.games.nightmare_cathedral.scenarios import load_scenario
-from nctui.platform.registry import NIGHTMARE_CATHEDRAL
+from nctui.platform import registry
 from nctui.platform.store import Store
 from tests.helpers import store_moves
+
+NIGHTMARE_CATHEDRAL = registry.game("nightmare-cathedral")
 
 SAVES = Path(__file__).resolve().parent.parent / "nctui" / "games" / "nightmare_cathedral" / "practice" / "positions"
 

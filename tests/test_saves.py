@@ -19,11 +19,12 @@ from nctui.games.nightmare_cathedral.bots.random_bot import RandomBot
 from nctui.games.nightmare_cathedral.content.loader import get_pack
 from nctui.games.nightmare_cathedral.engine import GameConfig, new_game, player_view
 from nctui.games.nightmare_cathedral.engine.flow import StepResult
-from nctui.platform import saves
-from nctui.platform.registry import NIGHTMARE_CATHEDRAL
+from nctui.platform import registry, saves
 from nctui.platform.saves import SaveError, latest_autosave, load, save, save_dir
 from nctui.platform.store import Store, StrictPolicy
 from tests.helpers import human_config, store_moves
+
+NIGHTMARE_CATHEDRAL = registry.game("nightmare-cathedral")
 
 ROOT = Path(__file__).resolve().parent.parent
 POSITIONS = ROOT / "nctui" / "games" / "nightmare_cathedral" / "practice" / "positions"
@@ -122,7 +123,7 @@ def test_state_digest_is_deterministic_across_processes():
         "import sys, msgspec\n"
         "from nctui.games.nightmare_cathedral.engine import GameConfig\n"
         "from nctui.platform.store import Store\n"
-        "from nctui.platform.registry import NIGHTMARE_CATHEDRAL\n"
+        "from nctui.platform import registry\nNIGHTMARE_CATHEDRAL = registry.game('nightmare-cathedral')\n"
         "from nctui.games.nightmare_cathedral.engine.actions import Action\n"
         "acts = msgspec.json.decode(sys.stdin.buffer.read(), type=list[Action])\n"
         f"cfg = msgspec.json.decode({msgspec.json.encode(cfg).decode()!r}, type=GameConfig)\n"

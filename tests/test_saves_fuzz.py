@@ -17,10 +17,11 @@ import pytest
 from nctui.cli import main
 from nctui.games.nightmare_cathedral.engine.flow import StepResult
 from nctui.games.nightmare_cathedral.scenarios import load_scenario_result
-from nctui.platform import saves
-from nctui.platform.registry import NIGHTMARE_CATHEDRAL
+from nctui.platform import registry, saves
 from nctui.platform.store import Store
 from tests.helpers import human_config, in_time, store_moves
+
+NIGHTMARE_CATHEDRAL = registry.game("nightmare-cathedral")
 
 ROOT = Path(__file__).resolve().parent.parent
 POSITIONS = ROOT / "nctui" / "games" / "nightmare_cathedral" / "practice" / "positions"

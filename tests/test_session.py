@@ -12,9 +12,11 @@ import pytest
 from nctui.games.nightmare_cathedral.bots import RandomBot
 from nctui.games.nightmare_cathedral.describe import words_for
 from nctui.games.nightmare_cathedral.engine import GameConfig, events as E, player_view
-from nctui.platform import saves
+from nctui.platform import registry, saves
 from nctui.platform.session import Session, SessionError, default_undo, new_session, open_session
-from nctui.platform.store import NIGHTMARE_CATHEDRAL, Store, UndoRefused
+from nctui.platform.store import Store, UndoRefused
+
+NIGHTMARE_CATHEDRAL = registry.game("nightmare-cathedral")
 
 HOTSEAT = GameConfig(players=2, seats=("human", "human"), seed=42)
 BOTS = GameConfig(players=2, seats=("bot", "bot"), seed=7)

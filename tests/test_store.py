@@ -9,8 +9,8 @@ from nctui.games.nightmare_cathedral.content.loader import get_pack
 from nctui.games.nightmare_cathedral.engine import IllegalAction, events as E, new_game, player_view
 from nctui.games.nightmare_cathedral.engine.actions import ChooseDay, ChooseTurnStart, Conquer, DiscardDream, React
 from nctui.games.nightmare_cathedral.engine.events import HIDDEN
+from nctui.platform import registry
 from nctui.platform.store import (
-    NIGHTMARE_CATHEDRAL,
     PracticePolicy,
     ReplayError,
     StaleState,
@@ -21,6 +21,8 @@ from nctui.platform.store import (
     WrongSeat,
 )
 from tests.helpers import human_config, store_moves
+
+NIGHTMARE_CATHEDRAL = registry.game("nightmare-cathedral")
 
 
 def play_until(store: Store, kind: str, seed: int = 0) -> None:

@@ -11,6 +11,7 @@ from textual.widgets import Static
 
 from nctui.games.nightmare_cathedral.describe.tutorial import EXPLAIN, INTRO, done, now, tutorial_lines
 from nctui.games.nightmare_cathedral.ui.screens.tutorial import TutorialScreen
+from nctui.platform import registry
 from nctui.ui.app import NctuiApp
 from nctui.ui.screens.title import TitleScreen
 from nctui.ui.widgets.decision import DecisionPanel
@@ -97,7 +98,8 @@ def test_every_decision_of_the_scenario_is_explained_by_its_kind_and_in_this_gam
     from nctui.games.nightmare_cathedral.engine import new_game, player_view
     from nctui.games.nightmare_cathedral.engine.flow import step
     from nctui.games.nightmare_cathedral.ui.screens.tutorial import TUTORIAL
-    from nctui.platform.registry import NIGHTMARE_CATHEDRAL
+
+    NIGHTMARE_CATHEDRAL = registry.game("nightmare-cathedral")
 
     state, bot = new_game(TUTORIAL).state, NIGHTMARE_CATHEDRAL.bot(TUTORIAL, 1)
     met = []

@@ -772,7 +772,7 @@ def test_command_palette_runs_the_screens_actions(tmp_path):
 
 def test_seat_colours_stay_apart_in_256_colours(tmp_path):
     numbers = seat_colours_256()
-    assert len(set(numbers.values())) == 4
+    assert len(set(numbers.values())) == len(numbers) == 5
     store = Store(HOTSEAT)
     store_moves(store, 2)
     view = player_view(store.state, 0)
@@ -807,7 +807,9 @@ def test_monochrome_mode(tmp_path, monkeypatch):
 
 
 def test_keys_are_handled_while_a_computer_player_thinks(tmp_path, monkeypatch):
-    from nctui.platform.store import NIGHTMARE_CATHEDRAL
+    from nctui.platform import registry
+
+    NIGHTMARE_CATHEDRAL = registry.game("nightmare-cathedral")
 
     thinking = threading.Event()
     release = threading.Event()

@@ -11,7 +11,6 @@ takes those back.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, Literal, Protocol, TypeVar
 
 import msgspec
@@ -24,7 +23,24 @@ S_co = TypeVar("S_co", covariant=True)
 E_co = TypeVar("E_co", covariant=True)
 
 SPECTATOR = -1
-SeatKind = Literal["human", "bot", "king"]  # a person at this terminal, a computer player, the King
+PlayerKind = Literal["human", "bot"]  # who a game's settings may put on a seat: a person or a computer player
+# Who plays a seat: a person, a computer player (the session runs it), or the game's own automaton
+# (the solo King of Horrors), whose turns the rules resolve: it is never asked to decide.
+SeatKind = Literal["human", "bot", "automa"]
+
+
+# The seats' colours every game draws from (each use also shows the seat's letter). Chosen so that
+# in 256 colours they stay four different colours (``ui.theme.seat_colours_256``, tested).
+PALETTE = {"red": "#ff6b6b", "blue": "#6b9bff", "green": "#5fd75f", "yellow": "#ffd75f", "purple": "#c38cff"}
+
+
+class SeatLabel(msgspec.Struct, frozen=True, kw_only=True):
+    """A seat as every screen names it: "Red" with the letter "R" in red; colour is never the
+    only cue (the letter goes with it)."""
+
+    name: str
+    letter: str
+    colour: str  # "#rrggbb"
 
 
 class Stepped(Protocol[S_co, E_co]):
@@ -35,6 +51,15 @@ class Stepped(Protocol[S_co, E_co]):
 
     @property
     def events(self) -> tuple[E_co, ...]: ...
+
+
+def numbered_seats(count: int) -> tuple[SeatLabel, ...]:
+    """ "Player 1" (letter "1"), "Player 2", … in the palette's colours: the seats of a game
+    whose seats have no names of their own."""
+    colours = tuple(PALETTE.values())
+    return tuple(
+        SeatLabel(name=f"Player {s + 1}", letter=str(s + 1), colour=colours[s % len(colours)]) for s in range(count)
+    )
 
 
 class Summary(msgspec.Struct, frozen=True, kw_only=True):
@@ -50,6 +75,38 @@ class Summary(msgspec.Struct, frozen=True, kw_only=True):
 
 class Bot(Protocol):
     def choose(self, view: Any) -> Any: ...
+
+
+class Simulated(Protocol):
+    """A game played headless between computer players (``nctui simulate --game ID``): every game
+    is one. Its levels are on its registry entry."""
+
+    def computer_game(self, seed: int, levels: tuple[str, ...]) -> Any:
+        """A configuration with a computer player of each level on the seats, in order
+        (``ValueError``, in words, for a number of seats or a level the game does not have)."""
+
+    def computer(self, config: Any, seat: int, level: str) -> Bot:
+        """The computer player of ``level`` for ``seat`` (seeded from the game's seed and the seat)."""
+
+    def winners(self, state: Any) -> tuple[int, ...] | None:
+        """The seats that won (several: shared), or None while the game goes on."""
+
+
+class Advisor(Protocol):
+    """A game that gives hints (its entry says ``hints``)."""
+
+    def advise(self, config: Any, view: Any) -> list[str]:
+        """The hint for the decision of ``view``'s seat, in words, seeing only the view."""
+
+
+class Positions(Protocol):
+    """A game whose positions are saved as files and played again (its entry says ``scenarios``)."""
+
+    def position_text(self, state: Any, *, name: str = "") -> str:
+        """A file of ``state``: loading it gives the same position."""
+
+    def load_position(self, path: Any) -> Stepped[Any, Any]:
+        """The position of a file (``ValueError`` in words when it cannot be played)."""
 
 
 class Game(Protocol[C, S, A, E]):
@@ -104,6 +161,10 @@ class Game(Protocol[C, S, A, E]):
 
     def summary(self, state: S) -> Summary: ...
 
+    def seat_labels(self, view: Any) -> tuple[SeatLabel, ...]:
+        """Each seat's name, letter and colour, as the shared screens (hand-off, timeline, lobby,
+        log) show them."""
+
     # -- saves -----------------------------------------------------------------------------------
     def config_of(self, state: S) -> C: ...
 
@@ -111,23 +172,8 @@ class Game(Protocol[C, S, A, E]):
         """A fingerprint of the state: a save that replays to another one is damaged."""
 
     def content_digest(self, config: C) -> str:
-        """The content the game was played with (a save from other content cannot replay)."""
+        """The content the game was played with (a save from other content cannot replay);
+        ``ValueError`` when the content cannot be read."""
 
     def check_start(self, state: S) -> list[str]:
         """What is wrong with a starting position read from a file (empty: it can be played)."""
-
-
-GameFactory = Callable[[], Game[Any, Any, Any, Any]]
-
-
-class Simulated(Protocol):
-    """A game the command line can play headless between computer players (``nctui simulate
-    --game ID``): each companion game is one."""
-
-    levels: tuple[str, ...]  # its kinds of computer player, weakest first
-
-    def computer_game(self, seed: int, levels: tuple[str, ...]) -> Any:
-        """A configuration with a computer player of each level on the seats, in order."""
-
-    def winners(self, state: Any) -> tuple[int, ...] | None:
-        """The seats that won (several: shared), or None while the game goes on."""

@@ -28,12 +28,10 @@ from typing import Any, NamedTuple
 import msgspec
 import platformdirs
 
-from nctui.games.nightmare_cathedral.content.loader import ContentError
-
 from .game import Summary
 from .registry import GAME_IDS, game_named
 from .safeio import BadInput, check_depth, read_bounded
-from .store import NIGHTMARE_CATHEDRAL, AnyGame, PracticePolicy, ReplayError, Store, UndoPolicy
+from .store import AnyGame, PracticePolicy, ReplayError, Store, UndoPolicy
 
 try:
     import fcntl
@@ -294,7 +292,7 @@ def _is_fresh_start(store: Store) -> bool:
         initial = store.initial.state
         try:
             store.fresh_start = store.game.new(store.game.config_of(initial)).state == initial
-        except (ValueError, LookupError, ContentError):
+        except (ValueError, LookupError):  # the game's content errors are ValueErrors
             store.fresh_start = False
     return store.fresh_start
 
@@ -303,7 +301,7 @@ def encode(store: Store, game_id: str, *, undo: str = "") -> bytes:
     """The save file's bytes; raises ``SaveError`` when the game's content cannot be read."""
     try:
         save_file = to_save_file(store, game_id, undo=undo)
-    except ContentError as exc:
+    except (ValueError, LookupError) as exc:  # the game's content cannot be read
         raise SaveError("<save>", f"cannot save: {exc}") from exc
     return msgspec.json.format(msgspec.json.encode(save_file), indent=1) + b"\n"
 
@@ -501,7 +499,7 @@ def _from_v1(v1: _SaveFileV1) -> SaveFile:
     return SaveFile(
         format=FORMAT,
         version=1,
-        game=NIGHTMARE_CATHEDRAL.id,
+        game="nightmare-cathedral",  # every version 1 save was of the first game
         id="",
         content_digest=v1.pack_digest,
         config=v1.config,
@@ -520,7 +518,7 @@ def _replay(sf: SaveFile, path: Path, policy: UndoPolicy) -> Loaded:
     config, actions, start = _decode_parts(sf, path, game)
     try:
         digest = game.content_digest(config)
-    except (ContentError, ValueError, LookupError) as exc:
+    except (ValueError, LookupError) as exc:
         raise SaveError(path, f"needs content that cannot be loaded ({exc})") from exc
     if digest != sf.content_digest:
         raise SaveError(
@@ -586,7 +584,7 @@ def _initial(game: AnyGame, config: Any, start: Any, path: Path) -> Any:
         return _Start(state=start, events=())
     try:
         return game.new(config)
-    except (ValueError, LookupError, ContentError) as exc:
+    except (ValueError, LookupError) as exc:
         raise SaveError(path, f"has a configuration that cannot start a game: {exc}") from exc
 
 

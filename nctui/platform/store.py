@@ -9,8 +9,8 @@ is carried in the state), which is why a redo entry can be reused when its actio
 Undo is governed by a policy: ``PracticePolicy`` undoes anything; ``StrictPolicy`` lets a seat
 take back only its own decisions that revealed nothing and drew nothing.
 
-The store is written against the ``Game`` protocol (``session.protocol``); Nightmare Cathedral
-is the default game, and every companion game uses the same store.
+The store is written against the ``Game`` protocol (``platform.game``): every game uses it. Its
+game is the one given, else the one its configuration or first state is of (the registry).
 """
 
 from collections.abc import Callable
@@ -19,7 +19,7 @@ from typing import Any, Literal, NamedTuple, Protocol
 import msgspec
 
 from .game import SPECTATOR, Stepped
-from .registry import NIGHTMARE_CATHEDRAL, AnyGame
+from .registry import AnyGame, game_of
 
 Listener = Callable[["Store"], None]
 NO_SEAT = -1  # the seat of the initial entry: nobody decided it
@@ -127,7 +127,7 @@ class Store:
         self,
         config: Any = None,
         *,
-        game: AnyGame = NIGHTMARE_CATHEDRAL,
+        game: AnyGame | None = None,
         initial: Stepped[Any, Any] | None = None,
         actions: tuple[Any, ...] | list[Any] = (),
         cursor: int | None = None,
@@ -135,11 +135,8 @@ class Store:
     ) -> None:
         if (config is None) == (initial is None):
             raise TypeError("Store needs either a configuration or an initial state")
-        self.game = game
-        if initial is not None:
-            start = initial
-        else:
-            start = game.new(config)
+        self.game = game = game or game_of(config if initial is None else initial.state)
+        start = game.new(config) if initial is None else initial
         self.policy: UndoPolicy = policy or PracticePolicy()
         self._history: list[Entry] = [Entry(state=start.state, action=None, events=start.events)]
         self._cursor = 0

@@ -31,7 +31,7 @@ from textual.widget import AwaitMount, Widget
 from nctui.games.nightmare_cathedral.engine.config import GameConfig
 from nctui.games.nightmare_cathedral.ui.screens.game import GameScreen
 from nctui.platform import saves
-from nctui.platform.registry import companions
+from nctui.platform.registry import game_of
 from nctui.platform.session import Session, UndoMode, default_undo, new_session
 from nctui.platform.store import Store
 
@@ -237,7 +237,7 @@ class NctuiApp(App[None]):
 
     def start_companion(self, config: CathedralConfig | NightmariumConfig | DreamersConfig) -> None:
         """Start a new game of a companion game (its configuration says which) and play it."""
-        game = next(g for g in companions() if isinstance(config, g.config_type))
+        game = game_of(config)
         self.open_game(new_session(config, game=game, folder=self.save_dir, bot_delay=self.bot_delay))
 
     def open_game(self, session: Session) -> None:

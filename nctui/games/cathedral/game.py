@@ -10,7 +10,7 @@ from typing import Any
 
 import msgspec
 
-from nctui.platform.game import SeatKind, Summary
+from nctui.platform.game import SeatKind, SeatLabel, Summary, numbered_seats
 
 from . import bots, rules, words
 from .facts import CathedralFacts
@@ -55,6 +55,9 @@ class Cathedral:
     def bot(self, config: CathedralConfig, seat: int) -> bots.AnyBot:
         return bots.make_bot(config.levels[seat], config.seed * 7919 + seat)
 
+    def computer(self, config: CathedralConfig, seat: int, level: str) -> bots.AnyBot:
+        return bots.make_bot(level, config.seed * 7919 + seat)  # type: ignore[arg-type]
+
     # -- secrets: none ---------------------------------------------------------------------------
 
     def view(self, state: CathedralState, seat: int) -> CathedralState:
@@ -79,6 +82,9 @@ class Cathedral:
 
     def describe_action(self, action: Place, state: CathedralState, *, secret: bool = False) -> str:
         return words.describe_action(action, state)
+
+    def seat_labels(self, view: Any) -> tuple[SeatLabel, ...]:
+        return numbered_seats(len(view.config.seats))
 
     def summary(self, state: CathedralState) -> Summary:
         config = state.config

@@ -7,7 +7,8 @@ from typing import Literal
 
 import msgspec
 
-SeatKind = Literal["human", "bot"]
+from nctui.platform.game import PlayerKind as SeatKind
+
 Level = Literal["random", "greedy", "strong"]
 Colour = int  # pieces.LIGHT or pieces.DARK
 

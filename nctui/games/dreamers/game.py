@@ -11,7 +11,7 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
-from nctui.platform.game import SeatKind, Summary
+from nctui.platform.game import SeatKind, SeatLabel, Summary, numbered_seats
 from nctui.platform.rng import Rng
 
 from . import bots, rules, words
@@ -54,6 +54,9 @@ class Dreamers:
     def bot(self, config: DreamersConfig, seat: int) -> bots.AnyBot:
         return bots.make_bot(config.levels[seat], config.seed * 7919 + seat)
 
+    def computer(self, config: DreamersConfig, seat: int, level: str) -> bots.AnyBot:
+        return bots.make_bot(level, config.seed * 7919 + seat)
+
     def view(self, state: DreamersState, seat: int) -> DreamersState:
         return replace(state, rng=Rng())  # the bag's future is nobody's to see
 
@@ -76,6 +79,9 @@ class Dreamers:
 
     def describe_action(self, action: Action, state: DreamersState, *, secret: bool = False) -> str:
         return words.describe_action(action)
+
+    def seat_labels(self, view: Any) -> tuple[SeatLabel, ...]:
+        return numbered_seats(len(view.config.seats))
 
     def summary(self, state: DreamersState) -> Summary:
         config = state.config

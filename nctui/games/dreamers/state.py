@@ -6,11 +6,11 @@ from typing import Literal
 
 import msgspec
 
+from nctui.platform.game import PlayerKind as SeatKind
 from nctui.platform.rng import Rng
 
 from .content import Face
 
-SeatKind = Literal["human", "bot"]
 Level = Literal["random", "gambler"]
 Row = Literal["power", "hunt", "exhaust", "shadow"]
 Phase = Literal[

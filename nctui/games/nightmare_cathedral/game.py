@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from nctui.platform.game import Summary
+from nctui.platform.game import PALETTE, SeatKind, SeatLabel, Summary
 
 from . import describe
 from .content.loader import get_pack
 from .engine import actions as A, flow, views
-from .engine.config import GameConfig, SeatKind, difficulty_level
+from .engine.config import GameConfig, difficulty_level
 from .engine.events import Event
 from .engine.facts import Facts, facts
 from .engine.flow import StepResult
@@ -49,12 +49,34 @@ class NightmareCathedral:
         return flow.legal_actions(state)
 
     def seats(self, config: GameConfig) -> tuple[SeatKind, ...]:
-        return config.seats
+        """The King of Horrors is the game's own automaton: its rules play it."""
+        return tuple("automa" if kind == "king" else kind for kind in config.seats)
 
     def bot(self, config: GameConfig, seat: int) -> PlannerBot:
         from .bots import PlannerBot, bot_seed
 
         return PlannerBot(bot_seed(config.seed, seat))
+
+    # -- computer games (``Simulated``) ----------------------------------------------------------
+
+    def computer_game(self, seed: int, levels: tuple[str, ...]) -> GameConfig:
+        """2-4 computer players, or one alone against the King (a single level)."""
+        from .bots import BOTS
+
+        if not 1 <= len(levels) <= 4 or any(level not in BOTS for level in levels):
+            raise ValueError(f"Nightmare Cathedral has 1 to 4 seats, each one of {', '.join(sorted(BOTS))}")
+        seats: tuple[Any, ...] = ("bot", "king") if len(levels) == 1 else ("bot",) * len(levels)
+        return GameConfig(players=len(levels), seats=seats, seed=seed)
+
+    def computer(self, config: GameConfig, seat: int, level: str) -> Any:
+        from .bots import BOTS, bot_seed
+
+        return BOTS[level](bot_seed(config.seed, seat))
+
+    def winners(self, state: GameState) -> tuple[int, ...] | None:
+        return None if state.outcome is None else tuple(state.outcome.winners)
+
+    # -- hints and positions (``Advisor``, ``Positions``) ------------------------------------------
 
     def advise(self, config: GameConfig, view: views.View) -> list[str]:
         """The practice hint for the decision of ``view``'s seat, in words: what the planner
@@ -73,6 +95,15 @@ class NightmareCathedral:
         from .scenario_state import scenario_text
 
         return scenario_text(state, name=name)
+
+    def load_position(self, path: Any) -> StepResult:
+        """The position of a scenario file (``scenarios.ScenarioError``, a ``ValueError``, in words)."""
+        from pathlib import Path
+
+        from .scenarios import load_scenario_result
+
+        state, events = load_scenario_result(Path(path))
+        return StepResult(state=state, events=tuple(events))
 
     # -- secrets -----------------------------------------------------------------------------------
 
@@ -122,6 +153,19 @@ class NightmareCathedral:
             progress=progress,
             finished=state.outcome is not None,
             result=result,
+        )
+
+    def seat_labels(self, view: views.View) -> tuple[SeatLabel, ...]:
+        """Each seat by its colour ("Red", R); the King of Horrors in solo ("King", K)."""
+        state = view.state
+        seats = range(len(state.config.seats))
+        return tuple(
+            SeatLabel(
+                name=describe.seat_name(state, s),
+                letter=describe.seat_letter(state, s),
+                colour=PALETTE.get(state.players[s].colour, "#d0d0d0") if s < len(state.players) else "#d0d0d0",
+            )
+            for s in seats
         )
 
     # -- saves -------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from typing import Any
 
 import msgspec
 
-from nctui.platform.game import SeatKind, Summary
+from nctui.platform.game import SeatKind, SeatLabel, Summary, numbered_seats
 
 from . import bots, rules, secrets, words
 from .cards import CardError, all_cards
@@ -52,6 +52,9 @@ class Nightmarium:
     def bot(self, config: NightmariumConfig, seat: int) -> bots.AnyBot:
         return bots.make_bot(config.levels[seat], config.seed * 7919 + seat)
 
+    def computer(self, config: NightmariumConfig, seat: int, level: str) -> bots.AnyBot:
+        return bots.make_bot(level, config.seed * 7919 + seat)
+
     def view(self, state: NightmariumState, seat: int) -> NightmariumState:
         return secrets.view(state, seat)
 
@@ -72,6 +75,9 @@ class Nightmarium:
 
     def describe_action(self, action: Action, state: NightmariumState, *, secret: bool = False) -> str:
         return words.describe_action(action, secret=secret and secrets.is_secret(action))
+
+    def seat_labels(self, view: Any) -> tuple[SeatLabel, ...]:
+        return numbered_seats(len(view.config.seats))
 
     def summary(self, state: NightmariumState) -> Summary:
         config = state.config

@@ -6,11 +6,11 @@ from typing import Literal
 
 import msgspec
 
+from nctui.platform.game import PlayerKind as SeatKind
 from nctui.platform.rng import Rng
 
 from .cards import Ability, Legion, Part
 
-SeatKind = Literal["human", "bot"]
 HIDDEN = "?"  # a card a seat may not see, in its view
 Level = Literal["random", "greedy", "planner"]
 

@@ -13,7 +13,7 @@ events, timeline summaries as that seat may read them): the host never sends a f
 from __future__ import annotations
 
 import struct
-from typing import TYPE_CHECKING, Any, Literal, Union
+from typing import TYPE_CHECKING, Any, Union
 
 import msgspec
 
@@ -22,6 +22,7 @@ from nctui.games.nightmare_cathedral.engine.config import GameConfig
 from nctui.games.nightmare_cathedral.engine.events import EVENT_TYPES, Event
 from nctui.games.nightmare_cathedral.engine.facts import Facts
 from nctui.games.nightmare_cathedral.engine.views import View
+from nctui.platform.game import SeatKind
 
 VERSION = 2  # 2: GiveUp, timeline deltas (Update.timeline_from)
 MAX_FRAME = 1 << 20  # bytes of one message; a view of a 4-player game is ~20 kB
@@ -116,7 +117,7 @@ ClientMessage = (
 
 
 class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
-    kind: Literal["human", "bot", "king"]
+    kind: SeatKind
     holder: str = ""  # the name of the person holding the seat ('' free)
     connected: bool = False
     identity: str = ""  # the holder's identity (their key's fingerprint): how a person finds their seat again

@@ -21,7 +21,7 @@ import msgspec
 from nctui.games.nightmare_cathedral.engine.config import GameConfig
 
 from ..game import SPECTATOR
-from ..registry import NIGHTMARE_CATHEDRAL, AnyGame
+from ..registry import AnyGame, game as registered_game
 from ..session import Session
 from ..store import ReplayError, Store
 from . import protocol as P
@@ -240,15 +240,15 @@ class Rooms:
     """Every room of this host, brought back from ``store`` at start."""
 
     def __init__(
-        self, store: RoomStore, *, bot_delay: float = 0.6, game: AnyGame = NIGHTMARE_CATHEDRAL, max_rooms: int = 200
+        self, store: RoomStore, *, bot_delay: float = 0.6, game: AnyGame | None = None, max_rooms: int = 200
     ) -> None:
         self.store = store
-        self.game = game
+        self.game = game or registered_game("nightmare-cathedral")
         self.bot_delay = bot_delay
         self.max_rooms = max_rooms
         self._lock = threading.Lock()
         self.rooms: dict[str, Room] = {}
-        decoder = msgspec.json.Decoder(game.action_type)
+        decoder = msgspec.json.Decoder(self.game.action_type)
         for stored in store.load_all():
             rec = stored.record
             try:

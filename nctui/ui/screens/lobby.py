@@ -57,9 +57,9 @@ def short_identity(identity: str) -> str:
 def seat_words(seat: int, info: SeatInfo, me: str) -> Text:
     """One seat of a room in words: who holds it, whether they are connected."""
     text = Text(f"{seat + 1} ", style="bold")
-    if info.kind != "king" and seat < len(COLOURS):
+    if info.kind != "automa" and seat < len(COLOURS):
         text.append(f"{COLOURS[seat].capitalize()} ", style=Style(color=SEAT_COLOURS.get(COLOURS[seat]), bold=True))
-    if info.kind == "king":
+    if info.kind == "automa":
         return text.append("the King", style=HINT)
     if info.holder:
         text.append("● " if info.connected else "○ ", style="green" if info.connected else HINT)

@@ -9,7 +9,6 @@ damaged autosave is counted on its line (Load lists it with the reason).
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
@@ -19,6 +18,8 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
+
+from nctui.platform import registry
 
 from ..textual_ext.placed import ComesUpOnce
 from ..widgets.decision import DIGIT, HINT
@@ -117,8 +118,7 @@ class TitleScreen(ComesUpOnce, Screen[None]):
             app.push_screen(PracticeScreen(app.save_dir))
         elif item in ("cathedral", "nightmarium", "dreamers"):
             # a companion game's screens are imported when it is chosen
-            new_screen = getattr(import_module(f"nctui.games.{item}.ui.new_game"), f"{item}_new_screen")
-            app.push_screen(new_screen())
+            app.push_screen(registry.load(registry.entry(item).new_game)())
         elif item == "rules":
             self._rules()
         elif item == "quit":

@@ -9,9 +9,9 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.message import Message
 
-# One colour per seat colour; every use also shows the seat's letter, so colour is never the
-# only cue.
-SEAT_COLOURS = {"red": "#ff6b6b", "blue": "#6b9bff", "green": "#5fd75f", "yellow": "#ffd75f"}
+from nctui.platform.game import PALETTE
+
+SEAT_COLOURS = PALETTE  # the seats' colours by name (nctui.platform.game)
 
 
 def clip(text: str, width: int) -> str:

@@ -39,5 +39,5 @@ def config_for(values: dict[str, Any], seed: int) -> CathedralConfig:
     return CathedralConfig(seats=("bot", "human"), levels=(opponent, "strong"), games=games, seed=seed)
 
 
-def cathedral_new_screen() -> CompanionNewScreen:
+def new_game_screen() -> CompanionNewScreen:
     return CompanionNewScreen("Cathedral", SETTINGS, config_for)

@@ -29,5 +29,5 @@ def config_for(values: dict[str, Any], seed: int) -> DreamersConfig:
     )
 
 
-def dreamers_new_screen() -> CompanionNewScreen:
+def new_game_screen() -> CompanionNewScreen:
     return CompanionNewScreen("Dreamers and Nightmares", SETTINGS, config_for)

@@ -35,5 +35,5 @@ def config_for(values: dict[str, Any], seed: int) -> NightmariumConfig:
     )
 
 
-def nightmarium_new_screen() -> CompanionNewScreen:
+def new_game_screen() -> CompanionNewScreen:
     return CompanionNewScreen("Nightmarium", SETTINGS, config_for)
