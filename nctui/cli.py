@@ -591,7 +591,7 @@ def _scenario_game(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
     from .ui.app import BOT_DELAY
 
     try:
-        return scenario_session(args.scenario, folder=args.save_dir, bot_delay=BOT_DELAY)
+        return scenario_session("nightmare-cathedral", args.scenario, folder=args.save_dir, bot_delay=BOT_DELAY)
     except ScenarioError as exc:
         parser.exit(2, f"nctui: error: {exc.one_line()}\n")
     except SessionError as exc:

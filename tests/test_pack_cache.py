@@ -12,13 +12,13 @@ import pytest
 
 from nctui.games.nightmare_cathedral.content import cache, loader
 from nctui.games.nightmare_cathedral.content.loader import FILES, PACKS_DIR, ContentError, load_pack
-from nctui.platform.safeio import stamp_name
+from nctui.platform.safeio import CACHE_ENV, stamp_name
 
 
 @pytest.fixture
 def cache_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder = tmp_path / "cache"
-    monkeypatch.setenv(cache.ENV_DIR, str(folder))
+    monkeypatch.setenv(CACHE_ENV, str(folder))
     return folder
 
 
@@ -119,7 +119,7 @@ def test_a_file_rewritten_with_the_same_size_never_meets_an_old_entry(cache_fold
 def test_an_unwritable_cache_folder_is_no_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
-    monkeypatch.setenv(cache.ENV_DIR, str(blocker / "cache"))
+    monkeypatch.setenv(CACHE_ENV, str(blocker / "cache"))
     assert load_pack(PACKS_DIR / "base", cached=True) == load_pack(PACKS_DIR / "base")
 
 

@@ -113,7 +113,7 @@ CONFIGS = [
 def test_a_saved_position_plays_as_a_practice_game_from_the_same_position(tmp_path, config):
     session = _played(tmp_path, config)
     path = session.save_position(tmp_path / "here.toml", name="Here")
-    practice = scenario_session(path, folder=tmp_path, autosave=False)
+    practice = scenario_session("nightmare-cathedral", path, folder=tmp_path, autosave=False)
     assert practice.store.state == session.store.state and practice.undo_mode == "practice"
     assert load_scenario(path) == session.store.state
 
@@ -177,7 +177,7 @@ def test_practice_entry_plays_a_bundled_position(tmp_path, size):
 
 def test_x_saves_the_position_and_it_loads_as_the_same_position(tmp_path):
     async def go():
-        session = scenario_session(BUNDLED / "conflict-example-2p.toml", folder=tmp_path)
+        session = scenario_session("nightmare-cathedral", BUNDLED / "conflict-example-2p.toml", folder=tmp_path)
         app = _app(tmp_path, session)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
@@ -203,7 +203,7 @@ def test_x_saves_the_position_and_it_loads_as_the_same_position(tmp_path):
 
 def test_h_shows_the_planners_hint_without_blocking_keys(tmp_path):
     async def go():
-        session = scenario_session(BUNDLED / "ritual-example-2p.toml", folder=tmp_path)
+        session = scenario_session("nightmare-cathedral", BUNDLED / "ritual-example-2p.toml", folder=tmp_path)
         app = _app(tmp_path, session)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
@@ -244,7 +244,9 @@ def test_the_kings_die_roll_plays_from_the_practice_screen(tmp_path):
     ends on Summon (the King's turn shown step by step)."""
 
     async def go():
-        app = _app(tmp_path, scenario_session(BUNDLED / "king-die-roll-solo.toml", folder=tmp_path))
+        app = _app(
+            tmp_path, scenario_session("nightmare-cathedral", BUNDLED / "king-die-roll-solo.toml", folder=tmp_path)
+        )
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             assert isinstance(app.screen, GameScreen)

@@ -11,7 +11,8 @@ takes those back.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Protocol, TypeVar
+from pathlib import Path
+from typing import Any, Literal, NamedTuple, Protocol, TypeVar
 
 import msgspec
 
@@ -99,6 +100,24 @@ class Advisor(Protocol):
         """The hint for the decision of ``view``'s seat, in words, seeing only the view."""
 
 
+class PositionError(ValueError):
+    """A position file that cannot be played: ``str()`` says all that is wrong, ``one_line()``
+    the first thing (for a notification)."""
+
+    def one_line(self) -> str:
+        return str(self).splitlines()[0] if str(self) else "it cannot be played"
+
+
+class Position(NamedTuple):
+    """A practice position in a list: a bundled one or the user's own file."""
+
+    path: Path
+    name: str
+    description: str
+    own: bool  # the user's (else bundled)
+    problem: str = ""  # why the file cannot be listed ('' when it can)
+
+
 class Positions(Protocol):
     """A game whose positions are saved as files and played again (its entry says ``scenarios``)."""
 
@@ -106,7 +125,7 @@ class Positions(Protocol):
         """A file of ``state``: loading it gives the same position."""
 
     def load_position(self, path: Any) -> Stepped[Any, Any]:
-        """The position of a file (``ValueError`` in words when it cannot be played)."""
+        """The position of a file (``PositionError`` when it cannot be played)."""
 
 
 class Game(Protocol[C, S, A, E]):

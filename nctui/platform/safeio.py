@@ -129,3 +129,17 @@ def stamp_name(prefix: str, stamp_text: str) -> str:
     """A cache file's name for this stamp. Its CRC only spreads entries over names: the file holds
     the whole stamp, and an entry is used only if that matches."""
     return f"{prefix}{zlib.crc32(stamp_text.encode()):08x}.pickle"
+
+
+CACHE_ENV = "NCTUI_CACHE_DIR"
+
+
+def cache_dir() -> Path:
+    """Where start-up caches are kept (a game's validated content, the parsed CSS):
+    $NCTUI_CACHE_DIR, else the user's cache folder."""
+    env = os.environ.get(CACHE_ENV)
+    if env:
+        return Path(env)
+    import platformdirs  # imported when needed: a start with $NCTUI_CACHE_DIR set never pays for it
+
+    return Path(platformdirs.user_cache_dir("nctui")) / "packs"

@@ -17,9 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
-from nctui.games.nightmare_cathedral.engine.flow import StepResult
-
-from . import saves
+from . import registry, saves
 from .game import SPECTATOR, Bot, SeatKind, Summary
 from .registry import AnyGame
 from .store import PracticePolicy, Store, StoreError, StrictPolicy, TimelineItem, UndoPolicy, UndoRefused
@@ -422,23 +420,23 @@ class Session:
     def save_position(self, path: Path | str, *, name: str = "") -> Path:
         """Save the position now as a scenario file (docs/scenarios.md; atomic); raises
         ``SaveError``, or ``SessionError`` for a game without scenario files."""
-        position_text = getattr(self.game, "position_text", None)
-        if position_text is None:
+        positions = registry.positions(self.game.id)
+        if positions is None:
             raise SessionError(f"{self.game.title} has no scenario files")
         with self._cond:
             state = self.store.state
-        saves.write_atomic(Path(path), position_text(state, name=name).encode("utf-8"))
+        saves.write_atomic(Path(path), positions.position_text(state, name=name).encode("utf-8"))
         return Path(path)
 
     def advise(self, seat: int) -> list[str]:
         """The practice hint for ``seat``'s decision, in words (the planner on the seat's view
         only). Takes a moment: call it off the UI thread."""
-        advise = getattr(self.game, "advise", None)
-        if advise is None:
+        advisor = registry.advisor(self.game.id)
+        if advisor is None:
             raise SessionError(f"{self.game.title} has no hints")
         with self._cond:
             view = self.view(seat)
-        return list(advise(self.config, view))
+        return list(advisor.advise(self.config, view))
 
     def flush(self) -> Path:
         """Write the autosave now if anything changed since it was last written; returns its
@@ -511,14 +509,21 @@ def new_session(
 
 
 def scenario_session(
-    path: Path | str, *, folder: Path | str | None = None, autosave: bool = True, bot_delay: float = 0.0
+    game_id: str,
+    path: Path | str,
+    *,
+    folder: Path | str | None = None,
+    autosave: bool = True,
+    bot_delay: float = 0.0,
 ) -> Session:
-    """A practice game from the position of a scenario file (not started; undo: practice, and
-    ``h`` gives hints). Saving it records the position as its start. Raises ``ScenarioError``."""
-    from nctui.games.nightmare_cathedral.scenarios import load_scenario_result  # imported for a practice position only
-
-    state, events = load_scenario_result(Path(path))
-    store = Store(initial=StepResult(state=state, events=tuple(events)))
+    """A practice game of ``game_id`` from the position of a file (not started; undo: practice,
+    and ``h`` gives hints where the game has them). Saving it records the position as its start.
+    Raises ``SessionError`` for a game without position files, and the game's ``ValueError``
+    (in words) for a file it cannot play."""
+    positions = registry.positions(game_id)
+    if positions is None:
+        raise SessionError(f"{registry.entry(game_id).title} has no position files")
+    store = Store(initial=positions.load_position(Path(path)), game=registry.game(game_id))
     return Session(store, folder=folder, undo="practice", autosave=autosave, bot_delay=bot_delay)
 
 

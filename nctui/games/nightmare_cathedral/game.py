@@ -97,7 +97,7 @@ class NightmareCathedral:
         return scenario_text(state, name=name)
 
     def load_position(self, path: Any) -> StepResult:
-        """The position of a scenario file (``scenarios.ScenarioError``, a ``ValueError``, in words)."""
+        """The position of a scenario file (``scenarios.ScenarioError``, a ``PositionError``)."""
         from pathlib import Path
 
         from .scenarios import load_scenario_result

@@ -22,6 +22,7 @@ import msgspec
 from msgspec.structs import replace
 
 from nctui.platform import rng
+from nctui.platform.game import PositionError
 from nctui.platform.safeio import BadInput, check_depth, read_bounded
 
 from .content.loader import ContentError, Pack, get_pack
@@ -199,7 +200,7 @@ class Problem(NamedTuple):
         return f"{where}: {self.message}"
 
 
-class ScenarioError(ValueError):
+class ScenarioError(PositionError):
     """A scenario cannot be built. ``problems`` lists every (entry, field, message)."""
 
     def __init__(self, file: str, problems: list[Problem]) -> None:

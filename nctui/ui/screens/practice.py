@@ -16,9 +16,8 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from nctui.games.nightmare_cathedral.practice import Position, positions
-from nctui.games.nightmare_cathedral.scenarios import ScenarioError
-from nctui.platform import saves
+from nctui.platform import registry, saves
+from nctui.platform.game import Position, PositionError
 from nctui.platform.session import SessionError, scenario_session
 
 from ..textual_ext.placed import ComesUpOnce
@@ -41,13 +40,13 @@ def position_text(p: Position) -> Text:
     return text
 
 
-def play_position(screen: Screen, path: Path) -> bool:
-    """Start a practice game at the position of ``path``; a file that cannot be played says why
-    (one line) and the screen stays."""
+def play_position(screen: Screen, game_id: str, path: Path) -> bool:
+    """Start a practice game of ``game_id`` at the position of ``path``; a file that cannot be
+    played says why (one line) and the screen stays."""
     app = cast("NctuiApp", screen.app)
     try:
-        session = scenario_session(path, folder=app.save_dir, bot_delay=app.bot_delay)
-    except ScenarioError as exc:
+        session = scenario_session(game_id, path, folder=app.save_dir, bot_delay=app.bot_delay)
+    except PositionError as exc:
         screen.notify(exc.one_line(), title="Cannot play this position", severity="error", timeout=10)
         return False
     except SessionError as exc:
@@ -72,13 +71,16 @@ class PracticeScreen(ComesUpOnce, Screen[None]):
     ]
     AUTO_FOCUS = "#positions"
 
-    def __init__(self, folder: Path | str | None = None) -> None:
+    def __init__(self, game_id: str, folder: Path | str | None = None) -> None:
         super().__init__()
+        self.game_id = game_id
         self.folder = folder
-        self.positions = positions(folder)
+        listing = registry.entry(game_id).practice
+        self.positions: list[Position] = registry.load(listing)(folder) if listing else []
 
     def compose(self) -> ComposeResult:
-        yield Static("Practice — play a position again and again", id="practice-title")
+        title = registry.entry(self.game_id).title
+        yield Static(f"Practice {title} — play a position again and again", id="practice-title")
         yield OptionList(*(Option(position_text(p), id=str(i)) for i, p in enumerate(self.positions)), id="positions")
         yield Static(
             f"Yours: {saves.scenario_dir(self.folder)} (x in a game saves the position there) · Enter play · b back",
@@ -96,7 +98,7 @@ class PracticeScreen(ComesUpOnce, Screen[None]):
         if p.problem:
             self.notify(f"{p.path.name}: {p.problem}", title="Cannot play this position", severity="error", timeout=10)
             return
-        play_position(self, p.path)
+        play_position(self, self.game_id, p.path)
 
     def action_back(self) -> None:
         self.dismiss()

@@ -115,7 +115,7 @@ class TitleScreen(ComesUpOnce, Screen[None]):
         elif item == "load":
             app.push_screen(LoadScreen(app.save_dir))
         elif item == "practice":
-            app.push_screen(PracticeScreen(app.save_dir))
+            app.push_screen(PracticeScreen(registry.ENTRIES[0].id, app.save_dir))
         elif item in ("cathedral", "nightmarium", "dreamers"):
             # a companion game's screens are imported when it is chosen
             app.push_screen(registry.load(registry.entry(item).new_game)())

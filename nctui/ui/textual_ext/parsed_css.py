@@ -117,7 +117,7 @@ def cache_file() -> Path | None:
     """Where `nctui play` keeps parsed CSS: the user's cache folder (``content.cache``), a name
     for this stamp (``_stamp``); None when Textual's files cannot be looked at (then nothing is
     kept)."""
-    from nctui.games.nightmare_cathedral.content.cache import cache_dir
+    from nctui.platform.safeio import cache_dir
 
     key = _stamp()
     return None if key is None else cache_dir() / stamp_name("css-", key)

@@ -30,24 +30,13 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from nctui.platform.safeio import read_own, stamp, stamp_name
+from nctui.platform.safeio import cache_dir, read_own, stamp, stamp_name
 
 if TYPE_CHECKING:
     from .loader import Pack
 
-ENV_DIR = "NCTUI_CACHE_DIR"
 MAX_BYTES = 16 * 1024 * 1024
 _CODE = ("schema.py", "loader.py", "validate.py", "cache.py")
-
-
-def cache_dir() -> Path:
-    """Where validated packs are cached: $NCTUI_CACHE_DIR, else the user's cache folder."""
-    env = os.environ.get(ENV_DIR)
-    if env:
-        return Path(env)
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("nctui")) / "packs"
 
 
 def pack_stamp(folder: Path, names: Iterable[str]) -> str | None:

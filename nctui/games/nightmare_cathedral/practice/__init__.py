@@ -9,24 +9,16 @@ cannot be read is listed with the reason, so a broken file of one's own is not s
 from __future__ import annotations
 
 from pathlib import Path
-from typing import NamedTuple
 
 import msgspec
 
 from nctui.platform import saves
+from nctui.platform.game import Position
 from nctui.platform.safeio import BadInput, read_bounded
 
 BUNDLED = Path(__file__).resolve().parent / "positions"
 SUFFIX = ".toml"
 MAX_BYTES = 1024 * 1024  # as nctui.games.nightmare_cathedral.scenarios: a scenario file is a few KB
-
-
-class Position(NamedTuple):
-    path: Path
-    name: str
-    description: str
-    own: bool  # the user's (else bundled)
-    problem: str = ""  # why the file cannot be listed ('' when it can)
 
 
 class _Info(msgspec.Struct, frozen=True):
