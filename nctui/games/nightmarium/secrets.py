@@ -58,7 +58,7 @@ def resample(view_: NightmariumState, seat: int, rng: random.Random) -> Nightmar
     for p in view_.players:
         for c in p.creatures:
             seen += list(c.cards)
-    unseen = list(set(all_cards()) - set(seen))
+    unseen = sorted(set(all_cards()) - set(seen))  # sorted: a set of strings has no fixed order
     rng.shuffle(unseen)
     players = []
     for i, p in enumerate(view_.players):
