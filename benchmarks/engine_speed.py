@@ -49,7 +49,8 @@ def yardstick() -> float:
 
 
 def play(seed: int, check: bool, record: list[tuple[GameState, Action | None]] | None = None) -> int:
-    """One game of random bots, as the game's ``simulate.play_game`` plays it; the decisions made."""
+    """One game of random bots, as ``nctui simulate`` plays it (``platform.runner.play_game``,
+    without its timing and dispatch); the decisions made."""
     config = make_config(players=PLAYERS, seed=seed)
     state = new_game(config).state
     bots: dict[int, object] = {}

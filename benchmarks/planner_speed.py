@@ -29,7 +29,8 @@ from engine_speed import yardstick
 
 from nctui.games.nightmare_cathedral.bots.planner_bot import PREVIOUS_PLANNER, PlannerBot
 from nctui.games.nightmare_cathedral.engine.config import DIFFICULTY_PRESETS
-from nctui.games.nightmare_cathedral.simulate import game_seed, make_config, play_game
+from nctui.games.nightmare_cathedral.simulate import make_config, play_game
+from nctui.platform.runner import game_seed
 
 WHO = ("previous", "planner")
 KINDS = ("solo", "2 players")

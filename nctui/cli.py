@@ -109,7 +109,7 @@ def _nightmares(text: str) -> tuple[int, ...]:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def _add_game_options(p: argparse.ArgumentParser) -> None:
+def _add_game_options(p: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
     from .games.nightmare_cathedral.engine.config import SUGGESTED_PAIRS
 
     p.add_argument(
@@ -141,7 +141,7 @@ def _difficulty(text: str) -> tuple[str, ...]:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def _add_difficulty(p: argparse.ArgumentParser) -> None:
+def _add_difficulty(p: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
     from .games.nightmare_cathedral.engine.config import DIFFICULTY_OPTIONS
 
     p.add_argument(
@@ -286,9 +286,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         make(
             "simulate",
             help="play games headless with computer players and check the rules' invariants",
-            description="Play whole games with a computer player (--bots) on every seat, checking every invariant "
-            "after every decision. Game i uses the seed S+i (mod 2**64), so a game is replayed alone with "
-            "'--games 1 --seed S+i'.",
+            description="Play whole games of any game (--game) with a computer player (--levels) on every seat, "
+            "checking the game's invariants after every decision; a game that does not end fails. Game i uses the "
+            "seed S+i (mod 2**64), so a game is replayed alone with '--games 1 --seed S+i' (each failure prints "
+            "the command).",
         )
     )
     tutorial = make(
@@ -340,35 +341,37 @@ def _solo_parser(solo: argparse.ArgumentParser | None) -> None:
 def _simulate_parser(sim: argparse.ArgumentParser | None) -> None:
     if sim is None:
         return
-    sim.add_argument("--players", type=_players, default=2, metavar="N", help="players, 2 to 4 (default 2)")
-    sim.add_argument("--games", type=_games, default=1, metavar="G", help="number of games (default 1)")
-    sim.add_argument("--seed", type=_seed, default=None, metavar="S", help="seed of the first game (default: random)")
-    sim.add_argument("--json", action="store_true", help="print the summary as one line of JSON")
-    sim.add_argument(
-        "--bots",
-        choices=BOT_KINDS,
-        default="random",
-        help="the kind of computer player at every seat (default: random)",
-    )
-    sim.add_argument("--stop-on-error", action="store_true", help="stop at the first failed game")
-    sim.add_argument("--solo", action="store_true", help="a bot plays solo against the King of Horrors")
     sim.add_argument(
         "--game",
         default="nightmare-cathedral",
         metavar="ID",
-        help="which game: nightmare-cathedral (default) or a companion game (cathedral, nightmarium, dreamers)",
+        help="which game: nightmare-cathedral (default), cathedral, nightmarium or dreamers",
     )
+    sim.add_argument("--games", type=_games, default=1, metavar="G", help="number of games (default 1)")
+    sim.add_argument("--seed", type=_seed, default=None, metavar="S", help="seed of the first game (default: random)")
     sim.add_argument(
         "--levels",
         type=_levels,
         default=None,
         metavar="LEVELS",
-        help="a companion game's computer player on each seat, comma-separated "
-        "(cathedral: random, greedy or strong; nightmarium: 2-5 of random, greedy or "
-        "planner; dreamers: 2-4 of random or gambler; default: the two strongest)",
+        help="the computer player of each seat, comma-separated (nightmare-cathedral: 1-4 of random, greedy or "
+        "planner, one alone plays solo; cathedral: 2 of random, greedy or strong; nightmarium: 2-5 of random, "
+        "greedy or planner; dreamers: 2-4 of random or gambler; default: nightmare-cathedral --bots, the others "
+        "their two strongest)",
     )
-    _add_difficulty(sim)
-    _add_game_options(sim)
+    sim.add_argument("--json", action="store_true", help="print the report as one line of JSON")
+    sim.add_argument("--stop-on-error", action="store_true", help="stop at the first failed game")
+    main_game = sim.add_argument_group("nightmare-cathedral's options")
+    main_game.add_argument("--players", type=_players, default=None, metavar="N", help="players, 1 to 4 (default 2)")
+    main_game.add_argument("--solo", action="store_true", help="a bot plays solo against the King of Horrors")
+    main_game.add_argument(
+        "--bots",
+        choices=BOT_KINDS,
+        default=None,
+        help="the kind of computer player at every seat (default: random; --levels names each seat instead)",
+    )
+    _add_difficulty(main_game)
+    _add_game_options(main_game)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -404,61 +407,81 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _simulate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    from .games.nightmare_cathedral import simulate as sim
+    """``nctui simulate``: whole games of any game between computer players, by the platform's
+    runner; the same report for every game, with the game's own figures in it."""
+    from .platform import registry, runner
 
-    if args.game != "nightmare-cathedral":
-        return _simulate_companion(parser, args)
+    entry = registry.entry_named(args.game)
+    if entry is None:
+        parser.exit(2, f"nctui simulate: error: no game {args.game!r} (one of {', '.join(registry.GAME_IDS)})\n")
     seed = args.seed if args.seed is not None else random.randrange(SEED_MAX + 1)
-    if args.solo:
-        args.players = 1
-    if args.difficulty and args.players != 1:
-        parser.exit(2, "nctui simulate: error: --difficulty is for solo games (--solo)\n")
-    config = sim.make_config(
-        players=args.players,
-        seed=seed,
-        length=args.length,
-        difficulty=args.difficulty,
-        divergent_paths=args.divergent_paths,
-        nightmares=args.nightmares,
-        pack=args.pack,
-    )
-    problems = sim.config_problems(config)
+    try:
+        levels, configure, options = _simulated_run(args, entry.levels)
+    except ValueError as exc:
+        parser.exit(2, f"nctui simulate: error: {exc}\n")
+    problems = runner.problems(args.game, levels, seed=seed, configure=configure)
     if problems:
         parser.exit(2, f"nctui simulate: error: {'; '.join(problems)}\n")
     progress = _Progress(args.games) if sys.stderr.isatty() else None
 
-    def on_game(index: int, result: sim.GameResult) -> None:
-        if result.failure is not None:
+    def on_game(index: int, played: runner.Played) -> None:
+        if played.failure is not None:
             if progress is not None:
                 progress.clear()
-            _report_failure(result.failure)
+            _report_failure(played.failure)
         if progress is not None:
             progress.update(index + 1)
 
-    summary = sim.simulate(
-        players=args.players,
+    report = runner.simulate(
+        args.game,
         games=args.games,
         seed=seed,
-        length=args.length,
-        divergent_paths=args.divergent_paths,
-        nightmares=args.nightmares,
-        pack=args.pack,
-        bot_kind=args.bots,
-        difficulty=args.difficulty,
+        levels=levels,
+        configure=configure,
+        options=options,
         stop_on_error=args.stop_on_error,
         on_game=on_game,
     )
     if progress is not None:
         progress.clear()
-    print(sim.summary_json(summary) if args.json else sim.summary_text(summary))
-    if summary.errors:
+    _print_report(runner.report_json(report) if args.json else runner.report_text(report))
+    if report.errors:
         print(
-            f"nctui simulate: {summary.errors} of {summary.games_asked} games failed; "
+            f"nctui simulate: {report.errors} of {report.games} games failed; "
             f"replay one alone with the command printed above it",
             file=sys.stderr,
         )
         return 1
     return 0
+
+
+# The options of Nightmare Cathedral's simulation, with their defaults (a companion game refuses them).
+_MAIN_GAME_OPTIONS = {
+    "players": None,
+    "solo": False,
+    "bots": None,
+    "length": "standard",
+    "divergent_paths": False,
+    "nightmares": (),
+    "pack": "base",
+    "difficulty": (),
+}
+
+
+def _simulated_run(
+    args: argparse.Namespace, entry_levels: tuple[str, ...]
+) -> tuple[tuple[str, ...], Callable[[int], Any] | None, tuple[str, ...]]:
+    """The levels, the configuration of a game from its seed (None: the game's ``computer_game``)
+    and the game's own options of a run; ``ValueError`` in words for options that disagree."""
+    if args.game == "nightmare-cathedral":
+        from .games.nightmare_cathedral import simulate as sim
+
+        return sim.run(**{name: getattr(args, name) for name in _MAIN_GAME_OPTIONS}, levels=args.levels)
+    given = [name for name, default in _MAIN_GAME_OPTIONS.items() if getattr(args, name) != default]
+    if given:
+        flags = ", ".join("--" + name.replace("_", "-") for name in given)
+        raise ValueError(f"{flags}: {'an option' if len(given) == 1 else 'options'} of nightmare-cathedral only")
+    return args.levels or entry_levels[::-1][:2], None, ()
 
 
 def _levels(text: str) -> tuple[str, ...]:
@@ -468,53 +491,15 @@ def _levels(text: str) -> tuple[str, ...]:
     return levels
 
 
-def _simulate_companion(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    """``nctui simulate --game ID``: whole games of a companion game between computer players."""
-    import msgspec
-
-    from .platform import runner as playout
-    from .platform.registry import game_named
-
-    game: Any = game_named(args.game)
-    if game is None or not hasattr(game, "computer_game"):
-        parser.exit(2, f"nctui simulate: error: no game {args.game!r} to simulate (cathedral, nightmarium, dreamers)\n")
-    levels = args.levels or game.levels[::-1][:2]
-    seed = args.seed if args.seed is not None else random.randrange(SEED_MAX + 1)
+def _print_report(text: str) -> None:
+    """The report on stdout; a reader that went away (``| head``) is no error of the run."""
     try:
-        game.computer_game(seed, levels)
-    except ValueError as exc:
-        parser.exit(2, f"nctui simulate: error: {exc}\n")
-    progress = _Progress(args.games) if sys.stderr.isatty() else None
-
-    def on_game(index: int, one: playout.Played) -> None:
-        if one.error:
-            if progress is not None:
-                progress.clear()
-            print(
-                f"nctui simulate: game {index} (seed {one.seed}) failed: {one.error}\n"
-                f"  replay: nctui simulate --game {args.game} --games 1 --seed {one.seed} "
-                f"--levels {','.join(levels)}",
-                file=sys.stderr,
-            )
-        if progress is not None:
-            progress.update(index + 1)
-
-    report = playout.simulate(game, games=args.games, seed=seed, levels=levels, on_game=on_game)
-    if progress is not None:
-        progress.clear()
-    if args.json:
-        print(msgspec.json.encode(report).decode())
-    else:
-        seats = ", ".join(f"seat {i + 1} ({lv}) {w}" for i, (lv, w) in enumerate(zip(levels, report.wins, strict=True)))
-        print(
-            f"{report.game}: {report.games} games from seed {seed}: wins {seats}, shared {report.shared}; "
-            f"{report.mean_decisions} decisions a game, {report.mean_seconds_per_decision * 1000:.1f} ms a "
-            f"decision (slowest {report.slowest_decision * 1000:.0f} ms); {report.errors} failed"
-        )
-    return 1 if report.errors else 0
+        print(text, flush=True)
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error as Python exits
 
 
-def _report_failure(f) -> None:
+def _report_failure(f: Any) -> None:
     print(
         f"nctui simulate: game {f.game} (seed {f.seed}) failed: {f.error}\n"
         f"  replay it: {f.command}\n"

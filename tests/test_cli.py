@@ -12,6 +12,8 @@ import pytest
 from nctui import __version__
 from nctui.cli import main
 from nctui.games.nightmare_cathedral import simulate as sim
+from nctui.games.nightmare_cathedral.game import NightmareCathedral
+from nctui.platform import runner
 
 NC = "nctui.games.nightmare_cathedral"
 
@@ -24,22 +26,30 @@ def _json_line(out: str) -> dict:
     return data
 
 
+def _simulate(**options) -> runner.Report:
+    """A run of the main game by the runner, from ``nctui simulate``'s options."""
+    games, seed = options.pop("games"), options.pop("seed")
+    levels, configure, args = sim.run(**options)
+    return runner.simulate(sim.GAME, games=games, seed=seed, levels=levels, configure=configure, options=args)
+
+
 def test_simulate_json_shape(capsys):
     code = main(["simulate", "--players", "3", "--games", "3", "--seed", "12345", "--json"])
     captured = capsys.readouterr()
     assert code == 0, captured.err
     data = _json_line(captured.out)
-    for key in ("games_asked", "games_completed", "errors", "decisions", "turns", "seconds"):
+    for key in ("games", "completed", "errors", "decisions", "seconds", "extra"):
         assert key in data
-    assert data["games_asked"] == 3
-    assert data["games_completed"] == 3
+    assert data["games"] == 3
+    assert data["completed"] == 3
     assert data["errors"] == 0
-    assert data["decisions"] > 0 and data["turns"] > 0
-    assert data["seed"] == 12345 and data["players"] == 3
+    assert data["decisions"] > 0 and data["extra"]["turns"] > 0
+    assert data["seed"] == 12345 and data["config"]["players"] == 3 and data["levels"] == ["random"] * 3
     for key in ("winner_scores", "all_scores"):
-        assert set(data[key]) >= {"mean", "min", "max", "count"}
-    assert data["all_scores"]["count"] == 9
-    assert sum(data["end_reasons"].values()) == 3
+        assert set(data["extra"][key]) >= {"mean", "min", "max", "count"}
+    assert data["extra"]["all_scores"]["count"] == 9
+    assert sum(data["extra"]["end_reasons"].values()) == 3
+    assert sum(data["wins"]) - data["shared"] <= 3 <= sum(data["wins"])
     assert captured.err == ""  # no progress bar when stderr is not a terminal
 
 
@@ -47,23 +57,25 @@ def test_simulate_text_summary(capsys):
     assert main(["simulate", "--players", "2", "--games", "2", "--seed", "1"]) == 0
     out = capsys.readouterr().out
     assert "2 of 2 completed, 0 errors" in out
-    assert "decisions:" in out and "turns:" in out
+    assert "decisions:" in out and "turns:" in out and "ended by:" in out
 
 
 def test_simulate_is_deterministic(capsys):
-    a = sim.simulate(players=4, games=2, seed=99)
-    b = sim.simulate(players=4, games=2, seed=99)
-    assert (a.decisions, a.turns, a.all_scores) == (b.decisions, b.turns, b.all_scores)
+    a = _simulate(players=4, games=2, seed=99)
+    b = _simulate(players=4, games=2, seed=99)
+    assert a.extra is not None and b.extra is not None
+    assert (a.decisions, a.wins, a.extra) == (b.decisions, b.wins, b.extra)
 
 
 def test_game_i_replays_alone():
     """Game i of a run with seed S is the single game of a run with seed S+i."""
-    seeds = []
-    results = []
-    sim.simulate(
-        players=3, games=3, seed=500, on_game=lambda i, r: (seeds.append(r.state.config.seed), results.append(r))
+    results: list[runner.Played] = []
+    run = sim.run(players=3)
+    report = runner.simulate(
+        sim.GAME, games=3, seed=500, levels=run.levels, configure=run.configure, on_game=lambda i, r: results.append(r)
     )
-    assert seeds == [500, 501, 502]
+    assert report.completed == 3
+    assert [r.state.config.seed for r in results] == [500, 501, 502]
     alone = sim.play_game(sim.make_config(players=3, seed=502), index=0)
     assert alone.decisions == results[2].decisions
     assert alone.state == results[2].state
@@ -72,16 +84,16 @@ def test_game_i_replays_alone():
 def _break_invariant_for(monkeypatch, seed: int, after: int = 5) -> None:
     """Make the invariant check fail in the game with this seed, after a few decisions."""
     calls = {"n": 0}
-    real = sim.violations
+    real = NightmareCathedral.invariants
 
-    def broken(state):
+    def broken(self, state):
         if state.config.seed == seed:
             calls["n"] += 1
             if calls["n"] > after:
                 return ["test: a deliberately broken invariant"]
-        return real(state)
+        return real(self, state)
 
-    monkeypatch.setattr(sim, "violations", broken)
+    monkeypatch.setattr(NightmareCathedral, "invariants", broken)
 
 
 def test_broken_invariant_exits_1_with_the_replay_command(monkeypatch, capsys):
@@ -90,8 +102,10 @@ def test_broken_invariant_exits_1_with_the_replay_command(monkeypatch, capsys):
     captured = capsys.readouterr()
     assert code == 1
     data = _json_line(captured.out)
-    assert data["errors"] == 1 and data["games_completed"] == 2
-    assert "nctui simulate --players 3 --games 1 --seed 12346" in captured.err
+    assert data["errors"] == 1 and data["completed"] == 2
+    assert data["failures"][0]["seed"] == 12346 and "deliberately broken" in data["failures"][0]["error"]
+    replay = "nctui simulate --game nightmare-cathedral --games 1 --seed 12346 --levels random,random,random"
+    assert replay in captured.err and data["failures"][0]["command"] == replay
     assert "deliberately broken invariant" in captured.err
     assert '"seed":12346' in captured.err  # the config
 
@@ -106,21 +120,22 @@ def test_broken_invariant_exits_1_with_the_replay_command(monkeypatch, capsys):
 
 def test_exception_in_a_game_exits_1(monkeypatch, capsys):
     calls = {"n": 0}
-    real = sim.step
+    real = NightmareCathedral.step
 
-    def crashing(state, action):
+    def crashing(self, state, action):
         calls["n"] += 1
         if calls["n"] == 30:
             raise RuntimeError("engine exploded")
-        return real(state, action)
+        return real(self, state, action)
 
-    monkeypatch.setattr(sim, "step", crashing)
+    monkeypatch.setattr(NightmareCathedral, "step", crashing)
     code = main(["simulate", "--players", "2", "--games", "2", "--seed", "7", "--stop-on-error"])
     captured = capsys.readouterr()
     assert code == 1
     assert "RuntimeError" in captured.err and "engine exploded" in captured.err
-    assert "nctui simulate --players 2 --games 1 --seed 7" in captured.err
+    assert "nctui simulate --game nightmare-cathedral --games 1 --seed 7 --levels random,random" in captured.err
     assert "Traceback" in captured.err
+    assert "0 of 2 completed, 1 errors" in captured.out  # the run stopped at the first failure
 
 
 def test_version(capsys):
@@ -504,8 +519,8 @@ def test_simulate_the_variable_length_game_and_divergent_paths(length, capsys):
     ]
     assert main(args) == 0
     data = _json_line(capsys.readouterr().out)
-    assert data["length"] == length and data["divergent_paths"] is True
-    assert data["games_completed"] == 2 and data["errors"] == 0
+    assert data["config"]["length"] == length and data["config"]["divergent_paths"] is True
+    assert data["completed"] == 2 and data["errors"] == 0
 
 
 @pytest.mark.parametrize(
@@ -514,16 +529,17 @@ def test_simulate_the_variable_length_game_and_divergent_paths(length, capsys):
 def test_simulate_nightmares_by_numbers_or_by_name(text, pair, capsys):
     assert main(["simulate", "--games", "2", "--seed", "3", "--nightmares", text, "--json"]) == 0
     data = _json_line(capsys.readouterr().out)
-    assert data["nightmares"] == pair
+    assert data["config"]["nightmares"] == data["extra"]["nightmares"] == pair
     if pair:
-        assert data["nightmare_pairs"] == {"&".join(map(str, pair)): 2}
+        assert data["extra"]["nightmare_pairs"] == {"&".join(map(str, pair)): 2}
     else:
-        assert sum(data["nightmare_pairs"].values()) == 2
+        assert sum(data["extra"]["nightmare_pairs"].values()) == 2
 
 
 def test_simulate_draws_a_random_pair_per_game():
-    summary = sim.simulate(players=2, games=12, seed=40)
-    assert summary.nightmares == () and len(summary.nightmare_pairs) > 1
+    figures = _simulate(players=2, games=12, seed=40).extra
+    assert isinstance(figures, sim.Figures)
+    assert figures.nightmares == () and len(figures.nightmare_pairs) > 1
 
 
 @pytest.mark.parametrize("bad", ["3,3", "0,4", "3", "3,9", "lots", "a,b"])
@@ -535,7 +551,8 @@ def test_bad_nightmares_are_refused(bad, capsys):
 
 def test_the_replay_command_names_the_nightmares():
     config = sim.make_config(players=2, seed=5, length="variable", divergent_paths=True, nightmares=(4, 8))
-    assert shlex.split(sim.replay_command(config))[-5:] == [
+    command = runner.replay_command(sim.GAME, config.seed, ("random", "random"), sim.options(config))
+    assert shlex.split(command)[-5:] == [
         "--length",
         "variable",
         "--divergent-paths",
@@ -554,13 +571,12 @@ def test_simulate_with_greedy_bots_names_them_in_the_summary_and_the_replay(caps
     import json
 
     from nctui.cli import main
-    from nctui.games.nightmare_cathedral.engine import GameConfig
-    from nctui.games.nightmare_cathedral.simulate import replay_command
 
     assert main(["simulate", "--players", "2", "--games", "2", "--seed", "5", "--bots", "greedy", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["bots"] == "greedy" and out["games_completed"] == 2
-    assert "--bots greedy" in replay_command(GameConfig(players=2, seats=("bot", "bot"), seed=5), "greedy")
+    assert out["levels"] == ["greedy", "greedy"] and out["completed"] == 2
+    assert main(["simulate", "--games", "1", "--seed", "5", "--bots", "greedy"]) == 0
+    assert "seat 2 (greedy)" in capsys.readouterr().out
     assert main(["simulate", "--games", "1", "--bots", "clever"]) == 2
 
 
@@ -571,8 +587,9 @@ def test_solo_simulation_reports_the_kings_wins_in_every_mode(capsys):
 
     assert main(["simulate", "--solo", "--games", "3", "--seed", "1", "--difficulty", "hard", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["players"] == 1 and out["games_completed"] == 3 and 0 <= out["king_wins"] <= 3
-    assert "harder_powered_1" in out["difficulty"]
+    assert out["config"]["players"] == 1 and out["completed"] == 3 and out["levels"] == ["random"]
+    assert out["extra"]["king_wins"] == out["wins"][1] and 0 <= out["extra"]["king_wins"] <= 3
+    assert "harder_powered_1" in out["config"]["difficulty"]
     assert (
         main(
             ["simulate", "--solo", "--games", "1", "--seed", "2", "--length", "variable", "--divergent-paths", "--json"]
@@ -580,7 +597,7 @@ def test_solo_simulation_reports_the_kings_wins_in_every_mode(capsys):
         == 0
     )
     out = json.loads(capsys.readouterr().out)
-    assert out["games_completed"] == 1 and out["length"] == "variable" and out["divergent_paths"]
+    assert out["completed"] == 1 and out["config"]["length"] == "variable" and out["config"]["divergent_paths"]
     assert main(["simulate", "--games", "1", "--difficulty", "easy"]) == 2
     assert main(["solo", "--difficulty", "impossible"]) == 2
 

@@ -30,7 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from nctui.games.nightmare_cathedral.bots.planner_bot import BUDGET, PREVIOUS_PLANNER, PlannerBot
 from nctui.games.nightmare_cathedral.engine.config import DIFFICULTY_PRESETS, SUGGESTED_PAIRS
-from nctui.games.nightmare_cathedral.simulate import bots_of_kind, game_seed, make_config, play_game
+from nctui.games.nightmare_cathedral.simulate import bots_of_kind, make_config, play_game
+from nctui.platform.runner import game_seed
 
 Task = tuple[str, dict[str, Any], int]  # (kind, options, game seed)
 

@@ -11,6 +11,7 @@ takes those back.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal, NamedTuple, Protocol, TypeVar
 
@@ -78,9 +79,18 @@ class Bot(Protocol):
     def choose(self, view: Any) -> Any: ...
 
 
+class Figures(msgspec.Struct, frozen=True, kw_only=True):
+    """A game's own figures of a run of simulated games (``Simulated.figures``): the report of
+    ``nctui simulate`` carries them as its ``extra`` field (JSON) and prints their ``lines``."""
+
+    def lines(self) -> list[str]:
+        """The figures for people, one line each."""
+        return []
+
+
 class Simulated(Protocol):
-    """A game played headless between computer players (``nctui simulate --game ID``): every game
-    is one. Its levels are on its registry entry."""
+    """A game played headless between computer players (``nctui simulate --game ID``, played by
+    ``platform.runner``): every game is one. Its levels are on its registry entry."""
 
     def computer_game(self, seed: int, levels: tuple[str, ...]) -> Any:
         """A configuration with a computer player of each level on the seats, in order
@@ -91,6 +101,16 @@ class Simulated(Protocol):
 
     def winners(self, state: Any) -> tuple[int, ...] | None:
         """The seats that won (several: shared), or None while the game goes on."""
+
+    def invariants(self, state: Any) -> list[str]:
+        """What is wrong with a state reached by play, in words (empty: every invariant of the
+        rules holds). Checked after setup and after every decision of a simulated game, so it is
+        as quick as the game can make it (``check_start`` checks a file's position more fully)."""
+
+    def figures(self, config: Any, finals: Sequence[Any]) -> Figures | None:
+        """The game's own figures of a run (``config``: its first game's; ``finals``: the last
+        state of every game that ended without error), or None when it has none beyond the
+        runner's (wins, decisions, time)."""
 
 
 class Advisor(Protocol):

@@ -5,6 +5,7 @@ information and no chance: every view is the whole state and no step reveals any
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from importlib.resources import files
 from typing import Any
 
@@ -36,6 +37,14 @@ class Cathedral:
 
     def winners(self, state: CathedralState) -> tuple[int, ...] | None:
         return None if state.outcome is None else state.outcome.winners
+
+    def invariants(self, state: CathedralState) -> list[str]:
+        """After every decision of a simulated game: the checks of a position read from a file."""
+        return self.check_start(state)
+
+    def figures(self, config: Any, finals: Sequence[CathedralState]) -> None:
+        """No figures beyond the runner's (wins, decisions, time)."""
+        return None
 
     def new(self, config: CathedralConfig) -> StepResult:
         return rules.new_game(config)

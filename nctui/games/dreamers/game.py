@@ -5,6 +5,7 @@ rolled a dream is a random result the strict undo policy keeps."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from importlib.resources import files
 from typing import Any
 
@@ -35,6 +36,14 @@ class Dreamers:
 
     def winners(self, state: DreamersState) -> tuple[int, ...] | None:
         return state.winners if state.phase == "over" else None
+
+    def invariants(self, state: DreamersState) -> list[str]:
+        """After every decision of a simulated game: the checks of a position read from a file."""
+        return self.check_start(state)
+
+    def figures(self, config: Any, finals: Sequence[DreamersState]) -> None:
+        """No figures beyond the runner's (wins, decisions, time)."""
+        return None
 
     def new(self, config: DreamersConfig) -> StepResult:
         return rules.new_game(config)

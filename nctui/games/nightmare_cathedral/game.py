@@ -3,6 +3,7 @@ computer players and its words, behind the protocol the store, saves, session an
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -20,6 +21,7 @@ from .engine.state import GameState
 
 if TYPE_CHECKING:
     from .bots import PlannerBot
+    from .simulate import Figures
 
 # The computer players, the practice hint, scenario files and the check of a saved start are
 # imported when first used: a game between people draws its first frame without them.
@@ -75,6 +77,18 @@ class NightmareCathedral:
 
     def winners(self, state: GameState) -> tuple[int, ...] | None:
         return None if state.outcome is None else tuple(state.outcome.winners)
+
+    def invariants(self, state: GameState) -> list[str]:
+        """Every invariant of the rules (``engine.invariants``), quick enough for every decision."""
+        from .engine.invariants import violations
+
+        return violations(state)
+
+    def figures(self, config: GameConfig, finals: Sequence[GameState]) -> Figures:
+        """The Nightmare pairs, how the games ended, the King's wins, the scores and the turns."""
+        from .simulate import figures
+
+        return figures(config, finals)
 
     # -- hints and positions (``Advisor``, ``Positions``) ------------------------------------------
 

@@ -1,35 +1,35 @@
-"""Headless games between computer players, for testing the engine and measuring it.
+"""Nightmare Cathedral's own parts of ``nctui simulate``; the platform's runner
+(``nctui.platform.runner``) plays the games and checks the invariants after every decision.
 
-Every seat is played by a bot that sees only ``player_view(state, seat)``. After every step
-the engine's invariants are checked; an exception or a broken invariant ends that game as an
-error, recorded with the command line that replays it alone.
+Here: the configuration of a run from its options (players or solo, length, Divergent Paths, the
+Nightmares, the content pack, the solo difficulty) and the options that give it again (in each
+replay command); the computer player of each seat (``--bots``: one kind on every seat, or
+``--levels``: one per seat); and the figures of a run that only this game has (the Nightmare
+pairs, how the games ended, the King's wins, the winners' and every seat's totals, the turns).
 
-Seeds. Game ``i`` of a run with seed ``S`` uses the game seed ``(S + i) mod 2**64``; the bot of
-seat ``k`` in a game with seed ``g`` is seeded with ``bot_seed(g, k) = g * 16 + k``. A game's
-whole course therefore depends only on its game seed and its configuration, so game ``i`` is
-replayed alone by ``nctui simulate --games 1 --seed S+i`` (with the same other options).
+Seeds. Game ``i`` of a run seeded ``S`` has the game seed ``runner.game_seed(S, i)``; the computer
+player of seat ``k`` in a game seeded ``g`` is seeded ``bot_seed(g, k) = g * 16 + k``.
 """
 
 from __future__ import annotations
 
-import shlex
-import time
-import traceback
 from collections import Counter
-from collections.abc import Callable
-from typing import Literal, Protocol
+from collections.abc import Callable, Sequence
+from typing import Literal, NamedTuple, Protocol
 
 import msgspec
 
-from .bots import BOTS, RandomBot, bot_seed
-from .engine import GameConfig, GameState, new_game, player_view, step
-from .engine.actions import Action
-from .engine.config import SeatKind, check_config
-from .engine.invariants import violations
-from .engine.views import View
+from nctui.platform import game as platform_game, runner
 
-SEED_SPACE = 2**64
-MAX_DECISIONS = 100_000  # a game still running after this many decisions is reported as an error
+from .bots import BOTS, RandomBot, bot_seed
+from .engine.actions import Action
+from .engine.config import GameConfig, SeatKind
+from .engine.state import GameState
+from .engine.views import View
+from .game import mode_words
+
+GAME = "nightmare-cathedral"
+SOLO_KING = 1  # the King of Horrors' seat in a solo game
 
 
 class Bot(Protocol):
@@ -44,71 +44,12 @@ def random_bots(seat: int, seed: int) -> Bot:
 
 
 def bots_of_kind(kind: str) -> BotFactory:
-    """Every seat played by a bot of this kind (nctui.games.nightmare_cathedral.bots.BOTS: "random", "greedy")."""
+    """Every seat played by a bot of this kind (``bots.BOTS``: "random", "greedy", "planner")."""
     bot_type = BOTS[kind]
     return lambda seat, seed: bot_type(seed)
 
 
-class Stats(msgspec.Struct, frozen=True, kw_only=True):
-    """Mean, minimum and maximum of some totals (None when there are none)."""
-
-    count: int = 0
-    mean: float | None = None
-    min: int | None = None
-    max: int | None = None
-
-    @classmethod
-    def of(cls, values: list[int]) -> Stats:
-        if not values:
-            return cls()
-        return cls(count=len(values), mean=round(sum(values) / len(values), 3), min=min(values), max=max(values))
-
-
-class Failure(msgspec.Struct, frozen=True, kw_only=True):
-    """One game that raised an exception or broke an invariant, and how to replay it."""
-
-    game: int  # index in the run
-    seed: int  # the game seed
-    decisions: int  # decisions applied before the failure
-    error: str  # one line
-    details: str  # traceback or the list of broken invariants
-    command: str  # the command line that replays this game alone
-    config: str  # the GameConfig as JSON
-
-
-class Summary(msgspec.Struct, frozen=True, kw_only=True):
-    games_asked: int
-    games_completed: int  # games that reached their end without any error
-    errors: int  # games that failed
-    decisions: int  # decisions applied in all games
-    turns: int  # turns begun in all games
-    seconds: float
-    players: int
-    seed: int
-    length: str
-    divergent_paths: bool
-    nightmares: tuple[int, ...]  # the pair asked for; empty: each game revealed its own at random
-    nightmare_pairs: dict[str, int]  # how many games were played with each pair ("3&7")
-    pack: str
-    bots: str  # the kind of bot at every seat
-    difficulty: tuple[str, ...]  # solo modifiers
-    king_wins: int  # solo: games the King won
-    winner_scores: Stats  # the winners' totals (every winner of a shared victory counts)
-    all_scores: Stats  # every seat's total in completed games
-    end_reasons: dict[str, int]
-    shared_victories: int
-    failures: tuple[Failure, ...] = ()
-
-
-class GameResult(msgspec.Struct, frozen=True, kw_only=True):
-    state: GameState | None  # the last state reached (None when setup failed)
-    decisions: int
-    failure: Failure | None = None
-
-
-def game_seed(seed: int, index: int) -> int:
-    """The seed of game ``index`` in a run seeded ``seed``."""
-    return (seed + index) % SEED_SPACE
+# -- a run's configuration -------------------------------------------------------------------------
 
 
 def make_config(
@@ -136,23 +77,10 @@ def make_config(
     )
 
 
-def config_problems(config: GameConfig) -> list[str]:
-    """What stops a simulation with this configuration from starting, in words."""
-    problems = check_config(config)
-    if problems:
-        return problems
-    try:
-        new_game(config)
-    except ValueError as exc:  # configuration refused by setup (also ContentError: a bad pack)
-        return [str(exc)]
-    return []
-
-
-def replay_command(config: GameConfig, bot_kind: str = "random") -> str:
-    """The command line that plays exactly this game alone."""
-    args = ["nctui", "simulate", "--players", str(config.players), "--games", "1", "--seed", str(config.seed)]
-    if bot_kind != "random":
-        args += ["--bots", bot_kind]
+def options(config: GameConfig) -> tuple[str, ...]:
+    """The options of ``nctui simulate`` that give this configuration again, besides its seed and
+    its players (which ``--levels`` gives)."""
+    args: list[str] = []
     if config.length != "standard":
         args += ["--length", config.length]
     if config.divergent_paths:
@@ -161,181 +89,171 @@ def replay_command(config: GameConfig, bot_kind: str = "random") -> str:
         args += ["--nightmares", ",".join(str(n) for n in config.nightmares)]
     if config.pack != "base":
         args += ["--pack", config.pack]
-    if config.players == 1:
-        args = args[:2] + ["--solo"] + args[4:]  # no --players with --solo
     if config.difficulty:
         args += ["--difficulty", ",".join(config.difficulty)]
-    return shlex.join(args)
+    return tuple(args)
+
+
+def seat_levels(
+    *, players: int | None, solo: bool, bots: str | None, levels: tuple[str, ...] | None
+) -> tuple[int, tuple[str, ...]]:
+    """The players and the computer player of each seat the game does not play itself, from
+    ``--players``/``--solo`` and ``--bots`` (the kind on every seat, random by default) or
+    ``--levels`` (one per seat; a single one plays solo). ``ValueError`` in words when they
+    disagree."""
+    if solo:
+        if players not in (None, 1):
+            raise ValueError("--solo is one player against the King of Horrors: leave out --players")
+        players = 1
+    if levels is None:
+        players = players or 2
+        return players, (bots or "random",) * players
+    if bots is not None:
+        raise ValueError("--bots and --levels both name the computer players: give one of them")
+    if players is not None and len(levels) != players:
+        raise ValueError(f"--levels names {len(levels)} computer players for {players} players")
+    return len(levels), levels
+
+
+class Run(NamedTuple):
+    """What the runner needs of a run's options."""
+
+    levels: tuple[str, ...]
+    configure: Callable[[int], GameConfig]  # a game seed -> that game's configuration
+    options: tuple[str, ...]  # the options that give it (for the replay commands)
+
+
+def run(
+    *,
+    players: int | None = None,
+    solo: bool = False,
+    bots: str | None = None,
+    levels: tuple[str, ...] | None = None,
+    length: Literal["standard", "variable"] = "standard",
+    divergent_paths: bool = False,
+    nightmares: tuple[int, ...] = (),
+    pack: str = "base",
+    difficulty: tuple[str, ...] = (),
+) -> Run:
+    """A run from the options of ``nctui simulate`` (``ValueError`` in words when they disagree)."""
+    players, levels = seat_levels(players=players, solo=solo, bots=bots, levels=levels)
+    if difficulty and players != 1:
+        raise ValueError("--difficulty is for solo games (--solo)")
+
+    def configure(seed: int) -> GameConfig:
+        return make_config(
+            players=players,
+            seed=seed,
+            length=length,
+            divergent_paths=divergent_paths,
+            nightmares=nightmares,
+            pack=pack,
+            difficulty=difficulty,
+        )
+
+    return Run(levels=levels, configure=configure, options=options(configure(0)))
 
 
 def play_game(
     config: GameConfig,
     *,
     index: int = 0,
-    bots: BotFactory = random_bots,
-    bot_kind: str = "random",
-    max_decisions: int = MAX_DECISIONS,
-) -> GameResult:
-    """Play one game to its end; never raises for a problem of the engine (see ``failure``)."""
-    players: dict[int, Bot] = {}
-    state: GameState | None = None
-    decisions = 0
-
-    def fail(error: str, details: str) -> GameResult:
-        return GameResult(
-            state=state,
-            decisions=decisions,
-            failure=Failure(
-                game=index,
-                seed=config.seed,
-                decisions=decisions,
-                error=error,
-                details=details,
-                command=replay_command(config, bot_kind),
-                config=msgspec.json.encode(config).decode(),
-            ),
-        )
-
-    try:
-        state = new_game(config).state
-        broken = violations(state)
-        if broken:
-            return fail(f"broken invariant after setup: {broken[0]}", "\n".join(broken))
-        while state.decision is not None:
-            if decisions >= max_decisions:
-                return fail(f"the game did not end after {max_decisions} decisions", "")
-            seat = state.decision.seat
-            bot = players.get(seat)
-            if bot is None:
-                bot = players[seat] = bots(seat, bot_seed(config.seed, seat))
-            action = bot.choose(player_view(state, seat))
-            state = step(state, action).state
-            decisions += 1
-            broken = violations(state)
-            if broken:
-                return fail(f"broken invariant after decision {decisions}: {broken[0]}", "\n".join(broken))
-    except Exception as exc:  # noqa: BLE001 - any crash of the engine or a bot is a finding
-        return fail(f"{type(exc).__name__} after decision {decisions}: {exc}", traceback.format_exc())
-    return GameResult(state=state, decisions=decisions)
-
-
-def simulate(
-    *,
-    players: int,
-    games: int,
-    seed: int,
-    length: Literal["standard", "variable"] = "standard",
-    divergent_paths: bool = False,
-    nightmares: tuple[int, ...] = (),
-    pack: str = "base",
     bots: BotFactory | None = None,
     bot_kind: str = "random",
-    difficulty: tuple[str, ...] = (),
-    stop_on_error: bool = False,
-    on_game: Callable[[int, GameResult], None] | None = None,
-) -> Summary:
-    """Play ``games`` games and summarise them. ``on_game(index, result)`` is called after each
-    game (progress, reporting failures as they happen). With ``stop_on_error`` the run stops at
-    the first failure."""
-    started = time.perf_counter()
-    completed = decisions = turns = shared = king_wins = 0
+    max_decisions: int = runner.MAX_DECISIONS,
+) -> runner.Played:
+    """One game by the runner, every seat played by ``bots`` (default: bots of ``bot_kind``),
+    each seeded ``bot_seed(config.seed, seat)``: the studies' and the tests' own computer players."""
+    factory = bots or bots_of_kind(bot_kind)
+    return runner.play_game(
+        GAME,
+        config,
+        (bot_kind,) * config.players,
+        seed=config.seed,
+        index=index,
+        options=options(config),
+        computers=lambda config, seat, level: factory(seat, bot_seed(config.seed, seat)),
+        max_decisions=max_decisions,
+    )
+
+
+# -- a run's figures ---------------------------------------------------------------------------------
+
+
+class Stats(msgspec.Struct, frozen=True, kw_only=True):
+    """Mean, minimum and maximum of some totals (None when there are none)."""
+
+    count: int = 0
+    mean: float | None = None
+    min: int | None = None
+    max: int | None = None
+
+    @classmethod
+    def of(cls, values: list[int]) -> Stats:
+        if not values:
+            return cls()
+        return cls(count=len(values), mean=round(sum(values) / len(values), 3), min=min(values), max=max(values))
+
+    def words(self) -> str:
+        if self.count == 0:
+            return "none"
+        return f"mean {self.mean:g}, min {self.min}, max {self.max} ({self.count} totals)"
+
+
+class Figures(platform_game.Figures, frozen=True, kw_only=True):
+    """Nightmare Cathedral's figures of a run, over the games that ended without error."""
+
+    mode: str  # "2 players, Standard", "solo, hard, Variable Length, Divergent Paths"
+    pack: str
+    nightmares: tuple[int, ...]  # the pair asked for; empty: each game revealed its own at random
+    nightmare_pairs: dict[str, int]  # how many games were played with each pair ("3&7")
+    turns: int  # turns begun
+    king_wins: int  # solo: games the King won
+    winner_scores: Stats  # the winners' totals (every winner of a shared victory counts)
+    all_scores: Stats  # every seat's total
+    end_reasons: dict[str, int]
+
+    def lines(self) -> list[str]:
+        games = sum(self.end_reasons.values())
+        per_game = f" ({self.turns / games:.1f} per game)" if games else ""
+        return [
+            f"mode:      {self.mode}, pack {self.pack}"
+            + (f"; the King won {self.king_wins}" if self.mode.startswith("solo") else ""),
+            "nightmares: "
+            + (", ".join(f"{k} ×{v}" for k, v in self.nightmare_pairs.items()) or "none")
+            + ("" if self.nightmares else " (a random pair per game)"),
+            f"turns:     {self.turns}{per_game}",
+            f"winners:   {self.winner_scores.words()}",
+            f"all seats: {self.all_scores.words()}",
+            f"ended by:  {', '.join(f'{k} {v}' for k, v in self.end_reasons.items()) or 'none'}",
+        ]
+
+
+def figures(config: GameConfig, finals: Sequence[GameState]) -> Figures:
+    """The figures of a run whose first game has ``config``, from the last states of its games
+    that ended without error."""
     winner_totals: list[int] = []
     all_totals: list[int] = []
     reasons: Counter[str] = Counter()
     pairs: Counter[str] = Counter()
-    failures: list[Failure] = []
-    for i in range(games):
-        config = make_config(
-            players=players,
-            seed=game_seed(seed, i),
-            length=length,
-            difficulty=difficulty,
-            divergent_paths=divergent_paths,
-            nightmares=nightmares,
-            pack=pack,
-        )
-        result = play_game(config, index=i, bots=bots or bots_of_kind(bot_kind), bot_kind=bot_kind)
-        decisions += result.decisions
-        if result.state is not None:
-            turns += result.state.turn_number
-            if result.state.nightmares:
-                pairs["&".join(str(n) for n in result.state.nightmares)] += 1
-        if on_game is not None:
-            on_game(i, result)
-        if result.failure is not None:
-            failures.append(result.failure)
-            if stop_on_error:
-                break
+    for state in finals:
+        outcome = state.outcome
+        if outcome is None:  # cannot happen: the runner passes finished games only
             continue
-        outcome = result.state.outcome if result.state is not None else None
-        if outcome is None:  # cannot happen: a game without a decision is over
-            continue
-        completed += 1
+        pairs["&".join(str(n) for n in state.nightmares)] += 1
         reasons[outcome.reason] += 1
         totals = {s.seat: s.total for s in outcome.scores}
         all_totals += totals.values()
         winner_totals += (totals[w] for w in outcome.winners)
-        shared += len(outcome.winners) > 1
-        king_wins += players == 1 and outcome.winners == (1,)
-    return Summary(
-        games_asked=games,
-        games_completed=completed,
-        errors=len(failures),
-        decisions=decisions,
-        turns=turns,
-        seconds=round(time.perf_counter() - started, 3),
-        players=players,
-        seed=seed,
-        length=length,
-        divergent_paths=divergent_paths,
-        nightmares=tuple(nightmares),
+    solo = config.players == 1
+    return Figures(
+        mode=mode_words(config),
+        pack=config.pack,
+        nightmares=tuple(config.nightmares),
         nightmare_pairs=dict(sorted(pairs.items())),
-        pack=pack,
-        bots=bot_kind,
-        difficulty=tuple(difficulty),
-        king_wins=king_wins,
+        turns=sum(state.turn_number for state in finals),
+        king_wins=sum(solo and s.outcome is not None and s.outcome.winners == (SOLO_KING,) for s in finals),
         winner_scores=Stats.of(winner_totals),
         all_scores=Stats.of(all_totals),
         end_reasons=dict(sorted(reasons.items())),
-        shared_victories=shared,
-        failures=tuple(failures),
     )
-
-
-def summary_json(summary: Summary) -> str:
-    """The summary as one line of JSON."""
-    return msgspec.json.encode(summary).decode()
-
-
-def summary_text(summary: Summary) -> str:
-    """The summary for people."""
-
-    def stats(s: Stats) -> str:
-        if s.count == 0:
-            return "none"
-        return f"mean {s.mean:g}, min {s.min}, max {s.max} ({s.count} totals)"
-
-    per_game = f" ({summary.decisions / summary.games_asked:.1f} per game)" if summary.games_asked else ""
-    speed = f", {summary.decisions / summary.seconds:,.0f} decisions/s" if summary.seconds > 0 else ""
-    reasons = ", ".join(f"{k} {v}" for k, v in summary.end_reasons.items()) or "none"
-    lines = [
-        f"simulate: {summary.players} players, seed {summary.seed}, {summary.length} game"
-        + (", Divergent Paths" if summary.divergent_paths else "")
-        + f", pack {summary.pack}, {summary.bots} bots"
-        + (
-            f", solo (difficulty: {', '.join(summary.difficulty) or 'normal'}; the King won {summary.king_wins})"
-            if summary.players == 1
-            else ""
-        ),
-        "nightmares: "
-        + (", ".join(f"{k} ×{v}" for k, v in summary.nightmare_pairs.items()) or "none")
-        + ("" if summary.nightmares else " (a random pair per game)"),
-        f"games:     {summary.games_completed} of {summary.games_asked} completed, {summary.errors} errors",
-        f"decisions: {summary.decisions}{per_game}",
-        f"turns:     {summary.turns}",
-        f"time:      {summary.seconds:.2f} s{speed}",
-        f"winners:   {stats(summary.winner_scores)}; shared victories {summary.shared_victories}",
-        f"all seats: {stats(summary.all_scores)}",
-        f"ended by:  {reasons}",
-    ]
-    return "\n".join(lines)

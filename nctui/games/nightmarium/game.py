@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from importlib.resources import files
 from typing import Any
 
@@ -33,6 +34,14 @@ class Nightmarium:
 
     def winners(self, state: NightmariumState) -> tuple[int, ...] | None:
         return None if state.winner is None else (state.winner,)
+
+    def invariants(self, state: NightmariumState) -> list[str]:
+        """After every decision of a simulated game: the checks of a position read from a file."""
+        return self.check_start(state)
+
+    def figures(self, config: Any, finals: Sequence[NightmariumState]) -> None:
+        """No figures beyond the runner's (wins, decisions, time)."""
+        return None
 
     def new(self, config: NightmariumConfig) -> StepResult:
         return rules.new_game(config)
