@@ -3,7 +3,8 @@ computer players and its words, behind the protocol the store, saves, session an
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -80,9 +81,7 @@ class NightmareCathedral:
 
     def invariants(self, state: GameState) -> list[str]:
         """Every invariant of the rules (``engine.invariants``), quick enough for every decision."""
-        from .engine.invariants import violations
-
-        return violations(state)
+        return _violations()(state)
 
     def figures(self, config: GameConfig, finals: Sequence[GameState]) -> Figures:
         """The Nightmare pairs, how the games ended, the King's wins, the scores and the turns."""
@@ -213,6 +212,16 @@ class NightmareCathedral:
         except Exception as exc:  # noqa: BLE001 - whatever is wrong, the position is not playable
             return [f"it cannot be described ({type(exc).__name__}: {exc})"]
         return []
+
+
+@cache
+def _violations() -> Callable[[GameState], list[str]]:
+    """``engine.invariants.violations``, imported once a simulated game asks for it (a game between
+    people starts without it); cached, since an import statement costs microseconds on every
+    decision."""
+    from .engine.invariants import violations
+
+    return violations
 
 
 def mode_words(config: GameConfig) -> str:
