@@ -1,12 +1,10 @@
 """No card reaches a seat that may not know it: whole games in every configuration, checking every
 view, every event as delivered to each seat, every log line and every timeline line.
 
-What a seat may know is worked out here independently of ``engine.views``: the cards in public
-places (discard piles, the Dream offer, displays, played Dreams, the King's Dreams and tucked
-cards, revealed conflict cards, effects in progress) and in the seat's own places (hand, Dreams,
-cards it drew to keep, cards it played face down). An event may name a card the seat knows before
-or after the step, or one that an event of the step reveals on purpose (it declares ``REVEALS``
-"all", or "owner" to that seat).
+What a seat may know is the game's independent account (``nightmare_cathedral.audit``, written
+without ``engine.views``; tests/test_contract.py holds every game to its own): the cards in public
+places and in the seat's own places. An event may name a card the seat knows before or after the
+step, or one that an event of the step shows on purpose (``audit.shown``).
 """
 
 from __future__ import annotations
@@ -16,14 +14,13 @@ from collections.abc import Iterator
 
 import pytest
 
+from nctui.games.nightmare_cathedral import audit
+from nctui.games.nightmare_cathedral.audit import known
 from nctui.games.nightmare_cathedral.bots import GreedyBot, RandomBot
-from nctui.games.nightmare_cathedral.content.loader import get_pack
 from nctui.games.nightmare_cathedral.describe import describe_event
 from nctui.games.nightmare_cathedral.engine import Action, GameConfig, GameState, new_game, player_view, step
 from nctui.games.nightmare_cathedral.engine.events import HIDDEN, Event
-from nctui.games.nightmare_cathedral.engine.state import BASIC_COMBAT
 from nctui.games.nightmare_cathedral.engine.views import SPECTATOR, redact, step_reveals
-from nctui.games.nightmare_cathedral.engine.work import CardToBottom, KeepWork, KingDreamWork, KingTuckWork, fight_of
 from nctui.platform.store import Store
 
 CONFIGS = [
@@ -50,51 +47,8 @@ CONFIGS = [
 ]
 
 
-def _card_ids(pack: str) -> frozenset[str]:
-    c = get_pack(pack).cards
-    ids = {x.id for group in (c.development, c.dreams, c.conflicts, c.king_combat) for x in group}
-    return frozenset(ids | {c.basic_combat.id})
-
-
-def _names(pack: str) -> dict[str, str]:
-    c = get_pack(pack).cards
-    return {x.id: x.name for group in (c.development, c.dreams, c.conflicts, c.king_combat) for x in group}
-
-
-def known(state: GameState, seat: int) -> set[str]:
-    """The cards ``seat`` may know the place of (``SPECTATOR``: public places only)."""
-    d = state.decks
-    out = set(d.development_discard) | set(d.dream_offer) | set(d.removed) | {BASIC_COMBAT}
-    for pl in state.players:
-        out.update(c for stack in pl.display for c in stack)
-        out.update(pl.dreams_played)
-        if pl.seat == seat:
-            out.update(pl.hand + pl.dreams + pl.free_dreams)
-    k = state.king
-    if k is not None:
-        out.update(k.dreams + k.completed)
-        if k.seat == seat:  # nobody plays the King's seat, but its view knows its own face-down hand
-            out.update(k.hand)
-        out.update(c for stack in k.tucked for c in stack)
-    out.update(f.card for f in state.frames if f.card)
-    for fr in state.frames:  # revealed conflict cards waiting for step 12 after a Victory or Defeat effect
-        if isinstance(fr.then, CardToBottom):
-            out.update(fr.then.played())
-    w = state.work
-    if isinstance(w, KeepWork) and w.seat == seat:
-        out.update(w.drawn)
-    if isinstance(w, KingTuckWork):
-        out.add(w.card)
-    if isinstance(w, KingDreamWork):
-        out.update(w.options)
-    f = fight_of(w)
-    if f is not None:
-        if f.shadow_card:
-            out.add(f.shadow_card)
-        for side, cards in zip(f.sides, f.plays):
-            if f.revealed or side == seat:
-                out.update(cards)
-    return out
+def _card_ids(state: GameState) -> frozenset[str]:
+    return frozenset(audit.words(state))
 
 
 def _strings(value: object) -> Iterator[str]:
@@ -107,16 +61,6 @@ def _strings(value: object) -> Iterator[str]:
     elif hasattr(value, "__struct_fields__"):
         for name in value.__struct_fields__:
             yield from _strings(getattr(value, name))
-
-
-def _declared(event: Event, seat: int) -> set[str]:
-    """The cards an event reveals on purpose to ``seat``."""
-    reveal = event.reveals()
-    if reveal == "all" or (reveal == "owner" and event.seat == seat):
-        return set(_strings(event))
-    if event.kind == "discard_development":  # face up on the discard pile, even if a reshuffle in the
-        return set(_strings(event))  # same step takes it back into the deck before the step ends
-    return set()
 
 
 def _play(config: GameConfig) -> Iterator[tuple[GameState, Action, GameState, tuple[Event, ...]]]:
@@ -140,9 +84,9 @@ def _id(c: GameConfig) -> str:
 
 @pytest.mark.parametrize("config", CONFIGS, ids=_id)
 def test_no_seat_ever_receives_a_card_it_may_not_know(config):
-    ids = _card_ids(config.pack)
-    names = _names(config.pack)
     store = Store(config)
+    ids = _card_ids(store.state)
+    names = audit.words(store.state)
     viewers = [*range(config.seat_count), SPECTATOR]
     steps = 0
     for before, action, after, events in _play(config):
@@ -157,7 +101,7 @@ def test_no_seat_ever_receives_a_card_it_may_not_know(config):
             free = set(allowed)
             for e in events:  # a card revealed by an event may be named by the events after it
                 seen = redact(e, v)
-                free |= _declared(e, mine)
+                free |= audit.shown(e, mine)
                 leaked = {c for c in _strings(seen) if c in ids} - free
                 assert not leaked, f"step {steps}: {e.kind} shows seat {v} {sorted(leaked)}"
                 line = describe_event(seen, view.state)
