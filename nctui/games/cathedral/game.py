@@ -1,6 +1,7 @@
 """Cathedral as a ``Game`` (``session.protocol``): the rules, the computer players and the words
 behind the protocol the store, saves, session, UI shell and server use. Cathedral has no hidden
-information and no chance: every view is the whole state and no step reveals anything."""
+information and no chance: every view is the whole state (but for the seed of the computer
+players) and no step reveals anything."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from importlib.resources import files
 from typing import Any
 
 import msgspec
+from msgspec.structs import replace
 
 from nctui.platform.game import SeatKind, SeatLabel, Summary, numbered_seats
 
@@ -70,7 +72,9 @@ class Cathedral:
     # -- secrets: none ---------------------------------------------------------------------------
 
     def view(self, state: CathedralState, seat: int) -> CathedralState:
-        return state
+        """The whole state but for the seed: it seeds the computer players, and with it a person
+        could run a computer player's own code to know its next move."""
+        return replace(state, config=replace(state.config, seed=0))
 
     def facts(self, view: CathedralState) -> CathedralFacts:
         return CathedralFacts(view)

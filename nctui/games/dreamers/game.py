@@ -1,6 +1,6 @@
-"""The dice game of Dreamers and Nightmares as a ``Game`` (``session.protocol``). Nothing is
-hidden but the bag's future: a view is the state without its RNG, and every step that drew or
-rolled a dream is a random result the strict undo policy keeps."""
+"""The dice game of Dreamers and Nightmares as a ``Game`` (``platform.game``). Nothing is hidden
+but the bag's future (``secrets``): a view is the state without its RNG and its seed, and every
+step that drew or rolled a dream is a random result the strict undo policy keeps."""
 
 from __future__ import annotations
 
@@ -10,15 +10,13 @@ from importlib.resources import files
 from typing import Any
 
 import msgspec
-from msgspec.structs import replace
 
 from nctui.platform.game import SeatKind, SeatLabel, Summary, numbered_seats
-from nctui.platform.rng import Rng
 
-from . import bots, rules, words
+from . import bots, rules, secrets, words
 from .content import ContentError, content
 from .facts import DreamersFacts
-from .state import Action, Drawn, DreamersConfig, DreamersState, Event, Rerolled, Rolled, StepResult
+from .state import Action, DreamersConfig, DreamersState, Event, StepResult
 
 
 class Dreamers:
@@ -67,7 +65,7 @@ class Dreamers:
         return bots.make_bot(level, config.seed * 7919 + seat)
 
     def view(self, state: DreamersState, seat: int) -> DreamersState:
-        return replace(state, rng=Rng())  # the bag's future is nobody's to see
+        return secrets.view(state, seat)
 
     def facts(self, view: DreamersState) -> DreamersFacts:
         return DreamersFacts(view)
@@ -79,9 +77,7 @@ class Dreamers:
         return action
 
     def reveals(self, events: tuple[Event, ...]) -> str:
-        if any(isinstance(e, Drawn | Rolled | Rerolled) for e in events):
-            return "dreams were drawn or rolled"
-        return ""
+        return secrets.reveals(events)
 
     def describe_events(self, events: tuple[Event, ...], state: DreamersState) -> list[str]:
         return [words.describe_event(e) for e in events]

@@ -1,7 +1,7 @@
 """Everything about Nightmarium's hidden information in one module: what a seat may see (its own
-hand; the others' hand sizes; the deck's size, never its order), how events and actions read to
-another seat, which steps cannot be taken back fairly, and the resampling a computer player uses
-to imagine the cards it cannot see."""
+hand; the others' hand sizes; the deck's size, never its order nor the seed it was shuffled
+from), how events and actions read to another seat, which steps cannot be taken back fairly, and
+the resampling a computer player uses to imagine the cards it cannot see."""
 
 from __future__ import annotations
 
@@ -16,7 +16,9 @@ from .state import HIDDEN, Action, Drew, Event, NightmariumState, Pick, PureDisc
 
 
 def view(state: NightmariumState, seat: int) -> NightmariumState:
-    """The state as ``seat`` may see it (``seat`` -1: a spectator): hidden cards are ``HIDDEN``."""
+    """The state as ``seat`` may see it (``seat`` -1: a spectator): hidden cards are ``HIDDEN``;
+    the RNG and the seed are nobody's (with the seed and the public list of decisions, anyone
+    could replay the shuffle and know every card)."""
     players = tuple(p if i == seat else replace(p, hand=(HIDDEN,) * len(p.hand)) for i, p in enumerate(state.players))
     exchange = state.exchange
     if exchange is not None and seat != state.turn:
@@ -24,7 +26,15 @@ def view(state: NightmariumState, seat: int) -> NightmariumState:
     pure = state.pure
     if pure is not None and pure.picked and seat != pure.seats[0]:
         pure = PureDiscard(pure.legion, pure.seats, (HIDDEN,) * len(pure.picked))
-    return replace(state, players=players, deck=(HIDDEN,) * len(state.deck), rng=Rng(), exchange=exchange, pure=pure)
+    return replace(
+        state,
+        config=replace(state.config, seed=0),
+        players=players,
+        deck=(HIDDEN,) * len(state.deck),
+        rng=Rng(),
+        exchange=exchange,
+        pure=pure,
+    )
 
 
 def redact_event(event: Event, seat: int) -> Event:
