@@ -1,5 +1,5 @@
 """Everything a seat receives over the protocol during whole games (2-4 people, and a spectator)
-holds no card it may not know, checked with ``tests.test_secrecy``'s independent account."""
+holds no card it may not know, checked with the game's independent account (``audit``)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from nctui.games.nightmare_cathedral.audit import known, shown, words
 from nctui.games.nightmare_cathedral.engine import GameConfig
 from nctui.games.nightmare_cathedral.engine.views import SPECTATOR
 from nctui.platform.net import protocol as P
 from nctui.platform.net.rooms import Rooms
 from tests.test_net_host import Client, run_host
-from tests.test_secrecy import _card_ids, _declared, _names, _strings, known
+from tests.test_secrecy import _strings
 
 CONFIGS = [
     GameConfig(players=2, seats=("human", "human"), seed=41),
@@ -55,8 +56,8 @@ def test_no_seat_receives_a_card_it_may_not_know(tmp_path: Path, config: GameCon
         for i, c in enumerate([*clients, watcher]):
             received[i if i < len(clients) else SPECTATOR] = c.received
         store = rooms.get(room_id).session.store
-        ids = _card_ids(config.pack)
-        names = _names(config.pack)
+        names = words(store.state)
+        ids = frozenset(names)
         for seat, messages in received.items():
             mine = seat if seat != SPECTATOR else -99
             updates = [m for m in messages if isinstance(m, P.Update)]
@@ -70,7 +71,7 @@ def test_no_seat_receives_a_card_it_may_not_know(tmp_path: Path, config: GameCon
                 for k in range(max(up.since, 0), up.state_id + 1):
                     free |= known(store.entry(k).state, mine)
                     for e in store.entry(k).events:
-                        free |= _declared(e, mine)
+                        free |= shown(e, mine)
                 ever |= free
                 for e in up.events:
                     leaked = {x for x in _strings(e) if x in ids} - free

@@ -47,8 +47,8 @@ CONFIGS = [
 ]
 
 
-def _card_ids(state: GameState) -> frozenset[str]:
-    return frozenset(audit.words(state))
+def _card_ids(pack: str) -> frozenset[str]:
+    return frozenset(audit.card_names(pack))
 
 
 def _strings(value: object) -> Iterator[str]:
@@ -84,9 +84,9 @@ def _id(c: GameConfig) -> str:
 
 @pytest.mark.parametrize("config", CONFIGS, ids=_id)
 def test_no_seat_ever_receives_a_card_it_may_not_know(config):
+    ids = _card_ids(config.pack)
+    names = audit.card_names(config.pack)
     store = Store(config)
-    ids = _card_ids(store.state)
-    names = audit.words(store.state)
     viewers = [*range(config.seat_count), SPECTATOR]
     steps = 0
     for before, action, after, events in _play(config):

@@ -26,7 +26,7 @@ _NOBODY = -99  # no place of the state belongs to it (-1 and -2 name sides in a 
 
 
 @cache
-def _cards(pack: str) -> dict[str, str]:
+def card_names(pack: str) -> dict[str, str]:
     """Every card of a pack: id -> name."""
     c = get_pack(pack).cards
     out = {x.id: x.name for group in (c.development, c.dreams, c.conflicts, c.king_combat) for x in group}
@@ -36,12 +36,12 @@ def _cards(pack: str) -> dict[str, str]:
 
 def words(state: GameState) -> Mapping[str, str]:
     """Each token as the game's words name it (a card id -> the card's name)."""
-    return _cards(state.pack)
+    return card_names(state.pack)
 
 
 def secret_tokens(state: GameState) -> frozenset[str]:
     """Every card in a hidden place (some seat may not know where it is)."""
-    return frozenset(_cards(state.pack)) - known(state, SPECTATOR)
+    return frozenset(card_names(state.pack)) - known(state, SPECTATOR)
 
 
 def known(state: GameState, seat: int) -> frozenset[str]:
@@ -78,7 +78,7 @@ def known(state: GameState, seat: int) -> frozenset[str]:
         for side, cards in zip(f.sides, f.plays):
             if f.revealed or side == seat:
                 out.update(cards)
-    return frozenset(out.intersection(_cards(state.pack)))
+    return frozenset(out.intersection(card_names(state.pack)))
 
 
 def _strings(value: object) -> set[str]:
