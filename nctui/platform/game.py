@@ -192,8 +192,8 @@ class Game(Protocol[C, S, A, E]):
         """Why a step with these events cannot be taken back fairly, or ''."""
 
     # -- words -----------------------------------------------------------------------------------
-    def describe_events(self, events: tuple[E, ...], state: S) -> list[str]:
-        """Log lines (``events`` already redacted for the reader; ``state`` that reader's view)."""
+    def describe_events(self, events: tuple[E, ...], view: Any) -> list[str]:
+        """Log lines (``events`` already redacted for the reader; ``view`` that reader's view)."""
 
     def describe_action(self, action: A, state: S, *, secret: bool = False) -> str:
         """A decision in the timeline (``secret``: as another seat reads it)."""

@@ -336,7 +336,7 @@ class Session:
         update = self.events(since, SPECTATOR)
         if update.undone:
             return []
-        return self.game.describe_events(update.events, self.view(SPECTATOR).state)
+        return self.game.describe_events(update.events, self.view(SPECTATOR))
 
     # -- computer players --------------------------------------------------------------------------
 

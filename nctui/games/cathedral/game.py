@@ -90,7 +90,7 @@ class Cathedral:
 
     # -- words -----------------------------------------------------------------------------------
 
-    def describe_events(self, events: tuple[Event, ...], state: CathedralState) -> list[str]:
+    def describe_events(self, events: tuple[Event, ...], view: CathedralState) -> list[str]:
         return [words.describe_event(e) for e in events]
 
     def describe_action(self, action: Place, state: CathedralState, *, secret: bool = False) -> str:

@@ -79,7 +79,7 @@ class Dreamers:
     def reveals(self, events: tuple[Event, ...]) -> str:
         return secrets.reveals(events)
 
-    def describe_events(self, events: tuple[Event, ...], state: DreamersState) -> list[str]:
+    def describe_events(self, events: tuple[Event, ...], view: DreamersState) -> list[str]:
         return [words.describe_event(e) for e in events]
 
     def describe_action(self, action: Action, state: DreamersState, *, secret: bool = False) -> str:

@@ -138,8 +138,8 @@ class NightmareCathedral:
 
     # -- words -------------------------------------------------------------------------------------
 
-    def describe_events(self, events: tuple[Event, ...], state: GameState) -> list[str]:
-        return describe.describe_events(events, state)
+    def describe_events(self, events: tuple[Event, ...], view: views.View) -> list[str]:
+        return describe.describe_events(events, view.state)
 
     def describe_action(self, action: A.Action, state: GameState, *, secret: bool = False) -> str:
         if secret and views.is_secret_action(action):

@@ -79,7 +79,7 @@ class Nightmarium:
     def reveals(self, events: tuple[Event, ...]) -> str:
         return secrets.reveals(events)
 
-    def describe_events(self, events: tuple[Event, ...], state: NightmariumState) -> list[str]:
+    def describe_events(self, events: tuple[Event, ...], view: NightmariumState) -> list[str]:
         return [words.describe_event(e) for e in events]
 
     def describe_action(self, action: Action, state: NightmariumState, *, secret: bool = False) -> str:
