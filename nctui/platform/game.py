@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal, NamedTuple, Protocol, TypeVar
+from typing import Any, Literal, NamedTuple, Protocol, TypeVar, runtime_checkable
 
 import msgspec
 
@@ -148,6 +148,16 @@ class Positions(Protocol):
         """The position of a file (``PositionError`` when it cannot be played)."""
 
 
+@runtime_checkable
+class RuleRefusal(Protocol):
+    """A game's refusal (a ``ValueError``) that names the rule and the rulebook section it
+    applies, apart from its words: a server sends both, so a client says them as a game played
+    there would (Nightmare Cathedral's ``IllegalAction``)."""
+
+    rule: str
+    section: str
+
+
 class Game(Protocol[C, S, A, E]):
     """One kind of game. ``seat`` is an index; ``SPECTATOR`` sees only what is public."""
 
@@ -155,7 +165,10 @@ class Game(Protocol[C, S, A, E]):
     title: str
     config_type: type[C]
     state_type: type[S]
+    # What travels between a server and its clients, each decoded with the game's own type:
     action_type: Any  # the tagged union actions decode as
+    view_type: Any  # what ``view`` returns
+    event_type: Any  # the tagged union events decode as
 
     # -- playing ---------------------------------------------------------------------------------
     def new(self, config: C) -> Stepped[S, E]:
@@ -190,6 +203,11 @@ class Game(Protocol[C, S, A, E]):
 
     def reveals(self, events: tuple[E, ...]) -> str:
         """Why a step with these events cannot be taken back fairly, or ''."""
+
+    def with_seed(self, config: C, seed: int) -> C:
+        """``config`` with another seed: a server draws each room's seed and shows every client
+        the configuration with seed 0 (the seed and the public decisions replay every hidden card
+        and every computer player's choice)."""
 
     # -- words -----------------------------------------------------------------------------------
     def describe_events(self, events: tuple[E, ...], view: Any) -> list[str]:

@@ -29,6 +29,8 @@ class Cathedral:
     config_type = CathedralConfig
     state_type = CathedralState
     action_type: Any = Place
+    view_type: Any = CathedralState
+    event_type: Any = Event
 
     levels = ("random", "greedy", "strong")
 
@@ -87,6 +89,9 @@ class Cathedral:
 
     def reveals(self, events: tuple[Event, ...]) -> str:
         return ""
+
+    def with_seed(self, config: CathedralConfig, seed: int) -> CathedralConfig:
+        return msgspec.structs.replace(config, seed=seed)
 
     # -- words -----------------------------------------------------------------------------------
 

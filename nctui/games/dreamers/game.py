@@ -25,6 +25,8 @@ class Dreamers:
     config_type = DreamersConfig
     state_type = DreamersState
     action_type: Any = Action
+    view_type: Any = DreamersState
+    event_type: Any = Event
     levels = ("random", "gambler")
 
     def computer_game(self, seed: int, levels: tuple[str, ...]) -> DreamersConfig:
@@ -78,6 +80,9 @@ class Dreamers:
 
     def reveals(self, events: tuple[Event, ...]) -> str:
         return secrets.reveals(events)
+
+    def with_seed(self, config: DreamersConfig, seed: int) -> DreamersConfig:
+        return replace(config, seed=seed)
 
     def describe_events(self, events: tuple[Event, ...], view: DreamersState) -> list[str]:
         return [words.describe_event(e) for e in events]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Union
 
 import msgspec
 
@@ -15,7 +15,7 @@ from . import describe
 from .content.loader import get_pack
 from .engine import actions as A, flow, views
 from .engine.config import GameConfig, difficulty_level
-from .engine.events import Event
+from .engine.events import EVENT_TYPES, Event
 from .engine.facts import Facts, facts
 from .engine.flow import StepResult
 from .engine.state import GameState
@@ -36,6 +36,8 @@ class NightmareCathedral:
     config_type = GameConfig
     state_type = GameState
     action_type: Any = A.Action
+    view_type: Any = views.View
+    event_type: Any = Union[EVENT_TYPES]  # noqa: UP007 - a tuple of types, built at import
 
     # -- playing -----------------------------------------------------------------------------------
 
@@ -135,6 +137,9 @@ class NightmareCathedral:
     def reveals(self, events: tuple[Event, ...]) -> str:
         event = views.step_reveals(events)
         return "" if event is None else describe.why_irreversible(event)
+
+    def with_seed(self, config: GameConfig, seed: int) -> GameConfig:
+        return msgspec.structs.replace(config, seed=seed)
 
     # -- words -------------------------------------------------------------------------------------
 

@@ -25,6 +25,8 @@ class Nightmarium:
     config_type = NightmariumConfig
     state_type = NightmariumState
     action_type: Any = Action
+    view_type: Any = NightmariumState
+    event_type: Any = Event
     levels = ("random", "greedy", "planner")
 
     def computer_game(self, seed: int, levels: tuple[str, ...]) -> NightmariumConfig:
@@ -78,6 +80,9 @@ class Nightmarium:
 
     def reveals(self, events: tuple[Event, ...]) -> str:
         return secrets.reveals(events)
+
+    def with_seed(self, config: NightmariumConfig, seed: int) -> NightmariumConfig:
+        return msgspec.structs.replace(config, seed=seed)
 
     def describe_events(self, events: tuple[Event, ...], view: NightmariumState) -> list[str]:
         return [words.describe_event(e) for e in events]
