@@ -6,10 +6,10 @@ same decisions made on a local Session (the yardstick), in the same run.
 A host (rooms in SQLite in a temporary folder, computer players off) runs in this process on a
 Unix socket; one ``HostLink`` per seat plays every seat's first option. Timed: from
 ``RemoteGame.send`` to the update of the new state applied by the deciding seat's reader thread
-(the socket both ways, the SQLite transaction, the view and facts built and encoded for every
-connected seat). The yardstick: ``Session.send`` and ``view`` of the same decisions in this
-process. Figures, not a pass/fail; wall-clock, so a busy machine (load average printed) doubles
-them.
+(the socket both ways, the SQLite transaction, the view built and encoded for every connected
+seat, and decoded there). The room's seed is the configuration's (a host draws its own). The
+yardstick: ``Session.send`` and ``view`` of the same decisions in this process. Figures, not a
+pass/fail; wall-clock, so a busy machine (load average printed) doubles them.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def remote(config: GameConfig, decisions: int, folder: Path) -> list[float]:
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, daemon=True)
     thread.start()
-    rooms = Rooms(SqliteRoomStore(folder / "rooms.db"), bot_delay=0.0)
+    rooms = Rooms(SqliteRoomStore(folder / "rooms.db"), bot_delay=0.0, seeds=lambda: config.seed)
     host = Host(rooms, folder / "sock" / "host.sock")
     asyncio.run_coroutine_threadsafe(host.start(), loop).result(STEP)
     room = rooms.create(config, identity="bench")

@@ -1,12 +1,16 @@
 """The host over its Unix socket: two protocol clients join one room and decide, a third watches; a
-stale action is refused; a malformed message closes only its client."""
+stale action is refused; a malformed message (or a game's data that is not that game's) closes
+only its client."""
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 from nctui.games.nightmare_cathedral.engine import GameConfig
 from nctui.platform.net import protocol as P
@@ -17,10 +21,30 @@ from nctui.platform.net.store_sqlite import SqliteRoomStore
 CFG = GameConfig(players=2, seats=("human", "human"), seed=31)
 
 
+def seeds(first: int) -> Callable[[], int]:
+    """The rooms' seeds of a test: first, first + 1, … (a host draws them at random)."""
+    return itertools.count(first).__next__
+
+
+def view(update: P.Update, game: str = "nightmare-cathedral") -> Any:
+    """The view an update carries, read with its game's types."""
+    return P.payloads(game).view(update.view)
+
+
+def events(update: P.Update, game: str = "nightmare-cathedral") -> tuple[Any, ...]:
+    return P.payloads(game).events(update.events)
+
+
+def first_option(update: P.Update) -> P.Act:
+    """Nightmare Cathedral: the first option of the decision the update shows, as a request."""
+    return P.act(view(update).state.decision.options[0], update.state_id)
+
+
 class Client:
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.reader, self.writer = reader, writer
         self.received: list[P.HostMessage] = []
+        self.frames: list[bytes] = []  # the payload of each message received, as it came
 
     @classmethod
     async def connect(cls, path: Path, identity: str) -> Client:
@@ -36,8 +60,10 @@ class Client:
 
     async def recv(self) -> P.HostMessage:
         header = await asyncio.wait_for(self.reader.readexactly(4), 10)
-        msg = P.decode_host(await self.reader.readexactly(P.frame_length(header)))
+        payload = await self.reader.readexactly(P.frame_length(header))
+        msg = P.decode_host(payload)
         self.received.append(msg)
+        self.frames.append(payload)
         return msg
 
     async def until(self, kind: type, test: Callable[[Any], bool] = lambda m: True) -> Any:
@@ -50,9 +76,9 @@ class Client:
         self.writer.close()
 
 
-def run_host(tmp_path: Path, body: Callable[[Path, Rooms], Awaitable[None]]) -> None:
+def run_host(tmp_path: Path, body: Callable[[Path, Rooms], Awaitable[None]], *, first_seed: int = 31) -> None:
     async def main() -> None:
-        rooms = Rooms(SqliteRoomStore(tmp_path / "rooms.db"), bot_delay=0.0)
+        rooms = Rooms(SqliteRoomStore(tmp_path / "rooms.db"), bot_delay=0.0, seeds=seeds(first_seed))
         host = Host(rooms, tmp_path / "sock" / "host.sock")
         await host.start()
         try:
@@ -67,7 +93,7 @@ def run_host(tmp_path: Path, body: Callable[[Path, Rooms], Awaitable[None]]) -> 
 def test_two_players_decide_a_spectator_watches_stale_refused(tmp_path: Path) -> None:
     async def body(path: Path, rooms: Rooms) -> None:
         a, b, w = [await Client.connect(path, i) for i in ("SHA256:ann", "SHA256:bob", "SHA256:cy")]
-        await a.send(P.CreateRoom(config=CFG, name="friends"))
+        await a.send(P.create_room(CFG, name="friends"))
         (info,) = (await a.until(P.Rooms)).rooms
         await a.send(P.JoinSeat(room=info.id, seat=0))
         await b.send(P.JoinSeat(room=info.id, seat=1))
@@ -78,17 +104,17 @@ def test_two_players_decide_a_spectator_watches_stale_refused(tmp_path: Path) ->
         for _ in range(2):  # whoever decides, decides
             up = last[a]
             me = a if up.deciding == 0 else b
-            await me.send(P.Act(action=last[me].view.state.decision.options[0], seen_state_id=up.state_id))
+            await me.send(first_option(last[me]))
             for c in (a, b):
                 last[c] = await c.until(P.Update, lambda m, s=up.state_id: m.state_id > s)
         ua = last[a]
         uw = await w.until(P.Update, lambda m: m.state_id == ua.state_id)
-        assert uw.view.seat == -1
+        assert view(uw).seat == -1
         me = a if ua.deciding == 0 else b
-        await me.send(P.Act(action=last[me].view.state.decision.options[0], seen_state_id=0))  # chosen at state 0
+        await me.send(msgspec.structs.replace(first_option(last[me]), seen_state_id=0))  # chosen at state 0
         refused = await me.until(P.Refused)
         assert refused.stale and "moved on" in refused.reason
-        await w.send(P.Act(action=last[me].view.state.decision.options[0], seen_state_id=ua.state_id))
+        await w.send(first_option(last[me]))
         assert "spectator" in (await w.until(P.Refused)).reason
         room = rooms.get(info.id)
         assert [s.connected for s in room.seats()] == [True, True]
@@ -113,6 +139,22 @@ def test_malformed_message_closes_only_its_client(tmp_path: Path) -> None:
         header = await stranger_r.readexactly(4)
         bye = P.decode_host(await stranger_r.readexactly(P.frame_length(header)))
         assert isinstance(bye, P.Bye) and "version 99" in bye.reason
+        for nonsense in (  # a game's data that is not the game's: one line, that client only
+            P.CreateRoom(game="nightmare-cathedral", config=P.raw({"players": "many"})),
+            P.Act(action=P.raw(3), seen_state_id=0),
+        ):
+            odd = await Client.connect(path, "SHA256:odd")
+            if isinstance(nonsense, P.Act):
+                await odd.send(P.create_room(CFG, name="odd"))
+                (info,) = (await odd.until(P.Rooms)).rooms
+                await odd.send(P.JoinSeat(room=info.id, seat=0))
+                await odd.until(P.Update)
+            await odd.send(nonsense)
+            bye = await odd.until(P.Bye)
+            assert bye.reason.startswith("malformed") and "\n" not in bye.reason
+        unknown = await Client.connect(path, "SHA256:unknown")
+        await unknown.send(P.CreateRoom(game="chess", config=P.raw({})))
+        assert (await unknown.until(P.Refused)).reason == "this server has no game 'chess'"
         await good.send(P.ListRooms())
         assert isinstance(await good.until(P.Rooms), P.Rooms)
         good.close()
@@ -127,13 +169,13 @@ def test_a_rules_refusal_names_its_rule_and_section(tmp_path: Path) -> None:
 
     async def body(path: Path, rooms: Rooms) -> None:
         a, b = [await Client.connect(path, i) for i in ("SHA256:ann", "SHA256:bob")]
-        await a.send(P.CreateRoom(config=CFG, name="rules"))
+        await a.send(P.create_room(CFG, name="rules"))
         (info,) = (await a.until(P.Rooms)).rooms
         await a.send(P.JoinSeat(room=info.id, seat=0))
         await b.send(P.JoinSeat(room=info.id, seat=1))
         up = {a: await a.until(P.Update), b: await b.until(P.Update)}
         me = a if up[a].deciding == 0 else b
-        await me.send(P.Act(action=ChooseTurnStart(position=70), seen_state_id=up[me].state_id))
+        await me.send(P.act(ChooseTurnStart(position=70), up[me].state_id))
         refused = await me.until(P.Refused)
         assert not refused.stale and refused.request == "act"
         assert (refused.rule, refused.section) == ("the Starting marker", "SETUP 7")
@@ -150,8 +192,8 @@ def test_a_seat_given_up_is_free_for_another_person(tmp_path: Path) -> None:
 
     async def body(path: Path, rooms: Rooms) -> None:
         a, b, c = [await Client.connect(path, i) for i in ("SHA256:ann", "SHA256:bob", "SHA256:cy")]
-        await a.send(P.CreateRoom(config=CFG, name="keep"))
-        await a.send(P.CreateRoom(config=CFG, name="hand", handover_after=60))
+        await a.send(P.create_room(CFG, name="keep"))
+        await a.send(P.create_room(CFG, name="hand", handover_after=60))
         await a.until(P.Rooms, lambda m: len(m.rooms) == 2)
         keep, hand = [next(r for r in rooms.list() if r.name == n) for n in ("keep", "hand")]
         await a.send(P.JoinSeat(room=keep.id, seat=0))

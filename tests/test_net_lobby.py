@@ -20,10 +20,12 @@ from typing import Any
 
 import msgspec
 import pytest
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from nctui.games.nightmare_cathedral.engine import GameConfig
 from nctui.games.nightmare_cathedral.ui.widgets.hand import HandView
+from nctui.platform import registry
+from nctui.platform.game import PALETTE, SeatLabel
 from nctui.platform.net import protocol as P
 from nctui.platform.net.client import HostError, HostLink, LinkNews, RemoteGame
 from nctui.platform.net.client_app import remember_name, remembered_name
@@ -32,10 +34,10 @@ from nctui.platform.net.rooms import Rooms
 from nctui.platform.net.store_sqlite import SqliteRoomStore
 from nctui.ui.lobby_app import LobbyApp
 from nctui.ui.screens.lobby import (
-    CreateRoomScreen,
     LobbyScreen,
     NameScreen,
-    RemoteGameScreen,
+    NewRoomScreen,
+    RemoteScreen,
     SeatScreen,
     my_seat,
     room_words,
@@ -43,6 +45,7 @@ from nctui.ui.screens.lobby import (
 )
 from nctui.ui.screens.save import SaveScreen
 from nctui.ui.screens.timeline import TimelineScreen
+from tests.test_net_host import seeds
 from tests.test_smoke_tmux import ROOT, Pane
 
 SMALL = (80, 24)
@@ -58,7 +61,7 @@ class HostThread:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="test-host", daemon=True)
         self.thread.start()
-        self.rooms = Rooms(SqliteRoomStore(tmp / "rooms.db"), bot_delay=0.0)
+        self.rooms = Rooms(SqliteRoomStore(tmp / "rooms.db"), bot_delay=0.0, seeds=seeds(CFG.seed))
         self.host = Host(self.rooms, tmp / "sock" / "host.sock")
         self.call(self.host.start())
         self.path = self.host.path
@@ -82,14 +85,19 @@ class HostThread:
         self.rooms.close()
         self.loop.close()
 
+    @classmethod
+    def running(cls, tmp: Path) -> Iterator[HostThread]:
+        """A host for the length of a test (a fixture's body)."""
+        h = cls(tmp)
+        try:
+            yield h
+        finally:
+            h.stop()
+
 
 @pytest.fixture
 def host(tmp_path: Path) -> Iterator[HostThread]:
-    h = HostThread(tmp_path)
-    try:
-        yield h
-    finally:
-        h.stop()
+    yield from HostThread.running(tmp_path)
 
 
 def wait_for(test: Callable[[], Any], what: str) -> Any:
@@ -110,17 +118,17 @@ async def until(pilot: Any, test: Callable[[], Any], what: str) -> Any:
     return result
 
 
-async def sit_down(pilot: Any, app: LobbyApp, room: str, seat: int) -> RemoteGameScreen:
+async def sit_down(pilot: Any, app: LobbyApp, room: str, seat: int) -> Any:
     """From the lobby's first rooms to ``seat`` of ``room``, its game drawn."""
     await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.shown, "the rooms")
     app.join_seat(room, seat)
     return await until(pilot, lambda: drawn(app), "the game")
 
 
-def drawn(app: LobbyApp) -> RemoteGameScreen | None:
-    """The game screen once it is mounted and has drawn the game (not merely pushed)."""
+def drawn(app: LobbyApp) -> Any:
+    """Nightmare Cathedral's game screen once it is mounted and has drawn the game (not merely pushed)."""
     screen = app.screen
-    return screen if isinstance(screen, RemoteGameScreen) and screen.is_mounted and screen._shown[0] >= 0 else None
+    return screen if isinstance(screen, RemoteScreen) and screen.is_mounted and screen._shown[0] >= 0 else None
 
 
 class Person:
@@ -157,8 +165,11 @@ def test_create_a_room_join_decide_and_see_the_other_seats_decision_arrive(host:
             title = str(app.screen.query_one("#lobby-title").render())
             assert "Ann" in title and "SHA256:AnnAnnAn…" in title  # who this person is, short
             await pilot.press("n")
-            assert isinstance(app.screen, CreateRoomScreen)
+            assert isinstance(app.screen, NewRoomScreen)
             app.screen.query_one("#room-name").value = "Friday"
+            await pilot.press("enter")  # the first game: Nightmare Cathedral's New game screen, for a room
+            await until(pilot, lambda: "Create the room" in str(app.screen.query("#start")[0].label), "its settings")
+            assert not app.screen.query_one("#seed-field").display  # the server draws the seed
             await pilot.press("s")  # created: the lobby highlights it and opens its seats
             await until(pilot, lambda: isinstance(app.screen, SeatScreen), "the new room's seats")
             assert host.room().record.name == "Friday" and host.room().record.handover_after == 300.0
@@ -454,7 +465,7 @@ def test_a_remote_game_keeps_the_events_the_host_sent_as_a_session_would(host: H
     news added per update, an undo drops what was undone, a fresh start (since=-1) replaces all."""
     room = host.rooms.create(CFG, identity=ANN)
     s = room.session
-    joined = P.Joined(room=room.info(), seat=0, config=CFG, undo_policy="strict")
+    joined = P.Joined(room=room.info(), seat=0, config=room.public_config, undo_policy="strict")
     game = RemoteGame(HostLink(host.path, ANN), joined)
     game.apply(room.update(0, -1))
     seen = [game.state_id]
@@ -501,7 +512,9 @@ def test_client_app_runs_on_a_real_terminal_and_ends_in_one_line_when_the_host_g
         pane.keys("Tess", "Enter")
         pane.wait_for("you: Tess", "SHA256:TessTes", "No rooms yet")
         pane.keys("n")
-        pane.wait_for("New room on this server", "Seat to computer", "Create the room")
+        pane.wait_for("New room on this server", "Seat to computer", "Nightmarium")
+        pane.keys("Enter")
+        pane.wait_for("Create the room")
         pane.keys("s")
         pane.wait_for("Enter takes it", "Watch as a spectator")
         pane.keys("Enter")
@@ -530,17 +543,27 @@ def test_client_app_runs_on_a_real_terminal_and_ends_in_one_line_when_the_host_g
 
 
 def test_the_lobby_words_say_who_holds_each_seat_and_who_is_away() -> None:
+    red, blue, green, yellow = (
+        SeatLabel(name=n, letter=n[0], colour=c) for n, c in zip(("Red", "Blue", "Green", "Yellow"), PALETTE.values())
+    )
     seats = (
-        P.SeatInfo(kind="human", holder="Ann", connected=True, identity=ANN),
-        P.SeatInfo(kind="bot", holder="Bob", connected=False, identity=BOB),
-        P.SeatInfo(kind="human"),
-        P.SeatInfo(kind="bot"),
+        P.SeatInfo(kind="human", label=red, holder="Ann", connected=True, identity=ANN),
+        P.SeatInfo(kind="bot", label=blue, holder="Bob", connected=False, identity=BOB),
+        P.SeatInfo(kind="human", label=green),
+        P.SeatInfo(kind="bot", label=yellow),
     )
     room = P.RoomInfo(
-        id="r1", name="Friday", mode="4 players, Standard", progress="turn 3", finished=False, seats=seats, spectators=2
+        id="r1",
+        game="nightmare-cathedral",
+        name="Friday",
+        mode="4 players, Standard",
+        progress="turn 3",
+        finished=False,
+        seats=seats,
+        spectators=2,
     )
     text = room_words(room, ANN).plain
-    assert "Friday" in text and "turn 3" in text and "2 watching" in text
+    assert "Friday  Nightmare Cathedral" in text and "turn 3" in text and "2 watching" in text
     assert "1 Red ● Ann (you)" in text  # connected, and it is this person
     assert "2 Blue ○ Bob (computer meanwhile)" in text  # away: handed to a computer until he returns
     assert "3 Green free" in text and "4 Yellow computer" in text
@@ -619,5 +642,85 @@ def test_giving_up_a_seat_asks_first_then_frees_it(host: HostThread) -> None:
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
             wait_for(lambda: host.room().record.holders[0] is None, "the seat freed")
             assert app.remote is None
+
+    run(go())
+
+
+def _screen_text(screen: Any) -> str:
+    return "\n".join(str(w.render()) for w in screen.query(Static))
+
+
+def test_the_lobby_creates_a_room_of_each_game_with_that_games_own_settings(host: HostThread) -> None:
+    """n: the game (every game of the registry), the room's name; Enter: that game's own New game
+    screen, in its room mode; s creates the room. The lobby lists each room with its game."""
+
+    async def go() -> None:
+        app = LobbyApp(host.path, ANN, "Ann")
+        async with app.run_test(size=SMALL) as pilot:
+            await until(pilot, lambda: app.link is not None and isinstance(app.screen, LobbyScreen), "the lobby")
+            lobby = app.screen
+            for index, entry in enumerate(registry.ENTRIES):
+                await pilot.press("n")
+                await until(pilot, lambda: isinstance(app.screen, NewRoomScreen), "the new room")
+                for _ in range(index):
+                    await pilot.press("down")
+                app.screen.query_one("#room-name", Input).value = f"{entry.key} room"
+                await pilot.press("enter")
+                settings = await until(pilot, lambda: getattr(app.screen, "mode", "") == "room" and app.screen, "")
+                text = _screen_text(settings) + "".join(str(b.label) for b in settings.query("#start"))
+                assert entry.title in text and "Create the room" in text, text
+                await pilot.press("s")
+                await until(pilot, lambda: isinstance(app.screen, SeatScreen), f"the seats of the {entry.title} room")
+                assert entry.title in _screen_text(app.screen)
+                await pilot.press("escape")
+                await until(pilot, lambda: app.screen is lobby, "the lobby again")
+            made = {r.record.name: r.game.id for r in host.rooms.rooms.values()}
+            assert made == {f"{e.key} room": e.id for e in registry.ENTRIES}
+            await until(pilot, lambda: len(lobby.shown) == len(registry.ENTRIES), "every room listed")
+            listed = [room_words(r, ANN).plain for r in lobby.shown]
+            for entry in registry.ENTRIES:
+                assert any(f"{entry.key} room  {entry.title}" in line for line in listed), listed
+
+    run(go())
+
+
+COMPANIONS = [e.id for e in registry.ENTRIES if e.id != "nightmare-cathedral"]
+FIRST_KEY = {"cathedral": "enter"}  # its Light places the Cathedral where the cursor is; others: option 1
+
+
+@pytest.mark.parametrize("game_id", COMPANIONS)
+def test_a_room_of_a_companion_game_is_played_with_its_own_screen(host: HostThread, game_id: str) -> None:
+    """The room's game's own screen (the registry's ``screen``) over the RemoteGame: this
+    person's seat only (never covered for a hand-off), a key decides at the host, q goes back to
+    the lobby with the seat kept."""
+    entry = registry.entry(game_id)
+    bots = registry.simulated(game_id).computer_game(3, ("random",) * max(2, entry.players[0]))
+    config = msgspec.structs.replace(bots, seats=("human", *bots.seats[1:]))
+    room = host.rooms.create(config, identity=ANN, name="companion")
+    session = room.session
+
+    async def go() -> None:
+        app = LobbyApp(host.path, ANN, "Ann")
+        async with app.run_test(size=SMALL) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.shown, "the rooms")
+            app.join_seat(room.id, 0)
+            own = registry.load(entry.screen)
+            screen = await until(
+                pilot, lambda: isinstance(app.screen, own) and isinstance(app.screen, RemoteScreen) and app.screen, ""
+            )
+            assert screen.humans == (0,) and screen.game.seat == 0
+            for _ in range(50):  # a key only counts once the screen shows the decision: pressed again meanwhile
+                await until(pilot, lambda: session.deciding_seat() == 0, "Ann's decision")
+                before = session.state_id
+                await pilot.press(FIRST_KEY.get(game_id, "1"))
+                await pilot.pause(0.05)
+                if any(session.seat_of(i) == 0 for i in range(before + 1, session.state_id + 1)):
+                    break
+            else:
+                raise AssertionError("no key of Ann's decided")
+            assert not screen.has_class("-covered")
+            await pilot.press("q")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            assert room.record.holders[0] is not None and room.record.holders[0].name == "Ann"
 
     run(go())

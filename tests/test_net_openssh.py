@@ -77,7 +77,7 @@ def test_two_players_over_openssh_decide_a_third_watches_each_sees_only_their_ha
 
         async def create() -> None:  # the room exists before anyone connects (created by Ann's identity)
             c = await Client.connect(sock, people["ann"].get_fingerprint("sha256"))
-            await c.send(P.CreateRoom(config=CFG, name="friday"))
+            await c.send(P.create_room(CFG, name="friday"))
             await c.until(P.Rooms)
             c.close()
 

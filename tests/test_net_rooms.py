@@ -1,23 +1,29 @@
 """Rooms over sessions with the SQLite store: seats claimed by identity, strict undo, computer seats
-played host-side, and every room back after a restart with play going on."""
+played host-side, rooms of every game, each room's seed the host's, every room back after a
+restart with play going on, and a database of the schema before the game id brought forward."""
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from nctui.games.nightmare_cathedral.engine import GameConfig
+from nctui.platform import registry
+from nctui.platform.net import protocol as P
 from nctui.platform.net.rooms import RoomError, Rooms
-from nctui.platform.net.store_sqlite import SqliteRoomStore
+from nctui.platform.net.store_sqlite import SCHEMA_VERSION, Holder, RoomStoreError, SqliteRoomStore
 from nctui.platform.store import StaleState
+from tests.test_net_host import seeds
 
 CFG = GameConfig(players=2, seats=("human", "human"), seed=21)
 
 
-def _rooms(tmp_path: Path, **kw: object) -> Rooms:
-    return Rooms(SqliteRoomStore(tmp_path / "rooms.db"), bot_delay=0.0, **kw)  # type: ignore[arg-type]
+def _rooms(tmp_path: Path) -> Rooms:
+    return Rooms(SqliteRoomStore(tmp_path / "rooms.db"), bot_delay=0.0, seeds=seeds(21))
 
 
 def _decide(rooms: Rooms, room_id: str, n: int) -> None:
@@ -55,6 +61,8 @@ def test_bad_configuration_is_one_line(tmp_path: Path) -> None:
         assert "\n" not in str(info.value)
         with pytest.raises(RoomError, match="one seat for a person"):
             rooms.create(GameConfig(players=2, seats=("bot", "bot")), identity="x")
+        with pytest.raises(RoomError, match="of no registered game"):
+            rooms.create(msgspec.Struct(), identity="x")
     finally:
         rooms.close()
 
@@ -125,3 +133,118 @@ def test_updates_carry_only_the_new_timeline_and_the_whole_story_after_a_rewind(
         assert [t.summary for t in after.timeline] == [t.summary for t in s.timeline(0)]
     finally:
         rooms.close()
+
+
+@pytest.mark.parametrize("game_id", registry.GAME_IDS)
+def test_a_room_of_each_game_keeps_its_seed_and_comes_back(tmp_path: Path, game_id: str) -> None:
+    """Any game of the registry has rooms; the seed is the host's (drawn, whatever the request
+    said), shown to nobody (the room's public configuration has seed 0), and the room comes back
+    after a restart, its game and seed kept."""
+    game, entry = registry.game(game_id), registry.entry(game_id)
+    bots = registry.simulated(game_id).computer_game(5, entry.levels[-1:] * max(2, entry.players[0]))
+    people = tuple("human" if k == "bot" else k for k in game.seats(bots))
+    config = msgspec.structs.replace(bots, seats=people)
+    rooms = _rooms(tmp_path)
+    room = rooms.create(config, identity="SHA256:a", name="any")
+    assert room.record.game == game_id and room.info().game == game_id
+    assert room.config == game.with_seed(config, 21)  # the host's seed, not the request's 5
+    assert P.payloads(game_id).config(room.public_config) == game.with_seed(config, 0)
+    assert all(s.label is not None for s in room.info().seats if s.kind != "automa")
+    s = room.session
+    for _ in range(3):
+        seat = s.deciding_seat()
+        assert seat is not None
+        s.send(game.options(s.store.state)[0], seen_state_id=s.state_id, seat=seat)
+    state_id, digest = s.state_id, game.digest(s.store.state)
+    rooms.close()
+    again = _rooms(tmp_path)
+    try:
+        back = again.get(room.id)
+        assert back.game is game and back.config == room.config
+        assert back.session.state_id == state_id and game.digest(back.session.store.state) == digest
+    finally:
+        again.close()
+
+
+# A rooms database as nctui wrote it before rooms named their game (schema 0): one room of
+# Nightmare Cathedral, Ann at seat 1, three decisions (written by that version: these bytes).
+OLD_SCHEMA = """
+CREATE TABLE rooms (id TEXT PRIMARY KEY, record BLOB NOT NULL, cursor INTEGER NOT NULL);
+CREATE TABLE decisions (room TEXT NOT NULL, idx INTEGER NOT NULL, action BLOB NOT NULL, PRIMARY KEY (room, idx));
+"""
+OLD_RECORD = (
+    b'{"id":"56eb31de","name":"old","creator":"SHA256:a","config":{"players":2,"seats":["human","human"],'
+    b'"colours":[],"length":"standard","divergent_paths":false,"nightmares":[],"difficulty":[],"pack":"base",'
+    b'"seed":21},"kinds":["human","human"],"holders":[{"identity":"SHA256:a","name":"ann"},null],'
+    b'"handover_after":0.0,"created":1796167300.9100235}'
+)
+OLD_DECISIONS = (
+    b'{"a":"turn_start","position":0}',
+    b'{"a":"conquer","area":"weeping-orchard"}',
+    b'{"a":"conquer","area":"bell-hollow"}',
+)
+
+
+def _old_database(path: Path) -> None:
+    db = sqlite3.connect(path)
+    db.executescript(OLD_SCHEMA)
+    db.execute("INSERT INTO rooms VALUES (?, ?, ?)", ("56eb31de", OLD_RECORD, 3))
+    db.executemany("INSERT INTO decisions VALUES (?, ?, ?)", [("56eb31de", i, a) for i, a in enumerate(OLD_DECISIONS)])
+    db.commit()
+    db.close()
+
+
+def test_a_database_of_the_schema_before_the_game_id_is_brought_forward(tmp_path: Path) -> None:
+    """Its rooms are Nightmare Cathedral's: each record is written again naming its game (one
+    transaction, the schema version set), the room comes back as it was and play goes on; the
+    next start finds nothing to do."""
+    _old_database(tmp_path / "rooms.db")
+    rooms = _rooms(tmp_path)
+    try:
+        room = rooms.get("56eb31de")
+        assert room.record.game == "nightmare-cathedral" and room.config == CFG
+        assert room.session.state_id == 3 and room.record.holders[0] == Holder("SHA256:a", "ann")
+        _decide(rooms, room.id, 2)
+    finally:
+        rooms.close()
+    db = sqlite3.connect(tmp_path / "rooms.db")
+    try:
+        assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+        (record,) = db.execute("SELECT record FROM rooms").fetchone()
+        assert msgspec.json.decode(record)["game"] == "nightmare-cathedral"
+        assert db.execute("SELECT COUNT(*) FROM decisions").fetchone() == (5,)
+    finally:
+        db.close()
+    again = _rooms(tmp_path)
+    try:
+        assert again.get("56eb31de").session.state_id == 5
+    finally:
+        again.close()
+
+
+def test_a_database_of_a_newer_nctui_is_refused_in_one_line(tmp_path: Path) -> None:
+    db = sqlite3.connect(tmp_path / "rooms.db")
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    db.close()
+    with pytest.raises(RoomStoreError) as info:
+        SqliteRoomStore(tmp_path / "rooms.db")
+    assert "newer nctui" in str(info.value) and "\n" not in str(info.value)
+
+
+def test_a_room_of_a_game_this_nctui_does_not_have_is_left_out_and_said(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    rooms = _rooms(tmp_path)
+    room = rooms.create(CFG, identity="SHA256:a")
+    rooms.close()
+    db = sqlite3.connect(tmp_path / "rooms.db")
+    record = msgspec.json.decode(db.execute("SELECT record FROM rooms").fetchone()[0])
+    db.execute("UPDATE rooms SET record = ?", (msgspec.json.encode({**record, "game": "chess"}),))
+    db.commit()
+    db.close()
+    again = _rooms(tmp_path)
+    try:
+        assert again.rooms == {}
+        assert f"room {room.id} could not be restored: it is of the game 'chess'" in caplog.text
+    finally:
+        again.close()

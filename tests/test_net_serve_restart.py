@@ -10,7 +10,7 @@ from pathlib import Path
 from nctui.games.nightmare_cathedral.engine import GameConfig
 from nctui.platform.net import protocol as P
 from tests.serve_helpers import Server, make_key, wait_gone
-from tests.test_net_host import Client
+from tests.test_net_host import Client, first_option
 
 CFG = GameConfig(players=2, seats=("human", "human"), seed=77)
 
@@ -30,7 +30,7 @@ async def _decide(seats: list[Client], last: list[P.Update]) -> None:
     up = last[0]
     me = up.deciding
     assert me is not None
-    await seats[me].send(P.Act(action=last[me].view.state.decision.options[0], seen_state_id=up.state_id))
+    await seats[me].send(first_option(last[me]))
     for i, c in enumerate(seats):
         last[i] = await c.until(P.Update, lambda m, s=up.state_id: m.state_id > s)
 
@@ -45,7 +45,7 @@ def test_server_killed_and_restarted_restores_the_room_and_play_goes_on(tmp_path
 
         async def first() -> int:
             ann = await Client.connect(sock, "SHA256:ann")
-            await ann.send(P.CreateRoom(config=CFG, name="before the crash"))
+            await ann.send(P.create_room(CFG, name="before the crash"))
             await ann.until(P.Rooms)
             seats, last = await _seated(sock)
             for _ in range(3):

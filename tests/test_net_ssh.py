@@ -328,3 +328,73 @@ def test_the_fork_server_warms_each_app_so_a_forked_client_parses_no_css() -> No
     done = subprocess.run([sys.executable, "-c", WARMED], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split()[0] == "0", done.stdout
+
+
+def test_a_whole_game_of_nightmarium_over_ssh(server_factory: Callable[..., Server], keys: Any) -> None:
+    """A companion game through the real SSH front: a person at an 80x24 pty takes the seat of a
+    Nightmarium room (against the computer), plays it to the end with the digit keys of its own
+    screen, and sees who won; a watcher on the host's socket says when the person's turn is."""
+    from nctui.games.nightmarium.state import NightmariumConfig
+    from nctui.platform.net import protocol as P
+    from tests.test_net_host import Client, view
+
+    friend, _, authorized = keys
+    server = server_factory("--authorized-keys", str(authorized))
+    sock = server.data / "run" / "host.sock"
+    config = NightmariumConfig(seats=("human", "bot"), levels=("planner", "planner"))
+
+    async def body() -> None:
+        owner = await Client.connect(sock, friend.get_fingerprint("sha256"))
+        await owner.send(P.create_room(config, name="creatures"))
+        (info,) = (await owner.until(P.Rooms)).rooms
+        owner.close()
+        async with await connect(server.port, friend) as conn:
+            proc = await pty_session(conn)
+            await read_until(proc.stdout, b"What name should the other players see?")
+            proc.stdin.write(b"Zed\r")
+            await read_until(proc.stdout, b"creatures")
+            proc.stdin.write(b"\r")  # the room's seats
+            await read_until(proc.stdout, b"Enter takes it")
+            proc.stdin.write(b"\r")  # seat 1
+            seen = await read_until(proc.stdout, b"Your hand")
+            screen = bytearray(seen)
+
+            async def drain() -> None:  # the pty is read all along: a full pty would stop the client
+                while chunk := await proc.stdout.read(65536):
+                    screen.extend(chunk)
+
+            reader = asyncio.create_task(drain())
+            watcher = await Client.connect(sock, "SHA256:watcher")
+            await watcher.send(P.Watch(room=info.id))
+            up = await watcher.until(P.Update)
+            presses = 0
+            while view(up, "nightmarium").winner is None:
+                if up.deciding != 0:  # the computer's turn: it plays on the host
+                    up = await watcher.until(P.Update, lambda m, s=up.state_id: m.state_id > s)
+                    continue
+                for _ in range(30):  # a key that reached a screen still drawing the last update is not
+                    proc.stdin.write(b"1")  # taken (its options were not shown yet): again (one more
+                    presses += 1  # taken late decides the next decision: any decision will do)
+                    try:
+                        up = await asyncio.wait_for(watcher.until(P.Update, lambda m, s=up.state_id: m.state_id > s), 1)
+                        break
+                    except TimeoutError:
+                        continue
+                else:
+                    raise AssertionError("the person's 1 was never taken")
+                assert presses < 400, "the game does not end"
+            winner = view(up, "nightmarium").winner
+            await asyncio.wait_for(_until_in(screen, f"Player {winner + 1} wins".encode()), 20)
+            watcher.close()
+            proc.stdin.write(b"q")  # back to the lobby
+            await asyncio.wait_for(_until_in(screen, b"over"), 20)  # the room, over, in the lobby
+            proc.close()
+            reader.cancel()
+
+    run(body(), timeout=240)
+    server.wait_for(r"session started \(pid \d+, xterm-256color 80x24\)")
+
+
+async def _until_in(buffer: bytearray, text: bytes) -> None:
+    while text not in buffer:
+        await asyncio.sleep(0.05)

@@ -61,6 +61,8 @@ class Session:
     (and hold the game's lock, so no other process plays it at once). ``bot_delay``: seconds a
     computer player waits after the last change before it decides, so people can follow."""
 
+    seat: int | None = None  # every person's seat is played at this keyboard (``ui.client.GameClient``)
+
     def __init__(
         self,
         store: Store,

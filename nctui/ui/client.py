@@ -1,38 +1,59 @@
-"""The one small interface between the UI and a game.
+"""The one small interface between the UI and a game, of any game of the registry.
 
 Widgets and screens never touch the Store or the full state: they ask a ``GameClient`` for a
 seat's view, its facts (what the rules say about the view: area control, the score so far, …)
-and the new events, and send actions with the state id they saw. A ``Session``
-(``nctui.session``) implements it in this process (hot-seat and solo at one keyboard: computer
-players decide on a worker thread, autosave off the key-press path: the UI runs no bot and no
-rule); a networked game implements the same protocol over a connection, and the screens don't
-change.
+and the new events, and send actions with the state id they saw. Views, facts, events and
+actions are the game's own types (``Any`` here: the game's screen knows them). A ``Session``
+(``nctui.platform.session``) implements it in this process (hot-seat and solo at one keyboard:
+computer players decide on a worker thread, autosave off the key-press path: the UI runs no bot
+and no rule); a game on a server (``nctui.platform.net.client.RemoteGame``) implements the same
+protocol over a connection, for one seat (``seat``), and the screens don't change.
 
 Which seat decides, the seats' kinds and the timeline's summaries are public; hands, decks and
 the RNG are only ever seen through a seat's view.
+
+Also here, what the UI and a game's screens agree on besides: how a New game screen ends
+(``NewGameMode``) and how a refusal that came later (from a server) reaches the game's screen
+(``RefusedLater``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
-from nctui.games.nightmare_cathedral.engine.config import GameConfig
-from nctui.games.nightmare_cathedral.engine.facts import Facts
-from nctui.games.nightmare_cathedral.engine.views import View
+from textual.message import Message
+
 from nctui.platform.game import SeatKind
 from nctui.platform.session import Session, SessionError, Update
 from nctui.platform.store import StoreError, TimelineItem
 
 Listener = Callable[[], None]
 
+# How a game's New game screen (its registry entry's ``new_game``, called with the mode) ends:
+# "play" starts the game here; "room" dismisses the screen with the configuration (the lobby of
+# a server makes a room of it), the seed left to the server.
+NewGameMode = Literal["play", "room"]
+
+
+class RefusedLater(Message):
+    """The game refused a decision after ``send`` had returned (a server's answer comes later):
+    posted to the game's screen, which says it as it says a refusal ``send`` raises (a screen
+    that does not handle it leaves it to the app). ``rule`` and ``section``: what the game's
+    refusal names (``platform.game.RuleRefusal``), or ''."""
+
+    def __init__(self, reason: str, *, rule: str = "", section: str = "") -> None:
+        self.reason, self.rule, self.section = reason, rule, section
+        super().__init__()
+
 
 class GameClient(Protocol):
     """A game as the UI sees it. Listeners may be called from another thread."""
 
     @property
-    def config(self) -> GameConfig: ...
+    def config(self) -> Any:
+        """The game's configuration (a game on a server: its seed 0)."""
 
     @property
     def state_id(self) -> int: ...
@@ -52,6 +73,11 @@ class GameClient(Protocol):
     autosave_path: Path | None
 
     @property
+    def seat(self) -> int | None:
+        """The one seat this terminal shows and decides for (a game on a server; SPECTATOR: it
+        watches), or None: every person's seat at this keyboard (hot-seat, solo)."""
+
+    @property
     def hotseat(self) -> bool: ...
 
     def is_computer(self, seat: int | None) -> bool: ...
@@ -59,26 +85,27 @@ class GameClient(Protocol):
     def deciding_seat(self) -> int | None:
         """The seat whose decision is due (None when none is: the game is over)."""
 
-    def view(self, seat: int) -> View: ...
+    def view(self, seat: int) -> Any: ...
 
-    def view_at(self, state_id: int, seat: int) -> View:
+    def view_at(self, state_id: int, seat: int) -> Any:
         """A seat's view of an earlier point of the timeline."""
 
-    def facts_at(self, state_id: int, seat: int) -> Facts:
+    def facts_at(self, state_id: int, seat: int) -> Any:
         """What the rules said about ``view_at(state_id, seat)``."""
 
     def event_states(self, since: int) -> tuple[int, ...]:
         """For each event ``events(since, seat)`` returns, the state id it led to."""
 
-    def facts(self, seat: int) -> Facts:
-        """What the rules say about ``seat``'s view (``engine.facts``): the UI runs no rule."""
+    def facts(self, seat: int) -> Any:
+        """What the rules say about ``seat``'s view (the game's ``facts``): the UI runs no rule."""
 
     def events(self, since: int, seat: int) -> Update:
         """The events after state ``since`` up to now, as ``seat`` may see them."""
 
     def send(self, action: Any, *, seen_state_id: int, seat: int) -> None:
-        """Decide for ``seat``; raises the engine's ``ActionError`` (which names the rule) or a
-        ``StoreError`` (stale state, wrong seat)."""
+        """Decide for ``seat``; raises the game's refusal (a ``ValueError`` naming the rule) or a
+        ``StoreError`` (stale state, wrong seat). A game on a server queues it: its refusal comes
+        later (``RefusedLater``)."""
 
     # -- undo ----------------------------------------------------------------------------------
     @property
@@ -123,4 +150,4 @@ class GameClient(Protocol):
     def subscribe(self, listener: Listener) -> Callable[[], None]: ...
 
 
-__all__ = ["GameClient", "Session", "SessionError", "StoreError", "Update"]
+__all__ = ["GameClient", "NewGameMode", "RefusedLater", "Session", "SessionError", "StoreError", "Update"]

@@ -1,5 +1,6 @@
 """The app of a person connected to a game server: the lobby first, then the game of the room they
-sit in or watch (``RemoteGameScreen``: their seat only), and back.
+sit in or watch (the room's game's own screen, made a room's by ``lobby.remote_screen``: their
+seat only), and back.
 
 The app owns the ``HostLink`` (``net.client``). The link's reader thread posts ``HostNews`` to
 the app (``post_message`` is thread-safe); the app, on its own thread, redraws the lobby, opens
@@ -15,18 +16,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from textual.message import Message
 from textual.screen import Screen
 
-from nctui.games.nightmare_cathedral.engine.config import GameConfig
-from nctui.games.nightmare_cathedral.engine.errors import IllegalAction
 from nctui.platform.net import protocol as P
 from nctui.platform.net.client import HostError, HostLink, LinkNews, RemoteGame
 from nctui.platform.store import UndoRefused
 
 from .app import NctuiApp
-from .screens.lobby import CreateRoomScreen, LobbyScreen, NameScreen, RemoteGameScreen, my_seat
+from .client import RefusedLater
+from .screens.lobby import LobbyScreen, NameScreen, RemoteScreen, my_seat, remote_screen
 from .screens.timeline import refusal_text
 
 REQUEST_TITLES = {
@@ -136,11 +137,10 @@ class LobbyApp(NctuiApp):
 
     def _refused(self, refused: P.Refused) -> None:
         """A request the host did not carry out, in one line (an undo with the policy's rule)."""
-        game = next((s for s in reversed(self.screen_stack) if isinstance(s, RemoteGameScreen)), None)
-        if refused.request == "act" and (refused.rule or refused.section) and game is not None:
-            # a rules refusal reads as in a game played here: the rule, its section, R to read it
-            message = refused.reason.removesuffix(f" [{refused.section}]") if refused.section else refused.reason
-            game.refused_remotely(IllegalAction(message, rule=refused.rule, section=refused.section))
+        game = next((s for s in reversed(self.screen_stack) if isinstance(s, RemoteScreen)), None)
+        if refused.request == "act" and game is not None:
+            # a refusal of a decision reads as in a game played here (the game's screen says it)
+            game.post_message(RefusedLater(refused.reason, rule=refused.rule, section=refused.section))
             return
         title = REQUEST_TITLES.get(refused.request, "Refused")
         text = refused.reason[:1].upper() + refused.reason[1:]
@@ -159,10 +159,18 @@ class LobbyApp(NctuiApp):
             self.notify(f"Back to your seat in {room.name}.", title="Welcome back")
             self.join_seat(room.id, seat)
 
+    def on_refused_later(self, message: RefusedLater) -> None:
+        """A refused decision the game's screen did not say itself: the reason, and the rule and
+        the rulebook section the game named."""
+        where = f"Rulebook: {message.section}." if message.section else ""
+        title = f"Not allowed: {message.rule}" if message.rule else "Not allowed"
+        reason = message.reason[:1].upper() + message.reason[1:]
+        self.notify("\n".join(line for line in (reason, where) if line), title=title, severity="warning", timeout=8)
+
     def _open(self, game: RemoteGame) -> None:
         self._to_lobby()
         self.remote = game
-        self.push_screen(RemoteGameScreen(game, seat=game.seat))
+        self.push_screen(remote_screen(game))
 
     def _to_lobby(self) -> None:
         while len(self.screen_stack) > 1:
@@ -178,9 +186,10 @@ class LobbyApp(NctuiApp):
         if self.link is not None:
             self.link.send(P.Watch(room=room))
 
-    def create_room(self, config: GameConfig, name: str, handover_after: float) -> None:
+    def create_room(self, config: Any, name: str, handover_after: float) -> None:
+        """A room of ``config``'s game (its seed is left out: the host draws one)."""
         if self.link is not None:
-            self.link.send(P.CreateRoom(config=config, name=name, handover_after=handover_after))
+            self.link.send(P.create_room(config, name=name, handover_after=handover_after))
 
     def give_up_seat(self) -> None:
         """Leave the seat for good (the host frees it) and go back to the lobby."""
@@ -196,8 +205,8 @@ class LobbyApp(NctuiApp):
         if self.link is not None:
             self.link.leave()
 
-    def new_game(self, config: GameConfig | None = None, *, seed: int | None = None) -> None:
-        """After a game (its game over screen's n): a new room with the same settings."""
-        config = config or (self.remote.config if self.remote is not None else None)
+    def new_game(self, config: Any = None, *, seed: int | None = None) -> None:
+        """After a game (its game over screen's n): a new room of the same game."""
+        game = self.remote.game.id if self.remote is not None else None
         self.leave_room()
-        self.push_screen(CreateRoomScreen(config, self._lobby()._create))
+        self._lobby().action_new_room(game)

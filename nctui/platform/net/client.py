@@ -8,7 +8,10 @@ hands everything else (the lobby's rooms, a refusal, a ``Bye``, a lost connectio
 ``listener``. The host owns the game: a decision is sent with the state id it was chosen at, a
 stale one is refused and the host sends the game as it is now; undo and redo follow the host's
 policy (strict) and the answer comes back as an update or a refusal. A ``RemoteGame`` knows only
-what the host sent this seat (or the spectator): its view, its events, the public timeline.
+what the host sent this seat (or the spectator): its view, its events, the public timeline, and
+the configuration without its seed. It is a room of any game: the room names it, and its data is
+read with that game's types (``protocol.payloads``); what the rules say about a view (``facts``)
+is worked out here from the view, as a local ``Session`` does.
 """
 
 from __future__ import annotations
@@ -23,11 +26,8 @@ from typing import Any
 
 import msgspec
 
-from nctui.games.nightmare_cathedral.engine.config import GameConfig
-from nctui.games.nightmare_cathedral.engine.facts import Facts
-from nctui.games.nightmare_cathedral.engine.views import View
-
 from ..game import SPECTATOR, SeatKind
+from ..registry import AnyGame
 from ..saves import SaveError
 from ..session import SessionError, Update
 from ..store import StoreError, TimelineItem
@@ -45,7 +45,8 @@ class HostError(Exception):
 
 class RemoteGame:
     """One room's game as the host shows it to this client's seat (``seat``; -1: a spectator).
-    Fed by the link's reader thread; read by the UI thread (every field is replaced whole)."""
+    Fed by the link's reader thread; read by the UI thread (every field is replaced whole).
+    ``ProtocolError`` for a room of a game this nctui does not have."""
 
     autosave_error = ""
     autosave_path: Path | None = None
@@ -53,8 +54,10 @@ class RemoteGame:
     def __init__(self, link: HostLink, joined: P.Joined) -> None:
         self.link = link
         self.room = joined.room
-        self.seat = joined.seat
-        self._config = joined.config
+        self.seat = joined.seat  # this terminal plays this seat only (SPECTATOR: it watches)
+        self.payloads = P.payloads(joined.room.game)
+        self.game: AnyGame = self.payloads.game
+        self._config = self.payloads.config(joined.config)
         self._policy = joined.undo_policy
         self.game_id = joined.room.id
         self.seat_kinds: tuple[SeatKind, ...] = tuple(s.kind for s in joined.room.seats)
@@ -63,23 +66,29 @@ class RemoteGame:
         self.bot_error = ""
         self._update: P.Update | None = None
         self._events: list[tuple[int, Any]] = []  # (the state id an event led to, the event)
-        self._views: dict[int, View] = {}
+        self._views: dict[int, Any] = {}  # state id → the view received then (the last KEEP_VIEWS)
+        self._facts: dict[int, tuple[Any, Any]] = {}  # id of a view kept → (it, its facts), made when asked
         self._listeners: list[Listener] = []
         self.ready = threading.Event()  # the first update arrived
 
     # -- fed by the reader thread ----------------------------------------------------------------
 
     def apply(self, update: P.Update) -> None:
-        """The host's news: the game as this seat sees it now, and the events since ``since``."""
+        """The host's news: the game as this seat sees it now, and the events since ``since``
+        (``ProtocolError`` when the game's data does not read as the game's)."""
+        view, news = self.payloads.view(update.view), self.payloads.events(update.events)
         if update.since < 0:  # the whole story again (first update, or a refresh)
             events = []
         else:
             events = [(i, e) for i, e in self._events if i <= update.state_id] if update.undone else list(self._events)
-        events += [(update.state_id, e) for e in update.events]
+        events += [(update.state_id, e) for e in news]
         self._events = events
-        self._views[update.state_id] = update.view
-        if len(self._views) > KEEP_VIEWS:
-            del self._views[min(self._views)]
+        # a new dict, not the old one changed: the UI thread may be reading that one
+        views = {i: v for i, v in self._views.items() if i != update.state_id}
+        views[update.state_id] = view
+        while len(views) > KEEP_VIEWS:
+            del views[min(views)]
+        self._views = views
         self.seat_kinds = tuple(s.kind for s in update.seats)
         self.seats = update.seats
         self.thinking, self.bot_error = update.thinking, update.bot_error
@@ -99,7 +108,8 @@ class RemoteGame:
     # -- GameClient: reading ---------------------------------------------------------------------
 
     @property
-    def config(self) -> GameConfig:
+    def config(self) -> Any:
+        """The game's configuration, its seed 0 (the host keeps the seed)."""
         return self._config
 
     @property
@@ -124,23 +134,34 @@ class RemoteGame:
     def deciding_seat(self) -> int | None:
         return self._now().deciding
 
-    def view(self, seat: int) -> View:
+    def _kept(self, state_id: int) -> int:
+        """The state id of the view kept for ``state_id``: the nearest earlier one (else the present's)."""
+        now = self._now().state_id
+        earlier = [i for i in self._views if i <= state_id]
+        return max(earlier) if earlier and state_id < now else now
+
+    def view(self, seat: int) -> Any:
         """This client's view, whatever ``seat`` is asked: the host sends no other."""
-        return self._now().view
+        return self._views[self._kept(self._now().state_id)]
 
-    def view_at(self, state_id: int, seat: int) -> View:
+    def view_at(self, state_id: int, seat: int) -> Any:
         """The view this client received at ``state_id`` (the nearest earlier one it kept)."""
-        views = self._views
-        earlier = [i for i in views if i <= state_id]
-        return views[max(earlier)] if earlier else self.view(seat)
+        return self._views[self._kept(state_id)]
 
-    def facts(self, seat: int) -> Facts:
-        return self._now().facts
+    def facts(self, seat: int) -> Any:
+        """What the rules say about this client's view (the game's ``facts``, as a Session gives them)."""
+        return self.facts_at(self._now().state_id, seat)
 
-    def facts_at(self, state_id: int, seat: int) -> Facts:
-        """The host sends the facts of the present only: the nearest kept view's are not known
-        here, so the present's (control and marks may be newer than the board drawn)."""
-        return self.facts(seat)
+    def facts_at(self, state_id: int, seat: int) -> Any:
+        """What the rules said about ``view_at(state_id)``: made once per view kept."""
+        views, made = self._views, self._facts
+        view = views[self._kept(state_id)]
+        found = made.get(id(view))
+        if found is None or found[0] is not view:
+            found = (view, self.game.facts(view))
+            kept = {id(v) for v in views.values()}
+            self._facts = {k: f for k, f in made.items() if k in kept} | {id(view): found}
+        return found[1]
 
     def event_states(self, since: int) -> tuple[int, ...]:
         return tuple(i for i, _ in self._events if i > since)
@@ -166,7 +187,7 @@ class RemoteGame:
                 if self.seat >= 0
                 else "a spectator cannot change the game"
             )
-        self.link.send(P.Act(action=action, seen_state_id=seen_state_id))
+        self.link.send(P.act(action, seen_state_id))
 
     @property
     def undo_policy(self) -> str:
@@ -270,6 +291,11 @@ class HostLink:
         if not isinstance(first, P.Welcome):
             sock.close()
             raise HostError("the game host answered hello with something else")
+        if first.version != self.version:
+            sock.close()
+            raise HostError(
+                f"the game host speaks protocol version {first.version}, this nctui {self.version}: update nctui"
+            )
         self.name = first.name
         sock.settimeout(None)
         self._sock, self._reader, self._early = sock, reader, early
@@ -353,7 +379,12 @@ class HostLink:
         if isinstance(msg, P.Joined):
             if self.game is not None:
                 self.game.close()
-            self.game, self._pending = None, RemoteGame(self, msg)
+            self.game, self._pending = None, None
+            try:
+                self._pending = RemoteGame(self, msg)
+            except P.ProtocolError as exc:  # a room of a game this nctui does not have
+                self.send(P.Leave())
+                self.listener(P.Refused(reason=str(exc), request="join"))
             return
         if isinstance(msg, P.Rooms):
             self.rooms = msg.rooms

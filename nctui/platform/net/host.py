@@ -1,9 +1,11 @@
 """The game host: an asyncio server on a Unix socket speaking ``net.protocol`` to client processes.
 
-A connection says ``Hello`` (the protocol version, its identity, a name) first; then it lists,
-creates, joins or watches rooms and, seated, sends decisions with the state id it saw. Each
-connection receives only its seat's view and events (or the spectator's). Anything malformed
-closes that connection with a one-line ``Bye``; nothing else is affected.
+A connection says ``Hello`` (the protocol version, its identity, a name) first; a client of
+another version is told so in one line and closed. Then it lists, creates (of any game of the
+registry), joins or watches rooms and, seated, sends decisions with the state id it saw, each
+read with the room's game's types. Each connection receives only its seat's view and events (or
+the spectator's), and never a game's seed. Anything malformed closes that connection with a
+one-line ``Bye``; nothing else is affected.
 
 The socket sits in a folder only the server's user can enter: the SSH front's client processes
 say who connected (the key's fingerprint it checked), and the host trusts them.
@@ -16,9 +18,8 @@ import contextlib
 import logging
 from pathlib import Path
 
-from nctui.games.nightmare_cathedral.engine.errors import IllegalAction
-
-from ..game import SPECTATOR
+from .. import registry
+from ..game import SPECTATOR, RuleRefusal
 from ..store import StaleState, StoreError
 from . import protocol as P
 from .rooms import Room, RoomError, Rooms, clean_name
@@ -87,9 +88,10 @@ class Connection:
             if isinstance(msg, P.ListRooms):
                 await self.send(P.Rooms(rooms=rooms.list()))
             elif isinstance(msg, P.CreateRoom):
-                room = rooms.create(
-                    msg.config, identity=self.identity, name=msg.name, handover_after=msg.handover_after
-                )
+                if registry.entry_named(msg.game) is None:
+                    raise RoomError(f"this server has no game {msg.game!r}")
+                config = P.payloads(msg.game).config(msg.config)
+                room = rooms.create(config, identity=self.identity, name=msg.name, handover_after=msg.handover_after)
                 log.info("%s created room %s", self.identity, room.id)
                 await self.send(P.Rooms(rooms=rooms.list()))
             elif isinstance(msg, P.JoinSeat):
@@ -121,7 +123,7 @@ class Connection:
             await self.send(P.Refused(reason=str(exc), stale=True, request=request))
         except (ValueError, StoreError) as exc:  # the game's refusal names the rule
             reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            rule, section = (exc.rule, exc.section) if isinstance(exc, IllegalAction) else ("", "")
+            rule, section = (exc.rule, exc.section) if isinstance(exc, RuleRefusal) else ("", "")
             await self.send(P.Refused(reason=reason, request=request, rule=rule, section=section))
 
     def decide(self, msg: P.Act | P.Undo | P.Redo | P.UndoTo) -> None:
@@ -132,7 +134,8 @@ class Connection:
             raise RoomError("a spectator cannot change the game")
         s = room.session
         if isinstance(msg, P.Act):
-            s.send(msg.action, seen_state_id=msg.seen_state_id, seat=self.seat)
+            action = P.payloads(room.game.id).action(msg.action)
+            s.send(action, seen_state_id=msg.seen_state_id, seat=self.seat)
         elif isinstance(msg, P.Undo):
             s.undo(self.seat)
         elif isinstance(msg, P.Redo):
@@ -146,7 +149,7 @@ class Connection:
         room.connect(seat)
         self._unsubscribe = room.session.subscribe(self._changed)  # type: ignore[assignment]
         await self.send(
-            P.Joined(room=room.info(), seat=seat, config=room.record.config, undo_policy=room.session.undo_policy)
+            P.Joined(room=room.info(), seat=seat, config=room.public_config, undo_policy=room.session.undo_policy)
         )
         self._wake.set()
 

@@ -1,37 +1,36 @@
 """The messages between a client process and the game host: typed msgspec Structs, one tagged union
 each way, a version, and length-prefixed frames with a size cap.
 
-A frame is 4 bytes (big-endian payload length) and a msgpack payload. ``decode_client`` /
+A frame is 4 bytes (big-endian payload length) and a JSON payload (msgspec's: JSON, not msgpack,
+since a game's data may hold integers beyond 64 bits, Cathedral's 100-square masks). ``decode_client`` /
 ``decode_host`` validate a payload against its union: anything else (unknown tag, wrong field
 type, a frame above ``MAX_FRAME``) raises ``ProtocolError`` with one line, and the host closes
 that client only.
 
-Every message carrying game data carries it already hidden for its reader (``View``, redacted
-events, timeline summaries as that seat may read them): the host never sends a full state.
+The envelope knows no game. A room names its game (``RoomInfo.game``, ``CreateRoom.game``) and
+the game's own data (its configuration, an action, a view, events) travels as ``msgspec.Raw``:
+JSON the envelope carries unread, decoded by ``Payloads`` with that game's types (one set of
+decoders per game, made the first time). Every message carrying game data carries it already
+hidden for its reader (a seat's view, events redacted for it, timeline summaries as that seat may
+read them): the host never sends a full state, nor a game's seed (``Joined.config`` has seed 0;
+rooms keep the seed on the host).
 """
 
 from __future__ import annotations
 
 import struct
-from typing import TYPE_CHECKING, Any, Union
+from typing import Any
 
 import msgspec
 
-from nctui.games.nightmare_cathedral.engine.actions import Action
-from nctui.games.nightmare_cathedral.engine.config import GameConfig
-from nctui.games.nightmare_cathedral.engine.events import EVENT_TYPES, Event
-from nctui.games.nightmare_cathedral.engine.facts import Facts
-from nctui.games.nightmare_cathedral.engine.views import View
-from nctui.platform.game import SeatKind
+from nctui.platform import registry
+from nctui.platform.game import SeatKind, SeatLabel
 
-VERSION = 2  # 2: GiveUp, timeline deltas (Update.timeline_from)
-MAX_FRAME = 1 << 20  # bytes of one message; a view of a 4-player game is ~20 kB
+# 3: JSON; the game of a room (CreateRoom.game, RoomInfo.game), its data read with that game's
+# types, no facts (the client works them out from the view) and no seed; 2: GiveUp, timeline deltas
+VERSION = 3
+MAX_FRAME = 1 << 20  # bytes of one message; a view of a 4-player game is under 10 kB
 HEADER = struct.Struct(">I")
-
-if TYPE_CHECKING:
-    AnyEvent = Event
-else:  # msgspec decodes a tagged union of the concrete event types
-    AnyEvent = Union[EVENT_TYPES]  # noqa: UP007 - a tuple of types, built at import
 
 
 class ProtocolError(Exception):
@@ -59,10 +58,12 @@ class ListRooms(_Msg, tag="list"):
 
 
 class CreateRoom(_Msg, tag="create"):
-    """A new room with the New game screen's options; ``handover_after``: seconds a person may
-    stay away before a computer takes their seat (0: never)."""
+    """A new room of ``game`` (a registry id) with its New game screen's configuration (its seed
+    is not used: the host draws one); ``handover_after``: seconds a person may stay away before a
+    computer takes their seat (0: never)."""
 
-    config: GameConfig
+    game: str
+    config: msgspec.Raw
     name: str = ""
     handover_after: float = 0.0
 
@@ -88,7 +89,7 @@ class GiveUp(_Msg, tag="give_up"):
 class Act(_Msg, tag="act"):
     """A decision for the client's seat, with the state id it was chosen at."""
 
-    action: Action
+    action: msgspec.Raw  # the room's game's action
     seen_state_id: int
 
 
@@ -118,6 +119,7 @@ ClientMessage = (
 
 class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
     kind: SeatKind
+    label: SeatLabel | None = None  # the seat's name, letter and colour, as the game calls it
     holder: str = ""  # the name of the person holding the seat ('' free)
     connected: bool = False
     identity: str = ""  # the holder's identity (their key's fingerprint): how a person finds their seat again
@@ -126,6 +128,7 @@ class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
 
 class RoomInfo(msgspec.Struct, frozen=True, kw_only=True):
     id: str
+    game: str  # the registry id of the room's game
     name: str
     mode: str  # "2 players, Standard", …
     progress: str
@@ -149,7 +152,7 @@ class Joined(_Msg, tag="joined"):
 
     room: RoomInfo
     seat: int
-    config: GameConfig
+    config: msgspec.Raw  # the game's configuration, its seed 0 (the host keeps the seed)
     undo_policy: str
 
 
@@ -160,17 +163,17 @@ class TimelineEntry(msgspec.Struct, frozen=True, array_like=True):
 
 
 class Update(_Msg, tag="update"):
-    """The game as the client's seat sees it now; ``events`` are the ones after ``since``
-    (``undone``: the game went back, the client redraws from scratch)."""
+    """The game as the client's seat sees it now (``view``, the game's view of that seat);
+    ``events`` (an array of the game's events) are the ones after ``since`` (``undone``: the game
+    went back, the client redraws from scratch)."""
 
     state_id: int
     last_id: int
     revision: int
     since: int
     undone: bool
-    view: View
-    facts: Facts
-    events: tuple[AnyEvent, ...]
+    view: msgspec.Raw
+    events: msgspec.Raw
     timeline: tuple[TimelineEntry, ...]  # the entries from ``timeline_from`` on (the rest is unchanged)
     seats: tuple[SeatInfo, ...]
     deciding: int | None
@@ -203,9 +206,9 @@ HostMessage = Welcome | Rooms | Joined | Update | Refused | Bye
 
 # -- frames ----------------------------------------------------------------------------------------
 
-_encoder = msgspec.msgpack.Encoder()
-_client_decoder = msgspec.msgpack.Decoder(ClientMessage)
-_host_decoder = msgspec.msgpack.Decoder(HostMessage)
+_encoder = msgspec.json.Encoder()
+_client_decoder = msgspec.json.Decoder(ClientMessage)
+_host_decoder = msgspec.json.Decoder(HostMessage)
 
 
 def frame(message: _Msg, *, limit: int = MAX_FRAME) -> bytes:
@@ -224,7 +227,7 @@ def frame_length(header: bytes, *, limit: int = MAX_FRAME) -> int:
     return int(length)
 
 
-def _decode(decoder: msgspec.msgpack.Decoder[Any], payload: bytes) -> Any:
+def _decode(decoder: msgspec.json.Decoder[Any], payload: bytes) -> Any:
     try:
         return decoder.decode(payload)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
@@ -260,3 +263,68 @@ class FrameReader:
             out.append(bytes(self._buf[HEADER.size : end]))
             del self._buf[:end]
         return out
+
+
+# -- a game's data ---------------------------------------------------------------------------------
+
+
+def raw(value: Any) -> msgspec.Raw:
+    """A game's value (a configuration, an action, a view, events) as the envelope carries it."""
+    return msgspec.Raw(_encoder.encode(value))
+
+
+class Payloads:
+    """One game's data on the wire (and in the rooms' store, which keeps it as JSON too), decoded
+    with that game's own types (``config_type``, ``action_type``, ``view_type``, ``event_type``):
+    anything else is a ``ProtocolError`` in one line. Made once per game (``payloads``)."""
+
+    def __init__(self, game_id: str) -> None:
+        game = registry.game(game_id)
+        self.game = game
+        self._config = msgspec.json.Decoder(game.config_type)
+        self._action = msgspec.json.Decoder(game.action_type)
+        self._view = msgspec.json.Decoder(game.view_type)
+        self._events = msgspec.json.Decoder(tuple[game.event_type, ...])  # type: ignore[name-defined]
+
+    def config(self, data: msgspec.Raw | bytes) -> Any:
+        return _decode_part(self._config, data, "configuration")
+
+    def action(self, data: msgspec.Raw | bytes) -> Any:
+        return _decode_part(self._action, data, "action")
+
+    def view(self, data: msgspec.Raw | bytes) -> Any:
+        return _decode_part(self._view, data, "view")
+
+    def events(self, data: msgspec.Raw | bytes) -> tuple[Any, ...]:
+        result: tuple[Any, ...] = _decode_part(self._events, data, "events")
+        return result
+
+
+_payloads: dict[str, Payloads] = {}
+
+
+def payloads(game_id: str) -> Payloads:
+    """The decoders of the game ``game_id``; ``ProtocolError`` for a game this nctui does not have."""
+    made = _payloads.get(game_id)
+    if made is None:
+        if registry.entry_named(game_id) is None:
+            raise ProtocolError(f"this nctui has no game {game_id!r}: update nctui")
+        made = _payloads[game_id] = Payloads(game_id)
+    return made
+
+
+def _decode_part(decoder: msgspec.json.Decoder[Any], data: msgspec.Raw | bytes, what: str) -> Any:
+    try:
+        return decoder.decode(data)
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        raise ProtocolError(f"malformed {what}: {str(exc).splitlines()[0]}") from None
+
+
+def create_room(config: Any, *, name: str = "", handover_after: float = 0.0) -> CreateRoom:
+    """The request for a new room of ``config``'s game, its seed left out (the host draws one)."""
+    game = registry.game_of(config)
+    return CreateRoom(game=game.id, config=raw(game.with_seed(config, 0)), name=name, handover_after=handover_after)
+
+
+def act(action: Any, seen_state_id: int) -> Act:
+    return Act(action=raw(action), seen_state_id=seen_state_id)

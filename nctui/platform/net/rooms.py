@@ -1,11 +1,15 @@
-"""Rooms: the games one host owns. A room is a ``Session`` (strict undo, computer seats and the King
-played host-side by the session's own worker, no autosave: the room store keeps it) with the
-people who claimed its seats (by identity, the key's fingerprint), who is connected now, and the
-hand-over rule: a person away longer than the room's ``handover_after`` has their seat played by a
-computer until they return.
+"""Rooms: the games one host owns, of any game of the registry. A room is a ``Session`` (strict
+undo, computer seats and the King played host-side by the session's own worker, no autosave: the
+room store keeps it) with the people who claimed its seats (by identity, the key's fingerprint),
+who is connected now, and the hand-over rule: a person away longer than the room's
+``handover_after`` has their seat played by a computer until they return.
 
 Every change of a room's game is written to its ``RoomStore`` in one transaction; ``Rooms(store)``
-brings every stored room back by replaying its decisions.
+brings every stored room back by replaying its decisions with its game (the record names it).
+
+A room's seed is the host's: drawn when the room is made (whatever seed the request had) and
+never sent (``Room.public_config`` has seed 0): with the seed and the public decisions anyone
+could replay every hidden card.
 """
 
 from __future__ import annotations
@@ -14,18 +18,18 @@ import logging
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
 
-from nctui.games.nightmare_cathedral.engine.config import GameConfig
-
-from ..game import SPECTATOR
-from ..registry import AnyGame, game as registered_game
+from .. import registry
+from ..game import SPECTATOR, SeatLabel
+from ..registry import AnyGame
 from ..session import Session
 from ..store import ReplayError, Store
 from . import protocol as P
-from .store_sqlite import Holder, RoomRecord, RoomStore
+from .store_sqlite import Holder, RoomRecord, RoomStore, StoredRoom
 
 log = logging.getLogger("nctui.platform.net")
 MAX_NAME = 40
@@ -40,6 +44,11 @@ def clean_name(text: str) -> str:
     return "".join(c for c in text if c.isprintable())[:MAX_NAME].strip()
 
 
+def fresh_seed() -> int:
+    """A room's seed: nobody can guess it."""
+    return secrets.randbits(32)
+
+
 class Room:
     def __init__(
         self, record: RoomRecord, session: Session, store: RoomStore, *, saved: tuple[Any, ...] = (), cursor: int = 0
@@ -47,6 +56,9 @@ class Room:
         self.record = record
         self.session = session
         self.game: AnyGame = session.game
+        self.config: Any = session.config  # with its seed: never sent
+        self.public_config = P.raw(self.game.with_seed(self.config, 0))  # what every client is told
+        self._labels: tuple[int, tuple[SeatLabel, ...]] = (-1, ())  # (state id, the seats' labels then)
         self._store = store
         self._lock = session.lock  # one lock for the room and its game: no order to get wrong
         self._saved = saved  # the actions as stored
@@ -80,7 +92,7 @@ class Room:
             if holder is not None and holder.identity != identity:
                 raise RoomError(f"seat {seat + 1} is taken by {holder.name}")
             if holder is None:
-                if self.game.seats(self.record.config)[seat] != "human":
+                if self.game.seats(self.config)[seat] != "human":
                     raise RoomError(f"seat {seat + 1} is played by the computer")
                 mine = self.seat_of(identity)
                 if mine is not None:
@@ -151,11 +163,23 @@ class Room:
 
     # -- what others see -----------------------------------------------------------------------
 
-    def seats(self) -> tuple[P.SeatInfo, ...]:
-        people = self.game.seats(self.record.config)
+    def labels(self, view: Any = None) -> tuple[SeatLabel, ...]:
+        """Each seat's name, letter and colour (public: read off ``view``, or the spectator's)."""
+        s = self.session
+        with s.lock:
+            made_at, labels = self._labels
+            if made_at != s.state_id or not labels:
+                labels = self.game.seat_labels(view if view is not None else s.view(SPECTATOR))
+                self._labels = (s.state_id, labels)
+            return labels
+
+    def seats(self, view: Any = None) -> tuple[P.SeatInfo, ...]:
+        people = self.game.seats(self.config)
+        labels = self.labels(view)
         return tuple(
             P.SeatInfo(
                 kind=kind,
+                label=labels[i] if i < len(labels) else None,
                 holder=h.name if h is not None else "",
                 connected=self.connections.get(i, 0) > 0,
                 identity=h.identity if h is not None else "",
@@ -169,6 +193,7 @@ class Room:
             summary = self.session.summary()
         return P.RoomInfo(
             id=self.id,
+            game=self.game.id,
             name=self.record.name,
             mode=summary.mode,
             progress=summary.progress,
@@ -196,13 +221,12 @@ class Room:
                 revision=s.revision,
                 since=since,
                 undone=news.undone,
-                view=view,
-                facts=s.game.facts(view),
-                events=news.events,
+                view=P.raw(view),
+                events=P.raw(news.events),
                 timeline=tuple(P.TimelineEntry(*item) for item in s.timeline(seat, start)),
                 timeline_from=start,
                 rewinds=s.rewinds,
-                seats=self.seats(),
+                seats=self.seats(view),
                 deciding=s.deciding_seat(),
                 thinking=s.thinking,
                 can_redo=s.can_redo(),
@@ -237,29 +261,47 @@ class Room:
 
 
 class Rooms:
-    """Every room of this host, brought back from ``store`` at start."""
+    """Every room of this host, of any game of the registry, brought back from ``store`` at start.
+    ``seeds``: where each new room's seed comes from (tests give their own)."""
 
     def __init__(
-        self, store: RoomStore, *, bot_delay: float = 0.6, game: AnyGame | None = None, max_rooms: int = 200
+        self,
+        store: RoomStore,
+        *,
+        bot_delay: float = 0.6,
+        max_rooms: int = 200,
+        seeds: Callable[[], int] = fresh_seed,
     ) -> None:
         self.store = store
-        self.game = game or registered_game("nightmare-cathedral")
         self.bot_delay = bot_delay
         self.max_rooms = max_rooms
+        self.seeds = seeds
         self._lock = threading.Lock()
         self.rooms: dict[str, Room] = {}
-        decoder = msgspec.json.Decoder(self.game.action_type)
         for stored in store.load_all():
-            rec = stored.record
-            try:
-                actions = tuple(decoder.decode(a) for a in stored.actions)
-                st = Store(rec.config, game=game, actions=actions, cursor=stored.cursor)
-            except (ReplayError, ValueError, msgspec.ValidationError, msgspec.DecodeError) as exc:
-                log.error("room %s could not be restored: %s", rec.id, str(exc).splitlines()[0])
-                continue
-            self.rooms[rec.id] = Room(rec, self._session(st, rec.id), store, saved=actions, cursor=stored.cursor)
+            room = self._restore(stored)
+            if room is not None:
+                self.rooms[room.id] = room
         for room in self.rooms.values():
             room.session.start()
+
+    def _restore(self, stored: StoredRoom) -> Room | None:
+        """A stored room with its decisions replayed, or None (said in the log) when it cannot be."""
+        rec = stored.record
+        game = registry.game_named(rec.game)
+        if game is None:
+            log.error(
+                "room %s could not be restored: it is of the game %r, which this nctui does not have", rec.id, rec.game
+            )
+            return None
+        data = P.payloads(game.id)  # the stored configuration and actions are JSON as on the wire
+        try:
+            actions = tuple(data.action(a) for a in stored.actions)
+            st = Store(data.config(rec.config), game=game, actions=actions, cursor=stored.cursor)
+        except (ReplayError, ValueError, P.ProtocolError) as exc:
+            log.error("room %s could not be restored: %s", rec.id, str(exc).splitlines()[0])
+            return None
+        return Room(rec, self._session(st, rec.id), self.store, saved=actions, cursor=stored.cursor)
 
     def _session(self, store: Store, room_id: str) -> Session:
         return Session(store, game_id=room_id, undo="strict", autosave=False, bot_delay=self.bot_delay)
@@ -276,24 +318,28 @@ class Rooms:
             raise RoomError(f"no room {room_id!r}")
         return room
 
-    def create(self, config: GameConfig, *, identity: str, name: str = "", handover_after: float = 0.0) -> Room:
-        """A new room (its creator does not sit yet); ``RoomError`` for a configuration the game refuses."""
+    def create(self, config: Any, *, identity: str, name: str = "", handover_after: float = 0.0) -> Room:
+        """A new room of ``config``'s game, with a seed of the host's (its creator does not sit
+        yet); ``RoomError`` for a configuration the game refuses."""
         with self._lock:
             if len(self.rooms) >= self.max_rooms:
                 raise RoomError(f"this server has its limit of {self.max_rooms} rooms")
         try:
-            store = Store(config, game=self.game)
+            game = registry.game_of(config)
+            config = game.with_seed(config, self.seeds())
+            store = Store(config, game=game)
         except (ValueError, TypeError) as exc:
             raise RoomError(f"cannot start this game: {str(exc).splitlines()[0]}") from None
-        kinds = tuple(self.game.seats(config))
+        kinds = tuple(game.seats(config))
         if "human" not in kinds:
             raise RoomError("a room needs at least one seat for a person")
         room_id = secrets.token_hex(4)
         record = RoomRecord(
             id=room_id,
             name=clean_name(name) or f"room {room_id}",
+            game=game.id,
             creator=identity,
-            config=config,
+            config=P.raw(config),
             kinds=kinds,
             holders=(None,) * len(kinds),
             handover_after=max(0.0, min(handover_after, 7 * 86400.0)),

@@ -2,14 +2,19 @@
 ``SqliteRoomStore`` the one implementation (stdlib sqlite3, WAL mode). Another database replaces it
 by implementing the same three methods.
 
-A room is its record (name, creator, configuration, who holds each seat, seat kinds, hand-over
-timeout: msgspec JSON) and its decisions (one row per action, in order, the redo branch included)
-with the cursor. Each decision is one transaction: the record, the cursor, the actions dropped
-from a replaced redo branch and the new ones.
+A room is its record (its game, name, creator, configuration with its seed, who holds each
+seat, seat kinds, hand-over timeout: msgspec JSON) and its decisions (one row per action, in
+order, the redo branch included) with the cursor. Each decision is one transaction: the record,
+the cursor, the actions dropped from a replaced redo branch and the new ones.
+
+The database says which form it is in (``PRAGMA user_version``, ``SCHEMA_VERSION``): one of an
+older nctui is brought to this form when opened, in one transaction (schema 0, before the game
+id: every room was Nightmare Cathedral's), and one of a newer nctui is refused in one line.
 """
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import threading
 from pathlib import Path
@@ -17,9 +22,11 @@ from typing import NamedTuple, Protocol
 
 import msgspec
 
-from nctui.games.nightmare_cathedral.engine.config import GameConfig
-
 from ..game import SeatKind
+
+log = logging.getLogger("nctui.platform.net")
+SCHEMA_VERSION = 1  # 1: the room record names its game; 0: every room was Nightmare Cathedral's
+FIRST_GAME = "nightmare-cathedral"  # the game of the rooms of a schema 0 database
 
 
 class Holder(msgspec.Struct, frozen=True):
@@ -29,9 +36,10 @@ class Holder(msgspec.Struct, frozen=True):
 
 class RoomRecord(msgspec.Struct, frozen=True, kw_only=True):
     id: str
+    game: str = FIRST_GAME  # the registry id of the room's game (a schema 0 record has none)
     name: str
     creator: str  # identity
-    config: GameConfig
+    config: msgspec.Raw  # the game's configuration as JSON, its seed included (read with the game's type)
     kinds: tuple[SeatKind, ...]  # who plays each seat now (a person's seat handed to a computer: "bot")
     holders: tuple[Holder | None, ...]  # by seat: the person who claimed it
     handover_after: float = 0.0  # seconds away before a computer takes the seat (0: never)
@@ -63,26 +71,66 @@ CREATE TABLE IF NOT EXISTS decisions (room TEXT NOT NULL, idx INTEGER NOT NULL, 
 _record_decoder = msgspec.json.Decoder(RoomRecord)
 
 
+class RoomStoreError(Exception):
+    """A rooms database this nctui cannot use; ``str()`` is one line."""
+
+
 class SqliteRoomStore:
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.executescript(SCHEMA)
+        try:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.executescript(SCHEMA)
+            self._migrate()
+        except BaseException:
+            self._db.close()
+            raise
+
+    def _migrate(self) -> None:
+        """Bring an older database to ``SCHEMA_VERSION`` (one transaction); refuse a newer one."""
+        db = self._db
+        (version,) = db.execute("PRAGMA user_version").fetchone()
+        if version > SCHEMA_VERSION:
+            raise RoomStoreError(
+                f"the rooms database {self.path} is of a newer nctui (schema {version}; this one knows "
+                f"{SCHEMA_VERSION}): update nctui"
+            )
+        if version == SCHEMA_VERSION:
+            return
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            # schema 0 → 1: each record names its game (the decoder's default: Nightmare Cathedral)
+            for room_id, record in db.execute("SELECT id, record FROM rooms").fetchall():
+                try:
+                    upgraded = msgspec.json.encode(_record_decoder.decode(record))
+                except (msgspec.DecodeError, msgspec.ValidationError):
+                    continue  # a damaged record stays as it is: loading it says what is wrong
+                db.execute("UPDATE rooms SET record = ? WHERE id = ?", (upgraded, room_id))
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
 
     def load_all(self) -> list[StoredRoom]:
         with self._lock:
             rows = self._db.execute("SELECT id, record, cursor FROM rooms ORDER BY rowid").fetchall()
             out = []
             for room_id, record, cursor in rows:
+                try:
+                    decoded = _record_decoder.decode(record)
+                except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+                    log.error("room %s could not be read: %s", room_id, str(exc).splitlines()[0])
+                    continue
                 actions = [
                     a
                     for (a,) in self._db.execute("SELECT action FROM decisions WHERE room = ? ORDER BY idx", (room_id,))
                 ]
-                out.append(StoredRoom(_record_decoder.decode(record), actions, int(cursor)))
+                out.append(StoredRoom(decoded, actions, int(cursor)))
             return out
 
     def save(self, record: RoomRecord, *, keep: int, new: list[bytes], cursor: int) -> None:

@@ -1,8 +1,10 @@
 """The lobby of a game server, and the screens around it: the person's name (asked the first
-time), the rooms with their players, who is connected and how far each game is; a new room with
-the New game screen's settings plus its name and the hand-over-to-computer timeout; a room's
-seats (join a free one, return to one's own, or watch as a spectator); and the game screen of a
-room, which shows only this person's seat (``GameScreen(seat=…)``) and leaves back to the lobby.
+time), the rooms of every game with their players, who is connected and how far each game is; a
+new room (``NewRoomScreen``: which game, the room's name and the hand-over-to-computer timeout,
+then that game's own New game screen in its "room" mode); a room's seats (join a free one, return
+to one's own, or watch as a spectator); and the game of a room, played with its game's own screen
+(the registry's ``screen``, over the ``RemoteGame`` that shows only this person's seat) made a
+room's screen by ``RemoteScreen``: q goes back to the lobby, G gives the seat up.
 
 The screens read what the host last said from the app's ``HostLink`` (``link.rooms``) and send
 requests through it; the answers come back as messages to the app (``LobbyApp``), which redraws
@@ -11,8 +13,7 @@ the lobby or opens the game. Keyboard only; fits 80x24.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from rich.style import Style
 from rich.text import Text
@@ -24,14 +25,10 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from nctui.games.nightmare_cathedral.engine.config import COLOURS, GameConfig
-from nctui.games.nightmare_cathedral.engine.errors import IllegalAction
-from nctui.games.nightmare_cathedral.ui.screens.game import GameScreen
-from nctui.games.nightmare_cathedral.ui.screens.new_game import Choice, NewGameScreen
+from nctui.platform import registry
+from nctui.platform.net.client import RemoteGame
 from nctui.platform.net.protocol import RoomInfo, SeatInfo
-from nctui.platform.session import UndoMode
 
-from ..widgets.common import SEAT_COLOURS
 from ..widgets.decision import DIGIT, HINT
 from .load import ConfirmScreen
 
@@ -46,7 +43,14 @@ HANDOVER = (
     ("900", "After 15 minutes"),
     ("3600", "After 1 hour"),
 )
+HANDOVER_DEFAULT = "300"
 POLL = 2.0  # seconds between two looks at the rooms while the lobby is shown
+
+
+def game_title(game_id: str) -> str:
+    """A room's game as the lobby names it (the id itself for a game this nctui does not have)."""
+    found = registry.entry_named(game_id)
+    return found.title if found is not None else game_id
 
 
 def short_identity(identity: str) -> str:
@@ -55,12 +59,14 @@ def short_identity(identity: str) -> str:
 
 
 def seat_words(seat: int, info: SeatInfo, me: str) -> Text:
-    """One seat of a room in words: who holds it, whether they are connected."""
+    """One seat of a room in words: its name as the game calls it, who holds it, whether they
+    are connected."""
     text = Text(f"{seat + 1} ", style="bold")
-    if info.kind != "automa" and seat < len(COLOURS):
-        text.append(f"{COLOURS[seat].capitalize()} ", style=Style(color=SEAT_COLOURS.get(COLOURS[seat]), bold=True))
+    label = info.label
     if info.kind == "automa":
-        return text.append("the King", style=HINT)
+        return text.append(f"the {label.name}" if label is not None else "the game's own", style=HINT)
+    if label is not None and label.letter != str(seat + 1):  # "Player 2" (letter "2") says no more than "2"
+        text.append(f"{label.name} ", style=Style(color=label.colour, bold=True))
     if info.holder:
         text.append("● " if info.connected else "○ ", style="green" if info.connected else HINT)
         text.append(info.holder + (" (you)" if info.identity == me else ""))
@@ -72,9 +78,16 @@ def seat_words(seat: int, info: SeatInfo, me: str) -> Text:
     return text.append("computer" if info.kind == "bot" else "free", style=HINT)
 
 
+def room_heading(room: RoomInfo) -> Text:
+    """A room's name, game, mode and progress, on one line."""
+    return Text.assemble(
+        (room.name, "bold"), "  ", (game_title(room.game), "bold"), f" · {room.mode} · {room.progress}"
+    )
+
+
 def room_words(room: RoomInfo, me: str) -> Text:
-    """A room on two lines: name, mode and progress; its seats and spectators."""
-    head = Text.assemble((room.name, "bold"), f"  {room.mode} · {room.progress}")
+    """A room on two lines: its name, game, mode and progress; its seats and spectators."""
+    head = room_heading(room)
     if room.finished:
         head.append(" · over", style=HINT)
     seats = Text("   ")
@@ -272,12 +285,22 @@ class LobbyScreen(Screen[None]):
         if self.lobby_app.link is not None:
             self.lobby_app.link.list_rooms()
 
-    def action_new_room(self) -> None:
-        self.app.push_screen(CreateRoomScreen(None, self._create))
+    def action_new_room(self, game: str | None = None) -> None:
+        """A new room: which game and the room's settings, then the game's own New game screen."""
+        self.app.push_screen(NewRoomScreen(game), self._planned)
 
-    def _create(self, config: GameConfig, name: str, handover_after: float) -> None:
+    def _planned(self, plan: RoomPlan | None) -> None:
+        if plan is None:
+            return
+        screen = registry.load(registry.entry(plan.game).new_game)("room")
+        self.app.push_screen(screen, lambda config: self._configured(plan, config))
+
+    def _configured(self, plan: RoomPlan, config: Any) -> None:
+        """The game's New game screen gave its configuration (None: left with Escape)."""
+        if config is None:
+            return
         self.select_new = True
-        self.lobby_app.create_room(config, name, handover_after)
+        self.lobby_app.create_room(config, plan.name, plan.handover_after)
 
     def action_open_room(self) -> None:
         room = self.current()
@@ -338,7 +361,7 @@ class SeatScreen(ModalScreen[str | None]):
                 options.append(Option(text, id=str(i), disabled=True))
         options.append(Option(Text.assemble(("w ", DIGIT), "Watch as a spectator"), id="watch"))
         with Vertical(id="seat-box"):
-            yield Static(Text.assemble((room.name, "bold"), f"  {room.mode} · {room.progress}"))
+            yield Static(room_heading(room))
             if room.handover_after:
                 yield Static(
                     Text(
@@ -369,59 +392,134 @@ def _duration(seconds: float) -> str:
     return f"{minutes} minute" + ("s" if minutes != 1 else "")
 
 
-class CreateRoomScreen(NewGameScreen):
-    """A new room: the New game screen's settings, plus the room's name and when a computer takes
-    the seat of a person who stayed away. Undo is always strict online (the host's policy)."""
+class RoomPlan(NamedTuple):
+    """A new room before its game's settings: which game, its name, its hand-over timeout."""
 
-    HEADING = "New room on this server"
-    MODES = (("hotseat", "2-4 players, each at their own terminal"), ("solo", "Solo against the King"))
-    START = "Create the room"
-
-    def __init__(self, config: GameConfig | None, on_create: Callable[[GameConfig, str, float], None]) -> None:
-        super().__init__(config)
-        self.on_create = on_create
-
-    def _extra_fields(self) -> ComposeResult:
-        with Horizontal(classes="field"):
-            yield Label("Room name")
-            yield Input(max_length=40, placeholder="e.g. Friday game", compact=True, id="room-name")
-            yield Static("shown in the lobby", classes="note")
-        yield Choice("Seat to computer", HANDOVER, value="300", id="handover")
-
-    def _show_fields(self) -> None:
-        super()._show_fields()
-        self._choice("undo").display = False  # online undo is the strict policy, always
-
-    def start(self, config: GameConfig, undo: UndoMode | None) -> None:
-        name = self.query_one("#room-name", Input).value
-        self.on_create(config, name, float(self._choice("handover").value))
-        self.dismiss()
+    game: str
+    name: str
+    handover_after: float
 
 
-class RemoteGameScreen(GameScreen):
-    """The game of a room on a server: this person's seat only (or a spectator's view); q goes
-    back to the lobby (the seat stays theirs)."""
+class NewRoomScreen(ModalScreen["RoomPlan | None"]):
+    """A new room: its game (every game of the registry), its name, and when a computer takes the
+    seat of a person who stayed away. Enter goes on to that game's own New game screen (its
+    "room" mode); Escape goes back. Undo is always strict online (the host's policy)."""
 
+    DEFAULT_CSS = """
+    NewRoomScreen { align: center middle; }
+    NewRoomScreen #room-box { width: 72; max-width: 100%; height: auto; border: round $accent; background: $surface;
+                              padding: 0 1; }
+    NewRoomScreen OptionList, NewRoomScreen OptionList:focus { height: auto; border: none; padding: 0 0 0 1; }
+    NewRoomScreen OptionList:focus { background: $boost; }
+    NewRoomScreen .field { height: auto; }
+    NewRoomScreen .field Label { width: 18; }
+    NewRoomScreen .field Input { width: 30; margin-right: 2; }
+    NewRoomScreen .note { color: $text-muted; }
+    """
     BINDINGS = [
-        Binding("q", "quit_game", "Lobby", id="game.quit"),
-        Binding("G", "give_up_seat", "Give up seat", show=False, key_display="G", id="game.give-up"),
+        Binding("escape", "cancel", "Back", id="room.back"),
+        Binding("down", "app.focus_next", "Next field", show=False, id="room.next-field"),
+        Binding("up", "app.focus_previous", "Previous field", show=False, id="room.previous-field"),
     ]
+    AUTO_FOCUS = "#room-game"
+
+    def __init__(self, game: str | None = None) -> None:
+        """``game``: the game chosen at first (the room just played, for another of the same)."""
+        super().__init__()
+        self.first = game
+
+    def compose(self) -> ComposeResult:
+        games = [
+            Option(Text.assemble((f"{e.title:<26}", "bold"), (_players(e.players), HINT)), id=e.id)
+            for e in registry.ENTRIES
+        ]
+        with Vertical(id="room-box"):
+            yield Static(Text("New room on this server", style="bold"))
+            yield Static(Text("Game (↑↓):", style=HINT))
+            yield OptionList(*games, id="room-game")
+            with Horizontal(classes="field"):
+                yield Label("Room name")
+                yield Input(max_length=40, placeholder="e.g. Friday game", compact=True, id="room-name")
+                yield Static("shown in the lobby", classes="note")
+            yield Static(Text("Seat to computer (a person away for):", style=HINT))
+            yield OptionList(*(Option(words, id=value) for value, words in HANDOVER), id="handover")
+            yield Static(Text("Tab: next field · Enter: the game's settings · Esc: back", style=HINT))
+
+    def on_mount(self) -> None:
+        games = self.query_one("#room-game", OptionList)
+        games.highlighted = next((i for i, e in enumerate(registry.ENTRIES) if e.id == self.first), 0)
+        handover = self.query_one("#handover", OptionList)
+        handover.highlighted = next(i for i, (value, _) in enumerate(HANDOVER) if value == HANDOVER_DEFAULT)
+
+    def plan(self) -> RoomPlan:
+        """The room the screen describes now."""
+        games = self.query_one("#room-game", OptionList)
+        handover = self.query_one("#handover", OptionList)
+        return RoomPlan(
+            game=registry.ENTRIES[games.highlighted or 0].id,
+            name=self.query_one("#room-name", Input).value,
+            handover_after=float(HANDOVER[handover.highlighted or 0][0]),
+        )
+
+    def on_option_list_option_selected(self, message: OptionList.OptionSelected) -> None:
+        message.stop()
+        self.dismiss(self.plan())
+
+    def on_input_submitted(self, message: Input.Submitted) -> None:
+        message.stop()
+        self.dismiss(self.plan())
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+def _players(players: tuple[int, int]) -> str:
+    low, high = players
+    if low == high:
+        return f"{low} players"
+    return f"{low}-{high} players" if low > 1 else f"solo or 2-{high} players"
+
+
+if TYPE_CHECKING:
+    _ScreenMixin = Screen[Any]
+else:  # a plain class: Textual reads the CSS (and bindings) of the game's screen, mixed in after it
+    _ScreenMixin = object
+
+# The keys a game's screen has in a room on a server, over its own (``remote_screen``).
+REMOTE_BINDINGS = [
+    Binding("q", "quit_game", "Lobby", id="game.quit"),
+    Binding("G", "give_up_seat", "Give up seat", show=False, key_display="G", id="game.give-up"),
+    Binding("o", "load", "Load", show=False, id="game.load"),
+]
+
+
+class RemoteScreen(_ScreenMixin):
+    """A game's own screen in a room on a server (mixed in before it by ``remote_screen``): it
+    shows this person's seat only (the ``RemoteGame``'s), q goes back to the lobby (the seat stays
+    theirs), G gives the seat up for good, and nothing is loaded from this machine's saves."""
+
     QUIT_WORDS = "back to the lobby"
+
+    @property
+    def remote(self) -> RemoteGame:
+        return cast(RemoteGame, cast(Any, self).game)
 
     def action_quit_game(self) -> None:
         cast("LobbyApp", self.app).leave_room()
 
+    def action_load(self) -> None:
+        self.notify("A game on a server is the server's: load your own games in nctui itself.", title="Load")
+
     def action_give_up_seat(self) -> None:
         """G: leave this seat for good (after a yes): another person may take it, or the computer
         plays it in a room that hands away seats. q keeps the seat yours."""
-        if self.seat is None or self.seat < 0:
+        seat = self.remote.seat
+        if seat is None or seat < 0:
             self.notify("A spectator holds no seat.", title="Give up", severity="warning")
             return
-        app = cast("LobbyApp", self.app)
-        room = app.remote.room.name if app.remote is not None else "this room"
         question = (
-            f"Give up your seat in {room} for good? Another person may take it (or the computer plays "
-            "it, if the room hands away seats). q leaves the game and keeps the seat yours."
+            f"Give up your seat in {self.remote.room.name} for good? Another person may take it (or the computer "
+            "plays it, if the room hands away seats). q leaves the game and keeps the seat yours."
         )
         self.app.push_screen(ConfirmScreen(question), self._give_up)
 
@@ -429,12 +527,17 @@ class RemoteGameScreen(GameScreen):
         if yes:
             cast("LobbyApp", self.app).give_up_seat()
 
-    def palette_commands(self) -> Iterator[tuple[str, str, object]]:
-        yield from super().palette_commands()
-        if self.seat is not None and self.seat >= 0:
-            yield "Give up my seat", "leave it for good: free for another person (G)", self.action_give_up_seat
 
-    def refused_remotely(self, error: IllegalAction) -> None:
-        """The host refused this person's decision by the rules: said as in a game played here
-        (the rule and its rulebook section; R opens the rules there)."""
-        self._refused_by_rules(error, self.game.state_id)
+_remote_classes: dict[type[Screen[Any]], type[Screen[Any]]] = {}
+
+
+def remote_screen(game: RemoteGame) -> Screen[Any]:
+    """The screen that plays ``game`` (a room of any game): the game's own (its registry entry's
+    ``screen``, a Screen class given the ``RemoteGame``), made a room's screen by ``RemoteScreen``
+    (one class per game's screen, made the first time)."""
+    base = registry.load(registry.entry(game.game.id).screen)
+    made = _remote_classes.get(base)
+    if made is None:
+        namespace = {"BINDINGS": REMOTE_BINDINGS, "__module__": __name__}
+        made = _remote_classes[base] = type(f"Remote{base.__name__}", (RemoteScreen, base), namespace)
+    return cast(Any, made)(game)

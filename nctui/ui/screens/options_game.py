@@ -45,7 +45,10 @@ class CompanionScreen(Screen[None]):
     def __init__(self, game: Any) -> None:
         super().__init__()
         self.game = game
-        self.humans = tuple(i for i, k in enumerate(game.seat_kinds) if k == "human")
+        # the people at this keyboard: every person's seat, or a game on a server's one seat (none watching)
+        here = game.seat
+        people = tuple(i for i, k in enumerate(game.seat_kinds) if k == "human")
+        self.humans = people if here is None else (here,) if here >= 0 else ()
         self.looking = self.humans[0] if self.humans else 0  # the person at the keyboard
         self._logged = 0
         self._unsubscribe: Any = None

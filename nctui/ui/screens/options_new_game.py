@@ -1,6 +1,7 @@
 """A companion game's New game screen: rows of settings, each changed with ←/→, and Start. Each
 game gives its rows and how its configuration is made from them (``cathedral_new``,
-``nightmarium_new``)."""
+``nightmarium_new``). In the "room" mode (``ui.client.NewGameMode``: a server's lobby) Start
+hands the configuration back instead of starting the game here."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
+from ..client import NewGameMode
+
 if TYPE_CHECKING:
     from ..app import NctuiApp
 
@@ -22,7 +25,7 @@ Setting = tuple[str, str, Sequence[tuple[Any, str]]]  # (id, label, choices as (
 Build = Callable[[dict[str, Any], int], Any]  # the values chosen and a seed -> a configuration
 
 
-class CompanionNewScreen(Screen[None]):
+class CompanionNewScreen(Screen[Any]):
     DEFAULT_CSS = """
     CompanionNewScreen { align: center middle; }
     CompanionNewScreen #new-box { width: 72; max-width: 100%; height: auto; border: round $accent; padding: 0 1; }
@@ -37,11 +40,13 @@ class CompanionNewScreen(Screen[None]):
         Binding("escape,b", "back", "Back"),
     ]
 
-    def __init__(self, title: str, settings: Sequence[Setting], build: Build) -> None:
+    def __init__(self, title: str, settings: Sequence[Setting], build: Build, *, mode: NewGameMode = "play") -> None:
+        """``mode`` "room": Start dismisses the screen with the configuration (None: Escape)."""
         super().__init__()
         self.title_words = title
         self.settings = tuple(settings)
         self.build = build
+        self.mode = mode
         self.choice = {sid: 0 for sid, _, _ in self.settings}
         self.row = 0
 
@@ -56,12 +61,14 @@ class CompanionNewScreen(Screen[None]):
         return {sid: choices[self.choice[sid]][0] for sid, _, choices in self.settings}
 
     def _redraw(self) -> None:
-        text = Text(f"{self.title_words} — a new game\n\n", style="bold")
+        room = self.mode == "room"
+        text = Text(f"{self.title_words} — {'a new room' if room else 'a new game'}\n\n", style="bold")
         for i, (sid, label, choices) in enumerate(self.settings):
             line = f"{label:<12} < {choices[self.choice[sid]][1]} >"
             text.append(("> " if i == self.row else "  ") + line + "\n", style="reverse" if i == self.row else "")
         start = self.row == len(self.settings)
-        text.append(("> " if start else "  ") + "Start the game\n", style="reverse" if start else "")
+        start_words = "Create the room" if room else "Start the game"
+        text.append(("> " if start else "  ") + start_words + "\n", style="reverse" if start else "")
         text.append("\n↑↓ move · ←→ change · Enter starts · Esc back", style="dim")
         self.query_one("#new-text", Static).update(text)
 
@@ -87,7 +94,13 @@ class CompanionNewScreen(Screen[None]):
         except ValueError as exc:
             self.notify(str(exc), title="Cannot start", severity="warning")
             return
-        cast("NctuiApp", self.app).start_companion(config)
+        if self.mode == "room":
+            self.dismiss(config)
+        else:
+            cast("NctuiApp", self.app).start_companion(config)
 
     def action_back(self) -> None:
-        self.app.pop_screen()
+        if self.mode == "room":
+            self.dismiss(None)
+        else:
+            self.app.pop_screen()

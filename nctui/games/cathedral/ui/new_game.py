@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from nctui.ui.client import NewGameMode
 from nctui.ui.screens.options_new_game import CompanionNewScreen, Setting
 
 from ..state import CathedralConfig
@@ -39,5 +40,5 @@ def config_for(values: dict[str, Any], seed: int) -> CathedralConfig:
     return CathedralConfig(seats=("bot", "human"), levels=(opponent, "strong"), games=games, seed=seed)
 
 
-def new_game_screen() -> CompanionNewScreen:
-    return CompanionNewScreen("Cathedral", SETTINGS, config_for)
+def new_game_screen(mode: NewGameMode = "play") -> CompanionNewScreen:
+    return CompanionNewScreen("Cathedral", SETTINGS, config_for, mode=mode)

@@ -144,7 +144,7 @@ class CathedralScreen(CompanionScreen):
         who = (
             "you"
             if seat in self.humans and len(self.humans) == 1
-            else ("computer" if seat not in self.humans else f"Player {seat + 1}")
+            else ("computer" if self.game.is_computer(seat) else f"Player {seat + 1}")
         )
         return f"{words.COLOURS[colour]} ({who})"
 

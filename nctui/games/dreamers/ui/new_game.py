@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from nctui.ui.client import NewGameMode
 from nctui.ui.screens.options_new_game import CompanionNewScreen, Setting
 
 from ..state import DreamersConfig
@@ -29,5 +30,5 @@ def config_for(values: dict[str, Any], seed: int) -> DreamersConfig:
     )
 
 
-def new_game_screen() -> CompanionNewScreen:
-    return CompanionNewScreen("Dreamers and Nightmares", SETTINGS, config_for)
+def new_game_screen(mode: NewGameMode = "play") -> CompanionNewScreen:
+    return CompanionNewScreen("Dreamers and Nightmares", SETTINGS, config_for, mode=mode)

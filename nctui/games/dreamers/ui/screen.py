@@ -102,7 +102,8 @@ class DreamersScreen(OptionsScreen):
             who = " and ".join(f"Player {w + 1}" for w in view.winners)
             return Text(f"Dreamers and Nightmares · {who} {'wins' if len(view.winners) == 1 else 'share the win'}")
         seat = self.decider()
-        who = "" if seat is None else f"Player {seat + 1}" + ("" if seat in self.humans else " (computer) is thinking…")
+        thinking = " (computer) is thinking…" if self.game.is_computer(seat) else ""
+        who = "" if seat is None else f"Player {seat + 1}{thinking}"
         track = ""
         if view.track >= 0:
             t = content().track[view.track]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from nctui.ui.client import NewGameMode
 from nctui.ui.screens.options_new_game import CompanionNewScreen, Setting
 
 from ..state import NightmariumConfig
@@ -35,5 +36,5 @@ def config_for(values: dict[str, Any], seed: int) -> NightmariumConfig:
     )
 
 
-def new_game_screen() -> CompanionNewScreen:
-    return CompanionNewScreen("Nightmarium", SETTINGS, config_for)
+def new_game_screen(mode: NewGameMode = "play") -> CompanionNewScreen:
+    return CompanionNewScreen("Nightmarium", SETTINGS, config_for, mode=mode)

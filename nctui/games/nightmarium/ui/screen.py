@@ -114,7 +114,7 @@ class NightmariumScreen(OptionsScreen):
             return Text(f"Nightmarium · Player {view.winner + 1} wins · u: undo · q: quit")
         seat = self.decider()
         who = "" if seat is None else f"Player {seat + 1}"
-        if seat is not None and seat not in self.humans:
+        if self.game.is_computer(seat):
             doing = f"{who} (computer) is thinking…"
         elif view.pure is not None:
             doing = f"{who} discards for a pure-legion Creature"

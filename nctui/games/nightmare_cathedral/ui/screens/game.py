@@ -25,7 +25,7 @@ from textual.timer import Timer
 from textual.widget import Widget
 
 from nctui.platform.store import StoreError
-from nctui.ui.client import GameClient
+from nctui.ui.client import GameClient, RefusedLater
 from nctui.ui.textual_ext.placed import Box, ComesUpOnce, Pane, PlacedOnce, Row
 from nctui.ui.widgets.common import OptionsPicked
 from nctui.ui.widgets.decision import DecisionPanel, Prompt
@@ -42,7 +42,7 @@ from ...describe import (
     seat_letter,
     seat_name,
 )
-from ...engine.errors import ActionError
+from ...engine.errors import ActionError, IllegalAction
 from ...engine.facts import Facts
 from ...engine.state import GameState
 from ...engine.views import View
@@ -107,13 +107,14 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
 
     def __init__(self, game: GameClient, *, seat: int | None = None) -> None:
         """``seat``: the one seat this screen shows and decides for (a game on a server: each
-        person has a terminal of their own; -1 a spectator); None: whoever decides (hot-seat)."""
+        person has a terminal of their own; -1 a spectator; by default the game's ``seat``); None:
+        whoever decides (hot-seat)."""
         super().__init__()
         self.game = game
-        self.seat = seat
+        self.seat = seat if seat is not None else game.seat
         self.bots = frozenset(i for i, kind in enumerate(game.seat_kinds) if kind == "bot")
         humans = [i for i, kind in enumerate(game.seat_kinds) if kind == "human"]
-        self.viewer = seat if seat is not None else humans[0] if humans else 0
+        self.viewer = self.seat if self.seat is not None else humans[0] if humans else 0
         self._logged = -1
         self._shown = (-1, -1)  # (game revision, state id) of the prompt on screen
         self._handled: tuple[object, ...] = ()  # what the last GameChanged found
@@ -410,6 +411,12 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
 
     # -- rules (screens/rules.py): R opens the summary at the rule of the decision due, or of
     # the action the engine just refused ------------------------------------------------------
+
+    def on_refused_later(self, message: RefusedLater) -> None:
+        """A decision a server refused by the rules: said as ``send``'s refusal is here."""
+        message.stop()
+        reason = message.reason.removesuffix(f" [{message.section}]") if message.section else message.reason
+        self._refused_by_rules(IllegalAction(reason, rule=message.rule, section=message.section), self.game.state_id)
 
     def _refused_by_rules(self, exc: ActionError, state_id: int) -> None:
         from nctui.ui.rules.topics import refusal_words, topic_for_error  # imported when first needed

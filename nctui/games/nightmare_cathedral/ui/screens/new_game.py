@@ -6,14 +6,16 @@ suggested pair by name, or two numbers); the solo difficulty (a preset or each m
 seed, shown and editable so a game can be replayed. The screen only gathers settings: a
 GameConfig is checked with ``engine.config.check_config`` as the player changes it, and
 ``app.start_game`` builds the game (the engine's refusal comes back as a message, and nothing
-typed is lost).
+typed is lost). In the "room" mode (``ui.client.NewGameMode``: a server's lobby) the screen is
+dismissed with the configuration instead; there the server draws the seed and its undo policy is
+strict, so neither is asked.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from rich.style import Style
 from rich.table import Table
@@ -29,6 +31,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Static
 
 from nctui.platform.session import UndoMode
+from nctui.ui.client import NewGameMode
 from nctui.ui.textual_ext.placed import ComesUpOnce
 from nctui.ui.widgets.common import SEAT_COLOURS
 from nctui.ui.widgets.decision import HINT
@@ -159,8 +162,9 @@ class Choice(Widget, can_focus=True):
         self.refresh()
 
 
-class NewGameScreen(ComesUpOnce, Screen[None]):
-    """Every setting of a new game; ``s`` (or the Start button) starts it."""
+class NewGameScreen(ComesUpOnce, Screen[Any]):
+    """Every setting of a new game; ``s`` (or the Start button) starts it (mode "room": hands
+    back its configuration, as the screen's result; None when left with Escape)."""
 
     DEFAULT_CSS = """
     NewGameScreen #new-title { background: $panel; color: $text; padding: 0 1; text-style: bold; width: 100%; }
@@ -181,42 +185,56 @@ class NewGameScreen(ComesUpOnce, Screen[None]):
         Binding("escape,b", "back", "Back", key_display="b", id="new.back"),
     ]
     AUTO_FOCUS = "#mode"
-    HEADING = "New game"
-    MODES = (("hotseat", "Hot-seat at one keyboard"), ("solo", "Solo against the King"))
-    START = "Start the game"
+    # (heading, the Game setting's choices, the Start button) of each mode
+    WORDS: dict[NewGameMode, tuple[str, tuple[tuple[str, str], ...], str]] = {
+        "play": (
+            "New game",
+            (("hotseat", "Hot-seat at one keyboard"), ("solo", "Solo against the King")),
+            "Start the game",
+        ),
+        "room": (
+            "New room on this server: Nightmare Cathedral",
+            (("hotseat", "2-4 players, each at their own terminal"), ("solo", "Solo against the King")),
+            "Create the room",
+        ),
+    }
 
-    def __init__(self, config: GameConfig | None = None, *, seed: int | None = None, practice: bool = False) -> None:
+    def __init__(
+        self,
+        config: GameConfig | None = None,
+        *,
+        seed: int | None = None,
+        practice: bool = False,
+        mode: NewGameMode = "play",
+    ) -> None:
         """Settings start as ``config``'s (e.g. the game that just ended), with a new seed unless
         ``seed`` is given; ``practice``: unlimited undo even when people share the game."""
         super().__init__()
         self.initial = config or GameConfig()
         self.seed = seed if seed is not None else random_seed()
         self.practice = practice
+        self.mode = mode
+        self.heading, self.modes, self.start_words = self.WORDS[mode]
 
     # -- the form -------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Static(self.HEADING, id="new-title")
+        yield Static(self.heading, id="new-title")
         with Vertical(id="new-form"):  # scrolls, but without VerticalScroll's bindings on the arrows
-            yield from self._extra_fields()
             yield from self._who_plays(self.initial)
             yield from self._game_options(self.initial)
             yield from self._difficulty(self.initial)
-            with Horizontal(classes="field"):
+            with Horizontal(classes="field", id="seed-field"):
                 yield Label("Seed")
                 yield Input(str(self.seed), restrict=r"[0-9]*", max_length=20, compact=True, id="seed")
                 yield Static("same seed & settings, same game", classes="note")
-            yield Button(self.START, id="start", variant="primary", compact=True)
+            yield Button(self.start_words, id="start", variant="primary", compact=True)
         yield Static(id="problems")
         yield KeyFooter()
 
-    def _extra_fields(self) -> ComposeResult:
-        """Settings a screen built on this one adds at the top (a room on a server: its name)."""
-        yield from ()
-
     def _who_plays(self, c: GameConfig) -> ComposeResult:
         solo = c.players == 1
-        yield Choice("Game", self.MODES, value="solo" if solo else "hotseat", id="mode")
+        yield Choice("Game", self.modes, value="solo" if solo else "hotseat", id="mode")
         yield Choice(
             "Players",
             [(str(n), str(n)) for n in range(2, MAX_SEATS + 1)],
@@ -306,7 +324,9 @@ class NewGameScreen(ComesUpOnce, Screen[None]):
             self._choice(f"seat-{seat}").display = not solo and seat < players
         self.query_one("#numbers-field").display = self._choice("nightmares").value == "choose"
         self._choice("difficulty").display = solo
-        self._choice("undo").display = not solo  # solo: undo anything, always
+        room = self.mode == "room"  # a room's seed is the server's, and its undo is strict
+        self._choice("undo").display = not solo and not room  # solo: undo anything, always
+        self.query_one("#seed-field").display = not room
         self.query_one("#modifiers-title").display = solo
         for option in DIFFICULTY_OPTIONS:
             self._choice(f"mod-{option}").display = solo
@@ -388,7 +408,11 @@ class NewGameScreen(ComesUpOnce, Screen[None]):
         if problems:
             line.update(Text("✗ " + "\n✗ ".join(problems)))
         else:
-            line.update(Text(f"Ready: {_summary(config)}. s starts (ctrl+s while typing).", style=HINT))
+            line.update(
+                Text(
+                    f"Ready: {_summary(config, seed=self.mode != 'room')}. s starts (ctrl+s while typing).", style=HINT
+                )
+            )
         return not problems
 
     def action_start(self) -> None:
@@ -408,11 +432,20 @@ class NewGameScreen(ComesUpOnce, Screen[None]):
             self.notify(str(exc), title="Cannot start", severity="error", timeout=8)
 
     def start(self, config: GameConfig, undo: UndoMode | None) -> None:
-        """Start the game the settings describe (``ValueError``: refused, in words)."""
-        cast("NctuiApp", self.app).start_game(config, undo=undo)
+        """Start the game the settings describe (``ValueError``: refused, in words); mode "room":
+        hand the configuration back."""
+        if self.mode == "room":
+            self.dismiss(config)
+        else:
+            cast("NctuiApp", self.app).start_game(config, undo=undo)
 
     def action_back(self) -> None:
-        self.dismiss()
+        self.dismiss(None)
+
+
+def new_game_screen(mode: NewGameMode = "play") -> NewGameScreen:
+    """The New game screen (the registry's ``new_game``)."""
+    return NewGameScreen(mode=mode)
 
 
 def _seat_label(seat: int) -> Text:
@@ -442,7 +475,7 @@ def describe_config(config: GameConfig) -> str:
     return ", ".join([who, *extras])
 
 
-def _summary(config: GameConfig) -> str:
+def _summary(config: GameConfig, *, seed: bool = True) -> str:
     """The settings in a few words (the status line of the form)."""
     pair = " & ".join(map(str, config.nightmares)) if config.nightmares else "at random"
-    return f"{describe_config(config)}, Nightmares {pair}, seed {config.seed}"
+    return f"{describe_config(config)}, Nightmares {pair}" + (f", seed {config.seed}" if seed else "")
