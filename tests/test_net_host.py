@@ -76,6 +76,19 @@ class Client:
         self.writer.close()
 
 
+async def press_until_taken(watcher: Client, press: Callable[[], None], after: P.Update, wait: float) -> P.Update:
+    """Press a key on a person's terminal (``press``) until the host's next update after ``after``
+    reaches ``watcher``: a key that reached a screen still drawing the last update is not taken
+    (its options were not shown yet), so it is pressed again after ``wait`` seconds."""
+    for _ in range(30):
+        press()
+        try:
+            return await asyncio.wait_for(watcher.until(P.Update, lambda m: m.state_id > after.state_id), wait)
+        except TimeoutError:
+            continue
+    raise AssertionError(f"no key was taken at state {after.state_id}")
+
+
 def run_host(tmp_path: Path, body: Callable[[Path, Rooms], Awaitable[None]], *, first_seed: int = 31) -> None:
     async def main() -> None:
         rooms = Rooms(SqliteRoomStore(tmp_path / "rooms.db"), bot_delay=0.0, seeds=seeds(first_seed))

@@ -18,7 +18,7 @@ import pytest
 from nctui.games.nightmare_cathedral.engine import GameConfig
 from nctui.platform.net import protocol as P
 from tests.serve_helpers import Server, make_key
-from tests.test_net_host import Client
+from tests.test_net_host import Client, press_until_taken
 
 pytestmark = pytest.mark.skipif(
     not (shutil.which("ssh") and shutil.which("tmux")), reason="needs the OpenSSH client (ssh) and tmux"
@@ -132,15 +132,8 @@ def test_two_players_over_openssh_decide_a_third_watches_each_sees_only_their_ha
             decided: set[int] = set()
             while decided != {0, 1}:
                 assert up.deciding in (0, 1)
-                for _ in range(4):  # a press that reached a screen still drawing the last update is
-                    (ann if up.deciding == 0 else bob).keys("1")  # not taken (a stale prompt): again
-                    try:
-                        nxt = await asyncio.wait_for(w.until(P.Update, lambda m, s=up.state_id: m.state_id > s), 8)
-                        break
-                    except TimeoutError:
-                        continue
-                else:
-                    raise AssertionError(f"seat {up.deciding}'s 1 was never taken")
+                who = ann if up.deciding == 0 else bob
+                nxt = await press_until_taken(w, lambda t=who: t.keys("1"), up, 8.0)
                 decided.add(up.deciding)
                 up = nxt
             w.close()

@@ -336,7 +336,7 @@ def test_a_whole_game_of_nightmarium_over_ssh(server_factory: Callable[..., Serv
     screen, and sees who won; a watcher on the host's socket says when the person's turn is."""
     from nctui.games.nightmarium.state import NightmariumConfig
     from nctui.platform.net import protocol as P
-    from tests.test_net_host import Client, view
+    from tests.test_net_host import Client, press_until_taken, view
 
     friend, _, authorized = keys
     server = server_factory("--authorized-keys", str(authorized))
@@ -367,22 +367,15 @@ def test_a_whole_game_of_nightmarium_over_ssh(server_factory: Callable[..., Serv
             watcher = await Client.connect(sock, "SHA256:watcher")
             await watcher.send(P.Watch(room=info.id))
             up = await watcher.until(P.Update)
-            presses = 0
+            decisions = 0
             while view(up, "nightmarium").winner is None:
                 if up.deciding != 0:  # the computer's turn: it plays on the host
                     up = await watcher.until(P.Update, lambda m, s=up.state_id: m.state_id > s)
                     continue
-                for _ in range(30):  # a key that reached a screen still drawing the last update is not
-                    proc.stdin.write(b"1")  # taken (its options were not shown yet): again (one more
-                    presses += 1  # taken late decides the next decision: any decision will do)
-                    try:
-                        up = await asyncio.wait_for(watcher.until(P.Update, lambda m, s=up.state_id: m.state_id > s), 1)
-                        break
-                    except TimeoutError:
-                        continue
-                else:
-                    raise AssertionError("the person's 1 was never taken")
-                assert presses < 400, "the game does not end"
+                # the first option; a key pressed again but taken late decides the next one: any will do
+                up = await press_until_taken(watcher, lambda: proc.stdin.write(b"1"), up, 1.0)
+                decisions += 1
+                assert decisions < 400, "the game does not end"
             winner = view(up, "nightmarium").winner
             await asyncio.wait_for(_until_in(screen, f"Player {winner + 1} wins".encode()), 20)
             watcher.close()
