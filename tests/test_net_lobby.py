@@ -584,6 +584,32 @@ def test_a_host_refusing_the_hello_is_one_line(host: HostThread) -> None:
     )
 
 
+def test_a_host_of_another_version_is_refused_in_one_line(tmp_path: Path) -> None:
+    """The client checks the welcome too: a host of another protocol version is not spoken to."""
+    listening = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listening.bind(str(tmp_path / "newer.sock"))
+    listening.listen(1)
+
+    def newer_host() -> None:  # says welcome in a version this client does not speak
+        conn, _ = listening.accept()
+        with conn:
+            conn.recv(4096)
+            conn.sendall(P.frame(P.Welcome(version=P.VERSION + 1, name="Ann")))
+            conn.recv(4096)  # until the client hangs up
+
+    thread = threading.Thread(target=newer_host, daemon=True)
+    thread.start()
+    try:
+        with pytest.raises(HostError) as caught:
+            HostLink(tmp_path / "newer.sock", ANN, "Ann").connect(timeout=5)
+        assert str(caught.value) == (
+            f"the game host speaks protocol version {P.VERSION + 1}, this nctui {P.VERSION}: update nctui"
+        )
+        thread.join(WAIT)
+    finally:
+        listening.close()
+
+
 def test_a_remote_rules_refusal_offers_the_rule(host: HostThread) -> None:
     """A decision the host refuses by the rules reads as in a game played here: the rule and its
     rulebook section, and R opens the rules at that section with the refusal noted. The help
@@ -722,5 +748,14 @@ def test_a_room_of_a_companion_game_is_played_with_its_own_screen(host: HostThre
             await pilot.press("q")
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
             assert room.record.holders[0] is not None and room.record.holders[0].name == "Ann"
+            app.join_seat(room.id, 0)  # back, then another room of the same game (a game over's n)
+            await until(pilot, lambda: isinstance(app.screen, own) and app.screen.is_mounted, "the game again")
+            app.new_game()
+            chosen = await until(  # the same game chosen at first
+                pilot,
+                lambda: isinstance(app.screen, NewRoomScreen) and app.screen.is_mounted and app.screen.plan().game,
+                "",
+            )
+            assert chosen == game_id and app.remote is None
 
     run(go())

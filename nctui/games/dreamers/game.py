@@ -82,7 +82,7 @@ class Dreamers:
         return secrets.reveals(events)
 
     def with_seed(self, config: DreamersConfig, seed: int) -> DreamersConfig:
-        return replace(config, seed=seed)
+        return msgspec.structs.replace(config, seed=seed)
 
     def describe_events(self, events: tuple[Event, ...], view: DreamersState) -> list[str]:
         return [words.describe_event(e) for e in events]
