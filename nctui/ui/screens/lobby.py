@@ -482,8 +482,8 @@ def _players(players: tuple[int, int]) -> str:
 
 if TYPE_CHECKING:
     _ScreenMixin = Screen[Any]
-else:  # a plain class: Textual reads the CSS (and bindings) of the game's screen, mixed in after it
-    _ScreenMixin = object
+else:  # a plain class: Textual takes a screen's CSS type names along its first DOM base only, so
+    _ScreenMixin = object  # the game's screen, mixed in after this, keeps its CSS
 
 # The keys a game's screen has in a room on a server, over its own (``remote_screen``).
 REMOTE_BINDINGS = [
@@ -513,8 +513,7 @@ class RemoteScreen(_ScreenMixin):
     def action_give_up_seat(self) -> None:
         """G: leave this seat for good (after a yes): another person may take it, or the computer
         plays it in a room that hands away seats. q keeps the seat yours."""
-        seat = self.remote.seat
-        if seat is None or seat < 0:
+        if self.remote.seat < 0:
             self.notify("A spectator holds no seat.", title="Give up", severity="warning")
             return
         question = (
