@@ -143,11 +143,11 @@ def test_a_nightmarium_seat_receives_its_own_hand_only(tmp_path: Path) -> None:
             assert len(updates) > 10
             for up in updates:
                 truth, seen = store.entry(up.state_id).state, view(up, NM)
-                for i, (real, shown) in enumerate(zip(truth.players, seen.players)):
+                for i, (real, theirs) in enumerate(zip(truth.players, seen.players)):
                     if i == seat:
-                        assert shown.hand == real.hand
+                        assert theirs.hand == real.hand
                     else:
-                        assert shown.hand == (HIDDEN,) * len(real.hand), f"seat {seat} sees the hand of {i}"
+                        assert theirs.hand == (HIDDEN,) * len(real.hand), f"seat {seat} sees the hand of {i}"
                 assert set(seen.deck) <= {HIDDEN}
                 leaked = {x for x in _strings(seen) if x in ids} - nightmarium_known(truth, seat)
                 assert not leaked, f"seat {seat} at state {up.state_id} sees {sorted(leaked)}"
