@@ -800,7 +800,7 @@ def test_a_game_of_nightmare_cathedral_imports_no_other_game_nor_other_screens()
         "nctui.ui.screens.load",
         "nctui.ui.screens.handoff",
         "nctui.ui.rules",
-        "nctui.ui.rules.topics",
+        f"{NC}.ui.topics",
         f"{NC}.bots",
         f"{NC}.scenarios",
         f"{NC}.engine.invariants",

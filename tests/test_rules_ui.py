@@ -1,5 +1,5 @@
-"""The Rules screen: the summary's data and loader, the topics of decisions and refusals, search,
-and the screen driven by Pilot at 80x24 and 120x40."""
+"""The Rules screen: the summaries' data and loader (Nightmare Cathedral's and every other game's),
+the topics of decisions and refusals, search, and the screen driven by Pilot at 80x24 and 120x40."""
 
 from __future__ import annotations
 
@@ -19,14 +19,36 @@ from nctui.games.nightmare_cathedral.engine.actions import Conquer
 from nctui.games.nightmare_cathedral.engine.config import DIFFICULTY_OPTIONS, SUGGESTED_PAIRS
 from nctui.games.nightmare_cathedral.engine.errors import IllegalAction
 from nctui.games.nightmare_cathedral.engine.work import DECISION_KINDS
+from nctui.games.nightmare_cathedral.ui.topics import (
+    DECISION_TOPICS,
+    SOLO_TOPICS,
+    refusal_words,
+    topic_for_decision,
+    topic_for_section,
+)
+from nctui.platform import registry
 from nctui.ui.app import create_app
-from nctui.ui.rules import SUMMARY_FILE, RulesDataError, blocks, get_summary, load_summary, matches, search_words
-from nctui.ui.rules.topics import DECISION_TOPICS, SOLO_TOPICS, refusal_words, topic_for_decision, topic_for_section
+from nctui.ui.rules import (
+    RulesDataError,
+    blocks,
+    get_summary,
+    load_summary,
+    matches,
+    search_words,
+    section_naming,
+    summary_path,
+)
 from nctui.ui.screens.rules import RulesScreen, RulesText, find_matches, pieces
 
 ENGINE = Path(nctui.games.nightmare_cathedral.engine.__file__).parent
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = GameConfig(players=2, seats=("human", "human"), seed=42)
+NC_RULES = registry.entry("nightmare-cathedral").rules
+SUMMARY_FILE = summary_path(NC_RULES)
+
+
+def nc_summary():
+    return get_summary(NC_RULES)
 
 
 def run(coro):
@@ -85,24 +107,70 @@ def test_the_summary_covers_the_rulebooks_sections():
 
 
 def test_the_summary_names_every_solo_modifier_and_suggested_pair():
-    summary = get_summary()
+    summary = nc_summary()
     difficulty = summary.get("solo-difficulty").text
     assert [d for d in DIFFICULTY_OPTIONS if d not in difficulty] == []
     pairs = summary.get("choosing-nightmares").text
     assert [name for name in SUGGESTED_PAIRS if name not in pairs] == []
 
 
-def test_the_summary_ships_in_the_package():
+def test_every_summary_ships_in_its_games_package_and_reads():
+    """Each game's entry names a summary in its own package, shipped with it, that reads."""
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
-    assert any(fnmatch(SUMMARY_FILE.name, pattern) for pattern in data.get("nctui.ui.rules", []))
-    assert SUMMARY_FILE.parent == ROOT / "nctui" / "ui" / "rules"
+    for entry in registry.ENTRIES:
+        assert entry.rules, f"{entry.id} has no rules summary"
+        package, _, name = entry.rules.partition(":")
+        assert package.startswith(entry.package + ".") and name.endswith(".toml")
+        assert summary_path(entry.rules).parent == ROOT.joinpath(*package.split("."))
+        assert any(fnmatch(name, pattern) for pattern in data.get(package, [])), f"{package} ships no {name}"
+        summary = get_summary(entry.rules)
+        assert summary.title.startswith(entry.title) and len(summary.sections) >= 5
+
+
+@pytest.mark.parametrize(
+    ("game", "refusal", "topic"),
+    [
+        ("cathedral", "Rule 4: the opponent's property is closed to your buildings", "property"),
+        ("cathedral", "Rule 2: a building is placed on free squares", "placing"),
+        ("nightmarium", "Action C: two cards played in one turn must belong to the same legion", "playing"),
+        ("nightmarium", "Herald: the revealed cards are placed (or discarded) first", "creature-abilities"),
+        ("dreamers", "Shadow of Envy: the next player selects a dream on the card", "shadows"),
+        ("dreamers", "5. Rest or Dream Again", "rest"),
+    ],
+)
+def test_a_companion_games_refusal_names_a_section_of_its_summary(game, refusal, topic):
+    summary = get_summary(registry.entry(game).rules)
+    assert section_naming(summary, refusal.partition(":")[0]) == topic
+
+
+@pytest.mark.parametrize("game", ["cathedral", "nightmarium", "dreamers"])
+def test_every_refusal_of_a_companion_game_names_a_section_of_its_summary(game):
+    """Each refusal's words ("Rule 4: ...") name a rulebook section the summary's sections name,
+    but the few that name none (a move that is no option at all)."""
+    from importlib import import_module
+
+    summary = get_summary(registry.entry(game).rules)
+    refusals = import_module(f"{registry.entry(game).package}.words").REFUSALS
+    lost = {reason for reason, words in refusals.items() if section_naming(summary, words.partition(":")[0]) is None}
+    assert lost <= {"not_now", "over"}, lost
+
+
+@pytest.mark.parametrize("game", ["cathedral", "nightmarium", "dreamers"])
+def test_every_decision_of_a_companion_game_has_a_section(game):
+    from importlib import import_module
+
+    summary = get_summary(registry.entry(game).rules)
+    topics = import_module(f"{registry.entry(game).package}.ui.topics")
+    source = Path(topics.__file__).read_text()
+    named = {s for s in summary.ids if f'"{s}"' in source}
+    assert named and all(summary.get(t) is not None for t in named)
 
 
 def test_blocks_split_paragraphs_items_headings_and_tables():
-    section = get_summary().get("ritual-track")
+    section = nc_summary().get("ritual-track")
     kinds = [b.kind for b in blocks(section)]
     assert kinds[0] == "para" and "item" in kinds and kinds.count("pre") == 22
-    conflicts = blocks(get_summary().get("conflicts"))
+    conflicts = blocks(nc_summary().get("conflicts"))
     steps = [b for b in conflicts if b.kind == "item"]
     assert [b.marker for b in steps[:3]] == ["1. ", "2. ", "3. "] and len(steps) == 12
 
@@ -124,7 +192,8 @@ def _broken(tmp_path: Path, old: str, new: str) -> Path:
             "summary.toml: section[overview]: Object contains unknown field `colour`",
         ),
         ('title = "Overview"', "title = 3", "summary.toml: section[overview].title: Expected `str`, got `int`"),
-        ('book = "core"', 'book = "extra"', "summary.toml: section[overview].book: Invalid enum value 'extra'"),
+        ('book = "core"', 'book = "extra"', "summary.toml: section[overview].book: unknown book 'extra'"),
+        ('title = "Nightmare Cathedral: ', 'titles = "', "summary.toml: (top level): Object contains unknown field"),
         ('id = "components"', 'id = "overview"', "summary.toml: section[overview].id: duplicate id"),
         (
             'see_also = ["turn", "scoring", "game-end"]',
@@ -195,7 +264,7 @@ def test_every_decision_kind_in_the_engine_has_a_topic():
     assert len(set(DECISION_KINDS)) == len(DECISION_KINDS)  # one Work type per kind
     no_topic = sorted(k for k in set(DECISION_KINDS) | played if topic_for_decision(k) is None)
     assert no_topic == [], f"decision kinds without a rules topic: {no_topic} (add them to DECISION_TOPICS)"
-    summary = get_summary()
+    summary = nc_summary()
     assert [t for t in {**DECISION_TOPICS, **SOLO_TOPICS}.values() if summary.get(t) is None] == []
     # solo: your corner and the Turn track have kinds of their own; placing your Dreamer is overridden
     assert topic_for_decision("solo_corner") == topic_for_decision("solo_turn_start") == "solo-setup"
@@ -272,12 +341,14 @@ def test_refusal_words_name_the_rule_the_section_and_the_key():
 
 
 def test_search_finds_a_word_in_the_sections_that_hold_it():
-    summary = get_summary()
+    summary = nc_summary()
     words = search_words("  Limbo ")
     assert words == ("limbo",)
-    found = [s.id for s in summary.sections if matches(s, words)]
+    found = [s.id for s in summary.sections if matches(s, words, summary.source(s))]
     assert {"ritual", "conflicts", "summon"} <= set(found) and "overview" not in found
     assert next(s.id for s in summary.sections if matches(s, search_words("horror die"))) == "solo-overview"
+    assert "Solo rulebook" in summary.source(summary.get("solo-overview"))
+    assert [s.id for s in summary.sections if matches(s, search_words("solo rulebook"), summary.source(s))]
     parts = pieces(summary.get("ritual"), summary)
     hits = find_matches(parts, words)
     assert hits and all(parts[i].text.plain[a:b].lower() == "limbo" for i, a, b in hits)
@@ -373,10 +444,10 @@ def test_the_rules_screen_browses_with_keys(tmp_path):
             assert rules.shown == "overview"
             await pilot.press("j", "j", "down")
             await pilot.pause()
-            assert rules.shown == get_summary().ids[3]
+            assert rules.shown == nc_summary().ids[3]
             await pilot.press("k")
             await pilot.pause()
-            assert rules.shown == get_summary().ids[2]
+            assert rules.shown == nc_summary().ids[2]
             await pilot.press("enter")
             await pilot.pause()
             assert app.focused.id == "rules-body"
@@ -428,7 +499,7 @@ class _RulesApp(App[None]):
         self.topic, self.note = topic, note
 
     def on_mount(self) -> None:
-        self.push_screen(RulesScreen(self.topic, note=self.note))
+        self.push_screen(RulesScreen(NC_RULES, self.topic, note=self.note))
 
 
 def test_rules_screen_snapshot(snap_compare):

@@ -95,7 +95,7 @@ def test_title_new_solo_game_play_and_quit(pane, tmp_path):
     nctui = " ".join(["env", *(f"{k}={shlex.quote(v)}" for k, v in env.items()), *map(shlex.quote, _nctui_command())])
     pane.start(nctui + '; echo "[nctui exited: $?]"; sleep 120')
 
-    title = pane.wait_for("N I G H T M A R E", "New game", "Continue", "Load a saved game", "Quit")
+    title = pane.wait_for("N I G H T M A R E", "n Nightmare Cathedral", "Continue", "Load a saved game", "Quit")
     assert "no unfinished game" in title
 
     pane.keys("n")

@@ -9,11 +9,12 @@ import pytest
 from nctui.games.nightmare_cathedral.describe import describe_action, describe_decision, describe_events
 from nctui.games.nightmare_cathedral.engine import GameConfig, events as E, new_game
 from nctui.games.nightmare_cathedral.engine.actions import ChooseDay, Conquer
+from nctui.games.nightmare_cathedral.ui.screens.game import GameScreen
 from nctui.games.nightmare_cathedral.ui.widgets.board import BoardView
 from nctui.games.nightmare_cathedral.ui.widgets.hand import HandView
 from nctui.platform import saves
 from nctui.platform.store import Store
-from nctui.ui.app import GameScreen, create_app
+from nctui.ui.app import create_app
 from nctui.ui.widgets.decision import DecisionPanel
 
 SIZE = (80, 24)

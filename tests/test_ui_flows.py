@@ -24,6 +24,7 @@ from nctui.games.nightmare_cathedral.engine import GameConfig, events as E, play
 from nctui.games.nightmare_cathedral.engine.actions import PlayCombatCard
 from nctui.games.nightmare_cathedral.engine.facts import facts
 from nctui.games.nightmare_cathedral.engine.flow import StepResult, step
+from nctui.games.nightmare_cathedral.ui.screens.game import GameScreen
 from nctui.games.nightmare_cathedral.ui.screens.game_over import GameOverScreen
 from nctui.games.nightmare_cathedral.ui.screens.king_turn import KingStep, KingTurnScreen, king_turn_events
 from nctui.games.nightmare_cathedral.ui.screens.new_game import NewGameScreen
@@ -35,7 +36,7 @@ from nctui.games.nightmare_cathedral.ui.widgets.tracks import TracksView
 from nctui.platform import saves
 from nctui.platform.session import Session
 from nctui.platform.store import Store, StrictPolicy
-from nctui.ui.app import GameScreen, create_app
+from nctui.ui.app import create_app
 from nctui.ui.commands import screen_commands
 from nctui.ui.screens.handoff import HandoffScreen
 from nctui.ui.screens.load import LoadScreen
@@ -1056,8 +1057,8 @@ def test_each_screen_opened_from_the_game_comes_up_in_one_layout_and_one_frame(t
     it needed (the box keeps its column) and its text asks for no layout as it is placed
     (Textual laid the help out three times and drew it three times). Here each screen is made
     as its key is pressed (not made ahead while the game waits: the test after)."""
-    from nctui.games.nightmare_cathedral.ui.screens import game as game_screen
     from nctui.games.nightmare_cathedral.ui.screens.inspector import InspectorScreen
+    from nctui.ui.screens import shell as game_screen  # the shell makes the screens ahead
     from nctui.ui.screens.help import HelpScreen
     from nctui.ui.screens.rules import RulesScreen
     from nctui.ui.widgets.footer import KeyFooter
@@ -1133,7 +1134,7 @@ def test_the_rules_and_the_help_are_made_while_the_game_waits_and_come_up_in_one
     drawn exactly as a screen made at the key press draws (the rules at 120x40 took 92-113 ms
     from the key to the frame; made ahead, 12-34 ms). Closed, they are kept: opened again, the
     same. After the next decision the rules are redrawn ahead at its topic."""
-    from nctui.games.nightmare_cathedral.ui.screens import game as game_screen
+    from nctui.ui.screens import shell as game_screen  # the shell makes the screens ahead
 
     config = HOTSEAT_11
 
@@ -1213,7 +1214,7 @@ def test_the_kept_rules_open_again_as_a_new_rules_screen(tmp_path, size):
             other = (80, 30) if size == BIG else (120, 40)
             await pilot.resize_terminal(*other)
             await pilot.pause()
-            again = rules_screen(app, topic)
+            again = rules_screen(app, app.game_screen().entry.rules, topic)
             assert again is not first
             app.push_screen(again)
             await pilot.pause(0.2)

@@ -94,12 +94,27 @@ def test_title_menu_keys(tmp_path):
             assert app.focused is menu and menu.highlighted == 0
             assert menu.get_option("continue").disabled  # nothing saved yet, and it says so
             assert "no unfinished game" in menu.get_option("continue").prompt.plain
-            await pilot.press("j")
+            # a line for each game (registry order), then Continue, Load, Practice, Tutorial, Rules, Quit
+            ids = [menu.get_option_at_index(i).id for i in range(menu.option_count)]
+            assert ids == [
+                "game:nightmare-cathedral",
+                "game:cathedral",
+                "game:nightmarium",
+                "game:dreamers",
+                "continue",
+                "load",
+                "practice",
+                "tutorial",
+                "rules",
+                "quit",
+            ]
+            assert "Nightmare Cathedral — the board game" in menu.get_option_at_index(0).prompt.plain
+            await pilot.press("j", "j", "j", "j")
             await pilot.pause()
-            assert menu.highlighted == 2  # Continue is skipped while disabled
+            assert menu.highlighted == 5  # Continue is skipped while disabled
             await pilot.press("k", "down", "down")
             await pilot.pause()
-            assert menu.highlighted == 3
+            assert menu.highlighted == 6
             await pilot.press("c")
             await pilot.pause()
             assert isinstance(app.screen, TitleScreen) and "Nothing to continue" in app.seen[-1]
@@ -127,15 +142,29 @@ def test_title_menu_keys(tmp_path):
     run(go())
 
 
-def test_rules_item_opens_the_rules(tmp_path):
+def test_rules_item_asks_which_game_and_opens_its_rules(tmp_path):
+    """Every game has a rules summary: r asks which game (its letter or Enter), Escape goes back."""
     from nctui.ui.screens.rules import RulesScreen
+    from nctui.ui.screens.title import GamePicker
 
     async def go():
         app = _front(tmp_path)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.press("r")
             await pilot.pause()
+            assert isinstance(app.screen, GamePicker)
+            await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, TitleScreen)
+            await pilot.press("r", "a")  # Cathedral's
+            await pilot.pause()
+            assert isinstance(app.screen, RulesScreen) and app.screen.summary.title.startswith("Cathedral")
+            await pilot.press("q")
+            await pilot.pause()
+            await pilot.press("r", "enter")  # the first game's, by the highlight
+            await pilot.pause()
             assert isinstance(app.screen, RulesScreen)
+            assert app.screen.summary.title.startswith("Nightmare Cathedral")
 
     run(go())
 
@@ -146,7 +175,7 @@ def test_rules_item_says_so_when_the_rules_screen_is_missing(tmp_path, monkeypat
     async def go():
         app = _front(tmp_path)
         async with app.run_test(size=SIZE) as pilot:
-            await pilot.press("r")
+            await pilot.press("r", "n")
             await pilot.pause()
             assert isinstance(app.screen, TitleScreen)
             assert "rules summary is not available" in app.seen[-1]

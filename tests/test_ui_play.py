@@ -12,12 +12,13 @@ from nctui.games.nightmare_cathedral.engine import GameConfig, board as rules
 from nctui.games.nightmare_cathedral.engine.flow import StepResult
 from nctui.games.nightmare_cathedral.scenarios import load_scenario_result
 from nctui.games.nightmare_cathedral.ui.screens.conflict import ConflictScreen
+from nctui.games.nightmare_cathedral.ui.screens.game import GameScreen
 from nctui.games.nightmare_cathedral.ui.screens.king_turn import KingTurnScreen
 from nctui.games.nightmare_cathedral.ui.screens.new_game import NewGameScreen
 from nctui.games.nightmare_cathedral.ui.widgets.players import PlayersView
 from nctui.games.nightmare_cathedral.ui.widgets.status import StatusLine
 from nctui.platform.store import Store
-from nctui.ui.app import GameScreen, create_app
+from nctui.ui.app import create_app
 from nctui.ui.screens.handoff import HandoffScreen
 from nctui.ui.widgets.decision import DecisionPanel
 from nctui.ui.widgets.log import GameLog

@@ -12,6 +12,7 @@ from nctui.games.nightmare_cathedral.bots import RandomBot
 from nctui.games.nightmare_cathedral.engine import GameConfig, player_view
 from nctui.games.nightmare_cathedral.engine.actions import ChooseDay, Conquer, PlaceDreamer
 from nctui.games.nightmare_cathedral.engine.events import plural
+from nctui.games.nightmare_cathedral.ui.screens.game import GameScreen
 from nctui.games.nightmare_cathedral.ui.screens.inspector import InspectorScreen
 from nctui.games.nightmare_cathedral.ui.widgets.board import BoardView, cell_lines_for, centres, legal_areas
 from nctui.games.nightmare_cathedral.ui.widgets.hand import HandView
@@ -20,7 +21,7 @@ from nctui.games.nightmare_cathedral.ui.widgets.players import PlayersView
 from nctui.games.nightmare_cathedral.ui.widgets.status import StatusLine
 from nctui.games.nightmare_cathedral.ui.widgets.tracks import TracksView
 from nctui.platform.store import Store
-from nctui.ui.app import GameScreen, create_app
+from nctui.ui.app import create_app
 from nctui.ui.widgets.common import nearest
 from nctui.ui.widgets.decision import DecisionPanel
 from nctui.ui.widgets.footer import KeyFooter

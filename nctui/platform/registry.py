@@ -75,6 +75,7 @@ ENTRIES: tuple[GameEntry, ...] = (
         new_game="nctui.games.cathedral.ui.new_game:new_game_screen",
         players=(2, 2),
         levels=("random", "greedy", "strong"),
+        rules="nctui.games.cathedral.ui:rules_summary.toml",
         audit="nctui.games.cathedral.audit",
     ),
     GameEntry(
@@ -88,6 +89,7 @@ ENTRIES: tuple[GameEntry, ...] = (
         new_game="nctui.games.nightmarium.ui.new_game:new_game_screen",
         players=(2, 5),
         levels=("random", "greedy", "planner"),
+        rules="nctui.games.nightmarium.ui:rules_summary.toml",
         audit="nctui.games.nightmarium.audit",
     ),
     GameEntry(
@@ -101,6 +103,7 @@ ENTRIES: tuple[GameEntry, ...] = (
         new_game="nctui.games.dreamers.ui.new_game:new_game_screen",
         players=(2, 4),
         levels=("random", "gambler"),
+        rules="nctui.games.dreamers.ui:rules_summary.toml",
         audit="nctui.games.dreamers.audit",
     ),
 )

@@ -1,12 +1,14 @@
 """The Textual app: the Title, New game and Load screens, and the screens over one game (a
-``GameClient``: the game's ``Session``).
+``GameClient``: the game's ``Session``), whichever game it is.
 
-``create_app`` builds it for a game to continue (a Session, or a Store), a new game (a
-GameConfig), or the Title screen (None). The screens are in ``screens/``, the widgets in
-``widgets/``. Screens start games through the app (``new_game``, ``start_game``,
-``open_game``); a started game replaces every screen below it, so the stack is always one game
-and what is shown over it. The app closes the session it replaces, and its own when it ends
-(the autosave written one last time, the game's lock released).
+``create_app`` builds it for a game to continue (a Session, or a Store), a new game (the
+configuration of any game of the registry), or the Title screen (None). The app names no game:
+it finds a game's screen, its New game screen and its tutorial through its registry entry
+(``screen``, ``new_game``, ``tutorial``). The shared screens are in ``screens/``, the widgets in
+``widgets/``. Screens start games through the app (``new_game``, ``start_game``, ``open_game``);
+a started game replaces every screen below it, so the stack is always one game and what is
+shown over it. The app closes the session it replaces, and its own when it ends (the autosave
+written one last time, the game's lock released).
 """
 
 from __future__ import annotations
@@ -16,10 +18,9 @@ import gc
 import signal
 from collections.abc import Callable
 from contextlib import suppress
-from importlib import import_module
 from pathlib import Path
 from time import monotonic
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 from textual.await_remove import AwaitRemove
@@ -28,15 +29,14 @@ from textual.driver import Driver
 from textual.screen import Screen
 from textual.widget import AwaitMount, Widget
 
-from nctui.games.nightmare_cathedral.engine.config import GameConfig
-from nctui.games.nightmare_cathedral.ui.screens.game import GameScreen
-from nctui.platform import saves
-from nctui.platform.registry import game_of
+from nctui.platform import registry, saves
+from nctui.platform.registry import GameEntry
 from nctui.platform.session import Session, UndoMode, default_undo, new_session
 from nctui.platform.store import Store
 
 from . import theme
 from .commands import ScreenCommands
+from .screens.shell import GameShell
 from .textual_ext import collector, strips
 from .textual_ext.driver import TerminalClosed
 from .textual_ext.placed import ComesUpOnce, LaidOutAtResume
@@ -44,19 +44,13 @@ from .textual_ext.placed import ComesUpOnce, LaidOutAtResume
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
-    from nctui.games.cathedral.state import CathedralConfig
-    from nctui.games.dreamers.state import DreamersConfig
-    from nctui.games.nightmarium.state import NightmariumConfig
-
-    from .screens.options_game import CompanionScreen
-
 # The screens other than the game's are imported when first shown (the Title screen, New game,
-# the tutorial, the companion games): `nctui play` draws its first frame without them.
+# the tutorial, the other games): `nctui play` draws its first frame without them.
 
 BOT_DELAY = 0.6  # seconds a computer player waits after the last change, so people can follow it
 CSS_KEPT_AFTER = 2.0  # seconds after start-up the CSS parsed is kept for the next run (NctuiApp.css_cache)
 
-__all__ = ["BOT_DELAY", "GameScreen", "NctuiApp", "create_app"]
+__all__ = ["BOT_DELAY", "NctuiApp", "create_app", "screen_for"]
 
 
 class NctuiApp(App[None]):
@@ -77,7 +71,7 @@ class NctuiApp(App[None]):
         self.game = game
         self.save_dir = save_dir
         self.bot_delay = bot_delay
-        self.tutorial = False  # the game is the guided first game (TutorialScreen)
+        self.guide: Callable[[Session], Screen] | None = None  # the screen of the guided first game being played
         self.open_tutorial = False  # `nctui tutorial`: start it as soon as the Title screen is up
         self.mono = theme.mono_wanted()  # greys: NCTUI_MONO / NO_COLOR, or set by --mono before running
         self.css_cache: Path | None = None  # where to keep the CSS parsed (`nctui play`: ui/parsed_css.py)
@@ -138,11 +132,7 @@ class NctuiApp(App[None]):
         return self._screen_for(self.game)
 
     def _screen_for(self, session: Session) -> Screen:
-        if self.tutorial:
-            from nctui.games.nightmare_cathedral.ui.screens.tutorial import TutorialScreen
-
-            return TutorialScreen(session)
-        return screen_for(session)
+        return self.guide(session) if self.guide is not None else screen_for(session)
 
     def get_driver_class(self) -> type[Driver]:
         """Textual's driver for this platform; on Linux one that ends the app when its terminal
@@ -200,50 +190,45 @@ class NctuiApp(App[None]):
         if self.game is not None:
             self.game.close()
 
-    def game_screen(self) -> GameScreen:
-        """The screen of the game being played (under any dialog shown over it)."""
+    def game_screen(self) -> GameShell:
+        """The screen of the game being played (under any dialog shown over it), whichever game it is."""
         screen = self._game_screen()
         if screen is None:
             raise LookupError("no game is being played")
         return screen
 
-    def _game_screen(self) -> GameScreen | None:
-        return next((s for s in reversed(self.screen_stack) if isinstance(s, GameScreen)), None)
-
-    def _any_game_screen(self) -> GameScreen | CompanionScreen | None:
-        """The screen of the game being played, whichever game it is."""
-        from .screens.options_game import CompanionScreen
-
-        return next((s for s in reversed(self.screen_stack) if isinstance(s, GameScreen | CompanionScreen)), None)
+    def _game_screen(self) -> GameShell | None:
+        return next((s for s in reversed(self.screen_stack) if isinstance(s, GameShell)), None)
 
     # -- starting games -------------------------------------------------------------------------
 
-    def new_game(self, config: GameConfig | None = None, *, seed: int | None = None) -> None:
-        """Show the New game screen, its settings those of ``config`` (default: the game being
-        played, if any, and its undo policy), with a new seed unless ``seed`` is given."""
+    def new_game(self, config: Any = None, *, seed: int | None = None) -> None:
+        """Show the New game screen of ``config``'s game, its settings those of ``config``
+        (default: the game being played, if any, and its undo policy; none: the first game of the
+        registry), with a new seed unless ``seed`` is given."""
         practice = False
         if config is None and self.game is not None:
             config = self.game.config
             practice = self.game.undo_mode == "practice" and default_undo(self.game.seat_kinds) == "strict"
-        from nctui.games.nightmare_cathedral.ui.screens.new_game import NewGameScreen
+        entry = registry.ENTRIES[0] if config is None else entry_of(config)
+        self.push_screen(new_game_screen(entry, config, seed=seed, practice=practice))
 
-        self.push_screen(NewGameScreen(config, seed=seed, practice=practice))
+    def open_new_game(self, game_id: str) -> None:
+        """The New game screen of the game ``game_id`` (the Title screen's line of that game)."""
+        self.push_screen(new_game_screen(registry.entry(game_id)))
 
-    def start_game(self, config: GameConfig, *, undo: UndoMode | None = None) -> None:
-        """Start a new game and play it; a configuration the engine refuses raises ValueError
-        (in words) and changes nothing. ``undo``: the undo policy (default: strict when two or
-        more people play, else practice)."""
+    def start_game(self, config: Any, *, undo: UndoMode | None = None) -> None:
+        """Start a new game of any game (its configuration says which: ``registry.game_of``) and
+        play it; a configuration the game refuses raises ValueError (in words) and changes
+        nothing. ``undo``: the undo policy (default: strict when two or more people play, else
+        practice)."""
         self.open_game(new_session(config, folder=self.save_dir, undo=undo, bot_delay=self.bot_delay))
 
-    def start_companion(self, config: CathedralConfig | NightmariumConfig | DreamersConfig) -> None:
-        """Start a new game of a companion game (its configuration says which) and play it."""
-        game = game_of(config)
-        self.open_game(new_session(config, game=game, folder=self.save_dir, bot_delay=self.bot_delay))
-
-    def open_game(self, session: Session) -> None:
-        """Play ``session``'s game: its screen replaces every screen (the title, the New game
-        screen, a game that was being played, whose session is closed: saved, lock released)."""
-        old, self.game = self.game, session
+    def open_game(self, session: Session, *, guide: Callable[[Session], Screen] | None = None) -> None:
+        """Play ``session``'s game: its screen (``guide``: the tutorial's) replaces every screen
+        (the title, the New game screen, a game that was being played, whose session is closed:
+        saved, lock released)."""
+        old, self.game, self.guide = self.game, session, guide
         if old is not None and old is not session:
             old.close()
         session.start()
@@ -261,44 +246,46 @@ class NctuiApp(App[None]):
             base._push_result_callback(self, None)
         self.switch_screen(screen)
 
-    def start_tutorial(self) -> None:
-        """The guided first game: Red against a computer Blue on the tutorial's fixed seed, with
-        undo, not autosaved."""
-        from nctui.games.nightmare_cathedral.ui.screens.tutorial import tutorial_session
-
-        self.tutorial = True
-        self.open_game(tutorial_session(self.bot_delay))
+    def start_tutorial(self, game_id: str | None = None) -> None:
+        """The guided first game of ``game_id`` (default: the first game whose entry has one),
+        as its entry's ``tutorial`` sets it up (Nightmare Cathedral's: Red against a computer
+        Blue on a fixed seed, with undo, not autosaved)."""
+        entry = registry.entry(game_id) if game_id is not None else next(e for e in registry.ENTRIES if e.tutorial)
+        session, guide = registry.load(entry.tutorial)(self.bot_delay)
+        self.open_game(session, guide=guide)
 
     def leave_game(self) -> None:
         """Back to the Title screen; the game's session is closed (saved when it autosaves)."""
-        old, self.game, self.tutorial = self.game, None, False
+        old, self.game, self.guide = self.game, None, None
         if old is not None:
             old.close()
         self._replace_all(title_screen())
 
     async def action_quit(self) -> None:
         """ctrl+q: in a game, save first (like q); elsewhere quit at once."""
-        screen = self._any_game_screen()
+        screen = self._game_screen()
         if screen is None:
             self.exit()
         else:
             screen.action_quit_game()
 
 
+def entry_of(config: Any) -> GameEntry:
+    """The registry entry of the game a configuration (or a state) is of."""
+    return registry.entry(registry.game_of(config).id)
+
+
 def screen_for(session: Session) -> Screen:
-    """The screen that plays ``session``'s game."""
-    where = _COMPANION_SCREENS.get(session.store.game.id)
-    if where is None:
-        return GameScreen(session)
-    screen: Callable[[Session], Screen] = getattr(import_module(where[0], __package__), where[1])
+    """The screen that plays ``session``'s game (its registry entry's ``screen``)."""
+    screen: Callable[[Session], Screen] = registry.load(registry.entry(session.game.id).screen)
     return screen(session)
 
 
-_COMPANION_SCREENS = {  # game id -> (module, class) of its screen
-    "cathedral": ("nctui.games.cathedral.ui.screen", "CathedralScreen"),
-    "nightmarium": ("nctui.games.nightmarium.ui.screen", "NightmariumScreen"),
-    "dreamers": ("nctui.games.dreamers.ui.screen", "DreamersScreen"),
-}
+def new_game_screen(entry: GameEntry, config: Any = None, *, seed: int | None = None, practice: bool = False) -> Screen:
+    """The New game screen of ``entry``'s game (its entry's ``new_game``), its settings those of
+    ``config`` if given, with a new seed unless ``seed`` is given; ``practice``: undo anything."""
+    screen: Callable[..., Screen] = registry.load(entry.new_game)
+    return screen(config, seed=seed, practice=practice)
 
 
 def title_screen() -> Screen:
@@ -308,14 +295,15 @@ def title_screen() -> Screen:
 
 
 def create_app(
-    game: Session | Store | GameConfig | None,
+    game: Any,
     save_dir: Path | str | None = None,
     *,
     bot_delay: float = BOT_DELAY,
     undo: UndoMode | None = None,
 ) -> NctuiApp:
-    """The app for a game: a Session (or a Store) to continue, a GameConfig to start a new game
-    (a bad configuration raises ValueError), or None for the Title screen. ``save_dir``: where
+    """The app for a game: a Session (or a Store) to continue, the configuration of a new game of
+    any game of the registry (a bad configuration raises ValueError), or None for the Title
+    screen. ``save_dir``: where
     saves are listed and autosaves go (default: $NCTUI_SAVE_DIR or the user's data folder); the
     temporary files a killed save left there are removed, and a version 1 autosave is moved
     among the games' autosaves. ``undo``: the undo policy of a new game."""
@@ -323,10 +311,18 @@ def create_app(
     saves.migrate(save_dir)
     if game is None or isinstance(game, Session):
         session = game
-    elif isinstance(game, GameConfig):
-        session = new_session(game, folder=save_dir, undo=undo, bot_delay=bot_delay)
     elif isinstance(game, Store):
         session = Session(game, folder=save_dir, undo=undo, bot_delay=bot_delay)
+    elif _is_config(game):
+        session = new_session(game, folder=save_dir, undo=undo, bot_delay=bot_delay)
     else:
-        raise TypeError(f"create_app needs a Session, a Store, a GameConfig or None, not {type(game).__name__}")
+        raise TypeError(
+            f"create_app needs a Session, a Store, a game's configuration or None, not {type(game).__name__}"
+        )
     return NctuiApp(session, save_dir=save_dir, bot_delay=bot_delay)
+
+
+def _is_config(value: object) -> bool:
+    """Whether ``value`` is the configuration of a game of the registry."""
+    entry = registry.entry_of_module(type(value).__module__)
+    return entry is not None and isinstance(value, registry.game(entry.id).config_type)

@@ -1,22 +1,27 @@
-"""The rules summary shown by the Rules screen: data in ``summary.toml``, loaded and validated here.
+"""The rules summary of a game, as the Rules screen shows it: data in a file of the game (its
+registry entry's ``rules``: "package:file", e.g. Nightmare Cathedral's ``rules_summary.toml``),
+loaded and validated here. Nothing here knows a game.
 
-``get_summary()`` reads the packaged file once; ``load_summary(path)`` reads any file (tests use
-broken copies). Every problem raises ``RulesDataError`` whose message reads
+``get_summary(ref)`` reads a game's packaged file once; ``load_summary(path)`` reads any file
+(tests use broken copies). Every problem raises ``RulesDataError`` whose message reads
 ``file: entry: problem``, like the content pack's errors. ``blocks(section)`` splits a section's
 text into paragraphs, subheadings, list items and preformatted lines (the format is described at
-the top of ``summary.toml``); ``matches`` is the search.
+the top of each summary file); ``matches`` is the search.
+
+A file names its ``title`` (the Rules screen's header), its ``books`` (id -> the rulebook's name,
+e.g. core = "Core rulebook") and its sections, each with the ``book`` it summarises.
 """
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
+from importlib.resources import files
 from pathlib import Path
 from typing import Literal
 
 import msgspec
 
-SUMMARY_FILE = Path(__file__).with_name("summary.toml")
 TITLE_MAX = 24  # the contents list is narrow at 80x24
 PRE_MAX = 76  # a preformatted line must fit an 80-column terminal
 _ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -36,19 +41,16 @@ class Section(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
 
     id: str
     title: str
-    book: Literal["core", "solo"]
+    book: str  # one of the file's ``books``
     rulebook: tuple[str, ...]
     keywords: tuple[str, ...] = ()
     see_also: tuple[str, ...] = ()
     text: str
 
-    @property
-    def source(self) -> str:
-        book = "Core rulebook" if self.book == "core" else "Solo rulebook"
-        return f"{book}: {', '.join(self.rulebook)}"
-
 
 class _File(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    title: str
+    books: dict[str, str]
     section: tuple[Section, ...]
 
 
@@ -61,7 +63,9 @@ class Block(msgspec.Struct, frozen=True):
     marker: str = ""
 
 
-class Summary(msgspec.Struct, frozen=True):
+class Summary(msgspec.Struct, frozen=True, kw_only=True):
+    title: str  # "Nightmare Cathedral: the rules in brief (core game and solo)"
+    books: dict[str, str]  # book id -> the rulebook's name
     sections: tuple[Section, ...]
 
     def get(self, section_id: str) -> Section | None:
@@ -71,8 +75,12 @@ class Summary(msgspec.Struct, frozen=True):
     def ids(self) -> tuple[str, ...]:
         return tuple(s.id for s in self.sections)
 
+    def source(self, section: Section) -> str:
+        """Where a section comes from: 'Core rulebook: RITUAL, RITUAL TRACK'."""
+        return f"{self.books.get(section.book, section.book)}: {', '.join(section.rulebook)}"
 
-def load_summary(path: Path | str = SUMMARY_FILE) -> Summary:
+
+def load_summary(path: Path | str) -> Summary:
     """Read and check a summary file; raises ``RulesDataError`` naming the file and entry."""
     path = Path(path)
     try:
@@ -86,16 +94,22 @@ def load_summary(path: Path | str = SUMMARY_FILE) -> Summary:
         raise RulesDataError(path.name, _entry(raw, where.rstrip("`")) if where else "(top level)", problem) from exc
     except msgspec.DecodeError as exc:
         raise RulesDataError(path.name, "(syntax)", str(exc)) from exc
-    summary = Summary(sections=data.section)
+    summary = Summary(title=data.title, books=data.books, sections=data.section)
     for entry, problem in _problems(summary):
         raise RulesDataError(path.name, entry, problem)
     return summary
 
 
-@lru_cache(maxsize=1)
-def get_summary() -> Summary:
-    """The packaged summary, read once."""
-    return load_summary()
+def summary_path(ref: str) -> Path:
+    """The file a "package:file" reference names (a registry entry's ``rules``)."""
+    package, _, name = ref.partition(":")
+    return Path(str(files(package).joinpath(name)))
+
+
+@lru_cache(maxsize=8)
+def get_summary(ref: str) -> Summary:
+    """The summary a game's registry entry names (``rules``: "package:file"), read once."""
+    return load_summary(summary_path(ref))
 
 
 def _entry(raw: bytes, where: str) -> str:
@@ -114,6 +128,10 @@ def _entry(raw: bytes, where: str) -> str:
 
 def _problems(summary: Summary):
     """(entry, problem) for every inconsistency, in file order."""
+    if not summary.title.strip():
+        yield "title", "name the summary (the Rules screen's header)"
+    if not summary.books:
+        yield "books", "name the rulebooks the sections summarise"
     if not summary.sections:
         yield "section", "no sections"
     seen: set[str] = set()
@@ -127,6 +145,8 @@ def _problems(summary: Summary):
         seen.add(s.id)
         if not s.title.strip() or len(s.title) > TITLE_MAX:
             yield f"{where}.title", f"a title has 1 to {TITLE_MAX} characters, not {len(s.title)}"
+        if s.book not in summary.books:
+            yield f"{where}.book", f"unknown book {s.book!r} (the file's books: {', '.join(summary.books)})"
         if not s.rulebook or not all(r.strip() for r in s.rulebook):
             yield f"{where}.rulebook", "name the rulebook sections this summarises"
         if not s.text.strip():
@@ -165,12 +185,26 @@ def blocks(section: Section) -> tuple[Block, ...]:
     return tuple(out)
 
 
+def normal_name(name: str) -> str:
+    """A rulebook section's name as names are compared: upper case, single spaces, no ':' or ','
+    around it."""
+    return re.sub(r"\s+", " ", name.upper()).strip(" :,")
+
+
+def section_naming(summary: Summary, name: str) -> str | None:
+    """The section whose ``rulebook`` names ``name`` (as a refusal names its rule: "Rule 4",
+    "Action C"), the first one if several do; None if none does."""
+    wanted = normal_name(name)
+    return next((s.id for s in summary.sections if any(normal_name(r) == wanted for r in s.rulebook)), None)
+
+
 def search_words(query: str) -> tuple[str, ...]:
     """The lowercase words of a search query."""
     return tuple(dict.fromkeys(w for w in query.lower().split() if w))
 
 
-def matches(section: Section, words: tuple[str, ...]) -> bool:
-    """Whether every word occurs in the section's title, keywords, rulebook names or text."""
-    haystack = " ".join((section.title, " ".join(section.keywords), section.source, section.text)).lower()
+def matches(section: Section, words: tuple[str, ...], source: str = "") -> bool:
+    """Whether every word occurs in the section's title, keywords, ``source`` (its rulebook's
+    names, ``Summary.source``) or text."""
+    haystack = " ".join((section.title, " ".join(section.keywords), source, section.text)).lower()
     return all(w in haystack for w in words)

@@ -1,4 +1,4 @@
-"""The keys of the game screen, as a modal."""
+"""The keys of a game's screen, as a modal: the game's own, then the shell's (every game's)."""
 
 from __future__ import annotations
 
@@ -9,66 +9,45 @@ from textual.screen import ModalScreen
 from ..textual_ext.placed import ComesUpOnce, Pane, PlacedStatic
 from .kept import kept_screen, prepare, warm_backdrop
 
-HELP = """\
-[b]Nightmare Cathedral — keys[/b]
-
-  [b]1[/b]–[b]9[/b]        choose that option of the current page (from the cursors too)
-  [b]↑[/b] [b]↓[/b]        move the highlight (across pages)
-  [b]←[/b] [b]→[/b]        previous / next page of options
-  [b]Enter[/b]      choose the highlighted option (a click works too)
+# The keys every game's screen has (``screens/shell.py``), after the game's own.
+SHELL_HELP = """\
   [b]u[/b]          undo your last decision (and the computer's since)
   [b]r[/b]          redo
   [b]R[/b]          the rules, at the decision due (or at the rule just refused)
   [b]t[/b]          the timeline: every decision; Enter jumps back there (or forward, ↷ redo)
-{keeping}  [b]g[/b]          the scores, once the game is over
-  [b]ctrl+p[/b]     the command palette: every key here, by name
-  [b]Tab[/b] [b]⇧Tab[/b]   next / previous panel (small terminals show one above the options)
-  [b]b[/b] [b]m[/b] [b]c[/b]      a cursor on the board, matrix or hand (arrows/hjkl; Enter chooses the
-             option for the area, space or card under it; Tab or Esc back)
-  [b]i[/b]          the card inspector (←/→ other cards; i or q closes); on the board's
-             cursor, the area inspector: the area in full, ←/→ the other areas
-  [b]l[/b]          show the log (small terminals)
-  [b]PgUp[/b] [b]PgDn[/b]  scroll the selected panel
+{keeping}  [b]ctrl+p[/b]     the command palette: every key here, by name
   [b]q[/b]          {quit}
   [b]?[/b]          this help
-
-[b]The board[/b]
-  [b]◉E Name[/b]    an area: its symbol (glyph and letter) and name
-  [b]R2 B1[/b]      Followers: the seat's letter (R, B, G, Y) and how many
-  [b]s2[/b]         Shadows
-  [b]⌂R2[/b]        a Fort of Red with 2 levels; [b]★[/b] marks a Fortress
-  [b]♦R[/b]         Red's Shaper; [b]K[/b] the King's units in solo
-  [b]N3[/b]         Nightmare 3;  [b]♚R[/b] Red controls this contested area
-  [u]Name[/u]       an option of the decision due
-  [reverse]Name[/reverse]       a Marked Area (its symbol is under the Turn marker)
-  ░░░        an area covered in this player count
-
-[b]The Turn track[/b]: letters say whose turn each position is; ▲ the Turn marker, ⚑ the Starting marker.
-[b]Players[/b]: Sup supply, Lim Limbo, Hnd hand, Drm Dreams; ▶ deciding, * computer player.
-
-[b]Hot-seat[/b]: when the decision passes to another person, a hand-off screen hides every hand until
-that person presses Enter or Space. [b]Solo[/b]: the King's turn is shown a step at a time (Space: next,
-a: all, p: stop pacing). Colours: [b]NCTUI_MONO=1[/b] or [b]NO_COLOR[/b] draws in greys; sides keep their letters.
-
-Press ? or q (or Escape) to close."""
-
+"""
+HANDOFF_NOTE = (
+    "[b]Hot-seat[/b]: when the decision passes to another person, a hand-off screen hides every hand "
+    "until that person presses Enter or Space."
+)
+OPEN_NOTE = "[b]Hot-seat[/b]: nothing of this game is hidden: people at one keyboard share the screen."
+COLOURS_NOTE = "Colours: [b]NCTUI_MONO=1[/b] or [b]NO_COLOR[/b] draws in greys; seats keep their letters."
 
 LOCAL_KEEPING = """\
   [b]s[/b]          save under a name        [b]o[/b]  load a saved game
-  [b]x[/b]          save this position as a scenario (Practice on the title screen lists them)
-  [b]h[/b]          a hint in practice games: the planner's choice, its next best options, and why
 """
 LOCAL_QUIT = "save and quit (continue later: Continue on the title screen)"
 # A game on a server: the server keeps it (every decision stored), hints are for practice here.
 SERVER_KEEPING = """\
-  [b]s[/b] [b]o[/b] [b]x[/b] [b]h[/b]    not in a game on a server: the server keeps the game and every decision
+  [b]s[/b] [b]o[/b]        not in a game on a server: the server keeps the game and every decision
 """
 SERVER_QUIT = "back to the lobby: your seat stays yours (join it again to go on)"
 
 
-def help_text(*, server: bool = False) -> str:
-    """The keys of the game screen: a game here, or a game on a server (``server``)."""
-    return HELP.format(keeping=SERVER_KEEPING if server else LOCAL_KEEPING, quit=SERVER_QUIT if server else LOCAL_QUIT)
+def help_text(
+    title: str, keys: str, notes: str = "", *, local_keys: str = "", server: bool = False, hidden: bool = True
+) -> str:
+    """The help of a game's screen: ``title``'s own ``keys``, the shell's (``local_keys``: the
+    game's keys for a game played here, not on a server), then ``notes`` and the shell's
+    (``hidden``: the game hides hands, people at one keyboard pass it through the hand-off)."""
+    keeping = SERVER_KEEPING if server else LOCAL_KEEPING + local_keys
+    shell = SHELL_HELP.format(keeping=keeping, quit=SERVER_QUIT if server else LOCAL_QUIT)
+    seats = f"{HANDOFF_NOTE if hidden else OPEN_NOTE} {COLOURS_NOTE}"
+    parts = [f"[b]{title} — keys[/b]\n\n{keys}{shell}", notes, seats, "Press ? or q (or Escape) to close."]
+    return "\n\n".join(part.strip("\n") for part in parts if part)
 
 
 class HelpScreen(ComesUpOnce, ModalScreen[None]):
@@ -78,32 +57,35 @@ class HelpScreen(ComesUpOnce, ModalScreen[None]):
         Binding("q", "dismiss", "Close", show=False, id="help.close-q"),
     ]
 
-    def __init__(self, *, server: bool = False) -> None:
+    def __init__(self, text: str) -> None:
         super().__init__()
-        self.server = server
+        self.text = text
 
     def compose(self) -> ComposeResult:
         with Pane(id="help-box"):
-            yield PlacedStatic(help_text(server=self.server), id="help-text")
+            yield PlacedStatic(self.text, id="help-text")
 
 
-def help_screen(app: App, *, server: bool = False) -> HelpScreen:
-    """The app's help (made once and kept: ``screens/kept.py``), at its top."""
-    screen = kept_screen(app, _name(server), lambda: HelpScreen(server=server), HelpScreen)
+NAME = "help"  # the kept help's name: one, made again for another text (another game)
+
+
+def _kept(app: App, text: str) -> HelpScreen:
+    return kept_screen(app, NAME, lambda: HelpScreen(text), HelpScreen, fits=lambda kept: kept.text == text)
+
+
+def help_screen(app: App, text: str) -> HelpScreen:
+    """The app's help showing ``text`` (made once and kept: ``screens/kept.py``), at its top."""
+    screen = _kept(app, text)
     if screen.is_mounted:
         screen.query_one(Pane).scroll_home(animate=False)
     return screen
 
 
-def prepare_help_screen(app: App, *, server: bool = False) -> None:
+def prepare_help_screen(app: App, text: str) -> None:
     """Make the help out of sight, ahead of its key (``kept.prepare``); made, tint the screen in
     sight as it shows under it (``kept.warm_backdrop``: the help's, the timeline's, a card's)."""
-    screen = kept_screen(app, _name(server), lambda: HelpScreen(server=server), HelpScreen)
+    screen = _kept(app, text)
     if screen.is_running:
-        warm_backdrop(app, _name(server))
+        warm_backdrop(app, NAME)
     else:
-        prepare(app, _name(server), lambda: HelpScreen(server=server), HelpScreen)
-
-
-def _name(server: bool) -> str:
-    return "help-server" if server else "help"
+        prepare(app, NAME, lambda: HelpScreen(text), HelpScreen, fits=lambda kept: kept.text == text)

@@ -23,13 +23,19 @@ from ..textual_ext.backdrop import Backdrop
 S = TypeVar("S", bound=Screen)
 
 
-def kept_screen(app: App, name: str, make: Callable[[], S], kind: type[S]) -> S:
+def kept_screen(
+    app: App, name: str, make: Callable[[], S], kind: type[S], *, fits: Callable[[S], bool] | None = None
+) -> S:
     """The screen kept under ``name``, made with ``make`` (and installed) if none is, or if the one
-    kept was laid out at another size than the terminal's."""
+    kept was laid out at another size than the terminal's, or does not ``fit`` (another game's)."""
     if app.is_screen_installed(name):
         screen = app.get_screen(name)
         laid_out = screen._compositor.size
-        if isinstance(screen, kind) and (not laid_out or laid_out == app.size or screen in app.screen_stack):
+        if (
+            isinstance(screen, kind)
+            and (fits is None or fits(screen))
+            and (not laid_out or laid_out == app.size or screen in app.screen_stack)
+        ):
             return screen
         app.uninstall_screen(name)
         if screen.is_running and screen not in app.screen_stack:
@@ -39,14 +45,16 @@ def kept_screen(app: App, name: str, make: Callable[[], S], kind: type[S]) -> S:
     return screen
 
 
-def prepare(app: App, name: str, make: Callable[[], S], kind: type[S]) -> None:
+def prepare(
+    app: App, name: str, make: Callable[[], S], kind: type[S], *, fits: Callable[[S], bool] | None = None
+) -> None:
     """Make the screen kept under ``name`` out of sight: its widgets composed and mounted, laid
     out at the terminal's size and drawn (the lines kept in each widget). Returns at once; the
     work is done in steps between the app's other messages (a key is not kept waiting behind it
     longer than the drawing of one screen). Nothing is done for a screen already made."""
     if app._exit or app._closing or not app.size:
         return  # closing: nothing to make ahead
-    screen = kept_screen(app, name, make, kind)
+    screen = kept_screen(app, name, make, kind, fits=fits)
     if screen.is_running:
         return
     # Registered, its widgets are composed and mounted by its own message loop, before the

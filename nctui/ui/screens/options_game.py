@@ -1,209 +1,150 @@
-"""What every companion game's screen shares: the session it reads (subscribed, redrawn once
-for however many changes were posted), the log, and the keys u undo, r redo, s save, o load,
-q save and quit. A game's screen says how to draw itself (``redraw``) and how its events read
-(``describe``); ``OptionsScreen`` adds the decision as a list of options in words and the
-hot-seat cover."""
+"""The companion games' screens on the shared shell (``shell.GameShell``: the hand-off, the log,
+the timeline, undo and redo, save, load, help, rules, quit): ``CompanionScreen`` draws a game's
+own panels for the person looking and sends their decisions; ``OptionsScreen`` adds the decision
+as a list of options in words (a digit, or ↑/↓ and Enter, chooses; the choice is echoed).
+
+A game's screen says how to draw itself (``draw``), and where its rules explain the decision due
+(``decision_topic``); a refusal of its rules names the rulebook section before its first ':'
+("Rule 4: ...", "Action C: ..."), and R opens the section of the game's summary that names it.
+"""
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
-from textual.binding import Binding
-from textual.message import Message
+from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import OptionList, RichLog, Static
+from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from nctui.platform import saves
 from nctui.platform.store import StoreError
 
-from .load import LoadScreen
-from .save import SaveScreen, default_name, quit_after_saving
+from .shell import SHELL_KEYS, GameShell
 
-if TYPE_CHECKING:
-    pass
-
-GAME_KEYS = [
-    Binding("u", "undo", "Undo"),
-    Binding("r", "redo", "Redo"),
-    Binding("s", "save", "Save"),
-    Binding("o", "load", "Load", show=False),
-    Binding("q", "quit_game", "Save & quit"),
+OPTION_KEYS: list[BindingType] = [
+    *(Binding(str(d), f"pick({d})", f"Option {d}", show=False) for d in range(1, 10)),
+    *SHELL_KEYS,
 ]
+OPTIONS_HELP = """\
+  [b]1[/b]–[b]9[/b]        choose that option
+  [b]↑[/b] [b]↓[/b]        move the highlight
+  [b]Enter[/b]      choose the highlighted option (a click works too)
+"""
 
 
-class CompanionScreen(Screen[None]):
+class CompanionScreen(GameShell, Screen[None]):
     """A companion game being played through its session (a ``GameClient``)."""
 
-    LOG_ID = "log"  # the RichLog of the game's log
-    SAVE_PREFIX = ""
+    # -- for each game ----------------------------------------------------------------------------
 
-    class Changed(Message):
-        """The game changed (posted from whichever thread changed it)."""
-
-    def __init__(self, game: Any) -> None:
-        super().__init__()
-        self.game = game
-        # the people at this keyboard: every person's seat, or a game on a server's one seat (none watching)
-        here = game.seat
-        people = tuple(i for i, k in enumerate(game.seat_kinds) if k == "human")
-        self.humans = people if here is None else (here,) if here >= 0 else ()
-        self.looking = self.humans[0] if self.humans else 0  # the person at the keyboard
-        self._logged = 0
-        self._unsubscribe: Any = None
-        self._quit_armed = False
-
-    # -- for each game ------------------------------------------------------------------------------
-
-    def redraw(self) -> None:
+    def draw(self) -> None:
+        """Draw the game's panels for ``viewer``."""
         raise NotImplementedError
 
-    def describe(self, event: Any) -> str:
-        raise NotImplementedError
+    def view(self) -> Any:
+        """What the person looking may see."""
+        return self.game.view(self.viewer)
 
-    def save_turn(self) -> int:
-        """The number in a save's default name."""
-        return int(self.game.state_id)
-
-    # -- the session --------------------------------------------------------------------------------
+    # -- the shell's hooks ------------------------------------------------------------------------
 
     def on_mount(self) -> None:
-        self._unsubscribe = self.game.subscribe(lambda: self.post_message(self.Changed()))
-        self.write_log()
-        self.redraw()
+        self._shell_start()
+        self._redraw()
 
-    def on_unmount(self) -> None:
-        if self._unsubscribe is not None:
-            self._unsubscribe()
-
-    def on_companion_screen_changed(self, message: Changed) -> None:
-        message.stop()
-        self.write_log()
-        self.redraw()
-
-    def write_log(self, *, again: bool = False) -> None:
-        """The new events in the log, as the person looking may read them (again: from the start)."""
-        log = self.query_one(f"#{self.LOG_ID}", RichLog)
-        if again:
-            self._logged = 0
-            log.clear()
-        update = self.game.events(self._logged, self.looking)
-        if update.state_id < self._logged:  # undone: the log starts again
-            log.clear()
-            update = self.game.events(0, self.looking)
-        lines = [self.describe(e) for e in update.events]
-        if lines:
-            log.write("\n".join(lines))
-        self._logged = update.state_id
-
-    # -- keys ---------------------------------------------------------------------------------------
-
-    def action_undo(self) -> None:
-        if self.game.state_id == 0:
-            self.notify("Nothing to undo: this is the start of the game.", severity="warning")
+    def _redraw(self) -> None:
+        seat = self.game.deciding_seat()
+        if self._handoff_due(seat):  # hot seat: nothing of the next person's view before their key
+            self._flows()
             return
+        self._refresh_bots()
+        self._look_as(seat)
+        self._note_seen()
+        self.draw()
+        self._prepare_later()
+        self._flows()
+
+    # -- deciding ---------------------------------------------------------------------------------
+
+    def mine(self) -> bool:
+        """Whether the decision due is the person looking's (hot seat: after their hand-off)."""
+        seat = self.game.deciding_seat()
+        return seat is not None and seat == self.viewer and seat not in self.bots and self._decides(seat)
+
+    def send(self, action: Any, state_id: int) -> bool:
+        """Decide ``action`` (chosen at ``state_id``) for the person looking; a refusal is said
+        (R then opens its rule). Whether it was taken."""
+        if not self.mine() or self._too_soon():
+            return False
+        seat = self.viewer
+        before = self.view()
         try:
-            self.game.undo(self.looking)
+            self.game.send(action, seen_state_id=state_id, seat=seat)
         except StoreError as exc:
-            self.notify(str(exc), title="Undo", severity="warning", timeout=8)
+            self.notify(str(exc), title="Not now", severity="warning", timeout=6)
+            return False
+        except ValueError as exc:  # the game's refusal, naming its rule
+            self.refused(str(exc), state_id)
+            return False
+        words = self.rules_game.describe_action(action, before, secret=True)
+        self._echo_choice(f"{self.seat_label(seat).name} chose: {words}")
+        return True
 
-    def action_redo(self) -> None:
-        if not self.game.can_redo():
-            self.notify("Nothing to redo.", severity="warning")
-            return
-        try:
-            self.game.redo()
-        except StoreError as exc:
-            self.notify(str(exc), title="Redo", severity="warning", timeout=8)
+    def refused(self, words: str, state_id: int) -> None:
+        """The rules refuse an action (``words``: the rule, "Rule 2: ..."): said, and R opens its section."""
+        self._note_refusal(state_id, self.refusal_topic(words), words)
+        self.notify(f"{words[:1].upper()}{words[1:]}.\nPress R for the rule.", title="Not allowed", severity="warning")
 
-    def action_save(self) -> None:
-        folder = saves.save_dir(getattr(self.app, "save_dir", None))
-        name = default_name(self.save_turn(), prefix=self.SAVE_PREFIX)
-        self.app.push_screen(SaveScreen(self.game, folder, name), self._saved)
+    def refusal_topic(self, words: str) -> str | None:
+        """The section of the game's summary that names the rulebook section a refusal names."""
+        if not self.entry.rules:
+            return None
+        from ..rules import get_summary, section_naming
 
-    def _saved(self, path: Path | None) -> None:
-        if path is not None:
-            self.notify(f"Saved to {path}", title="Saved")
-
-    def action_load(self) -> None:
-        self.app.push_screen(LoadScreen(getattr(self.app, "save_dir", None)))
-
-    def action_quit_game(self) -> None:
-        """Save, then quit; if saving fails, say so and quit only on a second q."""
-        quit_after_saving(self, self.game, armed=self._quit_armed, hint="Continue with: nctui (then c)")
-        self._quit_armed = True
+        return section_naming(get_summary(self.entry.rules), words.partition(":")[0])
 
 
 class OptionsScreen(CompanionScreen):
     """A game whose decisions are lists of options: a digit or ↑/↓ and Enter chooses; the choice
-    is echoed. In hot-seat, when the decision passes to another person at the keyboard, a cover
-    hides the screen until they press Enter (a digit never lifts it and chooses at once)."""
+    is echoed. The screen composes an ``OptionList`` with the id ``OPTIONS_ID``."""
 
     OPTIONS_ID = "options"
-    COVER_ID = "cover"
-    BINDINGS = [*(Binding(str(d), f"pick({d})", f"Option {d}", show=False) for d in range(1, 10)), *GAME_KEYS]
+    BINDINGS = OPTION_KEYS
+    HELP_KEYS = OPTIONS_HELP
 
-    def __init__(self, game: Any) -> None:
-        super().__init__(game)
+    def __init__(self, game: Any, *, seat: int | None = None) -> None:
+        super().__init__(game, seat=seat)
         self._shown: tuple[int, tuple[object, ...]] = (-1, ())  # (state id, options) on screen
 
-    def describe_action(self, action: Any) -> str:
-        raise NotImplementedError
-
     def draw_panels(self) -> None:
-        """Everything but the options and the cover."""
+        """Everything but the options."""
         raise NotImplementedError
 
-    def decider(self) -> int | None:
-        return cast("int | None", self.game.deciding_seat())
-
-    def covered(self) -> bool:
-        seat = self.decider()
-        return len(self.humans) > 1 and seat in self.humans and seat != self.looking
-
-    def redraw(self) -> None:
-        covered = self.covered()
-        self.set_class(covered, "-covered")
-        if covered:
-            seat = cast(int, self.decider())
-            self.query_one(f"#{self.COVER_ID}", Static).update(
-                f"Player {seat + 1}, take the keyboard: what is yours to see is hidden from the others.\n\n"
-                "Press Enter when only you are looking."
-            )
-            return
+    def draw(self) -> None:
         self.draw_panels()
         self._draw_options()
 
     def options(self) -> tuple[Any, ...]:
         """The options of the decision due, when the person looking makes it."""
-        seat = self.decider()
-        if seat is None or seat not in self.humans or seat != self.looking:
-            return ()
-        return tuple(self.game.facts(seat).options)
+        facts: Any = self.game.facts(self.viewer)  # the game's own (the client's type is the main game's)
+        return tuple(facts.options) if self.mine() else ()
+
+    def describe_option(self, action: Any) -> str:
+        return self.rules_game.describe_action(action, self.view())
 
     def _draw_options(self) -> None:
         options = self.options()
         key = (self.game.state_id, options)
-        if key == self._shown:
-            return
-        self._shown = key
         menu = self.query_one(f"#{self.OPTIONS_ID}", OptionList)
-        menu.clear_options()
-        menu.add_options(
-            [Option(f"{i if i <= 9 else ' '}  {self.describe_action(a)}") for i, a in enumerate(options, 1)]
-        )
-        if options:
-            menu.highlighted = 0
+        if key != self._shown:
+            self._shown = key
+            menu.clear_options()
+            menu.add_options(
+                [Option(f"{i if i <= 9 else ' '}  {self.describe_option(a)}") for i, a in enumerate(options, 1)]
+            )
+            if options:
+                menu.highlighted = 0
+        if options and self.is_current:
             menu.focus()
-
-    def on_key(self, event: Any) -> None:
-        if self.covered() and event.key in ("enter", "space"):
-            event.stop()
-            self.looking = cast(int, self.decider())
-            self._shown = (-1, ())
-            self.write_log(again=True)
-            self.redraw()
 
     def on_option_list_option_selected(self, message: OptionList.OptionSelected) -> None:
         message.stop()
@@ -213,16 +154,10 @@ class OptionsScreen(CompanionScreen):
         self.choose(number - 1)
 
     def choose(self, index: int) -> None:
-        if self.covered():
-            return  # a digit never lifts the cover and chooses at once
         state_id, options = self._shown
-        seat = self.decider()
-        if seat is None or seat not in self.humans or state_id != self.game.state_id or not 0 <= index < len(options):
+        if state_id != self.game.state_id or not 0 <= index < len(options):
             return
         action = options[index]
-        try:
-            self.game.send(action, seen_state_id=state_id, seat=seat)
-        except (ValueError, StoreError) as exc:
-            self.notify(str(exc), title="Not now", severity="warning", timeout=6)
-            return
-        self.notify(f"Chosen: {self.describe_action(action)}", timeout=2)  # echoed: no surprise
+        words = self.describe_option(action)
+        if self.send(action, state_id):
+            self.notify(f"Chosen: {words}", timeout=2)  # echoed: no surprise

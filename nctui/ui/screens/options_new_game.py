@@ -1,14 +1,16 @@
 """A companion game's New game screen: rows of settings, each changed with ←/→, and Start. Each
-game gives its rows and how its configuration is made from them (``cathedral_new``,
-``nightmarium_new``). In the "room" mode (``ui.client.NewGameMode``: a server's lobby) Start
-hands the configuration back instead of starting the game here."""
+game gives its rows and how its configuration is made from them (its ``ui/new_game.py``); the
+app starts the game (``NctuiApp.start_game``). In the "room" mode (``ui.client.NewGameMode``: a
+server's lobby) Start hands the configuration back instead of starting the game here."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
+import msgspec
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -40,15 +42,43 @@ class CompanionNewScreen(Screen[Any]):
         Binding("escape,b", "back", "Back"),
     ]
 
-    def __init__(self, title: str, settings: Sequence[Setting], build: Build, *, mode: NewGameMode = "play") -> None:
-        """``mode`` "room": Start dismisses the screen with the configuration (None: Escape)."""
+    def __init__(
+        self,
+        title: str,
+        settings: Sequence[Setting],
+        build: Build,
+        config: Any = None,
+        *,
+        seed: int | None = None,
+        practice: bool = False,
+        mode: NewGameMode = "play",
+    ) -> None:
+        """Settings start as ``config``'s (the game just played) when some settings make it, with
+        a new seed unless ``seed`` is given; ``practice``: undo anything. ``mode`` "room": Start
+        dismisses the screen with the configuration (None: Escape)."""
         super().__init__()
         self.title_words = title
         self.settings = tuple(settings)
         self.build = build
         self.mode = mode
-        self.choice = {sid: 0 for sid, _, _ in self.settings}
+        self.seed = seed
+        self.practice = practice
+        self.choice = self._choices_for(config)
         self.row = 0
+
+    def _choices_for(self, config: Any) -> dict[str, int]:
+        """The settings that make ``config`` (its seed aside); the first of each when none do."""
+        ids = [sid for sid, _, _ in self.settings]
+        if config is not None:
+            wanted = msgspec.structs.replace(config, seed=0)
+            for picked in itertools.product(*(range(len(choices)) for _, _, choices in self.settings)):
+                values = {sid: choices[i][0] for (sid, _, choices), i in zip(self.settings, picked)}
+                try:
+                    if self.build(values, 0) == wanted:
+                        return dict(zip(ids, picked))
+                except ValueError:
+                    continue
+        return dict.fromkeys(ids, 0)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="new-box"):
@@ -89,15 +119,16 @@ class CompanionNewScreen(Screen[Any]):
             self.action_change(1)
 
     def action_start(self) -> None:
+        seed = self.seed if self.seed is not None else random.randrange(2**32)
         try:
-            config = self.build(self.values(), random.randrange(2**32))
+            config = self.build(self.values(), seed)
+            if self.mode != "room":
+                cast("NctuiApp", self.app).start_game(config, undo="practice" if self.practice else None)
         except ValueError as exc:
             self.notify(str(exc), title="Cannot start", severity="warning")
             return
         if self.mode == "room":
             self.dismiss(config)
-        else:
-            cast("NctuiApp", self.app).start_companion(config)
 
     def action_back(self) -> None:
         if self.mode == "room":

@@ -1,4 +1,5 @@
-"""The Rules screen: a browsable, searchable summary of the rules (``nctui/ui/rules/summary.toml``).
+"""The Rules screen: a browsable, searchable summary of a game's rules (the file its registry
+entry's ``rules`` names, read by ``nctui.ui.rules``): the same screen for every game.
 
 A contents list (on top at 80 columns, on the left from 100) and the text of the section it
 highlights. ``/`` searches: the list keeps the sections holding every word, the words are
@@ -54,7 +55,7 @@ def pieces(section: Section, summary: Summary, note: str | None = None, *, keywo
     if note:
         out += [Piece(Text(note, style="bold"), "▶ ", "  "), Piece(Text())]
     out.append(Piece(Text(section.title.upper(), style="bold underline")))
-    out.append(Piece(Text(section.source, style="dim")))
+    out.append(Piece(Text(summary.source(section), style="dim")))
     if keywords and section.keywords:
         out.append(Piece(Text(f"Keywords: {', '.join(section.keywords)}", style="dim")))
     previous = None
@@ -177,7 +178,8 @@ class ContentsList(MeasuredOptions, OptionList):
 
 
 class RulesScreen(ComesUpOnce, Screen[None]):
-    """A browsable, searchable summary of the rules, opened at ``topic`` (a section id) if given."""
+    """A browsable, searchable summary of a game's rules (``ref``: its registry entry's
+    ``rules``), opened at ``topic`` (a section id) if given."""
 
     AUTO_FOCUS = "#rules-contents"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
@@ -210,9 +212,10 @@ class RulesScreen(ComesUpOnce, Screen[None]):
     RulesScreen.-wide #rules-contents { height: 1fr; }
     """
 
-    def __init__(self, topic: str | None = None, *, note: str | None = None) -> None:
+    def __init__(self, ref: str, topic: str | None = None, *, note: str | None = None) -> None:
         super().__init__()
-        self.summary = get_summary()
+        self.ref = ref
+        self.summary = get_summary(ref)
         self.topic = topic if topic is not None and self.summary.get(topic) is not None else None
         self.note = note if self.topic is not None else None
         self.words: tuple[str, ...] = ()
@@ -240,7 +243,7 @@ class RulesScreen(ComesUpOnce, Screen[None]):
 
     def compose(self) -> ComposeResult:
         self.update_classes(self.breakpoint_classes(self.app.size))  # styled once, as it mounts
-        yield PlacedStatic("Nightmare Cathedral: the rules in brief (core game and solo)", id="rules-header")
+        yield PlacedStatic(self.summary.title, id="rules-header")
         with Box(id="rules-main"):
             with Box(id="rules-side"):
                 yield Input(placeholder="/ search the rules", id="rules-search", compact=True)
@@ -260,7 +263,7 @@ class RulesScreen(ComesUpOnce, Screen[None]):
     @property
     def filtered(self) -> list[Section]:
         """The sections holding every search word (all of them without a search)."""
-        return [s for s in self.summary.sections if matches(s, self.words)]
+        return [s for s in self.summary.sections if matches(s, self.words, self.summary.source(s))]
 
     def _parts(self, section: Section) -> list[Piece]:
         note = self.note if section.id == self.topic else None
@@ -391,21 +394,29 @@ class RulesScreen(ComesUpOnce, Screen[None]):
         self.dismiss()
 
 
-def rules_screen(app: App, topic: str | None = None, *, note: str | None = None) -> RulesScreen:
-    """The app's Rules screen (made once and kept: ``screens/kept.py``), at ``topic``."""
-    screen = kept_screen(app, "rules", RulesScreen, RulesScreen)
+NAME = "rules"  # the kept Rules screen's name: one, made again for another game's summary
+
+
+def _kept(app: App, ref: str) -> RulesScreen:
+    return kept_screen(app, NAME, lambda: RulesScreen(ref), RulesScreen, fits=lambda kept: kept.ref == ref)
+
+
+def rules_screen(app: App, ref: str, topic: str | None = None, *, note: str | None = None) -> RulesScreen:
+    """The app's Rules screen of the summary ``ref`` names (made once and kept:
+    ``screens/kept.py``), at ``topic``."""
+    screen = _kept(app, ref)
     screen.open_at(topic, note=note)
     return screen
 
 
-def prepare_rules_screen(app: App, topic: str | None = None, *, note: str | None = None) -> None:
-    """Make the Rules screen at ``topic`` out of sight, ahead of its key (``kept.prepare``), or
-    show ``topic`` in the one made and draw it there (``kept.redraw``)."""
-    screen = kept_screen(app, "rules", RulesScreen, RulesScreen)
+def prepare_rules_screen(app: App, ref: str, topic: str | None = None, *, note: str | None = None) -> None:
+    """Make the Rules screen of ``ref`` at ``topic`` out of sight, ahead of its key
+    (``kept.prepare``), or show ``topic`` in the one made and draw it there (``kept.redraw``)."""
+    screen = _kept(app, ref)
     if screen in app.screen_stack:
         return
     screen.open_at(topic, note=note)
     if screen.is_running:
-        redraw(app, "rules")
+        redraw(app, NAME)
     else:
-        prepare(app, "rules", RulesScreen, RulesScreen)
+        prepare(app, NAME, lambda: RulesScreen(ref), RulesScreen, fits=lambda kept: kept.ref == ref)

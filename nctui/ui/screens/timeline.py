@@ -17,13 +17,13 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from nctui.games.nightmare_cathedral.describe import seat_letter
-from nctui.games.nightmare_cathedral.engine.state import GameState
-from nctui.games.nightmare_cathedral.ui.widgets.seats import seat_style
+from nctui.platform import registry
+from nctui.platform.game import SeatLabel
 from nctui.platform.store import StoreError
 
 from ..client import GameClient
 from ..textual_ext.placed import Box, ComesUpOnce, MeasuredOptions, PlacedStatic
+from ..widgets.common import label_style
 from .kept import kept_screen, prepare
 
 # What each undo policy allows, said when it refuses (store.PracticePolicy / StrictPolicy).
@@ -45,13 +45,14 @@ def refusal_text(exc: StoreError, policy: str) -> str:
     return f"{text}. {rule}" if rule and policy != "practice" else text
 
 
-def timeline_row(state: GameState, state_id: int, seat: int, summary: str, now: int) -> Text:
-    """One row: mark, number, the deciding seat's letter, the summary."""
+def timeline_row(labels: tuple[SeatLabel, ...], state_id: int, seat: int, summary: str, now: int) -> Text:
+    """One row: mark, number, the deciding seat's letter in its colour (``labels``: the game's
+    ``seat_labels``), the summary."""
     mark = "▶" if state_id == now else ("↷" if state_id > now else " ")
     row = Text(no_wrap=True, overflow="ellipsis")
     row.append(f"{mark} {state_id:>3} ")
-    if seat >= 0:
-        row.append(f"{seat_letter(state, seat)} ", seat_style(state, seat))
+    if 0 <= seat < len(labels):
+        row.append(f"{labels[seat].letter} ", label_style(labels[seat]))
     else:
         row.append("· ")
     row.append(summary)
@@ -105,10 +106,10 @@ class TimelineScreen(ComesUpOnce, ModalScreen[None]):
 
     def _options(self) -> list[Option]:
         game = self.game
-        state = game.view(self.viewer).state
+        labels = registry.game_of(game.config).seat_labels(game.view(self.viewer))
         now = game.state_id
         return [
-            Option(timeline_row(state, i.state_id, i.seat, i.summary, now), id=str(i.state_id))
+            Option(timeline_row(labels, i.state_id, i.seat, i.summary, now), id=str(i.state_id))
             for i in game.timeline(self.viewer)
         ]
 

@@ -1,17 +1,28 @@
-"""Small helpers shared by the widgets of every game: the seats' colours, text cut and packed to a
+"""Small helpers shared by the widgets of every game: the seats' colours and tags, text cut and packed to a
 width, cursors moved across a panel, and the message a panel posts when something on it is picked."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.message import Message
 
-from nctui.platform.game import PALETTE
+from nctui.platform.game import PALETTE, SeatLabel
 
 SEAT_COLOURS = PALETTE  # the seats' colours by name (nctui.platform.game)
+
+
+def label_style(label: SeatLabel, *, bold: bool = True) -> Style:
+    """A seat's colour (as the game's ``seat_labels`` name it), bold."""
+    return Style(color=label.colour or None, bold=bold)
+
+
+def label_tag(label: SeatLabel) -> Text:
+    """'R Red' in the seat's colour: its letter goes with the colour, never the colour alone."""
+    return Text(f"{label.letter} {label.name}", style=label_style(label))
 
 
 def clip(text: str, width: int) -> str:

@@ -40,5 +40,13 @@ def config_for(values: dict[str, Any], seed: int) -> CathedralConfig:
     return CathedralConfig(seats=("bot", "human"), levels=(opponent, "strong"), games=games, seed=seed)
 
 
-def new_game_screen(mode: NewGameMode = "play") -> CompanionNewScreen:
-    return CompanionNewScreen("Cathedral", SETTINGS, config_for, mode=mode)
+def new_game_screen(
+    config: CathedralConfig | None = None,
+    *,
+    seed: int | None = None,
+    practice: bool = False,
+    mode: NewGameMode = "play",
+) -> CompanionNewScreen:
+    """The New game screen (the registry entry's ``new_game``): ``mode`` "room" hands the
+    configuration back to a server's lobby."""
+    return CompanionNewScreen("Cathedral", SETTINGS, config_for, config, seed=seed, practice=practice, mode=mode)

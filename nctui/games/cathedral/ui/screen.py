@@ -2,9 +2,11 @@
 cursor that moves and turns the chosen building with a preview of where it would land (allowed
 or not, and why), property shaded by owner, the scores and the log.
 
-Keys: ←↑↓→ or hjkl move the building, space or t turns it, Tab / shift+Tab (or a digit) choose
-another building, Enter places it; u undo, r redo, s save, o load, q save and quit. A computer
-seat plays on the session's own thread; the screen only draws what the session says.
+Keys: ←↑↓→ or hjkl move the building, space turns it, Tab / shift+Tab (or a digit) choose
+another building, Enter places it; the shell's keys (``nctui.ui.screens.shell``): u undo, r redo,
+t the timeline, s save, o load, ? help, R the rules, q save and quit. Two people at one keyboard
+pass it through the shared hand-off. A computer seat plays on the session's own thread; the
+screen only draws what the session says.
 """
 
 from __future__ import annotations
@@ -15,17 +17,30 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import RichLog, Static
+from textual.widgets import Static
 
-from nctui.platform.store import StoreError
-from nctui.ui.screens.options_game import GAME_KEYS, CompanionScreen
+from nctui.ui.screens.options_game import CompanionScreen
+from nctui.ui.screens.shell import SHELL_KEYS
 from nctui.ui.widgets.footer import KeyFooter
+from nctui.ui.widgets.log import GameLog
 
 from .. import words
 from ..facts import CathedralFacts
 from ..pieces import CATHEDRAL, name_of, size_of
 from ..state import CathedralState, Place
 from .board import city_text
+
+HELP_KEYS = """\
+  [b]←[/b] [b]↑[/b] [b]↓[/b] [b]→[/b]    move the building (or [b]h[/b] [b]j[/b] [b]k[/b] [b]l[/b])
+  [b]Space[/b]      turn it
+  [b]Tab[/b] [b]⇧Tab[/b]   the next / previous building (or its number, [b]1[/b]–[b]9[/b])
+  [b]Enter[/b]      place it (the preview says whether it may go there, and if not, why)
+"""
+HELP_NOTES = (
+    "[b]The city[/b]: Light's buildings in upper case, Dark's in lower case, [b]++[/b] the Cathedral; "
+    "property is shaded by its owner; [b]<>[/b] the building being placed where it may go, [b]XX[/b] "
+    "where it may not."
+)
 
 
 class CathedralScreen(CompanionScreen):
@@ -35,14 +50,14 @@ class CathedralScreen(CompanionScreen):
     CathedralScreen #cat-body { height: 13; }
     CathedralScreen #cat-city { width: 27; height: 13; border: round $accent; padding: 0 1; }
     CathedralScreen #cat-side { width: 1fr; height: 13; border: round $accent; padding: 0 1; }
-    CathedralScreen #cat-log { height: 1fr; border: round $panel; }
+    CathedralScreen #cat-log { height: 1fr; border: round $panel; padding: 0 1; }
     """
     BINDINGS = [
         Binding("left,h", "move(0,-1)", "Move", show=False, id="cathedral.left"),
         Binding("right,l", "move(0,1)", "Move", show=False, id="cathedral.right"),
         Binding("up,k", "move(-1,0)", "Move", show=False, id="cathedral.up"),
         Binding("down,j", "move(1,0)", "Move", show=False, id="cathedral.down"),
-        Binding("space,t", "turn", "Turn", key_display="spc", id="cathedral.turn"),
+        Binding("space", "turn", "Turn", key_display="spc", id="cathedral.turn"),
         Binding("tab", "pick(1)", "Building", priority=True, id="cathedral.next"),
         Binding("shift+tab", "pick(-1)", "Previous building", show=False, priority=True, id="cathedral.previous"),
         Binding("enter", "place", "Place", id="cathedral.place"),
@@ -50,13 +65,14 @@ class CathedralScreen(CompanionScreen):
             Binding(str(d), f"pick_number({d})", f"Building {d}", show=False, id=f"cathedral.pick{d}")
             for d in range(1, 10)
         ),
-        *GAME_KEYS,
+        *SHELL_KEYS,
     ]
-    LOG_ID = "cat-log"
     SAVE_PREFIX = "cathedral-"
+    HANDS_HIDDEN = False  # every building is in sight: people at one keyboard need no hand-off
+    HELP_KEYS, HELP_NOTES = HELP_KEYS, HELP_NOTES
 
-    def __init__(self, game: Any) -> None:
-        super().__init__(game)
+    def __init__(self, game: Any, *, seat: int | None = None) -> None:
+        super().__init__(game, seat=seat)
         self.building = ""  # the building being placed (an id), "" before the first draw
         self.turn = 0
         self.row = 0
@@ -68,9 +84,7 @@ class CathedralScreen(CompanionScreen):
             yield Static(id="cat-city")
             with Vertical(id="cat-side"):
                 yield Static(id="cat-side-text")
-        log = RichLog(id="cat-log", wrap=True, markup=False)
-        log.can_focus = False  # the arrow keys move the building, not the log
-        yield log
+        yield GameLog(id="cat-log")
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -80,32 +94,29 @@ class CathedralScreen(CompanionScreen):
         self.row, self.col = 3, 3
         super().on_mount()
 
-    def describe(self, event: Any) -> str:
-        return words.describe_event(event)
-
     def save_turn(self) -> int:
         return self._view().moves
 
-    def redraw(self) -> None:
-        self._redraw()
+    def handoff_words(self, seat: int, view: CathedralState) -> tuple[str, str]:
+        series = f"Game {view.game + 1} of {view.config.games} · " if view.config.games > 1 else ""
+        doing = "place the Cathedral" if view.phase == "cathedral" else "place a building"
+        return doing, f"{series}move {view.moves + 1}"
+
+    def decision_topic(self) -> tuple[str | None, str | None]:
+        from .topics import decision_topic
+
+        return decision_topic(self._view())
 
     # -- what is shown ---------------------------------------------------------------------------
 
-    @property
-    def viewer(self) -> int:
-        seat = self.game.deciding_seat()
-        if seat in self.humans:
-            return cast(int, seat)
-        return self.humans[0] if self.humans else 0
-
     def _view(self) -> CathedralState:
-        return cast(CathedralState, self.game.view(self.viewer))
+        return cast(CathedralState, self.view())
 
     def _facts(self) -> CathedralFacts:
         return cast(CathedralFacts, self.game.facts(self.viewer))
 
     def _my_turn(self) -> bool:
-        return self.game.deciding_seat() in self.humans
+        return self.mine()
 
     def _action(self) -> Place:
         return Place(self.building, self.turn, self.row, self.col)
@@ -126,7 +137,7 @@ class CathedralScreen(CompanionScreen):
         self.row = max(0, min(self.row, 9 - max(r for r, _ in cells)))
         self.col = max(0, min(self.col, 9 - max(c for _, c in cells)))
 
-    def _redraw(self) -> None:
+    def draw(self) -> None:
         view, facts = self._view(), self._facts()
         mine = self._my_turn()
         if mine:
@@ -141,11 +152,9 @@ class CathedralScreen(CompanionScreen):
 
     def _seat_words(self, view: CathedralState, colour: int) -> str:
         seat = self._facts().seat_of(colour)
-        who = (
-            "you"
-            if seat in self.humans and len(self.humans) == 1
-            else ("computer" if self.game.is_computer(seat) else f"Player {seat + 1}")
-        )
+        humans = [s for s, kind in enumerate(self.game.seat_kinds) if kind == "human"]
+        mine = seat == self.seat if self.seat is not None else humans == [seat]
+        who = "you" if mine else ("computer" if self.game.is_computer(seat) else self.seat_label(seat).name)
         return f"{words.COLOURS[colour]} ({who})"
 
     def _status(self, view: CathedralState) -> Text:
@@ -155,7 +164,7 @@ class CathedralScreen(CompanionScreen):
             return Text(f"Cathedral · {series}the series is over · u: undo · q: quit")
         seat = self.game.deciding_seat()
         mover = self._seat_words(view, view.to_move)
-        if seat not in self.humans:
+        if seat is None or seat in self.bots:
             doing = f"{mover} is thinking…"
         elif view.phase == "cathedral":
             doing = f"{mover}: place the Cathedral"
@@ -200,36 +209,32 @@ class CathedralScreen(CompanionScreen):
     def action_move(self, drow: int, dcol: int) -> None:
         self.row += drow
         self.col += dcol
-        self._redraw()
+        self.draw()
 
     def action_turn(self) -> None:
         self.turn += 1
-        self._redraw()
+        self.draw()
 
     def action_pick(self, delta: int) -> None:
         choices = self._facts().buildings_to_place()
         if self.building in choices:
             self.building = choices[(choices.index(self.building) + delta) % len(choices)]
             self.turn = 0
-        self._redraw()
+        self.draw()
 
     def action_pick_number(self, number: int) -> None:
         choices = self._facts().buildings_to_place()
         if 1 <= number <= len(choices):
             self.building = choices[number - 1]
             self.turn = 0
-        self._redraw()
+        self.draw()
 
     def action_place(self) -> None:
-        seat = self.game.deciding_seat()
-        if seat not in self.humans or not self.building:
+        if not self.mine() or not self.building:
             self.notify("It is not your turn to place a building.", severity="warning")
             return
         problem = self._facts().problem(self._action())
         if problem is not None:
-            self.notify(problem, title="Not allowed", severity="warning", timeout=6)
+            self.refused(problem, self.game.state_id)
             return
-        try:
-            self.game.send(self._action(), seen_state_id=self.game.state_id, seat=seat)
-        except (ValueError, StoreError) as exc:
-            self.notify(str(exc), title="Not now", severity="warning", timeout=6)
+        self.send(self._action(), self.game.state_id)

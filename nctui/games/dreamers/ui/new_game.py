@@ -30,5 +30,15 @@ def config_for(values: dict[str, Any], seed: int) -> DreamersConfig:
     )
 
 
-def new_game_screen(mode: NewGameMode = "play") -> CompanionNewScreen:
-    return CompanionNewScreen("Dreamers and Nightmares", SETTINGS, config_for, mode=mode)
+def new_game_screen(
+    config: DreamersConfig | None = None,
+    *,
+    seed: int | None = None,
+    practice: bool = False,
+    mode: NewGameMode = "play",
+) -> CompanionNewScreen:
+    """The New game screen (the registry entry's ``new_game``): ``mode`` "room" hands the
+    configuration back to a server's lobby."""
+    return CompanionNewScreen(
+        "Dreamers and Nightmares", SETTINGS, config_for, config, seed=seed, practice=practice, mode=mode
+    )

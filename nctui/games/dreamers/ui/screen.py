@@ -1,18 +1,21 @@
 """The screen of the dice game of Dreamers and Nightmares (seed 002): the Dreamer card whose
 dreams are being resolved, its rows filling, the dreams rolled and their faces, the bag by
-colour, every player's Power and role, the Nightmare cards, the decision, the log."""
+colour, every player's Power and role, the Nightmare cards, the decision, the log; the shell's
+keys (``nctui.ui.screens.shell``). Nothing is hidden from one player to another: people at one
+keyboard need no hand-off (whoever decides is the one looking)."""
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import cast
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.widgets import OptionList, RichLog, Static
+from textual.widgets import OptionList, Static
 
 from nctui.ui.screens.options_game import OptionsScreen
 from nctui.ui.widgets.footer import KeyFooter
+from nctui.ui.widgets.log import GameLog
 
 from .. import words
 from ..content import content
@@ -30,6 +33,13 @@ def die_text(d: Die) -> Text:
     return Text(f"{LETTER[d.colour]}{FACE[d.face]}{'2' if d.sideways else ''} ", style=STYLE[d.colour])
 
 
+NOTES_HELP = (
+    "[b]Dreams[/b]: a colour's letter ([b]D[/b] the Depths, [b]E[/b] Envy, [b]I[/b] Imprisonment, "
+    "[b]F[/b] Primeval Fear) and its face: [b]1[/b] or [b]2[/b] Power, [b]H[/b] Hunt, [b]X[/b] Exhaust "
+    "([b]X2[/b] on its side: it counts twice), [b]S[/b] Shadow."
+)
+
+
 class DreamersScreen(OptionsScreen):
     DEFAULT_CSS = """
     DreamersScreen { layout: vertical; }
@@ -39,26 +49,22 @@ class DreamersScreen(OptionsScreen):
     DreamersScreen #dr-card { height: auto; border: round $accent; padding: 0 1; }
     DreamersScreen #dr-table { height: 1fr; border: round $accent; padding: 0 1; }
     DreamersScreen #dr-options { height: 1fr; border: round $accent; }
-    DreamersScreen #dr-log { height: 8; border: round $panel; }
-    DreamersScreen #dr-cover { height: 1fr; content-align: center middle; text-style: bold; display: none; }
-    DreamersScreen.-covered #dr-body { display: none; }
-    DreamersScreen.-covered #dr-cover { display: block; }
+    DreamersScreen #dr-log { height: 8; border: round $panel; padding: 0 1; }
     """
-    LOG_ID, OPTIONS_ID, COVER_ID = "dr-log", "dr-options", "dr-cover"
+    OPTIONS_ID = "dr-options"
     SAVE_PREFIX = "dreamers-"
+    HANDS_HIDDEN = False  # the bag's future is nobody's: every seat sees the same
+    HELP_NOTES = NOTES_HELP
 
     def compose(self) -> ComposeResult:
         yield Static(id="dr-status")
-        yield Static(id="dr-cover")
         with Horizontal(id="dr-body"):
             with Vertical(id="dr-left"):
                 yield Static(id="dr-card")
                 yield Static(id="dr-table")
             with Vertical():
                 yield OptionList(id="dr-options")
-                log = RichLog(id="dr-log", wrap=True, markup=False)
-                log.can_focus = False
-                yield log
+                yield GameLog(id="dr-log")
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -67,43 +73,36 @@ class DreamersScreen(OptionsScreen):
         self.query_one("#dr-log").border_title = "Log"
         super().on_mount()
 
-    def covered(self) -> bool:
-        return False  # nothing is hidden in this game: no hand-off needed
-
-    def describe(self, event: Any) -> str:
-        return words.describe_event(event)
-
-    def describe_action(self, action: Any) -> str:
-        return words.describe_action(action)
-
     def save_turn(self) -> int:
         return self._view().turns + 1
 
-    def _view(self) -> DreamersState:
-        return cast(DreamersState, self.game.view(self.looking))
+    def decision_topic(self) -> tuple[str | None, str | None]:
+        from .topics import decision_topic
 
-    def redraw(self) -> None:
-        seat = self.decider()
-        if seat is not None and seat in self.humans:
-            self.looking = seat  # nothing hidden: whoever decides is the one looking
-        super().redraw()
+        return decision_topic(self._view())
+
+    def _view(self) -> DreamersState:
+        return cast(DreamersState, self.view())
 
     def draw_panels(self) -> None:
         view = self._view()
-        facts = cast(DreamersFacts, self.game.facts(self.looking))
+        facts = cast(DreamersFacts, self.game.facts(self.viewer))
         self.query_one("#dr-status", Static).update(self._status(view))
         card = self.query_one("#dr-card", Static)
-        card.border_title = f"Player {view.actor + 1}'s Dreamer card"
+        card.border_title = f"{self.seat_label(view.actor).name}'s Dreamer card"
         card.update(self._card(view, facts))
         self.query_one("#dr-table", Static).update(self._table(view, facts))
 
     def _status(self, view: DreamersState) -> Text:
         if view.phase == "over":
-            who = " and ".join(f"Player {w + 1}" for w in view.winners)
+            who = " and ".join(self.seat_label(w).name for w in view.winners)
             return Text(f"Dreamers and Nightmares · {who} {'wins' if len(view.winners) == 1 else 'share the win'}")
-        seat = self.decider()
-        thinking = " (computer) is thinking…" if self.game.is_computer(seat) else ""
-        who = "" if seat is None else f"Player {seat + 1}{thinking}"
+        seat = self.game.deciding_seat()
+        who = (
+            ""
+            if seat is None
+            else self.seat_label(seat).name + (" (computer) is thinking…" if self.game.is_computer(seat) else "")
+        )
         track = ""
         if view.track >= 0:
             t = content().track[view.track]

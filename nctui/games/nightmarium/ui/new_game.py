@@ -36,5 +36,13 @@ def config_for(values: dict[str, Any], seed: int) -> NightmariumConfig:
     )
 
 
-def new_game_screen(mode: NewGameMode = "play") -> CompanionNewScreen:
-    return CompanionNewScreen("Nightmarium", SETTINGS, config_for, mode=mode)
+def new_game_screen(
+    config: NightmariumConfig | None = None,
+    *,
+    seed: int | None = None,
+    practice: bool = False,
+    mode: NewGameMode = "play",
+) -> CompanionNewScreen:
+    """The New game screen (the registry entry's ``new_game``): ``mode`` "room" hands the
+    configuration back to a server's lobby."""
+    return CompanionNewScreen("Nightmarium", SETTINGS, config_for, config, seed=seed, practice=practice, mode=mode)

@@ -1,22 +1,25 @@
 """The Nightmarium screen (seed 003): every player's Creatures as small stacks, your hand grouped
 by part and legion, the decision due with every option in words, the chain of abilities being
 resolved, the log. Hot-seat hands are hidden: when the turn passes to another person at this
-keyboard, a cover asks them to take the keyboard first (Enter; a digit does not lift it).
+keyboard, the shared hand-off screen asks them to take the keyboard first (Enter; a digit does
+not lift it).
 
-Keys: ↑/↓ and Enter, or a digit, choose an option; u undo, r redo, s save, o load, q save and quit.
+Keys: ↑/↓ and Enter, or a digit, choose an option; the shell's keys (``nctui.ui.screens.shell``):
+u undo, r redo, t the timeline, s save, o load, ? help, R the rules, q save and quit.
 """
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import cast
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.widgets import OptionList, RichLog, Static
+from textual.widgets import OptionList, Static
 
 from nctui.ui.screens.options_game import OptionsScreen
 from nctui.ui.widgets.footer import KeyFooter
+from nctui.ui.widgets.log import GameLog
 
 from .. import words
 from ..cards import LEGIONS, PARTS, card
@@ -42,6 +45,13 @@ def stack(cards: tuple[str, ...]) -> Text:
     return text
 
 
+NOTES_HELP = (
+    "[b]Creatures[/b]: each player's, bottom up, one letter per card for its legion ([b]N[/b] Necronauts,"
+    " [b]I[/b] Insektoids, [b]C[/b] Chimeridae, [b]H[/b] Homunculi); [b].[/b] a part still missing, "
+    "[b]*[/b] complete; h: the cards in hand. [b]Your hand[/b]: grouped by the part each card may be."
+)
+
+
 class NightmariumScreen(OptionsScreen):
     DEFAULT_CSS = """
     NightmariumScreen { layout: vertical; }
@@ -53,17 +63,14 @@ class NightmariumScreen(OptionsScreen):
     NightmariumScreen #nm-right { width: 1fr; }
     NightmariumScreen #nm-chain { height: auto; max-height: 3; padding: 0 1; color: $warning; }
     NightmariumScreen #nm-options { height: 1fr; border: round $accent; }
-    NightmariumScreen #nm-log { height: 7; border: round $panel; }
-    NightmariumScreen #nm-cover { height: 1fr; content-align: center middle; text-style: bold; display: none; }
-    NightmariumScreen.-covered #nm-body { display: none; }
-    NightmariumScreen.-covered #nm-cover { display: block; }
+    NightmariumScreen #nm-log { height: 7; border: round $panel; padding: 0 1; }
     """
-    LOG_ID, OPTIONS_ID, COVER_ID = "nm-log", "nm-options", "nm-cover"
+    OPTIONS_ID = "nm-options"
     SAVE_PREFIX = "nightmarium-"
+    HELP_NOTES = NOTES_HELP
 
     def compose(self) -> ComposeResult:
         yield Static(id="nm-status")
-        yield Static(id="nm-cover")
         with Horizontal(id="nm-body"):
             with Vertical(id="nm-left"):
                 yield Static(id="nm-players")
@@ -71,9 +78,7 @@ class NightmariumScreen(OptionsScreen):
             with Vertical(id="nm-right"):
                 yield Static(id="nm-chain")
                 yield OptionList(id="nm-options")
-                log = RichLog(id="nm-log", wrap=True, markup=False)
-                log.can_focus = False
-                yield log
+                yield GameLog(id="nm-log")
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -83,43 +88,41 @@ class NightmariumScreen(OptionsScreen):
         self.query_one("#nm-log").border_title = "Log"
         super().on_mount()
 
-    def describe(self, event: Any) -> str:
-        return words.describe_event(event)
-
-    def describe_action(self, action: Any) -> str:
-        return words.describe_action(action)
-
     def save_turn(self) -> int:
         return self._view().turns
 
-    def _view(self) -> NightmariumState:
-        return cast(NightmariumState, self.game.view(self.looking))
+    def handoff_words(self, seat: int, view: NightmariumState) -> tuple[str, str]:
+        return "", f"Turn {view.turns + 1}"
 
-    def redraw(self) -> None:
-        self.query_one("#nm-status", Static).update(self._status(self._view()))
-        super().redraw()
+    def decision_topic(self) -> tuple[str | None, str | None]:
+        from .topics import decision_topic
+
+        return decision_topic(self._view())
+
+    def _view(self) -> NightmariumState:
+        return cast(NightmariumState, self.view())
 
     def draw_panels(self) -> None:
         view = self._view()
+        self.query_one("#nm-status", Static).update(self._status(view))
         self.query_one("#nm-players", Static).update(self._players(view))
         self.query_one("#nm-hand", Static).update(self._hand(view))
         self.query_one("#nm-chain", Static).update(self._chain(view))
         menu = self.query_one("#nm-options", OptionList)
-        seat = self.decider()
-        mine = seat is not None and seat == self.looking and seat in self.humans
+        mine = self.mine()
         menu.border_title = f"Herald: place {card(view.revealed[0]).name}" if view.revealed and mine else "Decision"
 
     def _status(self, view: NightmariumState) -> Text:
         if view.winner is not None:
-            return Text(f"Nightmarium · Player {view.winner + 1} wins · u: undo · q: quit")
-        seat = self.decider()
-        who = "" if seat is None else f"Player {seat + 1}"
+            return Text(f"Nightmarium · {self.seat_label(view.winner).name} wins · u: undo · q: quit")
+        seat = self.game.deciding_seat()
+        who = "" if seat is None else self.seat_label(seat).name
         if self.game.is_computer(seat):
             doing = f"{who} (computer) is thinking…"
         elif view.pure is not None:
             doing = f"{who} discards for a pure-legion Creature"
         else:
-            doing = f"Player {view.turn + 1}'s turn, {words.plural(view.actions_left, 'action')} left"
+            doing = f"{self.seat_label(view.turn).name}'s turn, {words.plural(view.actions_left, 'action')} left"
         return Text(f"Nightmarium · {doing} · to {view.config.creatures} · undo: {self.game.undo_policy}")
 
     def _players(self, view: NightmariumState) -> Text:
@@ -139,7 +142,7 @@ class NightmariumScreen(OptionsScreen):
 
     def _hand(self, view: NightmariumState) -> Text:
         """The hand grouped by the part each card may be, then by legion."""
-        hand = [c for c in view.players[self.looking].hand if c != HIDDEN]
+        hand = [c for c in view.players[self.viewer].hand if c != HIDDEN] if self.viewer >= 0 else []
         text = Text()
         for part in PARTS:
             group = sorted((c for c in hand if part in card(c).parts), key=lambda c: (card(c).legion, card(c).name))

@@ -12,20 +12,20 @@ last; other seats' hands are never shown.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Sequence
+from typing import Any
 
 from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.geometry import Size
-from textual.message import Message
 from textual.screen import Screen
-from textual.timer import Timer
 from textual.widget import Widget
 
 from nctui.platform.store import StoreError
 from nctui.ui.client import GameClient, RefusedLater
+from nctui.ui.screens.shell import HELP, LOAD, QUIT, REDO, RULES, SAVE, TIMELINE, UNDO
 from nctui.ui.textual_ext.placed import Box, ComesUpOnce, Pane, PlacedOnce, Row
 from nctui.ui.widgets.common import OptionsPicked
 from nctui.ui.widgets.decision import DecisionPanel, Prompt
@@ -53,15 +53,46 @@ from ..widgets.players import PlayersView
 from ..widgets.seats import seat_style
 from ..widgets.status import StatusLine
 from ..widgets.tracks import TracksView
-from .flows import FlowsMixin  # flows: hand-off, King's turn, game over, timeline, save/load
+from .flows import FlowsMixin  # flows: the King's turn, conflicts, game over, hints; the shell's hand-off, keys
 
 # Help, the inspector, the rules and saving are imported when first used (as flows' screens):
 # the game's first frame comes without them.
 
 COLUMN_B = ("hand", "players", "log")  # the panels of column B (the others are in column A)
-# Seconds the game waits (no change) before the rules and the help are made or redrawn ahead:
-# longer than most keys come apart, so that the work is not in the way of the next key
-PREPARE_AFTER = 1.5
+
+KEYS_HELP = """\
+  [b]1[/b]–[b]9[/b]        choose that option of the current page (from the cursors too)
+  [b]↑[/b] [b]↓[/b]        move the highlight (across pages)
+  [b]←[/b] [b]→[/b]        previous / next page of options
+  [b]Enter[/b]      choose the highlighted option (a click works too)
+  [b]g[/b]          the scores, once the game is over
+  [b]Tab[/b] [b]⇧Tab[/b]   next / previous panel (small terminals show one above the options)
+  [b]b[/b] [b]m[/b] [b]c[/b]      a cursor on the board, matrix or hand (arrows/hjkl; Enter chooses the
+             option for the area, space or card under it; Tab or Esc back)
+  [b]i[/b]          the card inspector (←/→ other cards; i or q closes); on the board's
+             cursor, the area inspector: the area in full, ←/→ the other areas
+  [b]l[/b]          show the log (small terminals)
+  [b]PgUp[/b] [b]PgDn[/b]  scroll the selected panel
+"""
+LOCAL_KEYS_HELP = """\
+  [b]x[/b]          save this position as a scenario (Practice on the title screen lists them)
+  [b]h[/b]          a hint in practice games: the planner's choice, its next best options, and why
+"""
+NOTES_HELP = """\
+[b]The board[/b]
+  [b]◉E Name[/b]    an area: its symbol (glyph and letter) and name
+  [b]R2 B1[/b]      Followers: the seat's letter (R, B, G, Y) and how many
+  [b]s2[/b]         Shadows
+  [b]⌂R2[/b]        a Fort of Red with 2 levels; [b]★[/b] marks a Fortress
+  [b]♦R[/b]         Red's Shaper; [b]K[/b] the King's units in solo
+  [b]N3[/b]         Nightmare 3;  [b]♚R[/b] Red controls this contested area
+  [u]Name[/u]       an option of the decision due
+  [reverse]Name[/reverse]       a Marked Area (its symbol is under the Turn marker)
+  ░░░        an area covered in this player count
+
+[b]The Turn track[/b]: letters say whose turn each position is; ▲ the Turn marker, ⚑ the Starting marker.
+[b]Players[/b]: Sup supply, Lim Limbo, Hnd hand, Drm Dreams; ▶ deciding, * computer player.
+[b]Solo[/b]: the King's turn is shown a step at a time (Space: next, a: all, p: stop pacing)."""
 
 
 class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
@@ -71,12 +102,12 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (34, "-tall")]
     BINDINGS = [
-        Binding("u", "undo", "Undo", id="game.undo"),
-        Binding("r", "redo", "Redo", id="game.redo"),
+        UNDO,
+        REDO,
         Binding("l", "toggle_log", "Log", id="game.log"),
-        Binding("question_mark", "help", "Help", key_display="?", id="game.help"),
-        Binding("R", "rules", "Rules", key_display="R", id="game.rules"),  # rules: shift+r (r is redo)
-        Binding("q", "quit_game", "Save & quit", id="game.quit"),
+        HELP,
+        RULES,
+        QUIT,
         Binding("pageup", "scroll_info(-1)", "Scroll up", show=False, id="game.scroll-up"),
         Binding("pagedown", "scroll_info(1)", "Scroll down", show=False, id="game.scroll-down"),
         # Panels: Tab cycles them (priority: the decision keeps the focus and its keys).
@@ -90,41 +121,27 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
         # Digits pick an option from anywhere on the screen (the board, matrix and hand cursors
         # too): the decision panel binds its own, these serve while another widget has the focus.
         *(Binding(str(d), f"pick_option({d})", f"Option {d}", show=False, id=f"game.pick-{d}") for d in range(1, 10)),
-        # Flows (screens/flows.py): the timeline, save, load, the game over screen.
-        Binding("t", "timeline", "Timeline", id="game.timeline"),
+        # The shell's (screens/shell.py) and the flows' (screens/flows.py): the timeline, save,
+        # load, the game over screen.
+        TIMELINE,
         Binding("f", "conflicts", "Conflicts", show=False, id="game.conflicts"),
-        Binding("s", "save", "Save", id="game.save"),
+        SAVE,
         Binding("x", "save_position", "Save position", show=False, id="game.save-position"),
         Binding("h", "hint", "Hint", show=False, id="game.hint"),
-        Binding("o", "load", "Load", show=False, id="game.load"),
+        LOAD,
         Binding("g", "game_over", "Scores", show=False, id="game.game-over"),
     ]
 
-    QUIT_WORDS = "save and quit"  # what q does (a game on a server: back to the lobby)
-
-    class GameChanged(Message):
-        """The game changed (posted from the thread that changed it)."""
+    QUIT_HINT = "Continue with: nctui (then c), or nctui play --continue"
+    HELP_KEYS, HELP_LOCAL_KEYS, HELP_NOTES = KEYS_HELP, LOCAL_KEYS_HELP, NOTES_HELP
 
     def __init__(self, game: GameClient, *, seat: int | None = None) -> None:
         """``seat``: the one seat this screen shows and decides for (a game on a server: each
         person has a terminal of their own; -1 a spectator; by default the game's ``seat``); None:
         whoever decides (hot-seat)."""
-        super().__init__()
-        self.game = game
-        self.seat = seat if seat is not None else game.seat
-        self.bots = frozenset(i for i, kind in enumerate(game.seat_kinds) if kind == "bot")
-        humans = [i for i, kind in enumerate(game.seat_kinds) if kind == "human"]
-        self.viewer = self.seat if self.seat is not None else humans[0] if humans else 0
-        self._logged = -1
+        super().__init__(game, seat=seat)
         self._shown = (-1, -1)  # (game revision, state id) of the prompt on screen
-        self._handled: tuple[object, ...] = ()  # what the last GameChanged found
-        self._unsubscribe: Callable[[], None] | None = None
-        self._save_warned = False
-        self._bot_warned = ""
-        self._quit_armed = False
-        self._rule_refused: tuple[int, str | None, str] | None = None  # rules: (state id, topic, reason)
         self._shown_panel = "board"  # the panel above the decision on small terminals
-        self._prepare_timer: Timer | None = None  # _prepare_screens, once the game waits
         self._panel_before_log = "board"
         # Each seat's view and facts, and the prompt, made once a change (_view_of, _prompt_of)
         self._views_made: dict[int, tuple[int, View, Facts]] = {}
@@ -164,83 +181,19 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
     def on_mount(self) -> None:
         if self not in self.app.screen_stack:
             return  # popped before its mount ran (a newer game screen replaced it): nothing to draw
-        self._flows_start()  # flows: who looks first (a continued hot-seat game hands off first)
         self._size_classes()  # before the first layout, so no panel is laid out at a passing size
         self._show_panel(self._shown_panel)
-        self._unsubscribe = self.game.subscribe(self._post_changed)
-        self._handled = self._news_key()
-        self._log_viewer = self.viewer
-        self._write_log()
+        self._shell_start()  # the shell (and flows): who looks first, the session, the log
         self._redraw()
 
     def _prepare_screens(self) -> None:
-        """The rules (at the decision due), the help and the timeline made out of sight while the
-        game waits, so that their keys show them at once (``screens/kept.py``); the rules again
-        after each change of the decision (``_redraw``). Imported here (not as the game starts),
-        with the screens a decision may bring up."""
-        # imported now: the first key that shows one finds it so (the hand-off, the King's turn
-        # and a conflict come with a decision; importing the hand-off's took ~2 ms of the first)
-        from nctui.ui.screens import handoff  # noqa: F401
-        from nctui.ui.screens.help import prepare_help_screen
-        from nctui.ui.screens.rules import prepare_rules_screen
-        from nctui.ui.screens.timeline import prepare_timeline_screen
-
+        """The shell's screens made ahead (``GameShell._prepare_screens``), with the screens a
+        decision of this game may bring up imported (not as the game starts)."""
         from . import conflict, inspector, king_turn  # noqa: F401
 
-        if not self.is_attached or self.app.screen is not self:
-            return  # the hand-off, a screen of the game: once back
-        topic, note = self._rules_topic()
-        prepare_rules_screen(self.app, topic, note=note)
-        prepare_help_screen(self.app, server=self.seat is not None)
-        prepare_timeline_screen(self.app, self.game, self.viewer)
-
-    def on_unmount(self) -> None:
-        if self._unsubscribe is not None:
-            self._unsubscribe()
+        super()._prepare_screens()
 
     # -- the game -------------------------------------------------------------------------------
-
-    def _post_changed(self) -> None:
-        self.post_message(self.GameChanged())
-
-    def _news_key(self) -> tuple[object, ...]:
-        game = self.game
-        return (game.revision, game.thinking, game.bot_error, game.autosave_error)
-
-    def on_game_screen_game_changed(self, message: GameChanged) -> None:
-        """Redraw once for however many changes were posted meanwhile."""
-        message.stop()
-        key = self._news_key()
-        if key == self._handled:
-            return
-        revision_changed = key[0] != self._handled[0]
-        self._handled = key
-        if revision_changed:
-            self._note_king_turn()  # flows: the King's turn steps among the new events (solo)
-            self._write_log()
-        self._redraw()
-        self._warn_once()
-
-    def _warn_once(self) -> None:
-        """A failing autosave or computer player is said once (until it works again)."""
-        if self.game.autosave_error and not self._save_warned:
-            self._save_warned = True
-            self.notify(
-                f"The game cannot be autosaved: {self.game.autosave_error}",
-                title="Autosave",
-                severity="warning",
-                timeout=8,
-            )
-        elif not self.game.autosave_error:
-            self._save_warned = False
-        if self.game.bot_error and self.game.bot_error != self._bot_warned:
-            self.notify(
-                f"{self.game.bot_error[0].upper()}{self.game.bot_error[1:]}. Undo (u) to try again.",
-                title="Computer player",
-                severity="error",
-                timeout=10,
-            )
-        self._bot_warned = self.game.bot_error
 
     def _redraw(self) -> None:
         seat = self.game.deciding_seat()
@@ -249,12 +202,8 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
             return
         # a cursor stays while the same person looks (a computer's move does not take it away)
         keep_cursor = self._cursor_focused() and (seat is None or seat in self.bots or seat == self.viewer)
-        # on a server a seat can pass to a computer (its person stayed away) and back
-        bots = frozenset(i for i, kind in enumerate(self.game.seat_kinds) if kind == "bot")
-        if bots != self.bots:  # the same object otherwise: a panel's rehearsal is of the same inputs
-            self.bots = bots
-        if seat is not None and seat not in self.bots and self.seat is None:
-            self.viewer = seat
+        self._refresh_bots()  # the same object while they do not change: a panel's rehearsal is of the same inputs
+        self._look_as(seat)
         view, facts = self._view_of(self.viewer)
         self._note_seen()  # flows: what this person has seen, for their next hand-off
         status = self.query_one(StatusLine)
@@ -268,9 +217,7 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
             widget.view = view
         self.query_one(MatrixView).view = view  # the matrix draws the view alone
         self._shown = (self.game.revision, self.game.state_id)
-        if self._prepare_timer is not None:  # the rules at this decision, drawn ahead once the game waits
-            self._prepare_timer.stop()
-        self._prepare_timer = self.set_timer(PREPARE_AFTER, self._prepare_screens)
+        self._prepare_later()  # the rules at this decision, drawn ahead once the game waits
         panel = self.query_one(DecisionPanel)
         panel.prompt = self._prompt_of(view, facts)
         if self.is_current and not keep_cursor:
@@ -337,14 +284,8 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
             ),
         )
 
-    def _write_log(self) -> None:
-        log = self.query_one(GameLog)
-        update = self.game.events(self._logged, self.viewer)
-        if update.undone:
-            log.write(Text(f"↶ undone: back to decision {update.state_id}", style="italic"))
-        elif update.events:
-            log.write_lines(describe_events(list(update.events), self.game.view(self.viewer).state))
-        self._logged = update.state_id
+    def describe_events(self, events: Sequence[Any], view: View) -> list[str]:
+        return describe_events(list(events), view.state)
 
     # -- deciding -------------------------------------------------------------------------------
 
@@ -363,10 +304,6 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
         self._note_choice(options[message.index], self.game.view(seat).state, seat, message.index)  # flows
         self._dispatch(options[message.index], state_id, seat)
 
-    def _decides(self, seat: int) -> bool:
-        """Whether this screen decides for ``seat`` (hot-seat: every person's seat)."""
-        return self.seat is None or seat == self.seat
-
     def _dispatch(self, action, state_id: int, seat: int) -> None:
         try:
             self.game.send(action, seen_state_id=state_id, seat=seat)
@@ -377,25 +314,6 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
 
     # -- keys -----------------------------------------------------------------------------------
 
-    def action_undo(self) -> None:
-        """Back to before the last decision of a person, as the undo policy allows."""
-        if self.game.state_id == 0:
-            self.notify("Nothing to undo: this is the start of the game.", severity="warning")
-            return
-        try:
-            self.game.undo(self.viewer)
-        except StoreError as exc:
-            self._refused(exc, "Undo")  # flows: the refusal and the undo policy's rule
-
-    def action_redo(self) -> None:
-        if not self.game.can_redo():
-            self.notify("Nothing to redo.", severity="warning")
-            return
-        try:
-            self.game.redo()
-        except StoreError as exc:
-            self._refused(exc, "Redo")
-
     def action_toggle_log(self) -> None:
         """Small terminals: show the log, or back to the panel shown before it."""
         if self._shown_panel == "log":
@@ -404,13 +322,8 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
             self._panel_before_log = self._shown_panel
             self._show_panel("log")
 
-    def action_help(self) -> None:
-        from nctui.ui.screens.help import help_screen
-
-        self.app.push_screen(help_screen(self.app, server=self.seat is not None))
-
-    # -- rules (screens/rules.py): R opens the summary at the rule of the decision due, or of
-    # the action the engine just refused ------------------------------------------------------
+    # -- rules (the shell's R): the summary at the rule of the decision due, or of the action
+    # the engine just refused ------------------------------------------------------------------
 
     def on_refused_later(self, message: RefusedLater) -> None:
         """A decision a server refused by the rules: said as ``send``'s refusal is here."""
@@ -419,36 +332,25 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
         self._refused_by_rules(IllegalAction(reason, rule=message.rule, section=message.section), self.game.state_id)
 
     def _refused_by_rules(self, exc: ActionError, state_id: int) -> None:
-        from nctui.ui.rules.topics import refusal_words, topic_for_error  # imported when first needed
+        from ..topics import refusal_words, topic_for_error  # imported when first needed
 
         title, body = refusal_words(exc)
-        self._rule_refused = (state_id, topic_for_error(exc), body.splitlines()[0])
+        self._note_refusal(state_id, topic_for_error(exc), body.splitlines()[0])
         state = self.game.view(self.viewer).state
         if state.decision is not None:
             body += f"\nThe decision due: {describe_decision(state)}"
         self.notify(body, title=title, severity="error", timeout=10)
 
-    def action_rules(self) -> None:
-        from nctui.ui.screens.rules import rules_screen  # rules: the summary at the decision's topic
-
-        topic, note = self._rules_topic()
-        self.app.push_screen(rules_screen(self.app, topic, note=note))
-
-    def _rules_topic(self) -> tuple[str, str | None]:
-        """Where R opens the rules: the topic of the decision due (or of the action the engine
-        just refused) and the line shown above it."""
-        from nctui.ui.rules.topics import topic_for_decision
+    def decision_topic(self) -> tuple[str | None, str | None]:
+        """The topic of the decision due and the line shown above it (the game over: its end)."""
+        from ..topics import topic_for_decision
 
         state = self.game.view(self.viewer).state
         decision = state.decision
-        topic, note = "game-end", None
-        if decision is not None:
-            topic = topic_for_decision(decision.kind, solo=self.game.config.players == 1) or "turn"
-            note = f"The decision due: {describe_decision(state)}"
-        refused = self._rule_refused
-        if refused is not None and refused[0] == self.game.state_id:
-            topic, note = refused[1] or topic, f"Not allowed: {refused[2]}"
-        return topic, note
+        if decision is None:
+            return "game-end", None
+        topic = topic_for_decision(decision.kind, solo=self.game.config.players == 1) or "turn"
+        return topic, f"The decision due: {describe_decision(state)}"
 
     def action_scroll_info(self, direction: int) -> None:
         pane = self._pane(self._shown_panel)
@@ -582,14 +484,6 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
         key = f"stack:{self.viewer}:{matrix.cursor}" if matrix.has_focus else f"card:{card_id}"
         start = next((k for k, e in enumerate(items) if e.key == key), 0)
         self.app.push_screen(InspectorScreen(items, start))
-
-    def action_quit_game(self) -> None:
-        """Save, then quit. If saving fails, say so and quit only on a second request."""
-        from nctui.ui.screens.save import quit_after_saving
-
-        hint = "Continue with: nctui (then c), or nctui play --continue"
-        quit_after_saving(self, self.game, armed=self._quit_armed, hint=hint)
-        self._quit_armed = True
 
 
 def _outcome_lines(state: GameState, quit_words: str = GameScreen.QUIT_WORDS) -> tuple[str, ...]:

@@ -443,9 +443,12 @@ class NewGameScreen(ComesUpOnce, Screen[Any]):
         self.dismiss(None)
 
 
-def new_game_screen(mode: NewGameMode = "play") -> NewGameScreen:
-    """The New game screen (the registry's ``new_game``)."""
-    return NewGameScreen(mode=mode)
+def new_game_screen(
+    config: GameConfig | None = None, *, seed: int | None = None, practice: bool = False, mode: NewGameMode = "play"
+) -> NewGameScreen:
+    """The New game screen (the registry entry's ``new_game``): ``mode`` "room" hands the
+    configuration back to a server's lobby."""
+    return NewGameScreen(config, seed=seed, practice=practice, mode=mode)
 
 
 def _seat_label(seat: int) -> Text:

@@ -31,6 +31,12 @@ def tutorial_session(bot_delay: float) -> Session:
     return new_session(TUTORIAL, undo="practice", autosave=False, bot_delay=bot_delay)
 
 
+def tutorial(bot_delay: float) -> tuple[Session, type[TutorialScreen]]:
+    """The guided first game as the app starts it (the registry entry's ``tutorial``): its
+    session and the screen that plays it."""
+    return tutorial_session(bot_delay), TutorialScreen
+
+
 class TutorialScreen(GameScreen):
     """The game screen, and the tutorial panel beside it (above it on small terminals)."""
 

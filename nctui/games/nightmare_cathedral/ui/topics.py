@@ -1,7 +1,8 @@
-"""Which summary section explains a decision, or a refusal of the engine.
+"""Which section of Nightmare Cathedral's rules summary (``rules_summary.toml``, shown by the
+shared Rules screen) explains a decision, or a refusal of the engine.
 
 ``DECISION_TOPICS`` maps every ``Decision.kind`` the engine produces to a section id of
-``summary.toml`` (``SOLO_TOPICS`` overrides a few in solo games); tests check that every kind
+the summary (``SOLO_TOPICS`` overrides a few in solo games); tests check that every kind
 in the engine has one. A refusal (``IllegalAction``) names a rulebook section, such as
 "CONFLICTS 2", "MANEUVER, MP" or "SOLO REFILL DREAMS"; ``topic_for_section`` finds the summary
 section that lists it among its ``rulebook`` names.
@@ -11,9 +12,16 @@ from __future__ import annotations
 
 import re
 
-from nctui.games.nightmare_cathedral.engine.errors import ActionError, IllegalAction
+from nctui.platform import registry
+from nctui.ui.rules import Summary, get_summary, normal_name as _norm
 
-from . import Summary, get_summary
+from ..engine.errors import ActionError, IllegalAction
+
+
+def rules_summary() -> Summary:
+    """The game's rules summary (its registry entry's ``rules``)."""
+    return get_summary(registry.entry("nightmare-cathedral").rules)
+
 
 DECISION_TOPICS: dict[str, str] = {
     # setup
@@ -81,10 +89,6 @@ def topic_for_decision(kind: str, *, solo: bool = False) -> str | None:
     return DECISION_TOPICS.get(kind)
 
 
-def _norm(text: str) -> str:
-    return re.sub(r"\s+", " ", text.upper()).strip(" :,")
-
-
 def _index(summary: Summary) -> dict[tuple[str, str], str]:
     """(book, rulebook name) -> section id; the first section naming it wins."""
     index: dict[tuple[str, str], str] = {}
@@ -101,7 +105,7 @@ def topic_for_section(section: str, summary: Summary | None = None) -> str | Non
     ':', ';' or ',' in turn ("MANEUVER, MP"; "SOLO KING'S TURN 8, COMPLETING THE KING'S DREAMS 2").
     Names starting with SOLO are looked up among the solo rulebook's sections first.
     """
-    index = _index(summary or get_summary())
+    index = _index(summary or rules_summary())
     name = _norm(section)
     books = ("core", "solo")
     if name.startswith("SOLO"):
