@@ -1,6 +1,6 @@
 """The Cathedral screen at 80x24 and 120x40, driven by Pilot: starting from the title screen,
-placing the Cathedral and a building with the keyboard, the preview's refusal, the computer's
-answer, undo, saving and continuing."""
+placing the Cathedral and a building with the keyboard, the preview's refusal and its rule (R),
+the computer's answer, undo, two people at one keyboard, saving and continuing."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from nctui.games.cathedral.state import CathedralConfig, CathedralState
 from nctui.games.cathedral.ui.screen import CathedralScreen
 from nctui.platform import registry, saves
 from nctui.ui.screens.options_new_game import CompanionNewScreen
+from nctui.ui.screens.rules import RulesScreen
+from nctui.ui.widgets.log import GameLog
 from tests.helpers import companion_app, settle
 
 GAME = registry.game("cathedral")
@@ -113,5 +115,43 @@ def test_q_saves_and_the_game_continues_from_its_autosave(tmp_path) -> None:
         assert len(listing) == 1 and listing[0].summary is not None and not listing[0].summary.finished
         loaded = saves.load(listing[0].path)
         assert loaded.store.state.buildings[0].id == CATHEDRAL
+
+    asyncio.run(go())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_two_people_share_the_screen_with_no_hand_off(tmp_path, size) -> None:
+    """Nothing of Cathedral is hidden: two people at one keyboard place in turn on one screen (no
+    hand-off to pass through), the one placing is the one looking, and both read the same log."""
+
+    async def go() -> None:
+        app = _app(tmp_path, CathedralConfig(seats=("human", "human")))
+        async with app.run_test(size=size) as pilot:
+            screen = app.screen
+            await pilot.press("enter")  # Light's Cathedral
+            await pilot.pause()
+            assert app.screen is screen and screen.viewer == 1
+            assert "Dark (Player 2): place a building" in app.screen.query_one("#cat-status").content.plain
+            await pilot.press("up", "up", "up", "left", "left", "left", "space", "enter")  # Dark's Academy
+            await pilot.pause()
+            assert app.screen is screen and screen.viewer == 0 and len(app.game.store.state.buildings) == 2
+            log = "\n".join(strip.text for strip in screen.query_one(GameLog).lines)
+            assert "Cathedral" in log and "Academy" in log
+
+    asyncio.run(go())
+
+
+def test_a_refused_placement_opens_its_rule_with_R(tmp_path) -> None:
+    async def go() -> None:
+        app = _app(tmp_path, CathedralConfig(seats=("human", "human")))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("enter", "2", "enter")  # the Cathedral, then Dark's Castle on top of it
+            await pilot.pause()
+            assert any("Press R for the rule" in m for m in app.seen)
+            await pilot.press("R")
+            await pilot.pause()
+            rules = app.screen
+            assert isinstance(rules, RulesScreen) and rules.shown == "placing"
+            assert rules.note is not None and rules.note.startswith("Not allowed: Rule 2")
 
     asyncio.run(go())

@@ -67,3 +67,26 @@ def test_a_turn_from_the_title_against_the_computer(tmp_path, size) -> None:
             assert any(m.startswith("Chosen: ") for m in app.seen)
 
     asyncio.run(go())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_two_people_share_the_screen_with_no_hand_off(tmp_path, size) -> None:
+    """Nothing of the dice game is hidden: two people at one keyboard decide in turn on one screen
+    (no hand-off), the one deciding is the one looking and has the options."""
+
+    async def go() -> None:
+        app = _app(tmp_path, DreamersConfig(seats=("human", "human"), levels=("gambler", "gambler"), seed=5))
+        async with app.run_test(size=size) as pilot:
+            screen = app.screen
+            for _ in range(60):
+                if app.game.deciding_seat() != 0:
+                    break
+                await pilot.press("1")
+                await pilot.pause()
+                assert app.screen is screen  # never a hand-off
+            assert app.game.deciding_seat() == 1
+            await pilot.pause()
+            assert app.screen is screen and screen.viewer == 1 and screen.options()
+            assert "Player 2" in _text(app, "dr-status")
+
+    asyncio.run(go())
