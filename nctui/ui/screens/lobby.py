@@ -292,7 +292,7 @@ class LobbyScreen(Screen[None]):
     def _planned(self, plan: RoomPlan | None) -> None:
         if plan is None:
             return
-        screen = registry.load(registry.entry(plan.game).new_game)("room")
+        screen = registry.load(registry.entry(plan.game).new_game)(mode="room")
         self.app.push_screen(screen, lambda config: self._configured(plan, config))
 
     def _configured(self, plan: RoomPlan, config: Any) -> None:
