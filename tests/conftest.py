@@ -20,3 +20,8 @@ if not os.environ.get("NCTUI_CACHE_DIR"):
 from nctui.ui.screens.handoff import HandoffScreen
 
 HandoffScreen.guard = 0.0
+
+
+def pytest_configure(config) -> None:
+    # `make test` runs every test; `-m "not slow"` leaves out those that build or install something.
+    config.addinivalue_line("markers", "slow: builds or installs something (seconds); -m 'not slow' skips it")
