@@ -222,3 +222,40 @@ def plain(app: Any, widget_id: str) -> str:
     """The text a Static of the current screen shows."""
     content = app.screen.query_one(f"#{widget_id}").content
     return content if isinstance(content, str) else content.plain
+
+
+async def app_settled(app: Any, wait: float = 60.0) -> None:
+    """Wait until ``app`` has done all it was asked: every message to the app, its screen and the
+    screen's widgets handled (and the messages those sent in turn), no layout, scroll, repaint or
+    frame owed by the screen, no callback waiting for a refresh, no animation running or due. A
+    condition, not a duration: a loaded machine makes it take longer, never come too early. Two
+    rounds in a row must find it so (a handler that was awaiting in the first has finished by the
+    second's). Timers set for later are not waited for. Fails the test after ``wait`` seconds."""
+    import asyncio
+    import time
+
+    from textual.pilot import Pilot
+
+    pilot = Pilot(app)
+    end = time.monotonic() + wait
+    quiet = 0
+    while quiet < 2:
+        assert time.monotonic() < end, f"the app did not settle in {wait} s: {_owed(app)}"
+        await pilot._wait_for_screen()  # what every pump was sent so far, handled
+        owed = _owed(app)
+        quiet = 0 if owed else quiet + 1
+        await asyncio.sleep(1 / 120 if owed else 0)  # the screen's update timer draws what is owed
+
+
+def _owed(app: Any) -> str:
+    """What ``app`` still has to do ('' for nothing)."""
+    screen = app.screen
+    pumps = [app, *screen.walk_children(with_self=True)]
+    owed = [name for name, due in (
+        ("messages", any(not p._message_queue.empty() for p in pumps)),
+        ("a layout", screen._layout_required or screen._scroll_required or screen._recompose_required),
+        ("a frame", screen._repaint_required or bool(screen._dirty_widgets)),
+        ("callbacks after a refresh", bool(screen._callbacks)),
+        ("animations", bool(app.animator._animations or app.animator._scheduled)),
+    ) if due]  # fmt: skip
+    return ", ".join(owed)

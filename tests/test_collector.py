@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import time
 
 import pytest
 
 from nctui.games.nightmare_cathedral.engine import GameConfig
 from nctui.ui.app import create_app
 from nctui.ui.textual_ext import collector
+
+DEADLINE = 60.0  # seconds: met only when the app never collects
 
 
 @pytest.fixture
@@ -50,23 +53,37 @@ def test_a_collection_only_once_the_app_has_waited_and_enough_was_made(monkeypat
     assert collector.collect_while_waiting(5.0) is None and collected == [1]
 
 
-def test_the_app_collects_while_it_waits_for_a_key(steady, tmp_path):
+def test_the_app_collects_while_it_waits_for_a_key(steady, tmp_path, monkeypatch):
     """Objects made (a key's work) are collected once the app has drawn and waited, not when
     the next key's work makes enough of them to set the collector off."""
+    from nctui.games.nightmare_cathedral.ui.screens import game as game_screen
+
+    # nothing else makes objects meanwhile (the kept screens made ahead could set the collector off)
+    monkeypatch.setattr(game_screen, "PREPARE_AFTER", 600)
+    collections: list[int] = []  # the generations the app's looks collected
+    look = collector.collect_while_waiting
+
+    def looked(waited: float) -> int | None:
+        generation = look(waited)
+        if generation is not None:
+            collections.append(generation)
+        return generation
+
+    monkeypatch.setattr(collector, "collect_while_waiting", looked)
 
     async def go():
         app = create_app(GameConfig(players=2, seats=("human", "human"), seed=42), save_dir=str(tmp_path))
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             gc.collect()  # from none: the collector is not set off by the test's own objects
+            collections.clear()
             made = [[] for _ in range(3 * collector.YOUNG_ENOUGH)]  # noqa: F841  # young, alive
             assert gc.get_count()[0] >= 3 * collector.YOUNG_ENOUGH
-            seen: list[int] = []
-            gc.callbacks.append(watch := lambda phase, info: phase == "start" and seen.append(info["generation"]))
-            try:
-                await asyncio.sleep(collector.WAIT_AFTER + 3 * collector.LOOK_EVERY)
-            finally:
-                gc.callbacks.remove(watch)
-            assert seen and gc.get_count()[0] < collector.YOUNG_ENOUGH
+            # a look every LOOK_EVERY seconds collects once no frame came for WAIT_AFTER: waited for
+            # (on a loaded machine the app's timer comes late), up to a deadline only a failure meets
+            deadline = time.monotonic() + DEADLINE
+            while not collections and time.monotonic() < deadline:
+                await asyncio.sleep(collector.LOOK_EVERY)
+            assert collections == [0] and gc.get_count()[0] < collector.YOUNG_ENOUGH
 
     asyncio.run(go())

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import ast
 import asyncio
-import tomllib
-from fnmatch import fnmatch
 from pathlib import Path
 
 import pytest
@@ -115,14 +113,13 @@ def test_the_summary_names_every_solo_modifier_and_suggested_pair():
 
 
 def test_every_summary_ships_in_its_games_package_and_reads():
-    """Each game's entry names a summary in its own package, shipped with it, that reads."""
-    data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    """Each game's entry names a summary in its own package, that reads (that it is installed with
+    the package: tests/test_installed.py)."""
     for entry in registry.ENTRIES:
         assert entry.rules, f"{entry.id} has no rules summary"
         package, _, name = entry.rules.partition(":")
         assert package.startswith(entry.package + ".") and name.endswith(".toml")
         assert summary_path(entry.rules).parent == ROOT.joinpath(*package.split("."))
-        assert any(fnmatch(name, pattern) for pattern in data.get(package, [])), f"{package} ships no {name}"
         summary = get_summary(entry.rules)
         assert summary.title.startswith(entry.title) and len(summary.sections) >= 5
 

@@ -45,7 +45,7 @@ from nctui.ui.screens.timeline import TimelineScreen
 from nctui.ui.theme import line_filters, mono_wanted, seat_colours_256
 from nctui.ui.widgets.decision import DecisionPanel
 from nctui.ui.widgets.log import GameLog
-from tests.helpers import store_moves
+from tests.helpers import app_settled, store_moves
 
 SMALL, BIG = (80, 24), (120, 40)
 VS_BOT = GameConfig(players=2, seats=("human", "bot"), seed=42)
@@ -1124,6 +1124,33 @@ async def _made_ahead(pilot, names=("rules", "help")) -> None:
     raise AssertionError("the kept screens were not made ahead")
 
 
+@pytest.mark.parametrize("kept", ["rules", "help", "timeline"])
+def test_a_screen_made_ahead_just_as_the_app_closes_fails_nothing(tmp_path, kept):
+    """A kept screen made out of sight in the moment the app begins to close (the app stops
+    running before the screen composes, so its containers never compose theirs) mounts with
+    nothing to fill. On a loaded machine the game's timer that makes them fired as a test's app
+    closed, and the rules and the timeline failed the app, finding none of their widgets."""
+    from nctui.ui.screens.help import prepare_help_screen
+    from nctui.ui.screens.rules import prepare_rules_screen
+    from nctui.ui.screens.timeline import prepare_timeline_screen
+
+    async def go():
+        app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.pause()
+            game = app.game_screen()
+            make = {
+                "rules": lambda: prepare_rules_screen(app),
+                "help": lambda: prepare_help_screen(app),
+                "timeline": lambda: prepare_timeline_screen(app, game.game, game.viewer),
+            }[kept]
+            # run_test yields once, then stops the app: this runs in that turn, the screen's first
+            # step after the app has stopped running
+            asyncio.get_running_loop().call_soon(make)
+
+    run(go())
+
+
 @pytest.mark.parametrize("size", [SMALL, BIG], ids=["80x24", "120x40"])
 @pytest.mark.parametrize("key", ["R", "question_mark"])
 def test_the_rules_and_the_help_are_made_while_the_game_waits_and_come_up_in_one_frame(
@@ -1600,7 +1627,7 @@ def test_the_game_screens_update_timer_has_ticked_before_the_first_key(tmp_path,
     layouts, frames = _count_layouts_and_frames(monkeypatch)
 
     async def go():
-        async with _hotseat_up(tmp_path, size, settle=0.1) as (_app, pilot):
+        async with _hotseat_up(tmp_path, size) as (_app, pilot):
             await pilot.pause()
             assert "GameScreen" in ticks
             assert frames == ["GameScreen"] and layouts == ["GameScreen"]
@@ -1643,22 +1670,21 @@ def test_the_collector_is_turned_on_once_the_first_frame_is_drawn(tmp_path, monk
 
 
 @contextlib.asynccontextmanager
-async def _hotseat_up(tmp_path, size=BIG, settle: float = 0.3):
-    """A hot-seat game running at ``size``, ``settle`` seconds after it came up: (app, pilot)."""
+async def _hotseat_up(tmp_path, size=BIG):
+    """A hot-seat game running at ``size``, settled once it came up (``app_settled``): (app, pilot)."""
     app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
     async with app.run_test(size=size) as pilot:
-        await pilot.pause()
-        await asyncio.sleep(settle)
+        await app_settled(app)
         yield app, pilot
 
 
-async def _typed(app, key: str, wait: float = 0.3) -> None:
-    """``key`` as a terminal sends it (not through Pilot, which draws the screen itself), then
-    ``wait`` seconds."""
+async def _typed(app, key: str) -> None:
+    """``key`` as a terminal sends it (not through Pilot, which draws the screen itself), and
+    what it brought handled and drawn (``app_settled``: a loaded machine only takes longer)."""
     from textual import events
 
     app.post_message(events.Key(key, "\x1b" if key == "escape" else key if len(key) == 1 else None))
-    await asyncio.sleep(wait)
+    await app_settled(app)
 
 
 def test_a_frame_asked_for_right_after_one_is_drawn_a_period_after_it(tmp_path, monkeypatch):
@@ -1740,10 +1766,10 @@ def test_the_boards_cursor_comes_and_goes_with_its_line_in_one_frame(tmp_path, m
             pane = board.parent
             await _typed(app, "escape")
             pane.scroll_end(animate=False)  # the board's pane scrolled down (its legend), then left
-            await asyncio.sleep(0.2)
+            await app_settled(app)
             assert pane.scroll_y > 0
             frames.clear()
-            await _typed(app, "b", wait=0.4)  # not scrolled back to the board's top, gliding
+            await _typed(app, "b")  # not scrolled back to the board's top, gliding (an animation: waited for)
             assert board.has_focus and frames == ["GameScreen"], frames
 
     run(go())
@@ -1773,17 +1799,16 @@ def test_every_frame_tells_what_is_under_the_boards_cursor(tmp_path, monkeypatch
 
     async def go():
         app = create_app(store, save_dir=tmp_path, bot_delay=30)  # the computer waits
-        async with app.run_test(size=BIG) as pilot:
-            await pilot.pause()
-            await asyncio.sleep(0.3)
+        async with app.run_test(size=BIG):
+            await app_settled(app)
             screen = app.game_screen()
             board, tabs = screen.query_one(BoardView), screen.query_one(PanelTabs)
             for key in ("b", "right", "down", "left"):
                 await _typed(app, key)
             board.cursor = conquered
-            await asyncio.sleep(0.3)
+            await app_settled(app)
             before = tabs.note
-            await _typed(app, "u", wait=0.5)  # the conquest taken back, the cursor still on its area
+            await _typed(app, "u")  # the conquest taken back, the cursor still on its area
             assert board.has_focus and board.cursor == conquered and tabs.note != before
             assert len({id(view) for view, _ in frames}) >= 2  # the game changed under the cursor
             assert frames and all(same for _, same in frames), frames

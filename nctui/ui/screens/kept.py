@@ -64,6 +64,13 @@ def prepare(
     _redraw(app, screen, name)
 
 
+def made_as_the_app_closed(screen: Screen) -> bool:
+    """A screen made ahead as the app began to close: Textual mounted none, or only some, of its
+    widgets (the app stopped running before the screen composed: the containers it composed never
+    compose theirs), so its ``on_mount`` has nothing to fill."""
+    return screen._closing or not screen.app.is_running
+
+
 def redraw(app: App, name: str) -> None:
     """Lay out and draw the screen kept under ``name`` out of sight, after a change to it (the
     rules at the decision due, as the decision changes): it comes up from lines drawn ahead.

@@ -26,7 +26,7 @@ from textual.widgets.option_list import Option
 from ..rules import Section, Summary, blocks, get_summary, matches, search_words
 from ..textual_ext.placed import Box, ComesUpOnce, DrawnByLine, MeasuredOptions, PlacedOnce, PlacedStatic, ReadingPane
 from ..widgets.footer import KeyFooter
-from .kept import kept_screen, prepare, redraw
+from .kept import kept_screen, made_as_the_app_closed, prepare, redraw
 
 MATCH = Style(color="black", bgcolor="yellow")
 CURRENT = Style(color="black", bgcolor="bright_cyan", bold=True, underline=True)  # underlined: not by colour alone
@@ -253,7 +253,7 @@ class RulesScreen(ComesUpOnce, Screen[None]):
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        if self._closing:  # made ahead as the app closed: Textual mounted none of its widgets
+        if made_as_the_app_closed(self):
             return
         self._fill_contents()
         self._show(self.shown)

@@ -24,7 +24,7 @@ from nctui.platform.store import StoreError
 from ..client import GameClient
 from ..textual_ext.placed import Box, ComesUpOnce, MeasuredOptions, PlacedStatic
 from ..widgets.common import label_style
-from .kept import kept_screen, prepare
+from .kept import kept_screen, made_as_the_app_closed, prepare
 
 # What each undo policy allows, said when it refuses (store.PracticePolicy / StrictPolicy).
 POLICY_RULES = {
@@ -122,7 +122,8 @@ class TimelineScreen(ComesUpOnce, ModalScreen[None]):
             yield PlacedStatic("↑↓ PgUp PgDn move · Enter: go there · Esc or t: close", id="timeline-hint")
 
     def on_mount(self) -> None:
-        self._place()
+        if not made_as_the_app_closed(self):
+            self._place()
 
     def open_at(self, game: GameClient, viewer: int) -> None:
         """Open again (a kept screen, ``screens/kept.py``) as a new screen would: the decisions of
