@@ -45,7 +45,7 @@ from nctui.ui.screens.timeline import TimelineScreen
 from nctui.ui.theme import line_filters, mono_wanted, seat_colours_256
 from nctui.ui.widgets.decision import DecisionPanel
 from nctui.ui.widgets.log import GameLog
-from tests.helpers import app_settled, store_moves
+from tests.helpers import GuardClock, app_settled, settle, store_moves
 
 SMALL, BIG = (80, 24), (120, 40)
 VS_BOT = GameConfig(players=2, seats=("human", "bot"), seed=42)
@@ -880,8 +880,9 @@ def test_describe_changes_names_what_a_turn_changed():
 def test_handoff_shows_its_keys_at_once_and_says_to_wait_only_to_a_key_within_the_guard(tmp_path, monkeypatch):
     """The hand-off does not change by itself a moment after it appears (that cost a redraw of
     the whole screen on every hand-off): its keys line is there at once. A key within the guard
-    is not taken, and only then does it say to wait, until keys are taken."""
-    monkeypatch.setattr(HandoffScreen, "guard", 1.0)
+    is not taken, and only then does it say to wait, until keys are taken (the guard's clock is
+    the test's: ``GuardClock``)."""
+    clock = GuardClock(monkeypatch)
 
     async def go():
         app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
@@ -898,9 +899,8 @@ def test_handoff_shows_its_keys_at_once_and_says_to_wait_only_to_a_key_within_th
             await pilot.press("enter")  # too soon
             await pilot.pause()
             assert app.screen is screen and "a moment" in text_of(screen, "#handoff-text")
-            await asyncio.sleep(1.1)
-            await pilot.pause()
-            assert "when only Red is looking" in text_of(screen, "#handoff-text")
+            clock.pass_guard()  # the hand-off says so on its own timer
+            assert await settle(pilot, lambda: "when only Red is looking" in text_of(screen, "#handoff-text"), 60)
             await pilot.press("enter")
             await pilot.pause()
             assert isinstance(app.screen, GameScreen)
@@ -971,9 +971,9 @@ def test_handoff_draws_the_next_view_ahead_out_of_sight_and_enter_uses_it(tmp_pa
         app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=BIG) as pilot:
             await _to_first_handoff(app, pilot)
-            await asyncio.sleep(0.3)  # the rehearsal comes 0.1 s after the hand-off
-            await pilot.pause()
             game = app.game_screen()
+            # the rehearsal comes 0.1 s after the hand-off
+            assert await settle(pilot, lambda: game.query_one(HandView)._rehearsed is not None, 60)
             assert isinstance(app.screen, HandoffScreen) and game.viewer == 1 and views_of(game) == {1}
             hand = game.query_one(HandView)
             assert hand._rehearsed is not None and hand.view.seat == 1

@@ -22,6 +22,7 @@ from nctui.ui.app import create_app
 from nctui.ui.screens.handoff import HandoffScreen
 from nctui.ui.widgets.decision import DecisionPanel
 from nctui.ui.widgets.log import GameLog
+from tests.helpers import GuardClock, settle
 
 SMALL, BIG = (80, 24), (120, 40)
 HOTSEAT = GameConfig(players=2, seats=("human", "human"), seed=42)  # Blue (seat 1) sets up first
@@ -491,8 +492,17 @@ def test_conflict_panel_snapshot(snap_compare, tmp_path):
 def test_a_quick_double_press_neither_passes_the_keyboard_nor_chooses_for_the_next(tmp_path, monkeypatch):
     """Enter twice in a row: the first chooses, the second does not also pass the keyboard (the
     next person's hand stays hidden); on the other side, the press that passed the keyboard and
-    a second one right after it do not also choose an option. Once the guard is over, keys work."""
-    monkeypatch.setattr(HandoffScreen, "guard", 2.0)  # wide: a loaded machine (xdist) presses slowly
+    a second one right after it do not also choose an option. Once the guard is over, keys work.
+
+    The guards' clock is the test's (``GuardClock``): on a loaded machine two presses came further
+    apart than any guard."""
+    clock = GuardClock(monkeypatch)
+
+    async def guard_over(pilot, shown: str | None = None) -> None:
+        """The guard's time passed; then (the hand-off says so on its own timer) ``shown`` on screen."""
+        clock.pass_guard()
+        if shown is not None:
+            assert await settle(pilot, lambda: shown in screen_text(pilot.app), wait=60), screen_text(pilot.app)
 
     async def go(size):
         store = conflict_example()
@@ -511,15 +521,13 @@ def test_a_quick_double_press_neither_passes_the_keyboard_nor_chooses_for_the_ne
             await pilot.pause()
             assert isinstance(app.screen, HandoffScreen) and app.game_screen().viewer == GREEN
             assert "a moment" in screen_text(app)
-            await asyncio.sleep(2.1)
-            await pilot.pause()
-            assert "when only Blue is looking" in screen_text(app)  # the keys line, once keys are taken
+            await guard_over(pilot, "when only Blue is looking")  # the keys line, once keys are taken
             decided = store.state_id
             await pilot.press("enter", "enter", "1")  # the hand-off, then two presses too many
             await pilot.pause()
             assert isinstance(app.screen, GameScreen) and app.game_screen().viewer == BLUE
             assert store.state_id == decided  # nothing chosen for Blue
-            await asyncio.sleep(2.1)
+            await guard_over(pilot)
             await pilot.press("1")
             await pilot.pause()
             assert store.state_id == decided + 1  # now the key chooses
