@@ -262,18 +262,17 @@ def _owed(app: Any) -> str:
 
 
 class GuardClock:
-    """The clock of the hand-off's guards (``screens.handoff``, and the game's after it in
-    ``flows``), the test's: it stands still, so presses that Pilot sends on a loaded machine still
+    """The clock of the hand-off's guards (``screens.handoff``, and the shell's after it,
+    ``screens.shell``), the test's: it stands still, so presses that Pilot sends on a loaded machine still
     come within a guard, until ``pass_guard`` moves it past one. The hand-off's own timer that
     says keys are taken again still runs on real time: wait for what it shows."""
 
     def __init__(self, monkeypatch: Any) -> None:
-        from nctui.games.nightmare_cathedral.ui.screens import flows
-        from nctui.ui.screens import handoff
+        from nctui.ui.screens import handoff, shell
         from nctui.ui.screens.handoff import HandoffScreen
 
         self.now, self.guard = 1000.0, handoff.GUARD
-        for module in (handoff, flows):
+        for module in (handoff, shell):
             monkeypatch.setattr(module, "monotonic", lambda: self.now)
         monkeypatch.setattr(HandoffScreen, "guard", self.guard)  # the game's (the tests' default is none)
 

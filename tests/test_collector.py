@@ -56,10 +56,10 @@ def test_a_collection_only_once_the_app_has_waited_and_enough_was_made(monkeypat
 def test_the_app_collects_while_it_waits_for_a_key(steady, tmp_path, monkeypatch):
     """Objects made (a key's work) are collected once the app has drawn and waited, not when
     the next key's work makes enough of them to set the collector off."""
-    from nctui.games.nightmare_cathedral.ui.screens import game as game_screen
+    from nctui.ui.screens import shell  # it makes the kept screens ahead
 
     # nothing else makes objects meanwhile (the kept screens made ahead could set the collector off)
-    monkeypatch.setattr(game_screen, "PREPARE_AFTER", 600)
+    monkeypatch.setattr(shell, "PREPARE_AFTER", 600)
     collections: list[int] = []  # the generations the app's looks collected
     look = collector.collect_while_waiting
 
