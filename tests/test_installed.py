@@ -45,20 +45,26 @@ DEADLINE = 60.0  # seconds for one step (a build, a game, the title screen) on a
 pytestmark = pytest.mark.slow
 
 # Run in the installed environment: what it has (the registry's games, where nctui is imported
-# from) and the practice positions each game with them lists, read as installed.
+# from), the practice positions each game with them lists and whether each rules summary its entry
+# names is there, read as installed.
 PROBE = """
 import json, sys
+from importlib.resources import files
 import nctui
 from nctui.platform import registry
-practice = {}
+practice, rules = {}, {}
 for e in registry.ENTRIES:
     if e.practice:
         found = registry.load(e.practice)(sys.argv[1])
         practice[e.id] = [[p.name, p.problem] for p in found]
+    if e.rules:
+        package, _, name = e.rules.partition(":")
+        rules[e.id] = files(package).joinpath(name).is_file()
 print(json.dumps({
     "nctui": nctui.__file__,
     "games": [[e.id, e.title] for e in registry.ENTRIES],
     "practice": practice,
+    "rules": rules,
 }))
 """
 
@@ -242,6 +248,7 @@ def test_the_installed_nctui_plays_every_game_and_draws_the_title_screen(tmp_pat
     assert Path(found["nctui"]).is_relative_to(site), f"nctui was imported from {found['nctui']}, not the install"
     games = found["games"]
     assert games, "the installed registry has no game"
+    assert [g for g, there in found["rules"].items() if not there] == [], "rules summaries not installed"
     for game_id, positions in found["practice"].items():
         assert positions, f"{game_id}: no practice position is installed"
         assert not [p for p in positions if p[1]], f"{game_id}: practice positions that cannot be read: {positions}"
