@@ -215,7 +215,8 @@ def _data_files(package: Path) -> set[str]:
 
 
 def test_the_source_tree_has_no_data_file_of_a_kind_the_package_data_does_not_name():
-    """A new kind of data file (a .json, say) would not be installed: name it in pyproject and here."""
+    """A new kind of data file (a .json, say) would not be installed: name it in pyproject and here.
+    A README beside the code is for its readers, never read at run time."""
     strays = sorted(
         p.relative_to(ROOT).as_posix()
         for p in PACKAGE.rglob("*")
@@ -223,6 +224,7 @@ def test_the_source_tree_has_no_data_file_of_a_kind_the_package_data_does_not_na
         and p.suffix not in (*DATA_SUFFIXES, *CODE_SUFFIXES)
         and "__pycache__" not in p.parts
         and not p.name.startswith(".")
+        and p.name != "README.md"
     )
     assert not strays, f"neither code nor package data ({', '.join(DATA_SUFFIXES)}): {strays}"
 

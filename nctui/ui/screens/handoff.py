@@ -17,10 +17,10 @@ from time import monotonic
 from typing import ClassVar, Literal
 
 from rich.text import Text
-from textual._arrange import DockArrangeResult
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.geometry import Size
+from textual.layout import DockArrangeResult
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar
 from textual.widget import Widget

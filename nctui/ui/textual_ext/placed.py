@@ -3,7 +3,7 @@ once per layout (``PlacedOnce``), a screen that comes up in one layout (``ComesU
 ``MapKeptCompositor``), scrollbars drawn by kind (``PlacedScrollBar``), option lists measured
 once (``MeasuredOptions``), and ``Text`` or ``Cells`` drawn line by line (``DrawnByLine``,
 ``FitsContent``). Textual internals used: ``_compositor.Compositor`` (``reflow``,
-``_render_chops``, ``_full_map_invalidated``), ``_arrange.DockArrangeResult``, ``_time.get_time``,
+``_render_chops``, ``_full_map_invalidated``), ``_time.get_time``,
 ``Widget._render_cache``/``_layout_cache``/``_size_updated``, ``Screen`` updates (README.md)."""
 
 from __future__ import annotations
@@ -20,13 +20,13 @@ from rich.measure import Measurement
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
-from textual._arrange import DockArrangeResult
 from textual._compositor import Compositor, ReflowResult
 from textual._time import get_time
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.dom import NoScreen
 from textual.events import Idle, Resize, ScreenResume
 from textual.geometry import Region, Size
+from textual.layout import DockArrangeResult
 from textual.messages import Layout, Update
 from textual.renderables.background_screen import BackgroundScreen
 from textual.screen import UPDATE_PERIOD, Screen
