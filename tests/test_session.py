@@ -299,13 +299,13 @@ def test_handoff_rule():
 
 
 def test_news_since_a_seat_last_looked_are_public():
+    from nctui.ui.screens.shell import public_news
+
     store = Store(HOTSEAT)
     session = Session(store, autosave=False)
-    assert session.news_for(0) == []  # never looked: nothing to tell
-    session.mark_seen(0)
     while store.state.decision.seat != 0 or store.state_id == 0:
         store.dispatch(store.state.decision.options[0])
-    news = session.news_for(0)
+    news = public_news(session, 0, session.game.describe_events)
     w = words_for(store.state.pack)
     assert news and any("Blue" in line for line in news)
     blue_only = [c for c in store.state.players[1].hand if c not in store.state.players[0].hand]

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
 from . import registry, saves
-from .game import SPECTATOR, Bot, SeatKind, Summary
+from .game import Bot, SeatKind, Summary
 from .registry import AnyGame
 from .store import PracticePolicy, Store, StoreError, StrictPolicy, TimelineItem, UndoPolicy, UndoRefused
 
@@ -90,7 +90,6 @@ class Session:
         self._cond = threading.Condition(threading.RLock())
         self._listeners: list[Listener] = []
         self._bots: dict[int, Bot] = {}
-        self._seen: dict[int, int] = {}
         self._closed = False
         self._changed_at = time.monotonic()
         self._bot_failed_at = -1  # the revision at which a computer player failed (it waits for a change)
@@ -324,21 +323,6 @@ class Session:
         if first:
             return viewer if self.is_computer(seat) else seat
         return seat if not self.is_computer(seat) and seat != viewer else None
-
-    def mark_seen(self, seat: int) -> None:
-        """``seat``'s person has seen the game up to now."""
-        self._seen[seat] = self.store.state_id
-
-    def news_for(self, seat: int) -> list[str]:
-        """What happened since ``seat`` last looked, in words anyone at the keyboard may read
-        (public events only)."""
-        since = self._seen.get(seat)
-        if since is None:
-            return []
-        update = self.events(since, SPECTATOR)
-        if update.undone:
-            return []
-        return self.game.describe_events(update.events, self.view(SPECTATOR))
 
     # -- computer players --------------------------------------------------------------------------
 

@@ -210,12 +210,6 @@ class RemoteGame:
     def handoff_to(self, viewer: int, *, first: bool = False) -> int | None:
         return None
 
-    def mark_seen(self, seat: int) -> None:
-        pass
-
-    def news_for(self, seat: int) -> list[str]:
-        return []
-
     def save(self, path: Path | str) -> Path:
         raise SaveError(path, "a game on a server is kept by the server: it cannot be saved here")
 

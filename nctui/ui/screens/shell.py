@@ -79,6 +79,15 @@ else:
     _Host = object
 
 
+def public_news(game: GameClient, since: int, describe: Callable[[Any, Any], Sequence[object]]) -> list[str]:
+    """What happened after state ``since``, in words anyone at the keyboard may read: the events
+    as the spectator sees them (none when the game went back meanwhile)."""
+    update = game.events(since, SPECTATOR)
+    if update.undone:
+        return []
+    return [str(line) for line in describe(update.events, game.view(SPECTATOR))]
+
+
 class GameShell(_Host):
     """What every game's screen shares (a mixin of a ``Screen``; see the module's docstring)."""
 
@@ -284,15 +293,9 @@ class GameShell(_Host):
         self._seen[self.viewer] = self.game.state_id
 
     def _news_for(self, seat: int) -> list[str]:
-        """What happened since ``seat``'s person last looked, in words anyone at the keyboard may
-        read (public events only)."""
+        """What happened since ``seat``'s person last looked (nothing when they never did)."""
         since = self._seen.get(seat)
-        if since is None:
-            return []
-        update = self.game.events(since, SPECTATOR)
-        if update.undone:
-            return []
-        return [str(line) for line in self.describe_events(update.events, self.game.view(SPECTATOR))]
+        return [] if since is None else public_news(self.game, since, self.describe_events)
 
     def _echo_choice(self, words: str) -> None:
         """A person just chose (``words``: in words the next person may read too, a face-down card
