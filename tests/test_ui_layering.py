@@ -5,38 +5,28 @@ on the local client, which gives the facts and the computer players' decisions."
 
 from __future__ import annotations
 
-import ast
-from pathlib import Path
-
-import nctui
 from nctui.games.nightmare_cathedral.bots import PlannerBot, bot_seed
 from nctui.games.nightmare_cathedral.engine import GameConfig, player_view
 from nctui.games.nightmare_cathedral.engine.facts import facts
+from nctui.platform import registry
 from nctui.platform.session import Session
 from nctui.platform.store import Store
+from tests.test_layers import ROOT, imports as imported
 
-ROOT = Path(nctui.__file__).parent
 UI = ROOT / "ui"
 
-# The engine modules the UI may import: the data a view holds and its types (state, king_state,
-# work), events, actions, errors and the configuration, the views themselves, and the facts of
-# a view (the one query module). Every other engine module holds rules.
+# The engine modules Nightmare Cathedral's screens may import: the data a view holds and its types
+# (state, king_state, work), events, actions, errors and the configuration, the views themselves,
+# and the facts of a view (the one query module). Every other engine module holds rules.
 ALLOWED_ENGINE = {"state", "king_state", "work", "events", "actions", "errors", "config", "views", "facts"}
-# A companion game's rules and computer players are off limits too: its screen reads its facts.
-# A game on a server is reached through its connection (net.client, net.protocol's messages): the
-# UI never runs the host's rooms, their sessions or their store, nor the server's SSH side.
-NC = "nctui.games.nightmare_cathedral"
+NC = registry.entry("nightmare-cathedral").package
+# Every game's rules, secrets and computer players are off limits to every screen: a screen reads
+# its game's facts. A game on a server is reached through its connection (net.client,
+# net.protocol's messages): the UI never runs the host's rooms, their sessions or their store, nor
+# the server's SSH side.
 FORBIDDEN = (
-    f"{NC}.bots",
-    f"{NC}.simulate",
+    *(f"{e.package}.{part}" for e in registry.ENTRIES for part in ("bots", "rules", "secrets", "simulate")),
     "nctui.platform.runner",
-    "nctui.games.cathedral.bots",
-    "nctui.games.dreamers.bots",
-    "nctui.games.dreamers.rules",
-    "nctui.games.nightmarium.bots",
-    "nctui.games.nightmarium.rules",
-    "nctui.games.nightmarium.secrets",
-    "nctui.games.cathedral.rules",
     "nctui.platform.net.host",
     "nctui.platform.net.rooms",
     "nctui.platform.net.store_sqlite",
@@ -44,36 +34,6 @@ FORBIDDEN = (
     "nctui.platform.net.forkserver",
     "nctui.platform.net.serve",
 )
-
-
-def _module_name(path: Path) -> str:
-    parts = path.relative_to(ROOT.parent).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
-def _is_module(name: str) -> bool:
-    """Whether ``name`` (nctui.x.y) is a module or package of the source tree."""
-    path = ROOT.parent.joinpath(*name.split("."))
-    return path.with_suffix(".py").exists() or (path / "__init__.py").exists()
-
-
-def imported(path: Path) -> set[str]:
-    """Every module ``path`` imports, absolute; ``from package import name`` counts as the
-    submodule when ``name`` is one, else as the package itself."""
-    package = _module_name(path).rsplit(".", 1)[0] if path.name != "__init__.py" else _module_name(path)
-    out: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            out.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:  # from ..x: x in the package node.level - 1 steps up
-                parts = package.split(".")
-                base = ".".join([*parts[: len(parts) - node.level + 1], *([base] if base else [])])
-            for alias in node.names:
-                sub = f"{base}.{alias.name}"
-                out.add(sub if _is_module(sub) else base)
-    return out
 
 
 def refused(module: str) -> bool:
