@@ -19,6 +19,7 @@ from typing import Any, Literal, NamedTuple
 
 from . import registry, saves
 from .game import Bot, SeatKind, Summary
+from .listeners import Listeners
 from .registry import AnyGame
 from .store import PracticePolicy, Store, StoreError, StrictPolicy, TimelineItem, UndoPolicy, UndoRefused
 
@@ -88,7 +89,7 @@ class Session:
             if not self._lock.acquired:
                 raise SessionError("this game is open in another nctui: finish or quit it there first")
         self._cond = threading.Condition(threading.RLock())
-        self._listeners: list[Listener] = []
+        self._listeners = Listeners[Listener]()
         self._bots: dict[int, Bot] = {}
         self._closed = False
         self._changed_at = time.monotonic()
@@ -147,16 +148,10 @@ class Session:
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Call ``listener()`` after every change (from the thread that made it)."""
-        self._listeners.append(listener)
-
-        def unsubscribe() -> None:
-            if listener in self._listeners:
-                self._listeners.remove(listener)
-
-        return unsubscribe
+        return self._listeners.add(listener)
 
     def _notify(self) -> None:
-        for listener in list(self._listeners):
+        for listener in self._listeners:
             listener()
 
     def _store_changed(self, _store: Store) -> None:

@@ -19,6 +19,7 @@ from typing import Any, Literal, NamedTuple, Protocol
 import msgspec
 
 from .game import SPECTATOR, Stepped
+from .listeners import Listeners
 from .registry import AnyGame, game_of
 
 Listener = Callable[["Store"], None]
@@ -140,7 +141,7 @@ class Store:
         self.policy: UndoPolicy = policy or PracticePolicy()
         self._history: list[Entry] = [Entry(state=start.state, action=None, events=start.events)]
         self._cursor = 0
-        self._listeners: list[Listener] = []
+        self._listeners = Listeners[Listener]()
         self.revision = 0  # grows on every change of any kind, unlike state_id
         self.rewinds = 0  # grows each time the cursor goes back: what was seen after it may be rewritten
         # Whether the game began with new_game(config), so that the config alone rebuilds it;
@@ -319,19 +320,13 @@ class Store:
 
     def subscribe(self, callback: Listener) -> Callable[[], None]:
         """Call ``callback(store)`` after every change; returns the function that unsubscribes."""
-        self._listeners.append(callback)
-
-        def unsubscribe() -> None:
-            if callback in self._listeners:
-                self._listeners.remove(callback)
-
-        return unsubscribe
+        return self._listeners.add(callback)
 
     def _changed(self) -> None:
         """Tell every listener; one failing listener does not keep the others uninformed."""
         self.revision += 1
         errors = []
-        for callback in list(self._listeners):
+        for callback in self._listeners:
             try:
                 callback(self)
             except Exception as exc:  # noqa: BLE001 - re-raised below, after the others ran

@@ -27,6 +27,7 @@ from typing import Any
 import msgspec
 
 from ..game import SPECTATOR, SeatKind
+from ..listeners import Listeners
 from ..registry import AnyGame
 from ..saves import SaveError
 from ..session import SessionError, Update
@@ -68,7 +69,7 @@ class RemoteGame:
         self._events: list[tuple[int, Any]] = []  # (the state id an event led to, the event)
         self._views: dict[int, Any] = {}  # state id → the view received then (the last KEEP_VIEWS)
         self._facts: dict[int, tuple[Any, Any]] = {}  # id of a view kept → (it, its facts), made when asked
-        self._listeners: list[Listener] = []
+        self._listeners = Listeners[Listener]()
         self.ready = threading.Event()  # the first update arrived
 
     # -- fed by the reader thread ----------------------------------------------------------------
@@ -97,7 +98,7 @@ class RemoteGame:
             update = msgspec.structs.replace(update, timeline=kept + update.timeline)
         self._update = update
         self.ready.set()
-        for listener in list(self._listeners):
+        for listener in self._listeners:
             listener()
 
     def _now(self) -> P.Update:
@@ -225,13 +226,7 @@ class RemoteGame:
         raise SessionError("hints are for practice games played here, not for a game on a server")
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
-        self._listeners.append(listener)
-
-        def unsubscribe() -> None:
-            if listener in self._listeners:
-                self._listeners.remove(listener)
-
-        return unsubscribe
+        return self._listeners.add(listener)
 
     def close(self) -> None:
         self._listeners.clear()
