@@ -135,3 +135,16 @@ class CompanionNewScreen(Screen[Any]):
             self.dismiss(None)
         else:
             self.app.pop_screen()
+
+
+def new_game_screens(title: str, settings: Sequence[Setting], build: Build) -> Callable[..., CompanionNewScreen]:
+    """A game's ``new_game_screen`` (its registry entry's ``new_game``): its New game screen, with
+    the settings of ``config`` (the game just played), a given ``seed``, ``practice`` undo, or in
+    ``mode`` "room", which hands the configuration back to a server's lobby."""
+
+    def new_game_screen(
+        config: Any = None, *, seed: int | None = None, practice: bool = False, mode: NewGameMode = "play"
+    ) -> CompanionNewScreen:
+        return CompanionNewScreen(title, settings, build, config, seed=seed, practice=practice, mode=mode)
+
+    return new_game_screen

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from nctui.ui.client import NewGameMode
-from nctui.ui.screens.options_new_game import CompanionNewScreen, Setting
+from nctui.ui.screens.options_new_game import Setting, new_game_screens
 
 from ..state import NightmariumConfig
 
@@ -36,13 +35,4 @@ def config_for(values: dict[str, Any], seed: int) -> NightmariumConfig:
     )
 
 
-def new_game_screen(
-    config: NightmariumConfig | None = None,
-    *,
-    seed: int | None = None,
-    practice: bool = False,
-    mode: NewGameMode = "play",
-) -> CompanionNewScreen:
-    """The New game screen (the registry entry's ``new_game``): ``mode`` "room" hands the
-    configuration back to a server's lobby."""
-    return CompanionNewScreen("Nightmarium", SETTINGS, config_for, config, seed=seed, practice=practice, mode=mode)
+new_game_screen = new_game_screens("Nightmarium", SETTINGS, config_for)
