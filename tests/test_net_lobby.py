@@ -523,8 +523,8 @@ def test_client_app_runs_on_a_real_terminal_and_ends_in_one_line_when_the_host_g
         other = Person(h.path, BOB, "Bob")
         other.sit(h.room().id, 1)
         while session.deciding_seat() != 0:  # the seed is random: Blue may decide first
-            other.decide_first_option()
-            wait_for(lambda n=session.state_id: session.state_id > n, "Blue's decision")
+            seen = other.decide_first_option()  # the state Blue decided at: the host moves past it
+            wait_for(lambda n=seen: session.state_id > n, "Blue's decision")
         before = session.state_id
         pane.wait_for("R Red  ")
         pane.keys("1")
