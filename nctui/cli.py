@@ -29,10 +29,6 @@ SEED_MAX = 2**64 - 1
 # bytes of a key's sequence at once (tmux waits 10 ms since 3.5). The person's ESCDELAY wins.
 ESCAPE_DELAY_MS = "25"
 
-# The keys of the main game's bots.BOTS, named here so that `nctui --help` imports neither the engine nor
-# the bots (a test checks they agree).
-BOT_KINDS = ("greedy", "planner", "random")
-
 
 class _Parser(argparse.ArgumentParser):
     """Bad arguments: a clear message and exit code 2 (argparse's own convention)."""
@@ -359,17 +355,25 @@ def _simulate_parser(sim: argparse.ArgumentParser | None) -> None:
         "greedy or planner; dreamers: 2-4 of random or gambler; default: nightmare-cathedral --bots, the others "
         "their two strongest)",
     )
+    sim.add_argument(
+        "--bots",
+        type=_levels,
+        default=None,
+        metavar="LEVELS",
+        help="a match between computer players: one level on every seat (nightmare-cathedral: --players of them, "
+        "the others two), or one level per seat as --levels; the report gives each level's share of the wins with "
+        "its 95%% interval",
+    )
+    sim.add_argument(
+        "--swap-seats",
+        action="store_true",
+        help="game i seats the levels rotated by i places (two levels change seats every game)",
+    )
     sim.add_argument("--json", action="store_true", help="print the report as one line of JSON")
     sim.add_argument("--stop-on-error", action="store_true", help="stop at the first failed game")
     main_game = sim.add_argument_group("nightmare-cathedral's options")
     main_game.add_argument("--players", type=_players, default=None, metavar="N", help="players, 1 to 4 (default 2)")
     main_game.add_argument("--solo", action="store_true", help="a bot plays solo against the King of Horrors")
-    main_game.add_argument(
-        "--bots",
-        choices=BOT_KINDS,
-        default=None,
-        help="the kind of computer player at every seat (default: random; --levels names each seat instead)",
-    )
     _add_difficulty(main_game)
     _add_game_options(main_game)
 
@@ -439,6 +443,7 @@ def _simulate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         levels=levels,
         configure=configure,
         options=options,
+        swap_seats=args.swap_seats,
         stop_on_error=args.stop_on_error,
         on_game=on_game,
     )
@@ -459,7 +464,6 @@ def _simulate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 _MAIN_GAME_OPTIONS = {
     "players": None,
     "solo": False,
-    "bots": None,
     "length": "standard",
     "divergent_paths": False,
     "nightmares": (),
@@ -473,10 +477,17 @@ def _simulated_run(
 ) -> tuple[tuple[str, ...], Callable[[int], Any] | None, tuple[str, ...]]:
     """The levels, the configuration of a game from its seed (None: the game's ``computer_game``)
     and the game's own options of a run; ``ValueError`` in words for options that disagree."""
+    if args.bots is not None and args.levels is not None:
+        raise ValueError("--bots and --levels both name the computer players: give one of them")
     if args.game == "nightmare-cathedral":
         from .games.nightmare_cathedral import simulate as sim
 
-        return sim.run(**{name: getattr(args, name) for name in _MAIN_GAME_OPTIONS}, levels=args.levels)
+        own = {name: getattr(args, name) for name in _MAIN_GAME_OPTIONS}
+        if args.bots is not None and len(args.bots) > 1:  # one level per seat
+            return sim.run(**own, levels=args.bots)
+        return sim.run(**own, bots=args.bots[0] if args.bots else None, levels=args.levels)
+    if args.bots is not None:
+        args.levels = args.bots if len(args.bots) > 1 else args.bots * 2
     given = [name for name, default in _MAIN_GAME_OPTIONS.items() if getattr(args, name) != default]
     if given:
         flags = ", ".join("--" + name.replace("_", "-") for name in given)

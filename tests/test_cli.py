@@ -49,7 +49,8 @@ def test_simulate_json_shape(capsys):
         assert set(data["extra"][key]) >= {"mean", "min", "max", "count"}
     assert data["extra"]["all_scores"]["count"] == 9
     assert sum(data["extra"]["end_reasons"].values()) == 3
-    assert sum(data["wins"]) - data["shared"] <= 3 <= sum(data["wins"])
+    assert sum(data["seat_wins"]) - data["shared"] <= 3 <= sum(data["seat_wins"])
+    assert data["wins"]["random"]["seats"] == 9 and data["wins"]["random"]["won"] == 3
     assert captured.err == ""  # no progress bar when stderr is not a terminal
 
 
@@ -64,7 +65,7 @@ def test_simulate_is_deterministic(capsys):
     a = _simulate(players=4, games=2, seed=99)
     b = _simulate(players=4, games=2, seed=99)
     assert a.extra is not None and b.extra is not None
-    assert (a.decisions, a.wins, a.extra) == (b.decisions, b.wins, b.extra)
+    assert (a.decisions, a.wins, a.seat_wins, a.extra) == (b.decisions, b.wins, b.seat_wins, b.extra)
 
 
 def test_game_i_replays_alone():
@@ -588,7 +589,7 @@ def test_solo_simulation_reports_the_kings_wins_in_every_mode(capsys):
     assert main(["simulate", "--solo", "--games", "3", "--seed", "1", "--difficulty", "hard", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["config"]["players"] == 1 and out["completed"] == 3 and out["levels"] == ["random"]
-    assert out["extra"]["king_wins"] == out["wins"][1] and 0 <= out["extra"]["king_wins"] <= 3
+    assert out["extra"]["king_wins"] == out["seat_wins"][1] and 0 <= out["extra"]["king_wins"] <= 3
     assert "harder_powered_1" in out["config"]["difficulty"]
     assert (
         main(
@@ -718,12 +719,12 @@ def test_mono_flag_before_or_after_the_command(argv, mono, started):
     assert getattr(started["app"], "mono", False) is mono
 
 
-def test_the_bot_kinds_named_by_the_cli_are_the_bots():
-    """cli names them itself so that `nctui --help` does not import the bots."""
-    from nctui.cli import BOT_KINDS
+def test_the_levels_of_the_registry_are_the_bots():
+    """The registry names them so that `nctui --help` does not import the bots."""
     from nctui.games.nightmare_cathedral.bots import BOTS
+    from nctui.platform import registry
 
-    assert BOT_KINDS == tuple(sorted(BOTS))
+    assert set(registry.entry("nightmare-cathedral").levels) == set(BOTS)
 
 
 def test_help_imports_neither_the_rules_engine_nor_textual():

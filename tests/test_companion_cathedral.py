@@ -325,8 +325,8 @@ def test_nctui_simulate_plays_cathedral_between_computer_players(capsys) -> None
         == 0
     )
     report = msgspec.json.decode(capsys.readouterr().out)
-    assert report["games"] == 2 and report["errors"] == 0 and sum(report["wins"]) + report["shared"] >= 2
-    assert report["wins"][0] == 2  # greedy beats random
+    assert report["games"] == 2 and report["errors"] == 0 and sum(report["seat_wins"]) + report["shared"] >= 2
+    assert report["seat_wins"][0] == 2  # greedy beats random
     assert main(["simulate", "--game", "cathedral", "--levels", "greedy,champion"]) == 2
     assert "each one of random, greedy, strong" in capsys.readouterr().err
     assert main(["simulate", "--game", "chess"]) == 2

@@ -31,6 +31,7 @@ COMMON = {
     "completed",
     "errors",
     "wins",
+    "seat_wins",
     "shared",
     "decisions",
     "mean_decisions",
@@ -38,6 +39,7 @@ COMMON = {
     "mean_seconds_per_decision",
     "slowest_decision",
     "config",
+    "swap_seats",
     "failures",
     "extra",
 }
@@ -62,7 +64,8 @@ def test_every_game_plays_two_games_with_the_same_report(game, capsys):
     assert set(report) == COMMON
     assert report["game"] == game and report["levels"] == LEVELS[game].split(",")
     assert (report["games"], report["completed"], report["errors"], report["failures"]) == (2, 2, 0, [])
-    assert sum(report["wins"]) - report["shared"] == 2  # each game has its winners
+    assert sum(report["seat_wins"]) - report["shared"] == 2  # each game has its winners
+    assert sum(w["won"] for w in report["wins"].values()) == pytest.approx(2)
     assert report["decisions"] == 2 * report["mean_decisions"] > 0
     assert report["config"]["seed"] == 11
     assert (report["extra"] is None) == (game != "nightmare-cathedral")  # only the main game has its own figures
@@ -204,7 +207,7 @@ def test_levels_name_each_seat_of_the_main_game(capsys):
     assert main(["simulate", "--games", "2", "--seed", "4", "--levels", "greedy,random,random", "--json"]) == 0
     report = _report(capsys.readouterr().out)
     assert report["config"]["players"] == 3 and report["levels"] == ["greedy", "random", "random"]
-    assert len(report["wins"]) == 3 and report["completed"] == 2
+    assert len(report["seat_wins"]) == 3 and report["completed"] == 2
 
 
 @pytest.mark.parametrize("game", sorted(LEVELS))
@@ -222,3 +225,62 @@ def test_a_game_replays_the_same_whatever_the_hash_seed(game):
         report = json.loads(done.stdout)
         results.append((report["decisions"], report["wins"], report["extra"]))
     assert results[0] == results[1]
+
+
+# -- matches: --bots LEVEL,LEVEL --swap-seats, wins by level with an interval -------------------
+
+MATCHES = {
+    "nightmare-cathedral": "greedy,random",
+    "cathedral": "greedy,random",
+    "nightmarium": "greedy,random",
+    "dreamers": "gambler,random",
+}
+
+
+def test_every_game_of_the_registry_has_a_quick_match_here():
+    assert set(MATCHES) == set(registry.GAME_IDS)
+
+
+@pytest.mark.parametrize("game", sorted(MATCHES))
+def test_a_match_with_seats_swapped_reports_wins_by_level_with_an_interval(game, capsys):
+    argv = ["simulate", "--game", game, "--bots", MATCHES[game], "--games", "4", "--seed", "21", "--swap-seats"]
+    assert main([*argv, "--json"]) == 0
+    report = _report(capsys.readouterr().out)
+    assert report["swap_seats"] is True and report["completed"] == 4
+    assert set(report["wins"]) == set(MATCHES[game].split(","))
+    for w in report["wins"].values():
+        assert w["seats"] == 4 and 0 <= w["low"] <= w["rate"] <= w["high"] <= 1
+        assert w["rate"] == pytest.approx(w["won"] / w["seats"], abs=1e-4)
+    assert sum(w["won"] for w in report["wins"].values()) == pytest.approx(4)
+    assert main(argv) == 0
+    assert "95 % interval" in capsys.readouterr().out
+
+
+def test_swapped_seats_rotate_the_levels_and_each_game_replays_alone():
+    """Game i seats the levels rotated by i places; its replay names that order and seed S+i."""
+    assert runner.seated(("a", "b", "c"), 4, True) == ("b", "c", "a")
+    assert runner.seated(("a", "b"), 3, False) == ("a", "b")
+    played: list[runner.Played] = []
+    report = runner.simulate(
+        "cathedral",
+        games=2,
+        seed=30,
+        levels=("greedy", "random"),
+        swap_seats=True,
+        on_game=lambda i, p: played.append(p),
+    )
+    assert [p.state.config.levels for p in played] == [("greedy", "random"), ("random", "greedy")]
+    alone = runner.simulate("cathedral", games=1, seed=31, levels=("random", "greedy"))
+    assert alone.decisions == played[1].decisions and report.wins["greedy"].seats == 2
+
+
+def test_the_wilson_interval():
+    low, high = runner.wilson(14, 20)
+    assert (round(low, 3), round(high, 3)) == (0.481, 0.855)
+    assert runner.wilson(0, 0) == (0.0, 1.0) and runner.wilson(10, 10)[1] == 1.0
+
+
+def test_the_kings_seat_counts_as_automa_in_the_wins(capsys):
+    assert main(["simulate", "--solo", "--bots", "greedy", "--games", "1", "--seed", "3", "--json"]) == 0
+    report = _report(capsys.readouterr().out)
+    assert set(report["wins"]) == {"greedy", "automa"}

@@ -13,10 +13,16 @@ Seeds. Game ``i`` of a run with seed ``S`` has the seed ``(S + i) mod 2**64`` an
 changes from one game to the next, so ``nctui simulate --games 1 --seed S+i`` (with the same
 other options) replays game ``i`` alone. Each computer player is seeded by its game from the game
 seed and its seat.
+
+Matches. The report's ``wins`` gives each level's share of the games (``LevelWins``: a win
+shared by ``k`` seats counts ``1/k`` to each) with its Wilson 95 % interval. With ``swap_seats``
+game ``i`` seats the levels rotated by ``i`` places (two levels: they change seats every game), so
+no level keeps the first player's seat; the failure's replay command names that game's order.
 """
 
 from __future__ import annotations
 
+import math
 import shlex
 import time
 import traceback
@@ -58,23 +64,61 @@ class Played(msgspec.Struct, frozen=True, kw_only=True):
     failure: Failure | None = None
 
 
+class LevelWins(msgspec.Struct, frozen=True, kw_only=True):
+    """How one level did over a run: its share of the games it sat in, with an interval."""
+
+    seats: int  # seats it played, over every completed game (a game with two seats of it counts 2)
+    won: float  # the games it won (a win shared by k seats counts 1/k to each)
+    rate: float  # won / seats
+    low: float  # the Wilson 95 % interval of the rate
+    high: float
+
+
+def wilson(won: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval (95 % at ``z`` 1.96) of a rate of ``won`` in ``n`` trials."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = won / n
+    centre, spread = p + z * z / (2 * n), z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    scale = 1 + z * z / n
+    return max(0.0, (centre - spread) / scale), min(1.0, (centre + spread) / scale)
+
+
+def level_wins(seats: int, won: float) -> LevelWins:
+    low, high = wilson(won, seats)
+    return LevelWins(
+        seats=seats, won=round(won, 3), rate=round(won / max(seats, 1), 4), low=round(low, 4), high=round(high, 4)
+    )
+
+
+def seated(levels: Sequence[str], index: int, swap_seats: bool) -> tuple[str, ...]:
+    """The levels on the seats of game ``index``: rotated by ``index`` places with ``swap_seats``."""
+    levels = tuple(levels)
+    if not swap_seats or not levels:
+        return levels
+    k = index % len(levels)
+    return levels[k:] + levels[:k]
+
+
 class Report(msgspec.Struct, frozen=True, kw_only=True):
     """A run of games: the same fields for every game, its own figures in ``extra``."""
 
     game: str
-    levels: tuple[str, ...]  # the computer player of each seat the game does not play itself
+    levels: tuple[str, ...]  # the computer player of each seat the game does not play itself (game 0's order)
     seed: int
     games: int  # games asked
     completed: int  # games that reached their end without error
     errors: int  # games that failed
-    wins: tuple[int, ...]  # by seat (a shared win counts for each winner)
+    wins: dict[str, LevelWins]  # by level ("automa": the seat the game plays itself)
+    seat_wins: tuple[int, ...]  # by seat (a shared win counts for each winner)
     shared: int  # games won by several seats
     decisions: int  # decisions applied in every game
     mean_decisions: float  # a game
     seconds: float  # the whole run
     mean_seconds_per_decision: float  # a computer player's choice
     slowest_decision: float  # seconds
-    config: Any  # the first game's configuration (the others differ only by their seed)
+    config: Any  # the first game's configuration (the others differ only by their seed and seat order)
+    swap_seats: bool = False  # game i seated the levels rotated by i places
     failures: tuple[Failure, ...] = ()
     extra: Figures | None = None  # the game's own figures (``Simulated.figures``)
 
@@ -105,6 +149,14 @@ def configuration(game_id: str, levels: Sequence[str], configure: Configure | No
     game's ``computer_game`` with ``levels``."""
     sim, levels = registry.simulated(game_id), tuple(levels)
     return configure or (lambda seed: sim.computer_game(seed, levels))
+
+
+def seat_levels(game_id: str, config: Any, levels: Sequence[str]) -> tuple[str, ...]:
+    """The level of every seat of a game (``"automa"``: the seat the game plays itself)."""
+    seats = computer_seats(game_id, config, levels)
+    return tuple(
+        levels[seats.index(s)] if s in seats else "automa" for s in range(len(registry.game(game_id).seats(config)))
+    )
 
 
 def problems(game_id: str, levels: Sequence[str], *, seed: int, configure: Configure | None = None) -> list[str]:
@@ -188,31 +240,34 @@ def simulate(
     configure: Configure | None = None,
     options: Sequence[str] = (),
     computers: Computers | None = None,
+    swap_seats: bool = False,
     stop_on_error: bool = False,
     max_decisions: int = MAX_DECISIONS,
     on_game: Callable[[int, Played], None] | None = None,
 ) -> Report:
     """Play ``games`` games and report on them. ``configure`` gives the configuration of a game
-    from its seed (default: the game's ``computer_game`` with ``levels``); ``options`` are the
-    game's own command-line options that give that configuration (in every replay command).
-    ``on_game(index, played)`` is called after each game (progress, failures as they happen);
-    with ``stop_on_error`` the run stops at the first failure."""
+    from its seed (default: the game's ``computer_game`` with that game's levels); ``options`` are
+    the game's own command-line options that give that configuration (in every replay command).
+    With ``swap_seats`` game ``i`` seats the levels rotated by ``i`` places. ``on_game(index,
+    played)`` is called after each game (progress, failures as they happen); with
+    ``stop_on_error`` the run stops at the first failure."""
     sim = registry.simulated(game_id)
     levels = tuple(levels)
-    setup = configuration(game_id, levels, configure)
     started = time.perf_counter()
-    first = setup(game_seed(seed, 0))
-    wins = [0] * len(registry.game(game_id).seats(first))
+    first = configuration(game_id, levels, configure)(game_seed(seed, 0))
+    seat_wins = [0] * len(registry.game(game_id).seats(first))
+    by_level: dict[str, list[float]] = {}  # level -> [seats, won]
     finals: list[Any] = []
     failures: list[Failure] = []
     decisions = shared = 0
     thinking = slowest = 0.0
     for i in range(games):
-        config = first if i == 0 else setup(game_seed(seed, i))
+        order = seated(levels, i, swap_seats)
+        config = first if i == 0 else configuration(game_id, order, configure)(game_seed(seed, i))
         one = play_game(
             game_id,
             config,
-            levels,
+            order,
             seed=game_seed(seed, i),
             index=i,
             options=options,
@@ -229,8 +284,12 @@ def simulate(
                 break
             continue
         finals.append(one.state)
+        for s, level in enumerate(seat_levels(game_id, config, order)):
+            tally = by_level.setdefault(level, [0, 0.0])
+            tally[0] += 1
+            tally[1] += 1 / len(one.winners) if s in one.winners else 0.0
         for w in one.winners:
-            wins[w] += 1
+            seat_wins[w] += 1
         shared += len(one.winners) > 1
     return Report(
         game=game_id,
@@ -239,7 +298,8 @@ def simulate(
         games=games,
         completed=len(finals),
         errors=len(failures),
-        wins=tuple(wins),
+        wins={level: level_wins(int(n), won) for level, (n, won) in by_level.items()},
+        seat_wins=tuple(seat_wins),
         shared=shared,
         decisions=decisions,
         mean_decisions=round(decisions / max(games, 1), 2),
@@ -247,6 +307,7 @@ def simulate(
         mean_seconds_per_decision=round(thinking / max(decisions, 1), 6),
         slowest_decision=round(slowest, 4),
         config=first,
+        swap_seats=swap_seats,
         failures=tuple(failures),
         extra=sim.figures(first, finals),
     )
@@ -259,12 +320,17 @@ def report_json(report: Report) -> str:
 
 def report_text(report: Report) -> str:
     """The report for people: the same lines for every game, then the game's own."""
-    seats = [f"seat {s + 1} ({report_level(report, s)}) {w}" for s, w in enumerate(report.wins)]
+    seats = [f"seat {s + 1} ({report_level(report, s)}) {w}" for s, w in enumerate(report.seat_wins)]
+    levels = [
+        f"{level} {w.won:g} of {w.seats} ({100 * w.rate:.1f} %, 95 % interval {100 * w.low:.1f}-{100 * w.high:.1f} %)"
+        for level, w in report.wins.items()
+    ]
     speed = f", {report.decisions / report.seconds:,.0f} decisions/s" if report.seconds > 0 else ""
     lines = [
         f"simulate {report.game}: {report.games} games from seed {report.seed}; {', '.join(report.levels)}",
         f"games:     {report.completed} of {report.games} completed, {report.errors} errors",
-        f"wins:      {', '.join(seats)}; shared {report.shared}",
+        f"wins:      {', '.join(seats)}; shared {report.shared}" + ("; seats swapped" if report.swap_seats else ""),
+        f"levels:    {'; '.join(levels) or 'none'}",
         f"decisions: {report.decisions} ({report.mean_decisions:g} per game); "
         f"{report.mean_seconds_per_decision * 1000:.2f} ms to choose (slowest {report.slowest_decision * 1000:.0f} ms)",
         f"time:      {report.seconds:.2f} s{speed}",
@@ -273,6 +339,6 @@ def report_text(report: Report) -> str:
 
 
 def report_level(report: Report, seat: int) -> str:
-    """The level of a seat's computer player, or "automa" for a seat the game plays itself."""
-    seats = computer_seats(report.game, report.config, report.levels)
-    return report.levels[seats.index(seat)] if seat in seats else "automa"
+    """The level of a seat's computer player in the first game, or "automa" for a seat the game
+    plays itself."""
+    return seat_levels(report.game, report.config, report.levels)[seat]
