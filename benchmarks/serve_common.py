@@ -28,15 +28,15 @@ async def server(folder: Path, app: str = "nctui", people: int = 1) -> AsyncIter
     keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(people)]
     (folder / "keys").write_bytes(b"".join(k.export_public_key() for k in keys))
     loop = asyncio.get_running_loop()
-    ready: asyncio.Future[int] = loop.create_future()
+    ready: asyncio.Future[dict[str, int]] = loop.create_future()
     stop = asyncio.Event()
     limits = Limits(max_sessions=500, max_per_peer=500, idle_timeout=0)
     opts = ServeOptions(
-        port=0, data=folder / "data", authorized_keys=folder / "keys", limits=limits, app=app, quiet=True
+        ssh_port=0, data=folder / "data", authorized_keys=folder / "keys", limits=limits, app=app, quiet=True
     )
     task = asyncio.create_task(serve(opts, ready=ready, stop=stop))
     try:
-        yield await ready, keys
+        yield (await ready)["ssh"], keys
     finally:
         stop.set()
         await task

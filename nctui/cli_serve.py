@@ -1,4 +1,4 @@
-"""``nctui serve``: run a game server for friends (over SSH, or ``--web`` for a browser).
+"""``nctui serve``: run a game server for friends (over SSH, in a browser, or both at once).
 
 Only the options are here; ``net.serve`` runs it (imported when the command runs: the other
 commands never load asyncssh).
@@ -41,6 +41,15 @@ def _port(text: str) -> int:
     return value
 
 
+def _url(text: str) -> str:
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(text.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise argparse.ArgumentTypeError(f"an http:// or https:// address like https://games.example.org, not {text!r}")
+    return text.strip().rstrip("/")
+
+
 def _path(text: str) -> Path:
     if not text.strip():
         raise argparse.ArgumentTypeError("the file name cannot be empty")
@@ -51,7 +60,7 @@ def add_parser(make: Callable[..., argparse.ArgumentParser | None]) -> None:
     """``nctui serve``, made by ``make`` (``cli._command``: None when only named)."""
     p = make(
         "serve",
-        help="run a game server: friends play with `ssh -p PORT HOST` (or a browser with --web)",
+        help="run a game server: friends play with `ssh -p PORT HOST` or a browser (--web-port)",
         description="Run a game server: rooms, seats and spectators for people connecting over SSH with a key "
         "in --authorized-keys (or the password in --password-file). Loopback only unless --host. "
         "Rooms are kept in the data folder and come back after a restart. Ctrl+C stops it.",
@@ -65,7 +74,29 @@ def add_parser(make: Callable[..., argparse.ArgumentParser | None]) -> None:
     p.add_argument(
         "--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this machine only)"
     )
-    p.add_argument("--port", type=_port, default=None, help="the port (default 2222; 8000 with --web)")
+    p.add_argument(
+        "--ssh-port",
+        "--port",
+        dest="ssh_port",
+        type=_port,
+        default=None,
+        metavar="PORT",
+        help="serve SSH on PORT (default 2222 when no --web-port is given)",
+    )
+    p.add_argument(
+        "--web-port",
+        type=_port,
+        default=None,
+        metavar="PORT",
+        help="serve the client to browsers on PORT too (the same rooms; --web: port 8000)",
+    )
+    p.add_argument(
+        "--public-url",
+        type=_url,
+        default=None,
+        metavar="URL",
+        help="the web front's address as browsers reach it, e.g. https://games.example.org (behind a proxy)",
+    )
     p.add_argument(
         "--host-key",
         type=_path,
@@ -123,7 +154,7 @@ def add_parser(make: Callable[..., argparse.ArgumentParser | None]) -> None:
     p.add_argument(
         "--web",
         action="store_true",
-        help="serve the client to a browser with textual-serve instead of SSH (no keys: loopback use)",
+        help="the same as --web-port 8000 (with no --ssh-port: browsers only)",
     )
 
 
@@ -138,15 +169,17 @@ def run(args: argparse.Namespace) -> int:
         max_buffer=args.max_buffer,
         login_timeout=args.login_timeout or 30.0,
     )
-    port = args.port if args.port is not None else (8000 if args.web else 2222)
+    web_port = args.web_port if args.web_port is not None else (8000 if args.web else None)
+    ssh_port = args.ssh_port if args.ssh_port is not None else (2222 if web_port is None else None)
     opts = serve.ServeOptions(
         host=args.host,
-        port=port,
+        ssh_port=ssh_port,
+        web_port=web_port,
+        public_url=args.public_url,
         host_key=args.host_key,
         authorized_keys=args.authorized_keys,
         password_file=args.password_file,
         data=args.data,
         limits=limits,
-        web=args.web,
     )
     return serve.run(opts)

@@ -32,9 +32,11 @@ class Server:
         self.lines: list[str] = []
         self.port = 0
         # COLUMNS/LINES as a shell may export them: each client must draw at its own pty's size anyway.
+        # a front on a port the system chooses, unless the test names its fronts
+        ports = () if any(a in ("--ssh-port", "--web-port") for a in args) else ("--ssh-port", "0")
         env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="80", LINES="24")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "nctui", "serve", "--port", "0", "--data", str(data), *args],
+            [sys.executable, "-m", "nctui", "serve", *ports, "--data", str(data), *args],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,

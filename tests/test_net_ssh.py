@@ -209,7 +209,7 @@ def test_dropped_connection_ends_only_its_process(server_factory: Callable[..., 
 @pytest.mark.parametrize(
     ("args", "said"),
     [
-        ((), "nobody could log in: give --authorized-keys FILE"),
+        ((), "nobody could log in over SSH: give --authorized-keys FILE"),
         (("--authorized-keys", "missing.pub"), "authorized keys missing.pub: "),
         (("--authorized-keys", "k.pub", "--password-file", "empty"), "password file empty is empty"),
     ],
@@ -226,10 +226,10 @@ def test_serve_that_cannot_start_says_why_in_one_line(
     monkeypatch.chdir(tmp_path)
     make_key(tmp_path / "k")
     (tmp_path / "empty").write_text("\n")
-    assert cli.main(["serve", "--port", "0", "--data", str(tmp_path / "data"), *args]) == 2
+    assert cli.main(["serve", "--ssh-port", "0", "--data", str(tmp_path / "data"), *args]) == 2
     err = capsys.readouterr().err
     assert said in err and "Traceback" not in err
-    assert not (tmp_path / "data" / "rooms.db").exists()  # refused before anything started
+    assert not (tmp_path / "data").exists()  # refused before anything touched the disk
 
 
 def test_a_client_process_keeps_nothing_of_the_servers_environment_but_what_it_needs() -> None:

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from pathlib import Path
 
 import aiohttp
 
 from tests.serve_helpers import Server
+
+WEB_READY = r"serving the browser client on http://127\.0\.0\.1:(\d+)/"
 
 
 async def tab(http: aiohttp.ClientSession, base: str, until: bytes, typed: str = "") -> bytes:
@@ -34,7 +37,9 @@ async def tab(http: aiohttp.ClientSession, base: str, until: bytes, typed: str =
 
 
 def test_web_serves_the_client_to_a_browser_websocket(tmp_path: Path) -> None:
-    server = Server(tmp_path / "data", "--web", ready=r"serving the browser client on http://127\.0\.0\.1:(\d+)/")
+    server = Server(
+        tmp_path / "data", "--web-port", "0", ready=r"serving the browser client on http://127\.0\.0\.1:(\d+)/"
+    )
     try:
 
         async def browse() -> None:
@@ -52,7 +57,9 @@ def test_web_serves_the_client_to_a_browser_websocket(tmp_path: Path) -> None:
 def test_a_browser_is_the_same_person_in_every_tab(tmp_path: Path) -> None:
     """The page gives the browser a token in a cookie; a second tab of that browser is the same
     person: the name chosen in the first is remembered (no name prompt), as a key's person's is."""
-    server = Server(tmp_path / "data", "--web", ready=r"serving the browser client on http://127\.0\.0\.1:(\d+)/")
+    server = Server(
+        tmp_path / "data", "--web-port", "0", ready=r"serving the browser client on http://127\.0\.0\.1:(\d+)/"
+    )
 
     try:
 
@@ -75,3 +82,42 @@ def test_a_browser_is_the_same_person_in_every_tab(tmp_path: Path) -> None:
         asyncio.run(asyncio.wait_for(browse(), 120))
     finally:
         assert server.stop() == 0
+
+
+def links(page: str) -> list[str]:
+    """Every address the page makes the browser load or open: src, href, url(...), websocket."""
+    return re.findall(r"""(?:src|href)="([^"]*)"|url\("?([^")]*)"?\)|data-session-websocket-url="([^"]*)\"""", page)
+
+
+def test_the_page_names_the_host_it_was_reached_by_and_no_third_party(tmp_path: Path) -> None:
+    """A friend reaching the server by its name gets links to that name (not 127.0.0.1), and the
+    page loads nothing from elsewhere; with --public-url (behind a TLS proxy) its links are that
+    address's, the websocket wss://."""
+    server = Server(tmp_path / "data", "--web-port", "0", ready=WEB_READY)
+    proxied = Server(
+        tmp_path / "other", "--web-port", "0", "--public-url", "https://games.example.org/", ready=WEB_READY
+    )
+    try:
+
+        async def fetch(port: int, host: str) -> tuple[int, str]:
+            async with aiohttp.ClientSession() as http:
+                async with http.get(f"http://127.0.0.1:{port}/", headers={"Host": host}) as page:
+                    return page.status, await page.text()
+
+        status, page = asyncio.run(fetch(server.port, "friends.example.net:8123"))
+        assert status == 200
+        found = [next(x for x in m if x) for m in links(page)]
+        assert "ws://friends.example.net:8123/ws" in found
+        assert len(found) >= 4 and all(
+            a.startswith(("http://friends.example.net:8123/", "ws://friends.example.net:8123/")) for a in found
+        ), found
+        assert "googleapis" not in page and "127.0.0.1" not in page
+        status, page = asyncio.run(fetch(proxied.port, "127.0.0.1"))
+        found = [next(x for x in m if x) for m in links(page)]
+        assert "wss://games.example.org/ws" in found
+        assert all(a.startswith(("https://games.example.org/", "wss://games.example.org/")) for a in found), found
+        status, _ = asyncio.run(fetch(server.port, 'evil"><script>'))
+        assert status == 400
+    finally:
+        assert server.stop() == 0
+        assert proxied.stop() == 0

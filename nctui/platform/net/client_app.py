@@ -79,7 +79,9 @@ def remember_name(socket_path: str, identity: str, name: str) -> None:
     try:
         path.parent.mkdir(mode=0o700, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(name[:40], encoding="utf-8")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(name[:40])
         os.replace(tmp, path)
     except OSError:
         pass  # the terminal belongs to the app now: no word here, the name is asked again next time

@@ -35,6 +35,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from .datadir import bound_inode, unlink_own
+
 if TYPE_CHECKING:
     from textual.app import App
 
@@ -172,6 +174,7 @@ class ForkServer:
         listener = self.listener
         listener.bind(self.listen_path)
         os.chmod(self.listen_path, 0o600)
+        inode = bound_inode(self.listen_path)
         listener.listen(64)
         wake_r, wake_w = socket.socketpair()
         wake_r.setblocking(False)
@@ -198,8 +201,7 @@ class ForkServer:
             _signal(pid, signal.SIGKILL)
         self._reap()
         listener.close()
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(self.listen_path)
+        unlink_own(self.listen_path, inode)  # not a newer server's socket, if that one started meanwhile
 
     def _stop(self) -> None:
         self.running = False

@@ -22,6 +22,7 @@ from .. import registry
 from ..game import SPECTATOR, RuleRefusal
 from ..store import StaleState, StoreError
 from . import protocol as P
+from .datadir import bound_inode, unlink_own
 from .rooms import Room, RoomError, Rooms, clean_name
 
 log = logging.getLogger("nctui.platform.net")
@@ -186,6 +187,7 @@ class Host:
         self.max_frame = max_frame  # what a client may send (decisions are small)
         self._server: asyncio.AbstractServer | None = None
         self._ticker: asyncio.Task[None] | None = None
+        self._inode: int | None = None
         self.connections: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
@@ -194,6 +196,7 @@ class Host:
             self.path.unlink()
         self._server = await asyncio.start_unix_server(self._accept, path=str(self.path), limit=self.max_frame)
         self.path.chmod(0o600)
+        self._inode = bound_inode(self.path)
         self._ticker = asyncio.create_task(self._tick())
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -219,5 +222,4 @@ class Host:
             self._server.close()
         for task in list(self.connections):
             task.cancel()
-        with contextlib.suppress(FileNotFoundError):
-            self.path.unlink()
+        unlink_own(self.path, self._inode)

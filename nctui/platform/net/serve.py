@@ -1,5 +1,10 @@
-"""``nctui serve``: the game host (rooms in SQLite), the fork server and the SSH front in one run;
-or, with ``--web``, the host and textual-serve serving the same client to a browser.
+"""``nctui serve``: one process, one host (rooms in SQLite), one data folder, and its fronts: the
+SSH front with its fork server (``--ssh-port``) and the web front (textual-serve, ``--web-port``),
+either or both, so people over SSH and in a browser sit in the same rooms.
+
+Start-up fails before it touches the disk when it can: key files are read and the ports bound
+first; then the data folder is locked (``datadir.DataLock``: a second server on it refuses in one
+line and removes or replaces nothing) and made private (0700, files 0600).
 
 The data folder holds ``rooms.db`` (the rooms), ``ssh_host_ed25519_key`` (generated the first
 time unless ``--host-key``), and ``run/`` (0700: the host's and the fork server's Unix sockets,
@@ -14,7 +19,9 @@ import asyncio
 import contextlib
 import logging
 import shlex
+import shutil
 import signal
+import socket
 import sys
 from pathlib import Path
 from typing import Any
@@ -22,6 +29,7 @@ from typing import Any
 import msgspec
 import platformdirs
 
+from .datadir import DataFolderBusy, DataLock, make_private
 from .forkserver import Spawner, SpawnError
 from .limits import Limits
 from .ssh import Front, FrontError, load_authorized_keys, load_host_key, load_password
@@ -32,13 +40,14 @@ HOST_KEY = "ssh_host_ed25519_key"
 
 class ServeOptions(msgspec.Struct, frozen=True, kw_only=True):
     host: str = "127.0.0.1"
-    port: int = 2222
+    ssh_port: int | None = 2222  # None: no SSH front
+    web_port: int | None = None  # None: no web front
+    public_url: str | None = None  # the web front's address as browsers reach it (behind a proxy)
     host_key: Path | None = None
     authorized_keys: Path | None = None
     password_file: Path | None = None
     data: Path | None = None
     limits: Limits = Limits()
-    web: bool = False
     app: str = "nctui"  # "bare": a bare Textual app instead (the benchmarks' yardstick)
     bot_delay: float = 0.6
     quiet: bool = False  # no start-up progress (benchmarks)
@@ -56,11 +65,33 @@ def _say(text: str) -> None:
 _quiet = False
 
 
+def listen_socket(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on ``host:port``, bound before anything touches the data folder (a
+    port in use is a failed start that changed nothing); ``FrontError`` in one line."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+        sock = socket.socket(family, kind, proto)
+    except OSError as exc:
+        raise FrontError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(100)
+        sock.setblocking(False)
+    except OSError as exc:
+        sock.close()
+        raise FrontError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    return sock
+
+
 async def serve(
-    opts: ServeOptions, *, ready: asyncio.Future[int] | None = None, stop: asyncio.Event | None = None
+    opts: ServeOptions, *, ready: asyncio.Future[dict[str, int]] | None = None, stop: asyncio.Event | None = None
 ) -> int:
-    """Run until Ctrl+C/SIGTERM (or ``stop``); ``ready`` gets the port once it listens. Returns the
-    exit code (2: could not start, said in one line)."""
+    """Run until Ctrl+C/SIGTERM (or ``stop``); ``ready`` gets each front's port ({"ssh": N, "web":
+    M}) once they listen. Returns the exit code (2: could not start, said in one line; nothing on
+    disk changed then)."""
     from .host import Host
     from .rooms import Rooms
     from .store_sqlite import SqliteRoomStore
@@ -77,33 +108,43 @@ async def serve(
     spawner: Spawner | None = None
     front: Front | None = None
     web_runner = None
+    lock = DataLock(data)
+    sockets: dict[str, socket.socket] = {}
+    made_folder = not data.exists()
+    started = False
     try:
-        if opts.authorized_keys is None and opts.password_file is None and not opts.web:
-            raise FrontError("nobody could log in: give --authorized-keys FILE (or --password-file FILE)")
-        data.mkdir(parents=True, exist_ok=True)
-        run.mkdir(mode=0o700, exist_ok=True)
-        run.chmod(0o700)
+        if opts.ssh_port is None and opts.web_port is None:
+            raise FrontError("no front: give --ssh-port PORT, --web-port PORT or both")
+        if opts.ssh_port is not None and opts.authorized_keys is None and opts.password_file is None:
+            raise FrontError("nobody could log in over SSH: give --authorized-keys FILE (or --password-file FILE)")
         if len(str(run / "fork.sock")) > 100:
             raise FrontError(f"the data folder's path is too long for a Unix socket: {data}")
-        if not opts.web:  # a key file that cannot be read is said before anything starts
-            host_key = load_host_key(opts.host_key or data / HOST_KEY)
-            authorized = load_authorized_keys(opts.authorized_keys)
-            password = load_password(opts.password_file)
+        # what can fail without touching the disk fails first: the key files, the ports
+        authorized = load_authorized_keys(opts.authorized_keys)
+        password = load_password(opts.password_file)
+        host_key = load_host_key(opts.host_key) if opts.host_key is not None and opts.ssh_port is not None else None
+        if opts.ssh_port is not None:
+            sockets["ssh"] = listen_socket(opts.host, opts.ssh_port)
+        if opts.web_port is not None:
+            sockets["web"] = listen_socket(opts.host, opts.web_port)
+        lock.acquire()  # one server per data folder, from here to the end
+        make_private(data)
+        run.mkdir(mode=0o700, exist_ok=True)
         _say(f"loading rooms from {data / 'rooms.db'}")
         try:
             rooms = Rooms(SqliteRoomStore(data / "rooms.db"), bot_delay=opts.bot_delay)
         except Exception as exc:  # noqa: BLE001 - a broken database is one line, not a traceback
             raise FrontError(f"rooms database {data / 'rooms.db'}: {exc}") from None
+        started = True
+        if host_key is None and "ssh" in sockets:
+            host_key = load_host_key(data / HOST_KEY)  # generated the first time
         _say(f"{len(rooms.list())} room(s) back")
         host = Host(rooms, run / "host.sock")
         await host.start()
+        ports: dict[str, int] = {}
         try:
-            if opts.web:
-                web_runner, port = await _start_web(opts, run / "host.sock")
-                _say(f"serving the browser client on http://{opts.host}:{port}/ (Ctrl+C stops)")
-                if ready is not None and not ready.done():
-                    ready.set_result(port)
-            else:
+            if "ssh" in sockets:
+                assert host_key is not None
                 _say("starting the client fork server (imports nctui and Textual once)")
                 spawner = Spawner(run, run / "host.sock", apps=(opts.app,))
                 await spawner.start()
@@ -117,10 +158,16 @@ async def serve(
                     limits=opts.limits,
                     app=opts.app,
                 )
-                port = await front.start(opts.host, opts.port)
-                _say(f"listening: ssh -p {port} {opts.host}  (host key {host_key.get_fingerprint()}; Ctrl+C stops)")
-                if ready is not None and not ready.done():
-                    ready.set_result(port)
+                ports["ssh"] = await front.start(sockets.pop("ssh"))
+                _say(
+                    f"listening: ssh -p {ports['ssh']} {opts.host}  (host key {host_key.get_fingerprint()}; "
+                    "Ctrl+C stops)"
+                )
+            if "web" in sockets:
+                web_runner, ports["web"] = await _start_web(opts, run / "host.sock", sockets.pop("web"))
+                _say(f"serving the browser client on http://{opts.host}:{ports['web']}/ (Ctrl+C stops)")
+            if ready is not None and not ready.done():
+                ready.set_result(ports)
             await stop.wait()
             _say("stopping")
         finally:
@@ -132,15 +179,21 @@ async def serve(
                 await web_runner.cleanup()
             await host.close()
             rooms.close()
-    except (FrontError, SpawnError) as exc:
+    except (FrontError, SpawnError, DataFolderBusy) as exc:
         _say(str(exc))
         if ready is not None and not ready.done():
             ready.set_exception(exc)
+        if made_folder and lock.fd is not None and not started:
+            shutil.rmtree(data, ignore_errors=True)  # a folder this failed start made: gone again
         return 2
+    finally:
+        for sock in sockets.values():
+            sock.close()
+        lock.release()
     return 0
 
 
-async def _start_web(opts: ServeOptions, host_socket: Path) -> tuple[Any, int]:
+async def _start_web(opts: ServeOptions, host_socket: Path, sock: socket.socket) -> tuple[Any, int]:
     """textual-serve on this event loop: each browser tab runs ``nctui.platform.net.webclient`` as the
     person of its browser (``webfront``: a cookie it keeps)."""
     from aiohttp import web
@@ -154,19 +207,19 @@ async def _start_web(opts: ServeOptions, host_socket: Path) -> tuple[Any, int]:
         f"env PYTHONPATH={shlex.quote(root)} {shlex.quote(sys.executable)} -m nctui.platform.net.webclient "
         f"{shlex.quote(str(host_socket))}"
     )
-    server = IdentityServer(command, host=opts.host, port=opts.port, title="nctui")
+    port = int(sock.getsockname()[1])
+    server = IdentityServer(command, host=opts.host, port=port, public_url=opts.public_url)
     # Server.serve() runs its own loop; the host lives on this one, so start its aiohttp app here.
     app = await server._make_app()
     app.middlewares.append(identity_cookie)
     runner = web.AppRunner(app)
     await runner.setup()
-    site = web.TCPSite(runner, opts.host, opts.port)
+    site = web.SockSite(runner, sock)
     try:
         await site.start()
     except OSError as exc:
         await runner.cleanup()
-        raise FrontError(f"cannot listen on {opts.host}:{opts.port}: {exc.strerror or exc}") from None
-    server.port = port = int(runner.addresses[0][1])  # the one the system chose for port 0
+        raise FrontError(f"cannot serve on {opts.host}:{port}: {exc.strerror or exc}") from None
     return runner, port
 
 

@@ -20,6 +20,7 @@ import contextlib
 import hmac
 import logging
 import os
+import socket
 import time
 from collections import Counter
 from pathlib import Path
@@ -128,13 +129,12 @@ class Front:
         self.sessions: set[ClientSession] = set()
         self._server: asyncssh.SSHAcceptor | None = None
 
-    async def start(self, host: str, port: int) -> int:
-        """Listen; returns the port (``port=0``: one the system chose)."""
+    async def start(self, sock: socket.socket) -> int:
+        """Serve on the listening socket ``sock``; returns its port."""
         try:
             self._server = await asyncssh.create_server(
                 lambda: SSHConnection(self),
-                host,
-                port,
+                sock=sock,
                 server_host_keys=[self.host_key],
                 encoding=None,
                 agent_forwarding=False,
@@ -146,8 +146,8 @@ class Front:
                 server_version="nctui",
             )
         except OSError as exc:
-            raise FrontError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
-        return int(self._server.sockets[0].getsockname()[1])
+            raise FrontError(f"cannot serve SSH: {exc.strerror or exc}") from None
+        return int(sock.getsockname()[1])
 
     async def close(self) -> None:
         for session in list(self.sessions):

@@ -15,6 +15,7 @@ id: every room was Nightmare Cathedral's), and one of a newer nctui is refused i
 from __future__ import annotations
 
 import logging
+import os
 import sqlite3
 import threading
 from pathlib import Path
@@ -78,7 +79,9 @@ class RoomStoreError(Exception):
 class SqliteRoomStore:
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        # the file made 0600 before SQLite opens it: its -wal and -shm files take its mode
+        os.close(os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600))
         self._lock = threading.Lock()
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         try:

@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import secrets
 import shlex
 from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
 
+import aiohttp_jinja2
 from aiohttp import web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
@@ -41,8 +45,44 @@ async def identity_cookie(
     return response
 
 
+HOST_HEADER = re.compile(r"[A-Za-z0-9.-]{1,253}(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]{2,45}\](:[0-9]{1,5})?")
+TEMPLATES = Path(__file__).resolve().parent / "web"
+
+
+def page_base(request: web.Request, public_url: str | None) -> str:
+    """Where the browser reached this server: ``--public-url`` if given (behind a proxy), else the
+    request's own scheme and Host (so a friend's browser is sent back to the name it used, never to
+    127.0.0.1). ``HTTPBadRequest`` for a Host that is no host name."""
+    if public_url:
+        return public_url
+    host = request.host
+    if not HOST_HEADER.fullmatch(host):
+        raise web.HTTPBadRequest(text="nctui: the Host header is not a host name")
+    return f"{request.scheme}://{host}"
+
+
 class IdentityServer(Server):
-    """textual-serve whose app process is told the browser's token (an argument of the command)."""
+    """textual-serve whose app process is told the browser's token (an argument of the command);
+    its page comes from ``web/app_index.html`` (no third-party font or script) with links built
+    from the request (``page_base``)."""
+
+    def __init__(self, command: str, *, host: str, port: int, public_url: str | None = None) -> None:
+        super().__init__(command, host=host, port=port, title="nctui", templates_path=TEMPLATES)
+        self.given_url = public_url
+
+    @aiohttp_jinja2.template("app_index.html")
+    async def handle_index(self, request: web.Request) -> dict[str, Any]:
+        """The page, its links to this server as the browser reached it."""
+        base = page_base(request, self.given_url)
+        router = request.app.router
+        websocket = base + str(router["websocket"].url_for())
+        websocket = ("wss:" if base.startswith("https:") else "ws:") + websocket.split(":", 1)[1]
+        return {
+            "font_size": to_int(request.query.get("fontsize", "16"), 16),
+            "app_websocket_url": websocket,
+            "config": {"static": {"url": base + str(router["static"].url_for(filename="/")).rstrip("/") + "/"}},
+            "application": {"name": self.title},
+        }
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         """As textual-serve's, with the command per browser."""
