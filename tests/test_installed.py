@@ -38,7 +38,7 @@ from packaging.version import Version
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "nctui"
 # The kinds of file the code reads beside itself; pyproject's package-data names them by pattern.
-DATA_SUFFIXES = (".toml", ".tcss")
+DATA_SUFFIXES = (".toml", ".tcss", ".html")
 CODE_SUFFIXES = (".py", ".pyc", ".pyi")
 DEADLINE = 60.0  # seconds for one step (a build, a game, the title screen) on a loaded machine
 

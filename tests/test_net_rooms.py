@@ -4,6 +4,7 @@ restart with play going on, and a database of the schema before the game id brou
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import time
 from pathlib import Path
@@ -16,7 +17,7 @@ from nctui.platform import registry
 from nctui.platform.net import protocol as P
 from nctui.platform.net.rooms import RoomError, Rooms
 from nctui.platform.net.store_sqlite import SCHEMA_VERSION, Holder, RoomStoreError, SqliteRoomStore
-from nctui.platform.store import StaleState
+from nctui.platform.store import StaleState, UndoRefused
 from tests.test_net_host import seeds
 
 CFG = GameConfig(players=2, seats=("human", "human"), seed=21)
@@ -40,15 +41,51 @@ def test_seats_claimed_by_identity(tmp_path: Path) -> None:
         room = rooms.create(CFG, identity="SHA256:a", name="ours")
         room.claim(0, "SHA256:a", "ann")
         room.claim(0, "SHA256:a", "ann")  # coming back to one's seat
-        with pytest.raises(RoomError, match="taken by ann"):
+        with pytest.raises(RoomError, match="Red is taken by ann"):
             room.claim(0, "SHA256:b", "bob")
-        with pytest.raises(RoomError, match="already sit at seat 1"):
+        with pytest.raises(RoomError, match="already sit at Red in this room"):
             room.claim(1, "SHA256:a", "ann")
         with pytest.raises(RoomError, match="no seat 5"):
             room.claim(4, "SHA256:b", "bob")
         room.claim(1, "SHA256:b", "bob")
         assert [s.holder for s in room.info().seats] == ["ann", "bob"]
         assert room.session.undo_policy == "strict"
+    finally:
+        rooms.close()
+
+
+def test_redo_gives_back_only_your_own_decision_and_refusals_name_seats(tmp_path: Path) -> None:
+    """Online, redo is per seat: Bob cannot redo the decision Ann took back (the refusal names her
+    seat by its colour and her name), Ann can; undo refusals name seats the same way."""
+    rooms = _rooms(tmp_path)
+    try:
+        room = rooms.create(CFG, identity="SHA256:a", name="redo")
+        room.claim(0, "SHA256:a", "Ann")
+        room.claim(1, "SHA256:b", "Bob")
+        s = room.session
+        for _ in range(60):  # to a decision without a reveal: it may be taken back
+            _decide(rooms, room.id, 1)
+            last = s.store.entry(s.state_id)
+            if not last.revealed and last.seat in (0, 1):
+                break
+        else:
+            pytest.skip("no plain decision in the first 60 of this seed")
+        mine, other = last.seat, 1 - last.seat
+        names = {0: "Red (Ann)", 1: "Blue (Bob)"}
+        with pytest.raises(UndoRefused, match=rf"{re.escape(names[mine])} has decided since"):
+            s.undo(other)
+        before = s.state_id
+        s.undo(mine)
+        assert s.state_id == before - 1
+        assert s.can_redo(mine) and not s.can_redo(other)
+        assert room.update(other, -1).can_redo is False and room.update(mine, -1).can_redo is True
+        with pytest.raises(UndoRefused, match=rf"the next decision undone is {re.escape(names[mine])}'s"):
+            s.redo(other)
+        with pytest.raises(UndoRefused, match="only they can redo it"):
+            s.undo_to(before, seat=other)
+        assert s.state_id == before - 1
+        s.redo(mine)
+        assert s.state_id == before
     finally:
         rooms.close()
 

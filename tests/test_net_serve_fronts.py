@@ -19,6 +19,7 @@ import asyncssh
 
 from nctui.games.nightmare_cathedral.engine import GameConfig
 from nctui.platform.net import protocol as P
+from nctui.platform.net.webfront import browser_identity
 from tests.serve_helpers import ROOT, Server, make_key
 from tests.test_net_host import Client
 
@@ -155,7 +156,7 @@ def test_ssh_and_browser_people_sit_in_one_room_of_one_server(tmp_path: Path) ->
                 async with http.get(base + "/") as page:
                     assert page.status == 200
                 token = {c.key: c.value for c in http.cookie_jar}["nctui_id"]
-                people = {0: ann.get_fingerprint("sha256"), 1: f"web:{token}"}
+                people = {0: ann.get_fingerprint("sha256"), 1: browser_identity(token)}
                 # the room and its seats, held by the two people (as if they had joined before)
                 made = await Client.connect(host, people[0])
                 await made.send(P.create_room(CFG, name="mixed"))

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import aiohttp
 
+from nctui.platform.net.webfront import browser_identity
 from tests.serve_helpers import Server
 
 WEB_READY = r"serving the browser client on http://127\.0\.0\.1:(\d+)/"
@@ -77,7 +78,8 @@ def test_a_browser_is_the_same_person_in_every_tab(tmp_path: Path) -> None:
                 assert b"What name" in first
                 again = await tab(http, base, b"Zelda")
                 assert b"What name" not in again  # the same person: the name is remembered
-                assert f"web:{token[:8]}".encode() in again  # the lobby shows who this browser is
+                # the lobby shows who this browser is: its token hashed, never the token itself
+                assert browser_identity(token)[:15].encode() in again and token.encode() not in first + again
 
         asyncio.run(asyncio.wait_for(browse(), 120))
     finally:

@@ -162,7 +162,7 @@ def test_a_failing_computer_player_says_why_and_waits_for_a_change(monkeypatch):
         deadline = time.monotonic() + 5
         while not session.bot_error and time.monotonic() < deadline:
             time.sleep(0.005)
-        assert "seat" in session.bot_error and "out of ideas" in session.bot_error
+        assert "computer player of Blue" in session.bot_error and "out of ideas" in session.bot_error
         assert session.state_id == 0 and session.wait_idle(1)  # not retried in a loop
     finally:
         session.close()

@@ -89,7 +89,8 @@ def test_wrong_seat_is_refused():
     store = Store(human_config())
     d = store.state.decision
     other = 1 - d.seat
-    with pytest.raises(WrongSeat, match=f"seat {other} cannot decide now"):
+    names = ("Red", "Blue")  # seats named as the game labels them, never by their index
+    with pytest.raises(WrongSeat, match=f"^{names[other]} cannot decide now: it is {names[d.seat]}'s decision"):
         store.dispatch(d.options[0], seat=other)
     assert store.state_id == 0
 
@@ -259,12 +260,12 @@ def test_strict_policy_refuses_across_another_seats_decision():
         store.dispatch(store.state.decision.options[0])
     assert [store.entry(i).seat for i in (2, 3)] == [first, other]
     assert not store.can_undo(first)
-    with pytest.raises(UndoRefused, match=f"seat {other} has decided since"):
+    with pytest.raises(UndoRefused, match=f"{('Red', 'Blue')[other]} has decided since"):
         store.undo(first)
     store.undo(other)  # its own two conquests, which revealed nothing
     store.undo(other)
     assert store.state_id == 2
-    with pytest.raises(UndoRefused, match=f"seat {first} has decided since"):
+    with pytest.raises(UndoRefused, match=f"{('Red', 'Blue')[first]} has decided since"):
         store.undo(other)
     store.undo(first)  # the first player's conquest
     with pytest.raises(UndoRefused, match="cannot be taken back: it revealed hidden information"):

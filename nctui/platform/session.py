@@ -281,20 +281,49 @@ class Session:
                 target -= 1
             self.store.jump(target, seat=seat)
 
-    def redo(self) -> None:
-        """Forward one decision along the redo branch, and on through the computers' decisions."""
+    def redo(self, seat: int | None = None) -> None:
+        """Forward one decision along the redo branch, and on through the computers' decisions.
+        ``seat``: the seat asking (online): it gets back only a decision of its own."""
         with self._cond:
+            why = self._not_yours(seat, self._redo_target())
+            if why:
+                raise UndoRefused(why)
             self.store.redo()
             while self.store.can_redo() and self._computer_decided(self.store.state_id):
                 self.store.redo()
 
-    def can_redo(self) -> bool:
-        return self.store.can_redo()
+    def can_redo(self, seat: int | None = None) -> bool:
+        with self._cond:
+            return self.store.can_redo() and not self._not_yours(seat, self._redo_target())
+
+    def _redo_target(self) -> int:
+        """The state one redo reaches: the next decision, and the computers' decisions after it."""
+        target = self.store.state_id + (1 if self.store.can_redo() else 0)
+        while target < self.store.last_id and self._computer_decided(target):
+            target += 1
+        return target
+
+    def _not_yours(self, seat: int | None, target: int) -> str:
+        """Why ``seat`` may not go forward to ``target`` along the redo branch ('' when it may):
+        every person's decision on the way must be its own (a computer's or the King's are passed over)."""
+        if seat is None or seat < 0:
+            return "" if seat is None else "a spectator cannot redo"
+        for i in range(self.store.state_id + 1, target + 1):
+            other = self.store.entry(i).seat
+            if other != seat and 0 <= other < len(self.seat_kinds) and self.seat_kinds[other] == "human":
+                return (
+                    f"cannot redo: the next decision undone is {self.store.seat_name(other)}'s; only they can redo it"
+                )
+        return ""
 
     def undo_to(self, state_id: int, *, seat: int) -> None:
         """Move to ``state_id`` of the timeline: back as the undo policy allows ``seat``, or
-        forward along the redo branch."""
+        forward along the redo branch over its own decisions only (and the computers')."""
         with self._cond:
+            if state_id > self.store.state_id:
+                why = self._not_yours(seat, min(state_id, self.store.last_id))
+                if why:
+                    raise UndoRefused(why)
             self.store.jump(state_id, seat=seat)
 
     def _computer_decided(self, state_id: int) -> bool:
@@ -374,7 +403,7 @@ class Session:
                 except (ValueError, StoreError) as exc:
                     error = str(exc)
             if error:
-                self.bot_error = f"the computer player of seat {seat} failed: {error}"
+                self.bot_error = f"the computer player of {self.store.seat_name(seat)} failed: {error}"
                 self._bot_failed_at = self.store.revision
         self._notify()
 

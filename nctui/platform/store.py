@@ -105,11 +105,20 @@ class StrictPolicy:
         for i in range(store.state_id, target, -1):
             entry = store.entry(i)
             if entry.seat != seat:
-                return f"seat {entry.seat} has decided since ({store.summarize(i, secret=True)})"
+                return f"{store.seat_name(entry.seat)} has decided since ({store.summarize(i, secret=True)})"
             if entry.revealed:
                 decision = store.summarize(i)
                 return f"your decision '{decision}' cannot be taken back: {entry.revealed}"
         return ""
+
+
+def label_name(game: AnyGame, state: Any, seat: int) -> str:
+    """The seat's name as the game labels it (``seat_labels`` of the public view)."""
+    try:
+        labels = game.seat_labels(game.view(state, SPECTATOR))
+    except Exception:  # noqa: BLE001 - a name for a message: never a second failure
+        labels = ()
+    return labels[seat].name if 0 <= seat < len(labels) else f"seat {seat + 1}"
 
 
 # ----------------------------------------------------------------------------------------------
@@ -144,6 +153,8 @@ class Store:
         self._listeners = Listeners[Listener]()
         self.revision = 0  # grows on every change of any kind, unlike state_id
         self.rewinds = 0  # grows each time the cursor goes back: what was seen after it may be rewritten
+        # How a refusal names a seat (a room on a server adds who holds it); None: its label's name
+        self.seat_namer: Callable[[int], str] | None = None
         # Whether the game began with new_game(config), so that the config alone rebuilds it;
         # None: not known (saves find out and remember).
         self.fresh_start: bool | None = True if initial is None else None
@@ -223,6 +234,13 @@ class Store:
             out.extend(self.game.redact_event(ev, viewer) for ev in e.events)
         return out
 
+    def seat_name(self, seat: int) -> str:
+        """A seat as a refusal names it: as the game calls it ("Blue", "Player 2"; online also
+        who holds it), never by its index."""
+        if self.seat_namer is not None:
+            return self.seat_namer(seat)
+        return label_name(self.game, self.state, seat)
+
     # -- deciding -------------------------------------------------------------------------------
 
     def dispatch(self, action: Any, *, seen_state_id: int | None = None, seat: int | None = None) -> Entry:
@@ -239,7 +257,7 @@ class Store:
             )
         decider = self.game.decider(self.state)
         if seat is not None and decider is not None and seat != decider:
-            raise WrongSeat(f"seat {seat} cannot decide now: it is seat {decider}'s decision")
+            raise WrongSeat(f"{self.seat_name(seat)} cannot decide now: it is {self.seat_name(decider)}'s decision")
         redo = self._history[self._cursor + 1] if self._cursor + 1 < len(self._history) else None
         if redo is not None and redo.action == action:
             # The same decision from the same state gives the same result: keep the redo branch.
@@ -289,7 +307,7 @@ class Store:
         taking back every decision made after it too."""
         mine = [i for i in range(self._cursor, 0, -1) if self._history[i].seat == seat]
         if not mine:
-            raise UndoRefused(f"nothing to undo: seat {seat} has made no decision yet")
+            raise UndoRefused(f"nothing to undo: {self.seat_name(seat)} has made no decision yet")
         self._go_back(seat, mine[0] - 1)
 
     def redo(self) -> None:

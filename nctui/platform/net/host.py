@@ -140,7 +140,7 @@ class Connection:
         elif isinstance(msg, P.Undo):
             s.undo(self.seat)
         elif isinstance(msg, P.Redo):
-            s.redo()
+            s.redo(self.seat)
         else:
             s.undo_to(msg.state_id, seat=self.seat)
 

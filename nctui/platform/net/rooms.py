@@ -73,6 +73,7 @@ class Room:
             if holder is not None:
                 self.away_since[seat] = now
         session.subscribe(self._changed)
+        session.store.seat_namer = self.seat_name
 
     @property
     def id(self) -> str:
@@ -90,13 +91,13 @@ class Room:
                 raise RoomError(f"this room has no seat {seat + 1}")
             holder = self.record.holders[seat]
             if holder is not None and holder.identity != identity:
-                raise RoomError(f"seat {seat + 1} is taken by {holder.name}")
+                raise RoomError(f"{self.label_name(seat)} is taken by {holder.name}")
             if holder is None:
                 if self.game.seats(self.config)[seat] != "human":
-                    raise RoomError(f"seat {seat + 1} is played by the computer")
+                    raise RoomError(f"{self.label_name(seat)} is played by the computer")
                 mine = self.seat_of(identity)
                 if mine is not None:
-                    raise RoomError(f"you already sit at seat {mine + 1} of this room")
+                    raise RoomError(f"you already sit at {self.label_name(mine)} in this room")
                 holders = list(self.record.holders)
                 holders[seat] = Holder(identity, name)
                 self._set(holders=tuple(holders))
@@ -173,6 +174,17 @@ class Room:
                 self._labels = (s.state_id, labels)
             return labels
 
+    def label_name(self, seat: int) -> str:
+        labels = self.labels()
+        return labels[seat].name if 0 <= seat < len(labels) else f"seat {seat + 1}"
+
+    def seat_name(self, seat: int) -> str:
+        """A seat as refusals name it: its colour or name in the game, and who holds it
+        ("Blue (Ann)")."""
+        name = self.label_name(seat)
+        holder = self.record.holders[seat] if 0 <= seat < len(self.record.holders) else None
+        return f"{name} ({holder.name})" if holder is not None else name
+
     def seats(self, view: Any = None) -> tuple[P.SeatInfo, ...]:
         people = self.game.seats(self.config)
         labels = self.labels(view)
@@ -229,7 +241,7 @@ class Room:
                 seats=self.seats(view),
                 deciding=s.deciding_seat(),
                 thinking=s.thinking,
-                can_redo=s.can_redo(),
+                can_redo=s.can_redo(seat),
                 bot_error=s.bot_error,
             )
 

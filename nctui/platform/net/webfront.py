@@ -1,13 +1,16 @@
-"""``nctui serve --web``: who a browser is. A browser brings no key, so the page gives it a
-random token in a cookie (``nctui_id``, a year, HttpOnly, SameSite=Strict) the first time; every
-tab of that browser is then the same person (``web:TOKEN``, shown in the lobby like a key's
-fingerprint), with the name chosen the first time, and a reloaded or reopened tab returns to its
-seat. A browser without the cookie (cookies off, a private window) is a new person each tab.
+"""The web front of ``nctui serve`` (``--web-port``): who a browser is, and the page. A browser
+brings no key, so the page gives it a random token in a cookie (``nctui_id``, a year, HttpOnly,
+SameSite=Strict) the first time; every tab of that browser is then the same person (``web:`` and
+the token's SHA-256, shown in the lobby like a key's fingerprint: the token itself is never
+stored, logged or shown), with the name chosen the first time, and a reloaded or reopened tab
+returns to its seat. A browser without the cookie (cookies off, a private window) is a new person
+each tab.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import re
 import secrets
@@ -26,6 +29,12 @@ from .webclient import TOKEN
 COOKIE = "nctui_id"
 YEAR = 365 * 24 * 3600
 log = logging.getLogger("nctui.platform.net")
+
+
+def browser_identity(token: str) -> str:
+    """Who a browser is, from its cookie's token: the token hashed, so what the lobby shows, the
+    rooms store and the log write, and the tab's command line says, never lets anyone act as it."""
+    return "web:" + hashlib.sha256(token.encode("ascii")).hexdigest()[:24]
 
 
 def browser_token(cookies: object) -> str | None:
@@ -90,7 +99,7 @@ class IdentityServer(Server):
         width = to_int(request.query.get("width", "80"), 80)
         height = to_int(request.query.get("height", "24"), 24)
         token = browser_token(request.cookies)
-        command = self.command + (f" {shlex.quote(token)}" if token else "")
+        command = self.command + (f" {shlex.quote(browser_identity(token))}" if token else "")
         app_service: AppService | None = None
         try:
             await websocket.prepare(request)
