@@ -116,3 +116,32 @@ def test_every_difficulty_modifier_changes_a_game(option):
         if played(_solo_game(seed, ())) != played(_solo_game(seed, (option,))):
             return
     pytest.fail(f"{option}: no game of seeds 0-5 changed")
+
+
+def test_harder_devoured_three_can_trigger_the_end():
+    """"the King immediately adds 3 followers ... to the Devoured board"; "Once a limit ... is
+    reached, the game end will trigger": the 3 count at once (no later devour needed)."""
+    from nctui.games.nightmare_cathedral.engine import nightmares
+
+    state = replace(solo_setup(config=replace(SOLO, difficulty=("harder_devoured",))), stage=2)
+    limit = nightmares.threshold(state)
+    assert limit is not None
+    near = replace(state, devoured_shadows=limit - 3)
+    ev: list = []
+    s = kg.devour_three(near, ev)
+    assert s.end_triggered and ev[-1].kind == "end_triggered"
+    assert not kg.devour_three(replace(state, devoured_shadows=limit - 4), []).end_triggered
+
+
+def test_harder_hand_scoring_the_running_score_leaves_out_its_hidden_combat_cards():
+    """With harder_hand_scoring the King scores 1 VP per card in hand but its own 2 combat cards;
+    its hand is face down in your view, yet its combat cards are known to be there (they return
+    after every conflict): the score you see is the true one."""
+    from nctui.games.nightmare_cathedral.engine import player_view
+    from nctui.games.nightmare_cathedral.engine.facts import facts
+
+    state = solo_setup(config=replace(SOLO, difficulty=("harder_hand_scoring",)))
+    state = replace(state, king=replace(state.king, hand=(*kg.king_combat_cards(state), "d1-wax-stair")))
+    assert scoring.king_extra_vp(state) == 1
+    seen = facts(player_view(state, 0)).scores[state.king.seat]
+    assert seen == scoring.scores(state)[state.king.seat]

@@ -56,7 +56,7 @@ def kinds(ev):
 
 def test_removal_prefers_more_followers_plus_forts_and_keeps_the_last_in_each_area(state):
     ev = []
-    s = ka.remove_followers(state, 3, ev)
+    s = kg.remove_followers(state, 3, ev)
     assert f(s, "salt-spire")[K] == 1 and f(s, "mirror-dunes")[K] == 1  # 2+1 first, then the other
     assert s.players[K].supply == state.players[K].supply + 2
     assert kinds(ev)[-1] == "king_keeps_last" and ev[-1].count == 1
@@ -64,13 +64,13 @@ def test_removal_prefers_more_followers_plus_forts_and_keeps_the_last_in_each_ar
 
 def test_removal_prefers_more_followers_than_fort_levels(state):
     s = shape(state, salt_spire=dict(followers=(0, 2), fort_levels=3))
-    area, _ = ka.removal_area(s, [])
+    area, _ = kg.removal_area(s, [])
     assert area == "mirror-dunes"  # 2 > 0 levels beats 2 <= 3 levels despite 5 combined
 
 
 def test_removal_tie_goes_to_the_fortress(state):
     s = shape(state, mirror_dunes=dict(followers=(0, 3)))  # 3 vs 2+1: tied
-    assert ka.removal_area(s, [])[0] == "salt-spire"
+    assert kg.removal_area(s, [])[0] == "salt-spire"
 
 
 # --- PERFORM RITUAL
@@ -340,3 +340,32 @@ def test_a_power_left_even_uses_the_highest_row_not_above_it(power, row):
     from nctui.games.nightmare_cathedral.engine.king_actions import row_power
 
     assert row_power(power) == row
+
+
+def test_maneuver_damage_to_lose_counts_units_before_fort_levels(state, monkeypatch):
+    """MANEUVER "fewest damage would result in a loss of control"; CONFLICTS 5: units go first,
+    Fort levels last. Your 1-level Fort + 3 Followers against its 2: 4 damage; your 3 Followers
+    against its 1 with no Fort: 2 (down to a tie). The Follower goes to the second."""
+    s = shape(
+        state,
+        bell_hollow=dict(followers=(3, 2), shadows=0, fort_owner=0, fort_levels=1),
+        choir_of_teeth=dict(followers=(3, 1), shadows=0),
+        ember_reach=dict(followers=(0, 0), shadows=3),
+        moth_garden=dict(followers=(0, 0), shadows=3),
+    )
+    assert ka.damage_to_lose(board.area(s, "bell-hollow")) == 4
+    assert ka.damage_to_lose(board.area(s, "choir-of-teeth")) == 2
+    monkeypatch.setattr(ka, "marked_in", lambda st, area_id: 1)
+    assert ka.maneuver_choices(s) == ("choir-of-teeth",)
+
+
+def test_summon_a_tied_marked_area_produces_nothing(state):
+    """Core PRODUCE: "An area that is not controlled by any side produces no units"; the card:
+    "produces 1 for whoever controls it". A tie is nobody: no Shadow is added."""
+    s = shape(replace(state, turn_pos=4), lantern_fen=dict(followers=(1, 0), shadows=1))  # marked, tied
+    ev: list = []
+    s = ka.perform_king_action(s, "summon", 3, ev)
+    assert f(s, "lantern-fen") == (1, 0) and board.area(s, "lantern-fen").shadows == 1
+    assert any(e.kind == "king_marked_produce" and e.side == board.NO_SIDE for e in ev)
+    empty = shape(replace(state, turn_pos=4), lantern_fen=dict(followers=(0, 0), shadows=0))
+    assert board.area(ka.perform_king_action(empty, "summon", 3, []), "lantern-fen").shadows == 1  # the Shadows'

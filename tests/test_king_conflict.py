@@ -196,3 +196,33 @@ def test_loop_draws_at_most_three_cards(state):
     ev = []
     kcs.king_conflicts(s, KingConflicts(), ev)
     assert [e.kind for e in ev].count("king_conflict_card") == 3 and ev[-1].kind == "king_conflicts_end"
+
+
+def _defeat_against_the_shadows(state, card, **more):
+    """A King Maneuver conflict: 1 King Follower against 3 Shadows in one area, 3 King Followers
+    in another; ``card`` on top of the Conflict deck."""
+    a, b = area0(state), state.areas[1].id
+    s = shape(state, a, king=1, shadows=3, king_hand=("king-basic-combat",))
+    other = board.area(s, b)
+    s = replace(s, areas=board.replace_area(s, replace(other, followers=(0, 3), **more)))
+    deck = (card,) + tuple(c for c in s.decks.conflict if c != card)
+    s = replace(s, decks=replace(s.decks, conflict=deck), active=1)
+    s = H.push_effect(replace(s, work=None, frames=()), 1, (), "day", then="day_done")
+    ev = []
+    s = H.resolve(conflict.begin(s, W.ConflictWork(seat=1, left=1), a, (1, SHADOWS), ev), ev)
+    return s, a, b, [e.kind for e in ev]
+
+
+def test_the_kings_defeat_against_the_shadows_is_resolved(state):
+    """CONFLICTS 11: "resolve Victory if the player won, otherwise resolve Defeat"; the King
+    removes by REMOVING FOLLOWERS (Teeth in the Dark: remove 1 of your Followers)."""
+    s, a, b, kinds = _defeat_against_the_shadows(state, "c1-teeth-in-the-dark")
+    assert "conflict_defeat" in kinds and "king_removes" in kinds
+    assert board.area(s, b).followers[1] == 2  # the area of its 3 Followers loses one
+
+
+def test_the_kings_defeat_adds_shadows_by_the_area_selection_cards(state):
+    s, a, b, kinds = _defeat_against_the_shadows(state, "c1-grasping-fog")  # Add 1 Shadow to any area
+    before = sum(x.shadows for x in shape(state, a, shadows=3).areas)
+    assert "conflict_defeat" in kinds and "add_shadow" in kinds
+    assert sum(x.shadows for x in s.areas) == before + 1

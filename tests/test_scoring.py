@@ -66,8 +66,11 @@ def test_a_side_with_nothing_devoured_has_the_fewest_and_scores_for_it():
     assert devoured_vp(s) == (8, 4)  # blue and the Shadows tied 2nd-3rd: (5 + 3) // 2
 
 
-def test_before_stage_2_devoured_units_score_nothing():
-    assert devoured_vp(_state(2)) == (0, 0)
+def test_a_game_ending_in_stage_1_scores_devoured_places_too():
+    """FINAL SCORE 3 has no stage condition: in Stage 1 nobody has devoured, every side ties."""
+    assert devoured_vp(_state(2)) == (5, 5)
+    assert devoured_vp(_state(3)) == (4, 4, 4)
+    assert devoured_vp(_state(4)) == (3, 3, 3, 3)  # (8 + 5 + 3 + 2 + 0) // 5
 
 
 def test_with_nothing_devoured_every_side_shares_all_positions():
@@ -85,6 +88,6 @@ def test_scores_add_up_and_the_tie_break_is_named():
     assert winners((a, replace(c, forts=0))) == ((0,), "")
 
 
-def test_a_fresh_game_scores_nothing_yet():
+def test_a_fresh_game_scores_only_the_shared_devoured_places():
     s = _state(3)
-    assert all(sc.total == 0 for sc in scores(s))
+    assert all(sc.total == sc.devoured == 4 for sc in scores(s))

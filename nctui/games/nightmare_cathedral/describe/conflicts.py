@@ -178,7 +178,7 @@ def _line(c: _Open, e: Event, state: GameState, w: Words) -> ConflictLine | None
             return ConflictLine("effect", f"Victory: {side_name(state, s)} draws 1 Development card instead", s)
         case E.DefeatSuffered(card=card):
             return ConflictLine("effect", f"Defeat: {_effect_text(w, card, 'defeat')}", s)
-        case E.KingVictoryCard() | E.KingDefeatSkipped():
+        case E.KingVictoryCard():
             return ConflictLine("effect", describe_event(e, state), s)
     return None
 

@@ -335,6 +335,7 @@ _PURPOSE = {
     "nightmare": "for the King's Nightmare",
     "retreat": "for the retreat",
     "devour_three": "to devour from",
+    "shadow": "for the Shadow its Defeat adds",
 }
 _TUCK_HOW = {"choice": " (your choice among the tied cards)", "powered": " (your choice: the King starts powered up)"}
 
@@ -426,6 +427,8 @@ def _king_rules(e: Event, s: GameState, w: Words, who: str) -> str:
             return f"The King draws {plural(n, 'Development card')}"
         case E.KingDayCultist(action=action):
             return f"A Cultist goes on the {w.day_short(action)} Day space"
+        case E.KingMarkedProduce(area=area, side=-1):
+            return f"The Marked Area {w.area(area)} is controlled by nobody: it produces nothing"
         case E.KingMarkedProduce(area=area, side=side):
             whom = "the Shadows" if side == E.SHADOWS else "its controller"
             return f"The Marked Area {w.area(area)} produces 1 for {whom}"
@@ -440,8 +443,6 @@ def _king_more(e: Event, s: GameState, w: Words, who: str) -> str:
             return f"The King draws {plural(n, 'combat card')} face down: you play yours first"
         case E.KingVictoryCard():
             return "The King wins against the Shadows and draws a card"
-        case E.KingDefeatSkipped():
-            return "The King loses against the Shadows: no Defeat effect"
         case E.KingCombatReturned():
             return "The King's own combat card(s) return to its hand"
         case E.KingShieldDiscard(card=card):

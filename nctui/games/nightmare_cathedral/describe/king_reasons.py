@@ -34,6 +34,7 @@ _AREA_CARD = {
     "nightmare": "several areas suit the Nightmare: drawn at random (COMMANDING NIGHTMARES)",
     "retreat": "a tie among the retreat areas, drawn at random (RESOLVING CONFLICTS AGAINST THE KING 4)",
     "devour_three": "a tie among its areas, drawn at random (FOR A HARDER GAME)",
+    "shadow": "the areas its Defeat may add a Shadow to, drawn at random (CONFLICTS 11)",
 }
 _CLIMB = {
     "piece": "it builds a piece: its lower marker climbs 1 (KING'S TURN 8)",
@@ -82,7 +83,6 @@ _FIXED = {
     "king_marked_produce": "the Summon action card: the Marked Areas produce too (SUMMON)",
     "king_combat_cards": "a card per Follower, +1 with a Fort (RESOLVING CONFLICTS AGAINST THE KING 2)",
     "king_victory_card": "the Victory effect of the conflict (RESOLVING CONFLICTS AGAINST THE KING 4)",
-    "king_defeat_skipped": "the King has no Defeat effect to resolve (RESOLVING CONFLICTS AGAINST THE KING 4)",
     "king_combat_returned": "its basic Combat card and Shield return (RESOLVING CONFLICTS AGAINST THE KING 5)",
     "king_shield_discard": "the Shield returned in a conflict against you (RESOLVING CONFLICTS AGAINST THE KING 5)",
     "king_conflicts_end": "3 conflicts, 3 cards drawn or none possible (MANEUVER 5)",

@@ -556,7 +556,7 @@ def _advance(state: GameState, f: Fight, stage: Stage, ev: Events) -> GameState:
             state, f = _won(state, f, kc.tie_winner(state, f.sides), "tie", ev)
             stage = "retreat"
         elif stage == "victory" and SHADOWS in f.sides and kc.is_king(state, _player(f)):
-            return _finish(kc.king_reward(state, f.winner, ev), f, None, ev)
+            return _finish(kc.king_reward(state, f.winner, f.shadow_card, ev), f, None, ev)
         elif stage == "victory" and SHADOWS not in f.sides:
             return _finish(state, f, None, ev)
         elif stage == "victory" and f.winner == SHADOWS:

@@ -573,7 +573,9 @@ class EndTriggered(Event, tag="end_triggered"):
 # ---------------------------------------------------------------------------------------------
 # Solo: the King of Horrors (``seat`` is the King's; the seat of the human for your choices)
 
-AreaPurpose = Literal["remove", "overflow", "produce", "fort", "devour", "nightmare", "retreat", "devour_three"]
+AreaPurpose = Literal[
+    "remove", "overflow", "produce", "fort", "devour", "nightmare", "retreat", "devour_three", "shadow"
+]
 ClimbReason = Literal["piece", "below_highest", "nightmare"]
 TuckReason = Literal["dissent", "develop", "choice", "powered"]
 
@@ -688,7 +690,7 @@ class KingDayCultist(Event, tag="king_day_cultist"):
 
 class KingMarkedProduce(Event, tag="king_marked_produce"):
     area: str
-    side: int  # the area's controller, or the Shadows
+    side: int  # the area's controller, the Shadows, or -1: nobody controls it, nothing produced
 
 
 class KingCombatCards(Event, tag="king_combat_cards"):
@@ -700,10 +702,6 @@ class KingCombatCards(Event, tag="king_combat_cards"):
 
 
 class KingVictoryCard(Event, tag="king_victory_card"):
-    pass
-
-
-class KingDefeatSkipped(Event, tag="king_defeat_skipped"):
     pass
 
 

@@ -7,18 +7,19 @@ build on this module; it builds on none of them.
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Callable, Sequence
+from typing import Any, Final
 
 from msgspec.structs import replace
 
 from nctui.platform import rng
 
 from ..content import geometry
-from . import board, cards, events as E, units
+from . import board, cards, events as E, nightmares, units
 from .events import AreaPurpose, ClimbReason, Event, TuckReason
 from .king_state import HORROR_DIE, KING_COMBAT, KingState
 from .ops import draw_development, set_player
-from .state import GameState
+from .state import AreaState, GameState
 from .work import Frame, KingRitualBonuses
 
 Events = list[Event]
@@ -212,7 +213,8 @@ def _keep_drawn(state: GameState, card: str, ev: Events) -> GameState:
 def devour_three(state: GameState, ev: Events) -> GameState:
     """Harder game: when the Devoured side-board comes into play the King adds 3 Followers from
     its supply to it; short of them, it devours the rest from the board (REMOVING FOLLOWERS
-    order: where it has most Followers, then its Fortress area, then an Area Selection card)."""
+    order: where it has most Followers, then its Fortress area, then an Area Selection card).
+    Like any devoured unit they count toward the Nightmares' limit: reaching it triggers the end."""
     seat = king(state).seat
     pl = state.players[seat]
     before = pl.devoured
@@ -231,4 +233,69 @@ def devour_three(state: GameState, ev: Events) -> GameState:
         state = set_player(state, replace(pl, supply=pl.supply - 1, devoured=pl.devoured + 1))
     n = state.players[seat].devoured - before
     ev.append(E.KingDevours(seat=seat, count=n, from_supply=from_supply))
+    return nightmares.check_threshold(state, ev)  # "Once a limit ... is reached, the game end will trigger"
+
+
+# ---------------------------------------------------------------------------------------------
+# REMOVING FOLLOWERS (also the Defeat of a conflict against the Shadows)
+
+
+def best_areas(areas: list[AreaState], keys: Sequence[Callable[[AreaState], Any]]) -> list[AreaState]:
+    """The areas with the smallest value of each key in turn."""
+    for key in keys:
+        best = min(key(a) for a in areas)
+        areas = [a for a in areas if key(a) == best]
+    return areas
+
+
+def pick_area(
+    state: GameState, areas: list[AreaState], keys: Sequence[Callable[[AreaState], Any]], why: AreaPurpose, ev: Events
+) -> tuple[str, GameState]:
+    """The best area by ``keys``; the Area Selection cards decide among the areas still tied."""
+    return select_area(state, tuple(a.id for a in best_areas(areas, keys)), why, ev)
+
+
+def removal_area(
+    state: GameState, ev: Events, *, besides: str = "", within: tuple[str, ...] | None = None
+) -> tuple[str, GameState]:
+    """REMOVING FOLLOWERS, for one Follower: more of its Followers than Fort levels > most of its
+    Followers plus Fort levels > its Fortress' area > random. Never its last Follower in an area
+    (docs/rules-decisions.md): "" when every area it is in holds just 1. ``within``: only these
+    areas (a Defeat's "from an area where you have a Fort")."""
+    seat = king(state).seat
+    pool = [a for a in removable(state, besides) if within is None or a.id in within]
+    if not pool:
+        return "", state
+    return pick_area(
+        state,
+        pool,
+        [
+            lambda a: a.followers[seat] <= a.fort_levels,
+            lambda a: -(a.followers[seat] + a.fort_levels),
+            lambda a: a.fortress != seat,
+        ],
+        "remove",
+        ev,
+    )
+
+
+def removable(state: GameState, besides: str = "") -> list[AreaState]:
+    """The areas it may remove a Follower from: not its last one there, nor from ``besides``."""
+    seat = king(state).seat
+    return [a for a in state.areas if a.followers[seat] >= 2 and a.id != besides]
+
+
+def remove_followers(
+    state: GameState, n: int, ev: Events, *, besides: str = "", within: tuple[str, ...] | None = None
+) -> GameState:
+    """Remove ``n`` Followers to its supply, or as many as the last-Follower exception allows;
+    the rest of the action resolves as if all were removed."""
+    seat = king(state).seat
+    for i in range(n):
+        area, state = removal_area(state, ev, besides=besides, within=within)
+        if not area:
+            ev.append(E.KingKeepsLast(seat=seat, count=n - i))
+            break
+        state = units.remove(state, seat, area)
+        ev.append(E.KingRemoves(seat=seat, area=area))
     return state

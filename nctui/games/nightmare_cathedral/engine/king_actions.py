@@ -10,8 +10,7 @@ a Develop tucks its card under (``KingTuckWork``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable
 
 from msgspec.structs import replace
 
@@ -20,7 +19,8 @@ from nctui.platform import rng
 from . import board, cards, events as E, king as kt, nightmares, units
 from .actions import Action, ChooseAction, ChooseArea
 from .errors import IllegalAction
-from .events import AreaPurpose, Event
+from .events import Event
+from .king import best_areas, pick_area, removable, remove_followers
 from .king_dreams import add_cultist, place_on_dream
 from .king_nightmares import devour_order
 from .ops import set_player
@@ -78,66 +78,6 @@ def controlled(state: GameState) -> tuple[str, ...]:
     return board.areas_matching(state, kt.king(state).seat, "controlled")
 
 
-def _best(areas: list[AreaState], keys: Sequence[Callable[[AreaState], Any]]) -> list[AreaState]:
-    """The areas with the smallest value of each key in turn."""
-    for key in keys:
-        best = min(key(a) for a in areas)
-        areas = [a for a in areas if key(a) == best]
-    return areas
-
-
-def _pick(
-    state: GameState, areas: list[AreaState], keys: Sequence[Callable[[AreaState], Any]], why: AreaPurpose, ev: Events
-) -> tuple[str, GameState]:
-    """The best area by ``keys``; the Area Selection cards decide among the areas still tied."""
-    return kt.select_area(state, tuple(a.id for a in _best(areas, keys)), why, ev)
-
-
-# ---------------------------------------------------------------------------------------------
-# REMOVING FOLLOWERS
-
-
-def removal_area(state: GameState, ev: Events, *, besides: str = "") -> tuple[str, GameState]:
-    """REMOVING FOLLOWERS, for one Follower: more of its Followers than Fort levels > most of its
-    Followers plus Fort levels > its Fortress' area > random. Never its last Follower in an area
-    (docs/rules-decisions.md): "" when every area it is in holds just 1."""
-    seat = kt.king(state).seat
-    pool = removable(state, besides)
-    if not pool:
-        return "", state
-    return _pick(
-        state,
-        pool,
-        [
-            lambda a: a.followers[seat] <= a.fort_levels,
-            lambda a: -(a.followers[seat] + a.fort_levels),
-            lambda a: a.fortress != seat,
-        ],
-        "remove",
-        ev,
-    )
-
-
-def removable(state: GameState, besides: str = "") -> list[AreaState]:
-    """The areas it may remove a Follower from: not its last one there, nor from ``besides``."""
-    seat = kt.king(state).seat
-    return [a for a in state.areas if a.followers[seat] >= 2 and a.id != besides]
-
-
-def remove_followers(state: GameState, n: int, ev: Events, *, besides: str = "") -> GameState:
-    """Remove ``n`` Followers to its supply, or as many as the last-Follower exception allows;
-    the rest of the action resolves as if all were removed."""
-    seat = kt.king(state).seat
-    for i in range(n):
-        area, state = removal_area(state, ev, besides=besides)
-        if not area:
-            ev.append(E.KingKeepsLast(seat=seat, count=n - i))
-            break
-        state = units.remove(state, seat, area)
-        ev.append(E.KingRemoves(seat=seat, area=area))
-    return state
-
-
 # ---------------------------------------------------------------------------------------------
 # SUMMON: the King's production (also the Ritual track's special spaces in Stage 1)
 
@@ -174,7 +114,7 @@ def king_produce(state: GameState, wanted: tuple[tuple[str, int], ...], ev: Even
     while left and state.players[seat].supply > 0:
         if short:
             pool = [board.area(state, a) for a, _ in left]
-            area, state = _pick(
+            area, state = pick_area(
                 state, pool, [lambda a: -a.followers[1 - seat], lambda a: -a.followers[seat]], "produce", ev
             )
         else:
@@ -187,14 +127,18 @@ def king_produce(state: GameState, wanted: tuple[tuple[str, int], ...], ev: Even
 
 
 def _marked_production(state: GameState, ev: Events) -> GameState:
-    """SUMMON [5]: every Marked Area produces 1 for whoever controls it (Shadows where nobody does)."""
+    """SUMMON: every Marked Area produces 1 for whoever controls it, the Shadows where they do
+    (an empty area too); a tied area is controlled by nobody and "produces no units" (PRODUCE)."""
     seat = kt.king(state).seat
     for area_id in board.marked_areas(state):
         who = board.controller(board.area(state, area_id))
+        if who == board.NO_SIDE:
+            ev.append(E.KingMarkedProduce(seat=seat, area=area_id, side=board.NO_SIDE))
+            continue
         if who == seat:
             state = king_produce(state, ((area_id, 1),), ev)
             continue
-        side = who if who >= 0 else SHADOWS
+        side = who
         if units.room(state, side, area_id) > 0 and units.supply(state, side) > 0:
             state = units.place(state, side, area_id)
             ev.append(E.KingMarkedProduce(seat=seat, area=area_id, side=side))
@@ -303,7 +247,7 @@ def build_fort_level(state: GameState, ev: Events) -> GameState:
     if not pool or state.players[seat].forts <= 0:
         ev.append(E.KingNoFort(seat=seat))
         return state
-    area, state = _pick(state, pool, [lambda a: a.fort_levels, lambda a: a.followers[1 - seat]], "fort", ev)
+    area, state = pick_area(state, pool, [lambda a: a.fort_levels, lambda a: a.followers[1 - seat]], "fort", ev)
     state = units.add_fort_level(state, seat, area)
     ev.append(E.KingFortLevel(seat=seat, area=area, levels=board.area(state, area).fort_levels))
     return state
@@ -374,17 +318,21 @@ def marked_in(state: GameState, area_id: str) -> int:
 
 
 def damage_to_lose(a: AreaState) -> int:
-    """Units to eliminate before its controller loses control: all Fort levels (never for a
-    Fortress' last one), then the controller's lead over the next side (docs/rules-decisions.md)."""
+    """Damage its controller must be dealt to lose control (CONFLICTS 5: a side removes its units
+    first and its Fort levels only when it has no units left): with a Fort, all the owner's
+    Followers and then every level (never for a Fortress); without, its lead over the next side,
+    down to a tie (docs/rules-decisions.md)."""
     who = board.controller(a)
     if who == board.NO_SIDE or board.is_empty(a):
         return 0
     if a.fortress >= 0:
         return NEVER
+    if a.fort_levels > 0:
+        return a.followers[who] + a.fort_levels
     counts = list(a.followers) + [a.shadows]
     mine = counts[who] if who >= 0 else a.shadows
     counts.remove(mine)
-    return a.fort_levels + max(0, mine - max(counts, default=0))
+    return max(0, mine - max(counts, default=0))
 
 
 def maneuver_targets(state: GameState) -> list[AreaState]:
@@ -406,7 +354,7 @@ def maneuver_choices(state: GameState) -> tuple[str, ...]:
     if not pool:
         return ()
     keys = [lambda a: situation(state, a), lambda a: marked_in(state, a.id), damage_to_lose]
-    return tuple(a.id for a in _best(pool, keys))
+    return tuple(a.id for a in best_areas(pool, keys))
 
 
 def place_follower(state: GameState, area: str, ev: Events, *, chosen: bool = False) -> GameState:

@@ -15,12 +15,12 @@ from msgspec.structs import replace
 from nctui.platform import rng
 
 from ..content import schema as cs
-from . import board, cards, events as E, units
+from . import board, cards, events as E, nightmares, units
 from .actions import Action, DiscardDevelopment, Done
 from .effects import push_effect
 from .errors import IllegalAction
 from .events import Event
-from .king import king, king_combat_cards, king_draws, select_area, set_king
+from .king import king, king_combat_cards, king_draws, removal_area, remove_followers, select_area, set_king
 from .ops import remove_one, set_player
 from .rules import Refusal, Rule, legal, with_stop
 from .state import BASIC_COMBAT, GameState
@@ -140,15 +140,57 @@ def tie_winner(state: GameState, sides: tuple[int, int]) -> int:
     return k if k in sides else SHADOWS
 
 
-def king_reward(state: GameState, winner: int, ev: Events) -> GameState:
-    """REWARDS AND CONSEQUENCES for the King against the Shadows: on Victory it takes the
-    alternative (1 Development card, kept as THE KING DISSENTS does); Defeat effects need choices
-    it cannot make and are not resolved."""
+def king_reward(state: GameState, winner: int, card: str, ev: Events) -> GameState:
+    """REWARDS AND CONSEQUENCES (CONFLICTS 11) for the King against the Shadows: on Victory it
+    takes the alternative (1 Development card, kept as THE KING DISSENTS does); on Defeat it
+    resolves the card's Defeat effect by its own criteria (``king_defeat``)."""
     k = king(state).seat
     if winner == k:
         ev.append(E.KingVictoryCard(seat=k))
         return king_draws(state, 1, ev)
-    ev.append(E.KingDefeatSkipped(seat=k))
+    return king_defeat(state, card, ev)
+
+
+def king_defeat(state: GameState, card: str, ev: Events) -> GameState:
+    """A Conflict card's Defeat effect for the King (docs/rules-decisions.md): Followers are
+    removed by REMOVING FOLLOWERS (never its last one in an area); its own Followers are devoured
+    from the area those criteria pick (Stage 2 only); Shadows go to the areas the effect names,
+    one area (or each Shadow, when spread) drawn by the Area Selection cards."""
+    seat = king(state).seat
+    ev.append(E.DefeatSuffered(seat=seat, card=card))
+    for step in cards.conflict(state, card).defeat.steps:
+        if isinstance(step, cs.RemoveFollowers):
+            state = remove_followers(state, step.count, ev, within=board.areas_matching(state, seat, step.where))
+        elif isinstance(step, cs.Devour) and state.stage >= 2:
+            for _ in range(step.count):
+                where = board.areas_matching(state, seat, step.where)
+                area, state = removal_area(state, ev, within=where)
+                if not area:
+                    ev.append(E.KingKeepsLast(seat=seat, count=1))
+                    break
+                state = nightmares.devour(state, seat, area, seat, ev)
+        elif isinstance(step, cs.AddShadows):
+            state = _king_shadows(state, step, ev)
+        else:
+            ev.append(E.KingEffectSkipped(seat=seat, step=str(type(step).__struct_config__.tag)))
+    return state
+
+
+def _king_shadows(state: GameState, step: cs.AddShadows, ev: Events) -> GameState:
+    seat = king(state).seat
+    area = ""
+    for _ in range(step.count):
+        if state.shadows <= 0:
+            break
+        if not area or step.spread:
+            pool = tuple(a for a in board.areas_matching(state, seat, step.where) if units.room(state, SHADOWS, a) > 0)
+            if not pool:
+                break
+            area, state = select_area(state, pool, "shadow", ev)
+        elif units.room(state, SHADOWS, area) <= 0:
+            break
+        state = units.place(state, SHADOWS, area, 1)
+        ev.append(E.ShadowAdded(seat=seat, area=area))
     return state
 
 

@@ -377,7 +377,7 @@ def devour(state: GameState, seat: int, area_id: str, side: int, ev: Events) -> 
         pl = state.players[side]
         state = set_player(state, replace(pl, supply=pl.supply - 1, devoured=pl.devoured + 1))
     ev.append(E.Devoured(seat=seat, area=area_id, side=side))
-    return _check_threshold(state, ev)
+    return check_threshold(state, ev)
 
 
 def _devour_refusal(state: GameState, w: DevourWork, action: DevourUnit) -> Refusal:
@@ -436,7 +436,7 @@ def devoured_total(state: GameState) -> int:
     return sum(pl.devoured for pl in state.players) + state.devoured_shadows
 
 
-def _check_threshold(state: GameState, ev: Events) -> GameState:
+def check_threshold(state: GameState, ev: Events) -> GameState:
     limit = threshold(state)
     if state.end_triggered or limit is None or devoured_total(state) < limit:
         return state

@@ -10,6 +10,7 @@ from . import board, cards, events as E
 from .events import Event
 from .king import king, king_combat_cards, modifier
 from .state import GameState, Outcome, Score
+from .work import CardToBottom, fight_of
 
 DEVOURED_VP = (8, 5, 3, 2)  # most, 2nd, 3rd, fewest
 
@@ -29,9 +30,8 @@ def devoured_vp(state: GameState) -> tuple[int, ...]:
     """FINAL SCORE 3: 8/5/3/2 for most to fewest devoured units (the highest numbers with fewer
     sides: 8/5/3 with 2 players); ties share the summed positions, rounded down; the Shadows hold a
     position but score nothing. Every side takes a position, one with nothing devoured too: it has
-    the fewest. Before Stage 2 there is no Devoured Units board: nothing to score yet."""
-    if state.stage < 2:
-        return (0,) * len(state.players)
+    the fewest. FINAL SCORE 3 names no stage: a game ending in Stage 1 (nobody devoured) scores
+    it too, every side tied for all the positions (docs/rules-decisions.md)."""
     sides = [(pl.devoured, pl.seat) for pl in state.players] + [(state.devoured_shadows, -1)]
     ranked = sorted(sides, key=lambda s: -s[0])
     vp = [0] * len(state.players)
@@ -97,8 +97,34 @@ def king_extra_vp(state: GameState) -> int:
     (its Basic Combat and Shield included)."""
     k = king(state)
     if modifier(state, "harder_hand_scoring"):  # harder: 1 VP per card, its own 2 combat cards excluded
-        return len(state.players[k.seat].tiles) + sum(c not in king_combat_cards(state) for c in k.hand)
+        return len(state.players[k.seat].tiles) + _hand_cards_scored(state, k.hand)
     return len(state.players[k.seat].tiles) + len(k.hand) // 3
+
+
+def _hand_cards_scored(state: GameState, hand: tuple[str, ...]) -> int:
+    """The cards in its hand other than its own 2 combat cards. In a seat's view the hand is
+    face down, but where its combat cards are is known: they return to its hand after every
+    conflict (RESOLVING CONFLICTS AGAINST THE KING 5), so the hidden cards hold all of them but
+    those seen on the table. (Played face down in a conflict, they are counted in its hand.)"""
+    combat = king_combat_cards(state)
+    hidden = hand.count(E.HIDDEN)
+    known = sum(c != E.HIDDEN and c not in combat for c in hand)
+    if not hidden:
+        return known
+    seen = {c for c in _played(state) if c in combat} | {c for c in hand if c in combat}
+    return known + max(0, hidden - (len(combat) - len(seen)))
+
+
+def _played(state: GameState) -> tuple[str, ...]:
+    """Cards on the table in a conflict: in the fight being fought, or waiting to be put away."""
+    out: tuple[str, ...] = ()
+    f = fight_of(state.work)
+    if f is not None:
+        out += f.plays[0] + f.plays[1]
+    for fr in state.frames:
+        if isinstance(fr.then, CardToBottom):
+            out += fr.then.plays[0] + fr.then.plays[1]
+    return out
 
 
 def winners(result: tuple[Score, ...]) -> tuple[tuple[int, ...], str]:
