@@ -119,7 +119,7 @@ def test_every_difficulty_modifier_changes_a_game(option):
 
 
 def test_harder_devoured_three_can_trigger_the_end():
-    """"the King immediately adds 3 followers ... to the Devoured board"; "Once a limit ... is
+    """ "the King immediately adds 3 followers ... to the Devoured board"; "Once a limit ... is
     reached, the game end will trigger": the 3 count at once (no later devour needed)."""
     from nctui.games.nightmare_cathedral.engine import nightmares
 

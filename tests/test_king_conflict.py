@@ -216,13 +216,13 @@ def _defeat_against_the_shadows(state, card, **more):
 def test_the_kings_defeat_against_the_shadows_is_resolved(state):
     """CONFLICTS 11: "resolve Victory if the player won, otherwise resolve Defeat"; the King
     removes by REMOVING FOLLOWERS (Teeth in the Dark: remove 1 of your Followers)."""
-    s, a, b, kinds = _defeat_against_the_shadows(state, "c1-teeth-in-the-dark")
+    s, _, b, kinds = _defeat_against_the_shadows(state, "c1-teeth-in-the-dark")
     assert "conflict_defeat" in kinds and "king_removes" in kinds
     assert board.area(s, b).followers[1] == 2  # the area of its 3 Followers loses one
 
 
 def test_the_kings_defeat_adds_shadows_by_the_area_selection_cards(state):
-    s, a, b, kinds = _defeat_against_the_shadows(state, "c1-grasping-fog")  # Add 1 Shadow to any area
+    s, a, _, kinds = _defeat_against_the_shadows(state, "c1-grasping-fog")  # Add 1 Shadow to any area
     before = sum(x.shadows for x in shape(state, a, shadows=3).areas)
     assert "conflict_defeat" in kinds and "add_shadow" in kinds
     assert sum(x.shadows for x in s.areas) == before + 1

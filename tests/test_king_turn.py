@@ -191,7 +191,7 @@ def test_king_scoring_suit_sets_and_hand(state):
 def test_tie_goes_to_the_king(state):
     s = end_game(state, "time", [])
     sc = s.outcome.scores
-    assert sc[0].total == sc[1].total == 0 and s.outcome.winners == (1,)
+    assert sc[0].total == sc[1].total == 5 and s.outcome.winners == (1,)  # the shared Devoured places
 
 
 def test_begin_king_turn_rolls_moves_and_gathers(state):

@@ -49,11 +49,14 @@ STATES = _states_by_kind()
 @pytest.mark.parametrize("kind", DECISION_KINDS)
 def test_every_decision_kind_has_words(kind):
     state = STATES.get(kind)
-    if state is None:  # the King's Maneuver tie: rare in whole games
-        assert kind == "king_maneuver"
+    if state is None:  # the King's Maneuver and Develop ties: rare in whole games
+        assert kind in ("king_maneuver", "king_tuck")
         solo = next(s for s in STATES.values() if s.king is not None and s.phase == "turn")
-        areas = tuple(a.id for a in solo.areas[:2])
-        work = W.KingManeuverWork(seat=0, options=areas, mp=1)
+        work: W.Work
+        if kind == "king_maneuver":
+            work = W.KingManeuverWork(seat=0, options=tuple(a.id for a in solo.areas[:2]), mp=1)
+        else:
+            work = W.KingTuckWork(seat=0, card="d1-wax-stair", options=("ritual", "summon"))
         state = replace(solo, work=work, decision=decision_of(replace(solo, work=work), work))
     text = describe_decision(state)
     assert text and text != kind and "_" not in text, (kind, text)
