@@ -92,7 +92,13 @@ def _folder(text: str) -> str:
 
 
 def _pack(text: str) -> str:
-    return _given(text, "the pack id")
+    from .games.nightmare_cathedral.content.loader import known_pack
+
+    _given(text, "the pack id")
+    if not known_pack(text):
+        shown = text if len(text) <= 64 else text[:64] + "…"
+        raise argparse.ArgumentTypeError(f"no such content pack: {shown!r}")
+    return text
 
 
 def _nightmares(text: str) -> tuple[int, ...]:
@@ -131,6 +137,8 @@ def _difficulty(text: str) -> tuple[str, ...]:
     from .games.nightmare_cathedral.engine.config import difficulty
 
     _given(text, "the difficulty")
+    if not all(part.strip() for part in text.split(",")):
+        raise argparse.ArgumentTypeError(f"not a list of difficulty levels: {text!r}")
     try:
         return difficulty(text)
     except ValueError as exc:
@@ -381,9 +389,12 @@ def _simulate_parser(sim: argparse.ArgumentParser | None) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default: ``sys.argv[1:]``); returns the exit code."""
     os.environ.setdefault("ESCDELAY", ESCAPE_DELAY_MS)  # read by Textual as it is imported
-    parser = build_parser(wanted_command(sys.argv[1:] if argv is None else argv))
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(wanted_command(words))
     try:
-        args = parser.parse_args(argv)
+        if "--version" in words[: words.index("--") if "--" in words else None] and len(words) > 1:
+            parser.error("--version takes nothing else: nctui --version")  # argparse would print it and drop the rest
+        args = parser.parse_args(words)
         if args.command == "simulate":
             return _simulate(parser, args)
         if args.command == "saves":
@@ -395,9 +406,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _run(parser, None, None, mono=args.mono)
         if args.command == "tutorial":
             return _run(parser, None, None, mono=args.mono, tutorial=True)
+        if args.command == "play":
+            _check_play(parser, args)
         if args.command == "play" and args.scenario:
-            if args.load or args.resume:
-                parser.error("--scenario starts a new practice game: leave out --load and --continue")
             return _run(parser, _scenario_game(parser, args), args.save_dir, mono=args.mono)
         if args.command == "play" and (args.load or args.resume):
             return _run(parser, _saved_game(parser, args), args.save_dir, mono=args.mono)
@@ -544,14 +555,50 @@ class _Progress:
 # play
 
 
+# The options of a new game, with their defaults: a game continued or a scenario has its own.
+_NEW_GAME_OPTIONS = {
+    "players": None,
+    "seats": None,
+    "bots": None,
+    "seed": None,
+    "practice": False,
+    "length": "standard",
+    "divergent_paths": False,
+    "nightmares": (),
+    "pack": "base",
+}
+
+
+def _check_play(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """``play``'s options that contradict each other, or do not apply, refused in one line."""
+    chosen = [
+        flag
+        for flag, given in (("--load", args.load), ("--continue", args.resume), ("--scenario", args.scenario))
+        if given
+    ]
+    if len(chosen) > 1:
+        parser.error(f"{' and '.join(chosen)} each choose the game to play: give one of them")
+    if not chosen:
+        return
+    given = [name for name, default in _NEW_GAME_OPTIONS.items() if getattr(args, name) != default]
+    if given:
+        flags = ", ".join("--" + name.replace("_", "-") for name in given)
+        what = "starts a practice game of its position" if chosen[0] == "--scenario" else "continues a saved game"
+        parser.error(f"{chosen[0]} {what}, with its own settings: leave out {flags}")
+
+
 def _seat_kinds(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[int, tuple[SeatKind, ...]]:
     players = args.players
     seats = args.seats
+    if seats is not None and args.bots is not None:
+        parser.error("--bots is a shorthand for --seats: give one of them")
     if seats is not None and players is not None and len(seats) != players:
         parser.error(f"--seats names {len(seats)} seats but --players is {players}")
     if players is None:
         players = len(seats) if seats is not None else 2
     if players == 1:  # solo: you against the King of Horrors
+        if args.bots not in (None, 0, 1):
+            parser.error(f"--bots must be 0 or 1 in a solo game, not {args.bots}")
         return 1, (BOT if args.bots else HUMAN, "king")
     if seats is None:
         seats = (HUMAN,) * players
@@ -624,6 +671,15 @@ def _new_config(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Ga
     return config
 
 
+def has_terminal() -> bool:
+    """Whether the input and the output are a terminal, as the app needs (its input ending while a
+    screen opens broke it; ``</dev/null`` drew a traceback or left an autosave)."""
+    try:
+        return sys.stdin is not None and sys.stdout is not None and sys.stdin.isatty() and sys.stdout.isatty()
+    except (AttributeError, ValueError, OSError):  # a closed or replaced stream
+        return False
+
+
 def _prepare_ui() -> None:
     """What must come before the app's modules are imported: its widget classes set up the
     cheaper way (ui/widget_classes.py)."""
@@ -642,8 +698,16 @@ def _run(
     tutorial: bool = False,
 ) -> int:
     """Run the app on ``target``: a Session, a GameConfig, or None for the Title screen (or, with
-    ``tutorial``, the guided first game)."""
+    ``tutorial``, the guided first game). Without a terminal to play in, one line says so, and
+    nothing is started or saved."""
     import gc
+
+    if not has_terminal():
+        from .platform.session import Session
+
+        if isinstance(target, Session):
+            target.close(save=False)  # a game opened (a save, a scenario): left as it was
+        parser.exit(2, "nctui: error: playing needs a terminal (its input and output are not one)\n")
 
     # No collection while importing (what the imports make lives as long as the process), then
     # out of the collector's sight: the collections start-up's new objects set off walked it

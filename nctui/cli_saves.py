@@ -47,7 +47,13 @@ def add_parser(
         description="Replay each file; print one line per file: ok, or why it cannot be "
         "loaded. Exit code 1 when any cannot.",
     )
-    check.add_argument("files", nargs="+", metavar="FILE")
+    check.add_argument("files", nargs="+", metavar="FILE", type=_file)
+
+
+def _file(text: str) -> str:
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the file name cannot be empty")
+    return text
 
 
 def run(args: argparse.Namespace) -> int:

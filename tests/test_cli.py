@@ -9,7 +9,7 @@ import shlex
 
 import pytest
 
-from nctui import __version__
+from nctui import __version__, cli
 from nctui.cli import main
 from nctui.games.nightmare_cathedral import simulate as sim
 from nctui.games.nightmare_cathedral.game import NightmareCathedral
@@ -241,6 +241,7 @@ def started(monkeypatch):
         return seen["app"]
 
     monkeypatch.setattr(ui_app, "create_app", fake_create_app)
+    monkeypatch.setattr(cli, "has_terminal", lambda: True)  # as if run in one
     return seen
 
 
@@ -681,8 +682,9 @@ def test_new_refuses_bad_settings_with_a_message(argv, words, started, capsys):
     assert "target" not in started
 
 
-def test_new_refused_when_the_game_cannot_be_built_exits_2_with_the_reason(capsys):
+def test_new_refused_when_the_game_cannot_be_built_exits_2_with_the_reason(capsys, monkeypatch):
     """Refused while building the game (the real create_app raises before any screen)."""
+    monkeypatch.setattr(cli, "has_terminal", lambda: True)
     assert main(["new", "--pack", "no-such-pack", "--seed", "1"]) == 2
     assert "no such content pack" in capsys.readouterr().err
 
@@ -824,3 +826,118 @@ def test_play_sets_the_collector_for_an_interactive_app(started):
     assert gc.get_freeze_count() > 0 and gc.isenabled()
     app = started["app"]  # the collector was off as it started: the app turns it on once drawn
     assert app.collected_while_running is False and app.collect_once_drawn is True
+
+
+# -- issue 41: bad command lines, no terminal, an unreadable folder, a long pack id --------------
+
+LONG_PACK = "p" * 1000
+
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["new", "--solo", "--difficulty", ","], "not a list of difficulty levels"),
+        (["solo", "--difficulty", "hard,"], "not a list of difficulty levels"),
+        (["simulate", "--game", "cathedral", "--players", "4"], "--players: an option of nightmare-cathedral only"),
+        (["simulate", "--game", "dreamers", "--bots", "planner"], "--bots: an option of nightmare-cathedral only"),
+        (["saves", "check", ""], "the file name cannot be empty"),
+        (["--version", "extra"], "--version takes nothing else"),
+        (["--mono", "--version"], "--version takes nothing else"),
+        (["play", "--load", "F", "--continue"], "--load and --continue each choose the game"),
+        (["play", "--scenario", "F", "--load", "G"], "--load and --scenario each choose the game"),
+        (["play", "--continue", "--players", "3"], "--continue continues a saved game"),
+        (["play", "--load", "F", "--seed", "3", "--pack", "base"], "leave out --seed"),
+        (["play", "--load", "F", "--practice"], "leave out --practice"),
+        (["play", "--continue", "--divergent-paths", "--length", "variable"], "--length, --divergent-paths"),
+        (["play", "--scenario", "F", "--nightmares", "3,7"], "leave out --nightmares"),
+        (["play", "--seats", "human,human", "--bots", "1"], "--bots is a shorthand for --seats"),
+        (["play", "--players", "1", "--bots", "2"], "--bots must be 0 or 1 in a solo game"),
+        (["new", "--pack", LONG_PACK], "no such content pack"),
+        (["simulate", "--pack", LONG_PACK], "no such content pack"),
+        (["play", "--pack", "../base"], "no such content pack"),
+    ],
+)
+def test_a_flag_that_does_not_apply_or_contradicts_another_is_an_error(argv, words, started, capsys):
+    """Issue 41, item 11: 20 of 126 bad command lines started anyway; each is one line saying
+    why, and exit code 2."""
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    line = err.splitlines()[-1]  # after argparse's usage, when it prints it
+    assert words in line and "error" in line and "Traceback" not in err and len(line) < 200
+    assert "target" not in started
+
+
+@pytest.mark.parametrize("argv", [["play", "--players", "1"], ["solo"], ["play"], [], ["tutorial"], ["new"]])
+def test_without_a_terminal_one_line_says_so_and_nothing_is_saved(argv, tmp_path, capsys, monkeypatch):
+    """``nctui play --players 1 </dev/null`` drew a traceback, ``nctui solo </dev/null`` left an
+    autosave each time (issue 39, item 21; issue 41, item 7)."""
+    monkeypatch.setattr(cli, "has_terminal", lambda: False)
+    monkeypatch.setenv("NCTUI_SAVE_DIR", str(tmp_path))
+    assert main(argv) == 2
+    assert capsys.readouterr().err == "nctui: error: playing needs a terminal (its input and output are not one)\n"
+    assert not list(tmp_path.rglob("*"))
+
+
+def test_without_a_terminal_a_game_continued_is_left_as_it_was(tmp_path, capsys, monkeypatch):
+    from nctui.games.nightmare_cathedral.engine import GameConfig
+    from nctui.platform import saves
+    from nctui.platform.session import new_session
+
+    session = new_session(GameConfig(seed=3), folder=tmp_path)
+    session.store.dispatch(session.store.state.decision.options[0])
+    path = session.close()
+    assert path is not None
+    before = path.read_bytes(), path.stat().st_mtime_ns
+    monkeypatch.setattr(cli, "has_terminal", lambda: False)
+    assert main(["play", "--continue", "--save-dir", str(tmp_path)]) == 2
+    assert "needs a terminal" in capsys.readouterr().err
+    assert (path.read_bytes(), path.stat().st_mtime_ns) == before
+    assert sorted(p.name for p in path.parent.iterdir()) == [path.name]  # nor its lock file
+    assert saves.GameLock(session.game_id, tmp_path).acquired  # released
+
+
+def test_the_real_stdin_of_a_test_is_no_terminal():
+    assert not cli.has_terminal()  # pytest's captured streams: what </dev/null gives nctui
+
+
+def unreadable(monkeypatch: pytest.MonkeyPatch, folder) -> None:
+    """Make ``folder`` behave as a folder without read or search permission for this user (the
+    suite may run as root, whom permissions do not stop): listing it and reaching inside it fail."""
+    import pathlib
+
+    inside = str(folder) + os.sep
+
+    def refuse(name: str, real):
+        def call(path, *args, **kwargs):
+            text = os.fspath(path) if not isinstance(path, int) else ""
+            if text.startswith(inside) or (name in ("listdir", "scandir") and text == str(folder)):
+                raise PermissionError(13, "Permission denied", text)
+            return real(path, *args, **kwargs)
+
+        return call
+
+    for name in ("listdir", "scandir", "stat", "lstat", "open", "unlink", "mkdir"):
+        monkeypatch.setattr(os, name, refuse(name, getattr(os, name)))
+    monkeypatch.setattr(pathlib.Path, "iterdir", lambda self: iter([self / n for n in os.listdir(self)]))
+
+
+@pytest.mark.parametrize(
+    "argv, code, words",
+    [
+        (["saves", "list"], 0, "No saves in"),
+        (["saves", "list", "--check"], 0, "No saves in"),
+        (["saves", "list", "--json"], 0, "[]"),
+        (["play", "--continue"], 2, "no unfinished game to continue"),
+        (["play", "--load", "missing.nctui.json"], 2, "no such save file"),
+        (["play"], 0, ""),
+        ([], 0, ""),
+    ],
+)
+def test_an_unreadable_autosave_folder_breaks_no_command(argv, code, words, started, tmp_path, capsys, monkeypatch):
+    """Issue 41, item 7: an unreadable ``autosave/`` folder crashed every command at launch."""
+    (tmp_path / "autosave").mkdir()
+    monkeypatch.setenv("NCTUI_SAVE_DIR", str(tmp_path))
+    unreadable(monkeypatch, tmp_path / "autosave")
+    assert main(argv) == code
+    captured = capsys.readouterr()
+    assert words in captured.out + captured.err and "Traceback" not in captured.err

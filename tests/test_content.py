@@ -1007,3 +1007,21 @@ def test_special_files_in_a_pack_are_refused_without_reading_them(broken, kind: 
         "folder": "is a folder, not a file",
         "huge": f"is {loader.MAX_BYTES + 1} bytes, far too large",
     }.get(kind, "is not a regular file (a device, a pipe or a socket)")
+
+
+@pytest.mark.parametrize(
+    "file, old, new, where, problem",
+    [
+        ("cards.toml", "combat = { attack = 1, defense = 1 } }", "combat = { attack = -3, defense = 1 } }",
+         "basic_combat.combat.attack", "-3 is outside 0-99"),
+        ("cards.toml", "vp = 4", f"vp = {2**62}", "dreams[dr1-sleeping-kingdoms].vp", "is outside 0-99"),
+        ("tracks.toml", "ritual = [", "ritual = [" + '{ kind = "open", cost = ["flame"] },' * 100_000, "ritual",
+         "more than 200"),
+    ],
+    ids=["negative attack", "huge VP", "100,000-space track"],
+)  # fmt: skip
+def test_absurd_values_are_refused_by_range_checks(broken, file, old, new, where, problem) -> None:
+    """Packs with negative attacks, 2^70 VP or a 100,000-space track were accepted (issue 41, item 8)."""
+    msg = str(_error(broken(file, old, new)))
+    assert msg.startswith(f"{file}: ") and where in msg and problem in msg, msg
+    assert len(msg) < 200

@@ -391,3 +391,23 @@ def test_a_whole_game_of_nightmarium_over_ssh(server_factory: Callable[..., Serv
 async def _until_in(buffer: bytearray, text: bytes) -> None:
     while text not in buffer:
         await asyncio.sleep(0.05)
+
+
+@pytest.mark.parametrize("kind", ["host key", "authorized keys", "password file"])
+def test_a_key_or_password_file_is_read_with_a_bound(kind: str, tmp_path: Path) -> None:
+    """``--authorized-keys /dev/zero`` (or ``--password-file``, ``--host-key``, ``/dev/stdin``)
+    read 5.4 GB in 10 s, then MemoryError: each is read only if a regular file, and only up to
+    its bound; each refusal is one line naming the file (issue 41, item 7)."""
+    from nctui.platform.net import ssh
+
+    big = tmp_path / "big"
+    big.write_bytes(b"a" * (ssh.MAX_KEY_FILE + 1))
+    read = {
+        "host key": ssh.load_host_key,
+        "authorized keys": ssh.load_authorized_keys,
+        "password file": ssh.load_password,
+    }[kind]
+    for path, why in ((Path("/dev/zero"), "not a regular file"), (big, "far too large")):
+        with pytest.raises(ssh.FrontError, match=why) as refused:
+            read(path)
+        assert kind in str(refused.value) and "\n" not in str(refused.value)

@@ -214,21 +214,79 @@ def test_new_ids_are_distinct_and_name_their_autosave(tmp_path: Path):
 # The folder: tidy, migrate, the lists, the lock
 
 
-def test_tidy_removes_stale_temp_files_but_not_fresh_ones(tmp_path: Path):
+def _dead_pid() -> int:
+    """The id of a process that has ended."""
+    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    return int(done.stdout)
+
+
+def test_tidy_removes_only_nctuis_own_temp_files_of_ended_processes_or_stale(tmp_path: Path):
+    """A killed save's temporary file goes as soon as its process is gone, another's in progress
+    stays until it is stale; the user's own ``.*.tmp`` files are never touched, however old
+    (issue 41, item 9)."""
     auto = tmp_path / "autosave"
     auto.mkdir()
     old = time.time() - saves.STALE_TEMP - 60
-    stale = [tmp_path / ".game.nctui.json.x1y2.tmp", auto / ".abc.nctui.json.k3.tmp"]
-    fresh = [tmp_path / ".other.nctui.json.z9.tmp", auto / ".def.nctui.json.q1.tmp"]
-    kept = [tmp_path / "game.nctui.json", tmp_path / "old.tmp", auto / ".abc.lock", tmp_path / ".hidden"]
-    for p in stale + fresh + kept:
+    dead, alive = _dead_pid(), os.getpid()
+    gone = [tmp_path / f".game.nctui.json.nctui-{dead}-x1y2.tmp", auto / f".abc.nctui.json.nctui-{dead}-k3_.tmp"]
+    stale = [tmp_path / f".b.nctui.json.nctui-{alive}-q1.tmp"]
+    fresh = [tmp_path / f".other.nctui.json.nctui-{alive}-z9.tmp", auto / f".def.nctui.json.nctui-{alive}-q1.tmp"]
+    users = [tmp_path / ".game.nctui.json.x1y2.tmp", auto / ".notes.tmp", tmp_path / ".x.nctui-1.tmp"]
+    kept = [tmp_path / "game.nctui.json", tmp_path / "old.tmp", auto / ".abc.lock", tmp_path / ".hidden", *users]
+    for p in gone + stale + fresh + kept:
         p.write_text("x")
     for p in [*stale, *kept]:
         os.utime(p, (old, old))
     saves.tidy(tmp_path)
-    assert not any(p.exists() for p in stale)
+    assert not any(p.exists() for p in gone + stale)
     assert all(p.exists() for p in fresh + kept)
     saves.tidy(tmp_path / "missing")  # nothing to tidy: no error
+
+
+def test_a_save_writes_its_temp_file_under_a_name_tidy_knows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    names: list[str] = []
+    real = os.replace
+
+    def replace_seen(src, dst):
+        names.append(Path(src).name)
+        real(src, dst)
+
+    monkeypatch.setattr(os, "replace", replace_seen)
+    save(Store(human_config()), tmp_path / "a.nctui.json", GAME_ID)
+    assert len(names) == 1 and saves.TEMP.fullmatch(names[0]) and f"-{os.getpid()}-" in names[0]
+
+
+def test_a_game_leaves_no_lock_file_and_its_autosave_cannot_be_deleted_while_played(tmp_path: Path):
+    """Every game left its lock file for good; a save deleted from the Load screen of another
+    nctui while the game was played came back as "Game saved to …" with no file (issue 41, items
+    3 and 9)."""
+    from nctui.platform.session import Session
+
+    session = Session(Store(human_config()), folder=tmp_path).start()
+    session.store.dispatch(session.store.state.decision.options[0])
+    path = session.flush()
+    with pytest.raises(SaveError, match="being played"):
+        saves.delete(path)
+    assert path.exists()
+    path.unlink()  # removed behind nctui's back: the next save writes it again, or says it could not
+    assert session.flush() == path and load(path).store.state == session.store.state
+    assert session.close() == path
+    assert sorted(p.name for p in (tmp_path / "autosave").iterdir()) == [path.name]  # no lock file left
+    saves.delete(path)  # no game is played: it goes
+    assert not path.exists()
+
+
+def test_flush_says_saved_only_of_a_file_that_is_there(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    from nctui.platform.session import Session
+
+    session = Session(Store(human_config()), folder=tmp_path)
+    session.store.dispatch(session.store.state.decision.options[0])
+    path = session.flush()
+    path.unlink()
+    monkeypatch.setattr(saves, "write_atomic", lambda path, data: None)  # a write that leaves nothing
+    with pytest.raises(SaveError, match="not there"):
+        session.flush()
+    assert session.close() is None
 
 
 def _v1_bytes(store: Store, **changes) -> bytes:
@@ -575,3 +633,77 @@ def test_a_start_that_breaks_the_rules_is_refused_before_play(
         load(path)
     assert str(err.value) == f"game.nctui.json: {err.value.problem}" and words in err.value.problem
     assert "\n" not in str(err.value) and path.read_bytes() == before
+
+
+# -- issue 41, item 8: what is too large is refused early; summaries are bounded -----------------
+
+
+def test_a_save_of_more_actions_than_any_game_is_refused_before_any_is_replayed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """A 12 MB save of 800k actions took 7-38 s: every action was decoded before the replay
+    refused the 31st."""
+    store = Store(human_config())
+    store_moves(store, 3)
+    data = msgspec.json.decode(saves.encode(store, GAME_ID))
+    data["actions"] = data["actions"] * (saves.MAX_ACTIONS // len(data["actions"]) + 1)
+    path = tmp_path / "long.nctui.json"
+    path.write_bytes(msgspec.json.encode(data))
+    decoded: list[object] = []
+    monkeypatch.setattr(saves, "_decoder", lambda typ: decoded.append(typ))  # never asked for
+    with pytest.raises(SaveError, match=f"more than any game \\({saves.MAX_ACTIONS}\\)"):
+        load(path)
+    assert decoded == []
+
+
+def test_the_actions_are_decoded_by_one_decoder_made_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    store = Store(human_config())
+    store_moves(store, 40)
+    path = save(store, tmp_path / "a.nctui.json", GAME_ID)
+    load(path)
+    calls: list[object] = []
+    real = msgspec.json.decode
+
+    def counted(data, *args, **kwargs):
+        calls.append(kwargs.get("type"))
+        return real(data, *args, **kwargs)
+
+    monkeypatch.setattr(msgspec.json, "decode", counted)
+    assert load(path).store.state == store.state
+    action_type = registry.game("nightmare-cathedral").action_type
+    assert action_type not in calls  # not one typed decode per action: the kept decoder's
+    assert len(calls) < 10
+
+
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("mode", "m" * 10_000_000),
+        ("progress", "p" * 300),
+        ("result", "r" * 300),
+        ("players", ["x" * 300]),
+        ("players", ["Red"] * 1000),
+        ("turn", 10**15),
+    ],
+)
+def test_a_summary_far_larger_than_any_game_writes_is_refused_and_lists_stay_small(
+    field: str, value: object, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    """A valid save with a 15 MB summary made the title screen take 15-18 s and 2.7 GB, and
+    ``saves list`` over 20 of them printed 300 MB (a Cathedral one: ``NoMatches``)."""
+    from nctui.cli import main
+
+    game = registry.game("cathedral")
+    config = registry.simulated("cathedral").computer_game(1, ("random", "random"))
+    path = save(Store(game=game, initial=game.new(config)), tmp_path / "big.nctui.json", GAME_ID)
+    data = msgspec.json.decode(path.read_bytes())
+    data["summary"][field] = value
+    path.write_bytes(msgspec.json.encode(data))
+    with pytest.raises(SaveError, match="is damaged"):
+        load(path)
+    (listing,) = saves.list_games(tmp_path)
+    assert listing.summary is None and listing.problem and len(listing.problem) < 300
+    assert main(["saves", "list", "--save-dir", str(tmp_path)]) == 0
+    assert main(["saves", "list", "--json", "--save-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert len(out) < 2000, len(out)

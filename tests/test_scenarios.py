@@ -455,3 +455,26 @@ def test_special_files_are_refused_without_reading_them(tmp_path: Path, make, wo
         in_time(lambda: load_scenario(path))
     assert str(err.value) == words or str(err.value).startswith(words), str(err.value)
     assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize(
+    "tail, expected",
+    [
+        ("[game]\nturn_number = 1000000000000\n", "game.turn_number: 1000000000000: far beyond any game"),
+        ("[game]\nturn_number = 99999999999999999999999\n", "far beyond any game"),
+        ("[game]\ntime = 1000000000000\n", "game.time: 1000000000000"),
+        ("[game]\ntime = -1000000000000\n", "game.time: -1000000000000"),
+    ],
+)
+def test_huge_numbers_are_refused_at_once(tail, expected):
+    """``play --scenario`` with ``turn_number = 1000000000000`` (or a huge ``time``) hung, ~10 s
+    per million: the turns each player took were counted one by one (issue 41, item 8)."""
+    message = in_time(lambda: problems(scenario(tail=tail)), wait=10.0)
+    assert expected in message, message
+
+
+def test_the_turns_taken_are_counted_by_whole_rounds():
+    state = load_text(scenario(tail="[game]\nturn_number = 9001\n"))
+    assert state.turn_number == 9001
+    taken = [p.turns for p in state.players]
+    assert sum(taken) == 9000 and max(taken) - min(taken) <= 1

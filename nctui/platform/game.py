@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal, NamedTuple, Protocol, TypeVar, runtime_checkable
+from typing import Annotated, Any, Literal, NamedTuple, Protocol, TypeVar, runtime_checkable
 
 import msgspec
 
@@ -64,15 +64,37 @@ def numbered_seats(count: int) -> tuple[SeatLabel, ...]:
     )
 
 
+# A summary's bounds: a file's summary is read for every list of saves, and printed; one far larger
+# than any game writes is refused as the file's damage (``nctui saves list``, Continue, Load).
+SUMMARY_WORDS = 200  # characters of a line
+SUMMARY_SEATS = 16
+SummaryLine = Annotated[str, msgspec.Meta(max_length=SUMMARY_WORDS)]
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= SUMMARY_WORDS else text[: SUMMARY_WORDS - 1] + "…"
+
+
 class Summary(msgspec.Struct, frozen=True, kw_only=True):
     """What a list of games says about one (Continue, Load, ``nctui saves list``)."""
 
-    players: tuple[str, ...]  # each seat: "Red (person)", "King", …
-    mode: str  # "2 players, Standard", "solo, hard", …
-    turn: int
-    progress: str  # the game's own measure: "Time 3 of 6, Stage 1", "round 4", …
+    players: Annotated[tuple[SummaryLine, ...], msgspec.Meta(max_length=SUMMARY_SEATS)]  # "Red (person)", "King", …
+    mode: SummaryLine  # "2 players, Standard", "solo, hard", …
+    turn: Annotated[int, msgspec.Meta(ge=0, le=1_000_000)]
+    progress: SummaryLine  # the game's own measure: "Time 3 of 6, Stage 1", "round 4", …
     finished: bool
-    result: str = ""  # who won, once finished
+    result: SummaryLine = ""  # who won, once finished
+
+    def bounded(self) -> Summary:
+        """This summary within its bounds (what a save writes: it is read back with them)."""
+        return Summary(
+            players=tuple(_cut(p) for p in self.players[:SUMMARY_SEATS]),
+            mode=_cut(self.mode),
+            turn=min(max(self.turn, 0), 1_000_000),
+            progress=_cut(self.progress),
+            finished=self.finished,
+            result=_cut(self.result),
+        )
 
 
 class Bot(Protocol):

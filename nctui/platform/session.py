@@ -115,9 +115,10 @@ class Session:
                 t.start()
         return self
 
-    def close(self) -> Path | None:
-        """Stop the threads, write the autosave one last time and release the game's lock;
-        returns the autosave written (None: no autosave, or it failed: ``autosave_error``)."""
+    def close(self, *, save: bool = True) -> Path | None:
+        """Stop the threads, write the autosave one last time (not with ``save`` False: a game
+        opened and not played) and release the game's lock; returns the autosave written (None:
+        no autosave, or it failed: ``autosave_error``)."""
         with self._cond:
             self._closed = True
             self._cond.notify_all()
@@ -125,7 +126,7 @@ class Session:
             if t is not threading.current_thread():
                 t.join(CLOSE_WAIT)
         path = None
-        if self.autosave_path is not None:
+        if self.autosave_path is not None and save:
             try:
                 path = self.flush()
             except saves.SaveError:
@@ -456,6 +457,8 @@ class Session:
         self._write_autosave()
         if self.autosave_error:
             raise saves.SaveError(self.autosave_path, self.autosave_error)
+        if not saves.is_there(self.autosave_path):  # "saved" is said only of a file that is there
+            raise saves.SaveError(self.autosave_path, "is not there: the game could not be saved")
         return self.autosave_path
 
     def _autosave_loop(self) -> None:
@@ -479,8 +482,8 @@ class Session:
             with self._cond:
                 revision = self.store.revision
                 self._attempted = revision
-                if revision == self._written:
-                    return
+                if revision == self._written and saves.is_there(self.autosave_path):
+                    return  # written, and still there (a file deleted meanwhile is written again)
                 try:
                     data = saves.encode(self.store, self.game_id, undo=self.undo_mode)
                 except saves.SaveError as exc:

@@ -26,6 +26,7 @@ from textual.app import App
 from textual.await_remove import AwaitRemove
 from textual.dom import DOMNode
 from textual.driver import Driver
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widget import AwaitMount, Widget
 
@@ -78,6 +79,20 @@ class NctuiApp(App[None]):
         self.collect_once_drawn = False  # `nctui play`: the collector, off, is turned on after the first frame
 
     _drawn_at = 0.0  # when the last frame was drawn (time.monotonic)
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """A notification, its message always as text (``markup`` is ignored: a widget's
+        ``notify`` asks for markup by default): what it says names files, folders, games and
+        scenarios, and a name holding ``[x="]`` or ``x[/]y`` broke the screen that said it."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     def _display(self, screen: Screen, renderable: RenderableType | None) -> None:
         super()._display(screen, renderable)

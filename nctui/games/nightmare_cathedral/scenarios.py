@@ -51,6 +51,7 @@ SUPPORTED_DECISIONS = ("choose_day", "react")
 Seat = int | str  # a seat number (0 = first listed player) or a colour name
 MAX_UNITS = 5  # the highest Unit Limit any card can give (a Fortify Upgrade, in one area)
 MAX_BYTES = 1024 * 1024  # a scenario file is a few KB
+MAX_TURN_NUMBER = 10_000  # turns begun: far beyond any game (the Time track has a few spaces of a round each)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -474,6 +475,11 @@ class _Builder:
         out["turn_number"] = g.turn_number if g.turn_number is not None else g.time * n_track + offset + 1
         if out["turn_number"] < 1:
             self.report.add("game", "turn_number", "counts turns begun, from 1")
+        elif out["turn_number"] > MAX_TURN_NUMBER:
+            self.report.add(
+                "game", "turn_number", f"{out['turn_number']}: far beyond any game (at most {MAX_TURN_NUMBER})"
+            )
+            out["turn_number"] = MAX_TURN_NUMBER
         pieces = (tracks.first_piece,) + tuple(c.piece for c in tracks.cathedral)
         built = g.cathedral or base.cathedral_built  # left out: the pieces setup starts with
         if base.config.divergent_paths:
@@ -693,7 +699,11 @@ class _Builder:
         number = self.spec.game.turn_number or (
             state.time * n_track + (state.turn_pos - state.turn_start) % n_track + 1
         )
-        return sum(1 for k in range(number - 1) if board.turn_owner(state, (state.turn_start + k) % n_track) == seat)
+        # the owners repeat around the Turn track: whole rounds, then the start of one (a huge
+        # turn number is refused, but counting it one turn at a time hung before it was)
+        owns = [board.turn_owner(state, (state.turn_start + k) % n_track) == seat for k in range(n_track)]
+        rounds, rest = divmod(max(number - 1, 0), n_track)
+        return rounds * sum(owns) + sum(owns[:rest])
 
     # -- cards ----------------------------------------------------------------------------------
 

@@ -28,6 +28,7 @@ from typing import Any
 
 import asyncssh
 
+from ..safeio import BadInput, read_bounded
 from .forkserver import Child, Spawner, SpawnError, set_winsize
 from .limits import Limits
 
@@ -42,11 +43,23 @@ class FrontError(Exception):
     """The SSH front cannot start (a key file unreadable, the port taken); ``str()`` is one line."""
 
 
+MAX_KEY_FILE = 1 << 20  # bytes of a key, keys or password file: far beyond any (a key line is ~100)
+
+
+def _read_small(path: Path) -> bytes:
+    """The bytes of a key or password file, never more than ``MAX_KEY_FILE`` (``/dev/zero``, a
+    pipe or a device is refused, not read); ``OSError`` with one sentence."""
+    try:
+        return read_bounded(path, MAX_KEY_FILE)
+    except BadInput as exc:
+        raise OSError(str(exc)) from None
+
+
 def load_host_key(path: Path) -> asyncssh.SSHKey:
     """The server's host key: read from ``path``, or generated there once (0600) when missing."""
     try:
         if path.exists():
-            return asyncssh.read_private_key(str(path))
+            return asyncssh.import_private_key(_read_small(path))
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         key = asyncssh.generate_private_key("ssh-ed25519")
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -66,9 +79,12 @@ class AuthorizedKeys:
         self.path = path
         self._stamp = self._stat()
         try:
-            self.keys = asyncssh.read_authorized_keys(str(path))
+            self.keys = self._read()
         except (OSError, ValueError, asyncssh.KeyImportError) as exc:
             raise FrontError(f"authorized keys {path}: {exc}") from None
+
+    def _read(self) -> asyncssh.SSHAuthorizedKeys:
+        return asyncssh.import_authorized_keys(_read_small(self.path).decode("utf-8"))
 
     def _stat(self) -> tuple[int, int, int] | None:
         try:
@@ -83,7 +99,7 @@ class AuthorizedKeys:
         if stamp != self._stamp:
             self._stamp = stamp
             try:
-                self.keys = asyncssh.read_authorized_keys(str(self.path))
+                self.keys = self._read()
                 log.info("authorized keys reloaded from %s", self.path)
             except (OSError, ValueError, asyncssh.KeyImportError) as exc:
                 log.warning("authorized keys %s: %s; the last good keys stay", self.path, exc)
@@ -98,7 +114,7 @@ def load_password(path: Path | None) -> bytes | None:
     if path is None:
         return None
     try:
-        secret = path.read_bytes().strip()
+        secret = _read_small(path).strip()
     except OSError as exc:
         raise FrontError(f"password file {path}: {exc.strerror or exc}") from None
     if not secret:

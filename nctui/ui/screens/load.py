@@ -172,7 +172,7 @@ class LoadScreen(ComesUpOnce, Screen[None]):
 
     def compose(self) -> ComposeResult:
         what = "Continue a game" if self.unfinished else "Load a saved game"
-        yield Static(f"{what} — {self.folder}", id="load-title")
+        yield Static(Text(f"{what} — {self.folder}"), id="load-title")  # a folder's name is text, never markup
         yield OptionList(*self._options(), id="saves")
         empty = "No unfinished game." if self.unfinished else "No saved games yet."
         yield Static(f"{empty} A game autosaves after every decision.", id="load-empty")

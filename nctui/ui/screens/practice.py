@@ -80,10 +80,12 @@ class PracticeScreen(ComesUpOnce, Screen[None]):
 
     def compose(self) -> ComposeResult:
         title = registry.entry(self.game_id).title
-        yield Static(f"Practice {title} — play a position again and again", id="practice-title")
+        yield Static(Text(f"Practice {title} — play a position again and again"), id="practice-title")
         yield OptionList(*(Option(position_text(p), id=str(i)) for i, p in enumerate(self.positions)), id="positions")
         yield Static(
-            f"Yours: {saves.scenario_dir(self.folder)} (x in a game saves the position there) · Enter play · b back",
+            Text(
+                f"Yours: {saves.scenario_dir(self.folder)} (x in a game saves the position there) · Enter play · b back"
+            ),
             id="practice-hint",
         )
         yield KeyFooter()

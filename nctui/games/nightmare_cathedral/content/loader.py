@@ -7,6 +7,7 @@ checks references (symbols, actions, Night spaces, suits) and the counts the rul
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -69,10 +70,38 @@ def _read(path: Path) -> bytes:
         ) from exc
 
 
+# Every number of a pack is a small count (the base pack's largest is 18), and no list is long (its
+# longest: 96 development cards): a negative attack, 2^70 VP or a 100,000-space track is refused.
+MAX_NUMBER = 99
+MAX_ITEMS = 200
+
+
+def _in_range(name: str, value: Any, where: str = "") -> None:
+    """Raise ContentError naming the entry of ``value`` (decoded) holding a number outside
+    0-``MAX_NUMBER`` or a list of more than ``MAX_ITEMS``."""
+    if isinstance(value, bool) or value is None or isinstance(value, str | float):
+        return
+    if isinstance(value, int):
+        if not 0 <= value <= MAX_NUMBER:
+            raise ContentError(name, where or "(top level)", f"{value} is outside 0-{MAX_NUMBER}")
+        return
+    if isinstance(value, msgspec.Struct):
+        for field in value.__struct_fields__:
+            _in_range(name, getattr(value, field), f"{where}.{field}" if where else field)
+    elif isinstance(value, tuple | list | frozenset | dict):
+        if len(value) > MAX_ITEMS:
+            raise ContentError(name, where or "(top level)", f"{len(value)} entries: more than {MAX_ITEMS}")
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        for key, item in items:
+            _in_range(name, item, f"{where}[{getattr(item, 'id', key)}]")
+
+
 def _decode(name: str, raw: bytes, typ: type) -> Any:
     try:
         check_depth(raw)
-        return msgspec.toml.decode(raw, type=typ)
+        decoded: Any = msgspec.toml.decode(raw, type=typ)
+        _in_range(name, decoded)
+        return decoded
     except BadInput as exc:
         raise ContentError(name, "(syntax)", f"the file {exc}") from exc
     except msgspec.ValidationError as exc:
@@ -200,6 +229,7 @@ def load_pack(folder: Path | str, *, cached: bool = False) -> Pack:
 
 
 _CACHE: dict[str, Pack] = {}
+PACK_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # a pack's folder name
 
 
 def register(pack: Pack) -> None:
@@ -207,12 +237,20 @@ def register(pack: Pack) -> None:
     _CACHE[pack.info.id] = pack
 
 
+def known_pack(pack_id: str) -> bool:
+    """Whether ``pack_id`` names a pack folder (the name checked first: never a path)."""
+    try:
+        return bool(PACK_ID.fullmatch(pack_id)) and (PACKS_DIR / pack_id).is_dir()
+    except OSError:
+        return False
+
+
 def get_pack(pack_id: str = "base") -> Pack:
     """The pack with this id, loaded once from ``packs/<id>`` and then shared."""
     if pack_id not in _CACHE:
+        if not known_pack(pack_id):
+            raise ContentError(pack_id[:64] + ("…" if len(pack_id) > 64 else ""), "(pack)", "no such content pack")
         folder = PACKS_DIR / pack_id
-        if not folder.is_dir() or not pack_id.replace("-", "").replace("_", "").isalnum():
-            raise ContentError(pack_id, "(pack)", "no such content pack")
         pack = load_pack(folder, cached=True)
         if pack.info.id != pack_id:
             raise ContentError("pack.toml", "id", f"says {pack.info.id!r}, folder is {pack_id!r}")
