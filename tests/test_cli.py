@@ -839,7 +839,7 @@ LONG_PACK = "p" * 1000
         (["new", "--solo", "--difficulty", ","], "not a list of difficulty levels"),
         (["solo", "--difficulty", "hard,"], "not a list of difficulty levels"),
         (["simulate", "--game", "cathedral", "--players", "4"], "--players: an option of nightmare-cathedral only"),
-        (["simulate", "--game", "dreamers", "--bots", "planner"], "--bots: an option of nightmare-cathedral only"),
+        (["simulate", "--game", "dreamers", "--bots", "planner"], "each one of random, gambler"),
         (["saves", "check", ""], "the file name cannot be empty"),
         (["--version", "extra"], "--version takes nothing else"),
         (["--mono", "--version"], "--version takes nothing else"),
