@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TypeVar
 
 from msgspec.structs import replace
 
@@ -23,13 +23,48 @@ from nctui.games.nightmare_cathedral.engine import (
     work as W,
 )
 from nctui.games.nightmare_cathedral.engine.actions import Action
+from nctui.games.nightmare_cathedral.engine.config import SeatKind
 from nctui.games.nightmare_cathedral.engine.state import AreaState
 from nctui.games.nightmare_cathedral.engine.work import ActionDone, ReactionDone
 from nctui.platform.store import Store
 
+T = TypeVar("T")
+
+
+def present(value: T | None) -> T:
+    """``value``, which the test expects to be there (not None), typed without the None."""
+    assert value is not None, "expected a value, got None"
+    return value
+
+
+def narrow(value: object, kind: type[T]) -> T:
+    """``value``, which the test expects to be a ``kind`` (a decision's work, an effect's step, an
+    event, a widget), typed as one: reading its fields needs no guess at which member of a union it is."""
+    assert isinstance(value, kind), f"expected a {kind.__name__}, got {type(value).__name__}: {value!r}"
+    return value
+
+
+def only(values: Iterable[object], kind: type[T]) -> list[T]:
+    """Those of ``values`` that are a ``kind`` (the events of one kind, typed as it)."""
+    return [v for v in values if isinstance(v, kind)]
+
+
+def fight(state: GameState) -> W.Fight:
+    """The conflict being fought: the decision due is one of its steps."""
+    work = state.work
+    assert isinstance(work, W.FightWork), f"expected a step of a fight, got {work!r}"
+    return work.fight
+
+
+def all_of(values: Iterable[object], kind: type[T]) -> list[T]:
+    """Every one of ``values``, each expected to be a ``kind`` (a decision's options, all of one kind)."""
+    return [narrow(v, kind) for v in values]
+
 
 def config(players: int = 2, seed: int = 0, **kw) -> GameConfig:
-    return GameConfig(players=players, seats=("bot",) * players, seed=seed, **kw)
+    bot: SeatKind = "bot"
+    seats = (bot,) * players
+    return GameConfig(players=players, seats=seats, seed=seed, **kw)
 
 
 def random_game(players: int = 2, seed: int = 0, **kw) -> Iterator[tuple[GameState, Action | None]]:
@@ -52,12 +87,14 @@ def play(players: int = 2, seed: int = 0, **kw) -> tuple[GameState, list[Action]
         last = state
         if action is not None:
             actions.append(action)
-    return last, actions
+    return present(last), actions
 
 
 def human_config(players: int = 2, seed: int = 1) -> GameConfig:
     """A hot-seat game of humans (the tests decide for them)."""
-    return GameConfig(players=players, seats=("human",) * players, seed=seed)
+    human: SeatKind = "human"
+    seats = (human,) * players
+    return GameConfig(players=players, seats=seats, seed=seed)
 
 
 def store_moves(store: Store, count: int, seed: int = 0) -> None:
@@ -114,7 +151,7 @@ def push_effect(
     state: GameState,
     seat: int,
     steps,
-    source: str = "day",
+    source: W.Source = "day",
     *,
     card: str = "",
     must: bool = False,
@@ -131,7 +168,7 @@ def push_effect(
         tuple(steps),
         source,
         card=card,
-        must=must,  # type: ignore[arg-type]
+        must=must,
         then=seat_then,
     )
 
@@ -212,7 +249,7 @@ def companion_app(tmp_path: Any, game: Any = None, config: Any = None) -> Any:
     from nctui.ui.app import create_app
 
     session = None if config is None else new_session(config, game=game, folder=tmp_path)
-    app = create_app(session, save_dir=tmp_path, bot_delay=0.0)
+    app: Any = create_app(session, save_dir=tmp_path, bot_delay=0.0)  # Any: it gains an attribute, ``seen``
     app.seen = []
     app.notify = lambda message, **kw: app.seen.append(message)
     return app

@@ -20,7 +20,7 @@ from nctui.games.nightmare_cathedral.engine import (
 from nctui.games.nightmare_cathedral.engine.invariants import violations
 from nctui.games.nightmare_cathedral.engine.ops import set_player
 from nctui.games.nightmare_cathedral.simulate import make_config
-from tests.helpers import config, through_setup
+from tests.helpers import config, present, through_setup
 
 
 def _play(bot_type, players: int, seed: int):
@@ -46,7 +46,7 @@ def test_a_bot_plays_a_whole_game_legally_and_reproducibly(name):
 
 def test_a_bot_refuses_to_decide_for_another_seat():
     state = new_game(config(2, 1)).state
-    other = 1 - state.decision.seat
+    other = 1 - present(state.decision).seat
     with pytest.raises(ValueError):
         GreedyBot(0).choose(player_view(state, other))
 
@@ -174,7 +174,7 @@ def test_the_previous_planner_guesses_anew_at_every_decision(monkeypatch):
 def test_the_planner_sees_only_its_view():
     """Its choice depends on what its seat may see, not on the hidden cards behind it."""
     state = through_setup(new_game(config(2, 3)).state)
-    seat = state.decision.seat
+    seat = present(state.decision).seat
     other = 1 - seat
     shuffled = replace(
         state,
@@ -190,7 +190,7 @@ def test_the_planner_plays_a_completable_dream_rather_than_pass():
     pl = state.players[seat]
     state = set_player(state, replace(pl, dreams=("dr1-first-rung",), ritual=(8, 0), ritual_best=(8, 0)))
     state = apply(state, next(a for a in legal_actions(state) if isinstance(a, A.ChooseDay) and a.ignore))
-    assert state.decision.kind == "play_dream" and state.decision.seat == seat
+    assert present(state.decision).kind == "play_dream" and present(state.decision).seat == seat
     assert set(legal_actions(state)) == {A.PlayDream(card="dr1-first-rung"), A.Done()}
     for seed in range(5):
         assert PlannerBot(seed).choose(player_view(state, seat)) == A.PlayDream(card="dr1-first-rung")
@@ -210,8 +210,8 @@ def test_the_planner_takes_the_dream_it_can_complete():
     state = replace(state, decks=decks)
     state = set_player(state, replace(pl, dreams=held, ritual=(6, 0), ritual_best=(6, 0)))
     state = apply(state, next(a for a in legal_actions(state) if isinstance(a, A.ChooseDay) and a.ignore))
-    while state.decision.kind != "draw_dream":
-        assert state.decision.seat == seat
+    while present(state.decision).kind != "draw_dream":
+        assert present(state.decision).seat == seat
         state = apply(state, A.KeepDreams() if A.KeepDreams() in legal_actions(state) else legal_actions(state)[-1])
     assert PlannerBot(0).choose(player_view(state, seat)) == A.TakeDream(card="dr1-first-rung")
 
@@ -228,7 +228,7 @@ def test_the_planner_beats_random_play():
         while state.decision is not None:
             seat = state.decision.seat
             state = step(state, bots[seat].choose(player_view(state, seat))).state
-        wins += state.outcome.winners == (planner_seat,)
+        wins += present(state.outcome).winners == (planner_seat,)
     assert wins >= 8
 
 

@@ -23,7 +23,7 @@ from nctui.games.nightmare_cathedral.engine.invariants import violations
 from nctui.games.nightmare_cathedral.engine.state import GameState
 from nctui.games.nightmare_cathedral.engine.work import NextReaction
 from tests import helpers as H
-from tests.helpers import auto, config, first_turn, through_setup
+from tests.helpers import auto, config, first_turn, present, through_setup
 
 TRACK = tuple(sp.piece for sp in get_pack("base").tracks.cathedral)
 
@@ -106,20 +106,20 @@ def test_each_player_resolves_the_icons_clockwise_from_the_active_player():
     active = state.active
     state, ev = build(state)
     seats = []
-    while state.decision.kind == "produce":
-        seats.append(state.decision.seat)
+    while present(state.decision).kind == "produce":
+        seats.append(present(state.decision).seat)
         assert A.Done() in legal_actions(state)  # "may" produce
         state = apply(state, legal_actions(state)[0] if len(seats) == 1 else A.Done())
     assert seats == [active, (active + 1) % 3, (active + 2) % 3]
     assert [e.seat for e in ev if e.kind == "cathedral_icon"] == [active]
     assert all(e.icon == "produce" for e in ev if e.kind == "cathedral_icon")
-    assert state.decision.kind == "choose_day" and state.turn_number == 4  # then the turn ends
+    assert present(state.decision).kind == "choose_day" and state.turn_number == 4  # then the turn ends
 
 
 def test_the_produce_icon_produces_in_an_area_the_player_controls():
     state = end_of_reactions(first_turn(2), TRACK)
     state, _ = build(state)
-    seat = state.decision.seat
+    seat = present(state.decision).seat
     area = legal_actions(state)[0].area
     before = next(a for a in state.areas if a.id == area).followers[seat]
     state = apply(state, legal_actions(state)[0])
@@ -131,14 +131,14 @@ def test_the_shadow_icon_is_mandatory_for_every_player():
     active = state.active
     supply = state.shadows
     state, ev = build(state)
-    assert state.decision.kind == "add_shadow" and state.decision.seat == active
+    assert present(state.decision).kind == "add_shadow" and present(state.decision).seat == active
     assert A.Done() not in legal_actions(state)
     with pytest.raises(IllegalAction):
         apply(state, A.Done())
     state = apply(state, legal_actions(state)[0])
-    assert state.decision.kind == "add_shadow" and state.decision.seat == 1 - active
+    assert present(state.decision).kind == "add_shadow" and present(state.decision).seat == 1 - active
     state = apply(state, legal_actions(state)[-1])
-    assert state.shadows == supply - 2 and state.decision.kind == "choose_day"
+    assert state.shadows == supply - 2 and present(state.decision).kind == "choose_day"
     assert "players_2" not in {e.icon for e in ev if e.kind == "cathedral_icon"}
 
 
@@ -148,19 +148,23 @@ def test_the_climb_icon_offers_every_player_one_step():
     assert all(p.ritual == (0, 0) for p in state.players)
     active = state.active
     state, _ = build(state)
-    assert state.decision.kind == "climb" and state.decision.seat == active and A.Done() in legal_actions(state)
+    assert (
+        present(state.decision).kind == "climb"
+        and present(state.decision).seat == active
+        and A.Done() in legal_actions(state)
+    )
     state = apply(state, A.ClimbMarker(marker=0))
     assert state.players[active].ritual == (1, 0)
-    assert state.decision.seat == 1 - active and A.Done() in legal_actions(state)
+    assert present(state.decision).seat == 1 - active and A.Done() in legal_actions(state)
     state = apply(state, A.Done())
-    assert state.players[1 - active].ritual == (0, 0) and state.decision.kind == "choose_day"
+    assert state.players[1 - active].ritual == (0, 0) and present(state.decision).kind == "choose_day"
 
 
 def test_the_shaper_icon_gives_one_movement_point_for_the_shaper_only():
     state = end_of_reactions(first_turn(2), TRACK[3:])  # 1C: shaper_mp
     active = state.active
     state, ev = build(state)
-    assert state.decision.seat == active
+    assert present(state.decision).seat == active
     assert legal_actions(state) and all(isinstance(a, (A.MoveShaper, A.Done)) for a in legal_actions(state))
     assert any(e.kind == "gain_mp" and e.seat == active for e in ev)
 

@@ -12,6 +12,7 @@ from nctui.games.nightmare_cathedral.engine import (
     actions as A,
     apply,
     board,
+    events as E,
     legal_actions,
     new_game,
     player_view,
@@ -24,7 +25,7 @@ from nctui.games.nightmare_cathedral.engine.state import BASIC_COMBAT, FOLLOWERS
 from nctui.games.nightmare_cathedral.engine.views import redact
 from nctui.games.nightmare_cathedral.engine.work import ConflictWork, VictoryWork
 from tests import helpers as H
-from tests.helpers import but_limbo, config, through_setup
+from tests.helpers import but_limbo, config, narrow, present, through_setup
 
 SH = board.SHADOWS_SIDE
 GREEN, BLUE = 0, 1
@@ -169,7 +170,7 @@ def test_rulebook_example_green_against_blue():
     assert legal_actions(state) == (A.StartConflict(area="ash-nave", sides=(GREEN, BLUE)),)
     state = apply(state, A.StartConflict(area="ash-nave", sides=(GREEN, BLUE)))
     # blue controls the area (its Fort): green plays first, blue second
-    assert state.decision.seat == GREEN and state.decision.kind == "play_combat_card"
+    assert present(state.decision).seat == GREEN and present(state.decision).kind == "play_combat_card"
     state = play(state, A.PlayCombatCard(card=STRIKE), A.PlayCombatCard(card=GUARD))
     assert state.decision.seat == BLUE  # 2 Followers: no third card
     state = play(state, A.PlayCombatCard(card=STRIKE2), A.PlayCombatCard(card=GUARD2))
@@ -239,7 +240,7 @@ def blue_vs_two_shadows():
 def test_rulebook_example_blue_against_two_shadows_and_victory():
     state = resolve_conflicts(blue_vs_two_shadows(), seat=BLUE)
     state = apply(state, A.StartConflict(area="choir-of-teeth", sides=(BLUE, SH)))
-    assert state.decision.seat == BLUE  # the player plays first
+    assert present(state.decision).seat == BLUE  # the player plays first
     conflict_deck = state.decks.conflict
     state = play(state, A.PlayCombatCard(card=STRIKE), A.PlayCombatCard(card=GUARD), A.PlayCombatCard(card=GUARD2))
     assert A.Done() in legal_actions(state)  # 3 of the 4 allowed
@@ -250,12 +251,12 @@ def test_rulebook_example_blue_against_two_shadows_and_victory():
     assert a.shadows == 0 and a.followers[BLUE] == 4
     assert state.players[BLUE].limbo == 0 and state.shadows == SHADOWS
     assert state.players[BLUE].conflicts_won == 1
-    assert state.decision.kind == "take_victory" and state.decision.seat == BLUE
+    assert present(state.decision).kind == "take_victory" and present(state.decision).seat == BLUE
     assert isinstance(state.work, VictoryWork) and state.work.fight.shadow_card == FOG
     ok(state)
     state = apply(state, A.TakeVictory(take=True))  # Produce 1 in an area you control
     assert FOG not in state.decks.conflict  # held by the Victory effect until it is resolved
-    assert state.decision.kind == "produce" and state.decision.seat == BLUE
+    assert present(state.decision).kind == "produce" and present(state.decision).seat == BLUE
     assert legal_actions(state) == (A.ProduceIn(area="salt-spire"),)  # Victory: as completely as possible
     assert state.frames[-1].source == "victory" and state.frames[-1].must
     state = apply(state, A.ProduceIn(area="salt-spire"))
@@ -330,7 +331,7 @@ def test_resolve_two_conflicts_stops_early_when_none_is_left():
     assert state.decision.kind == "retreat" and state.decision.seat == BLUE
     state = apply(state, legal_actions(state)[0])
     # the second conflict is resolved in the other area
-    assert state.decision.kind == "start_conflict"
+    assert present(state.decision).kind == "start_conflict"
     assert legal_actions(state) == (A.StartConflict(area="salt-spire", sides=(GREEN, SH)),)
     state = conflict_on_top(state, FOG)
     state = play(state, A.StartConflict(area="salt-spire", sides=(GREEN, SH)), A.PlayCombatCard(card=STRIKE))
@@ -355,7 +356,7 @@ def test_resolve_two_conflicts_stops_when_the_first_leaves_none():
     assert state.decision.kind == "retreat" and state.decision.seat == BLUE
     state = apply(state, legal_actions(state)[0])
     assert not isinstance(state.work, ConflictWork)
-    assert state.decision.kind != "start_conflict"
+    assert present(state.decision).kind != "start_conflict"
     ok(state)
 
 
@@ -367,10 +368,10 @@ def test_between_players_the_controller_plays_second():
     state = position(turn_state(), {"bell-hollow": {"f": (1, 2)}})
     state = resolve_conflicts(state)
     state = apply(state, A.StartConflict(area="bell-hollow", sides=(GREEN, BLUE)))
-    assert state.decision.seat == GREEN and state.work.fight.order == (GREEN, BLUE)
+    assert present(state.decision).seat == GREEN and H.fight(state).order == (GREEN, BLUE)
     state = position(turn_state(), {"bell-hollow": {"f": (2, 1)}})
     state = apply(resolve_conflicts(state, seat=BLUE), A.StartConflict(area="bell-hollow", sides=(GREEN, BLUE)))
-    assert state.decision.seat == BLUE and state.work.fight.order == (BLUE, GREEN)
+    assert present(state.decision).seat == BLUE and H.fight(state).order == (BLUE, GREEN)
 
 
 def test_with_no_controller_the_active_player_chooses_who_plays_first():
@@ -382,19 +383,19 @@ def test_with_no_controller_the_active_player_chooses_who_plays_first():
     state = resolve_conflicts(state, seat=0)
     # seat 0 controls whorl-market but is not in the conflict: nobody in it controls
     state = apply(state, A.StartConflict(area="whorl-market", sides=(1, 2)))
-    assert state.decision.kind == "plays_first" and state.decision.seat == 0
+    assert present(state.decision).kind == "plays_first" and present(state.decision).seat == 0
     assert set(legal_actions(state)) == {A.PlaysFirst(seat=1), A.PlaysFirst(seat=2)}
     with pytest.raises(IllegalAction, match="CONFLICTS 2"):
         apply(state, A.PlaysFirst(seat=0))
     state = apply(state, A.PlaysFirst(seat=2))
-    assert state.decision.seat == 2 and state.work.fight.order == (2, 1)
+    assert present(state.decision).seat == 2 and H.fight(state).order == (2, 1)
 
 
 def test_at_least_one_card_and_never_more_than_followers_plus_fort():
     state = position(turn_state(), {"bell-hollow": {"f": (1, 2), "fort": (GREEN, 3)}})
     state = give(give(state, GREEN, STRIKE, GUARD, SHIELD), BLUE, STRIKE2, GUARD2, SHIELD2)
     state = apply(resolve_conflicts(state), A.StartConflict(area="bell-hollow", sides=(GREEN, BLUE)))
-    assert state.decision.seat == BLUE  # green controls with its Fort
+    assert present(state.decision).seat == BLUE  # green controls with its Fort
     assert A.Done() not in legal_actions(state)  # at least 1 card
     with pytest.raises(IllegalAction):
         apply(state, A.Done())
@@ -421,9 +422,9 @@ def test_face_down_cards_are_hidden_from_every_other_seat_until_revealed():
     for seat, sees in ((0, True), (1, False), (2, False), (-1, False)):
         text = msgspec.json.encode(player_view(state, seat)).decode()
         assert (STRIKE in text) is sees, seat
-    mine = player_view(state, 0).state.work.fight
+    mine = H.fight(player_view(state, 0).state)
     assert mine.plays[0] == (STRIKE,)
-    assert player_view(state, 1).state.work.fight.plays[0] == ("?",)
+    assert H.fight(player_view(state, 1).state).plays[0] == ("?",)
     ok(state)
 
 
@@ -432,11 +433,11 @@ def test_the_played_card_event_is_private():
     state = give(state, GREEN, STRIKE)
     state = apply(resolve_conflicts(state), A.StartConflict(area="bell-hollow", sides=(GREEN, BLUE)))
     events = step(state, A.PlayCombatCard(card=STRIKE)).events
-    played = [e for e in events if e.kind == "combat_card_played"]
+    played = H.only(events, E.CombatCardPlayed)
     assert played and played[0].seat == GREEN and played[0].card == STRIKE
-    assert redact(played[0], GREEN).card == STRIKE
+    assert narrow(redact(played[0], GREEN), E.CombatCardPlayed).card == STRIKE
     for seat in (BLUE, None):
-        assert redact(played[0], seat).card == HIDDEN
+        assert narrow(redact(played[0], seat), E.CombatCardPlayed).card == HIDDEN
 
 
 # ---------------------------------------------------------------------------------------------
@@ -482,12 +483,12 @@ def test_the_fortress_owner_wins_in_its_fortress_and_keeps_its_last_level():
     state = play(state, A.PlayCombatCard(card=STRIKE), A.PlayCombatCard(card=STRIKE2), A.PlayCombatCard(card=GUARD))
     events = step(state, A.PlayCombatCard(card=SHIELD)).events
     state = apply(state, A.PlayCombatCard(card=SHIELD))
-    assert [(e.seat, e.damage) for e in events if e.kind == "conflict_damage"] == [(GREEN, 0), (BLUE, 4)]
+    assert [(e.seat, e.damage) for e in H.only(events, E.ConflictDamage)] == [(GREEN, 0), (BLUE, 4)]
     assert not [e for e in events if e.kind == "fort_levels_lost"]
     a = area(state, "bell-hollow")
     assert a.fort_owner == BLUE and a.fort_levels == 1
     assert state.players[BLUE].conflicts_won == 1 and state.players[GREEN].conflicts_won == 0
-    assert state.decision.kind == "retreat" and state.decision.seat == GREEN
+    assert present(state.decision).kind == "retreat" and present(state.decision).seat == GREEN
     ok(state)
 
 
@@ -502,7 +503,7 @@ def test_the_active_player_breaks_an_unbreakable_tie():
         apply(state, A.BreakTie(winner=SH))
     state = apply(state, A.BreakTie(winner=GREEN))
     assert state.players[GREEN].conflicts_won == 1
-    assert state.decision.kind == "retreat" and state.decision.seat == BLUE
+    assert present(state.decision).kind == "retreat" and present(state.decision).seat == BLUE
 
 
 # ---------------------------------------------------------------------------------------------
@@ -582,7 +583,7 @@ def test_losing_shadows_retreat_where_the_active_player_chooses():
     state = apply(state, A.RetreatTo(area="choir-of-teeth"))
     state = apply(state, A.RetreatTo(area="choir-of-teeth"))
     assert area(state, "choir-of-teeth").shadows == 3 and area(state, "bell-hollow").shadows == 0
-    assert state.decision.kind == "take_victory" and state.decision.seat == BLUE
+    assert present(state.decision).kind == "take_victory" and present(state.decision).seat == BLUE
     ok(state)
 
 
@@ -648,7 +649,7 @@ def test_a_victory_resolves_before_the_next_conflict():
     )
     assert state.decision.kind == "produce"
     state = apply(state, A.ProduceIn(area="salt-spire"))
-    assert state.decision.kind == "start_conflict" and state.decision.seat == BLUE
+    assert present(state.decision).kind == "start_conflict" and present(state.decision).seat == BLUE
     assert but_limbo(legal_actions(state)) == (A.StartConflict(area="mirror-dunes", sides=(GREEN, BLUE)),)
     ok(state)
 

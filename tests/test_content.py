@@ -14,7 +14,7 @@ import pytest
 
 from nctui.games.nightmare_cathedral.content import schema as s
 from nctui.games.nightmare_cathedral.content.loader import FILES, PACKS_DIR, ContentError, Pack, get_pack, load_pack
-from tests.helpers import in_time
+from tests.helpers import in_time, narrow, present
 
 BASE = PACKS_DIR / "base"
 
@@ -82,7 +82,9 @@ def test_card_ids_are_unique_kebab_case(pack: Pack) -> None:
     assert all(d.id.startswith(f"dr{d.stage}-") for d in c.dreams)
     assert all(k.id.startswith(f"c{k.stage}-") for k in c.conflicts)
     assert all(t.id.startswith("rt-") for t in c.reward_tiles)
-    names = [x.name for x in (*c.actions, *c.development, *c.dreams, *c.conflicts, *c.reward_tiles, *c.nightmares)]
+    named: list[s.ActionCard | s.DevelopmentCard | s.DreamCard | s.ConflictCard | s.RewardTile | s.NightmareCard]
+    named = [*c.actions, *c.development, *c.dreams, *c.conflicts, *c.reward_tiles, *c.nightmares]
+    names = [x.name for x in named]
     assert len(names) == len(set(names))
 
 
@@ -319,12 +321,15 @@ def test_reward_tiles_follow_the_rulebook(pack: Pack) -> None:
         ("PerformConform",),
     ]
     steps = [t.effect.steps[0] for t in tiles]
-    assert steps[0].free == 1 and steps[0].kinds == ("open",)
-    assert steps[4].free == 1 and set(steps[4].kinds) == {"open", "special"}
-    assert (steps[5].deck, steps[5].count, steps[5].keep) == ("development2", 5, 2)
-    assert steps[6].count == 2 and steps[6].then_conflict
-    assert (steps[7].deck, steps[7].count, steps[7].keep) == ("dream2", 4, 1)
-    assert steps[8].existing_only and steps[9].anywhere and steps[10].where == "adjacent_shaper"
+    climb, climb_special = narrow(steps[0], s.Climb), narrow(steps[4], s.Climb)
+    assert climb.free == 1 and climb.kinds == ("open",)
+    assert climb_special.free == 1 and set(climb_special.kinds) == {"open", "special"}
+    draw, shadows, dream = narrow(steps[5], s.Draw), narrow(steps[6], s.AddShadows), narrow(steps[7], s.Draw)
+    assert (draw.deck, draw.count, draw.keep) == ("development2", 5, 2)
+    assert shadows.count == 2 and shadows.then_conflict
+    assert (dream.deck, dream.count, dream.keep) == ("dream2", 4, 1)
+    assert narrow(steps[8], s.AddFortLevels).existing_only and narrow(steps[9], s.ShaperMove).anywhere
+    assert narrow(steps[10], s.Convert).where == "adjacent_shaper"
     gray = [t for t in tiles if t.colour == "gray"]
     assert [tiles.index(t) for t in gray] == [0, 1, 2, 3, 8]
 
@@ -535,7 +540,7 @@ def test_nightmares_have_commands_and_thresholds_as_designed(pack: Pack) -> None
 def test_each_nightmare_moves_and_acts_differently(pack: Pack) -> None:
     moves = []
     for n in pack.cards.nightmares:
-        mv = n.command.steps[0]
+        mv = narrow(n.command.steps[0], s.NightmareMove)
         moves.append(
             (
                 mv.steps,
@@ -565,9 +570,9 @@ def test_suggested_pairs_live_up_to_their_descriptions(pack: Pack) -> None:
 
     all_pairs = [(a, b) for a in range(1, 9) for b in range(a + 1, 9)]
     for players in (2, 3, 4):
-        t = {name: _pair_threshold(pack, *pair, players) for name, pair in P.items()}
-        every = [_pair_threshold(pack, a, b, players) for a, b in all_pairs]
-        assert None not in every  # every pair of Nightmares can end the game by devouring
+        # every pair of Nightmares can end the game by devouring (present: a threshold, not None)
+        every = [present(_pair_threshold(pack, a, b, players)) for a, b in all_pairs]
+        t = {name: present(_pair_threshold(pack, *pair, players)) for name, pair in P.items()}
         # Game end triggered quickly: the lowest number of all 28 pairs
         assert t["quick-end"] == min(every)
         # A more strategic game end, with variable length: the highest (shared with card play, also 4)
@@ -586,7 +591,7 @@ def test_suggested_pairs_live_up_to_their_descriptions(pack: Pack) -> None:
     assert _devours(_nightmare(pack, 2).command) in fast and _devours(_nightmare(pack, 8).command) in fast
     assert whose(4) == {"shadows"}
     # very aggressive: both devour any unit and 7 adds a conflict in every area it enters
-    assert whose(1) == whose(7) == {"any"} and _nightmare(pack, 7).command.steps[0].on_enter
+    assert whose(1) == whose(7) == {"any"} and narrow(_nightmare(pack, 7).command.steps[0], s.NightmareMove).on_enter
     # the Procession never strays: it ends every command back in the Cathedral
     assert isinstance(_nightmare(pack, 5).command.steps[-1], s.NightmareReturn)
 
@@ -701,10 +706,10 @@ def test_king_nightmares_one_per_nightmare_with_runnable_steps(pack: Pack) -> No
     # they keep each Nightmare's essence: the Glutton's big meal, the Archivist eats only Shadows,
     # the Procession comes home, the Collector takes the King's own, the Drum and Howls fight
     by = {k.number: k for k in cards}
-    assert by[2].toward == "most_units" and by[2].effect.steps[0].count == 3
-    assert by[4].toward == "shadows" and by[4].effect.steps[0].whose == "shadows"
+    assert by[2].toward == "most_units" and narrow(by[2].effect.steps[0], s.Devour).count == 3
+    assert by[4].toward == "shadows" and narrow(by[4].effect.steps[0], s.Devour).whose == "shadows"
     assert by[5].returns and not any(k.returns for k in cards if k.number != 5)
-    assert by[6].effect.steps[0].whose == "own"
+    assert narrow(by[6].effect.steps[0], s.Devour).whose == "own"
     assert all(any(isinstance(x, s.ResolveConflicts) for x in by[n].effect.steps) for n in (3, 7))
     assert by[8].anywhere and by[3].toward == "opponents"
 

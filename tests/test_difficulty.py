@@ -17,6 +17,7 @@ from nctui.games.nightmare_cathedral.engine.config import (
 )
 from nctui.games.nightmare_cathedral.engine.ops import set_player
 from tests.golden import fingerprint, outcome_of
+from tests.helpers import present
 from tests.test_solo_setup import SOLO, solo_setup
 
 
@@ -64,7 +65,7 @@ def test_dream_discount(mods, vp, cultists, monkeypatch):
         state, decks=replace(state.decks, dream_offer=(card,)), king=replace(state.king, dreams=(), dream_cultists=())
     )
     s = kd.refill_dreams(state, [])
-    assert s.king.dreams[0] == card and s.king.dream_cultists[0] == cultists
+    assert present(s.king).dreams[0] == card and present(s.king).dream_cultists[0] == cultists
 
 
 @pytest.mark.parametrize("seed", range(6))

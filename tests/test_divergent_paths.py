@@ -17,6 +17,7 @@ from nctui.games.nightmare_cathedral.engine import (
     apply,
     board,
     divergent,
+    events as E,
     legal_actions,
     new_game,
     step,
@@ -26,9 +27,9 @@ from nctui.games.nightmare_cathedral.engine import (
 from nctui.games.nightmare_cathedral.engine.invariants import violations
 from nctui.games.nightmare_cathedral.engine.ops import set_player
 from nctui.games.nightmare_cathedral.engine.state import GameState
-from nctui.games.nightmare_cathedral.engine.work import NextReaction
+from nctui.games.nightmare_cathedral.engine.work import KeepWork, NextReaction
 from tests import helpers as H
-from tests.helpers import config, random_game
+from tests.helpers import all_of, config, narrow, present, random_game
 from tests.test_variable_length import VICTOR, first_turn, window
 
 PACK = get_pack("base")
@@ -113,7 +114,7 @@ def test_standard_setup_all_pieces_on_the_sideboard_but_1c_whose_tile_is_discard
     assert {p for p, _ in state.path_tiles} == set(GRAY) - {"1C"}
     assert all(COLOUR[t] == "gray" for _, t in state.path_tiles)
     assert Counter(state.tiles_aside) == Counter(TILES["yellow"] + TILES["red"])
-    discarded = [e for e in res.events if e.kind == "reward_tile_discarded"]
+    discarded = H.only(res.events, E.RewardTileDiscarded)
     assert len(discarded) == 1 and discarded[0].piece == "1C" and COLOUR[discarded[0].tile] == "gray"
     assert discarded[0].tile not in dict(state.path_tiles).values()
     assert divergent.violations(state) == []
@@ -177,7 +178,7 @@ def test_the_active_player_chooses_among_the_available_pieces_at_the_end_of_the_
     state = end_of_reactions(dp(3))
     active = state.active
     state, _ = build(state)
-    d = state.decision
+    d = present(state.decision)
     assert d.kind == "cathedral_piece" and d.seat == active
     assert legal_actions(state) == tuple(A.TakePiece(piece=p) for p in GRAY if p != "1C")
     with pytest.raises(IllegalAction, match="DIVERGENT PATHS"):
@@ -201,12 +202,12 @@ def test_the_reward_is_resolved_by_the_active_player_only_then_the_turn_ends():
         ("reward_tile", holder),
     ]
     assert state.cathedral_built == built + (holder,) and holder not in dict(state.path_tiles)
-    assert state.decision.kind == "produce" and state.decision.seat == active
-    area = legal_actions(state)[0].area
+    assert present(state.decision).kind == "produce" and present(state.decision).seat == active
+    area = narrow(legal_actions(state)[0], A.ProduceIn).area
     before = board.area(state, area).followers[active]
     state = apply(state, legal_actions(state)[0])
     assert board.area(state, area).followers[active] == before + 2  # produce 2 in one area
-    assert state.decision.kind == "choose_day" and state.active != active  # nobody else resolves it
+    assert present(state.decision).kind == "choose_day" and state.active != active  # nobody else resolves it
     assert ok(state)
 
 
@@ -214,7 +215,7 @@ def test_a_single_available_piece_is_placed_without_asking():
     state = sideboard(dp(2), ("4B", "6B"), {"4B": TILES["red"][0], "6B": TILES["red"][1]})
     state, events = build(end_of_reactions(state))
     assert [e.piece for e in events if e.kind == "cathedral_piece"] == ["4B"]
-    assert state.decision.kind != "cathedral_piece"
+    assert present(state.decision).kind != "cathedral_piece"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -233,10 +234,10 @@ def test_with_one_gray_tile_left_the_yellow_tiles_come_out_after_the_reward():
     )
     state, _ = build(state)
     state, events = choose(state, "1A")
-    assert state.decision.seat == state.active and A.Done() in legal_actions(state)  # the 3 MP, first
+    assert present(state.decision).seat == state.active and A.Done() in legal_actions(state)  # the 3 MP, first
     assert len(state.tiles_aside) == 8 and not any(e.kind == "reward_tiles_out" for e in events)
-    state, events = step(state, A.Done()).state, step(state, A.Done()).events
-    out = [e for e in events if e.kind == "reward_tiles_out"]
+    state, events = step(state, A.Done()).state, list(step(state, A.Done()).events)
+    out = H.only(events, E.RewardTilesOut)
     assert len(out) == 1 and out[0].colour == "yellow"
     placed = {p: t for p, t in state.path_tiles if p in YELLOW}
     assert set(placed) == set(YELLOW) and sorted(placed.values()) == sorted(TILES["yellow"])
@@ -258,7 +259,7 @@ def test_with_one_yellow_tile_left_the_red_tiles_come_out():
     out = [e for e in events if e.kind == "reward_tiles_out"]
     assert len(out) == 1 and out[0].colour == "red" and state.tiles_aside == ()
     assert {p for p, _ in state.path_tiles} == {"4A"} | set(RED)
-    assert state.decision.kind == "move_dreamer"  # "at the end of the turn move your Dreamer"
+    assert present(state.decision).kind == "move_dreamer"  # "at the end of the turn move your Dreamer"
     assert ok(state)
 
 
@@ -277,7 +278,7 @@ def test_the_tiles_come_out_at_random():
 # All 13 Reward tiles
 
 
-FIRST = {
+FIRST: dict[str, set[type[A.Action]]] = {
     "rt-candle-step": {A.ClimbMarker},
     "rt-sudden-brood": {A.ProduceIn},
     "rt-swift-paths": {A.MoveFollower, A.MoveShaper},
@@ -325,11 +326,11 @@ def test_every_reward_tile_resolves_for_the_placing_player(tile):
     state, _ = build(state)
     state, events = choose(state, piece)
     assert [(e.tile,) for e in events if e.kind == "reward_tile"] == [(tile,)]
-    assert state.decision.seat == active
+    assert present(state.decision).seat == active
     assert {type(a) for a in legal_actions(state)} - {A.Done} <= FIRST[tile]
     assert {type(a) for a in legal_actions(state)} & FIRST[tile]
     rnd = random.Random(1)
-    while state.decision.kind != "choose_day":  # a conflict may ask other players too
+    while present(state.decision).kind != "choose_day":  # a conflict may ask other players too
         state = apply(state, rnd.choice(legal_actions(state)))
         assert ok(state)
     assert state.active != active and state.turn_number == 3
@@ -351,7 +352,8 @@ def test_the_reward_tiles_draw_stage_2_cards_and_keep_some():
     top = state.decks.dream[:4]
     dreams = state.players[seat].dreams
     state, _ = choose(build(state)[0], piece)
-    assert state.work.drawn == top and state.decision.seat == seat  # after Stage II: from the mixed deck
+    # after Stage II: from the mixed deck
+    assert narrow(state.work, KeepWork).drawn == top and present(state.decision).seat == seat
     state = apply(state, A.KeepCard(card=top[2]))
     assert state.players[seat].dreams == dreams + (top[2],)  # beyond the limit of 2
     assert Counter(state.decks.dream) == Counter(deck) - Counter({top[2]: 1})
@@ -369,7 +371,8 @@ def test_before_the_stage_ii_space_a_stage_2_draw_comes_from_the_stage_2_deck():
     deck = state.decks.development2
     seat = state.active
     state, _ = choose(build(state)[0], "5A")
-    assert state.work.drawn == deck[:5] and state.work.keep_left == 2
+    keep = narrow(state.work, KeepWork)
+    assert keep.drawn == deck[:5] and keep.keep_left == 2
     state = apply(state, A.KeepCard(card=deck[0]))
     state = apply(state, A.KeepCard(card=deck[4]))
     assert state.players[seat].hand[-2:] == (deck[0], deck[4])
@@ -395,12 +398,12 @@ def test_summoned_dread_resolves_a_conflict_in_that_area_only():
     assert legal_actions(state) == (A.AddShadow(area=here),)  # a single area
     state = apply(state, A.AddShadow(area=here))
     assert board.area(state, here).shadows == 2
-    assert state.decision.kind == "start_conflict" and state.decision.seat == seat
-    assert {a.area for a in legal_actions(state)} == {here}
+    assert present(state.decision).kind == "start_conflict" and present(state.decision).seat == seat
+    assert {a.area for a in all_of(legal_actions(state), A.StartConflict)} == {here}
     with pytest.raises(IllegalAction, match="REWARD TILES"):
         apply(state, A.StartConflict(area=elsewhere, sides=(seat, -2)))
     state = apply(state, A.StartConflict(area=here, sides=(seat, -2)))
-    assert state.decision.kind == "play_combat_card"
+    assert present(state.decision).kind == "play_combat_card"
     assert ok(state)
 
 
@@ -413,7 +416,7 @@ def test_removing_the_stage_ii_piece_runs_the_stage_ii_space():
     state = sideboard(state, ("4A", "6B"), {"4A": "rt-wandering-dreamer", "6B": TILES["red"][0]})
     d2 = state.decks.development2
     state, events = build(state)  # 6B waits for 4B... no: 4B is built; 6A too: both available
-    assert state.decision.kind == "cathedral_piece"
+    assert present(state.decision).kind == "cathedral_piece"
     state, events = choose(state, "4A")
     assert [e.kind for e in events].count("stage2_dreams") == 1 and state.decks.development2 == ()
     assert Counter(state.decks.development) >= Counter(d2) and state.stage == 1
@@ -435,7 +438,7 @@ def test_the_last_piece_completes_the_cathedral_and_its_tile_is_still_resolved()
     state, events = build(state)
     kinds = [e.kind for e in events]
     assert kinds.index("cathedral_complete") < kinds.index("reward_tile") and state.stage == 2
-    assert state.decision.kind == "choose_action" and state.decision.seat == active
+    assert present(state.decision).kind == "choose_action" and present(state.decision).seat == active
     assert state.path_tiles == () and state.tiles_aside == () and ok(state)
 
 
@@ -447,14 +450,14 @@ def test_the_player_of_a_cathedral_dream_chooses_the_piece_and_takes_the_reward(
     state = dp(3, length="variable")
     seat = (state.active + 1) % 3  # an inactive player, after winning a conflict
     tiles = dict(state.path_tiles)
-    state, events = step(window(state, seat, VICTOR, "after_conflict_won"), A.PlayDream(card=VICTOR)).state, []
-    assert state.decision.kind == "cathedral_piece" and state.decision.seat == seat
+    state = step(window(state, seat, VICTOR, "after_conflict_won"), A.PlayDream(card=VICTOR)).state
+    assert present(state.decision).kind == "cathedral_piece" and present(state.decision).seat == seat
     assert legal_actions(state) == tuple(A.TakePiece(piece=p) for p in GRAY)
     state, events = choose(state, "1D")
     assert [(e.seat, (e.tile,)) for e in events if e.kind == "reward_tile"] == [(seat, (tiles["1D"],))]
     assert state.cathedral_built == ("1D",)
-    while state.decision.kind not in ("play_dream", "choose_day", "discard_dreams"):
-        assert state.decision.seat == seat
+    while present(state.decision).kind not in ("play_dream", "choose_day", "discard_dreams"):
+        assert present(state.decision).seat == seat
         state = apply(state, legal_actions(state)[-1])
     assert ok(state)
 

@@ -24,7 +24,7 @@ from nctui.games.nightmare_cathedral.engine.scoring import dream_vp, scores
 from nctui.games.nightmare_cathedral.engine.state import FOLLOWERS, FORT_LEVELS, SHADOWS, GameState
 from nctui.games.nightmare_cathedral.engine.work import DreamWork, ReactionDone
 from tests import helpers as H
-from tests.helpers import config, empty_areas, through_setup
+from tests.helpers import config, empty_areas, present, through_setup
 
 # The small board side (2 players); Marked Areas (eye): W and BONE.
 W, BELL, ASH = "weeping-orchard", "bell-hollow", "ash-nave"  # eye, moon, flame
@@ -218,7 +218,7 @@ def ignore(state):
 def test_after_the_action_the_active_player_may_play_a_dream_whose_conditions_are_met():
     state = holding(edit(blank(), ritual=(8, 0)), FIRST_RUNG, HOST)
     state = apply(state, ignore(state))
-    assert state.decision.kind == "play_dream" and state.decision.seat == me(state)
+    assert present(state.decision).kind == "play_dream" and present(state.decision).seat == me(state)
     assert legal_actions(state) == (A.PlayDream(card=FIRST_RUNG), A.Done())
     with pytest.raises(IllegalAction, match=r"conditions of .* are not met.*\[PLAYING DREAM CARDS\]"):
         apply(state, A.PlayDream(card=HOST))
@@ -229,13 +229,13 @@ def test_after_the_action_the_active_player_may_play_a_dream_whose_conditions_ar
     assert pl.dreams == (HOST,) and pl.dreams_played == (FIRST_RUNG,)
     assert any(e.kind == "play_dream" and e.card == FIRST_RUNG and not e.SECRET for e in res.events)
     # nothing else is playable: the window closes by itself and the turn goes on (step 3)
-    assert res.state.decision.kind == "discard_dreams" and H.between_steps(res.state)
+    assert present(res.state.decision).kind == "discard_dreams" and H.between_steps(res.state)
 
 
 def test_no_window_opens_when_nothing_is_playable():
     state = holding(blank(), FIRST_RUNG)
     state = apply(state, ignore(state))
-    assert state.decision.kind == "discard_dreams"
+    assert present(state.decision).kind == "discard_dreams"
 
 
 def test_the_window_reopens_after_each_dream_until_done():
@@ -256,7 +256,7 @@ def test_the_window_reopens_after_each_dream_until_done():
     state = apply(state, A.PlayDream(card=WHISPERS))
     assert legal_actions(state) == (A.PlayDream(card=FIRST_RUNG), A.Done())
     state = apply(state, A.Done())
-    assert state.decision.kind == "discard_dreams" and state.players[me(state)].dreams == (FIRST_RUNG,)
+    assert present(state.decision).kind == "discard_dreams" and state.players[me(state)].dreams == (FIRST_RUNG,)
 
 
 def test_a_played_dreams_effect_resolves_in_full_then_it_scores():
@@ -277,11 +277,11 @@ def test_a_dream_effect_with_choices_must_be_resolved_before_the_window_reopens(
     state = H.resolve(turn.reactions_begin(replace(state, work=None, decision=None)))  # step 6 begins
     assert legal_actions(state) == (A.PlayDream(card=MARKED_DOORS), A.Done())
     state = apply(state, A.PlayDream(card=MARKED_DOORS))
-    assert state.decision.kind == "produce" and A.Done() not in legal_actions(state)  # must=True
+    assert present(state.decision).kind == "produce" and A.Done() not in legal_actions(state)  # must=True
     assert set(legal_actions(state)) == {A.ProduceIn(area=W), A.ProduceIn(area=BONE)}
     state = apply(state, A.ProduceIn(area=BONE))
     assert board.area(state, BONE).followers[seat] == 2
-    assert state.decision.kind == "react" and state.decision.seat == 1 - seat
+    assert present(state.decision).kind == "react" and present(state.decision).seat == 1 - seat
 
 
 # ---------------------------------------------------------------------------------------------
@@ -304,12 +304,16 @@ def test_an_end_of_turn_dream_waits_for_step_6_before_the_reactions():
     state = holding(put(blank(), weeping_orchard=1, bone_cloister=1), MARKED_DOORS)
     seat = me(state)
     state = apply(state, ignore(state))
-    assert state.decision.kind == "discard_dreams"  # no window after the action for it
+    assert present(state.decision).kind == "discard_dreams"  # no window after the action for it
     state = apply(state, A.KeepDreams())
-    assert state.decision.kind == "play_dream" and state.decision.seat == seat and state.phase == "reactions"
+    assert (
+        present(state.decision).kind == "play_dream"
+        and present(state.decision).seat == seat
+        and state.phase == "reactions"
+    )
     assert legal_actions(state) == (A.PlayDream(card=MARKED_DOORS), A.Done())
     state = apply(state, A.Done())
-    assert state.decision.kind == "react" and state.decision.seat == 1 - seat
+    assert present(state.decision).kind == "react" and present(state.decision).seat == 1 - seat
 
 
 def test_a_reactor_may_play_any_time_dreams_but_not_own_turn_ones():
@@ -330,11 +334,11 @@ def test_a_reactor_may_play_any_time_dreams_but_not_own_turn_ones():
     state = holding(edit(state, other, ritual=(8, 0)), WHISPERS, FIRST_RUNG, seat=other)
     state = replace(step6(state, (other,)), work=None, decision=None)
     state = H.resolve(turn.action_done(state, ReactionDone(seat=other), []))  # the reaction has just been resolved
-    assert state.decision.seat == other and legal_actions(state) == (A.PlayDream(card=WHISPERS), A.Done())
+    assert present(state.decision).seat == other and legal_actions(state) == (A.PlayDream(card=WHISPERS), A.Done())
     with pytest.raises(IllegalAction, match=r"only on your own turn.*\[PLAYING DREAM CARDS\]"):
         apply(state, A.PlayDream(card=FIRST_RUNG))
     state = apply(state, A.Done())
-    assert state.turn_number == 2 and state.decision.kind == "choose_day"  # no reactor left: the next turn
+    assert state.turn_number == 2 and present(state.decision).kind == "choose_day"  # no reactor left: the next turn
 
 
 def test_after_a_conflict_won_dreams_need_a_conflict_won_this_turn():
@@ -357,12 +361,12 @@ def test_no_dream_is_played_in_the_middle_of_an_action():
     state = H.resolve(H.push_effect(state, me(state), (produce, produce), "day", then="day_done"), [])
     state = apply(state, A.ProduceIn(area=ASH))
     assert sum(a.followers[me(state)] for a in state.areas) == 14  # the condition is met...
-    assert state.decision.kind == "produce"  # ...but the action is still in progress
+    assert present(state.decision).kind == "produce"  # ...but the action is still in progress
     assert A.PlayDream(card=HOST) not in legal_actions(state)
     with pytest.raises(IllegalAction):
         apply(state, A.PlayDream(card=HOST))
     state = apply(state, A.ProduceIn(area=ASH))  # the action's last step
-    assert state.decision.kind == "play_dream" and isinstance(state.work, DreamWork)
+    assert present(state.decision).kind == "play_dream" and isinstance(state.work, DreamWork)
     assert legal_actions(state) == (A.PlayDream(card=HOST), A.Done())
 
 
@@ -372,6 +376,6 @@ def test_stopping_an_optional_step_early_still_lets_the_window_open_at_the_end()
     )
     produce = cs.Produce(amount=1, where="controlled")
     state = H.resolve(H.push_effect(state, me(state), (produce,), "day", then="day_done"), [])
-    assert state.decision.kind == "produce"
+    assert present(state.decision).kind == "produce"
     state = apply(state, A.Done())
     assert legal_actions(state) == (A.PlayDream(card=HOST), A.Done())

@@ -26,7 +26,7 @@ from nctui.games.nightmare_cathedral.engine import (
 from nctui.games.nightmare_cathedral.engine.events import HIDDEN
 from nctui.games.nightmare_cathedral.engine.invariants import violations
 from nctui.games.nightmare_cathedral.engine.views import redact
-from tests.helpers import config, play, random_game
+from tests.helpers import config, play, present, random_game
 
 SEEDS = range(6)
 
@@ -43,10 +43,10 @@ def test_random_games_end_and_keep_every_invariant(players, seed):
         else:
             assert state.decision is not None and action in legal_actions(state)
         n += 1
-    if state.outcome.reason == "time":
+    if present(state.outcome).reason == "time":
         assert sum(pl.turns for pl in state.players) == 48
     else:  # devoured units ended it, once every player had had as many turns
-        assert state.outcome.reason == "devoured" and len({pl.turns for pl in state.players}) == 1
+        assert present(state.outcome).reason == "devoured" and len({pl.turns for pl in state.players}) == 1
 
 
 def _universe(state: GameState) -> list[A.Action]:
@@ -200,7 +200,7 @@ def test_the_seed_is_shown_once_the_game_is_over():
 def test_events_redact_private_cards_for_other_seats():
     res = new_game(config(2, 8))
     state = res.state
-    while state.decision.kind != "choose_day":
+    while present(state.decision).kind != "choose_day":
         state = apply(state, legal_actions(state)[0])
     result = step(state, next(a for a in legal_actions(state) if a.ignore))
     drew = [e for e in result.events if e.kind == "drew_development"]

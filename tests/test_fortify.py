@@ -14,6 +14,7 @@ from nctui.games.nightmare_cathedral.engine.ops import set_player
 from nctui.games.nightmare_cathedral.engine.state import FOLLOWERS, AreaState
 from nctui.games.nightmare_cathedral.engine.work import ChooseDayWork
 from tests import helpers as H
+from tests.helpers import present
 from tests.test_units import SH, bare, finished, fort, fortress_of, plain_areas, put, run
 
 ME, YOU = 0, 1
@@ -56,14 +57,14 @@ def test_rulebook_example_three_followers_for_two_fort_levels():
     assert builds(state) == {x, y, home}
     assert A.Done() in legal_actions(state)
     state = apply(state, A.BuildFortLevel(area=x))
-    assert state.decision.kind == "pay_fort_level" and pays(state) == {x, y}
+    assert present(state.decision).kind == "pay_fort_level" and pays(state) == {x, y}
     assert A.Done() not in legal_actions(state)  # a level built is paid in full
     state = apply(state, A.PayFollower(area=y))
     assert builds(state) == {x, y, home}  # the second level costs 2: 3 Followers remain
     state = apply(state, A.BuildFortLevel(area=y))
     state = apply(state, A.PayFollower(area=y))
     state = apply(state, A.PayFollower(area=x))
-    assert finished(state) and state.decision.kind != "build_fort_level"
+    assert finished(state) and present(state.decision).kind != "build_fort_level"
     pl = state.players[ME]
     assert FOLLOWERS - pl.supply == 1 and pl.limbo == 0  # 4 placed, 3 back to the supply
     assert pl.forts == 7
@@ -207,7 +208,7 @@ def test_extra_levels_beyond_the_printed_costs_are_free_and_need_a_fort_level_in
     state = set_player(state, replace(state.players[ME], forts=2))
     state, _ = run(state, ME, [fortify_step(2, [1])])
     state = apply(apply(state, A.BuildFortLevel(area=x)), A.PayFollower(area=x))
-    assert state.decision.kind == "build_fort_level"  # the second level is free
+    assert present(state.decision).kind == "build_fort_level"  # the second level is free
     state = apply(state, A.BuildFortLevel(area=y))
     assert finished(state) and board.area(state, y).fort_levels == 2 and state.players[ME].forts == 0
 

@@ -14,7 +14,7 @@ from nctui.games.nightmare_cathedral.engine.ops import set_player
 from nctui.games.nightmare_cathedral.engine.scoring import scores
 from nctui.games.nightmare_cathedral.engine.state import GameState, Score
 from tests import helpers as H
-from tests.helpers import auto
+from tests.helpers import auto, present
 from tests.test_nightmares import CATHEDRAL, nightmare, opp, pack_with, put, stage2
 
 
@@ -197,8 +197,8 @@ def test_random_games_with_a_threshold_of_one_end_by_devouring_after_equal_turns
                 assert violations(state) == [], (players, seed)
                 if action is None:
                     break
-            reasons.append(state.outcome.reason)
-            if state.outcome.reason == "devoured":
+            reasons.append(present(state.outcome).reason)
+            if present(state.outcome).reason == "devoured":
                 assert len({pl.turns for pl in state.players}) == 1 and state.end_triggered
                 assert sum(pl.devoured for pl in state.players) + state.devoured_shadows >= 1
     assert "devoured" in reasons

@@ -16,6 +16,7 @@ from nctui.games.nightmare_cathedral.engine import (
 )
 from nctui.games.nightmare_cathedral.engine.ops import set_player
 from nctui.games.nightmare_cathedral.engine.table import CONTINUATIONS
+from tests.helpers import present
 from tests.test_solo_setup import solo_setup
 
 K = 1  # the King's seat
@@ -96,7 +97,7 @@ def test_ritual_only_space_adds_a_cultist_to_each_dream(state, monkeypatch):
     die(monkeypatch, 4)
     s = king_pl(state, ritual=(11, 0))
     s = ka.perform_king_action(s, "ritual", 1, [])
-    assert s.players[K].ritual == (12, 0) and s.king.dream_cultists == (1, 1)
+    assert s.players[K].ritual == (12, 0) and present(s.king).dream_cultists == (1, 1)
 
 
 def test_ritual_stops_at_the_top_and_commands_in_stage_2(state, monkeypatch):
@@ -248,7 +249,7 @@ def test_two_fort_levels_built_in_one_area_read_apart(state, monkeypatch):
 def test_fortify_draws_cards_into_its_hand(state, monkeypatch):
     die(monkeypatch, 4)  # Power 3, a 4: 2 Fort levels and 1 card
     s = ka.perform_king_action(state, "fortify", 3, [])
-    assert len(s.king.hand) == 3 and s.players[K].hand == state.players[K].hand
+    assert len(present(s.king).hand) == 3 and s.players[K].hand == state.players[K].hand
 
 
 def test_fortify_becomes_maneuver_when_all_its_areas_have_3_levels(state):
@@ -294,7 +295,7 @@ def test_maneuver_marked_areas_give_cultists_then_hook(state, monkeypatch):
     s = replace(state, turn_pos=4)  # salt-spire is marked
     ev = []
     s = ka.perform_king_action(s, "maneuver", 1, ev)
-    assert sum(s.king.dream_cultists) == 1 and kinds(ev).count("king_maneuvers") == 2
+    assert sum(present(s.king).dream_cultists) == 1 and kinds(ev).count("king_maneuvers") == 2
     assert [f.then for f in s.frames][-1:] == [W.KingConflicts()]  # the conflict loop comes next
 
 
@@ -321,10 +322,10 @@ def test_develop_tucks_the_first_upgrade(state):
     s = replace(state, decks=replace(state.decks, development=(ploy, up[0], up[1]) + state.decks.development))
     ev = []
     s = ka.perform_king_action(s, "develop", 3, ev)
-    assert s.king.tucked[2] == (up[0],)
-    assert sorted(s.king.hand) == sorted(state.king.hand + (ploy, up[1]))
-    assert s.king.day_cultists[3] == state.king.day_cultists[3] + 1
-    assert s.king.day_cultists[0] == state.king.day_cultists[0]
+    assert present(s.king).tucked[2] == (up[0],)
+    assert sorted(present(s.king).hand) == sorted(present(state.king).hand + (ploy, up[1]))
+    assert present(s.king).day_cultists[3] == present(state.king).day_cultists[3] + 1
+    assert present(s.king).day_cultists[0] == present(state.king).day_cultists[0]
 
 
 def test_develop_without_upgrade_tucks_the_last_card_under_the_fewest(state):
@@ -332,7 +333,7 @@ def test_develop_without_upgrade_tucks_the_last_card_under_the_fewest(state):
     s = replace(state, decks=replace(state.decks, development=tuple(ploys) + state.decks.development))
     s = kg.set_king(s, replace(s.king, tucked=(("a",), ("b",), (), ("c",), ("d",))))
     s = ka.perform_king_action(s, "develop", 1, [])
-    assert s.king.tucked[2] == (ploys[1],) and ploys[0] in s.king.hand
+    assert present(s.king).tucked[2] == (ploys[1],) and ploys[0] in present(s.king).hand
 
 
 @pytest.mark.parametrize("power, row", [(0, 1), (1, 1), (2, 1), (3, 3), (4, 3), (5, 5), (6, 5), (9, 5)])

@@ -26,6 +26,7 @@ from nctui.games.nightmare_cathedral.engine.ops import set_player
 from nctui.games.nightmare_cathedral.engine.table import CONTINUATIONS
 from nctui.games.nightmare_cathedral.engine.views import player_view
 from tests import helpers as H
+from tests.helpers import present
 from tests.test_king_actions import K, f, shape
 from tests.test_solo_setup import SOLO, solo_setup
 
@@ -82,13 +83,16 @@ def test_maneuver_places_where_you_choose_then_spends_the_rest(king_turn):
     res = step(state, ChooseArea(area="moth-garden"))
     state, ev = res.state, ev + list(res.events)
     assert f(state, "moth-garden")[K] == 1 and f(state, "bell-hollow")[K] in (0, 1)
-    while state.decision.kind == "king_maneuver":  # a later MP may tie again
+    while present(state.decision).kind == "king_maneuver":  # a later MP may tie again
         res = step(state, legal_actions(state)[0])
         state, ev = res.state, ev + list(res.events)
     assert _placed(ev)[0] == "moth-garden" and len(_placed(ev)) == 3
     assert next(e.chosen for e in ev if e.kind == "king_maneuvers")  # your choice
     assert state.players[K].supply == before - 3
-    assert state.decision.seat == YOU and state.decision.kind in ("react", "king_dream")  # the turn went on
+    assert present(state.decision).seat == YOU and present(state.decision).kind in (
+        "react",
+        "king_dream",
+    )  # the turn went on
     assert violations(state) == []
 
 
@@ -147,8 +151,8 @@ def test_develop_tuck_tie_asks_you_and_tucks_where_you_choose(king_turn):
     assert ploys[0] in state.king.hand and violations(state) == []  # the rest went to its hand
     res = step(state, ChooseAction(action="fortify"))
     state = res.state
-    assert state.king.tucked == ((), (), (ploys[1],), (), ())
-    assert state.players[K].hand == () and ploys[1] not in state.king.hand
+    assert present(state.king).tucked == ((), (), (ploys[1],), (), ())
+    assert state.players[K].hand == () and ploys[1] not in present(state.king).hand
     assert any(e.kind == "king_tucks" and e.card == ploys[1] for e in res.events)
     assert kt.power(state.king, 2) == 1 and violations(state) == []
 
@@ -162,7 +166,7 @@ def test_develop_tuck_tie_offers_only_the_tied_cards_and_refuses_others(king_tur
     with pytest.raises(IllegalAction, match="SOLO DEVELOP"):
         apply(state, ChooseAction(action="ritual"))
     state = apply(state, ChooseAction(action="summon"))
-    assert state.king.tucked[1] == (ploys[1],)
+    assert present(state.king).tucked[1] == (ploys[1],)
 
 
 def test_develop_without_a_tie_asks_nothing(king_turn):
@@ -197,13 +201,15 @@ def test_harder_powered_2_asks_twice_for_distinct_actions_and_tucks_a_card_under
     assert d.seat == YOU and d.kind == "king_powered" and set(d.options) == {ChooseAction(action=a) for a in RONDEL}
     res = step(state, ChooseAction(action="maneuver"))
     state = res.state
-    assert state.decision.kind == "king_powered" and ChooseAction(action="maneuver") not in legal_actions(state)
+    assert present(state.decision).kind == "king_powered" and ChooseAction(action="maneuver") not in legal_actions(
+        state
+    )
     assert [e.kind for e in res.events] == ["king_tucks"] and res.events[0].card == deck[0]
     with pytest.raises(IllegalAction, match="SOLO DIFFICULTY MODIFIERS"):
         apply(state, ChooseAction(action="maneuver"))
     state = apply(state, ChooseAction(action="develop"))
-    assert state.decision.kind == "solo_corner"  # then your corner
-    assert state.king.tucked == ((), (), (), (deck[0],), (deck[1],)) and state.decks.development == deck[2:]
+    assert present(state.decision).kind == "solo_corner"  # then your corner
+    assert present(state.king).tucked == ((), (), (), (deck[0],), (deck[1],)) and state.decks.development == deck[2:]
     assert [kt.power(state.king, i) for i in range(5)] == [0, 0, 0, 1, 1]  # Power counts them
     state = apply(state, Conquer(area="weeping-orchard"))
     state = apply(state, legal_actions(state)[0])
@@ -213,13 +219,19 @@ def test_harder_powered_2_asks_twice_for_distinct_actions_and_tucks_a_card_under
 def test_harder_powered_1_asks_once():
     state = _powered_start("harder_powered_1")
     state = apply(state, ChooseAction(action="summon"))
-    assert state.decision.kind == "solo_corner" and [len(t) for t in state.king.tucked] == [0, 1, 0, 0, 0]
+    assert present(state.decision).kind == "solo_corner" and [len(t) for t in present(state.king).tucked] == [
+        0,
+        1,
+        0,
+        0,
+        0,
+    ]
 
 
 def test_without_the_modifier_nothing_is_tucked_at_setup():
     state, _ = _solo(SOLO)
     state = apply(state, ChooseTurnStart(position=0))
-    assert state.decision.kind == "solo_corner" and not any(state.king.tucked)
+    assert present(state.decision).kind == "solo_corner" and not any(present(state.king).tucked)
 
 
 def test_harder_powered_1_and_2_together_are_refused():
@@ -283,7 +295,7 @@ def test_a_dream_completed_by_the_maneuvers_cultists_asks_for_its_piece_first(ki
     assert _placed(ev) == [] and "test_conflicts" not in [e.kind for e in ev]  # the rest waits for the piece
     res = step(state, TakePiece(piece=piece))
     state, later = res.state, [e.kind for e in res.events]
-    while state.decision.kind == "king_maneuver":
+    while present(state.decision).kind == "king_maneuver":
         res = step(state, legal_actions(state)[0])
         state, later = res.state, later + [e.kind for e in res.events]
     assert later.index("cathedral_piece") < later.index("king_maneuvers") < later.index("test_conflicts")

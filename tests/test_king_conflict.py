@@ -14,7 +14,7 @@ from nctui.games.nightmare_cathedral.engine.ops import set_player
 from nctui.games.nightmare_cathedral.engine.state import BASIC_COMBAT
 from nctui.games.nightmare_cathedral.engine.work import KingConflicts
 from tests import helpers as H
-from tests.helpers import empty_areas
+from tests.helpers import empty_areas, present
 from tests.test_solo_setup import solo_setup
 
 SHADOWS = board.SHADOWS_SIDE
@@ -73,8 +73,8 @@ def test_king_retreats_by_itself_and_takes_its_card_back(state):
     ev_before = len(s.events) if hasattr(s, "events") else 0
     s = apply(s, PlayCombatCard(card=BASIC_COMBAT))
     assert board.area(s, a).followers[1] == 0 and s.players[1].limbo == 0
-    assert s.king.hand == ("king-basic-combat",) and BASIC_COMBAT in s.players[0].hand
-    assert s.decision.seat == 0 and s.decision.kind != "retreat" and ev_before >= 0
+    assert present(s.king).hand == ("king-basic-combat",) and BASIC_COMBAT in s.players[0].hand
+    assert present(s.decision).seat == 0 and present(s.decision).kind != "retreat" and ev_before >= 0
 
 
 def test_king_retreats_where_it_has_fewest_followers(state):
@@ -103,13 +103,13 @@ def test_shield_returning_lets_you_discard_to_climb(state):
     s = start(shape(state, a, you=2, king=1, hand=(BASIC_COMBAT, "junk"), king_hand=("king-shield",)), a)
     s = apply(s, PlayCombatCard(card=BASIC_COMBAT))
     s = apply(s, Done())
-    assert s.decision.kind == "king_shield_discard" and Done() in legal_actions(s)
-    assert "king-shield" in s.king.hand and DiscardDevelopment(card=BASIC_COMBAT) not in legal_actions(s)
+    assert present(s.decision).kind == "king_shield_discard" and Done() in legal_actions(s)
+    assert "king-shield" in present(s.king).hand and DiscardDevelopment(card=BASIC_COMBAT) not in legal_actions(s)
     with pytest.raises(IllegalAction, match="RESOLVING CONFLICTS AGAINST THE KING"):
         apply(s, DiscardDevelopment(card="nope"))
     s2 = apply(s, DiscardDevelopment(card="junk"))
     assert "junk" not in s2.players[0].hand and "junk" in s2.decks.development_discard
-    assert s2.decision.kind == "climb" and s2.decision.seat == 0  # the usual Climb step, 1 free step
+    assert present(s2.decision).kind == "climb" and present(s2.decision).seat == 0  # the usual Climb step, 1 free step
     with pytest.raises(IllegalAction, match="never discarded"):
         apply(s, DiscardDevelopment(card=BASIC_COMBAT))
     assert apply(s, Done()).decision.kind != "king_shield_discard"
@@ -157,7 +157,7 @@ def test_loop_fights_a_desired_conflict_against_you(state):
     ev = []
     s = H.resolve(kcs.king_conflicts(s, KingConflicts(), ev), ev)
     assert any(e.kind == "king_conflict_card" and e.area == a for e in ev)
-    assert s.decision.seat == 0 and not s.work.fight.revealed  # the King controls: you play first
+    assert present(s.decision).seat == 0 and not s.work.fight.revealed  # the King controls: you play first
     s = apply(s, PlayCombatCard(card=BASIC_COMBAT))
     while s.decision is not None and s.decision.kind in ("retreat", "king_shield_discard"):
         s = apply(s, legal_actions(s)[-1])
@@ -168,13 +168,16 @@ def test_loop_win_against_the_shadows_puts_a_cultist_on_a_dream(state):
     a = area0(state)
     s = shape(state, a, king=2, shadows=1, fort=1, king_hand=("king-basic-combat", "king-shield"))
     s = H.push_effect(replace(s, work=None, frames=()), 0, (), "day", then="day_done")
-    before = sum(s.king.dream_cultists) + len(s.king.completed)
+    before = sum(present(s.king).dream_cultists) + len(present(s.king).completed)
     ev = []
     s = H.resolve(kcs.king_conflicts(s, KingConflicts(), ev), ev)
     kinds = [e.kind for e in ev]
     assert "conflict_won" in kinds and "king_victory_card" in kinds  # the Fort wins; a card instead of Victory
-    assert sum(s.king.dream_cultists) + len(s.king.completed) > before or "king_cultist_returned" in kinds
-    assert set(s.king.hand) >= {"king-basic-combat", "king-shield"} and kinds[-1] != "king_conflict_card"
+    assert (
+        sum(present(s.king).dream_cultists) + len(present(s.king).completed) > before
+        or "king_cultist_returned" in kinds
+    )
+    assert set(present(s.king).hand) >= {"king-basic-combat", "king-shield"} and kinds[-1] != "king_conflict_card"
 
 
 def test_loop_draws_at_most_three_cards(state):

@@ -10,6 +10,7 @@ from nctui.games.nightmare_cathedral.engine.nightmares import location
 from nctui.games.nightmare_cathedral.engine.ops import set_player
 from nctui.games.nightmare_cathedral.engine.work import KingCommand, KingCommandResume
 from tests import helpers as H
+from tests.helpers import present
 from tests.test_king_conflict import shape
 from tests.test_solo_setup import solo_setup
 
@@ -35,11 +36,11 @@ def test_commands_the_nightmare_without_the_marker_then_moves_the_marker(state):
     s = stage2(state, numbers=(4, 6), marker=1)
     ev = []
     s = kn.king_command_nightmare(s, KingCommand(), ev)
-    assert (1, 4) in s.commanded and s.king.nightmare_marker == 0
+    assert (1, 4) in s.commanded and present(s.king).nightmare_marker == 0
     assert any(e.kind == "king_commands_nightmare" and e.number == 4 for e in ev)
     assert s.commanding == 0 and s.visited == ()
     s = kn.king_command_nightmare(s, KingCommand(), ev)  # now the other one
-    assert (1, 6) in s.commanded and s.king.nightmare_marker == 1
+    assert (1, 6) in s.commanded and present(s.king).nightmare_marker == 1
     ev = []
     assert kn.king_command_nightmare(s, KingCommand(), ev) == s and ev[-1].kind == "king_nightmare_skipped"
 
@@ -112,11 +113,11 @@ def test_a_conflict_in_the_command_waits_for_your_cards_then_resumes(state):
     s = stage2(s, numbers=(7, 6), at=(start, start), marker=1)  # 7: conflict then devour, 2x
     s = H.push_effect(replace(s, work=None, frames=()), 0, (), "day", then="day_done")
     s = H.resolve(kn.king_command_nightmare(s, KingCommand(), []))
-    assert s.commanding == 7 and s.decision.seat == 0 and s.decision.kind == "play_combat_card"
+    assert s.commanding == 7 and present(s.decision).seat == 0 and present(s.decision).kind == "play_combat_card"
     assert s.work.fight.revealed  # nobody controls the area and you are active: you see its cards first
     s = apply(s, PlayCombatCard(card=BASIC_COMBAT))
     while s.commanding:
-        s = apply(s, s.decision.options[-1])
+        s = apply(s, present(s.decision).options[-1])
     assert ((1, 7) in s.commanded and s.frames == ()) or not any(
         isinstance(f.then, KingCommandResume) for f in s.frames
     )

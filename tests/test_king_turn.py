@@ -12,6 +12,7 @@ from nctui.games.nightmare_cathedral.engine.invariants import violations
 from nctui.games.nightmare_cathedral.engine.scoring import end_game, scores
 from nctui.platform import rng
 from tests import helpers as H
+from tests.helpers import present
 from tests.test_solo_setup import solo_setup
 
 
@@ -43,7 +44,7 @@ def test_rulebook_example_roll_4_from_maneuver_ends_on_summon(state):
     assert kt.count_cultists(s, 4) == ("develop", "develop", "ritual", "summon")
     ev = []
     s = kt.move_dreamer(s, 4, ev)
-    assert s.king.dreamer == "summon"
+    assert present(s.king).dreamer == "summon"
     assert ev[-1].kind == "king_dreamer_moves" and ev[-1].roll == 4
     assert ev[-1].counted == ("develop", "develop", "ritual", "summon") and ev[-1].to == "summon"
 
@@ -81,15 +82,15 @@ def test_power_and_cultists_to_dreams(state, cultists, tucked, power, to_dreams)
     s = with_king(state, dreamer="fortify", day_cultists=(1, 1, cultists, 1, 1), tucked=((), (), up, (), ()))
     got, s = kt.gather_power(s, [])
     assert got == power
-    assert s.king.day_cultists[2] == 0 and s.king.card_cultists[2] == cultists - to_dreams
-    assert sum(s.king.dream_cultists) == to_dreams and s.king.completed == ()
+    assert present(s.king).day_cultists[2] == 0 and present(s.king).card_cultists[2] == cultists - to_dreams
+    assert sum(present(s.king).dream_cultists) == to_dreams and present(s.king).completed == ()
 
 
 def test_cultist_goes_to_the_dream_missing_more(state):
     lo, hi = dreams_of(state, vp=3)[0], dreams_of(state, vp=5)[0]
     s = with_king(state, dreams=(lo, hi), dream_cultists=(0, 0))
     s = kd.place_on_dream(s, [], "power")
-    assert s.king.dream_cultists == (0, 1)
+    assert present(s.king).dream_cultists == (0, 1)
     s = with_king(state, dreams=(lo, hi), dream_cultists=(0, 2))  # tie 3-0 and 5-2: the lower one
     assert kd.place_on_dream(s, [], "power").king.dream_cultists == (1, 2)
 
@@ -99,14 +100,16 @@ def test_completing_a_dream(state):
     s = with_king(state, dreams=(a, b), dream_cultists=(2, 2))
     ev = []
     s = kd.place_on_dream(s, ev, "power")
-    assert s.king.completed == (a,) and s.king.dreams == (b,) and s.king.dream_cultists == (2,)
+    assert (
+        present(s.king).completed == (a,) and present(s.king).dreams == (b,) and present(s.king).dream_cultists == (2,)
+    )
     assert any(e.kind == "king_dream_completed" for e in ev)
 
 
 def test_no_dream_returns_the_cultist(state):
     ev = []
     s = kd.place_on_dream(with_king(state, dreams=(), dream_cultists=()), ev, "power")
-    assert s.king.dreams == () and ev[-1].kind == "king_cultist_returned"
+    assert present(s.king).dreams == () and ev[-1].kind == "king_cultist_returned"
 
 
 def _offer(state, offer):
@@ -125,7 +128,7 @@ def test_refill_prefers_most_completed_suit_then_fewest_vp(state):
     s = with_king(s, dreams=(keep,), dream_cultists=(1,), completed=(crowns[0],))
     top = s.decks.dream[0]
     s = kd.refill_dreams(s, [])
-    assert s.king.dreams == (keep, crown_lo) and s.king.dream_cultists == (1, 0)  # new card on top
+    assert present(s.king).dreams == (keep, crown_lo) and present(s.king).dream_cultists == (1, 0)  # new card on top
     assert s.decks.dream_offer == (ladder3, crown_hi, top)
 
 
@@ -134,11 +137,11 @@ def test_refill_tie_is_the_humans_choice(state):
     c = dreams_of(state, "dagger", 5)[0]
     s = with_king(_offer(state, (a, b, c)), dreams=(state.king.dreams[0],), dream_cultists=(0,))
     s = H.resolve(kd.refill_dreams(s, []), [])
-    assert s.decision.seat == 0 and set(flow.legal_actions(s)) == {TakeDream(card=a), TakeDream(card=b)}
+    assert present(s.decision).seat == 0 and set(flow.legal_actions(s)) == {TakeDream(card=a), TakeDream(card=b)}
     with pytest.raises(IllegalAction, match="SOLO REFILL DREAMS"):
         flow.check(s, TakeDream(card=c))
     s = kd.KING_DREAM.apply(s, s.work, TakeDream(card=b), [])
-    assert s.king.dreams[-1] == b and s.work is None
+    assert present(s.king).dreams[-1] == b and s.work is None
 
 
 def test_refill_from_zero_takes_two(state):
@@ -147,15 +150,15 @@ def test_refill_from_zero_takes_two(state):
     s = _offer(state, (high[0], low, high[1]))
     s = replace(s, decks=replace(s.decks, dream=(dreams_of(state, "rampart", 3)[0],)))
     s = kd.refill_dreams(with_king(s, dreams=(), dream_cultists=()), [])
-    assert s.king.dreams == (low, s.king.dreams[1]) and len(s.king.dreams) == 2
-    assert cards.dream(s, s.king.dreams[1]).vp == 3  # the refilled display's 3 VP beats the two 4s
+    assert present(s.king).dreams == (low, present(s.king).dreams[1]) and len(present(s.king).dreams) == 2
+    assert cards.dream(s, present(s.king).dreams[1]).vp == 3  # the refilled display's 3 VP beats the two 4s
 
 
 def test_king_conforms_when_your_action_is_ahead(state):
     s = with_king(state, dreamer="maneuver")
     ev = []
     s = kt.king_reacts(s, "ritual", ev)
-    assert s.king.day_cultists[0] == 2 and sum(s.king.dream_cultists) == 1
+    assert present(s.king).day_cultists[0] == 2 and sum(present(s.king).dream_cultists) == 1
     assert ev[0].kind == "king_conforms"
 
 
@@ -168,14 +171,14 @@ def test_king_dissents_upgrade_is_tucked(state):
     up = next(c for c in state.decks.development if cards.is_upgrade(state, c))
     s = kt.king_reacts(_top(with_king(state, dreamer="maneuver"), up), "summon", [])
     slot = kg.rondel(s).index(cards.development(s, up).action)
-    assert s.king.tucked[slot] == (up,) and len(s.king.hand) == 2
+    assert present(s.king).tucked[slot] == (up,) and len(present(s.king).hand) == 2
     assert violations(s) == []
 
 
 def test_king_dissents_ploy_goes_to_hand(state):
     ploy = next(c for c in state.decks.development if cards.is_ploy(state, c))
     s = kt.king_reacts(_top(state, ploy), "develop", [])  # ritual: ahead are summon, fortify
-    assert ploy in s.king.hand and len(s.king.hand) == 3 and s.players[1].hand == ()
+    assert ploy in present(s.king).hand and len(present(s.king).hand) == 3 and s.players[1].hand == ()
     assert violations(s) == []
 
 
@@ -190,8 +193,8 @@ def test_king_scoring_suit_sets_and_hand(state):
 
 def test_tie_goes_to_the_king(state):
     s = end_game(state, "time", [])
-    sc = s.outcome.scores
-    assert sc[0].total == sc[1].total == 5 and s.outcome.winners == (1,)  # the shared Devoured places
+    sc = present(s.outcome).scores
+    assert sc[0].total == sc[1].total == 5 and present(s.outcome).winners == (1,)  # the shared Devoured places
 
 
 def test_begin_king_turn_rolls_moves_and_gathers(state):
@@ -199,7 +202,7 @@ def test_begin_king_turn_rolls_moves_and_gathers(state):
     s = with_king(state, dreamer="maneuver", day_cultists=(1, 1, 1, 0, 2))
     p, s = kt.begin_king_turn(s, ev)
     roll = ev[0].value
-    assert s.king.dreamer == {2: "develop", 3: "ritual", 4: "summon"}[roll]
+    assert present(s.king).dreamer == {2: "develop", 3: "ritual", 4: "summon"}[roll]
     assert [e.kind for e in ev][:3] == ["king_horror_die", "king_dreamer_moves", "king_power"]
     assert ev[-1].kind == "king_action" and p == 1  # 1 or 2 Cultists on an empty card: Power 1
 
@@ -207,4 +210,4 @@ def test_begin_king_turn_rolls_moves_and_gathers(state):
 def test_cultists_return_and_one_goes_back_on_the_dreamer_space(state):
     s = with_king(state, dreamer="summon", day_cultists=(1, 0, 1, 1, 1), card_cultists=(0, 3, 0, 0, 0))
     s = kt.return_cultists(s, [])
-    assert s.king.card_cultists == (0,) * 5 and s.king.day_cultists == (1, 1, 1, 1, 1)
+    assert present(s.king).card_cultists == (0,) * 5 and present(s.king).day_cultists == (1, 1, 1, 1, 1)

@@ -14,7 +14,7 @@ from nctui.games.nightmare_cathedral.engine.invariants import violations
 from nctui.games.nightmare_cathedral.engine.ops import set_player
 from nctui.games.nightmare_cathedral.engine.state import Decision
 from tests import helpers as H
-from tests.helpers import but_limbo, first_turn, random_game
+from tests.helpers import but_limbo, first_turn, present, random_game
 from tests.test_ritual import MOTH, PAID, W, blank, me, pl
 
 R1, R3 = A.ReturnFromLimbo(count=1), A.ReturnFromLimbo(count=3)
@@ -47,7 +47,7 @@ def test_the_option_comes_with_a_decision_of_a_seat_with_followers_in_limbo():
     seat = state.active
     state = in_limbo(state, 3)
     state = apply(state, A.ChooseDay(action="develop", ignore=True))  # the turn structure's next step
-    assert state.decision.seat == seat and state.decision.kind in ("discard_dreams", "draw_dream")
+    assert present(state.decision).seat == seat and present(state.decision).kind in ("discard_dreams", "draw_dream")
     assert returns(state) == (R1, R3)
     assert legal_actions(state)[-2:] == (R1, R3)  # after the step's own options
     assert violations(state) == []
@@ -63,7 +63,7 @@ def test_no_option_without_followers_in_limbo_nor_for_another_seat():
     other = 1 - state.active
     state = set_player(state, replace(state.players[other], limbo=2, supply=state.players[other].supply - 2))
     state = apply(state, A.ChooseDay(action="develop", ignore=True))
-    assert state.decision.seat != other and returns(state) == ()
+    assert present(state.decision).seat != other and returns(state) == ()
     with pytest.raises(IllegalAction, match=r"no Follower in your Limbo.*\[LIMBO\]"):
         apply(state, R1)
 
@@ -91,7 +91,11 @@ def test_taking_back_moves_them_to_the_supply_and_asks_the_same_decision_again()
     state = res.state
     assert (pl(state).limbo, pl(state).supply) == (2, supply + 1)
     assert [(e.kind, e.seat, e.count) for e in res.events] == [("limbo_return", me(state), 1)]
-    assert (state.decision.seat, state.decision.kind, describe_decision(state)) == (before.seat, before.kind, question)
+    assert (present(state.decision).seat, present(state.decision).kind, describe_decision(state)) == (
+        before.seat,
+        before.kind,
+        question,
+    )
     assert but_limbo(legal_actions(state)) == but_limbo(before.options)
     assert returns(state) == (R1, A.ReturnFromLimbo(count=2))  # "all" is now 2
     state = apply(state, A.ReturnFromLimbo(count=2))
@@ -113,10 +117,14 @@ def test_a_produce_step_with_an_empty_supply_waits_and_offers_placements_after_t
     assert state.decision.kind == "produce" and "supply is empty" in describe_decision(state)
     assert legal_actions(state) == (A.Done(), R1, R3)
     state = apply(state, R1)
-    assert state.decision.kind == "produce" and A.ProduceIn(area=W) in legal_actions(state)
+    assert present(state.decision).kind == "produce" and A.ProduceIn(area=W) in legal_actions(state)
     state = apply(state, A.ProduceIn(area=W))
     assert board.area(state, W).followers[me(state)] == 2 and pl(state).supply == 0
-    assert state.decision.kind == "produce" and legal_actions(state) == (A.Done(), R1, A.ReturnFromLimbo(count=2))
+    assert present(state.decision).kind == "produce" and legal_actions(state) == (
+        A.Done(),
+        R1,
+        A.ReturnFromLimbo(count=2),
+    )
     assert violations(state) == []
 
 
@@ -131,7 +139,7 @@ def test_a_step_that_needs_limbo_may_end_once_it_is_taken_back():
     state = asked(in_limbo(blank(weeping_orchard=1), 1), cs.RecoverLimbo(count=1))
     assert state.decision.kind == "recover" and returns(state) == (R1,)
     state = apply(state, R1)
-    assert state.decision.kind != "recover" and pl(state).limbo == 0 and violations(state) == []
+    assert present(state.decision).kind != "recover" and pl(state).limbo == 0 and violations(state) == []
 
 
 # ---------------------------------------------------------------------------------------------
@@ -209,6 +217,6 @@ def test_in_random_games_every_decision_offers_exactly_its_seats_take_back(playe
             assert after.players[d.seat].supply == state.players[d.seat].supply + state.players[d.seat].limbo
             assert violations(after) == []
             if after.work == state.work:  # the same step (or none) still asks: the same decision
-                assert (after.decision.seat, after.decision.kind) == (d.seat, d.kind)
+                assert (present(after.decision).seat, present(after.decision).kind) == (d.seat, d.kind)
             taken += 1
     assert taken > 10

@@ -22,7 +22,7 @@ from nctui.games.nightmare_cathedral.engine.state import FOLLOWERS, FORT_LEVELS,
 from nctui.games.nightmare_cathedral.engine.table import STEPS
 from nctui.games.nightmare_cathedral.engine.work import MoveWork
 from tests import helpers as H
-from tests.helpers import config, empty_areas, through_setup
+from tests.helpers import config, empty_areas, present, through_setup
 
 S = board.SHADOWS_SIDE
 # The small board side (2 players): W is adjacent to ASH, BELL and FEN; BELL to ASH and SALT;
@@ -78,7 +78,7 @@ def test_one_follower_may_spend_several_mp_one_at_a_time():
     state = apply(state, A.MoveFollower(source=BELL, to=SALT))
     res = step(state, A.MoveFollower(source=SALT, to="mirror-dunes"))
     state = res.state
-    assert state.decision.kind != "move" and not isinstance(state.work, MoveWork)
+    assert present(state.decision).kind != "move" and not isinstance(state.work, MoveWork)
     assert followers(state, "mirror-dunes", me(state)) == 1 and followers(state, W, me(state)) == 0
     assert next(e for e in res.events if e.kind == "move_follower").source == SALT
 
@@ -157,7 +157,7 @@ def test_done_forfeits_the_remaining_mp():
     state = push(put(state, me(state), W, 2), cs.Move(mp=4))
     state = apply(state, A.MoveFollower(source=W, to=ASH))
     res = step(state, A.Done())
-    assert H.between_steps(res.state) and res.state.decision.kind != "move"
+    assert H.between_steps(res.state) and present(res.state.decision).kind != "move"
     assert not any(isinstance(f.steps[0], cs.Move) for f in res.state.frames if f.steps)
     assert [e.decision for e in res.events if e.kind == "stop"] == ["move"]
 
@@ -224,14 +224,14 @@ def test_a_shaper_move_of_several_steps_goes_adjacent_each_time():
     with pytest.raises(IllegalAction, match=r"\[MANEUVER, MP\]"):
         apply(state, A.MoveShaper(to=SALT))
     state = apply(apply(state, A.MoveShaper(to=BELL)), A.MoveShaper(to=SALT))
-    assert state.players[me(state)].shaper == SALT and state.decision.kind != "shaper_move"
+    assert state.players[me(state)].shaper == SALT and present(state.decision).kind != "shaper_move"
 
 
 def test_a_shaper_move_anywhere_offers_every_other_area_once():
     state = push(blank(), cs.ShaperMove(anywhere=True))
     assert {a.to for a in legal_actions(state) if isinstance(a, A.MoveShaper)} == {a.id for a in state.areas} - {W}
     state = apply(state, A.MoveShaper(to="ember-reach"))
-    assert state.players[me(state)].shaper == "ember-reach" and state.decision.kind != "shaper_move"
+    assert state.players[me(state)].shaper == "ember-reach" and present(state.decision).kind != "shaper_move"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import pytest
 from nctui.games.nightmare_cathedral.engine import GameConfig, new_game, player_view
 from nctui.platform import registry
 from nctui.platform.net import protocol as P
+from tests.helpers import present
 
 NC = "nightmare-cathedral"
 
@@ -35,7 +36,7 @@ def _update() -> P.Update:
 
 def test_client_messages_round_trip() -> None:
     result = new_game(GameConfig(players=2, seats=("human", "human"), seed=3))
-    action = result.state.decision.options[0]
+    action = present(result.state.decision).options[0]
     for msg in (
         P.Hello(version=P.VERSION, identity="SHA256:abc", name="ann"),
         P.ListRooms(),

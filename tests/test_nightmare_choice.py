@@ -8,7 +8,7 @@ import pytest
 from nctui.games.nightmare_cathedral.engine import GameConfig, apply, legal_actions, new_game, step
 from nctui.games.nightmare_cathedral.engine.config import SUGGESTED_PAIRS, check_config, nightmare_pair
 from nctui.games.nightmare_cathedral.engine.invariants import violations
-from tests.helpers import config
+from tests.helpers import config, present
 
 
 def through_setup(cfg: GameConfig):
@@ -88,7 +88,7 @@ def test_a_random_pair_is_two_different_nightmares_from_the_games_seed():
 
 def test_the_random_pair_comes_after_the_dreamers_are_placed():
     state = new_game(config(2, 4)).state
-    while state.decision.kind != "place_dreamer":
+    while present(state.decision).kind != "place_dreamer":
         state = apply(state, legal_actions(state)[0])
     assert state.nightmares == ()
     state, _ = through_setup(config(2, 4))

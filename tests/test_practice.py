@@ -23,6 +23,7 @@ from nctui.ui.commands import screen_commands
 from nctui.ui.screens.practice import PracticeScreen
 from nctui.ui.screens.save import SaveScreen
 from nctui.ui.screens.title import TitleScreen
+from tests.helpers import present
 
 SIZE = (80, 24)
 
@@ -69,7 +70,7 @@ def test_the_kings_die_roll_counts_cultists_from_maneuver():
     counts the two Cultists on Develop, the one on Ritual and the one on Summon: Summon."""
     state = load_scenario(BUNDLED / "king-die-roll-solo.toml")
     assert state.king is not None and state.king.dreamer == "maneuver" and state.config.players == 1
-    for option in state.decision.options:
+    for option in present(state.decision).options:
         moves = [e for e in flow.step(state, option).events if isinstance(e, E.KingDreamerMoves)]
         assert moves == [
             E.KingDreamerMoves(

@@ -10,6 +10,7 @@ from nctui.games.nightmare_cathedral.content import schema as cs
 from nctui.games.nightmare_cathedral.engine import actions as A, apply, board, cards, legal_actions, units
 from nctui.games.nightmare_cathedral.engine.invariants import violations
 from nctui.games.nightmare_cathedral.engine.ops import set_player
+from tests.helpers import present
 from tests.test_units import SH, WATCHFUL, bare, finished, fort, fortress_of, plain_areas, put, run, with_fortify_card
 
 ME, YOU = 0, 1
@@ -158,7 +159,7 @@ def test_when_two_areas_could_take_the_fourth_follower_the_player_chooses_the_or
     assert {A.ProduceIn(area=x), A.ProduceIn(area=y)} <= set(legal_actions(state))
     state = apply(state, A.ProduceIn(area=y))
     assert counts(state, y)[0] == 4 and counts(state, x)[0] == 3  # x can no longer take a 4th
-    assert state.decision.kind != "produce"
+    assert present(state.decision).kind != "produce"
 
 
 def test_when_the_supply_cannot_fill_every_producing_area_the_player_chooses_the_order():
@@ -180,7 +181,7 @@ def test_when_the_supply_cannot_fill_every_producing_area_the_player_chooses_the
         and counts(state, x)[0] == 1
         and counts(state, home)[0] == board.area(bare(), home).followers[ME]
     )
-    assert state.players[ME].supply == 0 and state.decision.kind != "produce"
+    assert state.players[ME].supply == 0 and present(state.decision).kind != "produce"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -18,12 +18,14 @@ from nctui.games.nightmare_cathedral.engine import (
     step,
     units,
 )
+from nctui.games.nightmare_cathedral.engine.actions import Action
+from nctui.games.nightmare_cathedral.engine.events import Event
 from nctui.games.nightmare_cathedral.engine.ops import set_player
 from nctui.games.nightmare_cathedral.engine.scoring import ritual_vp, scores
 from nctui.games.nightmare_cathedral.engine.state import FOLLOWERS, FORT_LEVELS, SHADOWS
-from nctui.games.nightmare_cathedral.engine.work import BonusWork, ClimbWork
+from nctui.games.nightmare_cathedral.engine.work import BonusWork, ClimbWork, MoveWork
 from tests import helpers as H
-from tests.helpers import but_limbo, config, empty_areas, through_setup
+from tests.helpers import but_limbo, config, empty_areas, narrow, present, through_setup
 
 # The small board side (2 players), by symbol:
 W, BONE = "weeping-orchard", "bone-cloister"  # eye
@@ -65,9 +67,14 @@ def push(state, *steps, seat: int | None = None, must: bool = False):
     return H.resolve(H.push_effect(state, seat, steps, "day", must=must, then="day_done"), [])
 
 
+def start_ritual(state) -> cs.ActionCard:
+    """The starting Ritual card."""
+    return narrow(cards.card(state, "start-ritual"), cs.ActionCard)
+
+
 def ritual_day(state):
     """The starting Ritual card's Day effect, the Ritual action's primary effect."""
-    return push(state, *cards.card(state, "start-ritual").day.steps)
+    return push(state, *present(start_ritual(state).day).steps)
 
 
 def pl(state):
@@ -75,7 +82,7 @@ def pl(state):
 
 
 def play(state, *actions):
-    events = []
+    events: list[Event] = []
     for action in actions:
         res = step(state, action)
         state = res.state
@@ -107,12 +114,12 @@ def test_the_rulebooks_worked_example_plays_out_as_written():
     assert set(but_limbo(legal_actions(state))) == {A.TakeBonus(take=True), A.TakeBonus(take=False)}
     # Stage 1: 1 of the 3 MP moves Follower 2 to an adjacent area; the rest is forfeited
     state = apply(state, A.TakeBonus(take=True))
-    assert state.decision.kind == "move" and state.work.mp == 3
+    assert present(state.decision).kind == "move" and narrow(state.work, MoveWork).mp == 3
     state = apply(state, A.MoveFollower(source=ASH, to=BELL))
     state = apply(state, A.Done())
     # Followers 3, 4 and 5 climb the next 3 steps
     for area in (MOTH, SALT, EMBER):
-        assert state.decision.kind == "climb"
+        assert present(state.decision).kind == "climb"
         state = apply(apply(state, A.ClimbMarker(marker=0)), A.PayFollower(area=area))
     assert pl(state).ritual == (5, 1)
     # Followers 6, 7 and 8 from Limbo pay for another step (no tooth area holds a Follower)
@@ -243,7 +250,8 @@ def test_paid_followers_wait_on_the_track_until_the_action_ends():
     state = apply(apply(state, A.ClimbMarker(marker=0)), A.PayFollower(area=SALT))
     assert pl(state).on_track == 2 and pl(state).supply == FOLLOWERS - 2
     assert board.area(state, MOTH).followers[me(state)] == 0
-    assert state.decision.kind == "climb" and state.work.paid_left == 0  # nothing left to pay: the free step
+    # nothing left to pay: the free step
+    assert present(state.decision).kind == "climb" and narrow(state.work, ClimbWork).paid_left == 0
     state, ev = play(state, A.Done())
     assert pl(state).on_track == 0 and pl(state).supply == FOLLOWERS
     assert any(e.kind == "ritual_followers_return" and e.count == 2 for e in ev)
@@ -254,7 +262,8 @@ def test_stopping_the_paid_steps_of_one_climb_leaves_its_free_steps():
     state = push(blank(ritual=(2, 21), moth_garden=1), climb)
     assert state.work.paid_left == -1
     state = apply(state, A.Done())
-    assert state.work.paid_left == 0 and state.work.free_left == 1
+    work = narrow(state.work, ClimbWork)
+    assert work.paid_left == 0 and work.free_left == 1
     state = apply(state, A.ClimbMarker(marker=0))
     assert pl(state).ritual == (3, 21) and pl(state).on_track == 0
     assert board.area(state, MOTH).followers[me(state)] == 1  # a free step removes no Follower
@@ -273,7 +282,7 @@ def test_a_marker_never_climbs_past_the_last_space():
     with pytest.raises(IllegalAction, match=r"last space.*\[PERFORM RITUAL\]"):
         apply(state, A.ClimbMarker(marker=0))
     state = apply(apply(state, A.ClimbMarker(marker=1)), A.PayLimbo())
-    assert pl(state).ritual == (21, 21) and state.decision.kind != "climb"
+    assert pl(state).ritual == (21, 21) and present(state.decision).kind != "climb"
 
 
 def test_ritual_best_keeps_the_furthest_space_and_scores_it():
@@ -293,7 +302,7 @@ def test_the_cathedral_climb_works_for_any_player():
     other = 1 - me(state)
     state = set_player(state, replace(state.players[other], ritual=(2, 1)))
     state = H.resolve(H.push_effect(state, other, (FREE,), "cathedral", then="day_done"), [])
-    assert state.decision.seat == other and legal_actions(state) == (A.ClimbMarker(marker=0), A.Done())
+    assert present(state.decision).seat == other and legal_actions(state) == (A.ClimbMarker(marker=0), A.Done())
     state = apply(state, A.ClimbMarker(marker=0))
     assert state.players[other].ritual == (3, 1) and state.players[other].ritual_best == (3, 1)
 
@@ -302,11 +311,11 @@ def test_a_special_space_bonus_is_resolved_in_full_before_climbing_further():
     state = ritual_day(blank(ritual=(13, 21), ash_nave=1, choir_of_teeth=1, mirror_dunes=1))  # space 13: produce 2
     state = apply(apply(apply(state, A.ClimbMarker(marker=0)), A.PayFollower(area=ASH)), A.PayFollower(area=CHOIR))
     state = apply(state, A.TakeBonus(take=True))
-    assert state.decision.kind == "produce" and A.ProduceIn(area=DUNES) in legal_actions(state)
+    assert present(state.decision).kind == "produce" and A.ProduceIn(area=DUNES) in legal_actions(state)
     state = apply(apply(state, A.ProduceIn(area=DUNES)), A.ProduceIn(area=DUNES))
     assert board.area(state, DUNES).followers[me(state)] == 3
     # the climb goes on: space 14 (spiral) is paid with a Follower just produced
-    assert state.decision.kind == "climb" and state.work.paid_left == -1
+    assert present(state.decision).kind == "climb" and narrow(state.work, ClimbWork).paid_left == -1
     state = apply(apply(state, A.ClimbMarker(marker=0)), A.PayFollower(area=DUNES))
     assert pl(state).ritual == (15, 21)
 
@@ -329,7 +338,7 @@ def test_the_example_scenario_plays_through_the_ritual_day_action():
 
     state = load_scenario(BUNDLED / "ritual-example-2p.toml")
     blue = state.active
-    moves = [
+    moves: list[Action] = [
         A.ChooseDay(action="ritual"),
         A.ClimbMarker(marker=0),
         A.PayFollower(area=W),
@@ -355,7 +364,7 @@ def test_the_example_scenario_plays_through_the_ritual_day_action():
         assert violations(state) == []
     p = state.players[blue]
     assert p.ritual == (9, 1) and p.on_track == 0 and p.limbo == 0 and p.supply == FOLLOWERS
-    assert board.area(state, BONE).fort_owner == blue and state.decision.kind == "discard_dreams"
+    assert board.area(state, BONE).fort_owner == blue and present(state.decision).kind == "discard_dreams"
 
 
 def test_followers_paid_in_a_conform_reaction_go_home_when_the_reaction_ends():
@@ -364,9 +373,9 @@ def test_followers_paid_in_a_conform_reaction_go_home_when_the_reaction_ends():
     state = units.place(state, other, MOTH)
     state = set_player(state, replace(state.players[other], ritual=(2, 1), ritual_best=(2, 1)))
     state = replace(state, phase="reactions", queue=(other,))
-    conform = cards.card(state, "start-ritual").conform.steps  # "Climb 1 open step, paying for it."
+    conform = present(start_ritual(state).conform).steps  # "Climb 1 open step, paying for it."
     state = H.resolve(H.push_effect(state, other, conform, "conform", then="reaction_done"), [])
-    assert state.decision.seat == other and legal_actions(state) == (A.ClimbMarker(marker=0), A.Done())
+    assert present(state.decision).seat == other and legal_actions(state) == (A.ClimbMarker(marker=0), A.Done())
     state = apply(state, A.ClimbMarker(marker=0))
     assert legal_actions(state) == (A.PayFollower(area=MOTH),)  # only its own Follower pays
     state, ev = play(state, A.PayFollower(area=MOTH))

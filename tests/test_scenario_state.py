@@ -18,7 +18,7 @@ from nctui.games.nightmare_cathedral.engine.state import GameState
 from nctui.games.nightmare_cathedral.scenario_state import scenario_text
 from nctui.games.nightmare_cathedral.scenarios import ScenarioError, load_scenario
 from nctui.games.nightmare_cathedral.simulate import make_config
-from tests.helpers import in_time
+from tests.helpers import in_time, present
 from tests.test_scenarios import problems, scenario
 
 CONFIGS = {
@@ -78,13 +78,13 @@ def test_a_saved_position_is_short_and_plays_on():
     text = scenario_text(state, name="Mid game", description="saved")
     assert text.count("\n") < 400 and "decision" not in text  # defaults left out; the decision is derived
     back = load_scenario(text)
-    assert flow.apply(back, back.decision.options[0]) == flow.apply(state, state.decision.options[0])
+    assert flow.apply(back, present(back.decision).options[0]) == flow.apply(state, present(state.decision).options[0])
 
 
 def test_stage_two_in_the_shorthand():
     state = load_scenario(scenario(tail="[game]\nstage = 2\nend_triggered = true\n"))
     assert state.stage == 2 and state.end_triggered and state.nightmare_at == ("cathedral", "cathedral")
-    assert state.decks.development2 == state.decks.dream2 == () and state.decision.kind == "choose_day"
+    assert state.decks.development2 == state.decks.dream2 == () and present(state.decision).kind == "choose_day"
     text = scenario().replace("seed = 5", "seed = 5\nnightmares = [3, 7]")
     placed = load_scenario(text + '[game]\nstage = 2\nnightmare_at = ["ember-reach", "cathedral"]\n')
     assert placed.nightmares == (3, 7) and placed.nightmare_at == ("ember-reach", "cathedral")
@@ -169,7 +169,7 @@ def test_a_solo_position_in_the_shorthand_plays_on():
     assert k.day_cultists == (1, 1, 0, 0, 2) and k.card_cultists == (0, 1, 0, 0, 0)  # rondel order
     assert k.tucked[2] == ("d1-wax-stair",) and sorted(k.hand) == ["king-basic-combat", "king-shield"]
     assert len(k.dreams) == 2 and len(k.area_deck) == 12 and state.players[1].hand == ()
-    assert state.decision.kind == "choose_day" and state.decision.seat == 0
+    assert present(state.decision).kind == "choose_day" and present(state.decision).seat == 0
     pick = random.Random(2)
     for _ in range(120):
         if state.outcome is not None:
@@ -182,8 +182,11 @@ def test_a_solo_position_in_the_shorthand_plays_on():
             'hand = ["d1-moth-procession"]\narea_aside = ["ash-nave"]'
         )
     )
-    assert named.king.dreams == ("dr1-garrison", "dr1-first-rung") and named.king.dream_cultists == (1, 0)
-    assert "d1-moth-procession" in named.king.hand and "ash-nave" not in named.king.area_deck
+    assert present(named.king).dreams == ("dr1-garrison", "dr1-first-rung") and present(named.king).dream_cultists == (
+        1,
+        0,
+    )
+    assert "d1-moth-procession" in present(named.king).hand and "ash-nave" not in present(named.king).area_deck
 
 
 @pytest.mark.parametrize(

@@ -17,7 +17,7 @@ from nctui.games.nightmare_cathedral.engine.state import BASIC_COMBAT, FOLLOWERS
 from nctui.games.nightmare_cathedral.scenarios import ScenarioError, load_scenario, load_scenario_result
 from nctui.platform.saves import load, save
 from nctui.platform.store import Store
-from tests.helpers import in_time
+from tests.helpers import in_time, present
 
 SAVES = Path(__file__).resolve().parent.parent / "nctui" / "games" / "nightmare_cathedral" / "practice" / "positions"
 EXAMPLES = sorted(SAVES.glob("*.toml"))
@@ -98,7 +98,7 @@ def test_example_loads_and_the_engine_plays_on(path: Path):
 
 def test_opening_example_is_what_setup_leaves():
     state = load_scenario(SAVES / "opening-2p.toml")
-    assert state.phase == "turn" and state.decision.kind == "choose_day" and state.active == 0
+    assert state.phase == "turn" and present(state.decision).kind == "choose_day" and state.active == 0
     assert state.turn_number == 1 and state.time == 0 and state.nightmares == (1, 5)
     assert [len(p.hand) for p in state.players] == [4, 4]  # Basic Combat + 3 dealt
     assert [len(p.dreams) for p in state.players] == [2, 2]
@@ -109,8 +109,8 @@ def test_opening_example_is_what_setup_leaves():
 
 def test_crowded_centre_example_asks_blue_to_react():
     state = load_scenario(SAVES / "crowded-centre-3p.toml")
-    assert state.phase == "reactions" and state.decision.kind == "react"
-    assert state.decision.seat == 1 and state.queue == (1, 2)
+    assert state.phase == "reactions" and present(state.decision).kind == "react"
+    assert present(state.decision).seat == 1 and state.queue == (1, 2)
     assert state.active == 0 and state.day == "summon" and state.players[0].dreamer == "summon"
     assert state.time == 1 and [p.turns for p in state.players] == [5, 5, 5]
 
@@ -385,7 +385,7 @@ def test_the_example_in_the_docs_loads():
     text = (Path(__file__).resolve().parent.parent / "docs" / "scenarios.md").read_text()
     toml = text.split("## A complete example")[1].split("```toml")[1].split("```")[0]
     state = load_scenario(toml)
-    assert state.active == 1 and state.decision.kind == "choose_day"
+    assert state.active == 1 and present(state.decision).kind == "choose_day"
     assert violations(state) == []
 
 

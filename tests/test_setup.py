@@ -17,14 +17,14 @@ from nctui.games.nightmare_cathedral.engine import (
     new_game,
 )
 from nctui.games.nightmare_cathedral.engine.state import BASIC_COMBAT, FOLLOWERS, SHADOWS
-from tests.helpers import config, through_setup
+from tests.helpers import config, present, through_setup
 
 
 def _through_setup(players: int, seed: int = 0, pick=lambda opts: opts[0]):
     state = new_game(config(players, seed)).state
     seen = []
     while state.phase == "setup":
-        seen.append((state.decision.kind, state.decision.seat))
+        seen.append((present(state.decision).kind, present(state.decision).seat))
         state = apply(state, pick(legal_actions(state)))
     return state, seen
 
@@ -104,10 +104,10 @@ def test_conquering_a_second_corner_is_refused_with_the_rule():
     corner = next(a.id for a in state.areas if board.is_corner(state, a.id))
     state = apply(state, A.Conquer(area=corner))
     # round comes back to this seat at the end of the snake
-    seat = state.decision.seat
+    seat = present(state.decision).seat
     other_corner = next(a.id for a in state.areas if board.is_corner(state, a.id) and a.id != corner)
     state = apply(state, A.Conquer(area=other_corner))
-    assert state.decision.seat == seat  # snake: the last player goes twice
+    assert present(state.decision).seat == seat  # snake: the last player goes twice
     third = next(a.id for a in state.areas if board.is_corner(state, a.id) and a.id not in (corner, other_corner))
     with pytest.raises(IllegalAction, match="SETUP 17"):
         apply(state, A.Conquer(area=third))
@@ -169,7 +169,9 @@ def test_solo_starts_the_kings_setup_in_every_mode():
         dict(length="variable", divergent_paths=True),
     ):
         state = new_game(GameConfig(players=1, seats=("human", "king"), **option)).state
-        assert state.decision.seat == 0 and state.decision.kind == "solo_turn_start"  # you set up first
+        assert (
+            present(state.decision).seat == 0 and present(state.decision).kind == "solo_turn_start"
+        )  # you set up first
         assert state.config.players == 1 and len(state.cathedral_built) + len(state.cathedral_track) == 13
 
 
@@ -178,5 +180,5 @@ def test_solo_starts_the_kings_setup_in_every_mode():
 )
 def test_the_variable_length_game_and_divergent_paths_are_set_up(option):
     state = new_game(GameConfig(players=2, seats=("human", "human"), **option)).state
-    assert state.phase == "setup" and state.decision.kind == "turn_start"
+    assert state.phase == "setup" and present(state.decision).kind == "turn_start"
     assert len(state.cathedral_built) + len(state.cathedral_track) == 13

@@ -14,6 +14,7 @@ from nctui.games.nightmare_cathedral.engine.flow import apply, legal_actions
 from nctui.games.nightmare_cathedral.engine.invariants import violations
 from nctui.games.nightmare_cathedral.engine.work import EndTurn, Frame, NextReaction
 from tests import helpers as H
+from tests.helpers import present
 from tests.test_solo_setup import SOLO, solo_setup
 
 
@@ -49,7 +50,7 @@ def test_king_conforms_to_your_action_ahead_of_it():
         replace(state, phase="reactions", queue=(1,), day="summon", work=None, decision=None), NextReaction(), ev
     )
     assert [e.kind for e in ev][:1] == ["king_conforms"]
-    assert s.king.day_cultists[1] == 2 and sum(s.king.dream_cultists) == 1
+    assert present(s.king).day_cultists[1] == 2 and sum(present(s.king).dream_cultists) == 1
 
 
 def test_king_reacts_without_a_decision():
@@ -61,15 +62,15 @@ def test_king_reacts_without_a_decision():
     assert any(e.kind == "king_dissents" for e in ev)  # develop is not ahead of ritual
     assert s.decision is None and s.work is None  # the King asks nothing: the turn goes on
     s = H.resolve(s, ev)
-    assert s.decision.seat == 0
+    assert present(s.decision).seat == 0
 
 
 def test_easier_conform_adds_no_cultist_to_the_action():
     state = solo_setup(config=replace(SOLO, difficulty=("easier_conform",)))
     s = kt.king_reacts(state, "summon", [])
-    assert s.king.day_cultists == state.king.day_cultists and sum(s.king.dream_cultists) == 1
+    assert present(s.king).day_cultists == present(state.king).day_cultists and sum(present(s.king).dream_cultists) == 1
     plain = kt.king_reacts(solo_setup(), "summon", [])
-    assert plain.king.day_cultists[1] == 2
+    assert present(plain.king).day_cultists[1] == 2
 
 
 def test_king_turn_asks_only_you_and_runs_steps_1_to_8(stub):
@@ -83,7 +84,7 @@ def test_king_turn_asks_only_you_and_runs_steps_1_to_8(stub):
     state = apply(state, React(kind="pass"))
     k = state.king
     while state.active == 1:  # you resolve the uncovered icons as usual
-        assert state.decision.seat == 0
+        assert present(state.decision).seat == 0
         state = apply(state, legal_actions(state)[-1])
     assert sum(k.card_cultists) == 0 and k.day_cultists[kg.rondel(state).index(k.dreamer)] == 1  # step 7
     assert state.active == 0 and state.players[1].turns == 1
@@ -101,7 +102,7 @@ def test_you_build_and_the_king_climbs_instead_of_the_icons(stub):
     assert [e.kind for e in ev] == ["cathedral_piece", "cathedral_icon"] and ev[-1].seat == 0  # you first
     s = H.resolve(s, ev)
     while s.active == 0:
-        assert s.decision.seat == 0
+        assert present(s.decision).seat == 0
         s = apply(s, legal_actions(s)[-1])
     assert sum(s.players[1].ritual) == 1  # then the King climbs instead of the icons
 

@@ -19,6 +19,7 @@ from nctui.games.nightmare_cathedral.engine.ops import set_player
 from nctui.games.nightmare_cathedral.engine.scoring import scores
 from nctui.games.nightmare_cathedral.engine.work import EndTurn, Frame, NextReaction
 from tests import helpers as H
+from tests.helpers import present
 from tests.test_divergent_paths import COLOUR, GRAY, TILES, tile_by_available_piece
 from tests.test_solo_setup import SOLO, solo_setup
 from tests.test_variable_length import PLAIN, TRACK, VICTOR
@@ -121,7 +122,7 @@ def test_a_completed_dream_with_the_cathedral_icon_makes_the_king_build_and_clim
     state = about_to_complete(solo_setup(config=VAR))
     ev = []
     s = kd.place_on_dream(state, ev, "power")
-    assert s.king.completed == (VICTOR,)
+    assert present(s.king).completed == (VICTOR,)
     assert s.cathedral_built == state.cathedral_built + ("2B",) and s.cathedral_track == state.cathedral_track[1:]
     assert kinds(ev, 1)[-4:] == ["king_dream_completed", "king_builds", "cathedral_piece", "king_climbs"]
     assert climbed(state, s) == 1  # regardless of 2B's climb icon; you resolve nothing
@@ -137,7 +138,9 @@ def test_harder_climb_climbs_two_for_the_kings_piece():
 def test_no_piece_without_the_icon_or_in_the_standard_game(config, card):
     state = about_to_complete(solo_setup(config=config), card)
     s = kd.place_on_dream(state, [], "power")
-    assert s.king.completed == (card,) and s.cathedral_built == state.cathedral_built and climbed(state, s) == 0
+    assert (
+        present(s.king).completed == (card,) and s.cathedral_built == state.cathedral_built and climbed(state, s) == 0
+    )
 
 
 def test_the_stage_ii_space_is_resolved_instead_of_the_climb():
@@ -273,10 +276,10 @@ def test_step_3_completing_a_dream_asks_for_the_piece_before_the_action(performe
     k = replace(state.king, dreamer="ritual", day_cultists=(0, 0, 2, 0, 0))  # any roll: fortify, Power 2
     state = replace(state, king=k, active=1)
     s = H.play_king_turn(state, [])
-    assert s.decision.kind == "king_cathedral_piece" and s.decision.seat == 0 and performed == []
+    assert present(s.decision).kind == "king_cathedral_piece" and present(s.decision).seat == 0 and performed == []
     s = apply(s, TakePiece(piece="3A"))
-    assert performed == [("fortify", 1)] and s.king.completed == (VICTOR,)
-    assert s.decision.seat == 0 and violations(s) == []
+    assert performed == [("fortify", 1)] and present(s.king).completed == (VICTOR,)
+    assert present(s.decision).seat == 0 and violations(s) == []
 
 
 def test_kept_reward_tiles_score_1_vp_each_for_the_king():

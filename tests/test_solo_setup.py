@@ -16,6 +16,7 @@ from nctui.games.nightmare_cathedral.engine.king import clockwise, next_corner_c
 from nctui.games.nightmare_cathedral.engine.king_state import KING_COMBAT
 from nctui.games.nightmare_cathedral.engine.views import player_view
 from nctui.games.nightmare_cathedral.engine.work import SoloTurnStartWork
+from tests.helpers import present
 
 SOLO = GameConfig(players=1, seats=("human", "king"), seed=7)
 
@@ -43,7 +44,7 @@ def test_human_decides_turn_start_then_a_corner_only():
     state, _ = _solo(SOLO)
     assert state.decision.seat == 0 and state.decision.kind == "solo_turn_start"
     state = apply(state, ChooseTurnStart(position=0))
-    assert state.decision.seat == 0 and state.decision.kind == "solo_corner"
+    assert present(state.decision).seat == 0 and present(state.decision).kind == "solo_corner"
     corners = {a.area for a in legal_actions(state)}
     assert corners == {a.id for a in state.areas if board.is_corner(state, a.id)}
     with pytest.raises(IllegalAction, match="SOLO SETUP 4"):
@@ -117,14 +118,14 @@ def test_human_view_hides_king_hand_and_area_deck():
     state = solo_setup()
     seen = player_view(state, 0).state.king
     assert set(seen.hand) == {HIDDEN} and set(seen.area_deck) == {HIDDEN}
-    assert seen.dreams == state.king.dreams
+    assert seen.dreams == present(state.king).dreams
     assert player_view(state, 1).state.king == state.king
 
 
 def test_place_dreamer_goes_on_as_normal():
     state, _ = _solo(SOLO)
     state = apply(apply(state, ChooseTurnStart(position=0)), Conquer(area="salt-spire"))
-    assert state.decision.kind == "place_dreamer" and state.decision.seat == 0
+    assert present(state.decision).kind == "place_dreamer" and present(state.decision).seat == 0
     assert all(isinstance(a, PlaceDreamer) for a in legal_actions(state))
 
 

@@ -27,6 +27,7 @@ from nctui.ui.widgets.decision import DecisionPanel
 from nctui.ui.widgets.footer import KeyFooter
 from nctui.ui.widgets.log import GameLog
 from nctui.ui.widgets.tabs import PANELS, PanelTabs
+from tests.helpers import present
 
 SMALL, BIG = (80, 24), (120, 40)
 HOTSEAT = GameConfig(players=2, seats=("human", "human"), seed=42)
@@ -232,7 +233,7 @@ def test_hand_says_which_dreams_can_be_played_now():
     seat = store.state.decision.seat
     view = player_view(store.state, seat)
     known = facts(view)
-    offered = {a.card for a in view.state.decision.options if isinstance(a, PlayDream)}
+    offered = {a.card for a in present(view.state.decision).options if isinstance(a, PlayDream)}
     assert offered
     for card in view.state.players[seat].dreams:
         status, _ = dream_status(view.state, known, seat, card)

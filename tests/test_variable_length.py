@@ -23,7 +23,7 @@ from nctui.games.nightmare_cathedral.engine.invariants import violations
 from nctui.games.nightmare_cathedral.engine.ops import set_player
 from nctui.games.nightmare_cathedral.engine.state import Decision, GameState
 from nctui.games.nightmare_cathedral.engine.work import DreamWork
-from tests.helpers import config, first_turn
+from tests.helpers import config, first_turn, present
 
 PACK = get_pack("base")
 TRACK = tuple(sp.piece for sp in PACK.tracks.cathedral)
@@ -141,13 +141,13 @@ def test_a_cathedral_dream_builds_the_next_piece_and_its_player_alone_resolves_t
     assert [(e.seat, e.piece) for e in events if e.kind == "cathedral_piece"] == [(seat, "2A")]
     assert [(e.seat, e.icon) for e in events if e.kind == "cathedral_icon"] == [(seat, "shadow")]
     # "you must add 1 Shadow": no Done
-    assert state.decision.kind == "add_shadow" and state.decision.seat == seat
+    assert present(state.decision).kind == "add_shadow" and present(state.decision).seat == seat
     with pytest.raises(IllegalAction):
         apply(state, A.Done())
     state = apply(state, legal_actions(state)[0])
     assert state.shadows == supply - 1
     # no other player adds a Shadow: the game resumes with the Dream window
-    assert state.decision.seat == seat and state.decision.kind != "add_shadow"
+    assert present(state.decision).seat == seat and present(state.decision).kind != "add_shadow"
     assert violations(state) == []
 
 
@@ -155,18 +155,22 @@ def test_the_produce_icon_is_a_may_for_the_placing_player_only():
     state = with_track(first_turn(2, length="variable"), TRACK)  # next: 1B (produce)
     seat = state.active
     state, _ = play(window(state, seat, FIRST_RUNG), A.PlayDream(card=FIRST_RUNG))
-    assert state.decision.kind == "produce" and state.decision.seat == seat and A.Done() in legal_actions(state)
+    assert (
+        present(state.decision).kind == "produce"
+        and present(state.decision).seat == seat
+        and A.Done() in legal_actions(state)
+    )
     state = apply(state, A.Done())
-    assert state.decision.kind != "produce"
+    assert present(state.decision).kind != "produce"
 
 
 def test_the_climb_icon_for_the_placing_player():
     state = with_track(first_turn(2, length="variable"), TRACK[2:])  # next: 2B (climb)
     seat = 1 - state.active
     state, _ = play(window(state, seat, VICTOR, "after_conflict_won"), A.PlayDream(card=VICTOR))
-    assert state.decision.kind == "climb" and state.decision.seat == seat  # an inactive player built
+    assert present(state.decision).kind == "climb" and present(state.decision).seat == seat  # an inactive player built
     state = apply(state, A.ClimbMarker(marker=0))
-    assert state.players[seat].ritual[0] == 1 and state.decision.kind != "climb"
+    assert state.players[seat].ritual[0] == 1 and present(state.decision).kind != "climb"
 
 
 def test_the_icon_is_resolved_before_the_dreams_own_effect():
@@ -174,7 +178,9 @@ def test_the_icon_is_resolved_before_the_dreams_own_effect():
     seat = state.active
     hand = len(state.players[seat].hand)
     state, _events = play(window(state, seat, VICTOR, "after_conflict_won"), A.PlayDream(card=VICTOR))
-    assert state.decision.seat == seat and all(isinstance(a, (A.MoveShaper, A.Done)) for a in legal_actions(state))
+    assert present(state.decision).seat == seat and all(
+        isinstance(a, (A.MoveShaper, A.Done)) for a in legal_actions(state)
+    )
     # the Dream's draw waits below, above the turn's frame beneath the window
     assert [f.source for f in state.frames] == ["turn", "dream", "cathedral"]
     assert isinstance(state.frames[0].then, W.AfterWindow)
