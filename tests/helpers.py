@@ -44,7 +44,7 @@ def narrow(value: object, kind: type[T]) -> T:
     return value
 
 
-def only(values: Iterable[object], kind: type[T]) -> list[T]:
+def of_kind(values: Iterable[object], kind: type[T]) -> list[T]:
     """Those of ``values`` that are a ``kind`` (the events of one kind, typed as it)."""
     return [v for v in values if isinstance(v, kind)]
 

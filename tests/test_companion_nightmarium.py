@@ -18,6 +18,7 @@ from nctui.games.nightmarium.state import (
     Discarded,
     Draw,
     Drew,
+    Event,
     Exchange,
     NightmariumConfig,
     NightmariumState,
@@ -100,7 +101,7 @@ def test_the_worked_example_of_chained_abilities() -> None:
     )
     other = Player(hand=(their_necro, their_other), creatures=(Creature(0, (their_legs,)),), next_id=1)
     state = position(me, other, drawn + (c2_new_head, spare_heads[0], c3_head, spare_heads[1]))
-    events = []
+    events: list[Event] = []
 
     def do(action) -> None:
         nonlocal state

@@ -433,7 +433,7 @@ def test_the_played_card_event_is_private():
     state = give(state, GREEN, STRIKE)
     state = apply(resolve_conflicts(state), A.StartConflict(area="bell-hollow", sides=(GREEN, BLUE)))
     events = step(state, A.PlayCombatCard(card=STRIKE)).events
-    played = H.only(events, E.CombatCardPlayed)
+    played = H.of_kind(events, E.CombatCardPlayed)
     assert played and played[0].seat == GREEN and played[0].card == STRIKE
     assert narrow(redact(played[0], GREEN), E.CombatCardPlayed).card == STRIKE
     for seat in (BLUE, None):
@@ -483,7 +483,7 @@ def test_the_fortress_owner_wins_in_its_fortress_and_keeps_its_last_level():
     state = play(state, A.PlayCombatCard(card=STRIKE), A.PlayCombatCard(card=STRIKE2), A.PlayCombatCard(card=GUARD))
     events = step(state, A.PlayCombatCard(card=SHIELD)).events
     state = apply(state, A.PlayCombatCard(card=SHIELD))
-    assert [(e.seat, e.damage) for e in H.only(events, E.ConflictDamage)] == [(GREEN, 0), (BLUE, 4)]
+    assert [(e.seat, e.damage) for e in H.of_kind(events, E.ConflictDamage)] == [(GREEN, 0), (BLUE, 4)]
     assert not [e for e in events if e.kind == "fort_levels_lost"]
     a = area(state, "bell-hollow")
     assert a.fort_owner == BLUE and a.fort_levels == 1

@@ -114,7 +114,7 @@ def test_standard_setup_all_pieces_on_the_sideboard_but_1c_whose_tile_is_discard
     assert {p for p, _ in state.path_tiles} == set(GRAY) - {"1C"}
     assert all(COLOUR[t] == "gray" for _, t in state.path_tiles)
     assert Counter(state.tiles_aside) == Counter(TILES["yellow"] + TILES["red"])
-    discarded = H.only(res.events, E.RewardTileDiscarded)
+    discarded = H.of_kind(res.events, E.RewardTileDiscarded)
     assert len(discarded) == 1 and discarded[0].piece == "1C" and COLOUR[discarded[0].tile] == "gray"
     assert discarded[0].tile not in dict(state.path_tiles).values()
     assert divergent.violations(state) == []
@@ -237,7 +237,7 @@ def test_with_one_gray_tile_left_the_yellow_tiles_come_out_after_the_reward():
     assert present(state.decision).seat == state.active and A.Done() in legal_actions(state)  # the 3 MP, first
     assert len(state.tiles_aside) == 8 and not any(e.kind == "reward_tiles_out" for e in events)
     state, events = step(state, A.Done()).state, list(step(state, A.Done()).events)
-    out = H.only(events, E.RewardTilesOut)
+    out = H.of_kind(events, E.RewardTilesOut)
     assert len(out) == 1 and out[0].colour == "yellow"
     placed = {p: t for p, t in state.path_tiles if p in YELLOW}
     assert set(placed) == set(YELLOW) and sorted(placed.values()) == sorted(TILES["yellow"])

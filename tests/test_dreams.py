@@ -13,6 +13,7 @@ from nctui.games.nightmare_cathedral.engine import (
     board,
     cards,
     dreams,
+    events as E,
     legal_actions,
     new_game,
     step,
@@ -24,7 +25,7 @@ from nctui.games.nightmare_cathedral.engine.scoring import dream_vp, scores
 from nctui.games.nightmare_cathedral.engine.state import FOLLOWERS, FORT_LEVELS, SHADOWS, GameState
 from nctui.games.nightmare_cathedral.engine.work import DreamWork, ReactionDone
 from tests import helpers as H
-from tests.helpers import config, empty_areas, present, through_setup
+from tests.helpers import config, empty_areas, of_kind, present, through_setup
 
 # The small board side (2 players); Marked Areas (eye): W and BONE.
 W, BELL, ASH = "weeping-orchard", "bell-hollow", "ash-nave"  # eye, moon, flame
@@ -227,7 +228,7 @@ def test_after_the_action_the_active_player_may_play_a_dream_whose_conditions_ar
     res = step(state, A.PlayDream(card=FIRST_RUNG))
     pl = res.state.players[me(state)]
     assert pl.dreams == (HOST,) and pl.dreams_played == (FIRST_RUNG,)
-    assert any(e.kind == "play_dream" and e.card == FIRST_RUNG and not e.SECRET for e in res.events)
+    assert any(e.card == FIRST_RUNG and not e.SECRET for e in of_kind(res.events, E.DreamPlayed))
     # nothing else is playable: the window closes by itself and the turn goes on (step 3)
     assert present(res.state.decision).kind == "discard_dreams" and H.between_steps(res.state)
 

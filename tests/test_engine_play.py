@@ -17,6 +17,7 @@ from nctui.games.nightmare_cathedral.engine import (
     actions as A,
     apply,
     check,
+    events as E,
     legal_actions,
     new_game,
     player_view,
@@ -26,7 +27,7 @@ from nctui.games.nightmare_cathedral.engine import (
 from nctui.games.nightmare_cathedral.engine.events import HIDDEN
 from nctui.games.nightmare_cathedral.engine.invariants import violations
 from nctui.games.nightmare_cathedral.engine.views import redact
-from tests.helpers import config, play, present, random_game
+from tests.helpers import all_of, config, narrow, of_kind, play, present, random_game
 
 SEEDS = range(6)
 
@@ -73,7 +74,6 @@ def _universe(state: GameState) -> list[A.Action]:
         t(area=a)
         for t in (
             A.ProduceIn,
-            A.MoveShaper,
             A.BuildFortLevel,
             A.PayFollower,
             A.AddShadow,
@@ -82,7 +82,6 @@ def _universe(state: GameState) -> list[A.Action]:
             A.ChooseArea,
         )
         for a in areas
-        if t is not A.MoveShaper
     ]
     out += [A.MoveShaper(to=a) for a in areas]
     out += [A.MoveFollower(source=a, to=b) for a in areas for b in areas]
@@ -202,14 +201,14 @@ def test_events_redact_private_cards_for_other_seats():
     state = res.state
     while present(state.decision).kind != "choose_day":
         state = apply(state, legal_actions(state)[0])
-    result = step(state, next(a for a in legal_actions(state) if a.ignore))
-    drew = [e for e in result.events if e.kind == "drew_development"]
+    result = step(state, next(a for a in all_of(legal_actions(state), A.ChooseDay) if a.ignore))
+    drew = of_kind(result.events, E.DrewDevelopment)
     assert drew and drew[0].seat == state.active and drew[0].SECRET == ("cards",)
     other = 1 - state.active
     assert HIDDEN not in drew[0].cards
-    assert redact(drew[0], other).cards == (HIDDEN, HIDDEN)
-    assert redact(drew[0], None).cards == (HIDDEN, HIDDEN)
-    assert redact(drew[0], state.active).cards == drew[0].cards
+    assert narrow(redact(drew[0], other), E.DrewDevelopment).cards == (HIDDEN, HIDDEN)
+    assert narrow(redact(drew[0], None), E.DrewDevelopment).cards == (HIDDEN, HIDDEN)
+    assert narrow(redact(drew[0], state.active), E.DrewDevelopment).cards == drew[0].cards
 
 
 def test_errors_share_one_base():

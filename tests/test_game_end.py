@@ -34,7 +34,7 @@ def devour_to_the_threshold(state: GameState) -> GameState:
     here = state.areas[0].id
     state = put(replace(state, nightmare_at=(here, CATHEDRAL), commanding=1), opp(state), here)
     ev: list = []
-    state = H.resolve(H.push_effect(state, state.active, (cs.Devour(count=1),), "test", must=True), ev)
+    state = H.resolve(H.push_effect(state, state.active, (cs.Devour(count=1),), "nightmare", must=True), ev)
     assert state.end_triggered and any(e.kind == "end_triggered" for e in ev)
     return replace(state, commanding=0)
 
@@ -132,11 +132,11 @@ def test_the_rulebooks_scoring_example_for_blue_totals_34():
     state = replace(state, devoured_shadows=2, shadows=state.shadows - 2)
     # two Stage 2 Upgrades on one Action card: the covered one scores too
     pl = state.players[blue]
-    display = list(pl.display)
+    slots = list(pl.display)
     for card_id in upgrades:
         slot = get_pack(state.pack).matrix.rondel.index(cards.development(state, card_id).action)
-        display[slot] += (card_id,)
-    display = tuple(display)
+        slots[slot] += (card_id,)
+    display = tuple(slots)
     # Dreams in the personal discard pile: 15 VP
     dreams = tuple(d.id for d in get_pack("base").cards.dreams if d.vp == 5)[:3]
     state = set_player(state, replace(pl, display=display, dreams_played=dreams))
@@ -151,7 +151,7 @@ def test_a_game_ended_by_devouring_scores_and_names_its_winners():
     state = stage2(*ONE, players=2)
     state = finish_turn(devour_to_the_threshold(state))
     state = finish_turn(state)
-    out = state.outcome
+    out = present(state.outcome)
     assert out.reason == "devoured" and out.scores == scores(state)
     assert out.scores[opp(stage2(*ONE))].devoured == 8  # the only side with a devoured unit
     best = max(s.total for s in out.scores)

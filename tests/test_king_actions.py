@@ -8,15 +8,17 @@ from msgspec.structs import replace
 
 from nctui.games.nightmare_cathedral.engine import (
     board,
+    events as E,
     king as kg,
     king_actions as ka,
     king_nightmares as kn,
     units,
     work as W,
 )
+from nctui.games.nightmare_cathedral.engine.events import Event
 from nctui.games.nightmare_cathedral.engine.ops import set_player
 from nctui.games.nightmare_cathedral.engine.table import CONTINUATIONS
-from tests.helpers import present
+from tests.helpers import narrow, of_kind, present
 from tests.test_solo_setup import solo_setup
 
 K = 1  # the King's seat
@@ -56,11 +58,11 @@ def kinds(ev):
 
 
 def test_removal_prefers_more_followers_plus_forts_and_keeps_the_last_in_each_area(state):
-    ev = []
+    ev: list[Event] = []
     s = kg.remove_followers(state, 3, ev)
     assert f(s, "salt-spire")[K] == 1 and f(s, "mirror-dunes")[K] == 1  # 2+1 first, then the other
     assert s.players[K].supply == state.players[K].supply + 2
-    assert kinds(ev)[-1] == "king_keeps_last" and ev[-1].count == 1
+    assert kinds(ev)[-1] == "king_keeps_last" and narrow(ev[-1], E.KingKeepsLast).count == 1
 
 
 def test_removal_prefers_more_followers_than_fort_levels(state):
@@ -80,7 +82,7 @@ def test_removal_tie_goes_to_the_fortress(state):
 def test_ritual_climbs_higher_marker_and_produces_on_special_space(state, monkeypatch):
     die(monkeypatch, 4)  # Power 3 climbs the higher marker on a 4
     s = king_pl(state, ritual=(1, 5), ritual_best=(1, 5))
-    ev = []
+    ev: list[Event] = []
     s = ka.perform_king_action(s, "ritual", 3, ev)  # remove 1; 3 steps: 6, 7, 8 (special)
     assert s.players[K].ritual == (1, 8) and s.players[K].ritual_best == (1, 8)
     assert f(s, "salt-spire")[K] + f(s, "mirror-dunes")[K] == 4 - 1 + 2
@@ -100,10 +102,14 @@ def test_ritual_only_space_adds_a_cultist_to_each_dream(state, monkeypatch):
     assert s.players[K].ritual == (12, 0) and present(s.king).dream_cultists == (1, 1)
 
 
+def stubbed(monkeypatch, then: type) -> None:
+    """The continuation ``then`` does nothing: the test looks at what comes before it."""
+    monkeypatch.setitem(CONTINUATIONS, then, lambda s, then, ev: s)
+
+
 def test_ritual_stops_at_the_top_and_commands_in_stage_2(state, monkeypatch):
     die(monkeypatch, 4)
-    calls = []
-    monkeypatch.setitem(CONTINUATIONS, W.KingCommand, lambda s, then, ev: calls.append(1) or s)
+    stubbed(monkeypatch, W.KingCommand)
     top = len(board.pack(state).tracks.ritual)
     s = replace(king_pl(state, ritual=(top - 1, 0)), stage=2)
     s = ka.perform_king_action(s, "ritual", 5, [])
@@ -117,12 +123,12 @@ def test_easier_ritual_climbs_2_or_4_instead_of_3_or_5(state, monkeypatch, power
     die(monkeypatch, 2)  # the lower marker climbs
     s = king_pl(state, ritual=(20, 2), ritual_best=(20, 2))
     normal = ka.perform_king_action(s, "ritual", power, [])
-    ev = []
+    ev: list[Event] = []
     easy = ka.perform_king_action(
         replace(s, config=replace(s.config, difficulty=("easier_ritual",))), "ritual", power, ev
     )
     assert normal.players[K].ritual[1] == 2 + stated and easy.players[K].ritual[1] == 2 + easier
-    assert [e.steps for e in ev if e.kind == "king_ritual"] == [easier]
+    assert [e.steps for e in of_kind(ev, E.KingRitual)] == [easier]
 
 
 def test_a_cathedral_piece_climb_onto_a_special_space_gives_the_kings_bonus(state):
@@ -166,10 +172,10 @@ def test_summon_power_3_produces_where_it_controls_then_in_the_marked_areas(stat
 
 def test_summon_overflow_goes_to_an_adjacent_area_it_does_not_control(state):
     s = shape(state, mirror_dunes=dict(followers=(0, 3)))
-    ev = []
+    ev: list[Event] = []
     s = ka.perform_king_action(s, "summon", 1, ev)
     assert f(s, "mirror-dunes")[K] == 3
-    over = [e.area for e in ev if e.kind == "king_produces" and e.overflow_from == "mirror-dunes"]
+    over = [e.area for e in of_kind(ev, E.KingProduces) if e.overflow_from == "mirror-dunes"]
     assert len(over) == 1 and over[0] in ("choir-of-teeth", "ember-reach", "moth-garden")
 
 
@@ -219,13 +225,13 @@ def test_summon_power_5_marked_areas_produce_for_their_controller(state):
 def test_fortify_builds_in_fewest_levels_then_fewest_of_yours(state, monkeypatch):
     die(monkeypatch, 4)  # Power 1, die 4: remove 2, build 2
     s = shape(state, choir_of_teeth=dict(followers=(1, 3), shadows=0))
-    ev = []
+    ev: list[Event] = []
     s = ka.perform_king_action(s, "fortify", 1, ev)
-    removed = [e.area for e in ev if e.kind == "king_removes"]
+    removed = [e.area for e in of_kind(ev, E.KingRemoves)]
     assert removed == ["salt-spire", "choir-of-teeth"]  # tie 3-3: the Fortress; then 3 > 2
-    built = [e.area for e in ev if e.kind == "king_fort_level"]
+    built = [e.area for e in of_kind(ev, E.KingFortLevel)]
     assert built == ["mirror-dunes", "choir-of-teeth"]  # 0 levels: fewer of yours; then fewest levels
-    levels = {e.area: e.levels for e in ev if e.kind == "king_fort_level"}
+    levels = {e.area: e.levels for e in of_kind(ev, E.KingFortLevel)}
     assert levels == {a: board.area(s, a).fort_levels for a in built} and all(n >= 1 for n in levels.values())
     assert kinds(ev).count("king_removes") == 2
 
@@ -237,9 +243,9 @@ def test_two_fort_levels_built_in_one_area_read_apart(state, monkeypatch):
     die(monkeypatch, 4)  # Power 1, die 4: remove 2, build 2
     only = next(a for a in ka.controlled(state))
     monkeypatch.setattr(ka, "controlled", lambda s: (only,))  # both levels go to the same area
-    ev = []
+    ev: list[Event] = []
     s = ka.perform_king_action(state, "fortify", 1, ev)
-    built = [e for e in ev if e.kind == "king_fort_level"]
+    built = of_kind(ev, E.KingFortLevel)
     assert [e.area for e in built] == [only, only]
     assert [e.levels for e in built] == [board.area(state, only).fort_levels + 1, board.area(s, only).fort_levels]
     first, second = (describe_event(e, s) for e in built)
@@ -254,7 +260,7 @@ def test_fortify_draws_cards_into_its_hand(state, monkeypatch):
 
 def test_fortify_becomes_maneuver_when_all_its_areas_have_3_levels(state):
     s = shape(state, salt_spire=dict(fort_levels=3), mirror_dunes=dict(fort_owner=K, fort_levels=3))
-    ev = []
+    ev: list[Event] = []
     ka.perform_king_action(s, "fortify", 1, ev)
     assert "king_fortify_to_maneuver" in kinds(ev) and "king_maneuvers" in kinds(ev)
 
@@ -270,7 +276,7 @@ def test_devour_preference(state):
 
 def test_maneuver_prefers_empty_then_tied_areas(state):
     s = shape(state, moth_garden=dict(followers=(0, 1), shadows=1))
-    ev = []
+    ev: list[Event] = []
     s1 = ka.maneuver_step(shape(s, ember_reach=dict(shadows=0)), ev)
     assert f(s1, "ember-reach")[K] == 1
     s2 = ka.maneuver_step(s, [])
@@ -290,10 +296,9 @@ def test_marked_soonest_and_damage(state):
 
 
 def test_maneuver_marked_areas_give_cultists_then_hook(state, monkeypatch):
-    calls = []
-    monkeypatch.setitem(CONTINUATIONS, W.KingConflicts, lambda s, then, ev: calls.append(1) or s)
+    stubbed(monkeypatch, W.KingConflicts)
     s = replace(state, turn_pos=4)  # salt-spire is marked
-    ev = []
+    ev: list[Event] = []
     s = ka.perform_king_action(s, "maneuver", 1, ev)
     assert sum(present(s.king).dream_cultists) == 1 and kinds(ev).count("king_maneuvers") == 2
     assert [f.then for f in s.frames][-1:] == [W.KingConflicts()]  # the conflict loop comes next
@@ -320,7 +325,7 @@ def test_develop_tucks_the_first_upgrade(state):
     up = _cards(state, "upgrade", "fortify")[:2]
     ploy = _cards(state, "ploy")[0]
     s = replace(state, decks=replace(state.decks, development=(ploy, up[0], up[1]) + state.decks.development))
-    ev = []
+    ev: list[Event] = []
     s = ka.perform_king_action(s, "develop", 3, ev)
     assert present(s.king).tucked[2] == (up[0],)
     assert sorted(present(s.king).hand) == sorted(present(state.king).hand + (ploy, up[1]))

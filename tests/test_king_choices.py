@@ -8,10 +8,12 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
+from nctui.games.nightmare_cathedral.content.schema import ActionId
 from nctui.games.nightmare_cathedral.describe import describe_decision
 from nctui.games.nightmare_cathedral.engine import (
     board,
     cards,
+    events as E,
     king as kg,
     king_actions as ka,
     king_turn as kt,
@@ -20,18 +22,19 @@ from nctui.games.nightmare_cathedral.engine import (
 )
 from nctui.games.nightmare_cathedral.engine.actions import ChooseAction, ChooseArea, ChooseTurnStart, Conquer, TakePiece
 from nctui.games.nightmare_cathedral.engine.errors import IllegalAction
+from nctui.games.nightmare_cathedral.engine.events import Event
 from nctui.games.nightmare_cathedral.engine.flow import apply, legal_actions, step
 from nctui.games.nightmare_cathedral.engine.invariants import violations
 from nctui.games.nightmare_cathedral.engine.ops import set_player
 from nctui.games.nightmare_cathedral.engine.table import CONTINUATIONS
 from nctui.games.nightmare_cathedral.engine.views import player_view
 from tests import helpers as H
-from tests.helpers import present
+from tests.helpers import narrow, of_kind, present
 from tests.test_king_actions import K, f, shape
 from tests.test_solo_setup import SOLO, solo_setup
 
 YOU = 0
-RONDEL = ("ritual", "summon", "fortify", "maneuver", "develop")
+RONDEL: tuple[ActionId, ...] = ("ritual", "summon", "fortify", "maneuver", "develop")
 
 
 def _solo(config):
@@ -48,7 +51,7 @@ def king_turn(monkeypatch):
 
     def play(state, roll):
         monkeypatch.setattr(kg, "roll_horror_die", lambda s, ev: (roll, s))
-        ev = []
+        ev: list[Event] = []
         return H.play_king_turn(replace(state, active=K), ev), ev
 
     return play
@@ -110,7 +113,8 @@ def test_maneuver_without_a_tie_asks_nothing(king_turn):
 
 def test_maneuver_step_stops_on_a_tie_and_keeps_the_rest_of_its_mp():
     s = ka.spend_mp(_tied_maneuver(), 3, [])
-    assert s.work.options == ("bell-hollow", "moth-garden") and s.work.mp == 2 and s.work.seat == YOU
+    work = narrow(s.work, W.KingManeuverWork)
+    assert work.options == ("bell-hollow", "moth-garden") and work.mp == 2 and work.seat == YOU
     assert not any(isinstance(fr.then, W.KingConflicts) for fr in s.frames)  # the conflicts wait for the MP
 
 
@@ -144,17 +148,17 @@ def test_develop_tuck_tie_asks_you_and_tucks_where_you_choose(king_turn):
     state = solo_setup()
     ploys = _ploys(state, 2)
     state, _ = king_turn(_deck_top(state, ploys), 4)  # Develop, Power 1: 2 Ploys drawn
-    d = state.decision
-    assert d.seat == YOU and d.kind == "king_tuck" and state.work.card == ploys[1]
+    d = present(state.decision)
+    assert d.seat == YOU and d.kind == "king_tuck" and narrow(state.work, W.KingTuckWork).card == ploys[1]
     assert cards.development(state, ploys[1]).name in describe_decision(state)
     assert set(d.options) == {ChooseAction(action=a) for a in RONDEL}  # nothing tucked yet: all tied
-    assert ploys[0] in state.king.hand and violations(state) == []  # the rest went to its hand
+    assert ploys[0] in present(state.king).hand and violations(state) == []  # the rest went to its hand
     res = step(state, ChooseAction(action="fortify"))
     state = res.state
     assert present(state.king).tucked == ((), (), (ploys[1],), (), ())
     assert state.players[K].hand == () and ploys[1] not in present(state.king).hand
-    assert any(e.kind == "king_tucks" and e.card == ploys[1] for e in res.events)
-    assert kt.power(state.king, 2) == 1 and violations(state) == []
+    assert any(e.card == ploys[1] for e in of_kind(res.events, E.KingTucks))
+    assert kt.power(present(state.king), 2) == 1 and violations(state) == []
 
 
 def test_develop_tuck_tie_offers_only_the_tied_cards_and_refuses_others(king_turn):
@@ -204,13 +208,13 @@ def test_harder_powered_2_asks_twice_for_distinct_actions_and_tucks_a_card_under
     assert present(state.decision).kind == "king_powered" and ChooseAction(action="maneuver") not in legal_actions(
         state
     )
-    assert [e.kind for e in res.events] == ["king_tucks"] and res.events[0].card == deck[0]
+    assert [e.kind for e in res.events] == ["king_tucks"] and narrow(res.events[0], E.KingTucks).card == deck[0]
     with pytest.raises(IllegalAction, match="SOLO DIFFICULTY MODIFIERS"):
         apply(state, ChooseAction(action="maneuver"))
     state = apply(state, ChooseAction(action="develop"))
     assert present(state.decision).kind == "solo_corner"  # then your corner
     assert present(state.king).tucked == ((), (), (), (deck[0],), (deck[1],)) and state.decks.development == deck[2:]
-    assert [kt.power(state.king, i) for i in range(5)] == [0, 0, 0, 1, 1]  # Power counts them
+    assert [kt.power(present(state.king), i) for i in range(5)] == [0, 0, 0, 1, 1]  # Power counts them
     state = apply(state, Conquer(area="weeping-orchard"))
     state = apply(state, legal_actions(state)[0])
     assert state.phase == "turn" and violations(state) == []
@@ -243,10 +247,11 @@ def test_the_tucked_card_waits_face_up_in_the_step_not_in_a_hand(king_turn):
     state = solo_setup()
     ploys = _ploys(state, 2)
     state, _ = king_turn(_deck_top(state, ploys), 4)
-    assert state.work.card == ploys[1] and state.players[K].hand == () and ploys[1] not in state.king.hand
+    tuck = narrow(state.work, W.KingTuckWork)
+    assert tuck.card == ploys[1] and state.players[K].hand == () and ploys[1] not in present(state.king).hand
     assert violations(state) == []  # counted while it waits
     view = player_view(state, YOU)
-    assert view.state.work.card == ploys[1]  # a tucked card is public
+    assert narrow(view.state.work, W.KingTuckWork).card == ploys[1]  # a tucked card is public
 
 
 # --- MANEUVER: "place one of the King's Followers (from supply). If there is none remaining in

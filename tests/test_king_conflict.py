@@ -6,15 +6,23 @@ import pytest
 from msgspec.structs import replace
 
 from nctui.games.nightmare_cathedral.content import schema as cs
-from nctui.games.nightmare_cathedral.engine import board, conflict, king_combat as kc, king_conflicts as kcs, work as W
+from nctui.games.nightmare_cathedral.engine import (
+    board,
+    conflict,
+    events as E,
+    king_combat as kc,
+    king_conflicts as kcs,
+    work as W,
+)
 from nctui.games.nightmare_cathedral.engine.actions import DiscardDevelopment, Done, PlayCombatCard, StartConflict
 from nctui.games.nightmare_cathedral.engine.errors import IllegalAction
+from nctui.games.nightmare_cathedral.engine.events import Event
 from nctui.games.nightmare_cathedral.engine.flow import apply, legal_actions
 from nctui.games.nightmare_cathedral.engine.ops import set_player
 from nctui.games.nightmare_cathedral.engine.state import BASIC_COMBAT
 from nctui.games.nightmare_cathedral.engine.work import KingConflicts
 from tests import helpers as H
-from tests.helpers import empty_areas, present
+from tests.helpers import empty_areas, narrow, of_kind, present
 from tests.test_solo_setup import solo_setup
 
 SHADOWS = board.SHADOWS_SIDE
@@ -112,7 +120,7 @@ def test_shield_returning_lets_you_discard_to_climb(state):
     assert present(s2.decision).kind == "climb" and present(s2.decision).seat == 0  # the usual Climb step, 1 free step
     with pytest.raises(IllegalAction, match="never discarded"):
         apply(s, DiscardDevelopment(card=BASIC_COMBAT))
-    assert apply(s, Done()).decision.kind != "king_shield_discard"
+    assert present(apply(s, Done()).decision).kind != "king_shield_discard"
 
 
 def test_shadows_or_nobody_controlling_the_active_player_sees_first(state):
@@ -145,19 +153,19 @@ def test_wanted_puts_conflicts_with_you_first(state):
 
 def test_loop_with_nothing_possible_ends(state):
     a = area0(state)
-    ev = []
+    ev: list[Event] = []
     kcs.king_conflicts(shape(state, a, you=1), KingConflicts(), ev)
-    assert ev[-1].kind == "king_conflicts_end" and ev[-1].resolved == 0
+    assert ev[-1].kind == "king_conflicts_end" and narrow(ev[-1], E.KingConflictsEnd).resolved == 0
 
 
 def test_loop_fights_a_desired_conflict_against_you(state):
     a = area0(state)
     s = shape(state, a, you=1, king=2, king_hand=("king-basic-combat", "king-shield"))
     s = H.push_effect(replace(s, work=None, frames=()), 0, (), "day", then="day_done")
-    ev = []
+    ev: list[Event] = []
     s = H.resolve(kcs.king_conflicts(s, KingConflicts(), ev), ev)
-    assert any(e.kind == "king_conflict_card" and e.area == a for e in ev)
-    assert present(s.decision).seat == 0 and not s.work.fight.revealed  # the King controls: you play first
+    assert any(e.area == a for e in of_kind(ev, E.KingConflictCard))
+    assert present(s.decision).seat == 0 and not H.fight(s).revealed  # the King controls: you play first
     s = apply(s, PlayCombatCard(card=BASIC_COMBAT))
     while s.decision is not None and s.decision.kind in ("retreat", "king_shield_discard"):
         s = apply(s, legal_actions(s)[-1])
@@ -169,7 +177,7 @@ def test_loop_win_against_the_shadows_puts_a_cultist_on_a_dream(state):
     s = shape(state, a, king=2, shadows=1, fort=1, king_hand=("king-basic-combat", "king-shield"))
     s = H.push_effect(replace(s, work=None, frames=()), 0, (), "day", then="day_done")
     before = sum(present(s.king).dream_cultists) + len(present(s.king).completed)
-    ev = []
+    ev: list[Event] = []
     s = H.resolve(kcs.king_conflicts(s, KingConflicts(), ev), ev)
     kinds = [e.kind for e in ev]
     assert "conflict_won" in kinds and "king_victory_card" in kinds  # the Fort wins; a card instead of Victory
@@ -195,8 +203,8 @@ def test_loop_draws_at_most_three_cards(state):
         b = board.area(s, i)
         s = replace(s, areas=board.replace_area(s, replace(b, followers=(1, 1))))
     s = set_player(s, replace(s.players[0], hand=(BASIC_COMBAT, "x", "y")))
-    s = replace(s, king=replace(s.king, hand=()))  # strength 0 < yours: nothing desirable
-    ev = []
+    s = replace(s, king=replace(present(s.king), hand=()))  # strength 0 < yours: nothing desirable
+    ev: list[Event] = []
     kcs.king_conflicts(s, KingConflicts(), ev)
     assert [e.kind for e in ev].count("king_conflict_card") == 3 and ev[-1].kind == "king_conflicts_end"
 

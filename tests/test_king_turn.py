@@ -5,14 +5,24 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from nctui.games.nightmare_cathedral.engine import board, cards, flow, king as kg, king_dreams as kd, king_turn as kt
+from nctui.games.nightmare_cathedral.engine import (
+    board,
+    cards,
+    events as E,
+    flow,
+    king as kg,
+    king_dreams as kd,
+    king_turn as kt,
+    work as W,
+)
 from nctui.games.nightmare_cathedral.engine.actions import TakeDream
 from nctui.games.nightmare_cathedral.engine.errors import IllegalAction
+from nctui.games.nightmare_cathedral.engine.events import Event
 from nctui.games.nightmare_cathedral.engine.invariants import violations
 from nctui.games.nightmare_cathedral.engine.scoring import end_game, scores
 from nctui.platform import rng
 from tests import helpers as H
-from tests.helpers import present
+from tests.helpers import narrow, present
 from tests.test_solo_setup import solo_setup
 
 
@@ -42,11 +52,12 @@ def test_rulebook_example_roll_4_from_maneuver_ends_on_summon(state):
     # rondel: ritual, summon, fortify, maneuver, develop
     s = with_king(state, dreamer="maneuver", day_cultists=(1, 1, 1, 0, 2))
     assert kt.count_cultists(s, 4) == ("develop", "develop", "ritual", "summon")
-    ev = []
+    ev: list[Event] = []
     s = kt.move_dreamer(s, 4, ev)
     assert present(s.king).dreamer == "summon"
-    assert ev[-1].kind == "king_dreamer_moves" and ev[-1].roll == 4
-    assert ev[-1].counted == ("develop", "develop", "ritual", "summon") and ev[-1].to == "summon"
+    moved = narrow(ev[-1], E.KingDreamerMoves)
+    assert moved.kind == "king_dreamer_moves" and moved.roll == 4
+    assert moved.counted == ("develop", "develop", "ritual", "summon") and moved.to == "summon"
 
 
 def test_counting_loops_round_the_rondel(state):
@@ -92,13 +103,13 @@ def test_cultist_goes_to_the_dream_missing_more(state):
     s = kd.place_on_dream(s, [], "power")
     assert present(s.king).dream_cultists == (0, 1)
     s = with_king(state, dreams=(lo, hi), dream_cultists=(0, 2))  # tie 3-0 and 5-2: the lower one
-    assert kd.place_on_dream(s, [], "power").king.dream_cultists == (1, 2)
+    assert present(kd.place_on_dream(s, [], "power").king).dream_cultists == (1, 2)
 
 
 def test_completing_a_dream(state):
     a, b = dreams_of(state, vp=3)[:2]
     s = with_king(state, dreams=(a, b), dream_cultists=(2, 2))
-    ev = []
+    ev: list[Event] = []
     s = kd.place_on_dream(s, ev, "power")
     assert (
         present(s.king).completed == (a,) and present(s.king).dreams == (b,) and present(s.king).dream_cultists == (2,)
@@ -107,7 +118,7 @@ def test_completing_a_dream(state):
 
 
 def test_no_dream_returns_the_cultist(state):
-    ev = []
+    ev: list[Event] = []
     s = kd.place_on_dream(with_king(state, dreams=(), dream_cultists=()), ev, "power")
     assert present(s.king).dreams == () and ev[-1].kind == "king_cultist_returned"
 
@@ -140,7 +151,7 @@ def test_refill_tie_is_the_humans_choice(state):
     assert present(s.decision).seat == 0 and set(flow.legal_actions(s)) == {TakeDream(card=a), TakeDream(card=b)}
     with pytest.raises(IllegalAction, match="SOLO REFILL DREAMS"):
         flow.check(s, TakeDream(card=c))
-    s = kd.KING_DREAM.apply(s, s.work, TakeDream(card=b), [])
+    s = kd.KING_DREAM.apply(s, narrow(s.work, W.KingDreamWork), TakeDream(card=b), [])
     assert present(s.king).dreams[-1] == b and s.work is None
 
 
@@ -156,7 +167,7 @@ def test_refill_from_zero_takes_two(state):
 
 def test_king_conforms_when_your_action_is_ahead(state):
     s = with_king(state, dreamer="maneuver")
-    ev = []
+    ev: list[Event] = []
     s = kt.king_reacts(s, "ritual", ev)
     assert present(s.king).day_cultists[0] == 2 and sum(present(s.king).dream_cultists) == 1
     assert ev[0].kind == "king_conforms"
@@ -198,10 +209,10 @@ def test_tie_goes_to_the_king(state):
 
 
 def test_begin_king_turn_rolls_moves_and_gathers(state):
-    ev = []
+    ev: list[Event] = []
     s = with_king(state, dreamer="maneuver", day_cultists=(1, 1, 1, 0, 2))
     p, s = kt.begin_king_turn(s, ev)
-    roll = ev[0].value
+    roll = narrow(ev[0], E.KingHorrorDie).value
     assert present(s.king).dreamer == {2: "develop", 3: "ritual", 4: "summon"}[roll]
     assert [e.kind for e in ev][:3] == ["king_horror_die", "king_dreamer_moves", "king_power"]
     assert ev[-1].kind == "king_action" and p == 1  # 1 or 2 Cultists on an empty card: Power 1

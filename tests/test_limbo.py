@@ -9,12 +9,21 @@ from msgspec.structs import replace
 
 from nctui.games.nightmare_cathedral.content import schema as cs
 from nctui.games.nightmare_cathedral.describe import describe_decision
-from nctui.games.nightmare_cathedral.engine import IllegalAction, actions as A, apply, board, legal_actions, limbo, step
+from nctui.games.nightmare_cathedral.engine import (
+    IllegalAction,
+    actions as A,
+    apply,
+    board,
+    events as E,
+    legal_actions,
+    limbo,
+    step,
+)
 from nctui.games.nightmare_cathedral.engine.invariants import violations
 from nctui.games.nightmare_cathedral.engine.ops import set_player
 from nctui.games.nightmare_cathedral.engine.state import Decision
 from tests import helpers as H
-from tests.helpers import but_limbo, first_turn, present, random_game
+from tests.helpers import but_limbo, first_turn, narrow, present, random_game
 from tests.test_ritual import MOTH, PAID, W, blank, me, pl
 
 R1, R3 = A.ReturnFromLimbo(count=1), A.ReturnFromLimbo(count=3)
@@ -90,7 +99,7 @@ def test_taking_back_moves_them_to_the_supply_and_asks_the_same_decision_again()
     res = step(state, R1)
     state = res.state
     assert (pl(state).limbo, pl(state).supply) == (2, supply + 1)
-    assert [(e.kind, e.seat, e.count) for e in res.events] == [("limbo_return", me(state), 1)]
+    assert [(e.kind, e.seat, narrow(e, E.LimboReturn).count) for e in res.events] == [("limbo_return", me(state), 1)]
     assert (present(state.decision).seat, present(state.decision).kind, describe_decision(state)) == (
         before.seat,
         before.kind,
@@ -106,7 +115,7 @@ def test_taking_back_moves_them_to_the_supply_and_asks_the_same_decision_again()
 def test_a_decision_outside_any_step_is_asked_again_too():
     state = first_turn(2)
     state = apply(in_limbo(state, 3), A.ChooseDay(action="develop", ignore=True))
-    before = state.decision
+    before = present(state.decision)
     state = apply(state, R3)
     assert state.decision == replace(before, options=but_limbo(before.options)) and H.between_steps(state)
 

@@ -12,6 +12,7 @@ from nctui.games.nightmare_cathedral.engine import (
     actions as A,
     apply,
     board,
+    events as E,
     legal_actions,
     new_game,
     step,
@@ -22,7 +23,7 @@ from nctui.games.nightmare_cathedral.engine.state import FOLLOWERS, FORT_LEVELS,
 from nctui.games.nightmare_cathedral.engine.table import STEPS
 from nctui.games.nightmare_cathedral.engine.work import MoveWork
 from tests import helpers as H
-from tests.helpers import config, empty_areas, present, through_setup
+from tests.helpers import all_of, config, empty_areas, narrow, of_kind, present, through_setup
 
 S = board.SHADOWS_SIDE
 # The small board side (2 players): W is adjacent to ASH, BELL and FEN; BELL to ASH and SALT;
@@ -74,13 +75,13 @@ def test_one_follower_may_spend_several_mp_one_at_a_time():
     assert state.decision.kind == "move" and A.Done() in legal_actions(state)
     assert follower_moves(state) == {(W, ASH), (W, BELL), (W, FEN)}
     state = apply(state, A.MoveFollower(source=W, to=BELL))
-    assert state.work.mp == 2
+    assert narrow(state.work, MoveWork).mp == 2
     state = apply(state, A.MoveFollower(source=BELL, to=SALT))
     res = step(state, A.MoveFollower(source=SALT, to="mirror-dunes"))
     state = res.state
     assert present(state.decision).kind != "move" and not isinstance(state.work, MoveWork)
     assert followers(state, "mirror-dunes", me(state)) == 1 and followers(state, W, me(state)) == 0
-    assert next(e for e in res.events if e.kind == "move_follower").source == SALT
+    assert next(e for e in of_kind(res.events, E.FollowerMoved)).source == SALT
 
 
 @pytest.mark.parametrize("enemy", ["follower", "shadow"])
@@ -159,7 +160,7 @@ def test_done_forfeits_the_remaining_mp():
     res = step(state, A.Done())
     assert H.between_steps(res.state) and present(res.state.decision).kind != "move"
     assert not any(isinstance(f.steps[0], cs.Move) for f in res.state.frames if f.steps)
-    assert [e.decision for e in res.events if e.kind == "stop"] == ["move"]
+    assert [e.decision for e in of_kind(res.events, E.Stopped)] == ["move"]
 
 
 def test_an_effect_resolved_as_completely_as_possible_offers_no_stop():
@@ -200,7 +201,7 @@ def test_the_shaper_moves_freely_and_is_not_a_unit():
     assert shaper == {ASH, BELL, FEN}  # out of an area full of enemies, into another
     res = step(state, A.MoveShaper(to=FEN))
     assert res.state.players[me(state)].shaper == FEN
-    assert [(e.kind, e.to, e.source) for e in res.events] == [("move_shaper", FEN, W)]
+    assert [(e.kind, e.to, e.source) for e in all_of(res.events, E.ShaperMoved)] == [("move_shaper", FEN, W)]
     fen = board.area(res.state, FEN)
     assert board.controller(fen) == S and not board.present(fen, me(state))
     with pytest.raises(IllegalAction, match=r"not adjacent.*\[MANEUVER, MP\]"):
@@ -248,7 +249,7 @@ def test_converting_a_shadow_returns_it_to_the_shadow_supply():
     assert board.area(state, W).shadows == 1 and followers(state, W, me(state)) == 1
     assert state.shadows == before.shadows + 1
     assert state.players[me(state)].supply == before.players[me(state)].supply - 1
-    first = res.events[0]
+    first = narrow(res.events[0], E.Converted)
     assert (first.kind, first.area, first.side) == ("convert", W, S)
 
 

@@ -7,13 +7,14 @@ import pytest
 
 from nctui.games.nightmare_cathedral.engine import GameConfig, apply, legal_actions, new_game, step
 from nctui.games.nightmare_cathedral.engine.config import SUGGESTED_PAIRS, check_config, nightmare_pair
+from nctui.games.nightmare_cathedral.engine.events import Event
 from nctui.games.nightmare_cathedral.engine.invariants import violations
 from tests.helpers import config, present
 
 
 def through_setup(cfg: GameConfig):
     state = new_game(cfg).state
-    events = []
+    events: list[Event] = []
     while state.phase == "setup":
         res = step(state, legal_actions(state)[0])
         state, events = res.state, events + list(res.events)

@@ -12,9 +12,11 @@ from nctui.games.nightmare_cathedral.content import schema as cs
 from nctui.games.nightmare_cathedral.describe import describe_decision, describe_event
 from nctui.games.nightmare_cathedral.engine import decode_action, events as E, new_game, step, work as W
 from nctui.games.nightmare_cathedral.engine.flow import decision_of
+from nctui.games.nightmare_cathedral.engine.state import GameState
 from nctui.games.nightmare_cathedral.engine.table import CONTINUATIONS, RULES, STEPS
 from nctui.games.nightmare_cathedral.engine.work import DECISION_KINDS, WORK_TYPES, kind_of
 from tests import golden
+from tests.helpers import present
 
 
 def test_every_work_type_has_exactly_one_rule_and_one_kind():
@@ -31,9 +33,9 @@ def test_every_continuation_has_one_function():
     assert set(CONTINUATIONS) == set(W.THEN_TYPES)
 
 
-def _states_by_kind() -> dict[str, object]:
+def _states_by_kind() -> dict[str, GameState]:
     """A state of each decision kind met in the golden games (the King's Maneuver tie is built)."""
-    found: dict[str, object] = {}
+    found: dict[str, GameState] = {}
     for g in golden.read_all():
         s = new_game(g.config).state
         for a in g.actions:
@@ -102,4 +104,7 @@ def test_event_tags_are_unique_and_every_event_declares_what_it_reveals():
 
 def test_a_decision_kind_is_its_works_tag():
     for state in STATES.values():
-        assert state.decision.kind == kind_of(state.work) and state.decision.seat == state.work.seat
+        d = present(state.decision)
+        work = state.work
+        assert work is not None
+        assert d.kind == kind_of(work) and d.seat == work.seat

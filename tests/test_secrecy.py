@@ -18,10 +18,19 @@ from nctui.games.nightmare_cathedral import audit
 from nctui.games.nightmare_cathedral.audit import known
 from nctui.games.nightmare_cathedral.bots import GreedyBot, RandomBot
 from nctui.games.nightmare_cathedral.describe import describe_event
-from nctui.games.nightmare_cathedral.engine import Action, GameConfig, GameState, new_game, player_view, step
+from nctui.games.nightmare_cathedral.engine import (
+    Action,
+    GameConfig,
+    GameState,
+    events as E,
+    new_game,
+    player_view,
+    step,
+)
 from nctui.games.nightmare_cathedral.engine.events import HIDDEN, Event
 from nctui.games.nightmare_cathedral.engine.views import SPECTATOR, redact, step_reveals
 from nctui.platform.store import Store
+from tests.helpers import of_kind
 
 CONFIGS = [
     GameConfig(players=2, seats=("bot", "bot"), seed=11),
@@ -123,7 +132,7 @@ def test_every_random_draw_or_hidden_card_seen_is_declared_by_an_event(config):
         hidden = ("development", "dream", "conflict", "development2", "dream2", "conflict2")
         shrank = any(len(getattr(after.decks, n)) < len(getattr(before.decks, n)) for n in hidden)
         # the King's own two combat cards coming back to its hand are known cards, not a draw
-        back = sum(len(e.cards) for e in events if e.kind == "king_combat_returned")
+        back = sum(len(e.cards) for e in of_kind(events, E.KingCombatReturned))
         king_moved = (
             before.king is not None
             and after.king is not None

@@ -10,6 +10,7 @@ from msgspec.structs import replace
 
 from nctui.games.nightmare_cathedral.engine import cathedral, king as kg, king_turn as kt, new_game, turn
 from nctui.games.nightmare_cathedral.engine.actions import ChooseDay, React
+from nctui.games.nightmare_cathedral.engine.events import Event
 from nctui.games.nightmare_cathedral.engine.flow import apply, legal_actions
 from nctui.games.nightmare_cathedral.engine.invariants import violations
 from nctui.games.nightmare_cathedral.engine.work import EndTurn, Frame, NextReaction
@@ -45,7 +46,7 @@ def _human_turn(state, day, ignore=True):
 
 def test_king_conforms_to_your_action_ahead_of_it():
     state = solo_setup()  # the King's Dreamer on ritual: summon and fortify are ahead
-    ev = []
+    ev: list[Event] = []
     s = turn.next_reaction(
         replace(state, phase="reactions", queue=(1,), day="summon", work=None, decision=None), NextReaction(), ev
     )
@@ -55,7 +56,7 @@ def test_king_conforms_to_your_action_ahead_of_it():
 
 def test_king_reacts_without_a_decision():
     state = solo_setup()
-    ev = []
+    ev: list[Event] = []
     s = turn.next_reaction(
         replace(state, phase="reactions", queue=(1,), day="develop", work=None, decision=None), NextReaction(), ev
     )
@@ -82,7 +83,7 @@ def test_king_turn_asks_only_you_and_runs_steps_1_to_8(stub):
     assert state.decision.kind == "react" and state.day == state.king.dreamer
     king_before = state.players[1].ritual
     state = apply(state, React(kind="pass"))
-    k = state.king
+    k = present(state.king)
     while state.active == 1:  # you resolve the uncovered icons as usual
         assert present(state.decision).seat == 0
         state = apply(state, legal_actions(state)[-1])
@@ -95,7 +96,7 @@ def test_king_turn_asks_only_you_and_runs_steps_1_to_8(stub):
 
 def test_you_build_and_the_king_climbs_instead_of_the_icons(stub):
     state = replace(solo_setup(), turn_number=3)
-    ev = []
+    ev: list[Event] = []
     end = Frame(seat=0, steps=(), source="turn", then=EndTurn())  # the end of the turn waits beneath
     s = replace(state, phase="reactions", queue=(), day="develop", work=None, decision=None, frames=(end,))
     s = cathedral.take_piece(s, 0, ev)
@@ -109,7 +110,7 @@ def test_you_build_and_the_king_climbs_instead_of_the_icons(stub):
 
 def test_harder_climb_climbs_two_and_stage_ii_space_instead():
     state = solo_setup(config=replace(SOLO, difficulty=("harder_climb",)))
-    assert kg.king_climbs(state, "test", []).players[1].ritual in ((2, 0), (0, 2))
+    assert kg.king_climbs(state, "piece", []).players[1].ritual in ((2, 0), (0, 2))
     s = replace(state, cathedral_built=state.cathedral_built + ("4A",))
     assert cathedral._king_climb(s, "4A", []).players[1].ritual == (0, 0)
 

@@ -10,16 +10,25 @@ import pytest
 from msgspec.structs import replace
 
 from nctui.games.nightmare_cathedral.describe import describe_decision
-from nctui.games.nightmare_cathedral.engine import cards, cathedral, king_dreams as kd, king_turn as kt, new_game, turn
+from nctui.games.nightmare_cathedral.engine import (
+    cards,
+    cathedral,
+    events as E,
+    king_dreams as kd,
+    king_turn as kt,
+    new_game,
+    turn,
+)
 from nctui.games.nightmare_cathedral.engine.actions import TakePiece
 from nctui.games.nightmare_cathedral.engine.errors import IllegalAction
+from nctui.games.nightmare_cathedral.engine.events import Event
 from nctui.games.nightmare_cathedral.engine.flow import apply, legal_actions, step
 from nctui.games.nightmare_cathedral.engine.invariants import violations
 from nctui.games.nightmare_cathedral.engine.ops import set_player
 from nctui.games.nightmare_cathedral.engine.scoring import scores
 from nctui.games.nightmare_cathedral.engine.work import EndTurn, Frame, NextReaction
 from tests import helpers as H
-from tests.helpers import present
+from tests.helpers import all_of, of_kind, present
 from tests.test_divergent_paths import COLOUR, GRAY, TILES, tile_by_available_piece
 from tests.test_solo_setup import SOLO, solo_setup
 from tests.test_variable_length import PLAIN, TRACK, VICTOR
@@ -46,9 +55,12 @@ def only_left(state, left):
 def performed(monkeypatch):
     """The King's action (KING'S TURN 4) does nothing; the calls are recorded."""
     calls = []
-    monkeypatch.setattr(
-        kt, "perform_king_action", lambda state, action, power, ev: calls.append((action, power)) or state
-    )
+
+    def record(state, action, power, ev):
+        calls.append((action, power))
+        return state
+
+    monkeypatch.setattr(kt, "perform_king_action", record)
     return calls
 
 
@@ -81,7 +93,7 @@ def kinds(ev, seat=None):
 def king_reacts_to_summon(state):
     """END OF YOUR TURN: your Summon is ahead of the King's Dreamer (on Ritual): it Conforms and
     puts a Cultist on its Dream."""
-    ev = []
+    ev: list[Event] = []
     state = replace(state, phase="reactions", queue=(1,), day="summon", work=None, decision=None)
     return H.resolve(turn.next_reaction(state, NextReaction(), ev), ev), ev
 
@@ -120,7 +132,7 @@ def test_solo_sets_up_the_modules_as_in_a_2_player_game(config, built, gray_out)
 
 def test_a_completed_dream_with_the_cathedral_icon_makes_the_king_build_and_climb():
     state = about_to_complete(solo_setup(config=VAR))
-    ev = []
+    ev: list[Event] = []
     s = kd.place_on_dream(state, ev, "power")
     assert present(s.king).completed == (VICTOR,)
     assert s.cathedral_built == state.cathedral_built + ("2B",) and s.cathedral_track == state.cathedral_track[1:]
@@ -146,7 +158,7 @@ def test_no_piece_without_the_icon_or_in_the_standard_game(config, card):
 def test_the_stage_ii_space_is_resolved_instead_of_the_climb():
     state = about_to_complete(solo_setup(config=VAR))
     state = only_left(state, state.cathedral_track[state.cathedral_track.index(STAGE_II) :])
-    ev = []
+    ev: list[Event] = []
     s = kd.place_on_dream(state, ev, "power")
     assert s.cathedral_built[-1] == STAGE_II and climbed(state, s) == 0
     assert "stage2_dreams" in kinds(ev) and "king_climbs" not in kinds(ev)
@@ -158,10 +170,12 @@ def test_the_kings_last_piece_completes_the_cathedral_then_none_is_left():
     state = only_left(state, state.cathedral_track[-1:])
     s = kd.place_on_dream(state, [], "power")
     assert s.stage == 2 and s.cathedral_track == () and all(s.nightmare_at) and climbed(state, s) == 1
+    one_short = (cards.dream(s, VICTOR).vp - 1,)
     again = replace(
-        s, king=replace(s.king, dreams=(VICTOR,), dream_cultists=(cards.dream(s, VICTOR).vp - 1,), completed=())
+        s,
+        king=replace(present(s.king), dreams=(VICTOR,), dream_cultists=one_short, completed=()),
     )
-    ev = []
+    ev: list[Event] = []
     after = kd.place_on_dream(again, ev, "power")
     assert after.cathedral_built == s.cathedral_built and "no_cathedral_piece" in kinds(ev)
 
@@ -176,7 +190,7 @@ def test_a_dream_completed_while_the_king_reacts_on_your_turn_builds_at_once(per
 
 def test_the_king_builds_nothing_at_the_end_of_its_turn_in_the_variable_length_game():
     state = solo_setup(config=VAR)
-    ev = []
+    ev: list[Event] = []
     s = build_at_turn_end(replace(state, phase="reactions", queue=(), day="develop", active=1, turn_number=5), 1, ev)
     assert s.cathedral_built == state.cathedral_built and "cathedral_piece" not in kinds(ev)
 
@@ -196,7 +210,7 @@ def test_you_choose_the_kings_piece_on_your_turn_before_it_ends(performed):
     s, ev = king_reacts_to_summon(state)
     d = s.decision
     assert d.seat == 0 and d.kind == "king_cathedral_piece" and s.active == 0 and not performed
-    assert {a.piece for a in legal_actions(s)} == {"1A", "3A", "3B", "4A"}
+    assert {a.piece for a in all_of(legal_actions(s), TakePiece)} == {"1A", "3A", "3B", "4A"}
     assert "king_dream_completed" in kinds(ev) and "cathedral_piece" not in kinds(ev)
 
 
@@ -206,7 +220,7 @@ def test_a_piece_below_the_highest_level_makes_the_king_climb_and_it_keeps_the_t
     tile = dict(s.path_tiles)["1A"]
     res = step(s, TakePiece(piece="1A"))  # gray while yellow is available
     ev = list(res.events)
-    climbs = [e for e in ev if e.kind == "king_climbs"]
+    climbs = of_kind(ev, E.KingClimbs)
     assert climbs and (climbs[0].why, climbs[0].piece) == ("below_highest", "1A")
     assert res.state.players[1].tiles == (tile,) and "reward_tile" not in kinds(ev)
     assert kinds(ev).index("cathedral_piece") < kinds(ev).index("king_horror_die")  # before your turn ends
@@ -224,7 +238,7 @@ def test_the_highest_level_piece_makes_no_climb(performed):
 def test_harder_climb_doubles_the_divergent_paths_climb(performed):
     state, _ = yellow_position(replace(DPV, difficulty=("harder_climb",)))
     s, _ = king_reacts_to_summon(state)
-    climbs = [e for e in step(s, TakePiece(piece="1A")).events if e.kind == "king_climbs"]
+    climbs = of_kind(step(s, TakePiece(piece="1A")).events, E.KingClimbs)
     assert climbs[0].steps == 2
 
 
@@ -238,10 +252,10 @@ def test_an_unavailable_piece_is_refused_by_the_rule(performed):
 
 def test_the_king_builds_at_the_end_of_its_turn_standard_game_and_you_choose(performed):
     state = solo_setup(config=DPS)
-    ev = []
+    ev: list[Event] = []
     s = build_at_turn_end(replace(state, phase="reactions", queue=(), day="develop", active=1, turn_number=3), 1, ev)
     assert s.decision.seat == 0 and s.decision.kind == "king_cathedral_piece"
-    assert {a.piece for a in legal_actions(s)} == set(GRAY) - {"1C"}
+    assert {a.piece for a in all_of(legal_actions(s), TakePiece)} == set(GRAY) - {"1C"}
     tile = dict(s.path_tiles)["2A"]
     res = step(s, TakePiece(piece="2A"))  # all gray: the highest level, no climb
     after = res.state
@@ -264,7 +278,7 @@ def test_a_single_available_piece_is_taken_without_asking():
     state, _ = yellow_position()
     tile = dict(state.path_tiles)[STAGE_II]  # the last piece, yellow, the Stage II symbol's
     state = replace(only_left(state, (STAGE_II,)), path_tiles=((STAGE_II, tile),), tiles_aside=())
-    ev = []
+    ev: list[Event] = []
     s = kd.place_on_dream(state, ev, "power")
     assert s.cathedral_track == () and s.stage == 2 and s.decision == state.decision and s.frames == ()
     assert s.players[1].tiles == (tile,) and "king_climbs" not in kinds(ev) and "stage2_dreams" in kinds(ev)

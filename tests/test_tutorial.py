@@ -15,6 +15,7 @@ from nctui.platform import registry
 from nctui.ui.app import NctuiApp
 from nctui.ui.screens.title import TitleScreen
 from nctui.ui.widgets.decision import DecisionPanel
+from tests.helpers import present
 
 
 def _panel(app) -> str:
@@ -46,7 +47,7 @@ def test_the_tutorial_is_followed_to_its_end_and_left_with_escape(tmp_path, size
             for _ in range(400):
                 if "Tutorial complete" in _panel(app):
                     break
-                state = app.game.view(0).state
+                state = present(app.game).view(0).state
                 if state.decision is not None and state.decision.seat == 0:
                     explained.add(state.decision.kind)
                     assert EXPLAIN[state.decision.kind][:40] in " ".join(_panel(app).split()), state.decision.kind
@@ -57,7 +58,7 @@ def test_the_tutorial_is_followed_to_its_end_and_left_with_escape(tmp_path, size
                 await _settle(pilot, app)
             assert "Tutorial complete" in _panel(app)
             assert {"conquer", "place_dreamer", "choose_day", "react"} <= explained
-            assert app.game.store.state.players[0].turns == 2
+            assert present(app.game).store.state.players[0].turns == 2
             await pilot.press("escape")
             await pilot.pause()
             assert isinstance(app.screen, TitleScreen) and app.game is None
@@ -104,7 +105,7 @@ def test_every_decision_of_the_scenario_is_explained_by_its_kind_and_in_this_gam
     state, bot = new_game(TUTORIAL).state, NIGHTMARE_CATHEDRAL.bot(TUTORIAL, 1)
     met = []
     while not done(state, 0):
-        d = state.decision
+        d = present(state.decision)
         if d.seat == 0:
             view = player_view(state, 0).state
             lines = tutorial_lines(view, 0)
