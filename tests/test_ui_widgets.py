@@ -6,7 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from typing import ClassVar
+from typing import Any, ClassVar, cast
+
+import pytest
+from textual.events import Key
+from textual.strip import Strip
+from textual.visual import RenderOptions, RulesMap
+from textual.widget import Widget
 
 from nctui.games.nightmare_cathedral.bots import RandomBot
 from nctui.games.nightmare_cathedral.engine import GameConfig, player_view
@@ -22,17 +28,31 @@ from nctui.games.nightmare_cathedral.ui.widgets.status import StatusLine
 from nctui.games.nightmare_cathedral.ui.widgets.tracks import TracksView
 from nctui.platform.store import Store
 from nctui.ui.app import create_app
+from nctui.ui.textual_ext.placed import DrawnByLine
 from nctui.ui.widgets.common import nearest
 from nctui.ui.widgets.decision import DecisionPanel
 from nctui.ui.widgets.footer import KeyFooter
 from nctui.ui.widgets.log import GameLog
 from nctui.ui.widgets.tabs import PANELS, PanelTabs
-from tests.helpers import present
+from tests.helpers import narrow, present
 
 SMALL, BIG = (80, 24), (120, 40)
 HOTSEAT = GameConfig(players=2, seats=("human", "human"), seed=42)
 SOLO = GameConfig(players=1, seats=("human", "king"), seed=7)
-PANEL_WIDGETS = {
+
+
+def rules(widget: Widget) -> RulesMap:
+    """The widget's styles as the style rules a Visual reads: Textual passes them so (``Widget._render``)
+    where it types a ``RulesMap``."""
+    return cast(RulesMap, widget.styles)
+
+
+def focused(app: Any) -> Widget | None:
+    """The focused widget, read afresh: a key press moves the focus (mypy keeps no narrowing across it)."""
+    return app.focused
+
+
+PANEL_WIDGETS: dict[str, type[Widget]] = {
     "board": BoardView,
     "matrix": MatrixView,
     "hand": HandView,
@@ -124,10 +144,12 @@ def test_every_panel_is_on_screen_at_120x40(tmp_path):
         app = create_app(_played(SOLO, 60), save_dir=tmp_path)
         async with app.run_test(size=BIG) as pilot:
             await pilot.pause()
-            widgets = [app.screen.query_one(w) for w in (*PANEL_WIDGETS.values(), DecisionPanel)]
+            kinds: list[type[Widget]] = [*PANEL_WIDGETS.values(), DecisionPanel]
+            widgets = [app.screen.query_one(w) for w in kinds]
             for widget in widgets:
                 assert _on_screen(app, widget), widget
-            regions = [(w.parent if "pane" in w.parent.classes else w).region for w in widgets]
+            parents = [narrow(w.parent, Widget) for w in widgets]
+            regions = [(p if "pane" in p.classes else w).region for w, p in zip(widgets, parents)]
             for i, a in enumerate(regions):  # side by side, none on top of another
                 for b in regions[i + 1 :]:
                     assert not a.overlaps(b), (a, b)
@@ -148,8 +170,8 @@ def test_matrix_highlights_the_spaces_the_decision_offers(tmp_path):
             await pilot.press("tab")
             await pilot.pause()
             matrix = app.screen.query_one(MatrixView)
-            view = matrix.view
-            nights = {a.night for a in view.state.decision.options if isinstance(a, PlaceDreamer)}
+            view = present(matrix.view)
+            nights = {a.night for a in present(view.state.decision).options if isinstance(a, PlaceDreamer)}
             assert nights and set(legal_spaces(view)) == nights
             text = render_matrix(view, 80)
             plain = text.plain
@@ -179,15 +201,16 @@ def test_matrix_cursor_and_enter_choose_a_day_space(tmp_path):
             await pilot.pause()
             matrix = app.screen.query_one(MatrixView)
             assert app.focused is matrix
-            legal = legal_spaces(matrix.view)
+            legal = legal_spaces(present(matrix.view))
             assert matrix.cursor in legal  # the cursor starts on a choosable space
             seat, day = store.state.decision.seat, matrix.cursor
             before = store.state_id
             await pilot.press("enter")  # two options (perform, ignore): the list takes over
             await pilot.pause()
             panel = app.screen.query_one(DecisionPanel)
-            assert store.state_id == before and app.focused is panel
-            assert store.state.decision.options[panel.highlight] == ChooseDay(action=day)
+            assert store.state_id == before and focused(app) is panel
+            chosen = narrow(present(store.state.decision).options[panel.highlight], ChooseDay)
+            assert (chosen.action, chosen.ignore) == (day, False)
             await pilot.press("enter")
             await pilot.pause()
             assert store.state.players[seat].dreamer == day or store.state.day == day
@@ -208,7 +231,7 @@ def test_hand_shows_the_deciding_players_cards_only(tmp_path):
             assert _on_screen(app, hand) and app.focused is hand
             state = app.store.state
             me = state.decision.seat
-            assert hand.view.seat == me
+            assert present(hand.view).seat == me
             from nctui.games.nightmare_cathedral.describe import words_for
 
             w = words_for(state.pack)
@@ -284,7 +307,7 @@ def test_inspector_opens_browses_and_closes(tmp_path):
             inspector = app.screen
             assert isinstance(inspector, InspectorScreen)
             second = app.store.state.players[app.store.state.decision.seat].hand[1]
-            assert inspector.current().key == f"card:{second}"
+            assert present(inspector.current()).key == f"card:{second}"
             await pilot.press("right")
             assert inspector.index == 2
             await pilot.press("left", "left")
@@ -317,7 +340,7 @@ def test_board_cursor_moves_and_enter_picks_an_area(tmp_path):
             await pilot.pause()
             board = app.screen.query_one(BoardView)
             assert app.focused is board
-            legal = legal_areas(board.view)
+            legal = legal_areas(present(board.view))
             assert board.cursor in legal
             state = app.store.state
             points = centres(state.pack, state.board_side)
@@ -337,7 +360,7 @@ def test_board_cursor_moves_and_enter_picks_an_area(tmp_path):
             await pilot.pause()
             assert app.store.state_id == before
             await pilot.press("escape")  # back to the options
-            assert app.focused is app.screen.query_one(DecisionPanel)
+            assert focused(app) is app.screen.query_one(DecisionPanel)
             await pilot.press("b")
             # An area that is: Enter conquers it.
             target = next(iter(legal))
@@ -453,13 +476,11 @@ def test_a_panel_given_a_new_width_is_laid_out_once_at_its_height_for_that_width
             panel = app.query_one(Wide)
             await pilot.pause()
             assert panel.size.height == 2  # 60 cells at 30
-            Screen._refresh_layout = counted
-            try:
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(Screen, "_refresh_layout", counted)
                 app.query_one("#box").styles.width = 12
                 await pilot.pause()
                 await pilot.pause()
-            finally:
-                Screen._refresh_layout = original
             assert panel.size == (12, 5)  # 60 cells at 12, measured at 12
             assert app.query_one("#box").size.height == 5
             assert len(layouts) == 1
@@ -536,7 +557,7 @@ def test_the_log_takes_the_lines_of_a_decision_in_one_new_height():
     run(go())
 
 
-def test_the_footer_is_drawn_again_only_when_its_keys_change_and_never_lays_out():
+def test_the_footer_is_drawn_again_only_when_its_keys_change_and_never_lays_out(monkeypatch):
     """KeyFooter: its keys are in the screen's first frame; moving the focus between widgets that
     leave the keys the same draws nothing again, and a key that appears is drawn without a
     layout (Textual's footer came up empty, then composed a widget per key, laying the screen
@@ -582,7 +603,12 @@ def test_the_footer_is_drawn_again_only_when_its_keys_change_and_never_lays_out(
             await pilot.pause()
             assert footer._shown is not None and "Quit" in [k.description for k in footer._shown[0]]
             original = app.screen._refresh_layout
-            app.screen._refresh_layout = lambda *a, **k: (layouts.append(1), original(*a, **k))[1]
+
+            def laid_out(*a, **k):
+                layouts.append(1)
+                return original(*a, **k)
+
+            monkeypatch.setattr(app.screen, "_refresh_layout", laid_out)
             before = len(drawn)
             app.query_one("#b").focus()  # the same keys
             await pilot.pause()
@@ -800,7 +826,7 @@ def test_a_scrollbar_that_keeps_its_column_comes_with_the_layout_that_calls_for_
         before = self._full_map_invalidated
         update_widgets(self, widgets)
         if not before and self._full_map_invalidated:
-            late.extend(str(w.parent.id) for w in widgets if isinstance(w, ScrollBar))
+            late.extend(str(present(w.parent).id) for w in widgets if isinstance(w, ScrollBar))
 
     monkeypatch.setattr(Compositor, "update_widgets", recorded)
 
@@ -847,7 +873,8 @@ def test_each_key_press_lays_out_once_and_draws_one_frame(monkeypatch, tmp_path)
         app = create_app(GameConfig(players=2, seed=42), save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=BIG) as pilot:
             await pilot.pause()
-            counted, toggled = [], 0
+            counted: list[tuple[int, int]] = []
+            toggled = 0
             while len(counted) < 24:
                 if isinstance(app.screen, HandoffScreen):
                     await asyncio.sleep(0.5)  # past the hand-off's guard
@@ -933,10 +960,10 @@ def test_panels_drawn_line_by_line_draw_exactly_what_textual_draws(tmp_path):
                     if not width:
                         continue
                     content = widget.render()
-                    ours = widget._visual_of(content)
+                    ours = narrow(widget, DrawnByLine)._visual_of(content)
                     assert type(ours).__name__ in ("TextLines", "CellLines")
                     textuals = visualize(widget, content)
-                    assert ours.get_height(widget.styles, width) == textuals.get_height(widget.styles, width)
+                    assert ours.get_height(rules(widget), width) == textuals.get_height(rules(widget), width)
                     style = widget.visual_style
                     for _ in range(2):  # drawn afresh, then from the kept lines
                         drawn = Visual.to_strips(widget, ours, width, None, style)
@@ -969,7 +996,7 @@ def test_a_panel_taller_than_its_pane_draws_the_lines_in_sight(tmp_path):
         async with app.run_test(size=BIG) as pilot:
             await pilot.pause()
             tracks = app.game_screen().query_one(TracksView)
-            pane = tracks.parent
+            pane = narrow(tracks.parent, Widget)
             lines = tracks._render_cache.lines
             assert isinstance(lines, DrawnLines)
             assert pane.size.height < tracks.size.height  # taller than its pane
@@ -1017,11 +1044,9 @@ def test_the_game_screen_asks_widgets_only_for_lines_that_show_and_draws_what_te
                     asked.append(self)
                     return original(self, crop)
 
-                Widget.render_lines = render_lines
-                try:
+                with pytest.MonkeyPatch.context() as patch:
+                    patch.setattr(Widget, "render_lines", render_lines)
                     comp._render_chops(Region(0, 0, width, height), lambda y: True)
-                finally:
-                    Widget.render_lines = original
                 assert screen not in asked and screen.query_one("#body") not in asked  # covered whole
                 if key is not None:
                     await pilot.press(key)
@@ -1052,7 +1077,7 @@ def test_a_line_that_did_not_change_is_not_drawn_again():
         app = Bare()
         async with app.run_test(size=SMALL):
             widget = app.screen
-            options = RenderOptions(widget._get_style, widget.styles, None, None)
+            options = RenderOptions(widget._get_style, rules(widget), None, None)
             cache = LineCache()
             red = RichStyle(color="red")
 
@@ -1069,13 +1094,13 @@ def test_a_line_that_did_not_change_is_not_drawn_again():
             assert all(a is b for a, b in zip(back, first, strict=True))
             wrapped = draw(Text("alpha beta gamma delta"), width=11)
             assert [s.text.rstrip() for s in wrapped] == ["alpha beta", "gamma delta"]
-            assert TextLines(Text("alpha beta gamma delta"), cache, app.console).get_height(widget.styles, 11) == 2
+            assert TextLines(Text("alpha beta gamma delta"), cache, app.console).get_height(rules(widget), 11) == 2
             for text in ("alpha beta", "alpha beta ", " alpha beta", "", "alpha\n\nbeta", "alphabetagamma", "a\tb c"):
                 for width in (1, 4, 9, 10, 11):  # lines that fit, just fit, just do not
                     heights = LineCache()
                     assert TextLines(Text(text), heights, app.console).get_height(
-                        widget.styles, width
-                    ) == Content.from_rich_text(Text(text)).get_height(widget.styles, width), (text, width)
+                        rules(widget), width
+                    ) == Content.from_rich_text(Text(text)).get_height(rules(widget), width), (text, width)
 
             cells = LineCache()
             grid = Cells.from_grid([list("ab"), list("cd")], [[red, red], [red, red]])
@@ -1112,7 +1137,7 @@ def test_strips_make_their_caches_when_first_used():
     assert made("_crop_cache") and not made("_divide_cache")
     assert [s.text for s in strip.divide([2, 6])] == ["ab", "cdef"]
     try:
-        strip.no_such_attribute  # noqa: B018
+        strip.no_such_attribute  # type: ignore[attr-defined]  # noqa: B018 - a missing attribute, read on purpose
     except AttributeError as exc:
         assert "no_such_attribute" in str(exc)
     else:
@@ -1144,8 +1169,9 @@ def test_the_game_under_a_modal_screen_is_tinted_as_textual_tints_it(tmp_path):
             color = help_screen.styles.background
             assert 0 < color.a < 1  # translucent: the game shows through
             base = Style.from_rich_style(help_screen.rich_style)
-            ours = Backdrop(game, color).render_strips(80, 24, base, None)
-            textual_ = RichVisual(help_screen, BackgroundScreen(game, color)).render_strips(80, 24, base, None)
+            options = RenderOptions(help_screen._get_style, rules(help_screen), None, None)
+            ours = Backdrop(game, color).render_strips(80, 24, base, options)
+            textual_ = RichVisual(help_screen, BackgroundScreen(game, color)).render_strips(80, 24, base, options)
             assert len(ours) == len(textual_) == 24
             assert cells(ours) == cells(textual_)
             untinted = cells(game._compositor.render_strips())
@@ -1153,14 +1179,14 @@ def test_the_game_under_a_modal_screen_is_tinted_as_textual_tints_it(tmp_path):
             assert cells(ours)[5] != untinted[5]  # the same characters, tinted
             # The game unchanged, its lines are those tinted before (the very same strips); a
             # line that changed is tinted afresh, as Textual tints it
-            again = Backdrop(game, color).render_strips(80, 24, base, None)
+            again = Backdrop(game, color).render_strips(80, 24, base, options)
             assert all(a is b for a, b in zip(again, ours, strict=True))
             await pilot.press("escape")
             await pilot.pause()
             await pilot.press("down")  # the decision panel's highlight moves
             await pilot.pause()
-            changed = Backdrop(game, color).render_strips(80, 24, base, None)
-            textual_ = RichVisual(help_screen, BackgroundScreen(game, color)).render_strips(80, 24, base, None)
+            changed = Backdrop(game, color).render_strips(80, 24, base, options)
+            textual_ = RichVisual(help_screen, BackgroundScreen(game, color)).render_strips(80, 24, base, options)
             assert cells(changed) == cells(textual_) != cells(ours)
             assert 0 < sum(a is b for a, b in zip(changed, ours, strict=True)) < 24
 
@@ -1185,7 +1211,7 @@ def test_the_input_thread_reads_a_lone_escape_once_the_escape_delay_has_passed(m
     wait = input_wait(parser)
     assert 0 < wait <= 0.025
     time.sleep(wait + 0.005)
-    assert [event.key for event in parser.tick()] == ["escape"]
+    assert [narrow(event, Key).key for event in parser.tick()] == ["escape"]
     assert input_wait(parser) == 0.1
 
 
@@ -1304,16 +1330,19 @@ def test_widget_classes_are_set_up_as_textual_sets_them_up():
     class Shaded(Counted):
         shade = reactive(3)
 
-    def subclasses(cls: type) -> list[type]:
-        return [cls, *(sub for direct in cls.__subclasses__() for sub in subclasses(direct))]
+    def subclasses(cls: type[DOMNode]) -> list[type[DOMNode]]:
+        found = [cls]
+        for direct in cls.__subclasses__():
+            found += subclasses(direct)
+        return found
 
     ours = [cls for cls in subclasses(DOMNode) if cls.__module__.startswith("nctui") or cls in (Counted, Shaded)]
     assert len(ours) > 40 and any(issubclass(cls, App) for cls in ours)
 
-    def set_up(cls: type) -> tuple:
+    def set_up(cls: type[DOMNode]) -> tuple:
         bindings = {
             key: [(b.action, b.description) for b in found]
-            for key, found in cls._merged_bindings.key_to_bindings.items()
+            for key, found in present(cls._merged_bindings).key_to_bindings.items()
         }
         return (dict(cls._reactives), cls._computes, cls._css_type_name, cls._css_type_names, bindings)
 
@@ -1340,8 +1369,7 @@ def test_a_lines_pieces_are_what_rich_draws_of_it():
     from nctui.ui.textual_ext.lines import pieces
 
     console = Console(width=200, color_system="truecolor", force_terminal=True)
-    styles = [
-        None,
+    marks: list[str | RichStyle] = [
         "",
         "bold",
         "red on black",
@@ -1350,15 +1378,17 @@ def test_a_lines_pieces_are_what_rich_draws_of_it():
         RichStyle.from_meta({"k": 1}),
         RichStyle(dim=True, color="#123456"),
     ]
+    styles: list[str | RichStyle | None] = [None, *marks]
     rng = random.Random(7)
     fast = 0
     for _ in range(600):
-        line = Text("", style=rng.choice(["", "bold", RichStyle(color="white")]), end="")
+        base_styles: list[str | RichStyle] = ["", "bold", RichStyle(color="white")]
+        line = Text("", style=rng.choice(base_styles), end="")
         for _ in range(rng.randrange(0, 7)):
             line.append("".join(rng.choice("ab ·◉") for _ in range(rng.randrange(0, 6))), rng.choice(styles))
         if rng.random() < 0.3 and line.plain:  # overlapping or nested spans
             start = rng.randrange(len(line.plain))
-            line.stylize(rng.choice(styles[1:]), start, rng.randrange(start, len(line.plain) + 1))
+            line.stylize(rng.choice(marks), start, rng.randrange(start, len(line.plain) + 1))
         if rng.random() < 0.1:  # a span of nothing
             line.spans.append(Span(len(line.plain), len(line.plain), "bold"))
         expected = [(segment.text, segment.style) for segment in line.render(console, end="")]
@@ -1382,7 +1412,7 @@ def test_the_log_draws_its_lines_in_its_style_found_once(tmp_path):
                 await pilot.press(key)
                 await pilot.pause()
             log = app.game_screen().query_one(GameLog)
-            drawn: dict[int, object] = {}
+            drawn: dict[int, Strip] = {}
             render_line = log.render_line
 
             def noted(y):
@@ -1390,11 +1420,11 @@ def test_the_log_draws_its_lines_in_its_style_found_once(tmp_path):
                 drawn[y] = strip = render_line(y)
                 return strip
 
-            log.render_line = noted
-            log._line_cache.clear()
-            log._styles_cache.clear()
-            log.render_lines(Region(0, 0, *log.outer_size))
-            del log.render_line
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(log, "render_line", noted)
+                log._line_cache.clear()
+                log._styles_cache.clear()
+                log.render_lines(Region(0, 0, *log.outer_size))
             assert log._drawing_style is None and len(drawn) == log.size.height
             log._line_cache.clear()
             alone = {y: log.render_line(y) for y in drawn}  # each line finding the style itself
