@@ -255,6 +255,17 @@ def companion_app(tmp_path: Any, game: Any = None, config: Any = None) -> Any:
     return app
 
 
+def focused(app: Any) -> Any:
+    """The focused widget, read afresh: a key press moves the focus, and mypy keeps an ``assert
+    app.focused is x`` narrowing across it (the next ``app.focused is y`` would read as never true)."""
+    return app.focused
+
+
+def screen_of(app: Any) -> Any:
+    """The screen on top, read afresh (as ``focused``: a key press changes it)."""
+    return app.screen
+
+
 def plain(app: Any, widget_id: str) -> str:
     """The text a Static of the current screen shows."""
     content = app.screen.query_one(f"#{widget_id}").content

@@ -20,9 +20,10 @@ from typing import Any
 
 import msgspec
 import pytest
-from textual.widgets import Input, Static
+from textual.widgets import Button, Input, Static
 
 from nctui.games.nightmare_cathedral.engine import GameConfig
+from nctui.games.nightmare_cathedral.ui.screens.game import GameScreen
 from nctui.games.nightmare_cathedral.ui.widgets.hand import HandView
 from nctui.platform import registry
 from nctui.platform.game import PALETTE, SeatLabel
@@ -45,6 +46,7 @@ from nctui.ui.screens.lobby import (
 )
 from nctui.ui.screens.save import SaveScreen
 from nctui.ui.screens.timeline import TimelineScreen
+from tests.helpers import narrow, present
 from tests.test_net_host import seeds
 from tests.test_smoke_tmux import ROOT, Pane
 
@@ -100,7 +102,9 @@ def host(tmp_path: Path) -> Iterator[HostThread]:
     yield from HostThread.running(tmp_path)
 
 
-def wait_for(test: Callable[[], Any], what: str) -> Any:
+# ``test`` is called with no arguments; Callable[..., Any] lets it bind values by default arguments
+# (``lambda b=before: ...``), against which mypy infers no type for Callable[[], Any].
+def wait_for(test: Callable[..., Any], what: str) -> Any:
     deadline = time.monotonic() + WAIT
     while not (result := test()):
         if time.monotonic() > deadline:
@@ -109,7 +113,7 @@ def wait_for(test: Callable[[], Any], what: str) -> Any:
     return result
 
 
-async def until(pilot: Any, test: Callable[[], Any], what: str) -> Any:
+async def until(pilot: Any, test: Callable[..., Any], what: str) -> Any:
     deadline = time.monotonic() + WAIT
     while not (result := test()):
         if time.monotonic() > deadline:
@@ -128,7 +132,19 @@ async def sit_down(pilot: Any, app: LobbyApp, room: str, seat: int) -> Any:
 def drawn(app: LobbyApp) -> Any:
     """Nightmare Cathedral's game screen once it is mounted and has drawn the game (not merely pushed)."""
     screen = app.screen
-    return screen if isinstance(screen, RemoteScreen) and screen.is_mounted and screen._shown[0] >= 0 else None
+    if isinstance(screen, RemoteScreen) and isinstance(screen, GameScreen):
+        return screen if screen.is_mounted and screen._shown[0] >= 0 else None
+    return None
+
+
+def link(app: LobbyApp) -> HostLink:
+    """The app's connection to the host, which the test expects it to have."""
+    return present(app.link)
+
+
+def remote(app: LobbyApp) -> RemoteGame:
+    """The room's game the app plays, which the test expects it to have."""
+    return present(app.remote)
 
 
 class Person:
@@ -166,9 +182,13 @@ def test_create_a_room_join_decide_and_see_the_other_seats_decision_arrive(host:
             assert "Ann" in title and "SHA256:AnnAnnAn…" in title  # who this person is, short
             await pilot.press("n")
             assert isinstance(app.screen, NewRoomScreen)
-            app.screen.query_one("#room-name").value = "Friday"
+            app.screen.query_one("#room-name", Input).value = "Friday"
             await pilot.press("enter")  # the first game: Nightmare Cathedral's New game screen, for a room
-            await until(pilot, lambda: "Create the room" in str(app.screen.query("#start")[0].label), "its settings")
+            await until(
+                pilot,
+                lambda: "Create the room" in str(narrow(app.screen.query("#start")[0], Button).label),
+                "its settings",
+            )
             assert not app.screen.query_one("#seed-field").display  # the server draws the seed
             await pilot.press("s")  # created: the lobby highlights it and opens its seats
             await until(pilot, lambda: isinstance(app.screen, SeatScreen), "the new room's seats")
@@ -178,12 +198,12 @@ def test_create_a_room_join_decide_and_see_the_other_seats_decision_arrive(host:
             assert screen.seat == screen.viewer == 0
             bob = Person(host.path, BOB, "Bob")
             bob_game = bob.sit(host.room().id, 1)
-            await until(pilot, lambda: app.remote.seats[1].connected, "Bob connected")
+            await until(pilot, lambda: remote(app).seats[1].connected, "Bob connected")
             # The game: whoever decides, decides; Ann with a key, Bob through his own connection.
             decided = {0: 0, 1: 0}
             for _ in range(6):
-                game = app.remote
-                seat = game.deciding_seat()
+                game = remote(app)
+                seat = present(game.deciding_seat())
                 before = game.state_id
                 if seat == 0:
                     assert "Waiting" not in str(screen.query_one("#decision").prompt.notes)
@@ -247,7 +267,9 @@ def test_a_spectator_sees_no_hand(host: HostThread, size: tuple[int, int]) -> No
         p.link.close()
 
 
-def test_a_stale_decision_is_refused_silently_and_the_screen_refreshes(host: HostThread) -> None:
+def test_a_stale_decision_is_refused_silently_and_the_screen_refreshes(
+    host: HostThread, monkeypatch: pytest.MonkeyPatch
+) -> None:
     room = host.rooms.create(CFG, identity=ANN, name="stale")
     bob = Person(host.path, BOB, "Bob")
     bob.sit(room.id, 1)
@@ -257,10 +279,15 @@ def test_a_stale_decision_is_refused_silently_and_the_screen_refreshes(host: Hos
         app = LobbyApp(host.path, ANN, "Ann")
         async with app.run_test(size=SMALL) as pilot:
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.shown, "the rooms")
-            app.link.listener = lambda n: (news.append(n), app._post_news(n))
+
+            def listener(n: LinkNews) -> None:
+                news.append(n)
+                app._post_news(n)
+
+            link(app).listener = listener
             app.join_seat(room.id, 0)
             screen = await until(pilot, lambda: drawn(app), "the game")
-            game = app.remote
+            game = remote(app)
             while game.deciding_seat() != 0:  # Bob decides until it is Ann's turn
                 before = game.state_id
                 bob.decide_first_option()
@@ -269,7 +296,12 @@ def test_a_stale_decision_is_refused_silently_and_the_screen_refreshes(host: Hos
             before = game.state_id
             gate = threading.Event()
             apply = game.apply
-            game.apply = lambda update: (gate.wait(WAIT), apply(update))  # the network is slow
+
+            def slow(update):  # the network is slow
+                gate.wait(WAIT)
+                return apply(update)
+
+            monkeypatch.setattr(game, "apply", slow)
             await pilot.press("1")
             await pilot.press("1")  # a second key before the answer: chosen at the same, old state
             wait_for(lambda: host.room().session.state_id > before, "Ann's first decision")
@@ -294,7 +326,7 @@ def test_a_client_whose_connection_dies_returns_to_its_seat(host: HostThread, tm
         app = LobbyApp(host.path, ANN, "Ann")
         async with app.run_test(size=SMALL) as pilot:
             await sit_down(pilot, app, room.id, 0)
-            game = app.remote
+            game = remote(app)
             while game.deciding_seat() != 0:
                 before = game.state_id
                 bob.decide_first_option()
@@ -303,7 +335,7 @@ def test_a_client_whose_connection_dies_returns_to_its_seat(host: HostThread, tm
             await pilot.press("1")
             await until(pilot, lambda: game.state_id > before, "Ann's decision")
             # killed mid-game: the connection goes without a goodbye
-            sock = app.link._sock
+            sock = link(app)._sock
             assert sock is not None
             sock.shutdown(socket.SHUT_RDWR)
             await until(pilot, lambda: not app.is_running, "the app ending")
@@ -319,7 +351,7 @@ def test_a_client_whose_connection_dies_returns_to_its_seat(host: HostThread, tm
         async with app.run_test(size=SMALL) as pilot:
             screen = await until(pilot, lambda: drawn(app), "back at the seat")
             assert screen.seat == 0
-            assert app.remote.state_id >= seen
+            assert remote(app).state_id >= seen
             await until(pilot, lambda: host.room().seats()[0].connected, "Ann connected again")
 
     run(again())
@@ -400,7 +432,7 @@ def test_the_name_is_asked_the_first_time_then_remembered(host: HostThread) -> N
             assert isinstance(app.screen, NameScreen)
             await pilot.press(*"Ann", "enter")
             await until(pilot, lambda: app.link is not None, "connected")
-            assert app.link.name == "Ann" and isinstance(app.screen, LobbyScreen)
+            assert link(app).name == "Ann" and isinstance(app.screen, LobbyScreen)
 
     run(go())
     assert chosen == ["Ann"]
@@ -637,7 +669,7 @@ def test_a_remote_rules_refusal_offers_the_rule(host: HostThread) -> None:
             await pilot.press("escape")
             await until(pilot, lambda: app.screen is screen, "the game again")
             assert app.link is not None
-            app.link.send(P.Act(action=ChooseTurnStart(position=70), seen_state_id=game.state_id))
+            app.link.send(P.act(ChooseTurnStart(position=70), game.state_id))
             await until(pilot, lambda: screen._rule_refused is not None, "the refusal")
             shown = [n.message for n in app._notifications]
             assert any("Rulebook: SETUP 7. Press R for the rule." in m for m in shown), shown
@@ -684,7 +716,7 @@ def test_the_lobby_creates_a_room_of_each_game_with_that_games_own_settings(host
         app = LobbyApp(host.path, ANN, "Ann")
         async with app.run_test(size=SMALL) as pilot:
             await until(pilot, lambda: app.link is not None and isinstance(app.screen, LobbyScreen), "the lobby")
-            lobby = app.screen
+            lobby = narrow(app.screen, LobbyScreen)
             for index, entry in enumerate(registry.ENTRIES):
                 await pilot.press("n")
                 await until(pilot, lambda: isinstance(app.screen, NewRoomScreen), "the new room")

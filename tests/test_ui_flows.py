@@ -9,6 +9,7 @@ import contextlib
 import io
 import threading
 import time
+from typing import Literal
 
 import pytest
 from msgspec.structs import replace
@@ -16,6 +17,7 @@ from rich.console import Console
 from rich.text import Text
 from textual.command import CommandPalette
 from textual.filter import Monochrome
+from textual.widget import Widget
 from textual.widgets import Input, OptionList
 
 from nctui.games.nightmare_cathedral.bots import RandomBot
@@ -45,7 +47,7 @@ from nctui.ui.screens.timeline import TimelineScreen
 from nctui.ui.theme import line_filters, mono_wanted, seat_colours_256
 from nctui.ui.widgets.decision import DecisionPanel
 from nctui.ui.widgets.log import GameLog
-from tests.helpers import GuardClock, app_settled, settle, store_moves
+from tests.helpers import GuardClock, app_settled, narrow, present, screen_of, settle, store_moves
 
 SMALL, BIG = (80, 24), (120, 40)
 VS_BOT = GameConfig(players=2, seats=("human", "bot"), seed=42)
@@ -63,7 +65,7 @@ def views_of(screen) -> set[int]:
     return {w.view.seat for w in screen.query("*") if getattr(w, "view", None) is not None}
 
 
-def rendered(renderable, width: int, *, colours: str | None = None) -> str:
+def rendered(renderable, width: int, *, colours: Literal["standard", "256", "truecolor"] | None = None) -> str:
     """What a Rich renderable prints at ``width`` (with ANSI codes when ``colours`` is given)."""
     console = Console(
         width=width, record=True, color_system=colours, force_terminal=colours is not None, file=io.StringIO()
@@ -80,7 +82,7 @@ def text_of(screen, selector: str, width: int = 120) -> str:
 def notes_of(screen) -> list[str]:
     """Replace ``screen.notify`` with a recorder of the messages."""
     seen: list[str] = []
-    screen.notify = lambda message, **kw: seen.append(message)  # type: ignore[method-assign]
+    screen.notify = lambda message, **kw: seen.append(message)
     return seen
 
 
@@ -141,7 +143,7 @@ def test_leaving_a_game_from_under_a_handoff_goes_to_the_title_screen(tmp_path):
         app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=SMALL) as pilot:
             await _to_first_handoff(app, pilot)
-            session = app.game
+            session = present(app.game)
             app.leave_game()
             await pilot.pause()
             assert isinstance(app.screen, TitleScreen) and len(app.screen_stack) == 1
@@ -324,16 +326,16 @@ def test_timeline_jumps_back_and_redoes_forward(tmp_path):
             assert isinstance(timeline, TimelineScreen)
             options = timeline.query_one(OptionList)
             assert options.option_count == last + 1 and options.highlighted == last
-            assert str(options.get_option_at_index(last).prompt.plain).startswith("▶")
+            assert narrow(options.get_option_at_index(last).prompt, Text).plain.startswith("▶")
             await pilot.press("up", "up", "up", "enter")
             await pilot.pause()
             assert store.state_id == last - 3 and store.last_id == last
             assert isinstance(app.screen, GameScreen)
             await pilot.press("t")
             await pilot.pause()
-            assert app.screen is timeline  # kept (screens/kept.py), its list made again for the game now
+            assert screen_of(app) is timeline  # kept (screens/kept.py), its list made again for the game now
             options = app.screen.query_one(OptionList)
-            rows = [options.get_option_at_index(i).prompt.plain for i in range(options.option_count)]
+            rows = [narrow(options.get_option_at_index(i).prompt, Text).plain for i in range(options.option_count)]
             assert rows[last - 3].startswith("▶") and options.highlighted == last - 3
             assert text_of(timeline, "#timeline-title").startswith(f"Timeline: decision {last - 3} of {last}")
             assert all("(redo)" in r and r.startswith("↷") for r in rows[last - 2 :])
@@ -446,7 +448,7 @@ def test_save_under_a_name_then_load_it(tmp_path):
             await pilot.press("escape")
             await pilot.pause()
             # o: the Load screen (this game stays among the unfinished ones, in its autosave)
-            before, autosave = app.store, app.game.autosave_path
+            before, autosave = app.store, present(app.game).autosave_path
             await pilot.press("o")
             await pilot.pause()
             load = app.screen
@@ -726,7 +728,7 @@ def test_king_turn_pacing_can_be_turned_off(tmp_path):
             await pilot.pause()
             await pilot.press("p")
             await pilot.pause()
-            game = app.game_screen()
+            game = narrow(app.game_screen(), GameScreen)
             assert isinstance(app.screen, GameScreen) and not game._pace_king
             titles = [title for title, _, _ in screen_commands(game)]
             assert "Pace the King's turns step by step" in titles
@@ -797,7 +799,7 @@ def test_monochrome_mode(tmp_path, monkeypatch):
             assert any(isinstance(f, Monochrome) for f in app.get_line_filters())
             # Sides are told apart by letters: the players list names them.
             players = app.game_screen().query_one(PlayersView)
-            plain = render_players(players.view, players.facts, frozenset(), 80).plain
+            plain = render_players(present(players.view), present(players.facts), frozenset(), 80).plain
             assert "R Red" in plain and "B Blue" in plain
 
     run(go())
@@ -833,7 +835,7 @@ def test_keys_are_handled_while_a_computer_player_thinks(tmp_path, monkeypatch):
     async def go():
         app = create_app(config, save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=SMALL) as pilot:
-            session = app.game
+            session = present(app.game)
             assert session.deciding_seat() == 0  # the computer decides first in this seed
             for _ in range(200):
                 if thinking.is_set():
@@ -842,7 +844,7 @@ def test_keys_are_handled_while_a_computer_player_thinks(tmp_path, monkeypatch):
             await pilot.pause(0.05)
             assert session.thinking == 0
             panel = app.game_screen().query_one(DecisionPanel)
-            assert "computer player, thinking" in panel.prompt.title.plain
+            assert "computer player, thinking" in present(panel.prompt).title.plain
             await pilot.press("t")  # the timeline opens while the computer thinks
             await pilot.pause()
             assert isinstance(app.screen, TimelineScreen) and session.thinking == 0
@@ -946,7 +948,7 @@ def test_handoff_draws_the_next_view_before_it_closes(tmp_path, monkeypatch):
     run(go())
 
 
-def _count_renders(monkeypatch, panels: tuple[type, ...]) -> dict[type, int]:
+def _count_renders(monkeypatch, panels: tuple[type[Widget], ...]) -> dict[type, int]:
     """How many times each panel class's ``render`` runs (the counts can be reset)."""
     renders = dict.fromkeys(panels, 0)
     for cls in panels:
@@ -976,7 +978,7 @@ def test_handoff_draws_the_next_view_ahead_out_of_sight_and_enter_uses_it(tmp_pa
             assert await settle(pilot, lambda: game.query_one(HandView)._rehearsed is not None, 60)
             assert isinstance(app.screen, HandoffScreen) and game.viewer == 1 and views_of(game) == {1}
             hand = game.query_one(HandView)
-            assert hand._rehearsed is not None and hand.view.seat == 1
+            assert hand._rehearsed is not None and present(hand.view).seat == 1
             assert any(getattr(value, "seat", None) == 0 for value in hand._rehearsed[0])  # Red's, kept aside
             red = app.store.state.players[0]
             assert not any(
@@ -989,7 +991,7 @@ def test_handoff_draws_the_next_view_ahead_out_of_sight_and_enter_uses_it(tmp_pa
             assert renders == dict.fromkeys(panels, 0)  # drawn from the rehearsal
             for cls in (BoardView, HandView, PlayersView):
                 widget = game.query_one(cls)
-                assert widget._drawn is not None and widget._drawn[2] == widget.render()
+                assert narrow(widget._drawn, tuple)[2] == widget.render()
             assert set(hand_cards(hand.view)) == {*red.hand, *red.dreams}
 
     run(go())
@@ -1140,8 +1142,8 @@ def test_a_screen_made_ahead_just_as_the_app_closes_fails_nothing(tmp_path, kept
             await pilot.pause()
             game = app.game_screen()
             make = {
-                "rules": lambda: prepare_rules_screen(app),
-                "help": lambda: prepare_help_screen(app),
+                "rules": lambda: prepare_rules_screen(app, game.entry.rules),
+                "help": lambda: prepare_help_screen(app, game.help_text()),
                 "timeline": lambda: prepare_timeline_screen(app, game.game, game.viewer),
             }[kept]
             # run_test yields once, then stops the app: this runs in that turn, the screen's first
@@ -1230,7 +1232,8 @@ def test_the_kept_rules_open_again_as_a_new_rules_screen(tmp_path, size):
             await pilot.pause()
             await pilot.press("R")
             await pilot.pause(0.2)
-            assert app.screen is first and first.words == () and first.shown == topic
+            again = narrow(screen_of(app), RulesScreen)
+            assert again is first and again.words == () and again.shown == topic
             assert first.query_one(Input).value == ""
             assert first.query_one("#rules-contents", OptionList).option_count == sections
             assert first.focused is first.query_one("#rules-contents")
@@ -1469,8 +1472,8 @@ def test_undo_on_a_rehearsed_handoff_draws_the_person_before_again(tmp_path):
             assert isinstance(app.screen, GameScreen) and game.viewer == 1 and views_of(game) == {1}
             blue = app.store.state.players[1]
             hand = game.query_one(HandView)
-            assert set(hand_cards(hand.view)) == {*blue.hand, *blue.dreams}
-            assert hand._drawn is not None and hand._drawn[2] == hand.render()
+            assert set(hand_cards(present(hand.view))) == {*blue.hand, *blue.dreams}
+            assert narrow(hand._drawn, tuple)[2] == hand.render()
 
     run(go())
 
@@ -1574,7 +1577,7 @@ def test_a_panel_whose_key_stays_is_not_rendered_again(tmp_path, monkeypatch):
     (``render_key``) changed; what each shows is then what a fresh render of its view draws.
     The views are those of seat 0 along a random game, handed to the panels as the screen does;
     the first is the view the game came up with (drawn by the first layout, not by a refit)."""
-    panels = (TracksView, HandView, MatrixView)
+    panels: tuple[type[TracksView | HandView | MatrixView], ...] = (TracksView, HandView, MatrixView)
     renders = _count_renders(monkeypatch, panels)
     store = Store(HOTSEAT)
     views = []
@@ -1593,7 +1596,7 @@ def test_a_panel_whose_key_stays_is_not_rendered_again(tmp_path, monkeypatch):
                 renders.update(dict.fromkeys(panels, 0))
                 for cls in panels:
                     widget = game.query_one(cls)
-                    if cls is not MatrixView:
+                    if not isinstance(widget, MatrixView):
                         widget.facts = facts(view)
                     widget.view = view
                 await pilot.pause()
@@ -1602,7 +1605,7 @@ def test_a_panel_whose_key_stays_is_not_rendered_again(tmp_path, monkeypatch):
                     changed = widget.render_key() != keys[cls]
                     seen[cls].add(changed)
                     assert bool(renders[cls]) == changed, cls.__name__
-                    assert widget._drawn is not None and widget._drawn[2] == widget.render()
+                    assert narrow(widget._drawn, tuple)[2] == widget.render()
             assert all(seen[cls] == {True, False} for cls in panels), seen
 
     run(go())

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from typing import Any, ClassVar, cast
+from typing import ClassVar, cast
 
 import pytest
 from textual.events import Key
@@ -34,7 +34,7 @@ from nctui.ui.widgets.decision import DecisionPanel
 from nctui.ui.widgets.footer import KeyFooter
 from nctui.ui.widgets.log import GameLog
 from nctui.ui.widgets.tabs import PANELS, PanelTabs
-from tests.helpers import narrow, present
+from tests.helpers import focused, narrow, present
 
 SMALL, BIG = (80, 24), (120, 40)
 HOTSEAT = GameConfig(players=2, seats=("human", "human"), seed=42)
@@ -45,11 +45,6 @@ def rules(widget: Widget) -> RulesMap:
     """The widget's styles as the style rules a Visual reads: Textual passes them so (``Widget._render``)
     where it types a ``RulesMap``."""
     return cast(RulesMap, widget.styles)
-
-
-def focused(app: Any) -> Widget | None:
-    """The focused widget, read afresh: a key press moves the focus (mypy keeps no narrowing across it)."""
-    return app.focused
 
 
 PANEL_WIDGETS: dict[str, type[Widget]] = {
