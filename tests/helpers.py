@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from msgspec.structs import replace
 
@@ -27,6 +27,9 @@ from nctui.games.nightmare_cathedral.engine.config import SeatKind
 from nctui.games.nightmare_cathedral.engine.state import AreaState
 from nctui.games.nightmare_cathedral.engine.work import ActionDone, ReactionDone
 from nctui.platform.store import Store
+
+if TYPE_CHECKING:
+    from nctui.games.nightmare_cathedral.ui.screens.game import GameScreen
 
 T = TypeVar("T")
 
@@ -264,6 +267,13 @@ def focused(app: Any) -> Any:
 def screen_of(app: Any) -> Any:
     """The screen on top, read afresh (as ``focused``: a key press changes it)."""
     return app.screen
+
+
+def nc_screen(app: Any) -> GameScreen:
+    """The app's game screen, which the test expects to be Nightmare Cathedral's."""
+    from nctui.games.nightmare_cathedral.ui.screens.game import GameScreen
+
+    return narrow(app.game_screen(), GameScreen)
 
 
 def plain(app: Any, widget_id: str) -> str:

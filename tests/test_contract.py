@@ -34,6 +34,7 @@ from collections.abc import Mapping
 from functools import cache
 from importlib import import_module
 from pathlib import Path
+from types import ModuleType
 from typing import Any, NamedTuple
 
 import msgspec
@@ -44,6 +45,7 @@ from nctui.platform.game import SPECTATOR
 from nctui.platform.registry import AnyGame, GameEntry
 from nctui.platform.rng import Rng
 from nctui.platform.store import Store, StrictPolicy, UndoRefused
+from tests.helpers import present
 
 SEEDS = int(os.environ.get("NCTUI_CONTRACT_SEEDS", "3"))
 MAX_DECISIONS = 3000  # the longest random game seen has ~600
@@ -198,7 +200,7 @@ class Account:
     """The game's audit, each answer kept: a state is asked about again as the next step's
     ``before``, and by every test of the game."""
 
-    def __init__(self, audit: Account) -> None:
+    def __init__(self, audit: ModuleType) -> None:
         self.audit = audit
         self.hidden: bool = audit.HIDDEN_INFORMATION
         self._answers: dict[tuple[int, str, int], tuple[Any, Any]] = {}
@@ -243,7 +245,7 @@ def test_every_game_ends(case: Case) -> None:
     game = registry.game(case.entry.id)
     _, steps = played(case)
     last = steps[-1].after
-    assert game.winners(last) is not None and game.summary(last).finished, case.id
+    assert registry.simulated(case.entry.id).winners(last) is not None and game.summary(last).finished, case.id
     assert not game.options(last), f"{case.id}: the game is over and still has options"
 
 
@@ -482,7 +484,7 @@ def test_a_companion_view_carries_no_seed_and_its_save_keeps_it(game_id: str, tm
     for seat in (0, 1, SPECTATOR):
         assert str(seed) not in encoded(session.view(seat)).decode()
     state = session.store.state
-    session.send(game.options(state)[0], seen_state_id=0, seat=game.decider(state))
+    session.send(game.options(state)[0], seen_state_id=0, seat=present(game.decider(state)))
     path = session.save(tmp_path / f"game{saves.SUFFIX}")
     again = open_session(path, folder=tmp_path, autosave=False)
     assert game.config_of(again.store.state).seed == seed and again.store.state == session.store.state

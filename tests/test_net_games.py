@@ -17,6 +17,7 @@ from nctui.platform import registry
 from nctui.platform.game import SPECTATOR
 from nctui.platform.net import protocol as P
 from nctui.platform.net.rooms import Rooms
+from tests.helpers import present
 from tests.test_net_host import Client, run_host
 from tests.test_net_lobby import ANN, BOB, CY, HostThread, Person, wait_for
 
@@ -102,12 +103,13 @@ def test_no_message_a_client_receives_carries_the_seed(tmp_path: Path) -> None:
             assert P.payloads(game_id).config(joined.config) == room.game.with_seed(room.config, 0)
             s = room.session
             for _ in range(8):  # each person takes the first option when theirs is due
-                now, seat = s.state_id, s.deciding_seat()
+                now, seat = s.state_id, present(s.deciding_seat())
                 assert seat in (0, 1)
                 await (ann, bob)[seat].send(P.act(room.game.options(s.store.state)[0], now))
                 for who in (ann, bob, cy):
                     await who.until(P.Update, lambda m, n=now: m.state_id > n)
-            assert room.game.winners(s.store.state) is None  # a game going on: nothing is public yet
+            # a game going on: nothing is public yet
+            assert registry.simulated(room.game.id).winners(s.store.state) is None
             for who in (ann, bob, cy):
                 await who.send(P.Leave())
                 await who.until(P.Rooms)

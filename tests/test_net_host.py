@@ -66,7 +66,9 @@ class Client:
         self.frames.append(payload)
         return msg
 
-    async def until(self, kind: type, test: Callable[[Any], bool] = lambda m: True) -> Any:
+    # ``test`` is called with the message alone; Callable[..., bool] lets it bind values by default
+    # arguments (``lambda m, n=now: ...``), against which mypy infers no type for Callable[[Any], bool].
+    async def until(self, kind: type, test: Callable[..., bool] = lambda m: True) -> Any:
         while True:
             msg = await self.recv()
             if isinstance(msg, kind) and test(msg):

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from textual.app import App
+from textual.widgets import OptionList
 
 import nctui.games.nightmare_cathedral.engine
 from nctui.games.nightmare_cathedral.bots import RandomBot
@@ -37,6 +38,7 @@ from nctui.ui.rules import (
     summary_path,
 )
 from nctui.ui.screens.rules import RulesScreen, RulesText, find_matches, pieces
+from tests.helpers import narrow, nc_screen, present
 
 ENGINE = Path(nctui.games.nightmare_cathedral.engine.__file__).parent
 ROOT = Path(__file__).resolve().parent.parent
@@ -158,7 +160,7 @@ def test_every_decision_of_a_companion_game_has_a_section(game):
 
     summary = get_summary(registry.entry(game).rules)
     topics = import_module(f"{registry.entry(game).package}.ui.topics")
-    source = Path(topics.__file__).read_text()
+    source = Path(present(topics.__file__)).read_text()
     named = {s for s in summary.ids if f'"{s}"' in source}
     assert named and all(summary.get(t) is not None for t in named)
 
@@ -410,7 +412,7 @@ def test_rules_open_from_the_game_at_the_decision_search_and_close(tmp_path, siz
             assert rules.query_one("#rules-text").region.height >= 10  # room to read
             await pilot.press("slash", *"limbo", "enter")
             await pilot.pause()
-            listed = [o.id for o in rules.query_one("#rules-contents").options]
+            listed = [o.id for o in rules.query_one("#rules-contents", OptionList).options]
             assert "ritual" in listed and "setup" not in listed
             first = (rules.shown, rules.current)
             assert rules.current == 0 and "limbo" in _text(app).lower()
@@ -437,7 +439,7 @@ def test_the_rules_screen_browses_with_keys(tmp_path):
         app = _RulesApp(None)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
-            rules = app.screen
+            rules = narrow(app.screen, RulesScreen)
             assert rules.shown == "overview"
             await pilot.press("j", "j", "down")
             await pilot.pause()
@@ -447,13 +449,15 @@ def test_the_rules_screen_browses_with_keys(tmp_path):
             assert rules.shown == nc_summary().ids[2]
             await pilot.press("enter")
             await pilot.pause()
-            assert app.focused.id == "rules-body"
+            assert present(app.focused).id == "rules-body"
             await pilot.press("slash", *"zzqx")
             await pilot.pause()
-            assert "No section has 'zzqx'" in str(rules.query_one("#rules-contents").get_option_at_index(0).prompt)
+            assert "No section has 'zzqx'" in str(
+                rules.query_one("#rules-contents", OptionList).get_option_at_index(0).prompt
+            )
             await pilot.press("escape")  # leaves the search box; a second one closes
             await pilot.pause()
-            assert isinstance(app.screen, RulesScreen) and app.focused.id == "rules-contents"
+            assert isinstance(app.screen, RulesScreen) and present(app.focused).id == "rules-contents"
 
     run(go())
 
@@ -470,9 +474,9 @@ def test_a_refusal_names_the_rule_and_R_opens_it(tmp_path):
                 await pilot.press("enter")
                 await pilot.pause()
             store = app.store
-            taken = store.entry(2).action.area  # type: ignore[union-attr]
-            seat = store.state.decision.seat
-            game._dispatch(Conquer(area=taken), store.state_id, seat)
+            taken = narrow(store.entry(2).action, Conquer).area
+            seat = present(store.state.decision).seat
+            nc_screen(app)._dispatch(Conquer(area=taken), store.state_id, seat)
             await pilot.pause()
             note = list(app._notifications)[-1]
             assert note.title == "Not allowed: conquer an unconquered area"
@@ -480,7 +484,7 @@ def test_a_refusal_names_the_rule_and_R_opens_it(tmp_path):
             assert store.state_id == 2  # nothing lost
             await pilot.press("R")
             await pilot.pause()
-            assert app.screen.shown == "setup"
+            assert narrow(app.screen, RulesScreen).shown == "setup"
             assert f"Not allowed: {taken} is already conquered" in _text(app)
 
     run(go())

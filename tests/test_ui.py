@@ -9,6 +9,7 @@ import pytest
 from nctui.games.nightmare_cathedral.describe import describe_action, describe_decision, describe_events
 from nctui.games.nightmare_cathedral.engine import GameConfig, events as E, new_game
 from nctui.games.nightmare_cathedral.engine.actions import ChooseDay, Conquer
+from nctui.games.nightmare_cathedral.engine.config import SeatKind
 from nctui.games.nightmare_cathedral.ui.screens.game import GameScreen
 from nctui.games.nightmare_cathedral.ui.widgets.board import BoardView
 from nctui.games.nightmare_cathedral.ui.widgets.hand import HandView
@@ -16,6 +17,7 @@ from nctui.platform import saves
 from nctui.platform.store import Store
 from nctui.ui.app import create_app
 from nctui.ui.widgets.decision import DecisionPanel
+from tests.helpers import present
 
 SIZE = (80, 24)
 CONFIG = GameConfig(players=2, seats=("human", "human"), seed=42)
@@ -102,13 +104,18 @@ def test_arrows_enter_and_paging(tmp_path):
     run(go())
 
 
-def test_quit_autosaves_and_exits(tmp_path):
-    said = []
+def test_quit_autosaves_and_exits(tmp_path, monkeypatch):
+    said: list[str | None] = []
 
     async def go():
         app = create_app(CONFIG, save_dir=tmp_path)
         real_exit = app.exit
-        app.exit = lambda *a, **kw: (said.append(kw.get("message")), real_exit(*a, **kw))  # type: ignore[method-assign]
+
+        def exit_saying(*a, **kw):
+            said.append(kw.get("message"))
+            return real_exit(*a, **kw)
+
+        monkeypatch.setattr(app, "exit", exit_saying)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.press("5")
             await pilot.pause()
@@ -121,7 +128,7 @@ def test_quit_autosaves_and_exits(tmp_path):
     assert path is not None
     store = saves.load(path).store
     assert store.state_id == 1 and store.state.turn_start == 4
-    assert said and said[0].startswith(f"Game saved to {path}.")  # the quit message is true
+    assert said and present(said[0]).startswith(f"Game saved to {path}.")  # the quit message is true
 
 
 def test_the_sessions_computer_players_and_autosave_start_once_the_game_is_drawn(tmp_path, monkeypatch):
@@ -143,10 +150,10 @@ def test_the_sessions_computer_players_and_autosave_start_once_the_game_is_drawn
         async with app.run_test(size=SIZE) as pilot:
             for _ in range(100):
                 await pilot.pause(0.02)
-                if app.game.store.revision > 0:
+                if present(app.game).store.revision > 0:
                     break
             assert len(frames_before_start) == 1 and frames_before_start[0] > 0.0
-            assert app.game.store.revision > 0  # the computer seats played
+            assert present(app.game).store.revision > 0  # the computer seats played
 
     run(go())
 
@@ -166,7 +173,7 @@ def test_quit_saves_to_nctui_save_dir(tmp_path, monkeypatch):
 
 def test_a_computer_seat_decides_by_itself(tmp_path):
     first = new_game(CONFIG).state.first_player
-    seats = tuple("bot" if i == first else "human" for i in range(2))
+    seats: tuple[SeatKind, ...] = ("bot", "human") if first == 0 else ("human", "bot")
     config = GameConfig(players=2, seats=seats, seed=CONFIG.seed)
 
     async def go():
@@ -230,7 +237,7 @@ def test_create_app_from_a_store(tmp_path):
     app = create_app(store, save_dir=tmp_path)
     assert app.store is store
     with pytest.raises(TypeError):
-        create_app("a game", save_dir=tmp_path)  # type: ignore[arg-type]
+        create_app("a game", save_dir=tmp_path)
 
 
 def test_describe_words():
@@ -317,7 +324,7 @@ def test_a_game_screen_popped_before_its_mount_ran_takes_nothing_down(tmp_path):
             await pilot.pause()
             first = app.screen
             for _ in range(3):
-                app.push_screen(screen_for(app.game))
+                app.push_screen(screen_for(present(app.game)))
                 app.pop_screen()
             await pilot.pause()
             await pilot.pause()
@@ -360,8 +367,6 @@ def test_choosing_an_option_lays_the_screen_out_about_once(tmp_path):
             assert app.store.state_id >= before + presses  # every press chose something
             assert layouts <= 2 * presses, f"{layouts} layouts for {presses} presses"
 
-    Screen._refresh_layout = counted
-    try:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Screen, "_refresh_layout", counted)
         run(go())
-    finally:
-        Screen._refresh_layout = original

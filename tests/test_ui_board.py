@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from textual.widget import Widget
 
 from nctui.games.nightmare_cathedral.describe import words_for
 from nctui.games.nightmare_cathedral.describe.decisions import BONUS_TEXT
@@ -21,9 +22,11 @@ from nctui.games.nightmare_cathedral.ui.widgets.matrix import MatrixView
 from nctui.games.nightmare_cathedral.ui.widgets.tracks import render_tracks
 from nctui.platform.store import Store
 from nctui.ui.app import create_app
+from nctui.ui.screens.shell import GameShell
 from nctui.ui.widgets.decision import DecisionPanel
 from nctui.ui.widgets.footer import KeyFooter
 from nctui.ui.widgets.tabs import PanelTabs
+from tests.helpers import narrow, present
 from tests.test_ui_widgets import HOTSEAT, SNAPSHOT_MOVES, SOLO, _past_handoff, _played, _until
 
 SIZES = [(80, 24), (120, 40)]
@@ -62,7 +65,7 @@ def test_the_area_under_the_cursor_is_told_in_full(tmp_path, size):
         app = create_app(HOTSEAT, save_dir=tmp_path)
         async with app.run_test(size=size) as pilot:
             board = await _board_cursor_on_conquest(app, pilot)
-            view, facts = board.view, board.facts
+            view, facts = present(board.view), present(board.facts)
             w = words_for(view.state.pack)
             tabs = app.screen.query_one(PanelTabs)
             assert tabs.region.height > 0  # in sight at 120x40 too (the indicator line shows for it)
@@ -78,7 +81,7 @@ def test_the_area_under_the_cursor_is_told_in_full(tmp_path, size):
             assert ("Enter: " in text) == (area in legal_areas(view))
             # all of it in sight; it covers neither the board, nor the options, nor the key footer
             assert tabs.content_region.height == len(tabs.render().plain.split("\n"))
-            assert board.region.height > 0 and not tabs.region.overlaps(board.parent.region)
+            assert board.region.height > 0 and not tabs.region.overlaps(narrow(board.parent, Widget).region)
             assert not tabs.region.overlaps(app.screen.query_one(DecisionPanel).region)
             assert tabs.region.bottom <= app.screen.query_one(KeyFooter).region.y
             await pilot.press("escape")
@@ -94,22 +97,23 @@ def test_i_on_the_board_opens_the_area_under_the_cursor(tmp_path, size):
         app = create_app(HOTSEAT, save_dir=tmp_path)
         async with app.run_test(size=size) as pilot:
             board = await _board_cursor_on_conquest(app, pilot)
-            facts = board.facts
-            w = words_for(board.view.state.pack)
-            target = sorted(legal_areas(board.view))[-1]
+            facts, view = present(board.facts), present(board.view)
+            w = words_for(view.state.pack)
+            target = sorted(legal_areas(view))[-1]
             board.cursor = target
             await pilot.press("i")
             await pilot.pause()
             inspector = app.screen
             assert isinstance(inspector, InspectorScreen)
-            assert inspector.noun == "Area" and inspector.current().key == f"area:{target}"  # not card 1
-            lines = "\n".join(line.plain for line in inspector.current().lines)
+            shown = present(inspector.current())
+            assert inspector.noun == "Area" and shown.key == f"area:{target}"  # not card 1
+            lines = "\n".join(line.plain for line in shown.lines)
             for near in facts.area(target).neighbours:
                 assert w.area(near) in lines
             for label in ("Symbol", "Units", "Fort", "Control", "Next to", "Enter"):
                 assert label in lines
             await pilot.press("right")
-            assert inspector.current().key != f"area:{target}"  # browses the other areas
+            assert present(inspector.current()).key != f"area:{target}"  # browses the other areas
             await pilot.press("i")
             await pilot.pause()
             assert app.screen is not inspector and app.focused is board
@@ -191,7 +195,7 @@ def test_the_board_grows_with_the_terminal(tmp_path, config):
         async with app.run_test(size=size) as pilot:
             await _past_handoff(app, pilot)
             board = app.screen.query_one(BoardView)
-            view = board.view
+            view = present(board.view)
             sm = next(s for s in words_for(view.state.pack).pack.sides if s.side.id == view.state.board_side)
             width = board.size.width
             cell_width = (width + 1) // sm.cols - 1
@@ -254,7 +258,8 @@ def test_digits_pick_options_from_the_board_and_matrix_cursors(tmp_path, size):
             await pilot.press("i")  # the viewer's Action card of that Day space
             await pilot.pause()
             assert isinstance(app.screen, InspectorScreen)
-            assert app.screen.current().key == f"stack:{app.screen_stack[-2].viewer}:fortify"
+            viewer = narrow(app.screen_stack[-2], GameShell).viewer
+            assert present(app.screen.current()).key == f"stack:{viewer}:fortify"
 
     run(go())
 
@@ -270,14 +275,14 @@ def test_enter_in_the_hand_chooses_the_option_about_the_card(tmp_path, size):
             await pilot.pause()
             hand = app.screen.query_one(HandView)
             assert app.focused is hand
-            state, seat = app.store.state, app.store.state.decision.seat
-            cards = hand_cards(hand.view)
+            state, seat = app.store.state, present(app.store.state.decision).seat
+            cards = hand_cards(present(hand.view))
             k = next(k for k, c in enumerate(cards) if len(option_numbers(state, seat, c)) == 1)
             hand.cursor = k
             before = app.store.state_id
             await pilot.press("i")  # i shows the card ...
             await pilot.pause()
-            assert isinstance(app.screen, InspectorScreen) and app.screen.current().key == f"card:{cards[k]}"
+            assert isinstance(app.screen, InspectorScreen) and present(app.screen.current()).key == f"card:{cards[k]}"
             await pilot.press("escape")
             await pilot.pause()
             assert app.store.state_id == before

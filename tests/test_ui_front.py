@@ -8,7 +8,9 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
+from rich.text import Text
 from textual.widgets import Input, OptionList
 
 from nctui.games.nightmare_cathedral.engine.config import DIFFICULTY_PRESETS, GameConfig
@@ -19,6 +21,7 @@ from nctui.platform.store import Store
 from nctui.ui.app import create_app
 from nctui.ui.screens.load import LoadScreen
 from nctui.ui.screens.title import TitleScreen
+from tests.helpers import narrow
 
 SIZE = (80, 24)
 SEED = 2024
@@ -30,9 +33,9 @@ def run(coro):
 
 def _front(tmp_path):
     """The app of a bare ``nctui``, its notifications recorded in ``app.seen``."""
-    app = create_app(None, save_dir=tmp_path, bot_delay=0.01)
-    app.seen = []  # type: ignore[attr-defined]
-    app.notify = lambda message, **kw: app.seen.append(message)  # type: ignore[method-assign]
+    app: Any = create_app(None, save_dir=tmp_path, bot_delay=0.01)  # Any: it gains an attribute, ``seen``
+    app.seen = []
+    app.notify = lambda message, **kw: app.seen.append(message)
     return app
 
 
@@ -395,7 +398,7 @@ def test_continue_lists_the_unfinished_games_newest_first_and_plays_one(tmp_path
             assert isinstance(screen, LoadScreen) and screen.unfinished
             assert [g.path for g in screen.games] == [newer, older]
             rows = screen.query_one("#saves", OptionList)
-            first = rows.get_option_at_index(0).prompt.plain
+            first = narrow(rows.get_option_at_index(0).prompt, Text).plain
             assert "Red (person), Blue (person)" in first and "2 players, Standard" in first
             await pilot.press("enter")
             await pilot.pause()
@@ -427,7 +430,7 @@ def test_load_lists_saves_a_broken_one_says_why_and_delete_asks(tmp_path):
             assert isinstance(screen, LoadScreen)
             menu = screen.query_one("#saves", OptionList)
             names = [g.path.name for g in screen.games]
-            rows = {name: menu.get_option_at_index(i).prompt.plain for i, name in enumerate(names)}
+            rows = {name: narrow(menu.get_option_at_index(i).prompt, Text).plain for i, name in enumerate(names)}
             assert set(rows) == {"good.nctui.json", "broken.nctui.json", "gone.nctui.json"}
             assert "2 players, Standard · setup · good" in rows["good.nctui.json"]
             assert "cannot be loaded" in rows["broken.nctui.json"]
@@ -475,7 +478,7 @@ def test_load_marks_a_save_that_no_longer_replays(tmp_path):
                 if screen.checked:
                     break
                 await pilot.pause(0.05)
-            row = screen.query_one("#saves", OptionList).get_option_at_index(0).prompt.plain
+            row = narrow(screen.query_one("#saves", OptionList).get_option_at_index(0).prompt, Text).plain
             assert "cannot be loaded: cannot be replayed: action 2 of 2 is refused" in row
             await pilot.press("enter")
             await pilot.pause()
@@ -495,7 +498,7 @@ def test_the_title_screen_draws_with_a_damaged_autosave_and_says_so(tmp_path):
             await pilot.pause()
             assert isinstance(app.screen, TitleScreen)
             option = app.screen.query_one("#menu", OptionList).get_option("continue")
-            assert option.disabled and "1 damaged save: see Load" in option.prompt.plain
+            assert option.disabled and "1 damaged save: see Load" in narrow(option.prompt, Text).plain
 
     run(go())
 

@@ -22,7 +22,7 @@ from nctui.ui.app import create_app
 from nctui.ui.screens.handoff import HandoffScreen
 from nctui.ui.widgets.decision import DecisionPanel
 from nctui.ui.widgets.log import GameLog
-from tests.helpers import GuardClock, settle
+from tests.helpers import GuardClock, nc_screen, present, settle
 
 SMALL, BIG = (80, 24), (120, 40)
 HOTSEAT = GameConfig(players=2, seats=("human", "human"), seed=42)  # Blue (seat 1) sets up first
@@ -317,8 +317,8 @@ def test_a_conflict_between_two_people(tmp_path):
             await hand_off(pilot, GREEN)  # Green's Dream card to draw
             await read_conflict(pilot, GREEN)  # Green sees it too, after the hand-off
             await show_log(pilot)
-            log = [line.rstrip() for line in log_text(app).splitlines()]
-            log = " ".join(log)  # the narrow log (80x24 on the right at 120x40) wraps the lines
+            # the narrow log (80x24 on the right at 120x40) wraps the lines
+            log = " ".join(line.rstrip() for line in log_text(app).splitlines())
             for line in (
                 f"Green reveals {', '.join(GREEN_CARDS)}: 3 attack, 1 defence",
                 f"Blue reveals {', '.join(BLUE_CARDS)}: 3 attack, 1 defence",
@@ -401,7 +401,7 @@ def test_a_solo_game_from_the_title_to_the_kings_first_turn(tmp_path):
             await new_solo_game(pilot)
             store = app.store
             # Red's setup and first turn: Fortify, one level in its corner, Dreams kept.
-            for words in (
+            for option in (
                 "position 1:",
                 "Weeping Orchard",
                 "Dusk",
@@ -411,7 +411,7 @@ def test_a_solo_game_from_the_title_to_the_kings_first_turn(tmp_path):
                 "Done",
             ):
                 assert not isinstance(app.screen, KingTurnScreen)
-                await choose(pilot, words)
+                await choose(pilot, option)
             king_seat = store.state.king.seat
             assert store.state.turn_number == 1 and store.state.active != king_seat
             await choose(pilot, "Keep the rest")
@@ -442,7 +442,7 @@ def test_a_solo_game_from_the_title_to_the_kings_first_turn(tmp_path):
             assert "R Red decides" in status_text(app)
 
             # The King's panel: its Action cards' Cultists and its Dreams with theirs.
-            king = store.state.king
+            king = present(store.state.king)
             words = words_for(store.state.pack)
             players = app.game_screen().query_one(PlayersView)
             panel = players.render().plain
@@ -456,7 +456,7 @@ def test_a_solo_game_from_the_title_to_the_kings_first_turn(tmp_path):
                 assert f"Power {king.card_cultists[i] + len(king.tucked[i])}" in line
                 assert f"c{king.day_cultists[i]}" in line, line  # the Cultists on its Day space
             # Tab to the Players panel, PgDn: the King's lines are on screen.
-            while app.game_screen()._shown_panel != "players":
+            while nc_screen(app)._shown_panel != "players":
                 await pilot.press("tab")
             await pilot.press("pagedown")
             await pilot.pause()
