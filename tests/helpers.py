@@ -212,9 +212,11 @@ def play_king_turn(state: GameState, ev: list) -> GameState:
     return flow.resolve(king_turn.play(state, ev), ev)
 
 
-def in_time(fn: Callable[[], Any], wait: float = 20.0) -> Any:
+def in_time(fn: Callable[..., Any], wait: float = 20.0) -> Any:
     """``fn()`` on a thread, failing the test if it has not returned within ``wait`` seconds (a
-    read that blocks on a FIFO or a device would otherwise hang the whole run)."""
+    read that blocks on a FIFO or a device would otherwise hang the whole run). ``fn`` is called with
+    no arguments; Callable[..., Any] lets it bind values by default arguments (``lambda p=path: ...``),
+    against which mypy infers no type for Callable[[], Any]."""
     result: dict[str, Any] = {}
 
     def run() -> None:

@@ -224,7 +224,10 @@ def test_the_planner_beats_random_play():
     for seed in range(10):
         planner_seat = seed % 2
         state = new_game(make_config(players=2, seed=100 + seed)).state
-        bots = {planner_seat: PlannerBot(seed, budget=60), 1 - planner_seat: RandomBot(seed)}
+        bots: dict[int, PlannerBot | RandomBot] = {
+            planner_seat: PlannerBot(seed, budget=60),
+            1 - planner_seat: RandomBot(seed),
+        }
         while state.decision is not None:
             seat = state.decision.seat
             state = step(state, bots[seat].choose(player_view(state, seat))).state

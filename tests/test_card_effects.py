@@ -20,7 +20,7 @@ from nctui.games.nightmare_cathedral.engine import apply, legal_actions, new_gam
 from nctui.games.nightmare_cathedral.engine.invariants import violations
 from nctui.games.nightmare_cathedral.engine.ops import set_player
 from tests import helpers as H
-from tests.helpers import config, through_setup
+from tests.helpers import config, present, through_setup
 
 PACK = get_pack("base")
 
@@ -36,9 +36,9 @@ def _effects() -> list[tuple[str, tuple, int]]:
         out += [(f"{d.id}.{part}", getattr(d, part).steps, d.stage) for part in parts]
     for k in c.conflicts:
         out += [(f"{k.id}.victory", k.victory.steps, k.stage), (f"{k.id}.defeat", k.defeat.steps, k.stage)]
-    for d in c.dreams:
-        if d.effect.steps:
-            out.append((f"{d.id}.effect", d.effect.steps, d.stage))
+    for dream in c.dreams:
+        if present(dream.effect).steps:
+            out.append((f"{dream.id}.effect", present(dream.effect).steps, dream.stage))
     for n in c.nightmares:
         out.append((f"nightmare-{n.number}.command", n.command.steps, -n.number))
     for t in c.reward_tiles:
@@ -89,7 +89,7 @@ def test_every_effect_resolves_to_the_end(name, steps, stage):
         turn = state.turn_number
         rnd = random.Random(seed)
         events: list = []
-        state = H.resolve(H.push_effect(replace(state, decision=None), seat, steps, "test", then="day_done"), events)
+        state = H.resolve(H.push_effect(replace(state, decision=None), seat, steps, then="day_done"), events)
         decisions = 0
         commanded = False
         while state.frames or not isinstance(state.work, TURN_STEPS):

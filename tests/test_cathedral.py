@@ -23,7 +23,7 @@ from nctui.games.nightmare_cathedral.engine.invariants import violations
 from nctui.games.nightmare_cathedral.engine.state import GameState
 from nctui.games.nightmare_cathedral.engine.work import NextReaction
 from tests import helpers as H
-from tests.helpers import auto, config, first_turn, present, through_setup
+from tests.helpers import auto, config, first_turn, narrow, present, through_setup
 
 TRACK = tuple(sp.piece for sp in get_pack("base").tracks.cathedral)
 
@@ -120,7 +120,7 @@ def test_the_produce_icon_produces_in_an_area_the_player_controls():
     state = end_of_reactions(first_turn(2), TRACK)
     state, _ = build(state)
     seat = present(state.decision).seat
-    area = legal_actions(state)[0].area
+    area = narrow(legal_actions(state)[0], A.ProduceIn).area
     before = next(a for a in state.areas if a.id == area).followers[seat]
     state = apply(state, legal_actions(state)[0])
     assert next(a for a in state.areas if a.id == area).followers[seat] == before + 1

@@ -12,8 +12,10 @@ import pytest
 from nctui import __version__, cli
 from nctui.cli import main
 from nctui.games.nightmare_cathedral import simulate as sim
+from nctui.games.nightmare_cathedral.engine import GameConfig
 from nctui.games.nightmare_cathedral.game import NightmareCathedral
 from nctui.platform import runner
+from tests.helpers import narrow
 
 NC = "nctui.games.nightmare_cathedral"
 
@@ -181,7 +183,7 @@ def test_the_parser_of_one_command_names_the_others_without_their_options():
     from nctui.cli import COMMANDS, build_parser
 
     parser = build_parser("play")
-    commands = next(a for a in parser._actions if a.dest == "command").choices
+    commands = narrow(next(a for a in parser._actions if a.dest == "command").choices, dict)
     assert set(commands) == set(COMMANDS)
     assert not commands["serve"]._actions and commands["play"]._option_string_actions["--players"]
 
@@ -258,7 +260,7 @@ def test_bare_nctui_opens_the_title_screen_and_play_starts_a_hot_seat_game(start
     assert main([]) == 0
     assert started["target"] is None  # create_app(None): the Title screen
     assert main(["play"]) == 0
-    config = started["target"]
+    config = narrow(started["target"], GameConfig)
     assert config.players == 2 and config.seats == ("human", "human")
 
 

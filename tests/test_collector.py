@@ -77,7 +77,7 @@ def test_the_app_collects_while_it_waits_for_a_key(steady, tmp_path, monkeypatch
             await pilot.pause()
             gc.collect()  # from none: the collector is not set off by the test's own objects
             collections.clear()
-            made = [[] for _ in range(3 * collector.YOUNG_ENOUGH)]  # noqa: F841  # young, alive
+            made: list[list[object]] = [[] for _ in range(3 * collector.YOUNG_ENOUGH)]  # noqa: F841  # young, alive
             assert gc.get_count()[0] >= 3 * collector.YOUNG_ENOUGH
             # a look every LOOK_EVERY seconds collects once no frame came for WAIT_AFTER: waited for
             # (on a loaded machine the app's timer comes late), up to a deadline only a failure meets

@@ -51,11 +51,11 @@ def position(*, light=(), dark=(), cathedral=(0, 5, 5), to_move=DARK, first_done
     placed = []
     if cathedral is not None:
         t, r, c = cathedral
-        placed.append(Building(CATHEDRAL, None, pieces.placement(CATHEDRAL, LIGHT, t, r, c).mask))
+        placed.append(Building(CATHEDRAL, None, present(pieces.placement(CATHEDRAL, LIGHT, t, r, c)).mask))
     supply = [list(pieces.starting_supply()), list(pieces.starting_supply())]
     for colour, items in ((LIGHT, light), (DARK, dark)):
         for b, t, r, c in items:
-            placed.append(Building(b, colour, pieces.placement(b, colour, t, r, c).mask))
+            placed.append(Building(b, colour, present(pieces.placement(b, colour, t, r, c)).mask))
             supply[colour].remove(b)
     state = replace(
         state,
@@ -265,7 +265,7 @@ def test_each_computer_player_finishes_a_game(bot) -> None:
     state = rules.new_game(CathedralConfig()).state
     players = [bot(1), bot(2)]
     while state.phase != "over":
-        state = rules.step(state, players[rules.decider(state)].choose(state)).state
+        state = rules.step(state, players[present(rules.decider(state))].choose(state)).state
     assert state.outcome is not None
 
 
@@ -273,9 +273,11 @@ def test_the_greedy_player_beats_the_random_one() -> None:
     wins = 0
     for g in range(4):
         state = rules.new_game(CathedralConfig()).state
-        players = [GreedyBot(g), RandomBot(g)] if g % 2 == 0 else [RandomBot(g), GreedyBot(g)]
+        players: list[GreedyBot | RandomBot] = (
+            [GreedyBot(g), RandomBot(g)] if g % 2 == 0 else [RandomBot(g), GreedyBot(g)]
+        )
         while state.phase != "over":
-            state = rules.step(state, players[rules.decider(state)].choose(state)).state
+            state = rules.step(state, players[present(rules.decider(state))].choose(state)).state
         wins += present(state.outcome).winners == (g % 2,)
     assert wins >= 3
 
@@ -292,7 +294,7 @@ def test_a_game_through_the_store_undoes_and_saves(tmp_path) -> None:
     path = tmp_path / "c.nctui.json"
     session = new_session(CathedralConfig(seats=("human", "human")), game=GAME, folder=tmp_path, autosave=False)
     for action in store.actions():
-        session.send(action, seen_state_id=session.state_id, seat=session.deciding_seat())
+        session.send(action, seen_state_id=session.state_id, seat=present(session.deciding_seat()))
     session.save(path)
     loaded = saves.load(path)
     assert loaded.game.id == "cathedral" and loaded.store.state == before

@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from rich.text import Text
+from textual.widgets import Static
 
 from nctui.games.cathedral.pieces import CATHEDRAL
 from nctui.games.cathedral.state import CathedralConfig, CathedralState
@@ -15,9 +17,14 @@ from nctui.platform import registry, saves
 from nctui.ui.screens.options_new_game import CompanionNewScreen
 from nctui.ui.screens.rules import RulesScreen
 from nctui.ui.widgets.log import GameLog
-from tests.helpers import companion_app, settle
+from tests.helpers import companion_app, narrow, settle
 
 GAME = registry.game("cathedral")
+
+
+def status(app) -> str:
+    """The status line of the Cathedral screen on top."""
+    return narrow(app.screen.query_one("#cat-status", Static).content, Text).plain
 
 
 def _app(tmp_path, config: CathedralConfig | None = None):
@@ -44,7 +51,7 @@ def test_a_hot_seat_game_starts_from_the_title_and_places_with_the_keyboard(tmp_
             await pilot.press("down", "down", "down", "enter")  # Start
             await pilot.pause()
             assert isinstance(app.screen, CathedralScreen)
-            assert "Light" in app.screen.query_one("#cat-status").content.plain
+            assert "Light" in status(app)
             assert "Cathedral at E4: allowed" in _side(app)
             await pilot.press("enter")  # the Cathedral where the cursor is
             await pilot.pause()
@@ -95,7 +102,7 @@ def test_the_computer_answers_and_undo_takes_back_the_persons_move(tmp_path) -> 
             await pilot.press("down", "down", "down", "down", "down", "enter")  # the Academy at D9
             assert await settle(pilot, lambda: len(app.game.store.state.buildings) == 3, 10)  # and Light answered
             await pilot.pause()
-            assert "Dark (you): place a building" in app.screen.query_one("#cat-status").content.plain
+            assert "Dark (you): place a building" in status(app)
             await pilot.press("u")
             await pilot.pause()
             assert await settle(pilot, lambda: len(app.game.store.state.buildings) == 1, 5)
@@ -131,7 +138,7 @@ def test_two_people_share_the_screen_with_no_hand_off(tmp_path, size) -> None:
             await pilot.press("enter")  # Light's Cathedral
             await pilot.pause()
             assert app.screen is screen and screen.viewer == 1
-            assert "Dark (Player 2): place a building" in app.screen.query_one("#cat-status").content.plain
+            assert "Dark (Player 2): place a building" in status(app)
             await pilot.press("up", "up", "up", "left", "left", "left", "space", "enter")  # Dark's Academy
             await pilot.pause()
             assert app.screen is screen and screen.viewer == 0 and len(app.game.store.state.buildings) == 2

@@ -23,12 +23,15 @@ from nctui.games.dreamers.state import (
     Effect,
     GameEnds,
     Give,
+    Level,
     PickDie,
     Reroll,
     Resolve,
     Rest,
+    Rolled,
     RowFilled,
     Seat,
+    SeatKind,
     SendMinions,
     Skip,
     Taken,
@@ -41,7 +44,9 @@ DEPTHS, ENVY, PRISON, FEAR = 0, 1, 2, 3
 
 
 def game(players: int = 3, **kw) -> DreamersState:
-    config = DreamersConfig(seats=("human",) * players, levels=("gambler",) * players, **kw)
+    human: SeatKind = "human"
+    gambler: Level = "gambler"
+    config = DreamersConfig(seats=(human,) * players, levels=(gambler,) * players, **kw)
     return rules.new_game(config).state
 
 
@@ -118,7 +123,7 @@ def test_shadow_of_envy_lets_the_next_player_pick_a_dream_to_reroll_not_an_envy_
     assert set(rules.legal_actions(state)) == {PickDie("power", FEAR, 0)}  # the Envy Shadows are not offered
     result = rules.step(state, PickDie("power", FEAR, 0))
     assert ("envy", True) in effects(result) and rules.problems(result.state) == []
-    rolled = [e.dice for e in result.events if type(e).__name__ == "Rolled"]
+    rolled = [e.dice for e in result.events if isinstance(e, Rolled)]
     assert rolled and rolled[0][0].colour == FEAR  # the picked dream, rerolled
 
 

@@ -14,8 +14,9 @@ from nctui.games.nightmarium.ui.screen import NightmariumScreen
 from nctui.platform import registry
 from nctui.ui.screens.handoff import HandoffScreen
 from nctui.ui.screens.options_new_game import CompanionNewScreen
+from nctui.ui.screens.shell import GameShell
 from nctui.ui.widgets.log import GameLog
-from tests.helpers import companion_app, plain, settle
+from tests.helpers import companion_app, narrow, plain, screen_of, settle
 
 NIGHTMARIUM = registry.game("nightmarium")
 
@@ -66,7 +67,7 @@ def test_hot_seat_hands_stay_hidden_behind_the_shared_hand_off_until_enter(tmp_p
     async def go() -> None:
         app = _app(tmp_path, NightmariumConfig(seats=("human", "human"), levels=("planner", "planner"), seed=3))
         async with app.run_test(size=size) as pilot:
-            game = app.screen
+            game = narrow(app.screen, GameShell)
             await pilot.press("1", "1")  # Player 1 draws twice: Player 2's turn
             await pilot.pause()
             handoff = app.screen
@@ -78,7 +79,7 @@ def test_hot_seat_hands_stay_hidden_behind_the_shared_hand_off_until_enter(tmp_p
             assert app.game.store.state is before and app.screen is handoff
             await pilot.press("enter")
             await pilot.pause()
-            assert app.screen is game and game.viewer == 1
+            assert screen_of(app) is game and game.viewer == 1
             state = app.game.store.state
             names = _text(app, "nm-hand")
             assert all(card(c).name in names for c in state.players[1].hand)

@@ -9,6 +9,7 @@ from nctui.games.nightmare_cathedral.bots import bot_seed
 from nctui.games.nightmare_cathedral.describe.conflicts import STAGE_KINDS, conflict_reports
 from nctui.games.nightmare_cathedral.engine import events as E, new_game, player_view, step
 from nctui.games.nightmare_cathedral.simulate import make_config, random_bots
+from nctui.platform.game import Bot
 
 
 def played(players: int, seed: int, decisions: int = 1500):
@@ -16,7 +17,7 @@ def played(players: int, seed: int, decisions: int = 1500):
     config = make_config(players=players, seed=seed)
     state = new_game(config).state
     events: list[E.Event] = []
-    bots = {}
+    bots: dict[int, Bot] = {}
     for _ in range(decisions):
         if state.decision is None:
             break

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections import Counter
+from typing import Any
 
 import pytest
 from msgspec.structs import replace
@@ -20,6 +21,7 @@ from nctui.games.nightmare_cathedral.engine.actions import ChooseOption, React
 from nctui.games.nightmare_cathedral.engine.facts import facts
 from nctui.games.nightmare_cathedral.engine.flow import StepResult, step
 from nctui.games.nightmare_cathedral.engine.futile import effect_nothing, option_nothing
+from nctui.games.nightmare_cathedral.engine.state import GameState
 from nctui.games.nightmare_cathedral.engine.views import redact
 from nctui.games.nightmare_cathedral.engine.work import ChooseWork
 from nctui.games.nightmare_cathedral.simulate import make_config
@@ -31,7 +33,7 @@ from nctui.ui.widgets.log import GameLog
 from tests import helpers as H
 
 GENERIC = re.compile(r"\bOption \d|\bchoice \d")
-CONFIGS = [
+CONFIGS: list[dict[str, Any]] = [
     dict(players=2, seed=1),
     dict(players=3, seed=2, length="variable"),
     dict(players=4, seed=3, divergent_paths=True),
@@ -46,7 +48,7 @@ def _games():
     config = make_config(players=1, seed=5)
     state = new_game(config).state
     bots = [RandomBot(50), RandomBot(51)]
-    states = []
+    states: list[GameState] = []
     while state.decision is not None and len(states) < 3000:
         states.append(state)
         state = step(state, bots[state.decision.seat].choose(player_view(state, state.decision.seat))).state
@@ -223,7 +225,7 @@ def test_the_panel_shows_the_context_and_a_would_do_nothing_option(tmp_path, siz
             if isinstance(app.screen, HandoffScreen):  # Blue reacts next: its key, then the log
                 await pilot.press("enter")
                 await pilot.pause()
-            if app.game_screen()._shown_panel != "log":  # 80x24 shows one panel at a time
+            if H.nc_screen(app)._shown_panel != "log":  # 80x24 shows one panel at a time
                 await pilot.press("l")
                 await pilot.pause()
             log = "\n".join(strip.text for strip in app.game_screen().query_one(GameLog).lines)

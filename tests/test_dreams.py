@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from msgspec.structs import replace
 
@@ -104,7 +106,7 @@ def upgrades(state, *ids: str):
 # Conditions: each one false, then true
 
 
-CASES = [
+CASES: list[tuple[cs.Condition, Callable[[GameState], GameState], Callable[[GameState], GameState]]] = [
     (cs.ControlAreas(count=2), lambda s: put(s, bell_hollow=1), lambda s: put(s, bell_hollow=1, ash_nave=1)),
     (
         cs.ControlAreas(count=2, where="corner"),
@@ -183,7 +185,7 @@ def test_every_condition_type_of_the_schema_is_evaluated():
     for need, _, _ in CASES:  # the engine knows every type (an unknown one is refused)
         assert dreams.condition_met(state, me(state), need) in (True, False)
     with pytest.raises(ValueError, match="unknown Dream condition"):
-        dreams.condition_met(state, me(state), object())
+        dreams.condition_met(state, me(state), object())  # type: ignore[arg-type]  # not a condition, on purpose
 
 
 def test_conditions_are_the_seats_own():

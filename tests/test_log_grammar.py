@@ -11,6 +11,7 @@ import pytest
 
 from nctui.games.nightmare_cathedral.describe.events import describe_events
 from nctui.games.nightmare_cathedral.engine import GameConfig
+from nctui.games.nightmare_cathedral.engine.config import SeatKind
 from nctui.platform.store import Store
 
 # Nouns the log counts, singular -> plural (the counted words of every line of the games below).
@@ -101,7 +102,8 @@ def test_the_check_passes_a_right_line(line: str) -> None:
 
 
 def _log_lines(players: int, seed: int) -> list[str]:
-    seats = ("human",) * players if players > 1 else ("human", "king")
+    human: SeatKind = "human"
+    seats: tuple[SeatKind, ...] = (human,) * players if players > 1 else ("human", "king")
     store = Store(GameConfig(players=players, seats=seats, seed=seed))
     rng = random.Random(seed)
     lines = describe_events(store.initial.events, store.state)
@@ -113,7 +115,7 @@ def _log_lines(players: int, seed: int) -> list[str]:
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_every_log_line_of_random_games_agrees_in_number(players: int) -> None:
-    problems = {}
+    problems: dict[str, str] = {}
     for seed in range(3):
         for line in _log_lines(players, seed):
             for problem in number_problems(line):

@@ -78,7 +78,8 @@ class Client:
         self.writer.close()
 
 
-async def press_until_taken(watcher: Client, press: Callable[[], None], after: P.Update, wait: float) -> P.Update:
+# ``press`` is called with no arguments (Callable[..., None]: it may bind values by default arguments).
+async def press_until_taken(watcher: Client, press: Callable[..., None], after: P.Update, wait: float) -> P.Update:
     """Press a key on a person's terminal (``press``) until the host's next update after ``after``
     reaches ``watcher``: a key that reached a screen still drawing the last update is not taken
     (its options were not shown yet), so it is pressed again after ``wait`` seconds."""

@@ -45,7 +45,8 @@ class Terminal:
     def keys(self, *keys: str) -> None:
         self.tmux("send-keys", *keys)
 
-    def wait(self, test: Callable[[str], bool], what: str, timeout: float = 60) -> str:
+    # ``test`` is called with the screen's text (Callable[..., bool]: it may bind values by default arguments).
+    def wait(self, test: Callable[..., bool], what: str, timeout: float = 60) -> str:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             text = self.screen()

@@ -7,6 +7,7 @@ so each one controls exactly what a command does.
 from __future__ import annotations
 
 import itertools
+from typing import Literal
 
 import pytest
 from msgspec.structs import replace
@@ -391,7 +392,7 @@ def _crowded() -> GameState:
     return put(put(put(state, me(state), ASH, 2), opp(state), ASH, 2), SH, ASH, 2)
 
 
-def _devour(state: GameState, whose: str, count: int = 1, **kw):
+def _devour(state: GameState, whose: Literal["any", "shadows", "opponents", "own"], count: int = 1, **kw):
     return run(replace(state, commanding=1), cs.Devour(count=count, whose=whose), **kw)
 
 

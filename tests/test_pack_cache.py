@@ -6,7 +6,9 @@ from __future__ import annotations
 import os
 import pickle
 import shutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,6 +22,26 @@ def cache_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder = tmp_path / "cache"
     monkeypatch.setenv(CACHE_ENV, str(folder))
     return folder
+
+
+def recording(seen: list, real: Callable[..., Any]) -> Callable[..., Any]:
+    """``real``, each argument it is called with noted in ``seen`` first."""
+
+    def recorded(arg: Any) -> Any:
+        seen.append(arg)
+        return real(arg)
+
+    return recorded
+
+
+def counting(calls: list[str], name: str, real: Callable[..., Any]) -> Callable[..., Any]:
+    """``real``, ``name`` noted in ``calls`` at each call."""
+
+    def counted(*a: Any, **k: Any) -> Any:
+        calls.append(name)
+        return real(*a, **k)
+
+    return counted
 
 
 def test_a_cached_pack_equals_the_loaded_one(cache_folder: Path) -> None:
@@ -65,11 +87,11 @@ def test_an_entry_made_for_another_stamp_is_not_used(cache_folder: Path, monkeyp
     key = cache.pack_stamp(PACKS_DIR / "base", FILES)
     assert key is not None
     entry.write_bytes(pickle.dumps((key.replace("\t", " ", 1), fresh)))
-    checked = []
+    checked: list[object] = []
     import nctui.games.nightmare_cathedral.content.validate as validate
 
     real = validate.validate
-    monkeypatch.setattr(validate, "validate", lambda pack: checked.append(pack) or real(pack))
+    monkeypatch.setattr(validate, "validate", recording(checked, real))
     assert load_pack(PACKS_DIR / "base", cached=True) == fresh
     assert checked, "an entry of another stamp was used"
 
@@ -131,9 +153,9 @@ def test_a_cache_entry_others_may_write_is_never_read(cache_folder: Path, monkey
     os.chmod(entry, 0o666)
     import nctui.games.nightmare_cathedral.content.validate as validate
 
-    checked = []
+    checked: list[object] = []
     real = validate.validate
-    monkeypatch.setattr(validate, "validate", lambda pack: checked.append(pack) or real(pack))
+    monkeypatch.setattr(validate, "validate", recording(checked, real))
     assert load_pack(PACKS_DIR / "base", cached=True) == fresh
     assert checked, "the entry others may write was read"
 
@@ -149,6 +171,6 @@ def test_the_cached_pack_is_not_decoded_by_type(cache_folder: Path, monkeypatch:
     calls: list[str] = []
     for module, name in ((msgspec.msgpack, "decode"), (msgspec.json, "decode"), (validate, "validate")):
         real = getattr(module, name)
-        monkeypatch.setattr(module, name, lambda *a, _real=real, _name=name, **k: calls.append(_name) or _real(*a, **k))
+        monkeypatch.setattr(module, name, counting(calls, name, real))
     assert load_pack(PACKS_DIR / "base", cached=True) == fresh
     assert calls == []

@@ -11,6 +11,7 @@ from textual.css.stylesheet import Stylesheet
 from nctui.games.nightmare_cathedral.engine import GameConfig
 from nctui.ui.app import create_app
 from nctui.ui.textual_ext import parsed_css
+from tests.helpers import present
 
 SIZE = (80, 24)
 
@@ -79,7 +80,7 @@ def test_a_css_cache_kept_for_another_stamp_is_not_read(shared, monkeypatch, tmp
 
 def test_the_css_cache_is_named_by_the_versions(monkeypatch, tmp_path):
     monkeypatch.setenv("NCTUI_CACHE_DIR", str(tmp_path))
-    name = parsed_css.cache_file()
+    name = present(parsed_css.cache_file())
     assert name.parent == tmp_path and name.name.startswith("css-")
     monkeypatch.setattr(parsed_css, "FORMAT", parsed_css.FORMAT + 1)
     assert parsed_css.cache_file() != name

@@ -5,6 +5,7 @@ planner's hint (h), driven by Pilot at 80x24."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 from textual.widgets import Input
@@ -34,9 +35,9 @@ def run(coro):
 
 def _app(tmp_path, game=None):
     """The app, its notifications recorded in ``app.seen``."""
-    app = create_app(game, save_dir=tmp_path, bot_delay=0.01)
-    app.seen = []  # type: ignore[attr-defined]
-    app.notify = lambda message, **kw: app.seen.append(message)  # type: ignore[method-assign]
+    app: Any = create_app(game, save_dir=tmp_path, bot_delay=0.01)  # Any: it gains an attribute, ``seen``
+    app.seen = []
+    app.notify = lambda message, **kw: app.seen.append(message)
     return app
 
 
@@ -270,7 +271,7 @@ def test_the_planners_advice_ranks_the_options_of_the_view():
 
     state = load_scenario(BUNDLED / "crowded-centre-3p.toml")
     for _ in range(25):
-        d = state.decision
+        d = present(state.decision)
         view = player_view(state, d.seat)
         advice = PlannerBot(7).advise(view)
         assert 1 <= len(advice) <= min(3, len(d.options)) and advice[0].chosen

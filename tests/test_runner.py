@@ -131,7 +131,7 @@ def test_a_computer_player_that_raises_is_reported_with_a_replay_that_fails_alon
 
 
 def test_a_broken_invariant_is_reported_with_a_replay_that_breaks_it_alone(monkeypatch, capsys):
-    game = type(registry.game("nightmarium"))
+    game = type(registry.simulated("nightmarium"))
     real = game.invariants
 
     def broken(self, state):

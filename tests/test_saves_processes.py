@@ -82,11 +82,11 @@ def test_two_processes_playing_in_one_folder_lose_nothing(tmp_path: Path):
         for child in children:
             if child.poll() is None:
                 child.kill()
-    reports = []
+    reports: list[tuple[str, int, int, Path]] = []
     for child, (out, err) in zip(children, results):
         assert child.returncode == 0, err
-        game_id, state_id, last_id, path = out.split()
-        reports.append((game_id, int(state_id), int(last_id), Path(path)))
+        game, state, last, saved = out.split()
+        reports.append((game, int(state), int(last), Path(saved)))
     ids = {r[0] for r in reports}
     assert len(ids) == 2
     autosaves = sorted((folder / "autosave").glob("*.nctui.json"))

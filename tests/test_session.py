@@ -15,6 +15,7 @@ from nctui.games.nightmare_cathedral.engine import GameConfig, events as E, play
 from nctui.platform import registry, saves
 from nctui.platform.session import Session, SessionError, default_undo, new_session, open_session
 from nctui.platform.store import Store, UndoRefused
+from tests.helpers import present
 
 NIGHTMARE_CATHEDRAL = registry.game("nightmare-cathedral")
 
@@ -40,8 +41,8 @@ def until_a_draw_then_the_same_seat(seed: int = 3) -> Store:
 
 def decide_first(session: Session) -> None:
     """The deciding seat takes the first option it sees."""
-    seat = session.deciding_seat()
-    session.send(session.view(seat).state.decision.options[0], seen_state_id=session.state_id, seat=seat)
+    seat = present(session.deciding_seat())
+    session.send(present(session.view(seat).state.decision).options[0], seen_state_id=session.state_id, seat=seat)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -52,7 +53,7 @@ def test_undo_policy_by_mode():
     assert default_undo(("human", "human")) == "strict"
     assert default_undo(("human", "bot", "human")) == "strict"
     assert default_undo(("human", "bot")) == "practice"
-    assert default_undo(("human", "king")) == "practice"
+    assert default_undo(("human", "automa")) == "practice"  # the King of Horrors plays the automaton's seat
     assert new_session(HOTSEAT, autosave=False).undo_mode == "strict"
     assert new_session(HOTSEAT, autosave=False, undo="practice").store.policy.name == "practice"
 
@@ -191,7 +192,7 @@ def test_autosave_is_written_off_the_deciding_thread(tmp_path, written):
     try:
         decide_first(session)
         deadline = time.monotonic() + 5
-        while not session.autosave_path.exists() and time.monotonic() < deadline:
+        while not present(session.autosave_path).exists() and time.monotonic() < deadline:
             time.sleep(0.005)
         assert written and threading.get_ident() not in [thread for _, thread in written]
         assert session.autosave_path == tmp_path / saves.AUTOSAVES / f"{session.game_id}{saves.SUFFIX}"
@@ -288,7 +289,7 @@ def test_close_writes_the_last_change(tmp_path):
 
 def test_handoff_rule():
     session = Session(Store(GameConfig(players=3, seats=("human", "bot", "human"), seed=2)), autosave=False)
-    decider = session.deciding_seat()
+    decider = present(session.deciding_seat())
     other = 2 if decider == 0 else 0
     assert session.handoff_to(decider) is None  # the person deciding is looking
     if not session.is_computer(decider):

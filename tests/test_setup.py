@@ -44,7 +44,7 @@ def test_board_side_and_covered_areas(players):
 
 def test_the_first_decision_is_the_turn_track_start_for_the_first_player():
     state = new_game(config(3, seed=7)).state
-    d = state.decision
+    d = present(state.decision)
     assert d.kind == "turn_start" and d.seat == state.first_player
     assert len(d.options) == len(get_pack("base").tracks.turn)
 

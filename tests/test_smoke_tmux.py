@@ -22,6 +22,7 @@ import pytest
 
 from nctui.platform import saves
 from nctui.ui.screens.handoff import GUARD as HANDOFF_GUARD
+from tests.helpers import present
 
 ROOT = Path(__file__).resolve().parent.parent
 TMUX = shutil.which("tmux") or "tmux"
@@ -117,7 +118,7 @@ def test_title_new_solo_game_play_and_quit(pane, tmp_path):
     after = pane.wait_for("[nctui exited: 0]")
     assert "Game saved to" in after
 
-    store = saves.load(saves.latest_autosave(save_dir)).store
+    store = saves.load(present(saves.latest_autosave(save_dir))).store
     assert store.state_id == 1 and store.state.config.players == 1
     assert store.state.config.seed == seed  # the seed shown is the seed played
 
@@ -262,5 +263,5 @@ def test_the_game_ends_and_is_saved_when_its_terminal_goes_away(pane, tmp_path, 
     while any(Path(f"/proc/{p}").exists() for p in pids) and time.monotonic() < end:
         time.sleep(0.1)
     assert not any(Path(f"/proc/{p}").exists() for p in pids), "nctui outlived its terminal"
-    store = saves.load(saves.latest_autosave(save_dir)).store
+    store = saves.load(present(saves.latest_autosave(save_dir))).store
     assert store.state_id == 1  # the decision made

@@ -16,7 +16,7 @@ from nctui.games.nightmare_cathedral.engine.king import clockwise, next_corner_c
 from nctui.games.nightmare_cathedral.engine.king_state import KING_COMBAT
 from nctui.games.nightmare_cathedral.engine.views import player_view
 from nctui.games.nightmare_cathedral.engine.work import SoloTurnStartWork
-from tests.helpers import present
+from tests.helpers import all_of, present
 
 SOLO = GameConfig(players=1, seats=("human", "king"), seed=7)
 
@@ -45,7 +45,7 @@ def test_human_decides_turn_start_then_a_corner_only():
     assert state.decision.seat == 0 and state.decision.kind == "solo_turn_start"
     state = apply(state, ChooseTurnStart(position=0))
     assert present(state.decision).seat == 0 and present(state.decision).kind == "solo_corner"
-    corners = {a.area for a in legal_actions(state)}
+    corners = {a.area for a in all_of(legal_actions(state), Conquer)}
     assert corners == {a.id for a in state.areas if board.is_corner(state, a.id)}
     with pytest.raises(IllegalAction, match="SOLO SETUP 4"):
         apply(state, Conquer(area="bell-hollow"))
@@ -116,7 +116,7 @@ def test_king_play_area_and_first_turn():
 
 def test_human_view_hides_king_hand_and_area_deck():
     state = solo_setup()
-    seen = player_view(state, 0).state.king
+    seen = present(player_view(state, 0).state.king)
     assert set(seen.hand) == {HIDDEN} and set(seen.area_deck) == {HIDDEN}
     assert seen.dreams == present(state.king).dreams
     assert player_view(state, 1).state.king == state.king

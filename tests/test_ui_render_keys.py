@@ -83,7 +83,8 @@ def recording() -> Iterator[Callable[[Callable[[], object]], set[tuple[str, str]
                 setattr(cls, name, _Recorded(field, (cls.__name__, name), into))
 
     def reads_of(call: Callable[[], object]) -> set[tuple[str, str]]:
-        into[0] = reads = set()
+        reads: set[tuple[str, str]] = set()
+        into[0] = reads
         try:
             call()
         finally:

@@ -120,8 +120,9 @@ def test_no_piece_is_built_at_the_end_of_a_turn():
         number = state.turn_number
         while state.turn_number == number:
             opts = legal_actions(state)
-            choice = next((a for a in opts if isinstance(a, A.ChooseDay) and a.ignore), None)
-            choice = choice or next((a for a in opts if a in (A.React(kind="pass"), A.Done(), A.KeepDreams())), opts[0])
+            ignored: A.Action | None = next((a for a in opts if isinstance(a, A.ChooseDay) and a.ignore), None)
+            passing = (A.React(kind="pass"), A.Done(), A.KeepDreams())
+            choice = ignored or next((a for a in opts if a in passing), opts[0])
             state, events = play(state, choice)
             assert not any(e.kind == "cathedral_piece" for e in events)
     assert state.cathedral_built == built and state.turn_number == 7
