@@ -29,7 +29,8 @@ from nctui.games.cathedral.state import CathedralConfig
 def one_game(seed: int) -> tuple[int, str, list[float]]:
     """(1 if the strong player won else 0, its colour, its seconds per move)."""
     strong_seat = seed % 2
-    players = {strong_seat: bots.StrongBot(1000 + seed), 1 - strong_seat: bots.GreedyBot(2000 + seed)}
+    players: dict[int, bots.StrongBot | bots.GreedyBot] = {strong_seat: bots.StrongBot(1000 + seed)}
+    players[1 - strong_seat] = bots.GreedyBot(2000 + seed)
     state = rules.new_game(CathedralConfig(seats=("bot", "bot"))).state
     times = []
     while (seat := rules.decider(state)) is not None:

@@ -28,6 +28,7 @@ from nctui.games.nightmare_cathedral.engine import GameState, legal_actions, new
 from nctui.games.nightmare_cathedral.engine.actions import Action
 from nctui.games.nightmare_cathedral.engine.invariants import violations
 from nctui.games.nightmare_cathedral.simulate import bot_seed, make_config, random_bots
+from nctui.platform.game import Bot
 
 PLAYERS = 2
 TIMED_GAMES = 5  # games whose states time each call
@@ -53,7 +54,7 @@ def play(seed: int, check: bool, record: list[tuple[GameState, Action | None]] |
     without its timing and dispatch); the decisions made."""
     config = make_config(players=PLAYERS, seed=seed)
     state = new_game(config).state
-    bots: dict[int, object] = {}
+    bots: dict[int, Bot] = {}
     decisions = 0
     while state.decision is not None:
         seat = state.decision.seat

@@ -54,7 +54,7 @@ def one_game(task: tuple[str, str, int]) -> tuple[str, str, float, int, int]:
 
 def measure(games: int, seed: int, workers: int, quiet: bool) -> dict[str, Any]:
     tasks = [(who, kind, game_seed(seed, i)) for i in range(games) for kind in KINDS for who in WHO]
-    results = []
+    results: list[tuple[str, str, float, int, int]] = []
     with ProcessPoolExecutor(workers) as pool:
         for done, result in enumerate(pool.map(one_game, tasks), 1):
             results.append(result)
@@ -66,7 +66,7 @@ def measure(games: int, seed: int, workers: int, quiet: bool) -> dict[str, Any]:
     for kind in KINDS:
         for who in WHO:
             mine = [r for r in results if r[0] == who and r[1] == kind]
-            cpu, turns, decisions = (sum(r[i] for r in mine) for i in (2, 3, 4))
+            cpu, turns, decisions = sum(r[2] for r in mine), sum(r[3] for r in mine), sum(r[4] for r in mine)
             rows[f"{kind}, {who}"] = {
                 "games": len(mine),
                 "cpu_per_game": cpu / len(mine),

@@ -50,27 +50,29 @@ def remote(config: GameConfig, decisions: int, folder: Path) -> list[float]:
     host = Host(rooms, folder / "sock" / "host.sock")
     asyncio.run_coroutine_threadsafe(host.start(), loop).result(STEP)
     room = rooms.create(config, identity="bench")
-    links, games = [], []
+    links: list[HostLink] = []
+    games: list[RemoteGame] = []
     for seat in range(config.players):
         link = HostLink(host.path, f"SHA256:seat{seat}", f"seat {seat + 1}").connect()
         link.send(JoinSeat(room=room.id, seat=seat))
         wait(lambda lk=link: lk.game is not None, "seat")
         links.append(link)
+        assert link.game is not None
         games.append(link.game)
     session = room.session
     times = []
     try:
         for _ in range(decisions):
-            seat = session.deciding_seat()
-            if seat is None:
+            decider = session.deciding_seat()
+            if decider is None:
                 break
-            game: RemoteGame = games[seat]
+            game = games[decider]
             now = session.state_id
             wait(lambda g=game, n=now: g.state_id == n, "update of the last decision")
-            decision = game.view(seat).state.decision
+            decision = game.view(decider).state.decision
             assert decision is not None
             start = time.perf_counter()
-            game.send(decision.options[0], seen_state_id=now, seat=seat)
+            game.send(decision.options[0], seen_state_id=now, seat=decider)
             wait(lambda g=game, n=now: g.state_id > n, "update")
             times.append(time.perf_counter() - start)
     finally:

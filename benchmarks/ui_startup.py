@@ -34,16 +34,21 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 t_import = time.perf_counter()
 from textual.app import App, ComposeResult  # noqa: E402
+from textual.screen import Screen  # noqa: E402
 from textual.widgets import Footer, Header, Static  # noqa: E402
 
 from nctui.games.nightmare_cathedral.engine import GameConfig, actions as A, player_view  # noqa: E402
+from nctui.games.nightmare_cathedral.engine.config import SeatKind  # noqa: E402
+from nctui.games.nightmare_cathedral.ui.screens.game import GameScreen  # noqa: E402
 from nctui.platform import saves  # noqa: E402
 from nctui.platform.store import Store  # noqa: E402
-from nctui.ui.app import GameScreen, create_app  # noqa: E402
+from nctui.ui.app import create_app  # noqa: E402
 from nctui.ui.screens.handoff import HandoffScreen  # noqa: E402
 from nctui.ui.widgets.decision import DecisionPanel  # noqa: E402
 
@@ -72,7 +77,8 @@ class BusyBot:
 
 def long_game(folder: Path) -> Path:
     """A finished 4-player hot-seat game played by BusyBots, saved in ``folder``."""
-    store = Store(GameConfig(players=LONG_PLAYERS, seats=("human",) * LONG_PLAYERS, seed=LONG_SEED))
+    human: SeatKind = "human"
+    store = Store(GameConfig(players=LONG_PLAYERS, seats=(human,) * LONG_PLAYERS, seed=LONG_SEED))
     bots = [BusyBot(LONG_SEED * 10 + seat) for seat in range(LONG_PLAYERS)]
     while store.state.decision is not None:
         d = store.state.decision
@@ -80,17 +86,26 @@ def long_game(folder: Path) -> Path:
     return saves.save(store, folder / "long-game.nctui.json", "longgame0001")
 
 
-def record_frames(app) -> list[tuple[float, bool]]:
-    """Wrap ``app._display``: each frame's time, and whether a game screen is on the stack."""
-    frames: list[tuple[float, bool]] = []
+def on_frames(app: Any, note: Callable[[Screen[Any]], None]) -> None:
+    """Wrap ``app._display`` (Any: the benchmark replaces the app's method): ``note(screen)`` after
+    each frame drawn."""
     display = app._display
 
-    def timed(screen, renderable) -> None:
+    def timed(screen: Screen[Any], renderable: object) -> None:
         display(screen, renderable)
         if renderable is not None:
-            frames.append((time.perf_counter(), any(isinstance(s, GameScreen) for s in app.screen_stack)))
+            note(screen)
 
     app._display = timed
+
+
+def record_frames(app: App[Any]) -> list[tuple[float, bool]]:
+    """Each frame's time, and whether a game screen is on the stack."""
+    frames: list[tuple[float, bool]] = []
+    on_frames(
+        app,
+        lambda screen: frames.append((time.perf_counter(), any(isinstance(s, GameScreen) for s in app.screen_stack))),
+    )
     return frames
 
 
@@ -108,14 +123,7 @@ async def bare_first_frame(size: tuple[int, int]) -> float:
     t0 = time.perf_counter()
     app = BareApp()
     frames: list[float] = []
-    display = app._display
-
-    def timed(screen, renderable) -> None:
-        display(screen, renderable)
-        if renderable is not None:
-            frames.append(time.perf_counter())
-
-    app._display = timed  # type: ignore[method-assign]
+    on_frames(app, lambda screen: frames.append(time.perf_counter()))
     async with app.run_test(size=size) as pilot:
         for _ in range(400):
             if frames:
@@ -144,14 +152,12 @@ async def key_presses(
     last frame it caused (the screen settled)."""
     app = create_app(store, save_dir=save_dir, bot_delay=3600)
     shown: list[tuple[float, object]] = []  # each frame: its time, the decision panel's prompt
-    display = app._display
 
-    def timed(screen, renderable) -> None:
-        display(screen, renderable)
-        if renderable is not None and isinstance(screen, GameScreen):
+    def prompt_shown(screen: Screen[Any]) -> None:
+        if isinstance(screen, GameScreen):
             shown.append((time.perf_counter(), screen.query_one(DecisionPanel).prompt))
 
-    app._display = timed
+    on_frames(app, prompt_shown)
     rng = random.Random(7)
     first: list[float] = []
     last: list[float] = []
@@ -167,8 +173,10 @@ async def key_presses(
                 await pilot.pause()
                 continue
             panel = app.screen.query_one(DecisionPanel)
-            digit = rng.randint(1, min(panel.page_size(), len(panel.prompt.options)))
-            before, old, t0 = len(shown), panel.prompt, time.perf_counter()
+            old = panel.prompt
+            assert old is not None, "a game screen with a decision due shows its prompt"
+            digit = rng.randint(1, min(panel.page_size(), len(old.options)))
+            before, t0 = len(shown), time.perf_counter()
             await pilot.press(str(digit))
             await pilot.pause()
             new = [t for t, prompt in shown[before:] if prompt is not old]

@@ -77,8 +77,8 @@ def run_task(task: Task) -> dict[str, Any]:
         }
     if kind == "planners":
         config = make_config(players=2, seed=seed)
-        settings = PREVIOUS_PLANNER if opts.get("previous") else {"budget": opts.get("budget", BUDGET)}
-        state = _finished(config, lambda seat, s: PlannerBot(s, **settings), "planner")
+        chosen = PREVIOUS_PLANNER if opts.get("previous") else {"budget": opts.get("budget", BUDGET)}
+        state = _finished(config, lambda seat, s: PlannerBot(s, **chosen), "planner")
         scores = sorted(state.outcome.scores, key=lambda s: s.total, reverse=True)
         return {
             "winner": scores[0].total,
@@ -360,11 +360,11 @@ def main() -> None:
         )
         return
     print(f"{args.games} games per row, {args.bots} bots, seed {args.seed}\n")
-    for title, rows in sections:
+    for title, table in sections:
         name, first = title.split("|")
         print(f"### {name}\n")
         print(HEAD.format(first))
-        for label, r in rows:
+        for label, r in table:
             print(row(label, r))
         print()
 

@@ -56,6 +56,12 @@ def table(head: list[str], rows: list[list[str]]) -> None:
     w("")
 
 
+def text(effect: s.Effect | None) -> str:
+    """The words of an effect the card has (an Upgrade's Day, Conform and Dissent; a Ploy's effect)."""
+    assert effect is not None, "a card without the effect its kind has"
+    return effect.text
+
+
 def combat(cb: s.Combat) -> str:
     return f"{cb.attack}⚔ {cb.defense}⛨"
 
@@ -457,16 +463,16 @@ def development_tables(stage: int) -> None:
                     combat(d.combat),
                     players(d.players),
                     str(d.vp),
-                    d.day.text,
-                    d.conform.text,
-                    d.dissent.text,
+                    text(d.day),
+                    text(d.conform),
+                    text(d.dissent),
                 ]
             )
         table(["Id", "Name", "Combat", "Players", "VP", "Day", "Conform", "Dissent"], rows)
     w(f"#### Ploys ({len(plo)})", "")
     table(
         ["Id", "Name", "Combat", "Players", "Effect"],
-        [[d.id, d.name, combat(d.combat), players(d.players), d.effect.text] for d in plo],
+        [[d.id, d.name, combat(d.combat), players(d.players), text(d.effect)] for d in plo],
     )
 
 
@@ -514,7 +520,9 @@ def pair_threshold(a: int, b: int, i: int) -> int | None:
     return max(found) if found else None
 
 
-def move_text(mv: s.NightmareMove) -> str:
+def move_text(step: s.Step) -> str:
+    assert isinstance(step, s.NightmareMove), "a Nightmare's command begins with its move"
+    mv = step
     if mv.anywhere:
         return "to any area"
     where = "any adjacent area" if mv.toward == "any" else f"adjacent, toward `{mv.toward}`"

@@ -5,6 +5,7 @@ docs/nightmarium.md explains the distribution."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TypedDict
 
 NAMES = {
     "necronauts": [
@@ -143,8 +144,16 @@ PARTS = (
 )
 
 
-def cards() -> list[dict[str, object]]:
-    out = []
+class Card(TypedDict):
+    id: str
+    name: str
+    legion: str
+    parts: list[str]
+    ability: str
+
+
+def cards() -> list[Card]:
+    out: list[Card] = []
     for legion, names in NAMES.items():
         assert len(names) == 27 == len(set(names))
         abilities = [a for a, n in ABILITIES[legion].items() for _ in range(n)]
@@ -171,7 +180,7 @@ def main() -> None:
         "",
     ]
     for card in cards():
-        parts = ", ".join(f'"{p}"' for p in card["parts"])  # type: ignore[union-attr]
+        parts = ", ".join(f'"{p}"' for p in card["parts"])
         lines += [
             "[[card]]",
             f'id = "{card["id"]}"',

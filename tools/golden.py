@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from nctui.games.nightmare_cathedral.bots import BOTS
 from nctui.games.nightmare_cathedral.engine import GameConfig, new_game, player_view, step
-from nctui.games.nightmare_cathedral.engine.config import DIFFICULTY_PRESETS
+from nctui.games.nightmare_cathedral.engine.config import DIFFICULTY_PRESETS, SeatKind
 from nctui.games.nightmare_cathedral.simulate import bot_seed
 from tests import golden
 
@@ -85,7 +85,8 @@ SPECS: tuple[Spec, ...] = (
 
 
 def config_of(spec: Spec) -> GameConfig:
-    seats = ("bot", "king") if spec.players == 1 else ("bot",) * spec.players
+    bot: SeatKind = "bot"
+    seats: tuple[SeatKind, ...] = ("bot", "king") if spec.players == 1 else (bot,) * spec.players
     difficulty = DIFFICULTY_PRESETS.get(spec.difficulty, tuple(d for d in spec.difficulty.split(",") if d))
     return GameConfig(
         players=spec.players,
