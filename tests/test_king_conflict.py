@@ -219,7 +219,7 @@ def _defeat_against_the_shadows(state, card, **more):
     deck = (card,) + tuple(c for c in s.decks.conflict if c != card)
     s = replace(s, decks=replace(s.decks, conflict=deck), active=1)
     s = H.push_effect(replace(s, work=None, frames=()), 1, (), "day", then="day_done")
-    ev = []
+    ev: list[Event] = []
     s = H.resolve(conflict.begin(s, W.ConflictWork(seat=1, left=1), a, (1, SHADOWS), ev), ev)
     return s, a, b, [e.kind for e in ev]
 
