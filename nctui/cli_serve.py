@@ -152,13 +152,41 @@ def add_parser(make: Callable[..., argparse.ArgumentParser | None]) -> None:
         help=f"time to log in (default {d.login_timeout:g})",
     )
     p.add_argument(
+        "--hash-password",
+        action="store_true",
+        help="read a password (from the terminal or stdin), print its scrypt line for --password-file, and exit",
+    )
+    p.add_argument(
         "--web",
         action="store_true",
         help="the same as --web-port 8000 (with no --ssh-port: browsers only)",
     )
 
 
+def hash_password() -> int:
+    """``--hash-password``: the line of a password file for one password, without storing it."""
+    import getpass
+    import sys
+
+    from .platform.net.auth import hash_password as scrypt_line
+
+    try:
+        if sys.stdin.isatty():
+            password = getpass.getpass("password: ")
+        else:
+            password = sys.stdin.readline().rstrip("\r\n")
+    except (EOFError, KeyboardInterrupt):
+        return 130
+    if not password:
+        print("nctui serve: no password given", file=sys.stderr)
+        return 2
+    print(scrypt_line(password))
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.hash_password:
+        return hash_password()
     from .platform.net import serve
     from .platform.net.limits import Limits
 

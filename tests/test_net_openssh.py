@@ -25,6 +25,18 @@ pytestmark = pytest.mark.skipif(
 )
 
 CFG = GameConfig(players=2, seats=("human", "human"), seed=5)
+SSH_OPTIONS = (
+    "-o",
+    "IdentitiesOnly=yes",
+    "-o",
+    "StrictHostKeyChecking=no",
+    "-o",
+    "UserKnownHostsFile=/dev/null",
+    "-o",
+    "BatchMode=yes",
+    "-o",
+    "LogLevel=ERROR",
+)
 
 
 class Terminal:
@@ -93,16 +105,7 @@ def test_two_players_over_openssh_decide_a_third_watches_each_sees_only_their_ha
                     str(server.port),
                     "-i",
                     str(tmp_path / name),
-                    "-o",
-                    "IdentitiesOnly=yes",
-                    "-o",
-                    "StrictHostKeyChecking=no",
-                    "-o",
-                    "UserKnownHostsFile=/dev/null",
-                    "-o",
-                    "BatchMode=yes",
-                    "-o",
-                    "LogLevel=ERROR",
+                    *SSH_OPTIONS,
                     f"{name}@127.0.0.1",
                 ],
             )
@@ -148,3 +151,23 @@ def test_two_players_over_openssh_decide_a_third_watches_each_sees_only_their_ha
         for t in terminals:
             t.close()
         server.stop()
+
+
+def test_openssh_with_no_session_is_closed_at_once_with_its_line(tmp_path: Path) -> None:
+    """``ssh -N`` (log in, no terminal, no command) does not hold a slot: OpenSSH is disconnected
+    within seconds and prints the server's reason."""
+    make_key(tmp_path / "ann")
+    server = Server(tmp_path / "data", "--authorized-keys", str(tmp_path / "ann.pub"))
+    try:
+        done = subprocess.run(
+            ["ssh", "-N", "-p", str(server.port), "-i", str(tmp_path / "ann"), *SSH_OPTIONS, "ann@127.0.0.1"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
+        assert done.returncode != 0
+        assert "nctui needs a terminal session: connect with plain `ssh` (no -N, no command)" in done.stderr
+    finally:
+        assert server.stop() == 0

@@ -414,3 +414,63 @@ def test_a_key_or_password_file_is_read_with_a_bound(kind: str, tmp_path: Path) 
         with pytest.raises(ssh.FrontError, match=why) as refused:
             read(path)
         assert kind in str(refused.value) and "\n" not in str(refused.value)
+
+
+def test_wrong_passwords_are_throttled_and_accounts_have_their_own(
+    server_factory: Callable[..., Server], keys: Any, tmp_path: Path
+) -> None:
+    """Each wrong guess from an address makes its next one wait (a guesser gets a few a second at
+    most, not a hundred); accounts (USER:SECRET, a secret plain or scrypt-hashed) log in only with
+    their own password."""
+    from nctui.platform.net.auth import hash_password
+
+    _, _, authorized = keys
+    (tmp_path / "pw").write_text(f"ann:{hash_password('red door')}\nbob:blue door\n")
+    server = server_factory("--authorized-keys", str(authorized), "--password-file", str(tmp_path / "pw"))
+
+    async def guess(user: str, password: str) -> bool:
+        try:
+            conn = await asyncssh.connect(
+                "127.0.0.1",
+                server.port,
+                username=user,
+                password=password,
+                preferred_auth="password",
+                known_hosts=None,
+                agent_path=None,
+                client_keys=None,
+            )
+        except asyncssh.PermissionDenied:
+            return False
+        conn.close()
+        return True
+
+    async def body() -> float:
+        assert await guess("ann", "red door") and await guess("bob", "blue door")
+        assert not await guess("ann", "blue door") and not await guess("carl", "red door")
+        start = asyncio.get_running_loop().time()
+        for _ in range(3):  # asyncssh's client tries a password once per connection
+            assert not await guess("bob", "guess")
+        return asyncio.get_running_loop().time() - start
+
+    assert run(body(), 120) >= 3.0  # at least a second's wait before each guess after a wrong one
+
+
+def test_a_connection_without_a_terminal_session_is_closed_with_its_line(
+    server_factory: Callable[..., Server], keys: Any
+) -> None:
+    """``ssh -N`` (no session at all) and a session without a pty hold no slot: the connection is
+    closed at once, saying why."""
+    friend, _, authorized = keys
+    server = server_factory("--authorized-keys", str(authorized))
+
+    async def body() -> None:
+        conn = await connect(server.port, friend)  # like ssh -N: logged in, no session
+        await asyncio.wait_for(conn.wait_closed(), 30)
+        conn = await connect(server.port, friend)
+        result = await conn.run()  # a shell without a pty: its line, then the connection goes too
+        assert result.stderr.startswith("nctui needs a terminal")
+        await asyncio.wait_for(conn.wait_closed(), 30)
+
+    run(body())
+    server.wait_for(r"refused SHA256:\S+: a connection without a terminal session")

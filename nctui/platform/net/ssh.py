@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import logging
 import os
 import socket
@@ -29,6 +28,7 @@ from typing import Any
 import asyncssh
 
 from ..safeio import BadInput, read_bounded
+from .auth import PasswordError, Passwords, Throttle
 from .forkserver import Child, Spawner, SpawnError, set_winsize
 from .limits import Limits
 
@@ -37,6 +37,10 @@ log = logging.getLogger("nctui.platform.net")
 # Leave the alternate screen, show the cursor, stop mouse reports and bracketed paste, reset colours:
 # the terminal as it was, so a closing line after a killed client reads as one line.
 TERMINAL_RESET = b"\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?2004l\x1b[?25h\x1b[0m\x1b[?1049l"
+
+
+KEEPALIVE = 7.0  # seconds of silence before the server asks the client; 3 unanswered: the connection is gone
+SESSION_GRACE = 5.0  # seconds a logged-in connection may go without a terminal session (ssh -N) before it closes
 
 
 class FrontError(Exception):
@@ -110,16 +114,18 @@ def load_authorized_keys(path: Path | None) -> AuthorizedKeys | None:
     return None if path is None else AuthorizedKeys(path)
 
 
-def load_password(path: Path | None) -> bytes | None:
+def load_password(path: Path | None) -> Passwords | None:
+    """The password file as scrypt hashes (``auth``); ``FrontError`` in one line."""
     if path is None:
         return None
     try:
-        secret = _read_small(path).strip()
+        data = _read_small(path)
     except OSError as exc:
         raise FrontError(f"password file {path}: {exc.strerror or exc}") from None
-    if not secret:
-        raise FrontError(f"password file {path} is empty")
-    return secret
+    try:
+        return Passwords.parse(data, path)
+    except PasswordError as exc:
+        raise FrontError(str(exc)) from None
 
 
 class Front:
@@ -131,14 +137,16 @@ class Front:
         *,
         host_key: asyncssh.SSHKey,
         authorized: AuthorizedKeys | None,
-        password: bytes | None,
+        password: Passwords | None,
         limits: Limits | None = None,
         app: str = "nctui",
+        throttle: Throttle | None = None,
     ) -> None:
         self.spawner = spawner
         self.host_key = host_key
         self.authorized = authorized
         self.password = password
+        self.throttle = throttle or Throttle()  # shared with the web front's login
         self.limits = limits or Limits()
         self.app = app  # "bare": the benchmarks' yardstick through the same path
         self.per_peer: Counter[str] = Counter()
@@ -157,7 +165,7 @@ class Front:
                 x11_forwarding=False,
                 allow_scp=False,
                 login_timeout=self.limits.login_timeout,
-                keepalive_interval=60,
+                keepalive_interval=KEEPALIVE,  # a silent drop (no FIN) is noticed within 4 of these
                 keepalive_count_max=3,
                 server_version="nctui",
             )
@@ -182,6 +190,8 @@ class SSHConnection(asyncssh.SSHServer):
         self.identity = ""
         self.conn: asyncssh.SSHServerConnection | None = None
         self.counted = False
+        self.open_sessions = 0
+        self._no_session: asyncio.TimerHandle | None = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
@@ -205,6 +215,9 @@ class SSHConnection(asyncssh.SSHServer):
         return True
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self.conn = None
+        if self._no_session is not None:
+            self._no_session.cancel()
         if self.counted:
             self.counted = False
             self.front.per_peer[self.peer] -= 1
@@ -229,19 +242,47 @@ class SSHConnection(asyncssh.SSHServer):
     def password_auth_supported(self) -> bool:
         return self.front.password is not None
 
-    def validate_password(self, username: str, password: str) -> bool:
-        secret = self.front.password
-        if secret is None or not hmac.compare_digest(secret, password.encode("utf-8", "replace")):
-            log.info("refused %s: wrong password for %r", self.peer, username)
+    async def validate_password(self, username: str, password: str) -> bool:
+        """Throttled (``auth.Throttle``: a wait after each wrong guess from this address)."""
+        passwords = self.front.password
+        if passwords is None or not await self.front.throttle.attempt(self.peer, passwords, username, password):
+            log.info("refused %s: wrong password for %r", self.peer, username[:40])
             return False
         self.identity = f"password:{username[:40]}"
         return True
 
     def auth_completed(self) -> None:
         log.info("%s logged in from %s", self.identity, self.peer)
+        self._arm_no_session()
+
+    def _arm_no_session(self) -> None:
+        """A connection with no session (``ssh -N``, or one whose session ended) holds a slot of
+        its address: it is closed, with its one line, unless a session comes at once."""
+        if self._no_session is not None:
+            self._no_session.cancel()
+        if self.conn is not None:
+            self._no_session = asyncio.get_running_loop().call_later(SESSION_GRACE, self._without_session)
+
+    def _without_session(self) -> None:
+        self._no_session = None
+        if self.open_sessions or self.conn is None:
+            return
+        log.info("refused %s: a connection without a terminal session", self.identity or self.peer)
+        self.conn.disconnect(
+            asyncssh.DISC_BY_APPLICATION, "nctui needs a terminal session: connect with plain `ssh` (no -N, no command)"
+        )
 
     def session_requested(self) -> ClientSession:
+        self.open_sessions += 1
+        if self._no_session is not None:
+            self._no_session.cancel()
+            self._no_session = None
         return ClientSession(self)
+
+    def session_closed(self) -> None:
+        self.open_sessions = max(0, self.open_sessions - 1)
+        if not self.open_sessions:
+            self._arm_no_session()
 
     def connection_requested(self, dest_host: str, dest_port: int, orig_host: str, orig_port: int) -> bool:
         log.info("refused %s: port forwarding to %s:%d", self.identity, dest_host, dest_port)
@@ -487,3 +528,4 @@ class ClientSession(asyncssh.SSHServerSession[bytes]):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._stop_child()
+        self.connection.session_closed()
