@@ -152,6 +152,11 @@ def add_parser(make: Callable[..., argparse.ArgumentParser | None]) -> None:
         help=f"time to log in (default {d.login_timeout:g})",
     )
     p.add_argument(
+        "--web-guests",
+        action="store_true",
+        help="browsers play without logging in, each as the guest of its own cookie (for a trusted network)",
+    )
+    p.add_argument(
         "--hash-password",
         action="store_true",
         help="read a password (from the terminal or stdin), print its scrypt line for --password-file, and exit",
@@ -204,6 +209,7 @@ def run(args: argparse.Namespace) -> int:
         ssh_port=ssh_port,
         web_port=web_port,
         public_url=args.public_url,
+        web_guests=args.web_guests,
         host_key=args.host_key,
         authorized_keys=args.authorized_keys,
         password_file=args.password_file,

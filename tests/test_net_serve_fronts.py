@@ -19,7 +19,6 @@ import asyncssh
 
 from nctui.games.nightmare_cathedral.engine import GameConfig
 from nctui.platform.net import protocol as P
-from nctui.platform.net.webfront import browser_identity
 from tests.serve_helpers import ROOT, Server, make_key
 from tests.test_net_host import Client
 
@@ -58,7 +57,11 @@ def test_a_second_server_on_the_same_folder_is_refused_and_changes_nothing(tmp_p
     try:
         before = snapshot(data)
         assert "run/host.sock" in before and "rooms.db" in before
-        for fronts in (("--ssh-port", "0"), ("--web-port", "0"), ("--ssh-port", "0", "--web-port", "0")):
+        for fronts in (
+            ("--ssh-port", "0"),
+            ("--web-port", "0", "--web-guests"),
+            ("--ssh-port", "0", "--web-port", "0"),
+        ):
             second = serve_once(data, *fronts, *keys)
             assert second.returncode == 2
             said = second.stderr.strip().splitlines()
@@ -87,7 +90,11 @@ def test_a_start_that_fails_on_its_port_changes_nothing_on_disk(tmp_path: Path) 
     taken.listen(1)
     port = str(taken.getsockname()[1])
     try:
-        for fronts in (("--ssh-port", port), ("--web-port", port), ("--ssh-port", "0", "--web-port", port)):
+        for fronts in (
+            ("--ssh-port", port),
+            ("--web-port", port, "--web-guests"),
+            ("--ssh-port", "0", "--web-port", port),
+        ):
             result = serve_once(tmp_path / "fresh", *fronts, "--authorized-keys", str(tmp_path / "k.pub"))
             assert result.returncode == 2
             assert len(result.stderr.strip().splitlines()) == 1 and "cannot listen on 127.0.0.1:" in result.stderr
@@ -140,11 +147,17 @@ async def _ws_screen(ws: aiohttp.ClientWebSocketResponse, seen: bytearray, until
 
 
 def test_ssh_and_browser_people_sit_in_one_room_of_one_server(tmp_path: Path) -> None:
-    """One process, both fronts: Ann over SSH and Bob in a browser come back to their seats of one
-    room (held by their identities) and each screen shows the hand of its own seat only."""
+    """One process, both fronts: Ann over SSH and Bob in a browser (logged in with his account's
+    password) come back to their seats of one room (held by their identities) and each screen
+    shows the hand of its own seat only."""
     ann = make_key(tmp_path / "ann")
     data = tmp_path / "data"
-    server = Server(data, "--authorized-keys", str(tmp_path / "ann.pub"), "--ssh-port", "0", "--web-port", "0")
+    (tmp_path / "pw").write_text("bob:blue door\n")
+    server = Server(
+        data,
+        *("--authorized-keys", str(tmp_path / "ann.pub"), "--password-file", str(tmp_path / "pw")),
+        *("--ssh-port", "0", "--web-port", "0"),
+    )
     try:
         ssh_port = server.port
         web_port = int(server.wait_for(WEB_READY).group(1))
@@ -153,10 +166,9 @@ def test_ssh_and_browser_people_sit_in_one_room_of_one_server(tmp_path: Path) ->
         async def body() -> None:
             base = f"http://127.0.0.1:{web_port}"
             async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
-                async with http.get(base + "/") as page:
-                    assert page.status == 200
-                token = {c.key: c.value for c in http.cookie_jar}["nctui_id"]
-                people = {0: ann.get_fingerprint("sha256"), 1: browser_identity(token)}
+                async with http.post(base + "/login", data={"user": "bob", "password": "blue door"}) as page:
+                    assert page.status == 200 and "/ws" in await page.text()  # the page, after the login
+                people = {0: ann.get_fingerprint("sha256"), 1: "password:bob"}
                 # the room and its seats, held by the two people (as if they had joined before)
                 made = await Client.connect(host, people[0])
                 await made.send(P.create_room(CFG, name="mixed"))

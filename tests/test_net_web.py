@@ -10,8 +10,10 @@ from pathlib import Path
 
 import aiohttp
 
+from nctui.platform.net import protocol as P
 from nctui.platform.net.webfront import browser_identity
-from tests.serve_helpers import Server
+from tests.serve_helpers import Server, make_key
+from tests.test_net_host import Client
 
 WEB_READY = r"serving the browser client on http://127\.0\.0\.1:(\d+)/"
 
@@ -39,7 +41,11 @@ async def tab(http: aiohttp.ClientSession, base: str, until: bytes, typed: str =
 
 def test_web_serves_the_client_to_a_browser_websocket(tmp_path: Path) -> None:
     server = Server(
-        tmp_path / "data", "--web-port", "0", ready=r"serving the browser client on http://127\.0\.0\.1:(\d+)/"
+        tmp_path / "data",
+        "--web-port",
+        "0",
+        "--web-guests",
+        ready=r"serving the browser client on http://127\.0\.0\.1:(\d+)/",
     )
     try:
 
@@ -59,7 +65,11 @@ def test_a_browser_is_the_same_person_in_every_tab(tmp_path: Path) -> None:
     """The page gives the browser a token in a cookie; a second tab of that browser is the same
     person: the name chosen in the first is remembered (no name prompt), as a key's person's is."""
     server = Server(
-        tmp_path / "data", "--web-port", "0", ready=r"serving the browser client on http://127\.0\.0\.1:(\d+)/"
+        tmp_path / "data",
+        "--web-port",
+        "0",
+        "--web-guests",
+        ready=r"serving the browser client on http://127\.0\.0\.1:(\d+)/",
     )
 
     try:
@@ -95,9 +105,15 @@ def test_the_page_names_the_host_it_was_reached_by_and_no_third_party(tmp_path: 
     """A friend reaching the server by its name gets links to that name (not 127.0.0.1), and the
     page loads nothing from elsewhere; with --public-url (behind a TLS proxy) its links are that
     address's, the websocket wss://."""
-    server = Server(tmp_path / "data", "--web-port", "0", ready=WEB_READY)
+    server = Server(tmp_path / "data", "--web-port", "0", "--web-guests", ready=WEB_READY)
     proxied = Server(
-        tmp_path / "other", "--web-port", "0", "--public-url", "https://games.example.org/", ready=WEB_READY
+        tmp_path / "other",
+        "--web-port",
+        "0",
+        "--web-guests",
+        "--public-url",
+        "https://games.example.org/",
+        ready=WEB_READY,
     )
     try:
 
@@ -123,3 +139,51 @@ def test_the_page_names_the_host_it_was_reached_by_and_no_third_party(tmp_path: 
     finally:
         assert server.stop() == 0
         assert proxied.stop() == 0
+
+
+def test_browsers_log_in_with_a_personal_link_or_an_account(tmp_path: Path) -> None:
+    """With logins (the default), the page sends a browser not logged in to the login page; a
+    personal link the lobby gives an SSH person logs a browser in as them, once; an account's
+    password logs in as that account, a wrong one is refused; nothing logs the tokens."""
+    ann = make_key(tmp_path / "ann").get_fingerprint("sha256")
+    (tmp_path / "pw").write_text("bob:blue door\n")
+    data = tmp_path / "data"
+    server = Server(
+        data,
+        *("--authorized-keys", str(tmp_path / "ann.pub"), "--password-file", str(tmp_path / "pw")),
+        *("--ssh-port", "0", "--web-port", "0"),
+    )
+    try:
+        port = int(server.wait_for(WEB_READY).group(1))
+        base = f"http://127.0.0.1:{port}"
+
+        async def browse() -> str:
+            async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+                async with http.get(base + "/", allow_redirects=False) as page:
+                    assert page.status == 302 and page.headers["Location"] == "/login"
+                async with http.ws_connect(base + "/ws") as ws:  # no tab for a browser not logged in
+                    msg = await ws.receive(timeout=30)
+                    assert msg.type == aiohttp.WSMsgType.BINARY and b"log in first" in msg.data
+                async with http.post(base + "/login", data={"user": "bob", "password": "red"}) as page:
+                    assert page.status == 403 and "Wrong user name or password" in await page.text()
+            c = await Client.connect(data / "run" / "host.sock", ann)
+            await c.send(P.WebLink())
+            made = await c.until(P.WebLinkMade)
+            c.close()
+            assert made.url.startswith(base + "/login/") and made.minutes == 15
+            async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+                async with http.get(made.url) as page:  # logged in, then sent to the page
+                    assert page.status == 200 and "/ws" in await page.text()
+                await tab(http, base, b"What name", typed="")  # a tab of Ann's, her first in a browser
+            async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+                async with http.get(made.url) as page:
+                    assert page.status == 403 and "used up" in await page.text()  # once only
+            return made.url.rsplit("/", 1)[1]
+
+        token = asyncio.run(asyncio.wait_for(browse(), 120))
+        server.wait_for(re.escape(ann) + r" logged in from 127\.0\.0\.1 with a browser link")
+        assert not any(token in line for line in server.lines)
+        sessions = (data / "web_sessions.json").read_text()
+        assert ann in sessions and token not in sessions
+    finally:
+        assert server.stop() == 0

@@ -38,6 +38,7 @@ REQUEST_TITLES = {
     "join": "Cannot join",
     "watch": "Cannot watch",
     "create": "Cannot create the room",
+    "web_link": "Browser link",
 }
 
 
@@ -132,6 +133,8 @@ class LobbyApp(NctuiApp):
         elif isinstance(news, P.Rooms):
             self._lobby().show_rooms()
             self._return_to_seat(news.rooms)
+        elif isinstance(news, P.WebLinkMade):
+            self._lobby().show_link(news)
         elif isinstance(news, P.Refused) and not news.stale:
             self._refused(news)
 
@@ -181,6 +184,11 @@ class LobbyApp(NctuiApp):
     def join_seat(self, room: str, seat: int) -> None:
         if self.link is not None:
             self.link.send(P.JoinSeat(room=room, seat=seat))
+
+    def browser_link(self) -> None:
+        """Ask the host for a personal link that logs a browser in as this person."""
+        if self.link is not None:
+            self.link.send(P.WebLink())
 
     def watch_room(self, room: str) -> None:
         if self.link is not None:

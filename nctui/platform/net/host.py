@@ -24,6 +24,7 @@ from ..store import StaleState, StoreError
 from . import protocol as P
 from .datadir import bound_inode, unlink_own
 from .rooms import Room, RoomError, Rooms, clean_name
+from .weblogin import WebLogins
 
 log = logging.getLogger("nctui.platform.net")
 HELLO_TIMEOUT = 10.0
@@ -112,6 +113,13 @@ class Connection:
                 here.give_up(seat, self.identity)
                 log.info("%s gave up seat %d of room %s", self.identity, seat + 1, here.id)
                 await self.send(P.Rooms(rooms=rooms.list()))
+            elif isinstance(msg, P.WebLink):
+                logins = self.host.logins
+                if logins is None:
+                    raise RoomError("this server has no web front with logins (--web-port)")
+                url, minutes = logins.make_link(self.identity)
+                log.info("%s asked for a browser link", self.identity)
+                await self.send(P.WebLinkMade(url=url, minutes=minutes))
             elif isinstance(msg, P.Refresh):
                 self.sent = -1
                 self._wake.set()
@@ -181,8 +189,11 @@ class Connection:
 
 
 class Host:
-    def __init__(self, rooms: Rooms, path: Path | str, *, max_frame: int = 64 * 1024) -> None:
+    def __init__(
+        self, rooms: Rooms, path: Path | str, *, max_frame: int = 64 * 1024, logins: WebLogins | None = None
+    ) -> None:
         self.rooms = rooms
+        self.logins = logins  # the web front's logins: personal links for people of the other fronts
         self.path = Path(path)
         self.max_frame = max_frame  # what a client may send (decisions are small)
         self._server: asyncio.AbstractServer | None = None

@@ -3,6 +3,9 @@ defaults without loading asyncssh."""
 
 from __future__ import annotations
 
+from collections import Counter
+from typing import Any
+
 import msgspec
 
 
@@ -12,3 +15,12 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True):
     idle_timeout: float = 30 * 60.0  # seconds without a key before the session closes (0: never)
     max_buffer: int = 256 * 1024  # bytes waiting in either direction
     login_timeout: float = 30.0  # seconds to log in
+
+
+class Occupancy:
+    """What the fronts share for the caps: the sessions open on every front, and connections per
+    address (SSH connections and browser tabs together)."""
+
+    def __init__(self) -> None:
+        self.sessions: set[Any] = set()
+        self.per_peer: Counter[str] = Counter()

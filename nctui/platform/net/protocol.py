@@ -26,9 +26,10 @@ import msgspec
 from nctui.platform import registry
 from nctui.platform.game import SeatKind, SeatLabel
 
-# 3: JSON; the game of a room (CreateRoom.game, RoomInfo.game), its data read with that game's
-# types, no facts (the client works them out from the view) and no seed; 2: GiveUp, timeline deltas
-VERSION = 3
+# 4: WebLink / WebLinkMade (a personal link for a browser); 3: JSON; the game of a room
+# (CreateRoom.game, RoomInfo.game), its data read with that game's types, no facts (the client
+# works them out from the view) and no seed; 2: GiveUp, timeline deltas
+VERSION = 4
 MAX_FRAME = 1 << 20  # bytes of one message; a view of a 4-player game is under 10 kB
 HEADER = struct.Struct(">I")
 
@@ -109,8 +110,13 @@ class Refresh(_Msg, tag="refresh"):
     """Send me the whole picture again (after a refusal, or when unsure)."""
 
 
+class WebLink(_Msg, tag="web_link"):
+    """A personal link for this person's browser: opened once, it logs that browser in as this
+    identity (``WebLinkMade``; refused when the server has no web front)."""
+
+
 ClientMessage = (
-    Hello | ListRooms | CreateRoom | JoinSeat | Watch | Leave | GiveUp | Act | Undo | Redo | UndoTo | Refresh
+    Hello | ListRooms | CreateRoom | JoinSeat | Watch | Leave | GiveUp | Act | Undo | Redo | UndoTo | Refresh | WebLink
 )
 
 
@@ -195,13 +201,21 @@ class Refused(_Msg, tag="refused"):
     section: str = ""
 
 
+class WebLinkMade(_Msg, tag="web_link_made"):
+    """The personal link asked for: ``url`` (the web front's address, or only its path when the
+    server does not know the address browsers use), good once within ``minutes``."""
+
+    url: str
+    minutes: int
+
+
 class Bye(_Msg, tag="bye"):
     """The host closes the connection, in one line."""
 
     reason: str
 
 
-HostMessage = Welcome | Rooms | Joined | Update | Refused | Bye
+HostMessage = Welcome | Rooms | Joined | Update | Refused | WebLinkMade | Bye
 
 
 # -- frames ----------------------------------------------------------------------------------------

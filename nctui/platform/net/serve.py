@@ -24,15 +24,20 @@ import signal
 import socket
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 import platformdirs
 
+from .auth import Throttle
 from .datadir import DataFolderBusy, DataLock, make_private
 from .forkserver import Spawner, SpawnError
-from .limits import Limits
+from .limits import Limits, Occupancy
 from .ssh import Front, FrontError, load_authorized_keys, load_host_key, load_password
+from .weblogin import WebLogins
+
+if TYPE_CHECKING:
+    from .webfront import WebAccess
 
 log = logging.getLogger("nctui.platform.net")
 HOST_KEY = "ssh_host_ed25519_key"
@@ -48,6 +53,7 @@ class ServeOptions(msgspec.Struct, frozen=True, kw_only=True):
     password_file: Path | None = None
     data: Path | None = None
     limits: Limits = Limits()
+    web_guests: bool = False  # every browser plays as the guest of its own cookie (no login)
     app: str = "nctui"  # "bare": a bare Textual app instead (the benchmarks' yardstick)
     bot_delay: float = 0.6
     quiet: bool = False  # no start-up progress (benchmarks)
@@ -117,6 +123,11 @@ async def serve(
             raise FrontError("no front: give --ssh-port PORT, --web-port PORT or both")
         if opts.ssh_port is not None and opts.authorized_keys is None and opts.password_file is None:
             raise FrontError("nobody could log in over SSH: give --authorized-keys FILE (or --password-file FILE)")
+        if opts.web_port is not None and not opts.web_guests and opts.ssh_port is None and opts.password_file is None:
+            raise FrontError(
+                "nobody could log in in a browser: give --password-file FILE, --ssh-port (the lobby gives personal "
+                "links) or --web-guests"
+            )
         if len(str(run / "fork.sock")) > 100:
             raise FrontError(f"the data folder's path is too long for a Unix socket: {data}")
         # what can fail without touching the disk fails first: the key files, the ports
@@ -139,7 +150,11 @@ async def serve(
         if host_key is None and "ssh" in sockets:
             host_key = load_host_key(data / HOST_KEY)  # generated the first time
         _say(f"{len(rooms.list())} room(s) back")
-        host = Host(rooms, run / "host.sock")
+        occupancy, throttle = Occupancy(), Throttle()  # the fronts' shared caps and password guesses
+        logins = None
+        if "web" in sockets and not opts.web_guests:
+            logins = WebLogins(data, base_url=_web_base(opts, int(sockets["web"].getsockname()[1])))
+        host = Host(rooms, run / "host.sock", logins=logins)
         await host.start()
         ports: dict[str, int] = {}
         try:
@@ -157,6 +172,8 @@ async def serve(
                     password=password,
                     limits=opts.limits,
                     app=opts.app,
+                    throttle=throttle,
+                    occupancy=occupancy,
                 )
                 ports["ssh"] = await front.start(sockets.pop("ssh"))
                 _say(
@@ -164,7 +181,14 @@ async def serve(
                     "Ctrl+C stops)"
                 )
             if "web" in sockets:
-                web_runner, ports["web"] = await _start_web(opts, run / "host.sock", sockets.pop("web"))
+                from .webfront import WebAccess  # aiohttp and textual-serve: only for a web front
+
+                web_runner, ports["web"] = await _start_web(
+                    opts,
+                    run / "host.sock",
+                    sockets.pop("web"),
+                    WebAccess(logins, password, throttle, occupancy),
+                )
                 _say(f"serving the browser client on http://{opts.host}:{ports['web']}/ (Ctrl+C stops)")
             if ready is not None and not ready.done():
                 ready.set_result(ports)
@@ -193,9 +217,20 @@ async def serve(
     return 0
 
 
-async def _start_web(opts: ServeOptions, host_socket: Path, sock: socket.socket) -> tuple[Any, int]:
+def _web_base(opts: ServeOptions, port: int) -> str:
+    """The web front's address for the links the lobby gives ('' when this server cannot know it:
+    then the link is its path, to put after the address friends use)."""
+    if opts.public_url:
+        return opts.public_url
+    if opts.host in ("0.0.0.0", "::", ""):
+        return ""
+    host = f"[{opts.host}]" if ":" in opts.host else opts.host
+    return f"http://{host}:{port}"
+
+
+async def _start_web(opts: ServeOptions, host_socket: Path, sock: socket.socket, access: WebAccess) -> tuple[Any, int]:
     """textual-serve on this event loop: each browser tab runs ``nctui.platform.net.webclient`` as the
-    person of its browser (``webfront``: a cookie it keeps)."""
+    person the browser logged in as (``webfront``, ``weblogin``), or as a guest of its cookie."""
     from aiohttp import web
 
     import nctui
@@ -208,11 +243,14 @@ async def _start_web(opts: ServeOptions, host_socket: Path, sock: socket.socket)
         f"{shlex.quote(str(host_socket))}"
     )
     port = int(sock.getsockname()[1])
-    server = IdentityServer(command, host=opts.host, port=port, public_url=opts.public_url)
+    server = IdentityServer(
+        command, host=opts.host, port=port, public_url=opts.public_url, limits=opts.limits, access=access
+    )
     # Server.serve() runs its own loop; the host lives on this one, so start its aiohttp app here.
     app = await server._make_app()
-    app.middlewares.append(identity_cookie)
-    runner = web.AppRunner(app)
+    if access.logins is None:
+        app.middlewares.append(identity_cookie)  # guests: the page gives each browser its token
+    runner = web.AppRunner(app, access_log=None)  # no request lines: a link's path is its token
     await runner.setup()
     site = web.SockSite(runner, sock)
     try:

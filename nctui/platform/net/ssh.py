@@ -30,7 +30,7 @@ import asyncssh
 from ..safeio import BadInput, read_bounded
 from .auth import PasswordError, Passwords, Throttle
 from .forkserver import Child, Spawner, SpawnError, set_winsize
-from .limits import Limits
+from .limits import Limits, Occupancy
 
 log = logging.getLogger("nctui.platform.net")
 
@@ -141,6 +141,7 @@ class Front:
         limits: Limits | None = None,
         app: str = "nctui",
         throttle: Throttle | None = None,
+        occupancy: Occupancy | None = None,
     ) -> None:
         self.spawner = spawner
         self.host_key = host_key
@@ -149,8 +150,9 @@ class Front:
         self.throttle = throttle or Throttle()  # shared with the web front's login
         self.limits = limits or Limits()
         self.app = app  # "bare": the benchmarks' yardstick through the same path
-        self.per_peer: Counter[str] = Counter()
-        self.sessions: set[ClientSession] = set()
+        occupancy = occupancy or Occupancy()  # shared with the web front: the caps count both
+        self.per_peer: Counter[str] = occupancy.per_peer
+        self.sessions: set[Any] = occupancy.sessions
         self._server: asyncssh.SSHAcceptor | None = None
 
     async def start(self, sock: socket.socket) -> int:
@@ -175,7 +177,8 @@ class Front:
 
     async def close(self) -> None:
         for session in list(self.sessions):
-            session.end(b"nctui: the server is stopping")
+            if isinstance(session, ClientSession):
+                session.end(b"nctui: the server is stopping")
         if self._server is not None:
             self._server.close()
             await self._server.wait_closed()

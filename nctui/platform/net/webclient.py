@@ -14,7 +14,9 @@ from . import client_app
 from .forkserver import kept_environment
 
 TOKEN = re.compile(r"[0-9a-f]{32}")  # a browser's token (webfront): 16 random bytes in hex
-PERSON = re.compile(r"web:[0-9a-f]{24}")  # a browser's identity: its token hashed (webfront.browser_identity)
+# a browser's identity: a guest's token hashed (webfront.browser_identity), or whom it logged in as
+# (weblogin: a key's fingerprint through a personal link, an account)
+PERSON = re.compile(r"web:[0-9a-f]{24}|SHA256:[A-Za-z0-9+/]{20,64}|password:[^\x00-\x1f\x7f]{1,40}")
 # textual-serve tells the app how to draw for the browser (its driver, the window's size).
 WEB_PREFIXES = ("TEXTUAL_", "COLUMNS", "ROWS", "LINES", "TERM", "COLORTERM")
 

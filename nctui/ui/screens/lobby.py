@@ -27,7 +27,7 @@ from textual.widgets.option_list import Option
 
 from nctui.platform import registry
 from nctui.platform.net.client import RemoteGame
-from nctui.platform.net.protocol import RoomInfo, SeatInfo
+from nctui.platform.net.protocol import RoomInfo, SeatInfo, WebLinkMade
 
 from ..widgets.decision import DIGIT, HINT
 from .load import ConfirmScreen
@@ -162,6 +162,7 @@ LOBBY_KEYS = (
     ("n", "new room"),
     ("w", "watch"),
     ("r", "refresh"),
+    ("b", "browser"),
     ("q", "quit"),
     ("^p", "keys"),
 )
@@ -192,6 +193,7 @@ class LobbyScreen(Screen[None]):
         Binding("enter", "open_room", "Seats", show=False, id="lobby.open"),
         Binding("w", "watch", "Watch", id="lobby.watch"),
         Binding("r", "refresh", "Refresh", id="lobby.refresh"),
+        Binding("b", "browser_link", "Browser link", id="lobby.browser"),
         Binding("j", "move(1)", "Down", show=False, id="lobby.down"),
         Binding("k", "move(-1)", "Up", show=False, id="lobby.up"),
         Binding("q", "app.quit", "Quit", id="lobby.quit"),
@@ -317,12 +319,50 @@ class LobbyScreen(Screen[None]):
         elif choice is not None:
             self.lobby_app.join_seat(room, int(choice))
 
+    def action_browser_link(self) -> None:
+        """b: a personal link for this person's browser (the web front logs it in as them)."""
+        self.lobby_app.browser_link()
+
+    def show_link(self, made: WebLinkMade) -> None:
+        url = made.url if not made.url.startswith("/") else f"(this server's web address){made.url}"
+        self.app.push_screen(LinkScreen(url, made.minutes))
+
     def action_watch(self) -> None:
         room = self.current()
         if room is None:
             self.notify("No room to watch yet.", severity="warning")
             return
         self.lobby_app.watch_room(room.id)
+
+
+class LinkScreen(ModalScreen[None]):
+    """A personal link for the browser, shown whole (it may be wider than a notice)."""
+
+    DEFAULT_CSS = """
+    LinkScreen { align: center middle; }
+    LinkScreen #link-box { width: 100%; max-width: 120; height: auto; border: round $accent; background: $surface;
+                           padding: 0 1; }
+    """
+    BINDINGS = [Binding("escape,enter,b,q", "close", "Close", id="link.close")]
+
+    def __init__(self, url: str, minutes: int) -> None:
+        super().__init__()
+        self.url, self.minutes = url, minutes
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="link-box"):
+            yield Static(Text("Your browser link", style="bold"))
+            yield Static(Text(self.url, overflow="fold"), id="link-url")
+            yield Static(
+                Text(
+                    f"Open it in your browser within {self.minutes} minutes; it works once and logs that browser "
+                    "in as you (your seats, your name). Keep it to yourself. Enter closes.",
+                    style=HINT,
+                )
+            )
+
+    def action_close(self) -> None:
+        self.dismiss(None)
 
 
 class SeatScreen(ModalScreen[str | None]):
