@@ -162,7 +162,7 @@ LOBBY_KEYS = (
     ("n", "new room"),
     ("w", "watch"),
     ("r", "refresh"),
-    ("b", "browser"),
+    ("b", "web"),
     ("q", "quit"),
     ("^p", "keys"),
 )
