@@ -469,7 +469,7 @@ def test_a_connection_without_a_terminal_session_is_closed_with_its_line(
         await asyncio.wait_for(conn.wait_closed(), 30)
         conn = await connect(server.port, friend)
         result = await conn.run()  # a shell without a pty: its line, then the connection goes too
-        assert result.stderr.startswith("nctui needs a terminal")
+        assert isinstance(result.stderr, str) and result.stderr.startswith("nctui needs a terminal")
         await asyncio.wait_for(conn.wait_closed(), 30)
 
     run(body())
