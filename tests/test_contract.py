@@ -40,7 +40,7 @@ from typing import Any, NamedTuple
 import msgspec
 import pytest
 
-from nctui.platform import registry, saves
+from nctui.platform import registry, runner, saves
 from nctui.platform.game import SPECTATOR
 from nctui.platform.registry import AnyGame, GameEntry
 from nctui.platform.rng import Rng
@@ -430,6 +430,62 @@ def test_the_same_seed_and_decisions_give_the_same_game_in_any_process() -> None
         )
         assert done.returncode == 0, done.stderr
         assert json.loads(done.stdout) == here, f"PYTHONHASHSEED={hash_seed} plays another game"
+
+
+BOT_DECISIONS = 40  # of each computer players' game: enough for every level to guess at hidden cards
+
+
+def bot_digests() -> dict[str, list[str]]:
+    """A game between two computer players of each level of each registered game (its entry's
+    levels), the digest after each of its first ``BOT_DECISIONS`` decisions."""
+    out = {}
+    for entry in registry.ENTRIES:
+        game, sim = registry.game(entry.id), registry.simulated(entry.id)
+        for level in entry.levels:
+            config = sim.computer_game(_seed(entry.id, 2, 7), (level, level))
+            seats = runner.computer_seats(entry.id, config, (level, level))
+            players = {seat: sim.computer(config, seat, level) for seat in seats}
+            state, seen = game.new(config).state, []
+            while len(seen) < BOT_DECISIONS and (seat := game.decider(state)) is not None:
+                state = game.step(state, players[seat].choose(game.view(state, seat))).state
+                seen.append(game.digest(state))
+            out[f"{entry.id}/{level}"] = seen
+    return out
+
+
+def test_computer_players_choose_the_same_in_any_process() -> None:
+    """Issue 41, item 5: Nightmarium's planner guessed the unseen cards from a set in hash order,
+    so a seed gave another game under another ``PYTHONHASHSEED`` (and a run's replay command
+    another game). Every level of every game chooses the same from the same views in any process."""
+    here = bot_digests()
+    script = "import json; from tests.test_contract import bot_digests; print(json.dumps(bot_digests()))"
+    for hash_seed in ("0", "1"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        done = subprocess.run(
+            [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=False
+        )
+        assert done.returncode == 0, done.stderr
+        there = json.loads(done.stdout)
+        assert there == here, (
+            f"PYTHONHASHSEED={hash_seed}: {[k for k in here if here[k] != there.get(k)]} choose otherwise"
+        )
+
+
+@pytest.mark.parametrize("entry", registry.ENTRIES, ids=lambda e: e.id)
+def test_game_i_of_a_match_replays_alone(entry: GameEntry) -> None:
+    """``nctui simulate --games 1 --seed S+i`` (the levels in game i's order) replays game i of a
+    run seeded S, seats swapped, with the game's two strongest levels: nothing carries over from
+    one game to the next."""
+    game, levels, seed = registry.game(entry.id), entry.levels[-2:], _seed(entry.id, 2, 9)
+    played: list[runner.Played] = []
+    runner.simulate(entry.id, games=2, seed=seed, levels=levels, swap_seats=True, on_game=lambda i, p: played.append(p))
+    alone: list[runner.Played] = []
+    order = runner.seated(levels, 1, True)
+    runner.simulate(
+        entry.id, games=1, seed=runner.game_seed(seed, 1), levels=order, on_game=lambda i, p: alone.append(p)
+    )
+    assert played[1].failure is None and alone[0].failure is None
+    assert (alone[0].decisions, game.digest(alone[0].state)) == (played[1].decisions, game.digest(played[1].state))
 
 
 # -- the registry's references -------------------------------------------------------------------
