@@ -255,3 +255,72 @@ def test_the_planners_board_facts_count_as_the_rules_do(players):
             assert f.max_in_area == max(a.followers[seat] for a in state.areas)
             assert f.symbols == len({board.symbol_of(state, a) for a in controlled})
         state = step(state, bot.choose(player_view(state, state.decision.seat))).state
+
+
+# -- issue 38: the planner's wasted turns, and the expert ----------------------------------------
+
+
+def test_cards_beyond_the_hand_limit_are_worth_nothing_once_the_action_is_over():
+    """TURN STRUCTURE 5 discards what is beyond 8 cards: drawing 2 (ignoring the action) with a
+    full hand gains nothing, where the planner used to count the extra cards at 30 %."""
+    hand = tuple(c.id for c in planner_bot.get_pack("base").cards.development[:10])
+    t = planner_bot.tables("base")
+    best = sorted((t.card_value(c, 1.0) for c in hand), reverse=True)
+    assert planner_bot._hand_value("base", hand, 1.0, True) == pytest.approx(sum(best[:7]))
+    assert planner_bot._hand_value("base", hand, 1.0) == pytest.approx(sum(best[:7]) + 0.3 * sum(best[7:]))
+
+
+def _reaction_to(action: str):
+    """The first Reaction to ``action`` in a 2-player game between greedy players (seed 0 up),
+    the reacting seat's Limbo emptied into its supply."""
+    for seed in range(20):
+        state = new_game(config(2, seed)).state
+        while (d := state.decision) is not None:
+            if d.kind == "react" and state.day == action:
+                pl = state.players[d.seat]
+                return set_player(state, replace(pl, limbo=0, supply=pl.supply + pl.limbo))
+            state = apply(state, GreedyBot(seed).choose(player_view(state, d.seat)))
+    raise AssertionError(f"no Reaction to {action}")
+
+
+def test_the_planner_passes_rather_than_dissent_for_nothing():
+    """Summon's Dissent returns a Follower from Limbo: with none there it does nothing, and the
+    planner Passes (it used to Dissent half the time: the two were worth the same)."""
+    state = _reaction_to("summon")
+    seat = state.decision.seat
+    assert state.players[seat].limbo == 0 and A.React(kind="dissent") in legal_actions(state)
+    for seed in range(6):
+        assert PlannerBot(seed).choose(player_view(state, seat)) == A.React(kind="pass")
+
+
+def test_the_expert_stops_its_search_when_told(monkeypatch):
+    """``stop()`` from another thread ends the search at once with the best option so far."""
+    from nctui.games.nightmare_cathedral.bots.expert_bot import ExpertBot
+
+    state = through_setup(new_game(config(2, 5)).state)
+    seat = state.decision.seat
+    calls = []
+    real = ExpertBot._simulate
+
+    def simulate(self, world, seat, option):
+        calls.append(option)
+        self.stop()
+        return real(self, world, seat, option)
+
+    monkeypatch.setattr(ExpertBot, "_simulate", simulate)
+    choice = ExpertBot(1).choose(player_view(state, seat))
+    assert len(calls) == 1 and choice in legal_actions(state)
+
+
+def test_a_configuration_names_each_computer_seats_level():
+    from nctui.games.nightmare_cathedral.bots.expert_bot import ExpertBot
+    from nctui.games.nightmare_cathedral.engine.config import COMPUTER_LEVELS, GameConfig, check_config
+    from nctui.platform import registry
+
+    assert set(COMPUTER_LEVELS) == set(BOTS) == set(registry.entry("nightmare-cathedral").levels)
+    game = registry.game("nightmare-cathedral")
+    mixed = GameConfig(players=2, seats=("human", "bot"), levels=("", "expert"), seed=3)
+    assert check_config(mixed) == [] and isinstance(game.bot(mixed, 1), ExpertBot)
+    assert type(game.bot(GameConfig(players=2, seats=("bot", "bot")), 0)) is PlannerBot
+    assert check_config(replace(mixed, levels=("expert",))) == ["levels: one per seat (2), got 1"]
+    assert "computer levels are" in check_config(replace(mixed, levels=("", "genius")))[0]

@@ -328,3 +328,28 @@ def test_each_event_says_the_position_it_led_to_and_earlier_facts_are_of_that_po
     assert session.event_states(session.state_id) == ()
     assert session.facts_at(session.state_id, 0) == session.facts(0)
     assert session.facts_at(1, 0) == session.game.facts(session.view_at(1, 0))
+
+
+def test_a_thinking_computer_is_stopped_when_the_game_moves_on_or_closes(monkeypatch):
+    """A computer player that can be stopped (``Stoppable``: the expert's search) is told to end
+    its decision when a person undoes under it, and when the session closes."""
+    stopped = threading.Event()
+
+    class Searching:
+        def choose(self, view):
+            stopped.wait(10)  # searches until stopped
+            return player_view(session.store.state, view.seat).state.decision.options[0]
+
+        def stop(self) -> None:
+            stopped.set()
+
+    monkeypatch.setattr(NIGHTMARE_CATHEDRAL, "bot", lambda config, seat: Searching())
+    session = new_session(BOTS, autosave=False).start()
+    try:
+        deadline = time.monotonic() + 10
+        while session.thinking is None and time.monotonic() < deadline:
+            time.sleep(0.002)
+        assert session.thinking is not None and not stopped.is_set()
+    finally:
+        session.close()
+    assert stopped.is_set()

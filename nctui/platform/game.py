@@ -101,6 +101,15 @@ class Bot(Protocol):
     def choose(self, view: Any) -> Any: ...
 
 
+@runtime_checkable
+class Stoppable(Protocol):
+    """A computer player that thinks long (a search) and can be told, from another thread, to
+    end the decision it is taking now with its best choice so far (the session does when the
+    game moves on or closes)."""
+
+    def stop(self) -> None: ...
+
+
 class Figures(msgspec.Struct, frozen=True, kw_only=True):
     """A game's own figures of a run of simulated games (``Simulated.figures``): the report of
     ``nctui simulate`` carries them as its ``extra`` field (JSON) and prints their ``lines``."""

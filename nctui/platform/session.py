@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
 from . import registry, saves
-from .game import Bot, SeatKind, Summary
+from .game import Bot, SeatKind, Stoppable, Summary
 from .listeners import Listeners
 from .registry import AnyGame
 from .store import PracticePolicy, Store, StoreError, StrictPolicy, TimelineItem, UndoPolicy, UndoRefused
@@ -122,6 +122,9 @@ class Session:
         with self._cond:
             self._closed = True
             self._cond.notify_all()
+            thinking = self.thinking
+        if thinking is not None:
+            self._stop_thinking(thinking)
         for t in self._threads:
             if t is not threading.current_thread():
                 t.join(CLOSE_WAIT)
@@ -159,7 +162,16 @@ class Session:
         with self._cond:
             self._changed_at = time.monotonic()
             self._cond.notify_all()
+            thinking = self.thinking  # a computer deciding on a game that moved on: its choice is moot
+        if thinking is not None:
+            self._stop_thinking(thinking)
         self._notify()
+
+    def _stop_thinking(self, seat: int) -> None:
+        """Ask the computer player of ``seat`` to end its decision now, if it can be stopped."""
+        bot = self._bots.get(seat)
+        if isinstance(bot, Stoppable):
+            bot.stop()
 
     # -- reading -----------------------------------------------------------------------------------
 

@@ -21,7 +21,6 @@ from .engine.flow import StepResult
 from .engine.state import GameState
 
 if TYPE_CHECKING:
-    from .bots import PlannerBot
     from .simulate import Figures
 
 # The computer players, the practice hint, scenario files and the check of a saved start are
@@ -57,10 +56,12 @@ class NightmareCathedral:
         """The King of Horrors is the game's own automaton: its rules play it."""
         return tuple("automa" if kind == "king" else kind for kind in config.seats)
 
-    def bot(self, config: GameConfig, seat: int) -> PlannerBot:
-        from .bots import PlannerBot, bot_seed
+    def bot(self, config: GameConfig, seat: int) -> Any:
+        """The computer player of the seat's level (``GameConfig.levels``; the planner when it
+        names none)."""
+        from .bots import BOTS, bot_seed
 
-        return PlannerBot(bot_seed(config.seed, seat))
+        return BOTS[config.level(seat)](bot_seed(config.seed, seat))
 
     # -- computer games (``Simulated``) ----------------------------------------------------------
 
@@ -94,15 +95,16 @@ class NightmareCathedral:
     # -- hints and positions (``Advisor``, ``Positions``) ------------------------------------------
 
     def advise(self, config: GameConfig, view: views.View) -> list[str]:
-        """The practice hint for the decision of ``view``'s seat, in words: what the planner
-        (the strongest computer player) would choose and its next best options, and why. It
-        sees only the view."""
+        """The practice hint for the decision of ``view``'s seat, in words: what the expert (the
+        strongest computer player) would choose and the planner's next best options, and why.
+        It sees only the view; it takes up to a few seconds (the session asks it off the UI
+        thread)."""
         if view.state.decision is None or view.state.decision.seat != view.seat:
             return ["You have no decision to take now."]
-        from .bots import PlannerBot, bot_seed
+        from .bots import ExpertBot, bot_seed
         from .describe.advice import describe_advice
 
-        advice = PlannerBot(bot_seed(config.seed, view.seat)).advise(view)
+        advice = ExpertBot(bot_seed(config.seed, view.seat)).advise(view)
         return describe_advice(advice, view.state)
 
     def position_text(self, state: GameState, *, name: str = "") -> str:

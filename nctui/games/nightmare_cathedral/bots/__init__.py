@@ -1,13 +1,15 @@
 """Computer players for any seat. A bot sees only its seat's view."""
 
+from .expert_bot import ExpertBot
 from .greedy_bot import GreedyBot
 from .planner_bot import PlannerBot
 from .random_bot import RandomBot
 
-BOTS: dict[str, type[RandomBot | GreedyBot | PlannerBot]] = {
+BOTS: dict[str, type[RandomBot | GreedyBot | PlannerBot | ExpertBot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "planner": PlannerBot,
+    "expert": ExpertBot,
 }
 
 
@@ -17,4 +19,4 @@ def bot_seed(seed: int, seat: int) -> int:
     return seed * 16 + seat
 
 
-__all__ = ["BOTS", "GreedyBot", "PlannerBot", "RandomBot", "bot_seed"]
+__all__ = ["BOTS", "ExpertBot", "GreedyBot", "PlannerBot", "RandomBot", "bot_seed"]

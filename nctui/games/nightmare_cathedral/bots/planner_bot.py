@@ -35,7 +35,7 @@ from ..engine.flow import advance, apply
 from ..engine.nightmares import devoured_total, threshold
 from ..engine.state import BASIC_COMBAT, HAND_LIMIT, GameState, Outcome
 from ..engine.views import View, fight_of as _fight, player_view, resample
-from ..engine.work import ClimbPayWork, Fight
+from ..engine.work import ClimbPayWork, DiscardDreamsWork, DrawDreamWork, Fight, HandLimitWork
 
 # ---------------------------------------------------------------------------------------------
 # Tables of the content pack
@@ -526,8 +526,21 @@ def _dreams_value(t: _Tables, state: GameState, seat: int, held: tuple[str, ...]
     return total
 
 
-def seat_value(state: GameState, seat: int, f: _Seat, score: int, g: float, my_turns: float, *, own: bool) -> float:
-    """Everything a seat has that is or will become VP, in VP."""
+_AFTER_ACTION = (DiscardDreamsWork, DrawDreamWork, HandLimitWork)  # TURN STRUCTURE 3-5: the action is over
+
+
+def _excess_lost(state: GameState, seat: int) -> bool:
+    """The seat's action is over and the hand limit comes next (TURN STRUCTURE 3-5): its cards
+    beyond the limit are as good as discarded."""
+    w = state.work
+    return isinstance(w, _AFTER_ACTION) and w.seat == seat
+
+
+def seat_value(
+    state: GameState, seat: int, f: _Seat, score: int, g: float, my_turns: float, *, own: bool, capped: bool = True
+) -> float:
+    """Everything a seat has that is or will become VP, in VP (``capped``: the seat's cards
+    beyond the hand limit are worth nothing once its action is over)."""
     pl = state.players[seat]
     area, presence, follower, fort_level, ritual_step = _weights_at(g)
     value = (
@@ -542,7 +555,7 @@ def seat_value(state: GameState, seat: int, f: _Seat, score: int, g: float, my_t
     t = tables(state.pack)
     value += t.display(pl.display)[1] * W.upgrade * g
     if own:
-        value += _hand_value(state.pack, pl.hand, g)
+        value += _hand_value(state.pack, pl.hand, g, capped and len(pl.hand) > HAND_LIMIT and _excess_lost(state, seat))
         value += _dreams_value(t, state, seat, pl.dreams, f, my_turns)
         value += _pending(state, seat)
     else:
@@ -550,21 +563,23 @@ def seat_value(state: GameState, seat: int, f: _Seat, score: int, g: float, my_t
     return value
 
 
-_hand_memo: dict[tuple[str, tuple[str, ...], float], float] = {}
+_hand_memo: dict[tuple[str, tuple[str, ...], float, bool], float] = {}
 
 
-def _hand_sum(t: _Tables, hand: tuple[str, ...], g: float) -> float:
+def _hand_sum(t: _Tables, hand: tuple[str, ...], g: float, lost: bool = False) -> float:
     values = sorted((t.card_value(c, g) for c in hand), reverse=True)
-    return sum(values[: HAND_LIMIT - 1]) + sum(values[HAND_LIMIT - 1 :]) * 0.3
+    return sum(values[: HAND_LIMIT - 1]) + (0.0 if lost else sum(values[HAND_LIMIT - 1 :]) * 0.3)
 
 
-def _hand_value(pack: str, hand: tuple[str, ...], g: float) -> float:
-    """The seat's own Development cards: the best up to the hand limit, the rest at 30 %."""
-    key = (pack, hand, g)
+def _hand_value(pack: str, hand: tuple[str, ...], g: float, lost: bool = False) -> float:
+    """The seat's own Development cards: the best up to the hand limit (Basic Combat, worth
+    nothing here, counts), the rest at 30 % (they may still be spent this turn), or nothing when
+    they are ``lost`` (the hand limit comes next)."""
+    key = (pack, hand, g, lost)
     known = _hand_memo.get(key)
     if known is not None:
         return known
-    value = _hand_sum(tables(pack), hand, g)
+    value = _hand_sum(tables(pack), hand, g, lost)
     if len(_hand_memo) >= _MEMO:
         _hand_memo.clear()
     _hand_memo[key] = value
@@ -689,25 +704,25 @@ def _final_value(outcome: Outcome, seat: int) -> float:
     return totals[seat] - 0.6 * best_other + (W.win if won else 0.0)
 
 
-_evaluate_memo: dict[tuple[GameState, int], float] = {}
+_evaluate_memo: dict[tuple[GameState, int, bool], float] = {}
 _EVALUATE_MEMO = 4096
 
 
-def evaluate(state: GameState, seat: int) -> float:
+def evaluate(state: GameState, seat: int, capped: bool = True) -> float:
     """The position for ``seat``: its value minus its strongest opponent's (part weight), in VP.
     Remembered by position: a quarter of the positions a look ahead values are reached again
-    (the same moves in another order, say)."""
-    key = (state, seat)
+    (the same moves in another order, say). ``capped``: see ``seat_value``."""
+    key = (state, seat, capped)
     value = _evaluate_memo.get(key)
     if value is None:
-        value = _evaluate(state, seat)
+        value = _evaluate(state, seat, capped)
         if len(_evaluate_memo) >= _EVALUATE_MEMO:
             _evaluate_memo.clear()
         _evaluate_memo[key] = value
     return value
 
 
-def _evaluate(state: GameState, seat: int) -> float:
+def _evaluate(state: GameState, seat: int, capped: bool = True) -> float:
     n = len(state.players)
     if state.outcome is not None:
         return _final_value(state.outcome, seat)
@@ -715,7 +730,7 @@ def _evaluate(state: GameState, seat: int) -> float:
     sc = fast_scores(state, facts)
     my_turns = remaining_turns(state) / max(1, n)
     g = min(1.0, my_turns / W.horizon)
-    mine = seat_value(state, seat, facts[seat], sc[seat], g, my_turns, own=True)
+    mine = seat_value(state, seat, facts[seat], sc[seat], g, my_turns, own=True, capped=capped)
     others = []
     for i in range(n):
         if i == seat:
@@ -736,10 +751,11 @@ def _evaluate(state: GameState, seat: int) -> float:
 
 
 BUDGET = 600  # engine steps per decision, rollouts included, shared evenly among the options
-# The planner before issue 13's speed work, for --duel: a new guess at every decision (budget 200
-# alone won 39% ± 4.9 of 100 games against it).
-PREVIOUS_PLANNER: dict[str, int | bool] = {"budget": 600, "keep_guess": False}
+# The planner before issue 38's fixes of its wasted turns, for --duel and the matches: cards beyond
+# the hand limit still worth 30 % after its action, a Reaction that changes nothing as good as a Pass.
+PREVIOUS_PLANNER: dict[str, int | bool | float] = {"capped": False, "react_cost": 0.0}
 MIN_SHARE = 12  # engine steps each option may use at least
+REACT_COST = 0.05  # VP: a Conform or Dissent must be worth this much more than a Pass to be chosen
 PLAN_SHARE = 80  # engine steps to play out a conflict with a number of cards
 ROLLOUT_DEPTH = 24
 KING_TUCK_ORDER = ("develop", "summon", "fortify", "maneuver", "ritual")  # least harmful first
@@ -783,10 +799,20 @@ def changes(before: GameState, after: GameState, seat: int) -> tuple[tuple[str, 
 class PlannerBot:
     name = "planner"
 
-    def __init__(self, seed: int = 0, *, budget: int = BUDGET, keep_guess: bool = True) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        *,
+        budget: int = BUDGET,
+        keep_guess: bool = True,
+        capped: bool = True,
+        react_cost: float = REACT_COST,
+    ) -> None:
         self._random = random.Random(seed)
         self._budget = budget
         self._keep_guess = keep_guess
+        self._capped = capped
+        self._react_cost = react_cost
         self._steps = 0
         self._limit = 0
         # The quick policy's choice in a position, and the engine steps it took, for one decision's
@@ -853,13 +879,13 @@ class PlannerBot:
             after = self._rollout(after, seat, state.turn_number)
         except Exception:  # noqa: BLE001 - a guess at hidden cards may not resolve: fall back on the prior
             return prior - 1.0, state
-        return evaluate(after, seat) + prior, after
+        return evaluate(after, seat, self._capped) + prior, after
 
-    def advise(self, view: View, count: int = 3) -> tuple[Advice, ...]:
+    def advise(self, view: View, count: int = 3, *, chosen: A.Action | None = None) -> tuple[Advice, ...]:
         """What this bot would choose in ``view`` (first, by ``choose``'s procedure on its own
         guess at the hidden cards) and its next best options by their look ahead, each with what
         it changes for the seat by the end of the look ahead (the practice hint). Sees only the
-        view, like ``choose``."""
+        view, like ``choose``. ``chosen``: the option another procedure chose (the expert's)."""
         d = view.state.decision
         if d is None or d.seat != view.seat or not d.options:
             raise ValueError("the bot was asked to advise when it has no decision")
@@ -875,7 +901,9 @@ class PlannerBot:
             self._steps, self._limit = 0, share
             value, after = self._look_ahead(state, seat, option)
             looked.append((value, -i, option, after))
-        choice = special if special is not None else max(looked, key=lambda r: r[:2])[2]
+        choice = (
+            chosen if chosen is not None else special if special is not None else max(looked, key=lambda r: r[:2])[2]
+        )
         ranked = sorted(
             ((option == choice, value, k, option, after) for value, k, option, after in looked),
             key=lambda r: r[:3],
@@ -944,7 +972,7 @@ class PlannerBot:
             after: GameState | None
             try:
                 after = self._advance(state, option)
-                value = evaluate(after, seat) + prior
+                value = evaluate(after, seat, self._capped) + prior
             except Exception:  # noqa: BLE001
                 after, value = None, prior - 1.0
             if value > best_value:
@@ -958,6 +986,8 @@ class PlannerBot:
         match option:
             case A.PlayPloy():
                 return W.ploy
+            case A.React(kind="conform" | "dissent"):
+                return -self._react_cost
             case A.ChooseDay(action=action) if state.king is not None:
                 from ..engine.king_turn import ahead
 
@@ -1131,7 +1161,7 @@ class PlannerBot:
                 ):
                     s = self._apply(s, A.Done())
                 s = self._rollout(s, seat, full.turn_number)
-                value = evaluate(s, seat)
+                value = evaluate(s, seat, self._capped)
             except Exception:  # noqa: BLE001
                 value = float("-inf")
             plans.append((value - 0.01 * extra, extra))

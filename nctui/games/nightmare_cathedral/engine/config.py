@@ -7,6 +7,10 @@ from typing import Literal
 import msgspec
 
 SeatKind = Literal["human", "bot", "king"]
+# The computer players' levels (``bots.BOTS``, the registry entry's ``levels``; a test checks they
+# agree), named here so that a configuration is checked without importing the bots.
+COMPUTER_LEVELS = ("random", "greedy", "planner", "expert")
+DEFAULT_LEVEL = "planner"  # a computer seat whose level the configuration does not name
 COLOURS = ("red", "blue", "green", "yellow")
 
 LENGTHS = ("standard", "variable")
@@ -64,10 +68,15 @@ class GameConfig(msgspec.Struct, frozen=True, kw_only=True, cache_hash=True, gc=
     difficulty: tuple[str, ...] = ()
     pack: str = "base"
     seed: int = 0
+    levels: tuple[str, ...] = ()  # the computer player's level on each seat ("" or none: DEFAULT_LEVEL)
 
     @property
     def seat_count(self) -> int:
         return 2 if self.players == 1 else self.players
+
+    def level(self, seat: int) -> str:
+        """The level of the computer player of ``seat`` (if it plays one)."""
+        return (self.levels[seat] if seat < len(self.levels) else "") or DEFAULT_LEVEL
 
     def seat_colours(self) -> tuple[str, ...]:
         return self.colours or COLOURS[: self.seat_count]
@@ -88,6 +97,10 @@ def check_config(config: GameConfig) -> list[str]:
         problems.append("one distinct colour per seat")
     if config.colours and not set(config.colours) <= set(COLOURS):
         problems.append(f"colours are {', '.join(COLOURS)}")
+    if config.levels and len(config.levels) != config.seat_count:
+        problems.append(f"levels: one per seat ({config.seat_count}), got {len(config.levels)}")
+    if not set(config.levels) <= {"", *COMPUTER_LEVELS}:
+        problems.append(f"computer levels are {', '.join(COMPUTER_LEVELS)}")
     if config.length not in LENGTHS:
         problems.append(f"length is {' or '.join(LENGTHS)}")
     if config.nightmares and (

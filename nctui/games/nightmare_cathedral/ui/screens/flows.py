@@ -291,7 +291,7 @@ class FlowsMixin(GameShell):
         if seat is None or seat != self.viewer or self.game.is_computer(seat):
             self.notify("There is no decision of yours to hint at now.", title="Hint", severity="warning")
             return
-        self.notify("The planner is thinking…", title="Hint", timeout=3)
+        self.notify("The expert is thinking…", title="Hint", timeout=3)
         self.run_worker(
             partial(self._think, seat, self.game.state_id),
             thread=True,

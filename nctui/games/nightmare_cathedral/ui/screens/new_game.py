@@ -30,6 +30,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Static
 
+from nctui.platform import registry
 from nctui.platform.session import UndoMode
 from nctui.ui.client import NewGameMode
 from nctui.ui.textual_ext.placed import ComesUpOnce
@@ -40,6 +41,7 @@ from nctui.ui.widgets.footer import KeyFooter
 from ...describe import SEAT_LETTERS
 from ...engine.config import (
     COLOURS,
+    DEFAULT_LEVEL,
     DIFFICULTY_OPTIONS,
     DIFFICULTY_PRESETS,
     SUGGESTED_PAIRS,
@@ -56,6 +58,21 @@ if TYPE_CHECKING:
 SEED_LIMIT = 10**9  # random seeds stay short enough to note down; any 64-bit seed can be typed
 LABEL_WIDTH = 18
 MAX_SEATS = 4
+# What the New game screen says of each computer level it offers (the registry entry's levels,
+# weakest first; the screen offers the planner and what is stronger).
+LEVEL_WORDS = {
+    "random": "Random",
+    "greedy": "Greedy",
+    "planner": "Planner (quick)",
+    "expert": "Expert (thinks up to 2 s a move)",
+}
+
+
+def offered_levels() -> tuple[str, ...]:
+    """The computer levels a person may put on a seat: the registry entry's, from the planner up."""
+    levels = registry.entry("nightmare-cathedral").levels
+    return levels[levels.index(DEFAULT_LEVEL) :]
+
 
 # DIFFICULTY MODIFIERS of the solo rulebook, in plain words.
 MODIFIER_WORDS: dict[str, str] = {
@@ -249,6 +266,13 @@ class NewGameScreen(ComesUpOnce, Screen[Any]):
                 value="bot" if kind == "bot" else "human",
                 id=f"seat-{seat}",
             )
+        chosen = next((c.level(s) for s, kind in enumerate(c.seats) if kind == "bot"), DEFAULT_LEVEL)
+        yield Choice(
+            "Computer level",
+            tuple((level, LEVEL_WORDS.get(level, level)) for level in offered_levels()),
+            value=chosen if chosen in offered_levels() else DEFAULT_LEVEL,
+            id="level",
+        )
 
     def _game_options(self, c: GameConfig) -> ComposeResult:
         yield Choice(
@@ -322,6 +346,9 @@ class NewGameScreen(ComesUpOnce, Screen[Any]):
         self._choice("players").display = not solo
         for seat in range(MAX_SEATS):
             self._choice(f"seat-{seat}").display = not solo and seat < players
+        self._choice("level").display = not solo and any(
+            self._choice(f"seat-{s}").value == "bot" for s in range(players)
+        )
         self.query_one("#numbers-field").display = self._choice("nightmares").value == "choose"
         self._choice("difficulty").display = solo
         room = self.mode == "room"  # a room's seed is the server's, and its undo is strict
@@ -375,6 +402,8 @@ class NewGameScreen(ComesUpOnce, Screen[Any]):
             if solo
             else tuple("bot" if self._choice(f"seat-{s}").value == "bot" else "human" for s in range(players))
         )
+        level = self._choice("level").value
+        levels = tuple(level if kind == "bot" else "" for kind in seats) if "bot" in seats else ()
         nightmares: tuple[int, ...] = ()
         pick = self._choice("nightmares").value
         if pick == "choose":
@@ -398,6 +427,7 @@ class NewGameScreen(ComesUpOnce, Screen[Any]):
             difficulty=self._modifiers() if solo else (),
             pack=self.initial.pack,
             seed=int(seed_text or 0),
+            levels=levels if level != DEFAULT_LEVEL else (),
         )
         return config, problems + check_config(config)
 
