@@ -186,7 +186,7 @@ def test_a_game_over_without_winners_is_a_failure(monkeypatch):
         (["--game", "dreamers", "--solo", "--length", "variable"], "--solo, --length: options of nightmare-cathedral"),
         (["--game", "cathedral", "--levels", "greedy,champion"], "each one of random, greedy, strong"),
         (["--game", "nightmarium", "--levels", "planner"], "2 to 5 seats"),
-        (["--levels", "greedy,champion"], "each one of greedy, planner, random"),
+        (["--levels", "greedy,champion"], "each one of expert, greedy, planner, random"),
         (["--levels", "greedy,random", "--bots", "greedy"], "--bots and --levels both name the computer players"),
         (["--levels", "greedy,random", "--players", "3"], "--levels names 2 computer players for 3 players"),
         (["--solo", "--players", "3"], "--solo is one player"),
