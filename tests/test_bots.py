@@ -298,8 +298,9 @@ def test_the_expert_stops_its_search_when_told(monkeypatch):
     from nctui.games.nightmare_cathedral.bots.expert_bot import ExpertBot
 
     state = through_setup(new_game(config(2, 5)).state)
+    assert state.decision is not None
     seat = state.decision.seat
-    calls = []
+    calls: list[A.Action] = []
     real = ExpertBot._simulate
 
     def simulate(self, world, seat, option):

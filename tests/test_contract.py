@@ -445,7 +445,7 @@ def bot_digests() -> dict[str, list[str]]:
             config = sim.computer_game(_seed(entry.id, 2, 7), (level, level))
             seats = runner.computer_seats(entry.id, config, (level, level))
             players = {seat: sim.computer(config, seat, level) for seat in seats}
-            state, seen = game.new(config).state, []
+            state, seen = game.new(config).state, list[str]()
             while len(seen) < BOT_DECISIONS and (seat := game.decider(state)) is not None:
                 state = game.step(state, players[seat].choose(game.view(state, seat))).state
                 seen.append(game.digest(state))

@@ -338,7 +338,9 @@ def test_a_thinking_computer_is_stopped_when_the_game_moves_on_or_closes(monkeyp
     class Searching:
         def choose(self, view):
             stopped.wait(10)  # searches until stopped
-            return player_view(session.store.state, view.seat).state.decision.options[0]
+            decision = view.state.decision
+            assert decision is not None
+            return decision.options[0]
 
         def stop(self) -> None:
             stopped.set()

@@ -753,7 +753,7 @@ def _evaluate(state: GameState, seat: int, capped: bool = True) -> float:
 BUDGET = 600  # engine steps per decision, rollouts included, shared evenly among the options
 # The planner before issue 38's fixes of its wasted turns, for --duel and the matches: cards beyond
 # the hand limit still worth 30 % after its action, a Reaction that changes nothing as good as a Pass.
-PREVIOUS_PLANNER: dict[str, int | bool | float] = {"capped": False, "react_cost": 0.0}
+PREVIOUS_PLANNER: dict[str, Any] = {"capped": False, "react_cost": 0.0}
 MIN_SHARE = 12  # engine steps each option may use at least
 REACT_COST = 0.05  # VP: a Conform or Dissent must be worth this much more than a Pass to be chosen
 PLAN_SHARE = 80  # engine steps to play out a conflict with a number of cards
