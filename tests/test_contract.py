@@ -420,16 +420,24 @@ def digests() -> dict[str, list[str]]:
     return out
 
 
-def test_the_same_seed_and_decisions_give_the_same_game_in_any_process() -> None:
-    here = digests()
-    script = "import json; from tests.test_contract import digests; print(json.dumps(digests()))"
+def in_other_processes(function: str) -> dict[str, Any]:
+    """What ``tests.test_contract.<function>()`` returns (JSON) under ``PYTHONHASHSEED`` 0 and 1."""
+    script = f"import json; from tests.test_contract import {function}; print(json.dumps({function}()))"
+    out = {}
     for hash_seed in ("0", "1"):
         env = {**os.environ, "PYTHONHASHSEED": hash_seed}
         done = subprocess.run(
             [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=False
         )
         assert done.returncode == 0, done.stderr
-        assert json.loads(done.stdout) == here, f"PYTHONHASHSEED={hash_seed} plays another game"
+        out[hash_seed] = json.loads(done.stdout)
+    return out
+
+
+def test_the_same_seed_and_decisions_give_the_same_game_in_any_process() -> None:
+    here = digests()
+    for hash_seed, there in in_other_processes("digests").items():
+        assert there == here, f"PYTHONHASHSEED={hash_seed} plays another game"
 
 
 BOT_DECISIONS = 40  # of each computer players' game: enough for every level to guess at hidden cards
@@ -458,17 +466,9 @@ def test_computer_players_choose_the_same_in_any_process() -> None:
     so a seed gave another game under another ``PYTHONHASHSEED`` (and a run's replay command
     another game). Every level of every game chooses the same from the same views in any process."""
     here = bot_digests()
-    script = "import json; from tests.test_contract import bot_digests; print(json.dumps(bot_digests()))"
-    for hash_seed in ("0", "1"):
-        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-        done = subprocess.run(
-            [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=False
-        )
-        assert done.returncode == 0, done.stderr
-        there = json.loads(done.stdout)
-        assert there == here, (
-            f"PYTHONHASHSEED={hash_seed}: {[k for k in here if here[k] != there.get(k)]} choose otherwise"
-        )
+    for hash_seed, there in in_other_processes("bot_digests").items():
+        changed = [k for k in here if here[k] != there.get(k)]
+        assert there == here, f"PYTHONHASHSEED={hash_seed}: {changed} choose otherwise"
 
 
 @pytest.mark.parametrize("entry", registry.ENTRIES, ids=lambda e: e.id)
