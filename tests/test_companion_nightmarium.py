@@ -324,3 +324,18 @@ def test_the_deck_is_108_cards_of_four_legions() -> None:
     assert {c.legion for c in cards.values()} == {"necronauts", "insektoids", "chimeridae", "homunculi"}
     assert sum(len(c.parts) > 1 for c in cards.values()) == 12
     assert card("nec-01").name
+
+
+def test_the_greedy_player_does_not_draw_from_an_empty_deck_and_discard_pile() -> None:
+    """Issue 41 item 2: with the deck and the discard pile empty, Draw draws nothing; the greedy
+    player chose it for ever over a Play it rated lower (a new Creature with one short of the
+    goal begun). It plays; with a card to draw it still draws."""
+    k = Cards()
+    legs = [k.get("legs") for _ in range(5)]
+    me = Player(hand=(legs[4],), creatures=tuple(Creature(i, (legs[i],)) for i in range(4)), next_id=4)
+    state = position(me, Player(), ())
+    empty = replace(state, deck=(), players=(me, Player(hand=state.deck)))
+    assert rules.problems(empty) == [] and Draw() in rules.legal_actions(empty)
+    view = secrets.view(empty, 0)
+    assert isinstance(GreedyBot(1).choose(view), Play)
+    assert GreedyBot(1).choose(secrets.view(state, 0)) == Draw()

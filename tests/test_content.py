@@ -269,7 +269,7 @@ def test_starting_action_cards(pack: Pack) -> None:
     assert isinstance(free, s.Climb) and free.free == 1 and set(free.kinds) == {"open", "special"}
     dev = acts["develop"].day.steps
     assert any(isinstance(x, s.PlayUpgrades) and x.count == 0 for x in dev)
-    assert any(isinstance(x, s.PlayPloys) and x.count == 0 for x in dev)
+    assert any(isinstance(x, s.PlayPloys) and x.count == 3 for x in dev)  # up to 3 Ploys (issue 38 item 7)
     for a in acts.values():
         for eff in (a.day, a.conform, a.dissent):
             assert eff.text and eff.steps, a.id
@@ -451,7 +451,7 @@ def test_stage2_upgrades_keep_their_actions_core(pack: Pack) -> None:
         "summon": lambda x: isinstance(x, s.Produce) and x.where == "marked_or_fort" and x.mode == "each",
         "fortify": lambda x: isinstance(x, s.AddFortLevels) and x.count >= 2,
         "maneuver": lambda x: isinstance(x, s.Move) and x.mp >= 4,
-        "develop": lambda x: isinstance(x, s.PlayPloys) and x.count == 0,
+        "develop": lambda x: isinstance(x, s.PlayPloys) and x.count == 3,
     }
     for d in _stage(pack.cards.development, 2):
         if d.kind == "upgrade":

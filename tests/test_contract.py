@@ -3,7 +3,8 @@ OpenSpiel's ``games_sim_test`` does). Every entry of ``registry.ENTRIES`` is pla
 number of seats its entry allows, from several seeds: a fifth game added to the registry is
 checked with no new test code (its entry names its ``audit``).
 
-1. Every game ends within ``MAX_DECISIONS`` decisions.
+1. Every game ends within ``MAX_DECISIONS`` decisions, played at random and by each of its
+   computer levels.
 2. ``options(state)`` is exactly what ``step`` accepts: every option is accepted; actions that
    are options of other states of the game, not of this one, are refused with a ``ValueError``
    that says why.
@@ -247,6 +248,36 @@ def test_every_game_ends(case: Case) -> None:
     last = steps[-1].after
     assert registry.simulated(case.entry.id).winners(last) is not None and game.summary(last).finished, case.id
     assert not game.options(last), f"{case.id}: the game is over and still has options"
+
+
+LEVEL_CASES = [(e, level, seats) for e in registry.ENTRIES for level in e.levels for seats in sorted(set(e.players))]
+
+
+@pytest.mark.parametrize("entry, level, seats", LEVEL_CASES, ids=[f"{e.id}-{lv}-{n}p" for e, lv, n in LEVEL_CASES])
+def test_every_computer_level_ends_its_games(entry: GameEntry, level: str, seats: int) -> None:
+    """Every game ends whoever plays it (issue 41 item 2): each computer level on every seat, at
+    the fewest and the most seats, within ``MAX_DECISIONS`` (the runner's failure otherwise)."""
+    from nctui.platform import runner
+
+    seed = _seed(entry.id, seats, 99)
+    levels = (level,) * seats
+    config = registry.simulated(entry.id).computer_game(seed, levels)
+    one = runner.play_game(entry.id, config, levels, seed=seed, max_decisions=MAX_DECISIONS)
+    assert one.failure is None, one.failure.error
+
+
+@pytest.mark.parametrize(
+    "game_id, levels, seed",
+    [
+        # greedy chose Draw with the deck and the discard pile empty, though Play was offered
+        ("nightmarium", ("greedy", "greedy"), 800030),
+    ],
+)
+def test_the_games_that_never_ended_end(game_id: str, levels: tuple[str, ...], seed: int) -> None:
+    from nctui.platform import runner
+
+    report = runner.simulate(game_id, games=1, seed=seed, levels=levels, max_decisions=MAX_DECISIONS)
+    assert report.errors == 0 and report.completed == 1
 
 
 # -- 2. options are exactly what step accepts ------------------------------------------------------

@@ -25,7 +25,7 @@ from nctui.games.nightmare_cathedral.engine import (
     step,
 )
 from nctui.games.nightmare_cathedral.engine.events import HIDDEN
-from nctui.games.nightmare_cathedral.engine.invariants import violations
+from nctui.games.nightmare_cathedral.engine.invariants import TurnLength, violations
 from nctui.games.nightmare_cathedral.engine.views import redact
 from tests.helpers import all_of, config, narrow, of_kind, play, present, random_game
 
@@ -36,8 +36,9 @@ SEEDS = range(6)
 @pytest.mark.parametrize("seed", SEEDS)
 def test_random_games_end_and_keep_every_invariant(players, seed):
     n = 0
+    clock = TurnLength()  # every turn ends within a bound (issue 38 item 7)
     for state, action in random_game(players, seed):
-        assert violations(state) == [], (players, seed, n)
+        assert violations(state) == [] and clock.check(state) == [], (players, seed, n)
         if action is None:
             assert state.outcome is not None and state.decision is None
             assert state.phase == "over"

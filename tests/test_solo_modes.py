@@ -23,7 +23,7 @@ from nctui.games.nightmare_cathedral.engine.actions import TakePiece
 from nctui.games.nightmare_cathedral.engine.errors import IllegalAction
 from nctui.games.nightmare_cathedral.engine.events import Event
 from nctui.games.nightmare_cathedral.engine.flow import apply, legal_actions, step
-from nctui.games.nightmare_cathedral.engine.invariants import violations
+from nctui.games.nightmare_cathedral.engine.invariants import TurnLength, violations
 from nctui.games.nightmare_cathedral.engine.ops import set_player
 from nctui.games.nightmare_cathedral.engine.scoring import scores
 from nctui.games.nightmare_cathedral.engine.work import EndTurn, Frame, NextReaction
@@ -314,6 +314,7 @@ def test_a_seeded_random_solo_game_ends_in_each_mode(config, seed):
     state, _ = _solo(replace(config, seed=seed))
     r = random.Random(seed)
     seen = []
+    clock = TurnLength()  # every turn ends within a bound (issue 38 item 7)
     for _ in range(6000):
         if state.outcome is not None:
             break
@@ -321,7 +322,7 @@ def test_a_seeded_random_solo_game_ends_in_each_mode(config, seed):
         res = step(state, r.choice(legal_actions(state)))
         state = res.state
         seen += kinds(res.events, 1)
-        assert violations(state) == []
+        assert violations(state) == [] and clock.check(state) == []
     assert state.outcome is not None
     assert ("king_builds" in seen) == (config.length == "variable")  # for its Dreams
     assert len(state.players[1].tiles) == seen.count("king_keeps_tile") > 0 or not config.divergent_paths

@@ -52,8 +52,8 @@ def quick_score(view: NightmariumState, action: Action, seat: int) -> float:
         if view.pure is not None or view.exchange is not None:
             return -_keep_value(view, seat, action.card)
         return 0.0
-    if isinstance(action, Draw):
-        return 0.8
+    if isinstance(action, Draw):  # with the deck and the discard pile empty it draws nothing
+        return 0.8 if view.deck or view.discard else -2.0
     if isinstance(action, Done):
         return 0.5
     if isinstance(action, Exchange):

@@ -136,9 +136,11 @@ class PlayUpgrades(_Step, tag="play_upgrades"):
 
 
 class PlayPloys(_Step, tag="play_ploys"):
-    """Play Ploy cards from hand and resolve them; ``count`` 0 means any number."""
+    """Play up to ``count`` Ploy cards from hand and resolve them. A pack must give a count: a
+    Ploy that draws cards comes back from the reshuffled discard pile, so "any number" could go on
+    for ever (the validator refuses 0)."""
 
-    count: int = 0
+    count: int = 1
 
 
 class ResolveConflicts(_Step, tag="resolve_conflicts"):

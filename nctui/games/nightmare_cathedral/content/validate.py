@@ -153,6 +153,12 @@ def _step(file: str, entry: str, step: s.Step) -> None:
         _fail(file, entry, "add_fort_levels.cost lists one price per level")
     elif isinstance(step, s.Draw) and step.keep > step.count:
         _fail(file, entry, "draw.keep can't exceed draw.count")
+    elif isinstance(step, s.PlayPloys) and step.count <= 0:  # issue 38 item 7; docs/content.md
+        _fail(
+            file,
+            entry,
+            "play_ploys needs a count: a Ploy that draws comes back from the discard pile, so any number never ends",
+        )
 
 
 def _cards(pack: Pack) -> None:

@@ -17,6 +17,25 @@ from .state import BASIC_COMBAT, FOLLOWERS, FORT_LEVELS, SHADOWS, UNIT_LIMIT, Ar
 from .work import CardToBottom, Fight, KeepWork, KingTuckWork
 
 
+MAX_TURN_DECISIONS = 300  # the longest turn met in random and computer players' games has ~55
+
+
+class TurnLength:
+    """Every turn ends within ``MAX_TURN_DECISIONS`` decisions, whoever plays (issue 38 item 7:
+    a Ploy that drew itself back could be played for ever). Fed each state of a game in order."""
+
+    def __init__(self, limit: int = MAX_TURN_DECISIONS) -> None:
+        self.limit, self.turn, self.decisions = limit, -1, 0
+
+    def check(self, state: GameState) -> list[str]:
+        if state.turn_number != self.turn:
+            self.turn, self.decisions = state.turn_number, 0
+        self.decisions += 1
+        if self.decisions > self.limit:
+            return [f"turn {state.turn_number} still going after {self.limit} decisions"]
+        return []
+
+
 def violations(state: GameState) -> list[str]:
     """Every broken invariant, in words (empty when all hold)."""
     out: list[str] = []
