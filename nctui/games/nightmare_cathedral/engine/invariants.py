@@ -16,7 +16,6 @@ from .limbo import returns
 from .state import BASIC_COMBAT, FOLLOWERS, FORT_LEVELS, SHADOWS, UNIT_LIMIT, AreaState, GameState
 from .work import CardToBottom, Fight, KeepWork, KingTuckWork
 
-
 MAX_TURN_DECISIONS = 300  # the longest turn met in random and computer players' games has ~55
 
 
