@@ -333,7 +333,8 @@ def check_secrets(game: AnyGame, audit: Account, s: Step, summaries: dict[int, s
             continue
         allowed = audit.known(s.before, v) | audit.known(s.after, v)
         assert_tokens_allowed(view, audit.secret_tokens(s.after), audit.known(s.after, v), f"{here} the view")
-        assert_tokens_allowed(action, secret, allowed, f"{here} the decision")
+        shown_by_step = frozenset().union(*(audit.shown(e, v) for e in s.events))  # a card played face up
+        assert_tokens_allowed(action, secret, allowed | shown_by_step, f"{here} the decision")
         for e, seen in zip(s.events, events):  # a token an event shows may be named by the events after it
             allowed |= audit.shown(e, v)
             assert_tokens_allowed(seen, secret, allowed, f"{here} {type(e).__name__}")
@@ -385,13 +386,13 @@ def test_the_checks_would_see_a_view_that_is_the_whole_state(entry: GameEntry) -
 
 
 def gained(audit: Account, game: AnyGame, s: Step) -> frozenset[str]:
-    """The tokens hidden before the step that some seat knows after it and did not before, and
-    that the deciding seat did not know either (a seat showing its own card to the others learns
-    nothing it could take back)."""
+    """The tokens hidden before the step that some seat knows after it and did not before. The
+    deciding seat's own card shown to the others counts (issue 41 item 4): the strict policy
+    never takes back "a look at a card", and what another seat has seen cannot be unseen."""
     if not audit.hidden:
         return frozenset()
     new = frozenset().union(*(audit.known(s.after, v) - audit.known(s.before, v) for v in viewers(game, s.after)))
-    return (new & audit.secret_tokens(s.before)) - audit.known(s.before, s.seat)
+    return new & audit.secret_tokens(s.before)
 
 
 @pytest.mark.parametrize("case", CASES, ids=_ids)

@@ -215,7 +215,7 @@ def test_refusals_name_the_rule(count, words):
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_in_random_games_every_decision_offers_exactly_its_seats_take_back(players):
     taken = 0
-    for state, _action in random_game(players, seed=4):  # a seed with Followers in Limbo in every count
+    for state, _action in random_game(players, seed=13):  # a seed with Followers in Limbo in every count
         if state.decision is None:
             continue
         d = state.decision

@@ -12,7 +12,19 @@ from msgspec.structs import replace
 from nctui.platform.rng import Rng
 
 from .cards import all_cards
-from .state import HIDDEN, Action, Drew, Event, NightmariumState, Pick, PureDiscard, Reshuffled, Revealed
+from .state import (
+    HIDDEN,
+    Action,
+    Discarded,
+    Drew,
+    Event,
+    NightmariumState,
+    Pick,
+    Played,
+    PureDiscard,
+    Reshuffled,
+    Revealed,
+)
 
 
 def view(state: NightmariumState, seat: int) -> NightmariumState:
@@ -52,12 +64,15 @@ def redact_action(action: Action, seat: int, decider: int) -> Action:
 
 
 def reveals(events: tuple[Event, ...]) -> str:
-    """Why a step cannot be taken back fairly (a card came from the deck), or ''."""
+    """Why a step cannot be taken back fairly (a card came from the deck, or a card of a hand was
+    shown to every seat: placed or discarded face up), or ''."""
     for event in events:
         if isinstance(event, Drew) and event.count:
             return "a card was drawn from the deck"
         if isinstance(event, Revealed | Reshuffled):
             return "cards were revealed or shuffled"
+        if (isinstance(event, Played) and event.by != "herald") or (isinstance(event, Discarded) and event.cards):
+            return "a card of a hand was shown to every seat"
     return ""
 
 

@@ -192,6 +192,9 @@ def _effects(e: Event, s: GameState, w: Words, who: str) -> str:
             return f"{who}'s Dreamer will go to any Night space at the end of the turn"
         case E.UpgradePlayed(card=card, action=action):
             return f"{who} plays the Upgrade {w.card(card)} on its {w.day_short(action)} card"
+        case E.OverUnitLimit(areas=areas):
+            where = ", ".join(w.area(a) for a in areas)
+            return f"{who}'s new Unit Limit is lower: {plural(len(areas), 'Follower')} back to its supply ({where})"
         case E.PloyPlayed(card=card):
             return f"{who} plays the Ploy {w.card(card)}"
         case E.ConflictFollows(area=area):

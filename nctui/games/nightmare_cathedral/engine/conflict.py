@@ -283,7 +283,7 @@ def _play_card(state: GameState, w: CombatCardsWork, action: PlayCombatCard | Do
     pl = state.players[seat]
     state = set_player(state, replace(pl, hand=remove_one(pl.hand, action.card)))
     plays = (f.plays[0] + (action.card,), f.plays[1]) if i == 0 else (f.plays[0], f.plays[1] + (action.card,))
-    ev.append(E.CombatCardPlayed(seat=seat, area=f.area, card=action.card))
+    ev.append(E.CombatCardPlayed(seat=seat, area=f.area, card=action.card, face_up=f.revealed))
     f = replace(f, plays=plays)
     if len(plays[i]) >= card_limit(state, f.area, seat):  # never more than allowed
         f = replace(f, order=f.order[1:])

@@ -176,6 +176,7 @@ class DreamOfferRefilled(Event, tag="dream_offer_refilled"):
 
 class DevelopmentDiscarded(Event, tag="discard_development"):
     card: str
+    REVEALS = "all"  # a card of a face-down hand shown to every seat: a look no undo takes back
 
 
 class Reacted(Event, tag="react"):
@@ -303,10 +304,18 @@ class DreamerFree(Event, tag="dreamer_free"):
 class UpgradePlayed(Event, tag="play_upgrade"):
     card: str
     action: str
+    REVEALS = "all"  # a card of a face-down hand shown to every seat: a look no undo takes back
+
+
+class OverUnitLimit(Event, tag="over_unit_limit"):
+    """A lower Unit Limit on the new Fortify card: these Followers went back to the supply."""
+
+    areas: tuple[str, ...]
 
 
 class PloyPlayed(Event, tag="play_ploy"):
     card: str
+    REVEALS = "all"  # a card of a face-down hand shown to every seat: a look no undo takes back
 
 
 class ConflictFollows(Event, tag="conflict_follows"):
@@ -393,7 +402,11 @@ class PlaysFirstChosen(Event, tag="plays_first"):
 class CombatCardPlayed(Event, tag="combat_card_played"):
     area: str
     card: str
+    face_up: bool = False  # played once the cards are revealed (CONFLICTS 2): every seat sees it
     SECRET = ("card",)
+
+    def reveals(self) -> Reveal:
+        return "all" if self.face_up else "none"
 
 
 class CombatCardsDone(Event, tag="combat_cards_done"):
@@ -478,6 +491,7 @@ class NoConflictPossible(Event, tag="no_conflict_possible"):
 class DreamPlayed(Event, tag="play_dream"):
     card: str
     vp: int
+    REVEALS = "all"  # a card of a face-down hand shown to every seat: a look no undo takes back
 
 
 class CathedralPiece(Event, tag="cathedral_piece"):
@@ -609,6 +623,10 @@ class KingTucks(Event, tag="king_tucks"):
     why: TuckReason
     REVEALS = "all"
 
+    def reveals(self) -> Reveal:
+        """A tuck you chose names a card already face up in the question (``KingTuckWork``)."""
+        return "none" if self.why == "choice" else "all"
+
 
 class KingHandCard(Event, tag="king_hand_card"):
     """Cards drawn unseen and shuffled into the King's face-down hand."""
@@ -711,6 +729,7 @@ class KingCombatReturned(Event, tag="king_combat_returned"):
 
 class KingShieldDiscard(Event, tag="king_shield_discard"):
     card: str
+    REVEALS = "all"  # a card of a face-down hand shown to every seat: a look no undo takes back
 
 
 class KingConflictsEnd(Event, tag="king_conflicts_end"):

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Any, NamedTuple
 
-from . import board, divergent
+from . import board, divergent, units
 from .actions import ReturnFromLimbo
 from .events import HIDDEN
 from .flow import decision_of
@@ -42,6 +42,11 @@ def violations(state: GameState) -> list[str]:
     if state.turn_start >= 0:  # the cards are dealt once the Turn track is set (SETUP 7-16)
         out += _cards(state)
     out += _board(state)
+    if state.phase != "setup":  # UNIT LIMIT, each side's own: its Fortify card (the King's: 3 or 4)
+        for pl in state.players:
+            out += [
+                f"seat {pl.seat}: {n} Followers over its Unit Limit in {a}" for a, n in units.over_limit(state, pl.seat)
+            ]
     out += _nightmares(state)
     if state.config.divergent_paths and state.turn_start >= 0:
         out += divergent.violations(state)

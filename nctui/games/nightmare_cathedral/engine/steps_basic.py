@@ -519,6 +519,10 @@ def _upgrade(state: GameState, w: UpgradeWork, action: PlayUpgrade | Done, ev: E
     display = pl.display[:slot] + (pl.display[slot] + (action.card,),) + pl.display[slot + 1 :]
     state = set_player(state, replace(pl, hand=remove_one(pl.hand, action.card), display=display))
     ev.append(E.UpgradePlayed(seat=w.seat, card=action.card, action=action_id))
+    if action_id == "fortify":
+        state, left = units.trim_to_limit(state, w.seat)
+        if left:
+            ev.append(E.OverUnitLimit(seat=w.seat, areas=left))
     return replace(state, work=replace(w, played=w.played + 1))
 
 

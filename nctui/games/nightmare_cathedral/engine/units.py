@@ -166,3 +166,21 @@ def remove_fort_level(state: GameState, area_id: str) -> GameState:
     )
     pl = state.players[seat]
     return set_player(state, replace(pl, forts=pl.forts + 1))
+
+
+def over_limit(state: GameState, side: int) -> tuple[tuple[str, int], ...]:
+    """(area, Followers beyond the side's Unit Limit there), for every area over it."""
+    limit = limit_in(state, side)
+    return tuple((a.id, n) for a in state.areas if (n := a.followers[side] - limit(a.id, "")) > 0)
+
+
+def trim_to_limit(state: GameState, seat: int) -> tuple[GameState, tuple[str, ...]]:
+    """UNIT LIMIT "at any time": after an Upgrade covers the Fortify card with a lower limit, the
+    Followers beyond it go back to the supply, one at a time from the first area over it (the
+    "in one area" limit then stays with an area still above the normal one). Returns the areas
+    a Follower left, in order (docs/rules-decisions.md)."""
+    left: list[str] = []
+    while over := over_limit(state, seat):
+        state = remove(state, seat, over[0][0])
+        left.append(over[0][0])
+    return state, tuple(left)

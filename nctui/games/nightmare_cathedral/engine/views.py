@@ -116,8 +116,9 @@ E = TypeVar("E", bound=Event)
 
 def redact(event: E, seat: int | None) -> E:
     """The event as ``seat`` may see it (``None`` or ``SPECTATOR``: a spectator): the fields it
-    declares ``SECRET`` are hidden from everyone but the seat it is about."""
-    if not event.SECRET or event.seat == seat:
+    declares ``SECRET`` are hidden from everyone but the seat it is about, unless the event
+    reveals them to all (a combat card played face up)."""
+    if not event.SECRET or event.seat == seat or event.reveals() == "all":
         return event
     hidden = {name: _hidden_value(getattr(event, name)) for name in event.SECRET}
     return replace(event, **hidden)
