@@ -226,10 +226,29 @@ def test_rulebook_example_concluded_the_last_green_follower_retreats_to_its_fort
     ok(state)
 
 
+def with_fortify_upgrade(state, seat, card="d1-watchful-battlements"):
+    """``card`` (Unit Limit 3, 4 in one area) covers the seat's Fortify card, taken from wherever
+    it is (the deck, the discard pile or a hand)."""
+    slot = board.pack(state).matrix.rondel.index("fortify")
+    d = state.decks
+    state = replace(
+        state,
+        decks=replace(
+            d,
+            development=tuple(x for x in d.development if x != card),
+            development_discard=tuple(x for x in d.development_discard if x != card),
+        ),
+        players=tuple(replace(p, hand=tuple(x for x in p.hand if x != card)) for p in state.players),
+    )
+    pl = state.players[seat]
+    display = pl.display[:slot] + ((*pl.display[slot], card),) + pl.display[slot + 1 :]
+    return set_player(state, replace(pl, display=display))
+
+
 def blue_vs_two_shadows():
     """The second example: blue 4 Followers (an Upgrade's limit) against 2 Shadows."""
     state = position(
-        plain_unit_limits(turn_state()),
+        with_fortify_upgrade(plain_unit_limits(turn_state()), BLUE),
         {"choir-of-teeth": {"f": (0, 4), "s": 2}, "salt-spire": {"f": (0, 1)}, "mirror-dunes": {"f": (1, 1)}},
         active=BLUE,
     )
