@@ -258,9 +258,9 @@ def _cheapest(game_id: str, level: str) -> Any:
     within the suite's time): Nightmare Cathedral's expert searches 1 simulation a decision."""
     if (game_id, level) != ("nightmare-cathedral", "expert"):
         return None
-    from nctui.games.nightmare_cathedral.bots import BOTS, bot_seed
+    from nctui.games.nightmare_cathedral.bots import ExpertBot, bot_seed
 
-    return lambda config, seat, lv: BOTS[lv](bot_seed(config.seed, seat), budget=1)
+    return lambda config, seat, lv: ExpertBot(bot_seed(config.seed, seat), budget=1)
 
 
 @pytest.mark.parametrize("entry, level, seats", LEVEL_CASES, ids=[f"{e.id}-{lv}-{n}p" for e, lv, n in LEVEL_CASES])

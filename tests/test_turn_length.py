@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from nctui.games.nightmare_cathedral.bots import BOTS
+from nctui.games.nightmare_cathedral.bots import BOTS, ExpertBot
 from nctui.games.nightmare_cathedral.content import schema as cs
 from nctui.games.nightmare_cathedral.content.loader import get_pack
 from nctui.games.nightmare_cathedral.engine import GameState, actions as A, new_game, player_view, step
@@ -122,7 +122,7 @@ def test_every_computer_level_ends_every_turn_and_every_game(level, players):
     Game and Divergent Paths: every turn within the bound, and the game ends. Solo greedy is
     ``nctui simulate --solo --difficulty hard --length variable --bots greedy --divergent-paths
     --games 1 --seed 48000353``, whose greedy player chained two Ploys for ever."""
-    if level == "planner" and players == 4 or level == "expert" and players > 1:
+    if (level == "planner" and players == 4) or (level == "expert" and players > 1):
         pytest.skip("the searching players are slow: the planner at 1 and 2 players, the expert (budget 1) solo")
     seed = 48000353 if players == 1 else 48000353 + players  # solo: issue 41's endless chain of two Ploys
     difficulty = DIFFICULTY_PRESETS["hard"] if players == 1 else ()
@@ -134,8 +134,10 @@ def test_every_computer_level_ends_every_turn_and_every_game(level, players):
         if state.decision is None:
             break
         seat = state.decision.seat
-        budget = {"budget": 1} if level == "expert" else {}  # its search at the smallest budget
-        bot = bots.setdefault(seat, BOTS[level](bot_seed(seed, seat), **budget))
+        if seat not in bots:  # the expert's search at the smallest budget
+            s = bot_seed(seed, seat)
+            bots[seat] = ExpertBot(s, budget=1) if level == "expert" else BOTS[level](s)
+        bot = bots[seat]
         state = step(state, bot.choose(player_view(state, seat))).state  # type: ignore[attr-defined]
         assert clock.check(state) == []
     assert state.outcome is not None
