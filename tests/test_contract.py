@@ -16,7 +16,8 @@ checked with no new test code (its entry names its ``audit``).
 4. Strict undo never crosses a reveal or a draw: a step that moved an RNG, or let some seat know
    a token the deciding seat did not know, is one the game's ``reveals`` names, and the strict
    policy does not let the deciding seat take it back.
-5. A save loads back to the same state and digest, at several points of every game.
+5. A save loads back to the same state and digest, at several points of every game. Online, no
+   message of a room (``Joined``, ``Update``, the lobby's room) carries its seed or an RNG state.
 6. The same seed and decisions give the same digests in processes with other hash seeds.
 
 ``NCTUI_CONTRACT_SEEDS`` (default 3) is the number of seeds per number of seats.
@@ -446,6 +447,48 @@ def test_a_save_loads_back_the_same_state(case: Case, tmp_path: Path) -> None:
         assert loaded.state == states[k] and loaded.state_id == k, f"{case.id}: the save at {k} loads another state"
         assert game.digest(loaded.state) == game.digest(states[k])
         assert loaded.entry(loaded.last_id).state == states[-1] and loaded.all_actions() == actions
+
+
+# -- 5b. online: what the host tells everyone carries no seed ---------------------------------------
+
+
+@pytest.mark.parametrize("entry", registry.ENTRIES, ids=lambda e: e.id)
+def test_no_message_of_a_room_carries_its_seed(entry: GameEntry, tmp_path: Path) -> None:
+    """Online every ``Joined`` message carried the real seed to every client (6 of 6 games), and
+    with it the public decisions replay every hidden card. A room of the game, its seed drawn by
+    the host: the ``Joined`` each seat and a spectator receive, the room as the lobby lists it and
+    each seat's whole ``Update`` carry neither the seed nor an RNG's state, at every decision of a
+    random game (issue 41, item 1)."""
+    from nctui.platform.net import protocol as P
+    from nctui.platform.net.rooms import Rooms
+    from nctui.platform.net.store_sqlite import SqliteRoomStore
+
+    case = next(c for c in CASES if c.entry == entry and c.seats >= 2)
+    game = registry.game(entry.id)
+    config = config_of(case)
+    people = msgspec.structs.replace(config, seats=tuple("human" if k == "bot" else k for k in config.seats))
+    rooms = Rooms(SqliteRoomStore(tmp_path / "rooms.db"), bot_delay=0.0, seeds=lambda: case.seed)
+    room = rooms.create(people, identity="ann", name="contract")
+    try:
+        session, rnd = room.session, random.Random(case.seed)
+        assert room.config.seed == case.seed and P.payloads(entry.id).config(room.public_config).seed == 0
+        for n in range(MAX_DECISIONS):
+            state = session.store.state
+            if game.decider(state) is None:
+                break
+            numbers = forbidden(game, state)
+            for v in viewers(game, state):
+                joined = P.Joined(room=room.info(), seat=v, config=room.public_config, undo_policy="strict")
+                since = -1 if n % 10 == 0 else session.state_id - 1  # the whole story now and then
+                for what, blob in (
+                    ("Joined", P.frame(joined)),
+                    ("Update", P.frame(room.update(v, since))),
+                    ("the room in the lobby", encoded(room.info())),
+                ):
+                    assert_carries_none(blob, numbers, f"{case.id} decision {n}, seat {v}: {what}")
+            session.store.dispatch(rnd.choice(game.options(state)))
+    finally:
+        room.close()
 
 
 # -- 6. determinism across processes ---------------------------------------------------------------

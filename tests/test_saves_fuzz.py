@@ -1,7 +1,8 @@
 """Whatever a save file holds, loading it gives the game or one SaveError naming the file in one
 line, and changes nothing on disk: hundreds of single-byte changes and truncations of a real save,
 deep nesting, special files (devices, a FIFO, a folder, a symlink to /dev/zero), empty and huge
-files, other JSON and other formats. ``nctui saves check`` says so in one line per file."""
+files, other JSON and other formats, of every game. ``nctui saves check`` says so in one line per
+file."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ import os
 import random
 from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
+import msgspec
 import pytest
 
 from nctui.cli import main
@@ -31,20 +34,49 @@ CHANGES = 300
 TRUNCATIONS = 80
 
 
-@pytest.fixture(scope="module", params=["new-game", "from-a-position"])
-def real_save(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[bytes, str]:
-    """The bytes of a real save ~60 decisions in, and the digest of its last state: a game from
-    its configuration, or one started from a scenario's position (its start is in the file)."""
+class RealSave(NamedTuple):
+    data: bytes
+    digest: str  # of its last state
+    game: str
+    decisions: int
+
+
+def _companion_store(game_id: str) -> Store:
+    """A game of ``game_id`` between people, ``DECISIONS`` seeded random decisions in (fewer if it
+    ends first)."""
+    entry = registry.entry(game_id)
+    game = registry.game(game_id)
+    bots = registry.simulated(game_id).computer_game(31, entry.levels[:1] * max(2, entry.players[0]))
+    config = msgspec.structs.replace(bots, seats=tuple("human" for _ in game.seats(bots)))
+    store = Store(game=game, initial=game.new(config))
+    rnd = random.Random(31)
+    while store.state_id < DECISIONS and game.options(store.state):
+        store.dispatch(rnd.choice(game.options(store.state)))
+    return store
+
+
+OTHER_GAMES = [g for g in registry.GAME_IDS if g != "nightmare-cathedral"]
+
+
+@pytest.fixture(scope="module", params=["new-game", "from-a-position", *OTHER_GAMES])
+def real_save(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> RealSave:
+    """The bytes of a real save ~60 decisions in, and the digest of its last state: a game of
+    Nightmare Cathedral from its configuration, or one started from a scenario's position (its
+    start is in the file), or a game of each other game of the registry."""
     if request.param == "new-game":
         store = Store(human_config(seed=31))
-    else:
+    elif request.param == "from-a-position":
         state, events = load_scenario_result(POSITIONS / "crowded-centre-3p.toml")
         store = Store(initial=StepResult(state=state, events=tuple(events)))
-    store_moves(store, DECISIONS, seed=31)
-    assert store.state_id == DECISIONS
+    else:
+        store = _companion_store(request.param)
+    if store.game is NIGHTMARE_CATHEDRAL:
+        store_moves(store, DECISIONS, seed=31)
+        assert store.state_id == DECISIONS
+    assert store.state_id > 10
     path = saves.save(store, tmp_path_factory.mktemp("real") / "game.nctui.json", GAME_ID)
-    assert (json.loads(path.read_bytes())["start"] is None) == (request.param == "new-game")
-    return path.read_bytes(), NIGHTMARE_CATHEDRAL.digest(store.state)
+    assert (json.loads(path.read_bytes())["start"] is None) == (request.param != "from-a-position")
+    return RealSave(path.read_bytes(), store.game.digest(store.state), store.game.id, store.state_id)
 
 
 def _snapshot(folder: Path) -> dict[str, bytes | str]:
@@ -97,10 +129,8 @@ def _variants(data: bytes) -> list[tuple[str, bytes]]:
     return out
 
 
-def test_single_byte_changes_and_truncations_give_a_save_error_or_the_same_game(
-    tmp_path: Path, real_save: tuple[bytes, str]
-):
-    data, last_digest = real_save
+def test_single_byte_changes_and_truncations_give_a_save_error_or_the_same_game(tmp_path: Path, real_save: RealSave):
+    data, last_digest = real_save.data, real_save.digest
     loaded = refused = 0
     path = tmp_path / "game.nctui.json"
     for what, variant in _variants(data):
@@ -115,8 +145,9 @@ def test_single_byte_changes_and_truncations_give_a_save_error_or_the_same_game(
             # A change the game does not depend on (the summary, the time, a space, the id, the
             # cursor within the actions): the very same game, replayed to the same last state.
             store = result.store
-            assert NIGHTMARE_CATHEDRAL.digest(store.entry(store.last_id).state) == last_digest, what
-            assert store.last_id == DECISIONS, what
+            assert store.game.id == real_save.game, what
+            assert store.game.digest(store.entry(store.last_id).state) == last_digest, what
+            assert store.last_id == real_save.decisions, what
             loaded += 1
     assert refused > loaded > 0  # most changes are caught; some are harmless
 
@@ -170,7 +201,7 @@ CONTENTS: dict[str, tuple[Callable[[bytes], bytes], str]] = {
 
 
 @pytest.mark.parametrize("kind", list(CONTENTS))
-def test_files_that_are_not_saves_give_one_line(tmp_path: Path, real_save: tuple[bytes, str], kind: str):
+def test_files_that_are_not_saves_give_one_line(tmp_path: Path, real_save: RealSave, kind: str):
     write, words = CONTENTS[kind]
     path = tmp_path / "bad.nctui.json"
     path.write_bytes(write(real_save[0]))
@@ -256,7 +287,7 @@ def test_a_file_that_grows_past_the_cap_while_read_is_refused(tmp_path: Path, mo
 
 
 def test_the_lists_and_the_check_command_give_one_line_per_bad_file(
-    tmp_path: Path, real_save: tuple[bytes, str], capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, real_save: RealSave, capsys: pytest.CaptureFixture[str]
 ):
     folder = tmp_path / "saves"
     (folder / "autosave").mkdir(parents=True)

@@ -8,6 +8,7 @@ folder, and a save whose summary is huge, leave the title, Continue and Load wor
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import shutil
 from pathlib import Path
 
@@ -144,3 +145,119 @@ def test_the_title_continue_and_load_with_an_unreadable_autosave_folder(tmp_path
             await app_settled(app)
 
     asyncio.run(go())
+
+
+@pytest.mark.parametrize("game_id", registry.GAME_IDS)
+def test_the_autosave_of_every_game_screen_keeps_the_redo_branch(game_id: str, tmp_path: Path) -> None:
+    """Cathedral's screen dropped the redo branch from its autosave, where the other games kept it
+    (issue 41, item 10): u twice on the game's own screen, q, and the autosave still has both
+    decisions undone, to redo."""
+    from nctui.platform.session import new_session
+    from nctui.ui.app import create_app
+    from nctui.ui.screens.handoff import HandoffScreen
+
+    game = registry.game(game_id)
+    session = new_session(_people(game_id), game=game, folder=tmp_path, undo="practice")
+    for _ in range(6):
+        session.store.dispatch(game.options(session.store.state)[0])
+    app = create_app(session, save_dir=tmp_path, bot_delay=0)
+
+    async def past_handoff(pilot) -> None:
+        await app_settled(app)
+        while isinstance(app.screen, HandoffScreen):
+            await pilot.press("enter")
+            await app_settled(app)
+
+    async def go() -> None:
+        async with app.run_test(size=(100, 40)) as pilot:
+            for _ in range(2):
+                await past_handoff(pilot)
+                await pilot.press("u")
+            await past_handoff(pilot)
+            assert session.state_id == 4 and session.store.can_redo()
+            await pilot.press("q")
+            await app_settled(app)
+
+    asyncio.run(go())
+    loaded = saves.load(saves.autosave_path(session.game_id, tmp_path)).store
+    assert loaded.state_id == 4 and loaded.can_redo() and len(loaded.all_actions()) == 6
+
+
+@pytest.mark.parametrize("game_id", registry.GAME_IDS)
+def test_a_game_screen_whose_terminal_goes_away_ends_without_a_traceback(game_id: str, tmp_path: Path) -> None:
+    """52 of 56 launches whose input ended while a game screen opened drew a traceback (the input
+    thread's read of a closed pseudo-terminal failed with EIO, and Textual panicked, a game
+    screen mounting meanwhile: ``NoMatches``). The real command on a pseudo-terminal: once the
+    game's screen is drawn the terminal closes; nctui ends quietly and the game is saved."""
+    import fcntl
+    import os
+    import pty
+    import select
+    import struct
+    import subprocess
+    import sys
+    import termios
+    import time
+
+    game = registry.game(game_id)
+    save = saves.save(
+        Store(game=game, initial=game.new(_people(game_id))), tmp_path / f"g{saves.SUFFIX}", "0123456789ab"
+    )
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    drawn = tmp_path / "drawn"  # Textual draws on stderr
+    nctui = Path(sys.executable).with_name("nctui")
+    env = {**os.environ, "NCTUI_SAVE_DIR": str(tmp_path / "saves")}
+    with drawn.open("wb") as err:
+        app = subprocess.Popen(
+            [str(nctui), "play", "--load", str(save)], stdin=slave, stdout=slave, stderr=err, env=env,
+            start_new_session=True,
+        )  # fmt: skip
+    os.close(slave)
+    try:
+        end = time.monotonic() + 60
+        while b"palette" not in drawn.read_bytes():  # the key footer of the game's screen
+            assert app.poll() is None and time.monotonic() < end, drawn.read_bytes()[-400:]
+            if select.select([master], [], [], 0.05)[0]:
+                with contextlib.suppress(OSError):
+                    os.read(master, 65536)
+        os.close(master)
+        assert app.wait(60) == 0
+    finally:
+        if app.poll() is None:
+            app.kill()
+            app.wait()
+    tail = drawn.read_bytes()
+    assert b"Traceback" not in tail and b"Errno" not in tail and b"NoMatches" not in tail, tail[-600:]
+    assert list((tmp_path / "saves" / "autosave").glob(f"*{saves.SUFFIX}"))
+
+
+def test_the_input_thread_ends_quietly_when_reading_the_terminal_fails(monkeypatch) -> None:
+    """A read of a pseudo-terminal whose other end closed may fail (EIO) rather than give no
+    bytes: Textual's input thread then panicked (a traceback, and a game screen mounting meanwhile
+    failed with ``NoMatches``). It ends as for the end of input: the app is told the terminal is
+    gone and saves the game as it quits."""
+    import errno
+    import os
+    import threading
+
+    from nctui.ui.textual_ext import driver
+
+    read_end, write_end = os.pipe()
+    os.write(write_end, b"x")  # something to read: the read itself fails
+    sent: list[object] = []
+    terminal = driver.TerminalDriver.__new__(driver.TerminalDriver)
+    terminal.fileno, terminal.exit_event, terminal._debug = read_end, threading.Event(), False
+    terminal.process_message = sent.append  # type: ignore[method-assign]
+    terminal.send_message = sent.append  # type: ignore[method-assign]
+
+    def failing_read(fd: int, n: int) -> bytes:
+        raise OSError(errno.EIO, "Input/output error")
+
+    monkeypatch.setattr(driver.os, "read", failing_read)
+    try:
+        terminal.run_input_thread()  # returns: it does not read again, nor raise
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+    assert [type(m) for m in sent] == [driver.TerminalClosed]

@@ -41,7 +41,7 @@ except ImportError:  # pragma: no cover - not on Windows
     fcntl = None  # type: ignore[assignment]
 
 FORMAT = "nctui-save"
-VERSION = 2
+VERSION = 3  # 3: ``start_events``, the events of a starting position (2 is read as without them)
 SUFFIX = ".nctui.json"
 AUTOSAVES = "autosave"  # the sub-folder of autosaves, one per game
 LEGACY_AUTOSAVE = "autosave" + SUFFIX  # version 1: one autosave per folder
@@ -73,7 +73,8 @@ def one_line(text: str) -> str:
 
 
 class SaveFile(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """Version 2. ``config``, ``actions`` and ``start`` are decoded with the game's own types."""
+    """Version 3 (2: without ``start_events``). ``config``, ``actions``, ``start`` and
+    ``start_events`` are decoded with the game's own types."""
 
     format: str
     version: int
@@ -85,6 +86,7 @@ class SaveFile(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     cursor: int
     state_digest: str
     start: msgspec.Raw = NO_START  # the starting position, when the configuration alone does not rebuild it
+    start_events: msgspec.Raw = NO_START  # the events of the starting position (its log's first lines)
     summary: Summary | None = None
     updated: str = ""
     undo: str = ""  # the undo policy it was played with ("strict", "practice"; '': the default)
@@ -308,6 +310,7 @@ def to_save_file(store: Store, game_id: str, *, undo: str = "") -> SaveFile:
     initial = store.initial.state
     config = game.config_of(initial)
     last = store.entry(store.last_id).state
+    fresh = _is_fresh_start(store)
     return SaveFile(
         format=FORMAT,
         version=VERSION,
@@ -318,7 +321,8 @@ def to_save_file(store: Store, game_id: str, *, undo: str = "") -> SaveFile:
         actions=tuple(msgspec.Raw(msgspec.json.encode(a)) for a in store.all_actions()),
         cursor=store.state_id,
         state_digest=game.digest(last),
-        start=NO_START if _is_fresh_start(store) else msgspec.Raw(msgspec.json.encode(initial)),
+        start=NO_START if fresh else msgspec.Raw(msgspec.json.encode(initial)),
+        start_events=NO_START if fresh else msgspec.Raw(msgspec.json.encode(store.initial.events)),
         summary=game.summary(store.state).bounded(),
         updated=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         undo=undo,
@@ -594,7 +598,7 @@ def _replay(sf: SaveFile, path: Path, policy: UndoPolicy) -> Loaded:
     game = game_named(sf.game)
     if game is None:
         raise SaveError(path, f"is a save of {sf.game!r}, a game this nctui does not have ({', '.join(GAME_IDS)})")
-    config, actions, start = _decode_parts(sf, path, game)
+    config, actions, start, start_events = _decode_parts(sf, path, game)
     try:
         digest = game.content_digest(config)
     except (ValueError, LookupError) as exc:
@@ -607,7 +611,7 @@ def _replay(sf: SaveFile, path: Path, policy: UndoPolicy) -> Loaded:
         )
     if not 0 <= sf.cursor <= len(actions):
         raise SaveError(path, f"is damaged: cursor {sf.cursor} is outside its {len(actions)} actions")
-    initial = _initial(game, config, start, path)
+    initial = _initial(game, config, start, start_events, path)
     try:
         store = Store(game=game, initial=initial, actions=actions, cursor=sf.cursor, policy=policy)
     except ReplayError as exc:
@@ -634,15 +638,18 @@ def _legacy_id(path: Path) -> str:
     return new_id()
 
 
-def _decode_parts(sf: SaveFile, path: Path, game: AnyGame) -> tuple[Any, tuple[Any, ...], Any]:
+def _decode_parts(sf: SaveFile, path: Path, game: AnyGame) -> tuple[Any, tuple[Any, ...], Any, tuple[Any, ...]]:
     try:
         config = msgspec.json.decode(sf.config, type=game.config_type)
         action = _decoder(game.action_type).decode
         actions = tuple(action(a) for a in sf.actions)
         start = None if _is_null(sf.start) else msgspec.json.decode(sf.start, type=game.state_type)
+        events = () if _is_null(sf.start_events) else _decoder(tuple[game.event_type, ...]).decode(sf.start_events)
     except (msgspec.ValidationError, msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise SaveError(path, f"is damaged: {exc}") from exc
-    return config, actions, start
+    if events and start is None:
+        raise SaveError(path, "is inconsistent: it has the events of a starting position, and no position")
+    return config, actions, start, events
 
 
 _DECODERS: dict[Any, msgspec.json.Decoder[Any]] = {}
@@ -661,7 +668,7 @@ def _is_null(raw: msgspec.Raw) -> bool:
     return bytes(raw).strip() in (b"", b"null")
 
 
-def _initial(game: AnyGame, config: Any, start: Any, path: Path) -> Any:
+def _initial(game: AnyGame, config: Any, start: Any, events: tuple[Any, ...], path: Path) -> Any:
     if start is not None:
         if game.config_of(start) != config:
             raise SaveError(path, "is inconsistent: its starting position has another configuration")
@@ -673,7 +680,7 @@ def _initial(game: AnyGame, config: Any, start: Any, path: Path) -> Any:
             ) from exc
         if wrong:
             raise SaveError(path, f"has a starting position that breaks the rules: {wrong[0]}")
-        return _Start(state=start, events=())
+        return _Start(state=start, events=events)
     try:
         return game.new(config)
     except (ValueError, LookupError) as exc:

@@ -1,7 +1,8 @@
 """The terminal driver: Textual's Linux driver, ending the app when its terminal goes away.
 
 Textual's input thread reads the terminal; once the terminal is gone (the ssh connection or the
-terminal window closed) a read gives no bytes, and the thread read again at once, forever: the
+terminal window closed) a read gives no bytes (or fails: EIO on a pseudo-terminal, which Textual
+showed as a traceback), and the thread read again at once, forever: the
 process stayed, using a whole core, whenever no hang-up signal reached it (run under ``make``,
 the hang-up goes to make alone). ``TerminalDriver`` stops reading there and tells the app
 (``TerminalClosed``), which ends as on a hang-up signal: the game is saved as the session closes.
@@ -49,7 +50,10 @@ class TerminalDriver(LinuxDriver):
             nonlocal ended
             for last, (_key, mask) in loop_last(selector_events):
                 if mask & selectors.EVENT_READ:
-                    data = read(fileno, 1024 * 4)
+                    try:
+                        data = read(fileno, 1024 * 4)
+                    except OSError:  # EIO: a pseudo-terminal whose other end closed
+                        data = b""
                     if not data:  # the terminal is gone
                         ended = True
                         break
