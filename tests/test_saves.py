@@ -747,5 +747,5 @@ def test_a_version_2_save_reads_without_start_events(tmp_path: Path):
     data["start_events"] = [{"t": "x"}]
     data["version"] = 3
     path.write_bytes(msgspec.json.encode(data))
-    with pytest.raises(SaveError, match="is damaged|inconsistent"):
+    with pytest.raises(SaveError, match=r"is damaged|inconsistent"):
         load(path)
