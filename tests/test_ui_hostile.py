@@ -248,8 +248,8 @@ def test_the_input_thread_ends_quietly_when_reading_the_terminal_fails(monkeypat
     sent: list[object] = []
     terminal = driver.TerminalDriver.__new__(driver.TerminalDriver)
     terminal.fileno, terminal.exit_event, terminal._debug = read_end, threading.Event(), False
-    terminal.process_message = sent.append  # type: ignore[method-assign]
-    terminal.send_message = sent.append  # type: ignore[method-assign]
+    terminal.process_message = sent.append  # type: ignore[method-assign, assignment]
+    terminal.send_message = sent.append  # type: ignore[method-assign, assignment]
 
     def failing_read(fd: int, n: int) -> bytes:
         raise OSError(errno.EIO, "Input/output error")

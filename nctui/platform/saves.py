@@ -644,7 +644,7 @@ def _decode_parts(sf: SaveFile, path: Path, game: AnyGame) -> tuple[Any, tuple[A
         action = _decoder(game.action_type).decode
         actions = tuple(action(a) for a in sf.actions)
         start = None if _is_null(sf.start) else msgspec.json.decode(sf.start, type=game.state_type)
-        events = () if _is_null(sf.start_events) else _decoder(tuple[game.event_type, ...]).decode(sf.start_events)
+        events = () if _is_null(sf.start_events) else _decoder(_events_of(game)).decode(sf.start_events)
     except (msgspec.ValidationError, msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise SaveError(path, f"is damaged: {exc}") from exc
     if events and start is None:
@@ -653,6 +653,11 @@ def _decode_parts(sf: SaveFile, path: Path, game: AnyGame) -> tuple[Any, tuple[A
 
 
 _DECODERS: dict[Any, msgspec.json.Decoder[Any]] = {}
+
+
+def _events_of(game: AnyGame) -> Any:
+    """The type of a tuple of the game's events."""
+    return tuple[game.event_type, ...]  # type: ignore[name-defined]
 
 
 def _decoder(typ: Any) -> msgspec.json.Decoder[Any]:
