@@ -9,7 +9,7 @@ import msgspec
 import pytest
 from msgspec.structs import replace
 
-from nctui.games.cathedral import pieces, rules
+from nctui.games.cathedral import city, pieces, rules
 from nctui.games.cathedral.bots import GreedyBot, RandomBot, StrongBot
 from nctui.games.cathedral.pieces import CATHEDRAL, DARK, FULL, LIGHT
 from nctui.games.cathedral.state import (
@@ -333,3 +333,18 @@ def test_nctui_simulate_plays_cathedral_between_computer_players(capsys) -> None
     assert main(["simulate", "--game", "cathedral", "--levels", "greedy,champion"]) == 2
     assert "each one of random, greedy, strong" in capsys.readouterr().err
     assert main(["simulate", "--game", "chess"]) == 2
+
+
+def test_a_line_across_the_city_encloses_the_smaller_part_only() -> None:
+    """Issue 38 item 13, reconsidered: rule 4 "If you completely enclose a part of the city with
+    your buildings ... and the wall". A line of Dark's buildings from wall to wall across row 6
+    leaves 50 squares on one side and 40 on the other; both touch the wall and the line, and the
+    text gives no way to choose between them, so the reading stays: the largest part is the rest
+    of the city and only the smaller one is enclosed (docs/cathedral.md)."""
+    state = position(cathedral=None)
+    row = sum(bit(5, c) for c in range(10))
+    line = Building("line", DARK, row)
+    state = replace(state, buildings=(line,))
+    parts = rules.enclosed_parts(state, DARK, line)
+    assert [city.count(p) for p in parts] == [40]  # rows 7-10, not rows 1-5
+    assert parts[0] == sum(bit(r, c) for r in range(6, 10) for c in range(10))
