@@ -136,6 +136,19 @@ def test_shadow_of_imprisonment_turns_an_exhaust_dream_on_its_side_counting_twic
     assert ("imprisonment", False) in effects(empty)
 
 
+def test_shadow_of_imprisonment_the_player_chooses_which_upright_exhaust_dream() -> None:
+    """Issue 38 item 10: "If you have any in your Exhaust row, rotate any one to its side": with
+    distinct upright Exhaust dreams the player chooses (not always the first)."""
+    card = Card(exhaust=(Die(DEPTHS, "exhaust"), Die(ENVY, "exhaust", sideways=True), Die(FEAR, "exhaust")))
+    state = resolve(with_cards(game(), {0: card}, unresolved=(Die(PRISON, "shadow"),))).state
+    assert state.phase == "imprison"
+    assert set(rules.legal_actions(state)) == {PickDie("exhaust", DEPTHS, 0), PickDie("exhaust", FEAR, 2)}
+    result = rules.step(state, PickDie("exhaust", FEAR, 2))
+    turned = result.state.seats[0].card.exhaust
+    assert [d.sideways for d in turned] == [False, True, True] and ("imprisonment", True) in effects(result)
+    assert rules.problems(result.state) == []
+
+
 def test_shadow_of_primeval_fear_may_move_an_exhaust_dream_to_the_hunt_row() -> None:
     card = Card(exhaust=(Die(DEPTHS, "exhaust"),))
     state = resolve(with_cards(game(), {0: card}, unresolved=(Die(FEAR, "shadow"),))).state

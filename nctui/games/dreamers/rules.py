@@ -199,6 +199,8 @@ def legal_actions(state: DreamersState) -> tuple[Action, ...]:
         return tuple(_card_dice(actor.card, except_envy_shadow=True))
     if phase == "fear":
         return (Skip(), *(PickDie("exhaust", d.colour, i) for i, d in enumerate(actor.card.exhaust)))
+    if phase == "imprison":
+        return tuple(PickDie("exhaust", d.colour, i) for i, d in enumerate(actor.card.exhaust) if not d.sideways)
     if phase == "ability":
         return (UseAbility(), Skip())
     if phase == "tie":
@@ -280,6 +282,8 @@ def _apply(state: DreamersState, action: Action, events: list[Event]) -> Dreamer
             state = _card(state, state.actor, replace(card, exhaust=exhaust, hunt=(*card.hunt, die)))
             events.append(Effect(state.actor, FEAR, True))
             return replace(state, phase="shadow")
+        case PickDie() if state.phase == "imprison":
+            return _imprison(state, action.index, events)
         case Skip() if state.phase == "fear":
             events.append(Effect(state.actor, FEAR, False))
             return replace(state, phase="shadow")
@@ -432,18 +436,26 @@ def _shadow_effect(state: DreamersState, colour: int, events: list[Event]) -> Dr
             events.append(Effect(state.actor, ENVY, False))
             return state
         return replace(state, phase="envy")
-    if kind == IMPRISONMENT:  # an Exhaust dream turned on its side
-        i = next((i for i, d in enumerate(card.exhaust) if not d.sideways), -1)
-        if i < 0:
+    if kind == IMPRISONMENT:  # "rotate any one to its side": the player chooses among distinct ones
+        upright = [i for i, d in enumerate(card.exhaust) if not d.sideways]
+        if not upright:
             events.append(Effect(state.actor, IMPRISONMENT, False))
             return state
-        exhaust = card.exhaust[:i] + (replace(card.exhaust[i], sideways=True),) + card.exhaust[i + 1 :]
-        events.append(Effect(state.actor, IMPRISONMENT, True))
-        return _card(state, state.actor, replace(card, exhaust=exhaust))
+        if len({(card.exhaust[i].colour, card.exhaust[i].face) for i in upright}) > 1:
+            return replace(state, phase="imprison")
+        return _imprison(state, upright[0], events)
     if not card.exhaust:  # Primeval Fear: may move an Exhaust dream to the Hunt row
         events.append(Effect(state.actor, FEAR, False))
         return state
     return replace(state, phase="fear")
+
+
+def _imprison(state: DreamersState, index: int, events: list[Event]) -> DreamersState:
+    """Shadow of Imprisonment: the Exhaust dream at ``index`` turned on its side (seed 002)."""
+    card = state.seats[state.actor].card
+    exhaust = card.exhaust[:index] + (replace(card.exhaust[index], sideways=True),) + card.exhaust[index + 1 :]
+    events.append(Effect(state.actor, IMPRISONMENT, True))
+    return replace(_card(state, state.actor, replace(card, exhaust=exhaust)), phase="shadow")
 
 
 def _add_first(state: DreamersState, die: Die, events: list[Event]) -> DreamersState:

@@ -20,6 +20,7 @@ Phase = Literal[
     "shadow",
     "envy",
     "fear",
+    "imprison",
     "ability",
     "tie",
     "rest",

@@ -14,6 +14,7 @@ PHASE_TOPICS = {
     "shadow": ("roll", "which Shadow to resolve next"),
     "envy": ("shadows", "Shadow of Envy: a dream to reroll"),
     "fear": ("shadows", "Shadow of Primeval Fear: an Exhaust dream to move"),
+    "imprison": ("shadows", "Shadow of Imprisonment: an Exhaust dream to turn on its side"),
     "ability": ("nightmares", "a Nightmare's ability"),
     "tie": ("rows", "the Nightmare to become"),
     "rest": ("rest", "Rest or Dream Again"),
