@@ -192,6 +192,23 @@ def test_a_full_shadow_row_makes_a_nightmare_three_or_four_in_a_two_player_game(
     assert result.state.turn == 1 and rules.problems(result.state) == []
 
 
+def test_the_nightmare_is_the_most_filled_row_whose_nightmare_is_still_free() -> None:
+    """Issue 38 item 12: "If you have three or more dreams in any Shadow row ..., you become a
+    Nightmare. You always become a Nightmare of the color matching your most filled Shadow row",
+    and "there can never be two Nightmares of the same color": with Imprisonment claimed, 4
+    Imprisonment Shadows and 3 of Primeval Fear make the Fear Nightmare, as 3 and 3 do."""
+    for prison in (3, 4):
+        card = Card(shadows=((), (), (Die(PRISON, "shadow"),) * prison, (Die(FEAR, "shadow"),) * 2))
+        state = with_cards(
+            game(3), {0: card, 1: Card()}, roles={1: ("nightmare", PRISON)}, unresolved=(Die(FEAR, "shadow"),)
+        )
+        result = rules.step(state, Resolve())
+        while result.state.phase == "fear":
+            result = rules.step(result.state, Skip())
+        seat = result.state.seats[0]
+        assert seat.role == "nightmare" and seat.nightmare == FEAR, prison
+
+
 def _minus(bag, colour):
     b = list(bag)
     b[colour] -= 1

@@ -633,10 +633,13 @@ def _filled_rows(state: DreamersState, events: list[Event]) -> DreamersState:
         events.append(RowFilled(seat, "exhaust", colour))
         card = state.seats[seat].card
     limit = shadow_limit(state)
-    full = [i for i, row in enumerate(card.shadows) if len(row) >= limit]
+    # "If you have three or more dreams in any Shadow row ..., you become a Nightmare", of "your most
+    # filled Shadow row"'s colour; "there can never be two Nightmares of the same color", so the
+    # rows of claimed Nightmares are left out first (docs/rules-decisions.md, issue 38 item 12)
+    full = [i for i, row in enumerate(card.shadows) if len(row) >= limit and nightmare_of(state, i) < 0]
     if full:
         most = max(len(card.shadows[i]) for i in full)
-        free = [i for i in range(4) if len(card.shadows[i]) == most and nightmare_of(state, i) < 0]
+        free = [i for i in full if len(card.shadows[i]) == most]
         if len(free) == 1:
             return _become(state, seat, free[0], events)
         if free:
