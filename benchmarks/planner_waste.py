@@ -2,10 +2,10 @@
 ignored (drawing 2 instead), above all with a full hand; a Dissent that changes nothing of its
 own (a Pass would do); Movement Points left unspent.
 
-    python benchmarks/planner_waste.py [--games 20] [--seed 12] [--players 2] [--level planner] [--json]
+    python benchmarks/planner_waste.py [--games 20] [--seed 12] [--players 2] [--level planner] [--previous] [--json]
 
 Game ``i`` is seeded ``game_seed(seed, i)`` with the level on every seat (as ``nctui simulate
---bots LEVEL``). Printed: per active turn, the share ignored (and of those, with 8+ Development
+--bots LEVEL``; ``--previous``: the planner before issue 38's fixes, ``PREVIOUS_PLANNER``). Printed: per active turn, the share ignored (and of those, with 8+ Development
 cards in hand); per Dissent, the share that changed neither the seat's own state nor the board;
 the MP left when a Maneuver ended, per Maneuver.
 """
@@ -18,6 +18,8 @@ import sys
 import time
 from typing import Any
 
+from nctui.games.nightmare_cathedral.bots import bot_seed
+from nctui.games.nightmare_cathedral.bots.planner_bot import PREVIOUS_PLANNER, PlannerBot
 from nctui.games.nightmare_cathedral.engine import actions as A
 from nctui.games.nightmare_cathedral.engine.state import GameState
 from nctui.games.nightmare_cathedral.engine.work import MoveWork
@@ -33,10 +35,13 @@ def _own(state: GameState, seat: int) -> tuple[Any, ...]:
     return state.players[seat], state.areas, state.decks
 
 
-def one_game(seed: int, players: int, level: str) -> dict[str, float]:
+def one_game(seed: int, players: int, level: str, previous: bool = False) -> dict[str, float]:
     game, sim = registry.game(GAME), registry.simulated(GAME)
     config = make_config(players=players, seed=seed)
-    bots = {s: sim.computer(config, s, level) for s in range(players)}
+    bots: dict[int, Any] = {
+        s: PlannerBot(bot_seed(seed, s), **PREVIOUS_PLANNER) if previous else sim.computer(config, s, level)
+        for s in range(players)
+    }
     state = game.new(config).state
     out = dict.fromkeys(
         ("turns", "ignored", "ignored_full", "full", "dissents", "empty_dissents", "maneuvers", "mp_left", "cpu"), 0.0
@@ -79,16 +84,17 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=12)
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--level", default="planner")
+    parser.add_argument("--previous", action="store_true")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     total: dict[str, float] = {}
     for i in range(args.games):
-        for k, v in one_game(game_seed(args.seed, i), args.players, args.level).items():
+        for k, v in one_game(game_seed(args.seed, i), args.players, args.level, args.previous).items():
             total[k] = total.get(k, 0.0) + v
     t = total
     figures = {
         "games": args.games,
-        "level": args.level,
+        "level": "planner (previous)" if args.previous else args.level,
         "players": args.players,
         "ignored_per_turn": round(t["ignored"] / max(t["turns"], 1), 3),
         "ignored_with_8_cards_per_turn_with_8": round(t["ignored_full"] / max(t["full"], 1), 3),
