@@ -5,9 +5,10 @@ own (a Pass would do); Movement Points left unspent.
     python benchmarks/planner_waste.py [--games 20] [--seed 12] [--players 2] [--level planner] [--previous] [--json]
 
 Game ``i`` is seeded ``game_seed(seed, i)`` with the level on every seat (as ``nctui simulate
---bots LEVEL``; ``--previous``: the planner before issue 38's fixes, ``PREVIOUS_PLANNER``). Printed: per active turn, the share ignored (and of those, with 8+ Development
-cards in hand); per Dissent, the share that changed neither the seat's own state nor the board;
-the MP left when a Maneuver ended, per Maneuver.
+--bots LEVEL``; ``--previous``: the planner before issue 38's fixes, ``PREVIOUS_PLANNER``).
+Printed: per active turn, the share ignored (and of those, with 8+ Development cards in hand);
+per Dissent, the share that changed neither the seat's own state nor the board; the MP left when
+a Maneuver ended, per Maneuver.
 """
 
 from __future__ import annotations
