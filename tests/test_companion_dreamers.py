@@ -26,6 +26,7 @@ from nctui.games.dreamers.state import (
     Level,
     PickDie,
     Reroll,
+    Rerolled,
     Resolve,
     Rest,
     Rolled,
@@ -33,6 +34,7 @@ from nctui.games.dreamers.state import (
     Seat,
     SeatKind,
     SendMinions,
+    ShadowNext,
     Skip,
     Taken,
     TurnBegins,
@@ -207,6 +209,21 @@ def test_the_nightmare_is_the_most_filled_row_whose_nightmare_is_still_free() ->
             result = rules.step(result.state, Skip())
         seat = result.state.seats[0]
         assert seat.role == "nightmare" and seat.nightmare == FEAR, prison
+
+
+def test_a_reroll_is_offered_while_shadows_are_resolved_too() -> None:
+    """Issue 38 item 11: "You may, at any time, spend a [Power] ... to reroll any number of
+    unresolved dreams": with a Shadow of Primeval Fear unresolved and a Fear Power, the Shadow
+    waits for the choice, and the reroll spends the Power."""
+    card = Card(power=(Die(FEAR, "power"),))
+    state = rules.step(with_cards(game(3), {0: card}, unresolved=(Die(FEAR, "shadow"),)), Resolve()).state
+    assert state.phase == "shadow"
+    options = rules.legal_actions(state)
+    assert ShadowNext(FEAR) in options and Reroll(FEAR, ("shadow",)) in options
+    result = rules.step(state, Reroll(FEAR, ("shadow",)))
+    assert any(isinstance(e, Rerolled) for e in result.events) and rules.problems(result.state) == []
+    plain = rules.step(with_cards(game(3), {0: Card()}, unresolved=(Die(FEAR, "shadow"),)), Resolve()).state
+    assert plain.phase != "shadow"  # no Power to spend: nothing to ask
 
 
 def _minus(bag, colour):

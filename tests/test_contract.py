@@ -594,9 +594,9 @@ def test_dreamers_the_dream_drawn_for_a_filled_exhaust_row_is_kept_by_strict_und
     """Issue 41, item 4: in this game the Nightmare's ability (state 56) turned an Exhaust dream
     on its side, the row filled and a dream was drawn from the bag (step 4), but the step reported
     no reveal: the seat could undo it and draw again. So could every step that filled the row."""
-    from nctui.games.dreamers.state import DreamersConfig, RowFilled, UseAbility
+    from nctui.games.dreamers.state import DreamersConfig, RowFilled
 
-    config = DreamersConfig(seats=("bot", "bot"), levels=("gambler", "random"), seed=2)
+    config = DreamersConfig(seats=("bot", "bot"), levels=("gambler", "random"), seed=3)
     game = registry.game("dreamers")
     store = Store(config, policy=StrictPolicy())
     players = [game.bot(config, seat) for seat in range(2)]
@@ -609,7 +609,9 @@ def test_dreamers_the_dream_drawn_for_a_filled_exhaust_row_is_kept_by_strict_und
             assert entry.revealed == "dreams were drawn or rolled"
             with pytest.raises(UndoRefused, match="cannot be taken back"):
                 store.undo(seat)
-    assert 56 in exhausted and isinstance(store.entry(56).action, UseAbility), exhausted
+    # the game meets the case (seed 2 met it at state 56, a UseAbility, until rerolls were offered
+    # among the Shadows, issue 38 item 11; seed 3 fills the row twice now)
+    assert exhausted, "the seed no longer fills an Exhaust row"
 
 
 @pytest.mark.parametrize("game_id", ["cathedral", "nightmarium", "dreamers"])

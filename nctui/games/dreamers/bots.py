@@ -20,6 +20,7 @@ from .state import (
     Resolve,
     Rest,
     SendMinions,
+    ShadowNext,
     Skip,
     UseAbility,
 )
@@ -91,6 +92,9 @@ class GamblerBot:
             return worst
         if phase == "roll":
             return self._reroll(view, seat, actions)
+        if phase == "shadow":  # the order of the Shadows; it rerolls only in the roll phase
+            nexts = [a for a in actions if isinstance(a, ShadowNext)]
+            return nexts[0] if len(nexts) == 1 else self.rng.choice(nexts)
         if phase == "envy":  # against the Dreamer: reroll its best Power
             picks = [a for a in actions if isinstance(a, PickDie)]
             powers = [p for p in picks if p.row == "power"]

@@ -193,8 +193,9 @@ def legal_actions(state: DreamersState) -> tuple[Action, ...]:
         return tuple(Return(c) for c in sorted(set(state.drawn)))
     if phase == "roll":
         return (Resolve(), *_rerolls(state))
-    if phase == "shadow":
-        return tuple(ShadowNext(c) for c in sorted({d.colour for d in state.unresolved if d.face == "shadow"}))
+    if phase == "shadow":  # "You may, at any time, spend a [Power] ... to reroll": also among Shadows
+        shadows = sorted({d.colour for d in state.unresolved if d.face == "shadow"})
+        return (*(ShadowNext(c) for c in shadows), *_rerolls(state))
     if phase == "envy":
         return tuple(_card_dice(actor.card, except_envy_shadow=True))
     if phase == "fear":
@@ -592,7 +593,7 @@ def _settle(state: DreamersState, events: list[Event]) -> DreamersState:
             if state.phase != "shadow":
                 return state
             shadows = {d.colour for d in state.unresolved if d.face == "shadow"}
-            if len(shadows) > 1:
+            if len(shadows) > 1 or (shadows and _rerolls(state)):  # an order to choose, or a reroll
                 return state
             if shadows:
                 state = _shadow(state, shadows.pop(), events)
