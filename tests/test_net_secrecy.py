@@ -1,7 +1,9 @@
 """Everything a seat receives over the protocol during whole games (2-4 people, and a spectator)
-holds no card it may not know: Nightmare Cathedral's checked with its game's independent account
-(``audit``); Nightmarium's (2 people and a computer player) with its own account below: a hand is
-its holder's alone, the deck nobody's, and a card drawn is shown only to its drawer."""
+holds neither the room's seed nor any state of its random generator (for the seats, the room's
+creator and the spectator: nothing replays the hidden cards), and no card it may not know:
+Nightmare Cathedral's checked with its game's independent account (``audit``); Nightmarium's (2
+people and a computer player) with its own account below: a hand is its holder's alone, the deck
+nobody's, and a card drawn is shown only to its drawer."""
 
 from __future__ import annotations
 
@@ -80,6 +82,9 @@ def test_no_seat_receives_a_card_it_may_not_know(tmp_path: Path, config: GameCon
         for i, c in enumerate([*clients, watcher]):
             received[i if i < len(clients) else SPECTATOR] = c.received
         store = rooms.get(room_id).session.store
+        assert_nothing_replays_the_game(
+            [*clients, watcher], store, rooms.get(room_id).config.seed, over, "nightmare-cathedral"
+        )
         names = words(store.state)
         ids = frozenset(names)
         for seat, messages in received.items():
@@ -107,6 +112,26 @@ def test_no_seat_receives_a_card_it_may_not_know(tmp_path: Path, config: GameCon
             c.close()
 
     run_host(tmp_path, body, first_seed=config.seed)
+
+
+def assert_nothing_replays_the_game(
+    clients: list[Client], store: Any, seed: int, over: Callable[[Any], bool], game: str
+) -> None:
+    """No byte any seat, the room's creator (``clients[0]``) or the spectator received while the
+    game went on holds the room's seed or any state of its random generator: with those and the
+    public decisions one could replay every hidden card."""
+    secrets = {seed} | {store.entry(i).state.rng.state for i in range(store.last_id + 1)}
+    patterns = [str(s).encode() for s in secrets if s >= 10**6]  # a long number: not there by chance
+    assert patterns
+    for c in clients:
+        scanned = 0
+        for msg, frame in zip(c.received, c.frames, strict=True):
+            if isinstance(msg, P.Update) and over(view(msg, game)):
+                continue  # after the game the seed may be shown
+            scanned += 1
+            found = [p for p in patterns if p in frame]
+            assert not found, f"a {msg.__struct_config__.tag} message carries a replay key"
+        assert scanned > 5
 
 
 def nightmarium_known(state: NightmariumState, seat: int) -> set[str]:
@@ -138,6 +163,7 @@ def test_a_nightmarium_seat_receives_its_own_hand_only(tmp_path: Path) -> None:
         )
         store = rooms.get(room_id).session.store
         assert store.state.winner is not None
+        assert_nothing_replays_the_game([*clients, watcher], store, rooms.get(room_id).config.seed, over, NM)
         for seat, c in [*enumerate(clients), (SPECTATOR, watcher)]:
             updates = [m for m in c.received if isinstance(m, P.Update)]
             assert len(updates) > 10
