@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -235,5 +236,41 @@ def test_a_seat_given_up_is_free_for_another_person(tmp_path: Path) -> None:
         assert rooms.get(hand.id).seats()[1].kind == "human"
         for x in (a, b, c):
             x.close()
+
+    run_host(tmp_path, body)
+
+
+def test_the_creator_closes_a_room_and_its_people_are_told(tmp_path: Path) -> None:
+    """Only its creator closes a room; whoever sits in it or watches goes back to the lobby with
+    ``RoomClosed``; the room is gone from the lobby and from the store (not back after a restart).
+    A room finished over an hour ago leaves the main list and stays in the finished list."""
+
+    async def body(path: Path, rooms: Rooms) -> None:
+        ann, bob = await Client.connect(path, "SHA256:ann"), await Client.connect(path, "SHA256:bob")
+        await ann.send(P.create_room(CFG, name="to close"))
+        (info,) = (await ann.until(P.Rooms)).rooms
+        assert info.creator == "SHA256:ann"
+        await bob.send(P.JoinSeat(room=info.id, seat=1))
+        await bob.until(P.Update)
+        await bob.send(P.CloseRoom(room=info.id))
+        refused = await bob.until(P.Refused)
+        assert refused.reason == "only the person who made a room can close it"
+        await ann.send(P.CloseRoom(room=info.id))
+        closed = await bob.until(P.RoomClosed)
+        assert closed.room == info.id and closed.name == "to close"
+        assert (await bob.until(P.Rooms)).rooms == ()
+        assert (await ann.until(P.Rooms)).rooms == ()
+        assert not [r for r in rooms.store.load_all() if r.record.id == info.id]
+        # finished rooms: in the main list for an hour after their end, then in the finished list only
+        await ann.send(P.create_room(CFG, name="old game"))
+        (old,) = (await ann.until(P.Rooms)).rooms
+        room = rooms.get(old.id)
+        room.record = msgspec.structs.replace(room.record, finished=time.time() - P.FINISHED_SHOWN - 1)
+        await ann.send(P.ListRooms())
+        assert (await ann.until(P.Rooms)).rooms == ()
+        await ann.send(P.ListRooms(finished=True))
+        assert [r.id for r in (await ann.until(P.Rooms)).rooms] == [old.id]
+        ann.close()
+        bob.close()
 
     run_host(tmp_path, body)

@@ -34,6 +34,7 @@ from nctui.platform.net.host import Host
 from nctui.platform.net.rooms import Rooms
 from nctui.platform.net.store_sqlite import SqliteRoomStore
 from nctui.ui.lobby_app import LobbyApp
+from nctui.ui.screens.load import ConfirmScreen
 from nctui.ui.screens.lobby import (
     LobbyScreen,
     NameScreen,
@@ -409,7 +410,14 @@ def test_the_lobby_says_who_you_are_in_its_first_frame_before_the_host_answers(t
             title = str(app.screen.query_one("#lobby-title", Static).render())
             assert title.startswith("Lobby  you: connecting"), title
             hint = str(app.screen.query_one("#lobby-hint", Static).render())
-            assert "n new room" in hint and "q quit" in hint and len(hint) <= SMALL[0] - 2
+            assert "n new room" in hint and "q quit" in hint and "c close" in hint and "f finished" in hint
+            assert all(len(line) <= SMALL[0] - 2 for line in hint.splitlines())
+            await pilot.press("q")  # q asks before leaving the server
+            await pilot.pause()
+            assert isinstance(app.screen, ConfirmScreen) and "Leave the server?" in app.screen.question
+            await pilot.press("n")
+            await pilot.pause()
+            assert isinstance(app.screen, LobbyScreen) and app.is_running
             silent.close()
 
     try:

@@ -87,7 +87,9 @@ def test_only_authorized_keys_log_in_and_reach_the_client(server_factory: Callab
             await read_until(proc.stdout, b"What name should the other players see?")
             proc.stdin.write(b"Zed\r")
             await read_until(proc.stdout, b"Zed")
-            proc.stdin.write(b"q")
+            proc.stdin.write(b"q")  # the lobby asks first
+            await read_until(proc.stdout, b"Leave the server?")
+            proc.stdin.write(b"y")
             assert (await asyncio.wait_for(proc.wait(), 20)).exit_status == 0  # quitting ends the session
 
     run(body())

@@ -39,6 +39,7 @@ REQUEST_TITLES = {
     "watch": "Cannot watch",
     "create": "Cannot create the room",
     "web_link": "Browser link",
+    "close_room": "Cannot close the room",
 }
 
 
@@ -133,6 +134,10 @@ class LobbyApp(NctuiApp):
         elif isinstance(news, P.Rooms):
             self._lobby().show_rooms()
             self._return_to_seat(news.rooms)
+        elif isinstance(news, P.RoomClosed):
+            self.remote = None
+            self._to_lobby()
+            self.notify(f"{news.name} was closed by the person who made it.", title="Room closed", timeout=10)
         elif isinstance(news, P.WebLinkMade):
             self._lobby().show_link(news)
         elif isinstance(news, P.Refused) and not news.stale:
@@ -174,6 +179,12 @@ class LobbyApp(NctuiApp):
         self._to_lobby()
         self.remote = game
         self.push_screen(remote_screen(game))
+        if game.seat < 0:
+            self.notify(
+                f"You are watching {game.room.name} as a spectator: no seat is yours. q goes back to the lobby.",
+                title="Watching",
+                timeout=8,
+            )
 
     def _to_lobby(self) -> None:
         while len(self.screen_stack) > 1:
@@ -189,6 +200,10 @@ class LobbyApp(NctuiApp):
         """Ask the host for a personal link that logs a browser in as this person."""
         if self.link is not None:
             self.link.send(P.WebLink())
+
+    def close_room(self, room: str) -> None:
+        if self.link is not None:
+            self.link.send(P.CloseRoom(room=room))
 
     def watch_room(self, room: str) -> None:
         if self.link is not None:

@@ -314,8 +314,9 @@ class HostLink:
         if not self.lost:
             self._out.put(P.frame(msg))
 
-    def list_rooms(self) -> None:
-        self.send(P.ListRooms())
+    def list_rooms(self, *, finished: bool = False) -> None:
+        """The lobby's rooms (``finished``: the list of finished games)."""
+        self.send(P.ListRooms(finished=finished))
 
     def leave(self) -> None:
         """Back to the lobby: the host answers with the rooms."""
@@ -375,6 +376,11 @@ class HostLink:
                 self.send(P.Leave())
                 self.listener(P.Refused(reason=str(exc), request="join"))
             return
+        if isinstance(msg, P.RoomClosed):
+            if self.game is not None and self.game.room.id == msg.room:
+                self.game.close()
+                self.game = None
+            self._pending = None
         if isinstance(msg, P.Rooms):
             self.rooms = msg.rooms
         elif isinstance(msg, P.Bye):

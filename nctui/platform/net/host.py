@@ -88,7 +88,7 @@ class Connection:
             if isinstance(msg, P.Hello):
                 raise P.ProtocolError("hello twice")
             if isinstance(msg, P.ListRooms):
-                await self.send(P.Rooms(rooms=rooms.list()))
+                await self.send(P.Rooms(rooms=rooms.list(finished=msg.finished)))
             elif isinstance(msg, P.CreateRoom):
                 if registry.entry_named(msg.game) is None:
                     raise RoomError(f"this server has no game {msg.game!r}")
@@ -112,6 +112,11 @@ class Connection:
                 self.leave()
                 here.give_up(seat, self.identity)
                 log.info("%s gave up seat %d of room %s", self.identity, seat + 1, here.id)
+                await self.send(P.Rooms(rooms=rooms.list()))
+            elif isinstance(msg, P.CloseRoom):
+                closed = rooms.close_room(msg.room, self.identity)
+                log.info("%s closed room %s", self.identity, closed.id)
+                await self.host.room_closed(closed)
                 await self.send(P.Rooms(rooms=rooms.list()))
             elif isinstance(msg, P.WebLink):
                 logins = self.host.logins
@@ -200,6 +205,7 @@ class Host:
         self._ticker: asyncio.Task[None] | None = None
         self._inode: int | None = None
         self.connections: set[asyncio.Task[None]] = set()
+        self.open: set[Connection] = set()  # the connections, for telling a room's people
 
     async def start(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -210,16 +216,28 @@ class Host:
         self._inode = bound_inode(self.path)
         self._ticker = asyncio.create_task(self._tick())
 
+    async def room_closed(self, room: Room) -> None:
+        """Everyone in ``room`` (just closed) back to the lobby, told so."""
+        for conn in list(self.open):
+            if conn.room is room:
+                conn.leave()
+                with contextlib.suppress(Exception):
+                    await conn.send(P.RoomClosed(room=room.id, name=room.record.name))
+                    await conn.send(P.Rooms(rooms=self.rooms.list()))
+
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
         assert task is not None
         self.connections.add(task)
+        conn = Connection(self, reader, writer)
+        self.open.add(conn)
         try:
-            await Connection(self, reader, writer).run()
+            await conn.run()
         except asyncio.CancelledError:
             pass  # the host closes: end quietly (Python 3.11's stream callback logs a cancelled task as an error)
         finally:
             self.connections.discard(task)
+            self.open.discard(conn)
 
     async def _tick(self) -> None:
         while True:

@@ -26,10 +26,12 @@ import msgspec
 from nctui.platform import registry
 from nctui.platform.game import SeatKind, SeatLabel
 
-# 4: WebLink / WebLinkMade (a personal link for a browser); 3: JSON; the game of a room
+# 4: WebLink / WebLinkMade (a personal link for a browser), CloseRoom / RoomClosed, the finished
+# list (ListRooms.finished), RoomInfo.creator; 3: JSON; the game of a room
 # (CreateRoom.game, RoomInfo.game), its data read with that game's types, no facts (the client
 # works them out from the view) and no seed; 2: GiveUp, timeline deltas
 VERSION = 4
+FINISHED_SHOWN = 3600.0  # seconds a finished room stays in the lobby's main list
 MAX_FRAME = 1 << 20  # bytes of one message; a view of a 4-player game is under 10 kB
 HEADER = struct.Struct(">I")
 
@@ -55,7 +57,10 @@ class Hello(_Msg, tag="hello"):
 
 
 class ListRooms(_Msg, tag="list"):
-    pass
+    """The rooms (``finished``: the finished games only; else every room but those finished more
+    than ``FINISHED_SHOWN`` seconds ago)."""
+
+    finished: bool = False
 
 
 class CreateRoom(_Msg, tag="create"):
@@ -110,13 +115,32 @@ class Refresh(_Msg, tag="refresh"):
     """Send me the whole picture again (after a refusal, or when unsure)."""
 
 
+class CloseRoom(_Msg, tag="close_room"):
+    """Close a room for good (its creator only): the people in it go back to the lobby, told so."""
+
+    room: str
+
+
 class WebLink(_Msg, tag="web_link"):
     """A personal link for this person's browser: opened once, it logs that browser in as this
     identity (``WebLinkMade``; refused when the server has no web front)."""
 
 
 ClientMessage = (
-    Hello | ListRooms | CreateRoom | JoinSeat | Watch | Leave | GiveUp | Act | Undo | Redo | UndoTo | Refresh | WebLink
+    Hello
+    | ListRooms
+    | CreateRoom
+    | JoinSeat
+    | Watch
+    | Leave
+    | GiveUp
+    | Act
+    | Undo
+    | Redo
+    | UndoTo
+    | Refresh
+    | WebLink
+    | CloseRoom
 )
 
 
@@ -142,6 +166,7 @@ class RoomInfo(msgspec.Struct, frozen=True, kw_only=True):
     seats: tuple[SeatInfo, ...]
     spectators: int = 0
     handover_after: float = 0.0
+    creator: str = ""  # the identity that made the room (who may close it)
 
 
 class Welcome(_Msg, tag="welcome"):
@@ -209,13 +234,20 @@ class WebLinkMade(_Msg, tag="web_link_made"):
     minutes: int
 
 
+class RoomClosed(_Msg, tag="room_closed"):
+    """The room this client was in was closed by its creator (the client is back in the lobby)."""
+
+    room: str
+    name: str
+
+
 class Bye(_Msg, tag="bye"):
     """The host closes the connection, in one line."""
 
     reason: str
 
 
-HostMessage = Welcome | Rooms | Joined | Update | Refused | WebLinkMade | Bye
+HostMessage = Welcome | Rooms | Joined | Update | Refused | WebLinkMade | RoomClosed | Bye
 
 
 # -- frames ----------------------------------------------------------------------------------------

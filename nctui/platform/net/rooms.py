@@ -63,6 +63,7 @@ class Room:
         self._lock = session.lock  # one lock for the room and its game: no order to get wrong
         self._saved = saved  # the actions as stored
         self._saved_cursor = cursor
+        self.deleted = False  # closed by its creator (``Rooms.close_room``)
         self.connections: dict[int, int] = {}  # seat (SPECTATOR too) → open connections
         self.away_since: dict[int, float] = {}  # claimed seat → when its person left
         for seat, kind in enumerate(record.kinds):
@@ -213,6 +214,7 @@ class Room:
             seats=self.seats(),
             spectators=self.connections.get(SPECTATOR, 0),
             handover_after=self.record.handover_after,
+            creator=self.record.creator,
         )
 
     def update(self, seat: int, since: int, rewinds: int | None = None) -> P.Update:
@@ -253,6 +255,10 @@ class Room:
     def persist(self) -> None:
         """Write what changed since the last write: one transaction."""
         with self._lock:
+            if self.deleted:
+                return  # closed by its creator: nothing of it is written again
+            if not self.record.finished and self.session.summary().finished:
+                self.record = msgspec.structs.replace(self.record, finished=time.time())  # when it ended
             store = self.session.store
             actions, cursor = store.all_actions(), store.state_id
             keep = 0
@@ -318,10 +324,28 @@ class Rooms:
     def _session(self, store: Store, room_id: str) -> Session:
         return Session(store, game_id=room_id, undo="strict", autosave=False, bot_delay=self.bot_delay)
 
-    def list(self) -> tuple[P.RoomInfo, ...]:
+    def list(self, *, finished: bool = False, now: float | None = None) -> tuple[P.RoomInfo, ...]:
+        """The lobby's rooms: every room but those finished more than ``FINISHED_SHOWN`` ago
+        (``finished``: the finished rooms only, the list of finished games)."""
+        now = time.time() if now is None else now
         with self._lock:
             rooms = list(self.rooms.values())
-        return tuple(r.info() for r in rooms)
+        if finished:
+            return tuple(r.info() for r in rooms if r.record.finished)
+        return tuple(r.info() for r in rooms if not r.record.finished or now - r.record.finished < P.FINISHED_SHOWN)
+
+    def close_room(self, room_id: str, identity: str) -> Room:
+        """Close the room for good (its creator only): it leaves the host and its store."""
+        room = self.get(room_id)
+        if room.record.creator != identity:
+            raise RoomError("only the person who made a room can close it")
+        with self._lock:
+            self.rooms.pop(room_id, None)
+        with room.session.lock:
+            room.deleted = True
+        room.close()
+        self.store.delete(room_id)
+        return room
 
     def get(self, room_id: str) -> Room:
         with self._lock:

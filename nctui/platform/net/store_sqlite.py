@@ -45,6 +45,7 @@ class RoomRecord(msgspec.Struct, frozen=True, kw_only=True):
     holders: tuple[Holder | None, ...]  # by seat: the person who claimed it
     handover_after: float = 0.0  # seconds away before a computer takes the seat (0: never)
     created: float = 0.0
+    finished: float = 0.0  # when the game ended (wall clock; 0: not yet)
 
 
 class StoredRoom(NamedTuple):
@@ -59,6 +60,9 @@ class RoomStore(Protocol):
     def save(self, record: RoomRecord, *, keep: int, new: list[bytes], cursor: int) -> None:
         """One transaction: the record and cursor; actions beyond the first ``keep`` replaced by
         ``new``."""
+
+    def delete(self, room_id: str) -> None:
+        """The room and its decisions, gone (one transaction)."""
 
     def close(self) -> None: ...
 
@@ -151,6 +155,18 @@ class SqliteRoomStore:
                     "INSERT INTO decisions (room, idx, action) VALUES (?, ?, ?)",
                     [(record.id, keep + i, a) for i, a in enumerate(new)],
                 )
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+
+    def delete(self, room_id: str) -> None:
+        with self._lock:
+            db = self._db
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.execute("DELETE FROM decisions WHERE room = ?", (room_id,))
+                db.execute("DELETE FROM rooms WHERE id = ?", (room_id,))
                 db.execute("COMMIT")
             except BaseException:
                 db.execute("ROLLBACK")

@@ -157,26 +157,23 @@ class NameScreen(Screen[None]):
 
 
 LOBBY_KEYS = (
-    ("↑↓", "rooms"),
-    ("Enter", "seats"),
-    ("n", "new room"),
-    ("w", "watch"),
-    ("r", "refresh"),
-    ("b", "web"),
-    ("q", "quit"),
-    ("^p", "keys"),
+    (("↑↓", "rooms"), ("Enter", "seats"), ("n", "new room"), ("w", "watch"), ("f", "finished games")),
+    (("c", "close your room"), ("b", "browser link"), ("r", "refresh"), ("q", "quit"), ("^p", "keys")),
 )
 
 
 def lobby_keys() -> Text:
-    """The lobby's keys in one line (the lobby's footer: one line of text is drawn at once, where a
-    Footer of key widgets would cost a connecting person's first frame a sixth of its time)."""
-    line = Text()
-    for i, (key, does) in enumerate(LOBBY_KEYS):
-        line.append("  " if i else "", style=HINT)
-        line.append(key, style="bold")
-        line.append(f" {does}", style=HINT)
-    return line
+    """The lobby's keys, every one, in two lines (the lobby's footer: text is drawn at once, where
+    a Footer of key widgets would cost a connecting person's first frame a sixth of its time)."""
+    text = Text()
+    for row, keys in enumerate(LOBBY_KEYS):
+        if row:
+            text.append("\n")
+        for i, (key, does) in enumerate(keys):
+            text.append("  " if i else "", style=HINT)
+            text.append(key, style="bold")
+            text.append(f" {does}", style=HINT)
+    return text
 
 
 class LobbyScreen(Screen[None]):
@@ -194,9 +191,11 @@ class LobbyScreen(Screen[None]):
         Binding("w", "watch", "Watch", id="lobby.watch"),
         Binding("r", "refresh", "Refresh", id="lobby.refresh"),
         Binding("b", "browser_link", "Browser link", id="lobby.browser"),
+        Binding("c", "close_room", "Close room", id="lobby.close"),
+        Binding("f", "finished", "Finished games", id="lobby.finished"),
         Binding("j", "move(1)", "Down", show=False, id="lobby.down"),
         Binding("k", "move(-1)", "Up", show=False, id="lobby.up"),
-        Binding("q", "app.quit", "Quit", id="lobby.quit"),
+        Binding("q", "quit", "Quit", id="lobby.quit"),
     ]
     AUTO_FOCUS = "#rooms"
 
@@ -204,6 +203,7 @@ class LobbyScreen(Screen[None]):
         super().__init__()
         self.shown: tuple[RoomInfo, ...] = ()
         self.select_new = False  # the next list with a new room highlights it and opens its seats
+        self.finished = False  # showing the list of finished games
 
     @property
     def lobby_app(self) -> LobbyApp:
@@ -223,12 +223,12 @@ class LobbyScreen(Screen[None]):
 
     def _poll(self) -> None:
         if self.is_current and self.lobby_app.link is not None:
-            self.lobby_app.link.list_rooms()
+            self.lobby_app.link.list_rooms(finished=self.finished)
 
     def _who(self) -> Text:
         """The title: the lobby, and who this person is (once connected)."""
         link = self.lobby_app.link
-        who = Text.assemble(("Lobby", "bold"), "  you: ")
+        who = Text.assemble(("Lobby: finished games" if self.finished else "Lobby", "bold"), "  you: ")
         if link is not None:
             who.append(link.name, style="bold")
             who.append(f" ({short_identity(link.identity)})", style=HINT)
@@ -253,7 +253,8 @@ class LobbyScreen(Screen[None]):
         menu.clear_options()
         me = link.identity if link is not None else ""
         if not rooms:
-            menu.add_option(Option(Text("No rooms yet: press n to create one.", style=HINT), id="-", disabled=True))
+            empty = "No finished games yet: f goes back." if self.finished else "No rooms yet: press n to create one."
+            menu.add_option(Option(Text(empty, style=HINT), id="-", disabled=True))
             return
         menu.add_options([Option(room_words(r, me), id=r.id) for r in rooms])
         fresh = [r for r in rooms if r.id not in before]
@@ -285,7 +286,38 @@ class LobbyScreen(Screen[None]):
 
     def action_refresh(self) -> None:
         if self.lobby_app.link is not None:
-            self.lobby_app.link.list_rooms()
+            self.lobby_app.link.list_rooms(finished=self.finished)
+
+    def action_finished(self) -> None:
+        """f: the list of finished games, and back (a finished room leaves the main list an hour
+        after its end)."""
+        self.finished = not self.finished
+        self.shown = ()
+        self.query_one("#lobby-title", Static).update(self._who())
+        self.action_refresh()
+
+    def action_quit(self) -> None:
+        """q: leave the server, after a yes (the seats stay this person's)."""
+        self.app.push_screen(
+            ConfirmScreen("Leave the server? Your seats stay yours: connect again to go back to them."),
+            lambda yes: self.app.exit() if yes else None,
+        )
+
+    def action_close_room(self) -> None:
+        """c: close the highlighted room for good (its creator only), after a yes: the people in it
+        go back to the lobby, told so."""
+        room = self.current()
+        link = self.lobby_app.link
+        if room is None or link is None:
+            self.notify("No room chosen.", severity="warning")
+            return
+        if room.creator != link.identity:
+            self.notify("Only the person who made a room can close it.", title="Close room", severity="warning")
+            return
+        seated = [s.holder for s in room.seats if s.holder and s.identity != link.identity]
+        told = f" {', '.join(seated)} will be sent back to the lobby." if seated else ""
+        question = f"Close {room.name} for good? Its game is gone for everyone.{told}"
+        self.app.push_screen(ConfirmScreen(question), lambda yes: self.lobby_app.close_room(room.id) if yes else None)
 
     def action_new_room(self, game: str | None = None) -> None:
         """A new room: which game and the room's settings, then the game's own New game screen."""
@@ -528,7 +560,7 @@ else:  # a plain class: Textual takes a screen's CSS type names along its first 
 # The keys a game's screen has in a room on a server, over its own (``remote_screen``).
 REMOTE_BINDINGS = [
     Binding("q", "quit_game", "Lobby", id="game.quit"),
-    Binding("G", "give_up_seat", "Give up seat", show=False, key_display="G", id="game.give-up"),
+    Binding("G", "give_up_seat", "Give up seat", key_display="G", id="game.give-up"),
     Binding("o", "load", "Load", show=False, id="game.load"),
 ]
 
