@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import signal
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -476,3 +477,115 @@ def test_a_connection_without_a_terminal_session_is_closed_with_its_line(
 
     run(body())
     server.wait_for(r"refused SHA256:\S+: a connection without a terminal session")
+
+
+def test_a_server_that_stops_leaves_each_terminal_as_it_was(keys: Any, tmp_path: Path) -> None:
+    """SIGTERM (a restart) or Ctrl+C on the server: each person's terminal gets the alternate screen and mouse reporting
+    turned off, then the line, before the connection closes."""
+    friend, _, authorized = keys
+    server = Server(tmp_path / "data", "--authorized-keys", str(authorized))
+    try:
+
+        async def body() -> bytes:
+            conn = await connect(server.port, friend)
+            proc = await pty_session(conn)
+            seen = await read_until(proc.stdout, b"What name")
+            assert b"\x1b[?1049h" in seen  # the app is in the alternate screen
+            server.proc.send_signal(signal.SIGTERM)  # a service manager's restart
+            while chunk := await asyncio.wait_for(proc.stdout.read(65536), 30):
+                seen += chunk
+            conn.close()
+            return seen
+
+        seen = run(body())
+        after = seen[seen.rindex(b"\x1b[?1049h") :]
+        assert b"\x1b[?1049l" in after and b"\x1b[?1000l" in after and b"\x1b[?1003l" in after
+        assert b"nctui: the server is stopping" in after
+    finally:
+        assert server.stop() == 0
+
+
+class PausableRelay:
+    """A loopback TCP relay to the server that can stop passing bytes without closing anything:
+    a network that went silent (no FIN, no RST)."""
+
+    def __init__(self, port: int) -> None:
+        self.target = port
+        self.paused = asyncio.Event()
+        self.server: asyncio.Server | None = None
+
+    async def start(self) -> int:
+        self.server = await asyncio.start_server(self._pair, "127.0.0.1", 0)
+        return int(self.server.sockets[0].getsockname()[1])
+
+    async def _pair(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target)
+
+        async def pipe(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
+            while data := await src.read(65536):
+                if self.paused.is_set():
+                    await asyncio.Event().wait()  # silent from now on: nothing passes, nothing closes
+                dst.write(data)
+                await dst.drain()
+
+        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer), return_exceptions=True)
+
+    def close(self) -> None:
+        if self.server is not None:
+            self.server.close()
+
+
+def test_a_silent_drop_shows_the_person_away_within_half_a_minute(keys: Any, tmp_path: Path) -> None:
+    """Ann's network goes silent (a paused relay: no FIN): the server's keepalives notice it, her
+    session ends and the lobby shows her seat away, within the keepalives' 28 s (not minutes)."""
+    from nctui.games.nightmare_cathedral.engine import GameConfig
+    from nctui.platform.net import protocol as P
+    from tests.test_net_host import Client
+
+    friend, _, authorized = keys
+    ann = friend.get_fingerprint("sha256")
+    data = tmp_path / "data"
+    server = Server(data, "--authorized-keys", str(authorized))
+    try:
+
+        async def seat_connected(c: Client) -> bool:
+            await c.send(P.ListRooms())
+            return bool((await c.until(P.Rooms)).rooms[0].seats[0].connected)
+
+        async def body() -> float:
+            host = await Client.connect(data / "run" / "host.sock", ann)
+            await host.send(P.create_room(GameConfig(players=2, seats=("human", "human"), seed=9), name="drop"))
+            (room,) = (await host.until(P.Rooms)).rooms
+            await host.send(P.JoinSeat(room=room.id, seat=0))  # the seat is Ann's
+            await host.until(P.Update)
+            await host.send(P.Leave())
+            relay = PausableRelay(server.port)
+            conn = await asyncssh.connect(
+                "127.0.0.1",
+                await relay.start(),
+                username="ann",
+                client_keys=[friend],
+                known_hosts=None,
+                agent_path=None,
+            )
+            proc = await pty_session(conn, (120, 40))
+            await read_until(proc.stdout, b"What name")
+            proc.stdin.write(b"Ann\r")  # then the lobby takes her back to her seat
+            while not await seat_connected(host):
+                await asyncio.sleep(0.2)
+            relay.paused.set()
+            proc.stdin.write(b"x")  # a key that never arrives: the link is silent both ways
+            start = asyncio.get_running_loop().time()
+            while await seat_connected(host):
+                await asyncio.sleep(0.5)
+            took = asyncio.get_running_loop().time() - start
+            conn.abort()
+            relay.close()
+            host.close()
+            return took
+
+        took = run(body(), 150)
+        print(f"silent drop noticed after {took:.1f} s")
+        server.wait_for(r"session ended")
+    finally:
+        assert server.stop() == 0

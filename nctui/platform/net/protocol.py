@@ -154,6 +154,7 @@ class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
     connected: bool = False
     identity: str = ""  # the holder's identity (their key's fingerprint): how a person finds their seat again
     open: bool = False  # a person's seat nobody holds: anyone may take it (the computer may play it meanwhile)
+    away: float = 0.0  # whole minutes (in seconds) its holder has been away (0: connected, nobody, or < 1 min)
 
 
 class RoomInfo(msgspec.Struct, frozen=True, kw_only=True):

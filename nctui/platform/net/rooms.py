@@ -189,6 +189,7 @@ class Room:
     def seats(self, view: Any = None) -> tuple[P.SeatInfo, ...]:
         people = self.game.seats(self.config)
         labels = self.labels(view)
+        now = time.monotonic()
         return tuple(
             P.SeatInfo(
                 kind=kind,
@@ -197,6 +198,7 @@ class Room:
                 connected=self.connections.get(i, 0) > 0,
                 identity=h.identity if h is not None else "",
                 open=h is None and people[i] == "human",
+                away=(now - self.away_since[i]) // 60 * 60 if h is not None and i in self.away_since else 0.0,
             )
             for i, (kind, h) in enumerate(zip(self.session.seat_kinds, self.record.holders))
         )

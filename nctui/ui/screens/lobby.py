@@ -70,6 +70,8 @@ def seat_words(seat: int, info: SeatInfo, me: str) -> Text:
     if info.holder:
         text.append("● " if info.connected else "○ ", style="green" if info.connected else HINT)
         text.append(info.holder + (" (you)" if info.identity == me else ""))
+        if not info.connected and info.away >= 60:
+            text.append(f" away {_duration(info.away)}", style=HINT)
         if info.kind == "bot":
             text.append(" (computer meanwhile)", style=HINT)
         return text
