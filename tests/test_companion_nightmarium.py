@@ -339,3 +339,24 @@ def test_the_greedy_player_does_not_draw_from_an_empty_deck_and_discard_pile() -
     view = secrets.view(empty, 0)
     assert isinstance(GreedyBot(1).choose(view), Play)
     assert GreedyBot(1).choose(secrets.view(state, 0)) == Draw()
+
+
+def test_the_heralds_two_cards_are_placed_in_whichever_order_fits() -> None:
+    """Issue 38 item 9: Herald "reveal two cards from the deck. Place them in front of you
+    according to the usual rules if you can. Discard any cards that you cannot play." A head
+    revealed first fits only once the torso revealed second is placed: both are placed."""
+    k = Cards()
+    legs, torso, head = _single(k, "legs"), _single(k, "torso"), _single(k, "head")
+    me = Player(creatures=(Creature(0, (legs,)),), next_id=1)
+    state = position(me, Player(), (head, torso))
+    state = replace(state, deck=state.deck[2:], revealed=(head, torso), actions_left=1)
+    assert rules.problems(state) == []
+    options = rules.legal_actions(state)
+    assert Play(torso, "torso", 0) in options and not any(isinstance(o, Play) and o.card == head for o in options)
+    state = rules.step(state, Play(torso, "torso", 0)).state
+    assert Play(head, "head", 0) in rules.legal_actions(state)
+    result = rules.step(state, Play(head, "head", 0))
+    assert result.state.players[0].creatures[0].cards[:3] == (legs, torso, head) or any(
+        isinstance(e, Completed) for e in result.events
+    )
+    assert not any(isinstance(e, Discarded) and e.why == "herald" for e in result.events)

@@ -242,8 +242,8 @@ def legal_actions(state: NightmariumState) -> tuple[Action, ...]:
         return ()
     if state.pure is not None:
         return _pure_options(state)
-    if state.revealed:
-        return tuple(placements(state, state.turn, state.revealed[0]))
+    if state.revealed:  # the Herald's cards in either order (a torso first may let the head fit)
+        return tuple(p for c in dict.fromkeys(state.revealed) for p in placements(state, state.turn, c))
     if state.activation is not None and state.activation.abilities:
         ability = state.activation.abilities[0]
         return _mocker_options(state) if ability == "mocker" else _targets(state, ability)
@@ -294,7 +294,9 @@ def _apply(state: NightmariumState, action: Action, events: list[Event]) -> Nigh
         return _pure_pick(state, action.card, events)
     if state.revealed:
         assert isinstance(action, Play)
-        state = replace(state, revealed=state.revealed[1:])
+        rest = list(state.revealed)
+        rest.remove(action.card)
+        state = replace(state, revealed=tuple(rest))
         return _place(state, seat, action, "herald", events)
     if state.activation is not None and state.activation.abilities:
         return _perform(state, action, events)
@@ -388,11 +390,12 @@ def _settle(state: NightmariumState, events: list[Event]) -> NightmariumState:
                 state = replace(state, pure=replace(state.pure, seats=rest, picked=()) if rest else None)
                 continue
             return state
-        if state.revealed:
-            if placements(state, state.turn, state.revealed[0]):
+        if state.revealed:  # "Discard any cards that you cannot play": only once none fits
+            if any(placements(state, state.turn, c) for c in state.revealed):
                 return state
-            state = replace(state, revealed=state.revealed[1:], discard=state.discard + state.revealed[:1])
-            events.append(Discarded(state.turn, state.discard[-1:], "herald"))
+            gone = state.revealed
+            state = replace(state, revealed=(), discard=state.discard + gone)
+            events.append(Discarded(state.turn, gone, "herald"))
             continue
         activation = state.activation
         if activation is not None and activation.abilities:

@@ -110,7 +110,11 @@ class NightmariumScreen(OptionsScreen):
         self.query_one("#nm-chain", Static).update(self._chain(view))
         menu = self.query_one("#nm-options", OptionList)
         mine = self.mine()
-        menu.border_title = f"Herald: place {card(view.revealed[0]).name}" if view.revealed and mine else "Decision"
+        menu.border_title = (
+            f"Herald: place {' or '.join(card(c).name for c in view.revealed)}"
+            if view.revealed and mine
+            else "Decision"
+        )
 
     def _status(self, view: NightmariumState) -> Text:
         if view.winner is not None:
