@@ -6,7 +6,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.screen import ModalScreen
 
-from ..textual_ext.placed import ComesUpOnce, Pane, PlacedStatic
+from ..textual_ext.placed import ComesUpOnce, PlacedStatic, ReadingPane
 from .kept import kept_screen, prepare, warm_backdrop
 
 # The keys every game's screen has (``screens/shell.py``), after the game's own.
@@ -51,7 +51,12 @@ def help_text(
 
 
 class HelpScreen(ComesUpOnce, ModalScreen[None]):
+    """The keys, in a pane that scrolls (↑/↓, j/k, PgUp/PgDn, Home/End) on a small terminal."""
+
+    AUTO_FOCUS = "#help-box"
     BINDINGS = [
+        Binding("j", "scroll(1)", "Down", show=False, id="help.down"),
+        Binding("k", "scroll(-1)", "Up", show=False, id="help.up"),
         Binding("escape", "dismiss", "Close", id="help.close"),
         Binding("question_mark", "dismiss", "Close", show=False, id="help.close-question"),
         Binding("q", "dismiss", "Close", show=False, id="help.close-q"),
@@ -61,8 +66,11 @@ class HelpScreen(ComesUpOnce, ModalScreen[None]):
         super().__init__()
         self.text = text
 
+    def action_scroll(self, lines: int) -> None:
+        self.query_one(ReadingPane).scroll_relative(y=lines, animate=False)
+
     def compose(self) -> ComposeResult:
-        with Pane(id="help-box"):
+        with ReadingPane(id="help-box"):
             yield PlacedStatic(self.text, id="help-text")
 
 
@@ -77,7 +85,7 @@ def help_screen(app: App, text: str) -> HelpScreen:
     """The app's help showing ``text`` (made once and kept: ``screens/kept.py``), at its top."""
     screen = _kept(app, text)
     if screen.is_mounted:
-        screen.query_one(Pane).scroll_home(animate=False)
+        screen.query_one(ReadingPane).scroll_home(animate=False)
     return screen
 
 

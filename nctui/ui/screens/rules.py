@@ -325,6 +325,8 @@ class RulesScreen(ComesUpOnce, Screen[None]):
         message.stop()
         if self._filling or message.option.id is None or message.option.id == self.shown:
             return
+        if message.option_index != message.option_list.highlighted:
+            return  # a stale one of a burst (a held arrow key): showing it would move the list back, forever
         section = self.summary.get(message.option.id)
         self._show(message.option.id, 0 if section is not None and self._match_count(section) else None)
 

@@ -17,10 +17,12 @@ from ..engine.work import (
     Frame,
     NightmareWork,
     ReactWork,
+    Fight,
     RetreatWork,
     fight_of,
 )
-from .names import SHADOWS, Words, plural, side_name, words_for
+from ..engine.events import HIDDEN
+from .names import SHADOWS, Words, combat_icons, plural, side_name, words_for
 from .steps import describe_step
 
 # What a frame resolves, by its source: the words, and the card's effect it holds.
@@ -68,9 +70,10 @@ def _situation(state: GameState, w: Words) -> tuple[str, ...]:
         loser = next((side for side in fight.sides if side != fight.winner), SHADOWS)
         if isinstance(work, RetreatWork):
             line += f"; {side_name(state, loser)} lost: the units retreat to adjacent areas"
+        played = _played(state, fight, w)
         hand = state.players[seat].hand if 0 <= seat < len(state.players) else ()
         playing = fight.order[:1] == (seat,) and not _resolving(state, w)  # else the "You have" line says it
-        return (line, f"You have {plural(len(hand), 'card')} in hand") if playing else (line,)
+        return (line, played, f"You have {plural(len(hand), 'card')} in hand") if playing else (line, played)
     match work:
         case ReactWork() if 0 <= state.active < len(state.players) and state.active != seat:
             day = w.day_short(state.day)
@@ -86,6 +89,25 @@ def _situation(state: GameState, w: Words) -> tuple[str, ...]:
             mine = [w.area(x.id) for x in state.areas if x.followers[seat]]
             return ("Your areas so far: " + (", ".join(mine) if mine else "none yet (one of your 2 must be a corner)"),)
     return ()
+
+
+def _played(state: GameState, fight: Fight, w: Words) -> str:
+    """'Cards played: Red none yet · King: Claw of Dusk (2⚔ 0⛨), revealed': what each side has played
+    so far, named where the viewer may see it (CONFLICTS 2-3; solo: the King's cards revealed
+    before yours when you control the area)."""
+    parts = []
+    for i, side in enumerate(fight.sides):
+        if side == SHADOWS:
+            card = fight.shadow_card
+            parts.append(f"the Shadows: {w.card(card)}" if card else "the Shadows: a Conflict card drawn at the reveal")
+            continue
+        cards = fight.plays[i]
+        shown = [f"{w.card(c)} ({combat_icons(state, c)})" for c in cards if c != HIDDEN]
+        hidden = len(cards) - len(shown)
+        what = ", ".join(shown + ([plural(hidden, "card") + " face down"] if hidden else []))
+        how = "" if not shown else ", revealed" if fight.revealed else ", face down"
+        parts.append(f"{side_name(state, side)}: {what or 'none yet'}{how}")
+    return "Cards played: " + " · ".join(parts)
 
 
 def _side_units(state: GameState, area: AreaState, side: int) -> str:

@@ -23,11 +23,13 @@ from nctui.ui.widgets.common import OptionsPicked, clip
 
 from ...content import schema as cs
 from ...describe import seat_letter, seat_name
+from ...describe.names import combat_icons, words_for
 from ...engine.actions import PlayDream
 from ...engine.events import HIDDEN, plural
 from ...engine.facts import WHEN, Facts
 from ...engine.state import HAND_LIMIT, GameState
 from ...engine.views import View
+from ...engine.work import fight_of
 from .cards import card_def, combat_text, suit_tag
 from .seats import seat_style
 
@@ -137,6 +139,7 @@ def hand_key(view: View, facts: Facts) -> tuple[object, ...]:
         None if mine is None else (mine.hand, mine.dreams),
         tuple((pl.seat, pl.colour, len(pl.hand), len(pl.dreams)) for pl in state.players),
         None if king is None else (king.seat, len(king.hand)),
+        None if (fight := fight_of(state.work)) is None else (fight.sides, fight.plays),
         None
         if d is None or d.seat != me
         else tuple(
@@ -171,8 +174,19 @@ def render_hand(view: View, facts: Facts, cursor: str | None = None, width: int 
         lines.append(line)
     if state.king is not None:
         line = Text(f"{seat_letter(state, state.king.seat)} the King", seat_style(state, state.king.seat), end="")
-        line.append(f": {plural(len(state.king.hand), 'combat card')} face down", LABEL)
+        line.append(f": {plural(len(state.king.hand), 'combat card')} in hand, face down", LABEL)
         lines.append(line)
+        fight = fight_of(state.work)
+        if fight is not None and state.king.seat in fight.sides:
+            played = fight.plays[fight.sides.index(state.king.seat)]
+            shown = [c for c in played if c != HIDDEN]
+            if played:
+                line = Text("  in this conflict: ", LABEL, end="")
+                w = words_for(state.pack)
+                line.append(", ".join(f"{w.card(c)} {combat_icons(state, c)}" for c in shown))
+                if len(played) > len(shown):
+                    line.append(f"{', ' if shown else ''}{plural(len(played) - len(shown), 'card')} face down", LABEL)
+                lines.append(line)
     for line in lines:
         line.truncate(width, overflow="ellipsis")
     return Text("\n", end="").join(lines)
