@@ -244,7 +244,7 @@ def test_no_upgrade_in_hand_is_told_only_to_its_player():
     told = [e for e in ev if isinstance(e, E.NothingDone)]
     assert told == [E.NothingInHand(seat=0, step="play_upgrade", reason="no_upgrade")]
     assert describe_event(redact(told[0], 0), state) == "Red has no Upgrade in hand: no Upgrade played"
-    assert describe_event(redact(told[0], 1), state) == "Red plays nothing: no Upgrade played"
+    assert describe_event(redact(told[0], 1), state) == "Red plays no more Upgrades"
 
 
 SITUATIONS = {

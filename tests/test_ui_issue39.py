@@ -103,3 +103,123 @@ def test_the_help_scrolls_to_its_end(tmp_path, size, keys):
             assert "Press ? or q (or Escape) to close." in app.screen.query_one("#help-text").render().plain
 
     run(go())
+
+
+@pytest.mark.parametrize(("time", "words"), [(0, "Time I of IV"), (1, "Time II of IV"), (4, "the skull")])
+def test_a_saves_progress_says_the_time_the_header_shows(time, words):
+    """Issue 39.8: Continue and Load said 'Time 1 of 4' for a game whose header said Time II."""
+    from msgspec.structs import replace
+
+    from nctui.games.nightmare_cathedral.game import NightmareCathedral
+
+    state = replace(_king_revealed(), time=time)
+    assert NightmareCathedral().summary(state).progress.startswith(words)
+
+
+def _victory_devouring_in_stage1():
+    """A Victory whose only step devours, won in Stage 1 (the Victory decision due)."""
+    from msgspec.structs import replace
+
+    from nctui.games.nightmare_cathedral.engine import actions as A
+    from nctui.games.nightmare_cathedral.engine.flow import apply, legal_actions
+    from tests.test_conflict import BLUE, SH, STRIKE, blue_vs_two_shadows, conflict_on_top, play, resolve_conflicts
+
+    state = conflict_on_top(blue_vs_two_shadows(), "c2-gnawing-hunger")
+    state = play(
+        resolve_conflicts(state, seat=BLUE),
+        A.StartConflict(area="choir-of-teeth", sides=(BLUE, SH)),
+        A.PlayCombatCard(card=STRIKE),
+        A.Done(),
+    )
+    while state.decision.kind == "retreat":  # the Shadows left retreat first (CONFLICTS 9)
+        state = apply(state, legal_actions(state)[0])
+    assert state.decision.kind == "take_victory" and state.stage == 1
+    return replace(state, config=replace(state.config, seats=("human", "human")))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_victory_that_does_nothing_before_stage_2_says_so(tmp_path, size):
+    """Issue 39.9: STAGE 2: devouring has no effect before it; the Victory option says so, as
+    other options that would do nothing now do, so the free Development card is not lost unseen."""
+
+    async def go():
+        app = create_app(Store(initial=StepResult(state=_victory_devouring_in_stage1(), events=())), save_dir=tmp_path)
+        async with app.run_test(size=size):
+            await app_settled(app)
+            text = _flat(app.screen.query_one(DecisionPanel).render().plain)
+            assert "does nothing now, Nightmares and devouring wait for Stage 2" in text
+
+    run(go())
+
+
+def _drawing_a_dream():
+    """A 2-player game of people at the decision to draw a Dream (from the offer or the deck)."""
+    from msgspec.structs import replace
+
+    from tests.helpers import random_game
+
+    state = next(s for s, _ in random_game(2, seed=3) if s.decision is not None and s.decision.kind == "draw_dream")
+    return replace(state, config=replace(state.config, seats=("human", "human")))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_i_inspects_the_card_of_the_highlighted_option_and_the_offer_says_its_conditions(tmp_path, size):
+    """Issue 39.6: `i` on an option about a card opens the inspector at that card; the Dreams
+    offered say their VP and conditions (PLAYING DREAM CARDS), to choose one by."""
+    from nctui.games.nightmare_cathedral.describe.names import words_for
+    from nctui.games.nightmare_cathedral.engine.actions import TakeDream
+    from nctui.games.nightmare_cathedral.ui.screens.inspector import InspectorScreen
+
+    state = _drawing_a_dream()
+    offer = [i for i, a in enumerate(state.decision.options) if isinstance(a, TakeDream) and a.card]
+    last = offer[-1]
+    card = state.decision.options[last].card
+    dream = next(d for d in words_for(state.pack).pack.cards.dreams if d.id == card)
+
+    async def go():
+
+        app = create_app(Store(initial=StepResult(state=state, events=())), save_dir=tmp_path)
+        async with app.run_test(size=size) as pilot:
+            await app_settled(app)
+            panel = app.screen.query_one(DecisionPanel)
+            assert f"{dream.vp} VP: {dream.text[:20]}" in _flat(panel.render().plain)
+            await pilot.press(*["down"] * last, "i")
+            await app_settled(app)
+            assert isinstance(app.screen, InspectorScreen)
+            assert dream.name in _flat(app.screen.query_one("#inspector-card").render().plain)
+
+    run(go())
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_new_game_screen_explains_the_setting_in_focus(tmp_path, size):
+    """Issue 39.17: each setting gets a line of help, for the value it shows."""
+    from nctui.games.nightmare_cathedral.ui.screens.new_game import Choice, NewGameScreen
+
+    async def go():
+        app = create_app(None, save_dir=tmp_path)
+        async with app.run_test(size=size) as pilot:
+            await app_settled(app)
+            await pilot.press("n")
+            await app_settled(app)
+            screen = app.screen
+            assert isinstance(screen, NewGameScreen)
+
+            def help_line() -> str:
+                return _flat(str(screen.query_one("#setting-help").render()))
+
+            assert "take turns at this keyboard" in help_line()
+            seen = {}
+            for _ in range(12):
+                await pilot.press("down")
+                await app_settled(app)
+                if isinstance(app.focused, Choice):
+                    seen[app.focused.id] = help_line()
+                    if app.focused.id == "length":
+                        await pilot.press("right")
+                        await app_settled(app)
+                        assert "Dream with the Cathedral icon" in help_line()
+            assert "known length" in seen["length"] and "Reward tiles" in seen["divergent"]
+            assert "Stage 2" in seen["nightmares"] and "never past a hidden card" in seen["undo"]
+
+    run(go())

@@ -101,6 +101,11 @@ def die_words(d: Die) -> str:
     return f"{FACES[d.face]} of {colour_name(d.colour)}{side}"
 
 
+def a_or_an(words: str) -> str:
+    """'a Power of Envy', 'an Exhaust of the Depths'."""
+    return f"{'an' if words[:1].lower() in 'aeiou' else 'a'} {words}"
+
+
 def seat_name(seat: int) -> str:
     return f"Player {seat + 1}"
 
@@ -119,9 +124,11 @@ def describe_event(event: Event) -> str:
         case Rolled(seat=s, dice=ds):
             return f"{seat_name(s)} rolls {', '.join(die_words(d) for d in ds)}."
         case Rerolled(seat=s, spent=spent, dice=ds):
-            return f"{seat_name(s)} spends a {die_words(spent)} to reroll: {', '.join(die_words(d) for d in ds)}."
+            return (
+                f"{seat_name(s)} spends {a_or_an(die_words(spent))} to reroll: {', '.join(die_words(d) for d in ds)}."
+            )
         case Placed(seat=s, die=d, row=row):
-            return f"{seat_name(s)} places a {die_words(d)} in the {row.capitalize()} row."
+            return f"{seat_name(s)} places {a_or_an(die_words(d))} in the {row.capitalize()} row."
         case Taken(nightmare=n, dreamer=dr, die=d):
             return f"The Nightmare ({seat_name(n)}) takes {seat_name(dr)}'s {die_words(d)} as Power."
         case Effect(seat=s, what=what, done=done):
@@ -163,7 +170,7 @@ def describe_action(action: Action) -> str:
         case ShadowNext(colour=c):
             return f"Resolve the Shadow of {colour_name(c)}"
         case PickDie(row=row, colour=c, index=i):
-            return f"The {colour_name(c)} dream in the {row.capitalize()} row" + (f" (#{i + 1})" if i else "")
+            return f"The dream of {colour_name(c)} in the {row.capitalize()} row" + (f" (#{i + 1})" if i else "")
         case Skip():
             return "Do not"
         case UseAbility():
@@ -175,7 +182,7 @@ def describe_action(action: Action) -> str:
         case DreamAgain():
             return "Dream Again: one step deeper"
         case Consume(seat=s, face=f):
-            return f"Consume Power: take a {FACES[f]} from {seat_name(s)}"
+            return f"Consume Power: take {a_or_an(FACES[f])} from {seat_name(s)}"
         case SendMinions():
             return "Send Minions: draw two dreams, return one, give one to a Dreamer"
         case Give(seat=s):

@@ -161,7 +161,7 @@ class NightmareCathedral:
             for s, k in enumerate(config.seats)
         )
         time_track = get_pack(state.pack).tracks.time
-        progress = f"Time {state.time} of {len(time_track) - 1}, Stage {state.stage}" if state.turn_number else "setup"
+        progress = f"{_time_words(time_track, state.time)}, Stage {state.stage}" if state.turn_number else "setup"
         result = ""
         if state.outcome is not None:
             names = " and ".join(describe.seat_name(state, w) for w in state.outcome.winners)
@@ -240,3 +240,10 @@ def mode_words(config: GameConfig) -> str:
     if config.divergent_paths:
         parts.append("Divergent Paths")
     return ", ".join(parts)
+
+
+def _time_words(track: tuple[str, ...], time: int) -> str:
+    """'Time II of IV' as the header's Time track says it ('the last Time' on the skull)."""
+    if time >= len(track) - 1:
+        return "the skull of the Time track"
+    return f"Time {track[time]} of {track[-2]}"

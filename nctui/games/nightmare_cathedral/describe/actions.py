@@ -65,6 +65,13 @@ def describe_option(action: Action, state: GameState, nothing: str = "") -> str:
     return f"({flag}) {describe_action(action, state)}"
 
 
+def _dream_terms(w: Words, card_id: str) -> str:
+    """' (4 VP, Ω Omen: On your turn: control areas showing at least 5 different symbols)': what
+    a Dream in the offer is worth and asks (PLAYING DREAM CARDS), to choose one by."""
+    dream = next((d for d in w.pack.cards.dreams if d.id == card_id), None)
+    return f" ({dream.vp} VP: {dream.text})" if dream is not None else ""
+
+
 def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:]
 
@@ -116,7 +123,7 @@ def describe_action(action: Action, state: GameState) -> str:
         case TakeDream(card=""):
             return "Draw blind from the Dream deck"
         case TakeDream(card=c):
-            return f"Take {w.card(c)} from the offer"
+            return f"Take {w.card(c)} from the offer{_dream_terms(w, c)}"
         case DiscardDevelopment(card=c):
             return f"Discard {w.card(c)}"
         case React(kind="conform" | "dissent" as kind):

@@ -21,7 +21,7 @@ LineKind = Literal["sides", "cards", "reveal", "damage", "winner", "retreat", "e
 STAGE_KINDS = frozenset(get_args(LineKind))
 
 WHY_WON = {
-    "fortress": "its Fortress is there (FORTRESS)",
+    "fortress": "its Fortress is there: it wins every conflict in its Fortress area",
     "fort": "it has the Fort there (step 6)",
     "units": "more units are left (step 7)",
     "tie": "the tie was broken (step 8)",

@@ -6,22 +6,22 @@ from __future__ import annotations
 
 from ..content import schema as cs
 from ..engine import cards, ritual
+from ..engine.events import HIDDEN
 from ..engine.state import AreaState, GameState
 from ..engine.work import (
     ClimbPayWork,
     ClimbWork,
     ConquerWork,
     DreamWork,
+    Fight,
     FortPayWork,
     FortWork,
     Frame,
     NightmareWork,
     ReactWork,
-    Fight,
     RetreatWork,
     fight_of,
 )
-from ..engine.events import HIDDEN
 from .names import SHADOWS, Words, combat_icons, plural, side_name, words_for
 from .steps import describe_step
 
@@ -77,10 +77,8 @@ def _situation(state: GameState, w: Words) -> tuple[str, ...]:
     match work:
         case ReactWork() if 0 <= state.active < len(state.players) and state.active != seat:
             day = w.day_short(state.day)
-            return (
-                f"{side_name(state, state.active)} performs {day}: Conform or Dissent resolve your own {day} "
-                "card's part",
-            )
+            does = f"moved to {day} and ignored it" if state.ignored else f"performs {day}"
+            return (f"{side_name(state, state.active)} {does}: Conform or Dissent resolve your own {day} card's part",)
         case DreamWork() if 0 <= seat < len(state.players) and state.players[seat].dreams:
             return ("Your Dreams: " + w.cards_list(state.players[seat].dreams),)
         case NightmareWork(left=left):

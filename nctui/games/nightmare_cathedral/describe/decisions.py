@@ -156,10 +156,9 @@ def _stage2_and_king(state: GameState, w: W.Work, words: Words) -> str:
     match w:
         case W.CombatCardsWork(seat=seat, fight=f):
             played = len(f.plays[f.sides.index(seat)])
-            return (
-                f"Play 1 to {card_limit(state, f.area, seat)} cards face down in the conflict in "
-                f"{words.area(f.area)} ({played} played)"
-            )
+            limit = card_limit(state, f.area, seat)
+            how_many = "1 card" if limit == 1 else f"1 to {limit} cards"
+            return f"Play {how_many} face down in the conflict in {words.area(f.area)} ({played} played)"
         case W.RetreatWork(fight=f):
             left = units.count(board.area(state, f.area), loser_of(f))
             return f"Retreat a losing unit from {words.area(f.area)} ({left} left)"

@@ -22,7 +22,10 @@ _NOTHING_LOG = {
     "no_conflict": "No conflict is possible",
     "no_effect": "{who}'s effect has no step",
     "no_target": "{who} has no legal target",
+    "stage1": "Nightmares and devouring have no effect before Stage 2",
 }
+# Another seat's step of playing cards that ended (what its hand held stays secret): it may have played some.
+_NOT_PLAYED = {"play_ploy": "plays no more Ploys", "play_upgrade": "plays no more Upgrades"}
 _REACTED = {"conform": "conforms", "dissent": "dissents", "pass": "passes"}
 
 # What makes a step one the strict undo policy will not take back, by what the event reveals.
@@ -119,7 +122,8 @@ def _turn(e: Event, s: GameState, w: Words, who: str) -> str:
         case E.DayChosen(action=action, ignore=ignore):
             return f"{who} moves its Dreamer to {w.day(action)} and {'ignores it' if ignore else 'performs it'}"
         case E.RitualFollowersReturn(count=n):
-            return f"{plural(n, 'Follower')} paid on the Ritual track return to {who}'s supply"
+            verb = "returns" if n == 1 else "return"
+            return f"{plural(n, 'Follower')} paid on the Ritual track {verb} to {who}'s supply"
         case E.DreamDiscarded(card=card):
             return f"{who} puts {_one(w, card, 'a Dream card')} at the bottom of the Dream deck"
         case E.DreamTaken(card=card):
@@ -183,7 +187,7 @@ def _effects(e: Event, s: GameState, w: Words, who: str) -> str:
             return f"{who} chooses option {i + 1}"
         case E.NothingDone(step=step, reason=reason):
             if reason == HIDDEN:  # another seat's hand: only that nothing was played
-                return f"{who} plays nothing: {NOT_DONE.get(step, 'nothing done')}"
+                return f"{who} {_NOT_PLAYED.get(step, 'plays nothing: ' + NOT_DONE.get(step, 'nothing done'))}"
             why = _NOTHING_LOG.get(reason, "{who} can do nothing").format(who=who)
             return f"{why}: {NOT_DONE.get(step, 'nothing done')}"
         case E.ConformPerformed(action=action):

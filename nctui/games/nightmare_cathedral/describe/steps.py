@@ -41,6 +41,7 @@ NOTHING = {
     "no_conflict": "no conflict possible",
     "no_effect": "no effect",
     "no_target": "no legal target",
+    "stage1": "Nightmares and devouring wait for Stage 2",
 }
 # What did not happen, by the kind of decision the step would have asked (the log).
 NOT_DONE = {

@@ -19,8 +19,8 @@ from msgspec.structs import replace
 
 from ..content import schema as cs
 from . import cards, ritual
-from .actions import Action, ChooseDay, ChooseOption, React
-from .events import Event
+from .actions import Action, ChooseDay, ChooseOption, React, TakeVictory
+from .events import Event, NoEffectStage1
 from .state import GameState
 from .table import RULES, STEPS
 from .work import (
@@ -33,6 +33,7 @@ from .work import (
     ReactWork,
     RecoverWork,
     UpgradeWork,
+    VictoryWork,
     Work,
 )
 
@@ -45,6 +46,7 @@ Nothing = Literal[
     "no_conflict",  # resolving conflicts: none is possible
     "no_effect",  # the effect has no step at all (printed "-")
     "no_target",  # any other step: nothing qualifies (no area, no unit, no room)
+    "stage1",  # a Nightmare's or devouring's step before Stage 2 (events.NoEffectStage1)
 ]
 
 HAND_REASONS = frozenset({"no_upgrade", "no_ploy"})  # they tell what a hand holds: secret (events.NothingInHand)
@@ -87,6 +89,8 @@ def step_nothing(state: GameState, seat: int, step: cs.Step) -> Nothing | None:
     frame = Frame(seat=seat, steps=(), source="choice")
     started = STEPS[type(step)](replace(state, work=None, decision=None), frame, step, ev)
     work = started.work
+    if ev and all(isinstance(e, NoEffectStage1) for e in ev):
+        return "stage1"
     if ev or work is None or RULES[type(work)].options(started, work):
         return None
     return reason(started, work)
@@ -103,7 +107,7 @@ def effect_nothing(state: GameState, seat: int, steps: tuple[cs.Step, ...]) -> N
 
 def option_nothing(state: GameState, action: Action) -> Nothing | None:
     """Whether an option of the decision due would do nothing: a Choose effect's option, a
-    Conform or Dissent, or performing a Day action, whose effect would do nothing (all stay
+    Conform or Dissent, performing a Day action, or a Victory effect, whose effect would do nothing (all stay
     offered: the rulebook lets a player choose them, see docs/rules-decisions.md)."""
     w = state.work
     match w, action:
@@ -113,6 +117,9 @@ def option_nothing(state: GameState, action: Action) -> Nothing | None:
             return effect_nothing(state, seat, cards.action_effect(state, seat, state.day, kind).steps)
         case ChooseDayWork(seat=seat), ChooseDay(action=day, ignore=False):
             return effect_nothing(state, seat, cards.action_effect(state, seat, day, "day").steps)
+        case VictoryWork(fight=fight), TakeVictory(take=True) if fight.shadow_card:
+            seat = state.decision.seat if state.decision is not None else fight.resolver
+            return effect_nothing(state, seat, cards.conflict(state, fight.shadow_card).victory.steps)
     return None
 
 

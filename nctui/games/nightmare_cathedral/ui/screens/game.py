@@ -476,7 +476,7 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
             self.app.push_screen(InspectorScreen(areas, start, noun="Area"))
             return
         hand, matrix = self.query_one(HandView), self.query_one(MatrixView)
-        card_id = card_id or (hand.current() or "" if hand.has_focus else "")
+        card_id = card_id or (hand.current() or "" if hand.has_focus else "") or self._highlighted_card()
         from ..widgets.cards import entries as card_entries  # the inspector's: imported when first opened
 
         items = card_entries(self.game.view(self.viewer))
@@ -484,6 +484,16 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
         key = f"stack:{self.viewer}:{matrix.cursor}" if matrix.has_focus else f"card:{card_id}"
         start = next((k for k, e in enumerate(items) if e.key == key), 0)
         self.app.push_screen(InspectorScreen(items, start))
+
+    def _highlighted_card(self) -> str:
+        """The card the decision's highlighted option is about ('' for none): ``i`` opens there."""
+        panel = self.query_one(DecisionPanel)
+        view = self.game.view(self.viewer)
+        d = view.state.decision
+        if not panel.has_focus or d is None or d.seat != view.seat or not 0 <= panel.highlight < len(d.options):
+            return ""
+        card = getattr(d.options[panel.highlight], "card", "")
+        return card if isinstance(card, str) else ""
 
 
 def _outcome_lines(state: GameState, quit_words: str = GameScreen.QUIT_WORDS) -> tuple[str, ...]:

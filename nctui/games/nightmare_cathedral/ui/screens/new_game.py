@@ -39,6 +39,7 @@ from nctui.ui.widgets.decision import HINT
 from nctui.ui.widgets.footer import KeyFooter
 
 from ...describe import SEAT_LETTERS
+from ...describe.settings import setting_help
 from ...engine.config import (
     COLOURS,
     DEFAULT_LEVEL,
@@ -192,6 +193,7 @@ class NewGameScreen(ComesUpOnce, Screen[Any]):
     NewGameScreen .field Input { width: 22; margin-right: 2; }
     NewGameScreen .field .note { width: 1fr; color: $text-muted; }
     NewGameScreen #start { margin: 1 0 0 3; }
+    NewGameScreen #setting-help { padding: 0 1; height: auto; max-height: 2; color: $text-muted; }
     NewGameScreen #problems { padding: 0 1; height: auto; max-height: 3; background: $boost; }
     NewGameScreen #problems.-bad { color: $error; text-style: bold; }
     """
@@ -246,6 +248,7 @@ class NewGameScreen(ComesUpOnce, Screen[Any]):
                 yield Input(str(self.seed), restrict=r"[0-9]*", max_length=20, compact=True, id="seed")
                 yield Static("same seed & settings, same game", classes="note")
             yield Button(self.start_words, id="start", variant="primary", compact=True)
+        yield Static(id="setting-help")
         yield Static(id="problems")
         yield KeyFooter()
 
@@ -374,6 +377,17 @@ class NewGameScreen(ComesUpOnce, Screen[Any]):
             self._choice("difficulty").value = difficulty_level(self._modifiers())
         self._show_fields()
         self._check()
+        self._show_help()
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self._show_help()
+
+    def _show_help(self) -> None:
+        """The line of help of the setting with the focus (``describe.settings``)."""
+        focused = self.focused
+        name = (focused.id or "") if focused is not None else ""
+        value = focused.value if isinstance(focused, Choice) else ""
+        self.query_one("#setting-help", Static).update(setting_help(name, value))
 
     def on_input_changed(self, message: Input.Changed) -> None:
         message.stop()
