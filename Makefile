@@ -5,6 +5,7 @@ ARGS   ?=
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+TESTED := $(VENV)/.installed-test
 
 .PHONY: play test lint bench clean
 
@@ -19,14 +20,19 @@ $(STAMP): pyproject.toml requirements.lock
 	@$(BIN)/python -m compileall -qq -j 0 nctui || true
 	touch $(STAMP)
 
+# Playing needs only the runtime lock; the tests, the type check and the linter add their tools.
+$(TESTED): $(STAMP) requirements-test.lock
+	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements-test.lock
+	touch $(TESTED)
+
 play: $(STAMP)
 	$(BIN)/nctui $(ARGS)
 
-test: $(STAMP)
+test: $(TESTED)
 	$(BIN)/python -m pytest -n auto
 
 # Type check (mypy, config and msgspec plugin in pyproject.toml), lint and formatting (ruff); CI runs it after the tests.
-lint: $(STAMP)
+lint: $(TESTED)
 	@status=0; $(BIN)/mypy || status=1; $(BIN)/ruff check || status=1; $(BIN)/ruff format --check || status=1; exit $$status
 
 bench: $(STAMP)
