@@ -100,7 +100,7 @@ def test_the_help_scrolls_to_its_end(tmp_path, size, keys):
             await pilot.press(*keys)
             await app_settled(app)
             assert box.scroll_y == box.max_scroll_y and (size[1] > 24 or box.max_scroll_y > 0)
-            assert "Press ? or q (or Escape) to close." in app.screen.query_one("#help-text").render().plain
+            assert "Press ? or q (or Escape) to close." in str(app.screen.query_one("#help-text").render())
 
     run(go())
 
@@ -186,7 +186,7 @@ def test_i_inspects_the_card_of_the_highlighted_option_and_the_offer_says_its_co
             await pilot.press(*["down"] * last, "i")
             await app_settled(app)
             assert isinstance(app.screen, InspectorScreen)
-            assert dream.name in _flat(app.screen.query_one("#inspector-card").render().plain)
+            assert dream.name in _flat(str(app.screen.query_one("#inspector-card").render()))
 
     run(go())
 
