@@ -279,3 +279,30 @@ def test_the_planners_advice_ranks_the_options_of_the_view():
         assert [a.value for a in advice[1:]] == sorted((a.value for a in advice[1:]), reverse=True)
         assert all(name in CHANGES and delta for a in advice for name, delta in a.changes)
         state = flow.apply(state, advice[0].action)
+
+
+@pytest.mark.parametrize("path", sorted(BUNDLED.glob("*.toml")), ids=lambda p: p.stem)
+def test_each_bundled_position_is_playable_and_keeps_the_rulebooks_conditions(path):
+    """Issue 39.16: each bundled position passes the engine's playability check, and is one the
+    rules can reach: Stage 2 exactly when the Cathedral is complete (THE NIGHTMARE CATHEDRAL);
+    in the Standard Game a piece built at the end of every turn from the one in which the last
+    player takes their first turn (BUILDING THE CATHEDRAL STANDARD GAME; solo: at most one a turn
+    from each side)."""
+    from nctui.games.nightmare_cathedral.engine import playable
+
+    state = load_scenario(path)
+    assert playable.problems(state) == []
+    assert (state.stage == 2) == (not state.cathedral_track), "Stage 2 begins when the Cathedral is complete"
+    setup = len(flow.new_game(state.config).state.cathedral_built)
+    built = len(state.cathedral_built) - setup
+    assert built >= 0
+    if state.config.length != "standard" or state.config.divergent_paths:
+        return
+    pieces = setup + built + len(state.cathedral_track)
+    players = len(state.players)
+    done = state.turn_number - 1  # turns completed before the one in play
+    if state.king is not None:
+        assert built <= 2 * state.turn_number
+    else:
+        low, high = max(0, done - players + 1), max(0, state.turn_number - players + 1)
+        assert min(low, pieces - setup) <= built <= min(high, pieces - setup), (built, low, high)
