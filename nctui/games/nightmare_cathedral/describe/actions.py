@@ -56,6 +56,8 @@ def describe_option(action: Action, state: GameState, nothing: str = "") -> str:
     """An option of the decision due, and, when it would do nothing now (``nothing``: an
     ``engine.futile.Nothing`` from the facts), why, near its start so that a narrow panel never
     cuts it off: 'Dissent (Ritual) · does nothing now, nothing to pay with: climb 1 open step…'."""
+    if isinstance(action, TakeDream) and action.card:  # a Dream offered: what it is worth and asks
+        return describe_action(action, state) + _dream_terms(words_for(state.pack), action.card)
     if not nothing:
         return describe_action(action, state)
     flag = f"does nothing now, {nothing_text(nothing)}"
@@ -123,7 +125,7 @@ def describe_action(action: Action, state: GameState) -> str:
         case TakeDream(card=""):
             return "Draw blind from the Dream deck"
         case TakeDream(card=c):
-            return f"Take {w.card(c)} from the offer{_dream_terms(w, c)}"
+            return f"Take {w.card(c)} from the offer"
         case DiscardDevelopment(card=c):
             return f"Discard {w.card(c)}"
         case React(kind="conform" | "dissent" as kind):
