@@ -223,3 +223,55 @@ def test_the_new_game_screen_explains_the_setting_in_focus(tmp_path, size):
             assert "Stage 2" in seen["nightmares"] and "never past a hidden card" in seen["undo"]
 
     run(go())
+
+
+def _moving():
+    """A 2-player game of people at a move whose option, once taken, is offered again (another
+    Follower may take the same way), with the line of that option among the first nine."""
+    from msgspec.structs import replace
+
+    from nctui.games.nightmare_cathedral.engine.flow import apply, legal_actions
+    from tests.helpers import random_game
+
+    for seed in range(1, 40):
+        for state, _ in random_game(2, seed=seed):
+            d = state.decision
+            if d is None or d.kind != "move":
+                continue
+            for k, option in enumerate(d.options[:9]):
+                after = apply(state, option)
+                shifted = after.decision is not None and after.decision.kind == "move"
+                if shifted and after.decision.seat == d.seat and option in legal_actions(after):
+                    if legal_actions(after).index(option) != k:  # the engine's order moved it
+                        return replace(state, config=replace(state.config, seats=("human", "human"))), k
+    raise AssertionError("no repeated move found")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_repeated_choice_keeps_its_number_while_it_is_offered(tmp_path, size):
+    """Issue 39.5: the same move chosen again with the same digit means the same move, though
+    the engine's list of options changed order; a list that shrank says so."""
+    from nctui.ui.widgets.decision import GONE
+
+    state, k = _moving()
+    option = state.decision.options[k]
+
+    async def go():
+        app = create_app(Store(initial=StepResult(state=state, events=())), save_dir=tmp_path)
+        async with app.run_test(size=size) as pilot:
+            await app_settled(app)
+            panel = app.screen.query_one(DecisionPanel)
+            label = panel.prompt.options[k]
+            assert panel.page_size() > k
+            await pilot.press(str(k + 1))
+            await app_settled(app)
+            assert app.store.entry(app.store.state_id).action == option
+            assert panel.prompt.options[k] == label and panel.prompt.option_at(k) >= 0
+            if GONE in panel.prompt.options:
+                assert "no longer offered: the other options keep their numbers" in _flat(panel.render().plain)
+            at = app.store.state_id
+            await pilot.press(str(k + 1))
+            await app_settled(app)
+            assert app.store.state_id == at + 1 and app.store.entry(at + 1).action == option
+
+    run(go())

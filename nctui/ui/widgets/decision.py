@@ -6,6 +6,7 @@ Enter (or a click) picks the highlighted option. Choosing posts ``DecisionPanel.
 screen decides what that means. The panel holds only what it is given and its highlight.
 """
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from rich.style import Style
@@ -37,6 +38,43 @@ class Prompt(NamedTuple):
     options: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     context: tuple[str, ...] = ()
+    # The option each line stands for (``stable_slots``), -1 for one no longer offered that keeps
+    # its place so that the others keep their numbers; () when line k is option k.
+    slots: tuple[int, ...] = ()
+
+    def option_at(self, line: int) -> int:
+        """The option a line of the list stands for (-1: none, no longer offered)."""
+        if not self.slots:
+            return line if 0 <= line < len(self.options) else -1
+        return self.slots[line] if 0 <= line < len(self.slots) else -1
+
+    def line_of(self, option: int) -> int:
+        """The line of the list an option is on (-1 when it is not offered)."""
+        if not self.slots:
+            return option if 0 <= option < len(self.options) else -1
+        return self.slots.index(option) if option in self.slots else -1
+
+
+GONE = "— no longer offered"
+
+
+def stable_slots(before: Sequence[str], labels: Sequence[str]) -> tuple[int, ...]:
+    """The lines of a list of options that follows ``before`` (the lines shown for the same
+    decision a moment ago, ``GONE`` for a place kept): an option still offered keeps its line, one
+    no longer offered leaves its line as a place kept (at the end: dropped), a new one comes after
+    the rest. Each line holds an option's index, -1 for a place kept; () when nothing is kept
+    (every line is then its option's)."""
+    free: dict[str, list[int]] = {}
+    for i, label in enumerate(labels):
+        free.setdefault(label, []).append(i)
+    slots = [free[label].pop(0) if free.get(label) else -1 for label in before]
+    if not any(i >= 0 for i in slots):
+        return ()
+    placed = {i for i in slots if i >= 0}
+    slots += [i for i in range(len(labels)) if i not in placed]
+    while slots and slots[-1] < 0:
+        slots.pop()
+    return () if slots == list(range(len(labels))) else tuple(slots)
 
 
 class DecisionPanel(DrawnByLine, PlacedOnce, Widget, can_focus=True):
@@ -69,7 +107,28 @@ class DecisionPanel(DrawnByLine, PlacedOnce, Widget, can_focus=True):
 
     def watch_prompt(self, old: Prompt | None, new: Prompt | None) -> None:
         if new is None or old is None or old.key != new.key or self.highlight >= len(new.options):
-            self.highlight = 0
+            self.highlight = next((k for k in range(len(new.options)) if new.option_at(k) >= 0), 0) if new else 0
+
+    def highlighted_option(self) -> int:
+        """The option under the highlight (-1: none)."""
+        return self.prompt.option_at(self.highlight) if self.prompt is not None else -1
+
+    def highlight_option(self, option: int) -> None:
+        """Put the highlight on an option (by its index among the decision's options)."""
+        line = self.prompt.line_of(option) if self.prompt is not None else -1
+        if line >= 0:
+            self.highlight = line
+
+    def _choose_line(self, line: int) -> None:
+        """Choose the option on a line (a place kept for one no longer offered: nothing)."""
+        if self.prompt is None or not 0 <= line < len(self.prompt.options):
+            return
+        self.highlight = line
+        option = self.prompt.option_at(line)
+        if option < 0:
+            self.app.bell()
+            return
+        self.post_message(self.Chosen(self.prompt.key, option))
 
     # -- paging ---------------------------------------------------------------------------------
 
@@ -137,14 +196,10 @@ class DecisionPanel(DrawnByLine, PlacedOnce, Widget, can_focus=True):
         size = self.page_size()
         if not 1 <= digit <= size:
             return
-        index = self.page() * size + digit - 1
-        if index < len(self.prompt.options):
-            self.highlight = index
-            self.post_message(self.Chosen(self.prompt.key, index))
+        self._choose_line(self.page() * size + digit - 1)
 
     def action_choose(self) -> None:
-        if self.prompt is not None and self.highlight < len(self.prompt.options):
-            self.post_message(self.Chosen(self.prompt.key, self.highlight))
+        self._choose_line(self.highlight)
 
     def action_move(self, delta: int) -> None:
         if self.prompt is not None and self.prompt.options:
@@ -167,10 +222,7 @@ class DecisionPanel(DrawnByLine, PlacedOnce, Widget, can_focus=True):
         row = (event.y - len(self._title_lines())) // self.rows_per_option()
         size = self.page_size()
         if 0 <= row < size:
-            index = self.page() * size + row
-            if index < len(self.prompt.options):
-                self.highlight = index
-                self.post_message(self.Chosen(self.prompt.key, index))
+            self._choose_line(self.page() * size + row)
 
     # -- drawing --------------------------------------------------------------------------------
 
@@ -189,10 +241,12 @@ class DecisionPanel(DrawnByLine, PlacedOnce, Widget, can_focus=True):
         for k, label in enumerate(options[first : first + size]):
             index = first + k
             head = Text(end="")
-            head.append(f" {k + 1} ", DIGIT if index != self.highlight else HIGHLIGHT)  # a span: not the line's style
+            gone = self.prompt.option_at(index) < 0
+            digit = HINT if gone else DIGIT
+            head.append(f" {k + 1} ", digit if index != self.highlight else HIGHLIGHT)  # a span: not the line's style
             wrapped = list(Text(label, end="").wrap(self.app.console, width - 3, overflow="fold")) if per > 1 else []
             if per == 1 or not wrapped:
-                rows = [head + Text(label, end="")]
+                rows = [head + Text(label, HINT if gone else "", end="")]
             else:  # the option's lines under its digit, the last one cut if it is longer still
                 if len(wrapped) > per:
                     wrapped[per - 1].truncate(width - 4)
@@ -211,6 +265,9 @@ class DecisionPanel(DrawnByLine, PlacedOnce, Widget, can_focus=True):
         if self.pages() > 1:
             page = f" ←/→ page {self.page() + 1} of {self.pages()} · ↑/↓ all {len(options)} options\n"
             out.append(page, HINT)
+        kept = sum(1 for k in range(len(options)) if self.prompt.option_at(k) < 0)
+        if kept:
+            out.append(f" {kept} no longer offered: the other options keep their numbers\n", HINT)
         for note in self.prompt.notes:
             out.append(note + "\n")
         out.rstrip()

@@ -28,7 +28,7 @@ from nctui.ui.client import GameClient, RefusedLater
 from nctui.ui.screens.shell import HELP, LOAD, QUIT, REDO, RULES, SAVE, TIMELINE, UNDO
 from nctui.ui.textual_ext.placed import Box, ComesUpOnce, Pane, PlacedOnce, Row
 from nctui.ui.widgets.common import OptionsPicked
-from nctui.ui.widgets.decision import DecisionPanel, Prompt
+from nctui.ui.widgets.decision import GONE, DecisionPanel, Prompt, stable_slots
 from nctui.ui.widgets.footer import KeyFooter
 from nctui.ui.widgets.log import GameLog
 from nctui.ui.widgets.tabs import PANELS, PanelTabs, panel_title
@@ -146,6 +146,9 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
         # Each seat's view and facts, and the prompt, made once a change (_view_of, _prompt_of)
         self._views_made: dict[int, tuple[int, View, Facts]] = {}
         self._prompt_made: tuple[tuple[object, ...], Prompt] | None = None
+        self._lines_shown: tuple[object, tuple[str, ...]] = (None, ())  # the last options listed, and for what
+        self._chosen: tuple[int, int] = (-1, -1)  # (state id, viewer) of the last option chosen here
+        self._chosen_label = ""  # its words
 
     def compose(self) -> ComposeResult:
         # Layout (see app.tcss): on big terminals ("-all") every panel is on screen, column A
@@ -211,6 +214,8 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
         status.bots = players.bots = self.bots
         status.undo = self.game.undo_policy
         drawn = (self.query_one(BoardView), self.query_one(TracksView), self.query_one(HandView), status, players)
+        prompt = self._prompt_of(view, facts)
+        self.query_one(HandView).slots = prompt.slots  # a card's number: its option's line in the list
         for widget in drawn:  # the facts first: a widget redrawn with the new view has its facts
             widget.facts = facts
         for widget in drawn:
@@ -219,7 +224,7 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
         self._shown = (self.game.revision, self.game.state_id)
         self._prepare_later()  # the rules at this decision, drawn ahead once the game waits
         panel = self.query_one(DecisionPanel)
-        panel.prompt = self._prompt_of(view, facts)
+        panel.prompt = prompt
         if self.is_current and not keep_cursor:
             panel.focus()
         self._flows()  # flows: the King's turn, game over (when this screen is the current one)
@@ -257,6 +262,7 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
     def _prompt(self, view: View, facts: Facts) -> Prompt:
         state = view.state
         key = self.game.revision
+        shown_before, self._lines_shown = self._lines_shown, (None, ())
         if state.outcome is not None:
             return Prompt(
                 key=key, title=Text("Game over", style="bold reverse"), notes=_outcome_lines(state, self.QUIT_WORDS)
@@ -275,14 +281,20 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
             return Prompt(key=key, title=title, notes=(f"Waiting for their decision · q: {self.QUIT_WORDS}",))
         title.append(f" {describe_decision(state)}")
         nothing = facts.options_nothing
-        return Prompt(
-            key=key,
-            title=title,
-            context=describe_context(state),
-            options=tuple(
-                describe_option(a, state, nothing[i] if i < len(nothing) else "") for i, a in enumerate(d.options)
-            ),
+        labels = tuple(
+            describe_option(a, state, nothing[i] if i < len(nothing) else "") for i, a in enumerate(d.options)
         )
+        # The same decision asked again (a move after a move, an Upgrade after an Upgrade): the
+        # options still offered keep their numbers, so a digit pressed again means the same.
+        family = (view.seat, d.seat, d.kind, self.game.state_id)
+        asked_again = shown_before[0] == (*family[:3], self.game.state_id - 1)  # the decision just before
+        # ... and the option chosen there is offered again (a Follower moved, another may follow)
+        repeated = asked_again and self._chosen == (self.game.state_id - 1, view.seat) and self._chosen_label in labels
+        before = shown_before[1] if repeated else ()
+        slots = stable_slots(before, labels)
+        lines = tuple(labels[i] if i >= 0 else GONE for i in slots) if slots else labels
+        self._lines_shown = (family, lines)
+        return Prompt(key=key, title=title, context=describe_context(state), options=lines, slots=slots)
 
     def describe_events(self, events: Sequence[Any], view: View) -> list[str]:
         return describe_events(list(events), view.state)
@@ -301,6 +313,9 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
         if decision is None or not 0 <= message.index < len(decision.options):
             return
         options = decision.options
+        panel = self.query_one(DecisionPanel)
+        if panel.prompt is not None and 0 <= (line := panel.prompt.line_of(message.index)) < len(panel.prompt.options):
+            self._chosen, self._chosen_label = (state_id, self.viewer), panel.prompt.options[line]
         self._note_choice(options[message.index], self.game.view(seat).state, seat, message.index)  # flows
         self._dispatch(options[message.index], state_id, seat)
 
@@ -451,7 +466,7 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
             ):
                 panel.focus()  # nothing more to pick there: back to the options
         elif message.indices:
-            panel.highlight = message.indices[0]
+            panel.highlight_option(message.indices[0])
             panel.focus()
             self.notify(f"{len(message.indices)} options for {message.what}: choose one in the list.", timeout=4)
         else:
@@ -490,9 +505,10 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
         panel = self.query_one(DecisionPanel)
         view = self.game.view(self.viewer)
         d = view.state.decision
-        if not panel.has_focus or d is None or d.seat != view.seat or not 0 <= panel.highlight < len(d.options):
+        option = panel.highlighted_option()
+        if not panel.has_focus or d is None or d.seat != view.seat or not 0 <= option < len(d.options):
             return ""
-        card = getattr(d.options[panel.highlight], "card", "")
+        card = getattr(d.options[option], "card", "")
         return card if isinstance(card, str) else ""
 
 

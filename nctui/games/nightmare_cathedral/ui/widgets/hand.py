@@ -91,6 +91,9 @@ class HandView(FitsContent, can_focus=True):
     view: reactive[View | None] = reactive(None, repaint=False)
     facts: reactive[Facts | None] = reactive(None, repaint=False)
     cursor: reactive[int] = reactive(0, layout=True)
+    # the decision list's lines (``Prompt.slots``: the option on each, () for one each), set before
+    # the view: a card's number is its option's line in the list
+    slots: tuple[int, ...] = ()
 
     def current(self) -> str | None:
         """The card under the cursor (when the hand has the focus)."""
@@ -120,12 +123,14 @@ class HandView(FitsContent, can_focus=True):
     def render(self) -> Text:
         if self.view is None or self.facts is None:
             return Text("")
-        return render_hand(self.view, self.facts, self.current() if self.has_focus else None, self.content_width or 80)
+        return render_hand(
+            self.view, self.facts, self.current() if self.has_focus else None, self.content_width or 80, self.slots
+        )
 
     def render_key(self) -> tuple[object, ...] | None:
         if self.view is None or self.facts is None or self.has_focus:  # a card under the cursor: drawn each time
             return None
-        return hand_key(self.view, self.facts)
+        return (*hand_key(self.view, self.facts), self.slots)
 
 
 def hand_key(view: View, facts: Facts) -> tuple[object, ...]:
@@ -149,7 +154,9 @@ def hand_key(view: View, facts: Facts) -> tuple[object, ...]:
     )
 
 
-def render_hand(view: View, facts: Facts, cursor: str | None = None, width: int = 80) -> Text:
+def render_hand(
+    view: View, facts: Facts, cursor: str | None = None, width: int = 80, slots: tuple[int, ...] = ()
+) -> Text:
     state, me = view.state, view.seat
     width = max(width, 30)
     lines: list[Text] = []
@@ -160,9 +167,9 @@ def render_hand(view: View, facts: Facts, cursor: str | None = None, width: int 
         head.append(f" · {len(pl.hand)} of {HAND_LIMIT} cards · {dreams_n}", LABEL)
         lines.append(head)
         name_w = min(24, width - 22)
-        lines += [_development_line(state, me, c, c == cursor, name_w) for c in pl.hand]
+        lines += [_development_line(state, me, c, c == cursor, name_w, slots) for c in pl.hand]
         for card_id in pl.dreams:
-            lines += _dream_lines(state, facts, me, card_id, card_id == cursor, width)
+            lines += _dream_lines(state, facts, me, card_id, card_id == cursor, width, slots)
     for other in state.players:
         if other.seat == me or (state.king is not None and other.seat == state.king.seat):
             continue
@@ -192,18 +199,21 @@ def render_hand(view: View, facts: Facts, cursor: str | None = None, width: int 
     return Text("\n", end="").join(lines)
 
 
-def _marker(t: Text, state: GameState, seat: int, card_id: str, at_cursor: bool) -> None:
-    """'▸' under the cursor, then the number of the first option about the card."""
-    numbers = option_numbers(state, seat, card_id)
+def _marker(t: Text, state: GameState, seat: int, card_id: str, at_cursor: bool, slots: tuple[int, ...]) -> None:
+    """'▸' under the cursor, then the number of the first option about the card (its line in the
+    decision list)."""
+    numbers = [slots.index(n - 1) + 1 if n - 1 in slots else n for n in option_numbers(state, seat, card_id)]
     t.append("▸" if at_cursor else " ", Style(bold=True))
     t.append(f"{numbers[0]:>2}" if numbers else "  ", OPTION)
     t.append(" ")
 
 
-def _development_line(state: GameState, seat: int, card_id: str, at_cursor: bool, name_w: int) -> Text:
+def _development_line(
+    state: GameState, seat: int, card_id: str, at_cursor: bool, name_w: int, slots: tuple[int, ...]
+) -> Text:
     card = card_def(state.pack, card_id)
     t = Text(end="")
-    _marker(t, state, seat, card_id, at_cursor)
+    _marker(t, state, seat, card_id, at_cursor, slots)
     name = getattr(card, "name", card_id)
     t.append(clip(name, name_w).ljust(name_w), NAME + (CURSOR if at_cursor else Style()))
     if isinstance(card, (cs.DevelopmentCard, cs.BasicCombat)):
@@ -216,13 +226,15 @@ def _development_line(state: GameState, seat: int, card_id: str, at_cursor: bool
     return t
 
 
-def _dream_lines(state: GameState, facts: Facts, seat: int, card_id: str, at_cursor: bool, width: int) -> list[Text]:
+def _dream_lines(
+    state: GameState, facts: Facts, seat: int, card_id: str, at_cursor: bool, width: int, slots: tuple[int, ...]
+) -> list[Text]:
     """The Dream's name, suit, VP and status, then its conditions (wrapped)."""
     card = card_def(state.pack, card_id)
     if not isinstance(card, cs.DreamCard):
         return []
     t = Text(end="")
-    _marker(t, state, seat, card_id, at_cursor)
+    _marker(t, state, seat, card_id, at_cursor, slots)
     t.append(card.name, NAME + (CURSOR if at_cursor else Style()))
     t.append(f" {suit_tag(state.pack, card.suit)} {card.vp} VP", LABEL)
     status, style = dream_status(state, facts, seat, card_id)
