@@ -240,8 +240,13 @@ def _moving():
                 continue
             for k, option in enumerate(d.options[:9]):
                 after = apply(state, option)
-                shifted = after.decision is not None and after.decision.kind == "move"
-                if shifted and after.decision.seat == d.seat and option in legal_actions(after):
+                again = after.decision
+                if (
+                    again is not None
+                    and again.kind == "move"
+                    and again.seat == d.seat
+                    and option in legal_actions(after)
+                ):
                     if legal_actions(after).index(option) != k:  # the engine's order moved it
                         return replace(state, config=replace(state.config, seats=("human", "human"))), k
     raise AssertionError("no repeated move found")
@@ -261,13 +266,14 @@ def test_a_repeated_choice_keeps_its_number_while_it_is_offered(tmp_path, size):
         async with app.run_test(size=size) as pilot:
             await app_settled(app)
             panel = app.screen.query_one(DecisionPanel)
+            assert panel.prompt is not None and panel.page_size() > k
             label = panel.prompt.options[k]
-            assert panel.page_size() > k
             await pilot.press(str(k + 1))
             await app_settled(app)
             assert app.store.entry(app.store.state_id).action == option
-            assert panel.prompt.options[k] == label and panel.prompt.option_at(k) >= 0
-            if GONE in panel.prompt.options:
+            prompt = panel.prompt
+            assert prompt is not None and prompt.options[k] == label and prompt.option_at(k) >= 0
+            if GONE in prompt.options:
                 assert "no longer offered: the other options keep their numbers" in _flat(panel.render().plain)
             at = app.store.state_id
             await pilot.press(str(k + 1))
