@@ -281,3 +281,24 @@ def test_a_repeated_choice_keeps_its_number_while_it_is_offered(tmp_path, size):
             assert app.store.state_id == at + 1 and app.store.entry(at + 1).action == option
 
     run(go())
+
+
+@pytest.mark.parametrize("size", [(40, 12), (80, 24)])
+def test_the_hand_off_shows_its_whole_instruction(tmp_path, size):
+    """Issue 39.18: at 40x12 the hand-off box cut its one instruction; it now drops the news and
+    the blank lines there, so whom to pass to and which keys to press are all on screen."""
+    from nctui.games.nightmare_cathedral.engine import GameConfig
+    from nctui.ui.screens.handoff import HandoffScreen
+
+    async def go():
+        app = create_app(GameConfig(players=2, seats=("human", "human"), seed=42), save_dir=tmp_path)
+        async with app.run_test(size=size) as pilot:
+            await app_settled(app)
+            while not isinstance(app.screen, HandoffScreen):
+                await pilot.press("1")
+                await app_settled(app)
+            drawn = _flat(" ".join("".join(s.text for s in strip) for strip in app.screen._compositor.render_strips()))
+            for words in ("Pass the keyboard to", "Press Enter or Space when only", "save and quit", "┏", "┗"):
+                assert words in drawn, words
+
+    run(go())

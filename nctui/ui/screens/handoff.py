@@ -33,6 +33,7 @@ HandoffResult = Literal["go", "undo", "quit"]
 # option must not also pass the keyboard, and one that passed it must not also choose an option.
 GUARD = 0.4
 SHORT = 30  # terminal heights below this get a shorter news list (the box fits 24 lines)
+TINY = 16  # and below this no news and no blank lines: the instruction fits 40x12
 
 
 class NewsBox(Pane):
@@ -68,6 +69,9 @@ class HandoffScreen(ComesUpOnce, Screen[HandoffResult]):
     /* a short terminal (80x24): the box, with an echo and a prompt on two lines, fits */
     HandoffScreen.-short #handoff-news-box { max-height: 6; }
     #handoff-news { width: 100%; height: auto; color: $text-muted; }
+    HandoffScreen.-tiny #handoff-box { padding: 0 1; }
+    HandoffScreen.-tiny #handoff-echo { margin-top: 0; }
+    HandoffScreen.-tiny #handoff-news-box { display: none; }
     """
     BINDINGS = [
         Binding("enter", "go", "Show my hand", id="handoff.go"),
@@ -111,6 +115,7 @@ class HandoffScreen(ComesUpOnce, Screen[HandoffResult]):
         # Placed once (widgets.common): the hand-off comes in one layout and one frame; styled
         # once (ComesUpOnce: its class set before its widgets mount).
         self.set_class(self.app.size.height < SHORT, "-short")
+        self.set_class(self.app.size.height < TINY, "-tiny")
         with Box(id="handoff-box"):
             if self.echo:
                 yield PlacedStatic(Text(self.echo, style="bold"), id="handoff-echo")
@@ -121,6 +126,7 @@ class HandoffScreen(ComesUpOnce, Screen[HandoffResult]):
 
     def on_resize(self) -> None:
         self.set_class(self.app.size.height < SHORT, "-short")
+        self.set_class(self.app.size.height < TINY, "-tiny")
 
     @property
     def ready(self) -> bool:
@@ -152,14 +158,16 @@ class HandoffScreen(ComesUpOnce, Screen[HandoffResult]):
 
     def _message(self) -> Text:
         t = Text()
-        t.append("Pass the keyboard to\n\n")
+        tiny = self.app.size.height < TINY  # 40x12: the instruction first, on lines of its own
+        gap = "\n" if tiny else "\n\n"
+        t.append("Pass the keyboard to" + gap)
         who = self.who.copy()
         who.stylize("bold reverse")
         t.append(" ")
         t.append_text(who)
-        t.append(" \n\n")
-        if self.context or self.decision:
-            t.append(" · ".join(x for x in (self.context, self.decision) if x) + "\n\n", style="italic")
+        t.append(" " + gap)
+        if (self.context or self.decision) and not tiny:
+            t.append(" · ".join(x for x in (self.context, self.decision) if x) + gap, style="italic")
         if self._held and not self.ready:
             t.append("(a moment: a key pressed just now is not taken)", style="dim")
             return t
@@ -167,7 +175,7 @@ class HandoffScreen(ComesUpOnce, Screen[HandoffResult]):
         t.append("Enter", style="bold")
         t.append(" or ")
         t.append("Space", style="bold")
-        t.append(f" when only {self.seat_name} is looking.\n\n")
+        t.append(f" when only {self.seat_name} is looking.{gap}")
         t.append("u", style="bold")
         t.append(": take back the last decision · ")
         t.append("q", style="bold")
