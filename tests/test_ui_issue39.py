@@ -302,3 +302,17 @@ def test_the_hand_off_shows_its_whole_instruction(tmp_path, size):
                 assert words in drawn, words
 
     run(go())
+
+
+def test_the_hint_says_what_the_move_gains_in_the_games_terms():
+    """Issue 39.19: 'nothing that it counts changes within its look ahead' said nothing useful."""
+    from nctui.games.nightmare_cathedral.bots.planner_bot import Advice
+    from nctui.games.nightmare_cathedral.describe.advice import reason
+    from nctui.games.nightmare_cathedral.engine.actions import Done
+
+    some = Advice(action=Done(), value=1.0, chosen=True, changes=(("vp", 1), ("followers", 2), ("cards", -1)))
+    assert reason(some) == "you gain 1 VP and 2 Followers on the board, you lose 1 card in hand"
+    rivals = Advice(action=Done(), value=1.0, chosen=True, changes=(("rivals", -2),))
+    assert reason(rivals) == "the others lose 2 units on the board"
+    waiting = reason(Advice(action=Done(), value=1.0, chosen=True, changes=()))
+    assert "none of your VP, Followers on the board" in waiting and "waiting move" in waiting

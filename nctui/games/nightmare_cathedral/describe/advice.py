@@ -32,21 +32,27 @@ def _count(n: int, word: str) -> str:
 
 
 def reason(advice: Advice) -> str:
-    """Why, in words: what the option changes by the end of the planner's look ahead, e.g.
-    '+1 VP, +2 Followers on the board; the others lose 1 unit on the board'."""
+    """Why, in the game's terms: what the option changes for you and the others by the end of
+    the planner's look ahead, e.g. 'you gain 1 VP and 2 Followers on the board; the others lose 1
+    unit on the board'."""
     if not advice.changes:
-        return "nothing that it counts changes within its look ahead"
-    own = [
-        f"{'+' if delta > 0 else '-'}{_count(abs(delta), _MEASURES.get(name, name))}"
-        for name, delta in advice.changes
-        if name != "rivals"
-    ]
+        return (
+            "none of your VP, Followers on the board, Fort levels, Ritual spaces, cards or Dreams change, "
+            "nor the others' units: it keeps your position as it is (a waiting move)"
+        )
+    gains = [_count(d, _MEASURES.get(name, name)) for name, d in advice.changes if name != "rivals" and d > 0]
+    losses = [_count(-d, _MEASURES.get(name, name)) for name, d in advice.changes if name != "rivals" and d < 0]
     others = [
         f"the others {'gain' if delta > 0 else 'lose'} {_count(abs(delta), 'unit on the board')}"
         for name, delta in advice.changes
         if name == "rivals"
     ]
-    return "; ".join(x for x in (", ".join(own), *others) if x)
+    own = [f"you {verb} {_and(words)}" for verb, words in (("gain", gains), ("lose", losses)) if words]
+    return "; ".join((", ".join(own), *others) if own else others)
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def describe_advice(advice: tuple[Advice, ...], state: GameState) -> list[str]:
@@ -59,7 +65,9 @@ def describe_advice(advice: tuple[Advice, ...], state: GameState) -> list[str]:
     for i, a in enumerate(advice):
         what = describe_action(a.action, state)
         if a.chosen:
-            lines.append(f"The planner would choose: {what}. By the end of its look ahead: {reason(a)}.")
+            lines.append(
+                f"The planner would choose: {what}. Within its look ahead (the next few decisions) {reason(a)}."
+            )
         else:
             gap = best - a.value
             if gap > 0.05:
