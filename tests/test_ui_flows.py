@@ -292,7 +292,7 @@ def test_no_handoff_in_solo(tmp_path):
                 await pilot.press("1")
                 await pilot.pause()
                 while isinstance(app.screen, KingTurnScreen):
-                    await pilot.press("x")
+                    await pilot.press("escape")
                     await pilot.pause()
                 assert not isinstance(app.screen, HandoffScreen)
             assert app.store.state_id >= 4

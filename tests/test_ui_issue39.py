@@ -316,3 +316,32 @@ def test_the_hint_says_what_the_move_gains_in_the_games_terms():
     assert reason(rivals) == "the others lose 2 units on the board"
     waiting = reason(Advice(action=Done(), value=1.0, chosen=True, changes=()))
     assert "none of your VP, Followers on the board" in waiting and "waiting move" in waiting
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_x_in_the_kings_turn_panel_saves_no_scenario(tmp_path, size):
+    """Issue 39.11: the King's-turn panel closed with x, the game's own x ("Save this position
+    as a scenario"): one x too many took the next digits into the save dialog. The panel closes
+    with Escape; x there does nothing."""
+    from nctui.games.nightmare_cathedral.engine import GameConfig
+    from nctui.games.nightmare_cathedral.ui.screens.king_turn import KingTurnScreen
+
+    async def go():
+        app = create_app(GameConfig(players=1, seats=("human", "king"), seed=3), save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=size) as pilot:
+            await app_settled(app)
+            for _ in range(30):
+                if isinstance(app.screen, KingTurnScreen):
+                    break
+                await pilot.press("1")
+                await app_settled(app)
+            assert isinstance(app.screen, KingTurnScreen)
+            await pilot.press("x")
+            await app_settled(app)
+            assert isinstance(app.screen, KingTurnScreen)
+            assert "Esc: close" in str(app.screen.query_one("#king-hint").render())
+            await pilot.press("escape")
+            await app_settled(app)
+            assert not isinstance(app.screen, KingTurnScreen)
+
+    run(go())

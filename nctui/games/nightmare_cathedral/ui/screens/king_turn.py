@@ -132,7 +132,6 @@ class KingTurnScreen(ComesUpOnce, ModalScreen[bool]):
         Binding("a", "all", "All steps", id="king.all"),
         Binding("p", "stop_pacing", "Stop pacing", id="king.stop-pacing"),
         Binding("escape", "close", "Close", id="king.close"),
-        Binding("x", "close", "Close", show=False, id="king.close-x"),
         # the steps scroll from the keyboard (the list is not focusable: no key is stolen)
         Binding("up", "step(-1)", "Previous step", show=False, id="king.up"),
         Binding("down", "step(1)", "Next step shown", show=False, id="king.down"),
@@ -229,7 +228,7 @@ class KingTurnScreen(ComesUpOnce, ModalScreen[bool]):
         self._show_board()
         more = "Space: next · a: all · " if not self.done else "Space: close · "
         self.query_one("#king-hint", Static).update(
-            Text(more + "↑/↓: steps · PgUp/PgDn · p: stop pacing · x: close", no_wrap=True, overflow="ellipsis")
+            Text(more + "↑/↓: steps · PgUp/PgDn · p: stop pacing · Esc: close", no_wrap=True, overflow="ellipsis")
         )
 
     def _scroll_to_reading(self) -> None:
