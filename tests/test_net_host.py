@@ -274,3 +274,83 @@ def test_the_creator_closes_a_room_and_its_people_are_told(tmp_path: Path) -> No
         bob.close()
 
     run_host(tmp_path, body)
+
+
+class _Tab:
+    """A browser tab as ``IdentityServer._idle`` sees it: what it was told, whether it closed."""
+
+    def __init__(self) -> None:
+        self.said = b""
+        self.closed = False
+
+    async def send_bytes(self, data: bytes) -> None:
+        self.said += data
+
+    async def close(self) -> None:
+        self.closed = True
+
+
+def test_a_spectator_of_a_live_game_is_not_idle_a_silent_lobby_is(tmp_path: Path) -> None:
+    """Issue 37.5: idle means no key and no decision reaching the person: the host notes each
+    decision that reaches a room's people (``Occupancy.watched``), and the fronts' idle clock
+    counts it; a first view (joining) is not a decision, and a person in the lobby stays idle."""
+    from nctui.platform.net.limits import Limits, Occupancy
+    from nctui.platform.net.webfront import IdentityServer
+
+    occupancy = Occupancy()
+
+    async def main() -> None:
+        rooms = Rooms(SqliteRoomStore(tmp_path / "rooms.db"), bot_delay=0.0, seeds=seeds(31))
+        host = Host(rooms, tmp_path / "sock" / "host.sock", watched=occupancy.watched)
+        await host.start()
+        try:
+            await asyncio.wait_for(body(host.path), 60)
+        finally:
+            await host.close()
+            rooms.close()
+
+    async def body(path: Path) -> None:
+        a, b, w, lobby = [
+            await Client.connect(path, i) for i in ("SHA256:ann", "SHA256:bob", "SHA256:cy", "SHA256:dee")
+        ]
+        await a.send(P.create_room(CFG, name="friends"))
+        (info,) = (await a.until(P.Rooms)).rooms
+        await a.send(P.JoinSeat(room=info.id, seat=0))
+        await b.send(P.JoinSeat(room=info.id, seat=1))
+        await w.send(P.Watch(room=info.id))
+        first = await w.until(P.Update)
+        assert "SHA256:cy" not in occupancy.watched  # the first view is not a decision being made
+        last = {a: await a.until(P.Update), b: await b.until(P.Update)}
+        me = a if last[a].deciding == 0 else b
+        before = time.monotonic()
+        await me.send(first_option(last[me]))
+        await w.until(P.Update, lambda m: m.state_id > first.state_id)
+        for _ in range(200):  # the host notes it just after sending
+            if occupancy.watched.get("SHA256:cy", 0.0) >= before:
+                break
+            await asyncio.sleep(0.01)
+        assert occupancy.last_active("SHA256:cy", 0.0) >= before  # watching a game that moves
+        assert occupancy.last_active("SHA256:dee", 5.0) == 5.0  # the lobby: keys only
+        assert occupancy.last_active(None, 5.0) == 5.0
+
+        # the web front's idle clock (2 s): kept open while decisions reach the spectator, closed
+        # with its line once the game stops moving; the lobby's tab closes after the timeout
+        server = IdentityServer("true", host="127.0.0.1", port=0, limits=Limits(idle_timeout=2.0))
+        server.occupancy = occupancy
+        watching, idle = _Tab(), _Tab()
+        start = time.monotonic()
+        tasks = [
+            asyncio.create_task(server._idle(watching, [start], "SHA256:cy")),  # type: ignore[arg-type]
+            asyncio.create_task(server._idle(idle, [start], "SHA256:dee")),  # type: ignore[arg-type]
+        ]
+        while time.monotonic() - start < 3.0:  # past the timeout: a move every 0.1 s
+            occupancy.watched["SHA256:cy"] = time.monotonic()
+            await asyncio.sleep(0.1)
+        assert idle.closed and not watching.closed
+        await asyncio.wait_for(asyncio.gather(*tasks), 10)
+        assert watching.closed and idle.closed
+        assert b"nctui: closed after 2 seconds without a key" in idle.said
+        for c in (a, b, w, lobby):
+            c.close()
+
+    asyncio.run(main())

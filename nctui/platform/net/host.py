@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from pathlib import Path
 
 from .. import registry
@@ -189,15 +190,25 @@ class Connection:
             if room is None:
                 continue
             update = room.update(self.seat, self.sent, self.sent_rewinds)
+            moved = self.sent != -1 and update.state_id != self.sent  # a decision made (or undone), not a first view
             self.sent, self.sent_rewinds = update.state_id, update.rewinds
             await self.send(update)
+            if moved and self.host.watched is not None:
+                self.host.watched[self.identity] = time.monotonic()  # watching a game that moves is not idle
 
 
 class Host:
     def __init__(
-        self, rooms: Rooms, path: Path | str, *, max_frame: int = 64 * 1024, logins: WebLogins | None = None
+        self,
+        rooms: Rooms,
+        path: Path | str,
+        *,
+        max_frame: int = 64 * 1024,
+        logins: WebLogins | None = None,
+        watched: dict[str, float] | None = None,
     ) -> None:
         self.rooms = rooms
+        self.watched = watched  # the fronts' ``Occupancy.watched``: when a decision last reached each person
         self.logins = logins  # the web front's logins: personal links for people of the other fronts
         self.path = Path(path)
         self.max_frame = max_frame  # what a client may send (decisions are small)

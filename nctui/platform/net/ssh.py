@@ -8,7 +8,7 @@ fork server, ``net.forkserver``).
 - Refused, each with one line: a shell or session without a pty, exec requests, subsystems, port
   forwarding (local and remote), agent and X11 forwarding.
 - Limits (``Limits``, each a flag of ``nctui serve``): sessions in all, connections per peer
-  address, an idle timeout (no key for that long), bounded buffers (the client's output waits
+  address, an idle timeout (no key and no decision watched for that long), bounded buffers (the client's output waits
   while the SSH channel is full; input beyond the bound closes the session). Hitting a limit says
   so in one line before closing.
 """
@@ -151,6 +151,7 @@ class Front:
         self.limits = limits or Limits()
         self.app = app  # "bare": the benchmarks' yardstick through the same path
         occupancy = occupancy or Occupancy()  # shared with the web front: the caps count both
+        self.occupancy = occupancy  # and the host notes in it when a decision reached a person (idle)
         self.per_peer: Counter[str] = occupancy.per_peer
         self.sessions: set[Any] = occupancy.sessions
         self._server: asyncssh.SSHAcceptor | None = None
@@ -467,7 +468,9 @@ class ClientSession(asyncssh.SSHServerSession[bytes]):
         timeout = self.front.limits.idle_timeout
         if timeout <= 0 or self._ended:
             return
-        due = self.last_key + timeout - time.monotonic()
+        # active: a key, or a decision made in a room this person is in (a spectator of a live game)
+        active = self.front.occupancy.last_active(self.connection.identity, self.last_key)
+        due = active + timeout - time.monotonic()
         if due <= 0:
             minutes = f"{timeout / 60:g} minutes" if timeout >= 60 else f"{timeout:g} seconds"
             log.info("%s: closed after %s without a key", self.connection.identity, minutes)

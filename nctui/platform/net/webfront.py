@@ -247,7 +247,7 @@ class IdentityServer(Server):
         occupancy.sessions.add(websocket)
         occupancy.per_peer[peer] += 1
         last_key = [time.monotonic()]
-        idle = asyncio.create_task(self._idle(websocket, last_key))
+        idle = asyncio.create_task(self._idle(websocket, last_key, identity))
         try:
             app_service = AppService(
                 command,
@@ -303,13 +303,13 @@ class IdentityServer(Server):
             elif kind == "focus":
                 await app_service.focus()
 
-    async def _idle(self, websocket: web.WebSocketResponse, last_key: list[float]) -> None:
-        """Close the tab after ``idle_timeout`` without a key, as the SSH front does."""
+    async def _idle(self, websocket: web.WebSocketResponse, last_key: list[float], identity: str | None) -> None:
+        """Close the tab after ``idle_timeout`` without a key or a decision watched, as the SSH front does."""
         timeout = self.limits.idle_timeout
         if timeout <= 0:
             return
         while True:
-            due = last_key[0] + timeout - time.monotonic()
+            due = self.occupancy.last_active(identity, last_key[0]) + timeout - time.monotonic()
             if due <= 0:
                 break
             await asyncio.sleep(due)
