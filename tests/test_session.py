@@ -283,6 +283,38 @@ def test_close_writes_the_last_change(tmp_path):
     assert session.closed
 
 
+def undo_outcome(session: Session, seat: int) -> str:
+    """What ``u`` by ``seat`` does now: the state it goes back to, or the refusal (the session
+    is left where it was)."""
+    here = session.store.state_id
+    try:
+        session.undo(seat)
+    except UndoRefused as exc:
+        return str(exc)
+    back = session.store.state_id
+    session.store.jump(here)
+    return f"back to {back}"
+
+
+def test_a_continued_game_undoes_exactly_as_before_it_was_saved(tmp_path):
+    """Issue 39.7: the strict policy's knowledge (who decided each step, what it revealed) comes
+    back from the save, so each seat's undo is allowed or refused after continuing as before."""
+    session = new_session(HOTSEAT, folder=tmp_path, autosave=False)
+    bots = [RandomBot(5), RandomBot(6)]
+    outcomes: set[str] = set()
+    for _ in range(12):
+        state = session.store.state
+        d = present(state.decision)
+        session.send(bots[d.seat].choose(player_view(state, d.seat)), seen_state_id=session.store.state_id, seat=d.seat)
+        before = [undo_outcome(session, seat) for seat in (0, 1)]
+        again = open_session(session.save(tmp_path / "quit.nctui.json"), folder=tmp_path, autosave=False)
+        assert again.undo_mode == "strict" and again.store.state_id == session.store.state_id
+        assert [undo_outcome(again, seat) for seat in (0, 1)] == before
+        outcomes.update(before)
+    assert any(o.startswith("back to") for o in outcomes)  # allowed somewhere, and refused somewhere
+    assert any("has decided since" in o for o in outcomes) and any("cannot be taken back" in o for o in outcomes)
+
+
 # ----------------------------------------------------------------------------------------------
 # Hot-seat
 

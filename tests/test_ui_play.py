@@ -17,6 +17,8 @@ from nctui.games.nightmare_cathedral.ui.screens.king_turn import KingTurnScreen
 from nctui.games.nightmare_cathedral.ui.screens.new_game import NewGameScreen
 from nctui.games.nightmare_cathedral.ui.widgets.players import PlayersView
 from nctui.games.nightmare_cathedral.ui.widgets.status import StatusLine
+from nctui.platform import saves
+from nctui.platform.session import open_session
 from nctui.platform.store import Store
 from nctui.ui.app import create_app
 from nctui.ui.screens.handoff import HandoffScreen
@@ -275,6 +277,42 @@ async def read_conflict(pilot, seat: int) -> None:
     await pilot.press("space")
     await pilot.pause()
     assert not isinstance(app.screen, ConflictScreen)  # closed: the game, or the hand-off that was due
+
+
+def test_the_handoffs_undo_after_play_continue_is_the_one_offered_before_quitting(tmp_path):
+    """Issue 39.7: Blue chose, the hand-off to Red offered "u: take back the last decision" and
+    Blue quit there (q). Continued, the first hand-off's u takes Blue's decision back as it would
+    have (it was refused: the keyboard was taken to be Red's, "Blue has decided since"); the
+    strict policy still refuses what it refused (Blue's first decision revealed a card)."""
+
+    async def until_quit() -> tuple[Path, int]:
+        app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=SMALL) as pilot:
+            store = app.store
+            await pilot.press("1")  # the Turn track (it reveals Blue's starting Upgrade)
+            await choose(pilot, "Weeping Orchard")
+            assert isinstance(app.screen, HandoffScreen) and app.screen.seat == RED
+            assert store.can_undo(BLUE) and not store.can_undo(RED)
+            decided = store.state_id
+            await pilot.press("q")
+            await pilot.pause()
+        return saves.autosave_path(present(app.game).game_id, tmp_path), decided
+
+    async def continued(path: Path, decided: int) -> None:
+        app = create_app(open_session(path, folder=tmp_path), save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=SMALL) as pilot:
+            store = app.store
+            assert await settle(pilot, lambda: isinstance(app.screen, HandoffScreen))
+            assert isinstance(app.screen, HandoffScreen) and app.screen.seat == RED
+            await pilot.press("u")
+            assert await settle(pilot, lambda: store.state_id == decided - 1)
+            assert isinstance(app.screen, GameScreen) and app.game_screen().viewer == BLUE
+            await pilot.press("u")  # Blue's first decision showed a card: never taken back
+            await pilot.pause()
+            assert store.state_id == decided - 1
+
+    path, decided = run(until_quit())
+    run(continued(path, decided))
 
 
 def test_a_conflict_between_two_people(tmp_path):

@@ -180,10 +180,24 @@ class GameShell(_Host):
             seat = self.game.deciding_seat()
             if seat is not None and seat not in self.bots:
                 self.viewer = seat
+        elif self._handoff_first and self.seat is None:
+            # The keyboard was last with whoever decided last: the first hand-off's "u" takes back
+            # their decision, as it did before the game was saved (the first seat was refused:
+            # "<the other> has decided since").
+            self.viewer = self._last_person()
         self._unsubscribe = self.game.subscribe(self._post_changed)
         self._handled = self._news_key()
         self._log_viewer = self.viewer
         self._write_log()
+
+    def _last_person(self) -> int:
+        """The person whose decision the game stands after (a computer's decisions after it passed
+        over, as undo passes over them); the viewer as it is when no person decided yet."""
+        for state_id in range(self.game.state_id, 0, -1):
+            seat = self.game.seat_of(state_id)
+            if 0 <= seat < len(self.game.seat_kinds) and not self.game.is_computer(seat):
+                return seat
+        return self.viewer
 
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:
@@ -356,6 +370,7 @@ class GameShell(_Host):
             self._redraw()  # now the current screen: the focus, and whatever comes next
         elif result == "undo":
             self._handoff_screen = None
+            self._handoff_first = False  # the person before is at the keyboard (``_last_person``)
             self.action_undo()  # refused: the hand-off comes back when this screen resumes
         elif result == "quit":
             self._handoff_screen = None
