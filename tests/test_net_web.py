@@ -18,6 +18,11 @@ from tests.test_net_host import Client
 WEB_READY = r"serving the browser client on http://127\.0\.0\.1:(\d+)/"
 
 
+def guest_server(data: Path, *flags: str) -> Server:
+    """A server of browsers only, on a free port, whose tabs need no login (--web-guests)."""
+    return Server(data, "--web-port", "0", "--web-guests", *flags, ready=WEB_READY)
+
+
 async def tab(http: aiohttp.ClientSession, base: str, until: bytes, typed: str = "") -> bytes:
     """A browser tab: the websocket's screen bytes until ``until`` shows (``typed``: answered to the
     name prompt)."""
@@ -40,13 +45,7 @@ async def tab(http: aiohttp.ClientSession, base: str, until: bytes, typed: str =
 
 
 def test_web_serves_the_client_to_a_browser_websocket(tmp_path: Path) -> None:
-    server = Server(
-        tmp_path / "data",
-        "--web-port",
-        "0",
-        "--web-guests",
-        ready=r"serving the browser client on http://127\.0\.0\.1:(\d+)/",
-    )
+    server = guest_server(tmp_path / "data")
     try:
 
         async def browse() -> None:
@@ -64,13 +63,7 @@ def test_web_serves_the_client_to_a_browser_websocket(tmp_path: Path) -> None:
 def test_a_browser_is_the_same_person_in_every_tab(tmp_path: Path) -> None:
     """The page gives the browser a token in a cookie; a second tab of that browser is the same
     person: the name chosen in the first is remembered (no name prompt), as a key's person's is."""
-    server = Server(
-        tmp_path / "data",
-        "--web-port",
-        "0",
-        "--web-guests",
-        ready=r"serving the browser client on http://127\.0\.0\.1:(\d+)/",
-    )
+    server = guest_server(tmp_path / "data")
 
     try:
 
@@ -105,16 +98,8 @@ def test_the_page_names_the_host_it_was_reached_by_and_no_third_party(tmp_path: 
     """A friend reaching the server by its name gets links to that name (not 127.0.0.1), and the
     page loads nothing from elsewhere; with --public-url (behind a TLS proxy) its links are that
     address's, the websocket wss://."""
-    server = Server(tmp_path / "data", "--web-port", "0", "--web-guests", ready=WEB_READY)
-    proxied = Server(
-        tmp_path / "other",
-        "--web-port",
-        "0",
-        "--web-guests",
-        "--public-url",
-        "https://games.example.org/",
-        ready=WEB_READY,
-    )
+    server = guest_server(tmp_path / "data")
+    proxied = guest_server(tmp_path / "other", "--public-url", "https://games.example.org/")
     try:
 
         async def fetch(port: int, host: str) -> tuple[int, str]:
