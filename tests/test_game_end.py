@@ -11,7 +11,7 @@ from nctui.games.nightmare_cathedral.content.loader import get_pack
 from nctui.games.nightmare_cathedral.engine import apply, cards, step, turn, units
 from nctui.games.nightmare_cathedral.engine.invariants import violations
 from nctui.games.nightmare_cathedral.engine.ops import set_player
-from nctui.games.nightmare_cathedral.engine.scoring import scores
+from nctui.games.nightmare_cathedral.engine.scoring import DevouredLine, breakdowns, scores
 from nctui.games.nightmare_cathedral.engine.state import GameState, Score
 from tests import helpers as H
 from tests.helpers import auto, present
@@ -110,6 +110,16 @@ def _stage2_upgrades() -> tuple[tuple[str, ...], tuple[cs.DevelopmentCard, ...]]
     return tuple(c.id for c in made), made
 
 
+def assert_breakdowns_sum(state: GameState, result: tuple[Score, ...]) -> None:
+    """Each group of ``scoring.breakdowns`` adds up to its Score field."""
+    for b, sc in zip(breakdowns(state), result, strict=True):
+        assert sum(r.vp for r in b.ritual) == sc.ritual and sum(f.vp for f in b.forts) == sc.forts
+        assert b.devoured is not None and b.devoured.vp == sc.devoured
+        extra = b.king_extra.vp if b.king_extra is not None else 0
+        assert sum(c.vp for c in b.upgrades) + extra == sc.upgrades
+        assert sum(c.vp for c in b.dreams) + sum(s.vp for s in b.suit_sets) == sc.dreams
+
+
 def test_the_rulebooks_scoring_example_for_blue_totals_34():
     upgrades, extra = _stage2_upgrades()
     state = stage2(players=4)
@@ -145,6 +155,13 @@ def test_the_rulebooks_scoring_example_for_blue_totals_34():
     assert result[blue] == Score(seat=blue, ritual=10, forts=3, devoured=4, upgrades=2, dreams=15)
     assert result[blue].total == 34
     assert result[green].devoured == 4  # (5 + 3) // 2, shared
+    # the breakdown names each source and sums to the score (issue 39 item 15)
+    b = breakdowns(state)[blue]
+    assert [(r.space, r.vp) for r in b.ritual] == [(15, 7), (9, 3)]
+    assert sorted((f.levels, f.vp) for f in b.forts) == [(2, 1), (3, 2)]
+    assert b.devoured == DevouredLine(devoured=3, first=2, last=3, tied=2, pool=8, vp=4)
+    assert [c.vp for c in b.dreams] == [5, 5, 5] and sum(c.vp for c in b.upgrades) == 2
+    assert_breakdowns_sum(state, result)
 
 
 def test_a_game_ended_by_devouring_scores_and_names_its_winners():
@@ -176,6 +193,7 @@ def test_random_games_reach_stage_2_and_end_with_scores_that_add_up(players, see
     for sc in state.outcome.scores:
         assert sc.total == sc.ritual + sc.forts + sc.devoured + sc.upgrades + sc.dreams
     assert state.outcome.scores == scores(state)
+    assert_breakdowns_sum(state, state.outcome.scores)
     assert violations(state) == []
 
 

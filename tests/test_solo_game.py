@@ -126,6 +126,9 @@ def test_a_solo_game_plays_to_its_end_asking_only_you(stub, seed):
         state = apply(state, r.choice(legal_actions(state)))
         assert violations(state) == []
     assert state.outcome is not None and state.players[1].turns >= 1
+    from tests.test_game_end import assert_breakdowns_sum
+
+    assert_breakdowns_sum(state, state.outcome.scores)  # the King's sources too
 
 
 def test_a_kings_nightmare_conflict_waiting_for_your_cards_resumes_the_kings_action():

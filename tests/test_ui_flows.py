@@ -16,13 +16,15 @@ from msgspec.structs import replace
 from rich.console import Console
 from rich.text import Text
 from textual.command import CommandPalette
+from textual.containers import VerticalScroll
 from textual.filter import Monochrome
 from textual.widget import Widget
 from textual.widgets import Input, OptionList
 
 from nctui.games.nightmare_cathedral.bots import RandomBot
 from nctui.games.nightmare_cathedral.describe import describe_changes, describe_secret_action, words_for
-from nctui.games.nightmare_cathedral.engine import GameConfig, events as E, player_view
+from nctui.games.nightmare_cathedral.describe.score import score_breakdown
+from nctui.games.nightmare_cathedral.engine import GameConfig, events as E, nightmares, player_view
 from nctui.games.nightmare_cathedral.engine.actions import PlayCombatCard
 from nctui.games.nightmare_cathedral.engine.facts import facts
 from nctui.games.nightmare_cathedral.engine.flow import StepResult, step
@@ -520,6 +522,40 @@ def test_game_over_shows_the_breakdown_and_undo_goes_back(tmp_path):
 
     run(go(SMALL))
     run(go(BIG))
+
+
+def test_game_over_names_every_score_source_and_they_sum_to_the_total(tmp_path):
+    """Issue 39 item 15: per side the Ritual spaces, the Forts, the devoured place and its tie
+    split, each Dream; the lines add up to the total; the end condition names its threshold;
+    at 80x24 the box scrolls to the last line."""
+
+    async def go():
+        store = near_end_store()
+        app = create_app(store, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=SMALL) as pilot:
+            await play_to_the_end(pilot)
+            out = store.state.outcome
+            assert out is not None and isinstance(app.screen, GameOverScreen)
+            totals = {s.seat: s.total for s in out.scores}
+            rows = score_breakdown(store.state)
+            assert {seat for seat, _, _ in rows} == set(totals)
+            plain = text_of(app.screen, "#over-text", SMALL[0])
+            flat = " ".join(plain.split())
+            for seat, _, lines in rows:
+                assert sum(vp for _, vp in lines) == totals[seat]
+                assert any(why.startswith("Ritual marker") for why, _ in lines)
+                assert any(why.startswith("Devoured:") for why, _ in lines)
+                for why, _ in lines:
+                    assert why[:30] in plain  # each source named (a long reason wraps beside its VP)
+            threshold = nightmares.threshold(store.state)
+            assert f"the threshold is {threshold}" in flat
+            box = app.screen.query_one("#over-box", VerticalScroll)
+            assert box.max_scroll_y > 0  # 80x24 cannot show it all: it scrolls
+            await pilot.press("end")
+            await app_settled(app)
+            assert box.scroll_y == box.max_scroll_y
+
+    run(go())
 
 
 def test_game_over_saves_the_replay_and_starts_again(tmp_path):

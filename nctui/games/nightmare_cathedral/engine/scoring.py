@@ -9,10 +9,11 @@ from msgspec.structs import replace
 from . import board, cards, events as E
 from .events import Event
 from .king import king, king_combat_cards, modifier
-from .state import GameState, Outcome, Score
+from .state import GameState, Outcome, S, Score
 from .work import CardToBottom, fight_of
 
 DEVOURED_VP = (8, 5, 3, 2)  # most, 2nd, 3rd, fewest
+FORT_VP = {2: 1, 3: 2}  # by Fort levels
 
 
 def ritual_vp(state: GameState, best: int) -> int:
@@ -23,7 +24,7 @@ def ritual_vp(state: GameState, best: int) -> int:
 
 def fort_vp(state: GameState, seat: int) -> int:
     """1 VP for a Fort of 2 levels, 2 VP for a Fort of 3."""
-    return sum({2: 1, 3: 2}.get(a.fort_levels, 0) for a in state.areas if a.fort_owner == seat)
+    return sum(FORT_VP.get(a.fort_levels, 0) for a in state.areas if a.fort_owner == seat)
 
 
 def devoured_vp(state: GameState) -> tuple[int, ...]:
@@ -32,18 +33,118 @@ def devoured_vp(state: GameState) -> tuple[int, ...]:
     position but score nothing. Every side takes a position, one with nothing devoured too: it has
     the fewest. FINAL SCORE 3 names no stage: a game ending in Stage 1 (nobody devoured) scores
     it too, every side tied for all the positions (docs/rules-decisions.md)."""
+    return tuple(line.vp for line in devoured_lines(state))
+
+
+class RitualLine(S):
+    """One Ritual marker: the furthest space it reached and the VP of the best space up to it."""
+
+    marker: int
+    space: int
+    vp: int
+
+
+class FortLine(S):
+    area: str
+    levels: int
+    vp: int
+
+
+class DevouredLine(S):
+    """FINAL SCORE 3 for one side: its count, the positions it shares (1 = most), the sides
+    sharing them (the Shadows counted), the VP pooled over those positions, its share."""
+
+    devoured: int
+    first: int
+    last: int
+    tied: int
+    pool: int
+    vp: int
+
+
+class CardLine(S):
+    """A card that scores: an Upgrade in the display or a Dream played (the King's completed)."""
+
+    card: str
+    vp: int
+
+
+class SuitSetLine(S):
+    """Solo: the King's set bonus for the Dreams of one suit it completed."""
+
+    suit: str
+    count: int
+    vp: int
+
+
+class KingExtraLine(S):
+    """Solo: the King's Reward tiles and the cards left in its hand, together worth ``vp``."""
+
+    tiles: int
+    vp: int
+
+
+class Breakdown(S):
+    """Where every VP of one seat's final score came from; each group sums to its Score field."""
+
+    seat: int
+    ritual: tuple[RitualLine, ...] = ()
+    forts: tuple[FortLine, ...] = ()
+    devoured: DevouredLine | None = None
+    upgrades: tuple[CardLine, ...] = ()
+    dreams: tuple[CardLine, ...] = ()
+    suit_sets: tuple[SuitSetLine, ...] = ()
+    king_extra: KingExtraLine | None = None
+
+
+def devoured_lines(state: GameState) -> tuple[DevouredLine, ...]:
+    """``devoured_vp`` with its reasons, one line per player seat."""
     sides = [(pl.devoured, pl.seat) for pl in state.players] + [(state.devoured_shadows, -1)]
     ranked = sorted(sides, key=lambda s: -s[0])
-    vp = [0] * len(state.players)
+    lines: dict[int, DevouredLine] = {}
     pos = 0
     while pos < len(ranked):
         tied = [s for s in ranked if s[0] == ranked[pos][0]]
         pool = sum(DEVOURED_VP[pos : pos + len(tied)])
-        for _, seat in tied:
+        for n, seat in tied:
             if seat >= 0:
-                vp[seat] = pool // len(tied)
+                lines[seat] = DevouredLine(
+                    devoured=n, first=pos + 1, last=pos + len(tied), tied=len(tied), pool=pool, vp=pool // len(tied)
+                )
         pos += len(tied)
-    return tuple(vp)
+    return tuple(lines[pl.seat] for pl in state.players)
+
+
+def breakdowns(state: GameState) -> tuple[Breakdown, ...]:
+    """Every seat's score source by source, from a finished game's state (its outcome for what a
+    viewer cannot see: the King's hand). The groups sum to ``state.outcome.scores``."""
+    pack = board.pack(state)
+    dream_cards = {d.id: d.vp for d in pack.cards.dreams}
+    dev_cards = {d.id: d.vp for d in pack.cards.development}
+    dev = devoured_lines(state)
+    out = []
+    for pl in state.players:
+        ritual = tuple(RitualLine(marker=i, space=b, vp=ritual_vp(state, b)) for i, b in enumerate(pl.ritual_best))
+        forts = tuple(
+            FortLine(area=a.id, levels=a.fort_levels, vp=FORT_VP[a.fort_levels])
+            for a in state.areas
+            if a.fort_owner == pl.seat and a.fort_levels in FORT_VP
+        )
+        ups = tuple(CardLine(card=c, vp=dev_cards[c]) for st in pl.display for c in st if dev_cards.get(c, 0))
+        dreams = tuple(CardLine(card=c, vp=dream_cards[c]) for c in pl.dreams_played)
+        b = Breakdown(seat=pl.seat, ritual=ritual, forts=forts, devoured=dev[pl.seat], upgrades=ups, dreams=dreams)
+        if state.king is not None and pl.seat == king(state).seat:
+            done, sets = _king_dream_lines(state)
+            total = state.outcome.scores[pl.seat].upgrades if state.outcome is not None else king_extra_vp(state)
+            b = replace(
+                b,
+                upgrades=(),
+                dreams=done,
+                suit_sets=sets,
+                king_extra=KingExtraLine(tiles=len(pl.tiles), vp=total),
+            )
+        out.append(b)
+    return tuple(out)
 
 
 def upgrade_vp(state: GameState, seat: int) -> int:
@@ -87,9 +188,17 @@ SUIT_SET_VP = (0, 0, 1, 3, 6, 10, 15, 21)  # by Dreams completed of one suit: 1/
 
 def king_dream_vp(state: GameState) -> int:
     """The printed VP of its completed Dreams, plus 0/1/3/6/10/15/21 per suit for 1-7 of it."""
+    done, sets = _king_dream_lines(state)
+    return sum(c.vp for c in done) + sum(s.vp for s in sets)
+
+
+def _king_dream_lines(state: GameState) -> tuple[tuple[CardLine, ...], tuple[SuitSetLine, ...]]:
     done = [cards.dream(state, c) for c in king(state).completed]
     suits = [d.suit for d in done]
-    return sum(d.vp for d in done) + sum(SUIT_SET_VP[min(suits.count(s), 7)] for s in set(suits))
+    sets = (
+        SuitSetLine(suit=s, count=suits.count(s), vp=SUIT_SET_VP[min(suits.count(s), 7)]) for s in sorted(set(suits))
+    )
+    return tuple(CardLine(card=d.id, vp=d.vp) for d in done), tuple(s for s in sets if s.vp)
 
 
 def king_extra_vp(state: GameState) -> int:

@@ -23,7 +23,8 @@ from nctui.ui.client import GameClient
 from nctui.ui.screens.save import SaveScreen, default_name
 from nctui.ui.textual_ext.placed import ComesUpOnce
 
-from ...describe import END_REASONS, seat_letter, seat_name
+from ...describe import seat_letter, seat_name
+from ...describe.score import end_reason, score_breakdown
 from ...engine.state import GameState
 from ..widgets.seats import seat_style
 
@@ -49,6 +50,26 @@ def breakdown(state: GameState) -> Table:
             who.append(" ‡")
         star = "★" if s.seat in out.winners else ""
         table.add_row(star, who, *(str(v) for v in (s.ritual, s.forts, s.devoured, s.upgrades, s.dreams)), str(s.total))
+    return table
+
+
+def sources(state: GameState) -> Table:
+    """Where each side's VP came from, one line per source with its reason, best side first."""
+    out = state.outcome
+    assert out is not None
+    totals = {s.seat: s.total for s in out.scores}
+    table = Table(box=None, padding=(0, 1), show_edge=False, show_header=False, expand=False)
+    table.add_column("", width=1)
+    table.add_column("Source", overflow="fold")
+    table.add_column("VP", justify="right", no_wrap=True)
+    rows = sorted(score_breakdown(state), key=lambda r: (-totals[r[0]], r[0]))
+    for i, (seat, name, lines) in enumerate(rows):
+        if i:
+            table.add_row("", "", "")
+        head = Text(f"{seat_letter(state, seat)} {name}", style=f"bold {seat_style(state, seat)}")
+        table.add_row("", head, Text(f"{totals[seat]} VP", style="bold"))
+        for why, vp in lines:
+            table.add_row("·", why, str(vp))
     return table
 
 
@@ -88,7 +109,7 @@ class GameOverScreen(ComesUpOnce, ModalScreen[GameOverChoice]):
 
     DEFAULT_CSS = """
     GameOverScreen { align: center middle; }
-    #over-box { width: 84; max-width: 100%; height: auto; max-height: 100%; background: $panel;
+    #over-box { width: 100; max-width: 100%; height: auto; max-height: 100%; background: $panel;
                 border: double $accent; padding: 0 1; }
     """
     BINDINGS = [
@@ -108,15 +129,14 @@ class GameOverScreen(ComesUpOnce, ModalScreen[GameOverChoice]):
         state = self.game.view(self.viewer).state
         out = state.outcome
         assert out is not None, "the game over screen needs a finished game"
-        reason = END_REASONS.get(out.reason, out.reason)
-        title = Text(f"Game over after {state.turn_number} turns: {reason}.", style="bold")
+        title = Text(f"Game over after {state.turn_number} turns: {end_reason(state)}.", style="bold")
         keys = Text.from_markup(
             "[b]s[/b] save the replay · [b]n[/b] new game · [b]u[/b] undo back into the game · "
             "[b]v[/b] view the board · [b]q[/b] quit"
         )
         parts: list[RenderableType] = [title, Text(""), breakdown(state), Text(""), verdict(state)]
         parts += [Text(n, style="italic") for n in notes(state)]
-        parts += [Text(""), keys]
+        parts += [Text(""), keys, Text(""), Text("Where the VP came from", style="bold underline"), sources(state)]
         with VerticalScroll(id="over-box"):
             yield Static(Group(*parts), id="over-text")
 
