@@ -298,10 +298,12 @@ def test_a_spectator_of_a_live_game_is_not_idle_a_silent_lobby_is(tmp_path: Path
     from nctui.platform.net.webfront import IdentityServer
 
     occupancy = Occupancy()
+    for person in ("SHA256:cy", "SHA256:dee"):  # each with a session open on a front
+        occupancy.opened(person)
 
     async def main() -> None:
         rooms = Rooms(SqliteRoomStore(tmp_path / "rooms.db"), bot_delay=0.0, seeds=seeds(31))
-        host = Host(rooms, tmp_path / "sock" / "host.sock", watched=occupancy.watched)
+        host = Host(rooms, tmp_path / "sock" / "host.sock", occupancy=occupancy)
         await host.start()
         try:
             await asyncio.wait_for(body(host.path), 60)
@@ -349,7 +351,7 @@ def test_a_spectator_of_a_live_game_is_not_idle_a_silent_lobby_is(tmp_path: Path
         assert idle.closed and not watching.closed
         await asyncio.wait_for(asyncio.gather(*tasks), 10)
         assert watching.closed and idle.closed
-        assert b"nctui: closed after 2 seconds without a key" in idle.said
+        assert b"nctui: closed after 2 seconds with no key pressed and no move in a game you are in" in idle.said
         for c in (a, b, w, lobby):
             c.close()
 

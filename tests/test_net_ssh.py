@@ -178,8 +178,9 @@ def test_idle_timeout_closes_with_one_line_and_ends_the_process(
         async with await connect(server.port, friend) as conn:
             proc = await pty_session(conn)
             await read_until(proc.stdout, b"What name")
-            out = await read_until(proc.stdout, b"without a key\r\n", timeout=20)
-            assert b"\x1b[?1049l\r\nnctui: closed after 2 seconds without a key\r\n" in out
+            out = await read_until(proc.stdout, b"a game you are in\r\n", timeout=20)
+            line = b"nctui: closed after 2 seconds with no key pressed and no move in a game you are in"
+            assert b"\x1b[?1049l\r\n" + line + b"\r\n" in out
             assert (await asyncio.wait_for(proc.wait(), 10)).exit_status == 1
 
     run(body())
@@ -537,10 +538,19 @@ class PausableRelay:
 
 def test_a_silent_drop_shows_the_person_away_within_half_a_minute(keys: Any, tmp_path: Path) -> None:
     """Ann's network goes silent (a paused relay: no FIN): the server's keepalives notice it, her
-    session ends and the lobby shows her seat away, within the keepalives' 28 s (not minutes)."""
+    session ends, and Bob at the other seat is told she is away (the ``Presence`` his players
+    panel draws) within the keepalives' 28 s (not minutes); the lobby shows her seat away too."""
     from nctui.games.nightmare_cathedral.engine import GameConfig
     from nctui.platform.net import protocol as P
+    from nctui.platform.net.ssh import KEEPALIVE
     from tests.test_net_host import Client
+
+    async def presence_until(c: Client, status: str) -> P.Presence:
+        while True:
+            try:
+                return await c.until(P.Presence, lambda m: m.seats[0].status == status)
+            except TimeoutError:
+                continue  # nothing said for a while: the room is still
 
     friend, _, authorized = keys
     ann = friend.get_fingerprint("sha256")
@@ -573,15 +583,22 @@ def test_a_silent_drop_shows_the_person_away_within_half_a_minute(keys: Any, tmp
             proc.stdin.write(b"Ann\r")  # then the lobby takes her back to her seat
             while not await seat_connected(host):
                 await asyncio.sleep(0.2)
+            bob = await Client.connect(data / "run" / "host.sock", "SHA256:bob")
+            await bob.send(P.JoinSeat(room=room.id, seat=1))
+            await presence_until(bob, "here")
             relay.paused.set()
             proc.stdin.write(b"x")  # a key that never arrives: the link is silent both ways
             start = asyncio.get_running_loop().time()
-            while await seat_connected(host):
-                await asyncio.sleep(0.5)
+            # within the keepalives' bound (4 of them), with room to spare for a busy machine
+            away = await asyncio.wait_for(presence_until(bob, "away"), 4 * KEEPALIVE + 30)
             took = asyncio.get_running_loop().time() - start
+            assert ann.startswith(away.seats[0].name)  # the name it was claimed with (the test client: its identity)
+            while await seat_connected(host):  # the lobby says it too (its answers may lag one behind)
+                await asyncio.sleep(0.2)
             conn.abort()
             relay.close()
             host.close()
+            bob.close()
             return took
 
         took = run(body(), 150)

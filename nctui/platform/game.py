@@ -45,6 +45,23 @@ class SeatLabel(msgspec.Struct, frozen=True, kw_only=True):
     colour: str  # "#rrggbb"
 
 
+# Where the person holding a seat of a game on a server is (issue 37.6): connected, away (the
+# seat waits for them), a computer plays the seat (a computer seat, or one handed over while its
+# person is away), or a person's seat nobody holds.
+PresenceStatus = Literal["here", "away", "computer", "free"]
+
+
+class SeatPresence(msgspec.Struct, frozen=True, kw_only=True):
+    """Who holds a seat of a game on a server and whether they are there, as every seat may know
+    it (the host sends it: ``net.protocol.Presence``): a name and a status, nothing of the game
+    and no identity. A game's players panel says it next to the seat (a game at one keyboard has
+    none: its panel names the computer seats as it always did)."""
+
+    name: str = ""  # the name of the person holding the seat ('' nobody holds it)
+    status: PresenceStatus = "here"
+    away: float = 0.0  # seconds its person has been away, in whole minutes (0: under a minute, or here)
+
+
 class Stepped(Protocol[S_co, E_co]):
     """A state reached and the events on the way (the engine's ``StepResult``)."""
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
 from . import registry, saves
-from .game import Bot, SeatKind, Stoppable, Summary
+from .game import Bot, SeatKind, SeatPresence, Stoppable, Summary
 from .listeners import Listeners
 from .registry import AnyGame
 from .store import PracticePolicy, Store, StoreError, StrictPolicy, TimelineItem, UndoPolicy, UndoRefused
@@ -79,6 +79,7 @@ class Session:
         self.game_id = game_id or saves.new_id()
         self.folder = saves.save_dir(folder)
         self.seat_kinds: tuple[SeatKind, ...] = tuple(self.game.seats(store.config))
+        self.presence: tuple[SeatPresence, ...] = ()  # at one keyboard nobody is away (``GameClient.presence``)
         self.undo_mode: UndoMode = undo or default_undo(self.seat_kinds)
         store.policy = policy_for(self.undo_mode)
         self.bot_delay = max(bot_delay, 0.0)

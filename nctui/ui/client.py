@@ -25,7 +25,7 @@ from typing import Any, Literal, Protocol
 
 from textual.message import Message
 
-from nctui.platform.game import SeatKind
+from nctui.platform.game import SeatKind, SeatPresence
 from nctui.platform.session import Session, SessionError, Update
 from nctui.platform.store import StoreError, TimelineItem
 
@@ -66,6 +66,9 @@ class GameClient(Protocol):
         """The last state id of the timeline (beyond ``state_id`` when redo is possible)."""
 
     seat_kinds: tuple[SeatKind, ...]
+    # A game on a server: who holds each seat and whether they are there (the host's, live); at
+    # one keyboard empty (the players panels name the computer seats as they always did).
+    presence: tuple[SeatPresence, ...]
     thinking: int | None  # the computer seat deciding now
     bot_error: str  # why a computer player stopped ('' when none did)
     autosave_error: str  # why the last autosave failed ('' when it worked)

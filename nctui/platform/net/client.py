@@ -26,7 +26,7 @@ from typing import Any
 
 import msgspec
 
-from ..game import SPECTATOR, SeatKind
+from ..game import SPECTATOR, SeatKind, SeatPresence
 from ..listeners import Listeners
 from ..registry import AnyGame
 from ..saves import SaveError
@@ -63,6 +63,7 @@ class RemoteGame:
         self.game_id = joined.room.id
         self.seat_kinds: tuple[SeatKind, ...] = tuple(s.kind for s in joined.room.seats)
         self.seats = joined.room.seats
+        self.presence: tuple[SeatPresence, ...] = ()  # who holds each seat, whether they are there (the host's)
         self.thinking: int | None = None
         self.bot_error = ""
         self._update: P.Update | None = None
@@ -100,6 +101,14 @@ class RemoteGame:
         self.ready.set()
         for listener in self._listeners:
             listener()
+
+    def apply_presence(self, presence: P.Presence) -> None:
+        """Who holds each seat and whether they are there, as the host says now: the players
+        panel redraws (once the game has arrived)."""
+        self.presence = presence.seats
+        if self._update is not None:
+            for listener in self._listeners:
+                listener()
 
     def _now(self) -> P.Update:
         if self._update is None:
@@ -365,6 +374,11 @@ class HostLink:
             if game is self._pending:
                 self.game, self._pending = game, None
                 self.listener(game)
+            return
+        if isinstance(msg, P.Presence):
+            game = self._pending or self.game
+            if game is not None and game.room.id == msg.room:
+                game.apply_presence(msg)
             return
         if isinstance(msg, P.Joined):
             if self.game is not None:

@@ -20,10 +20,11 @@ import time
 from pathlib import Path
 
 from .. import registry
-from ..game import SPECTATOR, RuleRefusal
+from ..game import SPECTATOR, RuleRefusal, SeatPresence
 from ..store import StaleState, StoreError
 from . import protocol as P
 from .datadir import bound_inode, unlink_own
+from .limits import Occupancy
 from .rooms import Room, RoomError, Rooms, clean_name
 from .weblogin import WebLogins
 
@@ -42,6 +43,8 @@ class Connection:
         self.seat = SPECTATOR
         self.sent = -1  # the state id the last update brought
         self.sent_rewinds: int | None = None  # the game's rewinds as of that update
+        self.sent_presence: tuple[SeatPresence, ...] | None = None  # the room's presence as last sent
+        self._stale = False  # the game changed since the last update: send one
         self._wake = asyncio.Event()
         self._unsubscribe = None
         self._loop = asyncio.get_running_loop()
@@ -128,13 +131,13 @@ class Connection:
                 await self.send(P.WebLinkMade(url=url, minutes=minutes))
             elif isinstance(msg, P.Refresh):
                 self.sent = -1
-                self._wake.set()
+                self._game_moved()
             else:
                 self.decide(msg)
         except RoomError as exc:
             await self.send(P.Refused(reason=str(exc), request=request))
         except StaleState as exc:
-            self._wake.set()
+            self._game_moved()
             await self.send(P.Refused(reason=str(exc), stale=True, request=request))
         except (ValueError, StoreError) as exc:  # the game's refusal names the rule
             reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
@@ -160,13 +163,13 @@ class Connection:
 
     async def enter(self, room: Room, seat: int) -> None:
         self.leave()
-        self.room, self.seat, self.sent = room, seat, -1
+        self.room, self.seat, self.sent, self.sent_presence = room, seat, -1, None
         room.connect(seat)
         self._unsubscribe = room.session.subscribe(self._changed)  # type: ignore[assignment]
         await self.send(
             P.Joined(room=room.info(), seat=seat, config=room.public_config, undo_policy=room.session.undo_policy)
         )
-        self._wake.set()
+        self._game_moved()
 
     def leave(self) -> None:
         if self.room is not None:
@@ -180,21 +183,41 @@ class Connection:
 
     def _changed(self) -> None:
         """A session listener: called from any thread."""
-        self._loop.call_soon_threadsafe(self._wake.set)
+        self._loop.call_soon_threadsafe(self._game_moved)
+
+    def _game_moved(self) -> None:
+        self._stale = True
+        self._wake.set()
+
+    def presence_due(self, presence: tuple[SeatPresence, ...]) -> None:
+        """``presence``: the room's now (the host's tick): woken to send it if it is news here."""
+        if presence != self.sent_presence:
+            self._wake.set()
 
     async def _push(self) -> None:
+        """Everything this connection is owed, one message after another: the room's presence
+        when it changed (first: a game's first frame has its names), the game when it moved."""
         while True:
             await self._wake.wait()
             self._wake.clear()
             room = self.room
             if room is None:
                 continue
-            update = room.update(self.seat, self.sent, self.sent_rewinds)
-            moved = self.sent != -1 and update.state_id != self.sent  # a decision made (or undone), not a first view
-            self.sent, self.sent_rewinds = update.state_id, update.rewinds
-            await self.send(update)
-            if moved and self.host.watched is not None:
-                self.host.watched[self.identity] = time.monotonic()  # watching a game that moves is not idle
+            presence = room.presence()
+            if presence != self.sent_presence:
+                self.sent_presence = presence
+                await self.send(P.Presence(room=room.id, seats=presence))
+            if self._stale:
+                self._stale = False
+                await self._send_update(room)
+
+    async def _send_update(self, room: Room) -> None:
+        update = room.update(self.seat, self.sent, self.sent_rewinds)
+        moved = self.sent != -1 and update.state_id != self.sent  # a decision made (or undone), not a first view
+        self.sent, self.sent_rewinds = update.state_id, update.rewinds
+        await self.send(update)
+        if moved and self.host.occupancy is not None:
+            self.host.occupancy.watch(self.identity)  # watching a game that moves is not idle
 
 
 class Host:
@@ -205,10 +228,10 @@ class Host:
         *,
         max_frame: int = 64 * 1024,
         logins: WebLogins | None = None,
-        watched: dict[str, float] | None = None,
+        occupancy: Occupancy | None = None,
     ) -> None:
         self.rooms = rooms
-        self.watched = watched  # the fronts' ``Occupancy.watched``: when a decision last reached each person
+        self.occupancy = occupancy  # the fronts': the host notes in it when a decision reached a person (idle)
         self.logins = logins  # the web front's logins: personal links for people of the other fronts
         self.path = Path(path)
         self.max_frame = max_frame  # what a client may send (decisions are small)
@@ -254,6 +277,20 @@ class Host:
         while True:
             await asyncio.sleep(1.0)
             self.rooms.hand_over_due()
+            self._presence_tick()
+
+    def _presence_tick(self) -> None:
+        """Each connection in a room gets its room's presence once it changed: the away minutes
+        go on while nobody connects or drops (one look at each room a tick)."""
+        now = time.monotonic()
+        seen: dict[str, tuple[SeatPresence, ...]] = {}
+        for conn in list(self.open):
+            room = conn.room
+            if room is not None:
+                presence = seen.get(room.id)
+                if presence is None:
+                    presence = seen[room.id] = room.presence(now)
+                conn.presence_due(presence)
 
     async def close(self) -> None:
         if self._ticker is not None:

@@ -24,13 +24,14 @@ from typing import Any
 import msgspec
 
 from nctui.platform import registry
-from nctui.platform.game import SeatKind, SeatLabel
+from nctui.platform.game import SeatKind, SeatLabel, SeatPresence
 
-# 4: WebLink / WebLinkMade (a personal link for a browser), CloseRoom / RoomClosed, the finished
+# 5: Presence (who holds each seat and whether they are there, live); 4: WebLink / WebLinkMade
+# (a personal link for a browser), CloseRoom / RoomClosed, the finished
 # list (ListRooms.finished), RoomInfo.creator; 3: JSON; the game of a room
 # (CreateRoom.game, RoomInfo.game), its data read with that game's types, no facts (the client
 # works them out from the view) and no seed; 2: GiveUp, timeline deltas
-VERSION = 4
+VERSION = 5
 FINISHED_SHOWN = 3600.0  # seconds a finished room stays in the lobby's main list
 MAX_FRAME = 1 << 20  # bytes of one message; a view of a 4-player game is under 10 kB
 HEADER = struct.Struct(">I")
@@ -242,13 +243,22 @@ class RoomClosed(_Msg, tag="room_closed"):
     name: str
 
 
+class Presence(_Msg, tag="presence"):
+    """Who holds each seat of ``room`` and whether they are there (a ``SeatPresence`` a seat): sent
+    to everyone in the room when it changes (a person connects, drops, is replaced by a computer,
+    or has been away another minute). Public: names and statuses, no identity, nothing of the game."""
+
+    room: str
+    seats: tuple[SeatPresence, ...]
+
+
 class Bye(_Msg, tag="bye"):
     """The host closes the connection, in one line."""
 
     reason: str
 
 
-HostMessage = Welcome | Rooms | Joined | Update | Refused | WebLinkMade | RoomClosed | Bye
+HostMessage = Welcome | Rooms | Joined | Update | Presence | Refused | WebLinkMade | RoomClosed | Bye
 
 
 # -- frames ----------------------------------------------------------------------------------------

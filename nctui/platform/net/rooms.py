@@ -24,7 +24,7 @@ from typing import Any
 import msgspec
 
 from .. import registry
-from ..game import SPECTATOR, SeatLabel
+from ..game import SPECTATOR, SeatLabel, SeatPresence
 from ..registry import AnyGame
 from ..session import Session
 from ..store import ReplayError, Store
@@ -202,6 +202,27 @@ class Room:
             )
             for i, (kind, h) in enumerate(zip(self.session.seat_kinds, self.record.holders))
         )
+
+    def presence(self, now: float | None = None) -> tuple[SeatPresence, ...]:
+        """Who holds each seat and whether they are there (issue 37.6): what every seat's players
+        panel says. Away times in whole minutes, so it changes at most once a minute a seat."""
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            return tuple(
+                self._presence(seat, kind, holder, now)
+                for seat, (kind, holder) in enumerate(zip(self.session.seat_kinds, self.record.holders))
+            )
+
+    def _presence(self, seat: int, kind: Any, holder: Holder | None, now: float) -> SeatPresence:
+        if holder is None:
+            return SeatPresence(status="free" if kind == "human" else "computer")
+        since = self.away_since.get(seat)
+        away = (now - since) // 60 * 60 if since is not None else 0.0
+        if kind != "human":
+            return SeatPresence(name=holder.name, status="computer", away=away)
+        if self.connections.get(seat, 0) > 0:
+            return SeatPresence(name=holder.name)
+        return SeatPresence(name=holder.name, status="away", away=away)
 
     def info(self) -> P.RoomInfo:
         with self.session.lock:

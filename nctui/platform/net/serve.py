@@ -154,7 +154,7 @@ async def serve(
         logins = None
         if "web" in sockets and not opts.web_guests:
             logins = WebLogins(data, base_url=_web_base(opts, int(sockets["web"].getsockname()[1])))
-        host = Host(rooms, run / "host.sock", logins=logins, watched=occupancy.watched)
+        host = Host(rooms, run / "host.sock", logins=logins, occupancy=occupancy)
         await host.start()
         ports: dict[str, int] = {}
         try:

@@ -8,7 +8,8 @@ fork server, ``net.forkserver``).
 - Refused, each with one line: a shell or session without a pty, exec requests, subsystems, port
   forwarding (local and remote), agent and X11 forwarding.
 - Limits (``Limits``, each a flag of ``nctui serve``): sessions in all, connections per peer
-  address, an idle timeout (no key and no decision watched for that long), bounded buffers (the client's output waits
+  address, an idle timeout (a person's: no key on any of their sessions and no decision reaching
+  them for that long, ``Occupancy``), bounded buffers (the client's output waits
   while the SSH channel is full; input beyond the bound closes the session). Hitting a limit says
   so in one line before closing.
 """
@@ -30,7 +31,7 @@ import asyncssh
 from ..safeio import BadInput, read_bounded
 from .auth import PasswordError, Passwords, Throttle
 from .forkserver import Child, Spawner, SpawnError, set_winsize
-from .limits import Limits, Occupancy
+from .limits import Limits, Occupancy, idle_line
 
 log = logging.getLogger("nctui.platform.net")
 
@@ -322,6 +323,7 @@ class ClientSession(asyncssh.SSHServerSession[bytes]):
         self.pending = bytearray()  # input the pty has not taken yet
         self.reading = False
         self.last_key = time.monotonic()
+        self.counted = False  # in the sessions and the person's count (``Occupancy.opened``)
         self._idle: asyncio.TimerHandle | None = None
         self._ended = False
         self.started = 0.0
@@ -366,6 +368,8 @@ class ClientSession(asyncssh.SSHServerSession[bytes]):
             self._say_and_close(self.refusal.encode())
             return
         self.front.sessions.add(self)
+        self.front.occupancy.opened(self.connection.identity)
+        self.counted = True
         self.started = time.monotonic()
         cols, rows = self.size
         no_color = bool(self.chan.get_environment().get("NO_COLOR"))
@@ -380,7 +384,7 @@ class ClientSession(asyncssh.SSHServerSession[bytes]):
             )
         except SpawnError as exc:
             log.warning("%s: %s", self.connection.identity, exc)
-            self.front.sessions.discard(self)
+            self._uncount()
             self._say_and_close(b"nctui: the server could not start your client; try again later")
             return
         if self._ended:  # the person left while the client started
@@ -434,6 +438,7 @@ class ClientSession(asyncssh.SSHServerSession[bytes]):
         if self._ended:
             return
         self.last_key = time.monotonic()
+        self.front.occupancy.key(self.connection.identity, self.last_key)
         self.pending += data  # keys typed while the client starts wait for it
         if len(self.pending) > self.front.limits.max_buffer:
             log.info("%s: closed, input beyond %d bytes", self.connection.identity, self.front.limits.max_buffer)
@@ -468,13 +473,12 @@ class ClientSession(asyncssh.SSHServerSession[bytes]):
         timeout = self.front.limits.idle_timeout
         if timeout <= 0 or self._ended:
             return
-        # active: a key, or a decision made in a room this person is in (a spectator of a live game)
+        # active: a key of this person's, or a decision made in a room they are in (a spectator of a live game)
         active = self.front.occupancy.last_active(self.connection.identity, self.last_key)
         due = active + timeout - time.monotonic()
         if due <= 0:
-            minutes = f"{timeout / 60:g} minutes" if timeout >= 60 else f"{timeout:g} seconds"
-            log.info("%s: closed after %s without a key", self.connection.identity, minutes)
-            self.end(f"nctui: closed after {minutes} without a key".encode())
+            log.info("%s: closed, idle for %g s", self.connection.identity, timeout)
+            self.end(idle_line(timeout).encode())
             return
         self._idle = asyncio.get_running_loop().call_later(due, self._arm_idle)
 
@@ -510,9 +514,16 @@ class ClientSession(asyncssh.SSHServerSession[bytes]):
             except OSError:
                 self.chan.close()
 
+    def _uncount(self) -> None:
+        """This session no longer holds a slot, nor keeps its person's idle clock."""
+        self.front.sessions.discard(self)
+        if self.counted:
+            self.counted = False
+            self.front.occupancy.closed(self.connection.identity)
+
     def _stop_child(self) -> None:
         self._ended = True
-        self.front.sessions.discard(self)
+        self._uncount()
         if self._idle is not None:
             self._idle.cancel()
         child, self.child = self.child, None

@@ -28,7 +28,7 @@ from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
 from .auth import Passwords, Throttle
-from .limits import Limits, Occupancy
+from .limits import Limits, Occupancy, idle_line
 from .ssh import TERMINAL_RESET
 from .webclient import TOKEN
 from .weblogin import SESSION_DAYS, WebLogins
@@ -245,6 +245,7 @@ class IdentityServer(Server):
             return websocket
         occupancy = self.occupancy
         occupancy.sessions.add(websocket)
+        occupancy.opened(identity)
         occupancy.per_peer[peer] += 1
         last_key = [time.monotonic()]
         idle = asyncio.create_task(self._idle(websocket, last_key, identity))
@@ -259,7 +260,7 @@ class IdentityServer(Server):
             )
             await app_service.start(width, height)
             try:
-                await self._process_messages(websocket, app_service, last_key)
+                await self._process_messages(websocket, app_service, last_key, identity)
             finally:
                 await app_service.stop()
         except asyncio.CancelledError:
@@ -269,6 +270,7 @@ class IdentityServer(Server):
         finally:
             idle.cancel()
             occupancy.sessions.discard(websocket)
+            occupancy.closed(identity)
             occupancy.per_peer[peer] -= 1
             if occupancy.per_peer[peer] <= 0:
                 del occupancy.per_peer[peer]
@@ -277,9 +279,14 @@ class IdentityServer(Server):
         return websocket
 
     async def _process_messages(
-        self, websocket: web.WebSocketResponse, app_service: AppService, last_key: list[float] | None = None
+        self,
+        websocket: web.WebSocketResponse,
+        app_service: AppService,
+        last_key: list[float] | None = None,
+        identity: str | None = None,
     ) -> None:
-        """textual-serve's, noting when the person last typed (``last_key``: the idle timeout)."""
+        """textual-serve's, noting when the person last typed (``last_key``, and the person's
+        clock in ``occupancy``: the idle timeout)."""
         async for message in websocket:
             if message.type != WSMsgType.TEXT:
                 continue
@@ -291,6 +298,7 @@ class IdentityServer(Server):
             if kind == "stdin" and isinstance(data, str):
                 if last_key is not None:
                     last_key[0] = time.monotonic()
+                    self.occupancy.key(identity, last_key[0])
                 await app_service.send_bytes(data.encode("utf-8"))
             elif kind == "resize" and isinstance(data, dict):
                 await app_service.set_terminal_size(
@@ -304,7 +312,8 @@ class IdentityServer(Server):
                 await app_service.focus()
 
     async def _idle(self, websocket: web.WebSocketResponse, last_key: list[float], identity: str | None) -> None:
-        """Close the tab after ``idle_timeout`` without a key or a decision watched, as the SSH front does."""
+        """Close the tab after ``idle_timeout`` without a key of the person's or a decision reaching
+        them, as the SSH front does."""
         timeout = self.limits.idle_timeout
         if timeout <= 0:
             return
@@ -313,8 +322,7 @@ class IdentityServer(Server):
             if due <= 0:
                 break
             await asyncio.sleep(due)
-        minutes = f"{timeout / 60:g} minutes" if timeout >= 60 else f"{timeout:g} seconds"
-        log.info("a browser tab closed after %s without a key", minutes)
+        log.info("a browser tab closed, idle for %g s", timeout)
         with contextlib.suppress(Exception):
-            await websocket.send_bytes(TERMINAL_RESET + f"\r\nnctui: closed after {minutes} without a key\r\n".encode())
+            await websocket.send_bytes(TERMINAL_RESET + f"\r\n{idle_line(timeout)}\r\n".encode())
         await websocket.close()

@@ -40,7 +40,7 @@ from nctui.platform.game import SPECTATOR, SeatLabel
 from nctui.platform.registry import AnyGame, GameEntry
 from nctui.platform.store import StoreError
 
-from ..widgets.common import label_tag
+from ..widgets.common import label_tag, presence_words
 from ..widgets.log import GameLog
 
 if TYPE_CHECKING:
@@ -128,6 +128,7 @@ class GameShell(_Host):
         self._handoff_screen: HandoffScreen | None = None
         self._choose_from = 0.0  # options are taken from then on (not by the press that passed the keyboard)
         self._echo = ""  # the option just picked, in public words, for the next hand-off screen
+        self._presence_made: tuple[object, tuple[str, ...]] | None = None  # (game.presence, its words)
 
     # -- for each game ----------------------------------------------------------------------------
 
@@ -208,7 +209,7 @@ class GameShell(_Host):
 
     def _news_key(self) -> tuple[object, ...]:
         game = self.game
-        return (game.revision, game.thinking, game.bot_error, game.autosave_error)
+        return (game.revision, game.thinking, game.bot_error, game.autosave_error, game.presence)
 
     def on_game_changed(self, message: GameChanged) -> None:
         """Redraw once for however many changes were posted meanwhile."""
@@ -269,6 +270,22 @@ class GameShell(_Host):
     def seat_label(self, seat: int) -> SeatLabel:
         labels = self.seat_labels()
         return labels[seat] if 0 <= seat < len(labels) else SeatLabel(name=f"Seat {seat + 1}", letter="?", colour="")
+
+    def presence_words(self, seat: int) -> str:
+        """A game on a server: who holds ``seat`` and whether they are there, for the players
+        panel ('Ann', 'Ann, away 3 min', 'computer for Ann, away 6 min', 'free seat'); '' at one
+        keyboard (the panel names the computer seats as it always did)."""
+        presence = self.game.presence
+        return presence_words(presence[seat]) if 0 <= seat < len(presence) else ""
+
+    def presence_all(self) -> tuple[str, ...]:
+        """``presence_words`` of every seat (empty at one keyboard): the same object while the
+        host's presence is (a panel handed the same inputs draws nothing again)."""
+        presence = self.game.presence
+        made = self._presence_made
+        if made is None or made[0] is not presence:
+            made = self._presence_made = (presence, tuple(self.presence_words(s) for s in range(len(presence))))
+        return made[1]
 
     # -- the log ----------------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.message import Message
 
-from nctui.platform.game import PALETTE, SeatLabel
+from nctui.platform.game import PALETTE, SeatLabel, SeatPresence
 
 SEAT_COLOURS = PALETTE  # the seats' colours by name (nctui.platform.game)
 
@@ -23,6 +23,33 @@ def label_style(label: SeatLabel, *, bold: bool = True) -> Style:
 def label_tag(label: SeatLabel) -> Text:
     """'R Red' in the seat's colour: its letter goes with the colour, never the colour alone."""
     return Text(f"{label.letter} {label.name}", style=label_style(label))
+
+
+PRESENCE_NAME = 16  # cells of a holder's name in a players panel (a name may have 40)
+
+
+def away_words(seconds: float) -> str:
+    """'away', 'away 3 min', 'away 2 h 5 min': how long a person has been away."""
+    minutes = int(seconds // 60)
+    if minutes < 1:
+        return "away"
+    hours, minutes = divmod(minutes, 60)
+    if not hours:
+        return f"away {minutes} min"
+    return f"away {hours} h" + (f" {minutes} min" if minutes else "")
+
+
+def presence_words(presence: SeatPresence) -> str:
+    """A seat of a game on a server in a players panel (issue 37.6): 'Ann', 'Ann, away 3 min',
+    'computer for Ann, away 6 min' (a computer plays while she is away), 'computer', 'free seat'."""
+    name = clip(presence.name, PRESENCE_NAME)
+    if presence.status == "here":
+        return name
+    if presence.status == "away":
+        return f"{name}, {away_words(presence.away)}"
+    if presence.status == "computer":
+        return f"computer for {name}, {away_words(presence.away)}" if name else "computer"
+    return "free seat"
 
 
 def clip(text: str, width: int) -> str:

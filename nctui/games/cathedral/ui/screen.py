@@ -154,7 +154,9 @@ class CathedralScreen(CompanionScreen):
         seat = self._facts().seat_of(colour)
         humans = [s for s, kind in enumerate(self.game.seat_kinds) if kind == "human"]
         mine = seat == self.seat if self.seat is not None else humans == [seat]
-        who = "you" if mine else ("computer" if self.game.is_computer(seat) else self.seat_label(seat).name)
+        # online: who holds the seat and whether they are there ("Bob, away 3 min")
+        who = "you" if mine else self.presence_words(seat)
+        who = who or ("computer" if self.game.is_computer(seat) else self.seat_label(seat).name)
         return f"{words.COLOURS[colour]} ({who})"
 
     def _status(self, view: CathedralState) -> Text:

@@ -145,6 +145,8 @@ class DreamersScreen(OptionsScreen):
             }[s.role]
             marker = ">" if i == view.turn else " "
             text.append(f"{marker}P{i + 1} {role:<22} Power {facts.power(i):>2}\n")
+            if who := self.presence_words(i):  # online: who holds the seat and whether they are there
+                text.append(f"    {who}\n", style="dim")
         text.append("Bag: ")
         for colour, n in enumerate(view.bag):
             text.append(f"{LETTER[colour]} {n}  ", style=STYLE[colour])

@@ -134,7 +134,9 @@ class NightmariumScreen(OptionsScreen):
         for seat, p in enumerate(view.players):
             marker = ">" if seat == view.turn else " "
             done = sum(len(c.cards) == 3 for c in p.creatures)
-            text.append(f"{marker}P{seat + 1} {done}/{view.config.creatures} h:{len(p.hand):<2} ")
+            who = self.presence_words(seat)  # online: who holds the seat and whether they are there
+            text.append(f"{marker}P{seat + 1}{f' ({who})' if who else ''} {done}/{view.config.creatures} ")
+            text.append(f"h:{len(p.hand):<2} ")
             for c in p.creatures:  # numbered by id, as the options name them
                 text.append(f"{c.id + 1}:", style="dim")
                 text.append_text(stack(c.cards))

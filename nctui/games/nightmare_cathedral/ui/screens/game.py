@@ -212,6 +212,7 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
         status = self.query_one(StatusLine)
         players = self.query_one(PlayersView)
         status.bots = players.bots = self.bots
+        players.presence = self.presence_all()  # online: who holds each seat, whether they are there
         status.undo = self.game.undo_policy
         drawn = (self.query_one(BoardView), self.query_one(TracksView), self.query_one(HandView), status, players)
         prompt = self._prompt_of(view, facts)
@@ -255,7 +256,9 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
         prompt = self._prompt_of(view, facts)
         for widget in (self.query_one(BoardView), self.query_one(TracksView), self.query_one(HandView)):
             widget.rehearse({"facts": facts, "view": view})
-        self.query_one(PlayersView).rehearse({"facts": facts, "view": view, "bots": self.bots})
+        self.query_one(PlayersView).rehearse(
+            {"facts": facts, "view": view, "bots": self.bots, "presence": self.presence_all()}
+        )
         self.query_one(MatrixView).rehearse({"view": view})
         self.query_one(DecisionPanel).rehearse({"prompt": prompt, "highlight": 0})
 

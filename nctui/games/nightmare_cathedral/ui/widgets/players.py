@@ -4,7 +4,7 @@ and the Shaper, each Action card with its current effects (the top card; ``+1`` 
 Upgrades under it) and the Dreams played. In solo the King's panel instead: its Action cards
 with their Cultists and tucked cards (the Power), the Cultists on the Day spaces, its two Dreams
 with their Cultists, its completed Dreams and its hand size. ``i`` shows any of these cards in
-full.
+full. Online each seat's name says who holds it and whether they are there (``presence``).
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ CULTISTS = Style(color="#d787ff")
 
 class PlayersView(FitsContent):
     """Draws ``view``'s players with the view's ``facts`` (set before the view; nothing is drawn
-    until both are); ``bots`` names the computer seats. Holds nothing else."""
+    until both are); ``bots`` names the computer seats; ``presence`` (a game on a server) says who
+    holds each seat and whether they are there, in words. Holds nothing else."""
 
     DEFAULT_CSS = """
     PlayersView { height: auto; width: 100%; }
@@ -39,21 +40,31 @@ class PlayersView(FitsContent):
     view: reactive[View | None] = reactive(None, repaint=False)
     facts: reactive[Facts | None] = reactive(None, repaint=False)
     bots: reactive[frozenset[int]] = reactive(frozenset(), repaint=False)
+    presence: reactive[tuple[str, ...]] = reactive((), repaint=False)
+
+    def _watch_presence(self) -> None:
+        self.refit_later()
 
     def render(self) -> Cells | Text:
         if self.view is None or self.facts is None:
             return Text("")
         return Cells(
-            [Cells.runs_of(line) for line in player_lines(self.view, self.facts, self.bots, self.content_width or 40)]
+            [
+                Cells.runs_of(line)
+                for line in player_lines(self.view, self.facts, self.bots, self.content_width or 40, self.presence)
+            ]
         )
 
 
-def render_players(view: View, facts: Facts, bots: frozenset[int], width: int) -> Text:
-    return Text("\n", end="").join(player_lines(view, facts, bots, width))
+def render_players(view: View, facts: Facts, bots: frozenset[int], width: int, presence: tuple[str, ...] = ()) -> Text:
+    return Text("\n", end="").join(player_lines(view, facts, bots, width, presence))
 
 
-def player_lines(view: View, facts: Facts, bots: frozenset[int], width: int) -> list[Text]:
-    """Each player's lines, each cut to ``width`` (never wrapped)."""
+def player_lines(
+    view: View, facts: Facts, bots: frozenset[int], width: int, presence: tuple[str, ...] = ()
+) -> list[Text]:
+    """Each player's lines, each cut to ``width`` (never wrapped); ``presence``: each seat's
+    holder and whether they are there, in words (a game on a server)."""
     state = view.state
     width = max(width, 24)
     score = {s.seat: s for s in facts.scores}
@@ -64,7 +75,8 @@ def player_lines(view: View, facts: Facts, bots: frozenset[int], width: int) -> 
         if state.king is not None and seat == state.king.seat:
             lines += _king_lines(state, score[seat], width)
         else:
-            lines += _player_lines(state, state.players[seat], score[seat], seat in bots, width)
+            who = presence[seat] if seat < len(presence) else ("computer" if seat in bots else "")
+            lines += _player_lines(state, state.players[seat], score[seat], who, width)
     for line in lines:
         line.no_wrap = True
         line.truncate(width, overflow="ellipsis")
@@ -93,9 +105,9 @@ def _packed(parts: list[str], width: int) -> list[Text]:
     return [Text(line, end="") for line in pack_parts(parts, width, indent="   ")]
 
 
-def _player_lines(state: GameState, pl: PlayerState, score: Score, bot: bool, width: int) -> list[Text]:
+def _player_lines(state: GameState, pl: PlayerState, score: Score, who: str, width: int) -> list[Text]:
     w = words_for(state.pack)
-    name = seat_name(state, pl.seat) + (" (computer)" if bot else "")
+    name = seat_name(state, pl.seat) + (f" ({who})" if who else "")
     lines = [_head(state, pl.seat, score, name)]
     lines += _packed(
         [
