@@ -538,23 +538,27 @@ class PausableRelay:
 
 def test_a_silent_drop_shows_the_person_away_within_half_a_minute(keys: Any, tmp_path: Path) -> None:
     """Ann's network goes silent (a paused relay: no FIN): the server's keepalives notice it, her
-    session ends, and Bob at the other seat is told she is away (the ``Presence`` his players
-    panel draws) within the keepalives' 28 s (not minutes); the lobby shows her seat away too."""
+    session ends, and Bob's players panel, at the other seat, says she is away within the
+    keepalives' 28 s (not minutes); the lobby shows her seat away too."""
     from nctui.games.nightmare_cathedral.engine import GameConfig
     from nctui.platform.net import protocol as P
     from nctui.platform.net.ssh import KEEPALIVE
+    from nctui.ui.lobby_app import LobbyApp
+    from nctui.ui.screens.lobby import LobbyScreen
     from tests.test_net_host import Client
+    from tests.test_net_presence import screen_text
 
-    async def presence_until(c: Client, status: str) -> P.Presence:
-        while True:
-            try:
-                return await c.until(P.Presence, lambda m: m.seats[0].status == status)
-            except TimeoutError:
-                continue  # nothing said for a while: the room is still
+    async def until(pilot: Any, test: Callable[[], bool], what: str, bound: float = 30.0) -> None:
+        deadline = asyncio.get_running_loop().time() + bound
+        while not test():
+            if asyncio.get_running_loop().time() > deadline:
+                raise AssertionError(f"no {what} within {bound:g} s")
+            await pilot.pause(0.1)
 
     friend, _, authorized = keys
     ann = friend.get_fingerprint("sha256")
     data = tmp_path / "data"
+    sock = data / "run" / "host.sock"
     server = Server(data, "--authorized-keys", str(authorized))
     try:
 
@@ -563,7 +567,9 @@ def test_a_silent_drop_shows_the_person_away_within_half_a_minute(keys: Any, tmp
             return bool((await c.until(P.Rooms)).rooms[0].seats[0].connected)
 
         async def body() -> float:
-            host = await Client.connect(data / "run" / "host.sock", ann)
+            host = Client(*await asyncio.open_unix_connection(str(sock)))
+            await host.send(P.Hello(version=P.VERSION, identity=ann, name="Ann"))
+            await host.until(P.Welcome)
             await host.send(P.create_room(GameConfig(players=2, seats=("human", "human"), seed=9), name="drop"))
             (room,) = (await host.until(P.Rooms)).rooms
             await host.send(P.JoinSeat(room=room.id, seat=0))  # the seat is Ann's
@@ -583,22 +589,23 @@ def test_a_silent_drop_shows_the_person_away_within_half_a_minute(keys: Any, tmp
             proc.stdin.write(b"Ann\r")  # then the lobby takes her back to her seat
             while not await seat_connected(host):
                 await asyncio.sleep(0.2)
-            bob = await Client.connect(data / "run" / "host.sock", "SHA256:bob")
-            await bob.send(P.JoinSeat(room=room.id, seat=1))
-            await presence_until(bob, "here")
-            relay.paused.set()
-            proc.stdin.write(b"x")  # a key that never arrives: the link is silent both ways
-            start = asyncio.get_running_loop().time()
-            # within the keepalives' bound (4 of them), with room to spare for a busy machine
-            away = await asyncio.wait_for(presence_until(bob, "away"), 4 * KEEPALIVE + 30)
-            took = asyncio.get_running_loop().time() - start
-            assert ann.startswith(away.seats[0].name)  # the name it was claimed with (the test client: its identity)
+            bob = LobbyApp(sock, "SHA256:bob", "Bob")  # Bob's screen, in this process
+            async with bob.run_test(size=(120, 40)) as pilot:
+                await until(pilot, lambda: isinstance(bob.screen, LobbyScreen) and bool(bob.screen.shown), "lobby")
+                bob.join_seat(room.id, 1)
+                await until(pilot, lambda: "R Red (Ann)" in screen_text(bob), "Ann named in Bob's panel")
+                relay.paused.set()
+                proc.stdin.write(b"x")  # a key that never arrives: the link is silent both ways
+                start = asyncio.get_running_loop().time()
+                # within the keepalives' bound (4 of them), with room to spare for a busy machine
+                away = "R Red (Ann, away)"
+                await until(pilot, lambda: away in screen_text(bob), "away in Bob's panel", 4 * KEEPALIVE + 30)
+                took = asyncio.get_running_loop().time() - start
             while await seat_connected(host):  # the lobby says it too (its answers may lag one behind)
                 await asyncio.sleep(0.2)
             conn.abort()
             relay.close()
             host.close()
-            bob.close()
             return took
 
         took = run(body(), 150)
