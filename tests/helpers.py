@@ -338,3 +338,31 @@ class GuardClock:
 
     def pass_guard(self) -> None:
         self.now += self.guard + 0.1
+
+
+def rulebook_condition_problems(state: GameState) -> list[str]:
+    """What a prepared position (a practice position, a tutorial lesson) has that the rules
+    cannot reach (issue 39.16): Stage 2 exactly when the Cathedral is complete (THE NIGHTMARE
+    CATHEDRAL); in the Standard Game a piece built at the end of every turn from the one in which
+    the last player takes their first turn (BUILDING THE CATHEDRAL STANDARD GAME; solo: at most
+    one a turn from each side)."""
+    problems = []
+    if (state.stage == 2) != (not state.cathedral_track):
+        problems.append(f"Stage {state.stage} with {len(state.cathedral_track)} pieces on the Cathedral track")
+    setup = len(flow.new_game(state.config).state.cathedral_built)
+    built = len(state.cathedral_built) - setup
+    if built < 0:
+        problems.append("fewer Cathedral pieces than setup builds")
+    if state.config.length != "standard" or state.config.divergent_paths:
+        return problems
+    pieces = setup + built + len(state.cathedral_track)
+    done = state.turn_number - 1  # turns completed before the one in play
+    if state.king is not None:
+        low, high = 0, 2 * state.turn_number
+    else:
+        players = len(state.players)
+        low = min(max(0, done - players + 1), pieces - setup)
+        high = min(max(0, state.turn_number - players + 1), pieces - setup)
+    if not low <= built <= high:
+        problems.append(f"{built} Cathedral pieces built by turn {state.turn_number}: the rules build {low} to {high}")
+    return problems

@@ -1,113 +1,206 @@
-"""Words of the guided first game (``nctui tutorial``): a 2-player game against a computer seat
-on a fixed seed, through setup and the player's first two turns. Each decision the player meets
-is explained by its kind (the rulebook section in brackets); the computer's turns are said to be
-the other player's."""
+"""Words of the tutorial (``nctui tutorial``): seven lessons (``practice/tutorial.toml``), each a
+position played through the normal game screen against computer seats, with a panel saying what
+is happening and what to try.
+
+The first lesson is a new game on a fixed seed (setup and the first turn); the others start from
+prepared positions (``practice/lessons/*.toml`` and two of the practice positions, docs/scenarios.md),
+so that each reaches its concept within one turn: Marked Areas and Dreams, the Ritual track,
+moving and conflicts, Shadows and the Fortress, the Cathedral and Stage 2, Nightmares, devouring
+and the end of the game. The words follow the core rulebook (its sections are named in each
+lesson's ``rules``); the player reads no section numbers, and R opens the rules summary at the
+lesson's topic.
+
+A lesson suggests an option for some decisions (``Lesson.suggest``): the screen highlights it,
+Enter takes it, any other option may be chosen instead."""
 
 from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal, NamedTuple
+
+import msgspec
 
 from ..engine.state import GameState
 from .names import Words, plural, seat_name, words_for
 
-TUTORIAL_SEED = 2024  # the fixed scenario: always the same board, cards and computer moves
-TURNS = 2  # the player's turns the tutorial walks through
+TUTORIAL_SEED = 2024  # the first lesson's game: always the same board, cards and computer moves
 
-INTRO = (
-    "Welcome! You are Red, Blue is the computer. Press an option's digit (or ↑/↓ and Enter); "
-    "this panel explains each decision. Escape leaves at any time."
-)
 
-# The explanation of each decision kind (Decision.kind), as a new player needs it.
+class Want(NamedTuple):
+    """An option to suggest: the action's tag, and fields it must have."""
+
+    tag: str
+    fields: tuple[tuple[str, object], ...] = ()
+
+    def matches(self, action: object) -> bool:
+        if not isinstance(action, msgspec.Struct) or action.__struct_config__.tag != self.tag:
+            return False
+        return all(getattr(action, name, None) == value for name, value in self.fields)
+
+
+class Lesson(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One lesson (``practice/tutorial.toml``, whose head says what each field means)."""
+
+    title: str
+    position: str
+    you: int
+    topic: str
+    topic_title: str
+    rules: str
+    intro: str
+    done: str
+    tips: dict[str, str] = {}
+    later: dict[str, str] = {}
+    turned: Literal["", "stage2", "end"] = ""
+    ends: Literal["turn", "game"] = "turn"
+    suggest: dict[str, tuple[dict[str, str | int | bool], ...]] = {}
+
+    def wants(self, kind: str) -> tuple[Want, ...]:
+        """The options to suggest for a decision of ``kind``, first match first."""
+        return tuple(
+            Want(str(w["a"]), tuple((k, v) for k, v in w.items() if k != "a")) for w in self.suggest.get(kind, ())
+        )
+
+
+class _Lessons(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    lessons: tuple[Lesson, ...]
+
+
+LESSONS_FILE = Path(__file__).resolve().parent.parent / "practice" / "tutorial.toml"
+LESSONS: tuple[Lesson, ...] = msgspec.toml.decode(LESSONS_FILE.read_bytes(), type=_Lessons).lessons
+
+
+# What each decision kind means, in plain words, where a lesson says nothing more.
 EXPLAIN: dict[str, str] = {
     "turn_start": (
-        "SETUP 7: the Turn track says which symbol is Marked each turn. Its starting position "
-        "decides the order of Marked symbols; any choice is fine for a first game."
+        "Choose where the Starting marker goes on the Turn track. Each turn the Turn marker shows "
+        "one symbol: the areas with that symbol are the Marked Areas of that turn. Any start is fine."
     ),
     "conquer": (
-        "SETUP 17: each player conquers 2 areas, one a corner. Your units there are your start: "
-        "pick areas whose symbols differ, to pay for Ritual steps later."
+        "Each player takes exactly 2 areas: 1 corner (2 Followers, your Shaper, a Fort and your "
+        "Fortress) and 1 other (1 Follower next to the Cathedral, 2 elsewhere)."
     ),
     "place_dreamer": (
-        "SETUP 19: your Dreamer starts on a Night space. From there you may Conform to the "
-        "Day actions next to it when another player performs them."
+        "Put your Dreamer on a Night space (dark). When another player takes a Day action next to "
+        "it, you may Conform: use the Conform effect of your own card for that action."
     ),
     "choose_day": (
-        "TURN 1-2: move your Dreamer to a Day space not adjacent to its Night space, and "
-        "perform that action (Summon makes Followers, Fortify builds Forts, Maneuver moves, "
-        "Perform Ritual climbs, Develop gives cards), or ignore it and draw 2 cards."
+        "Move your Dreamer to a Day space that is not next to its Night space and take that "
+        "action, or ignore it and draw 2 Development cards."
     ),
     "discard_dreams": (
-        "TURN 3: Dream cards are secret goals worth VP. Keep the ones you can reach; "
-        "discard the others to the bottom of the deck."
+        "Dream cards are secret goals worth VP. Keep those you can reach soon; a discarded one goes "
+        "to the bottom of the Dream deck."
     ),
-    "draw_dream": "TURN 4: draw Dream cards from the offer or the deck until you hold 2.",
-    "discard_development": "TURN 5: your hand holds at most 8 Development cards: discard the rest.",
+    "draw_dream": "Refill your hand to 2 Dream cards, from the face-up offer or the top of the deck.",
+    "discard_development": (
+        "You may keep at most 8 Development cards; your Basic Combat card counts and is never discarded."
+    ),
     "react": (
-        "REACTION: on another player's turn you may Conform (your Dreamer is next to their Day "
-        "action), Dissent (always), or Pass. Each option says what your own card gives; one that "
-        "would do nothing now says so."
+        "Another player's action: Conform if your Dreamer is next to it, Dissent from anywhere "
+        "(each uses your own card), or Pass. An option that would do nothing now says so."
     ),
-    "produce": "PRODUCE: place Followers from your supply in the areas the effect names.",
+    "produce": "Place Followers from your supply in the areas the effect names.",
     "move": (
-        "MANEUVER: spend Movement Points to move Followers or your Shaper to an adjacent area. "
-        "Moving into enemy units makes a conflict possible."
+        "Each MP moves one Follower or your Shaper to an adjacent area. A Follower cannot leave an "
+        "area where an opponent's Followers or Shadows are; it may move into one."
     ),
-    "shaper_move": "Your Shaper moves between areas; it converts enemy units where it stands.",
-    "convert": "CONVERSIONS: replace an enemy unit by one of your Followers in your Shaper's area.",
-    "build_fort_level": "FORTIFY: add a Fort level in an area you control; Forts score at the end.",
-    "pay_fort_level": "FORTIFY: pay the Fort level by removing Followers from the board.",
-    "climb": (
-        "PERFORM RITUAL: climb the Ritual track with one of your 2 markers. A paid step takes a "
-        "Follower from an area of each symbol on the space (or 3 from Limbo)."
+    "shaper_move": "Your Shaper moves freely: it is not a unit and is never stopped.",
+    "convert": (
+        "Your Shaper replaces an enemy unit (an opponent's Follower or a Shadow) by one of your "
+        "Followers; the replaced unit goes back to its supply."
     ),
-    "climb_pay": "PERFORM RITUAL: choose the areas whose Followers pay for the step.",
-    "ritual_bonus": "SPACES: a special space offers a bonus: resolve it or ignore it.",
-    "play_upgrade": "DEVELOP: an Upgrade goes on one of your Action cards and improves it for good.",
-    "play_ploy": "DEVELOP: a Ploy is played once for its effect.",
+    "build_fort_level": "Add a Fort level in an area you control; Forts of 2 and 3 levels score at the end.",
+    "pay_fort_level": "Pay for the Fort level by removing Followers from the board.",
+    "climb": "Choose the Ritual marker that climbs; each marker scores the best VP space it reached.",
+    "climb_pay": "Choose the area whose Follower pays for this step (or 3 Followers from your Limbo).",
+    "ritual_bonus": "A special space offers a bonus: take it or ignore it.",
+    "play_upgrade": "An Upgrade goes on one of your Action cards and improves it for good.",
+    "play_ploy": "A Ploy is played once, for its effect.",
     "choose": "The effect offers a choice: each option says what it does.",
-    "start_conflict": "CONFLICTS: where opposing units share an area, a conflict may be resolved.",
+    "start_conflict": "Choose where the conflict is fought, and between which two sides.",
     "play_combat_card": (
-        "CONFLICTS: play cards face down; their ⚔ Attacks and ⛨ Defences decide the damage when both sides reveal them."
+        "Play cards face down, at least 1: up to 1 for each of your Followers there and 1 for your "
+        "Fort. ⚔ deals damage, each ⛨ cancels one."
     ),
-    "retreat": "CONFLICTS: the losing side's units retreat to an adjacent area.",
-    "take_victory": "Victory against the Shadows: resolve the card's effect, or draw a card instead.",
-    "play_dream": "A Dream card whose conditions are met can be played now for its VP and effect.",
+    "retreat": "The losing side's units move to an adjacent area it controls, is present in, or that is empty.",
+    "take_victory": "You beat the Shadows: resolve the card's Victory effect, or draw 1 Development card instead.",
+    "play_dream": "A Dream card whose condition is met can be played now: it scores its VP at the end.",
     "keep_card": "Keep the cards you want among those drawn.",
-    "add_shadow": "Shadows are the game's own side: add them where the effect says.",
+    "add_shadow": "Add the Shadows where the effect says, at most 3 in an area.",
+    "command_nightmare": "Choose the Nightmare you command: its card says what it does.",
+    "move_nightmare": "Choose where the Nightmare goes.",
+    "devour": "Choose the unit the Nightmare devours.",
 }
 GENERIC = "Read the question and the options: each one says what it does, and its context is shown above them."
 
 
-def tutorial_lines(state: GameState, seat: int) -> tuple[str, ...]:
-    """What the tutorial panel says now: the decision due explained, or whose turn it is, or
-    that the tutorial is complete."""
-    if done(state, seat):
-        return (
-            "Tutorial complete: you have played setup and two turns. Escape returns to the title; "
-            "New game starts a full game.",
-        )
+def header(index: int) -> str:
+    """The lesson's first line: where it is in the tutorial, and the rules it opens."""
+    lesson = LESSONS[index]
+    more = " · n: next" if index + 1 < len(LESSONS) else ""
+    return f"Lesson {index + 1}/{len(LESSONS)}: {lesson.title} · see rules: {lesson.topic_title} (R){more}"
+
+
+def done(lesson: Lesson, state: GameState, start_turns: int) -> bool:
+    """The lesson has reached its end: your turn is over ("turn"), or the game ("game")."""
+    if state.outcome is not None:
+        return True
+    return lesson.ends == "turn" and state.players[lesson.you].turns > start_turns
+
+
+def _turned(lesson: Lesson, state: GameState) -> bool:
+    return (lesson.turned == "stage2" and state.stage == 2) or (lesson.turned == "end" and state.end_triggered)
+
+
+def tip(lesson: Lesson, state: GameState, kind: str) -> str:
+    """What the decision due means in this lesson."""
+    if _turned(lesson, state) and kind in lesson.later:
+        return lesson.later[kind]
+    return lesson.tips.get(kind) or EXPLAIN.get(kind, GENERIC)
+
+
+def suggested(lesson: Lesson, state: GameState) -> int:
+    """The index of the option the lesson suggests for the decision due (-1: none)."""
+    d = state.decision
+    if d is None or d.seat != lesson.you:
+        return -1
+    for w in lesson.wants(d.kind):
+        for i, action in enumerate(d.options):
+            if w.matches(action):
+                return i
+    return -1
+
+
+def tutorial_lines(index: int, state: GameState, start_turns: int) -> tuple[str, ...]:
+    """What the tutorial panel says now: the lesson, then its end, or the decision due explained,
+    or who is deciding."""
+    lesson = LESSONS[index]
+    seat = lesson.you
+    top = header(index)
+    if done(lesson, state, start_turns):
+        more = " n: next lesson." if index + 1 < len(LESSONS) else ""
+        return (top, f"Lesson complete. {lesson.done}{more}")
     d = state.decision
     if d is None:
-        return ("The game is over.",)
-    turn = state.players[seat].turns if 0 <= seat < len(state.players) else 0
-    where = (
-        "Setup"
-        if state.phase == "setup"
-        else f"Your turn {turn + 1}"
-        if state.active == seat
-        else (f"{seat_name(state, state.active)}'s turn")
-    )
+        return (top, "The game is over.")
     if d.seat != seat:
-        return (f"{where}: {seat_name(state, d.seat)} (the computer) is deciding. Watch the log.",)
-    # the welcome only until the first area is conquered: the small terminal's panel has 5 lines
+        return (top, f"{seat_name(state, d.seat)} (the computer) is deciding. Watch the log.")
     first = state.phase == "setup" and not any(a.followers[seat] for a in state.areas)
-    intro = (INTRO,) if first else ()
-    here = now(state, seat)
-    return (*intro, f"{where}. {EXPLAIN.get(d.kind, GENERIC)}", *((f"Now: {here}",) if here else ()))
+    intro = (lesson.intro,) if first or _is_opening(lesson, state) else ()
+    here = "" if lesson.position else now(state, seat)  # a prepared position's tips say it all
+    return (top, *intro, tip(lesson, state, d.kind), *((f"Now: {here}",) if here else ()))
+
+
+def _is_opening(lesson: Lesson, state: GameState) -> bool:
+    """A prepared position's choice of Day space (the lesson's own words come first)."""
+    d = state.decision
+    return bool(lesson.position) and d is not None and d.kind == "choose_day" and state.active == lesson.you
 
 
 def now(state: GameState, seat: int) -> str:
-    """What the decision due means in this game, beside what its kind means in general: the
-    tutorial's scenario met step by step ('' when the question and its context say it all)."""
+    """What the decision due means in this game, beside what its kind means in general
+    ('' when the question and its context say it all)."""
     w = words_for(state.pack)
     d = state.decision
     pl = state.players[seat]
@@ -115,9 +208,9 @@ def now(state: GameState, seat: int) -> str:
         case "conquer":
             mine = [a for a in state.areas if a.followers[seat]]
             return (
-                "your first area: take a corner."
+                "your first area: a corner is a good start."
                 if not mine
-                else f"your second area, beside {w.area(mine[0].id)}: a different symbol helps the Ritual track."
+                else f"your second area, beside {w.area(mine[0].id)}? A different symbol helps the Ritual track."
             )
         case "place_dreamer":
             return "the Day spaces next to your Night space are the actions you may Conform to."
@@ -125,7 +218,7 @@ def now(state: GameState, seat: int) -> str:
             return _react(state, seat, w)
         case "choose_day":
             return (
-                f"your Dreamer is on {w.space(pl.dreamer)}; Day spaces next to it are closed to it."
+                f"your Dreamer is on {w.space(pl.dreamer)}; the Day spaces next to it are closed to it."
                 if pl.dreamer
                 else ""
             )
@@ -150,10 +243,3 @@ def _react(state: GameState, seat: int, w: Words) -> str:
         if conform
         else f"{who} performs {day}; your Dreamer is not next to it: Dissent or Pass."
     )
-
-
-def done(state: GameState, seat: int) -> bool:
-    """The player has finished its second turn (a turn counts once it ends), or the game ended."""
-    if state.outcome is not None:
-        return True
-    return 0 <= seat < len(state.players) and state.players[seat].turns >= TURNS
