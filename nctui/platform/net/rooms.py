@@ -28,7 +28,7 @@ from ..game import SPECTATOR, SeatLabel, SeatPresence
 from ..registry import AnyGame
 from ..session import Session
 from ..store import ReplayError, Store
-from . import protocol as P
+from . import protocol as P, ratings as R
 from .store_sqlite import Holder, RoomRecord, RoomStore, StoredRoom
 
 log = logging.getLogger("nctui.platform.net")
@@ -112,7 +112,10 @@ class Room:
                 raise RoomError("you hold no seat here to give up")
             holders = list(self.record.holders)
             holders[seat] = None
-            self._set(holders=tuple(holders))
+            abandoned = self.record.abandoned
+            if self.record.rated and not self.record.finished and holder not in abandoned:
+                abandoned += (holder,)  # a loss for them when the game ends (``ratings``)
+            self._set(holders=tuple(holders), abandoned=abandoned)
             self.away_since.pop(seat, None)
             if self.record.handover_after > 0 and self.record.kinds[seat] == "human":
                 self._give(seat, "bot")
@@ -280,7 +283,8 @@ class Room:
         with self._lock:
             if self.deleted:
                 return  # closed by its creator: nothing of it is written again
-            if not self.record.finished and self.session.summary().finished:
+            ended = not self.record.finished and self.session.summary().finished
+            if ended:
                 self.record = msgspec.structs.replace(self.record, finished=time.time())  # when it ended
             store = self.session.store
             actions, cursor = store.all_actions(), store.state_id
@@ -296,6 +300,31 @@ class Room:
                 log.error("room %s: could not store the game: %s", self.id, exc)
                 return
             self._saved, self._saved_cursor = actions, cursor
+            if ended:
+                self.record_result()
+
+    def result(self) -> R.GameResult:
+        """The finished game's places: who won, who lost, who abandoned it (``ratings``)."""
+        state = self.session.store.state
+        winners = registry.simulated(self.game.id).winners(state) or ()
+        people = {seat: (h.identity, h.name) for seat, h in enumerate(self.record.holders) if h is not None}
+        places = R.places_of(winners, people, {h.identity: h.name for h in self.record.abandoned})
+        return R.GameResult(
+            room=self.id,
+            game=self.game.id,
+            room_name=self.record.name,
+            ended=self.record.finished,
+            rated=self.record.rated,
+            result=self.session.summary().result,
+            places=places,
+        )
+
+    def record_result(self) -> None:
+        """The finished game in its people's records, and their ratings moved if it is rated."""
+        try:
+            self._store.record_result(self.result())
+        except Exception as exc:  # noqa: BLE001 - a failing disk must not stop the game; it is logged
+            log.error("room %s: could not record the result: %s", self.id, exc)
 
     def close(self) -> None:
         self.session.close()
@@ -377,11 +406,14 @@ class Rooms:
             raise RoomError(f"no room {room_id!r}")
         return room
 
-    def create(self, config: Any, *, identity: str, name: str = "", handover_after: float = 0.0) -> Room:
+    def create(
+        self, config: Any, *, identity: str, name: str = "", handover_after: float = 0.0, rated: bool = True
+    ) -> Room:
         """A new room of ``config``'s game, with a seed of the host's (its creator does not sit
-        yet); ``RoomError`` for a configuration the game refuses."""
-        with self._lock:
-            if len(self.rooms) >= self.max_rooms:
+        yet); ``rated``: its result moves ratings (when two people or more play it); ``RoomError``
+        for a configuration the game refuses."""
+        with self._lock:  # the finished games kept do not count
+            if sum(not r.record.finished for r in self.rooms.values()) >= self.max_rooms:
                 raise RoomError(f"this server has its limit of {self.max_rooms} rooms")
         try:
             game = registry.game_of(config)
@@ -403,6 +435,7 @@ class Rooms:
             holders=(None,) * len(kinds),
             handover_after=max(0.0, min(handover_after, 7 * 86400.0)),
             created=time.time(),
+            rated=rated,
         )
         room = Room(record, self._session(store, room_id), self.store)
         room.persist()

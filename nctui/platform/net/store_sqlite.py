@@ -1,11 +1,15 @@
 """Where rooms live between server runs: ``RoomStore`` is the small interface the rooms use,
 ``SqliteRoomStore`` the one implementation (stdlib sqlite3, WAL mode). Another database replaces it
-by implementing the same three methods.
+by implementing the same methods.
 
 A room is its record (its game, name, creator, configuration with its seed, who holds each
 seat, seat kinds, hand-over timeout: msgspec JSON) and its decisions (one row per action, in
 order, the redo branch included) with the cursor. Each decision is one transaction: the record,
 the cursor, the actions dropped from a replaced redo branch and the new ones.
+
+Each finished game's result (``ratings.GameResult``) is recorded once, in one transaction with the
+new ratings of its people (``record_result``): a row per person of it (their page's list of
+finished games) and, for a rated game, their rating of its game (``ratings``).
 
 The database says which form it is in (``PRAGMA user_version``, ``SCHEMA_VERSION``): one of an
 older nctui is brought to this form when opened, in one transaction (schema 0, before the game
@@ -24,9 +28,12 @@ from typing import NamedTuple, Protocol
 import msgspec
 
 from ..game import SeatKind
+from .ratings import GameResult, Rating, ResultRow, apply
 
 log = logging.getLogger("nctui.platform.net")
-SCHEMA_VERSION = 1  # 1: the room record names its game; 0: every room was Nightmare Cathedral's
+# 2: the results and ratings tables; 1: the room record names its game; 0: every room was
+# Nightmare Cathedral's
+SCHEMA_VERSION = 2
 FIRST_GAME = "nightmare-cathedral"  # the game of the rooms of a schema 0 database
 
 
@@ -46,6 +53,8 @@ class RoomRecord(msgspec.Struct, frozen=True, kw_only=True):
     handover_after: float = 0.0  # seconds away before a computer takes the seat (0: never)
     created: float = 0.0
     finished: float = 0.0  # when the game ended (wall clock; 0: not yet)
+    rated: bool = False  # its result moves its people's ratings (``ratings``)
+    abandoned: tuple[Holder, ...] = ()  # who gave up a seat of this rated game before its end
 
 
 class StoredRoom(NamedTuple):
@@ -62,7 +71,18 @@ class RoomStore(Protocol):
         ``new``."""
 
     def delete(self, room_id: str) -> None:
-        """The room and its decisions, gone (one transaction)."""
+        """The room and its decisions, gone (one transaction); its recorded result stays."""
+
+    def record_result(self, result: GameResult) -> list[ResultRow]:
+        """One transaction: the rows of a finished game's people and, for a rated game, their new
+        ratings (``ratings.apply``). Once per room: a room already recorded changes nothing (its
+        rows are returned)."""
+
+    def ratings(self, game: str) -> list[Rating]:
+        """Every rated person of ``game``, best first."""
+
+    def results(self, identity: str) -> list[ResultRow]:
+        """A person's finished games, newest first."""
 
     def close(self) -> None: ...
 
@@ -71,9 +91,16 @@ SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (id TEXT PRIMARY KEY, record BLOB NOT NULL, cursor INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS decisions (room TEXT NOT NULL, idx INTEGER NOT NULL, action BLOB NOT NULL,
                                       PRIMARY KEY (room, idx));
+CREATE TABLE IF NOT EXISTS results (room TEXT NOT NULL, identity TEXT NOT NULL, ended REAL NOT NULL,
+                                    row BLOB NOT NULL, PRIMARY KEY (room, identity));
+CREATE INDEX IF NOT EXISTS results_by_identity ON results (identity, ended);
+CREATE TABLE IF NOT EXISTS ratings (game TEXT NOT NULL, identity TEXT NOT NULL, rating REAL NOT NULL,
+                                    record BLOB NOT NULL, PRIMARY KEY (game, identity));
 """
 
 _record_decoder = msgspec.json.Decoder(RoomRecord)
+_row_decoder = msgspec.json.Decoder(ResultRow)
+_rating_decoder = msgspec.json.Decoder(Rating)
 
 
 class RoomStoreError(Exception):
@@ -110,8 +137,9 @@ class SqliteRoomStore:
             return
         db.execute("BEGIN IMMEDIATE")
         try:
-            # schema 0 → 1: each record names its game (the decoder's default: Nightmare Cathedral)
-            for room_id, record in db.execute("SELECT id, record FROM rooms").fetchall():
+            # schema 0 → 1: each record names its game (the decoder's default: Nightmare Cathedral);
+            # 1 → 2: the results and ratings tables (made by SCHEMA, empty)
+            for room_id, record in db.execute("SELECT id, record FROM rooms").fetchall() if version < 1 else ():
                 try:
                     upgraded = msgspec.json.encode(_record_decoder.decode(record))
                 except (msgspec.DecodeError, msgspec.ValidationError):
@@ -171,6 +199,52 @@ class SqliteRoomStore:
             except BaseException:
                 db.execute("ROLLBACK")
                 raise
+
+    def record_result(self, result: GameResult) -> list[ResultRow]:
+        with self._lock:
+            db = self._db
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                done = db.execute("SELECT row FROM results WHERE room = ?", (result.room,)).fetchall()
+                if done:
+                    db.execute("COMMIT")
+                    return [_row_decoder.decode(r) for (r,) in done]
+                current = {}
+                for p in result.places:
+                    found = db.execute(
+                        "SELECT record FROM ratings WHERE game = ? AND identity = ?", (result.game, p.identity)
+                    ).fetchone()
+                    if found is not None:
+                        current[p.identity] = _rating_decoder.decode(found[0])
+                ratings, rows = apply(result, current)
+                db.executemany(
+                    "INSERT INTO ratings (game, identity, rating, record) VALUES (?, ?, ?, ?) ON CONFLICT(game, "
+                    "identity) DO UPDATE SET rating = excluded.rating, record = excluded.record",
+                    [(r.game, r.identity, r.rating, msgspec.json.encode(r)) for r in ratings],
+                )
+                db.executemany(
+                    "INSERT INTO results (room, identity, ended, row) VALUES (?, ?, ?, ?)",
+                    [(row.room, identity, row.ended, msgspec.json.encode(row)) for identity, row in rows],
+                )
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            return [row for _, row in rows]
+
+    def ratings(self, game: str) -> list[Rating]:
+        with self._lock:
+            found = self._db.execute(
+                "SELECT record FROM ratings WHERE game = ? ORDER BY rating DESC, identity", (game,)
+            ).fetchall()
+        return [_rating_decoder.decode(r) for (r,) in found]
+
+    def results(self, identity: str) -> list[ResultRow]:
+        with self._lock:
+            found = self._db.execute(
+                "SELECT row FROM results WHERE identity = ? ORDER BY ended DESC, room", (identity,)
+            ).fetchall()
+        return [_row_decoder.decode(r) for (r,) in found]
 
     def close(self) -> None:
         with self._lock:
