@@ -17,7 +17,8 @@ from nctui.games.nightmare_cathedral.engine import GameConfig
 from nctui.platform import registry
 from nctui.platform.net import protocol as P
 from nctui.platform.net.rooms import RoomError, Rooms
-from nctui.platform.net.store_sqlite import SCHEMA_VERSION, Holder, RoomStoreError, SqliteRoomStore
+from nctui.platform.net.store import SCHEMA_VERSION, Holder, RoomStoreError
+from nctui.platform.net.store_sqlite import SqliteRoomStore
 from nctui.platform.store import StaleState, UndoRefused
 from tests.test_net_host import seeds
 

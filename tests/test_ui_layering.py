@@ -29,6 +29,7 @@ FORBIDDEN = (
     "nctui.platform.runner",
     "nctui.platform.net.host",
     "nctui.platform.net.rooms",
+    "nctui.platform.net.store",
     "nctui.platform.net.store_sqlite",
     "nctui.platform.net.ssh",
     "nctui.platform.net.forkserver",

@@ -29,7 +29,7 @@ from ..registry import AnyGame
 from ..session import Session
 from ..store import ReplayError, Store
 from . import protocol as P, ratings as R
-from .store_sqlite import Holder, RoomRecord, RoomStore, StoredRoom
+from .store import Holder, RoomRecord, RoomStore, StoredRoom
 
 log = logging.getLogger("nctui.platform.net")
 MAX_NAME = 40

@@ -52,6 +52,7 @@ class ServeOptions(msgspec.Struct, frozen=True, kw_only=True):
     authorized_keys: Path | None = None
     password_file: Path | None = None
     data: Path | None = None
+    store: str | None = None  # None: the data folder's rooms.db (store.open_store)
     limits: Limits = Limits()
     web_guests: bool = False  # every browser plays as the guest of its own cookie (no login)
     app: str = "nctui"  # "bare": a bare Textual app instead (the benchmarks' yardstick)
@@ -100,7 +101,7 @@ async def serve(
     disk changed then)."""
     from .host import Host
     from .rooms import Rooms
-    from .store_sqlite import SqliteRoomStore
+    from .store import describe_store, open_store
 
     global _quiet
     _quiet = opts.quiet
@@ -141,11 +142,12 @@ async def serve(
         lock.acquire()  # one server per data folder, from here to the end
         make_private(data)
         run.mkdir(mode=0o700, exist_ok=True)
-        _say(f"loading rooms from {data / 'rooms.db'}")
+        where = describe_store(opts.store, data)
+        _say(f"loading rooms from {where}")
         try:
-            rooms = Rooms(SqliteRoomStore(data / "rooms.db"), bot_delay=opts.bot_delay)
+            rooms = Rooms(open_store(opts.store, data), bot_delay=opts.bot_delay)
         except Exception as exc:  # noqa: BLE001 - a broken database is one line, not a traceback
-            raise FrontError(f"rooms database {data / 'rooms.db'}: {exc}") from None
+            raise FrontError(f"rooms database {where}: {exc}") from None
         started = True
         if host_key is None and "ssh" in sockets:
             host_key = load_host_key(data / HOST_KEY)  # generated the first time

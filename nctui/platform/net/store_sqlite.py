@@ -1,15 +1,5 @@
-"""Where rooms live between server runs: ``RoomStore`` is the small interface the rooms use,
-``SqliteRoomStore`` the one implementation (stdlib sqlite3, WAL mode). Another database replaces it
-by implementing the same methods.
-
-A room is its record (its game, name, creator, configuration with its seed, who holds each
-seat, seat kinds, hand-over timeout: msgspec JSON) and its decisions (one row per action, in
-order, the redo branch included) with the cursor. Each decision is one transaction: the record,
-the cursor, the actions dropped from a replaced redo branch and the new ones.
-
-Each finished game's result (``ratings.GameResult``) is recorded once, in one transaction with the
-new ratings of its people (``record_result``): a row per person of it (their page's list of
-finished games) and, for a rated game, their rating of its game (``ratings``).
+"""The embedded rooms store: ``SqliteRoomStore`` implements ``RoomStore`` (``store.py``) in one file
+of the data folder (stdlib sqlite3, WAL mode).
 
 The database says which form it is in (``PRAGMA user_version``, ``SCHEMA_VERSION``): one of an
 older nctui is brought to this form when opened, in one transaction (schema 0, before the game
@@ -23,69 +13,13 @@ import os
 import sqlite3
 import threading
 from pathlib import Path
-from typing import NamedTuple, Protocol
 
 import msgspec
 
-from ..game import SeatKind
 from .ratings import GameResult, Rating, ResultRow, apply
+from .store import SCHEMA_VERSION, RoomRecord, RoomStoreError, StoredRoom, record_decoder as _record_decoder
 
 log = logging.getLogger("nctui.platform.net")
-# 2: the results and ratings tables; 1: the room record names its game; 0: every room was
-# Nightmare Cathedral's
-SCHEMA_VERSION = 2
-FIRST_GAME = "nightmare-cathedral"  # the game of the rooms of a schema 0 database
-
-
-class Holder(msgspec.Struct, frozen=True):
-    identity: str  # the key's fingerprint
-    name: str
-
-
-class RoomRecord(msgspec.Struct, frozen=True, kw_only=True):
-    id: str
-    game: str = FIRST_GAME  # the registry id of the room's game (a schema 0 record has none)
-    name: str
-    creator: str  # identity
-    config: msgspec.Raw  # the game's configuration as JSON, its seed included (read with the game's type)
-    kinds: tuple[SeatKind, ...]  # who plays each seat now (a person's seat handed to a computer: "bot")
-    holders: tuple[Holder | None, ...]  # by seat: the person who claimed it
-    handover_after: float = 0.0  # seconds away before a computer takes the seat (0: never)
-    created: float = 0.0
-    finished: float = 0.0  # when the game ended (wall clock; 0: not yet)
-    rated: bool = False  # its result moves its people's ratings (``ratings``)
-    abandoned: tuple[Holder, ...] = ()  # who gave up a seat of this rated game before its end
-
-
-class StoredRoom(NamedTuple):
-    record: RoomRecord
-    actions: list[bytes]  # JSON of each action, in order
-    cursor: int
-
-
-class RoomStore(Protocol):
-    def load_all(self) -> list[StoredRoom]: ...
-
-    def save(self, record: RoomRecord, *, keep: int, new: list[bytes], cursor: int) -> None:
-        """One transaction: the record and cursor; actions beyond the first ``keep`` replaced by
-        ``new``."""
-
-    def delete(self, room_id: str) -> None:
-        """The room and its decisions, gone (one transaction); its recorded result stays."""
-
-    def record_result(self, result: GameResult) -> list[ResultRow]:
-        """One transaction: the rows of a finished game's people and, for a rated game, their new
-        ratings (``ratings.apply``). Once per room: a room already recorded changes nothing (its
-        rows are returned)."""
-
-    def ratings(self, game: str) -> list[Rating]:
-        """Every rated person of ``game``, best first."""
-
-    def results(self, identity: str) -> list[ResultRow]:
-        """A person's finished games, newest first."""
-
-    def close(self) -> None: ...
-
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (id TEXT PRIMARY KEY, record BLOB NOT NULL, cursor INTEGER NOT NULL);
@@ -98,13 +32,8 @@ CREATE TABLE IF NOT EXISTS ratings (game TEXT NOT NULL, identity TEXT NOT NULL, 
                                     record BLOB NOT NULL, PRIMARY KEY (game, identity));
 """
 
-_record_decoder = msgspec.json.Decoder(RoomRecord)
 _row_decoder = msgspec.json.Decoder(ResultRow)
 _rating_decoder = msgspec.json.Decoder(Rating)
-
-
-class RoomStoreError(Exception):
-    """A rooms database this nctui cannot use; ``str()`` is one line."""
 
 
 class SqliteRoomStore:

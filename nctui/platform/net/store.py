@@ -1,0 +1,121 @@
+"""Where rooms live between server runs: ``RoomStore`` is the interface the rooms use, with its
+records (``RoomRecord``, ``StoredRoom``) and its one error (``RoomStoreError``).
+``SqliteRoomStore`` (``store_sqlite.py``, a file in the data folder) is the embedded default;
+``open_store`` picks the implementation from the ``--store`` setting.
+
+A room is its record (its game, name, creator, configuration with its seed, who holds each seat,
+seat kinds, hand-over timeout: msgspec JSON) and its decisions (one row per action, in order, the
+redo branch included) with the cursor. Each decision is one transaction: the record, the cursor, the
+actions dropped from a replaced redo branch and the new ones.
+
+Each finished game's result (``ratings.GameResult``) is recorded once, in one transaction with the
+new ratings of its people (``record_result``): a row per person of it (their page's list of
+finished games) and, for a rated game, their rating of its game (``ratings``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import NamedTuple, Protocol
+
+import msgspec
+
+from ..game import SeatKind
+from .ratings import GameResult, Rating, ResultRow
+
+# 2: the results and ratings tables; 1: the room record names its game; 0: every room was
+# Nightmare Cathedral's
+SCHEMA_VERSION = 2
+FIRST_GAME = "nightmare-cathedral"  # the game of the rooms of a schema 0 database
+
+
+class Holder(msgspec.Struct, frozen=True):
+    identity: str  # the key's fingerprint
+    name: str
+
+
+class RoomRecord(msgspec.Struct, frozen=True, kw_only=True):
+    id: str
+    game: str = FIRST_GAME  # the registry id of the room's game (a schema 0 record has none)
+    name: str
+    creator: str  # identity
+    config: msgspec.Raw  # the game's configuration as JSON, its seed included (read with the game's type)
+    kinds: tuple[SeatKind, ...]  # who plays each seat now (a person's seat handed to a computer: "bot")
+    holders: tuple[Holder | None, ...]  # by seat: the person who claimed it
+    handover_after: float = 0.0  # seconds away before a computer takes the seat (0: never)
+    created: float = 0.0
+    finished: float = 0.0  # when the game ended (wall clock; 0: not yet)
+    rated: bool = False  # its result moves its people's ratings (``ratings``)
+    abandoned: tuple[Holder, ...] = ()  # who gave up a seat of this rated game before its end
+
+
+class StoredRoom(NamedTuple):
+    record: RoomRecord
+    actions: list[bytes]  # JSON of each action, in order
+    cursor: int
+
+
+class RoomStore(Protocol):
+    """What the rooms need of a database. Every method is one transaction; an implementation is
+    safe to call from several threads."""
+
+    def load_all(self) -> list[StoredRoom]:
+        """Every room, in the order they were first saved; a record that cannot be read is logged
+        and left out."""
+
+    def save(self, record: RoomRecord, *, keep: int, new: list[bytes], cursor: int) -> None:
+        """One transaction: the record and cursor; actions beyond the first ``keep`` replaced by
+        ``new``."""
+
+    def delete(self, room_id: str) -> None:
+        """The room and its decisions, gone (one transaction); its recorded result stays."""
+
+    def record_result(self, result: GameResult) -> list[ResultRow]:
+        """One transaction: the rows of a finished game's people and, for a rated game, their new
+        ratings (``ratings.apply``). Once per room: a room already recorded changes nothing (its
+        rows are returned)."""
+
+    def ratings(self, game: str) -> list[Rating]:
+        """Every rated person of ``game``, best first."""
+
+    def results(self, identity: str) -> list[ResultRow]:
+        """A person's finished games, newest first."""
+
+    def close(self) -> None: ...
+
+
+class RoomStoreError(Exception):
+    """A rooms database this nctui cannot use; ``str()`` is one line."""
+
+
+record_decoder = msgspec.json.Decoder(RoomRecord)
+
+SQLITE_FILE = "rooms.db"  # the embedded store's file in the data folder
+
+
+def is_database_url(spec: str) -> bool:
+    return spec.startswith(("postgresql://", "postgres://"))
+
+
+def describe_store(spec: str | None, data: Path) -> str:
+    """Where the rooms are, for the server's log: the file, or the database URL without its
+    password."""
+    if spec is None or not is_database_url(spec):
+        return str(data / SQLITE_FILE)
+    from urllib.parse import urlsplit
+
+    url = urlsplit(spec)
+    if url.password is not None:
+        netloc = url.netloc.rsplit("@", 1)[1]
+        user = url.username or ""
+        spec = url._replace(netloc=f"{user}:***@{netloc}").geturl()
+    return spec
+
+
+def open_store(spec: str | None, data: Path) -> RoomStore:
+    """The store ``--store`` names: none (the data folder's ``rooms.db``) or a PostgreSQL URL."""
+    if spec is not None and spec not in ("sqlite", ""):
+        raise RoomStoreError(f"unknown store {spec!r}: leave --store out for the data folder's rooms.db")
+    from .store_sqlite import SqliteRoomStore
+
+    return SqliteRoomStore(data / SQLITE_FILE)
