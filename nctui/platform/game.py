@@ -242,6 +242,11 @@ class Game(Protocol[C, S, A, E]):
     def view(self, state: S, seat: int) -> Any:
         """What ``seat`` may see (``SPECTATOR``: the public part)."""
 
+    def view_all(self, state: S, seat: int) -> Any:
+        """``seat``'s view with nothing hidden (every hand, every deck, the seed): what anyone may
+        see of a game once it is over (a replay, ``platform.replay``), asked only of the states of
+        a game that ended. Of the type of ``view``, so the game's screens draw it as they are."""
+
     def redact_event(self, event: E, seat: int) -> E: ...
 
     def redact_action(self, action: A, seat: int, decider: int) -> A: ...

@@ -78,6 +78,10 @@ class Cathedral:
         could run a computer player's own code to know its next move."""
         return replace(state, config=replace(state.config, seed=0))
 
+    def view_all(self, state: CathedralState, seat: int) -> CathedralState:
+        """Nothing is hidden but the seed, shown once the game is over."""
+        return state
+
     def facts(self, view: CathedralState) -> CathedralFacts:
         return CathedralFacts(view)
 

@@ -69,6 +69,9 @@ class Dreamers:
     def view(self, state: DreamersState, seat: int) -> DreamersState:
         return secrets.view(state, seat)
 
+    def view_all(self, state: DreamersState, seat: int) -> DreamersState:
+        return secrets.view_all(state, seat)
+
     def facts(self, view: DreamersState) -> DreamersFacts:
         return DreamersFacts(view)
 

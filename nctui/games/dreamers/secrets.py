@@ -18,6 +18,11 @@ def view(state: DreamersState, seat: int) -> DreamersState:
     return replace(state, rng=Rng(), config=replace(state.config, seed=0))
 
 
+def view_all(state: DreamersState, seat: int) -> DreamersState:
+    """Once the game is over nothing is secret: the bag's RNG and the seed too (a replay)."""
+    return state
+
+
 def _drew(event: Event) -> bool:
     """Whether the event is a dream drawn or rolled: the dreams drawn for a track, a roll or a
     reroll, and the dream drawn when the Exhaust row fills (step 4: its colour's Power goes back;

@@ -127,6 +127,9 @@ class NightmareCathedral:
     def view(self, state: GameState, seat: int) -> views.View:
         return views.player_view(state, seat)
 
+    def view_all(self, state: GameState, seat: int) -> views.View:
+        return views.view_all(state, seat)
+
     def facts(self, view: views.View) -> Facts:
         return facts(view)
 

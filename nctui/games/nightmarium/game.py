@@ -69,6 +69,9 @@ class Nightmarium:
     def view(self, state: NightmariumState, seat: int) -> NightmariumState:
         return secrets.view(state, seat)
 
+    def view_all(self, state: NightmariumState, seat: int) -> NightmariumState:
+        return secrets.view_all(state, seat)
+
     def facts(self, view: NightmariumState) -> NightmariumFacts:
         return NightmariumFacts(view)
 

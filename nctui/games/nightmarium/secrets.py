@@ -49,6 +49,12 @@ def view(state: NightmariumState, seat: int) -> NightmariumState:
     )
 
 
+def view_all(state: NightmariumState, seat: int) -> NightmariumState:
+    """Once the game is over nothing is secret: every hand, the deck in its order, the RNG and the
+    seed (a replay of the finished game)."""
+    return state
+
+
 def redact_event(event: Event, seat: int) -> Event:
     if isinstance(event, Drew) and event.seat != seat:
         return Drew(event.seat, (), event.count)

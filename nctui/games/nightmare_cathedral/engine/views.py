@@ -108,6 +108,12 @@ def spectator_view(state: GameState) -> View:
     return player_view(state, SPECTATOR)
 
 
+def view_all(state: GameState, seat: int) -> View:
+    """Once the game is over nothing is secret: ``seat``'s view with every hand, every deck, the
+    King's cards, the RNG and the seed (a replay of the finished game)."""
+    return View(seat=seat, state=state)
+
+
 # ---------------------------------------------------------------------------------------------
 # Events and actions as another seat may see them
 
