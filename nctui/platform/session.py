@@ -421,6 +421,29 @@ class Session:
                 self._bot_failed_at = self.store.revision
         self._notify()
 
+    def decide_for(self, seat: int) -> bool:
+        """A computer player makes ``seat``'s decision now, whoever plays the seat (a turn-based
+        room whose clock ran out); False when it is not that seat's decision, the game moved on
+        meanwhile, or the computer player failed (``bot_error`` says how)."""
+        with self._cond:
+            if self._closed or self.deciding_seat() != seat:
+                return False
+            revision, state_id, view = self.store.revision, self.store.state_id, self.view(seat)
+        try:
+            action = self.bot_for(seat).choose(view)
+        except Exception as exc:  # noqa: BLE001 - a broken computer player must not take the game down
+            with self._cond:
+                self.bot_error = (
+                    f"the computer player of {self.store.seat_name(seat)} failed: {type(exc).__name__}: {exc}"
+                )
+            self._notify()
+            return False
+        with self._cond:
+            if self._closed or self.store.revision != revision:
+                return False
+            self.store.dispatch(action, seen_state_id=state_id, seat=seat)
+        return True
+
     def wait_idle(self, timeout: float = 10.0) -> bool:
         """Block until no computer player is due or thinking (tests, scripts); False on timeout."""
         deadline = time.monotonic() + timeout

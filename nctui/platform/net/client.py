@@ -260,6 +260,7 @@ class HostLink:
         self.name = name
         self.listener = listener or (lambda news: None)
         self.rooms: tuple[P.RoomInfo, ...] = ()
+        self.prefs = P.Prefs()  # this person's settings, as the host keeps them
         self.game: RemoteGame | None = None  # the room this client sits in or watches
         self.lost = ""  # why the connection ended ('' while it lives)
         self._sock: socket.socket | None = None
@@ -294,7 +295,7 @@ class HostLink:
             raise HostError(
                 f"the game host speaks protocol version {first.version}, this nctui {self.version}: update nctui"
             )
-        self.name = first.name
+        self.name, self.prefs = first.name, first.prefs
         sock.settimeout(None)
         self._sock, self._reader, self._early = sock, reader, early
         self._threads = [
@@ -326,6 +327,11 @@ class HostLink:
     def list_rooms(self, *, finished: bool = False) -> None:
         """The lobby's rooms (``finished``: the list of finished games)."""
         self.send(P.ListRooms(finished=finished))
+
+    def set_prefs(self, prefs: P.Prefs) -> None:
+        """This person's settings from now on (the host keeps them)."""
+        self.prefs = prefs
+        self.send(P.SetPrefs(prefs=prefs))
 
     def leave(self) -> None:
         """Back to the lobby: the host answers with the rooms."""

@@ -25,7 +25,7 @@ from ..store import StaleState, StoreError
 from . import protocol as P
 from .datadir import bound_inode, unlink_own
 from .limits import Occupancy
-from .rooms import Room, RoomError, Rooms, clean_name
+from .rooms import Notice, Room, RoomError, Rooms, clean_name
 from .weblogin import WebLogins
 
 log = logging.getLogger("nctui.platform.net")
@@ -67,7 +67,8 @@ class Connection:
             if hello.version != P.VERSION:
                 raise P.ProtocolError(f"protocol version {hello.version} is not {P.VERSION}: update nctui")
             self.identity, self.name = hello.identity, clean_name(hello.name) or hello.identity[-8:]
-            await self.send(P.Welcome(version=P.VERSION, name=self.name))
+            prefs = self.host.rooms.store.prefs(self.identity)
+            await self.send(P.Welcome(version=P.VERSION, name=self.name, prefs=prefs))
             pusher = asyncio.create_task(self._push())
             while True:
                 await self.handle(await self.read())
@@ -97,7 +98,9 @@ class Connection:
                 if registry.entry_named(msg.game) is None:
                     raise RoomError(f"this server has no game {msg.game!r}")
                 config = P.payloads(msg.game).config(msg.config)
-                room = rooms.create(config, identity=self.identity, name=msg.name, handover_after=msg.handover_after)
+                room = rooms.create(
+                    config, identity=self.identity, name=msg.name, handover_after=msg.handover_after, turn=msg.turn
+                )
                 log.info("%s created room %s", self.identity, room.id)
                 await self.send(P.Rooms(rooms=rooms.list()))
             elif isinstance(msg, P.JoinSeat):
@@ -122,6 +125,10 @@ class Connection:
                 log.info("%s closed room %s", self.identity, closed.id)
                 await self.host.room_closed(closed)
                 await self.send(P.Rooms(rooms=rooms.list()))
+            elif isinstance(msg, P.SkipTurn):
+                rooms.get(msg.room).skip(self.identity, self.name)
+            elif isinstance(msg, P.SetPrefs):
+                rooms.store.set_prefs(self.identity, msg.prefs)
             elif isinstance(msg, P.WebLink):
                 logins = self.host.logins
                 if logins is None:
@@ -240,6 +247,8 @@ class Host:
         self._inode: int | None = None
         self.connections: set[asyncio.Task[None]] = set()
         self.open: set[Connection] = set()  # the connections, for telling a room's people
+        self._loop: asyncio.AbstractEventLoop | None = None
+        rooms.listeners.append(self._notice)
 
     async def start(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -249,6 +258,23 @@ class Host:
         self.path.chmod(0o600)
         self._inode = bound_inode(self.path)
         self._ticker = asyncio.create_task(self._tick())
+        self._loop = asyncio.get_running_loop()
+
+    def _notice(self, notice: Notice) -> None:
+        """A room's notice (from any thread, the room's lock held): sent from the loop."""
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(lambda: asyncio.ensure_future(self.tell(notice)))
+
+    async def tell(self, notice: Notice) -> None:
+        """A turn-based room's news to every connection of the people it is for, wherever they are
+        (``elsewhere``: not those in the room, who see it there)."""
+        for conn in list(self.open):
+            if conn.identity not in notice.people:
+                continue
+            if notice.elsewhere and conn.room is not None and conn.room.id == notice.message.room:
+                continue
+            with contextlib.suppress(Exception):
+                await conn.send(notice.message)
 
     async def room_closed(self, room: Room) -> None:
         """Everyone in ``room`` (just closed) back to the lobby, told so."""
@@ -277,6 +303,7 @@ class Host:
         while True:
             await asyncio.sleep(1.0)
             self.rooms.hand_over_due()
+            self.rooms.clock_due()
             self._presence_tick()
 
     def _presence_tick(self) -> None:
@@ -293,6 +320,8 @@ class Host:
                 conn.presence_due(presence)
 
     async def close(self) -> None:
+        if self._notice in self.rooms.listeners:
+            self.rooms.listeners.remove(self._notice)
         if self._ticker is not None:
             self._ticker.cancel()
         if self._server is not None:

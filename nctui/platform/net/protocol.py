@@ -19,19 +19,22 @@ rooms keep the seed on the host).
 from __future__ import annotations
 
 import struct
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
 from nctui.platform import registry
 from nctui.platform.game import SeatKind, SeatLabel, SeatPresence
+from nctui.platform.net.turns import OnTimeout, Prefs, TurnClock
 
-# 5: Presence (who holds each seat and whether they are there, live); 4: WebLink / WebLinkMade
+# 6: turn-based rooms (CreateRoom.turn, RoomInfo.turn / deciding / expired, SeatInfo.left,
+# SkipTurn, TurnNotice) and a person's settings (Welcome.prefs, SetPrefs); 5: Presence (who
+# holds each seat and whether they are there, live); 4: WebLink / WebLinkMade
 # (a personal link for a browser), CloseRoom / RoomClosed, the finished
 # list (ListRooms.finished), RoomInfo.creator; 3: JSON; the game of a room
 # (CreateRoom.game, RoomInfo.game), its data read with that game's types, no facts (the client
 # works them out from the view) and no seed; 2: GiveUp, timeline deltas
-VERSION = 5
+VERSION = 6
 FINISHED_SHOWN = 3600.0  # seconds a finished room stays in the lobby's main list
 MAX_FRAME = 1 << 20  # bytes of one message; a view of a 4-player game is under 10 kB
 HEADER = struct.Struct(">I")
@@ -67,12 +70,14 @@ class ListRooms(_Msg, tag="list"):
 class CreateRoom(_Msg, tag="create"):
     """A new room of ``game`` (a registry id) with its New game screen's configuration (its seed
     is not used: the host draws one); ``handover_after``: seconds a person may stay away before a
-    computer takes their seat (0: never)."""
+    computer takes their seat (0: never); ``turn``: a turn-based room's clock (None: live; a
+    turn-based room hands no seat over for being away)."""
 
     game: str
     config: msgspec.Raw
     name: str = ""
     handover_after: float = 0.0
+    turn: TurnClock | None = None
 
 
 class JoinSeat(_Msg, tag="join"):
@@ -122,6 +127,19 @@ class CloseRoom(_Msg, tag="close_room"):
     room: str
 
 
+class SkipTurn(_Msg, tag="skip_turn"):
+    """Skip the turn of the seat whose clock ran out in ``room`` (a turn-based room whose rule
+    lets the others skip it): a computer plays that turn. Only another seated person may."""
+
+    room: str
+
+
+class SetPrefs(_Msg, tag="set_prefs"):
+    """This person's settings from now on (the host keeps them)."""
+
+    prefs: Prefs
+
+
 class WebLink(_Msg, tag="web_link"):
     """A personal link for this person's browser: opened once, it logs that browser in as this
     identity (``WebLinkMade``; refused when the server has no web front)."""
@@ -142,6 +160,8 @@ ClientMessage = (
     | Refresh
     | WebLink
     | CloseRoom
+    | SkipTurn
+    | SetPrefs
 )
 
 
@@ -156,6 +176,7 @@ class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
     identity: str = ""  # the holder's identity (their key's fingerprint): how a person finds their seat again
     open: bool = False  # a person's seat nobody holds: anyone may take it (the computer may play it meanwhile)
     away: float = 0.0  # whole minutes (in seconds) its holder has been away (0: connected, nobody, or < 1 min)
+    left: float = -1.0  # a turn-based room: seconds left on this seat's clock (-1: no clock)
 
 
 class RoomInfo(msgspec.Struct, frozen=True, kw_only=True):
@@ -169,11 +190,15 @@ class RoomInfo(msgspec.Struct, frozen=True, kw_only=True):
     spectators: int = 0
     handover_after: float = 0.0
     creator: str = ""  # the identity that made the room (who may close it)
+    turn: TurnClock | None = None  # a turn-based room's clock (None: live)
+    deciding: int = -1  # the seat whose decision it is (-1: nobody's, the game over)
+    expired: bool = False  # the deciding seat's clock ran out (its rule applied or offered)
 
 
 class Welcome(_Msg, tag="welcome"):
     version: int
     name: str
+    prefs: Prefs = Prefs()
 
 
 class Rooms(_Msg, tag="rooms"):
@@ -252,13 +277,29 @@ class Presence(_Msg, tag="presence"):
     seats: tuple[SeatPresence, ...]
 
 
+class TurnNotice(_Msg, tag="turn_notice"):
+    """News of a turn-based room for a person who sits in it, wherever they are (the lobby,
+    another game): ``your_turn`` (``left``: seconds on their clock), ``ran_out`` (``seat``'s clock
+    ran out: ``rule`` says what happens), ``skipped`` (``by`` skipped ``seat``'s turn: a computer
+    plays it)."""
+
+    room: str
+    room_name: str
+    what: Literal["your_turn", "ran_out", "skipped"]
+    seat: int
+    seat_name: str  # the seat as the game calls it, and who holds it ("Blue (Bob)")
+    rule: OnTimeout = "computer"
+    by: str = ""
+    left: float = 0.0
+
+
 class Bye(_Msg, tag="bye"):
     """The host closes the connection, in one line."""
 
     reason: str
 
 
-HostMessage = Welcome | Rooms | Joined | Update | Presence | Refused | WebLinkMade | RoomClosed | Bye
+HostMessage = Welcome | Rooms | Joined | Update | Presence | Refused | WebLinkMade | RoomClosed | TurnNotice | Bye
 
 
 # -- frames ----------------------------------------------------------------------------------------
@@ -377,10 +418,14 @@ def _decode_part(decoder: msgspec.json.Decoder[Any], data: msgspec.Raw | bytes, 
         raise ProtocolError(f"malformed {what}: {str(exc).splitlines()[0]}") from None
 
 
-def create_room(config: Any, *, name: str = "", handover_after: float = 0.0) -> CreateRoom:
+def create_room(
+    config: Any, *, name: str = "", handover_after: float = 0.0, turn: TurnClock | None = None
+) -> CreateRoom:
     """The request for a new room of ``config``'s game, its seed left out (the host draws one)."""
     game = registry.game_of(config)
-    return CreateRoom(game=game.id, config=raw(game.with_seed(config, 0)), name=name, handover_after=handover_after)
+    return CreateRoom(
+        game=game.id, config=raw(game.with_seed(config, 0)), name=name, handover_after=handover_after, turn=turn
+    )
 
 
 def act(action: Any, seen_state_id: int) -> Act:

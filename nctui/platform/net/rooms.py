@@ -7,6 +7,12 @@ who is connected now, and the hand-over rule: a person away longer than the room
 Every change of a room's game is written to its ``RoomStore`` in one transaction; ``Rooms(store)``
 brings every stored room back by replaying its decisions with its game (the record names it).
 
+A turn-based room (issue 40, ``net/turns.py``) has a clock: the seat to decide has a time per move
+or a total for the game; where the clock stands is written with each decision (so a restart,
+SIGKILL too, loses no time), the host's tick (``Rooms.clock_due``) applies the room's rule when
+it runs out (a computer plays the turn, or the others may skip it: ``Room.skip``), and the people
+of the room are told (``Notice``: whose turn it is, whose clock ran out), with a log line.
+
 A room's seed is the host's: drawn when the room is made (whatever seed the request had) and
 never sent (``Room.public_config`` has seed 0): with the seed and the public decisions anyone
 could replay every hidden card.
@@ -15,11 +21,12 @@ could replay every hidden card.
 from __future__ import annotations
 
 import logging
+import math
 import secrets
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -27,12 +34,23 @@ from .. import registry
 from ..game import SPECTATOR, SeatLabel, SeatPresence
 from ..registry import AnyGame
 from ..session import Session
-from ..store import ReplayError, Store
-from . import protocol as P, ratings as R
+from ..store import ReplayError, Store, StoreError
+from . import protocol as P, ratings as R, turns
 from .store import Holder, RoomRecord, RoomStore, StoredRoom
 
 log = logging.getLogger("nctui.platform.net")
 MAX_NAME = 40
+LATE_TURN_MAX = 500  # decisions a computer makes for one late turn at most (a turn is a few)
+Now = Callable[[], float]  # the host's time source (wall-clock seconds); tests give one they advance
+
+
+class Notice(NamedTuple):
+    """News of a turn-based room for some of its people: the host sends ``message`` to every
+    connection of ``people`` (``elsewhere``: only those not in this room, who see it already)."""
+
+    message: P.TurnNotice
+    people: tuple[str, ...]
+    elsewhere: bool = False
 
 
 class RoomError(Exception):
@@ -51,9 +69,21 @@ def fresh_seed() -> int:
 
 class Room:
     def __init__(
-        self, record: RoomRecord, session: Session, store: RoomStore, *, saved: tuple[Any, ...] = (), cursor: int = 0
+        self,
+        record: RoomRecord,
+        session: Session,
+        store: RoomStore,
+        *,
+        saved: tuple[Any, ...] = (),
+        cursor: int = 0,
+        now: Now = time.time,
+        tell: Callable[[Notice], None] | None = None,
     ) -> None:
         self.record = record
+        self.now = now  # the time source of the room's clock
+        self.tell = tell or (lambda notice: None)  # called with each notice (any thread, the room's lock held)
+        self._late: threading.Thread | None = None  # a computer playing a late turn
+        self._late_failed = -1  # the game's revision when a late turn's computer gave up (not retried before a change)
         self.session = session
         self.game: AnyGame = session.game
         self.config: Any = session.config  # with its seed: never sent
@@ -69,10 +99,10 @@ class Room:
         for seat, kind in enumerate(record.kinds):
             if kind != session.seat_kinds[seat]:
                 session.set_seat_kind(seat, kind)
-        now = time.monotonic()
+        started = time.monotonic()
         for seat, holder in enumerate(record.holders):
             if holder is not None:
-                self.away_since[seat] = now
+                self.away_since[seat] = started
         session.subscribe(self._changed)
         session.store.seat_namer = self.seat_name
 
@@ -192,7 +222,7 @@ class Room:
     def seats(self, view: Any = None) -> tuple[P.SeatInfo, ...]:
         people = self.game.seats(self.config)
         labels = self.labels(view)
-        now = time.monotonic()
+        now, wall = time.monotonic(), self.now()
         return tuple(
             P.SeatInfo(
                 kind=kind,
@@ -202,9 +232,17 @@ class Room:
                 identity=h.identity if h is not None else "",
                 open=h is None and people[i] == "human",
                 away=(now - self.away_since[i]) // 60 * 60 if h is not None and i in self.away_since else 0.0,
+                left=-1.0 if (left := self.left(i, wall)) < 0 else math.ceil(left / 60) * 60.0,
             )
             for i, (kind, h) in enumerate(zip(self.session.seat_kinds, self.record.holders))
         )
+
+    def left(self, seat: int, now: float | None = None) -> float:
+        """Seconds left on ``seat``'s clock (-1: a live room, or a seat no person plays)."""
+        turn = self.record.turn
+        if turn is None or self.game.seats(self.config)[seat] != "human":
+            return -1.0
+        return turns.left(turn, self.record.clock, seat, self.now() if now is None else now)
 
     def presence(self, now: float | None = None) -> tuple[SeatPresence, ...]:
         """Who holds each seat and whether they are there (issue 37.6): what every seat's players
@@ -241,7 +279,14 @@ class Room:
             spectators=self.connections.get(SPECTATOR, 0),
             handover_after=self.record.handover_after,
             creator=self.record.creator,
+            turn=self.record.turn,
+            deciding=self._decider(),
+            expired=self.record.clock.expired,
         )
+
+    def _decider(self) -> int:
+        seat = self.session.deciding_seat()
+        return -1 if seat is None or self.session.summary().finished else seat
 
     def update(self, seat: int, since: int, rewinds: int | None = None) -> P.Update:
         """The game as ``seat`` sees it, with the events after state ``since``; ``rewinds``: the
@@ -286,6 +331,7 @@ class Room:
             ended = not self.record.finished and self.session.summary().finished
             if ended:
                 self.record = msgspec.structs.replace(self.record, finished=time.time())  # when it ended
+            self._clock_moved()
             store = self.session.store
             actions, cursor = store.all_actions(), store.state_id
             keep = 0
@@ -326,6 +372,113 @@ class Room:
         except Exception as exc:  # noqa: BLE001 - a failing disk must not stop the game; it is logged
             log.error("room %s: could not record the result: %s", self.id, exc)
 
+    # -- a turn-based room's clock ---------------------------------------------------------------
+
+    def _clock_seat(self) -> int:
+        """The seat whose clock runs now: the deciding seat, if a person holds it and plays it."""
+        seat = self._decider()
+        if seat < 0 or seat >= len(self.record.holders) or self.record.holders[seat] is None:
+            return -1
+        return seat if self.record.kinds[seat] == "human" else -1
+
+    def _clock_moved(self) -> None:
+        """The clock after a change (lock held, before the record is written): the turn passed to
+        another seat, whose person is told (wherever they are but here)."""
+        turn = self.record.turn
+        if turn is None:
+            return
+        before = self.record.clock
+        seat = self._clock_seat()
+        clock = turns.switch(turn, before, seat, self.now(), len(self.record.kinds))
+        if clock == before:
+            return
+        self.record = msgspec.structs.replace(self.record, clock=clock)
+        holder = self.record.holders[seat] if seat >= 0 else None
+        if holder is not None:
+            left = turns.left(turn, clock, seat, clock.since)
+            self._tell("your_turn", seat, (holder.identity,), elsewhere=True, left=left)
+
+    def _tell(self, what: Any, seat: int, people: tuple[str, ...], *, elsewhere: bool = False, **more: Any) -> None:
+        message = P.TurnNotice(
+            room=self.id, room_name=self.record.name, what=what, seat=seat, seat_name=self.seat_name(seat), **more
+        )
+        self.tell(Notice(message, people, elsewhere))
+
+    def people(self) -> tuple[str, ...]:
+        """The identities holding a seat here."""
+        return tuple(h.identity for h in self.record.holders if h is not None)
+
+    def clock_due(self, now: float | None = None) -> bool:
+        """Apply the room's rule if the running clock has run out (the host's tick): logged, and
+        the room's people told; a computer then plays the turn (the "computer" rule, also after a
+        restart that came between the clock running out and the turn played). True if it ran out now."""
+        turn = self.record.turn
+        if turn is None:
+            return False
+        with self._lock:
+            if self.deleted:
+                return False
+            clock = self.record.clock
+            now = self.now() if now is None else now
+            if not turns.due(turn, clock, now):
+                if clock.expired and turn.on_timeout == "computer" and clock.seat >= 0:
+                    self._play_late(clock.seat)  # after a restart, or after a change since the computer failed
+                return False
+            seat = clock.seat
+            self._set(clock=msgspec.structs.replace(clock, expired=True))
+            rule = turn.on_timeout
+            log.info(
+                "room %s: the clock of %s ran out: %s",
+                self.id,
+                self.seat_name(seat),
+                "a computer plays the turn" if rule == "computer" else "the others may skip the turn",
+            )
+            self._tell("ran_out", seat, self.people(), rule=rule)
+            if rule == "computer":
+                self._play_late(seat)
+            return True
+
+    def skip(self, identity: str, name: str) -> int:
+        """``identity`` skips the turn of the seat whose clock ran out (a room whose rule lets the
+        others skip it): a computer plays it. The seat skipped; ``RoomError`` says why not."""
+        turn = self.record.turn
+        with self._lock:
+            clock = self.record.clock
+            if turn is None or turn.on_timeout != "skip":
+                raise RoomError("this room's turns cannot be skipped")
+            mine = self.seat_of(identity)
+            if mine is None:
+                raise RoomError("only a person sitting in this room may skip a turn")
+            if clock.seat < 0 or not clock.expired:
+                raise RoomError("nobody's clock has run out here")
+            if mine == clock.seat:
+                raise RoomError("your own clock ran out: make your decision (only the others may skip it)")
+            seat = clock.seat
+            log.info("room %s: %s skipped the turn of %s: a computer plays it", self.id, identity, self.seat_name(seat))
+            self._tell("skipped", seat, self.people(), rule="skip", by=clean_name(name))
+            self._play_late(seat)
+            return seat
+
+    def _play_late(self, seat: int) -> None:
+        """A computer plays ``seat``'s turn (every decision of it in a row), on a thread of its own."""
+        if (self._late is not None and self._late.is_alive()) or self.session.revision == self._late_failed:
+            return
+        self._late = threading.Thread(target=self._late_turn, args=(seat,), name="nctui-late-turn", daemon=True)
+        self._late.start()
+
+    def _late_turn(self, seat: int) -> None:
+        for _ in range(LATE_TURN_MAX):
+            with self._lock:
+                if self.deleted or self.record.clock.seat != seat or not self.record.clock.expired:
+                    return  # the turn is over (or the person decided meanwhile)
+            try:
+                if not self.session.decide_for(seat):
+                    with self._lock:
+                        self._late_failed = self.session.revision
+                    return
+            except (ValueError, StoreError) as exc:  # the game moved on meanwhile: look again
+                log.info("room %s: a late turn's decision was not taken: %s", self.id, str(exc).splitlines()[0])
+
     def close(self) -> None:
         self.session.close()
 
@@ -341,8 +494,11 @@ class Rooms:
         bot_delay: float = 0.6,
         max_rooms: int = 200,
         seeds: Callable[[], int] = fresh_seed,
+        now: Now = time.time,
     ) -> None:
         self.store = store
+        self.now = now  # the time source of turn-based rooms' clocks
+        self.listeners: list[Callable[[Notice], None]] = []  # the host: told each room's notices
         self.bot_delay = bot_delay
         self.max_rooms = max_rooms
         self.seeds = seeds
@@ -371,7 +527,12 @@ class Rooms:
         except (ReplayError, ValueError, P.ProtocolError) as exc:
             log.error("room %s could not be restored: %s", rec.id, str(exc).splitlines()[0])
             return None
-        return Room(rec, self._session(st, rec.id), self.store, saved=actions, cursor=stored.cursor)
+        session = self._session(st, rec.id)
+        return Room(rec, session, self.store, saved=actions, cursor=stored.cursor, now=self.now, tell=self._tell)
+
+    def _tell(self, notice: Notice) -> None:
+        for listener in self.listeners:
+            listener(notice)
 
     def _session(self, store: Store, room_id: str) -> Session:
         return Session(store, game_id=room_id, undo="strict", autosave=False, bot_delay=self.bot_delay)
@@ -407,11 +568,25 @@ class Rooms:
         return room
 
     def create(
-        self, config: Any, *, identity: str, name: str = "", handover_after: float = 0.0, rated: bool = True
+        self,
+        config: Any,
+        *,
+        identity: str,
+        name: str = "",
+        handover_after: float = 0.0,
+        rated: bool = True,
+        turn: turns.TurnClock | None = None,
     ) -> Room:
         """A new room of ``config``'s game, with a seed of the host's (its creator does not sit
-        yet); ``rated``: its result moves ratings (when two people or more play it); ``RoomError``
-        for a configuration the game refuses."""
+        yet); ``rated``: its result moves ratings (when two people or more play it); ``turn``: a
+        turn-based room's clock (its seats are never handed over for being away). ``RoomError``
+        for a configuration the game refuses or a clock out of bounds."""
+        if turn is not None:
+            try:
+                turn = turns.checked(turn)
+            except turns.ClockError as exc:
+                raise RoomError(str(exc)) from None
+            handover_after = 0.0
         with self._lock:  # the finished games kept do not count
             if sum(not r.record.finished for r in self.rooms.values()) >= self.max_rooms:
                 raise RoomError(f"this server has its limit of {self.max_rooms} rooms")
@@ -436,8 +611,9 @@ class Rooms:
             handover_after=max(0.0, min(handover_after, 7 * 86400.0)),
             created=time.time(),
             rated=rated,
+            turn=turn,
         )
-        room = Room(record, self._session(store, room_id), self.store)
+        room = Room(record, self._session(store, room_id), self.store, now=self.now, tell=self._tell)
         room.persist()
         with self._lock:
             self.rooms[room_id] = room
@@ -451,6 +627,14 @@ class Rooms:
         for room in rooms:
             for seat in room.hand_over_due(now):
                 log.info("room %s: seat %d handed to a computer player", room.id, seat + 1)
+
+    def clock_due(self) -> None:
+        """Every turn-based room whose running clock has run out applies its rule (the host's tick)."""
+        now = self.now()
+        with self._lock:
+            rooms = list(self.rooms.values())
+        for room in rooms:
+            room.clock_due(now)
 
     def close(self) -> None:
         with self._lock:

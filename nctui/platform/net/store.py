@@ -4,9 +4,10 @@ records (``RoomRecord``, ``StoredRoom``) and its one error (``RoomStoreError``).
 ``open_store`` picks the implementation from the ``--store`` setting.
 
 A room is its record (its game, name, creator, configuration with its seed, who holds each seat,
-seat kinds, hand-over timeout: msgspec JSON) and its decisions (one row per action, in order, the
-redo branch included) with the cursor. Each decision is one transaction: the record, the cursor, the
-actions dropped from a replaced redo branch and the new ones.
+seat kinds, hand-over timeout, a turn-based room's clock and where it stands: msgspec JSON) and
+its decisions (one row per action, in order, the redo branch included) with the cursor. Each
+decision is one transaction: the record, the cursor, the actions dropped from a replaced redo
+branch and the new ones. A person's settings (``Prefs``) are kept by identity.
 
 Each finished game's result (``ratings.GameResult``) is recorded once, in one transaction with the
 new ratings of its people (``record_result``): a row per person of it (their page's list of
@@ -22,10 +23,11 @@ import msgspec
 
 from ..game import SeatKind
 from .ratings import GameResult, Rating, ResultRow
+from .turns import ClockState, Prefs, TurnClock
 
-# 2: the results and ratings tables; 1: the room record names its game; 0: every room was
-# Nightmare Cathedral's
-SCHEMA_VERSION = 2
+# 3: turn-based rooms' clocks in the record, people's settings (``people``); 2: the results and
+# ratings tables; 1: the room record names its game; 0: every room was Nightmare Cathedral's
+SCHEMA_VERSION = 3
 FIRST_GAME = "nightmare-cathedral"  # the game of the rooms of a schema 0 database
 
 
@@ -47,6 +49,8 @@ class RoomRecord(msgspec.Struct, frozen=True, kw_only=True):
     finished: float = 0.0  # when the game ended (wall clock; 0: not yet)
     rated: bool = False  # its result moves its people's ratings (``ratings``)
     abandoned: tuple[Holder, ...] = ()  # who gave up a seat of this rated game before its end
+    turn: TurnClock | None = None  # a turn-based room's clock (None: a live room)
+    clock: ClockState = ClockState()  # where that clock stands (written with each decision)
 
 
 class StoredRoom(NamedTuple):
@@ -80,6 +84,12 @@ class RoomStore(Protocol):
 
     def results(self, identity: str) -> list[ResultRow]:
         """A person's finished games, newest first."""
+
+    def prefs(self, identity: str) -> Prefs:
+        """A person's settings (the defaults for a person never seen)."""
+
+    def set_prefs(self, identity: str, prefs: Prefs) -> None:
+        """Keep a person's settings (one transaction)."""
 
     def close(self) -> None: ...
 

@@ -18,6 +18,7 @@ import msgspec
 
 from .ratings import GameResult, Rating, ResultRow, apply
 from .store import SCHEMA_VERSION, RoomRecord, RoomStoreError, StoredRoom, record_decoder as _record_decoder
+from .turns import Prefs
 
 log = logging.getLogger("nctui.platform.net")
 
@@ -30,10 +31,12 @@ CREATE TABLE IF NOT EXISTS results (room TEXT NOT NULL, identity TEXT NOT NULL, 
 CREATE INDEX IF NOT EXISTS results_by_identity ON results (identity, ended);
 CREATE TABLE IF NOT EXISTS ratings (game TEXT NOT NULL, identity TEXT NOT NULL, rating REAL NOT NULL,
                                     record BLOB NOT NULL, PRIMARY KEY (game, identity));
+CREATE TABLE IF NOT EXISTS people (identity TEXT PRIMARY KEY, prefs BLOB NOT NULL);
 """
 
 _row_decoder = msgspec.json.Decoder(ResultRow)
 _rating_decoder = msgspec.json.Decoder(Rating)
+_prefs_decoder = msgspec.json.Decoder(Prefs)
 
 
 class SqliteRoomStore:
@@ -67,7 +70,8 @@ class SqliteRoomStore:
         db.execute("BEGIN IMMEDIATE")
         try:
             # schema 0 → 1: each record names its game (the decoder's default: Nightmare Cathedral);
-            # 1 → 2: the results and ratings tables (made by SCHEMA, empty)
+            # 1 → 2: the results and ratings tables (made by SCHEMA, empty); 2 → 3: a record without
+            # a clock is a live room's, the people table (made by SCHEMA, empty)
             for room_id, record in db.execute("SELECT id, record FROM rooms").fetchall() if version < 1 else ():
                 try:
                     upgraded = msgspec.json.encode(_record_decoder.decode(record))
@@ -174,6 +178,24 @@ class SqliteRoomStore:
                 "SELECT row FROM results WHERE identity = ? ORDER BY ended DESC, room", (identity,)
             ).fetchall()
         return [_row_decoder.decode(r) for (r,) in found]
+
+    def prefs(self, identity: str) -> Prefs:
+        with self._lock:
+            row = self._db.execute("SELECT prefs FROM people WHERE identity = ?", (identity,)).fetchone()
+        if row is None:
+            return Prefs()
+        try:
+            return _prefs_decoder.decode(row[0])
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            return Prefs()  # damaged settings: the defaults (the next change writes them afresh)
+
+    def set_prefs(self, identity: str, prefs: Prefs) -> None:
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO people (identity, prefs) VALUES (?, ?) ON CONFLICT(identity) DO UPDATE "
+                "SET prefs = excluded.prefs",
+                (identity, msgspec.json.encode(prefs)),
+            )
 
     def close(self) -> None:
         with self._lock:
