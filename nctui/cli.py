@@ -18,6 +18,7 @@ from . import __version__, cli_saves, cli_serve
 
 if TYPE_CHECKING:  # for annotations only: the commands import what they use when they run
     from .games.nightmare_cathedral.engine.config import GameConfig, SeatKind
+    from .platform.replay import Replay
     from .platform.session import Session
 
 SEAT_KINDS: tuple[SeatKind, ...] = ("human", "bot")
@@ -221,7 +222,7 @@ def _add_seat_options(p: argparse.ArgumentParser) -> None:
     _add_start_options(p)
 
 
-COMMANDS = ("play", "new", "solo", "simulate", "tutorial", "saves", "serve")
+COMMANDS = ("play", "new", "solo", "simulate", "tutorial", "replay", "saves", "serve")
 CommandParser = Callable[..., "argparse.ArgumentParser | None"]
 
 
@@ -305,9 +306,43 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     if tutorial is not None:
         _add_mono(tutorial, argparse.SUPPRESS)
+    _replay_parser(
+        make(
+            "replay",
+            help="watch a game again, decision by decision (a save file, e.g. a finished game exported with s)",
+            description="Watch the game of a save file again: u one decision back, r one forward, t any decision, v "
+            "through whose eyes; once the game is over every hand is shown. The file may come from another machine "
+            "(s in a replay exports one).",
+        )
+    )
     cli_saves.add_parser(make, _add_save_dir)
     cli_serve.add_parser(make)
     return parser
+
+
+def _replay_parser(replay: argparse.ArgumentParser | None) -> None:
+    if replay is None:
+        return
+    replay.add_argument("file", type=_file, metavar="FILE", help="the save file of the game")
+    replay.add_argument(
+        "--seat",
+        type=int,
+        default=None,
+        metavar="N",
+        help="watch through seat N's eyes (1, 2, ...; 0: a spectator's); default: the first person's",
+    )
+    _add_mono(replay, argparse.SUPPRESS)
+
+
+def _replay(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Any:
+    """The replay of ``nctui replay FILE``; a file that cannot be watched: one line, exit 2."""
+    from .platform import saves
+    from .platform.replay import open_replay
+
+    try:
+        return open_replay(args.file, seat=None if args.seat is None else args.seat - 1)
+    except saves.SaveError as exc:
+        parser.exit(2, f"nctui replay: error: {exc}\n")
 
 
 def _play_parser(play: argparse.ArgumentParser | None) -> None:
@@ -406,6 +441,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _run(parser, None, None, mono=args.mono)
         if args.command == "tutorial":
             return _run(parser, None, None, mono=args.mono, tutorial=True)
+        if args.command == "replay":
+            return _run(parser, _replay(parser, args), None, mono=args.mono)
         if args.command == "play":
             _check_play(parser, args)
         if args.command == "play" and args.scenario:
@@ -690,7 +727,7 @@ def _prepare_ui() -> None:
 
 def _run(
     parser: argparse.ArgumentParser,
-    target: Session | GameConfig | None,
+    target: Session | GameConfig | Replay | None,
     save_dir: str | None,
     *,
     mono: bool = False,

@@ -97,7 +97,8 @@ def test_title_menu_keys(tmp_path):
             assert app.focused is menu and menu.highlighted == 0
             assert menu.get_option("continue").disabled  # nothing saved yet, and it says so
             assert "no unfinished game" in menu.get_option("continue").prompt.plain
-            # a line for each game (registry order), then Continue, Load, Practice, Tutorial, Rules, Quit
+            # a line for each game (registry order), then Continue, Load, Finished games, Practice,
+            # Tutorial, Rules, Quit
             ids = [menu.get_option_at_index(i).id for i in range(menu.option_count)]
             assert ids == [
                 "game:nightmare-cathedral",
@@ -106,6 +107,7 @@ def test_title_menu_keys(tmp_path):
                 "game:dreamers",
                 "continue",
                 "load",
+                "finished",
                 "practice",
                 "tutorial",
                 "rules",

@@ -197,3 +197,16 @@ class Replay:
 
     def close(self) -> None:
         self._unsubscribe()
+
+
+def first_person(kinds: tuple[SeatKind, ...]) -> int:
+    """The seat a replay looks through first: the first person's (else the first seat)."""
+    return next((i for i, kind in enumerate(kinds) if kind == "human"), 0)
+
+
+def open_replay(path: Path | str, *, seat: int | None = None) -> Replay:
+    """The replay of a save file, at its start, through ``seat``'s eyes (default: the first
+    person's); ``SaveError`` in one line for a file that cannot be read or replayed."""
+    loaded = saves.load(path)
+    kinds = tuple(loaded.game.seats(loaded.store.config))
+    return Replay(loaded.store, seat=first_person(kinds) if seat is None else seat, game_id=loaded.game_id)

@@ -45,6 +45,8 @@ from .textual_ext.placed import ComesUpOnce, LaidOutAtResume
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
+    from nctui.platform.replay import Replay
+
 # The screens other than the game's are imported when first shown (the Title screen, New game,
 # the tutorial, the other games): `nctui play` draws its first frame without them.
 
@@ -77,6 +79,7 @@ class NctuiApp(App[None]):
         self.mono = theme.mono_wanted()  # greys: NCTUI_MONO / NO_COLOR, or set by --mono before running
         self.css_cache: Path | None = None  # where to keep the CSS parsed (`nctui play`: ui/parsed_css.py)
         self.collect_once_drawn = False  # `nctui play`: the collector, off, is turned on after the first frame
+        self.replay: Replay | None = None  # `nctui replay FILE`: the game watched again, the app's only screen
 
     _drawn_at = 0.0  # when the last frame was drawn (time.monotonic)
 
@@ -142,6 +145,10 @@ class NctuiApp(App[None]):
         return self.game.store
 
     def get_default_screen(self) -> Screen:
+        if self.replay is not None:
+            from .screens.replay import replay_screen
+
+            return replay_screen(self.replay)
         if self.game is None:
             return title_screen()
         return self._screen_for(self.game)
@@ -269,6 +276,12 @@ class NctuiApp(App[None]):
         session, guide = registry.load(entry.tutorial)(self.bot_delay)
         self.open_game(session, guide=guide)
 
+    def open_replay(self, replay: Replay) -> None:
+        """Watch ``replay`` over the screen shown (q closes it: back there)."""
+        from .screens.replay import replay_screen
+
+        self.push_screen(replay_screen(replay))
+
     def leave_game(self) -> None:
         """Back to the Title screen; the game's session is closed (saved when it autosaves)."""
         old, self.game, self.guide = self.game, None, None
@@ -317,13 +330,19 @@ def create_app(
     undo: UndoMode | None = None,
 ) -> NctuiApp:
     """The app for a game: a Session (or a Store) to continue, the configuration of a new game of
-    any game of the registry (a bad configuration raises ValueError), or None for the Title
-    screen. ``save_dir``: where
+    any game of the registry (a bad configuration raises ValueError), a ``Replay`` to watch (its
+    only screen), or None for the Title screen. ``save_dir``: where
     saves are listed and autosaves go (default: $NCTUI_SAVE_DIR or the user's data folder); the
     temporary files a killed save left there are removed, and a version 1 autosave is moved
     among the games' autosaves. ``undo``: the undo policy of a new game."""
     saves.tidy(save_dir)
     saves.migrate(save_dir)
+    from nctui.platform.replay import Replay
+
+    if isinstance(game, Replay):
+        app = NctuiApp(None, save_dir=save_dir, bot_delay=bot_delay)
+        app.replay = game
+        return app
     if game is None or isinstance(game, Session):
         session = game
     elif isinstance(game, Store):

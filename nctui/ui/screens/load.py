@@ -1,5 +1,6 @@
-"""The games screen, as Continue (the unfinished games, newest first) and as Load (every save of
-the save folder: the games' autosaves, finished ones included, and the saves made under a name).
+"""The games screen, as Continue (the unfinished games, newest first), as Load (every save of
+the save folder: the games' autosaves, finished ones included, and the saves made under a name),
+and as Finished games (the finished ones, newest first: Enter watches one again, ``replay``).
 
 Each row says what the save's header says without replaying it: who plays each seat, the mode,
 the turn and the game's progress (Time, stage), and when it was last played; a save that cannot
@@ -103,6 +104,19 @@ def play_save(screen: Screen, path: Path) -> bool:
     return True
 
 
+def replay_save(screen: Screen, path: Path) -> bool:
+    """Watch the game of the save again (``screens/replay.py``); one that cannot be read says why."""
+    from nctui.platform.replay import open_replay
+
+    try:
+        replay = open_replay(path)
+    except saves.SaveError as exc:
+        screen.notify(str(exc), title="Cannot open this game", severity="error", timeout=10)
+        return False
+    cast("NctuiApp", screen.app).open_replay(replay)
+    return True
+
+
 def _same(a: Path, b: Path) -> bool:
     try:
         return a.resolve() == b.resolve()
@@ -152,10 +166,11 @@ class LoadScreen(ComesUpOnce, Screen[None]):
     ]
     AUTO_FOCUS = "#saves"
 
-    def __init__(self, folder: Path | str | None = None, *, unfinished: bool = False) -> None:
+    def __init__(self, folder: Path | str | None = None, *, unfinished: bool = False, finished: bool = False) -> None:
         super().__init__()
         self.folder = saves.save_dir(folder)
         self.unfinished = unfinished
+        self.finished = finished
         self.games = self._list()
         self.problems: dict[Path, str] = {}
         self.checked = False
@@ -168,15 +183,24 @@ class LoadScreen(ComesUpOnce, Screen[None]):
                 for g in games
                 if g.path.parent.name == saves.AUTOSAVES and g.summary is not None and not g.summary.finished
             ]
+        elif self.finished:
+            games = [g for g in games if g.finished]
         return games
 
     def compose(self) -> ComposeResult:
-        what = "Continue a game" if self.unfinished else "Load a saved game"
+        what = "Continue a game" if self.unfinished else "Finished games" if self.finished else "Load a saved game"
         yield Static(Text(f"{what} — {self.folder}"), id="load-title")  # a folder's name is text, never markup
         yield OptionList(*self._options(), id="saves")
-        empty = "No unfinished game." if self.unfinished else "No saved games yet."
+        empty = (
+            "No unfinished game."
+            if self.unfinished
+            else "No finished game."
+            if self.finished
+            else "No saved games yet."
+        )
         yield Static(f"{empty} A game autosaves after every decision.", id="load-empty")
-        yield Static("↑↓ or j/k choose · Enter continue · d delete · b or Escape back", id="load-hint")
+        enter = "watch again" if self.finished else "continue"
+        yield Static(f"↑↓ or j/k choose · Enter {enter} · d delete · b or Escape back", id="load-hint")
         yield KeyFooter()
 
     def _options(self) -> list[Option]:
@@ -232,7 +256,7 @@ class LoadScreen(ComesUpOnce, Screen[None]):
         if problem:
             self.notify(f"{path.name}: {problem}", title="Cannot load this save", severity="error", timeout=10)
             return False
-        return play_save(self, path)
+        return replay_save(self, path) if self.finished else play_save(self, path)
 
     def _highlighted(self) -> saves.Listing | None:
         index = self.query_one("#saves", OptionList).highlighted

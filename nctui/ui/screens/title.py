@@ -1,10 +1,11 @@
 """The Title screen, built from the registry: a line for each game (its key, title and blurb: n
 Nightmare Cathedral, a Cathedral, m Nightmarium, d Dreamers and Nightmares) that opens its New
-game screen; Continue (the unfinished games of every game), Load; Practice, Tutorial and Rules
+game screen; Continue (the unfinished games of every game), Load, Finished games (watched again);
+Practice, Tutorial and Rules
 for the games whose entries have them (one such game: the item opens it; several: it asks
 which); Quit.
 
-↑/↓ or j/k move and Enter chooses, or a letter chooses at once (c, l, p, t, r, q and each game's).
+↑/↓ or j/k move and Enter chooses, or a letter chooses at once (c, l, f, p, t, r, q and each game's).
 Continue is offered only when there is an unfinished game, and otherwise says why it cannot be
 chosen; a damaged autosave is counted on its line (Load lists it with the reason).
 """
@@ -71,6 +72,7 @@ def menu_items() -> tuple[Item, ...]:
         *(Item(GAME + e.id, e.key, e.title, e.blurb) for e in registry.ENTRIES),
         Item("continue", "c", "Continue"),
         Item("load", "l", "Load a saved game"),
+        Item("finished", "f", "Finished games", "watch one again, decision by decision"),
         *across,
         Item("quit", "q", "Quit"),
     )
@@ -183,6 +185,8 @@ class TitleScreen(ComesUpOnce, Screen[None]):
             self._continue()
         elif item == "load":
             app.push_screen(LoadScreen(app.save_dir))
+        elif item == "finished":
+            app.push_screen(LoadScreen(app.save_dir, finished=True))
         elif item in ("practice", "tutorial", "rules"):
             self._for_a_game(item)
         elif item == "quit":
