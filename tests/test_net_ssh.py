@@ -337,6 +337,43 @@ def test_the_fork_server_warms_each_app_so_a_forked_client_parses_no_css() -> No
     assert done.stdout.split()[0] == "0", done.stdout
 
 
+PRELOADED = """
+import sys, threading
+from nctui.platform import registry
+from nctui.platform.net import forkserver
+from nctui.ui.rules import get_summary
+
+forkserver.preload(("nctui",))
+assert threading.active_count() == 1, threading.enumerate()
+before = set(sys.modules)
+for entry in registry.ENTRIES:  # what a client process in a room of each game runs
+    for ref in (entry.game, entry.screen, entry.new_game, entry.practice, entry.tutorial):
+        if ref:
+            registry.load(ref)
+    game = registry.game(entry.id)
+    game.facts(game.view(game.new(game.config_type()).state, 0))
+import nctui.ui.screens.help, nctui.ui.screens.rules, nctui.ui.screens.handoff
+print(sorted(set(sys.modules) - before), get_summary.cache_info().currsize)
+"""
+
+
+def test_the_fork_server_preloads_every_game_so_a_client_in_a_room_imports_nothing() -> None:
+    """The fork server imports every game of the registry (its screens, the dialogs they open on
+    demand), makes each game's content and reads its rules summary before it forks: a client
+    process that opens a room of any game imports no module and reads no rules file of its own
+    (each would be a private copy per person)."""
+    import subprocess
+    import sys
+
+    from nctui.platform import registry
+
+    done = subprocess.run([sys.executable, "-c", PRELOADED], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    imported, summaries = done.stdout.rsplit(maxsplit=1)
+    assert imported == "[]"
+    assert int(summaries) == sum(1 for e in registry.ENTRIES if e.rules)
+
+
 def test_a_whole_game_of_nightmarium_over_ssh(server_factory: Callable[..., Server], keys: Any) -> None:
     """A companion game through the real SSH front: a person at an 80x24 pty takes the seat of a
     Nightmarium room (against the computer), plays it to the end with the digit keys of its own

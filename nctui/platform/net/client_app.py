@@ -11,8 +11,14 @@ from __future__ import annotations
 
 import hashlib
 import os
+import pkgutil
+from collections.abc import Iterable
+from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from nctui.platform import registry
+from nctui.platform.registry import GameEntry
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -42,12 +48,38 @@ def run(socket_path: str, identity: str, name: str | None, *, mono: bool = False
 
 
 def preload() -> None:
-    """Import the app and Textual now (a fork server calls it once, so each forked client
-    shares those pages and starts at once)."""
+    """Import the app and Textual now, and every game of the registry (``preload_game``): a fork
+    server calls it once, so each forked client shares those pages and starts at once."""
     from nctui.ui.textual_ext import widget_classes
 
     widget_classes.install()
+    import nctui.ui
     from nctui.ui import lobby_app  # noqa: F401
+
+    import_all(nctui.ui.__name__, nctui.ui.__path__)  # the shell's screens a game opens on demand (help, rules)
+    for entry in registry.ENTRIES:
+        preload_game(entry)
+
+
+def import_all(name: str, path: Iterable[str]) -> None:
+    """Import every module of the package ``name`` (its ``__path__``: ``path``)."""
+    for module in pkgutil.walk_packages(path, f"{name}."):
+        import_module(module.name)
+
+
+def preload_game(entry: GameEntry) -> None:
+    """What a client process in a room of this game would otherwise import and read for itself
+    (a private copy in each, ~2 MB a person): every module of the game's package (its screens and
+    the dialogs they open on demand), its content (a new game made with its default settings, as
+    the view a seat receives and its facts), and its rules summary."""
+    from nctui.ui.rules import get_summary
+
+    import_all(entry.package, import_module(entry.package).__path__)
+    game = registry.game(entry.id)
+    config = game.config_type()
+    game.facts(game.view(game.new(config).state, 0))
+    if entry.rules:
+        get_summary(entry.rules)
 
 
 def first_apps() -> tuple[App[None], ...]:

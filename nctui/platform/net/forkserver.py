@@ -93,8 +93,9 @@ def warm(app: App[Any]) -> None:
 
 
 def preload(apps: tuple[str, ...] = APPS) -> None:
-    """Import what the children run and run each app once headless (``warm``), so each fork shares
-    those pages and caches and starts at once. The bare app (the yardstick) is warmed the same way."""
+    """Import what the children run (every game of the registry too: ``client_app.preload``) and
+    run each app once headless (``warm``), so each fork shares those pages and caches and starts
+    at once. The bare app (the yardstick) is warmed the same way."""
     import textual.app
     import textual.drivers.linux_driver
     import textual.widgets  # noqa: F401
