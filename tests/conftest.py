@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from pathlib import Path
 
 # Snapshots must not depend on the order tests run in or on the developer's terminal.
 os.environ.pop("NO_COLOR", None)
@@ -20,6 +22,23 @@ if not os.environ.get("NCTUI_CACHE_DIR"):
 from nctui.ui.screens.handoff import HandoffScreen
 
 HandoffScreen.guard = 0.0
+
+import pytest  # noqa: E402
+
+from tests.test_net_lobby import HostThread  # noqa: E402
+from tests.test_net_turns import ManualClock, clocked_host  # noqa: E402
+
+
+@pytest.fixture
+def turn_clock() -> ManualClock:
+    """The time source of a test's ``turn_host``: moved on by hand (turn-based rooms' clocks)."""
+    return ManualClock()
+
+
+@pytest.fixture
+def turn_host(tmp_path: Path, turn_clock: ManualClock) -> Iterator[HostThread]:
+    """A game host in this process whose rooms keep time by ``turn_clock``."""
+    yield from clocked_host(tmp_path, turn_clock)
 
 
 def pytest_configure(config) -> None:

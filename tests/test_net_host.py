@@ -93,9 +93,17 @@ async def press_until_taken(watcher: Client, press: Callable[..., None], after: 
     raise AssertionError(f"no key was taken at state {after.state_id}")
 
 
-def run_host(tmp_path: Path, body: Callable[[Path, Rooms], Awaitable[None]], *, first_seed: int = 31) -> None:
+def run_host(
+    tmp_path: Path,
+    body: Callable[[Path, Rooms], Awaitable[None]],
+    *,
+    first_seed: int = 31,
+    now: Callable[[], float] = time.time,
+) -> None:
+    """A host on a temporary socket for ``body``; ``now``: its rooms' time source (turn-based clocks)."""
+
     async def main() -> None:
-        rooms = Rooms(SqliteRoomStore(tmp_path / "rooms.db"), bot_delay=0.0, seeds=seeds(first_seed))
+        rooms = Rooms(SqliteRoomStore(tmp_path / "rooms.db"), bot_delay=0.0, seeds=seeds(first_seed), now=now)
         host = Host(rooms, tmp_path / "sock" / "host.sock")
         await host.start()
         try:

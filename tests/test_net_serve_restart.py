@@ -1,14 +1,22 @@
 """``nctui serve`` killed with SIGKILL mid-game and started again: the room comes back where it was
-and play goes on; the fork server and its client processes do not outlive the server."""
+and play goes on; the fork server and its client processes do not outlive the server; a
+turn-based room keeps its clock (issue 40)."""
 
 from __future__ import annotations
 
 import asyncio
 import re
+import sqlite3
 from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
 
 from nctui.games.nightmare_cathedral.engine import GameConfig
 from nctui.platform.net import protocol as P
+from nctui.platform.net.store import RoomRecord
+from nctui.platform.net.turns import HOUR, TurnClock
 from tests.serve_helpers import Server, make_key, wait_gone
 from tests.test_net_host import Client, first_option
 
@@ -35,24 +43,45 @@ async def _decide(seats: list[Client], last: list[P.Update]) -> None:
         last[i] = await c.until(P.Update, lambda m, s=up.state_id: m.state_id > s)
 
 
-def test_server_killed_and_restarted_restores_the_room_and_play_goes_on(tmp_path: Path) -> None:
+def _server(tmp_path: Path) -> tuple[tuple[str, ...], Path, Path]:
+    """A server's arguments, data folder and host socket."""
     make_key(tmp_path / "k")
-    args = ("--authorized-keys", str(tmp_path / "k.pub"))
     data = tmp_path / "data"
-    sock = data / "run" / "host.sock"
+    return ("--authorized-keys", str(tmp_path / "k.pub")), data, data / "run" / "host.sock"
+
+
+async def _three_decisions(sock: Path, request: P.CreateRoom) -> int:
+    """Ann makes the room ``request`` asks for; she and Bob sit and make three decisions."""
+    ann = await Client.connect(sock, "SHA256:ann")
+    await ann.send(request)
+    await ann.until(P.Rooms)
+    seats, last = await _seated(sock)
+    for _ in range(3):
+        await _decide(seats, last)
+    return last[0].state_id
+
+
+def _stored_clock(data: Path) -> tuple[Any, ...]:
+    """Each room's turn-based clock as the rooms database holds it (read beside the server)."""
+    db = sqlite3.connect(f"file:{data / 'rooms.db'}?mode=ro", uri=True)
+    try:
+        records = [msgspec.json.decode(r, type=RoomRecord) for (r,) in db.execute("SELECT record FROM rooms")]
+    finally:
+        db.close()
+    return tuple((r.turn, r.clock) for r in records)
+
+
+@pytest.mark.parametrize("turn", [None, TurnClock(seconds=HOUR)], ids=["live", "turn-based"])
+def test_server_killed_and_restarted_restores_the_room_and_play_goes_on(tmp_path: Path, turn: TurnClock | None) -> None:
+    """A turn-based room (issue 40) comes back with the same seat's clock running since the same
+    moment: the time it had is neither given back nor lost."""
+    args, data, sock = _server(tmp_path)
     server = Server(data, *args)
     try:
-
-        async def first() -> int:
-            ann = await Client.connect(sock, "SHA256:ann")
-            await ann.send(P.create_room(CFG, name="before the crash"))
-            await ann.until(P.Rooms)
-            seats, last = await _seated(sock)
-            for _ in range(3):
-                await _decide(seats, last)
-            return last[0].state_id
-
-        reached = asyncio.run(asyncio.wait_for(first(), 60))
+        request = P.create_room(CFG, name="before the crash", turn=turn)
+        reached = asyncio.run(asyncio.wait_for(_three_decisions(sock, request), 60))
+        ((stored, clock),) = _stored_clock(data)
+        assert stored == turn and (turn is None or (clock.seat >= 0 and clock.since > 0))
         fork_pid = int(server.wait_for(r"fork server ready \(pid (\d+)\)").group(1))
         server.kill()  # SIGKILL: no goodbye, no cleanup
         assert wait_gone(fork_pid), "the fork server outlived the server"
@@ -66,6 +95,12 @@ def test_server_killed_and_restarted_restores_the_room_and_play_goes_on(tmp_path
         async def second() -> None:
             seats, last = await _seated(sock)
             assert last[0].state_id == last[1].state_id == reached
+            if turn is not None:
+                await seats[0].send(P.ListRooms())
+                (info,) = (await seats[0].until(P.Rooms)).rooms
+                assert info.turn == turn and info.deciding == clock.seat
+                assert 0 < info.seats[clock.seat].left <= HOUR
+                assert _stored_clock(data) == ((turn, clock),)  # the same turn, running since the same moment
             await _decide(seats, last)
             assert last[0].state_id > reached
 

@@ -6,8 +6,8 @@ rooms' injected time source (``ManualClock``): nothing here sleeps."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,13 +15,12 @@ import pytest
 
 from nctui.games.nightmare_cathedral.engine import GameConfig
 from nctui.platform.net import protocol as P, turns
-from nctui.platform.net.host import Host
 from nctui.platform.net.rooms import Notice, RoomError, Rooms
 from nctui.platform.net.store_sqlite import SqliteRoomStore
 from nctui.platform.net.turns import DAY, HOUR, ClockState, Prefs, TurnClock
 from tests.helpers import narrow, present
-from tests.test_net_host import Client, seeds
-from tests.test_net_lobby import wait_for
+from tests.test_net_host import Client, run_host, seeds
+from tests.test_net_lobby import HostThread, wait_for
 
 CFG = GameConfig(players=2, seats=("human", "human"), seed=21)
 ANN, BOB = "SHA256:ann", "SHA256:bob"
@@ -38,6 +37,16 @@ class ManualClock:
 
     def advance(self, seconds: float) -> None:
         self.t += seconds
+
+
+def clocked_host(tmp: Path, clock: ManualClock) -> Iterator[HostThread]:
+    """A host in this process whose rooms keep time by ``clock`` (a fixture's body)."""
+    host = HostThread(tmp)
+    host.rooms.now = clock  # every room made from now on keeps time by it
+    try:
+        yield host
+    finally:
+        host.stop()
 
 
 def _rooms(path: Path, clock: ManualClock, told: list[Notice] | None = None) -> Rooms:
@@ -243,18 +252,8 @@ def test_over_the_host_the_turn_and_a_late_clock_reach_people_in_the_lobby(tmp_p
     lobby, is told; Ann skips his turn with ``SkipTurn``; the prefs come with the welcome."""
     clock = ManualClock()
 
-    async def main() -> None:
-        rooms = Rooms(SqliteRoomStore(tmp_path / "rooms.db"), bot_delay=0.0, seeds=seeds(21), now=clock)
-        rooms.store.set_prefs(BOB, Prefs(bell=True))
-        host = Host(rooms, tmp_path / "sock" / "host.sock")
-        await host.start()
-        try:
-            await asyncio.wait_for(body(host.path, rooms), 120)
-        finally:
-            await host.close()
-            rooms.close()
-
     async def body(path: Path, rooms: Rooms) -> None:
+        rooms.store.set_prefs(BOB, Prefs(bell=True))
         ann = await Client.connect(path, ANN)
         bob = await Client.connect(path, BOB)
         assert narrow(bob.received[0], P.Welcome).prefs.bell and not narrow(ann.received[0], P.Welcome).prefs.bell
@@ -303,4 +302,4 @@ def test_over_the_host_the_turn_and_a_late_clock_reach_people_in_the_lobby(tmp_p
         for c in people:
             c.close()
 
-    asyncio.run(main())
+    run_host(tmp_path, body, first_seed=21, now=clock)

@@ -18,16 +18,19 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import msgspec
+from rich.text import Text
 from textual.message import Message
 from textual.screen import Screen
 
 from nctui.platform.net import protocol as P
 from nctui.platform.net.client import HostError, HostLink, LinkNews, RemoteGame
+from nctui.platform.net.turns import TurnClock
 from nctui.platform.store import UndoRefused
 
 from .app import NctuiApp
 from .client import RefusedLater
-from .screens.lobby import LobbyScreen, NameScreen, RemoteScreen, my_seat, remote_screen
+from .screens.lobby import LobbyScreen, NameScreen, RemoteScreen, my_seat, notice_words, remote_screen
 from .screens.timeline import refusal_text
 
 REQUEST_TITLES = {
@@ -40,6 +43,7 @@ REQUEST_TITLES = {
     "create": "Cannot create the room",
     "web_link": "Browser link",
     "close_room": "Cannot close the room",
+    "skip_turn": "Cannot skip",
 }
 
 
@@ -138,10 +142,43 @@ class LobbyApp(NctuiApp):
             self.remote = None
             self._to_lobby()
             self.notify(f"{news.name} was closed by the person who made it.", title="Room closed", timeout=10)
+        elif isinstance(news, P.TurnNotice):
+            self._turn_notice(news)
         elif isinstance(news, P.WebLinkMade):
             self._lobby().show_link(news)
         elif isinstance(news, P.Refused) and not news.stale:
             self._refused(news)
+
+    def _turn_notice(self, notice: P.TurnNotice) -> None:
+        """A turn-based room's news, wherever this person is (the lobby, a game): the lobby's
+        status line, a notice, and the bell for their own turn where they allow it."""
+        link = self.link
+        me = link.identity if link is not None else self.identity
+        room = next((r for r in link.rooms if r.id == notice.room), None) if link is not None else None
+        mine = notice.what == "your_turn" or (
+            room is not None and 0 <= notice.seat < len(room.seats) and room.seats[notice.seat].identity == me
+        )
+        text = notice_words(notice, mine)
+        self._lobby().show_notice(Text(text, style="bold" if mine else ""))
+        self.notify(text, title="Your turn" if notice.what == "your_turn" else "Turn-based game", timeout=10)
+        if mine and link is not None and link.prefs.bell:
+            self.bell()
+        if isinstance(self.screen, LobbyScreen):
+            self._lobby().action_refresh()
+
+    def toggle_bell(self) -> None:
+        """The bell for this person's turn, on or off (the host keeps the setting)."""
+        link = self.link
+        if link is None:
+            return
+        link.set_prefs(msgspec.structs.replace(link.prefs, bell=not link.prefs.bell))
+        said = "rings when a turn-based game says it is your turn" if link.prefs.bell else "stays silent"
+        self.notify(f"The terminal bell {said}.", title="Bell")
+
+    def skip_turn(self, room: str) -> None:
+        """Skip the late seat's turn in ``room`` (a computer plays it)."""
+        if self.link is not None:
+            self.link.send(P.SkipTurn(room=room))
 
     def _refused(self, refused: P.Refused) -> None:
         """A request the host did not carry out, in one line (an undo with the policy's rule)."""
@@ -209,10 +246,11 @@ class LobbyApp(NctuiApp):
         if self.link is not None:
             self.link.send(P.Watch(room=room))
 
-    def create_room(self, config: Any, name: str, handover_after: float) -> None:
-        """A room of ``config``'s game (its seed is left out: the host draws one)."""
+    def create_room(self, config: Any, name: str, handover_after: float, turn: TurnClock | None = None) -> None:
+        """A room of ``config``'s game (its seed is left out: the host draws one); ``turn``: a
+        turn-based room's clock."""
         if self.link is not None:
-            self.link.send(P.create_room(config, name=name, handover_after=handover_after))
+            self.link.send(P.create_room(config, name=name, handover_after=handover_after, turn=turn))
 
     def give_up_seat(self) -> None:
         """Leave the seat for good (the host frees it) and go back to the lobby."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
+import msgspec
 from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
@@ -26,8 +27,10 @@ from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from nctui.platform import registry
+from nctui.platform.net import turns
 from nctui.platform.net.client import RemoteGame
-from nctui.platform.net.protocol import RoomInfo, SeatInfo, WebLinkMade
+from nctui.platform.net.protocol import RoomInfo, SeatInfo, TurnNotice, WebLinkMade
+from nctui.platform.net.turns import DAY, HOUR, TurnClock
 
 from ..widgets.decision import DIGIT, HINT
 from .load import ConfirmScreen
@@ -44,6 +47,19 @@ HANDOVER = (
     ("3600", "After 1 hour"),
 )
 HANDOVER_DEFAULT = "300"
+# Live, or turn-based with a clock (issue 40): a time per move, or a total per player.
+PACES: tuple[tuple[TurnClock | None, str], ...] = (
+    (None, "Live: everyone plays at once"),
+    *(
+        (TurnClock(pace="move", seconds=s), f"Turn-based, {turns.describe(TurnClock(seconds=s))}")
+        for s in (HOUR, 12 * HOUR, DAY, 3 * DAY, 7 * DAY)
+    ),
+    *(
+        (TurnClock(pace="total", seconds=s), f"Turn-based, {turns.duration(s)} in all per player")
+        for s in (3 * DAY, 7 * DAY, 21 * DAY)
+    ),
+)
+ON_TIMEOUT = (("computer", "a computer plays the turn"), ("skip", "the others may skip the turn"))
 POLL = 2.0  # seconds between two looks at the rooms while the lobby is shown
 
 
@@ -58,10 +74,24 @@ def short_identity(identity: str) -> str:
     return identity if len(identity) <= 16 else f"{identity[:15]}…"
 
 
-def seat_words(seat: int, info: SeatInfo, me: str) -> Text:
+def seat_words(seat: int, info: SeatInfo, me: str, room: RoomInfo | None = None) -> Text:
     """One seat of a room in words: its name as the game calls it, who holds it, whether they
-    are connected."""
+    are connected; in a turn-based room (``room``) the time its clock has left."""
     text = Text(f"{seat + 1} ", style="bold")
+    text.append_text(_seat_who(seat, info, me, live=room is None or room.turn is None))
+    if room is not None and room.turn is not None and info.left >= 0 and info.holder and not room.finished:
+        if room.deciding == seat:
+            late = room.expired or info.left <= 0
+            text.append(f" to play, {turns.left_words(info.left)}" + ("" if late else " left"), style="bold")
+        elif room.turn.pace == "total":
+            text.append(f" {turns.left_words(info.left)} left", style=HINT)
+    return text
+
+
+def _seat_who(seat: int, info: SeatInfo, me: str, *, live: bool) -> Text:
+    """Who holds a seat (``live``: for how long they have been away; in a turn-based room people
+    are away most of the time, and it says nothing)."""
+    text = Text()
     label = info.label
     if info.kind == "automa":
         return text.append(f"the {label.name}" if label is not None else "the game's own", style=HINT)
@@ -70,7 +100,7 @@ def seat_words(seat: int, info: SeatInfo, me: str) -> Text:
     if info.holder:
         text.append("● " if info.connected else "○ ", style="green" if info.connected else HINT)
         text.append(info.holder + (" (you)" if info.identity == me else ""))
-        if not info.connected and info.away >= 60:
+        if not info.connected and info.away >= 60 and live:
             text.append(f" away {_duration(info.away)}", style=HINT)
         if info.kind == "bot":
             text.append(" (computer meanwhile)", style=HINT)
@@ -81,30 +111,77 @@ def seat_words(seat: int, info: SeatInfo, me: str) -> Text:
 
 
 def room_heading(room: RoomInfo) -> Text:
-    """A room's name, game, mode and progress, on one line."""
-    return Text.assemble(
+    """A room's name, game, mode and progress, on one line (a turn-based room: its clock)."""
+    head = Text.assemble(
         (room.name, "bold"), "  ", (game_title(room.game), "bold"), f" · {room.mode} · {room.progress}"
     )
+    if room.turn is not None:
+        head.append(f" · turn-based, {turns.describe(room.turn)}", style=HINT)
+    return head
+
+
+def my_turn(room: RoomInfo, me: str) -> bool:
+    """Whether it is ``me``'s decision in ``room`` (a game going on)."""
+    return not room.finished and 0 <= room.deciding < len(room.seats) and room.seats[room.deciding].identity == me
+
+
+def mine(room: RoomInfo, me: str) -> bool:
+    return any(s.identity == me for s in room.seats)
+
+
+def lobby_order(rooms: tuple[RoomInfo, ...], me: str) -> tuple[RoomInfo, ...]:
+    """The lobby's order for ``me``: their games first, those where it is their turn on top
+    (the least time left first), then the other rooms, each group as the host listed it."""
+
+    def key(item: tuple[int, RoomInfo]) -> tuple[int, float, int]:
+        index, room = item
+        if my_turn(room, me):
+            left = room.seats[room.deciding].left
+            return (0, left if left >= 0 else float("inf"), index)
+        return (1 if mine(room, me) and not room.finished else 2, 0.0, index)
+
+    return tuple(room for _, room in sorted(enumerate(rooms), key=key))
 
 
 def room_words(room: RoomInfo, me: str) -> Text:
     """A room on two lines: its name, game, mode and progress; its seats and spectators."""
     head = room_heading(room)
+    if my_turn(room, me) and room.turn is not None:
+        head = Text("▶ your turn  ", style="bold reverse").append_text(head)
     if room.finished:
         head.append(" · over", style=HINT)
     seats = Text("   ")
     for i, seat in enumerate(room.seats):
         if i:
             seats.append(" · ")
-        seats.append_text(seat_words(i, seat, me))
+        seats.append_text(seat_words(i, seat, me, room))
     if room.spectators:
         seats.append(f" · {room.spectators} watching", style=HINT)
     return head.append("\n").append_text(seats)
 
 
+def notice_words(notice: TurnNotice, me_seat: bool) -> str:
+    """A turn-based room's news in one sentence (``me_seat``: the seat is the reader's own)."""
+    where = f"in {notice.room_name}"
+    if notice.what == "your_turn":
+        return f"Your turn {where}: {turns.left_words(notice.left)} left."
+    if notice.what == "skipped":
+        whose = "your" if me_seat else f"{notice.seat_name}'s"
+        return f"{notice.by} skipped {whose} turn {where}: a computer plays it."
+    if notice.rule == "computer":
+        owner = "Your" if me_seat else f"{notice.seat_name}'s"
+        return f"{owner} clock ran out {where}: a computer plays the turn."
+    if me_seat:
+        return f"Your clock ran out {where}: the others may skip your turn (a computer would play it)."
+    return f"{notice.seat_name}'s clock ran out {where}: s in the lobby skips the turn (a computer plays it)."
+
+
 def my_seat(rooms: tuple[RoomInfo, ...], identity: str) -> tuple[RoomInfo, int] | None:
-    """The seat ``identity`` holds in an unfinished room (where a returning person goes back)."""
+    """The seat ``identity`` holds in an unfinished live room (where a returning person goes
+    back; turn-based games, many at once, wait in the lobby's list)."""
     for room in rooms:
+        if room.turn is not None:
+            continue
         for i, seat in enumerate(room.seats):
             if seat.identity == identity and not room.finished:
                 return room, i
@@ -159,8 +236,15 @@ class NameScreen(Screen[None]):
 
 
 LOBBY_KEYS = (
-    (("↑↓", "rooms"), ("Enter", "seats"), ("n", "new room"), ("w", "watch"), ("f", "finished games")),
-    (("c", "close your room"), ("b", "browser link"), ("r", "refresh"), ("q", "quit"), ("^p", "keys")),
+    (
+        ("↑↓", "rooms"),
+        ("Enter", "seats"),
+        ("n", "new room"),
+        ("w", "watch"),
+        ("f", "finished"),
+        ("s", "skip late turn"),
+    ),
+    (("c", "close your room"), ("b", "browser link"), ("a", "bell"), ("r", "refresh"), ("q", "quit"), ("^p", "keys")),
 )
 
 
@@ -186,6 +270,7 @@ class LobbyScreen(Screen[None]):
     LobbyScreen #rooms { height: 1fr; border: round $accent; padding: 0 1; }
     LobbyScreen #rooms:focus { border: round $accent; }
     LobbyScreen #lobby-hint { padding: 0 1; }
+    LobbyScreen #lobby-status { padding: 0 1; height: auto; max-height: 2; }
     """
     BINDINGS = [
         Binding("n", "new_room", "New room", id="lobby.new"),
@@ -195,6 +280,8 @@ class LobbyScreen(Screen[None]):
         Binding("b", "browser_link", "Browser link", id="lobby.browser"),
         Binding("c", "close_room", "Close room", id="lobby.close"),
         Binding("f", "finished", "Finished games", id="lobby.finished"),
+        Binding("s", "skip_turn", "Skip a late turn", id="lobby.skip"),
+        Binding("a", "bell", "Bell for your turn", id="lobby.bell"),
         Binding("j", "move(1)", "Down", show=False, id="lobby.down"),
         Binding("k", "move(-1)", "Up", show=False, id="lobby.up"),
         Binding("q", "quit", "Quit", id="lobby.quit"),
@@ -214,6 +301,7 @@ class LobbyScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(self._who(), id="lobby-title")  # in the first frame already
         yield OptionList(id="rooms")
+        yield Static("", id="lobby-status")  # the last turn-based news (whose turn, a clock run out)
         yield Static(lobby_keys(), id="lobby-hint")
 
     def on_mount(self) -> None:
@@ -245,7 +333,8 @@ class LobbyScreen(Screen[None]):
         app = self.lobby_app
         link = app.link
         self.query_one("#lobby-title", Static).update(self._who())
-        rooms = link.rooms if link is not None else ()
+        me = link.identity if link is not None else ""
+        rooms = lobby_order(link.rooms, me) if link is not None else ()
         menu = self.query_one("#rooms", OptionList)
         if rooms == self.shown and menu.option_count:
             return  # nothing changed since the last look: the list stays as it is (no flicker)
@@ -253,7 +342,6 @@ class LobbyScreen(Screen[None]):
         current = self.current()
         self.shown = rooms
         menu.clear_options()
-        me = link.identity if link is not None else ""
         if not rooms:
             empty = "No finished games yet: f goes back." if self.finished else "No rooms yet: press n to create one."
             menu.add_option(Option(Text(empty, style=HINT), id="-", disabled=True))
@@ -336,7 +424,7 @@ class LobbyScreen(Screen[None]):
         if config is None:
             return
         self.select_new = True
-        self.lobby_app.create_room(config, plan.name, plan.handover_after)
+        self.lobby_app.create_room(config, plan.name, plan.handover_after, plan.turn)
 
     def action_open_room(self) -> None:
         room = self.current()
@@ -352,6 +440,27 @@ class LobbyScreen(Screen[None]):
             self.lobby_app.watch_room(room)
         elif choice is not None:
             self.lobby_app.join_seat(room, int(choice))
+
+    def action_skip_turn(self) -> None:
+        """s: skip the turn of the late seat in the highlighted room (a turn-based room whose
+        clock ran out and whose rule lets the others skip it): a computer plays it."""
+        room = self.current()
+        if room is None or room.turn is None:
+            self.notify("Choose a turn-based room whose player's clock ran out.", title="Skip", severity="warning")
+            return
+        if not room.expired:
+            self.notify("Nobody's clock has run out in this room.", title="Skip", severity="warning")
+            return
+        self.lobby_app.skip_turn(room.id)
+
+    def action_bell(self) -> None:
+        """a: the terminal bell when a turn-based game says it is your turn, on or off (kept by the server)."""
+        self.lobby_app.toggle_bell()
+
+    def show_notice(self, text: Text) -> None:
+        """The status line: the last turn-based news."""
+        if self.is_mounted:
+            self.query_one("#lobby-status", Static).update(text)
 
     def action_browser_link(self) -> None:
         """b: a personal link for this person's browser (the web front logs it in as them)."""
@@ -424,7 +533,7 @@ class SeatScreen(ModalScreen[str | None]):
         options = []
         mine = any(s.identity == self.me for s in room.seats)
         for i, seat in enumerate(room.seats):
-            text = seat_words(i, seat, self.me)
+            text = seat_words(i, seat, self.me, room)
             if seat.identity == self.me:
                 text.append(" — Enter returns to your seat", style=HINT)
                 options.append(Option(text, id=str(i)))
@@ -467,11 +576,42 @@ def _duration(seconds: float) -> str:
 
 
 class RoomPlan(NamedTuple):
-    """A new room before its game's settings: which game, its name, its hand-over timeout."""
+    """A new room before its game's settings: which game, its name, its hand-over timeout, and
+    a turn-based room's clock (None: live)."""
 
     game: str
     name: str
     handover_after: float
+    turn: TurnClock | None = None
+
+
+class Cycle(Static, can_focus=True):
+    """One setting on one line: ←/→ (or space) goes through its values ("◀ value ▶"); Enter is
+    the screen's ``submit``."""
+
+    DEFAULT_CSS = """
+    Cycle { width: 1fr; height: 1; }
+    Cycle:focus { background: $boost; text-style: bold; }
+    """
+    BINDINGS = [
+        Binding("left", "turn(-1)", "Previous", show=False, id="cycle.previous"),
+        Binding("right,space", "turn(1)", "Next", show=False, id="cycle.next"),
+        Binding("enter", "screen.submit", "Go on", show=False, id="cycle.submit"),
+    ]
+
+    def __init__(self, words: tuple[str, ...], *, index: int = 0, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.words, self.index = words, index
+
+    def on_mount(self) -> None:
+        self._draw()
+
+    def action_turn(self, delta: int) -> None:
+        self.index = (self.index + delta) % len(self.words)
+        self._draw()
+
+    def _draw(self) -> None:
+        self.update(Text.assemble(("◀ ", HINT), self.words[self.index], (" ▶", HINT)))
 
 
 class NewRoomScreen(ModalScreen["RoomPlan | None"]):
@@ -515,9 +655,15 @@ class NewRoomScreen(ModalScreen["RoomPlan | None"]):
                 yield Label("Room name")
                 yield Input(max_length=40, placeholder="e.g. Friday game", compact=True, id="room-name")
                 yield Static("shown in the lobby", classes="note")
-            yield Static(Text("Seat to computer (a person away for):", style=HINT))
+            with Horizontal(classes="field"):
+                yield Label("Play")
+                yield Cycle(tuple(words for _, words in PACES), id="pace")
+            with Horizontal(classes="field"):
+                yield Label("Clock runs out")
+                yield Cycle(tuple(words for _, words in ON_TIMEOUT), id="on-timeout")
+            yield Static(Text("Seat to computer (live: a person away for):", style=HINT))
             yield OptionList(*(Option(words, id=value) for value, words in HANDOVER), id="handover")
-            yield Static(Text("Tab: next field · Enter: the game's settings · Esc: back", style=HINT))
+            yield Static(Text("Tab: next field · ←→ change · Enter: the game's settings · Esc: back", style=HINT))
 
     def on_mount(self) -> None:
         games = self.query_one("#room-game", OptionList)
@@ -529,10 +675,15 @@ class NewRoomScreen(ModalScreen["RoomPlan | None"]):
         """The room the screen describes now."""
         games = self.query_one("#room-game", OptionList)
         handover = self.query_one("#handover", OptionList)
+        turn = PACES[self.query_one("#pace", Cycle).index][0]
+        if turn is not None:
+            rule = ON_TIMEOUT[self.query_one("#on-timeout", Cycle).index][0]
+            turn = msgspec.structs.replace(turn, on_timeout="skip" if rule == "skip" else "computer")
         return RoomPlan(
             game=registry.ENTRIES[games.highlighted or 0].id,
             name=self.query_one("#room-name", Input).value,
             handover_after=float(HANDOVER[handover.highlighted or 0][0]),
+            turn=turn,
         )
 
     def on_option_list_option_selected(self, message: OptionList.OptionSelected) -> None:
@@ -541,6 +692,10 @@ class NewRoomScreen(ModalScreen["RoomPlan | None"]):
 
     def on_input_submitted(self, message: Input.Submitted) -> None:
         message.stop()
+        self.dismiss(self.plan())
+
+    def action_submit(self) -> None:
+        """Enter on a ``Cycle`` (the lists and the name field say it themselves): on to the game."""
         self.dismiss(self.plan())
 
     def action_cancel(self) -> None:
