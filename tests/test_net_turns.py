@@ -118,6 +118,9 @@ def test_the_turn_passes_with_notices_and_the_clock_is_kept(tmp_path: Path) -> N
         _to_turn_of(room, 1 - first)
         assert told[-1].message.what == "your_turn" and told[-1].people == ((ANN, BOB)[1 - first],)
         assert told[-1].message.left == DAY and told[-1].message.room_name == "slow"
+        with pytest.raises(RoomError, match="only decisions of the turn you are playing"):
+            room.may_go_back(first)  # the turn passed on: taking it back would restart the clock
+        room.may_go_back(1 - first)
         # what is stored is the room's clock: reopened (as after SIGKILL: the first store never closed)
         clock.advance(HOUR)
         again = _rooms(tmp_path, clock)
@@ -283,6 +286,9 @@ def test_over_the_host_the_turn_and_a_late_clock_reach_people_in_the_lobby(tmp_p
             update = await deciding.until(P.Update, lambda m, n=update.state_id: m.state_id > n)
         told = await waiting.until(P.TurnNotice)
         assert (told.what, told.seat, told.room_name, told.left) == ("your_turn", 1 - first, "slow", HOUR)
+        await deciding.send(P.Undo())  # the turn passed on: not taken back (its clock would start afresh)
+        refused = await deciding.until(P.Refused)
+        assert refused.request == "undo" and "the turn you are playing" in refused.reason
         await deciding.send(P.Leave())
         await deciding.until(P.Rooms)
         clock.advance(HOUR)  # the host's tick sees it within a second

@@ -161,7 +161,9 @@ class Connection:
         if isinstance(msg, P.Act):
             action = P.payloads(room.game.id).action(msg.action)
             s.send(action, seen_state_id=msg.seen_state_id, seat=self.seat)
-        elif isinstance(msg, P.Undo):
+            return
+        room.may_go_back(self.seat)
+        if isinstance(msg, P.Undo):
             s.undo(self.seat)
         elif isinstance(msg, P.Redo):
             s.redo(self.seat)

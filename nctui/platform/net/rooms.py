@@ -404,6 +404,13 @@ class Room:
         )
         self.tell(Notice(message, people, elsewhere))
 
+    def may_go_back(self, seat: int) -> None:
+        """Undo and redo in a turn-based room: only decisions of the turn ``seat`` is playing (a
+        turn taken back once the decision passed on would start the per-move clock afresh, and a
+        late turn a computer played could be undone); ``RoomError`` says so."""
+        if self.record.turn is not None and self.record.clock.seat != seat:
+            raise RoomError("in a turn-based game you can take back only decisions of the turn you are playing")
+
     def people(self) -> tuple[str, ...]:
         """The identities holding a seat here."""
         return tuple(h.identity for h in self.record.holders if h is not None)
