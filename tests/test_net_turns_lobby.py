@@ -65,6 +65,8 @@ def test_a_turn_based_room_is_made_on_the_new_room_screen(turn_host: HostThread)
             assert record.turn == TurnClock(pace="move", seconds=DAY, on_timeout="skip")
             assert record.handover_after == 0
             assert "turn-based, 1 day a move" in str(app.screen.query_one(Static).render())
+            said = "\n".join(str(w.render()) for w in app.screen.query(Static))
+            assert "1 day for each move; when a clock runs out, the others may skip the turn (s)" in said
 
     asyncio.run(go())
 
@@ -140,6 +142,8 @@ def test_told_of_my_turn_in_the_lobby_and_in_another_game_with_the_bell(
             # Ann in another game: it becomes her turn in "two"
             app.join_seat(one.id, one.seat_of(ANN))
             await until(pilot, lambda: isinstance(app.screen, RemoteScreen), "Ann's game")
+            joined = "Turn-based: 1 day for each move; when a clock runs out, a computer plays the turn."
+            await until(pilot, lambda: any(n.message.startswith(joined) for n in app._notifications), "the clock said")
             await asyncio.to_thread(bob_plays, two)
             await until(pilot, lambda: "Your turn in two" in _status(app), "the status line under the game")
             assert len(rings) == 2

@@ -23,14 +23,14 @@ from rich.text import Text
 from textual.message import Message
 from textual.screen import Screen
 
-from nctui.platform.net import protocol as P
+from nctui.platform.net import protocol as P, turns
 from nctui.platform.net.client import HostError, HostLink, LinkNews, RemoteGame
 from nctui.platform.net.turns import TurnClock
 from nctui.platform.store import UndoRefused
 
 from .app import NctuiApp
 from .client import RefusedLater
-from .screens.lobby import LobbyScreen, NameScreen, RemoteScreen, my_seat, notice_words, remote_screen
+from .screens.lobby import LobbyScreen, NameScreen, RemoteScreen, my_seat, notice_words, remote_screen, turn_rule_words
 from .screens.timeline import refusal_text
 
 REQUEST_TITLES = {
@@ -216,6 +216,11 @@ class LobbyApp(NctuiApp):
         self._to_lobby()
         self.remote = game
         self.push_screen(remote_screen(game))
+        turn = game.room.turn
+        if turn is not None and game.seat >= 0:
+            seat = game.room.seats[game.seat] if game.seat < len(game.room.seats) else None
+            left = f" You have {turns.left_words(seat.left)} left." if seat is not None and seat.left >= 0 else ""
+            self.notify(f"{turn_rule_words(turn)}{left}", title="Turn-based game", timeout=8)
         if game.seat < 0:
             self.notify(
                 f"You are watching {game.room.name} as a spectator: no seat is yours. q goes back to the lobby.",

@@ -176,6 +176,17 @@ def notice_words(notice: TurnNotice, me_seat: bool) -> str:
     return f"{notice.seat_name}'s clock ran out {where}: s in the lobby skips the turn (a computer plays it)."
 
 
+def turn_rule_words(turn: TurnClock) -> str:
+    """A turn-based room's clock and its rule, in one sentence."""
+    clock = (
+        f"{turns.duration(turn.seconds)} for each move"
+        if turn.pace == "move"
+        else (f"{turns.duration(turn.seconds)} for each player's whole game")
+    )
+    then = "a computer plays the turn" if turn.on_timeout == "computer" else "the others may skip the turn (s)"
+    return f"Turn-based: {clock}; when a clock runs out, {then}. Play when you can."
+
+
 def my_seat(rooms: tuple[RoomInfo, ...], identity: str) -> tuple[RoomInfo, int] | None:
     """The seat ``identity`` holds in an unfinished live room (where a returning person goes
     back; turn-based games, many at once, wait in the lobby's list)."""
@@ -551,6 +562,8 @@ class SeatScreen(ModalScreen[str | None]):
                         f"A computer plays the seat of a person away for {_duration(room.handover_after)}.", style=HINT
                     )
                 )
+            if room.turn is not None:
+                yield Static(Text(turn_rule_words(room.turn), style=HINT))
             yield OptionList(*options, id="seats")
 
     def on_mount(self) -> None:
