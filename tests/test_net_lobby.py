@@ -174,6 +174,37 @@ def run(coro: Any) -> Any:
     return asyncio.run(coro)
 
 
+def test_the_lobby_draws_its_title_and_the_new_room_dialog_only_when_needed(host: HostThread) -> None:
+    """The lobby asks for the rooms every 2 s: the same answer draws nothing again (not even the
+    title, which every person's lobby repainted every 2 s); the New room dialog hides the lobby
+    (opaque: the lobby is not drawn again, dimmed, under it)."""
+
+    async def go() -> None:
+        app = LobbyApp(host.path, ANN, "Ann")
+        async with app.run_test(size=SMALL) as pilot:
+            await until(pilot, lambda: app.link is not None and isinstance(app.screen, LobbyScreen), "the lobby")
+            lobby = app.screen
+            assert isinstance(lobby, LobbyScreen)
+            await until(pilot, lambda: "Ann" in str(lobby.query_one("#lobby-title").render()), "the title")
+            title = lobby.query_one("#lobby-title", Static)
+            updates: list[Any] = []
+            real = title.update
+
+            def update(*args: Any, **kwargs: Any) -> None:
+                updates.append(args)
+                real(*args, **kwargs)
+
+            title.update = update  # type: ignore[method-assign]
+            for _ in range(3):
+                lobby.show_rooms()  # as each answer to the lobby's poll does
+            assert updates == []
+            await pilot.press("n")
+            assert isinstance(app.screen, NewRoomScreen)
+            assert app.screen.styles.background.a == 1 and app._background_screens == []
+
+    run(go())
+
+
 def test_create_a_room_join_decide_and_see_the_other_seats_decision_arrive(host: HostThread) -> None:
     async def go() -> None:
         app = LobbyApp(host.path, ANN, "Ann")

@@ -304,13 +304,15 @@ class LobbyScreen(Screen[None]):
         self.shown: tuple[RoomInfo, ...] = ()
         self.select_new = False  # the next list with a new room highlights it and opens its seats
         self.finished = False  # showing the list of finished games
+        self.title_shown = Text()
 
     @property
     def lobby_app(self) -> LobbyApp:
         return cast("LobbyApp", self.app)
 
     def compose(self) -> ComposeResult:
-        yield Static(self._who(), id="lobby-title")  # in the first frame already
+        self.title_shown = self._who()
+        yield Static(self.title_shown, id="lobby-title")  # in the first frame already
         yield OptionList(id="rooms")
         yield Static("", id="lobby-status")  # the last turn-based news (whose turn, a clock run out)
         yield Static(lobby_keys(), id="lobby-hint")
@@ -337,13 +339,21 @@ class LobbyScreen(Screen[None]):
             who.append("connecting…", style=HINT)
         return who
 
+    def show_who(self) -> None:
+        """The title, when it changed: the same one again was drawn again, every 2 s for every
+        person in the lobby (at 50 people, a fifth of a core)."""
+        who = self._who()
+        if who != self.title_shown:
+            self.title_shown = who
+            self.query_one("#lobby-title", Static).update(who)
+
     def show_rooms(self) -> None:
         """Draw the rooms the host last listed (keeping the highlighted one)."""
         if not self.is_mounted:
             return  # drawn when mounted
         app = self.lobby_app
         link = app.link
-        self.query_one("#lobby-title", Static).update(self._who())
+        self.show_who()
         me = link.identity if link is not None else ""
         rooms = lobby_order(link.rooms, me) if link is not None else ()
         menu = self.query_one("#rooms", OptionList)
@@ -394,7 +404,7 @@ class LobbyScreen(Screen[None]):
         after its end)."""
         self.finished = not self.finished
         self.shown = ()
-        self.query_one("#lobby-title", Static).update(self._who())
+        self.show_who()
         self.action_refresh()
 
     def action_quit(self) -> None:
