@@ -2,7 +2,8 @@
 environment outside it, run from a folder outside it.
 
 Every registered game (read from the installed registry) plays one headless game, the title screen
-draws on a pseudo-terminal, and every data file the code reads is in the installed package. This is
+draws on a pseudo-terminal, a finished game of each exported by the installed package opens with
+``nctui replay FILE``, and every data file the code reads is in the installed package. This is
 what an editable install cannot show: a data file that is not package data is still beside the code
 there (the companion games once crashed after ``pip install .`` on exactly that).
 
@@ -97,6 +98,41 @@ def _run(argv: list[str], *, cwd: Path, env: dict[str, str]) -> subprocess.Compl
     done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=DEADLINE, check=False)
     assert done.returncode == 0, f"{' '.join(argv)} exited {done.returncode}:\n{done.stdout}\n{done.stderr}"
     return done
+
+
+# Run in the installed environment: a finished game of each registered game, written as a save file
+# (as ``s`` in a replay exports it) into the folder argv[1].
+EXPORT = """
+import random, sys
+from nctui.platform import registry, saves
+from nctui.platform.store import Store
+for e in registry.ENTRIES:
+    game = registry.game(e.id)
+    config = registry.simulated(e.id).computer_game(1, (e.levels[0],) * max(e.players[0], 2))
+    store, rnd = Store(config, game=game), random.Random(1)
+    while game.decider(store.state) is not None:
+        store.dispatch(rnd.choice(game.options(store.state)))
+    saves.save(store, f"{sys.argv[1]}/{e.id}.nctui.json", "0123456789ab")
+"""
+
+
+def _replays(nctui: Path, folder: Path, cwd: Path, env: dict[str, str]) -> None:
+    """``nctui replay`` of each exported game reads and replays it (then, with no terminal to show
+    it in, says so in one line); a file that is no game is one line too."""
+    (folder / "bad.nctui.json").write_text("{not json")
+    for path in sorted(folder.glob("*.nctui.json")):
+        done = subprocess.run(
+            [str(nctui), "replay", str(path)],
+            cwd=cwd,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=DEADLINE,
+            stdin=subprocess.DEVNULL,
+        )
+        assert done.returncode == 2 and "Traceback" not in done.stderr and done.stderr.count("\n") == 1, done.stderr
+        expected = "nctui replay: error: bad.nctui.json" if path.name == "bad.nctui.json" else "needs a terminal"
+        assert expected in done.stderr, f"{path.name}: {done.stderr}"
 
 
 def _build_wheel(tmp: Path, env: dict[str, str]) -> Path:
@@ -259,5 +295,10 @@ def test_the_installed_nctui_plays_every_game_and_draws_the_title_screen(tmp_pat
         played = _run([str(bin_dir / "nctui"), "simulate", "--game", game_id, "--games", "1", "--seed", "1"],
                       cwd=elsewhere, env=env)  # fmt: skip
         assert "Traceback" not in played.stdout + played.stderr, f"{game_id}:\n{played.stdout}\n{played.stderr}"
+
+    exported = tmp_path / "exported"
+    exported.mkdir()
+    _run([str(bin_dir / "python"), "-I", "-c", EXPORT, str(exported)], cwd=elsewhere, env=env)
+    _replays(bin_dir / "nctui", exported, elsewhere, env)
 
     _title_screen(bin_dir / "nctui", elsewhere, env, [title for _, title in games])

@@ -244,7 +244,7 @@ def test_a_live_room_has_no_clock_and_prefs_are_kept(tmp_path: Path) -> None:
         assert rooms.store.prefs(ANN) == Prefs()
         rooms.store.set_prefs(ANN, Prefs(bell=True))
         assert rooms.store.prefs(ANN).bell and not rooms.store.prefs(BOB).bell
-        assert P.VERSION == 6
+        assert P.VERSION >= 6
     finally:
         rooms.close()
 

@@ -112,6 +112,7 @@ def test_whose_eyes_and_nothing_decided(tmp_path: Path) -> None:
             await pilot.press("1", "enter")  # a digit chooses an option in a game: here nothing is decided
             await pilot.pause()
             assert replay.state_id == at and replay.last_id == len(steps)
+            assert any("nothing is decided" in m for m in app.seen), app.seen  # said, in one line
             await pilot.press("v")
             assert await settle(pilot, lambda: isinstance(app.screen, EyesPicker))
             await pilot.press("down", "enter")

@@ -56,7 +56,10 @@ class Replay:
         self.store = store
         self.game: AnyGame = store.game
         self.game_id = game_id or saves.new_id()
-        self.seat_kinds: tuple[SeatKind, ...] = tuple(self.game.seats(store.config))
+        # who played each seat (``kinds``); to the screens every seat a computer played is a
+        # person's (``seat_kinds``), or they would say a computer is thinking: nobody thinks here
+        self.kinds: tuple[SeatKind, ...] = tuple(self.game.seats(store.config))
+        self.seat_kinds: tuple[SeatKind, ...] = tuple("human" if k == "bot" else k for k in self.kinds)
         self.over = is_over(store)  # everything may be shown
         self._seat = seat if -1 <= seat < len(self.seat_kinds) else SPECTATOR
         self._lock = threading.RLock()

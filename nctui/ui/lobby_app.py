@@ -44,6 +44,8 @@ REQUEST_TITLES = {
     "web_link": "Browser link",
     "close_room": "Cannot close the room",
     "skip_turn": "Cannot skip",
+    "list_ratings": "Ratings",
+    "show_page": "A person's page",
 }
 
 
@@ -146,6 +148,11 @@ class LobbyApp(NctuiApp):
             self._turn_notice(news)
         elif isinstance(news, P.WebLinkMade):
             self._lobby().show_link(news)
+        elif isinstance(news, P.RatingsTable | P.PersonPage):
+            from .screens.ratings import PageScreen, RatingsScreen
+
+            me = link.identity
+            self.push_screen(RatingsScreen(news, me) if isinstance(news, P.RatingsTable) else PageScreen(news, me))
         elif isinstance(news, P.Refused) and not news.stale:
             self._refused(news)
 
@@ -189,7 +196,9 @@ class LobbyApp(NctuiApp):
             return
         title = REQUEST_TITLES.get(refused.request, "Refused")
         text = refused.reason[:1].upper() + refused.reason[1:]
-        if refused.request in ("undo", "undo_to", "redo") and self.remote is not None:
+        if refused.request in ("undo", "undo_to", "redo") and self.remote is not None and self.remote.replay:
+            title = "Replay"  # watching from the start: a step that cannot be taken
+        elif refused.request in ("undo", "undo_to", "redo") and self.remote is not None:
             text = refusal_text(UndoRefused(refused.reason), self.remote.undo_policy)
         self.notify(text, title=title, severity="warning", timeout=8)
 
@@ -217,11 +226,18 @@ class LobbyApp(NctuiApp):
         self.remote = game
         self.push_screen(remote_screen(game))
         turn = game.room.turn
-        if turn is not None and game.seat >= 0:
+        if turn is not None and game.seat >= 0 and not game.replay:
             seat = game.room.seats[game.seat] if game.seat < len(game.room.seats) else None
             left = f" You have {turns.left_words(seat.left)} left." if seat is not None and seat.left >= 0 else ""
             self.notify(f"{turn_rule_words(turn)}{left}", title="Turn-based game", timeout=8)
-        if game.seat < 0:
+        if game.replay:
+            self.notify(
+                f"Watching {game.room.name} from its start: u back, r forward, t any decision"
+                + (", everything shown (the game is over)." if game.room.finished else "; live once you reach now."),
+                title="Watching from the start",
+                timeout=8,
+            )
+        elif game.seat < 0:
             self.notify(
                 f"You are watching {game.room.name} as a spectator: no seat is yours. q goes back to the lobby.",
                 title="Watching",
@@ -247,9 +263,21 @@ class LobbyApp(NctuiApp):
         if self.link is not None:
             self.link.send(P.CloseRoom(room=room))
 
-    def watch_room(self, room: str) -> None:
+    def watch_room(self, room: str, *, from_start: bool = False, eyes: int = -1) -> None:
+        """Watch ``room``; ``from_start``: step through it from its first decision (a finished
+        game: everything shown, through ``eyes``' eyes)."""
         if self.link is not None:
-            self.link.send(P.Watch(room=room))
+            self.link.send(P.Watch(room=room, from_start=from_start, eyes=eyes))
+
+    def show_ratings(self, game: str) -> None:
+        """The host's players of ``game``, best first (the host answers: ``RatingsScreen``)."""
+        if self.link is not None:
+            self.link.send(P.ListRatings(game=game))
+
+    def show_page(self, identity: str = "") -> None:
+        """A person's page ('' this person's own; the host answers: ``PageScreen``)."""
+        if self.link is not None:
+            self.link.send(P.ShowPage(identity=identity))
 
     def create_room(self, config: Any, name: str, handover_after: float, turn: TurnClock | None = None) -> None:
         """A room of ``config``'s game (its seed is left out: the host draws one); ``turn``: a

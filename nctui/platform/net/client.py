@@ -56,6 +56,7 @@ class RemoteGame:
         self.link = link
         self.room = joined.room
         self.seat = joined.seat  # this terminal plays this seat only (SPECTATOR: it watches)
+        self.replay = joined.replay  # watched from its start: undo and redo step through it
         self.payloads = P.payloads(joined.room.game)
         self.game: AnyGame = self.payloads.game
         self._config = self.payloads.config(joined.config)

@@ -44,6 +44,11 @@ class Connection:
         self.sent = -1  # the state id the last update brought
         self.sent_rewinds: int | None = None  # the game's rewinds as of that update
         self.sent_presence: tuple[SeatPresence, ...] | None = None  # the room's presence as last sent
+        # A spectator watching from the start (``Watch.from_start``): the decision they look at
+        # (None: live), through whose eyes (a finished game), and how many steps they took
+        self.replay_at: int | None = None
+        self.eyes = SPECTATOR
+        self.moves = 0
         self._stale = False  # the game changed since the last update: send one
         self._wake = asyncio.Event()
         self._unsubscribe = None
@@ -99,7 +104,12 @@ class Connection:
                     raise RoomError(f"this server has no game {msg.game!r}")
                 config = P.payloads(msg.game).config(msg.config)
                 room = rooms.create(
-                    config, identity=self.identity, name=msg.name, handover_after=msg.handover_after, turn=msg.turn
+                    config,
+                    identity=self.identity,
+                    name=msg.name,
+                    handover_after=msg.handover_after,
+                    turn=msg.turn,
+                    rated=msg.rated,
                 )
                 log.info("%s created room %s", self.identity, room.id)
                 await self.send(P.Rooms(rooms=rooms.list()))
@@ -108,7 +118,14 @@ class Connection:
                 room.claim(msg.seat, self.identity, self.name)
                 await self.enter(room, msg.seat)
             elif isinstance(msg, P.Watch):
-                await self.enter(rooms.get(msg.room), SPECTATOR)
+                await self.enter(rooms.get(msg.room), SPECTATOR, from_start=msg.from_start, eyes=msg.eyes)
+            elif isinstance(msg, P.ListRatings):
+                if registry.entry_named(msg.game) is None:
+                    raise RoomError(f"this server has no game {msg.game!r}")
+                await self.send(rooms.ratings_table(msg.game))
+            elif isinstance(msg, P.ShowPage):
+                identity = msg.identity or self.identity
+                await self.send(rooms.page(identity, self.name if identity == self.identity else ""))
             elif isinstance(msg, P.Leave):
                 self.leave()
                 await self.send(P.Rooms(rooms=rooms.list()))
@@ -155,6 +172,9 @@ class Connection:
         room = self.room
         if room is None:
             raise RoomError("join a room first")
+        if self.replay_at is not None:
+            self.step(room, msg)
+            return
         if self.seat == SPECTATOR:
             raise RoomError("a spectator cannot change the game")
         s = room.session
@@ -170,13 +190,42 @@ class Connection:
         else:
             s.undo_to(msg.state_id, seat=self.seat)
 
-    async def enter(self, room: Room, seat: int) -> None:
+    def step(self, room: Room, msg: P.Act | P.Undo | P.Redo | P.UndoTo) -> None:
+        """A spectator watching from the start moves through the game: one decision back or
+        forward, or to any; reaching where a live game stands, they watch it live."""
+        at = self.replay_at or 0
+        if isinstance(msg, P.Act):
+            raise RoomError("you are watching the game from its start: nothing is decided here")
+        target = at - 1 if isinstance(msg, P.Undo) else at + 1 if isinstance(msg, P.Redo) else msg.state_id
+        live = room.session.state_id
+        if target < 0:
+            raise RoomError("this is the start of the game")
+        if target > live:
+            raise RoomError("this is the end of the game" if room.over() else "this is where the game stands now")
+        self.moves += 1
+        if target == live and not room.over():
+            self.replay_at, self.sent = None, -1  # live from now on: the whole story as it stands
+        else:
+            self.replay_at = target
+        self._game_moved()
+
+    async def enter(self, room: Room, seat: int, *, from_start: bool = False, eyes: int = SPECTATOR) -> None:
         self.leave()
         self.room, self.seat, self.sent, self.sent_presence = room, seat, -1, None
+        self.replay_at = 0 if from_start and seat == SPECTATOR else None
+        # through a seat's eyes only a game that is over: nothing of it is hidden any more
+        self.eyes = eyes if self.replay_at is not None and room.over() and 0 <= eyes < len(room.record.kinds) else seat
+        self.moves = 0
         room.connect(seat)
         self._unsubscribe = room.session.subscribe(self._changed)  # type: ignore[assignment]
         await self.send(
-            P.Joined(room=room.info(), seat=seat, config=room.public_config, undo_policy=room.session.undo_policy)
+            P.Joined(
+                room=room.info(),
+                seat=self.eyes,
+                config=room.public_config,
+                undo_policy=room.session.undo_policy,
+                replay=self.replay_at is not None,
+            )
         )
         self._game_moved()
 
@@ -221,6 +270,11 @@ class Connection:
                 await self._send_update(room)
 
     async def _send_update(self, room: Room) -> None:
+        if self.replay_at is not None:
+            update = room.replay_update(self.eyes, self.sent, self.replay_at, self.moves)
+            self.sent = update.state_id
+            await self.send(update)
+            return
         update = room.update(self.seat, self.sent, self.sent_rewinds)
         moved = self.sent != -1 and update.state_id != self.sent  # a decision made (or undone), not a first view
         self.sent, self.sent_rewinds = update.state_id, update.rewinds

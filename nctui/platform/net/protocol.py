@@ -24,9 +24,13 @@ from typing import Any, Literal
 import msgspec
 
 from nctui.platform import registry
-from nctui.platform.game import SeatKind, SeatLabel, SeatPresence
+from nctui.platform.game import SPECTATOR, SeatKind, SeatLabel, SeatPresence
+from nctui.platform.net.ratings import Rating, ResultRow
 from nctui.platform.net.turns import OnTimeout, Prefs, TurnClock
 
+# 7: the archive and ratings (Watch.from_start / eyes: a spectator steps through a game from its
+# start, a finished one with everything shown; Joined.replay; CreateRoom.rated, RoomInfo.rated,
+# SeatInfo.rating; ListRatings / RatingsTable, ShowPage / PersonPage);
 # 6: turn-based rooms (CreateRoom.turn, RoomInfo.turn / deciding / expired, SeatInfo.left,
 # SkipTurn, TurnNotice) and a person's settings (Welcome.prefs, SetPrefs); 5: Presence (who
 # holds each seat and whether they are there, live); 4: WebLink / WebLinkMade
@@ -34,7 +38,9 @@ from nctui.platform.net.turns import OnTimeout, Prefs, TurnClock
 # list (ListRooms.finished), RoomInfo.creator; 3: JSON; the game of a room
 # (CreateRoom.game, RoomInfo.game), its data read with that game's types, no facts (the client
 # works them out from the view) and no seed; 2: GiveUp, timeline deltas
-VERSION = 6
+VERSION = 7
+TABLE_ROWS = 200  # people in a ratings table at most
+PAGE_RESULTS = 100  # finished games on a person's page at most (the newest)
 FINISHED_SHOWN = 3600.0  # seconds a finished room stays in the lobby's main list
 MAX_FRAME = 1 << 20  # bytes of one message; a view of a 4-player game is under 10 kB
 HEADER = struct.Struct(">I")
@@ -78,6 +84,7 @@ class CreateRoom(_Msg, tag="create"):
     name: str = ""
     handover_after: float = 0.0
     turn: TurnClock | None = None
+    rated: bool = True  # the result moves its people's ratings (two people or more)
 
 
 class JoinSeat(_Msg, tag="join"):
@@ -86,7 +93,25 @@ class JoinSeat(_Msg, tag="join"):
 
 
 class Watch(_Msg, tag="watch"):
+    """Watch a room as a spectator; ``from_start``: from its first decision, stepping through it
+    (Undo one back, Redo one forward, UndoTo any decision) up to where it stands, then live; a
+    finished game is shown with nothing hidden, through the eyes of seat ``eyes``."""
+
     room: str
+    from_start: bool = False
+    eyes: int = SPECTATOR
+
+
+class ListRatings(_Msg, tag="list_ratings"):
+    """The ratings of ``game`` (a registry id) of the host's players (``RatingsTable``)."""
+
+    game: str
+
+
+class ShowPage(_Msg, tag="show_page"):
+    """A person's page (``PersonPage``): ``identity`` ('' this person's own)."""
+
+    identity: str = ""
 
 
 class Leave(_Msg, tag="leave"):
@@ -162,6 +187,8 @@ ClientMessage = (
     | CloseRoom
     | SkipTurn
     | SetPrefs
+    | ListRatings
+    | ShowPage
 )
 
 
@@ -177,6 +204,7 @@ class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
     open: bool = False  # a person's seat nobody holds: anyone may take it (the computer may play it meanwhile)
     away: float = 0.0  # whole minutes (in seconds) its holder has been away (0: connected, nobody, or < 1 min)
     left: float = -1.0  # a turn-based room: seconds left on this seat's clock (-1: no clock)
+    rating: float = 0.0  # the holder's rating of the room's game (0: no rated game of it yet)
 
 
 class RoomInfo(msgspec.Struct, frozen=True, kw_only=True):
@@ -193,6 +221,7 @@ class RoomInfo(msgspec.Struct, frozen=True, kw_only=True):
     turn: TurnClock | None = None  # a turn-based room's clock (None: live)
     deciding: int = -1  # the seat whose decision it is (-1: nobody's, the game over)
     expired: bool = False  # the deciding seat's clock ran out (its rule applied or offered)
+    rated: bool = False  # its result moves its people's ratings
 
 
 class Welcome(_Msg, tag="welcome"):
@@ -212,6 +241,7 @@ class Joined(_Msg, tag="joined"):
     seat: int
     config: msgspec.Raw  # the game's configuration, its seed 0 (the host keeps the seed)
     undo_policy: str
+    replay: bool = False  # watched from its start (``Watch.from_start``): undo and redo step through it
 
 
 class TimelineEntry(msgspec.Struct, frozen=True, array_like=True):
@@ -293,13 +323,43 @@ class TurnNotice(_Msg, tag="turn_notice"):
     left: float = 0.0
 
 
+class RatingsTable(_Msg, tag="ratings_table"):
+    """The host's players of ``game``, best first (at most ``TABLE_ROWS``)."""
+
+    game: str
+    ratings: tuple[Rating, ...]
+
+
+class PersonPage(_Msg, tag="person_page"):
+    """A person's page: their rating of each game they played rated, and their finished games,
+    newest first (at most ``PAGE_RESULTS``)."""
+
+    identity: str
+    name: str
+    ratings: tuple[Rating, ...]
+    results: tuple[ResultRow, ...]
+
+
 class Bye(_Msg, tag="bye"):
     """The host closes the connection, in one line."""
 
     reason: str
 
 
-HostMessage = Welcome | Rooms | Joined | Update | Presence | Refused | WebLinkMade | RoomClosed | TurnNotice | Bye
+HostMessage = (
+    Welcome
+    | Rooms
+    | Joined
+    | Update
+    | Presence
+    | Refused
+    | WebLinkMade
+    | RoomClosed
+    | TurnNotice
+    | RatingsTable
+    | PersonPage
+    | Bye
+)
 
 
 # -- frames ----------------------------------------------------------------------------------------
@@ -419,12 +479,17 @@ def _decode_part(decoder: msgspec.json.Decoder[Any], data: msgspec.Raw | bytes, 
 
 
 def create_room(
-    config: Any, *, name: str = "", handover_after: float = 0.0, turn: TurnClock | None = None
+    config: Any, *, name: str = "", handover_after: float = 0.0, turn: TurnClock | None = None, rated: bool = True
 ) -> CreateRoom:
     """The request for a new room of ``config``'s game, its seed left out (the host draws one)."""
     game = registry.game_of(config)
     return CreateRoom(
-        game=game.id, config=raw(game.with_seed(config, 0)), name=name, handover_after=handover_after, turn=turn
+        game=game.id,
+        config=raw(game.with_seed(config, 0)),
+        name=name,
+        handover_after=handover_after,
+        turn=turn,
+        rated=rated,
     )
 
 

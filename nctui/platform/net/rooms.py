@@ -67,6 +67,33 @@ def fresh_seed() -> int:
     return secrets.randbits(32)
 
 
+class RatingCache:
+    """Each game's ratings by identity, read from the store when first asked and again after a
+    result of that game was recorded here (what the lobby shows beside each person's name)."""
+
+    def __init__(self, store: RoomStore) -> None:
+        self.store = store
+        self._lock = threading.Lock()
+        self._games: dict[str, dict[str, float]] = {}
+
+    def of(self, game: str) -> dict[str, float]:
+        with self._lock:
+            found = self._games.get(game)
+        if found is None:
+            try:
+                found = {r.identity: r.rating for r in self.store.ratings(game)}
+            except Exception as exc:  # noqa: BLE001 - the lobby without ratings, said in the log
+                log.error("the ratings of %s could not be read: %s", game, exc)
+                return {}
+            with self._lock:
+                self._games[game] = found
+        return found
+
+    def forget(self, game: str) -> None:
+        with self._lock:
+            self._games.pop(game, None)
+
+
 class Room:
     def __init__(
         self,
@@ -86,6 +113,7 @@ class Room:
         self._late_failed = -1  # the game's revision when a late turn's computer gave up (not retried before a change)
         self.session = session
         self.game: AnyGame = session.game
+        self.ratings: RatingCache | None = None  # its people's ratings, for the lobby (``Rooms`` sets it)
         self.config: Any = session.config  # with its seed: never sent
         self.public_config = P.raw(self.game.with_seed(self.config, 0))  # what every client is told
         self._labels: tuple[int, tuple[SeatLabel, ...]] = (-1, ())  # (state id, the seats' labels then)
@@ -223,6 +251,7 @@ class Room:
         people = self.game.seats(self.config)
         labels = self.labels(view)
         now, wall = time.monotonic(), self.now()
+        rated = self.ratings.of(self.game.id) if self.ratings is not None else {}
         return tuple(
             P.SeatInfo(
                 kind=kind,
@@ -233,6 +262,7 @@ class Room:
                 open=h is None and people[i] == "human",
                 away=(now - self.away_since[i]) // 60 * 60 if h is not None and i in self.away_since else 0.0,
                 left=-1.0 if (left := self.left(i, wall)) < 0 else math.ceil(left / 60) * 60.0,
+                rating=rated.get(h.identity, 0.0) if h is not None else 0.0,
             )
             for i, (kind, h) in enumerate(zip(self.session.seat_kinds, self.record.holders))
         )
@@ -282,6 +312,7 @@ class Room:
             turn=self.record.turn,
             deciding=self._decider(),
             expired=self.record.clock.expired,
+            rated=self.record.rated,
         )
 
     def _decider(self) -> int:
@@ -316,6 +347,47 @@ class Room:
                 thinking=s.thinking,
                 can_redo=s.can_redo(seat),
                 bot_error=s.bot_error,
+            )
+
+    def over(self) -> bool:
+        """Whether the game ended: everything it hid may be shown (a replay of it)."""
+        return bool(self.record.finished) and self.session.deciding_seat() is None
+
+    def replay_update(self, seat: int, since: int, at: int, moves: int = 0) -> P.Update:
+        """The game as ``seat`` saw it at decision ``at`` (at most where it stands), with the events
+        after ``since`` up to it (``undone``: ``at`` is before ``since``): a spectator stepping
+        through it from its start (``Watch.from_start``; ``moves``: how many steps they took, so
+        that each step is news). Once the game is over nothing is hidden (``view_all``, every event
+        as it happened, the timeline in full); before, ``seat`` must be the spectator's."""
+        s, game = self.session, self.game
+        with s.lock:
+            store = s.store
+            over = self.over()
+            if not over:
+                seat = SPECTATOR  # a live game's past is shown as a spectator saw it
+            at = max(0, min(at, s.state_id))
+            state = store.entry(at).state
+            view = game.view_all(state, seat) if over else game.view(state, seat)
+            undone = since > at
+            first = at if undone else since
+            events = [ev for i in range(max(first + 1, 0), at + 1) for ev in store.entry(i).events]
+            if not over:
+                events = [game.redact_event(ev, seat) for ev in events]
+            timeline = store.timeline(viewer="all" if over else seat)[: s.state_id + 1]
+            return P.Update(
+                state_id=at,
+                last_id=s.state_id,
+                revision=s.revision + moves,
+                since=since,
+                undone=undone,
+                view=P.raw(view),
+                events=P.raw(events),
+                timeline=tuple(P.TimelineEntry(*item) for item in timeline),
+                rewinds=s.rewinds,
+                seats=self.seats(view),
+                deciding=game.decider(state),
+                thinking=None,
+                can_redo=at < s.state_id,
             )
 
     # -- the store -----------------------------------------------------------------------------
@@ -371,6 +443,8 @@ class Room:
             self._store.record_result(self.result())
         except Exception as exc:  # noqa: BLE001 - a failing disk must not stop the game; it is logged
             log.error("room %s: could not record the result: %s", self.id, exc)
+        if self.ratings is not None:
+            self.ratings.forget(self.game.id)
 
     # -- a turn-based room's clock ---------------------------------------------------------------
 
@@ -509,6 +583,7 @@ class Rooms:
         self.bot_delay = bot_delay
         self.max_rooms = max_rooms
         self.seeds = seeds
+        self.ratings = RatingCache(store)
         self._lock = threading.Lock()
         self.rooms: dict[str, Room] = {}
         for stored in store.load_all():
@@ -535,7 +610,9 @@ class Rooms:
             log.error("room %s could not be restored: %s", rec.id, str(exc).splitlines()[0])
             return None
         session = self._session(st, rec.id)
-        return Room(rec, session, self.store, saved=actions, cursor=stored.cursor, now=self.now, tell=self._tell)
+        room = Room(rec, session, self.store, saved=actions, cursor=stored.cursor, now=self.now, tell=self._tell)
+        room.ratings = self.ratings
+        return room
 
     def _tell(self, notice: Notice) -> None:
         for listener in self.listeners:
@@ -553,6 +630,17 @@ class Rooms:
         if finished:
             return tuple(r.info() for r in rooms if r.record.finished)
         return tuple(r.info() for r in rooms if not r.record.finished or now - r.record.finished < P.FINISHED_SHOWN)
+
+    def ratings_table(self, game: str) -> P.RatingsTable:
+        """The host's players of ``game``, best first."""
+        return P.RatingsTable(game=game, ratings=tuple(self.store.ratings(game)[: P.TABLE_ROWS]))
+
+    def page(self, identity: str, name: str = "") -> P.PersonPage:
+        """A person's page: their rating of each game, their finished games (newest first)."""
+        ratings = tuple(r for game in registry.GAME_IDS for r in self.store.ratings(game) if r.identity == identity)
+        name = next((r.name for r in ratings), name)
+        results = tuple(self.store.results(identity)[: P.PAGE_RESULTS])
+        return P.PersonPage(identity=identity, name=name, ratings=ratings, results=results)
 
     def close_room(self, room_id: str, identity: str) -> Room:
         """Close the room for good (its creator only): it leaves the host and its store."""
@@ -621,6 +709,7 @@ class Rooms:
             turn=turn,
         )
         room = Room(record, self._session(store, room_id), self.store, now=self.now, tell=self._tell)
+        room.ratings = self.ratings
         room.persist()
         with self._lock:
             self.rooms[room_id] = room

@@ -100,6 +100,8 @@ def _seat_who(seat: int, info: SeatInfo, me: str, *, live: bool) -> Text:
     if info.holder:
         text.append("● " if info.connected else "○ ", style="green" if info.connected else HINT)
         text.append(info.holder + (" (you)" if info.identity == me else ""))
+        if info.rating:
+            text.append(f" {round(info.rating)}", style=HINT)  # their rating of the room's game
         if not info.connected and info.away >= 60 and live:
             text.append(f" away {_duration(info.away)}", style=HINT)
         if info.kind == "bot":
@@ -150,6 +152,8 @@ def room_words(room: RoomInfo, me: str) -> Text:
         head = Text("▶ your turn  ", style="bold reverse").append_text(head)
     if room.finished:
         head.append(" · over", style=HINT)
+    if room.rated and sum(1 for s in room.seats if s.holder or s.open or s.kind == "human") >= 2:
+        head.append(" · rated", style=HINT)
     seats = Text("   ")
     for i, seat in enumerate(room.seats):
         if i:
@@ -252,10 +256,11 @@ LOBBY_KEYS = (
         ("Enter", "seats"),
         ("n", "new room"),
         ("w", "watch"),
+        ("W", "watch from the start"),
         ("f", "finished"),
-        ("s", "skip late turn"),
     ),
-    (("c", "close your room"), ("b", "browser link"), ("a", "bell"), ("r", "refresh"), ("q", "quit"), ("^p", "keys")),
+    (("g", "ratings"), ("p", "your page"), ("s", "skip late turn"), ("c", "close your room"), ("b", "browser link")),
+    (("a", "bell"), ("r", "refresh"), ("q", "quit"), ("^p", "keys")),
 )
 
 
@@ -287,6 +292,9 @@ class LobbyScreen(Screen[None]):
         Binding("n", "new_room", "New room", id="lobby.new"),
         Binding("enter", "open_room", "Seats", show=False, id="lobby.open"),
         Binding("w", "watch", "Watch", id="lobby.watch"),
+        Binding("W", "watch_from_start", "Watch from the start", key_display="W", id="lobby.watch-start"),
+        Binding("g", "ratings", "Ratings", id="lobby.ratings"),
+        Binding("p", "page", "Your page", id="lobby.page"),
         Binding("r", "refresh", "Refresh", id="lobby.refresh"),
         Binding("b", "browser_link", "Browser link", id="lobby.browser"),
         Binding("c", "close_room", "Close room", id="lobby.close"),
@@ -452,6 +460,9 @@ class LobbyScreen(Screen[None]):
         if room is None:
             self.notify("No room chosen: n creates one.", severity="warning")
             return
+        if self.finished:  # the list of finished games: watch one again
+            self.lobby_app.watch_room(room.id, from_start=True, eyes=self._my_seat(room))
+            return
         me = self.lobby_app.link.identity if self.lobby_app.link is not None else ""
         self.app.push_screen(SeatScreen(room, me), lambda choice: self._seat_chosen(room.id, choice))
 
@@ -497,6 +508,28 @@ class LobbyScreen(Screen[None]):
             self.notify("No room to watch yet.", severity="warning")
             return
         self.lobby_app.watch_room(room.id)
+
+    def action_watch_from_start(self) -> None:
+        """W: watch the room from its first decision (u back, r forward, up to now, then live); a
+        finished game with everything shown, through this person's seat's eyes if they sat there."""
+        room = self.current()
+        if room is None:
+            self.notify("No room to watch yet.", severity="warning")
+            return
+        self.lobby_app.watch_room(room.id, from_start=True, eyes=self._my_seat(room))
+
+    def _my_seat(self, room: RoomInfo) -> int:
+        me = self.lobby_app.link.identity if self.lobby_app.link is not None else ""
+        return next((i for i, s in enumerate(room.seats) if s.identity == me and me), 0)
+
+    def action_ratings(self) -> None:
+        """g: the ratings of the highlighted room's game (or the first game) of this host's players."""
+        room = self.current()
+        self.lobby_app.show_ratings(room.game if room is not None else registry.GAME_IDS[0])
+
+    def action_page(self) -> None:
+        """p: this person's page: their ratings and finished games."""
+        self.lobby_app.show_page()
 
 
 class LinkScreen(ModalScreen[None]):
@@ -779,7 +812,14 @@ class RemoteScreen(_ScreenMixin):
             cast("LobbyApp", self.app).give_up_seat()
 
 
-_remote_classes: dict[type[Screen[Any]], type[Screen[Any]]] = {}
+# The keys of a game watched from its start (``Watch.from_start``): u and r step through it.
+REMOTE_REPLAY_BINDINGS = [
+    Binding("u", "undo", "Back", id="game.undo"),
+    Binding("r", "redo", "Forward", id="game.redo"),
+    *REMOTE_BINDINGS,
+]
+
+_remote_classes: dict[tuple[type[Screen[Any]], bool], type[Screen[Any]]] = {}
 
 
 def remote_screen(game: RemoteGame) -> Screen[Any]:
@@ -787,8 +827,9 @@ def remote_screen(game: RemoteGame) -> Screen[Any]:
     ``screen``, a Screen class given the ``RemoteGame``), made a room's screen by ``RemoteScreen``
     (one class per game's screen, made the first time)."""
     base = registry.load(registry.entry(game.game.id).screen)
-    made = _remote_classes.get(base)
+    made = _remote_classes.get((base, game.replay))
     if made is None:
-        namespace = {"BINDINGS": REMOTE_BINDINGS, "__module__": __name__}
-        made = _remote_classes[base] = type(f"Remote{base.__name__}", (RemoteScreen, base), namespace)
+        namespace = {"BINDINGS": REMOTE_REPLAY_BINDINGS if game.replay else REMOTE_BINDINGS, "__module__": __name__}
+        name = f"Remote{'Replay' if game.replay else ''}{base.__name__}"
+        made = _remote_classes[base, game.replay] = type(name, (RemoteScreen, base), namespace)
     return cast(Any, made)(game)

@@ -40,11 +40,11 @@ LOG_DECISIONS = 300  # the log rewritten after a step back holds the events of t
 REPLAY_BINDINGS = [
     Binding("u", "undo", "Back", id="game.undo"),
     Binding("r", "redo", "Forward", id="game.redo"),
-    Binding("home", "first", "Start", key_display="Home", priority=True, id="replay.first"),
-    Binding("end", "last", "End", key_display="End", priority=True, id="replay.last"),
-    Binding("v", "eyes", "Whose eyes", id="replay.eyes"),
+    Binding("v", "eyes", "Eyes", id="replay.eyes"),
     Binding("s", "save", "Export", id="game.save"),
     Binding("q", "quit_game", "Close", id="game.quit"),
+    Binding("home", "first", "Start", key_display="Home", priority=True, id="replay.first"),
+    Binding("end", "last", "End", key_display="End", priority=True, id="replay.last"),
     Binding("o", "load", "Load", show=False, id="game.load"),
 ]
 
