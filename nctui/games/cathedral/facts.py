@@ -30,6 +30,20 @@ class CathedralFacts:
     def turns(self, building: str) -> tuple[Cells, ...]:
         return pieces.turns(pieces.shape_of(building, self.colour))
 
+    def pivot(self, building: str, turn: int) -> tuple[int, int]:
+        """The square of ``building`` turned ``turn`` times that stays still as it turns (from its
+        top-left corner)."""
+        pivots = pieces.pivots(pieces.shape_of(building, self.colour))
+        return pivots[turn % len(pivots)]
+
+    def nearest(self, action: Place) -> Place | None:
+        """The allowed placement of the same building nearest ``action`` (the same turn first), or
+        None when it fits nowhere."""
+        mine = [a for a in self.legal if a.building == action.building]
+        if not mine:
+            return None
+        return min(mine, key=lambda a: (abs(a.row - action.row) + abs(a.col - action.col), a.turn != action.turn))
+
     def problem(self, action: Place) -> str | None:
         """Why this placement is not allowed now (the rule, in words), or None."""
         reason = rules.problem(self.view, action)

@@ -100,7 +100,7 @@ class Cathedral:
     # -- words -----------------------------------------------------------------------------------
 
     def describe_events(self, events: tuple[Event, ...], view: CathedralState) -> list[str]:
-        return [words.describe_event(e) for e in events]
+        return [words.describe_event(e, view.config.games) for e in events]
 
     def describe_action(self, action: Place, state: CathedralState, *, secret: bool = False) -> str:
         return words.describe_action(action, state)

@@ -92,6 +92,25 @@ def turns(cells: Cells) -> tuple[Cells, ...]:
     return tuple(out)
 
 
+@cache
+def pivots(cells: Cells) -> tuple[tuple[int, int], ...]:
+    """For each of ``turns(cells)``, where the square nearest the shape's middle lies in it: the
+    square a turn keeps still (the screen turns a building about it, so it turns in place)."""
+    rows = [r for r, _ in cells]
+    cols = [c for _, c in cells]
+    middle = ((min(rows) + max(rows)) / 2, (min(cols) + max(cols)) / 2)
+    pivot = min(cells, key=lambda rc: (abs(rc[0] - middle[0]) + abs(rc[1] - middle[1]), rc))
+    out = []
+    shape, square = cells, pivot
+    for _ in range(len(turns(cells))):
+        out.append(square)
+        turned = tuple((c, -r) for r, c in shape)  # a quarter turn clockwise, as ``turns``
+        top, left = min(r for r, _ in turned), min(c for _, c in turned)
+        shape = _normal(turned)
+        square = (square[1] - top, -square[0] - left)
+    return tuple(out)
+
+
 def mirror(cells: Cells) -> Cells:
     return _normal(tuple((r, -c) for r, c in cells))
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Literal
 
 from . import pieces
@@ -12,8 +13,10 @@ from .state import (
     Claimed,
     Event,
     GameOver,
+    GameResult,
     NextGame,
     NotClaimed,
+    Outcome,
     Passed,
     Place,
     Placed,
@@ -49,6 +52,12 @@ CODES = {
     "tower": "To",
 }
 COLUMNS = "ABCDEFGHIJ"
+# what the city's glyphs mean, in two short lines beside it (the help says it at length)
+LEGEND = (
+    "<> may go here  XX may not  ++ the Cathedral",
+    "Ab Light  ab Dark  -- Light's land  ~~ Dark's",
+)
+TURNS = ("", "turned once", "turned twice", "turned three times")
 
 
 def colour_name(colour: int | None) -> str:
@@ -79,7 +88,44 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def describe_event(event: Event) -> str:
+def building_label(building: str, copies: int) -> str:
+    """'Tavern 1sq, 2 left': the building, the squares it covers, and how many of it are left."""
+    left = f", {copies} left" if copies > 1 else ""
+    return f"{pieces.name_of(building)} {pieces.size_of(building)}sq{left}"
+
+
+def codes_help() -> str:
+    """'Ta Tavern, St Stable, ...': every building's two letters on the city."""
+    return ", ".join(f"{CODES[b.id]} {b.name}" for b in pieces.piece_set().building)
+
+
+def game_result(number: int, result: GameResult, who: Callable[[int], str]) -> str:
+    """One game of the series in words (rule 7): each side, who played it, its squares left, and
+    who won. ``who``: a seat's words ('you', 'the computer', 'Player 2')."""
+    light, dark = result.light_seat, 1 - result.light_seat
+    left = (result.unplaced[light], result.unplaced[dark])  # by colour
+    sides = f"Light ({who(light)}) {plural(left[0], 'square')} left, Dark ({who(dark)}) {left[1]}"
+    if left[0] == left[1]:
+        outcome = "a draw (rule 7: as many squares left)"
+    else:
+        winner = 0 if left[0] < left[1] else 1
+        why = "placed every building" if min(left) == 0 else "fewer squares left"
+        outcome = f"{COLOURS[winner]} ({who((light, dark)[winner])}) wins (rule 7: {why})"
+    return f"Game {number + 1}: {sides}: {outcome}."
+
+
+def series_result(outcome: Outcome, games: int, who: Callable[[int], str]) -> str:
+    """The series' end (rule 8) in words: each seat's points and who won; one game: who won it."""
+    w = outcome.winners
+    if games == 1:
+        return "The game is over: " + ("a draw." if len(w) != 1 else f"{who(w[0])} won.")
+    points = f"{who(0)} {plural(outcome.points[0], 'point')}, {who(1)} {plural(outcome.points[1], 'point')}"
+    result = "a draw" if len(w) != 1 else f"{who(w[0])} won the series"
+    return f"The series is over: {points} (each game's squares left; the fewest wins, rule 8): {result}."
+
+
+def describe_event(event: Event, games: int = 0) -> str:
+    """An event in words; ``games``: the series' length (one game: its end names the sides)."""
     match event:
         case Placed(building=b, colour=c, mask=m):
             if c is None:
@@ -107,9 +153,15 @@ def describe_event(event: Event) -> str:
             return (
                 f"Game {g + 1}: Player {s + 1} has Light and places the Cathedral; Player {2 - s} (Dark) moves first."
             )
+        case SeriesOver(points=p, winners=w) if games == 1:
+            who = "a draw" if len(w) != 1 else f"Player {w[0] + 1} ({COLOURS[w[0]]}) wins"
+            return f"Player 1 played Light, Player 2 Dark: {who}."
         case SeriesOver(points=p, winners=w):
             who = "a draw" if len(w) != 1 else f"Player {w[0] + 1} wins the series"
-            return f"The series is over: Player 1 {plural(p[0], 'point')}, Player 2 {plural(p[1], 'point')}; {who}."
+            return (
+                f"The series is over: Player 1 {plural(p[0], 'point')}, Player 2 {plural(p[1], 'point')} "
+                f"(the sides swapped each game; the fewest points wins); {who}."
+            )
     raise TypeError(f"not a Cathedral event: {event!r}")
 
 

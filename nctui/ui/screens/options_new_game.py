@@ -37,7 +37,7 @@ class CompanionNewScreen(Screen[Any]):
         Binding("down,j", "row(1)", "Down", show=False),
         Binding("left,h", "change(-1)", "Change", show=False),
         Binding("right,l,space", "change(1)", "Change", show=False),
-        Binding("enter", "enter", "Start"),
+        Binding("enter", "start", "Start"),  # from any row, as the screen says (←/→ change a setting)
         Binding("s", "start", "Start", show=False),
         Binding("escape,b", "back", "Back"),
     ]
@@ -111,12 +111,6 @@ class CompanionNewScreen(Screen[Any]):
             sid, _, choices = self.settings[self.row]
             self.choice[sid] = (self.choice[sid] + delta) % len(choices)
         self._redraw()
-
-    def action_enter(self) -> None:
-        if self.row == len(self.settings):
-            self.action_start()
-        else:
-            self.action_change(1)
 
     def action_start(self) -> None:
         seed = self.seed if self.seed is not None else random.randrange(2**32)

@@ -1,8 +1,10 @@
 """Drawing the city of Cathedral: the 10x10 squares with coordinates, each building in its side's
 colour with its two-letter code (Light upper case, Dark lower case), property shaded by owner,
 and the building being placed previewed where it would land: green ``<>`` where it may go, red
-``XX`` where it may not. ASCII only, so every terminal draws the same widths; the glyphs, not
-only the colours, tell everything apart (``--mono``)."""
+``XX`` where it may not (over a building, its letters stay, in red: the building just placed
+stays in sight under the next preview; the last building placed is underlined). ASCII only, so
+every terminal draws the same widths; the glyphs, not only the colours, tell everything apart
+(``--mono``)."""
 
 from __future__ import annotations
 
@@ -29,6 +31,7 @@ STYLES = {
 def city_text(view: CathedralState, preview: int = 0, preview_ok: bool = True) -> Text:
     """The city as text: a header of column letters, then one line per row."""
     owner: dict[int, tuple[str, str]] = {}
+    last = view.buildings[-1].mask if view.buildings else 0
     for b in view.buildings:
         code = CODES[b.id]
         kind = "cathedral" if b.colour is None else ("light" if b.colour == 0 else "dark")
@@ -45,11 +48,13 @@ def city_text(view: CathedralState, preview: int = 0, preview_ok: bool = True) -
         for col in range(SIZE):
             i = row * SIZE + col
             bit = 1 << i
-            if preview & bit:
+            if preview & bit and i in owner:  # the building under the preview stays in sight
+                text.append(owner[i][0], style=STYLES["bad"])
+            elif preview & bit:
                 text.append("<>" if preview_ok else "XX", style=STYLES["ok" if preview_ok else "bad"])
             elif i in owner:
                 code, kind = owner[i]
-                text.append(code, style=STYLES[kind])
+                text.append(code, style=STYLES[kind] + (" underline" if bit & last else ""))
             elif view.territory[0] & bit:
                 text.append("--", style=STYLES["light_land"])
             elif view.territory[1] & bit:

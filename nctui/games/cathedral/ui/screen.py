@@ -26,7 +26,7 @@ from nctui.ui.widgets.log import GameLog
 
 from .. import words
 from ..facts import CathedralFacts
-from ..pieces import CATHEDRAL, name_of, size_of
+from ..pieces import CATHEDRAL, name_of
 from ..state import CathedralState, Place
 from .board import city_text
 
@@ -37,9 +37,12 @@ HELP_KEYS = """\
   [b]Enter[/b]      place it (the preview says whether it may go there, and if not, why)
 """
 HELP_NOTES = (
-    "[b]The city[/b]: Light's buildings in upper case, Dark's in lower case, [b]++[/b] the Cathedral; "
-    "property is shaded by its owner; [b]<>[/b] the building being placed where it may go, [b]XX[/b] "
-    "where it may not."
+    "[b]The city[/b]: each building as two letters, Light's in upper case ([b]Ab[/b]), Dark's in lower "
+    "case ([b]ab[/b]), [b]++[/b] the Cathedral; the last building placed is underlined. [b]--[/b] is "
+    "Light's property, [b]~~[/b] Dark's (squares a side enclosed: closed to the other). The building "
+    "being placed shows as [b]<>[/b] where it may go, [b]XX[/b] (red) where it may not; over a "
+    "building, that building's letters in red. [b]Buildings[/b]: 'Inn 3sq, 2 left' is the Inn, which "
+    f"covers 3 squares, two of them still to place. The letters: {words.codes_help()}."
 )
 
 
@@ -47,9 +50,9 @@ class CathedralScreen(CompanionScreen):
     DEFAULT_CSS = """
     CathedralScreen { layout: vertical; }
     CathedralScreen #cat-status { height: 1; background: $boost; padding: 0 1; }
-    CathedralScreen #cat-body { height: 13; }
+    CathedralScreen #cat-body { height: auto; }
     CathedralScreen #cat-city { width: 27; height: 13; border: round $accent; padding: 0 1; }
-    CathedralScreen #cat-side { width: 1fr; height: 13; border: round $accent; padding: 0 1; }
+    CathedralScreen #cat-side { width: 1fr; height: auto; min-height: 13; border: round $accent; padding: 0 1; }
     CathedralScreen #cat-log { height: 1fr; border: round $panel; padding: 0 1; }
     """
     BINDINGS = [
@@ -77,6 +80,7 @@ class CathedralScreen(CompanionScreen):
         self.turn = 0
         self.row = 0
         self.col = 0
+        self._decision = -1  # the state id of the decision the preview was last placed for
 
     def compose(self) -> ComposeResult:
         yield Static(id="cat-status")
@@ -86,6 +90,9 @@ class CathedralScreen(CompanionScreen):
                 yield Static(id="cat-side-text")
         yield GameLog(id="cat-log")
         yield KeyFooter()
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._redraw)  # the buildings' lines are laid out for the width
 
     def on_mount(self) -> None:
         self.query_one("#cat-city").border_title = "City"
@@ -137,11 +144,23 @@ class CathedralScreen(CompanionScreen):
         self.row = max(0, min(self.row, 9 - max(r for r, _ in cells)))
         self.col = max(0, min(self.col, 9 - max(c for _, c in cells)))
 
+    def _to_allowed(self, facts: CathedralFacts) -> None:
+        """Where the preview is not allowed (on the building just placed), to the nearest place
+        it is, so the city shows what was placed and where the chosen building may go."""
+        if not self.building or facts.problem(self._action()) is None:
+            return
+        nearest = facts.nearest(self._action())
+        if nearest is not None:
+            self.turn, self.row, self.col = nearest.turn, nearest.row, nearest.col
+
     def draw(self) -> None:
         view, facts = self._view(), self._facts()
         mine = self._my_turn()
         if mine:
             self._fit_choice(facts)
+            if self._decision != self.game.state_id:  # a new decision: the preview starts where it may go
+                self._decision = self.game.state_id
+                self._to_allowed(facts)
         preview, problem = 0, None
         if mine and self.building:
             preview = facts.mask(self._action())
@@ -151,19 +170,18 @@ class CathedralScreen(CompanionScreen):
         self.query_one("#cat-side-text", Static).update(self._side(view, facts, mine, problem))
 
     def _seat_words(self, view: CathedralState, colour: int) -> str:
-        seat = self._facts().seat_of(colour)
-        humans = [s for s, kind in enumerate(self.game.seat_kinds) if kind == "human"]
-        mine = seat == self.seat if self.seat is not None else humans == [seat]
-        # online: who holds the seat and whether they are there ("Bob, away 3 min")
-        who = "you" if mine else self.presence_words(seat)
-        who = who or ("computer" if self.game.is_computer(seat) else self.seat_label(seat).name)
-        return f"{words.COLOURS[colour]} ({who})"
+        """'Light (you)', 'Dark (computer)', 'Dark (Player 2)'."""
+        who = self._who(self._facts().seat_of(colour))
+        return f"{words.COLOURS[colour]} ({who.removeprefix('the ')})"
 
     def _status(self, view: CathedralState) -> Text:
         games = view.config.games
         series = f"game {view.game + 1} of {games} · " if games > 1 else ""
         if view.outcome is not None:
-            return Text(f"Cathedral · {series}the series is over · u: undo · q: quit")
+            w = view.outcome.winners
+            result = "a draw" if len(w) != 1 else f"{self._who(w[0])} won"
+            over = "the series is over" if games > 1 else "the game is over"
+            return Text(f"Cathedral · {over}: {result} · u: undo · q: quit")
         seat = self.game.deciding_seat()
         mover = self._seat_words(view, view.to_move)
         if seat is None or seat in self.bots:
@@ -174,36 +192,63 @@ class CathedralScreen(CompanionScreen):
             doing = f"{mover}: place a building"
         return Text(f"Cathedral · {series}{doing} · undo: {self.game.undo_policy}")
 
+    def _who(self, seat: int) -> str:
+        """A seat in words: 'you', 'the computer', or its name (two people at the keyboard)."""
+        humans = [s for s, kind in enumerate(self.game.seat_kinds) if kind == "human"]
+        if seat == self.seat if self.seat is not None else humans == [seat]:
+            return "you"
+        return self.presence_words(seat) or (
+            "the computer" if self.game.is_computer(seat) else self.seat_label(seat).name
+        )
+
     def _side(self, view: CathedralState, facts: CathedralFacts, mine: bool, problem: str | None) -> Text:
         text = Text()
+        if view.outcome is not None:
+            return self._result(view, text)
         for colour in (0, 1):
             text.append(f"{self._seat_words(view, colour)}: {facts.unplaced(colour)} squares to place\n")
         if view.results:
             points = [sum(r.unplaced[s] for r in view.results) for s in (0, 1)]
-            text.append(f"Series points: Player 1 {points[0]}, Player 2 {points[1]} (fewest wins)\n")
-        if view.outcome is not None:
-            w = view.outcome.winners
-            text.append("The series is over: " + ("a draw." if len(w) != 1 else f"Player {w[0] + 1} wins.") + "\n")
-            return text
-        if not mine:
-            return text
-        choices = facts.buildings_to_place()
-        line = Text()
-        for i, b in enumerate(choices, 1):
+            text.append(f"Series points: {self._who(0)} {points[0]}, {self._who(1)} {points[1]} (fewest wins)\n")
+        if mine:
+            text.append_text(self._choices(view, facts, problem))
+        for line in words.LEGEND:
+            text.append("\n" + line, style="dim")
+        return text
+
+    def _choices(self, view: CathedralState, facts: CathedralFacts, problem: str | None) -> Text:
+        """The buildings to place (a digit or Tab chooses one) and where the chosen one would go."""
+        text = Text()
+        width = self.query_one("#cat-side-text").content_size.width or 49
+        used = 0
+        for i, b in enumerate(facts.buildings_to_place(), 1):
             counted = view.supply[view.to_move].count(b) if b != CATHEDRAL else 1
-            # no-break spaces: an entry never splits across lines
-            label = f"{i}\u00a0{name_of(b)}\u00a0{size_of(b)}" + (f"x{counted}" if counted > 1 else "")
+            label = f"{i} {words.building_label(b, counted)}"
+            if used and used + 2 + len(label) > width:  # an entry never splits across lines
+                text.append("\n")
+                used = 0
+            elif used:
+                text.append("  ")
+                used += 2
             style = "reverse" if b == self.building else ("" if facts.fits(b) else "dim strike")
-            line.append(label, style=style)
-            line.append("  ")
-        text.append(line)
+            text.append(label, style=style)
+            used += len(label)
         text.append("\n")
         mask = facts.mask(self._action())
         where = words.where(mask) if mask else words.square(self.row, self.col)
+        turned = f", {words.TURNS[self.turn]}" if self.turn else ""
         if problem is None:
-            text.append(f"{name_of(self.building)} at {where}: allowed. Enter places it.", style="green")
+            text.append(f"{name_of(self.building)} at {where}{turned}: allowed (Enter places it).", style="green")
         else:
-            text.append(f"{name_of(self.building)} at {where}: not allowed. {problem}.", style="red")
+            text.append(f"{name_of(self.building)} at {where}{turned}: not allowed. {problem}.", style="red")
+        return text
+
+    def _result(self, view: CathedralState, text: Text) -> Text:
+        """The end: each game's result (who had which side, the squares left) and the series'."""
+        assert view.outcome is not None
+        for number, result in enumerate(view.results):
+            text.append(words.game_result(number, result, self._who) + "\n")
+        text.append(words.series_result(view.outcome, view.config.games, self._who), style="bold")
         return text
 
     # -- keys -------------------------------------------------------------------------------------
@@ -214,6 +259,14 @@ class CathedralScreen(CompanionScreen):
         self.draw()
 
     def action_turn(self) -> None:
+        """A quarter turn about the building's middle square: it turns in place."""
+        if self.building:
+            facts = self._facts()
+            count = len(facts.turns(self.building))
+            before = facts.pivot(self.building, self.turn % count)
+            after = facts.pivot(self.building, (self.turn + 1) % count)
+            self.row += before[0] - after[0]
+            self.col += before[1] - after[1]
         self.turn += 1
         self.draw()
 
