@@ -304,7 +304,7 @@ def test_the_end_says_who_had_light_and_dark_and_why_they_won(tmp_path, size, ga
             side = _side(app)
             assert state.outcome is not None
             assert "Game 1: Light (you)" in side and "Dark (the computer)" in side
-            assert "squares left" in side and "(rule 7)" in side
+            assert "squares left" in side and "(rule 7: " in side
             if games == 2:
                 assert "Game 2: Light (the computer)" in side and "Dark (you)" in side
                 assert "The series is over: you " in side and "the fewest wins, rule 8" in side
