@@ -117,6 +117,20 @@ def add_parser(make: Callable[..., argparse.ArgumentParser | None]) -> None:
     )
     p.add_argument("--data", type=_path, metavar="DIR", help="the data folder (rooms, host key; default: nctui's)")
     p.add_argument(
+        "--store",
+        metavar="URL",
+        help="keep the rooms in PostgreSQL (postgresql://USER@HOST/DATABASE), which several hosts may share "
+        "(default: rooms.db in the data folder)",
+    )
+    p.add_argument(
+        "--lease",
+        type=_seconds,
+        default=30.0,
+        metavar="SECONDS",
+        help="with --store: how long a host's rooms stay its own without a renewal; another host takes over "
+        "a dead host's rooms after this (default 30)",
+    )
+    p.add_argument(
         "--max-sessions",
         type=_count,
         default=d.max_sessions,
@@ -214,6 +228,8 @@ def run(args: argparse.Namespace) -> int:
         authorized_keys=args.authorized_keys,
         password_file=args.password_file,
         data=args.data,
+        store=args.store,
+        lease=max(args.lease, 1.0),
         limits=limits,
     )
     return serve.run(opts)

@@ -44,3 +44,35 @@ def turn_host(tmp_path: Path, turn_clock: ManualClock) -> Iterator[HostThread]:
 def pytest_configure(config) -> None:
     # `make test` runs every test; `-m "not slow"` leaves out those that build or install something.
     config.addinivalue_line("markers", "slow: builds or installs something (seconds); -m 'not slow' skips it")
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def pg_cluster():
+    """One PostgreSQL server per test process (tests/pg_helpers.py); skips where there is none."""
+    from tests.pg_helpers import cluster
+
+    with cluster() as c:
+        yield c
+
+
+@pytest.fixture
+def pg_url(pg_cluster) -> str:
+    """A fresh database of the test's own on that server."""
+    return pg_cluster.new_database()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def open_store(request, tmp_path):
+    """The contract of the rooms store: a test taking this runs against both implementations.
+    ``open_store()`` opens the same database again (as a restarted host would)."""
+    if request.param == "sqlite":
+        from nctui.platform.net.store_sqlite import SqliteRoomStore
+
+        return lambda: SqliteRoomStore(tmp_path / "rooms.db")
+    from nctui.platform.net.store_postgres import PostgresRoomStore
+
+    url = request.getfixturevalue("pg_url")
+    return lambda: PostgresRoomStore(url, host_id="host-a")

@@ -30,6 +30,7 @@ def test_the_runtime_lock_pins_every_dependency_and_no_test_tool():
     runtime, tools = _pins("requirements.lock"), _pins("requirements-test.lock")
     assert _names(project["dependencies"]) <= set(runtime)
     assert _names(project["optional-dependencies"]["test"]) <= set(tools)
+    assert _names(project["optional-dependencies"]["postgresql"]) <= set(tools)  # its tests need it
     assert not set(runtime) & set(tools)  # each pin in one lock
     assert not {"pytest", "mypy", "ruff", "hypothesis", "setuptools"} & set(runtime)
 

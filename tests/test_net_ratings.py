@@ -5,6 +5,7 @@ once, and rooms played to their end record their people's results."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from nctui.games.dreamers.state import DreamersConfig
 from nctui.platform import registry
 from nctui.platform.net import ratings as R
 from nctui.platform.net.rooms import Rooms
+from nctui.platform.net.store import RoomStore
 from nctui.platform.net.store_sqlite import SqliteRoomStore
 from tests.test_net_host import seeds
 
@@ -28,7 +30,7 @@ def _result(room: str, places: list[tuple[str, int]], *, rated: bool = True, gam
     )
 
 
-def test_a_series_of_games_matches_the_hand_computation(tmp_path: Path) -> None:
+def test_a_series_of_games_matches_the_hand_computation(open_store: Callable[[], RoomStore]) -> None:
     """By hand (K 32, divided by the people less one; E(a, b) = 1 / (1 + 10^((b - a) / 400))):
     1. Ann beats Bob, both new: E = 0.5, Ann 1500 + 32 x 0.5 = 1516, Bob 1484.
     2. Bob wins a game of three, Ann and Cy (new) lose: K 16; E(Ann, Bob) = 0.54592,
@@ -37,8 +39,9 @@ def test_a_series_of_games_matches_the_hand_computation(tmp_path: Path) -> None:
        0.47699 + 0 - 0.52301) = 1492.
     3. Cy abandons a game against Ann: a loss, whoever won the board. E(Ann, Cy) = 0.52143, Ann
        1506.897 + 32 x 0.47857 = 1522.211, Cy 1476.686.
-    A game against the computer only, and one not rated, move nothing."""
-    store = SqliteRoomStore(tmp_path / "rooms.db")
+    A game against the computer only, and one not rated, move nothing. Both stores (SQLite,
+    PostgreSQL)."""
+    store = open_store()
     try:
         store.record_result(_result("g1", [("ann", R.WON), ("bob", R.LOST)]))
         store.record_result(_result("g2", [("ann", R.LOST), ("bob", R.WON), ("cy", R.LOST)]))

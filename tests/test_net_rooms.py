@@ -1,12 +1,14 @@
-"""Rooms over sessions with the SQLite store: seats claimed by identity, strict undo, computer seats
-played host-side, rooms of every game, each room's seed the host's, every room back after a
-restart with play going on, and a database of the schema before the game id brought forward."""
+"""Rooms over sessions with the SQLite store (and PostgreSQL's where a test takes ``open_store``):
+seats claimed by identity, strict undo, computer seats played host-side, rooms of every game, each
+room's seed the host's, every room back after a restart with play going on, and a database of the
+schema before the game id brought forward."""
 
 from __future__ import annotations
 
 import re
 import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +19,7 @@ from nctui.games.nightmare_cathedral.engine import GameConfig
 from nctui.platform import registry
 from nctui.platform.net import protocol as P
 from nctui.platform.net.rooms import RoomError, Rooms
-from nctui.platform.net.store import SCHEMA_VERSION, Holder, RoomStoreError
+from nctui.platform.net.store import SCHEMA_VERSION, Holder, RoomStore, RoomStoreError
 from nctui.platform.net.store_sqlite import SqliteRoomStore
 from nctui.platform.store import StaleState, UndoRefused
 from tests.test_net_host import seeds
@@ -27,6 +29,10 @@ CFG = GameConfig(players=2, seats=("human", "human"), seed=21)
 
 def _rooms(tmp_path: Path) -> Rooms:
     return Rooms(SqliteRoomStore(tmp_path / "rooms.db"), bot_delay=0.0, seeds=seeds(21))
+
+
+def _rooms_of(open_store: Callable[[], RoomStore]) -> Rooms:
+    return Rooms(open_store(), bot_delay=0.0, seeds=seeds(21))
 
 
 def _decide(rooms: Rooms, room_id: str, n: int) -> None:
@@ -111,8 +117,9 @@ def test_bad_configuration_is_one_line(tmp_path: Path) -> None:
         rooms.close()
 
 
-def test_restart_restores_rooms_and_play_goes_on(tmp_path: Path) -> None:
-    rooms = _rooms(tmp_path)
+def test_restart_restores_rooms_and_play_goes_on(open_store: Callable[[], RoomStore]) -> None:
+    """Both stores (SQLite, PostgreSQL): the contract."""
+    rooms = _rooms_of(open_store)
     room = rooms.create(CFG, identity="SHA256:a", name="ours")
     room.claim(0, "SHA256:a", "ann")
     _decide(rooms, room.id, 6)
@@ -120,7 +127,7 @@ def test_restart_restores_rooms_and_play_goes_on(tmp_path: Path) -> None:
     state_id, view = s.state_id, s.view(0)
     rooms.close()
 
-    again = _rooms(tmp_path)
+    again = _rooms_of(open_store)
     try:
         back = again.get(room.id)
         assert back.session.state_id == state_id and back.session.view(0) == view
@@ -180,15 +187,15 @@ def test_updates_carry_only_the_new_timeline_and_the_whole_story_after_a_rewind(
 
 
 @pytest.mark.parametrize("game_id", registry.GAME_IDS)
-def test_a_room_of_each_game_keeps_its_seed_and_comes_back(tmp_path: Path, game_id: str) -> None:
+def test_a_room_of_each_game_keeps_its_seed_and_comes_back(open_store: Callable[[], RoomStore], game_id: str) -> None:
     """Any game of the registry has rooms; the seed is the host's (drawn, whatever the request
     said), shown to nobody (the room's public configuration has seed 0), and the room comes back
-    after a restart, its game and seed kept."""
+    after a restart, its game and seed kept (both stores)."""
     game, entry = registry.game(game_id), registry.entry(game_id)
     bots = registry.simulated(game_id).computer_game(5, entry.levels[-1:] * max(2, entry.players[0]))
     people = tuple("human" if k == "bot" else k for k in game.seats(bots))
     config = msgspec.structs.replace(bots, seats=people)
-    rooms = _rooms(tmp_path)
+    rooms = _rooms_of(open_store)
     room = rooms.create(config, identity="SHA256:a", name="any")
     assert room.record.game == game_id and room.info().game == game_id
     assert room.config == game.with_seed(config, 21)  # the host's seed, not the request's 5
@@ -201,7 +208,7 @@ def test_a_room_of_each_game_keeps_its_seed_and_comes_back(tmp_path: Path, game_
         s.send(game.options(s.store.state)[0], seen_state_id=s.state_id, seat=seat)
     state_id, digest = s.state_id, game.digest(s.store.state)
     rooms.close()
-    again = _rooms(tmp_path)
+    again = _rooms_of(open_store)
     try:
         back = again.get(room.id)
         assert back.game is game and back.config == room.config

@@ -143,7 +143,10 @@ class LobbyApp(NctuiApp):
         elif isinstance(news, P.RoomClosed):
             self.remote = None
             self._to_lobby()
-            self.notify(f"{news.name} was closed by the person who made it.", title="Room closed", timeout=10)
+            if news.moved:
+                self.notify(f"{news.name} is run by another host now: connect again to play on.", timeout=10)
+            else:
+                self.notify(f"{news.name} was closed by the person who made it.", title="Room closed", timeout=10)
         elif isinstance(news, P.TurnNotice):
             self._turn_notice(news)
         elif isinstance(news, P.WebLinkMade):

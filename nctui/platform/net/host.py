@@ -292,8 +292,10 @@ class Host:
         max_frame: int = 64 * 1024,
         logins: WebLogins | None = None,
         occupancy: Occupancy | None = None,
+        renew_every: float = 10.0,
     ) -> None:
         self.rooms = rooms
+        self.renew_every = renew_every  # seconds between renewals of the rooms' lease (a third of it)
         self.occupancy = occupancy  # the fronts': the host notes in it when a decision reached a person (idle)
         self.logins = logins  # the web front's logins: personal links for people of the other fronts
         self.path = Path(path)
@@ -332,13 +334,13 @@ class Host:
             with contextlib.suppress(Exception):
                 await conn.send(notice.message)
 
-    async def room_closed(self, room: Room) -> None:
-        """Everyone in ``room`` (just closed) back to the lobby, told so."""
+    async def room_closed(self, room: Room, *, moved: bool = False) -> None:
+        """Everyone in ``room`` (just closed, or ``moved`` to another host) back to the lobby, told so."""
         for conn in list(self.open):
             if conn.room is room:
                 conn.leave()
                 with contextlib.suppress(Exception):
-                    await conn.send(P.RoomClosed(room=room.id, name=room.record.name))
+                    await conn.send(P.RoomClosed(room=room.id, name=room.record.name, moved=moved))
                     await conn.send(P.Rooms(rooms=self.rooms.list()))
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -356,11 +358,22 @@ class Host:
             self.open.discard(conn)
 
     async def _tick(self) -> None:
+        renewing: asyncio.Task[None] | None = None
+        last_renewal = time.monotonic()
         while True:
-            await asyncio.sleep(1.0)
+            await asyncio.sleep(min(1.0, self.renew_every))
             self.rooms.hand_over_due()
             self.rooms.clock_due()
             self._presence_tick()
+            if time.monotonic() - last_renewal >= self.renew_every and (renewing is None or renewing.done()):
+                last_renewal = time.monotonic()
+                renewing = asyncio.create_task(self._renew())
+
+    async def _renew(self) -> None:
+        """The rooms' lease renewed off the event loop (a database across the network); the people
+        of a room another host took over are told it is gone from here."""
+        for room in await asyncio.to_thread(self.rooms.renew):
+            await self.room_closed(room, moved=True)
 
     def _presence_tick(self) -> None:
         """Each connection in a room gets its room's presence once it changed: the away minutes

@@ -292,10 +292,12 @@ class WebLinkMade(_Msg, tag="web_link_made"):
 
 
 class RoomClosed(_Msg, tag="room_closed"):
-    """The room this client was in was closed by its creator (the client is back in the lobby)."""
+    """The room this client was in was closed by its creator (the client is back in the lobby);
+    ``moved``: not closed, another host runs it now (a database several hosts share)."""
 
     room: str
     name: str
+    moved: bool = False
 
 
 class Presence(_Msg, tag="presence"):

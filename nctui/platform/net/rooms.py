@@ -716,6 +716,40 @@ class Rooms:
         room.session.start()
         return room
 
+    def renew(self) -> tuple[Room, ...]:
+        """The store's lease on this host's rooms renewed and the rooms of a host whose lease ran
+        out taken over (``RoomStore.renew``: a database several hosts share). Returns this host's
+        rooms that another host owns now, gone from here (their people are to be told)."""
+        with self._lock:
+            held = list(self.rooms)
+        try:
+            got = self.store.renew(held)
+        except Exception as exc:  # noqa: BLE001 - the database away for a while: said, tried again next time
+            log.error("could not renew this host's rooms: %s", (str(exc).splitlines() or [repr(exc)])[0])
+            return ()
+        lost: tuple[Room, ...] = ()
+        for room_id in got.lost:
+            with self._lock:
+                room = self.rooms.pop(room_id, None)
+            if room is not None:
+                with room.session.lock:
+                    room.deleted = True  # another host's now: nothing of it is written from here
+                room.close()
+                log.info("room %s: another host owns it now", room_id)
+                lost += (room,)
+        for stored in got.taken:
+            with self._lock:
+                if stored.record.id in self.rooms:
+                    continue
+            taken = self._restore(stored)
+            if taken is None:
+                continue
+            with self._lock:
+                self.rooms[taken.id] = taken
+            taken.session.start()
+            log.info("room %s taken over (its host's lease ran out)", taken.id)
+        return lost
+
     def hand_over_due(self) -> None:
         now = time.monotonic()
         with self._lock:

@@ -52,7 +52,8 @@ class ServeOptions(msgspec.Struct, frozen=True, kw_only=True):
     authorized_keys: Path | None = None
     password_file: Path | None = None
     data: Path | None = None
-    store: str | None = None  # None: the data folder's rooms.db (store.open_store)
+    store: str | None = None  # None: the data folder's rooms.db; a postgresql:// URL (store.open_store)
+    lease: float = 30.0  # a shared database: seconds a host's rooms stay its own without a renewal
     limits: Limits = Limits()
     web_guests: bool = False  # every browser plays as the guest of its own cookie (no login)
     app: str = "nctui"  # "bare": a bare Textual app instead (the benchmarks' yardstick)
@@ -145,7 +146,8 @@ async def serve(
         where = describe_store(opts.store, data)
         _say(f"loading rooms from {where}")
         try:
-            rooms = Rooms(open_store(opts.store, data), bot_delay=opts.bot_delay)
+            store = open_store(opts.store, data, host_id=host_id(data), lease=opts.lease)
+            rooms = Rooms(store, bot_delay=opts.bot_delay)
         except Exception as exc:  # noqa: BLE001 - a broken database is one line, not a traceback
             raise FrontError(f"rooms database {where}: {exc}") from None
         started = True
@@ -156,7 +158,7 @@ async def serve(
         logins = None
         if "web" in sockets and not opts.web_guests:
             logins = WebLogins(data, base_url=_web_base(opts, int(sockets["web"].getsockname()[1])))
-        host = Host(rooms, run / "host.sock", logins=logins, occupancy=occupancy)
+        host = Host(rooms, run / "host.sock", logins=logins, occupancy=occupancy, renew_every=opts.lease / 3)
         await host.start()
         ports: dict[str, int] = {}
         try:
@@ -217,6 +219,13 @@ async def serve(
             sock.close()
         lock.release()
     return 0
+
+
+def host_id(data: Path) -> str:
+    """This host's name in a database several hosts share: the machine's name and the data folder,
+    unique while the folder's lock holds (one server per data folder), and the same after a restart
+    (a host started again gets its rooms back at once)."""
+    return f"{socket.gethostname()}:{data.resolve()}"
 
 
 def _web_base(opts: ServeOptions, port: int) -> str:

@@ -1,7 +1,8 @@
 """Where rooms live between server runs: ``RoomStore`` is the interface the rooms use, with its
 records (``RoomRecord``, ``StoredRoom``) and its one error (``RoomStoreError``).
-``SqliteRoomStore`` (``store_sqlite.py``, a file in the data folder) is the embedded default;
-``open_store`` picks the implementation from the ``--store`` setting.
+``SqliteRoomStore`` (``store_sqlite.py``, a file in the data folder) is the embedded default,
+``PostgresRoomStore`` (``store_postgres.py``) a database several hosts may share; both are
+``store_sql.SqlRoomStore``'s queries. ``open_store`` picks one from the ``--store`` setting.
 
 A room is its record (its game, name, creator, configuration with its seed, who holds each seat,
 seat kinds, hand-over timeout, a turn-based room's clock and where it stands: msgspec JSON) and
@@ -16,6 +17,7 @@ finished games) and, for a rated game, their rating of its game (``ratings``).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 from typing import NamedTuple, Protocol
 
@@ -59,6 +61,14 @@ class StoredRoom(NamedTuple):
     cursor: int
 
 
+class Renewal(NamedTuple):
+    """What a host's periodic ``RoomStore.renew`` found: the rooms it took over (their host's lease
+    ran out), and those of its rooms another host owns now (its own lease had run out)."""
+
+    taken: tuple[StoredRoom, ...] = ()
+    lost: tuple[str, ...] = ()
+
+
 class RoomStore(Protocol):
     """What the rooms need of a database. Every method is one transaction; an implementation is
     safe to call from several threads."""
@@ -73,6 +83,10 @@ class RoomStore(Protocol):
 
     def delete(self, room_id: str) -> None:
         """The room and its decisions, gone (one transaction); its recorded result stays."""
+
+    def renew(self, held: Collection[str]) -> Renewal:
+        """A host's lease on its rooms (``held``: their ids) renewed, and the rooms of hosts whose
+        lease ran out taken over, in one transaction (a database only this host uses: nothing)."""
 
     def record_result(self, result: GameResult) -> list[ResultRow]:
         """One transaction: the rows of a finished game's people and, for a rated game, their new
@@ -122,10 +136,15 @@ def describe_store(spec: str | None, data: Path) -> str:
     return spec
 
 
-def open_store(spec: str | None, data: Path) -> RoomStore:
-    """The store ``--store`` names: none (the data folder's ``rooms.db``) or a PostgreSQL URL."""
+def open_store(spec: str | None, data: Path, *, host_id: str = "", lease: float = 30.0) -> RoomStore:
+    """The store ``--store`` names: none (the data folder's ``rooms.db``) or a PostgreSQL URL, which
+    this host shares with others as ``host_id`` (its rooms' lease: ``lease`` seconds)."""
+    if spec is not None and is_database_url(spec):
+        from .store_postgres import PostgresRoomStore
+
+        return PostgresRoomStore(spec, host_id=host_id or str(data), lease=lease)
     if spec is not None and spec not in ("sqlite", ""):
-        raise RoomStoreError(f"unknown store {spec!r}: leave --store out for the data folder's rooms.db")
+        raise RoomStoreError(f"unknown store {spec!r}: give postgresql://USER@HOST/DATABASE or leave --store out")
     from .store_sqlite import SqliteRoomStore
 
     return SqliteRoomStore(data / SQLITE_FILE)
