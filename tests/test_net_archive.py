@@ -190,3 +190,43 @@ def test_the_lobby_shows_ratings_a_page_and_watches_a_finished_game_again(tmp_pa
         run(go())
     finally:
         host.stop()
+
+
+def test_a_room_made_not_rated_on_the_new_room_screen(tmp_path: Path) -> None:
+    """Pilot at 80x24: the New room screen's Ratings field (←/→) makes a friendly room: its
+    record is not rated, and the lobby does not mark it so."""
+    from textual.widgets import Button, Input
+
+    from nctui.ui.lobby_app import LobbyApp
+    from nctui.ui.screens.lobby import LobbyScreen, NewRoomScreen, SeatScreen, room_words
+    from tests.helpers import narrow
+    from tests.test_net_lobby import HostThread, run, until
+
+    host = HostThread(tmp_path)
+    try:
+
+        async def go() -> None:
+            app = LobbyApp(host.path, "ann", "Ann")
+            async with app.run_test(size=(80, 24)) as pilot:
+                await until(pilot, lambda: app.link is not None and isinstance(app.screen, LobbyScreen), "the lobby")
+                await pilot.press("n")
+                screen = narrow(app.screen, NewRoomScreen)
+                screen.query_one("#room-name", Input).value = "Friendly"
+                screen.query_one("#rated").focus()
+                await pilot.press("right")
+                assert "not rated" in str(screen.query_one("#rated").render())
+                await pilot.press("enter")
+                await until(
+                    pilot,
+                    lambda: "Create the room" in str(narrow(app.screen.query("#start")[0], Button).label),
+                    "its settings",
+                )
+                await pilot.press("s")
+                await until(pilot, lambda: isinstance(app.screen, SeatScreen), "the new room's seats")
+                (room,) = host.rooms.rooms.values()
+                assert not room.record.rated and not room.info().rated
+                assert "rated" not in room_words(room.info(), "ann").plain
+
+        run(go())
+    finally:
+        host.stop()

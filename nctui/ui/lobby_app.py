@@ -282,11 +282,13 @@ class LobbyApp(NctuiApp):
         if self.link is not None:
             self.link.send(P.ShowPage(identity=identity))
 
-    def create_room(self, config: Any, name: str, handover_after: float, turn: TurnClock | None = None) -> None:
+    def create_room(
+        self, config: Any, name: str, handover_after: float, turn: TurnClock | None = None, *, rated: bool = True
+    ) -> None:
         """A room of ``config``'s game (its seed is left out: the host draws one); ``turn``: a
-        turn-based room's clock."""
+        turn-based room's clock; ``rated``: its result moves its people's ratings."""
         if self.link is not None:
-            self.link.send(P.create_room(config, name=name, handover_after=handover_after, turn=turn))
+            self.link.send(P.create_room(config, name=name, handover_after=handover_after, turn=turn, rated=rated))
 
     def give_up_seat(self) -> None:
         """Leave the seat for good (the host frees it) and go back to the lobby."""

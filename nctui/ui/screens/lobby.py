@@ -453,7 +453,7 @@ class LobbyScreen(Screen[None]):
         if config is None:
             return
         self.select_new = True
-        self.lobby_app.create_room(config, plan.name, plan.handover_after, plan.turn)
+        self.lobby_app.create_room(config, plan.name, plan.handover_after, plan.turn, rated=plan.rated)
 
     def action_open_room(self) -> None:
         room = self.current()
@@ -631,6 +631,9 @@ def _duration(seconds: float) -> str:
     return f"{minutes} minute" + ("s" if minutes != 1 else "")
 
 
+RATED = ("rated: the result moves each person's rating", "not rated: a friendly game")
+
+
 class RoomPlan(NamedTuple):
     """A new room before its game's settings: which game, its name, its hand-over timeout, and
     a turn-based room's clock (None: live)."""
@@ -639,6 +642,7 @@ class RoomPlan(NamedTuple):
     name: str
     handover_after: float
     turn: TurnClock | None = None
+    rated: bool = True  # its result moves its people's ratings (two people or more)
 
 
 class Cycle(Static, can_focus=True):
@@ -717,6 +721,9 @@ class NewRoomScreen(ModalScreen["RoomPlan | None"]):
             with Horizontal(classes="field"):
                 yield Label("Clock runs out")
                 yield Cycle(tuple(words for _, words in ON_TIMEOUT), id="on-timeout")
+            with Horizontal(classes="field"):
+                yield Label("Ratings")
+                yield Cycle(RATED, id="rated")
             yield Static(Text("Seat to computer (live: a person away for):", style=HINT))
             yield OptionList(*(Option(words, id=value) for value, words in HANDOVER), id="handover")
             yield Static(Text("Tab: next field · ←→ change · Enter: the game's settings · Esc: back", style=HINT))
@@ -740,6 +747,7 @@ class NewRoomScreen(ModalScreen["RoomPlan | None"]):
             name=self.query_one("#room-name", Input).value,
             handover_after=float(HANDOVER[handover.highlighted or 0][0]),
             turn=turn,
+            rated=self.query_one("#rated", Cycle).index == 0,
         )
 
     def on_option_list_option_selected(self, message: OptionList.OptionSelected) -> None:
