@@ -99,7 +99,8 @@ def test_the_host_sends_presence_when_it_changes_names_only(tmp_path: Path) -> N
         bob.close()
         gone = await ann.until(P.Presence, lambda m: m.seats[1].status == "away")
         assert gone.seats[0].status == "here" and gone.seats[1].name == "SHA256:bob"
-        assert set(SeatPresence.__struct_fields__) == {"name", "status", "away"}  # no identity, nothing of the game
+        # no identity, nothing of the game (a turn-based room's clock is the room's, public)
+        assert set(SeatPresence.__struct_fields__) == {"name", "status", "away", "turn_based", "left"}
         ann.close()
 
     run_host(tmp_path, body)

@@ -18,6 +18,7 @@ from nctui.platform.net import protocol as P, turns
 from nctui.platform.net.rooms import Notice, RoomError, Rooms
 from nctui.platform.net.store_sqlite import SqliteRoomStore
 from nctui.platform.net.turns import DAY, HOUR, ClockState, Prefs, TurnClock
+from nctui.ui.widgets.common import presence_words
 from tests.helpers import narrow, present
 from tests.test_net_host import Client, run_host, seeds
 from tests.test_net_lobby import HostThread, wait_for
@@ -115,6 +116,13 @@ def test_the_turn_passes_with_notices_and_the_clock_is_kept(tmp_path: Path) -> N
         clock.advance(5 * HOUR)
         seats = room.info().seats
         assert seats[first].left == DAY - 5 * HOUR and seats[1 - first].left == DAY
+        presence = room.presence()  # the players panel: the seat to play says its time, nobody is away
+        assert [(p.turn_based, p.left) for p in presence] == [
+            (True, DAY - 5 * HOUR if i == first else -1.0) for i in range(2)
+        ]
+        names = ("Ann", "Bob")
+        assert presence_words(presence[first]) == f"{names[first]}, 19 h left"
+        assert presence_words(presence[1 - first]) == names[1 - first]
         _to_turn_of(room, 1 - first)
         assert told[-1].message.what == "your_turn" and told[-1].people == ((ANN, BOB)[1 - first],)
         assert told[-1].message.left == DAY and told[-1].message.room_name == "slow"

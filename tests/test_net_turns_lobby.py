@@ -7,7 +7,7 @@ left; it becoming their turn said on the lobby's status line (and the bell, when
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, cast
 
 from textual.widgets import Button, Input, Static
 
@@ -142,6 +142,9 @@ def test_told_of_my_turn_in_the_lobby_and_in_another_game_with_the_bell(
             # Ann in another game: it becomes her turn in "two"
             app.join_seat(one.id, one.seat_of(ANN))
             await until(pilot, lambda: isinstance(app.screen, RemoteScreen), "Ann's game")
+            game = narrow(app.screen, RemoteScreen)
+            mine = one.seat_of(ANN)
+            await until(pilot, lambda: "Ann, 1 d left" in cast(Any, game).presence_words(mine), "her time in the game")
             joined = "Turn-based: 1 day for each move; when a clock runs out, a computer plays the turn."
             await until(pilot, lambda: any(n.message.startswith(joined) for n in app._notifications), "the clock said")
             await asyncio.to_thread(bob_plays, two)

@@ -60,6 +60,8 @@ class SeatPresence(msgspec.Struct, frozen=True, kw_only=True):
     name: str = ""  # the name of the person holding the seat ('' nobody holds it)
     status: PresenceStatus = "here"
     away: float = 0.0  # seconds its person has been away, in whole minutes (0: under a minute, or here)
+    turn_based: bool = False  # a turn-based game: being away is how it is played (said no more)
+    left: float = -1.0  # a turn-based game: seconds left on the clock of the seat to play, whole minutes (-1: none)
 
 
 class Stepped(Protocol[S_co, E_co]):

@@ -261,7 +261,7 @@ class Room:
                 identity=h.identity if h is not None else "",
                 open=h is None and people[i] == "human",
                 away=(now - self.away_since[i]) // 60 * 60 if h is not None and i in self.away_since else 0.0,
-                left=-1.0 if (left := self.left(i, wall)) < 0 else math.ceil(left / 60) * 60.0,
+                left=_minutes(self.left(i, wall)),
                 rating=rated.get(h.identity, 0.0) if h is not None else 0.0,
             )
             for i, (kind, h) in enumerate(zip(self.session.seat_kinds, self.record.holders))
@@ -279,9 +279,16 @@ class Room:
         panel says. Away times in whole minutes, so it changes at most once a minute a seat."""
         now = time.monotonic() if now is None else now
         with self._lock:
-            return tuple(
+            seats = tuple(
                 self._presence(seat, kind, holder, now)
                 for seat, (kind, holder) in enumerate(zip(self.session.seat_kinds, self.record.holders))
+            )
+            if self.record.turn is None:
+                return seats
+            running, wall = self.record.clock.seat, self.now()
+            return tuple(
+                msgspec.structs.replace(p, turn_based=True, left=_minutes(self.left(i, wall)) if i == running else -1.0)
+                for i, p in enumerate(seats)
             )
 
     def _presence(self, seat: int, kind: Any, holder: Holder | None, now: float) -> SeatPresence:
@@ -562,6 +569,11 @@ class Room:
 
     def close(self) -> None:
         self.session.close()
+
+
+def _minutes(left: float) -> float:
+    """Time left as others are told it: whole minutes, rounded up (-1 stays: no clock)."""
+    return -1.0 if left < 0 else math.ceil(left / 60) * 60.0
 
 
 class Rooms:

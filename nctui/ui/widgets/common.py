@@ -11,6 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 
 from nctui.platform.game import PALETTE, SeatLabel, SeatPresence
+from nctui.platform.net.turns import left_words
 
 SEAT_COLOURS = PALETTE  # the seats' colours by name (nctui.platform.game)
 
@@ -41,8 +42,12 @@ def away_words(seconds: float) -> str:
 
 def presence_words(presence: SeatPresence) -> str:
     """A seat of a game on a server in a players panel (issue 37.6): 'Ann', 'Ann, away 3 min',
-    'computer for Ann, away 6 min' (a computer plays while she is away), 'computer', 'free seat'."""
+    'computer for Ann, away 6 min' (a computer plays while she is away), 'computer', 'free seat';
+    in a turn-based game the seat to play says its time left ('Bob, 5 h 20 min left'), nobody
+    is said to be away."""
     name = clip(presence.name, PRESENCE_NAME)
+    if presence.turn_based and presence.status in ("here", "away"):  # away is how a turn-based game is played
+        return f"{name}, {left_words(presence.left)} left" if presence.left >= 0 else name
     if presence.status == "here":
         return name
     if presence.status == "away":
