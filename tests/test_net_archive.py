@@ -194,11 +194,11 @@ def test_the_lobby_shows_ratings_a_page_and_watches_a_finished_game_again(tmp_pa
 
 def test_a_room_made_not_rated_on_the_new_room_screen(tmp_path: Path) -> None:
     """Pilot at 80x24: the New room screen's Ratings field (←/→) makes a friendly room: its
-    record is not rated, and the lobby does not mark it so."""
+    record is not rated, and the lobby does not mark it so; its seats offer W, from the start."""
     from textual.widgets import Button, Input
 
     from nctui.ui.lobby_app import LobbyApp
-    from nctui.ui.screens.lobby import LobbyScreen, NewRoomScreen, SeatScreen, room_words
+    from nctui.ui.screens.lobby import LobbyScreen, NewRoomScreen, RemoteScreen, SeatScreen, room_words
     from tests.helpers import narrow
     from tests.test_net_lobby import HostThread, run, until
 
@@ -226,6 +226,12 @@ def test_a_room_made_not_rated_on_the_new_room_screen(tmp_path: Path) -> None:
                 (room,) = host.rooms.rooms.values()
                 assert not room.record.rated and not room.info().rated
                 assert "rated" not in room_words(room.info(), "ann").plain
+                await pilot.press("W")  # its seats offer to watch it from the start too
+                await until(
+                    pilot,
+                    lambda: isinstance(app.screen, RemoteScreen) and cast(Any, app.screen).game.replay,
+                    "the room from its start",
+                )
 
         run(go())
     finally:

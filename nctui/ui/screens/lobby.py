@@ -470,6 +470,9 @@ class LobbyScreen(Screen[None]):
         """The room whose seats were shown (the list may have changed meanwhile)."""
         if choice == "watch":
             self.lobby_app.watch_room(room)
+        elif choice == "from_start":
+            info = next((r for r in self.shown if r.id == room), None)
+            self.lobby_app.watch_room(room, from_start=True, eyes=self._my_seat(info) if info is not None else -1)
         elif choice is not None:
             self.lobby_app.join_seat(room, int(choice))
 
@@ -563,8 +566,8 @@ class LinkScreen(ModalScreen[None]):
 
 
 class SeatScreen(ModalScreen[str | None]):
-    """A room's seats: join a free one, return to one's own, or watch. Dismissed with the seat
-    number as text, "watch", or None (Escape)."""
+    """A room's seats: join a free one, return to one's own, watch, or watch from the start.
+    Dismissed with the seat number as text, "watch", "from_start", or None (Escape)."""
 
     DEFAULT_CSS = """
     SeatScreen { align: center middle; }
@@ -575,6 +578,7 @@ class SeatScreen(ModalScreen[str | None]):
     BINDINGS = [
         Binding("escape,b", "cancel", "Back", id="seats.back"),
         Binding("w", "pick('watch')", "Watch", id="seats.watch"),
+        Binding("W", "pick('from_start')", "Watch from the start", key_display="W", id="seats.from-start"),
     ]
     AUTO_FOCUS = "#seats"
 
@@ -597,6 +601,8 @@ class SeatScreen(ModalScreen[str | None]):
             else:
                 options.append(Option(text, id=str(i), disabled=True))
         options.append(Option(Text.assemble(("w ", DIGIT), "Watch as a spectator"), id="watch"))
+        again = "Watch it again from the start, every hand shown" if room.finished else "Watch from the start"
+        options.append(Option(Text.assemble(("W ", DIGIT), again), id="from_start"))
         with Vertical(id="seat-box"):
             yield Static(room_heading(room))
             if room.handover_after:
