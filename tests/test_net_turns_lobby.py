@@ -95,6 +95,7 @@ def test_my_games_first_my_turn_on_top_with_the_time_left(turn_host: HostThread,
                 pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.shown and app.screen, ""
             )
             assert [r.name for r in lobby.shown] == ["later", "soon", "bank", "waiting", "cy's"]
+            await until(pilot, lambda: "Your turn in 3 games: later, soon, bank." in _status(app), "the status line")
             words = [room_words(r, ANN).plain for r in lobby.shown]
             assert words[0].startswith("▶ your turn") and "to play, 3 h left" in words[0]
             assert "turn-based, 1 day a move" in words[0] and "to play, 7 h left" in words[1]

@@ -30,7 +30,16 @@ from nctui.platform.store import UndoRefused
 
 from .app import NctuiApp
 from .client import RefusedLater
-from .screens.lobby import LobbyScreen, NameScreen, RemoteScreen, my_seat, notice_words, remote_screen, turn_rule_words
+from .screens.lobby import (
+    LobbyScreen,
+    NameScreen,
+    RemoteScreen,
+    my_seat,
+    my_turn,
+    notice_words,
+    remote_screen,
+    turn_rule_words,
+)
 from .screens.timeline import refusal_text
 
 REQUEST_TITLES = {
@@ -210,6 +219,10 @@ class LobbyApp(NctuiApp):
         if self._returned:
             return
         self._returned = True
+        waiting = [r.name for r in rooms if r.turn is not None and my_turn(r, self.identity)]
+        if waiting:  # turn-based games that waited for this person meanwhile: said at once
+            games = "1 game" if len(waiting) == 1 else f"{len(waiting)} games"
+            self._lobby().show_notice(Text(f"Your turn in {games}: {', '.join(waiting)}.", style="bold"))
         mine = my_seat(rooms, self.identity)
         if mine is not None:
             room, seat = mine
