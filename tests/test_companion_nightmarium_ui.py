@@ -52,7 +52,7 @@ def test_a_game_against_the_computer_from_the_title(tmp_path, size) -> None:
             await pilot.press("enter")  # the highlighted option: Draw a card again
             assert await settle(pilot, lambda: app.game.store.state.turn == 0 and app.game.store.state.turns == 2, 20)
             await pilot.pause()
-            assert "Player 1's turn" in _text(app, "nm-status")
+            assert "Your turn" in _text(app, "nm-status")  # the person at the keyboard is "you"
             assert any("Chosen: Draw a card" in m for m in app.seen)
 
     asyncio.run(go())
@@ -96,9 +96,9 @@ def test_hot_seat_hands_stay_hidden_behind_the_shared_hand_off_until_enter(tmp_p
             assert back.news.count("Player 2 draws 1 card.") == 2 and "— Player 2's turn." in back.news
             await pilot.press("enter")
             await pilot.pause()
-            log = _log(app)  # Player 1's own log, as they left it: their cards named
+            log = _log(app)  # Player 1's own log, as they left it: their cards named, they are "you"
             drawn = [card(c).name for c in app.game.store.state.players[0].hand[-2:]]
-            assert all(f"Player 1 draws {name}." in log for name in drawn)
+            assert all(f"You draw {name}." in log for name in drawn)
             assert log.count("Player 2 draws 1 card.") == 2
 
     asyncio.run(go())
@@ -115,6 +115,138 @@ def test_a_play_from_the_options_builds_a_creature(tmp_path) -> None:
             await pilot.pause()
             state = app.game.store.state
             assert len(state.players[0].creatures) == 1 and state.actions_left == 1
-            assert "1:" in _text(app, "nm-players")
+            assert "  1 " in _text(app, "nm-players")  # Creature 1, its legion letters and abilities
 
     asyncio.run(go())
+
+
+# -- issue 39, companion games: what a new player trips on -------------------------------------------
+
+
+def _position_app(tmp_path, state):
+    """The app on a prepared position (seat 0 a person, seat 1 a computer)."""
+    from nctui.games.nightmarium.state import StepResult
+    from nctui.platform.session import Session
+    from nctui.platform.store import Store
+    from nctui.ui.app import create_app
+
+    store = Store(initial=StepResult(state=state, events=()), game=NIGHTMARIUM)
+    return create_app(Session(store, folder=tmp_path, autosave=False), save_dir=tmp_path, bot_delay=0.0)
+
+
+def _executioner_position():
+    """Seat 0 completes a Creature whose head is an Executioner; seat 1 has a Creature of two."""
+    from msgspec.structs import replace
+
+    from nctui.games.nightmarium.state import Creature, Player
+    from tests.test_companion_nightmarium import Cards, position
+
+    k = Cards()
+    legs, torso = k.get("legs", "none", "homunculi"), k.get("torso", "none", "insektoids")
+    head = k.get("head", "executioner", "necronauts")
+    theirs = (k.get("legs", "weeper"), k.get("torso", "scavenger"))
+    state = position(
+        Player(hand=(head,), creatures=(Creature(0, (legs, torso)),), next_id=1),
+        Player(hand=(k.get("legs"),), creatures=(Creature(0, theirs),), next_id=1),
+        (),
+    )
+    config = replace(state.config, seats=("human", "bot"))
+    return replace(state, config=config), head, theirs
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_every_creature_shows_its_abilities_and_a_target_says_what_it_gives_up(tmp_path, size) -> None:
+    """Issue 39 (Nightmarium): the opponents' Creatures read with their abilities in words (at
+    120x40 their cards by name too), not "1:NNC*"; a head that completes a Creature says which
+    abilities it sets off; an Executioner's target names the card it takes and the Creature."""
+
+    async def go() -> None:
+        state, head, theirs = _executioner_position()
+        app = _position_app(tmp_path, state)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            players = _text(app, "nm-players")
+            assert "Player 2 (computer)" in players and "Weeper, Scavenger" not in players
+            assert "Scavenger, Weeper" in players  # performed head first: torso, then legs
+            assert (card(theirs[0]).name in players) == (size == (120, 40))
+            options = app.screen._shown[1]
+            index = next(i for i, a in enumerate(options) if isinstance(a, Play) and a.card == head)
+            words = app.screen.describe_option(options[index])
+            assert words.endswith(": completes it (Executioner)")
+            await pilot.press(str(index + 1))
+            await pilot.pause()
+            target = app.screen.describe_option(app.screen._shown[1][0])
+            assert target.startswith(f"Take {card(theirs[1]).name} (") and "Player 2's Creature 1" in target
+            assert f"(2 of 3: {card(theirs[0]).name} legs, {card(theirs[1]).name} torso)" in target
+            assert "Now: Executioner, take the top card" in _text(app, "nm-chain")
+
+    asyncio.run(go())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_you_are_you_and_the_opponents_turn_is_summed_up(tmp_path, size) -> None:
+    """Issue 39 (Nightmarium): the person at the keyboard is "you" (status, Creatures, log); when
+    their turn comes back, "Since your last turn" sums up each other player's turn in a line
+    (the log has every step)."""
+
+    async def go() -> None:
+        config = NightmariumConfig(seats=("human", "bot", "bot"), levels=("planner", "greedy", "greedy"), seed=5)
+        app = _app(tmp_path, config)
+        async with app.run_test(size=size) as pilot:
+            game = app.game
+            assert "Your turn: 2 actions left" in _text(app, "nm-status")
+            assert _text(app, "nm-players").startswith(">You ")
+            await pilot.press("1", "1")  # draw twice: the computers play their turns
+            assert await settle(pilot, lambda: game.deciding_seat() == 0 and game.thinking is None, 30)
+            await pilot.pause()
+            news = _text(app, "nm-news")
+            lines = news.split("\n")
+            assert any(line.startswith("Player 2: ") for line in lines), news
+            assert any(line.startswith("Player 3: ") for line in lines), news
+            assert "Player 1" not in news
+            assert "You draw " in _log(app) and "— Your turn." in _log(app)
+            await pilot.press("1")  # the summary stays through the person's own turn
+            await pilot.pause()
+            assert _text(app, "nm-news") == news
+
+    asyncio.run(go())
+
+
+def test_the_header_fits_80_columns_and_120x40_gives_the_log_the_room(tmp_path) -> None:
+    """Issue 39 (Nightmarium): the header is cut at 80x24 no more (what does not fit is left
+    out, the game's name and the turn first); at 120x40 the decision takes the room it needs, the
+    abilities are explained beside it and the log has the rest (it was ~70 % an empty box)."""
+
+    async def go() -> None:
+        app = _app(tmp_path, NightmariumConfig(seats=("human", "bot"), levels=("planner", "random"), seed=5))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            status = _text(app, "nm-status")
+            assert status.startswith("Nightmarium · Your turn: 2 actions left") and len(status) <= 78
+        app = _app(tmp_path, NightmariumConfig(seats=("human", "bot"), levels=("planner", "random"), seed=5))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            options = screen.query_one("#nm-options")
+            log = screen.query_one("#nm-log")
+            assert options.size.height <= len(screen._shown[1]) + 2 < log.size.height
+            assert "Executioner: take the top card" in _text(app, "nm-abilities")
+            assert "undo: practice" in _text(app, "nm-status")
+
+    asyncio.run(go())
+
+
+def test_nightmarium_creatures_snapshot(snap_compare, tmp_path) -> None:
+    """Issue 39 (Nightmarium): the Creatures with their abilities, the legend of legions, the
+    Executioner's target in words (80x24)."""
+    state, head, _ = _executioner_position()
+    app = _position_app(tmp_path, state)
+
+    async def complete(pilot) -> None:
+        await settle(pilot, lambda: isinstance(app.screen, NightmariumScreen) and bool(app.screen._shown[1]))
+        options = app.screen._shown[1]
+        index = next(i for i, a in enumerate(options) if isinstance(a, Play) and a.card == head)
+        await pilot.press(str(index + 1))
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=complete)

@@ -91,7 +91,7 @@ class Nightmarium:
         return [words.describe_event(e) for e in events]
 
     def describe_action(self, action: Action, state: NightmariumState, *, secret: bool = False) -> str:
-        return words.describe_action(action, secret=secret and secrets.is_secret(action))
+        return words.describe_action(action, state, secret=secret and secrets.is_secret(action))
 
     def seat_labels(self, view: Any) -> tuple[SeatLabel, ...]:
         return numbered_seats(len(view.config.seats))
