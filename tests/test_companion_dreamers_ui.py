@@ -90,3 +90,102 @@ def test_two_people_share_the_screen_with_no_hand_off(tmp_path, size) -> None:
             assert "Player 2" in _text(app, "dr-status")
 
     asyncio.run(go())
+
+
+# -- issue 39, companion games: what a new player trips on -------------------------------------------
+
+
+def _position(phase: str, card, unresolved=()):
+    """Seat 0 (a person; seat 1 a computer) with ``card`` on their Dreamer card, at ``phase`` of
+    a turn on Light Sleep, the dreams taken from the bag."""
+    from msgspec.structs import replace
+
+    from nctui.games.dreamers import rules
+    from nctui.games.dreamers.state import Seat
+
+    config = DreamersConfig(seats=("human", "bot"), levels=("gambler", "random"), seed=5)
+    state = rules.new_game(config).state
+    used = [*card.power, *card.hunt, *card.exhaust, *(d for row in card.shadows for d in row), *unresolved]
+    bag = tuple(n - sum(d.colour == c for d in used) for c, n in enumerate(state.bag))
+    seats = (Seat(card=card), *state.seats[1:])
+    state = replace(state, seats=seats, bag=bag, phase=phase, track=0, step=0, unresolved=tuple(unresolved))
+    assert rules.problems(state) == []
+    return state
+
+
+def _position_app(tmp_path, state):
+    from nctui.games.dreamers.state import StepResult
+    from nctui.platform.session import Session
+    from nctui.platform.store import Store
+    from nctui.ui.app import create_app
+
+    store = Store(initial=StepResult(state=state, events=()), game=DREAMERS)
+    return create_app(Session(store, folder=tmp_path, autosave=False), save_dir=tmp_path, bot_delay=0.0)
+
+
+def _rest_position():
+    from nctui.games.dreamers.state import Card, Die
+
+    card = Card(
+        power=(Die(1, "double"),),
+        hunt=(Die(3, "hunt"), Die(2, "hunt")),
+        exhaust=(Die(0, "exhaust"),),
+        shadows=((), (), (), (Die(3, "shadow"),)),
+    )
+    return _position("rest", card)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_a_table_of_each_colours_faces_and_the_letters_in_words(tmp_path, size) -> None:
+    """Issue 39 (Dreamers and Nightmares): a table of each colour's six faces beside the card, with
+    what the letters mean; the dreams rolled ("Rolled: DS E1") said in words under them."""
+    from nctui.games.dreamers import words
+    from nctui.games.dreamers.content import content
+    from nctui.games.dreamers.state import Card, Die
+
+    async def go() -> None:
+        state = _position("roll", Card(power=(Die(1, "power"),)), (Die(0, "shadow"), Die(1, "power")))
+        app = _position_app(tmp_path, state)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            faces = _text(app, "dr-faces")
+            for colour, info in enumerate(content().colour):
+                row = f"{'DEIF'[colour]} {info.name}"
+                line = next(line for line in faces.split("\n") if line.startswith(row))
+                assert line.split()[-6:] == [words.FACE_LETTERS[f] for f in info.faces]
+            flat = " ".join(faces.split())
+            assert "1 Power 2 double Power H Hunt X Exhaust (X2 on its side) S Shadow" in flat
+            card = " ".join(_text(app, "dr-card").split())
+            assert "Rolled: DS E1 = Shadow of the Depths, Power of Envy" in card
+
+    asyncio.run(go())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_every_choice_of_the_rest_decision_says_it_is_a_rest(tmp_path, size) -> None:
+    """Issue 39 (Dreamers and Nightmares): Rest's choices say they are Rest, and which dream a
+    choice of one returns ("Rest: return only the Hunt of Primeval Fear (Hunt row)"); Dream
+    Again says how many it draws; the card's rows read with the letters the table explains."""
+
+    async def go() -> None:
+        app = _position_app(tmp_path, _rest_position())
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            said = [app.screen.describe_option(a) for a in app.screen._shown[1]]
+            assert said[0] == "Rest: return every dream on the card to the bag (Power stays)"
+            assert "Rest: return only the Hunt of Primeval Fear (Hunt row)" in said
+            assert "Rest: return only the Hunt of Imprisonment (Hunt row, #2)" in said
+            assert said[-1] == "Dream Again: one step deeper (draw 5)"
+            assert all(s.startswith(("Rest: ", "Dream Again")) for s in said)
+            card = _text(app, "dr-card")
+            assert "Hunt    2/4  FH IH" in card and "Exhaust 1/3  DX" in card
+            table = _text(app, "dr-table")
+            assert "Shadow → drown" in table and "You: 2 Power" in table
+
+    asyncio.run(go())
+
+
+def test_dreamers_faces_snapshot(snap_compare, tmp_path) -> None:
+    """Issue 39 (Dreamers and Nightmares): the face table and its legend, the Rest decision in
+    words (80x24)."""
+    assert snap_compare(_position_app(tmp_path, _rest_position()), terminal_size=(80, 24))

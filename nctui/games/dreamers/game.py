@@ -91,7 +91,7 @@ class Dreamers:
         return [words.describe_event(e) for e in events]
 
     def describe_action(self, action: Action, state: DreamersState, *, secret: bool = False) -> str:
-        return words.describe_action(action)
+        return words.describe_action(action, state)
 
     def seat_labels(self, view: Any) -> tuple[SeatLabel, ...]:
         return numbered_seats(len(view.config.seats))

@@ -14,6 +14,7 @@ from .state import (
     Die,
     Drawn,
     DreamAgain,
+    DreamersState,
     Effect,
     Event,
     GameEnds,
@@ -92,6 +93,37 @@ EFFECTS = {
 }
 
 
+# A dream on the screen is its colour's letter and its face's (the face table explains them)
+LETTERS = ("D", "E", "I", "F")  # the Depths, Envy, Imprisonment, Primeval Fear
+FACE_LETTERS = {"power": "1", "double": "2", "hunt": "H", "exhaust": "X", "shadow": "S"}
+FACE_LEGEND = "1 Power  2 double Power  H Hunt  X Exhaust (X2 on its side)  S Shadow"
+ABILITY_WORDS = {  # a Nightmare's ability, as its card says it
+    "drown": "drown: the Dreamer rolls one more dream",
+    "covet": "covet: a Power dream of the Dreamer back to the bag",
+    "shackle": "shackle: an Exhaust dream turned on its side",
+    "terror": "terrify: an Exhaust dream moved to the Hunt row",
+    "tempt": "tempt: the Dreamer must Dream Again",
+}
+ROWS_LEGEND = "Full rows: Hunt eliminates, Exhaust makes you Rest, Shadow makes a Nightmare"
+
+
+def die_code(d: Die) -> str:
+    """'DS', 'E1', 'IX2' (an Exhaust on its side)."""
+    return f"{LETTERS[d.colour]}{FACE_LETTERS[d.face]}{'2' if d.sideways else ''}"
+
+
+def faces_code(colour: int) -> str:
+    """The six faces of a colour's dice: '1 1 H X S S'."""
+    return " ".join(FACE_LETTERS[f] for f in content().colour[colour].faces)
+
+
+def colours_words(colours: tuple[int, ...]) -> str:
+    """'Envy x2, the Depths': dreams drawn, by colour."""
+    return ", ".join(
+        colour_name(c) + (f" x{colours.count(c)}" if colours.count(c) > 1 else "") for c in sorted(set(colours))
+    )
+
+
 def colour_name(i: int) -> str:
     return content().colour[i].name
 
@@ -156,11 +188,16 @@ def describe_event(event: Event) -> str:
     raise TypeError(f"not an event of the dice game: {event!r}")
 
 
-def describe_action(action: Action) -> str:
+def describe_action(action: Action, state: DreamersState | None = None) -> str:
+    """An option in words; with ``state`` (where it is chosen), what it does there: which dream
+    a choice of one dream is, and that a choice of the Rest decision is a Rest."""
+    phase = state.phase if state is not None else ""
     match action:
         case ChooseTrack(track=t):
             track = content().track[t]
             return f"{track.name}: draw {', then '.join(map(str, track.draws))}"
+        case Return(colour=c) if phase == "minion_return":
+            return f"Return a dream of {colour_name(c)} to the bag (the other goes to a Dreamer)"
         case Return(colour=c):
             return f"Return a dream of {colour_name(c)} to the bag"
         case Reroll(colour=c, faces=fs):
@@ -170,15 +207,33 @@ def describe_action(action: Action) -> str:
         case ShadowNext(colour=c):
             return f"Resolve the Shadow of {colour_name(c)}"
         case PickDie(row=row, colour=c, index=i):
-            return f"The dream of {colour_name(c)} in the {row.capitalize()} row" + (f" (#{i + 1})" if i else "")
+            die = _die(state, action)
+            what = f"the {die_words(die)}" if die is not None else f"the dream of {colour_name(c)}"
+            where = f"{what} in the {row.capitalize()} row" + (f" (#{i + 1})" if i else "")
+            return {
+                "rest": f"Rest: return only {what} ({row.capitalize()} row{f', #{i + 1}' if i else ''})",
+                "envy": f"Reroll {where}",
+                "fear": f"Move {where} to the Hunt row",
+                "imprison": f"Turn {where} on its side",
+            }.get(phase, where[:1].upper() + where[1:])
+        case Skip() if phase == "fear":
+            return "Do not move an Exhaust dream"
         case Skip():
-            return "Do not"
+            return "Do not use the Nightmare's ability"
+        case UseAbility() if state is not None and state.trigger[0] >= 0:
+            colour = state.seats[state.trigger[0]].nightmare
+            ability = _ability_of(state, colour)
+            return f"Use the Nightmare's ability, {ABILITY_WORDS[ability]}" if ability else "Use the ability"
         case UseAbility():
             return "Use the Nightmare's ability"
         case BecomeNightmare(colour=c):
             return f"Become the Nightmare of {colour_name(c)}"
         case Rest():
-            return "Rest: every dream on the card back to the bag (Power stays)"
+            return "Rest: return every dream on the card to the bag (Power stays)"
+        case DreamAgain() if state is not None and state.track >= 0:
+            draws = content().track[state.track].draws
+            more = f" (draw {draws[state.step + 1]})" if state.step + 1 < len(draws) else ""
+            return f"Dream Again: one step deeper{more}"
         case DreamAgain():
             return "Dream Again: one step deeper"
         case Consume(seat=s, face=f):
@@ -188,3 +243,19 @@ def describe_action(action: Action) -> str:
         case Give(seat=s):
             return f"Give the dream to {seat_name(s)}"
     raise TypeError(f"not an action of the dice game: {action!r}")
+
+
+def _die(state: DreamersState | None, pick: PickDie) -> Die | None:
+    """The dream a PickDie names on the actor's card (None without a state or when it is not there)."""
+    if state is None:
+        return None
+    card = state.seats[state.actor].card
+    row = card.shadows[pick.colour] if pick.row == "shadow" else getattr(card, pick.row, ())
+    return row[pick.index] if 0 <= pick.index < len(row) else None
+
+
+def _ability_of(state: DreamersState, colour: int) -> str:
+    """The ability of the Nightmare card of ``colour`` in play (Temptation where it replaced one)."""
+    cid = content().colour[colour].id
+    wanted = "temptation" if state.config.temptation == cid else cid
+    return next((card.ability for card in content().nightmare if card.id == wanted), "")
