@@ -97,6 +97,7 @@ EFFECTS = {
 LETTERS = ("D", "E", "I", "F")  # the Depths, Envy, Imprisonment, Primeval Fear
 FACE_LETTERS = {"power": "1", "double": "2", "hunt": "H", "exhaust": "X", "shadow": "S"}
 FACE_LEGEND = "1 Power  2 double Power  H Hunt  X Exhaust (X2 on its side)  S Shadow"
+FACE_LEGEND_SHORT = "1/2 Power H Hunt X Exhaust S Shadow"  # 80x24: one line (the help says X2)
 ABILITY_WORDS = {  # a Nightmare's ability, as its card says it
     "drown": "drown: the Dreamer rolls one more dream",
     "covet": "covet: a Power dream of the Dreamer back to the bag",

@@ -61,9 +61,10 @@ class DreamersScreen(OptionsScreen):
     DreamersScreen.-wide #dr-left { width: 56; }
     DreamersScreen #dr-card { height: auto; border: round $accent; padding: 0 1; }
     DreamersScreen #dr-table { height: 1fr; border: round $accent; padding: 0 1; }
-    DreamersScreen #dr-options { height: auto; max-height: 45%; border: round $accent; }
+    DreamersScreen #dr-options { height: auto; max-height: 8; border: round $accent; }
+    DreamersScreen.-tall #dr-options { max-height: 45%; }
     DreamersScreen #dr-faces { height: auto; border: round $panel; padding: 0 1; }
-    DreamersScreen #dr-log { height: 1fr; min-height: 5; border: round $panel; padding: 0 1; }
+    DreamersScreen #dr-log { height: 1fr; min-height: 7; border: round $panel; padding: 0 1; }
     """
     OPTIONS_ID = "dr-options"
     SAVE_PREFIX = "dreamers-"
@@ -223,5 +224,6 @@ class DreamersScreen(OptionsScreen):
         for colour in range(4):
             text.append(f"{LETTER[colour]} {words.colour_name(colour):<15} ", style=STYLE[colour])
             text.append(words.faces_code(colour) + "\n")
-        text.append(words.FACE_LEGEND, style="dim")
+        roomy = self.has_class("-tall") or self.has_class("-wide")
+        text.append(words.FACE_LEGEND if roomy else words.FACE_LEGEND_SHORT, style="dim")
         return text
