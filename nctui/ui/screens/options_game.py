@@ -10,8 +10,10 @@ A game's screen says how to draw itself (``draw``), and where its rules explain 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import OptionList
@@ -32,8 +34,29 @@ OPTIONS_HELP = """\
 """
 
 
+def fitted(parts: Sequence[str], width: int) -> Text:
+    """A status line: ``parts`` joined by ' · ', those that would not fit ``width`` left out (the
+    first always in; the most important first)."""
+    line = parts[0]
+    for part in parts[1:]:
+        if part and len(line) + 3 + len(part) <= width:
+            line += f" · {part}"
+    return Text(line)
+
+
 class CompanionScreen(GameShell, Screen[None]):
     """A companion game being played through its session (a ``GameClient``)."""
+
+    WIDE = 110  # columns from which a screen has the class -wide (more words fit)
+    TALL = 34  # rows from which it has the class -tall
+
+    def size_classes(self) -> bool:
+        """The classes -wide and -tall for the app's size; whether they changed (then redraw)."""
+        width, height = self.app.size
+        before = (self.has_class("-wide"), self.has_class("-tall"))
+        self.set_class(width >= self.WIDE, "-wide")
+        self.set_class(height >= self.TALL, "-tall")
+        return before != (self.has_class("-wide"), self.has_class("-tall"))
 
     # -- for each game ----------------------------------------------------------------------------
 

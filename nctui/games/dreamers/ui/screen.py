@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import OptionList, Static
 
-from nctui.ui.screens.options_game import OptionsScreen
+from nctui.ui.screens.options_game import OptionsScreen, fitted
 from nctui.ui.widgets.footer import KeyFooter
 from nctui.ui.widgets.log import GameLog
 
@@ -24,8 +24,6 @@ from ..state import Die, DreamersState
 
 LETTER = words.LETTERS
 STYLE = ("bold #6fa8ff", "bold #6fd36f", "bold #c0a0ff", "bold #ff6f6f")
-TALL = 34  # rows from which the rows' legend and the abilities in words are shown too
-WIDE = 110  # columns from which the card and the table are wider
 
 
 def die_text(d: Die) -> Text:
@@ -41,15 +39,6 @@ NOTES_HELP = (
     "[b]Faces[/b] lists each colour's six. On the card, [b]Hunt 1/4[/b] is one dream in a row "
     f"that is full at 4. {words.ROWS_LEGEND}. The Nightmares: " + "; ".join(words.ABILITY_WORDS.values()) + "."
 )
-
-
-def fitted(parts: list[str], width: int) -> Text:
-    """Parts joined by ' · ', the last ones left out where they would not fit ``width``."""
-    line = parts[0]
-    for part in parts[1:]:
-        if part and len(line) + 3 + len(part) <= width:
-            line += f" · {part}"
-    return Text(line)
 
 
 class DreamersScreen(OptionsScreen):
@@ -88,20 +77,12 @@ class DreamersScreen(OptionsScreen):
         self.query_one("#dr-options").border_title = "Decision"
         self.query_one("#dr-faces").border_title = "Faces: the six of each colour"
         self.query_one("#dr-log").border_title = "Log"
-        self._size_classes()
+        self.size_classes()
         super().on_mount()
 
     def on_resize(self) -> None:
-        if self._size_classes():
+        if self.size_classes():
             self.call_after_refresh(self._redraw)
-
-    def _size_classes(self) -> bool:
-        """The screen's size classes (-wide, -tall) for its size; whether they changed."""
-        width, height = self.app.size
-        before = (self.has_class("-wide"), self.has_class("-tall"))
-        self.set_class(width >= WIDE, "-wide")
-        self.set_class(height >= TALL, "-tall")
-        return before != (self.has_class("-wide"), self.has_class("-tall"))
 
     def _you(self) -> int | None:
         """The seat called "you": this screen's one person (online: its seat; at one keyboard,

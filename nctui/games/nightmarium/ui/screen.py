@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import OptionList, Static
 
-from nctui.ui.screens.options_game import OptionsScreen
+from nctui.ui.screens.options_game import OptionsScreen, fitted
 from nctui.ui.widgets.footer import KeyFooter
 from nctui.ui.widgets.log import GameLog
 
@@ -33,15 +33,6 @@ LEGION_STYLE = {
     "chimeridae": "bold #6fd36f",
     "homunculi": "bold #ff6f6f",
 }
-
-
-def fitted(parts: list[str], width: int) -> Text:
-    """Parts joined by ' · ', the last ones left out where they would not fit ``width``."""
-    line = parts[0]
-    for part in parts[1:]:
-        if part and len(line) + 3 + len(part) <= width:
-            line += f" · {part}"
-    return Text(line)
 
 
 def stack(cards: tuple[str, ...]) -> Text:
@@ -65,8 +56,6 @@ NOTES_HELP = (
     + "; ".join(f"[b]{words.ABILITY_NAMES[a]}[/b] {words.ABILITY_WORDS[a]}" for a in words.ABILITY_NAMES if a != "none")
     + "."
 )
-WIDE = 110  # columns from which the Creatures show their cards by name and the abilities' legend
-TALL = 34  # rows from which the decision takes only the room it needs and the log the rest
 
 
 class NightmariumScreen(OptionsScreen):
@@ -123,20 +112,12 @@ class NightmariumScreen(OptionsScreen):
         self.query_one("#nm-abilities").border_title = "Abilities"
         self.query_one("#nm-log").border_title = "Log"
         self.query_one("#nm-abilities", Static).update(self._abilities())
-        self._size_classes()
+        self.size_classes()
         super().on_mount()
 
     def on_resize(self) -> None:
-        if self._size_classes():
+        if self.size_classes():
             self.call_after_refresh(self._redraw)
-
-    def _size_classes(self) -> bool:
-        """The screen's size classes (-wide, -tall) for its size; whether they changed."""
-        width, height = self.app.size
-        before = (self.has_class("-wide"), self.has_class("-tall"))
-        self.set_class(width >= WIDE, "-wide")
-        self.set_class(height >= TALL, "-tall")
-        return before != (self.has_class("-wide"), self.has_class("-tall"))
 
     def save_turn(self) -> int:
         return self._view().turns
