@@ -193,11 +193,11 @@ class Connection:
     def step(self, room: Room, msg: P.Act | P.Undo | P.Redo | P.UndoTo) -> None:
         """A spectator watching from the start moves through the game: one decision back or
         forward, or to any; reaching where a live game stands, they watch it live."""
-        at = self.replay_at or 0
         if isinstance(msg, P.Act):
             raise RoomError("you are watching the game from its start: nothing is decided here")
-        target = at - 1 if isinstance(msg, P.Undo) else at + 1 if isinstance(msg, P.Redo) else msg.state_id
         live = room.session.state_id
+        at = min(self.replay_at or 0, live)  # the game may have gone back meanwhile (undo)
+        target = at - 1 if isinstance(msg, P.Undo) else at + 1 if isinstance(msg, P.Redo) else msg.state_id
         if target < 0:
             raise RoomError("this is the start of the game")
         if target > live:
