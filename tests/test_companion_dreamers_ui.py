@@ -190,3 +190,27 @@ def test_dreamers_faces_snapshot(snap_compare, tmp_path) -> None:
     """Issue 39 (Dreamers and Nightmares): the face table and its legend, the Rest decision in
     words (80x24)."""
     assert snap_compare(_position_app(tmp_path, _rest_position()), terminal_size=(80, 24))
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_the_log_says_you_and_shows_the_letters_of_the_dreams_rolled(tmp_path, size) -> None:
+    """Issue 39 (Dreamers and Nightmares): log lines read for the person at the keyboard ("You
+    draw 4 dreams: ..."), and a roll gives the letters the card shows, then the words ("You roll
+    DS E1: Shadow of the Depths, Power of Envy.")."""
+    from nctui.games.dreamers import words
+    from nctui.games.dreamers.state import Die, Rolled
+    from nctui.ui.widgets.log import GameLog
+
+    rolled = Rolled(0, (Die(0, "shadow"), Die(1, "power")))
+    assert words.describe_event(rolled, 0) == "You roll DS E1: Shadow of the Depths, Power of Envy."
+    assert words.describe_event(rolled) == "Player 1 rolls DS E1: Shadow of the Depths, Power of Envy."
+
+    async def go() -> None:
+        app = _app(tmp_path, DreamersConfig(seats=("human", "bot"), levels=("gambler", "random"), seed=5))
+        async with app.run_test(size=size) as pilot:
+            await pilot.press("1")  # Light Sleep: four dreams drawn
+            await pilot.pause()
+            log = " ".join(" ".join(strip.text for strip in app.screen.query_one(GameLog).lines).split())
+            assert "— Your turn." in log and "You draw 4 dreams: " in log and "Player 1" not in log
+
+    asyncio.run(go())

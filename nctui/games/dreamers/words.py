@@ -139,53 +139,69 @@ def a_or_an(words: str) -> str:
     return f"{'an' if words[:1].lower() in 'aeiou' else 'a'} {words}"
 
 
-def seat_name(seat: int) -> str:
-    return f"Player {seat + 1}"
+def seat_name(seat: int, you: int | None = None) -> str:
+    """'Player 2', or 'you' for the seat of the person reading (``you``)."""
+    return "you" if seat == you else f"Player {seat + 1}"
+
+
+def _said(seat: int, you: int | None, third: str, base: str) -> str:
+    """'Player 2 rolls', 'You roll'."""
+    return f"You {base}" if seat == you else f"{seat_name(seat)} {third}"
+
+
+def _whose(seat: int, you: int | None) -> str:
+    return "your" if seat == you else f"{seat_name(seat)}'s"
 
 
 def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def describe_event(event: Event) -> str:
+def _dice(dice: tuple[Die, ...]) -> str:
+    """'I2 IX: double Power of Imprisonment, Exhaust of Imprisonment': the letters the card
+    shows, then the words."""
+    return f"{' '.join(die_code(d) for d in dice)}: {', '.join(die_words(d) for d in dice)}" if dice else "nothing"
+
+
+def describe_event(event: Event, you: int | None = None) -> str:
+    """An event in words; ``you``: the seat of the person reading ('You roll ...')."""
     match event:
         case TurnBegins(seat=s, final=final):
-            return f"— {seat_name(s)}'s {'final ' if final else ''}turn."
+            return f"— {_whose(s, you).capitalize()} {'final ' if final else ''}turn."
         case Drawn(seat=s, colours=cs):
-            names = ", ".join(colour_name(c) for c in cs) or "none"
-            return f"{seat_name(s)} draws {plural(len(cs), 'dream')}: {names}."
+            return f"{_said(s, you, 'draws', 'draw')} {plural(len(cs), 'dream')}: {colours_words(cs) or 'none'}."
         case Rolled(seat=s, dice=ds):
-            return f"{seat_name(s)} rolls {', '.join(die_words(d) for d in ds)}."
+            return f"{_said(s, you, 'rolls', 'roll')} {_dice(ds)}."
         case Rerolled(seat=s, spent=spent, dice=ds):
-            return (
-                f"{seat_name(s)} spends {a_or_an(die_words(spent))} to reroll: {', '.join(die_words(d) for d in ds)}."
-            )
+            return f"{_said(s, you, 'spends', 'spend')} {a_or_an(die_words(spent))} to reroll: {_dice(ds)}."
         case Placed(seat=s, die=d, row=row):
-            return f"{seat_name(s)} places {a_or_an(die_words(d))} in the {row.capitalize()} row."
+            return f"{_said(s, you, 'places', 'place')} {a_or_an(die_words(d))} in the {row.capitalize()} row."
         case Taken(nightmare=n, dreamer=dr, die=d):
-            return f"The Nightmare ({seat_name(n)}) takes {seat_name(dr)}'s {die_words(d)} as Power."
+            return f"The Nightmare ({seat_name(n, you)}) takes {_whose(dr, you)} {die_words(d)} as Power."
         case Effect(seat=s, what=what, done=done):
             return EFFECTS[what][0 if done else 1] + "."
         case RowFilled(seat=s, row="hunt"):
-            return f"{seat_name(s)}'s Hunt row is full: eliminated, every dream back to the bag."
+            return f"{_whose(s, you).capitalize()} Hunt row is full: eliminated, every dream back to the bag."
         case RowFilled(seat=s, row="exhaust", colour=c):
             lost = f"every Power of {colour_name(c)} goes back to the bag" if c >= 0 else "the bag is empty"
-            return f"{seat_name(s)} is exhausted: {lost}; they must Rest."
+            must = "you must" if s == you else "they must"
+            return f"{_said(s, you, 'is', 'are')} exhausted: {lost}; {must} Rest."
         case RowFilled(seat=s, row="shadow", colour=c):
-            return f"{seat_name(s)} becomes the Nightmare of {colour_name(c)}."
+            return f"{_said(s, you, 'becomes', 'become')} the Nightmare of {colour_name(c)}."
         case Rested(seat=s, returned=n):
-            return f"{seat_name(s)} rests: {plural(n, 'dream')} back to the bag."
+            return f"{_said(s, you, 'rests', 'rest')}: {plural(n, 'dream')} back to the bag."
         case Consumed(seat=s, victim=v, die=d):
-            return f"The Nightmare ({seat_name(s)}) consumes {seat_name(v)}'s {die_words(d)}."
+            return f"The Nightmare ({seat_name(s, you)}) consumes {_whose(v, you)} {die_words(d)}."
         case GameEnds(reason=reason, winners=w, power=p):
             why = {
                 "power": "15 Power reached and the final turns played",
                 "no_dreamers": "no Dreamers remain",
                 "bag": "the bag is empty",
             }[reason]
-            scores = ", ".join(f"{seat_name(i)} {v}" for i, v in enumerate(p))
-            who = " and ".join(seat_name(x) for x in w)
-            return f"The game ends ({why}): {scores}. {who} {'wins' if len(w) == 1 else 'share the win'}."
+            scores = ", ".join(f"{seat_name(i, you)} {v}" for i, v in enumerate(p))
+            who = " and ".join(seat_name(x, you) for x in w)
+            verb = ("win" if w == (you,) else "wins") if len(w) == 1 else "share the win"
+            return f"The game ends ({why}): {scores}. {who[:1].upper()}{who[1:]} {verb}."
     raise TypeError(f"not an event of the dice game: {event!r}")
 
 

@@ -6,7 +6,8 @@ keyboard need no hand-off (whoever decides is the one looking)."""
 
 from __future__ import annotations
 
-from typing import cast
+from collections.abc import Sequence
+from typing import Any, cast
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -92,6 +93,9 @@ class DreamersScreen(OptionsScreen):
             return self.seat if self.seat >= 0 else None
         humans = [s for s, kind in enumerate(self.game.seat_kinds) if kind == "human"]
         return humans[0] if len(humans) == 1 else None
+
+    def describe_events(self, events: Sequence[Any], view: Any) -> Sequence[Text | str]:
+        return [words.describe_event(e, self._you()) for e in events]
 
     def _seat_words(self, seat: int) -> str:
         """'You', 'Player 2 (computer)', or who holds the seat online."""
