@@ -31,6 +31,13 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _address(text: str) -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    if not sep or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise argparse.ArgumentTypeError(f"HOST:PORT, not {text!r}")
+    return host.strip("[]") or "127.0.0.1", int(port)
+
+
 def _port(text: str) -> int:
     try:
         value = int(text)
@@ -121,6 +128,13 @@ def add_parser(make: Callable[..., argparse.ArgumentParser | None]) -> None:
         metavar="URL",
         help="keep the rooms in PostgreSQL (postgresql://USER@HOST/DATABASE), which several hosts may share "
         "(default: rooms.db in the data folder)",
+    )
+    p.add_argument(
+        "--link",
+        type=_address,
+        metavar="HOST:PORT",
+        help="with --store: where the other hosts bring people to the rooms this host runs (default: --host, "
+        "a port the system chooses); an address they reach, on a network you trust",
     )
     p.add_argument(
         "--lease",
@@ -230,6 +244,7 @@ def run(args: argparse.Namespace) -> int:
         data=args.data,
         store=args.store,
         lease=max(args.lease, 1.0),
+        link=args.link,
         limits=limits,
     )
     return serve.run(opts)

@@ -10,7 +10,7 @@ from collections.abc import Callable
 import msgspec
 import pytest
 
-from nctui.platform.net.store import Holder, Renewal, RoomRecord, RoomStore
+from nctui.platform.net.store import Elsewhere, Holder, Renewal, RoomRecord, RoomStore
 from nctui.platform.net.store_postgres import LeaseLost, PostgresRoomStore
 
 
@@ -44,12 +44,12 @@ def test_rooms_decisions_and_the_redo_branch_come_back_in_order(open_store: Call
             ("r1", "r", [b'"x"'], 1),
         ]
         assert rooms[0].record == _record("r2", "renamed")
-        assert again.renew(["r1", "r2"]).lost == ()  # one host: its rooms stay its own
+        assert again.renew({"r1": b"{}", "r2": b"{}"}).lost == ()  # one host: its rooms stay its own
     finally:
         again.close()
 
 
-def _until_taken(store: RoomStore, held: list[str], bound: float = 30.0) -> Renewal:
+def _until_taken(store: RoomStore, held: dict[str, bytes], bound: float = 30.0) -> Renewal:
     """``store.renew`` until it takes a room over (the other host's lease ran out), within ``bound``."""
     deadline = time.monotonic() + bound
     while time.monotonic() < deadline:
@@ -65,15 +65,15 @@ def test_a_room_is_one_hosts_until_its_lease_runs_out(pg_url: str) -> None:
     b = PostgresRoomStore(pg_url, host_id="b", lease=60.0)
     try:
         a.save(_record("r"), keep=0, new=[b'"a"'], cursor=1)
-        assert b.load_all() == [] and b.renew([]) == Renewal()  # a's while its lease holds
+        assert b.load_all() == [] and b.renew({}) == Renewal()  # a's while its lease holds
         with pytest.raises(LeaseLost):
             b.save(_record("r"), keep=0, new=[b'"b"'], cursor=1)  # b cannot write a's room
         # a stops renewing (as if killed): b takes the room over, with every decision a stored
-        (taken,) = _until_taken(b, []).taken
+        (taken,) = _until_taken(b, {}).taken
         assert (taken.record.id, taken.actions, taken.cursor) == ("r", [b'"a"'], 1)
         with pytest.raises(LeaseLost):
             a.save(_record("r"), keep=1, new=[b'"late"'], cursor=2)  # a's lease ran out: fenced off
-        assert a.renew(["r"]).lost == ("r",)
+        assert a.renew({"r": b"{}"}).lost == ("r",)
         b.save(_record("r"), keep=1, new=[b'"b"'], cursor=2)
         assert [r.actions for r in b.load_all()] == [[b'"a"', b'"b"']]
     finally:
@@ -86,13 +86,39 @@ def test_a_host_that_stops_releases_its_rooms_at_once(pg_url: str) -> None:
     b = PostgresRoomStore(pg_url, host_id="b", lease=3600.0)
     try:
         a.save(_record("r"), keep=0, new=[b'"a"'], cursor=1)
-        assert b.renew([]) == Renewal()
+        assert b.renew({}) == Renewal()
         a.close()  # a clean stop: no lease to wait for
-        assert [r.record.id for r in b.renew([]).taken] == ["r"]
+        assert [r.record.id for r in b.renew({}).taken] == ["r"]
         again = PostgresRoomStore(pg_url, host_id="a", lease=3600.0)  # a back: b keeps the room
         try:
             assert again.load_all() == []
         finally:
             again.close()
+    finally:
+        b.close()
+
+
+def test_a_relay_ticket_lets_its_person_in_once(open_store: Callable[[], RoomStore]) -> None:
+    store = open_store()
+    try:
+        token = store.issue_ticket("SHA256:a", "ann")
+        assert store.redeem_ticket(token) == ("SHA256:a", "ann")
+        assert store.redeem_ticket(token) is None  # once
+        assert store.redeem_ticket("made-up") is None
+    finally:
+        store.close()
+
+
+def test_every_live_hosts_rooms_are_listed_with_where_it_takes_people(pg_url: str) -> None:
+    a = PostgresRoomStore(pg_url, host_id="a", lease=3600.0)
+    b = PostgresRoomStore(pg_url, host_id="b", lease=3600.0)
+    try:
+        a.save(_record("r"), keep=0, new=[], cursor=0)
+        a.renew({"r": b'{"line":1}'}, address="127.0.0.1:5000")
+        assert b.renew({}).elsewhere == (Elsewhere("r", "127.0.0.1:5000", b'{"line":1}'),)
+        assert a.renew({"r": b"{}"}, address="127.0.0.1:5000").elsewhere == ()  # not its own
+        a.close()  # a stops: its room is b's, and listed as nobody else's
+        got = b.renew({})
+        assert [r.record.id for r in got.taken] == ["r"] and got.elsewhere == ()
     finally:
         b.close()

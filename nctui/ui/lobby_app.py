@@ -153,7 +153,7 @@ class LobbyApp(NctuiApp):
             self.remote = None
             self._to_lobby()
             if news.moved:
-                self.notify(f"{news.name} is run by another host now: connect again to play on.", timeout=10)
+                self.notify(f"{news.name} is run by another host now: join it again from the lobby.", timeout=10)
             else:
                 self.notify(f"{news.name} was closed by the person who made it.", title="Room closed", timeout=10)
         elif isinstance(news, P.TurnNotice):

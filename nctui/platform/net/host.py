@@ -9,6 +9,11 @@ one-line ``Bye``; nothing else is affected.
 
 The socket sits in a folder only the server's user can enter: the SSH front's client processes
 say who connected (the key's fingerprint it checked), and the host trusts them.
+
+Several hosts on one database (``store_postgres``): a person joining a room another host runs is
+relayed there (``Relay``: a TCP link to that host's ``link`` socket, let in by a one-time ticket
+from the database, every message passed on as it is); the lease is renewed off the event loop
+every ``renew_every`` seconds (``Rooms.renew``).
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
 import time
 from pathlib import Path
 
@@ -53,6 +59,8 @@ class Connection:
         self._wake = asyncio.Event()
         self._unsubscribe = None
         self._loop = asyncio.get_running_loop()
+        self.expect: str | None = None  # a relayed person: the identity their ticket was issued for
+        self.relay: Relay | None = None  # in a room another host runs: the link to that host
 
     async def read(self) -> P.ClientMessage:
         header = await self.reader.readexactly(P.HEADER.size)
@@ -71,6 +79,8 @@ class Connection:
                 raise P.ProtocolError("the first message must be hello")
             if hello.version != P.VERSION:
                 raise P.ProtocolError(f"protocol version {hello.version} is not {P.VERSION}: update nctui")
+            if self.expect is not None and hello.identity != self.expect:
+                raise P.ProtocolError("a relayed connection of another person than its ticket's")
             self.identity, self.name = hello.identity, clean_name(hello.name) or hello.identity[-8:]
             prefs = self.host.rooms.store.prefs(self.identity)
             await self.send(P.Welcome(version=P.VERSION, name=self.name, prefs=prefs))
@@ -87,6 +97,7 @@ class Connection:
             if pusher is not None:
                 pusher.cancel()
             self.leave()
+            self.end_relay()
             self.writer.close()
 
     # -- requests ------------------------------------------------------------------------------
@@ -97,7 +108,15 @@ class Connection:
         try:
             if isinstance(msg, P.Hello):
                 raise P.ProtocolError("hello twice")
-            if isinstance(msg, P.ListRooms):
+            if self.relay is not None:
+                if not isinstance(msg, LOBBY):
+                    await self.relay.send(msg)  # a decision, undo, …: for the host that runs the room
+                    return
+                self.end_relay()  # back in the lobby: this host's
+            if isinstance(msg, P.JoinSeat | P.Watch) and (address := rooms.where(msg.room)) is not None:
+                self.leave()
+                self.relay = await Relay.open(self, address, msg)
+            elif isinstance(msg, P.ListRooms):
                 await self.send(P.Rooms(rooms=rooms.list(finished=msg.finished)))
             elif isinstance(msg, P.CreateRoom):
                 if registry.entry_named(msg.game) is None:
@@ -167,6 +186,21 @@ class Connection:
             reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             rule, section = (exc.rule, exc.section) if isinstance(exc, RuleRefusal) else ("", "")
             await self.send(P.Refused(reason=reason, request=request, rule=rule, section=section))
+
+    def end_relay(self) -> None:
+        if self.relay is not None:
+            self.relay.close()
+            self.relay = None
+
+    async def relay_ended(self, relay: Relay, room: str) -> None:
+        """The host that runs the room closed the link (it stopped or died): the person is back in
+        this host's lobby, told the room is run elsewhere now (another host takes it over)."""
+        if self.relay is not relay:
+            return
+        self.relay = None
+        with contextlib.suppress(Exception):
+            await self.send(P.RoomClosed(room=room, name=relay.name, moved=True))
+            await self.send(P.Rooms(rooms=self.host.rooms.list()))
 
     def decide(self, msg: P.Act | P.Undo | P.Redo | P.UndoTo) -> None:
         room = self.room
@@ -283,6 +317,78 @@ class Connection:
             self.host.occupancy.watch(self.identity)  # watching a game that moves is not idle
 
 
+# What a person in a room on another host sends that this host answers itself (it ends the relay)
+LOBBY = (P.ListRooms, P.CreateRoom, P.JoinSeat, P.Watch, P.Leave, P.CloseRoom, P.WebLink)
+
+
+class Relay:
+    """A person of this host in a room another host of the shared database runs: a TCP link to
+    that host (its ``Host.link``), opened with a one-time ticket from the database, over which the
+    person's messages go on as they came and every message of that host comes back as it is."""
+
+    def __init__(self, conn: Connection, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, room: str) -> None:
+        self.conn, self.reader, self.writer, self.room = conn, reader, writer, room
+        self.name = room
+        self._pump = asyncio.create_task(self._back())
+
+    @classmethod
+    async def open(cls, conn: Connection, address: str, join: P.JoinSeat | P.Watch) -> Relay:
+        rooms = conn.host.rooms
+        try:
+            token = (await asyncio.to_thread(rooms.store.issue_ticket, conn.identity, conn.name)).encode()
+            host, _, port = address.rpartition(":")
+            reader, writer = await asyncio.wait_for(
+                asyncio.open_connection(host.strip("[]"), int(port), limit=P.MAX_FRAME + P.HEADER.size), HELLO_TIMEOUT
+            )
+        except (OSError, ValueError, TimeoutError) as exc:
+            raise RoomError(f"the host that runs this room cannot be reached: {exc}") from None
+        writer.write(P.HEADER.pack(len(token)) + token)
+        writer.write(P.frame(P.Hello(version=P.VERSION, identity=conn.identity, name=conn.name)))
+        try:
+            welcome = await asyncio.wait_for(_read_host(reader), HELLO_TIMEOUT)
+        except (asyncio.IncompleteReadError, ConnectionError, TimeoutError, P.ProtocolError) as exc:
+            writer.close()
+            raise RoomError(f"the host that runs this room did not take you in: {exc or 'closed'}") from None
+        if not isinstance(welcome, P.Welcome):
+            writer.close()
+            raise RoomError("the host that runs this room did not take you in")
+        log.info("%s relayed to %s for room %s", conn.identity, address, join.room)
+        relay = cls(conn, reader, writer, join.room)
+        far = rooms.elsewhere.get(join.room)
+        if far is not None:
+            relay.name = far[1].name
+        await relay.send(join)
+        return relay
+
+    async def send(self, msg: P.ClientMessage) -> None:
+        try:
+            self.writer.write(P.frame(msg))
+            await self.writer.drain()
+        except (ConnectionError, OSError):
+            pass  # that host is gone: the pump reads the end and tells the person (``relay_ended``)
+
+    async def _back(self) -> None:
+        """That host's messages to the person, frame by frame, as they are."""
+        try:
+            while True:
+                header = await self.reader.readexactly(P.HEADER.size)
+                payload = await self.reader.readexactly(P.frame_length(header))
+                self.conn.writer.write(header + payload)
+                await self.conn.writer.drain()
+        except (asyncio.IncompleteReadError, ConnectionError, P.ProtocolError):
+            pass
+        await self.conn.relay_ended(self, self.room)
+
+    def close(self) -> None:
+        self._pump.cancel()
+        self.writer.close()
+
+
+async def _read_host(reader: asyncio.StreamReader) -> P.HostMessage:
+    header = await reader.readexactly(P.HEADER.size)
+    return P.decode_host(await reader.readexactly(P.frame_length(header)))
+
+
 class Host:
     def __init__(
         self,
@@ -293,9 +399,13 @@ class Host:
         logins: WebLogins | None = None,
         occupancy: Occupancy | None = None,
         renew_every: float = 10.0,
+        link: socket.socket | None = None,
     ) -> None:
         self.rooms = rooms
         self.renew_every = renew_every  # seconds between renewals of the rooms' lease (a third of it)
+        self.link = link  # the bound socket where other hosts of a shared database relay people to this one
+        self.link_address = ""  # "host:port" once listening
+        self._link_server: asyncio.AbstractServer | None = None
         self.occupancy = occupancy  # the fronts': the host notes in it when a decision reached a person (idle)
         self.logins = logins  # the web front's logins: personal links for people of the other fronts
         self.path = Path(path)
@@ -315,6 +425,11 @@ class Host:
         self._server = await asyncio.start_unix_server(self._accept, path=str(self.path), limit=self.max_frame)
         self.path.chmod(0o600)
         self._inode = bound_inode(self.path)
+        if self.link is not None:
+            self._link_server = await asyncio.start_server(self._accept_link, sock=self.link, limit=self.max_frame)
+            host, port = self.link.getsockname()[:2]
+            self.link_address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+            log.info("relayed people from other hosts come in on %s", self.link_address)
         self._ticker = asyncio.create_task(self._tick())
         self._loop = asyncio.get_running_loop()
 
@@ -343,11 +458,14 @@ class Host:
                     await conn.send(P.RoomClosed(room=room.id, name=room.record.name, moved=moved))
                     await conn.send(P.Rooms(rooms=self.rooms.list()))
 
-    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def _accept(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, *, expect: str | None = None
+    ) -> None:
         task = asyncio.current_task()
         assert task is not None
         self.connections.add(task)
         conn = Connection(self, reader, writer)
+        conn.expect = expect
         self.open.add(conn)
         try:
             await conn.run()
@@ -357,9 +475,24 @@ class Host:
             self.connections.discard(task)
             self.open.discard(conn)
 
+    async def _accept_link(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """A person relayed by another host of the database: its first frame is the ticket that
+        host was issued for them (``RoomStore.issue_ticket``), then the protocol as from a client."""
+        try:
+            header = await asyncio.wait_for(reader.readexactly(P.HEADER.size), HELLO_TIMEOUT)
+            token = await asyncio.wait_for(reader.readexactly(P.frame_length(header, limit=256)), HELLO_TIMEOUT)
+            person = await asyncio.to_thread(self.rooms.store.redeem_ticket, token.decode("ascii", "replace"))
+        except (asyncio.IncompleteReadError, ConnectionError, TimeoutError, P.ProtocolError):
+            person = None
+        if person is None:
+            log.info("a relayed connection without a good ticket: closed")
+            writer.close()
+            return
+        await self._accept(reader, writer, expect=person[0])
+
     async def _tick(self) -> None:
         renewing: asyncio.Task[None] | None = None
-        last_renewal = time.monotonic()
+        last_renewal = 0.0  # the first renewal at once: the other hosts learn where this one is
         while True:
             await asyncio.sleep(min(1.0, self.renew_every))
             self.rooms.hand_over_due()
@@ -372,7 +505,7 @@ class Host:
     async def _renew(self) -> None:
         """The rooms' lease renewed off the event loop (a database across the network); the people
         of a room another host took over are told it is gone from here."""
-        for room in await asyncio.to_thread(self.rooms.renew):
+        for room in await asyncio.to_thread(self.rooms.renew, self.link_address):
             await self.room_closed(room, moved=True)
 
     def _presence_tick(self) -> None:
@@ -395,6 +528,8 @@ class Host:
             self._ticker.cancel()
         if self._server is not None:
             self._server.close()
+        if self._link_server is not None:
+            self._link_server.close()
         for task in list(self.connections):
             task.cancel()
         unlink_own(self.path, self._inode)

@@ -40,6 +40,8 @@ from .store import Holder, RoomRecord, RoomStore, StoredRoom
 
 log = logging.getLogger("nctui.platform.net")
 MAX_NAME = 40
+_info_encoder = msgspec.json.Encoder()
+_info_decoder = msgspec.json.Decoder(P.RoomInfo)
 LATE_TURN_MAX = 500  # decisions a computer makes for one late turn at most (a turn is a few)
 Now = Callable[[], float]  # the host's time source (wall-clock seconds); tests give one they advance
 
@@ -598,6 +600,8 @@ class Rooms:
         self.ratings = RatingCache(store)
         self._lock = threading.Lock()
         self.rooms: dict[str, Room] = {}
+        # the rooms other hosts of a shared database run: room id → (their address, lobby line)
+        self.elsewhere: dict[str, tuple[str, P.RoomInfo]] = {}
         for stored in store.load_all():
             room = self._restore(stored)
             if room is not None:
@@ -639,9 +643,20 @@ class Rooms:
         now = time.time() if now is None else now
         with self._lock:
             rooms = list(self.rooms.values())
+            far = tuple(info for room_id, (_, info) in self.elsewhere.items() if room_id not in self.rooms)
         if finished:
-            return tuple(r.info() for r in rooms if r.record.finished)
-        return tuple(r.info() for r in rooms if not r.record.finished or now - r.record.finished < P.FINISHED_SHOWN)
+            return tuple(r.info() for r in rooms if r.record.finished) + tuple(i for i in far if i.finished)
+        here = tuple(r.info() for r in rooms if not r.record.finished or now - r.record.finished < P.FINISHED_SHOWN)
+        return here + tuple(i for i in far if not i.finished)
+
+    def where(self, room_id: str) -> str | None:
+        """The address of the host that runs ``room_id`` when another host does (None: here, or
+        nowhere)."""
+        with self._lock:
+            if room_id in self.rooms:
+                return None
+            far = self.elsewhere.get(room_id)
+        return None if far is None else far[0]
 
     def ratings_table(self, game: str) -> P.RatingsTable:
         """The host's players of ``game``, best first."""
@@ -728,17 +743,26 @@ class Rooms:
         room.session.start()
         return room
 
-    def renew(self) -> tuple[Room, ...]:
+    def renew(self, address: str = "") -> tuple[Room, ...]:
         """The store's lease on this host's rooms renewed and the rooms of a host whose lease ran
-        out taken over (``RoomStore.renew``: a database several hosts share). Returns this host's
-        rooms that another host owns now, gone from here (their people are to be told)."""
+        out taken over (``RoomStore.renew``: a database several hosts share); the rooms other hosts
+        run noted for the lobby (``elsewhere``). Returns this host's rooms that another host owns
+        now, gone from here (their people are to be told)."""
         with self._lock:
-            held = list(self.rooms)
+            rooms = list(self.rooms.values())
+        held = {room.id: _info_encoder.encode(room.info()) for room in rooms}
         try:
-            got = self.store.renew(held)
+            got = self.store.renew(held, address=address)
         except Exception as exc:  # noqa: BLE001 - the database away for a while: said, tried again next time
             log.error("could not renew this host's rooms: %s", (str(exc).splitlines() or [repr(exc)])[0])
             return ()
+        elsewhere = {}
+        for far in got.elsewhere:
+            try:
+                elsewhere[far.room] = (far.address, _info_decoder.decode(far.info))
+            except (msgspec.DecodeError, msgspec.ValidationError):
+                continue  # a lobby line of another nctui: that room is not listed here
+        self.elsewhere = elsewhere
         lost: tuple[Room, ...] = ()
         for room_id in got.lost:
             with self._lock:

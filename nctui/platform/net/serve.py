@@ -34,6 +34,7 @@ from .datadir import DataFolderBusy, DataLock, make_private
 from .forkserver import Spawner, SpawnError
 from .limits import Limits, Occupancy
 from .ssh import Front, FrontError, load_authorized_keys, load_host_key, load_password
+from .store import is_database_url
 from .weblogin import WebLogins
 
 if TYPE_CHECKING:
@@ -54,6 +55,7 @@ class ServeOptions(msgspec.Struct, frozen=True, kw_only=True):
     data: Path | None = None
     store: str | None = None  # None: the data folder's rooms.db; a postgresql:// URL (store.open_store)
     lease: float = 30.0  # a shared database: seconds a host's rooms stay its own without a renewal
+    link: tuple[str, int] | None = None  # a shared database: where other hosts relay people to this one
     limits: Limits = Limits()
     web_guests: bool = False  # every browser plays as the guest of its own cookie (no login)
     app: str = "nctui"  # "bare": a bare Textual app instead (the benchmarks' yardstick)
@@ -140,6 +142,8 @@ async def serve(
             sockets["ssh"] = listen_socket(opts.host, opts.ssh_port)
         if opts.web_port is not None:
             sockets["web"] = listen_socket(opts.host, opts.web_port)
+        if (link := _link(opts)) is not None:
+            sockets["link"] = listen_socket(*link)
         lock.acquire()  # one server per data folder, from here to the end
         make_private(data)
         run.mkdir(mode=0o700, exist_ok=True)
@@ -158,7 +162,14 @@ async def serve(
         logins = None
         if "web" in sockets and not opts.web_guests:
             logins = WebLogins(data, base_url=_web_base(opts, int(sockets["web"].getsockname()[1])))
-        host = Host(rooms, run / "host.sock", logins=logins, occupancy=occupancy, renew_every=opts.lease / 3)
+        host = Host(
+            rooms,
+            run / "host.sock",
+            logins=logins,
+            occupancy=occupancy,
+            renew_every=opts.lease / 3,
+            link=sockets.pop("link", None),
+        )
         await host.start()
         ports: dict[str, int] = {}
         try:
@@ -219,6 +230,14 @@ async def serve(
             sock.close()
         lock.release()
     return 0
+
+
+def _link(opts: ServeOptions) -> tuple[str, int] | None:
+    """Where this host takes people relayed by the other hosts of a shared database (none with the
+    embedded store): ``--link``, else the fronts' address on a port the system chooses."""
+    if opts.store is None or not is_database_url(opts.store):
+        return None
+    return opts.link or (opts.host, 0)
 
 
 def host_id(data: Path) -> str:

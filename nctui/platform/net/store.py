@@ -17,7 +17,7 @@ finished games) and, for a rated game, their rating of its game (``ratings``).
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Mapping
 from pathlib import Path
 from typing import NamedTuple, Protocol
 
@@ -61,12 +61,23 @@ class StoredRoom(NamedTuple):
     cursor: int
 
 
+class Elsewhere(NamedTuple):
+    """A room another live host runs: where that host takes relayed people (``host:port``) and the
+    room's lobby line as that host last wrote it (``protocol.RoomInfo`` as JSON)."""
+
+    room: str
+    address: str
+    info: bytes
+
+
 class Renewal(NamedTuple):
     """What a host's periodic ``RoomStore.renew`` found: the rooms it took over (their host's lease
-    ran out), and those of its rooms another host owns now (its own lease had run out)."""
+    ran out), those of its rooms another host owns now (its own lease had run out), and the rooms
+    other live hosts run."""
 
     taken: tuple[StoredRoom, ...] = ()
     lost: tuple[str, ...] = ()
+    elsewhere: tuple[Elsewhere, ...] = ()
 
 
 class RoomStore(Protocol):
@@ -84,9 +95,19 @@ class RoomStore(Protocol):
     def delete(self, room_id: str) -> None:
         """The room and its decisions, gone (one transaction); its recorded result stays."""
 
-    def renew(self, held: Collection[str]) -> Renewal:
-        """A host's lease on its rooms (``held``: their ids) renewed, and the rooms of hosts whose
-        lease ran out taken over, in one transaction (a database only this host uses: nothing)."""
+    def renew(self, held: Mapping[str, bytes], *, address: str = "") -> Renewal:
+        """A host's lease on its rooms (``held``: their ids and lobby lines, for other hosts'
+        lobbies) renewed, the rooms of hosts whose lease ran out taken over, and the host's
+        ``address`` for relayed people noted, in one transaction (a database only this host uses:
+        nothing)."""
+
+    def issue_ticket(self, identity: str, name: str) -> str:
+        """A one-time token that lets another host of this database take ``identity`` in (a
+        person relayed to the room it runs), valid ``TICKET_LIFE`` seconds."""
+
+    def redeem_ticket(self, token: str) -> tuple[str, str] | None:
+        """The (identity, name) a token was issued for, once; None for a token unknown, used or
+        too old."""
 
     def record_result(self, result: GameResult) -> list[ResultRow]:
         """One transaction: the rows of a finished game's people and, for a rated game, their new
@@ -114,6 +135,7 @@ class RoomStoreError(Exception):
 
 record_decoder = msgspec.json.Decoder(RoomRecord)
 
+TICKET_LIFE = 60.0  # seconds a relay ticket stays good
 SQLITE_FILE = "rooms.db"  # the embedded store's file in the data folder
 
 

@@ -14,6 +14,9 @@ matter). A host
   this host, in the decision's transaction, which also renews that room's lease), so a host whose
   lease ran out can never overwrite the decisions of the host that took its room over
   (``LeaseLost``);
+- notes where it takes people relayed from other hosts (``hosts``: its address, with the same
+  lease) and each of its rooms' lobby line (``rooms.info``), so that every host's lobby lists every
+  live host's rooms (``Renewal.elsewhere``);
 - releases its rooms when it stops (``close``), for another host to take over at once.
 
 The schema's version is in ``nctui_meta`` (``SCHEMA_VERSION``): a database of a newer nctui is
@@ -24,12 +27,12 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Collection, Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import msgspec
 
-from .store import SCHEMA_VERSION, Renewal, RoomRecord, RoomStoreError, StoredRoom
+from .store import SCHEMA_VERSION, Elsewhere, Renewal, RoomRecord, RoomStoreError, StoredRoom
 from .store_sql import TABLES, Executor, SqlRoomStore
 
 log = logging.getLogger("nctui.platform.net")
@@ -40,8 +43,10 @@ SCHEMA = (
     "CREATE TABLE IF NOT EXISTS nctui_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);"
     "CREATE TABLE IF NOT EXISTS rooms (id TEXT PRIMARY KEY, seq BIGSERIAL, record BYTEA NOT NULL, "
     "cursor INTEGER NOT NULL, owner TEXT, lease_until DOUBLE PRECISION NOT NULL DEFAULT 0);"
+    "ALTER TABLE rooms ADD COLUMN IF NOT EXISTS info BYTEA;"  # the room's lobby line, for other hosts
     "CREATE INDEX IF NOT EXISTS rooms_by_owner ON rooms (owner);"
-    + TABLES.replace("BLOB", "BYTEA").replace("REAL", "DOUBLE PRECISION")
+    "CREATE TABLE IF NOT EXISTS hosts (id TEXT PRIMARY KEY, address TEXT NOT NULL, "
+    "lease_until DOUBLE PRECISION NOT NULL);" + TABLES.replace("BLOB", "BYTEA").replace("REAL", "DOUBLE PRECISION")
 )
 
 
@@ -120,7 +125,7 @@ class PostgresRoomStore(SqlRoomStore):
         with self._transaction() as q:
             return self._claim(q, f"owner = ? OR owner IS NULL OR lease_until < {NOW}")
 
-    def renew(self, held: Collection[str]) -> Renewal:
+    def renew(self, held: Mapping[str, bytes], *, address: str = "") -> Renewal:
         with self._transaction() as q:
             kept = {
                 room_id
@@ -128,8 +133,27 @@ class PostgresRoomStore(SqlRoomStore):
                     f"UPDATE rooms SET lease_until = {NOW} + ? WHERE owner = ? RETURNING id", (self.lease, self.host_id)
                 ).fetchall()
             }
+            q.many(
+                "UPDATE rooms SET info = ? WHERE id = ? AND owner = ?",
+                [(info, room_id, self.host_id) for room_id, info in held.items() if room_id in kept],
+            )
+            if address:
+                q(
+                    f"INSERT INTO hosts (id, address, lease_until) VALUES (?, ?, {NOW} + ?) ON CONFLICT (id) DO UPDATE "
+                    "SET address = excluded.address, lease_until = excluded.lease_until",
+                    (self.host_id, address, self.lease),
+                )
             taken = self._claim(q, f"owner IS NULL OR (owner <> ? AND lease_until < {NOW})")
-        return Renewal(taken=tuple(taken), lost=tuple(sorted(set(held) - kept)))
+            elsewhere = q(
+                "SELECT r.id, h.address, r.info FROM rooms r JOIN hosts h ON h.id = r.owner WHERE r.owner <> ? "
+                f"AND r.lease_until >= {NOW} AND h.lease_until >= {NOW} AND r.info IS NOT NULL ORDER BY r.seq",
+                (self.host_id,),
+            ).fetchall()
+        return Renewal(
+            taken=tuple(taken),
+            lost=tuple(sorted(set(held) - kept)),
+            elsewhere=tuple(Elsewhere(str(r), str(a), bytes(i)) for r, a, i in elsewhere),
+        )
 
     def _write_room(self, q: Executor, record: RoomRecord, cursor: int) -> None:
         encoded = msgspec.json.encode(record)
@@ -155,5 +179,7 @@ class PostgresRoomStore(SqlRoomStore):
             return
         with contextlib.suppress(self._psycopg.Error):
             if not conn.broken:
-                conn.execute("UPDATE rooms SET owner = NULL, lease_until = 0 WHERE owner = %s", (self.host_id,))
+                with conn.transaction():
+                    conn.execute("UPDATE rooms SET owner = NULL, lease_until = 0 WHERE owner = %s", (self.host_id,))
+                    conn.execute("DELETE FROM hosts WHERE id = %s", (self.host_id,))
         conn.close()

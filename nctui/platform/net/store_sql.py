@@ -11,15 +11,18 @@ through ``Dialect.types``).
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
+import secrets
 import threading
-from collections.abc import Collection, Sequence
+import time
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 import msgspec
 
 from .ratings import GameResult, Rating, ResultRow, apply
-from .store import Renewal, RoomRecord, StoredRoom, record_decoder
+from .store import TICKET_LIFE, Renewal, RoomRecord, StoredRoom, record_decoder
 from .turns import Prefs
 
 log = logging.getLogger("nctui.platform.net")
@@ -33,11 +36,18 @@ CREATE INDEX IF NOT EXISTS results_by_identity ON results (identity, ended);
 CREATE TABLE IF NOT EXISTS ratings (game TEXT NOT NULL, identity TEXT NOT NULL, rating REAL NOT NULL,
                                     record BLOB NOT NULL, PRIMARY KEY (game, identity));
 CREATE TABLE IF NOT EXISTS people (identity TEXT PRIMARY KEY, prefs BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS tickets (token TEXT PRIMARY KEY, identity TEXT NOT NULL, name TEXT NOT NULL,
+                                    issued REAL NOT NULL);
 """
 
 _row_decoder = msgspec.json.Decoder(ResultRow)
 _rating_decoder = msgspec.json.Decoder(Rating)
 _prefs_decoder = msgspec.json.Decoder(Prefs)
+
+
+def _hashed(token: str) -> str:
+    """A ticket as stored: its SHA-256 (a database reader cannot use a ticket)."""
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 class Cursor(Protocol):
@@ -123,9 +133,28 @@ class SqlRoomStore:
             q("DELETE FROM decisions WHERE room = ?", (room_id,))
             q("DELETE FROM rooms WHERE id = ?", (room_id,))
 
-    def renew(self, held: Collection[str]) -> Renewal:
+    def renew(self, held: Mapping[str, bytes], *, address: str = "") -> Renewal:
         """One host per database (the data folder's lock): nothing to renew or take over."""
         return Renewal()
+
+    def issue_ticket(self, identity: str, name: str) -> str:
+        token = secrets.token_urlsafe(32)
+        now = time.time()
+        with self._transaction() as q:
+            q("DELETE FROM tickets WHERE issued < ?", (now - TICKET_LIFE,))
+            q(
+                "INSERT INTO tickets (token, identity, name, issued) VALUES (?, ?, ?, ?)",
+                (_hashed(token), identity, name, now),
+            )
+        return token
+
+    def redeem_ticket(self, token: str) -> tuple[str, str] | None:
+        with self._transaction() as q:
+            found = q("SELECT identity, name, issued FROM tickets WHERE token = ?", (_hashed(token),)).fetchone()
+            q("DELETE FROM tickets WHERE token = ?", (_hashed(token),))
+        if found is None or time.time() - found[2] > TICKET_LIFE:
+            return None
+        return str(found[0]), str(found[1])
 
     def record_result(self, result: GameResult) -> list[ResultRow]:
         with self._transaction() as q:
