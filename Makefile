@@ -45,6 +45,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/remote_latency.py
 	$(BIN)/python benchmarks/ui_latency.py
 	$(BIN)/python benchmarks/ui_screens.py
+	$(BIN)/python benchmarks/long_game.py
 	$(BIN)/python benchmarks/ui_instructions.py
 	$(BIN)/python benchmarks/planner_speed.py
 	$(BIN)/python benchmarks/cathedral_strength.py

@@ -24,6 +24,7 @@ from nctui.games.nightmare_cathedral.engine.rules import legal, with_stop
 from nctui.games.nightmare_cathedral.engine.table import RULES
 from nctui.games.nightmare_cathedral.engine.work import (
     ConvertWork,
+    DevelopWork,
     DevourWork,
     FortPayWork,
     FortWork,
@@ -46,6 +47,10 @@ def _by_refusal(state, w):
             return ()
         hand = dict.fromkeys(state.players[w.seat].hand)
         return with_stop(legal(state, w, (PlayPloy(card=c) for c in hand), steps_basic._ploy_refusal), True)
+    if isinstance(w, DevelopWork):
+        hand = dict.fromkeys(state.players[w.seat].hand)
+        plays: list[PlayUpgrade | PlayPloy] = [*(PlayUpgrade(card=c) for c in hand), *(PlayPloy(card=c) for c in hand)]
+        return with_stop(legal(state, w, plays, steps_basic._develop_refusal), True)
     if isinstance(w, FortPayWork):
         if w.owed <= 0:
             return ()
@@ -94,7 +99,7 @@ def test_the_ploys_with_an_effect_are_those_cards_names():
     assert steps_basic._ploys_with_effect(state.pack) == expected and expected
 
 
-WORKS = (UpgradeWork, PloyWork, FortPayWork, FortWork, DevourWork, ProduceWork, ConvertWork)
+WORKS = (UpgradeWork, PloyWork, DevelopWork, FortPayWork, FortWork, DevourWork, ProduceWork, ConvertWork)
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])

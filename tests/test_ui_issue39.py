@@ -345,3 +345,198 @@ def test_x_in_the_kings_turn_panel_saves_no_scenario(tmp_path, size):
             assert not isinstance(app.screen, KingTurnScreen)
 
     run(go())
+
+
+async def _strike_and_read(pilot, due: str) -> str:
+    """The first conflict started, Bell of the Waking Hour played alone: the decision ``due``
+    comes with the conflict panel over it; its text, everything shown."""
+    from nctui.games.nightmare_cathedral.ui.screens.conflict import ConflictScreen
+    from tests.test_ui_play import choose
+
+    app = pilot.app
+    await pilot.press("1")
+    await app_settled(app)
+    await choose(pilot, "Bell of the Waking Hour")
+    await app_settled(app)
+    if app.store.state.decision.kind == "play_combat_card":
+        await choose(pilot, "Done (stop here)")
+        await app_settled(app)
+    assert app.store.state.decision.kind == due
+    assert isinstance(app.screen, ConflictScreen), app.screen
+    await pilot.press("a")
+    await pilot.pause()
+    return _flat(app.screen.text().plain)
+
+
+def _blue_plays_against_two_shadows():
+    """A 2-player game of people: Blue's conflict against 2 Shadows, to start."""
+    from msgspec.structs import replace
+
+    from nctui.games.nightmare_cathedral.engine import actions as A
+    from tests.test_conflict import BLUE, SH, blue_vs_two_shadows, resolve_conflicts
+
+    state = resolve_conflicts(blue_vs_two_shadows(), seat=BLUE)
+    assert state.decision.options[0] == A.StartConflict(area="choir-of-teeth", sides=(BLUE, SH))
+    return replace(state, config=replace(state.config, seats=("human", "human")))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_conflict_is_read_before_the_victory_is_decided(tmp_path, size):
+    """Issue 39.13: once the cards are revealed and the damage dealt, the conflict panel opens
+    before the Victory (or a retreat, or the tie) is decided, not after; once the conflict is
+    over it does not come back for what the same person decided."""
+    from nctui.games.nightmare_cathedral.ui.screens.conflict import ConflictScreen
+
+    state = _blue_plays_against_two_shadows()
+
+    async def go():
+        from tests.test_ui_play import choose
+
+        app = create_app(Store(initial=StepResult(state=state, events=())), save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=size) as pilot:
+            await app_settled(app)
+            text = await _strike_and_read(pilot, "take_victory")  # Blue against the Shadows in Choir of Teeth
+            assert "Blue reveals" in text and "take" in text and "Blue wins" in text
+            assert "(still being resolved)" in text and "Victory:" not in text
+            await pilot.press("space")
+            await app_settled(app)
+            assert not isinstance(app.screen, ConflictScreen)
+            await choose(pilot, "Resolve the Victory effect")
+            await app_settled(app)
+            while app.store.state.decision is not None and app.store.state.decision.kind == "produce":
+                await pilot.press("1")
+                await app_settled(app)
+            assert not isinstance(app.screen, ConflictScreen)  # over: nothing new by another side
+
+    run(go())
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_tie_break_is_decided_after_reading_the_cards_and_damage(tmp_path, size):
+    """Issue 39.13: CONFLICTS 8: the tie is broken with the cards and the damage in view."""
+    from msgspec.structs import replace
+
+    from tests.test_conflict import FOG, GREEN, STRIKE, conflict_on_top, give, position, resolve_conflicts, turn_state
+
+    state = position(turn_state(), {"salt-spire": {"f": (1, 0), "s": 1}})
+    state = resolve_conflicts(conflict_on_top(give(state, GREEN, STRIKE), FOG))
+    state = replace(state, config=replace(state.config, seats=("human", "human")))
+
+    async def go():
+
+        app = create_app(Store(initial=StepResult(state=state, events=())), save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=size) as pilot:
+            await app_settled(app)
+            text = await _strike_and_read(pilot, "break_tie")  # the conflict in Salt Spire
+            assert "reveals Bell of the Waking Hour" in text and "damage" in text and "eliminated" in text
+
+    run(go())
+
+
+def test_the_kings_turn_panel_does_not_come_back_over_your_own_reaction(tmp_path):
+    """Issue 39.11: read once in a King's turn, the panel waits for the end of that turn while
+    you decide in it (a reaction of several steps, a Cathedral icon): it came back after each of
+    your choices. Solo games by the keys (1 each time), for 12 of the King's turns."""
+    from nctui.games.nightmare_cathedral.engine import GameConfig
+    from nctui.games.nightmare_cathedral.ui.screens.king_turn import KingTurnScreen
+
+    async def go():
+        app = create_app(GameConfig(players=1, seats=("human", "king"), seed=3), save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await app_settled(app)
+            opened_inside: list[int] = []
+            decided_inside = 0
+            for _ in range(400):
+                state = app.store.state
+                if state.outcome is not None or state.turn_number > 24:
+                    break
+                inside = state.phase != "setup" and state.active == state.king.seat
+                if isinstance(app.screen, KingTurnScreen):
+                    if inside:
+                        opened_inside.append(state.turn_number)
+                    await pilot.press("escape")
+                else:
+                    decided_inside += inside
+                    await pilot.press("1")
+                await app_settled(app)
+            assert decided_inside > 5  # reactions and icons inside the King's turns were decided
+            assert len(opened_inside) == len(set(opened_inside)), opened_inside  # once per King's turn
+
+    run(go())
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_day_choice_says_where_the_king_conforms_with_its_dreams_and_powers(tmp_path, size):
+    """Issue 39.11: THE KING CONFORMS when your Dreamer takes one of the 2 Day spaces after the
+    King's: those options say so, the Matrix marks them (k+), and the decision's context names
+    the King's Dreams with their Cultists and each action's Power, with no Tab nor PgDn."""
+    from nctui.games.nightmare_cathedral.describe import words_for
+    from nctui.games.nightmare_cathedral.engine.king_turn import ahead
+    from nctui.games.nightmare_cathedral.ui.widgets.matrix import MatrixView, render_matrix
+
+    state = solo_setup()
+    assert state.decision.kind == "choose_day"
+    w = words_for(state.pack)
+    conforming = {w.day_short(a) for a in ahead(state)}
+
+    async def go():
+        app = create_app(Store(initial=StepResult(state=state, events=())), save_dir=tmp_path)
+        async with app.run_test(size=size):
+            await app_settled(app)
+            panel = app.screen.query_one(DecisionPanel)
+            assert panel.prompt is not None
+            for option in panel.prompt.options:
+                day = option.split(":")[0]
+                assert ("the King conforms" in option) == (day in conforming), option
+            text = _flat(panel.render().plain)
+            assert "King: Dreams" in text and "Cultists · Power Rit 0" in text
+            for card in state.king.dreams:
+                assert w.card(card) in text
+            view = app.screen.query_one(MatrixView).view
+            assert view is not None
+            assert render_matrix(view, 80).plain.count("k+") == 2
+
+    run(go())
+
+
+def test_the_timeline_opened_again_makes_only_the_rows_that_changed(tmp_path):
+    """Issue 39, long games: opening the timeline after a decision made every row again (a long
+    game's list: ~0.06 ms a row, at every opening); the rows that read the same are kept, the
+    one the game stood at and the new one are made, and the list says where the game stands."""
+    from nctui.ui.screens.timeline import TimelineList, TimelineScreen
+
+    state = _drawing_a_dream()
+
+    async def go():
+        app = create_app(Store(initial=StepResult(state=state, events=())), save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await app_settled(app)
+            for _ in range(3):  # a few decisions, so that the list has rows to keep
+                await pilot.press("1")
+                await app_settled(app)
+                if not isinstance(app.screen, type(app.game_screen())):
+                    await pilot.press("enter")
+                    await app_settled(app)
+
+            async def rows() -> list:
+                await pilot.press("t")
+                await app_settled(app)
+                assert isinstance(app.screen, TimelineScreen)
+                options = app.screen.query_one(TimelineList)
+                prompts = [options.get_option_at_index(k).prompt for k in range(options.option_count)]
+                await pilot.press("escape")
+                await app_settled(app)
+                return prompts
+
+            before = await rows()
+            await pilot.press("1")
+            await app_settled(app)
+            if not isinstance(app.screen, type(app.game_screen())):
+                await pilot.press("enter")
+                await app_settled(app)
+            after = await rows()
+            assert len(after) == len(before) + 1
+            assert all(a is b for a, b in zip(after[:-2], before[:-1], strict=False))  # kept, not made again
+            assert after[-1].plain.startswith("▶") and not after[-2].plain.startswith("▶")
+
+    run(go())

@@ -91,6 +91,8 @@ class TimelineScreen(ComesUpOnce, ModalScreen[None]):
         super().__init__()
         self.game, self.viewer = game, viewer
         self._filled: tuple[object, ...] | None = None  # what the list shows (_contents_key)
+        self._rows: dict[tuple[int, int, str, int], Text] = {}  # the rows made last (``_options``)
+        self._rows_for: tuple[object, ...] = ()  # the game, the viewer and the seat labels they were made for
 
     def _contents_key(self) -> tuple[object, ...]:
         game = self.game
@@ -108,10 +110,20 @@ class TimelineScreen(ComesUpOnce, ModalScreen[None]):
         game = self.game
         labels = registry.game_of(game.config).seat_labels(game.view(self.viewer))
         now = game.state_id
-        return [
-            Option(timeline_row(labels, i.state_id, i.seat, i.summary, now), id=str(i.state_id))
-            for i in game.timeline(self.viewer)
-        ]
+        rows = self._rows if self._rows_for == (game, self.viewer, labels) else {}
+        made: dict[tuple[int, int, str, int], Text] = {}
+        options = []
+        for i in game.timeline(self.viewer):
+            # a row reads the same while its decision, its summary and its place before, at or
+            # after the present do: kept, a long game's list is not made again (~0.06 ms a row)
+            key = (i.state_id, i.seat, i.summary, (i.state_id > now) - (i.state_id < now))
+            row = rows.get(key)
+            if row is None:
+                row = timeline_row(labels, i.state_id, i.seat, i.summary, now)
+            made[key] = row
+            options.append(Option(row, id=str(i.state_id)))
+        self._rows, self._rows_for = made, (game, self.viewer, labels)
+        return options
 
     def compose(self) -> ComposeResult:
         self._filled = self._contents_key()

@@ -47,6 +47,7 @@ SEARCHED = frozenset(
         "build_fort_level",
         "play_upgrade",
         "play_ploy",
+        "develop",
     }
 )
 

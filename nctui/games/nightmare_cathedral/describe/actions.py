@@ -46,6 +46,7 @@ from ..engine.actions import (
     TakePiece,
     TakeVictory,
 )
+from ..engine.king_turn import ahead
 from ..engine.state import GameState
 from ..engine.work import ChooseWork, KingManeuverWork, KingPoweredWork, KingTuckWork, ReactWork
 from .names import Words, combat_icons, plural, seat_name, side_does, side_name, words_for
@@ -58,6 +59,12 @@ def describe_option(action: Action, state: GameState, nothing: str = "") -> str:
     cuts it off: 'Dissent (Ritual) · does nothing now, nothing to pay with: climb 1 open step…'."""
     if isinstance(action, TakeDream) and action.card:  # a Dream offered: what it is worth and asks
         return describe_action(action, state) + _dream_terms(words_for(state.pack), action.card)
+    if isinstance(action, ChooseDay) and king_conforms_to(state, action.action):  # solo: why the King conforms
+        return f"{_option(action, state, nothing)} · the King conforms"
+    return _option(action, state, nothing)
+
+
+def _option(action: Action, state: GameState, nothing: str) -> str:
     if not nothing:
         return describe_action(action, state)
     flag = f"does nothing now, {nothing_text(nothing)}"
@@ -65,6 +72,13 @@ def describe_option(action: Action, state: GameState, nothing: str = "") -> str:
         label, effect = _reaction_parts(action.kind, state, words_for(state.pack))
         return f"{label} · {flag}: {effect}" if effect else f"{label} · {flag}"
     return f"({flag}) {describe_action(action, state)}"
+
+
+def king_conforms_to(state: GameState, day: str) -> bool:
+    """Solo, THE KING CONFORMS: your Dreamer on ``day`` is ahead of the King's (the 2 Day spaces
+    after its Dreamer): it puts a Cultist there and on one of its Dreams (else it dissents)."""
+    king = state.king
+    return king is not None and state.phase != "setup" and state.active != king.seat and day in ahead(state)
 
 
 def _dream_terms(w: Words, card_id: str) -> str:

@@ -7,8 +7,10 @@ from __future__ import annotations
 from ..content import schema as cs
 from ..engine import cards, ritual
 from ..engine.events import HIDDEN
+from ..engine.king_turn import ahead, power
 from ..engine.state import AreaState, GameState
 from ..engine.work import (
+    ChooseDayWork,
     ClimbPayWork,
     ClimbWork,
     ConquerWork,
@@ -56,6 +58,33 @@ def describe_context(state: GameState) -> tuple[str, ...]:
     return tuple(line for line in (*situation, resolving, cost, _means(state, w)) if line)
 
 
+def king_watch(state: GameState, w: Words) -> tuple[str, ...]:
+    """Solo: the King's Dreams with their Cultists and each action's Power (KING'S TURN 3), then
+    why it will conform or dissent at the end of your turn (THE KING CONFORMS: the 2 Day spaces
+    after its Dreamer), so the Day action is chosen with them in view."""
+    king = state.king
+    if king is None:
+        return ()
+    dreams = [
+        f"{w.card(card)} {king.dream_cultists[k] if k < len(king.dream_cultists) else 0}/{_vp(w, card)}"
+        for k, card in enumerate(king.dreams)
+    ]
+    rondel = w.pack.matrix.rondel
+    powers = " ".join(
+        f"{w.day_short(a)[:3]} {power(king, i)}" for i, a in enumerate(rondel) if i < len(king.card_cultists)
+    )
+    first, second = ahead(state)
+    return (
+        f"King: Dreams {', '.join(dreams) or 'none'} Cultists · Power {powers}",
+        f"The King conforms to {w.day_short(first)} or {w.day_short(second)} (after its Dreamer on "
+        f"{w.day_short(king.dreamer)}): a Cultist there and on a Dream; else it dissents, drawing a card",
+    )
+
+
+def _vp(w: Words, card: str) -> int:
+    return next((d.vp for d in w.pack.cards.dreams if d.id == card), 0)
+
+
 def _situation(state: GameState, w: Words) -> tuple[str, ...]:
     """What the decisions outside card effects need known: the conflict's sides (CONFLICTS),
     whose action a reaction answers (REACTION), the Dreams in hand (PLAYING DREAM CARDS), the
@@ -79,6 +108,8 @@ def _situation(state: GameState, w: Words) -> tuple[str, ...]:
             day = w.day_short(state.day)
             does = f"moved to {day} and ignored it" if state.ignored else f"performs {day}"
             return (f"{side_name(state, state.active)} {does}: Conform or Dissent resolve your own {day} card's part",)
+        case ChooseDayWork() if state.king is not None:
+            return king_watch(state, w)
         case DreamWork() if 0 <= seat < len(state.players) and state.players[seat].dreams:
             return ("Your Dreams: " + w.cards_list(state.players[seat].dreams),)
         case NightmareWork(left=left):

@@ -114,6 +114,8 @@ def _effects(state: GameState, w: W.Work, words: Words) -> str:
             return "Play an Upgrade on its Action card" + (f" ({left - played} left)" if left else "")
         case W.PloyWork(left=left, played=played):
             return "Play a Ploy" + (f" ({left - played} left)" if left else "")
+        case W.DevelopWork(upgrades=ups, ploys=ploys, upgrades_played=u, ploys_played=p):
+            return _develop_prompt(ups - u if ups else 0, ploys - p if ploys else 0)
         case W.KeepWork(keep_left=keep):
             return f"Keep {keep} of the cards drawn"
         case W.ChooseWork():
@@ -127,6 +129,12 @@ def _effects(state: GameState, w: W.Work, words: Words) -> str:
         case W.RecoverWork(left=left):
             return f"Bring a Follower back from Limbo ({left} left)"
     return ""
+
+
+def _develop_prompt(upgrades: int, ploys: int) -> str:
+    """DEVELOP: what is left of "any number of Upgrades and up to 3 Ploys" (0: any number)."""
+    ups = f"{plural(upgrades, 'Upgrade')} left" if upgrades else "any number of Upgrades"
+    return f"Play Upgrades and Ploys in any order ({ups}, {plural(ploys, 'Ploy')} left)"
 
 
 def _pay_prompt(state: GameState, w: W.ClimbPayWork, words: Words) -> str:

@@ -19,13 +19,18 @@ _NOTHING_LOG = {
     "limbo_empty": "{who}'s Limbo is empty",
     "no_upgrade": "{who} has no Upgrade in hand",
     "no_ploy": "{who} has no Ploy in hand",
+    "no_development": "{who} has no Upgrade or Ploy in hand",
     "no_conflict": "No conflict is possible",
     "no_effect": "{who}'s effect has no step",
     "no_target": "{who} has no legal target",
     "stage1": "Nightmares and devouring have no effect before Stage 2",
 }
 # Another seat's step of playing cards that ended (what its hand held stays secret): it may have played some.
-_NOT_PLAYED = {"play_ploy": "plays no more Ploys", "play_upgrade": "plays no more Upgrades"}
+_NOT_PLAYED = {
+    "play_ploy": "plays no more Ploys",
+    "play_upgrade": "plays no more Upgrades",
+    "develop": "plays no more Upgrades or Ploys",
+}
 _REACTED = {"conform": "conforms", "dissent": "dissents", "pass": "passes"}
 
 # What makes a step one the strict undo policy will not take back, by what the event reveals.

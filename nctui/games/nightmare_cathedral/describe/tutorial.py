@@ -117,6 +117,7 @@ EXPLAIN: dict[str, str] = {
     "ritual_bonus": "A special space offers a bonus: take it or ignore it.",
     "play_upgrade": "An Upgrade goes on one of your Action cards and improves it for good.",
     "play_ploy": "A Ploy is played once, for its effect.",
+    "develop": "Upgrades and Ploys in any order: an Upgrade improves an Action card for good, a Ploy is played once.",
     "choose": "The effect offers a choice: each option says what it does.",
     "start_conflict": "Choose where the conflict is fought, and between which two sides.",
     "play_combat_card": (

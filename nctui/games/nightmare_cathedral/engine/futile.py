@@ -28,6 +28,7 @@ from .work import (
     ChooseWork,
     ClimbWork,
     ConflictWork,
+    DevelopWork,
     Frame,
     PloyWork,
     ReactWork,
@@ -43,13 +44,16 @@ Nothing = Literal[
     "limbo_empty",  # bringing Followers back from Limbo: Limbo is empty
     "no_upgrade",  # playing Upgrades: none in hand
     "no_ploy",  # playing Ploys: none in hand
+    "no_development",  # playing Upgrades and Ploys (DEVELOP): neither in hand
     "no_conflict",  # resolving conflicts: none is possible
     "no_effect",  # the effect has no step at all (printed "-")
     "no_target",  # any other step: nothing qualifies (no area, no unit, no room)
     "stage1",  # a Nightmare's or devouring's step before Stage 2 (events.NoEffectStage1)
 ]
 
-HAND_REASONS = frozenset({"no_upgrade", "no_ploy"})  # they tell what a hand holds: secret (events.NothingInHand)
+HAND_REASONS = frozenset(
+    {"no_upgrade", "no_ploy", "no_development"}
+)  # they tell what a hand holds: secret (events.NothingInHand)
 
 # Steps that never wait for a decision: they act (draw, move a Dreamer…) or push more steps.
 _ALWAYS_ACT = (cs.Draw, cs.MoveDreamer, cs.NightmareReturn, cs.Choose, cs.PerformConform)
@@ -66,6 +70,8 @@ def reason(state: GameState, work: Work) -> Nothing:
             return "no_upgrade"
         case PloyWork():
             return "no_ploy"
+        case DevelopWork():
+            return "no_development"
         case ConflictWork():
             return "no_conflict"
     return "no_target"
@@ -102,7 +108,11 @@ def effect_nothing(state: GameState, seat: int, steps: tuple[cs.Step, ...]) -> N
     if not steps:
         return "no_effect"
     reasons = [step_nothing(state, seat, s) for s in steps]
-    return None if any(r is None for r in reasons) else reasons[0]
+    if any(r is None for r in reasons):
+        return None
+    if isinstance(steps[0], cs.PlayUpgrades) and steps[1:2] and isinstance(steps[1], cs.PlayPloys):
+        return "no_development"  # one decision (``steps_basic.start_upgrades``): neither in hand
+    return reasons[0]
 
 
 def option_nothing(state: GameState, action: Action) -> Nothing | None:

@@ -1,13 +1,18 @@
 """LIMBO: "All eliminated Followers are moved to the Limbo. You can take these Followers back to
 your supply at any time, but it might be beneficial to leave them there" (CONFLICTS, LIMBO).
 
-Taking them back is a free move that comes with every decision of a player whose Limbo holds
-Followers: ``ReturnFromLimbo`` for 1 of them, or all of them (never for the King, who has no
-Limbo). ``flow`` adds these options to each decision it hands out (``offer``). After the move
-the decision due is asked again by its rule, so that options depending on the supply are right
-(``flow`` resolves again: a step with nothing left to ask, such as a Limbo recovery with an empty
-Limbo, then ends). The one limit: a Ritual space being paid for is paid in full, so Followers
-stay in Limbo while 3 of them are the only way left to pay it.
+Taking them back is a free move that comes with the decisions where it can make a difference:
+``ReturnFromLimbo`` for 1 of them, or all of them (never for the King, who has no Limbo). The
+supply matters only when Followers are placed from it, so the move is offered where an action,
+a reaction, an effect, a Ploy, a Dream or a Victory is about to begin (``BEFORE_EFFECTS``: what
+it places may come from the supply without another decision), and in a step placing Followers
+while Followers from Limbo would change its options (the supply is short). Elsewhere (choosing
+combat cards, paying a Ritual step, a Limbo recovery…) it is not offered: it would change nothing
+asked there, or only lose what Limbo pays (docs/rules-decisions.md). ``flow`` adds these options
+to each decision it hands out (``offer``). After the move the decision due is asked again by its
+rule, so that options depending on the supply are right (``flow`` resolves again). A Ritual
+space being paid for is paid in full, so Followers stay in Limbo while 3 of them are the only way
+left to pay it.
 """
 
 from __future__ import annotations
@@ -19,8 +24,9 @@ from .actions import ReturnFromLimbo
 from .errors import IllegalAction
 from .events import Event, plural
 from .king import is_king
+from .ops import set_player
 from .state import Decision, GameState
-from .work import ClimbPayWork
+from .work import ClimbPayWork, ConvertWork, ProduceWork
 
 Events = list[Event]
 LIMBO = "LIMBO"
@@ -33,11 +39,43 @@ def holder(state: GameState, d: Decision) -> int:
     return state.players[d.seat].limbo
 
 
+# The decisions after which an effect may place Followers from the supply without asking again.
+BEFORE_EFFECTS = frozenset(
+    (
+        "choose_day",
+        "react",
+        "choose_action",
+        "choose",
+        "ritual_bonus",
+        "develop",
+        "play_ploy",
+        "play_dream",
+        "take_victory",
+    )
+)
+
+
+def applies(state: GameState, d: Decision) -> bool:
+    """Whether taking Followers back can make a difference at ``d`` (its seat's Limbo holds some)."""
+    if d.kind in BEFORE_EFFECTS:
+        return True
+    w = state.work
+    if not isinstance(w, ProduceWork | ConvertWork):
+        return False
+    from .table import RULES  # the table imports this module (its refusal of a take-back)
+
+    pl = state.players[d.seat]
+    refilled = set_player(state, replace(pl, supply=pl.supply + pl.limbo, limbo=0))
+    return RULES[type(w)].options(refilled, w) != _base(d)
+
+
 def returns(state: GameState, d: Decision) -> tuple[ReturnFromLimbo, ...]:
-    """The take-back options that come with ``d``: 1 Follower, and all of them when Limbo holds more."""
+    """The take-back options that come with ``d``: 1 Follower, and all of them when Limbo holds
+    more, where taking them back can make a difference (``applies``)."""
     held = holder(state, d)
-    counts = (1, held) if held > 1 else (1,) if held == 1 else ()
-    return tuple(ReturnFromLimbo(count=n) for n in counts if _payment_survives(state, held - n))
+    if not held or not applies(state, d):
+        return ()
+    return tuple(ReturnFromLimbo(count=n) for n in ((1, held) if held > 1 else (1,)))
 
 
 def _payment_survives(state: GameState, left: int) -> bool:
@@ -90,6 +128,11 @@ def explain_return(state: GameState, action: ReturnFromLimbo) -> IllegalAction:
         why = (
             "the Ritual space you are paying for must be paid in full, and only 3 Followers from Limbo can "
             "still pay it: finish the payment first"
+        )
+    elif not applies(state, d):
+        why = (
+            "taking Followers back changes nothing in this decision: it is offered before an action, a reaction or "
+            "an effect begins, and while placing Followers with a supply too short"
         )
     else:
         why = f"take back 1 Follower or all {held} at once"

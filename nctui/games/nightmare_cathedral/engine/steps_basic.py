@@ -38,6 +38,7 @@ from .state import GameState
 from .work import (
     ChooseWork,
     ConformWork,
+    DevelopWork,
     Frame,
     KeepWork,
     PloyWork,
@@ -482,6 +483,12 @@ def start_move_dreamer(state: GameState, frame: Frame, step: cs.MoveDreamer, ev:
 
 
 def start_upgrades(state: GameState, frame: Frame, step: cs.PlayUpgrades, ev: Events) -> GameState:
+    """DEVELOP: "play any number of Upgrades and up to 3 Ploys" is one decision when the Ploy step
+    follows: the cards are played in any order (an Upgrade after a Ploy too)."""
+    rest = state.frames[-1].steps if state.frames and frame.steps[:1] == (step,) else ()
+    if rest and isinstance(rest[0], cs.PlayPloys) and frame.steps[1:2] == rest[:1]:
+        state = replace(state, frames=state.frames[:-1] + (replace(state.frames[-1], steps=rest[1:]),))
+        return replace(state, work=DevelopWork(seat=frame.seat, upgrades=step.count, ploys=rest[0].count))
     return replace(state, work=UpgradeWork(seat=frame.seat, left=step.count))
 
 
@@ -493,36 +500,65 @@ def _played_all(w: UpgradeWork | PloyWork) -> bool:
     return bool(w.left) and w.played >= w.left
 
 
+def _left(count: int, played: int) -> int:
+    """What a step of ``count`` cards (0: any number; -1: none) allows after ``played``: the
+    count of a step playing the rest (0 any number, -1 none)."""
+    if count <= 0:
+        return count
+    return count - played if played < count else -1
+
+
+def _upgrades_in(state: GameState, seat: int) -> tuple[PlayUpgrade, ...]:
+    # the predicate of ``_upgrade_refusal`` (the card is in hand), without building refusals
+    hand = dict.fromkeys(state.players[seat].hand)
+    return tuple(PlayUpgrade(card=c) for c in hand if cards.is_upgrade(state, c))
+
+
+def _ploys_in(state: GameState, seat: int) -> tuple[PlayPloy, ...]:
+    # the predicate of ``_ploy_refusal`` (the card is in hand), without building refusals
+    hand = dict.fromkeys(state.players[seat].hand)
+    return tuple(PlayPloy(card=c) for c in hand if _is_ploy_with_effect(state, c))
+
+
 def _upgrade_options(state: GameState, w: UpgradeWork) -> tuple[Action, ...]:
     if _played_all(w):
         return ()
-    hand = dict.fromkeys(state.players[w.seat].hand)
-    # the predicate of ``_upgrade_refusal`` (the card is in hand), without building refusals
-    return with_stop(tuple(PlayUpgrade(card=c) for c in hand if cards.is_upgrade(state, c)), True)
+    return with_stop(_upgrades_in(state, w.seat), True)
 
 
-def _upgrade_refusal(state: GameState, w: UpgradeWork, action: PlayUpgrade) -> Refusal:
+def _upgrade_refusal(state: GameState, w: UpgradeWork | DevelopWork, action: PlayUpgrade) -> Refusal:
     if action.card in state.players[w.seat].hand and cards.is_upgrade(state, action.card):
+        if isinstance(w, DevelopWork) and _left(w.upgrades, w.upgrades_played) < 0:
+            return IllegalAction(
+                f"this effect plays only {w.upgrades} Upgrade{'s' if w.upgrades > 1 else ''}",
+                rule="playing Upgrades",
+                section="DEVELOP",
+            )
         return None
     return IllegalAction(
         "only an Upgrade card from your hand can be played now", rule="playing Upgrades", section="DEVELOP"
     )
 
 
-def _upgrade(state: GameState, w: UpgradeWork, action: PlayUpgrade | Done, ev: Events) -> GameState:
+def _cover(state: GameState, seat: int, card: str, ev: Events) -> GameState:
     """An Upgrade covers its Action card for good; the covered card still scores."""
+    pl = state.players[seat]
+    action_id = cards.upgrade_action(state, card)
+    slot = board.pack(state).matrix.rondel.index(action_id)
+    display = pl.display[:slot] + (pl.display[slot] + (card,),) + pl.display[slot + 1 :]
+    state = set_player(state, replace(pl, hand=remove_one(pl.hand, card), display=display))
+    ev.append(E.UpgradePlayed(seat=seat, card=card, action=action_id))
+    if action_id == "fortify":
+        state, left = units.trim_to_limit(state, seat)
+        if left:
+            ev.append(E.OverUnitLimit(seat=seat, areas=left))
+    return state
+
+
+def _upgrade(state: GameState, w: UpgradeWork, action: PlayUpgrade | Done, ev: Events) -> GameState:
     if isinstance(action, Done):
         return stop(state, w, ev)
-    pl = state.players[w.seat]
-    action_id = cards.upgrade_action(state, action.card)
-    slot = board.pack(state).matrix.rondel.index(action_id)
-    display = pl.display[:slot] + (pl.display[slot] + (action.card,),) + pl.display[slot + 1 :]
-    state = set_player(state, replace(pl, hand=remove_one(pl.hand, action.card), display=display))
-    ev.append(E.UpgradePlayed(seat=w.seat, card=action.card, action=action_id))
-    if action_id == "fortify":
-        state, left = units.trim_to_limit(state, w.seat)
-        if left:
-            ev.append(E.OverUnitLimit(seat=w.seat, areas=left))
+    state = _cover(state, w.seat, action.card, ev)
     return replace(state, work=replace(w, played=w.played + 1))
 
 
@@ -532,9 +568,7 @@ UPGRADE = Rule(UpgradeWork, (PlayUpgrade,), _upgrade_options, _upgrade_refusal, 
 def _ploy_options(state: GameState, w: PloyWork) -> tuple[Action, ...]:
     if _played_all(w):
         return ()
-    hand = dict.fromkeys(state.players[w.seat].hand)
-    # the predicate of ``_ploy_refusal`` (the card is in hand), without building refusals
-    return with_stop(tuple(PlayPloy(card=c) for c in hand if _is_ploy_with_effect(state, c)), True)
+    return with_stop(_ploys_in(state, w.seat), True)
 
 
 def _is_ploy_with_effect(state: GameState, card: str) -> bool:
@@ -549,26 +583,62 @@ def _ploys_with_effect(pack_id: str) -> frozenset[str]:
     )
 
 
-def _ploy_refusal(state: GameState, w: PloyWork, action: PlayPloy) -> Refusal:
+def _ploy_refusal(state: GameState, w: PloyWork | DevelopWork, action: PlayPloy) -> Refusal:
     if action.card in state.players[w.seat].hand and _is_ploy_with_effect(state, action.card):
         return None
     return IllegalAction("only a Ploy from your hand can be played now", rule="playing Ploys", section="DEVELOP")
 
 
+def _play_ploy(state: GameState, seat: int, card: str, more: tuple[cs.Step, ...], ev: Events) -> GameState:
+    """The Ploy goes to the discard pile and its effect resolves; then ``more`` (the cards the
+    step still lets the player play)."""
+    pl = state.players[seat]
+    state = set_player(state, replace(pl, hand=remove_one(pl.hand, card)))
+    discard = (*state.decks.development_discard, card)
+    state = replace(state, decks=replace(state.decks, development_discard=discard))
+    ev.append(E.PloyPlayed(seat=seat, card=card))
+    state = replace(state, work=None)
+    if more:  # more cards may follow once this one is resolved
+        state = push_effect(state, seat, more, "develop")
+    effect = cards.development(state, card).effect
+    return push_effect(state, seat, effect.steps if effect is not None else (), "ploy", card=card)
+
+
 def _ploy(state: GameState, w: PloyWork, action: PlayPloy | Done, ev: Events) -> GameState:
     if isinstance(action, Done):
         return stop(state, w, ev)
-    pl = state.players[w.seat]
-    state = set_player(state, replace(pl, hand=remove_one(pl.hand, action.card)))
-    discard = (*state.decks.development_discard, action.card)
-    state = replace(state, decks=replace(state.decks, development_discard=discard))
-    ev.append(E.PloyPlayed(seat=w.seat, card=action.card))
-    state = replace(state, work=None)
-    if not w.left or w.played + 1 < w.left:  # more Ploys may follow once this one is resolved
-        more = cs.PlayPloys(count=0 if not w.left else w.left - w.played - 1)
-        state = push_effect(state, w.seat, (more,), "develop")
-    effect = cards.development(state, action.card).effect
-    return push_effect(state, w.seat, effect.steps if effect is not None else (), "ploy", card=action.card)
+    left = _left(w.left, w.played + 1)
+    return _play_ploy(state, w.seat, action.card, (cs.PlayPloys(count=left),) if left >= 0 else (), ev)
 
 
 PLOY = Rule(PloyWork, (PlayPloy,), _ploy_options, _ploy_refusal, _ploy)
+
+
+def _develop_options(state: GameState, w: DevelopWork) -> tuple[Action, ...]:
+    ups = _upgrades_in(state, w.seat) if _left(w.upgrades, w.upgrades_played) >= 0 else ()
+    ploys = _ploys_in(state, w.seat) if _left(w.ploys, w.ploys_played) >= 0 else ()
+    return with_stop(ups + ploys, True)
+
+
+def _develop_refusal(state: GameState, w: DevelopWork, action: PlayUpgrade | PlayPloy) -> Refusal:
+    if isinstance(action, PlayUpgrade):
+        return _upgrade_refusal(state, w, action)
+    if _left(w.ploys, w.ploys_played) < 0:
+        return IllegalAction(f"this effect plays only {w.ploys} Ploys", rule="playing Ploys", section="DEVELOP")
+    return _ploy_refusal(state, w, action)
+
+
+def _develop(state: GameState, w: DevelopWork, action: PlayUpgrade | PlayPloy | Done, ev: Events) -> GameState:
+    """An Upgrade is played and the decision asked again; a Ploy resolves first, then the same
+    decision comes back with what is left of both counts."""
+    if isinstance(action, Done):
+        return stop(state, w, ev)
+    if isinstance(action, PlayUpgrade):
+        state = _cover(state, w.seat, action.card, ev)
+        return replace(state, work=replace(w, upgrades_played=w.upgrades_played + 1))
+    ups, ploys = _left(w.upgrades, w.upgrades_played), _left(w.ploys, w.ploys_played + 1)
+    more = ((cs.PlayUpgrades(count=ups),) if ups >= 0 else ()) + ((cs.PlayPloys(count=ploys),) if ploys >= 0 else ())
+    return _play_ploy(state, w.seat, action.card, more, ev)
+
+
+DEVELOP = Rule(DevelopWork, (PlayUpgrade, PlayPloy), _develop_options, _develop_refusal, _develop)

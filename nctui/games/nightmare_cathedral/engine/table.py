@@ -69,6 +69,7 @@ RULES: dict[type, Rule[Any]] = {
         steps_basic.CONFORM,
         steps_basic.UPGRADE,
         steps_basic.PLOY,
+        steps_basic.DEVELOP,
         movement.MOVE,
         movement.SHAPER_MOVE,
         movement.CONVERT,

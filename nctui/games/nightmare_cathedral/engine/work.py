@@ -189,6 +189,17 @@ class PloyWork(_W, tag="play_ploy"):
     played: int = 0
 
 
+class DevelopWork(_W, tag="develop"):
+    """DEVELOP: "play any number of Upgrades and up to 3 Ploys": an Upgrade step followed by a
+    Ploy step is one decision, so the cards are played in any order (``upgrades``/``ploys``: the
+    step's count, 0 any number)."""
+
+    upgrades: int
+    ploys: int
+    upgrades_played: int = 0
+    ploys_played: int = 0
+
+
 class KeepWork(_W, tag="keep_card"):
     deck: str
     drawn: tuple[str, ...]
@@ -406,6 +417,7 @@ Work = (
     | BonusWork
     | UpgradeWork
     | PloyWork
+    | DevelopWork
     | KeepWork
     | ChooseWork
     | ConformWork

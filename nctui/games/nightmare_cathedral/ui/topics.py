@@ -41,6 +41,7 @@ DECISION_TOPICS: dict[str, str] = {
     "keep_card": "develop",
     "play_upgrade": "develop",
     "play_ploy": "develop",
+    "develop": "develop",
     "build_fort_level": "fortify",
     "pay_fort_level": "fortify",
     "remove_follower": "actions",

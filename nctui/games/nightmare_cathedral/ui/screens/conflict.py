@@ -1,7 +1,9 @@
 """The conflict panel (CONFLICTS 1-12): each conflict just resolved, read at the player's pace.
 
 It opens over the game once a conflict a person took part in is over (in hot-seat, for the other
-person after the hand-off too), and with ``c`` for the latest conflicts at any time. A conflict
+person after the hand-off too); before that, as far as it went, when a person must decide in it
+(the tie, a retreat, the Victory), so the cards and damage are read first; and with ``f`` for
+the latest conflicts at any time. A conflict
 reads in stages, as at the table: the sides with their units and Fort levels and the cards
 played face down; Space reveals them with their ⚔ Attacks and ⛨ Defences; then the damage and
 losses; then the winner, the retreat, the Victory or Defeat effect and what is left. ``a``
@@ -56,13 +58,22 @@ class ConflictScreen(ComesUpOnce, ModalScreen[None]):
         Binding("pagedown", "scroll(8)", "Page down", show=False, id="conflict.pagedown"),
     ]
 
-    def __init__(self, reports: Sequence[ConflictReport], state: GameState, *, paced: bool = True) -> None:
+    def __init__(
+        self,
+        reports: Sequence[ConflictReport],
+        state: GameState,
+        *,
+        paced: bool = True,
+        whole: Sequence[bool] = (),
+    ) -> None:
         """``reports``: the conflicts to show, in order; ``state``: the viewer's state (names);
-        ``paced``: start at the cards face down (False: everything at once)."""
+        ``paced``: start at the cards face down (False: everything at once); ``whole``: for each
+        report, whether it is shown at once (read up to a decision already)."""
         super().__init__()
         self.reports, self.state = tuple(reports), state
+        self.whole = tuple(whole) + (False,) * (len(self.reports) - len(whole))
         self.conflict = 0  # the conflict being revealed
-        self.stage = 0 if paced else STAGES - 1
+        self.stage = self._first_stage(0) if paced else STAGES - 1
         if not paced:
             self.conflict = max(len(self.reports) - 1, 0)
 
@@ -74,6 +85,9 @@ class ConflictScreen(ComesUpOnce, ModalScreen[None]):
 
     def on_mount(self) -> None:
         self._draw()
+
+    def _first_stage(self, conflict: int) -> int:
+        return STAGES - 1 if conflict < len(self.whole) and self.whole[conflict] else 0
 
     @property
     def done(self) -> bool:
@@ -123,7 +137,8 @@ class ConflictScreen(ComesUpOnce, ModalScreen[None]):
         if self.stage < STAGES - 1:
             self.stage += 1
         else:
-            self.conflict, self.stage = self.conflict + 1, 0
+            self.conflict += 1
+            self.stage = self._first_stage(self.conflict)
         self._draw()
 
     def action_all(self) -> None:

@@ -31,6 +31,8 @@ from ..widgets.board import BoardView
 # the conflict panel, game over): the game's first frame comes without them.
 
 SCENARIO_SUFFIX = ".toml"
+# The decisions taken inside a conflict, once its cards are revealed: it is read up to them first.
+IN_CONFLICT = frozenset({"break_tie", "retreat", "take_victory"})
 
 if TYPE_CHECKING:
     from nctui.ui.app import NctuiApp
@@ -53,6 +55,7 @@ class FlowsMixin(GameShell):
     # and the conflicts shown (seat, the state id its start led to, area)
     _conflict_from: dict[int, int] = {}
     _conflicts_shown: set[tuple[int, int, str]] = set()
+    _conflicts_part: dict[tuple[int, int, str], int] = {}  # read while being resolved: the lines read
     _conflict_base = 0
 
     # -- state ----------------------------------------------------------------------------------
@@ -65,6 +68,7 @@ class FlowsMixin(GameShell):
         self._king_seen = self.game.state_id
         self._over_shown = False
         self._conflict_from, self._conflicts_shown, self._conflict_base = {}, set(), self.game.state_id
+        self._conflicts_part = {}
         super()._shell_start()
         self._king_during = self._in_king_turn(self.game.view(self.viewer).state)
 
@@ -159,9 +163,23 @@ class FlowsMixin(GameShell):
     def _flows_first(self) -> bool:
         return self._push_conflicts()  # the person at the keyboard sees how their conflict ended first
 
+    def _king_later(self) -> bool:
+        """The King's turn panel was read once this turn and the person is deciding in it (a
+        reaction's steps, a Cathedral icon): the King's steps since wait for the end of its turn,
+        so the panel does not come back over the person's own choices after each one."""
+        assert self._king_pending is not None
+        read = self._king_pending[3]
+        state = self.game.view(self.viewer).state
+        return (
+            bool(read)
+            and state.outcome is None
+            and self._in_king_turn(state)
+            and self.game.deciding_seat() == self.viewer
+        )
+
     def _flows_then(self) -> None:
         """The King's turn, game over."""
-        if self._king_pending is not None:
+        if self._king_pending is not None and not self._king_later():
             steps, before, after, read = self._king_pending
             self._king_pending = None
             self._king_turn = (steps, before)
@@ -181,9 +199,12 @@ class FlowsMixin(GameShell):
 
     # -- conflicts ------------------------------------------------------------------------------
 
-    def _conflicts_due(self, seat: int) -> list[ConflictReport]:
+    def _conflicts_due(self, seat: int) -> list[tuple[ConflictReport, bool]]:
         """The conflicts ``seat`` took part in that ended since it last saw one end (a person's
-        seat: both sides see the result, the other one after the hand-off)."""
+        seat: both sides see the result, the other one after the hand-off), each with whether it
+        is shown whole at once. A conflict still being resolved comes as far as it went when ``seat``
+        decides in it (the tie, a retreat, the Victory: issue 39.13, the cards and damage are
+        read before); once over, it comes again only for what the others decided since."""
         if seat in self.bots or self.game.is_computer(seat):
             return []
         since = self._conflict_from.get(seat, self._conflict_base)
@@ -191,22 +212,38 @@ class FlowsMixin(GameShell):
         if update.undone:  # what was undone is gone; what comes again will be new
             self._conflict_from[seat] = update.state_id
             self._conflicts_shown = {k for k in self._conflicts_shown if k[1] <= update.state_id}
+            self._conflicts_part = {k: n for k, n in self._conflicts_part.items() if k[1] <= update.state_id}
             return []
         if not update.events:
             return []
         at = list(self.game.event_states(since))
         if len(at) != len(update.events):
             at = [update.state_id] * len(update.events)
-        due, after = [], update.state_id
-        for report in conflict_reports(update.events, self.game.view(seat).state):
+        view = self.game.view(seat).state
+        decision = view.decision
+        deciding = decision is not None and decision.seat == seat and decision.kind in IN_CONFLICT
+        due: list[tuple[ConflictReport, bool]] = []
+        after = update.state_id
+        reports = conflict_reports(update.events, view)
+        for n, report in enumerate(reports):
             key = (seat, at[report.begins], report.area)
-            if seat not in report.sides or key in self._conflicts_shown:
+            if key in self._conflicts_shown:
                 continue
             if not report.done:  # read again from its start next time
                 after = min(after, at[report.begins] - 1)
+                innermost = all(r.done for r in reports[n + 1 :])
+                if deciding and innermost and key not in self._conflicts_part:
+                    self._conflicts_part[key] = len(report.lines)
+                    due.append((report, False))
+                continue
+            if seat not in report.sides and key not in self._conflicts_part:
                 continue
             self._conflicts_shown.add(key)
-            due.append(report)
+            read = self._conflicts_part.pop(key, None)
+            if read is None:
+                due.append((report, False))
+            elif any(line.side != seat and line.kind in ("retreat", "effect") for line in report.lines[read:]):
+                due.append((report, True))  # read up to a decision: the rest at once
         self._conflict_from[seat] = after
         return due
 
@@ -215,7 +252,8 @@ class FlowsMixin(GameShell):
         if due:
             from .conflict import ConflictScreen
 
-            self.app.push_screen(ConflictScreen(due, self.game.view(self.viewer).state))
+            reports, whole = [r for r, _ in due], [w for _, w in due]
+            self.app.push_screen(ConflictScreen(reports, self.game.view(self.viewer).state, whole=whole))
         return bool(due)
 
     def action_conflicts(self) -> None:

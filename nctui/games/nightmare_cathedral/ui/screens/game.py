@@ -92,7 +92,8 @@ NOTES_HELP = """\
 
 [b]The Turn track[/b]: letters say whose turn each position is; ▲ the Turn marker, ⚑ the Starting marker.
 [b]Players[/b]: Sup supply, Lim Limbo, Hnd hand, Drm Dreams; ▶ deciding, * computer player.
-[b]Solo[/b]: the King's turn is shown a step at a time (Space: next, a: all, p: stop pacing)."""
+[b]Solo[/b]: the King's turn is shown a step at a time (Space: next, a: all, p: stop pacing);
+  on the Matrix [b]c2[/b] the King's Cultists, [b]k+[/b] a Day space that makes the King conform."""
 
 
 class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):

@@ -1,7 +1,8 @@
 """The Action Matrix, drawn from the pack's matrix (``matrix.toml``: each space's row and column).
 
 Day spaces read ``[Summon]``, Night spaces ``(Dusk)``; after a space's name come the Dreamers on
-it (seat letters, in the seat's colour too) and, in solo, the King's Cultists (``c2``). A line
+it (seat letters, in the seat's colour too) and, in solo, the King's Cultists (``c2``) and ``k+``
+on the 2 Day spaces ahead of the King's Dreamer (your Dreamer there: the King conforms). A line
 joins each Night space to the Day spaces next to it; an arrowhead (``↘``) marks a Day space's
 arrow: the Night space its Dreamer moves to at the end of the turn. The spaces the due decision
 lets the viewer choose are in reverse video; with the focus, arrows/hjkl move a cursor
@@ -19,6 +20,7 @@ from nctui.ui.widgets.common import OptionsPicked, cursor_bindings, nearest, pac
 
 from ...content.schema import Matrix
 from ...describe import describe_action, seat_letter, words_for
+from ...describe.actions import king_conforms_to
 from ...engine.actions import Action
 from ...engine.state import GameState
 from ...engine.views import View
@@ -29,6 +31,7 @@ HEAD = Style(color="#e8d9a8", bold=True)
 DAY = Style(bold=True)
 NIGHT = Style(color="#b4a7d6")
 CULTISTS = Style(color="#d787ff")
+CONFORMS = Style(color="#d787ff", bold=True)
 LEGAL = Style(reverse=True, bold=True)
 CURSOR = Style(underline=True, bold=True)
 HINT = Style(color="#9a9aaa")
@@ -134,6 +137,8 @@ def _label(state: GameState, space: str, is_day: bool) -> list[tuple[str, Style]
         n = king.day_cultists[rondel.index(space)] if len(king.day_cultists) == len(rondel) else 0
         if n:
             runs.append((f"c{n}", CULTISTS))
+        if king_conforms_to(state, space):
+            runs.append(("k+", CONFORMS))
     return runs
 
 
@@ -151,7 +156,7 @@ def matrix_key(view: View) -> tuple[object, ...]:
         state.config.seats,
         state.day,
         tuple((pl.seat, pl.colour, pl.dreamer) for pl in state.players),
-        None if king is None else (king.seat, king.dreamer, king.day_cultists),
+        None if king is None else (king.seat, king.dreamer, king.day_cultists, state.active, state.phase),
         tuple(legal_spaces(view).items()),
     )
 
@@ -262,6 +267,7 @@ def _caption(view: View, cursor: str, legal: dict[str, tuple[int, ...]], width: 
         "[Day] (Night)",
         "↘ Dreamer's next space",
         "c2 the King's Cultists" if state.king else "",
+        "k+ the King conforms" if state.king else "",
         "reverse: choosable" if legal else "",
         "m: cursor",
     ]
@@ -283,6 +289,8 @@ def space_words(state: GameState, space: str) -> str:
         if state.king is not None:
             n = state.king.day_cultists[m.rondel.index(space)] if state.king.day_cultists else 0
             parts.append(f"{n} Cultist{'s' if n != 1 else ''}")
+            if king_conforms_to(state, space):
+                parts.append("the King conforms if your Dreamer takes it (ahead of its Dreamer)")
     else:
         night = next(n for n in m.nights if n.id == space)
         parts = [f"{night.name} (Night space): next to {', '.join(w.day_short(d) for d in night.adjacent)}"]

@@ -1,6 +1,6 @@
-"""The tracks: the Turn track (owners, Turn and Starting markers), the Time track, the Ritual
-track with every marker, the Cathedral track or the Divergent Paths sideboard, the Devoured
-units and the Nightmares, and the decks. Each row starts with its name in a label column.
+"""The tracks: the Ritual track with every marker (first: what a glance needs), the Time track,
+the Turn track (owners, Turn and Starting markers), the Cathedral track or the Divergent Paths
+sideboard, the Devoured units and the Nightmares, and the decks. Each row starts with its name in a label column.
 
 Ritual track: one cell per space after the start (``○``): ``·`` open, ``◇`` special (a bonus),
 ``✦`` ritual (the Ritual action only); the row below gives the VP of the VP spaces; then one row
@@ -100,7 +100,9 @@ def tracks_key(view: View, facts: Facts) -> tuple[object, ...]:
 def render_tracks(view: View, facts: Facts, width: int = 80) -> Text:
     state = view.state
     t = Text(no_wrap=False, end="")
-    for part in (_turn_track, _time_track, _ritual_track, _cathedral, _devoured, _decks):
+    # The Ritual track first: every player's markers and VP are what a glance needs, and a big
+    # terminal's Tracks pane shows its first few rows (issue 39.10: one player's row was in view).
+    for part in (_ritual_track, _time_track, _turn_track, _cathedral, _devoured, _decks):
         part(t, state, facts, width)
     t.rstrip()
     return t
