@@ -31,6 +31,14 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _store_url(text: str) -> str:
+    from .platform.net.store import is_database_url
+
+    if not is_database_url(text):
+        raise argparse.ArgumentTypeError(f"a postgresql://USER@HOST/DATABASE URL, not {text!r}")
+    return text
+
+
 def _address(text: str) -> tuple[str, int]:
     host, sep, port = text.rpartition(":")
     if not sep or not port.isdigit() or not 0 <= int(port) <= 65535:
@@ -125,6 +133,7 @@ def add_parser(make: Callable[..., argparse.ArgumentParser | None]) -> None:
     p.add_argument("--data", type=_path, metavar="DIR", help="the data folder (rooms, host key; default: nctui's)")
     p.add_argument(
         "--store",
+        type=_store_url,
         metavar="URL",
         help="keep the rooms in PostgreSQL (postgresql://USER@HOST/DATABASE), which several hosts may share "
         "(default: rooms.db in the data folder)",

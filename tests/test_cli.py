@@ -362,6 +362,8 @@ def test_play_load_of_a_bad_file_is_one_line(make, words, started, tmp_path, cap
         (["simulate", "--pack", ""], "--pack", "the pack id cannot be empty"),
         (["simulate", "--nightmares", ""], "--nightmares", "the Nightmares cannot be empty"),
         (["saves", "list", "--save-dir", ""], "--save-dir", "the folder cannot be empty"),
+        (["serve", "--store", "mysql://x"], "--store", "a postgresql://USER@HOST/DATABASE URL, not 'mysql://x'"),
+        (["serve", "--link", "nowhere"], "--link", "HOST:PORT, not 'nowhere'"),
     ],
 )
 def test_empty_option_values_are_errors_not_defaults(argv, option, words, started, capsys):
