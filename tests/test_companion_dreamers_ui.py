@@ -214,3 +214,27 @@ def test_the_log_says_you_and_shows_the_letters_of_the_dreams_rolled(tmp_path, s
             assert "— Your turn." in log and "You draw 4 dreams: " in log and "Player 1" not in log
 
     asyncio.run(go())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_four_players_and_every_nightmare_fit_the_players_panel(tmp_path, size) -> None:
+    """Issue 39 (Dreamers and Nightmares): with four players at 80x24 the players' panel still
+    shows every player and all four Nightmare cards (the dreams' words are then in the log's
+    roll only), through a whole turn's decisions."""
+    from textual.widgets import Static
+
+    async def go() -> None:
+        config = DreamersConfig(seats=("human", "bot", "bot", "bot"), levels=("gambler",) * 4, seed=5)
+        app = _app(tmp_path, config)
+        async with app.run_test(size=size) as pilot:
+            game = app.game
+            for _ in range(6):
+                await settle(pilot, lambda: game.deciding_seat() == 0 and game.thinking is None)
+                await pilot.pause()
+                table = app.screen.query_one("#dr-table", Static)
+                lines = _text(app, "dr-table").split("\n")
+                assert len(lines) == (9 if size == (80, 24) else 10) and lines[-1].startswith("F ")  # 120x40: a header
+                assert table.content_region.height >= len(lines)
+                await pilot.press("1")
+
+    asyncio.run(go())

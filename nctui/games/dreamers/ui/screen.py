@@ -166,11 +166,15 @@ class DreamersScreen(OptionsScreen):
         text.append("\nRolled: ")
         for d in view.unresolved:
             text.append_text(die_text(d))
-        if view.unresolved:  # the dreams to decide on, in words
+        # the dreams to decide on, in words (at 80x24 with four players the log's roll says them:
+        # the players' panel needs the line)
+        roomy = self.has_class("-tall") or len(view.seats) <= 3
+        if view.unresolved and roomy:
             text.append("\n= " + ", ".join(words.die_words(d) for d in view.unresolved), style="dim")
         if view.drawn:
             text.append("\nDrawn:  " + " ".join(LETTER[x] for x in view.drawn))
-            text.append(f" = {words.colours_words(view.drawn)}", style="dim")
+            if roomy:
+                text.append(f" = {words.colours_words(view.drawn)}", style="dim")
         if self.has_class("-tall"):
             text.append(f"\n{words.ROWS_LEGEND}.", style="dim")
         return text
