@@ -19,6 +19,7 @@ from tests.test_net_host import Client, run_host
 
 PEOPLE = DreamersConfig(seats=("human", "human"))
 GAME = "dreamers"
+SEED = (1 << 40) + 40_4040  # a room's seed no other number of a message is likely to equal
 
 
 def _decide(rooms: Rooms, room_id: str, rnd: random.Random, n: int | None = None) -> None:
@@ -70,9 +71,11 @@ def test_a_live_game_watched_from_its_start_then_live(tmp_path: Path) -> None:
         assert (await w.until(P.Update)).state_id == live
         _decide(rooms, room.id, random.Random(4), 1)
         assert (await w.until(P.Update)).state_id == live + 1  # the game moved: followed live
+        seed = str(room.config.seed)
+        assert len(seed) > 12 and not [f for f in w.frames if seed.encode() in f]  # no message carries it
         w.close()
 
-    run_host(tmp_path, body)
+    run_host(tmp_path, body, first_seed=SEED)
 
 
 def test_a_finished_game_watched_again_shows_everything_and_ratings(tmp_path: Path) -> None:
