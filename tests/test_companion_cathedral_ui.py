@@ -237,14 +237,15 @@ def test_the_next_preview_leaves_the_building_just_placed_in_sight(tmp_path, siz
     asyncio.run(go())
 
 
-def test_turning_four_times_brings_a_building_back_to_its_squares(tmp_path) -> None:
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_turning_four_times_brings_a_building_back_to_its_squares(tmp_path, size) -> None:
     """Issue 39 (Cathedral): a building turns about its middle square (it used to swing about
     its top-left corner): four turns end on the squares it started on; every turn shares a
     square with the one before."""
 
     async def go() -> None:
         app = _app(tmp_path, CathedralConfig(seats=("human", "human")))
-        async with app.run_test(size=(80, 24)) as pilot:
+        async with app.run_test(size=size) as pilot:
             await pilot.press("enter")
             await pilot.pause()
             screen = narrow(app.screen, CathedralScreen)
@@ -264,13 +265,14 @@ def test_turning_four_times_brings_a_building_back_to_its_squares(tmp_path) -> N
     asyncio.run(go())
 
 
-def test_enter_on_any_row_of_the_new_game_screen_starts_the_game(tmp_path) -> None:
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_enter_on_any_row_of_the_new_game_screen_starts_the_game(tmp_path, size) -> None:
     """Issue 39 (Cathedral): the footer says "Enter starts": Enter on "Opponent" starts the game
     with the settings shown (it used to change the opponent); ←/→ change."""
 
     async def go() -> None:
         app = _app(tmp_path)
-        async with app.run_test(size=(80, 24)) as pilot:
+        async with app.run_test(size=size) as pilot:
             await pilot.press("a")
             await pilot.pause()
             assert isinstance(app.screen, CompanionNewScreen)

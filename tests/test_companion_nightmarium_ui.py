@@ -250,3 +250,29 @@ def test_nightmarium_creatures_snapshot(snap_compare, tmp_path) -> None:
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=complete)
+
+
+def test_the_hand_off_news_is_in_the_words_of_the_person_it_is_for(tmp_path) -> None:
+    """Issue 39 (Nightmarium): two people at one keyboard: the hand-off's news calls the person
+    taking the keyboard "you" and names the other; each person's log calls them "you"."""
+
+    async def go() -> None:
+        app = _app(tmp_path, NightmariumConfig(seats=("human", "human"), levels=("planner", "planner"), seed=3))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("1", "1")  # Player 1 draws twice: Player 2's turn
+            await pilot.pause()
+            await pilot.press("enter")
+            await pilot.pause()
+            assert "— Your turn." in _log(app) and "Player 1 draws 1 card." in _log(app)
+            await pilot.press("1", "1")  # Player 2 draws twice: back to Player 1
+            await pilot.pause()
+            back = app.screen
+            assert isinstance(back, HandoffScreen) and back.seat == 0
+            assert "— Your turn." in back.news and "Player 2 draws 1 card." in back.news
+            assert back.news.count("Player 2 draws 1 card.") == 2 and not any("Player 1" in line for line in back.news)
+            await pilot.press("enter")
+            await pilot.pause()
+            news = _text(app, "nm-news")
+            assert news.startswith("Player 2: drew 2 cards"), news
+
+    asyncio.run(go())
