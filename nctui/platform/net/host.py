@@ -369,12 +369,15 @@ class Relay:
 
     async def _back(self) -> None:
         """That host's messages to the person, frame by frame, as they are."""
+        occupancy = self.conn.host.occupancy
         try:
             while True:
                 header = await self.reader.readexactly(P.HEADER.size)
                 payload = await self.reader.readexactly(P.frame_length(header))
                 self.conn.writer.write(header + payload)
                 await self.conn.writer.drain()
+                if occupancy is not None and payload.startswith(b'{"t":"update"'):
+                    occupancy.watch(self.conn.identity)  # a game that moves, watched through the relay: not idle
         except (asyncio.IncompleteReadError, ConnectionError, P.ProtocolError):
             pass
         await self.conn.relay_ended(self, self.room)
