@@ -2,8 +2,9 @@
 
 ``nctui saves list [--json] [--check]`` lists every save, newest first, as Continue and Load show
 them; ``nctui saves check FILE…`` replays each file and prints one line per file: ``ok`` or the
-reason it cannot be loaded (exit code 1 when any cannot). Nothing here writes a file, and no file
-content, however broken, gets more than its one line.
+reason it cannot be loaded (exit code 1 when any cannot); ``nctui saves export-room ROOM FILE``
+writes a finished game of a server's rooms as a save file (``net/export.py``). Nothing else here
+writes a file, and no file content, however broken, gets more than its one line.
 """
 
 from __future__ import annotations
@@ -48,6 +49,16 @@ def add_parser(
         "loaded. Exit code 1 when any cannot.",
     )
     check.add_argument("files", nargs="+", metavar="FILE", type=_file)
+    export = cmds.add_parser(
+        "export-room",
+        help="a finished game of a server's rooms as a save file (nctui replay FILE opens it)",
+        description="Write the finished game of a room of nctui serve's data folder as a save file: nctui "
+        "replay FILE watches it again on any machine, every hand shown. Reads the rooms database only; a game "
+        "not over is refused.",
+    )
+    export.add_argument("room", metavar="ROOM", help="the room's id (as the server's log names it)")
+    export.add_argument("file", metavar="FILE", type=_file, help="the save file to write")
+    export.add_argument("--data", metavar="DIR", type=_file, default=None, help="the server's data folder")
 
 
 def _file(text: str) -> str:
@@ -60,7 +71,22 @@ def run(args: argparse.Namespace) -> int:
     """``nctui saves list`` or ``nctui saves check``; returns the exit code."""
     if args.saves_command == "list":
         return _list(args.save_dir, as_json=args.json, check=args.check)
+    if args.saves_command == "export-room":
+        return _export_room(args.room, Path(args.file), args.data)
     return _check([Path(f) for f in args.files])
+
+
+def _export_room(room: str, out: Path, data: str | None) -> int:
+    from .platform.net.export import ExportError, export_room
+    from .platform.net.serve import default_data
+
+    try:
+        written = export_room(Path(data) if data else default_data(), room, out)
+    except ExportError as exc:
+        print(f"nctui saves export-room: error: {exc}", file=sys.stderr)
+        return 2
+    print(f"Wrote {written}: nctui replay {written} watches it again.")
+    return 0
 
 
 def _list(folder: str | None, *, as_json: bool, check: bool) -> int:

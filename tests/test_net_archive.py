@@ -10,6 +10,8 @@ import random
 from pathlib import Path
 from typing import Any, cast
 
+import pytest
+
 from nctui.games.dreamers.state import DreamersConfig
 from nctui.platform import registry
 from nctui.platform.game import SPECTATOR
@@ -239,3 +241,39 @@ def test_a_room_made_not_rated_on_the_new_room_screen(tmp_path: Path) -> None:
         run(go())
     finally:
         host.stop()
+
+
+def test_a_finished_room_exported_by_the_admin_is_watched_with_nctui_replay(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``nctui saves export-room ROOM FILE --data DIR`` writes a finished room's game as a save
+    file that ``nctui replay`` opens: the same decisions, the game over; a game not over, or no
+    such room, is refused in one line."""
+    from nctui import cli
+    from nctui.platform.net.store_sqlite import SqliteRoomStore
+    from nctui.platform.replay import open_replay
+    from tests.test_net_host import seeds
+
+    rooms = Rooms(SqliteRoomStore(tmp_path / "rooms.db"), bot_delay=0.0, seeds=seeds(7))
+    try:
+        done = rooms.create(PEOPLE, identity="ann", name="done")
+        going = rooms.create(PEOPLE, identity="ann", name="going")
+        for room in (done, going):
+            room.claim(0, "ann", "Ann")
+            room.claim(1, "bob", "Bob")
+        _decide(rooms, done.id, random.Random(8))
+        _decide(rooms, going.id, random.Random(9), 3)
+        final, actions = done.session.store.state, done.session.store.all_actions()
+    finally:
+        rooms.close()
+    out = tmp_path / "elsewhere" / "done.nctui.json"
+    assert cli.main(["saves", "export-room", done.id, str(out), "--data", str(tmp_path)]) == 0
+    assert "nctui replay" in capsys.readouterr().out
+    replay = open_replay(out)
+    assert replay.over and replay.state_id == 0 and replay.store.all_actions() == actions
+    replay.undo_to(replay.last_id, seat=0)
+    assert replay.store.state == final
+    for room_id, words in ((going.id, "is not over"), ("nope", "there is no room 'nope'")):
+        assert cli.main(["saves", "export-room", room_id, str(tmp_path / "x.nctui.json"), "--data", str(tmp_path)]) == 2
+        err = capsys.readouterr().err
+        assert words in err and err.count("\n") == 1 and "Traceback" not in err

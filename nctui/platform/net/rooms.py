@@ -69,6 +69,21 @@ def fresh_seed() -> int:
     return secrets.randbits(32)
 
 
+def replayed(stored: StoredRoom) -> tuple[Store, tuple[Any, ...]]:
+    """A stored room's game with its decisions replayed (its seed and all), and the decisions;
+    ``RoomError`` in one line when it cannot be."""
+    rec = stored.record
+    game = registry.game_named(rec.game)
+    if game is None:
+        raise RoomError(f"it is of the game {rec.game!r}, which this nctui does not have")
+    data = P.payloads(game.id)  # the stored configuration and actions are JSON as on the wire
+    try:
+        actions = tuple(data.action(a) for a in stored.actions)
+        return Store(data.config(rec.config), game=game, actions=actions, cursor=stored.cursor), actions
+    except (ReplayError, ValueError, P.ProtocolError) as exc:
+        raise RoomError(str(exc).splitlines()[0]) from None
+
+
 class RatingCache:
     """Each game's ratings by identity, read from the store when first asked and again after a
     result of that game was recorded here (what the lobby shows beside each person's name)."""
@@ -612,18 +627,10 @@ class Rooms:
     def _restore(self, stored: StoredRoom) -> Room | None:
         """A stored room with its decisions replayed, or None (said in the log) when it cannot be."""
         rec = stored.record
-        game = registry.game_named(rec.game)
-        if game is None:
-            log.error(
-                "room %s could not be restored: it is of the game %r, which this nctui does not have", rec.id, rec.game
-            )
-            return None
-        data = P.payloads(game.id)  # the stored configuration and actions are JSON as on the wire
         try:
-            actions = tuple(data.action(a) for a in stored.actions)
-            st = Store(data.config(rec.config), game=game, actions=actions, cursor=stored.cursor)
-        except (ReplayError, ValueError, P.ProtocolError) as exc:
-            log.error("room %s could not be restored: %s", rec.id, str(exc).splitlines()[0])
+            st, actions = replayed(stored)
+        except RoomError as exc:
+            log.error("room %s could not be restored: %s", rec.id, exc)
             return None
         session = self._session(st, rec.id)
         room = Room(rec, session, self.store, saved=actions, cursor=stored.cursor, now=self.now, tell=self._tell)

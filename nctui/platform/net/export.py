@@ -1,0 +1,54 @@
+"""A finished game of a server's rooms as a save file (``nctui saves export-room ROOM FILE``), for
+its host's admin: ``nctui replay FILE`` then watches it on any machine, everything shown.
+
+The rooms database (``rooms.db`` of the data folder) is read only (SQLite's read-only mode, so a
+running server is not disturbed). Only a game that is over is exported: until then its seed and
+its hidden cards stay the host's. Every problem is one line (``ExportError``).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import msgspec
+
+from .. import saves
+from .rooms import RoomError, replayed
+from .store import SQLITE_FILE, StoredRoom, record_decoder
+
+
+class ExportError(Exception):
+    """A room that cannot be exported; ``str()`` is one line."""
+
+
+def export_room(data: Path, room_id: str, out: Path) -> Path:
+    """Write the finished game of room ``room_id`` (of the data folder ``data``) to ``out``."""
+    db = data / SQLITE_FILE
+    if not db.is_file():
+        raise ExportError(f"there is no rooms database in {data} (no {SQLITE_FILE})")
+    try:
+        con = sqlite3.connect(db.resolve().as_uri() + "?mode=ro", uri=True)
+        try:
+            row = con.execute("SELECT record, cursor FROM rooms WHERE id = ?", (room_id,)).fetchone()
+            found = con.execute("SELECT action FROM decisions WHERE room = ? ORDER BY idx", (room_id,)).fetchall()
+        finally:
+            con.close()
+    except sqlite3.Error as exc:
+        raise ExportError(f"the rooms database {db} cannot be read: {exc}") from None
+    if row is None:
+        raise ExportError(f"there is no room {room_id!r} in {db}")
+    try:
+        record = record_decoder.decode(row[0])
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise ExportError(f"room {room_id} is damaged: {str(exc).splitlines()[0]}") from None
+    try:
+        store, _ = replayed(StoredRoom(record, [bytes(a) for (a,) in found], int(row[1])))
+    except RoomError as exc:
+        raise ExportError(f"room {room_id} cannot be replayed: {exc}") from None
+    if not record.finished or store.game.decider(store.entry(store.last_id).state) is not None:
+        raise ExportError(f"the game of room {room_id} ({record.name}) is not over: its hidden cards stay hidden")
+    try:
+        return saves.save(store, out, room_id)
+    except saves.SaveError as exc:
+        raise ExportError(str(exc)) from None
