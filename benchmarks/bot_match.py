@@ -1,15 +1,24 @@
 """A match between two computer players of a game, settings included, by the runner.
 
     python benchmarks/bot_match.py A B [--game ID] [--games 40] [--seed 7000] [--players 2] [--json]
+    python benchmarks/bot_match.py --ladder ID [--games 200] [--seed 1000] [--jobs N]
 
 ``A`` and ``B`` are a level of the game with settings after ``@``. Nightmare Cathedral (the
 default): ``expert@96`` (the budget), ``expert@96:choose_day+react+move`` (and the decisions it
 searches), ``planner@previous`` (``PREVIOUS_PLANNER``: the planner before issue 38's fixes),
-``planner@200`` (its budget). Nightmarium: ``planner@6`` (its guesses at the hidden cards).
-Cathedral: ``strong@12`` (its search's width). Game ``i`` is seeded ``game_seed(seed, i)`` with
+``planner@200`` (its budget). Nightmarium: ``planner@6`` (its guesses at the hidden cards), ``planner@:16`` (and
+its budget: games played out a decision).
+Dreamers: ``gambler@16`` (games played out a decision; ``gambler@0``: the rule of thumb alone).
+Cathedral: ``strong@16000`` (its budget: placements tried a decision; the width follows).
+Game ``i`` is seeded ``game_seed(seed, i)`` with
 the seats swapped every game (``nctui simulate --bots A,B --swap-seats`` for the plain levels).
 Printed: each side's share of the wins (a shared win counts 1/k) with its Wilson 95 % interval,
 the Elo difference it implies, and each side's CPU seconds per game and slowest decision.
+
+``--ladder ID`` plays a companion game's ladder (``LADDERS``: each level against the next one
+down, the Elo of each level from them) and its growth (``GROWTH``: the strongest level against
+itself at half the budget, a doubling each), every match ``--games`` games, and prints both as
+tables with the game counts.
 """
 
 from __future__ import annotations
@@ -19,6 +28,8 @@ import json
 import math
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
+from math import ceil
 from typing import Any
 
 from nctui.games.nightmare_cathedral.bots import BOTS, bot_seed
@@ -67,11 +78,16 @@ def _companion(game: str, level: str, setting: str, config: Any, seat: int) -> A
     if game == "nightmarium" and level == "planner" and setting:
         from nctui.games.nightmarium.bots import PlannerBot as NightmariumPlanner
 
-        return NightmariumPlanner(seed, samples=int(setting))
+        samples, _, budget = setting.partition(":")
+        return NightmariumPlanner(seed, samples=int(samples or 3), budget=int(budget or 0))
+    if game == "dreamers" and level == "gambler" and setting:
+        from nctui.games.dreamers.bots import GamblerBot
+
+        return GamblerBot(seed, budget=int(setting))
     if game == "cathedral" and level == "strong" and setting:
         from nctui.games.cathedral.bots import StrongBot
 
-        return StrongBot(seed, width=int(setting))
+        return StrongBot(seed, budget=int(setting))
     return registry.simulated(game).computer(config, seat, level)
 
 
@@ -81,7 +97,8 @@ def elo(rate: float) -> float:
     return 400 * math.log10(rate / (1 - rate))
 
 
-def match(a: str, b: str, *, game: str = GAME, games: int, seed: int, players: int = 2) -> dict[str, Any]:
+def _part(a: str, b: str, game: str, games: int, seed: int, players: int) -> dict[str, Any]:
+    """Games ``seed`` .. ``seed + games - 1`` of a match: a's seats and wins, the clocks."""
     clock: dict[str, list[float]] = {}
     specs = (a, b) + (b,) * (players - 2)
     plain = tuple(spec.partition("@")[0] for spec in specs)
@@ -103,41 +120,123 @@ def match(a: str, b: str, *, game: str = GAME, games: int, seed: int, players: i
         computers=computers,
         swap_seats=True,
         on_game=lambda i, p: print(
-            f"game {i}: {runner.seated(specs, i, True)} winners {p.winners} {p.failure.error if p.failure else ''}",
+            f"game {seed + i}: {runner.seated(specs, i, True)} winners {p.winners} "
+            f"{p.failure.error if p.failure else ''}",
             file=sys.stderr,
             flush=True,
         ),
     )
-    wins = report.wins
+    mine = report.wins.get(a)
+    return {
+        "seats": mine.seats if mine else 0,
+        "won": mine.won if mine else 0.0,
+        "completed": report.completed,
+        "clock": clock,
+        "failures": [f.command for f in report.failures],
+    }
+
+
+def match(
+    a: str, b: str, *, game: str = GAME, games: int, seed: int, players: int = 2, jobs: int = 1
+) -> dict[str, Any]:
+    """A match of ``games`` games, game ``i`` seeded ``game_seed(seed, i)``, in ``jobs`` processes
+    (each plays a run of consecutive games, an even number so that the seats still alternate)."""
+    size = max(2, 2 * ceil(games / max(jobs, 1) / 2))
+    starts = list(range(0, games, size))
+    args = [(a, b, game, min(size, games - i), runner.game_seed(seed, i), players) for i in starts]
+    if jobs > 1 and len(args) > 1:
+        with ProcessPoolExecutor(min(jobs, len(args))) as pool:
+            parts = list(pool.map(_part, *zip(*args, strict=True)))
+    else:
+        parts = [_part(*arg) for arg in args]
+    seats = sum(p["seats"] for p in parts)
+    won = sum(p["won"] for p in parts)
+    completed = sum(p["completed"] for p in parts)
+    clock: dict[str, list[float]] = {}
+    for p in parts:
+        for k, (spent, slowest) in p["clock"].items():
+            total = clock.setdefault(k, [0.0, 0.0])
+            total[0], total[1] = total[0] + spent, max(total[1], slowest)
+    rate = won / seats if seats else None
+    low, high = runner.wilson(won, seats) if seats else (None, None)
     return {
         "game": game,
         "a": a,
         "b": b,
         "games": games,
-        "completed": report.completed,
+        "completed": completed,
         "seed": seed,
         "players": players,
-        "rate": wins[a].rate if a in wins else None,
-        "low": wins[a].low if a in wins else None,
-        "high": wins[a].high if a in wins else None,
-        "elo": round(elo(wins[a].rate), 1) if a in wins else None,
-        "cpu_per_game": {k: round(v[0] / max(report.completed, 1), 2) for k, v in clock.items()},
+        "rate": rate,
+        "low": low,
+        "high": high,
+        "elo": round(elo(rate), 1) if rate is not None else None,
+        "cpu_per_game": {k: round(v[0] / max(completed, 1), 2) for k, v in clock.items()},
         "slowest": {k: round(v[1], 3) for k, v in clock.items()},
-        "failures": [f.command for f in report.failures],
+        "failures": [f for p in parts for f in p["failures"]],
     }
+
+
+# each level against the next one down, weakest first; then doublings of the strongest's budget
+LADDERS: dict[str, tuple[tuple[str, str], ...]] = {
+    "dreamers": (("gambler", "random"),),
+    "nightmarium": (("greedy", "random"), ("planner", "greedy")),
+    "cathedral": (("greedy", "random"), ("strong", "greedy")),
+}
+GROWTH: dict[str, tuple[tuple[str, str], ...]] = {
+    "dreamers": (("gambler@32", "gambler@16"), ("gambler@64", "gambler@32")),
+    "nightmarium": (("planner@6", "planner"), ("planner@12", "planner@6")),
+    "cathedral": (("strong", "strong@4000"), ("strong@16000", "strong")),
+}
+
+
+def row(out: dict[str, Any]) -> str:
+    """A match as a row of the ladder's tables."""
+    a, b = out["a"], out["b"]
+    cpu, slow = out["cpu_per_game"], out["slowest"]
+    return (
+        f"| {a} against {b} | {out['completed']} | {100 * out['rate']:.1f} % "
+        f"| {100 * out['low']:.1f}-{100 * out['high']:.1f} % | {out['elo']:+.0f} "
+        f"| {cpu.get(a, 0):.2f} / {cpu.get(b, 0):.2f} | {slow.get(a, 0):.3f} / {slow.get(b, 0):.3f} |"
+    )
+
+
+def ladder(game: str, *, games: int, seed: int, jobs: int = 1) -> list[str]:
+    """The ladder and the growth of ``game`` as markdown lines."""
+    head = [
+        "| match | games | first's share | 95 % interval | Elo difference | CPU s a game | slowest decision (CPU s) |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    lines = [f"{game}, {games} games a match, seed {seed}, seats swapped every game", "", *head]
+    elos = [(LADDERS[game][0][1], 0.0)]
+    for a, b in LADDERS[game]:
+        out = match(a, b, game=game, games=games, seed=seed, jobs=jobs)
+        lines.append(row(out))
+        elos.append((a, elos[-1][1] + out["elo"]))
+    lines += ["", "| level | Elo |", "|---|---|", *(f"| {level} | {value:.0f} |" for level, value in elos), ""]
+    lines += ["Growth with the budget (each match: a budget against half of it)", "", *head]
+    lines += [row(match(a, b, game=game, games=games, seed=seed, jobs=jobs)) for a, b in GROWTH[game]]
+    return lines
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("a")
-    parser.add_argument("b")
+    parser.add_argument("a", nargs="?")
+    parser.add_argument("b", nargs="?")
+    parser.add_argument("--ladder", choices=sorted(LADDERS), help="play a companion game's ladder and growth")
     parser.add_argument("--game", default=GAME)
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--seed", type=int, default=7000)
     parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--jobs", type=int, default=1, help="processes (each plays a run of the games)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    out = match(args.a, args.b, game=args.game, games=args.games, seed=args.seed, players=args.players)
+    if args.ladder:
+        print("\n".join(ladder(args.ladder, games=args.games, seed=args.seed, jobs=args.jobs)))
+        return 0
+    if not (args.a and args.b):
+        parser.error("name two computer players, or --ladder ID")
+    out = match(args.a, args.b, game=args.game, games=args.games, seed=args.seed, players=args.players, jobs=args.jobs)
     if args.json:
         print(json.dumps(out))
     else:

@@ -348,3 +348,22 @@ def test_a_line_across_the_city_encloses_the_smaller_part_only() -> None:
     parts = rules.enclosed_parts(state, DARK, line)
     assert [city.count(p) for p in parts] == [40]  # rows 7-10, not rows 1-5
     assert parts[0] == sum(bit(r, c) for r in range(6, 10) for c in range(10))
+
+
+def test_the_strong_players_budget_bounds_its_search_and_widens_it() -> None:
+    """Issue 38: the budget (placements tried a decision) is the strong player's setting; twice
+    the budget searches twice as many lines rather than the same lines cut short."""
+    from nctui.games.cathedral.bots import BUDGET, WIDTH
+
+    assert (StrongBot(1).width, StrongBot(1, budget=2 * BUDGET).width, StrongBot(1, budget=BUDGET // 2).width) == (
+        WIDTH,
+        2 * WIDTH,
+        WIDTH // 2,
+    )
+    state = rules.new_game(CathedralConfig()).state
+    players = [GreedyBot(1), GreedyBot(2)]
+    for _ in range(3):  # the Cathedral and a building a side
+        state = rules.step(state, players[present(rules.decider(state))].choose(state)).state
+    small = StrongBot(1, budget=2000)
+    assert small.choose(state) in rules.legal_actions(state)
+    assert small.spent <= 2000 + 2 * len(rules.legal_actions(state))  # the budget, and the node that passed it

@@ -418,3 +418,49 @@ def test_strict_undo_stops_at_a_draw_and_a_replayed_roll_is_the_same(tmp_path) -
     )
     again.send(ChooseTrack(1), seen_state_id=again.state_id, seat=0)
     assert again.store.state == session.store.state
+
+
+# -- the gambler's search (issue 38, computer opponents) --------------------------------------------
+
+
+def _last_turn_behind() -> DreamersState:
+    """Seat 1 has 15 Power; seat 0, on the game's last turn (no final turns left after it), has
+    14 and three Hunts of four: resting ends the game lost, another dream is its only chance."""
+    doubles = lambda n, colour: tuple(Die(colour, "double") for _ in range(n))  # noqa: E731
+    state = with_cards(
+        game(2),
+        {
+            0: Card(power=doubles(7, ENVY), hunt=(Die(FEAR, "hunt"),) * 3),
+            1: Card(power=(*doubles(7, FEAR), Die(DEPTHS, "power"))),
+        },
+    )
+    return replace(state, phase="rest", step=0, final=(), track=0)
+
+
+def test_the_gamblers_rule_of_thumb_rests_where_its_search_dreams_again_for_the_only_chance() -> None:
+    from nctui.games.dreamers import bots, secrets
+
+    state = _last_turn_behind()
+    view = secrets.view(state, 0)
+    assert {Rest(), DreamAgain()} <= set(rules.legal_actions(state))
+    assert bots.GamblerBot(1, budget=0).choose(view) == Rest()  # the rule of thumb: a Hunt more is likely
+    assert bots.GamblerBot(1, budget=32).choose(view) == DreamAgain()  # every played-out rest loses
+    rested = rules.step(state, Rest()).state
+    assert rested.phase == "over" and rested.winners == (1,)
+
+
+def test_the_gamblers_search_replays_from_its_seed_and_stops_when_asked() -> None:
+    from nctui.games.dreamers import bots, secrets
+
+    view = secrets.view(_last_turn_behind(), 0)
+    assert bots.GamblerBot(5, budget=32).choose(view) == bots.GamblerBot(5, budget=32).choose(view)
+    played: list[int] = []
+
+    class Stopped(bots.GamblerBot):
+        def _play_out(self, state, action, seat):
+            played.append(seat)
+            self.stop()  # as the session does when the game moves on
+            return super()._play_out(state, action, seat)
+
+    assert Stopped(5, budget=32).choose(view) in rules.legal_actions(view)
+    assert len(played) == 1

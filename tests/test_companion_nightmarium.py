@@ -306,7 +306,11 @@ def test_a_whole_game_shows_no_seat_a_card_it_may_not_know() -> None:
             state = result.state
 
 
-@pytest.mark.parametrize("bot", [RandomBot, GreedyBot, PlannerBot])
+def _searching_planner(seed: int) -> PlannerBot:
+    return PlannerBot(seed, budget=4)
+
+
+@pytest.mark.parametrize("bot", [RandomBot, GreedyBot, PlannerBot, _searching_planner])
 def test_each_computer_player_finishes_a_game_from_its_view(bot) -> None:
     state = rules.new_game(NightmariumConfig(seats=("bot",) * 3, levels=("random",) * 3, seed=9)).state
     players = [bot(i) for i in range(3)]

@@ -110,11 +110,16 @@ def evaluate(state: CathedralState, colour: int) -> float:
 class StrongBot:
     """A shallow search: at its own turn every placement is evaluated; the best ``width`` are
     searched ``depth`` moves ahead (deeper once few placements remain), each side answering with
-    its best few by immediate gain then evaluation; the placement whose line leaves it best."""
+    its best few by immediate gain then evaluation; the placement whose line leaves it best.
+    ``budget``: placements tried a decision, at most; the width grows with it (twice the budget,
+    twice the width), so that a larger budget searches more lines, not the same lines cut short."""
 
-    def __init__(self, seed: int, *, width: int = WIDTH, depth: int = 2, late: int = LATE) -> None:
+    def __init__(
+        self, seed: int, *, budget: int = BUDGET, width: int | None = None, depth: int = 2, late: int = LATE
+    ) -> None:
         self.rng = random.Random(seed)
-        self.width = width
+        self.budget = budget
+        self.width = width or max(1, round(WIDTH * budget / BUDGET))
         self.depth = depth
         self.late = late  # fewer placements than this: one move deeper
         self.spent = 0  # placements tried for the decision being made
@@ -141,7 +146,7 @@ class StrongBot:
     def _search(self, state: CathedralState, me: int, depth: int, alpha: float, beta: float) -> float:
         """The value for ``me`` of ``state`` searched ``depth`` moves on (alpha-beta)."""
         done = state.phase != "build" or (state.game != 0 and not state.buildings)
-        if depth <= 0 or done or self.spent > BUDGET:
+        if depth <= 0 or done or self.spent > self.budget:
             return evaluate(state, me)
         mover = state.to_move
         actions = list(rules.legal_actions(state))

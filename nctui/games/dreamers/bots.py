@@ -1,10 +1,19 @@
 """Computer players for the dice game: random, and a gambler that presses its luck by expected
-value. The game has no hidden hands: a view is the state without the RNG's future."""
+value. The game has no hidden hands: a view is the state without the RNG's future, so the gambler
+imagines futures by giving the view an RNG of its own (``imagined``) and playing them out."""
 
 from __future__ import annotations
 
 import random
+import threading
+from functools import cache
 from math import comb
+
+import msgspec
+from msgspec.structs import replace
+
+from nctui.platform.playouts import sequential_halving
+from nctui.platform.rng import Rng
 
 from . import rules
 from .content import content
@@ -34,11 +43,13 @@ class RandomBot:
         return self.rng.choice(rules.legal_actions(view))
 
 
+@cache
 def odds(colour: int, face: str) -> float:
     faces = content().colour[colour].faces
     return faces.count(face) / len(faces)
 
 
+@cache
 def gain(colour: int) -> float:
     """Expected Power of one dream of ``colour``."""
     faces = content().colour[colour].faces
@@ -58,22 +69,98 @@ def risk_of_next(state: DreamersState, seat: int, dice: float) -> float:
     """The chance that ``dice`` more dreams (average colours) bring the Hunt row to its limit."""
     card = state.seats[seat].card
     need = content().hunt_limit - len(card.hunt)
+    return _tail(need, int(dice))
+
+
+@cache
+def _tail(need: int, n: int) -> float:
+    """The chance of at least ``need`` Hunts among ``n`` dreams of average colours (binomial)."""
     p = sum(odds(c, "hunt") for c in range(4)) / 4
-    # the chance of at least ``need`` Hunts among ``dice`` dreams (binomial tail)
-    n = int(dice)
     return sum(comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(need, n + 1))
 
 
-class GamblerBot:
-    """Presses its luck by expected value: deeper sleep and another dream while the chance of
-    losing the turn's work is small, the worst dreams returned, rerolls to dodge a fatal Hunt."""
+# games played out per searched decision (about 1 ms each on this kind of machine); the level's
+# default is the rule of thumb alone until a budget is measured stronger (docs/balance.md)
+BUDGET = 0
+SEARCHED = frozenset({"track", "roll", "rest", "fear", "nightmare", "tie"})
+PLAYOUT_STEPS = 3000  # a played-out game ends well before this many decisions (about 75 a game)
 
-    def __init__(self, seed: int, *, nerve: float = 0.2) -> None:
+
+def imagined(view: DreamersState, seed: int) -> DreamersState:
+    """A full state consistent with the view: the bag's future from an RNG of the player's own
+    (the bag's contents are public; only the order of the draws and the rolls is unknown)."""
+    return replace(view, rng=Rng(state=seed))
+
+
+def distinct(view: DreamersState, actions: tuple[Action, ...]) -> tuple[Action, ...]:
+    """The options that lead to different positions (two Exhaust dreams alike: either one)."""
+    seen: dict[bytes, Action] = {}
+    probe = imagined(view, 0)
+    for action in actions:
+        after = rules.step(probe, action).state
+        seen.setdefault(msgspec.msgpack.encode(after), action)
+    return tuple(seen.values())
+
+
+class GamblerBot:
+    """Presses its luck by expected value. With a ``budget`` each decision of a
+    turn that matters most (the Sleep Track, the rerolls, Rest or Dream Again, Primeval Fear's move)
+    is searched: each option is played out to the end of the game in imagined futures, every
+    seat by the rule of thumb below (``platform.playouts``: sequential halving, the rule of
+    thumb's choice left only for one surely better). ``budget`` 0 is the rule of thumb alone:
+    deeper sleep and another dream while the chance of losing the turn's work is small, the
+    worst dreams returned, rerolls to dodge a fatal Hunt."""
+
+    def __init__(self, seed: int, *, nerve: float = 0.2, budget: int = BUDGET) -> None:
         self.rng = random.Random(seed)
         self.nerve = nerve  # the risk of elimination it accepts to dream again
+        self.budget = budget  # games played out per searched decision
+        self._stop = threading.Event()
+        self._playout = self if budget <= 0 else GamblerBot(seed, nerve=nerve, budget=0)
+
+    def stop(self) -> None:
+        """End the decision being searched now, with the best option so far."""
+        self._stop.set()
 
     def choose(self, view: DreamersState) -> Action:
+        self._stop.clear()
         actions = rules.legal_actions(view)
+        if self.budget > 0 and len(actions) > 1 and view.phase in SEARCHED:
+            return self._search(view, actions)
+        return self.rule(view, actions)
+
+    def _search(self, view: DreamersState, actions: tuple[Action, ...]) -> Action:
+        seat = rules.decider(view)
+        assert seat is not None
+        options = distinct(view, actions)
+        if len(options) == 1:
+            return options[0]
+        own = options.index(self.rule(view, options))
+        chosen = sequential_halving(
+            len(options),
+            own,
+            self.budget,
+            lambda i, future: self._play_out(imagined(view, future), options[i], seat),
+            self.rng,
+            self._stop.is_set,
+        )
+        return options[chosen]
+
+    def _play_out(self, state: DreamersState, action: Action, seat: int) -> float:
+        """The game after ``action`` played to its end by the rule of thumb: a win (shared: its
+        part), and a little for the margin of Power."""
+        state = rules.step(state, action).state
+        for _ in range(PLAYOUT_STEPS):
+            if rules.decider(state) is None:
+                break
+            state = rules.step(state, self._playout.rule(state, rules.legal_actions(state))).state
+        totals = rules.powers(state)
+        margin = totals[seat] - max(t for i, t in enumerate(totals) if i != seat)
+        won = 1.0 / len(state.winners) if seat in state.winners else 0.0
+        return won + 0.01 * margin / content().power_to_end
+
+    def rule(self, view: DreamersState, actions: tuple[Action, ...]) -> Action:
+        """The rule of thumb (``budget`` 0), and the play of every seat in a played-out game."""
         seat = rules.decider(view)
         assert seat is not None
         phase = view.phase
@@ -141,5 +228,5 @@ class GamblerBot:
 AnyBot = RandomBot | GamblerBot
 
 
-def make_bot(level: str, seed: int) -> AnyBot:
-    return RandomBot(seed) if level == "random" else GamblerBot(seed)
+def make_bot(level: str, seed: int, *, budget: int = BUDGET) -> AnyBot:
+    return RandomBot(seed) if level == "random" else GamblerBot(seed, budget=budget)

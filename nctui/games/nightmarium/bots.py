@@ -4,6 +4,9 @@ imagines the cards it cannot see (``secrets.resample``) to look ahead through it
 from __future__ import annotations
 
 import random
+import threading
+
+from nctui.platform.playouts import sequential_halving
 
 from . import rules
 from .cards import PARTS, card
@@ -102,23 +105,63 @@ def position_value(state: NightmariumState, seat: int) -> float:
     return mine - 0.8 * others
 
 
+# games played out a decision (about 3 ms each); the level's default is the plan alone until a
+# budget is measured stronger (docs/balance.md)
+BUDGET = 0
+PLAYOUT_STEPS = 3000  # a played-out game ends well before this (about 110 decisions a game)
+
+
 class PlannerBot:
     """Plans its ability chains: each action is tried on imagined full states (the unseen cards
     resampled), the rest of the turn played by the greedy rule (through every ability the chain
-    sets off), and the action whose turn ends best on average is chosen."""
+    sets off), and the action whose turn ends best on average is chosen. With a ``budget`` the
+    actions are then played out to the end of the game in other imagined states, every seat by
+    the greedy rule (``platform.playouts``: the plan's choice is left only for an action that
+    wins surely more often)."""
 
-    def __init__(self, seed: int, *, samples: int = 3, limit: int = 40) -> None:
+    def __init__(self, seed: int, *, samples: int = 3, limit: int = 40, budget: int = BUDGET) -> None:
         self.rng = random.Random(seed)
         self.samples = samples
         self.limit = limit
+        self.budget = budget
+        self._stop = threading.Event()
+
+    def stop(self) -> None:
+        """End the decision being searched now, with the best action so far."""
+        self._stop.set()
 
     def choose(self, view: NightmariumState) -> Action:
+        self._stop.clear()
         seat = _seat(view)
         actions = rules.legal_actions(view)
         if len(actions) == 1:
             return actions[0]
         if view.pure is not None and view.pure.seats[0] == seat:
             return max(actions, key=lambda a: (quick_score(view, a, seat), self.rng.random()))
+        planned = self._plan(view, seat, actions)
+        if self.budget <= 0:
+            return planned
+        chosen = sequential_halving(
+            len(actions),
+            actions.index(planned),
+            self.budget,
+            lambda i, future: self._play_out(resample(view, seat, random.Random(future)), actions[i], seat),
+            self.rng,
+            self._stop.is_set,
+        )
+        return actions[chosen]
+
+    def _play_out(self, state: NightmariumState, action: Action, seat: int) -> float:
+        """The game after ``action`` to its end, every seat greedy: 1 for a win, else 0."""
+        state = rules.step(state, action).state
+        for _ in range(PLAYOUT_STEPS):
+            who = rules.decider(state)
+            if who is None:
+                break
+            state = rules.step(state, self._greedy(state, who)).state
+        return 1.0 if state.winner == seat else 0.0
+
+    def _plan(self, view: NightmariumState, seat: int, actions: tuple[Action, ...]) -> Action:
         worlds = [resample(view, seat, self.rng) for _ in range(self.samples)]
         best, best_value = actions[0], float("-inf")
         for action in actions:
@@ -147,7 +190,7 @@ class PlannerBot:
 AnyBot = RandomBot | GreedyBot | PlannerBot
 
 
-def make_bot(level: str, seed: int) -> AnyBot:
+def make_bot(level: str, seed: int, *, budget: int = BUDGET) -> AnyBot:
     if level == "random":
         return RandomBot(seed)
-    return GreedyBot(seed) if level == "greedy" else PlannerBot(seed)
+    return GreedyBot(seed) if level == "greedy" else PlannerBot(seed, budget=budget)
