@@ -59,6 +59,9 @@ def add_parser(
     export.add_argument("room", metavar="ROOM", help="the room's id (as the server's log names it)")
     export.add_argument("file", metavar="FILE", type=_file, help="the save file to write")
     export.add_argument("--data", metavar="DIR", type=_file, default=None, help="the server's data folder")
+    export.add_argument(
+        "--store", metavar="URL", default=None, help="the PostgreSQL database of the server's --store instead"
+    )
 
 
 def _file(text: str) -> str:
@@ -72,16 +75,16 @@ def run(args: argparse.Namespace) -> int:
     if args.saves_command == "list":
         return _list(args.save_dir, as_json=args.json, check=args.check)
     if args.saves_command == "export-room":
-        return _export_room(args.room, Path(args.file), args.data)
+        return _export_room(args.room, Path(args.file), args.data, args.store)
     return _check([Path(f) for f in args.files])
 
 
-def _export_room(room: str, out: Path, data: str | None) -> int:
+def _export_room(room: str, out: Path, data: str | None, database: str | None = None) -> int:
     from .platform.net.export import ExportError, export_room
     from .platform.net.serve import default_data
 
     try:
-        written = export_room(Path(data) if data else default_data(), room, out)
+        written = export_room(Path(data) if data else default_data(), room, out, database=database)
     except ExportError as exc:
         print(f"nctui saves export-room: error: {exc}", file=sys.stderr)
         return 2

@@ -7,6 +7,7 @@ person's rating."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
@@ -244,17 +245,19 @@ def test_a_room_made_not_rated_on_the_new_room_screen(tmp_path: Path) -> None:
 
 
 def test_a_finished_room_exported_by_the_admin_is_watched_with_nctui_replay(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], open_store: Callable[[], Any]
 ) -> None:
-    """``nctui saves export-room ROOM FILE --data DIR`` writes a finished room's game as a save
-    file that ``nctui replay`` opens: the same decisions, the game over; a game not over, or no
-    such room, is refused in one line."""
+    """``nctui saves export-room ROOM FILE --data DIR`` (or ``--store URL``: both stores) writes a
+    finished room's game as a save file that ``nctui replay`` opens: the same decisions, the game
+    over; a game not over, or no such room, is refused in one line."""
     from nctui import cli
-    from nctui.platform.net.store_sqlite import SqliteRoomStore
     from nctui.platform.replay import open_replay
     from tests.test_net_host import seeds
 
-    rooms = Rooms(SqliteRoomStore(tmp_path / "rooms.db"), bot_delay=0.0, seeds=seeds(7))
+    opened = open_store()
+    url = getattr(opened, "url", None)  # PostgreSQL's; SQLite's is the data folder's rooms.db
+    where = ["--data", str(tmp_path)] if url is None else ["--store", url]
+    rooms = Rooms(opened, bot_delay=0.0, seeds=seeds(7))
     try:
         done = rooms.create(PEOPLE, identity="ann", name="done")
         going = rooms.create(PEOPLE, identity="ann", name="going")
@@ -267,13 +270,13 @@ def test_a_finished_room_exported_by_the_admin_is_watched_with_nctui_replay(
     finally:
         rooms.close()
     out = tmp_path / "elsewhere" / "done.nctui.json"
-    assert cli.main(["saves", "export-room", done.id, str(out), "--data", str(tmp_path)]) == 0
+    assert cli.main(["saves", "export-room", done.id, str(out), *where]) == 0
     assert "nctui replay" in capsys.readouterr().out
     replay = open_replay(out)
     assert replay.over and replay.state_id == 0 and replay.store.all_actions() == actions
     replay.undo_to(replay.last_id, seat=0)
     assert replay.store.state == final
     for room_id, words in ((going.id, "is not over"), ("nope", "there is no room 'nope'")):
-        assert cli.main(["saves", "export-room", room_id, str(tmp_path / "x.nctui.json"), "--data", str(tmp_path)]) == 2
+        assert cli.main(["saves", "export-room", room_id, str(tmp_path / "x.nctui.json"), *where]) == 2
         err = capsys.readouterr().err
         assert words in err and err.count("\n") == 1 and "Traceback" not in err

@@ -88,6 +88,9 @@ class RoomStore(Protocol):
         """Every room, in the order they were first saved; a record that cannot be read is logged
         and left out."""
 
+    def load_room(self, room_id: str) -> StoredRoom | None:
+        """One room as stored (whichever host runs it: nothing is claimed), or None."""
+
     def save(self, record: RoomRecord, *, keep: int, new: list[bytes], cursor: int) -> None:
         """One transaction: the record and cursor; actions beyond the first ``keep`` replaced by
         ``new``."""

@@ -105,6 +105,11 @@ class SqlRoomStore:
         with self._transaction() as q:
             return self._load(q, q(f"SELECT id, record, cursor FROM rooms ORDER BY {self.ORDER}").fetchall())
 
+    def load_room(self, room_id: str) -> StoredRoom | None:
+        with self._transaction() as q:
+            found = self._load(q, q("SELECT id, record, cursor FROM rooms WHERE id = ?", (room_id,)).fetchall())
+        return found[0] if found else None
+
     def _load(self, q: Executor, rows: list[Any]) -> list[StoredRoom]:
         """The rooms of ``rows`` (id, record, cursor) with their decisions; a record that cannot be
         read is logged and left out."""
