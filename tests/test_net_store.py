@@ -122,3 +122,32 @@ def test_every_live_hosts_rooms_are_listed_with_where_it_takes_people(pg_url: st
         assert [r.record.id for r in got.taken] == ["r"] and got.elsewhere == ()
     finally:
         b.close()
+
+
+def test_a_host_whose_lease_ran_out_drops_the_room_the_other_host_plays_on(pg_url: str) -> None:
+    """Rooms over two hosts' stores: a's lease runs out (it stopped renewing, as if cut off), b
+    takes the room over with every decision and plays on; a's next renewal finds the room lost and
+    drops it, writing nothing more of it."""
+    from nctui.platform.net.rooms import Rooms
+    from tests.test_net_host import seeds
+    from tests.test_net_rooms import CFG, _decide
+
+    a = Rooms(PostgresRoomStore(pg_url, host_id="a", lease=1.0), bot_delay=0.0, seeds=seeds(3))
+    b = Rooms(PostgresRoomStore(pg_url, host_id="b", lease=60.0), bot_delay=0.0, seeds=seeds(3))
+    try:
+        room = a.create(CFG, identity="SHA256:a", name="ours")
+        _decide(a, room.id, 4)
+        reached = room.session.state_id
+        deadline = time.monotonic() + 30
+        while room.id not in b.rooms:  # b's renewals, until a's lease ran out
+            assert time.monotonic() < deadline, "b never took the room over"
+            b.renew()
+            time.sleep(0.05)
+        assert b.get(room.id).session.state_id == reached
+        _decide(b, room.id, 1)
+        assert a.renew() == (room,) and room.id not in a.rooms and room.deleted
+        stored = b.store.load_room(room.id)  # b's decision kept: a wrote nothing over it
+        assert stored is not None and stored.cursor == reached + 1
+    finally:
+        a.close()
+        b.close()
