@@ -8,6 +8,7 @@ run as root."""
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import glob
 import itertools
@@ -137,6 +138,7 @@ def cluster() -> Iterator[Cluster]:
     bindir = _binaries()
     assert bindir is not None
     c = Cluster(bindir)
+    atexit.register(c.stop)  # a test process that ends before the fixture's end stops its server too
     try:
         try:
             c.start()
