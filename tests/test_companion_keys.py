@@ -1,6 +1,6 @@
 """Random keys on every companion game's screens (issue 39: "the random-key test extended to the
 companion screens"): Cathedral, Nightmarium, Dreamers and Nightmares, each against a computer
-and between people at one keyboard at 80x24, and against a computer at 120x40.
+and between people at one keyboard at 80x24, and against a computer at 120x40 and 40x12.
 Every key a person may press there (digits, arrows, Enter, Tab, space, Escape, the shell's keys
 that open the help, the rules, the timeline, save and load, any letter) but q (which ends the
 app) and ctrl+c; then nothing is lost: the app still runs with no error, the game is whole (the
@@ -48,6 +48,7 @@ CONFIGS: dict[str, Any] = {
 CASES = [
     *((name, (80, 24)) for name in CONFIGS),
     *((name, (120, 40)) for name in CONFIGS if name.endswith("computer")),
+    *((name, (40, 12)) for name in CONFIGS if name.endswith("computer")),  # the smallest terminal
 ]
 
 

@@ -47,7 +47,7 @@ class DreamersScreen(OptionsScreen):
     DreamersScreen { layout: vertical; }
     DreamersScreen #dr-status { height: 1; background: $boost; padding: 0 1; }
     DreamersScreen #dr-body { height: 1fr; }
-    DreamersScreen #dr-left { width: 40; }
+    DreamersScreen #dr-left { width: 40; max-width: 50%; }
     DreamersScreen.-wide #dr-left { width: 56; }
     DreamersScreen #dr-card { height: auto; border: round $accent; padding: 0 1; }
     DreamersScreen #dr-table { height: 1fr; border: round $accent; padding: 0 1; }

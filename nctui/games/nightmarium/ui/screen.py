@@ -63,7 +63,7 @@ class NightmariumScreen(OptionsScreen):
     NightmariumScreen { layout: vertical; }
     NightmariumScreen #nm-status { height: 1; background: $boost; padding: 0 1; }
     NightmariumScreen #nm-body { height: 1fr; }
-    NightmariumScreen #nm-left { width: 42; }
+    NightmariumScreen #nm-left { width: 42; max-width: 55%; }
     NightmariumScreen.-wide #nm-left { width: 60; }
     NightmariumScreen #nm-players-box { height: auto; max-height: 70%; border: round $accent; padding: 0 1; }
     NightmariumScreen #nm-players { height: auto; }
@@ -72,7 +72,7 @@ class NightmariumScreen(OptionsScreen):
     NightmariumScreen #nm-news { height: auto; max-height: 7; border: round $panel; padding: 0 1; }
     NightmariumScreen.-tall #nm-news { max-height: 12; }
     NightmariumScreen #nm-chain { height: auto; max-height: 4; padding: 0 1; color: $warning; }
-    NightmariumScreen #nm-options { height: 1fr; border: round $accent; }
+    NightmariumScreen #nm-options { height: 1fr; min-height: 4; border: round $accent; }
     NightmariumScreen.-tall #nm-options { height: auto; max-height: 50%; }
     NightmariumScreen #nm-abilities { display: none; height: auto; border: round $panel; padding: 0 1; }
     NightmariumScreen.-wide.-tall #nm-abilities { display: block; }
