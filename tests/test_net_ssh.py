@@ -421,7 +421,9 @@ def test_a_whole_game_of_nightmarium_over_ssh(server_factory: Callable[..., Serv
                 decisions += 1
                 assert decisions < 400, "the game does not end"
             winner = view(up, "nightmarium").winner
-            await asyncio.wait_for(_until_in(screen, f"Player {winner + 1} wins".encode()), 20)
+            # the screen calls the person at the keyboard "you" and a computer seat by its player and holder
+            said = b"You win" if winner == 0 else f"Player {winner + 1} (".encode() + b"computer"
+            await asyncio.wait_for(_until_in(screen, said), 20)
             watcher.close()
             proc.stdin.write(b"q")  # back to the lobby
             await asyncio.wait_for(_until_in(screen, b"over"), 20)  # the room, over, in the lobby
