@@ -497,9 +497,9 @@ def test_a_solo_game_from_the_title_to_the_kings_first_turn(tmp_path):
             while nc_screen(app)._shown_panel != "players":
                 await pilot.press("tab")
             await pilot.press("pagedown")
-            await pilot.pause()
+            # drawn once the scroll is laid out: waited for (a busy machine draws it later)
+            assert await settle(pilot, lambda: "K the King of Horrors" in screen_text(app))
             text = screen_text(app)
-            assert "K the King of Horrors" in text
             assert f"Dream {words.card(king.dreams[0])}" in text
 
     run(go())
