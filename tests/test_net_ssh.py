@@ -14,6 +14,7 @@ from typing import Any
 import asyncssh
 import pytest
 
+from nctui.platform import saves
 from tests.helpers import narrow
 from tests.serve_helpers import Server, alive, make_key, wait_gone
 
@@ -125,7 +126,10 @@ def test_exec_shell_subsystem_forwarding_refused_in_one_line(server_factory: Cal
         async with await connect(server.port, friend) as conn:
             result = await conn.run("cat /etc/passwd")
             assert result.exit_status == 1 and result.stdout == ""
-            assert result.stderr == "nctui runs no commands: connect with plain `ssh`, no command\r\n"
+            assert result.stderr == "nctui runs no commands but `export ROOM`: connect with plain `ssh`, no command\r\n"
+            result = await conn.run("export nosuchroom")
+            assert result.exit_status == 1 and result.stdout == ""
+            assert result.stderr == "nctui: there is no room 'nosuchroom' on this server\r\n"
             result = await conn.run()  # a shell without a pty
             assert result.exit_status == 1
             stderr = narrow(result.stderr, str)
@@ -374,10 +378,11 @@ def test_the_fork_server_preloads_every_game_so_a_client_in_a_room_imports_nothi
     assert int(summaries) == sum(1 for e in registry.ENTRIES if e.rules)
 
 
-def test_a_whole_game_of_nightmarium_over_ssh(server_factory: Callable[..., Server], keys: Any) -> None:
+def test_a_whole_game_of_nightmarium_over_ssh(server_factory: Callable[..., Server], keys: Any, tmp_path: Path) -> None:
     """A companion game through the real SSH front: a person at an 80x24 pty takes the seat of a
     Nightmarium room (against the computer), plays it to the end with the digit keys of its own
-    screen, and sees who won; a watcher on the host's socket says when the person's turn is."""
+    screen, and sees who won; a watcher on the host's socket says when the person's turn is. The
+    finished game, and only once it is over, is taken home with `ssh HOST export ROOM`."""
     from nctui.games.nightmarium.state import NightmariumConfig
     from nctui.platform.net import protocol as P
     from tests.test_net_host import Client, press_until_taken, view
@@ -393,6 +398,8 @@ def test_a_whole_game_of_nightmarium_over_ssh(server_factory: Callable[..., Serv
         (info,) = (await owner.until(P.Rooms)).rooms
         owner.close()
         async with await connect(server.port, friend) as conn:
+            early = await conn.run(f"export {info.id}", encoding=None)
+            assert early.exit_status == 1 and early.stdout == b"" and b"is not over" in narrow(early.stderr, bytes)
             proc = await pty_session(conn)
             await read_until(proc.stdout, b"What name should the other players see?")
             proc.stdin.write(b"Zed\r")
@@ -425,6 +432,12 @@ def test_a_whole_game_of_nightmarium_over_ssh(server_factory: Callable[..., Serv
             said = b"You win" if winner == 0 else f"Player {winner + 1} (".encode() + b"computer"
             await asyncio.wait_for(_until_in(screen, said), 20)
             watcher.close()
+            # the finished game taken home: ssh HOST export ROOM > FILE, then nctui replay FILE
+            taken = await conn.run(f"export {info.id}", encoding=None)
+            assert taken.exit_status == 0, taken.stderr
+            (tmp_path / "game.json").write_bytes(narrow(taken.stdout, bytes))
+            home = saves.load(tmp_path / "game.json").store
+            assert home.game.decider(home.entry(home.last_id).state) is None and home.last_id > decisions
             proc.stdin.write(b"q")  # back to the lobby
             await asyncio.wait_for(_until_in(screen, b"over"), 20)  # the room, over, in the lobby
             proc.close()

@@ -1,5 +1,6 @@
 """A finished game of a server's rooms as a save file (``nctui saves export-room ROOM FILE``), for
-its host's admin: ``nctui replay FILE`` then watches it on any machine, everything shown.
+its host's admin, or for a person over SSH (``ssh HOST export ROOM > FILE``, ``finished_save``):
+``nctui replay FILE`` then watches it on any machine, everything shown.
 
 The rooms database (``rooms.db`` of the data folder) is read only (SQLite's read-only mode, so a
 running server is not disturbed), or a PostgreSQL database of several hosts (``--store``): the
@@ -15,6 +16,7 @@ from pathlib import Path
 import msgspec
 
 from .. import saves
+from ..store import Store
 from .rooms import RoomError, replayed
 from .store import SQLITE_FILE, RoomStoreError, StoredRoom, describe_store, record_decoder
 
@@ -27,6 +29,26 @@ def export_room(data: Path, room_id: str, out: Path, *, database: str | None = N
     """Write the finished game of room ``room_id`` (of the data folder ``data``, or of the
     PostgreSQL ``database`` several hosts share) to ``out``."""
     stored = _from_file(data, room_id) if database is None else _from_database(database, room_id)
+    try:
+        return saves.save(_finished(stored, room_id), out, room_id)
+    except saves.SaveError as exc:
+        raise ExportError(str(exc)) from None
+
+
+def finished_save(stored: StoredRoom | None, room_id: str) -> bytes:
+    """The save file's bytes of room ``room_id``'s finished game, as a person takes it home with
+    ``ssh HOST export ROOM > FILE`` (``None``: no such room)."""
+    if stored is None:
+        raise ExportError(f"there is no room {room_id!r} on this server")
+    try:
+        return saves.encode(_finished(stored, room_id), room_id)
+    except saves.SaveError as exc:
+        raise ExportError(str(exc)) from None
+
+
+def _finished(stored: StoredRoom, room_id: str) -> Store:
+    """The room's whole history, refused in one line until its game is over (its seed and hidden
+    cards stay the host's until then)."""
     record = stored.record
     try:
         store, _ = replayed(stored)
@@ -34,10 +56,7 @@ def export_room(data: Path, room_id: str, out: Path, *, database: str | None = N
         raise ExportError(f"room {room_id} cannot be replayed: {exc}") from None
     if not record.finished or store.game.decider(store.entry(store.last_id).state) is not None:
         raise ExportError(f"the game of room {room_id} ({record.name}) is not over: its hidden cards stay hidden")
-    try:
-        return saves.save(store, out, room_id)
-    except saves.SaveError as exc:
-        raise ExportError(str(exc)) from None
+    return store
 
 
 def _from_file(data: Path, room_id: str) -> StoredRoom:

@@ -189,6 +189,7 @@ async def serve(
                     app=opts.app,
                     throttle=throttle,
                     occupancy=occupancy,
+                    finished=store.load_room,
                 )
                 ports["ssh"] = await front.start(sockets.pop("ssh"))
                 _say(

@@ -6,7 +6,9 @@ fork server, ``net.forkserver``).
   file is given. A person's identity is their key's SHA256 fingerprint (a password login:
   ``password:<user>``); the name they chose the first time is remembered by the client.
 - Refused, each with one line: a shell or session without a pty, exec requests, subsystems, port
-  forwarding (local and remote), agent and X11 forwarding.
+  forwarding (local and remote), agent and X11 forwarding. The one command run: ``export ROOM``
+  writes a finished game of the server's as a save file to stdout (``ssh HOST export ROOM >
+  FILE``, then ``nctui replay FILE`` on any machine); a game not over is refused in one line.
 - Limits (``Limits``, each a flag of ``nctui serve``): sessions in all, connections per peer
   address, an idle timeout (a person's: no key on any of their sessions and no decision reaching
   them for that long, ``Occupancy``), bounded buffers (the client's output waits
@@ -20,9 +22,11 @@ import asyncio
 import contextlib
 import logging
 import os
+import re
 import socket
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -30,8 +34,10 @@ import asyncssh
 
 from ..safeio import BadInput, read_bounded
 from .auth import PasswordError, Passwords, Throttle
+from .export import ExportError, finished_save
 from .forkserver import Child, Spawner, SpawnError, set_winsize
 from .limits import Limits, Occupancy, idle_line
+from .store import RoomStoreError, StoredRoom
 
 log = logging.getLogger("nctui.platform.net")
 
@@ -41,6 +47,7 @@ TERMINAL_RESET = b"\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?2004l\x1b[?
 
 
 KEEPALIVE = 7.0  # seconds of silence before the server asks the client; 3 unanswered: the connection is gone
+EXPORT = re.compile(r"export ([A-Za-z0-9_-]{1,64})")  # the one command: a finished game's save file
 SESSION_GRACE = 5.0  # seconds a logged-in connection may go without a terminal session (ssh -N) before it closes
 
 
@@ -143,8 +150,10 @@ class Front:
         app: str = "nctui",
         throttle: Throttle | None = None,
         occupancy: Occupancy | None = None,
+        finished: Callable[[str], StoredRoom | None] | None = None,
     ) -> None:
         self.spawner = spawner
+        self.finished = finished  # a room as the store has it, for ``export ROOM``
         self.host_key = host_key
         self.authorized = authorized
         self.password = password
@@ -319,6 +328,7 @@ class ClientSession(asyncssh.SSHServerSession[bytes]):
         self.term: str | None = None
         self.size = (80, 24)
         self.refusal: str | None = None
+        self.export: str | None = None  # ``export ROOM``: the room whose finished game is written
         self.child: Child | None = None
         self.pending = bytearray()  # input the pty has not taken yet
         self.reading = False
@@ -347,7 +357,12 @@ class ClientSession(asyncssh.SSHServerSession[bytes]):
         return True  # accepted, so the refusal can be said in words
 
     def exec_requested(self, command: str) -> bool:
-        self.refusal = "nctui runs no commands: connect with plain `ssh`, no command"
+        wanted = EXPORT.fullmatch(command.strip())
+        if wanted and self.front.finished is not None:
+            self.export = wanted.group(1)
+            log.info("%s: export of room %s", self.connection.identity, self.export)
+            return True
+        self.refusal = "nctui runs no commands but `export ROOM`: connect with plain `ssh`, no command"
         log.info("refused %s: exec %r", self.connection.identity, command[:60])
         return True
 
@@ -366,6 +381,9 @@ class ClientSession(asyncssh.SSHServerSession[bytes]):
             log.info("refused %s: the server is full", self.connection.identity)
         if self.refusal is not None:
             self._say_and_close(self.refusal.encode())
+            return
+        if self.export is not None:
+            await self._export(self.export)
             return
         self.front.sessions.add(self)
         self.front.occupancy.opened(self.connection.identity)
@@ -399,6 +417,21 @@ class ClientSession(asyncssh.SSHServerSession[bytes]):
         self._read_on()
         self._flush_input()
         self._arm_idle()
+
+    async def _export(self, room_id: str) -> None:
+        """``export ROOM``: the finished game's save file on stdout, or one line on stderr."""
+        assert self.chan is not None and self.front.finished is not None
+        try:
+            stored = self.front.finished(room_id)
+            # replaying the room's history is pure work: off the loop, so no other session waits
+            data = await asyncio.to_thread(finished_save, stored, room_id)
+        except (ExportError, RoomStoreError) as exc:
+            self._say_and_close(f"nctui: {exc}".encode())
+            return
+        self._ended = True
+        with contextlib.suppress(OSError):
+            self.chan.write(data)
+        self._exit(0)
 
     # -- the relay -----------------------------------------------------------------------------
 

@@ -44,7 +44,7 @@ def rating_words(r: R.Rating) -> str:
 def result_words(row: R.ResultRow) -> Text:
     """One finished game of a person's page, on two lines."""
     when = dt.datetime.fromtimestamp(row.ended).strftime("%Y-%m-%d %H:%M") if row.ended else ""
-    head = Text.assemble((f"{_title(row.game)} · {row.room_name}", "bold"), (f"  {when}", HINT))
+    head = Text.assemble((f"{_title(row.game)} · {row.room_name}", "bold"), (f"  {when} · room {row.room}", HINT))
     place = PLACES.get(row.place, str(row.place))
     moved = f"{round(row.before)} → {round(row.after)}" if row.rated else "not rated"
     body = Text(f"\n  {place} · {row.people} people · {moved}", style=HINT)
@@ -142,6 +142,7 @@ class PageScreen(ListedScreen):
             if page.results:
                 yield Static(Text(f"Finished games ({len(page.results)}), newest first:", style=HINT))
                 yield OptionList(*(Option(result_words(r), id=r.room) for r in page.results), id="results")
+                yield Static(Text("Take one home: ssh to this server with: export ROOM > game.json", style=HINT))
             else:
                 yield Static(Text("No finished game yet.", style=HINT))
             yield Static("↑↓ move · Enter: watch the game again from its start · Esc: back", classes="note")
