@@ -11,11 +11,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from nctui.games.nightmare_cathedral.engine import GameConfig
+from nctui.platform.game import SeatLabel
 from nctui.platform.net import protocol as P, turns
 from nctui.platform.net.rooms import Notice, RoomError, Rooms
+from nctui.platform.net.store import Elsewhere, Renewal
 from nctui.platform.net.store_sqlite import SqliteRoomStore
 from nctui.platform.net.turns import DAY, HOUR, ClockState, Prefs, TurnClock
 from nctui.ui.widgets.common import presence_words
@@ -317,3 +320,45 @@ def test_over_the_host_the_turn_and_a_late_clock_reach_people_in_the_lobby(tmp_p
             c.close()
 
     run_host(tmp_path, body, first_seed=21, now=clock)
+
+
+class _FarStore(SqliteRoomStore):
+    """A store whose renewals report one turn-based room another host runs, as the test sets it."""
+
+    far: tuple[Elsewhere, ...] = ()
+
+    def renew(self, held: Any, *, address: str = "") -> Renewal:
+        return Renewal(elsewhere=self.far)
+
+
+def _far_room(deciding: int) -> Elsewhere:
+    seats = tuple(
+        P.SeatInfo(kind="human", label=SeatLabel(name=name, letter=name[0], colour="#cc3333"), holder=who, identity=who)
+        for name, who in (("Red", "ann"), ("Blue", "bob"))
+    )
+    info = P.RoomInfo(
+        id="far1", game="cathedral", name="elsewhere", mode="2 players", progress="", finished=False,
+        seats=seats, turn=TurnClock(), deciding=deciding,
+    )  # fmt: skip
+    return Elsewhere("far1", "127.0.0.1:1", msgspec.json.encode(info))
+
+
+def test_a_turn_passing_in_a_room_another_host_runs_is_told_here_too(tmp_path: Path) -> None:
+    """Several hosts on one database: a person on this host whose turn came in a room another host
+    runs is told at this host's next renewal; the first sight of a room tells nobody."""
+    store = _FarStore(tmp_path / "rooms.db")
+    rooms = Rooms(store, bot_delay=0.0)
+    told: list[Notice] = []
+    rooms.listeners.append(told.append)
+    store.far = (_far_room(0),)
+    rooms.renew()
+    assert told == []  # first seen: its turn did not pass, this host only learnt of it
+    store.far = (_far_room(1),)
+    rooms.renew()
+    (notice,) = told
+    message = narrow(notice.message, P.TurnNotice)
+    assert notice.people == ("bob",) and message.what == "your_turn" and message.room == "far1"
+    assert message.seat_name == "Blue (bob)"
+    rooms.renew()
+    assert len(told) == 1  # the same turn: told once
+    store.close()

@@ -750,6 +750,32 @@ class Rooms:
         room.session.start()
         return room
 
+    def _tell_far_turns(
+        self, before: dict[str, tuple[str, P.RoomInfo]], after: dict[str, tuple[str, P.RoomInfo]]
+    ) -> None:
+        """A turn-based room another host runs whose turn passed to a person: they are told here
+        too (``Room._clock_moved`` tells only the running host's people), a renewal late at most.
+        A room first seen now tells nobody: its turn did not pass, this host only learnt of it."""
+        for room_id, (_, info) in after.items():
+            was = before.get(room_id)
+            if info.turn is None or was is None or was[1].deciding == info.deciding:
+                continue
+            if not 0 <= info.deciding < len(info.seats):
+                continue
+            seat = info.seats[info.deciding]
+            if seat.kind != "human" or not seat.identity:
+                continue
+            name = seat.label.name if seat.label is not None else f"Seat {info.deciding + 1}"
+            message = P.TurnNotice(
+                room=room_id,
+                room_name=info.name,
+                what="your_turn",
+                seat=info.deciding,
+                seat_name=f"{name} ({seat.holder})" if seat.holder else name,
+                left=max(seat.left, 0.0),
+            )
+            self._tell(Notice(message, (seat.identity,), True))
+
     def renew(self, address: str = "") -> tuple[Room, ...]:
         """The store's lease on this host's rooms renewed and the rooms of a host whose lease ran
         out taken over (``RoomStore.renew``: a database several hosts share); the rooms other hosts
@@ -769,6 +795,7 @@ class Rooms:
                 elsewhere[far.room] = (far.address, _info_decoder.decode(far.info))
             except (msgspec.DecodeError, msgspec.ValidationError):
                 continue  # a lobby line of another nctui: that room is not listed here
+        self._tell_far_turns(self.elsewhere, elsewhere)
         self.elsewhere = elsewhere
         lost: tuple[Room, ...] = ()
         for room_id in got.lost:
