@@ -4,16 +4,21 @@
     python benchmarks/bot_match.py --ladder ID [--games 200] [--seed 1000] [--jobs N]
 
 ``A`` and ``B`` are a level of the game with settings after ``@``. Nightmare Cathedral (the
-default): ``expert@96`` (the budget), ``expert@96:choose_day+react+move`` (and the decisions it
-searches), ``planner@previous`` (``PREVIOUS_PLANNER``: the planner before issue 38's fixes),
-``planner@200`` (its budget). Nightmarium: ``planner@6`` (its guesses at the hidden cards), ``planner@:16`` (and
+default): ``expert@96`` (the budget), ``expert@96,look=12,worlds=8`` (and its other settings:
+``ExpertBot``'s keywords), ``expert@96:choose_day+react+move`` (and the decisions it searches),
+``planner@previous`` (``PREVIOUS_PLANNER``: the planner before issue 38's fixes), ``planner@200``
+(its budget). Nightmarium: ``planner@6`` (its guesses at the hidden cards), ``planner@:16`` (and
 its budget: games played out a decision).
 Dreamers: ``gambler@16`` (games played out a decision; ``gambler@0``: the rule of thumb alone).
 Cathedral: ``strong@16000`` (its budget: placements tried a decision; the width follows).
 Game ``i`` is seeded ``game_seed(seed, i)`` with
 the seats swapped every game (``nctui simulate --bots A,B --swap-seats`` for the plain levels).
 Printed: each side's share of the wins (a shared win counts 1/k) with its Wilson 95 % interval,
-the Elo difference it implies, and each side's CPU seconds per game and slowest decision.
+the Elo difference it implies, and each side's CPU seconds per game and slowest decision, beside
+issue 38's goals for the expert (at least 70 % of 200 games against the planner, more than 55 %
+against half its budget, at most 15 CPU s for its side of a 2-player game and 2 CPU s a decision),
+the yardstick of ``engine_speed.py`` (a fixed pure-Python loop timed in the same run) and the load
+average: CPU seconds are process time, but a loaded machine still slows them a little.
 
 ``--ladder ID`` plays a companion game's ladder (``LADDERS``: each level against the next one
 down, the Elo of each level from them) and its growth (``GROWTH``: the strongest level against
@@ -26,11 +31,16 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from math import ceil
 from typing import Any
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+from engine_speed import yardstick
 
 from nctui.games.nightmare_cathedral.bots import BOTS, bot_seed
 from nctui.games.nightmare_cathedral.bots.expert_bot import BUDGET, SEARCHED, ExpertBot
@@ -65,9 +75,11 @@ def make(game: str, spec: str, config: Any, seat: int) -> Any:
         return _companion(game, level, setting, config, seat)
     seed = bot_seed(config.seed, seat)
     if level == "expert":
-        budget, _, kinds = setting.partition(":")
+        setting, _, kinds = setting.partition(":")
+        budget, *extra = setting.split(",")
         searched = frozenset(kinds.split("+")) if kinds else SEARCHED
-        return ExpertBot(seed, budget=int(budget or BUDGET), searched=searched)
+        knobs = {k: int(v) for k, _, v in (e.partition("=") for e in extra)}
+        return ExpertBot(seed, budget=int(budget or BUDGET), searched=searched, **knobs)
     if level == "planner" and setting:
         return PlannerBot(seed, **PREVIOUS_PLANNER) if setting == "previous" else PlannerBot(seed, budget=int(setting))
     return BOTS[level](seed)
@@ -174,6 +186,8 @@ def match(
         "cpu_per_game": {k: round(v[0] / max(completed, 1), 2) for k, v in clock.items()},
         "slowest": {k: round(v[1], 3) for k, v in clock.items()},
         "failures": [f for p in parts for f in p["failures"]],
+        "yardstick_ms": round(yardstick(), 1),
+        "load_average": round(os.getloadavg()[0], 2),
     }
 
 
@@ -245,6 +259,11 @@ def main() -> int:
             f"(95 % interval {100 * out['low']:.1f}-{100 * out['high']:.1f} %, Elo {out['elo']:+.0f}); "
             f"CPU s a game {out['cpu_per_game']}, slowest decision {out['slowest']}"
         )
+        print(
+            "  goals (issue 38, the expert): >= 70 % of 200 games against the planner, > 55 % against"
+            " half its budget, <= 15 CPU s a 2-player game, <= 2 CPU s a decision"
+        )
+        print(f"  yardstick {out['yardstick_ms']} ms, load average {out['load_average']:.2f}")
     return 0
 
 

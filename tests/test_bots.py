@@ -300,17 +300,41 @@ def test_the_expert_stops_its_search_when_told(monkeypatch):
     state = through_setup(new_game(config(2, 5)).state)
     assert state.decision is not None
     seat = state.decision.seat
-    calls: list[A.Action] = []
-    real = ExpertBot._simulate
+    calls: list[int] = []
+    real = ExpertBot._iterate
 
-    def simulate(self, world, seat, option):
-        calls.append(option)
+    def iterate(self, root, world, seat, turn, base):
+        calls.append(turn)
         self.stop()
-        return real(self, world, seat, option)
+        return real(self, root, world, seat, turn, base)
 
-    monkeypatch.setattr(ExpertBot, "_simulate", simulate)
+    monkeypatch.setattr(ExpertBot, "_iterate", iterate)
     choice = ExpertBot(1).choose(player_view(state, seat))
     assert len(calls) == 1 and choice in legal_actions(state)
+
+
+def test_the_experts_budget_counts_iterations_without_a_floor(monkeypatch):
+    """A decision of ``REFERENCE_OPTIONS`` options runs ``budget`` iterations of the search, as
+    few as the budget says (no per-option minimum: budgets 2 and 4 differ), and the option chosen
+    is one the search tried."""
+    from nctui.games.nightmare_cathedral.bots import expert_bot
+
+    state = through_setup(new_game(config(2, 5)).state)
+    seat, n = present(state.decision).seat, len(present(state.decision).options)
+    counts: list[int] = []
+    real = expert_bot.ExpertBot._iterate
+
+    def iterate(self, root, world, seat, turn, base):
+        counts[-1] += 1
+        return real(self, root, world, seat, turn, base)
+
+    monkeypatch.setattr(expert_bot.ExpertBot, "_iterate", iterate)
+    for budget in (2, 4, 16):
+        counts.append(0)
+        bot = expert_bot.ExpertBot(1, budget=budget)
+        choice = bot.choose(player_view(state, seat))
+        assert counts[-1] == max(1, budget * n // expert_bot.REFERENCE_OPTIONS) and choice in legal_actions(state)
+    assert counts[0] < counts[1] < counts[2]
 
 
 def test_a_configuration_names_each_computer_seats_level():

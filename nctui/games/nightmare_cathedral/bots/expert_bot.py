@@ -1,18 +1,22 @@
-"""The expert computer player: the planner's look ahead, over many guesses at the hidden cards,
-carried on through the other seats' replies.
+"""The expert computer player: a search tree over its own decisions of the turn, on guesses at
+the hidden cards, carried on through the other seats' replies.
 
-It sees only its seat's view. At each decision with a choice it makes several guesses at what it
-cannot see (``engine.views.resample``, each a full state the view agrees with: a determinization,
-as information-set Monte Carlo search makes them) and plays each option in each guess: the
-planner's look ahead to the end of its own part of the turn (``PlannerBot._look_ahead``), then on
-through the other seats' Reactions and turns, and its own replies, each seat by the planner's quick
-policy from its own point of view, until the bot's next turn begins; the position reached is
-valued by the planner's evaluation. The options are a bandit: successive halving spends the
-guesses on the options still in the running (each round doubles the guesses of the better half),
-so a larger budget looks further into the close calls.
+It sees only its seat's view. Each iteration of the search takes a guess at what it cannot see
+(``engine.views.resample``: a full state the view agrees with, a determinization, as
+information-set Monte Carlo tree search makes them) and walks down a tree of the bot's own
+decisions of this turn (the Day action, the Reaction, the steps of its action): at each node the
+option with the best upper confidence bound among those legal in this guess (UCT), the options
+tried first in the order of a quick estimate, and more of them as the node is visited more
+(progressive widening). Below the tree the turn is played out by the planner's quick policy,
+then the other seats' Reactions and turns (each seat by the planner's quick policy from its own
+point of view) until the bot's next turn; the position reached is valued by the planner's
+evaluation. A decision's iterations share a few guesses, each counted from its own reference
+plan, so the options are compared on the same guesses; an option is worth the best plan found
+below it. A larger budget therefore buys more of the turn's plans, not only more guesses
+(docs/balance.md, "The expert's tree search").
 
-The budget (``budget``: simulations for a decision of ``REFERENCE_OPTIONS`` options, the rest in
-proportion) is counted in simulations and engine steps, never in time, so a game between expert
+The budget (``budget``: iterations for a decision of ``REFERENCE_OPTIONS`` options, the rest in
+proportion) is counted in iterations and engine steps, never in time, so a game between expert
 players depends only on the seeds. ``stop()`` (from another thread) ends the search at once: the
 decision goes to the best option so far.
 """
@@ -25,16 +29,21 @@ import threading
 from ..engine import actions as A
 from ..engine.state import GameState
 from ..engine.views import View, fight_of, resample
-from .planner_bot import Advice, PlannerBot, evaluate, tables
+from .planner_bot import BUDGET as PLANNER_BUDGET, MIN_SHARE, Advice, PlannerBot, evaluate, tables
 
-BUDGET = 48  # simulations for a decision of REFERENCE_OPTIONS options (the default level)
+BUDGET = 48  # iterations for a decision of REFERENCE_OPTIONS options (the default level)
 REFERENCE_OPTIONS = 8
-MIN_GUESSES = 2  # guesses for each option in the first round of halving
-REPLY_STEPS = 900  # engine steps of the other seats' replies in one simulation, at most
-LOOK_STEPS = 160  # engine steps of the bot's own look ahead in one simulation, at most
+REPLY_STEPS = 900  # engine steps of the other seats' replies in one iteration, at most
+LOOK_STEPS = 160  # engine steps of the bot's own turn in one iteration (tree and play out), at most
+EXPLORE = 0.5  # UCT's exploration, times the spread of the values seen at the node
+WIDEN = (2.0, 1.5)  # a node tries at most WIDEN[0] + WIDEN[1] * sqrt(visits) of its options
+REPLY_LOOK = 0  # engine steps of look ahead for each Day action of another seat in the replies (0: one step)
+WORLDS = 4  # guesses at the hidden cards a decision's iterations share, in turn
+REUSE = 0  # 1: the tree below the option chosen serves the next decision of the turn
+BACKUP = 1  # an option's value in the tree: 1 the best plan found below it, 0 the mean of its iterations
+REUSED = 0.25  # a decision whose kept tree already has its budget still runs this share anew
 # The decisions searched (the others, and those with one option, are the planner's): the Day action,
-# the Reaction, and the steps of the actions. Searching only the first two (budget 48 or 128) won
-# 60 % and 50 % of 20 games against the planner; all of these, 75 % (docs/balance.md).
+# the Reaction, and the steps of the actions.
 SEARCHED = frozenset(
     {
         "choose_day",
@@ -52,14 +61,92 @@ SEARCHED = frozenset(
 )
 
 
+class _Node:
+    """A decision of the bot's in the tree: the options in the order they are tried, and per
+    option tried its visits, summed value and the node below it."""
+
+    __slots__ = ("children", "hi", "lo", "order", "visits")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        self.order: list[A.Action] | None = None
+        self.children: dict[A.Action, _Child] = {}
+        self.lo, self.hi = math.inf, -math.inf
+
+    def select(self, options: tuple[A.Action, ...], best: bool) -> tuple[A.Action, bool]:
+        """The option to follow among ``options`` (those legal in this guess), and whether it is
+        new (not tried before)."""
+        legal = set(options)
+        tried = [(a, c) for a, c in self.children.items() if a in legal and c.visits]
+        room = WIDEN[0] + WIDEN[1] * math.sqrt(self.visits)
+        if len(self.children) < room or not tried:
+            for a in self.order or options:
+                if a in legal and a not in self.children:
+                    return a, True
+            for a in options:
+                if a not in self.children:
+                    return a, True
+        if not tried:
+            return options[0], options[0] not in self.children
+        spread = max(0.25, self.hi - self.lo)
+        log = math.log(self.visits + 1)
+        chosen = max(
+            tried,
+            key=lambda ac: ac[1].value(best) + EXPLORE * spread * math.sqrt(log / ac[1].visits),
+        )
+        return chosen[0], False
+
+    def choice(self, best: bool) -> A.Action | None:
+        """The option chosen: the most visited, then the best valued."""
+        if not self.children:
+            return None
+        visited = [(c.visits, c.value(best), -k, a) for k, (a, c) in enumerate(self.children.items()) if c.visits]
+        return max(visited, key=lambda r: r[:3])[3] if visited else None
+
+
+class _Child:
+    __slots__ = ("node", "total", "visits")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        self.total = 0.0
+        self.node = _Node()
+
+    def value(self, best: bool) -> float:
+        """The option's value: its mean, or (``best``) the best of its mean and the values of the
+        bot's options after it (the bot will play its best plan, not the average of those tried)."""
+        value = self.total / max(self.visits, 1)
+        if best:
+            for c in self.node.children.values():
+                if c.visits:
+                    value = max(value, c.value(best))
+        return value
+
+
 class ExpertBot(PlannerBot):
     name = "expert"
 
-    def __init__(self, seed: int = 0, *, budget: int = BUDGET, searched: frozenset[str] = SEARCHED) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        *,
+        budget: int = BUDGET,
+        searched: frozenset[str] = SEARCHED,
+        look: int = REPLY_LOOK,
+        worlds: int = WORLDS,
+        backup: int = BACKUP,
+        reuse: int = REUSE,
+    ) -> None:
         super().__init__(seed)
         self._sims = budget
         self._searched = searched
+        self._look = look
+        self._worlds = worlds
+        self._best = bool(backup)
+        self._reuse = bool(reuse)
         self._stop = threading.Event()
+        self._seat = -1
+        self._tree: tuple[int, _Node] | None = None  # (turn, node): the subtree of the option chosen
 
     def stop(self) -> None:
         """End the decision being searched at once (the best option so far is chosen)."""
@@ -85,48 +172,109 @@ class ExpertBot(PlannerBot):
         return super().advise(view, count, chosen=chosen)
 
     def _search(self, view: View) -> A.Action:
-        """Successive halving over the options, each simulation on a guess of its own."""
+        """Iterations of the tree search from this decision, each on a guess of its own."""
         d = view.state.decision
         assert d is not None
-        options, seat = d.options, view.seat
-        total = max(len(options) * MIN_GUESSES, self._sims * len(options) // REFERENCE_OPTIONS)
-        alive = list(range(len(options)))
-        sums = [0.0] * len(options)
-        counts = [0] * len(options)
-        rounds = max(1, math.ceil(math.log2(len(options))))
-        worlds: list[GameState] = []
-        for _ in range(rounds):
-            per = max(MIN_GUESSES, total // (len(alive) * rounds))
-            while len(worlds) < max(counts[i] for i in alive) + per:
-                worlds.append(resample(view, self._random))
-                self._quick_memo.clear()
-            for i in alive:
-                for k in range(counts[i], counts[i] + per):
-                    if self._stop.is_set():
-                        break
-                    sums[i] += self._simulate(worlds[k], seat, options[i])
-                    counts[i] += 1
-            if self._stop.is_set() or len(alive) == 1:
+        options, seat, turn = d.options, view.seat, view.state.turn_number
+        self._seat = seat
+        kept, self._tree = self._tree, None
+        root = kept[1] if self._reuse and kept is not None and kept[0] == turn else _Node()
+        target = max(1, self._sims * len(options) // REFERENCE_OPTIONS)
+        todo = max(target - root.visits, math.ceil(target * REUSED))
+        # The iterations take the guesses in turn; each guess's first iteration plays the root's
+        # first option with the quick policy after it (the reference plan), and every value is
+        # counted from that guess's reference: the options are compared on the same guesses
+        # (common random numbers), and what the guess changes for every option alike cancels out.
+        pool = max(1, min(self._worlds, todo))
+        worlds: list[tuple[GameState, dict, float]] = []
+        for k in range(todo):
+            if self._stop.is_set():
                 break
-            alive.sort(key=lambda i: (sums[i] / max(counts[i], 1), -i), reverse=True)
-            alive = alive[: max(1, (len(alive) + 1) // 2)]
-        ranked = [i for i in range(len(options)) if counts[i]] or [0]
-        best = max(ranked, key=lambda i: (counts[i] >= max(counts), sums[i] / max(counts[i], 1), -i))
-        return options[best]
+            if len(worlds) < pool:
+                world = resample(view, self._random)
+                self._quick_memo = {}
+                if root.order is None:
+                    root.order = self._ranked(world, seat, options)
+                base = self._iterate(root, world, seat, turn, None)
+                worlds.append((world, self._quick_memo, base))
+                continue
+            world, self._quick_memo, base = worlds[k % pool]
+            self._iterate(root, world, seat, turn, base)
+        choice = root.choice(self._best)
+        if choice not in options:
+            choice = next((a for a in root.order or () if a in options), options[0])
+        child = root.children.get(choice)
+        if child is not None:
+            self._tree = (turn, child.node)
+        return choice
 
-    def _simulate(self, world: GameState, seat: int, option: A.Action) -> float:
-        """One option in one guess: the planner's look ahead, then the replies, then the value."""
-        self._steps = 0
-        self._limit = LOOK_STEPS
-        value, after = self._look_ahead(world, seat, option)
-        if after is world:  # the option failed in this guess: the look ahead's fallback value
-            return value
-        prior = value - evaluate(after, seat, self._capped)
+    def _ranked(self, state: GameState, seat: int, options: tuple[A.Action, ...]) -> list[A.Action]:
+        """The root's options in the order the planner's look ahead ranks them (on one guess)."""
+        share = max(MIN_SHARE, PLANNER_BUDGET // len(options))
+        scored = []
+        for i, option in enumerate(options):
+            self._steps, self._limit = 0, share
+            scored.append((self._look_ahead(state, seat, option)[0], -i, option))
+        return [o for _, _, o in sorted(scored, key=lambda r: r[:2], reverse=True)]
+
+    def _ordered(self, state: GameState, seat: int, options: tuple[A.Action, ...]) -> list[A.Action]:
+        """A node's options below the root in the order of the quick policy's one-step values."""
+        scored = []
+        for i, option in enumerate(options):
+            prior = self._prior(state, seat, option)
+            try:
+                value = evaluate(self._advance(state, option), seat, self._capped) + prior
+            except Exception:  # noqa: BLE001 - a guess at hidden cards may not resolve
+                value = prior - 1.0
+            scored.append((value, -i, option))
+        return [o for _, _, o in sorted(scored, key=lambda r: r[:2], reverse=True)]
+
+    def _iterate(self, root: _Node, world: GameState, seat: int, turn: int, base: float | None) -> float:
+        """One iteration: down the tree, the turn played out, the replies, the value (counted
+        from ``base``) backed up; ``base`` None: the reference plan, the root's first option and
+        the quick policy after it. Returns the value reached."""
+        self._steps, self._limit = 0, LOOK_STEPS
+        state, bonus = world, 0.0
+        node: _Node | None = root
+        path: list[tuple[_Node, _Child]] = []
         try:
-            after = self._replies(after, seat, world.turn_number)
+            while node is not None:
+                d = state.decision
+                if d is None or state.turn_number != turn or self._steps + len(d.options) > self._limit:
+                    break
+                if d.seat != seat or len(d.options) == 1 or d.kind not in self._searched:
+                    action, after = self._reply(state, d)
+                    state = self._advance(state, action) if after is None else after
+                    continue
+                if node.order is None:
+                    node.order = self._ordered(state, seat, d.options)
+                if base is None:  # the reference plan
+                    action = next((a for a in node.order if a in d.options), d.options[0])
+                    new = True
+                else:
+                    action, new = node.select(d.options, self._best)
+                child = node.children.get(action)
+                if child is None:
+                    child = node.children[action] = _Child()
+                path.append((node, child))
+                bonus += self._prior(state, seat, action)
+                state = self._advance(state, action)
+                node = None if new else child.node
+            state = self._rollout(state, seat, turn)
         except Exception:  # noqa: BLE001 - a guess at hidden cards may not resolve: value what was reached
+            bonus -= 1.0
+        try:
+            state = self._replies(state, seat, turn)
+        except Exception:  # noqa: BLE001
             pass
-        return evaluate(after, seat, self._capped) + prior
+        value = evaluate(state, seat, self._capped) + bonus
+        counted = 0.0 if base is None else value - base
+        for parent, child in path:
+            parent.visits += 1
+            child.visits += 1
+            child.total += counted
+            parent.lo, parent.hi = min(parent.lo, counted), max(parent.hi, counted)
+        return value
 
     def _replies(self, state: GameState, seat: int, turn: int) -> GameState:
         """Play on, every seat by the planner's quick policy from its own point of view, until the
@@ -165,4 +313,25 @@ class ExpertBot(PlannerBot):
             return self._special(state, who, d) or options[0], None
         if kind == "play_combat_card" and fight_of(state.work) is not None:
             return self._card_heuristic(state, who, d), None
+        if kind == "choose_day" and self._look and who != self._seat:
+            return self._day_reply(state, who, d), None
         return self._quick(state, who, d)
+
+    def _day_reply(self, state: GameState, who: int, d) -> A.Action:
+        """Another seat's Day action in the replies: the planner's look ahead, ``look`` engine
+        steps an option (not counted in the replies' steps)."""
+        key = (state, "day")
+        known = self._quick_memo.get(key)  # type: ignore[call-overload]
+        if known is not None:
+            self._steps += 1
+            return known[0]
+        steps, limit = self._steps, self._limit
+        best, best_value = d.options[0], -math.inf
+        for option in d.options:
+            self._steps, self._limit = 0, self._look
+            value = self._look_ahead(state, who, option)[0]
+            if value > best_value:
+                best, best_value = option, value
+        self._steps, self._limit = steps + 1, limit
+        self._quick_memo[key] = (best, 1, None)  # type: ignore[index]
+        return best
