@@ -172,7 +172,7 @@ class ExpertBot(PlannerBot):
         return super().advise(view, count, chosen=chosen)
 
     def _search(self, view: View) -> A.Action:
-        """Iterations of the tree search from this decision, each on a guess of its own."""
+        """Iterations of the tree search from this decision, on a few guesses shared in turn."""
         d = view.state.decision
         assert d is not None
         options, seat, turn = d.options, view.seat, view.state.turn_number
