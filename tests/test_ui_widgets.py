@@ -18,7 +18,7 @@ from nctui.games.nightmare_cathedral.bots import RandomBot
 from nctui.games.nightmare_cathedral.engine import GameConfig, player_view
 from nctui.games.nightmare_cathedral.engine.actions import ChooseDay, Conquer, PlaceDreamer
 from nctui.games.nightmare_cathedral.engine.events import plural
-from nctui.games.nightmare_cathedral.ui.screens.game import GameScreen
+from nctui.games.nightmare_cathedral.ui.screens.game import COLUMN_B, GameScreen
 from nctui.games.nightmare_cathedral.ui.screens.inspector import InspectorScreen
 from nctui.games.nightmare_cathedral.ui.widgets.board import BoardView, cell_lines_for, centres, legal_areas
 from nctui.games.nightmare_cathedral.ui.widgets.hand import HandView
@@ -130,6 +130,43 @@ def test_tab_cycles_the_panels_at_80x24_and_the_decision_keeps_its_keys(tmp_path
             await pilot.press("1")  # and a digit still picks
             await pilot.pause()
             assert app.store.state_id == state_id + 1
+
+    run(go())
+
+
+def test_tab_styles_again_only_the_panes_and_columns_it_changes(monkeypatch, tmp_path):
+    """A panel switch restyles the two panes whose "-shown" class changed (and the two columns
+    when the panel moves to the other column), never the widgets inside them nor the rest of the
+    screen: a class changed as usual styled each changed node's whole subtree, the screen's every
+    widget when its "-shown-in-b" changed (36 % of a Tab's time)."""
+    from textual.css.stylesheet import Stylesheet
+
+    styled: list[str] = []
+    original = Stylesheet.apply
+
+    def apply(self, node, *args, **kwargs):
+        styled.append(node.id or type(node).__name__)
+        return original(self, node, *args, **kwargs)
+
+    async def go():
+        app = create_app(SOLO, save_dir=tmp_path)
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.pause()
+            monkeypatch.setattr(Stylesheet, "apply", apply)
+            names = [name for name, _ in PANELS]
+            for k in range(1, len(names) + 1):
+                before, now = names[k - 1], names[k % len(names)]
+                styled.clear()
+                await pilot.press("tab")
+                await pilot.pause()
+                assert app.screen.query_one(PanelTabs).shown == now
+                ids = [i for i in styled if i != "ScrollBar" and not i.endswith("ScrollBar")]
+                panes = {f"{n}-pane" if n != "log" else "log" for n in (before, now)}
+                columns = {"col-a", "col-b"} if (before in COLUMN_B) != (now in COLUMN_B) else set()
+                assert set(ids) == panes | columns and len(ids) == len(set(ids)), (before, now, styled)
+                assert app.query_one(f"#{now}-pane" if now != "log" else "#log").has_class("-shown")
+                shown = app.screen.query_one(PANEL_WIDGETS[now])
+                assert _on_screen(app, shown), now
 
     run(go())
 

@@ -407,21 +407,36 @@ class GameScreen(PlacedOnce, ComesUpOnce, FlowsMixin, Screen[None]):
         self._dress_pane(pane, panel, dict(PANELS)[panel])
         return pane
 
-    def _dress_pane(self, pane: Widget, panel: str, title: str) -> None:
+    def _dress_pane(self, pane: Widget, panel: str, title: str) -> bool:
+        """Mark ``pane`` shown or not (its "-shown" class and its title): whether its class changed.
+        The class is not styled here (see ``_show_panel``; a pane not yet mounted is styled as
+        it mounts)."""
         shown = panel == self._shown_panel
-        pane.set_class(shown, "-shown", update=pane.is_attached)  # not yet mounted: styled as it mounts
+        changed = pane.has_class("-shown") != shown
+        pane.set_class(shown, "-shown", update=False)
         pane.border_title = panel_title(panel, title, shown)
+        return changed
 
     def _pane(self, panel: str) -> Widget:
         return self.query_one(f"#{panel}-pane" if panel != "log" else "#log")
 
     def _show_panel(self, panel: str) -> None:
         """Select ``panel``: small terminals show it above the decision (the CSS hides the
-        others); big ones mark its title. PgUp/PgDn scroll it."""
+        others); big ones mark its title. PgUp/PgDn scroll it.
+
+        Only the nodes whose styles the change of panel changes are styled again: the two panes
+        (their "-shown" class) and, when the panel moves to the other column, the two columns
+        (the screen's "-shown-in-b"). The rules that read these classes (app.tcss) style those
+        nodes alone, nothing inside them; a class changed as usual styles the node's whole
+        subtree again, the screen's every widget (36 % of a Tab's time)."""
         self._shown_panel = panel
-        for name, title in PANELS:
-            self._dress_pane(self._pane(name), name, title)
-        self.set_class(panel in COLUMN_B, "-shown-in-b")
+        changed = [pane for name, title in PANELS if self._dress_pane(pane := self._pane(name), name, title)]
+        in_b = panel in COLUMN_B
+        if self.has_class("-shown-in-b") != in_b:
+            self.set_class(in_b, "-shown-in-b", update=False)
+            changed += [self.query_one("#col-a"), self.query_one("#col-b")]
+        if changed and self.is_attached:
+            self.app.stylesheet.update_nodes(changed)
         self.query_one(PanelTabs).shown = panel
 
     def _cursor_focused(self) -> bool:
