@@ -9,7 +9,6 @@ import asyncio
 from typing import Any
 
 import pytest
-from textual.widgets import OptionList
 
 from nctui.games.cathedral.state import CathedralConfig
 from nctui.games.dreamers.state import DreamersConfig
@@ -20,7 +19,7 @@ from nctui.ui.screens.load import LoadScreen
 from nctui.ui.screens.rules import RulesScreen
 from nctui.ui.screens.save import SaveScreen
 from nctui.ui.screens.shell import GameShell
-from nctui.ui.screens.timeline import TimelineScreen
+from nctui.ui.screens.timeline import TimelineList, TimelineScreen
 from nctui.ui.widgets.footer import KeyFooter
 from nctui.ui.widgets.log import GameLog
 from tests.helpers import companion_app, settle
@@ -80,7 +79,7 @@ def test_undo_redo_and_the_timeline_jump_back(tmp_path, game_id, size) -> None:
             await pilot.pause()
             timeline = app.screen
             assert isinstance(timeline, TimelineScreen)
-            assert timeline.query_one("#timeline-list", OptionList).option_count == reached + 1
+            assert timeline.query_one("#timeline-list", TimelineList).option_count == reached + 1
             await pilot.press("home", "enter")  # the start of the game
             await _back_to_the_game(pilot)
             assert app.screen is screen and app.game.state_id == 0

@@ -170,6 +170,28 @@ def test_timeline_and_jump():
         store.jump(99)
 
 
+def test_the_timeline_reads_a_new_branch_after_an_undo_and_each_seat_its_own_way():
+    """Issue 39: each decision's summary is kept (a long game's timeline described every decision
+    at every opening); a decision taken again differently after an undo reads as the new one,
+    and a seat's secret summaries stay its own."""
+    store = Store(human_config(seed=7))
+    play_until(store, "discard_dreams", seed=7)
+    seat = store.state.decision.seat
+    first, second = store.state.players[seat].dreams[:2]
+    store.dispatch(DiscardDream(card=first))
+    at = store.state_id
+    names = {d.id: d.name for d in get_pack("base").cards.dreams}
+    assert store.timeline()[at].summary == f"Discard {names[first]}"
+    assert store.timeline(viewer=1 - seat)[at].summary == "Discard a Dream card"
+    store.undo()
+    assert store.timeline()[at].summary == f"Discard {names[first]}"  # the redo branch
+    store.dispatch(DiscardDream(card=second))
+    assert store.timeline()[at].summary == f"Discard {names[second]}"
+    assert store.timeline(viewer=seat)[at].summary == f"Discard {names[second]}"
+    assert store.timeline(viewer=1 - seat)[at].summary == "Discard a Dream card"
+    assert [t.summary for t in store.timeline()] == [store.summarize(i) for i in range(store.last_id + 1)]
+
+
 def test_timeline_hides_other_seats_discarded_dreams():
     store = Store(human_config(seed=7))
     play_until(store, "discard_dreams", seed=7)

@@ -45,7 +45,8 @@ from nctui.ui.commands import screen_commands
 from nctui.ui.screens.handoff import HandoffScreen
 from nctui.ui.screens.load import LoadScreen
 from nctui.ui.screens.save import SaveScreen
-from nctui.ui.screens.timeline import TimelineScreen
+from nctui.ui.screens.timeline import TimelineList, TimelineScreen
+from nctui.ui.textual_ext.placed import PlacedStatic
 from nctui.ui.theme import line_filters, mono_wanted, seat_colours_256
 from nctui.ui.widgets.decision import DecisionPanel
 from nctui.ui.widgets.log import GameLog
@@ -326,9 +327,9 @@ def test_timeline_jumps_back_and_redoes_forward(tmp_path):
             await pilot.pause()
             timeline = app.screen
             assert isinstance(timeline, TimelineScreen)
-            options = timeline.query_one(OptionList)
+            options = timeline.query_one(TimelineList)
             assert options.option_count == last + 1 and options.highlighted == last
-            assert narrow(options.get_option_at_index(last).prompt, Text).plain.startswith("▶")
+            assert options.row(last).plain.startswith("▶")
             await pilot.press("up", "up", "up", "enter")
             await pilot.pause()
             assert store.state_id == last - 3 and store.last_id == last
@@ -336,8 +337,8 @@ def test_timeline_jumps_back_and_redoes_forward(tmp_path):
             await pilot.press("t")
             await pilot.pause()
             assert screen_of(app) is timeline  # kept (screens/kept.py), its list made again for the game now
-            options = app.screen.query_one(OptionList)
-            rows = [narrow(options.get_option_at_index(i).prompt, Text).plain for i in range(options.option_count)]
+            options = app.screen.query_one(TimelineList)
+            rows = [options.row(i).plain for i in range(options.option_count)]
             assert rows[last - 3].startswith("▶") and options.highlighted == last - 3
             assert text_of(timeline, "#timeline-title").startswith(f"Timeline: decision {last - 3} of {last}")
             assert all("(redo)" in r and r.startswith("↷") for r in rows[last - 2 :])
@@ -374,7 +375,7 @@ def test_strict_undo_refusals_say_the_policy(tmp_path):
             await pilot.press("escape", "t")  # opened again: as new, no message
             await pilot.pause()
             assert isinstance(app.screen, TimelineScreen) and not text_of(app.screen, "#timeline-message").strip()
-            assert app.screen.query_one(OptionList).highlighted == at
+            assert app.screen.query_one(TimelineList).highlighted == at
 
     run(go())
 
@@ -1303,7 +1304,7 @@ def test_the_timeline_and_the_inspector_are_as_tall_as_what_they_show(tmp_path, 
             await pilot.press("t")
             await pilot.pause()
             assert isinstance(app.screen, TimelineScreen)
-            timeline = app.screen.query_one("#timeline-list", OptionList)
+            timeline = app.screen.query_one("#timeline-list", TimelineList)
             assert timeline.option_count == 1 and timeline.region.height == 1
             await pilot.press("escape")
             await pilot.pause()
@@ -1319,11 +1320,10 @@ def test_the_timeline_and_the_inspector_are_as_tall_as_what_they_show(tmp_path, 
 @pytest.mark.parametrize("size", [(60, 24), BIG], ids=["60x24", "120x40"])
 def test_the_timeline_of_a_long_game_comes_up_in_one_frame_at_the_decision_now(tmp_path, monkeypatch, size):
     """The timeline of a long game is scrolled to the decision now by the layout that places it
-    (scrolled after the first frame, it was drawn at its top, then again: two frames), and its
-    rows are counted one line each when they fit, without Textual making and wrapping each row
-    twice: the same heights and lines as Textual's own count (a narrow terminal wraps some)."""
-    from textual.widgets import OptionList as TextualOptionList
-
+    (scrolled after the first frame, it was drawn at its top, then again: two frames), one line a
+    decision; only the rows in sight are made (issue 39: a long game's every row was made,
+    measured and laid out at each opening after a change). A narrow terminal cuts the long rows
+    with an ellipsis and says the highlighted one in full under the list."""
     layouts, frames = _count_layouts_and_frames(monkeypatch)
 
     async def go():
@@ -1338,26 +1338,47 @@ def test_the_timeline_of_a_long_game_comes_up_in_one_frame_at_the_decision_now(t
             await pilot.pause(0.2)
             assert isinstance(app.screen, TimelineScreen)
             assert layouts == ["TimelineScreen"] and frames == ["TimelineScreen"], (layouts, frames)
-            timeline = app.screen.query_one("#timeline-list", OptionList)
+            timeline = app.screen.query_one("#timeline-list", TimelineList)
             assert timeline.max_scroll_y > 0 and timeline.scroll_y == timeline.max_scroll_y  # at the decision now
+            assert timeline.virtual_size.height == timeline.option_count == app.store.state_id + 1
+            assert len(timeline._rows) <= timeline.size.height + 2 < timeline.option_count  # the rows in sight
             width = timeline.scrollable_content_region.width
-            ours = timeline.get_content_height(app.size, app.size, width)
-            lines, heights = list(timeline._lines), dict(timeline._heights)
-            timeline._line_cache.clear()
-            TextualOptionList._update_lines(timeline)
-            assert ours == TextualOptionList.get_content_height(timeline, app.size, app.size, width) == len(lines)
-            assert lines == timeline._lines and heights == timeline._heights
-            assert (max(heights.values()) > 1) == (size[0] < 100)  # some rows wrap at 60 columns
+            cut = [k for k in range(timeline.option_count) if timeline.cut(k)]
+            assert bool(cut) == (size[0] < 100)  # some rows are too long at 60 columns
+            whole = app.screen.query_one("#timeline-whole", PlacedStatic)
+            assert not whole.display or timeline.cut(timeline.highlighted)
+            for k in cut[-1:]:
+                timeline.highlighted = k
+                await pilot.pause()
+                drawn = "".join(seg.text for seg in timeline.render_line(k - round(timeline.scroll_y)))
+                assert drawn.rstrip().endswith("…") and len(drawn) == width
+                assert whole.display and str(whole.render()) == timeline.row(k).plain
 
     run(go())
 
 
-def test_the_options_of_the_timeline_and_the_rules_contents_are_drawn_as_textual_draws_them(tmp_path):
-    """A row of one line that fits (the timeline's, the rules' contents) is drawn from its own
-    segments over the option's style: the same cells, styles and offsets as Textual's drawing
-    through its Content, plain and highlighted, the seat letters, the decision now in bold and
-    the redo branch dim; a row that does not fit is Textual's own."""
+def test_the_rows_of_the_timeline_and_the_rules_contents_are_drawn_as_textual_draws_them(tmp_path):
+    """A row of one line that fits (the rules' contents) is drawn from its own segments over the
+    option's style: the same cells, styles and offsets as Textual's drawing through its Content,
+    plain and highlighted; a row that does not fit is Textual's own. The timeline's rows (its
+    own list) are Rich's cells of each row over the list's style (the highlighted row's over the
+    highlight's): the seat letters, the decision now in bold and the redo branch dim."""
+    from rich.segment import Segment
     from textual.widgets import OptionList as TextualOptionList
+
+    def drawn_as_rich(rows):
+        console = rows.app.console
+        width = rows.scrollable_content_region.width
+        for y in range(rows.size.height):
+            k = round(rows.scroll_y) + y
+            if k >= rows.option_count:
+                break
+            lit = k == rows.highlighted
+            style = rows.get_component_rich_style("timeline-list--highlight") if lit else rows.rich_style
+            line = next(iter(Segment.split_lines(console.render(rows.row(k), console.options.update_width(width)))))
+            rich = Segment.apply_style(Segment.adjust_line_length(line, width), style)
+            ours = Segment.simplify(seg for seg in rows.render_line(y) if seg.text)
+            assert list(ours) == list(Segment.simplify(seg for seg in rich if seg.text)), k
 
     def drawn(options, option, style):
         return [[(seg.text, seg.style) for seg in strip] for strip in options._get_option_render(option, style)]
@@ -1384,9 +1405,12 @@ def test_the_options_of_the_timeline_and_the_rules_contents_are_drawn_as_textual
             await _press_each(pilot, "1" * 12 + "u" * 2)
             await pilot.press("t")
             await pilot.pause(0.2)
-            timeline = app.screen.query_one("#timeline-list", OptionList)
-            assert any("(redo)" in str(option.prompt) for option in timeline.options)
-            same_as_textual(timeline)
+            timeline = app.screen.query_one("#timeline-list", TimelineList)
+            assert any("(redo)" in timeline.row(k).plain for k in range(timeline.option_count))
+            drawn_as_rich(timeline)
+            await pilot.press("up")  # the highlight elsewhere
+            await pilot.pause()
+            drawn_as_rich(timeline)
             await pilot.press("escape", "R", "slash", *"fort")
             await pilot.pause(0.2)
             contents = app.screen.query_one("#rules-contents", OptionList)
@@ -1419,7 +1443,7 @@ def test_a_scrollbar_placed_in_the_first_layout_shows_a_scroll_made_right_after(
             await asyncio.sleep(0.2)
             await pilot.pause()
             assert isinstance(app.screen, TimelineScreen)
-            timeline = app.screen.query_one("#timeline-list", OptionList)
+            timeline = app.screen.query_one("#timeline-list", TimelineList)
             assert timeline.max_scroll_y > 0 and timeline.scroll_y == timeline.max_scroll_y  # at the decision now
             bar = timeline.vertical_scrollbar
             shown = lines(bar)

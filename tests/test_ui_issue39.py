@@ -523,7 +523,7 @@ def test_the_timeline_opened_again_makes_only_the_rows_that_changed(tmp_path):
                 await app_settled(app)
                 assert isinstance(app.screen, TimelineScreen)
                 options = app.screen.query_one(TimelineList)
-                prompts = [options.get_option_at_index(k).prompt for k in range(options.option_count)]
+                prompts = [options.row(k) for k in range(options.option_count)]
                 await pilot.press("escape")
                 await app_settled(app)
                 return prompts

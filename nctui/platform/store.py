@@ -158,6 +158,10 @@ class Store:
         # Whether the game began with new_game(config), so that the config alone rebuilds it;
         # None: not known (saves find out and remember).
         self.fresh_start: bool | None = True if initial is None else None
+        # Each decision's summary as the timeline says it, kept with the entry it was made for
+        # (state id, secret) -> (entry, summary): the timeline of a long game, asked for after
+        # every change, described every decision again (~40 us each)
+        self._summaries: dict[tuple[int, bool], tuple[Entry, str]] = {}
         for i, action in enumerate(actions, 1):
             try:
                 self._append(action)
@@ -216,10 +220,15 @@ class Store:
     def summarize(self, state_id: int, *, secret: bool = False) -> str:
         """A short line naming the decision that led to ``state_id``, for the timeline and
         refusal messages; ``secret`` leaves out what only the deciding seat may know."""
-        action = self._history[state_id].action
-        if action is None:
+        entry = self._history[state_id]
+        if entry.action is None:
             return "Setup"
-        return self.game.describe_action(action, self._before(state_id), secret=secret)
+        kept = self._summaries.get((state_id, secret))
+        if kept is not None and kept[0] is entry:  # the state before it is the same too: a new one replaces both
+            return kept[1]
+        summary = self.game.describe_action(entry.action, self._before(state_id), secret=secret)
+        self._summaries[(state_id, secret)] = (entry, summary)
+        return summary
 
     def _before(self, state_id: int) -> Any:
         """The state in which the decision leading to ``state_id`` was taken."""

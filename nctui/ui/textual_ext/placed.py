@@ -1,7 +1,7 @@
 """Widgets, screens and a compositor that lay out, style and draw less than Textual would: placed
 once per layout (``PlacedOnce``), a screen that comes up in one layout (``ComesUpOnce``,
-``MapKeptCompositor``), scrollbars drawn by kind (``PlacedScrollBar``), option lists measured
-once (``MeasuredOptions``), and ``Text`` or ``Cells`` drawn line by line (``DrawnByLine``,
+``MapKeptCompositor``), scrollbars drawn by kind (``PlacedScrollBar``), lists and option lists
+measured once (``MeasuredScroll``, ``MeasuredOptions``), and ``Text`` or ``Cells`` drawn line by line (``DrawnByLine``,
 ``FitsContent``). Textual internals used: ``_compositor.Compositor`` (``reflow``,
 ``_render_chops``, ``_full_map_invalidated``), ``_time.get_time``,
 ``Widget._render_cache``/``_layout_cache``/``_size_updated``, ``Screen`` updates (README.md)."""
@@ -469,23 +469,21 @@ class PlacedScrollBar:
         return changed
 
 
-class MeasuredOptions(PlacedScrollBar):
-    """An ``OptionList`` (mixin) whose scrollbar keeps its column, measured by the layout that
-    places it. Textual gave it the size of its region as its virtual size, and the lines' own
-    height came as it was drawn: a layout of the whole screen more, and one more for the
-    scrollbar that height called for (the rules' contents: three layouts to open the rules).
-    The layout measures the lines (``get_content_height``) at the width they are drawn at,
-    shows the scrollbar they need, and sets that virtual size."""
+class MeasuredScroll(PlacedScrollBar):
+    """A ``ScrollView`` of lines (mixin) whose scrollbar keeps its column, measured by the layout
+    that places it (``get_content_height`` at the width its lines are drawn at), which shows the
+    scrollbar they need and sets that virtual size; ``scroll_when_placed``: scrolled to its
+    highlight (``scroll_to_highlight``) by that layout, once."""
 
     _measured: Size | None = None
-    _lines_width = 0  # the width its lines were last made at
     scroll_when_placed = False  # scroll to the highlight in the layout that places it (once)
 
     def _get_scrollable_region(self, region: Region) -> Region:
         styles = self.styles  # type: ignore[attr-defined]
         if styles.scrollbar_gutter == "stable" and styles.overflow_y == "auto" and region.width > 0:
             width = max(region.width - styles.scrollbar_size_vertical, 1)
-            self._measured = measured = Size(width, self.get_content_height(region.size, region.size, width))
+            height = cast(Widget, self).get_content_height(region.size, region.size, width)
+            self._measured = measured = Size(width, height)
             needed = measured.height > region.height
             if needed != self.show_vertical_scrollbar:  # type: ignore[attr-defined]
                 self.set_reactive(Widget.show_vertical_scrollbar, needed)  # type: ignore[attr-defined]
@@ -503,6 +501,15 @@ class MeasuredOptions(PlacedScrollBar):
             self.scroll_when_placed = False
             self.scroll_to_highlight()  # type: ignore[attr-defined]
         return changed
+
+
+class MeasuredOptions(MeasuredScroll):
+    """An ``OptionList`` (mixin) measured by the layout that places it (``MeasuredScroll``).
+    Textual gave it the size of its region as its virtual size, and the lines' own height came
+    as it was drawn: a layout of the whole screen more, and one more for the scrollbar that
+    height called for (the rules' contents: three layouts to open the rules)."""
+
+    _lines_width = 0  # the width its lines were last made at
 
     def _one_line(self, option: Option, width: int) -> bool:
         """Whether the prompt is a plain string (no markup) or a ``Text`` of one line that fits
