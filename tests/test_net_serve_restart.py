@@ -108,3 +108,68 @@ def test_server_killed_and_restarted_restores_the_room_and_play_goes_on(tmp_path
         assert not [line for line in again.lines if re.search(r"Traceback|skipped", line)]
     finally:
         assert again.stop() == 0
+
+
+def test_a_server_stopped_with_people_connected_stores_every_room_and_stops_quietly(tmp_path: Path) -> None:
+    """Ctrl+C while two people sit in a room, one over SSH (the lobby took her back to her seat)
+    and one on the host's socket: every room is stored before the rooms database closes (no
+    "could not store the game", nothing lost: the room comes back with every decision), and the
+    fork server stops without a word ("Exception ignored")."""
+    import asyncssh
+
+    from nctui.platform.net.client_app import remember_name
+
+    key = make_key(tmp_path / "k")
+    args, data, sock = (
+        ("--authorized-keys", str(tmp_path / "k.pub")),
+        tmp_path / "data",
+        tmp_path / "data/run/host.sock",
+    )
+    ann_id = str(key.get_fingerprint("sha256"))
+    server = Server(data, *args)
+    try:
+
+        async def play_and_stay() -> int:
+            ann, bob = await Client.connect(sock, ann_id), await Client.connect(sock, "SHA256:bob")
+            await ann.send(P.create_room(CFG, name="stopped with people in it"))
+            (info,) = (await ann.until(P.Rooms)).rooms
+            await ann.send(P.JoinSeat(room=info.id, seat=0))
+            await bob.send(P.JoinSeat(room=info.id, seat=1))
+            seats, last = [ann, bob], [await ann.until(P.Update), await bob.until(P.Update)]
+            for _ in range(3):
+                await _decide(seats, last)
+            ann.close()
+            remember_name(str(sock), ann_id, "Ann")  # seen before: no name question
+            conn = await asyncssh.connect(
+                "127.0.0.1", server.port, username="ann", client_keys=[key], known_hosts=None, agent_path=None
+            )
+            proc = await conn.create_process(term_type="xterm-256color", term_size=(80, 24))
+            assert proc.stdin is not None  # the lobby takes her back to her seat
+            await bob.until(P.Presence, lambda m: m.seats[0].status == "here")
+            server.stop()  # Ctrl+C with both still connected
+            conn.close()
+            bob.close()
+            return last[0].state_id
+
+        reached = asyncio.run(asyncio.wait_for(play_and_stay(), 90))
+        assert server.proc.returncode == 0
+        said = "\n".join(server.lines)
+        assert "could not store" not in said and "Exception ignored" not in said and "Traceback" not in said, said
+    finally:
+        server.stop()
+
+    again = Server(data, *args)
+    try:
+        again.wait_for(r"1 room\(s\) back")
+
+        async def back() -> None:
+            ann, bob = await Client.connect(sock, ann_id), await Client.connect(sock, "SHA256:bob")
+            await ann.send(P.ListRooms())
+            (info,) = (await ann.until(P.Rooms)).rooms
+            await ann.send(P.JoinSeat(room=info.id, seat=0))
+            await bob.send(P.JoinSeat(room=info.id, seat=1))
+            assert (await ann.until(P.Update)).state_id == (await bob.until(P.Update)).state_id == reached
+
+        asyncio.run(asyncio.wait_for(back(), 60))
+    finally:
+        assert again.stop() == 0

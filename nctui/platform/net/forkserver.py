@@ -200,7 +200,13 @@ class ForkServer:
             self._kill_due()
         for pid in list(self.children):
             _signal(pid, signal.SIGKILL)
-        self._reap()
+        self._reap(wait=True)
+        # Quiet to the end: a child's SIGCHLD after the wakeup socket closed was "Exception ignored
+        # when trying to write to the signal wakeup fd" on the server's log.
+        signal.set_wakeup_fd(-1)
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        wake_r.close()
+        wake_w.close()
         listener.close()
         unlink_own(self.listen_path, inode)  # not a newer server's socket, if that one started meanwhile
 
@@ -272,10 +278,11 @@ class ForkServer:
                 _signal(pid, signal.SIGHUP)
                 self.kill_at[pid] = time.monotonic() + KILL_GRACE
 
-    def _reap(self) -> None:
+    def _reap(self, *, wait: bool = False) -> None:
+        """The children that ended; ``wait``: every child, waiting for those still running (killed)."""
         while True:
             try:
-                pid, _status = os.waitpid(-1, os.WNOHANG)
+                pid, _status = os.waitpid(-1, 0 if wait else os.WNOHANG)
             except ChildProcessError:
                 return
             if pid == 0:

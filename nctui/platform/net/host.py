@@ -533,6 +533,9 @@ class Host:
             self._server.close()
         if self._link_server is not None:
             self._link_server.close()
-        for task in list(self.connections):
+        tasks = list(self.connections)
+        for task in tasks:
             task.cancel()
+        if tasks:  # each connection leaves its room (a change the room stores) before the rooms close
+            await asyncio.wait(tasks, timeout=5)
         unlink_own(self.path, self._inode)

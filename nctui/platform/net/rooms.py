@@ -139,6 +139,7 @@ class Room:
         self._saved = saved  # the actions as stored
         self._saved_cursor = cursor
         self.deleted = False  # closed by its creator (``Rooms.close_room``)
+        self.stored_for_good = False  # the host stops: stored one last time (``Rooms.close``), then never again
         self.connections: dict[int, int] = {}  # seat (SPECTATOR too) → open connections
         self.away_since: dict[int, float] = {}  # claimed seat → when its person left
         for seat, kind in enumerate(record.kinds):
@@ -422,8 +423,8 @@ class Room:
     def persist(self) -> None:
         """Write what changed since the last write: one transaction."""
         with self._lock:
-            if self.deleted:
-                return  # closed by its creator: nothing of it is written again
+            if self.deleted or self.stored_for_good:
+                return  # closed by its creator, or the host stopped: nothing of it is written again
             ended = not self.record.finished and self.session.summary().finished
             if ended:
                 self.record = msgspec.structs.replace(self.record, finished=time.time())  # when it ended
@@ -837,8 +838,14 @@ class Rooms:
             room.clock_due(now)
 
     def close(self) -> None:
+        """The host stops: each room stored one last time (what changed as its people dropped),
+        then no more, before the rooms database closes (a room written after that was lost, and
+        logged as "could not store the game" for every room with people in it)."""
         with self._lock:
             rooms = list(self.rooms.values())
         for room in rooms:
+            room.persist()
+            with room.session.lock:
+                room.stored_for_good = True
             room.close()
         self.store.close()
