@@ -132,3 +132,43 @@ def test_the_scan_would_find_the_seed() -> None:
     """The scan above looks for what would be there: the seed as the protocol writes it in a
     configuration."""
     assert any(p in msgspec.json.encode(GameConfig(seed=SEED)) for p in seed_patterns(SEED))
+
+
+def test_the_views_a_remote_game_keeps_share_what_did_not_change() -> None:
+    """Each view decoded from the host's message is kept (``view_at``) with every part equal to
+    the newest kept view's taken from that view: equal to what was decoded, a fraction of the
+    memory (a Nightmare Cathedral view is ~18 KiB decoded, most of it the same as the last)."""
+    import itertools
+    import random
+    import tracemalloc
+
+    from nctui.platform.net.client import shared
+
+    game = registry.game("nightmare-cathedral")
+    payloads = P.payloads("nightmare-cathedral")
+    state, rng = game.new(GameConfig(players=2, seed=5)).state, random.Random(5)
+    messages = []
+    for _ in range(40):
+        messages.append(msgspec.json.encode(game.view(state, 0)))
+        state = game.step(state, rng.choice(game.options(state))).state
+    tracemalloc.start()
+    try:
+        start = tracemalloc.get_traced_memory()[0]
+        alone = [payloads.view(m) for m in messages]
+        each = tracemalloc.get_traced_memory()[0] - start
+        kept: list[Any] = []
+        start = tracemalloc.get_traced_memory()[0]
+        for m in messages:
+            view = payloads.view(m)
+            kept.append(shared(view, kept[-1]) if kept else view)
+        together = tracemalloc.get_traced_memory()[0] - start - each  # the decoded ones still held
+    finally:
+        tracemalloc.stop()
+    assert kept == alone  # the same views
+    fields = kept[0].state.__struct_fields__
+    for before, now in itertools.pairwise(kept):  # each part the same as before is the one before
+        for name in fields:
+            part, earlier = getattr(now.state, name), getattr(before.state, name)
+            assert part is earlier or part != earlier, name
+    assert together < each / 3, (together, each)
+    assert shared((1, (2, 3)), (1, (2, 4)))[1][0] == 2 and shared(alone[0], alone[0]) is alone[0]
