@@ -79,11 +79,11 @@ async def choose(pilot, words: str, *, arrows: bool = False) -> str:
         assert panel.highlight == index
         await pilot.press("enter")
     else:
-        size = panel.page_size()
-        for _ in range(index // size - panel.page()):
+        page = panel.page_of(index)
+        for _ in range(page - panel.page()):
             await pilot.press("right")
-        assert panel.page() == index // size
-        await pilot.press(str(index % size + 1))
+        assert panel.page() == page
+        await pilot.press(str(index - panel.page_start() + 1))
     await pilot.pause()
     return options[index]
 

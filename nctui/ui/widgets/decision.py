@@ -1,11 +1,13 @@
 """The decision that is due: a title line and the options as a numbered list.
 
-The options are shown a page at a time (at most 9, fewer when the panel is short); the digits
+The options are shown a page at a time (at most 9, fewer when the panel is short: an option
+takes one row, two where its text is longer than the panel is wide); the digits
 pick on the current page, up/down move the highlight across pages, left/right turn pages,
 Enter (or a click) picks the highlighted option. Choosing posts ``DecisionPanel.Chosen``; the
 screen decides what that means. The panel holds only what it is given and its highlight.
 """
 
+from bisect import bisect_right
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -132,32 +134,36 @@ class DecisionPanel(DrawnByLine, PlacedOnce, Widget, can_focus=True):
 
     # -- paging ---------------------------------------------------------------------------------
 
-    _measured: tuple[object, object, list[Text], int] | None = None  # (prompt, size, title lines, rows per option)
+    _measured: tuple[object, object, list[Text], tuple[int, ...], tuple[int, ...]] | None = None
 
-    def _measure(self) -> tuple[list[Text], int]:
-        """The title lines and the rows per option of this prompt at this size: asked for many
-        times per drawing (every page figure needs them), wrapped once."""
+    def _measure(self) -> tuple[list[Text], tuple[int, ...], tuple[int, ...]]:
+        """The title lines, the rows of each option and the first line of each page, for this
+        prompt at this size: asked for many times per drawing (every page figure needs them),
+        wrapped once. (prompt, size, title lines, rows, page starts) are kept."""
         known = self._measured
         if known is None or known[0] is not self.prompt or known[1] != self.size:
-            self._measured = known = (self.prompt, self.size, self._wrap_title(), self._rows_per_option())
-        return known[2], known[3]
+            rows = self._rows_of_options()
+            title = self._wrap_title(rows)
+            self._measured = known = (self.prompt, self.size, title, rows, self._paginate(rows, title))
+        return known[2], known[3], known[4]
 
     def _title_lines(self) -> list[Text]:
         return self._measure()[0]
 
-    def rows_per_option(self) -> int:
-        """2 when an option is too long for one line (each option then takes 2 rows, so that the
-        pages stay alike and a digit picks the same place on each), else 1."""
-        return self._measure()[1]
+    def rows_of(self, line: int) -> int:
+        """The rows line ``line`` of the list takes: 1, or 2 where its text is too long for one
+        row (the rest of a longer one cut)."""
+        rows = self._measure()[1]
+        return rows[line] if 0 <= line < len(rows) else 1
 
-    def _wrap_title(self) -> list[Text]:
+    def _wrap_title(self, rows: tuple[int, ...]) -> list[Text]:
         """The title, then the context lines that leave room for the options (all of them, or
         at least ``MIN_OPTIONS``): options come first on a short panel."""
         if self.prompt is None:
             return []
         width = max(self.size.width, 10)
         lines = list(self.prompt.title.wrap(self.app.console, width, overflow="fold"))
-        want = min(len(self.prompt.options), MIN_OPTIONS) * self._rows_per_option() if self.size.height else 0
+        want = sum(rows[:MIN_OPTIONS]) if self.size.height else 0
         for line in self.prompt.context:
             wrapped = list(Text(line, style=CONTEXT).wrap(self.app.console, width, overflow="fold"))
             if self.size.height and self.size.height - len(lines) - len(wrapped) < max(want, 1):
@@ -165,38 +171,69 @@ class DecisionPanel(DrawnByLine, PlacedOnce, Widget, can_focus=True):
             lines.extend(wrapped)
         return lines
 
-    def _rows_per_option(self) -> int:
-        if self.prompt is None or not self.size.width:
-            return 1
+    def _rows_of_options(self) -> tuple[int, ...]:
+        """Each line's rows: one where its text fits beside its digit, else two."""
+        if self.prompt is None:
+            return ()
+        if not self.size.width:
+            return (1,) * len(self.prompt.options)
         width = max(self.size.width, 10)
-        return 2 if any(Text(label).cell_len + 3 > width for label in self.prompt.options) else 1
+        return tuple(2 if Text(label).cell_len + 3 > width else 1 for label in self.prompt.options)
 
-    def page_size(self) -> int:
-        """Options per page: at most 9, and what fits under the title (and the page line)."""
-        n = len(self.prompt.options) if self.prompt else 0
-        per = self.rows_per_option()
-        room = max(self.size.height - len(self._title_lines()), 1) if self.size.height else MAX_PAGE * per
-        if n <= min(MAX_PAGE, room // per):
-            return max(n, 1)
-        return max(min(MAX_PAGE, (room - 1) // per), 1)
+    def _paginate(self, rows: tuple[int, ...], title: list[Text]) -> tuple[int, ...]:
+        """The first line of each page: at most 9 options a page, as many as fit under the title
+        (one row kept for the page line when there are pages); one page when all fit."""
+        n = len(rows)
+        if not n:
+            return (0,)
+        room = max(self.size.height - len(title), 1) if self.size.height else 2 * MAX_PAGE
+        if n <= MAX_PAGE and sum(rows) <= room:
+            return (0,)
+        room = max(room - 1, 1)
+        starts: list[int] = []
+        line = 0
+        while line < n:
+            starts.append(line)
+            used = count = 0
+            while line < n and count < MAX_PAGE and (count == 0 or used + rows[line] <= room):
+                used, count, line = used + rows[line], count + 1, line + 1
+        return tuple(starts)
+
+    def _starts(self) -> tuple[int, ...]:
+        return self._measure()[2]
+
+    def page_of(self, line: int) -> int:
+        """The page a line of the list is on (from 0)."""
+        return max(bisect_right(self._starts(), line) - 1, 0)
 
     def page(self) -> int:
-        return self.highlight // self.page_size()
+        """The page shown: the highlight's."""
+        return self.page_of(self.highlight)
 
     def pages(self) -> int:
+        return len(self._starts())
+
+    def page_start(self, page: int | None = None) -> int:
+        """The line of the list that digit 1 picks on ``page`` (by default the page shown)."""
+        starts = self._starts()
+        return starts[min(self.page() if page is None else page, len(starts) - 1)]
+
+    def page_size(self, page: int | None = None) -> int:
+        """The options on ``page`` (by default the page shown)."""
+        page = self.page() if page is None else page
+        starts = self._starts()
         n = len(self.prompt.options) if self.prompt else 0
-        size = self.page_size()
-        return max((n + size - 1) // size, 1)
+        end = starts[page + 1] if page + 1 < len(starts) else n
+        return max(end - starts[min(page, len(starts) - 1)], 1)
 
     # -- actions --------------------------------------------------------------------------------
 
     def action_pick(self, digit: int) -> None:
         if self.prompt is None:
             return
-        size = self.page_size()
-        if not 1 <= digit <= size:
+        if not 1 <= digit <= self.page_size():
             return
-        self._choose_line(self.page() * size + digit - 1)
+        self._choose_line(self.page_start() + digit - 1)
 
     def action_choose(self) -> None:
         self._choose_line(self.highlight)
@@ -208,9 +245,8 @@ class DecisionPanel(DrawnByLine, PlacedOnce, Widget, can_focus=True):
     def action_page(self, delta: int) -> None:
         if self.prompt is None or not self.prompt.options:
             return
-        size = self.page_size()
         page = min(max(self.page() + delta, 0), self.pages() - 1)
-        self.highlight = min(page * size, len(self.prompt.options) - 1)
+        self.highlight = min(self.page_start(page), len(self.prompt.options) - 1)
 
     def action_jump(self, index: int) -> None:
         if self.prompt is not None and self.prompt.options:
@@ -219,10 +255,13 @@ class DecisionPanel(DrawnByLine, PlacedOnce, Widget, can_focus=True):
     def on_click(self, event: events.Click) -> None:
         if self.prompt is None:
             return
-        row = (event.y - len(self._title_lines())) // self.rows_per_option()
-        size = self.page_size()
-        if 0 <= row < size:
-            self._choose_line(self.page() * size + row)
+        row = event.y - len(self._title_lines())
+        first = self.page_start()
+        for line in range(first, first + self.page_size()):
+            if 0 <= row < self.rows_of(line):
+                self._choose_line(line)
+                return
+            row -= self.rows_of(line)
 
     # -- drawing --------------------------------------------------------------------------------
 
@@ -234,12 +273,11 @@ class DecisionPanel(DrawnByLine, PlacedOnce, Widget, can_focus=True):
             out.append_text(line)
             out.append("\n")
         options = self.prompt.options
-        size = self.page_size()
-        first = self.page() * size
+        first = self.page_start()
         width = max(self.size.width, 10)
-        per = self.rows_per_option()
-        for k, label in enumerate(options[first : first + size]):
+        for k, label in enumerate(options[first : first + self.page_size()]):
             index = first + k
+            per = self.rows_of(index)
             head = Text(end="")
             gone = self.prompt.option_at(index) < 0
             digit = HINT if gone else DIGIT
@@ -252,7 +290,7 @@ class DecisionPanel(DrawnByLine, PlacedOnce, Widget, can_focus=True):
                     wrapped[per - 1].truncate(width - 4)
                     wrapped[per - 1].append("…")
                 rows = [(head if i == 0 else Text("   ", end="")) + line for i, line in enumerate(wrapped[:per])]
-            rows += [Text("", end="") for _ in range(per - len(rows))]  # each option takes as many rows
+            rows += [Text("", end="") for _ in range(per - len(rows))]  # the rows counted for it (a click's)
             for line in rows:
                 line.no_wrap, line.overflow = True, "ellipsis"
                 line.truncate(width, overflow="ellipsis")

@@ -63,8 +63,10 @@ def render_players(view: View, facts: Facts, bots: frozenset[int], width: int, p
 def player_lines(
     view: View, facts: Facts, bots: frozenset[int], width: int, presence: tuple[str, ...] = ()
 ) -> list[Text]:
-    """Each player's lines, each cut to ``width`` (never wrapped); ``presence``: each seat's
-    holder and whether they are there, in words (a game on a server)."""
+    """Each player's lines, each cut to ``width``, a card's name never: a name that does not fit
+    after what comes before it starts the next line (a list of cards goes on as many lines as it
+    needs); ``presence``: each seat's holder and whether they are there, in words (a game on a
+    server)."""
     state = view.state
     width = max(width, 24)
     score = {s.seat: s for s in facts.scores}
@@ -123,39 +125,52 @@ def _player_lines(state: GameState, pl: PlayerState, score: Score, who: str, wid
     )
     rondel = w.pack.matrix.rondel
     for action, stack in zip(rondel, pl.display):
-        lines.append(_action_line(state, w.day_short(action), stack))
+        lines += _action_lines(state, w.day_short(action), stack, width)
     if pl.dreams_played:
-        lines.append(
-            _labelled(
-                "Dreams played",
-                ", ".join(f"{w.card(c)} ({getattr(card_def(state.pack, c), 'vp', 0)} VP)" for c in pl.dreams_played),
-            )
-        )
+        played = [f"{w.card(c)} ({getattr(card_def(state.pack, c), 'vp', 0)} VP)" for c in pl.dreams_played]
+        lines += _labelled("Dreams played", played, width)
     if pl.tiles:
-        lines.append(_labelled("Reward tiles", w.cards_list(pl.tiles)))
+        lines += _labelled("Reward tiles", [w.card(c) for c in pl.tiles], width)
     return lines
 
 
-def _labelled(label: str, text: str) -> Text:
-    """'   Reward tiles: …': a labelled line of a player's panel."""
-    t = Text(f"   {label}: ", LABEL, end="")
-    t.append(text)
-    return t
+INDENT = " " * 12  # where a card's name goes on under the label of its line
 
 
-def _action_line(state: GameState, action_name: str, stack: tuple[str, ...]) -> Text:
-    """'   Ritual   Rite of the Stair +1 · Day: … · Conform: … · Dissent: …'."""
+def _labelled(label: str, names: list[str], width: int) -> list[Text]:
+    """'   Reward tiles: A, B, …': a labelled list of cards, each name whole (the list goes on
+    under the label's text when the line is full)."""
+    lines = [Text(f"   {label}:", LABEL, end="")]
+    for k, name in enumerate(names):
+        part = name + ("," if k < len(names) - 1 else "")
+        if lines[-1].cell_len + 1 + len(part) > width and lines[-1].plain.strip() and len(INDENT) + len(part) <= width:
+            lines.append(Text(INDENT[:-1], end=""))
+        lines[-1].append(" " + part)
+    return lines
+
+
+def _name_kept(head: Text, sep: str, name: Text, rest: Text, width: int) -> list[Text]:
+    """``head``, ``sep``, ``name`` and ``rest`` on one line (the line is cut later, in ``rest``),
+    or the name on the next line under the head's label when it would be cut beside it."""
+    if head.cell_len + len(sep) + name.cell_len <= width or len(INDENT) + name.cell_len > width:
+        return [head + Text(sep, LABEL, end="") + name + rest]
+    return [head, Text(INDENT, end="") + name + rest]
+
+
+def _action_lines(state: GameState, action_name: str, stack: tuple[str, ...], width: int) -> list[Text]:
+    """'   Ritual   Rite of the Stair +1 · Day: … · Conform: … · Dissent: …' (the effects cut
+    at the panel's width, the name never)."""
     top = card_def(state.pack, stack[-1]) if stack else None
-    t = Text(f"   {action_name:<9}", LABEL, end="")
-    t.append(getattr(top, "name", "-"), NAME)
+    name = Text(getattr(top, "name", "-"), NAME, end="")
     if len(stack) > 1:
-        t.append(f" +{len(stack) - 1}", Style(bold=True, color="#ffd75f"))
+        name.append(f" +{len(stack) - 1}", Style(bold=True, color="#ffd75f"))
+    rest = Text(end="")
     for part, label in (("day", "Day"), ("conform", "Conform"), ("dissent", "Dissent")):
         effect = getattr(top, part, None)
         if effect is not None and effect.text.strip("- "):
-            t.append(f" · {label}: ", LABEL)
-            t.append(effect.text)
-    return t
+            rest.append(f" · {label}: ", LABEL)
+            rest.append(effect.text)
+    return _name_kept(Text(f"   {action_name:<9}", LABEL, end=""), "", name, rest, width)
 
 
 def _king_lines(state: GameState, score: Score, width: int) -> list[Text]:
@@ -179,15 +194,15 @@ def _king_lines(state: GameState, score: Score, width: int) -> list[Text]:
         on_card = king.card_cultists[i] if i < len(king.card_cultists) else 0
         tucked = len(king.tucked[i]) if i < len(king.tucked) else 0
         on_space = king.day_cultists[i] if i < len(king.day_cultists) else 0
-        # The numbers first: the line is cut at the panel's width (about 50 columns at 120x40).
-        t = Text(f"   {w.day_short(action):<9}", LABEL, end="")
-        t.append(f"Power {on_card + tucked}", Style(bold=True))
-        t.append(" · Day space ", LABEL)
-        t.append(f"c{on_space}", CULTISTS)
-        t.append(" · ", LABEL)
-        t.append(cards[action].name if action in cards else action, NAME)
-        t.append(f" ({on_card} on the card, {tucked} tucked)", LABEL)
-        lines.append(t)
+        # The card's name, then its numbers: at 120x40 (49 columns) the line is cut after the
+        # Cultists on the Day space, never in the name.
+        name = Text(cards[action].name if action in cards else action, NAME, end="")
+        rest = Text(" · ", LABEL, end="")
+        rest.append(f"Power {on_card + tucked}", Style(bold=True))
+        rest.append(" · ", LABEL)
+        rest.append(f"c{on_space}", CULTISTS)
+        rest.append(f" on the Day space ({on_card} on the card, {tucked} tucked)", LABEL)
+        lines += _name_kept(Text(f"   {w.day_short(action):<9}", LABEL, end=""), "", name, rest, width)
     for k, card_id in enumerate(king.dreams):
         cultists = king.dream_cultists[k] if k < len(king.dream_cultists) else 0
         vp = getattr(card_def(state.pack, card_id), "vp", 0)
@@ -196,7 +211,7 @@ def _king_lines(state: GameState, score: Score, width: int) -> list[Text]:
         t.append(f" {cultists} of {vp} Cultists", CULTISTS)
         lines.append(t)
     if king.completed:
-        lines.append(_labelled(f"Completed Dreams ({len(king.completed)})", w.cards_list(king.completed)))
+        lines += _labelled(f"Completed Dreams ({len(king.completed)})", [w.card(c) for c in king.completed], width)
     if pl.tiles:
-        lines.append(_labelled("Reward tiles", w.cards_list(pl.tiles)))
+        lines += _labelled("Reward tiles", [w.card(c) for c in pl.tiles], width)
     return lines
