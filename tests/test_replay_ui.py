@@ -156,3 +156,67 @@ def test_nctui_replay_of_a_bad_file_is_one_line(tmp_path: Path, capsys: pytest.C
     assert err.count("\n") == 1 and err.startswith("nctui replay: error: bad.nctui.json") and "Traceback" not in err
     assert cli.main(["replay", str(tmp_path / "missing.nctui.json")]) == 2
     assert "no such save file" in capsys.readouterr().err
+
+
+def _stack(app: Any) -> list[str]:
+    return [type(s).__name__ for s in app.screen_stack]
+
+
+def _a_conflict_of(store: Store, seat: int) -> tuple[int, int]:
+    """The decisions of ``store``'s game after which the first conflict with ``seat`` in it
+    began, and after which its cards were put away (it ended)."""
+    from nctui.games.nightmare_cathedral.engine.events import ConflictCardBottom, ConflictStarted
+
+    entries = [store.entry(i).events for i in range(store.last_id + 1)]
+    begins = next(
+        i for i, events in enumerate(entries) if any(isinstance(e, ConflictStarted) and seat in e.sides for e in events)
+    )
+    ends = next(i for i in range(begins, len(entries)) if any(isinstance(e, ConflictCardBottom) for e in entries[i]))
+    return begins, ends
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_a_nightmare_cathedral_replay_jumps_silently(tmp_path: Path, size: tuple[int, int]) -> None:
+    """End, Home and the timeline go to the decision without opening the screens of what happened
+    on the way (End opened a conflict's panel, then the game over screen over it): at the end the
+    game over screen alone, closed once for good; r, one decision forward, still shows its
+    conflict as the game did."""
+    from nctui.games.nightmare_cathedral.ui.screens.conflict import ConflictScreen
+    from nctui.games.nightmare_cathedral.ui.screens.game_over import GameOverScreen
+    from nctui.ui.screens.timeline import TimelineScreen
+    from tests.helpers import app_settled
+
+    async def go() -> None:
+        path, _, steps = _finished("nightmare-cathedral", tmp_path)
+        app = _app(tmp_path, open_replay(path))
+        async with app.run_test(size=size) as pilot:
+            await app_settled(app)
+            replay: Replay = app.screen.game
+            await pilot.press("end")
+            await app_settled(app)
+            assert replay.state_id == len(steps)
+            assert _stack(app) == ["ReplayGameScreen", "GameOverScreen"]
+            assert isinstance(app.screen, GameOverScreen)
+            await pilot.press("escape")
+            await app_settled(app)
+            assert _stack(app) == ["ReplayGameScreen"]  # and it stays closed
+            await pilot.press("home")
+            await app_settled(app)
+            assert replay.state_id == 0 and _stack(app) == ["ReplayGameScreen"]
+            await pilot.press("t")  # the timeline: the last decision but one
+            await app_settled(app)
+            assert isinstance(app.screen, TimelineScreen)
+            await pilot.press("end", "up", "enter")
+            await app_settled(app)
+            assert replay.state_id == len(steps) - 1, replay.state_id
+            assert _stack(app) == ["ReplayGameScreen"]
+            begins, ends = _a_conflict_of(replay.store, replay.seat)
+            replay.undo_to(begins - 1, seat=replay.seat)  # as the timeline does
+            await app_settled(app)
+            assert _stack(app) == ["ReplayGameScreen"]
+            while not isinstance(app.screen, ConflictScreen) and replay.state_id < ends:
+                await pilot.press("r")
+                await app_settled(app)
+            assert isinstance(app.screen, ConflictScreen), _stack(app)
+
+    asyncio.run(go())

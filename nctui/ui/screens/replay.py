@@ -54,6 +54,22 @@ class ReplayScreen(_ScreenMixin):
 
     QUIT_WORDS = "close the replay"
     SAVE_PREFIX = "replay-"
+    _replay_at = -1  # the decision the replay stood at when last drawn (-1: not yet)
+
+    def _shell_start(self) -> None:
+        super()._shell_start()  # type: ignore[misc]
+        self._replay_at = self.replay.state_id
+
+    def _game_moved(self) -> None:
+        """A step forward (r) shows what the decision did, as in the game (a conflict's result, a
+        computer's turn); any other move (End, Home, the timeline, u) goes there silently: the
+        screens of what happened on the way do not open one over another (the game over screen
+        still comes at the end, alone)."""
+        now = self.replay.state_id
+        if now != self._replay_at + 1:
+            cast(Any, self)._skip_news()
+        self._replay_at = now
+        super()._game_moved()  # type: ignore[misc]
 
     @property
     def replay(self) -> Replay:

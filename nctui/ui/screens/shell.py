@@ -165,6 +165,11 @@ class GameShell(_Host):
         """What is due before a hand-off (shown: True)."""
         return False
 
+    def _skip_news(self) -> None:
+        """The game jumped to where it stands (a replay's End, Home or timeline): what happened on
+        the way is not shown over the screen (a conflict's result, a computer's turn); the log
+        still tells it. Called before ``_game_moved``."""
+
     def _flows_then(self) -> None:
         """What is due once no hand-off is."""
 

@@ -158,6 +158,17 @@ class FlowsMixin(GameShell):
             title="King's turn",
         )
 
+    def _skip_news(self) -> None:
+        """A jump (a replay's): no King's turn and no conflict of the way is shown, for any seat."""
+        now = self.game.state_id
+        self._king_pending = self._king_turn = None
+        self._king_events = []
+        self._king_seen = now
+        self._king_during = self._in_king_turn(self.game.view(self.viewer).state)
+        self._conflict_from = dict.fromkeys(range(len(self.game.seat_kinds)), now)
+        self._conflict_base = now
+        self._conflicts_part = {}
+
     # -- the screens due (the shell's _flows) ----------------------------------------------------
 
     def _flows_first(self) -> bool:
