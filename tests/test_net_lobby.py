@@ -20,7 +20,7 @@ from typing import Any
 
 import msgspec
 import pytest
-from textual.widgets import Button, Input, Static
+from textual.widgets import Button, Input, OptionList, Static
 
 from nctui.games.nightmare_cathedral.engine import GameConfig
 from nctui.games.nightmare_cathedral.ui.screens.game import GameScreen
@@ -203,6 +203,43 @@ def test_the_lobby_draws_its_title_and_the_new_room_dialog_only_when_needed(host
             assert app.screen.styles.background.a == 1 and app._background_screens == []
 
     run(go())
+
+
+def test_the_lobby_of_a_person_seen_before_comes_up_in_one_frame_with_their_name_and_the_rooms(
+    host: HostThread,
+) -> None:
+    """Connected on a thread while Textual starts (``connect_early``, as every client process
+    does), the lobby's first frame is the whole lobby: this person's name in the title and the
+    host's rooms in the list, not "connecting…" and an empty list drawn again as the host answers."""
+    import textual.app
+
+    host.rooms.create(GameConfig(players=2, seats=("human", "human")), identity=BOB, name="first frame")
+    frames: list[tuple[str, list[str]]] = []
+    real = textual.app.App._display
+
+    def display(self: Any, screen: Any, renderable: Any) -> None:
+        if renderable is not None and isinstance(screen, LobbyScreen):
+            menu = screen.query_one("#rooms", OptionList)
+            prompts = [str(menu.get_option_at_index(i).prompt) for i in range(menu.option_count)]
+            frames.append((str(screen.query_one("#lobby-title").render()), prompts))
+        real(self, screen, renderable)
+
+    async def go() -> None:
+        app = LobbyApp(host.path, ANN, "Ann")
+        app.connect_early()
+        async with app.run_test(size=SMALL) as pilot:
+            await until(pilot, lambda: frames, "the first frame")
+            title, rooms = frames[0]
+            assert "Ann" in title and "connecting" not in title
+            assert len(rooms) == 1 and "first frame" in rooms[0]
+            await until(pilot, lambda: app._returned, "the host's rooms read")  # its news came to the app too
+            assert link(app).rooms and isinstance(app.screen, LobbyScreen)
+
+    textual.app.App._display = display  # type: ignore[method-assign]
+    try:
+        run(go())
+    finally:
+        textual.app.App._display = real  # type: ignore[method-assign]
 
 
 def test_create_a_room_join_decide_and_see_the_other_seats_decision_arrive(host: HostThread) -> None:
@@ -412,13 +449,16 @@ def test_a_malformed_message_from_one_client_disturbs_no_other(host: HostThread)
         p.link.close()
 
 
-def test_an_unreachable_host_is_one_line(tmp_path: Path) -> None:
+@pytest.mark.parametrize("early", [False, True], ids=["after-first-frame", "connect-early"])
+def test_an_unreachable_host_is_one_line(tmp_path: Path, early: bool) -> None:
     with pytest.raises(HostError) as caught:
         HostLink(tmp_path / "nothing.sock", ANN, "Ann").connect(timeout=1)
     assert "cannot reach the game host" in str(caught.value) and "\n" not in str(caught.value)
 
     async def go() -> None:
         app = LobbyApp(tmp_path / "nothing.sock", ANN, "Ann")
+        if early:
+            app.connect_early()
         async with app.run_test(size=SMALL) as pilot:
             await until(pilot, lambda: not app.is_running, "the app ending")
         assert app.return_code == 1
@@ -426,15 +466,18 @@ def test_an_unreachable_host_is_one_line(tmp_path: Path) -> None:
     run(go())
 
 
-def test_the_lobby_says_who_you_are_in_its_first_frame_before_the_host_answers(tmp_path: Path) -> None:
+@pytest.mark.parametrize("early", [False, True], ids=["after-first-frame", "connect-early"])
+def test_the_lobby_says_who_you_are_in_its_first_frame_before_the_host_answers(tmp_path: Path, early: bool) -> None:
     """A returning person's first screen is the lobby: its title is there at once ("connecting…"),
-    not only once the host has answered."""
+    not only once the host has answered (connecting early, after ``EARLY_WAIT`` at most)."""
     silent = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     silent.bind(str(tmp_path / "silent.sock"))
     silent.listen(1)  # a host that never answers
 
     async def go() -> None:
         app = LobbyApp(tmp_path / "silent.sock", ANN, "Ann")
+        if early:
+            app.connect_early()
         async with app.run_test(size=SMALL) as pilot:
             await pilot.pause()
             assert isinstance(app.screen, LobbyScreen) and app.link is None

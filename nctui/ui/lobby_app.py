@@ -14,6 +14,7 @@ that shows a seat of theirs in an unfinished game joins it.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -59,6 +60,7 @@ REQUEST_TITLES = {
 
 
 LOBBY = "lobby"  # the mode of the lobby after the name question (see LobbyApp.get_default_screen)
+EARLY_WAIT = 0.3  # seconds the lobby's first frame waits for the host's rooms (``LobbyApp.connect_early``)
 
 
 class HostNews(Message):
@@ -84,14 +86,69 @@ class LobbyApp(NctuiApp):
         self.link: HostLink | None = None
         self.remote: RemoteGame | None = None  # the game of the room this person sits in or watches
         self._returned = False  # the first rooms were checked for this person's seat
+        # connect_early: the link made on a thread of its own as the app starts, and what the
+        # host said before the app ran (posted to it as it mounts)
+        self._early_news: list[LinkNews] | None = []
+        self._news_lock = threading.Lock()
+        self._first_rooms = threading.Event()  # the host's first list of rooms came (or the link failed)
+        self._connecting: threading.Thread | None = None
+        self._early: HostLink | HostError | None = None
 
     def get_default_screen(self) -> Screen:
         # a person not yet named sees the question alone first: the lobby is composed after
         return LobbyScreen() if self.person else NameScreen(self.identity)
 
+    def connect_early(self) -> None:
+        """Connect to the host now, on a thread, while Textual starts (a person whose name is
+        known): the lobby's first frame is drawn once, with their name and the rooms, instead of
+        "connecting…" first and the lobby again as the host answered (``take_early_link``)."""
+        if self.person and self._connecting is None:
+            self._connecting = threading.Thread(
+                target=self._link_early, args=(self.person,), name="nctui-connect", daemon=True
+            )
+            self._connecting.start()
+
+    def _link_early(self, name: str) -> None:
+        link = HostLink(self.socket_path, self.identity, name, listener=self._post_news)
+        try:
+            link.connect()
+        except HostError as exc:
+            self._early = exc
+            self._first_rooms.set()
+            return
+        self._early = link
+        link.list_rooms()
+
+    def take_early_link(self) -> None:
+        """The link ``connect_early`` made, once the host listed its rooms (waiting for them up to
+        ``EARLY_WAIT``): this person's lobby from its first frame (else it says "connecting…")."""
+        if self._connecting is not None and self.link is None:
+            self._first_rooms.wait(EARLY_WAIT)
+            if isinstance(self._early, HostLink) and not self._early.lost:
+                self.link = self._early
+
     def on_mount(self) -> None:
-        if self.person:  # after the first frame: the lobby says "connecting…" meanwhile
+        with self._news_lock:  # what the host said before the app ran, in its order, then the rest
+            early, self._early_news = self._early_news or [], None
+            for news in early:
+                self.post_message(HostNews(news))
+        if not self.person:
+            return
+        if self._connecting is None:  # after the first frame: the lobby says "connecting…" meanwhile
             self.call_after_refresh(self._connect, self.person)
+            return
+        self.take_early_link()
+        if self.link is None:  # not connected yet (or it failed): said once the thread is done
+            self.run_worker(self._early_done, thread=True, name="connect", exit_on_error=False)
+
+    def _early_done(self) -> None:
+        assert self._connecting is not None
+        self._connecting.join()
+        found = self._early
+        if isinstance(found, HostLink):
+            self.call_from_thread(self._connected, found, listed=True)
+        else:
+            self.call_from_thread(self.exit, return_code=1, message=f"nctui: {found}")
 
     def on_name_screen_chosen(self, message: NameScreen.Chosen) -> None:
         self.person = message.name
@@ -115,15 +172,22 @@ class LobbyApp(NctuiApp):
             return
         self.call_from_thread(self._connected, link)
 
-    def _connected(self, link: HostLink) -> None:
+    def _connected(self, link: HostLink, *, listed: bool = False) -> None:
         self.link = link
         if link.lost:  # gone before this thread heard of it: its news was not for us yet
             self.exit(return_code=1, message=f"nctui: lost the connection to the game host: {link.lost}")
             return
-        link.list_rooms()
+        if not listed:
+            link.list_rooms()
         self._lobby().show_rooms()
 
     def _post_news(self, news: LinkNews) -> None:
+        if news is None or isinstance(news, P.Rooms):
+            self._first_rooms.set()
+        with self._news_lock:
+            if self._early_news is not None:  # the app has not mounted yet
+                self._early_news.append(news)
+                return
         self.post_message(HostNews(news))
 
     def on_unmount(self) -> None:

@@ -40,6 +40,7 @@ def run(socket_path: str, identity: str, name: str | None, *, mono: bool = False
     app = LobbyApp(socket_path, identity, name, remember=lambda chosen: remember_name(socket_path, identity, chosen))
     if mono:
         app.mono = True
+    app.connect_early()  # while Textual starts: the lobby's first frame has the rooms
     try:
         app.run()
     except KeyboardInterrupt:

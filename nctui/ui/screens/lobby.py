@@ -32,6 +32,7 @@ from nctui.platform.net.client import RemoteGame
 from nctui.platform.net.protocol import RoomInfo, SeatInfo, TurnNotice, WebLinkMade
 from nctui.platform.net.turns import DAY, HOUR, TurnClock
 
+from ..textual_ext.placed import ComesUpOnce, MeasuredOptions
 from ..widgets.decision import DIGIT, HINT
 from .load import ConfirmScreen
 
@@ -203,7 +204,7 @@ def my_seat(rooms: tuple[RoomInfo, ...], identity: str) -> tuple[RoomInfo, int] 
     return None
 
 
-class NameScreen(Screen[None]):
+class NameScreen(ComesUpOnce, Screen[None]):
     """The first time: the name others will see beside this person's key. It is the first screen
     of a person not yet named (the lobby comes after), so the first frame is the question itself."""
 
@@ -278,12 +279,17 @@ def lobby_keys() -> Text:
     return text
 
 
-class LobbyScreen(Screen[None]):
+class RoomList(MeasuredOptions, OptionList):
+    """The lobby's rooms, measured by the layout that places it: drawn whole in the lobby's first
+    frame (a plain OptionList drew its lines a frame later)."""
+
+
+class LobbyScreen(ComesUpOnce, Screen[None]):
     """The rooms of the server: Enter opens a room's seats, n a new room, w watches."""
 
     DEFAULT_CSS = """
     LobbyScreen #lobby-title { background: $panel; padding: 0 1; text-style: bold; width: 100%; }
-    LobbyScreen #rooms { height: 1fr; border: round $accent; padding: 0 1; }
+    LobbyScreen #rooms { height: 1fr; border: round $accent; padding: 0 1; scrollbar-gutter: stable; }
     LobbyScreen #rooms:focus { border: round $accent; }
     LobbyScreen #lobby-hint { padding: 0 1; }
     LobbyScreen #lobby-status { padding: 0 1; height: auto; max-height: 2; }
@@ -319,14 +325,20 @@ class LobbyScreen(Screen[None]):
         return cast("LobbyApp", self.app)
 
     def compose(self) -> ComposeResult:
+        self.lobby_app.take_early_link()  # connected as the app started: the name and the rooms at once
         self.title_shown = self._who()
         yield Static(self.title_shown, id="lobby-title")  # in the first frame already
-        yield OptionList(id="rooms")
+        # the rooms the host listed already, in the first frame too (show_rooms keeps them)
+        self.shown = self._rooms()
+        yield RoomList(*self._options(self.shown), id="rooms")
         yield Static("", id="lobby-status")  # the last turn-based news (whose turn, a clock run out)
         yield Static(lobby_keys(), id="lobby-hint")
 
     def on_mount(self) -> None:
         self.set_interval(POLL, self._poll)
+        menu = self.query_one("#rooms", OptionList)
+        if self.shown and menu.highlighted is None:  # the rooms listed as it composed: the first highlighted
+            menu.highlighted = 0
         self.show_rooms()
 
     def on_screen_resume(self) -> None:
@@ -359,11 +371,8 @@ class LobbyScreen(Screen[None]):
         """Draw the rooms the host last listed (keeping the highlighted one)."""
         if not self.is_mounted:
             return  # drawn when mounted
-        app = self.lobby_app
-        link = app.link
         self.show_who()
-        me = link.identity if link is not None else ""
-        rooms = lobby_order(link.rooms, me) if link is not None else ()
+        rooms = self._rooms()
         menu = self.query_one("#rooms", OptionList)
         if rooms == self.shown and menu.option_count:
             return  # nothing changed since the last look: the list stays as it is (no flicker)
@@ -371,11 +380,9 @@ class LobbyScreen(Screen[None]):
         current = self.current()
         self.shown = rooms
         menu.clear_options()
+        menu.add_options(self._options(rooms))
         if not rooms:
-            empty = "No finished games yet: f goes back." if self.finished else "No rooms yet: press n to create one."
-            menu.add_option(Option(Text(empty, style=HINT), id="-", disabled=True))
             return
-        menu.add_options([Option(room_words(r, me), id=r.id) for r in rooms])
         fresh = [r for r in rooms if r.id not in before]
         target = fresh[-1] if self.select_new and fresh else current
         if target is not None:
@@ -385,6 +392,20 @@ class LobbyScreen(Screen[None]):
         if self.select_new and fresh:
             self.select_new = False
             self.action_open_room()
+
+    def _rooms(self) -> tuple[RoomInfo, ...]:
+        """The rooms the host last listed, in this person's order."""
+        link = self.lobby_app.link
+        return lobby_order(link.rooms, link.identity) if link is not None else ()
+
+    def _options(self, rooms: tuple[RoomInfo, ...]) -> list[Option]:
+        """The list's lines for ``rooms`` (a line saying there are none)."""
+        if not rooms:
+            empty = "No finished games yet: f goes back." if self.finished else "No rooms yet: press n to create one."
+            return [Option(Text(empty, style=HINT), id="-", disabled=True)]
+        link = self.lobby_app.link
+        me = link.identity if link is not None else ""
+        return [Option(room_words(r, me), id=r.id) for r in rooms]
 
     def current(self) -> RoomInfo | None:
         menu = self.query_one("#rooms", OptionList)
