@@ -21,9 +21,10 @@ text) served the same way: its own fork server, the same SSH front, relay and fo
   interleaved: the bare app, a person seen before (the lobby, the rooms listed), a person seated
   in a game (their game's screen), a first visit (the name question). Medians, with the mean CPU
   time (the kernel counts it in ticks of 10 ms) of the client process to its settled screen
-  (``/proc/PID/stat``: on a busy machine the steadier figure) and of the whole server (serve process, fork server, client: the SSH handshake and relay
-  too, as the wall-clock time has them), each as a ratio of the bare app's. Goal: the lobby at
-  most 1.3x (wall-clock; on a busy machine, the whole server's CPU time stands for it).
+  (``/proc/PID/stat``: on a busy machine the steadier figure) and of the whole server (serve
+  process, fork server, client: the SSH handshake and relay too, as the wall-clock time has
+  them), each as a ratio of the bare app's. Goal: the lobby at most 1.3x (wall-clock; on a busy
+  machine, the whole server's CPU time stands for it).
 """
 
 from __future__ import annotations
