@@ -13,16 +13,18 @@ benchmark's tool, not a player): the first seed (1 and up) whose game is at leas
 + ``AHEAD`` decisions long (seeds 1-12 give 622-892; greedy players give 550-700, a random player
 that rather acts 650-770).
 
-The keys. For each bucket start (10, 100, ..., ``--decisions``) a Store replays that many actions
-and an app (Pilot, in process, no terminal; practice undo, so that u and r act) continues it, its
-first screen the hand-off. In this order, each timed from the press to the settled screen (and,
+The keys. For each bucket start (10, 100, ..., ``--decisions``) a Store replays the actions up to
+the first decision from there on that is another person's than the last one's, and an app (Pilot,
+in process, no terminal; practice undo, so that u and r act) continues it, its first screen the
+hand-off to that person. In this order, each timed from the press to the settled screen (and,
 for a key that changes the game, to its autosave written: it runs on its own thread of the same
 process): **hand-off** (Enter on the first hand-off after continuing), **made ahead** (what the
 game makes out of sight once it waits: the rules, the help, the timeline; ``shell.PREPARE_AFTER``
 is put off and this is run once here, where a person reads their screen), **Tab** (the next
 panel), **log** (``l`` to show it and ``l`` back), **help** (``?`` and Escape), **timeline** (``t``
-and Escape, made ahead before), **decision** (``1``: the first option), then whatever hand-off
-that brought (**hand-off after a decision**), **timeline after a decision** (``t`` and Escape with
+and Escape, made ahead before), **decision** (``1``: the first option, again until the keyboard passes
+to another person, at most ``DECISIONS`` times), the hand-off that brought (**hand-off after a
+decision**), **timeline after a decision** (``t`` and Escape with
 the game changed since it was made ahead), **undo** (``u``), **redo** (``r``), **save** (``s`` and
 Enter: the file written). A screen a decision brings up (a hand-off, a conflict) is closed
 untimed before the next key. Each key's figure is the median over ``--repeat`` runs (and, for the
@@ -49,7 +51,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -60,7 +62,8 @@ from nctui.games.nightmare_cathedral.simulate import make_config
 from nctui.platform.store import Store
 from tests.helpers import app_settled
 
-AHEAD = 30  # decisions the game must have after the last bucket (the keys decide some)
+AHEAD = 40  # decisions the game must have after the last bucket (the keys decide some)
+DECISIONS = 12  # decisions taken at most (``1``) for the keyboard to pass to another person
 GOAL = 0.20  # the last bucket within ±20 % of the first
 
 KEYS = (
@@ -102,20 +105,33 @@ class LongBot:
         return max(busy, key=after)
 
 
-def long_game(decisions: int) -> tuple[Any, list[Any], int]:
-    """The configuration, the actions and the seed of the first LongBot game of at least
-    ``decisions`` + ``AHEAD`` decisions."""
+class Game(NamedTuple):
+    config: Any
+    actions: list[Any]
+    seats: list[int]  # the seat deciding at each state (the one that takes ``actions[i]``)
+    seed: int
+
+    def passing_at(self, n: int) -> int:
+        """The first state from ``n`` on whose decision is another person's than the last one's: a
+        game continued there hands the keyboard to someone new."""
+        return next(k for k in range(max(n, 1), len(self.seats)) if self.seats[k] != self.seats[k - 1])
+
+
+def long_game(decisions: int) -> Game:
+    """The first LongBot game of at least ``decisions`` + ``AHEAD`` decisions."""
     for seed in range(1, 40):
         config = make_config(players=4, seed=seed)
         state = new_game(config).state
         bots = [LongBot(seed * 10 + s) for s in range(4)]
         actions: list[Any] = []
+        seats: list[int] = []
         while state.decision is not None and len(actions) < decisions + AHEAD:
+            seats.append(state.decision.seat)
             action = bots[state.decision.seat].choose(state)
             actions.append(action)
             state = step(state, action).state
         if len(actions) >= decisions + AHEAD:
-            return replace(config, seats=("human",) * 4), actions, seed
+            return Game(replace(config, seats=("human",) * 4), actions, seats, seed)
     raise SystemExit(f"no game of {decisions + AHEAD} decisions found")
 
 
@@ -166,6 +182,7 @@ class Run:
 
 
 async def _continued(config: Any, actions: list[Any], n: int, size: tuple[int, int]) -> dict[str, list[float]]:
+    from nctui.games.nightmare_cathedral.ui.screens.game import GameScreen
     from nctui.ui.app import create_app
     from nctui.ui.screens.handoff import HandoffScreen
     from nctui.ui.textual_ext.collector import steady_collector
@@ -188,7 +205,10 @@ async def _continued(config: Any, actions: list[Any], n: int, size: tuple[int, i
                 await run.timed("log", "l", "l")
                 await run.timed("help", "question_mark", "escape")
                 await run.timed("timeline", "t", "escape")
-                await run.timed("decision", "1")
+                for _ in range(DECISIONS):  # until the keyboard passes to another person
+                    await run.timed("decision", "1")
+                    if not isinstance(app.screen, GameScreen):
+                        break
                 await run.back_to_game(time_handoff="hand-off after a decision")
                 await run.timed("timeline after a decision", "t", "escape")
                 await run.timed("undo", "u")
@@ -257,21 +277,23 @@ def main() -> None:
     HandoffScreen.guard = 0.0  # keys at machine speed are taken
     os.environ.setdefault("NCTUI_SAVE_DIR", tempfile.mkdtemp(prefix="nctui-long-game-"))
 
-    config, actions, seed = long_game(args.decisions)
+    game = long_game(args.decisions)
+    config, actions, seed = game.config, game.actions, game.seed
     buckets = [10, *range(100, args.decisions + 1, 100)]
     load_before = os.getloadavg()[0]
-    asyncio.run(_continued(config, actions, buckets[-1], size))  # not counted: the code warm
+    asyncio.run(_continued(config, actions, game.passing_at(buckets[-1]), size))  # not counted: the code warm
     figures: dict[int, dict[str, list[float]]] = {n: defaultdict(list) for n in buckets}
     bare: dict[int, list[float]] = {n: [] for n in buckets}
     for _ in range(args.repeat):
         for n in buckets:
-            for key, values in asyncio.run(_continued(config, actions, n, size)).items():
+            for key, values in asyncio.run(_continued(config, actions, game.passing_at(n), size)).items():
                 figures[n][key].extend(values)
             bare[n].append(asyncio.run(_bare(size)))
     load_after = os.getloadavg()[0]
     rows = [
         {
             "decisions": n,
+            "continued at": game.passing_at(n),
             **{key: 1000 * statistics.median(figures[n][key]) for key in KEYS if figures[n][key]},
             "bare app": 1000 * statistics.median(bare[n]),
         }

@@ -540,3 +540,48 @@ def test_the_timeline_opened_again_makes_only_the_rows_that_changed(tmp_path):
             assert after[-1].plain.startswith("▶") and not after[-2].plain.startswith("▶")
 
     run(go())
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_continued_long_games_log_says_the_last_decisions_and_the_earlier_ones_when_scrolled_up(tmp_path, size):
+    """Issue 39, long games: the log of a continued game (and of a person's first look at it
+    after a hand-off) describes the last decisions only, not the whole history at each first
+    look; PgUp on the log brings the earlier ones, until it says every event from the setup on,
+    as the whole history described through that person's eyes."""
+    from nctui.games.nightmare_cathedral.describe import describe_events
+    from nctui.games.nightmare_cathedral.engine import GameConfig
+    from nctui.ui.screens.handoff import HandoffScreen
+    from nctui.ui.screens.shell import LOG_RECENT
+    from nctui.ui.widgets.log import GameLog
+    from tests.helpers import store_moves
+
+    store = Store(GameConfig(players=2, seats=("human", "human"), seed=5))
+    store_moves(store, 6 * LOG_RECENT, seed=5)
+    assert store.state_id == 6 * LOG_RECENT
+
+    async def go():
+        app = create_app(store, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=size) as pilot:
+            await app_settled(app)
+            assert isinstance(app.screen, HandoffScreen)
+            await pilot.press("enter")
+            await app_settled(app)
+            screen = app.game_screen()
+            await pilot.press("l")  # the log selected (80x24: in place of the board), PgUp scrolls it
+            await app_settled(app)
+            log = screen.query_one(GameLog)
+            viewer = screen.viewer
+            view = store.game.view(store.state, viewer)
+            whole = [str(line) for line in describe_events(store.events_since(-1, viewer), view.state)]
+            recent_events = store.events_since(store.state_id - LOG_RECENT, viewer)
+            recent = [str(line) for line in describe_events(recent_events, view.state)]
+            assert [str(line) for line in log._written] == recent
+            for _ in range(400):
+                if log.older is None and not log._unwrapped and log.scroll_y == 0:
+                    break
+                await pilot.press("pageup")
+                await app_settled(app)
+            assert [str(line) for line in log._written] == whole
+            assert log.lines[0].text.strip() == whole[0][: log.lines[0].cell_length].strip()
+
+    run(go())

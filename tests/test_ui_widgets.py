@@ -589,6 +589,41 @@ def test_the_log_takes_the_lines_of_a_decision_in_one_new_height():
     run(go())
 
 
+def test_a_long_log_wraps_its_newest_lines_and_the_older_ones_as_it_is_scrolled_up_to_them():
+    """Issue 39, long games: a log shown after many lines (a continued game, a log hidden for long)
+    wraps the newest that fill it twice over, not 400; scrolled up, the older ones come above,
+    the lines in sight staying in sight, then those ``older`` gives (a long game's earlier
+    decisions, described only then), until every line written is there in order."""
+
+    async def go():
+        app = _log_host()
+        async with app.run_test(size=(40, 12)) as pilot:
+            log = app.log_widget
+            await pilot.pause()
+            given = [[f"early {k} {i}" for i in range(30)] for k in range(3)]
+            log.older = lambda: given.pop() if given else None
+            log.write_lines([f"line {i}" for i in range(300)])
+            await pilot.pause()
+            assert len(log.lines) < 100 and log.lines[-1].text.strip() == "line 299"
+            assert log.scroll_y == log.max_scroll_y  # the newest in sight
+            seen = []
+            for _ in range(200):
+                top = round(log.scroll_y)
+                in_sight = log.lines[top].text.strip()
+                log.scroll_to(y=max(0, top - 5), animate=False, immediate=True)
+                await pilot.pause()
+                seen.append((in_sight, log.lines[round(log.scroll_y) + min(5, top)].text.strip()))
+                if round(log.scroll_y) == 0 and log.older is None and not log._unwrapped:
+                    break
+            assert all(before == after for before, after in seen[:-1])  # what was in sight stays where it was
+            lines = [strip.text.strip() for strip in log.lines]
+            early = [f"early {k} {i}" for k in range(3) for i in range(30)]
+            assert lines == early + [f"line {i}" for i in range(300)]
+            assert [log.render_line(y).text.strip() for y in range(3)] == early[:3]
+
+    run(go())
+
+
 def test_the_footer_is_drawn_again_only_when_its_keys_change_and_never_lays_out(monkeypatch):
     """KeyFooter: its keys are in the screen's first frame; moving the focus between widgets that
     leave the keys the same draws nothing again, and a key that appears is drawn without a

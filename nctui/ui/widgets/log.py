@@ -4,7 +4,10 @@ selected with Tab.
 
 Each line is wrapped once, at the width the log has when the line is written; the log is
 often hidden (small terminals) or resized, so it keeps what it was given and wraps the latest
-lines again whenever its width changes.
+lines again whenever its width changes. Of many lines (a continued game, a log shown after a
+long time hidden) only the newest that fill it twice over are wrapped, the older ones as it is
+scrolled up to them; older still come from ``older`` (the game's screen describes the events of
+a long game's earlier decisions only when they are scrolled to).
 
 A ``ScrollView`` of its own lines rather than Textual's ``RichLog``: the log writes only
 ``Text``, and ``RichLog``'s module imports Rich's pretty printer and, through it, ``attrs``
@@ -14,7 +17,7 @@ A ``ScrollView`` of its own lines rather than Textual's ``RichLog``: the log wri
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Self
 
 from rich.cells import cell_len
@@ -35,6 +38,11 @@ from ..textual_ext.placed import PlacedOnce, PlacedScrollBar
 MAX_LINES = 2000
 REWRAP_LINES = 400
 MIN_WIDTH = 20  # a line is wrapped at no less (a log narrower than this scrolls sideways)
+MIN_WRAPPED = 40  # lines wrapped from the newest at least (and twice the log's height), the rest when scrolled to
+OLDER_AT_ONCE = 40  # older lines wrapped at a time, as the log is scrolled up to them
+# what switch() keeps of each person's log
+KEPT = ("lines", "_written", "_start_line", "_widest", "_wrapped_at", "_held", "_unwrapped", "older")
+OlderLines = Callable[[], Sequence["Text | str"] | None]  # the lines before those written, newest last; None: no more
 
 
 class GameLog(PlacedOnce, PlacedScrollBar, ScrollView, can_focus=False):
@@ -56,6 +64,9 @@ class GameLog(PlacedOnce, PlacedScrollBar, ScrollView, can_focus=False):
         self._written: deque[Text | str] = deque(maxlen=MAX_LINES)  # what was written, to wrap again
         self._wrapped_at = 0
         self._held = 0  # lines written while hidden (or before the size was known), not wrapped yet
+        self._unwrapped = 0  # the oldest lines written, not wrapped yet (wrapped when scrolled to)
+        self.older: OlderLines | None = None  # asked for lines older than all written, once scrolled to the top
+        self._older_due = False  # older lines to be wrapped once the scroll that reached them is done
         self._kept: dict[object, tuple[Any, ...]] = {}  # switch(): each person's log, as they left it
 
     # -- writing --------------------------------------------------------------------------------
@@ -80,22 +91,47 @@ class GameLog(PlacedOnce, PlacedScrollBar, ScrollView, can_focus=False):
             # folded at the least width for good; they are wrapped when the log is shown.
             self._held += len(lines)
             return
-        for content in lines:
-            self._wrap(content)
+        if len(lines) > self._enough():
+            self._wrap_newest()
+            return
+        self._wrap_all(lines)
         self._sized()
+
+    def _enough(self) -> int:
+        """How many of the newest lines are wrapped at least: twice the log's height."""
+        return max(MIN_WRAPPED, 2 * self.scrollable_content_region.height)
+
+    def _wrap_newest(self) -> None:
+        """The lines wrapped again from the newest, as many as fill the log twice over (the older
+        ones as they are scrolled to): a log shown after a long game hidden wrapped 400."""
+        written = self._written
+        self.lines = []
+        self._line_cache.clear()
+        self._start_line = self._widest = self._held = 0
+        newest = min(len(written), self._enough())
+        self._unwrapped = len(written) - newest
+        self._wrap_all([written[k] for k in range(len(written) - newest, len(written))])
+        self._sized()
+        self.refresh()
+
+    def _wrap_all(self, lines: Sequence[Text | str]) -> None:
+        width = max(self.scrollable_content_region.width, MIN_WIDTH)
+        console = self.app.console
+        for content in lines:
+            self._wrap(content, width, console)
 
     def _sized(self) -> None:
         """The log's new height, and the newest line in sight unless scrolled back."""
         self.virtual_size = Size(self._widest, len(self.lines))
         if self.is_anchored and not self._anchor_released:
             self.scroll_end(animate=False, immediate=True, x_axis=False)
+        self._older_soon()
 
-    def _wrap(self, content: Text | str) -> None:
-        """``content`` wrapped at the log's width, its lines added (the oldest dropped past
+    def _wrap(self, content: Text | str, width: int, console: Console) -> None:
+        """``content`` wrapped at ``width`` (the log's), its lines added (the oldest dropped past
         MAX_LINES)."""
-        width = max(self.scrollable_content_region.width, MIN_WIDTH)
         text = Text(content) if isinstance(content, str) else content
-        strips = wrapped(text, width, self.app.console)
+        strips = wrapped(text, width, console)
         self.lines.extend(strips)
         if len(self.lines) > MAX_LINES:
             self._start_line += len(self.lines) - MAX_LINES
@@ -106,8 +142,9 @@ class GameLog(PlacedOnce, PlacedScrollBar, ScrollView, can_focus=False):
     def clear(self) -> Self:
         self.lines = []
         self._line_cache.clear()
-        self._start_line = self._widest = self._held = 0
+        self._start_line = self._widest = self._held = self._unwrapped = 0
         self._written.clear()
+        self.older = None
         self.virtual_size = Size(0, 0)
         self.refresh()
         return self
@@ -118,25 +155,20 @@ class GameLog(PlacedOnce, PlacedScrollBar, ScrollView, can_focus=False):
         kept (write it afresh). Hot seat: each person's log, written through their eyes, comes
         back as they left it, and only what happened since is written; writing a long game's log
         again took ~180 ms a hand-off."""
-        self._kept[shown] = (
-            mark,
-            self.lines,
-            self._written,
-            self._start_line,
-            self._widest,
-            self._wrapped_at,
-            self._held,
-        )
+        self._kept[shown] = (mark, *(getattr(self, name) for name in KEPT))
         kept = self._kept.pop(to, None)
         # fresh containers: the kept ones stay as they were
         self.lines, self._written = [], deque(maxlen=MAX_LINES)
         self._line_cache.clear()
-        self._start_line = self._widest = self._held = 0
+        self._start_line = self._widest = self._held = self._unwrapped = 0
+        self.older = None
         if kept is None:
             self.virtual_size = Size(0, 0)
             self.refresh()
             return -1
-        mark, self.lines, self._written, self._start_line, self._widest, self._wrapped_at, self._held = kept
+        mark = kept[0]
+        for name, value in zip(KEPT, kept[1:], strict=True):
+            setattr(self, name, value)
         width = self.scrollable_content_region.width
         if self._size_known and width > 0 and self._wrapped_at != width:  # kept at another width
             self._rewrap(width)
@@ -157,10 +189,11 @@ class GameLog(PlacedOnce, PlacedScrollBar, ScrollView, can_focus=False):
         width = self.scrollable_content_region.width
         if not self._size_known and width > 0:
             self._size_known, self._wrapped_at = True, width
-            held = list(self._written)[-min(self._held, REWRAP_LINES) :] if self._held else []
-            self._held = 0
-            for content in held:
-                self._wrap(content)
+            held, self._held = self._held, 0
+            if held > self._enough():
+                self._wrap_newest()
+            elif held:
+                self._wrap_all([self._written[k] for k in range(len(self._written) - held, len(self._written))])
             self.set_reactive(Widget.virtual_size, Size(self._widest, len(self.lines)))  # placed: no layout more
             self._scroll_update(self.virtual_size)
             if self.is_anchored and not self._anchor_released:
@@ -179,21 +212,63 @@ class GameLog(PlacedOnce, PlacedScrollBar, ScrollView, can_focus=False):
         self._rewrap(width)
 
     def _rewrap(self, width: int) -> None:
-        """The lines wrapped again at ``width``: the latest only, as wrapping costs about a
-        millisecond a line."""
+        """The lines wrapped again at ``width``: the newest, the older ones as they are
+        scrolled to (wrapping costs up to a millisecond a line)."""
         self._wrapped_at = width
-        written = list(self._written)[-REWRAP_LINES:]
-        self.clear()
-        self.write_lines(written)
+        self._wrap_newest()
 
     def _write_held(self) -> None:
         """Shown again (or laid out at last): the lines held meanwhile, wrapped at its width now."""
-        held = list(self._written)[-min(self._held, REWRAP_LINES) :] if self._held else []
-        self._held = 0
-        for content in held:
-            self._wrap(content)
-        if held:
+        held, self._held = self._held, 0
+        if held > self._enough():
+            self._wrap_newest()
+        elif held:
+            self._wrap_all([self._written[k] for k in range(len(self._written) - held, len(self._written))])
             self._sized()
+
+    # -- older lines, as the log is scrolled up to them -----------------------------------------
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        self._older_soon()
+
+    def _older_soon(self) -> None:
+        """Near the top of what is wrapped (or not a screenful): the older lines wrapped (and, all
+        wrapped, asked of ``older``) once the scroll that reached them is done."""
+        if (
+            not self._older_due
+            and (self._unwrapped or self.older is not None)
+            and self.scroll_y < self.scrollable_content_region.height
+        ):
+            self._older_due = True
+            self.call_later(self._wrap_older)
+
+    def _wrap_older(self) -> None:
+        """Older lines above the wrapped ones, the view kept where it was."""
+        self._older_due = False
+        if not self._size_known or self._held or self.scrollable_content_region.width <= 0:
+            return
+        if not self._unwrapped and self.older is not None:
+            more = self.older() if len(self._written) < MAX_LINES else None
+            if more is None or len(self._written) + len(more) > MAX_LINES:
+                self.older = None  # no more of them kept: the timeline lists every decision
+                more = ["… earlier lines: the timeline (t) lists every decision"] if more else []
+            self._written.extendleft(reversed(more))
+            self._unwrapped = len(more)
+        if not self._unwrapped:
+            return
+        count = min(self._unwrapped, OLDER_AT_ONCE)
+        start = self._unwrapped - count
+        newest, self.lines = self.lines, []
+        self._wrap_all([self._written[k] for k in range(start, self._unwrapped)])
+        added = len(self.lines)
+        self.lines.extend(newest)
+        self._unwrapped = start
+        self._start_line -= added  # the line cache's keys stay each line's own
+        self.virtual_size = Size(self._widest, len(self.lines))
+        self.scroll_to(y=self.scroll_y + added, animate=False, immediate=True)
+        self.refresh()
+        self._older_soon()
 
     # -- drawing --------------------------------------------------------------------------------
 
