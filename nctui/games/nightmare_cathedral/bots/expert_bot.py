@@ -41,6 +41,8 @@ REPLY_LOOK = 0  # engine steps of look ahead for each Day action of another seat
 WORLDS = 4  # guesses at the hidden cards a decision's iterations share, in turn
 REUSE = 0  # 1: the tree below the option chosen serves the next decision of the turn
 BACKUP = 1  # an option's value in the tree: 1 the best plan found below it, 0 the mean of its iterations
+REACT_LOOK = 0  # 1: every seat's Reactions in the iterations by the same look ahead as the Day action
+SHARE_DAY = 0  # 1: another seat's Day action in the replies (by ``look``) chosen once a guess and root option
 REUSED = 0.25  # a decision whose kept tree already has its budget still runs this share anew
 # The decisions searched (the others, and those with one option, are the planner's): the Day action,
 # the Reaction, and the steps of the actions.
@@ -136,6 +138,8 @@ class ExpertBot(PlannerBot):
         worlds: int = WORLDS,
         backup: int = BACKUP,
         reuse: int = REUSE,
+        share_day: int = SHARE_DAY,
+        react_look: int = REACT_LOOK,
     ) -> None:
         super().__init__(seed)
         self._sims = budget
@@ -144,6 +148,10 @@ class ExpertBot(PlannerBot):
         self._worlds = worlds
         self._best = bool(backup)
         self._reuse = bool(reuse)
+        self._share_day = bool(share_day)
+        self._react_look = bool(react_look)
+        self._first: A.Action | None = None  # the root option of the iteration under way
+        self._by_root = False  # the root is the Day action: another seat's reply depends on it
         self._stop = threading.Event()
         self._seat = -1
         self._tree: tuple[int, _Node] | None = None  # (turn, node): the subtree of the option chosen
@@ -177,6 +185,7 @@ class ExpertBot(PlannerBot):
         assert d is not None
         options, seat, turn = d.options, view.seat, view.state.turn_number
         self._seat = seat
+        self._by_root = d.kind == "choose_day"
         kept, self._tree = self._tree, None
         root = kept[1] if self._reuse and kept is not None and kept[0] == turn else _Node()
         target = max(1, self._sims * len(options) // REFERENCE_OPTIONS)
@@ -237,6 +246,7 @@ class ExpertBot(PlannerBot):
         state, bonus = world, 0.0
         node: _Node | None = root
         path: list[tuple[_Node, _Child]] = []
+        self._first = None
         try:
             while node is not None:
                 d = state.decision
@@ -257,6 +267,8 @@ class ExpertBot(PlannerBot):
                 if child is None:
                     child = node.children[action] = _Child()
                 path.append((node, child))
+                if self._first is None and self._by_root:
+                    self._first = action
                 bonus += self._prior(state, seat, action)
                 state = self._advance(state, action)
                 node = None if new else child.node
@@ -315,14 +327,17 @@ class ExpertBot(PlannerBot):
             return self._card_heuristic(state, who, d), None
         if kind == "choose_day" and self._look and who != self._seat:
             return self._day_reply(state, who, d), None
+        if kind == "react" and self._look and self._react_look:
+            return self._day_reply(state, who, d), None
         return self._quick(state, who, d)
 
     def _day_reply(self, state: GameState, who: int, d) -> A.Action:
         """Another seat's Day action in the replies: the planner's look ahead, ``look`` engine
         steps an option (not counted in the replies' steps)."""
-        key = (state, "day")
+        kind = d.kind
+        key = (kind, who, state.turn_number, state.day, self._first) if self._share_day else (state, kind)
         known = self._quick_memo.get(key)  # type: ignore[call-overload]
-        if known is not None:
+        if known is not None and known[0] in d.options:
             self._steps += 1
             return known[0]
         steps, limit = self._steps, self._limit
