@@ -9,7 +9,8 @@ default): ``expert@96`` (the budget), ``expert@96,look=12,worlds=8`` (and its ot
 ``planner@previous`` (``PREVIOUS_PLANNER``: the planner before issue 38's fixes), ``planner@200``
 (its budget). Nightmarium: ``planner@6`` (its guesses at the hidden cards), ``planner@:16`` (and
 its budget: games played out a decision).
-Dreamers: ``gambler@16`` (games played out a decision; ``gambler@0``: the rule of thumb alone).
+Dreamers: ``gambler@16`` (games played out a decision; ``gambler@0``: the rule of thumb alone),
+``gambler@64,horizon=2,spread=3`` (and ``GamblerBot``'s other settings).
 Cathedral: ``strong@16000`` (its budget: placements tried a decision; the width follows).
 Game ``i`` is seeded ``game_seed(seed, i)`` with
 the seats swapped every game (``nctui simulate --bots A,B --swap-seats`` for the plain levels).
@@ -63,9 +64,10 @@ class Timed:
             return self.bot.choose(view)
         finally:
             took = time.process_time() - start
-            spent = self.clock.setdefault(self.name, [0.0, 0.0])
+            spent = self.clock.setdefault(self.name, [0.0, 0.0, 0.0])
             spent[0] += took
             spent[1] = max(spent[1], took)
+            spent[2] += 1
 
 
 def make(game: str, spec: str, config: Any, seat: int) -> Any:
@@ -95,7 +97,9 @@ def _companion(game: str, level: str, setting: str, config: Any, seat: int) -> A
     if game == "dreamers" and level == "gambler" and setting:
         from nctui.games.dreamers.bots import GamblerBot
 
-        return GamblerBot(seed, budget=int(setting))
+        budget, *extra = setting.split(",")
+        knobs = {k: float(v) if k == "spread" else int(v) for k, _, v in (e.partition("=") for e in extra)}
+        return GamblerBot(seed, budget=int(budget or 0), **knobs)  # type: ignore[arg-type]
     if game == "cathedral" and level == "strong" and setting:
         from nctui.games.cathedral.bots import StrongBot
 
@@ -166,9 +170,9 @@ def match(
     completed = sum(p["completed"] for p in parts)
     clock: dict[str, list[float]] = {}
     for p in parts:
-        for k, (spent, slowest) in p["clock"].items():
-            total = clock.setdefault(k, [0.0, 0.0])
-            total[0], total[1] = total[0] + spent, max(total[1], slowest)
+        for k, (spent, slowest, decisions) in p["clock"].items():
+            total = clock.setdefault(k, [0.0, 0.0, 0.0])
+            total[0], total[1], total[2] = total[0] + spent, max(total[1], slowest), total[2] + decisions
     rate = won / seats if seats else None
     low, high = runner.wilson(won, seats) if seats else (None, None)
     return {
@@ -185,6 +189,7 @@ def match(
         "elo": round(elo(rate), 1) if rate is not None else None,
         "cpu_per_game": {k: round(v[0] / max(completed, 1), 2) for k, v in clock.items()},
         "slowest": {k: round(v[1], 3) for k, v in clock.items()},
+        "cpu_per_decision": {k: round(v[0] / max(v[2], 1), 4) for k, v in clock.items()},
         "failures": [f for p in parts for f in p["failures"]],
         "yardstick_ms": round(yardstick(), 1),
         "load_average": round(os.getloadavg()[0], 2),
@@ -198,7 +203,7 @@ LADDERS: dict[str, tuple[tuple[str, str], ...]] = {
     "cathedral": (("greedy", "random"), ("strong", "greedy")),
 }
 GROWTH: dict[str, tuple[tuple[str, str], ...]] = {
-    "dreamers": (("gambler@32", "gambler@16"), ("gambler@64", "gambler@32")),
+    "dreamers": (("gambler", "gambler@0"), ("gambler", "gambler@32"), ("gambler@32", "gambler@16")),
     "nightmarium": (("planner@6", "planner"), ("planner@12", "planner@6")),
     "cathedral": (("strong", "strong@4000"), ("strong@16000", "strong")),
 }
@@ -257,7 +262,8 @@ def main() -> int:
         print(
             f"{out['a']} against {out['b']}: {100 * out['rate']:.1f} % of {out['completed']} games "
             f"(95 % interval {100 * out['low']:.1f}-{100 * out['high']:.1f} %, Elo {out['elo']:+.0f}); "
-            f"CPU s a game {out['cpu_per_game']}, slowest decision {out['slowest']}"
+            f"CPU s a game {out['cpu_per_game']}, a decision {out['cpu_per_decision']}, "
+            f"slowest decision {out['slowest']}"
         )
         print(
             "  goals (issue 38, the expert): >= 70 % of 200 games against the planner, > 55 % against"

@@ -449,6 +449,15 @@ def test_the_gamblers_rule_of_thumb_rests_where_its_search_dreams_again_for_the_
     assert rested.phase == "over" and rested.winners == (1,)
 
 
+def test_the_gamblers_search_weighs_at_rest_only_resting_fully_or_dreaming_again() -> None:
+    from nctui.games.dreamers import bots, secrets
+
+    view = secrets.view(_last_turn_behind(), 0)
+    legal = rules.legal_actions(view)
+    assert len(legal) > 2  # a single Hunt dream returned is a Rest too
+    assert bots.candidates(view, legal) == (Rest(), DreamAgain())
+
+
 def test_the_gamblers_search_replays_from_its_seed_and_stops_when_asked() -> None:
     from nctui.games.dreamers import bots, secrets
 
@@ -457,10 +466,10 @@ def test_the_gamblers_search_replays_from_its_seed_and_stops_when_asked() -> Non
     played: list[int] = []
 
     class Stopped(bots.GamblerBot):
-        def _play_out(self, state, action, seat):
+        def _play_out(self, state, action, seat, future):
             played.append(seat)
             self.stop()  # as the session does when the game moves on
-            return super()._play_out(state, action, seat)
+            return super()._play_out(state, action, seat, future)
 
     assert Stopped(5, budget=32).choose(view) in rules.legal_actions(view)
     assert len(played) == 1

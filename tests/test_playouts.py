@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from nctui.platform.playouts import sequential_halving
+from nctui.platform.playouts import sequential_halving, surely_better
 
 
 def coin(rates: list[float]) -> Callable[[int, int], float]:
@@ -35,3 +35,15 @@ def test_the_search_plays_no_more_once_stopped() -> None:
     assert sequential_halving(5, 1, 400, play, random.Random(2), stopped=lambda: len(played) >= 3) in range(5)
     assert len(played) == 3
     assert sequential_halving(1, 0, 400, play, random.Random(2)) == 0 and len(played) == 3
+
+
+def test_an_option_better_in_every_shared_future_is_chosen_though_the_futures_differ_widely() -> None:
+    """The futures' luck is shared by the options played in them (a paired comparison): an option
+    worth a little more in each future is surely better, however much the futures differ."""
+
+    def play(i: int, future: int) -> float:
+        return random.Random(future).random() * 0.9 + (0.05 if i == 1 else 0.0)
+
+    assert sequential_halving(3, 0, 24, play, random.Random(3)) == 1
+    assert surely_better({1: 0.6, 2: 0.1, 3: 0.9}, {1: 0.5, 2: 0.0, 3: 0.8})
+    assert not surely_better({1: 1.0, 2: 0.0, 3: 1.0}, {1: 0.0, 2: 1.0, 3: 0.0})

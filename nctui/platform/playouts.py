@@ -3,8 +3,8 @@ out in imagined futures (the game's bot imagines them and plays them to the end)
 are narrowed by sequential halving (Karnin, Koren and Somekh 2013: each round the better half
 gets twice the playouts), the same futures for every option of a round. The player's own quick
 choice (its rule of thumb) is never dropped early and is left only for an option better by more
-than the noise of the playouts, so a small budget plays like the rule of thumb and a larger one
-leaves it where the playouts say so more surely."""
+than the noise of the playouts (compared future by future), so a small budget plays like the
+rule of thumb and a larger one leaves it where the playouts say so more surely."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable
 from math import ceil, log2
 
-CONFIDENCE = 0.5  # better than the rule of thumb's by this over the root of the playouts
+Z = 1.6  # the search leaves the rule of thumb only for an option better by this many standard errors
 
 
 def sequential_halving(
@@ -25,12 +25,14 @@ def sequential_halving(
 ) -> int:
     """The option (an index below ``options``) to choose: ``play(option, future)`` is the value
     of one playout (a win 1, a loss 0) in the future numbered ``future``; ``own`` is the rule of
-    thumb's option; about ``budget`` playouts in all; ``stopped()`` ends the search at once."""
+    thumb's option; about ``budget`` playouts in all; ``stopped()`` ends the search at once.
+    The rule of thumb's option is played in every future, so the best option is compared with it
+    future by future (a paired test: the luck both share cancels) and left only for one whose
+    mean gain over it is more than ``Z`` standard errors above none."""
     if options <= 1:
         return 0
     alive = list(range(options))
-    score = [0.0] * options
-    tries = [0] * options
+    values: list[dict[int, float]] = [{} for _ in range(options)]
     mean = [0.0] * options
     rounds = max(1, ceil(log2(options)))
     for _ in range(rounds):
@@ -39,9 +41,8 @@ def sequential_halving(
             for future in futures:
                 if stopped():
                     break
-                score[i] += play(i, future)
-                tries[i] += 1
-        mean = [score[i] / max(tries[i], 1) for i in range(options)]
+                values[i][future] = play(i, future)
+        mean = [sum(v.values()) / max(len(v), 1) for v in values]
         alive.sort(key=lambda i: mean[i], reverse=True)
         alive = alive[: max(1, ceil(len(alive) / 2))]
         if own not in alive:
@@ -49,6 +50,16 @@ def sequential_halving(
         if len(alive) == 1 or stopped():
             break
     best = max(alive, key=lambda i: mean[i])
-    if best != own and mean[best] - mean[own] < CONFIDENCE / max(min(tries[best], tries[own]), 1) ** 0.5:
-        return own
-    return best
+    return best if best != own and surely_better(values[best], values[own]) else own
+
+
+def surely_better(values: dict[int, float], own: dict[int, float]) -> bool:
+    """Whether playouts ``values`` beat ``own`` in the futures both were played in, by more than
+    ``Z`` standard errors of the mean difference."""
+    diffs = [v - own[f] for f, v in values.items() if f in own]
+    n = len(diffs)
+    if n < 2:
+        return False
+    gain = sum(diffs) / n
+    spread = sum((d - gain) ** 2 for d in diffs) / (n - 1)
+    return gain > 0 and gain * gain * n > Z * Z * max(spread, 1e-12)
