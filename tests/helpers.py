@@ -307,6 +307,48 @@ async def app_settled(app: Any, wait: float = 60.0) -> None:
         await asyncio.sleep(1 / 120 if owed else 0)  # the screen's update timer draws what is owed
 
 
+async def play_by_keys(
+    app: Any,
+    pilot: Any,
+    decisions: int,
+    *,
+    seed: int = 3,
+    on_decision: Callable[[Any], None] = lambda panel: None,
+    on_handoff: Callable[[Any], None] = lambda screen: None,
+) -> None:
+    """Play ``decisions`` decisions of the Nightmare Cathedral game in ``app`` with the keys a
+    person presses: each the pick of a random computer player (``seed``), reached with → / ← and
+    picked by its digit; Enter passes each hand-off (``on_handoff(screen)`` first), Escape closes
+    a panel over the game (a conflict's, the King's turn). ``on_decision(panel)``: the decision
+    panel, before each decision is made. Stops early when the game ends."""
+    from nctui.games.nightmare_cathedral.engine import player_view
+    from nctui.ui.screens.handoff import HandoffScreen
+    from nctui.ui.widgets.decision import DecisionPanel
+
+    bot = RandomBot(seed)
+    made = 0
+    while made < decisions and app.store.state.decision is not None:
+        await app_settled(app)
+        if isinstance(app.screen, HandoffScreen):
+            on_handoff(app.screen)
+            await pilot.press("enter")
+            continue
+        if app.screen is not app.game_screen():
+            await pilot.press("escape")
+            continue
+        panel = app.screen.query_one(DecisionPanel)
+        on_decision(panel)
+        made += 1
+        d = present(app.store.state.decision)
+        index = d.options.index(bot.choose(player_view(app.store.state, d.seat)))
+        line = present(panel.prompt).line_of(index)
+        page = panel.page_of(line)
+        while panel.page() != page:
+            await pilot.press("right" if panel.page() < page else "left")
+        await pilot.press(str(line - panel.page_start() + 1))
+    await app_settled(app)
+
+
 def _owed(app: Any) -> str:
     """What ``app`` still has to do ('' for nothing)."""
     screen = app.screen

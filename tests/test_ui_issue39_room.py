@@ -18,7 +18,7 @@ from nctui.ui.app import create_app
 from nctui.ui.screens.handoff import HandoffScreen
 from nctui.ui.widgets.decision import DecisionPanel, Prompt
 from nctui.ui.widgets.tabs import PanelTabs
-from tests.helpers import app_settled, nc_screen, present
+from tests.helpers import app_settled, nc_screen, play_by_keys, present
 from tests.test_solo_setup import solo_setup
 
 SIZES = [(80, 24), (120, 40)]
@@ -135,27 +135,7 @@ def test_the_options_of_a_game_take_the_rows_they_need(tmp_path, size):
     async def go():
         app = create_app(Store(HOTSEAT), save_dir=tmp_path)
         async with app.run_test(size=size) as pilot:
-            bot = RandomBot(3)
-            checked = 0
-            while checked < 40:
-                await app_settled(app)
-                if isinstance(app.screen, HandoffScreen):
-                    await pilot.press("enter")
-                    continue
-                if app.screen is not app.game_screen():
-                    await pilot.press("escape")
-                    continue
-                panel = app.screen.query_one(DecisionPanel)
-                _check_rows(panel)
-                checked += 1
-                d = present(app.store.state.decision)
-                action = bot.choose(player_view(app.store.state, d.seat))
-                index = d.options.index(action)
-                line = present(panel.prompt).line_of(index)
-                page = panel.page_of(line)
-                while panel.page() != page:
-                    await pilot.press("right" if panel.page() < page else "left")
-                await pilot.press(str(line - panel.page_start() + 1))
+            await play_by_keys(app, pilot, 40, on_decision=_check_rows)
 
     run(go())
 
