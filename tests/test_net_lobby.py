@@ -242,6 +242,34 @@ def test_the_lobby_of_a_person_seen_before_comes_up_in_one_frame_with_their_name
         textual.app.App._display = real  # type: ignore[method-assign]
 
 
+def test_a_game_on_a_server_makes_no_screen_ahead_until_it_is_opened(host: HostThread) -> None:
+    """Each person is a process of the server's: their game's screen makes no rules, help or
+    timeline ahead while it waits (each cost the host ~1 MB a person, and the rules a layout at
+    every decision); the rules open on their key, and once made they are kept and drawn again
+    at each decision, as at home."""
+    from nctui.ui.screens.rules import RulesScreen
+
+    room = host.rooms.create(GameConfig(players=2, seats=("human", "human")), identity=ANN, name="made on demand")
+
+    async def go() -> None:
+        app = LobbyApp(host.path, ANN, "Ann")
+        async with app.run_test(size=SMALL) as pilot:
+            game = await sit_down(pilot, app, room.id, 0)
+            game._prepare_screens()  # as the game waits for a decision (PREPARE_AFTER)
+            await pilot.pause()
+            assert not [n for n in ("rules", "help", "timeline") if app.is_screen_installed(n)]
+            await pilot.press("R")
+            await until(pilot, lambda: isinstance(app.screen, RulesScreen), "the rules")
+            await pilot.press("escape")
+            await until(pilot, lambda: app.screen is game, "the game again")
+            game._prepare_screens()
+            await pilot.pause()
+            assert app.is_screen_installed("rules") and app.get_screen("rules").is_running
+            assert not app.is_screen_installed("help") and not app.is_screen_installed("timeline")
+
+    run(go())
+
+
 def test_create_a_room_join_decide_and_see_the_other_seats_decision_arrive(host: HostThread) -> None:
     async def go() -> None:
         app = LobbyApp(host.path, ANN, "Ann")

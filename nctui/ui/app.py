@@ -65,6 +65,10 @@ class NctuiApp(App[None]):
     # Flows: ctrl+p lists every key of the current screen (commands.py).
     ENABLE_COMMAND_PALETTE = True
     COMMANDS = App.COMMANDS | {ScreenCommands}
+    # A game's screen makes the rules, the help and the timeline ahead while it waits for a
+    # decision (screens/kept.py), and draws the rules again at each new decision: their keys show
+    # them at once. A server's client (LobbyApp) makes none ahead (see there).
+    MAKE_SCREENS_AHEAD = True
 
     def __init__(
         self, game: Session | None, *, save_dir: Path | str | None = None, bot_delay: float = BOT_DELAY

@@ -75,6 +75,11 @@ class LobbyApp(NctuiApp):
     """The lobby and the games of one game server, for the person ``identity``. ``name``: the
     name they chose (None: ask, then ``remember(name)``)."""
 
+    # Each person is a process of the server's: the rules, the help and the timeline made ahead
+    # in each (and the rules drawn again at every decision of every game) cost the host ~3 MB and
+    # a layout a person. They are made when first opened, then kept (and kept up to date) as at home.
+    MAKE_SCREENS_AHEAD = False
+
     def __init__(
         self, socket_path: Path | str, identity: str, name: str | None, *, remember: Callable[[str], None] | None = None
     ) -> None:

@@ -89,9 +89,12 @@ def help_screen(app: App, text: str) -> HelpScreen:
     return screen
 
 
-def prepare_help_screen(app: App, text: str) -> None:
+def prepare_help_screen(app: App, text: str, *, make: bool = True) -> None:
     """Make the help out of sight, ahead of its key (``kept.prepare``); made, tint the screen in
-    sight as it shows under it (``kept.warm_backdrop``: the help's, the timeline's, a card's)."""
+    sight as it shows under it (``kept.warm_backdrop``: the help's, the timeline's, a card's);
+    ``make`` False: only the one made before (none is made)."""
+    if not make and not (app.is_screen_installed(NAME) and app.get_screen(NAME).is_running):
+        return
     screen = _kept(app, text)
     if screen.is_running:
         warm_backdrop(app, NAME)

@@ -411,9 +411,14 @@ def rules_screen(app: App, ref: str, topic: str | None = None, *, note: str | No
     return screen
 
 
-def prepare_rules_screen(app: App, ref: str, topic: str | None = None, *, note: str | None = None) -> None:
+def prepare_rules_screen(
+    app: App, ref: str, topic: str | None = None, *, note: str | None = None, make: bool = True
+) -> None:
     """Make the Rules screen of ``ref`` at ``topic`` out of sight, ahead of its key
-    (``kept.prepare``), or show ``topic`` in the one made and draw it there (``kept.redraw``)."""
+    (``kept.prepare``), or show ``topic`` in the one made and draw it there (``kept.redraw``);
+    ``make`` False: only the one made before (none is made)."""
+    if not make and not (app.is_screen_installed(NAME) and app.get_screen(NAME).is_running):
+        return
     screen = _kept(app, ref)
     if screen in app.screen_stack:
         return

@@ -462,11 +462,13 @@ class GameShell(_Host):
 
         if not self.is_attached or self.app.screen is not self:
             return  # the hand-off, a screen of the game: once back
+        make = getattr(self.app, "MAKE_SCREENS_AHEAD", True)  # else only those opened before, kept up to date
         if self.entry.rules:
             topic, note = self._rules_topic()
-            prepare_rules_screen(self.app, self.entry.rules, topic, note=note)
-        prepare_help_screen(self.app, self.help_text())
-        prepare_timeline_screen(self.app, self.game, self.viewer)
+            prepare_rules_screen(self.app, self.entry.rules, topic, note=note, make=make)
+        prepare_help_screen(self.app, self.help_text(), make=make)
+        if make:
+            prepare_timeline_screen(self.app, self.game, self.viewer)
 
     # -- keys -------------------------------------------------------------------------------------
 
