@@ -79,11 +79,23 @@ def test_the_app_collects_while_it_waits_for_a_key(steady, tmp_path, monkeypatch
             collections.clear()
             made: list[list[object]] = [[] for _ in range(3 * collector.YOUNG_ENOUGH)]  # noqa: F841  # young, alive
             assert gc.get_count()[0] >= 3 * collector.YOUNG_ENOUGH
-            # a look every LOOK_EVERY seconds collects once no frame came for WAIT_AFTER: waited for
+            app.screen.refresh()  # a frame, as the key's work that made them draws
+            # a look every LOOK_EVERY seconds (for LOOK_FOR after a frame) collects once no frame
+            # came for WAIT_AFTER: waited for
             # (on a loaded machine the app's timer comes late), up to a deadline only a failure meets
             deadline = time.monotonic() + DEADLINE
             while not collections and time.monotonic() < deadline:
                 await asyncio.sleep(collector.LOOK_EVERY)
             assert collections == [0] and gc.get_count()[0] < collector.YOUNG_ENOUGH
+            # LOOK_FOR after the last frame the looks stop (an idle app wakes for nothing) until a frame
+            looks = app._looks
+            assert looks is not None
+            while looks._active.is_set() and time.monotonic() < deadline:
+                await asyncio.sleep(collector.LOOK_EVERY)
+            assert not looks._active.is_set()
+            app.screen.refresh()
+            while not looks._active.is_set() and time.monotonic() < deadline:
+                await asyncio.sleep(collector.LOOK_EVERY)
+            assert looks._active.is_set()
 
     asyncio.run(go())

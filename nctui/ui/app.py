@@ -44,6 +44,7 @@ from .textual_ext.placed import ComesUpOnce, LaidOutAtResume
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
+    from textual.timer import Timer
 
     from nctui.platform.replay import Replay
 
@@ -86,6 +87,7 @@ class NctuiApp(App[None]):
         self.replay: Replay | None = None  # `nctui replay FILE`: the game watched again, the app's only screen
 
     _drawn_at = 0.0  # when the last frame was drawn (time.monotonic)
+    _looks: Timer | None = None  # the collector's looks while the app waits (collector.LOOK_FOR)
 
     def notify(
         self,
@@ -104,6 +106,8 @@ class NctuiApp(App[None]):
     def _display(self, screen: Screen, renderable: RenderableType | None) -> None:
         super()._display(screen, renderable)
         self._drawn_at = monotonic()
+        if self._looks is not None and renderable is not None:
+            self._looks.resume()  # looked at again once the app waits after this frame
         if renderable is not None and self.collect_once_drawn:
             # What start-up made is out of the collector's sight too (it lives as long as the
             # game): turned on with it young, the collector walked all of it at the next key.
@@ -191,7 +195,7 @@ class NctuiApp(App[None]):
 
     def on_mount(self) -> None:
         self._catch_hang_up(True)
-        self.set_interval(collector.LOOK_EVERY, self._collect_while_waiting)
+        self._looks = self.set_interval(collector.LOOK_EVERY, self._collect_while_waiting)
         if self.game is not None:
             # Its computer players and autosave once the game is drawn: the first autosave
             # (0.15 s after the session began) encoded and wrote the game on another thread
@@ -203,7 +207,10 @@ class NctuiApp(App[None]):
             self.set_timer(CSS_KEPT_AFTER, self._keep_css)
 
     def _collect_while_waiting(self) -> None:
-        collector.collect_while_waiting(monotonic() - self._drawn_at)
+        waited = monotonic() - self._drawn_at
+        collector.collect_while_waiting(waited)
+        if waited > collector.LOOK_FOR and self._looks is not None:
+            self._looks.pause()  # until the next frame: an idle app wakes for nothing
 
     def _keep_css(self) -> None:
         from .textual_ext.parsed_css import save_parsed_css
