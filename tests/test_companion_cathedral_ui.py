@@ -314,6 +314,14 @@ def test_the_end_says_who_had_light_and_dark_and_why_they_won(tmp_path, size, ga
                 assert "The game is over:" in side
             assert "Player 1" not in side and "Player 2" not in side
             assert "you won" in status(app) or "the computer won" in status(app) or "a draw" in status(app)
+            # the log names the sides as the screen does (it said "Player 1 played Light, Player 2 Dark")
+            log = "\n".join(str(line) for line in app.screen.query_one(GameLog)._written)
+            assert "Player 1" not in log and "Player 2" not in log
+            if games == 2:
+                assert "Game 2: Light (the computer) places the Cathedral; Dark (you) moves first." in log
+                assert "The series is over: you " in log
+            else:
+                assert "Light was you, Dark the computer: " in log
 
     asyncio.run(go())
 

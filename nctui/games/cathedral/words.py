@@ -124,8 +124,11 @@ def series_result(outcome: Outcome, games: int, who: Callable[[int], str]) -> st
     return f"The series is over: {points} (each game's squares left; the fewest wins, rule 8): {result}."
 
 
-def describe_event(event: Event, games: int = 0) -> str:
-    """An event in words; ``games``: the series' length (one game: its end names the sides)."""
+def describe_event(event: Event, games: int = 0, who: Callable[[int], str] | None = None) -> str:
+    """An event in words; ``games``: the series' length (one game: its end names the sides);
+    ``who``: a seat's words, as the screen names the players ('you', 'the computer', 'Player 2';
+    by default 'Player 2'). The sides are Light and Dark, who plays each is said in brackets."""
+    name = who or (lambda seat: f"Player {seat + 1}")
     match event:
         case Placed(building=b, colour=c, mask=m):
             if c is None:
@@ -150,17 +153,15 @@ def describe_event(event: Event, games: int = 0) -> str:
             result = "a draw" if w is None else f"{COLOURS[w]} wins"
             return f"Game {g + 1} is over: {score}; {result}."
         case NextGame(game=g, light_seat=s):
-            return (
-                f"Game {g + 1}: Player {s + 1} has Light and places the Cathedral; Player {2 - s} (Dark) moves first."
-            )
+            return f"Game {g + 1}: Light ({name(s)}) places the Cathedral; Dark ({name(1 - s)}) moves first."
         case SeriesOver(points=p, winners=w) if games == 1:
-            who = "a draw" if len(w) != 1 else f"Player {w[0] + 1} ({COLOURS[w[0]]}) wins"
-            return f"Player 1 played Light, Player 2 Dark: {who}."
+            result = "a draw" if len(w) != 1 else f"{COLOURS[w[0]]} ({name(w[0])}) won"
+            return f"Light was {name(0)}, Dark {name(1)}: {result}."
         case SeriesOver(points=p, winners=w):
-            who = "a draw" if len(w) != 1 else f"Player {w[0] + 1} wins the series"
+            result = "a draw" if len(w) != 1 else f"{name(w[0])} won the series"
             return (
-                f"The series is over: Player 1 {plural(p[0], 'point')}, Player 2 {plural(p[1], 'point')} "
-                f"(the sides swapped each game; the fewest points wins); {who}."
+                f"The series is over: {name(0)} {plural(p[0], 'point')}, {name(1)} {plural(p[1], 'point')} "
+                f"(the sides swapped each game; the fewest points wins); {result}."
             )
     raise TypeError(f"not a Cathedral event: {event!r}")
 

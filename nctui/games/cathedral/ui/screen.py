@@ -11,6 +11,7 @@ screen only draws what the session says.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, cast
 
 from rich.text import Text
@@ -191,6 +192,11 @@ class CathedralScreen(CompanionScreen):
         else:
             doing = f"{mover}: place a building"
         return Text(f"Cathedral · {series}{doing} · undo: {self.game.undo_policy}")
+
+    def describe_events(self, events: Sequence[Any], view: Any) -> Sequence[Text | str]:
+        """The log names the sides Light and Dark, and who plays each as the rest of the screen
+        does ('you', 'the computer', 'Player 2')."""
+        return [words.describe_event(e, view.config.games, self._who) for e in events]
 
     def _who(self, seat: int) -> str:
         """A seat in words: 'you', 'the computer', or its name (two people at the keyboard)."""
