@@ -276,3 +276,46 @@ def test_the_hand_off_news_is_in_the_words_of_the_person_it_is_for(tmp_path) -> 
             assert news.startswith("Player 2: drew 2 cards"), news
 
     asyncio.run(go())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_with_five_players_every_panel_is_reached_and_scrolled_from_the_keyboard(tmp_path, size) -> None:
+    """Five players at 80x24 do not fit: the Creatures, the hand, the news and the log are each
+    taller than their box. Tab reaches each of them (marked by its border), End shows its last
+    line and Home its first, and the digits still choose from any of them."""
+
+    async def go() -> None:
+        config = NightmariumConfig(seats=("human", *("bot",) * 4), levels=("planner", *("greedy",) * 4), seed=5)
+        app = _app(tmp_path, config)
+        async with app.run_test(size=size) as pilot:
+            game = app.game
+            for _ in range(6):  # a few rounds: Creatures on the table, news and a long log
+                await pilot.press("1")
+                assert await settle(pilot, lambda: game.deciding_seat() == 0 and game.thinking is None, 60)
+            await pilot.pause()
+            screen = app.screen
+            overflowing = 0
+            for panel_id in ("nm-players-box", "nm-hand-box", "nm-news-box", "nm-log"):
+                panel = screen.query_one(f"#{panel_id}")
+                if not panel.display:
+                    continue
+                for _ in range(8):
+                    if app.focused is panel:
+                        break
+                    await pilot.press("tab")
+                    await pilot.pause()
+                assert app.focused is panel, (panel_id, app.focused)
+                overflowing += panel.max_scroll_y > 0
+                await pilot.press("end")
+                await pilot.pause()
+                assert panel.scroll_y == panel.max_scroll_y, panel_id
+                await pilot.press("home")
+                await pilot.pause()
+                assert panel.scroll_y == 0, panel_id
+            if size == (80, 24):
+                assert overflowing >= 3  # the test reached what did not fit
+            turn = game.state_id
+            await pilot.press("1")  # a digit chooses from a panel too
+            assert await settle(pilot, lambda: game.state_id > turn)
+
+    asyncio.run(go())

@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import OptionList, Static
 
-from nctui.ui.screens.options_game import OptionsScreen, fitted
+from nctui.ui.screens.options_game import OPTIONS_HELP, OptionsScreen, fitted
 from nctui.ui.widgets.footer import KeyFooter
 from nctui.ui.widgets.log import GameLog
 
@@ -58,6 +58,18 @@ NOTES_HELP = (
 )
 
 
+class TabbedLog(GameLog, can_focus=True):
+    """The log, which Tab reaches and the arrows and PgUp/PgDn then scroll."""
+
+
+KEYS_HELP = (
+    OPTIONS_HELP
+    + """  [b]Tab[/b] [b]⇧Tab[/b]   the next / previous panel (Creatures, your hand, since your last turn, the
+             decision, the log): ↑↓ PgUp PgDn Home End scroll it
+"""
+)
+
+
 class NightmariumScreen(OptionsScreen):
     DEFAULT_CSS = """
     NightmariumScreen { layout: vertical; }
@@ -67,21 +79,26 @@ class NightmariumScreen(OptionsScreen):
     NightmariumScreen.-wide #nm-left { width: 60; }
     NightmariumScreen #nm-players-box { height: auto; max-height: 70%; border: round $accent; padding: 0 1; }
     NightmariumScreen #nm-players { height: auto; }
-    NightmariumScreen #nm-hand { height: 1fr; min-height: 5; border: round $accent; padding: 0 1; }
+    NightmariumScreen #nm-hand-box { height: 1fr; min-height: 5; border: round $accent; padding: 0 1; }
+    NightmariumScreen #nm-hand { height: auto; }
     NightmariumScreen #nm-right { width: 1fr; }
-    NightmariumScreen #nm-news { height: auto; max-height: 7; border: round $panel; padding: 0 1; }
-    NightmariumScreen.-tall #nm-news { max-height: 12; }
+    NightmariumScreen #nm-news-box { height: auto; max-height: 7; border: round $panel; padding: 0 1; }
+    NightmariumScreen.-tall #nm-news-box { max-height: 12; }
+    NightmariumScreen #nm-news { height: auto; }
+    /* Tab reaches each panel (many players at 80x24 do not fit): the one with the keys is marked */
+    NightmariumScreen .nm-panel:focus { border: heavy $accent; }
     NightmariumScreen #nm-chain { height: auto; max-height: 4; padding: 0 1; color: $warning; }
     NightmariumScreen #nm-options { height: 1fr; min-height: 4; border: round $accent; }
     NightmariumScreen.-tall #nm-options { height: auto; max-height: 50%; }
     NightmariumScreen #nm-abilities { display: none; height: auto; border: round $panel; padding: 0 1; }
     NightmariumScreen.-wide.-tall #nm-abilities { display: block; }
     NightmariumScreen #nm-log { height: 7; border: round $panel; padding: 0 1; }
+    NightmariumScreen #nm-log:focus { border: heavy $accent; }
     NightmariumScreen.-tall #nm-log { height: 1fr; min-height: 7; }
     """
     OPTIONS_ID = "nm-options"
     SAVE_PREFIX = "nightmarium-"
-    HELP_NOTES = NOTES_HELP
+    HELP_KEYS, HELP_NOTES = KEYS_HELP, NOTES_HELP
 
     def __init__(self, game: Any, *, seat: int | None = None) -> None:
         super().__init__(game, seat=seat)
@@ -93,21 +110,24 @@ class NightmariumScreen(OptionsScreen):
         yield Static(id="nm-status")
         with Horizontal(id="nm-body"):
             with Vertical(id="nm-left"):
-                with VerticalScroll(id="nm-players-box"):  # many players at 80x24: the mouse scrolls
+                # each panel scrolls: Tab reaches it, ↑↓ PgUp PgDn scroll it (5 players at 80x24)
+                with VerticalScroll(id="nm-players-box", classes="nm-panel"):
                     yield Static(id="nm-players")
-                yield Static(id="nm-hand")
+                with VerticalScroll(id="nm-hand-box", classes="nm-panel"):
+                    yield Static(id="nm-hand")
             with Vertical(id="nm-right"):
-                yield Static(id="nm-news")
+                with VerticalScroll(id="nm-news-box", classes="nm-panel"):
+                    yield Static(id="nm-news")
                 yield Static(id="nm-chain")
                 yield OptionList(id="nm-options")
                 yield Static(id="nm-abilities")
-                yield GameLog(id="nm-log")
+                yield TabbedLog(id="nm-log")
         yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#nm-players-box").border_title = "Creatures"
-        self.query_one("#nm-hand").border_title = "Your hand"
-        self.query_one("#nm-news").border_title = "Since your last turn"
+        self.query_one("#nm-hand-box").border_title = "Your hand"
+        self.query_one("#nm-news-box").border_title = "Since your last turn"
         self.query_one("#nm-options").border_title = "Decision"
         self.query_one("#nm-abilities").border_title = "Abilities"
         self.query_one("#nm-log").border_title = "Log"
@@ -167,9 +187,8 @@ class NightmariumScreen(OptionsScreen):
         self.query_one("#nm-hand", Static).update(self._hand(view))
         self.query_one("#nm-chain", Static).update(self._chain(view))
         news = self._news()
-        panel = self.query_one("#nm-news", Static)
-        panel.display = bool(news)
-        panel.update(Text("\n".join(news)))
+        self.query_one("#nm-news-box").display = bool(news)
+        self.query_one("#nm-news", Static).update(Text("\n".join(news)))
         menu = self.query_one("#nm-options", OptionList)
         mine = self.mine()
         menu.border_title = (
