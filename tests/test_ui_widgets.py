@@ -171,6 +171,35 @@ def test_tab_styles_again_only_the_panes_and_columns_it_changes(monkeypatch, tmp
     run(go())
 
 
+def test_each_panel_shown_for_the_first_time_comes_in_one_layout(monkeypatch, tmp_path):
+    """At 80x24 each Tab to a panel not shown before (its scrollbar found needed, or the log's,
+    always shown, made hidden) lays the screen out once: Textual found the bar a layout late and
+    laid the whole screen out again, a second frame ~30 ms after the first."""
+    from textual.screen import Screen
+
+    layouts: list[int] = []
+    original = Screen._refresh_layout
+
+    def refresh_layout(self, *args, **kwargs):
+        if isinstance(self, GameScreen):  # not a screen made ahead out of sight (the rules, the help)
+            layouts.append(1)
+        return original(self, *args, **kwargs)
+
+    async def go():
+        app = create_app(SOLO, save_dir=tmp_path)
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.pause()
+            monkeypatch.setattr(Screen, "_refresh_layout", refresh_layout)
+            for _name, _ in PANELS[1:]:
+                layouts.clear()
+                await pilot.press("tab")
+                await pilot.pause()
+                await pilot.pause()
+                assert len(layouts) == 1, app.screen.query_one(PanelTabs).shown
+
+    run(go())
+
+
 def test_every_panel_is_on_screen_at_120x40(tmp_path):
     async def go():
         app = create_app(_played(SOLO, 60), save_dir=tmp_path)

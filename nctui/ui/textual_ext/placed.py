@@ -443,20 +443,33 @@ class PlacedScrollBar:
         the one its content calls for in the same layout."""
         result: DockArrangeResult = super().arrange(size, optimal)  # type: ignore[misc]
         styles = self.styles  # type: ignore[attr-defined]
-        if (
-            not optimal
-            and styles.scrollbar_gutter == "stable"
-            and styles.overflow_y == "auto"
-            and styles.overflow_x != "auto"
-        ):
+        if not optimal and styles.overflow_y == "auto" and styles.overflow_x != "auto":
             needed = result.total_region.bottom > size.height
             if needed != self.show_vertical_scrollbar:  # type: ignore[attr-defined]
+                if styles.scrollbar_gutter != "stable":
+                    # Without a kept column the content is as wide as the pane less the bar: laid
+                    # out again at the width it has with (or without) it, here. Textual found the
+                    # bar needed a layout late, and laid the whole screen out once more (a panel
+                    # shown for the first time at 80x24: two layouts and two frames for a Tab).
+                    bar = styles.scrollbar_size_vertical
+                    size = Size(max(size.width - bar, 0) if needed else size.width + bar, size.height)
+                    result = super().arrange(size, optimal)  # type: ignore[misc]
                 self.set_reactive(Widget.show_vertical_scrollbar, needed)  # type: ignore[attr-defined]
                 # The bar is shown (or hidden) by this layout: Textual sets its display after
                 # it, and that asked for a layout of the whole screen more (a hand growing past
                 # its pane at 120x40: two layouts for one key)
                 self.vertical_scrollbar.styles.set_rule("display", "block" if needed else "none")
         return result
+
+    def _refresh_scrollbars(self) -> None:
+        # A bar that is always shown (overflow-y: scroll, the log) made hidden, as Textual makes
+        # each, was shown by the layout that first placed it, and that asked for a layout of the
+        # whole screen more (the log shown for the first time at 80x24: two layouts for a Tab).
+        # Its place is the same either way: shown quietly.
+        bar = self._vertical_scrollbar
+        if bar is not None and not bar.display and self.styles.overflow_y == "scroll":  # type: ignore[attr-defined]
+            bar.styles.set_rule("display", "block")
+        super()._refresh_scrollbars()  # type: ignore[misc]
 
     def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
         changed = super()._size_updated(size, virtual_size, container_size, layout)  # type: ignore[misc]
