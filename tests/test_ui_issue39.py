@@ -11,7 +11,7 @@ from nctui.games.nightmare_cathedral.ui.widgets.hand import HandView
 from nctui.platform.store import Store
 from nctui.ui.app import create_app
 from nctui.ui.widgets.decision import DecisionPanel
-from tests.helpers import app_settled
+from tests.helpers import app_settled, present
 from tests.test_king_conflict import area0, shape, start
 from tests.test_solo_setup import solo_setup
 
@@ -583,5 +583,49 @@ def test_a_continued_long_games_log_says_the_last_decisions_and_the_earlier_ones
                 await app_settled(app)
             assert [str(line) for line in log._written] == whole
             assert log.lines[0].text.strip() == whole[0][: log.lines[0].cell_length].strip()
+
+    run(go())
+
+
+def test_f_shows_the_last_three_conflicts_of_a_long_game_looking_back_only_as_far_as_they_are(tmp_path):
+    """Issue 39, long games: f read the events of the last 400 decisions at every press (a long
+    game's key cost what 400 decisions' conflicts did); it looks back only as far as the last
+    conflicts are, and shows the same three conflicts, as the viewer saw them."""
+    from nctui.games.nightmare_cathedral.describe.conflicts import conflict_reports
+    from nctui.games.nightmare_cathedral.engine import GameConfig
+    from nctui.games.nightmare_cathedral.ui.screens.conflict import ConflictScreen
+    from tests.helpers import store_moves
+
+    store = Store(GameConfig(players=2, seats=("human", "human"), seed=5))
+    store_moves(store, 300, seed=5)
+    assert store.state.outcome is None and store.state_id == 300
+    asked: list[int] = []
+
+    async def go():
+        app = create_app(store, save_dir=tmp_path, bot_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await app_settled(app)
+            await pilot.press("enter")  # the hand-off of a continued game
+            await app_settled(app)
+            viewer = app.game_screen().viewer
+            session = present(app.game)
+            events = session.events
+
+            def noted(since: int, seat: int):
+                asked.append(since)
+                return events(since, seat)
+
+            session.events = noted  # type: ignore[method-assign]
+            await pilot.press("f")
+            await app_settled(app)
+            screen = app.screen
+            assert isinstance(screen, ConflictScreen)
+            state = store.game.view(store.state, viewer).state
+            expected = conflict_reports(store.events_since(store.state_id - 400, viewer), state)[-3:]
+            assert len(expected) == 3
+            assert [r._replace(begins=0) for r in screen.reports] == [r._replace(begins=0) for r in expected]
+            # looked back 25 decisions first, and further only while fewer than 4 conflicts were found
+            assert asked[0] == store.state_id - 25
+            assert all(len(conflict_reports(store.events_since(since, viewer), state)) <= 3 for since in asked[:-1])
 
     run(go())

@@ -32,6 +32,7 @@ from ..widgets.board import BoardView
 
 SCENARIO_SUFFIX = ".toml"
 # The decisions taken inside a conflict, once its cards are revealed: it is read up to them first.
+CONFLICTS_BACK = 400  # decisions f looks back for the latest conflicts, at most
 IN_CONFLICT = frozenset({"break_tie", "retreat", "take_victory"})
 
 if TYPE_CHECKING:
@@ -271,15 +272,27 @@ class FlowsMixin(GameShell):
         """f: the latest conflicts of the game, as the viewer saw them, everything at once."""
         if self._handoff_screen is not None:
             return
-        update = self.game.events(max(0, self.game.state_id - 400), self.viewer)
         state = self.game.view(self.viewer).state
-        reports = conflict_reports(update.events, state)[-3:]
+        reports = self._latest_conflicts(state)
         if not reports:
             self.notify("No conflict has been resolved lately.", title="Conflicts")
             return
         from .conflict import ConflictScreen
 
         self.app.push_screen(ConflictScreen(reports, state, paced=False))
+
+    def _latest_conflicts(self, state: GameState, count: int = 3) -> list[ConflictReport]:
+        """The last ``count`` conflicts within the last ``CONFLICTS_BACK`` decisions, as the viewer
+        saw them: looked for in the last 25 decisions, then twice as many until one more is found
+        (the first may have begun before), so a long game's key reads what a new game's does."""
+        now = self.game.state_id
+        back = 25
+        while True:
+            since = max(0, now - back)
+            reports = conflict_reports(self.game.events(since, self.viewer).events, state)
+            if len(reports) > count or since == 0 or back >= CONFLICTS_BACK:
+                return reports[-count:]
+            back *= 2
 
     # -- game over ------------------------------------------------------------------------------
 
