@@ -8,10 +8,12 @@ default): ``expert@96`` (the budget), ``expert@96,look=12,worlds=8`` (and its ot
 ``ExpertBot``'s keywords), ``expert@96:choose_day+react+move`` (and the decisions it searches),
 ``planner@previous`` (``PREVIOUS_PLANNER``: the planner before issue 38's fixes), ``planner@200``
 (its budget). Nightmarium: ``planner@6`` (its guesses at the hidden cards), ``planner@:16`` (and
-its budget: games played out a decision).
+its budget: playouts a decision), ``planner@:16,2`` (and the turns each looks ahead; 0: greedy to
+the end of the game), ``planner@:0`` (the plan alone).
 Dreamers: ``gambler@16`` (games played out a decision; ``gambler@0``: the rule of thumb alone),
 ``gambler@64,horizon=2,spread=3`` (and ``GamblerBot``'s other settings).
-Cathedral: ``strong@16000`` (its budget: placements tried a decision; the width follows).
+Cathedral: ``strong@16000`` (its budget: placements tried a decision; the width follows),
+``strong@4000,deepen=1`` (the depth follows instead: ``StrongBot``'s keywords).
 Game ``i`` is seeded ``game_seed(seed, i)`` with
 the seats swapped every game (``nctui simulate --bots A,B --swap-seats`` for the plain levels).
 Printed: each side's share of the wins (a shared win counts 1/k) with its Wilson 95 % interval,
@@ -90,10 +92,16 @@ def make(game: str, spec: str, config: Any, seat: int) -> Any:
 def _companion(game: str, level: str, setting: str, config: Any, seat: int) -> Any:
     seed = config.seed * 7919 + seat  # as the companions seed their computer players
     if game == "nightmarium" and level == "planner" and setting:
-        from nctui.games.nightmarium.bots import PlannerBot as NightmariumPlanner
+        from nctui.games.nightmarium import bots as nightmarium
 
         samples, _, budget = setting.partition(":")
-        return NightmariumPlanner(seed, samples=int(samples or 3), budget=int(budget or 0))
+        budget, _, horizon = budget.partition(",")
+        return nightmarium.PlannerBot(
+            seed,
+            samples=int(samples or 3),
+            budget=int(budget or nightmarium.BUDGET),
+            horizon=int(horizon or nightmarium.HORIZON),
+        )
     if game == "dreamers" and level == "gambler" and setting:
         from nctui.games.dreamers.bots import GamblerBot
 
@@ -103,7 +111,9 @@ def _companion(game: str, level: str, setting: str, config: Any, seat: int) -> A
     if game == "cathedral" and level == "strong" and setting:
         from nctui.games.cathedral.bots import StrongBot
 
-        return StrongBot(seed, budget=int(setting))
+        budget, *extra = setting.split(",")
+        knobs = {k: int(v) for k, _, v in (e.partition("=") for e in extra)}
+        return StrongBot(seed, budget=int(budget or 8000), **knobs)  # type: ignore[arg-type]
     return registry.simulated(game).computer(config, seat, level)
 
 
@@ -204,7 +214,7 @@ LADDERS: dict[str, tuple[tuple[str, str], ...]] = {
 }
 GROWTH: dict[str, tuple[tuple[str, str], ...]] = {
     "dreamers": (("gambler", "gambler@0"), ("gambler", "gambler@32"), ("gambler@32", "gambler@16")),
-    "nightmarium": (("planner@6", "planner"), ("planner@12", "planner@6")),
+    "nightmarium": (("planner", "planner@:0"), ("planner", "planner@:16"), ("planner@:16", "planner@:8")),
     "cathedral": (("strong", "strong@4000"), ("strong@16000", "strong")),
 }
 

@@ -310,7 +310,11 @@ def _searching_planner(seed: int) -> PlannerBot:
     return PlannerBot(seed, budget=4)
 
 
-@pytest.mark.parametrize("bot", [RandomBot, GreedyBot, PlannerBot, _searching_planner])
+def _playing_out_planner(seed: int) -> PlannerBot:
+    return PlannerBot(seed, budget=4, horizon=0)  # greedy playouts to the end of the game
+
+
+@pytest.mark.parametrize("bot", [RandomBot, GreedyBot, PlannerBot, _searching_planner, _playing_out_planner])
 def test_each_computer_player_finishes_a_game_from_its_view(bot) -> None:
     state = rules.new_game(NightmariumConfig(seats=("bot",) * 3, levels=("random",) * 3, seed=9)).state
     players = [bot(i) for i in range(3)]
@@ -320,6 +324,26 @@ def test_each_computer_player_finishes_a_game_from_its_view(bot) -> None:
             break
         state = rules.step(state, players[seat].choose(secrets.view(state, seat))).state
     assert state.winner is not None
+
+
+def test_the_planners_look_ahead_replays_from_its_seed_and_stops_when_asked() -> None:
+    """The planner's search (the next two turns, every seat planning) chooses the same action
+    from the same seed and view, and plays no more once stopped."""
+    state = rules.new_game(NightmariumConfig(seats=("bot",) * 2, levels=("planner",) * 2, seed=4)).state
+    seat = rules.decider(state)
+    assert seat is not None
+    view = secrets.view(state, seat)
+    assert PlannerBot(3).choose(view) == PlannerBot(3).choose(view)
+    played: list[int] = []
+
+    class Stopped(PlannerBot):
+        def _look_ahead(self, state, seat, future):
+            played.append(future)
+            self.stop()  # as the session does when the game moves on
+            return super()._look_ahead(state, seat, future)
+
+    assert Stopped(3).choose(view) in rules.legal_actions(view)
+    assert len(played) == 1
 
 
 def test_the_deck_is_108_cards_of_four_legions() -> None:

@@ -115,13 +115,22 @@ class StrongBot:
     twice the width), so that a larger budget searches more lines, not the same lines cut short."""
 
     def __init__(
-        self, seed: int, *, budget: int = BUDGET, width: int | None = None, depth: int = 2, late: int = LATE
+        self,
+        seed: int,
+        *,
+        budget: int = BUDGET,
+        width: int | None = None,
+        depth: int = 2,
+        late: int | None = None,
+        deepen: bool = False,
     ) -> None:
         self.rng = random.Random(seed)
         self.budget = budget
-        self.width = width or max(1, round(WIDTH * budget / BUDGET))
+        # a larger budget searches wider (``deepen``: deeper sooner, as wide as the default)
+        scale = budget / BUDGET
+        self.width = width or (WIDTH if deepen else max(1, round(WIDTH * scale)))
         self.depth = depth
-        self.late = late  # fewer placements than this: one move deeper
+        self.late = late or (round(LATE * scale) if deepen else LATE)  # fewer placements than this: deeper
         self.spent = 0  # placements tried for the decision being made
 
     def choose(self, view: CathedralState) -> Place:
