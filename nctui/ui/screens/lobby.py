@@ -32,7 +32,7 @@ from nctui.platform.net.client import RemoteGame
 from nctui.platform.net.protocol import RoomInfo, SeatInfo, TurnNotice, WebLinkMade
 from nctui.platform.net.turns import DAY, HOUR, TurnClock
 
-from ..textual_ext.placed import ComesUpOnce, MeasuredOptions
+from ..textual_ext.placed import ComesUpOnce, MeasuredOptions, PlacedStatic
 from ..widgets.decision import DIGIT, HINT
 from .load import ConfirmScreen
 
@@ -327,12 +327,13 @@ class LobbyScreen(ComesUpOnce, Screen[None]):
     def compose(self) -> ComposeResult:
         self.lobby_app.take_early_link()  # connected as the app started: the name and the rooms at once
         self.title_shown = self._who()
-        yield Static(self.title_shown, id="lobby-title")  # in the first frame already
+        # placed once (PlacedStatic): a plain Static's new virtual size laid the lobby out again after its first frame
+        yield PlacedStatic(self.title_shown, id="lobby-title")  # in the first frame already
         # the rooms the host listed already, in the first frame too (show_rooms keeps them)
         self.shown = self._rooms()
         yield RoomList(*self._options(self.shown), id="rooms")
-        yield Static("", id="lobby-status")  # the last turn-based news (whose turn, a clock run out)
-        yield Static(lobby_keys(), id="lobby-hint")
+        yield PlacedStatic("", id="lobby-status")  # the last turn-based news (whose turn, a clock run out)
+        yield PlacedStatic(lobby_keys(), id="lobby-hint")
 
     def on_mount(self) -> None:
         self.set_interval(POLL, self._poll)
