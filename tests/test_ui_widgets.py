@@ -150,6 +150,7 @@ def test_tab_styles_again_only_the_panes_and_columns_it_changes(monkeypatch, tmp
 
     async def go():
         app = create_app(SOLO, save_dir=tmp_path)
+        app.MAKE_SCREENS_AHEAD = False  # the rules, help and timeline made while waiting: not a Tab's
         async with app.run_test(size=SMALL) as pilot:
             await pilot.pause()
             monkeypatch.setattr(Stylesheet, "apply", apply)
