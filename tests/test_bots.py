@@ -337,6 +337,47 @@ def test_the_experts_budget_counts_iterations_without_a_floor(monkeypatch):
     assert counts[0] < counts[1] < counts[2]
 
 
+def test_the_experts_replies_choose_a_day_action_and_a_reaction_by_look_ahead(monkeypatch):
+    """With ``look`` (and ``react_look``), another seat's Day action and a Reaction in the search
+    are chosen by the planner's look ahead (``look`` engine steps an option), not by one step's
+    value (which cannot see an action's worth, only the 2 cards of ignoring it); once chosen
+    (``share_day=2``: for the decision), the same choice serves later iterations without looking
+    again."""
+    from nctui.games.nightmare_cathedral.bots import expert_bot
+
+    state = through_setup(new_game(config(2, 5)).state)
+    d = present(state.decision)
+    assert d.kind == "choose_day"
+    look = 24
+    bot = expert_bot.ExpertBot(1, look=look, react_look=1, share_day=2)
+    bot._seat, bot._quick_memo, bot._steps, bot._limit = 1 - d.seat, {}, 0, 10**6
+    looks: list[A.Action] = []
+    real = expert_bot.ExpertBot._look_ahead
+
+    def look_ahead(self, state, seat, option):
+        looks.append(option)
+        return real(self, state, seat, option)
+
+    monkeypatch.setattr(expert_bot.ExpertBot, "_look_ahead", look_ahead)
+    choice, _ = bot._reply(state, d)
+    assert looks == list(d.options)
+    probe = expert_bot.ExpertBot(1)
+    values = []
+    for option in d.options:
+        probe._steps, probe._limit = 0, look
+        values.append(real(probe, state, d.seat, option)[0])
+    assert choice == d.options[values.index(max(values))]
+    assert bot._reply(state, d)[0] == choice and len(looks) == len(d.options)
+    for _ in range(300):  # on to a Reaction
+        state = apply(state, legal_actions(state)[0])
+        if present(state.decision).kind == "react":
+            break
+    react = present(state.decision)
+    assert react.kind == "react"
+    looks.clear()
+    assert bot._reply(state, react)[0] in react.options and looks == list(react.options)
+
+
 def test_a_configuration_names_each_computer_seats_level():
     from nctui.games.nightmare_cathedral.bots.expert_bot import ExpertBot
     from nctui.games.nightmare_cathedral.engine.config import COMPUTER_LEVELS, GameConfig, check_config

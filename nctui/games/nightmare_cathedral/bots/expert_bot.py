@@ -10,10 +10,16 @@ tried first in the order of a quick estimate, and more of them as the node is vi
 (progressive widening). Below the tree the turn is played out by the planner's quick policy,
 then the other seats' Reactions and turns (each seat by the planner's quick policy from its own
 point of view) until the bot's next turn; the position reached is valued by the planner's
-evaluation. A decision's iterations share a few guesses, each counted from its own reference
-plan, so the options are compared on the same guesses; an option is worth the best plan found
-below it. A larger budget therefore buys more of the turn's plans, not only more guesses
-(docs/balance.md, "The expert's tree search").
+evaluation. The quick policy's one step cannot see what a Day action or a Reaction is worth
+(only the 2 cards of ignoring an action: it ignored 62 % of its Day actions where the planner
+ignores 17 %, and passed most Reactions); the settings ``look``, ``react_look`` and
+``share_day`` make every seat's Day action and Reaction in an iteration the planner's look ahead
+instead, chosen once a guess or once a decision (for each Day action at the root), not by
+default: in the matches measured it cost up to 2x the CPU and was not shown stronger. A decision's
+iterations share a few guesses, each counted from its own reference plan, so the options
+are compared on the same guesses; an option is worth the best plan found below it. A larger
+budget therefore buys more of the turn's plans, not only more guesses (docs/balance.md, "The
+expert's tree search", "The expert's model of the replies").
 
 The budget (``budget``: iterations for a decision of ``REFERENCE_OPTIONS`` options, the rest in
 proportion) is counted in iterations and engine steps, never in time, so a game between expert
@@ -37,12 +43,12 @@ REPLY_STEPS = 900  # engine steps of the other seats' replies in one iteration, 
 LOOK_STEPS = 160  # engine steps of the bot's own turn in one iteration (tree and play out), at most
 EXPLORE = 0.5  # UCT's exploration, times the spread of the values seen at the node
 WIDEN = (2.0, 1.5)  # a node tries at most WIDEN[0] + WIDEN[1] * sqrt(visits) of its options
-REPLY_LOOK = 0  # engine steps of look ahead for each Day action of another seat in the replies (0: one step)
+REPLY_LOOK = 0  # engine steps of look ahead for a Day action of another seat in the iterations (0: one step)
 WORLDS = 4  # guesses at the hidden cards a decision's iterations share, in turn
 REUSE = 0  # 1: the tree below the option chosen serves the next decision of the turn
 BACKUP = 1  # an option's value in the tree: 1 the best plan found below it, 0 the mean of its iterations
 REACT_LOOK = 0  # 1: every seat's Reactions in the iterations by the same look ahead as the Day action
-SHARE_DAY = 0  # 1: another seat's Day action in the replies (by ``look``) chosen once a guess and root option
+SHARE_DAY = 0  # a looked-ahead Day action or Reaction: chosen once a root option and guess (1), or all guesses (2)
 REUSED = 0.25  # a decision whose kept tree already has its budget still runs this share anew
 # The decisions searched (the others, and those with one option, are the planner's): the Day action,
 # the Reaction, and the steps of the actions.
@@ -148,8 +154,9 @@ class ExpertBot(PlannerBot):
         self._worlds = worlds
         self._best = bool(backup)
         self._reuse = bool(reuse)
-        self._share_day = bool(share_day)
+        self._share_day = share_day
         self._react_look = bool(react_look)
+        self._looked: dict = {}  # the looked-ahead choices of the decision (share_day 2)
         self._first: A.Action | None = None  # the root option of the iteration under way
         self._by_root = False  # the root is the Day action: another seat's reply depends on it
         self._stop = threading.Event()
@@ -186,6 +193,7 @@ class ExpertBot(PlannerBot):
         options, seat, turn = d.options, view.seat, view.state.turn_number
         self._seat = seat
         self._by_root = d.kind == "choose_day"
+        self._looked = {}  # share_day 2: the looked-ahead choices of this decision, on every guess
         kept, self._tree = self._tree, None
         root = kept[1] if self._reuse and kept is not None and kept[0] == turn else _Node()
         target = max(1, self._sims * len(options) // REFERENCE_OPTIONS)
@@ -332,11 +340,13 @@ class ExpertBot(PlannerBot):
         return self._quick(state, who, d)
 
     def _day_reply(self, state: GameState, who: int, d) -> A.Action:
-        """Another seat's Day action in the replies: the planner's look ahead, ``look`` engine
-        steps an option (not counted in the replies' steps)."""
+        """Another seat's Day action, or any seat's Reaction, in an iteration: the planner's look
+        ahead, ``look`` engine steps an option (not counted in the replies' steps), remembered as
+        ``share_day`` says."""
         kind = d.kind
         key = (kind, who, state.turn_number, state.day, self._first) if self._share_day else (state, kind)
-        known = self._quick_memo.get(key)  # type: ignore[call-overload]
+        memo = self._looked if self._share_day > 1 else self._quick_memo
+        known = memo.get(key)  # type: ignore[call-overload]
         if known is not None and known[0] in d.options:
             self._steps += 1
             return known[0]
@@ -348,5 +358,5 @@ class ExpertBot(PlannerBot):
             if value > best_value:
                 best, best_value = option, value
         self._steps, self._limit = steps + 1, limit
-        self._quick_memo[key] = (best, 1, None)  # type: ignore[index]
+        memo[key] = (best, 1, None)  # type: ignore[index]
         return best
