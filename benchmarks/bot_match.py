@@ -12,8 +12,8 @@ its budget: playouts a decision), ``planner@:16,2`` (and the turns each looks ah
 the end of the game), ``planner@:0`` (the plan alone).
 Dreamers: ``gambler@16`` (games played out a decision; ``gambler@0``: the rule of thumb alone),
 ``gambler@64,horizon=2,spread=3`` (and ``GamblerBot``'s other settings).
-Cathedral: ``strong@16000`` (its budget: placements tried a decision; the width follows),
-``strong@4000,deepen=1`` (the depth follows instead: ``StrongBot``'s keywords).
+Cathedral: ``strong@16000`` (its budget: placements tried a decision; how early it searches
+deeper follows), ``strong@4000,deepen=0`` (the width follows instead: ``StrongBot``'s keywords).
 Game ``i`` is seeded ``game_seed(seed, i)`` with
 the seats swapped every game (``nctui simulate --bots A,B --swap-seats`` for the plain levels).
 Printed: each side's share of the wins (a shared win counts 1/k) with its Wilson 95 % interval,
@@ -215,7 +215,7 @@ LADDERS: dict[str, tuple[tuple[str, str], ...]] = {
 GROWTH: dict[str, tuple[tuple[str, str], ...]] = {
     "dreamers": (("gambler", "gambler@0"), ("gambler", "gambler@32"), ("gambler@32", "gambler@16")),
     "nightmarium": (("planner", "planner@:0"), ("planner", "planner@:16"), ("planner@:16", "planner@:8")),
-    "cathedral": (("strong", "strong@4000"), ("strong@16000", "strong")),
+    "cathedral": (("strong", "strong@4000"), ("strong@4000", "strong@2000")),
 }
 
 

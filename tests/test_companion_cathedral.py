@@ -350,16 +350,16 @@ def test_a_line_across_the_city_encloses_the_smaller_part_only() -> None:
     assert parts[0] == sum(bit(r, c) for r in range(6, 10) for c in range(10))
 
 
-def test_the_strong_players_budget_bounds_its_search_and_widens_it() -> None:
+def test_the_strong_players_budget_bounds_its_search_and_deepens_it() -> None:
     """Issue 38: the budget (placements tried a decision) is the strong player's setting; twice
-    the budget searches twice as many lines rather than the same lines cut short."""
-    from nctui.games.cathedral.bots import BUDGET, WIDTH
+    the budget searches a move deeper twice as early rather than the same lines cut short (or,
+    ``deepen`` off, twice as many lines)."""
+    from nctui.games.cathedral.bots import BUDGET, LATE, WIDTH
 
-    assert (StrongBot(1).width, StrongBot(1, budget=2 * BUDGET).width, StrongBot(1, budget=BUDGET // 2).width) == (
-        WIDTH,
-        2 * WIDTH,
-        WIDTH // 2,
-    )
+    bots = (StrongBot(1), StrongBot(1, budget=2 * BUDGET), StrongBot(1, budget=BUDGET // 2))
+    assert [(b.width, b.late) for b in bots] == [(WIDTH, LATE), (WIDTH, 2 * LATE), (WIDTH, LATE // 2)]
+    wider = (StrongBot(1, deepen=False), StrongBot(1, budget=2 * BUDGET, deepen=False))
+    assert [(b.width, b.late) for b in wider] == [(WIDTH, LATE), (2 * WIDTH, LATE)]
     state = rules.new_game(CathedralConfig()).state
     players = [GreedyBot(1), GreedyBot(2)]
     for _ in range(3):  # the Cathedral and a building a side

@@ -111,8 +111,10 @@ class StrongBot:
     """A shallow search: at its own turn every placement is evaluated; the best ``width`` are
     searched ``depth`` moves ahead (deeper once few placements remain), each side answering with
     its best few by immediate gain then evaluation; the placement whose line leaves it best.
-    ``budget``: placements tried a decision, at most; the width grows with it (twice the budget,
-    twice the width), so that a larger budget searches more lines, not the same lines cut short."""
+    ``budget``: placements tried a decision, at most; the number of placements left below which
+    it searches a move deeper grows with it (twice the budget: deeper twice as early), so that
+    a larger budget searches further, not the same lines cut short (``deepen`` off: the width
+    grows instead, which measured no stronger: docs/balance.md)."""
 
     def __init__(
         self,
@@ -122,11 +124,11 @@ class StrongBot:
         width: int | None = None,
         depth: int = 2,
         late: int | None = None,
-        deepen: bool = False,
+        deepen: bool = True,
     ) -> None:
         self.rng = random.Random(seed)
         self.budget = budget
-        # a larger budget searches wider (``deepen``: deeper sooner, as wide as the default)
+        # a larger budget searches deeper sooner, as wide as the default (``deepen`` off: wider)
         scale = budget / BUDGET
         self.width = width or (WIDTH if deepen else max(1, round(WIDTH * scale)))
         self.depth = depth
