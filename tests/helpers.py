@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -347,6 +348,58 @@ async def play_by_keys(
             await pilot.press("right" if panel.page() < page else "left")
         await pilot.press(str(line - panel.page_start() + 1))
     await app_settled(app)
+
+
+class TerminalSeen:
+    """What a terminal shows of ``app`` (a Pilot app): every update the app sends, as a real
+    terminal would receive it (Textual's headless driver sends none), written into a grid of
+    characters (cursor moves and text; styles ignored). Pilot's own screen (the compositor drawn
+    whole) shows what the widgets would draw, not what reached the terminal: a region left out of
+    every update stays as the last update wrote it."""
+
+    CONTROL = re.compile(r"\x1b\[([0-9;?]*)([A-Za-z])|\x1b[()][0-9A-Za-z]|\x1b[=>78]")
+
+    def __init__(self, app: Any, width: int, height: int) -> None:
+        from textual._compositor import CompositorUpdate
+
+        self.width, self.height = width, height
+        self.grid = [[" "] * width for _ in range(height)]
+        self.x = self.y = 0
+        shown = app._display
+
+        def display(screen: Any, renderable: Any) -> None:
+            if isinstance(renderable, CompositorUpdate):
+                self.feed(renderable.render_segments(app.console))
+            shown(screen, renderable)
+
+        app._display = display
+
+    def feed(self, data: str) -> None:
+        at = 0
+        for match in self.CONTROL.finditer(data):
+            self._write(data[at : match.start()])
+            at = match.end()
+            params, command = match.group(1) or "", match.group(2)
+            if command == "H":
+                row, _, col = params.partition(";")
+                self.y, self.x = int(row or 1) - 1, int(col or 1) - 1
+            elif command == "J":
+                self.grid = [[" "] * self.width for _ in range(self.height)]
+        self._write(data[at:])
+
+    def _write(self, text: str) -> None:
+        for ch in text:
+            if ch == "\n":
+                self.y += 1
+            elif ch == "\r":
+                self.x = 0
+            else:
+                if 0 <= self.y < self.height and 0 <= self.x < self.width:
+                    self.grid[self.y][self.x] = ch
+                self.x += 1
+
+    def lines(self) -> list[str]:
+        return ["".join(row) for row in self.grid]
 
 
 def _owed(app: Any) -> str:

@@ -171,6 +171,11 @@ class MapKeptCompositor(Compositor):
             for line, strip in zip(range(top, bottom), strips):
                 if not is_rendered_line(line):
                     continue
+                if strip.cell_length < width:
+                    # Drawn narrower than the map places it (drawn at the width of a layout the
+                    # map has not caught up with): as wide, or ``divide`` gives no part at all and
+                    # the widget's lines are dropped (the pane under it drawn instead: blank).
+                    strip = strip.extend_cell_length(width)
                 chops_line = chops[line]
                 final_cuts = [cut for cut in cuts[line] if last_cut >= cut >= first_cut]
                 for cut, part in zip(final_cuts, strip.divide([cut - x for cut in final_cuts[1:]])):
