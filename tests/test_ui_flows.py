@@ -1328,14 +1328,18 @@ def test_the_timeline_of_a_long_game_comes_up_in_one_frame_at_the_decision_now(t
 
     async def go():
         app = create_app(VS_BOT, save_dir=tmp_path, bot_delay=0)
+        app.MAKE_SCREENS_AHEAD = False  # made while waiting, its layout would not be the key's
         async with app.run_test(size=size) as pilot:
             await pilot.pause()
             await _press_each(pilot, "1" * 30)
-            await pilot.pause(0.2)
+            # the computer's turn played and drawn (on a busy machine it thinks for longer)
+            session = present(app.game)
+            assert await settle(pilot, lambda: session.deciding_seat() == 0 and session.thinking is None, 60)
+            await app_settled(app)
             layouts.clear()
             frames.clear()
             await pilot.press("t")
-            await pilot.pause(0.2)
+            await app_settled(app)
             assert isinstance(app.screen, TimelineScreen)
             assert layouts == ["TimelineScreen"] and frames == ["TimelineScreen"], (layouts, frames)
             timeline = app.screen.query_one("#timeline-list", TimelineList)
