@@ -42,6 +42,7 @@ from nctui.platform.session import Session
 from nctui.platform.store import Store, StrictPolicy
 from nctui.ui.app import create_app
 from nctui.ui.commands import screen_commands
+from nctui.ui.screens import shell
 from nctui.ui.screens.handoff import HandoffScreen
 from nctui.ui.screens.load import LoadScreen
 from nctui.ui.screens.save import SaveScreen
@@ -1764,6 +1765,7 @@ def test_a_frame_asked_for_right_after_one_is_drawn_a_period_after_it(tmp_path, 
     from nctui.ui.widgets.tabs import PanelTabs
 
     _layouts, frames = _count_layouts_and_frames(monkeypatch)
+    monkeypatch.setattr(shell, "PREPARE_AFTER", 600)  # no screens made ahead mid-count
     drawn_now: list[str] = []
     draw_now = ComesUpOnce._draw_now
 
@@ -1813,6 +1815,7 @@ def test_the_boards_cursor_comes_and_goes_with_its_line_in_one_frame(tmp_path, m
     from nctui.ui.widgets.tabs import PanelTabs
 
     layouts, frames = _count_layouts_and_frames(monkeypatch)
+    monkeypatch.setattr(shell, "PREPARE_AFTER", 600)  # no screens made ahead mid-count
 
     async def go():
         async with _hotseat_up(tmp_path) as (app, _pilot):
