@@ -337,6 +337,88 @@ def test_the_experts_budget_counts_iterations_without_a_floor(monkeypatch):
     assert counts[0] < counts[1] < counts[2]
 
 
+def test_the_experts_horizon_ends_an_iteration_with_its_own_turn():
+    """``horizon=1`` values an iteration once the bot's turn is over (the other seat's Reaction to
+    its action played): the other seat's turn is not simulated. The default plays on through it to
+    the bot's next turn."""
+    from nctui.games.nightmare_cathedral.bots import expert_bot
+
+    state = through_setup(new_game(config(2, 5)).state)
+    d = present(state.decision)
+    seat, turn = d.seat, state.turn_number
+    after = apply(state, PlannerBot(1).choose(player_view(state, seat)))
+    reached = {}
+    for horizon in (0, 1):
+        bot = expert_bot.ExpertBot(1, horizon=horizon)
+        bot._seat, bot._quick_memo = seat, {}
+        reached[horizon] = bot._replies(after, seat, turn)
+    assert reached[1].turn_number == turn + 1 and reached[1].active != seat
+    assert present(reached[1].decision).seat != seat
+    assert reached[0].turn_number == turn + 2 and reached[0].active == seat
+
+
+def test_the_expert_keeps_the_planners_first_option_unless_the_search_finds_better_by_its_margin():
+    """``margin``: at the root the planner's first option stands unless the option the search
+    chose is worth more by the margin on the same guesses."""
+    from nctui.games.nightmare_cathedral.bots import expert_bot
+
+    first, other = A.React(kind="pass"), A.React(kind="dissent")
+    root = expert_bot._Node()
+    root.order = [first, other]
+    for action, total in ((first, 0.0), (other, 0.3)):
+        child = root.children[action] = expert_bot._Child()
+        child.visits, child.total = 3, total * 3
+    options = (first, other)
+    assert expert_bot.ExpertBot(1, margin=50)._kept_first(root, other, options) == first
+    assert expert_bot.ExpertBot(1, margin=20)._kept_first(root, other, options) == other
+    assert expert_bot.ExpertBot(1, margin=50)._kept_first(root, first, options) == first
+
+
+def _recorded_looks(monkeypatch) -> list[A.Action]:
+    """The options the expert's look aheads try, in order, from now on."""
+    from nctui.games.nightmare_cathedral.bots import expert_bot
+
+    looks: list[A.Action] = []
+    real = expert_bot.ExpertBot._look_ahead
+
+    def look_ahead(self, state, seat, option):
+        looks.append(option)
+        return real(self, state, seat, option)
+
+    monkeypatch.setattr(expert_bot.ExpertBot, "_look_ahead", look_ahead)
+    return looks
+
+
+def _best_by_look(state, seat: int, options, look: int) -> A.Action:
+    """The option the planner's look ahead of ``look`` engine steps values best (first of ties)."""
+    probe = PlannerBot(1)
+    values = []
+    for option in options:
+        probe._steps, probe._limit = 0, look
+        values.append(probe._look_ahead(state, seat, option)[0])
+    return options[values.index(max(values))]
+
+
+def test_the_experts_playout_chooses_its_own_decisions_by_the_planners_look_ahead(monkeypatch):
+    """``play``: below the tree the bot's own decisions are chosen by the planner's look ahead
+    (``play`` engine steps an option), the first one here the Day action, then remembered on the
+    guess: played out again from the same position, it does not look again."""
+    from nctui.games.nightmare_cathedral.bots import expert_bot
+
+    state = through_setup(new_game(config(2, 5)).state)
+    d = present(state.decision)
+    seat, turn = d.seat, state.turn_number
+    bot = expert_bot.ExpertBot(1, play=24)
+    bot._seat, bot._quick_memo, bot._steps, bot._limit = seat, {}, 0, expert_bot.LOOK_STEPS
+    looks = _recorded_looks(monkeypatch)
+    first = bot._playout(state, seat, turn)
+    assert looks[: len(d.options)] == list(d.options) and first != state
+    assert bot._quick_memo[("play", state)][0] == _best_by_look(state, seat, d.options, 24)
+    count = len(looks)
+    bot._steps = 0
+    assert bot._playout(state, seat, turn) == first and len(looks) == count
+
+
 def test_the_experts_replies_choose_a_day_action_and_a_reaction_by_look_ahead(monkeypatch):
     """With ``look`` (and ``react_look``), another seat's Day action and a Reaction in the search
     are chosen by the planner's look ahead (``look`` engine steps an option), not by one step's
@@ -351,22 +433,10 @@ def test_the_experts_replies_choose_a_day_action_and_a_reaction_by_look_ahead(mo
     look = 24
     bot = expert_bot.ExpertBot(1, look=look, react_look=1, share_day=2)
     bot._seat, bot._quick_memo, bot._steps, bot._limit = 1 - d.seat, {}, 0, 10**6
-    looks: list[A.Action] = []
-    real = expert_bot.ExpertBot._look_ahead
-
-    def look_ahead(self, state, seat, option):
-        looks.append(option)
-        return real(self, state, seat, option)
-
-    monkeypatch.setattr(expert_bot.ExpertBot, "_look_ahead", look_ahead)
+    looks = _recorded_looks(monkeypatch)
     choice, _ = bot._reply(state, d)
     assert looks == list(d.options)
-    probe = expert_bot.ExpertBot(1)
-    values = []
-    for option in d.options:
-        probe._steps, probe._limit = 0, look
-        values.append(real(probe, state, d.seat, option)[0])
-    assert choice == d.options[values.index(max(values))]
+    assert choice == _best_by_look(state, d.seat, d.options, look)
     assert bot._reply(state, d)[0] == choice and len(looks) == len(d.options)
     for _ in range(300):  # on to a Reaction
         state = apply(state, legal_actions(state)[0])

@@ -35,7 +35,7 @@ import threading
 from ..engine import actions as A
 from ..engine.state import GameState
 from ..engine.views import View, fight_of, resample
-from .planner_bot import BUDGET as PLANNER_BUDGET, MIN_SHARE, Advice, PlannerBot, evaluate, tables
+from .planner_bot import BUDGET as PLANNER_BUDGET, MIN_SHARE, ROLLOUT_DEPTH, Advice, PlannerBot, evaluate, tables
 
 BUDGET = 48  # iterations for a decision of REFERENCE_OPTIONS options (the default level)
 REFERENCE_OPTIONS = 8
@@ -49,6 +49,13 @@ REUSE = 0  # 1: the tree below the option chosen serves the next decision of the
 BACKUP = 1  # an option's value in the tree: 1 the best plan found below it, 0 the mean of its iterations
 REACT_LOOK = 0  # 1: every seat's Reactions in the iterations by the same look ahead as the Day action
 SHARE_DAY = 0  # a looked-ahead Day action or Reaction: chosen once a root option and guess (1), or all guesses (2)
+HORIZON = (
+    0  # where an iteration is valued: 0 the bot's next turn, 1 the end of this turn (the Reactions to it included)
+)
+MARGIN = 0  # hundredths of VP: the root keeps the planner's first option unless the search finds one better by this
+DAY = 1  # the Day action's budget, times the others'
+CAP = 0  # iterations of one decision at most (0: no cap beyond the budget's proportion)
+PLAY = 0  # steps an option: the bot's own decisions below the tree by the planner's look ahead (0: quick policy)
 REUSED = 0.25  # a decision whose kept tree already has its budget still runs this share anew
 # The decisions searched (the others, and those with one option, are the planner's): the Day action,
 # the Reaction, and the steps of the actions.
@@ -146,6 +153,11 @@ class ExpertBot(PlannerBot):
         reuse: int = REUSE,
         share_day: int = SHARE_DAY,
         react_look: int = REACT_LOOK,
+        horizon: int = HORIZON,
+        margin: int = MARGIN,
+        day: int = DAY,
+        cap: int = CAP,
+        play: int = PLAY,
     ) -> None:
         super().__init__(seed)
         self._sims = budget
@@ -156,6 +168,9 @@ class ExpertBot(PlannerBot):
         self._reuse = bool(reuse)
         self._share_day = share_day
         self._react_look = bool(react_look)
+        self._horizon = horizon
+        self._margin = margin / 100
+        self._day, self._cap, self._play = day, cap, play
         self._looked: dict = {}  # the looked-ahead choices of the decision (share_day 2)
         self._first: A.Action | None = None  # the root option of the iteration under way
         self._by_root = False  # the root is the Day action: another seat's reply depends on it
@@ -196,7 +211,9 @@ class ExpertBot(PlannerBot):
         self._looked = {}  # share_day 2: the looked-ahead choices of this decision, on every guess
         kept, self._tree = self._tree, None
         root = kept[1] if self._reuse and kept is not None and kept[0] == turn else _Node()
-        target = max(1, self._sims * len(options) // REFERENCE_OPTIONS)
+        target = max(1, self._sims * len(options) // REFERENCE_OPTIONS) * (self._day if self._by_root else 1)
+        if self._cap:
+            target = min(target, self._cap)
         todo = max(target - root.visits, math.ceil(target * REUSED))
         # The iterations take the guesses in turn; each guess's first iteration plays the root's
         # first option with the quick policy after it (the reference plan), and every value is
@@ -218,12 +235,23 @@ class ExpertBot(PlannerBot):
             world, self._quick_memo, base = worlds[k % pool]
             self._iterate(root, world, seat, turn, base)
         choice = root.choice(self._best)
+        if self._margin and root.order:
+            choice = self._kept_first(root, choice, options)
         if choice not in options:
             choice = next((a for a in root.order or () if a in options), options[0])
         child = root.children.get(choice)
         if child is not None:
             self._tree = (turn, child.node)
         return choice
+
+    def _kept_first(self, root: _Node, choice: A.Action | None, options: tuple[A.Action, ...]) -> A.Action | None:
+        """``margin``: the planner's first option (the root's first, on its look ahead) unless the
+        search's choice is worth more by the margin (both counted on the same guesses)."""
+        first = next((a for a in root.order or () if a in options), None)
+        mine, theirs = root.children.get(choice) if choice else None, root.children.get(first) if first else None
+        if first is None or mine is None or theirs is None or not theirs.visits or choice == first:
+            return choice
+        return choice if mine.value(self._best) - theirs.value(self._best) >= self._margin else first
 
     def _ranked(self, state: GameState, seat: int, options: tuple[A.Action, ...]) -> list[A.Action]:
         """The root's options in the order the planner's look ahead ranks them (on one guess)."""
@@ -280,7 +308,7 @@ class ExpertBot(PlannerBot):
                 bonus += self._prior(state, seat, action)
                 state = self._advance(state, action)
                 node = None if new else child.node
-            state = self._rollout(state, seat, turn)
+            state = self._playout(state, seat, turn) if self._play else self._rollout(state, seat, turn)
         except Exception:  # noqa: BLE001 - a guess at hidden cards may not resolve: value what was reached
             bonus -= 1.0
         try:
@@ -296,6 +324,47 @@ class ExpertBot(PlannerBot):
             parent.lo, parent.hi = min(parent.lo, counted), max(parent.hi, counted)
         return value
 
+    def _playout(self, state: GameState, seat: int, turn: int) -> GameState:
+        """``play``: the rest of the bot's turn below the tree, its own searched decisions each by
+        the planner's look ahead (``play`` engine steps an option, remembered on the guess), the
+        rest as the planner's rollout plays them."""
+        for _ in range(ROLLOUT_DEPTH):
+            d = state.decision
+            if d is None or state.turn_number != turn or self._steps + len(d.options) > self._limit:
+                break
+            if d.seat != seat or len(d.options) == 1 or d.kind not in self._searched:
+                if d.seat != seat and fight_of(state.work) is None:
+                    break
+                if d.seat == seat and d.kind in ("discard_dreams", "draw_dream", "discard_development"):
+                    break
+                action, after = (
+                    (self._other_in_conflict(state, d), None) if d.seat != seat else self._quick(state, seat, d)
+                )
+                state = self._advance(state, action) if after is None else after
+                continue
+            state = self._advance(
+                state, self._looked_choice(state, seat, d, self._play, ("play", state), self._quick_memo)
+            )
+        return state
+
+    def _looked_choice(self, state: GameState, who: int, d, look: int, key: object, memo: dict) -> A.Action:
+        """The option the planner's look ahead (``look`` engine steps an option, not counted in
+        the iteration's steps) values best for ``who``, remembered under ``key`` in ``memo``."""
+        known = memo.get(key)
+        if known is not None and known[0] in d.options:
+            self._steps += 1
+            return known[0]
+        steps, limit = self._steps, self._limit
+        best, best_value = d.options[0], -math.inf
+        for option in d.options:
+            self._steps, self._limit = 0, look
+            value = self._look_ahead(state, who, option)[0]
+            if value > best_value:
+                best, best_value = option, value
+        self._steps, self._limit = steps + 1, limit
+        memo[key] = (best, 1, None)
+        return best
+
     def _replies(self, state: GameState, seat: int, turn: int) -> GameState:
         """Play on, every seat by the planner's quick policy from its own point of view, until the
         bot's next turn begins (or the steps run out)."""
@@ -306,6 +375,8 @@ class ExpertBot(PlannerBot):
                 break
             if state.turn_number >= turn + n and state.active == seat:
                 break  # the bot's own next turn: its value is the position now
+            if self._horizon and state.turn_number != turn:
+                break  # horizon 1: the turn is over, its Reactions included
             action, after = self._reply(state, d)
             if after is None:
                 state = self._advance(state, action)
@@ -346,17 +417,4 @@ class ExpertBot(PlannerBot):
         kind = d.kind
         key = (kind, who, state.turn_number, state.day, self._first) if self._share_day else (state, kind)
         memo = self._looked if self._share_day > 1 else self._quick_memo
-        known = memo.get(key)  # type: ignore[call-overload]
-        if known is not None and known[0] in d.options:
-            self._steps += 1
-            return known[0]
-        steps, limit = self._steps, self._limit
-        best, best_value = d.options[0], -math.inf
-        for option in d.options:
-            self._steps, self._limit = 0, self._look
-            value = self._look_ahead(state, who, option)[0]
-            if value > best_value:
-                best, best_value = option, value
-        self._steps, self._limit = steps + 1, limit
-        memo[key] = (best, 1, None)  # type: ignore[index]
-        return best
+        return self._looked_choice(state, who, d, self._look, key, memo)
