@@ -413,7 +413,7 @@ def test_the_experts_playout_chooses_its_own_decisions_by_the_planners_look_ahea
     looks = _recorded_looks(monkeypatch)
     first = bot._playout(state, seat, turn)
     assert looks[: len(d.options)] == list(d.options) and first != state
-    assert bot._quick_memo[("play", state)][0] == _best_by_look(state, seat, d.options, 24)
+    assert bot._quick_memo[("play", state)][0] == _best_by_look(state, seat, d.options, 24)  # type: ignore[index]
     count = len(looks)
     bot._steps = 0
     assert bot._playout(state, seat, turn) == first and len(looks) == count
