@@ -21,6 +21,15 @@ are compared on the same guesses; an option is worth the best plan found below i
 budget therefore buys more of the turn's plans, not only more guesses (docs/balance.md, "The
 expert's tree search", "The expert's model of the replies").
 
+Settings for the matches, none of them the default (each screened on 40 games against the planner
+and not shown stronger: docs/balance.md, "The expert, 2026-12-03 evening"): ``horizon=1`` values
+an iteration at the end of the bot's own turn, the other seat's turn not simulated (the planner's
+horizon, its Reactions to the bot's action included; cheaper); ``margin`` keeps the planner's
+first option at the root unless the search finds one better by that many hundredths of VP;
+``play`` chooses the bot's own decisions below the tree by the planner's look ahead instead of
+the quick policy; ``day`` multiplies the Day action's budget and ``cap`` bounds a decision's
+iterations.
+
 The budget (``budget``: iterations for a decision of ``REFERENCE_OPTIONS`` options, the rest in
 proportion) is counted in iterations and engine steps, never in time, so a game between expert
 players depends only on the seeds. ``stop()`` (from another thread) ends the search at once: the
