@@ -13,7 +13,8 @@ the end of the game), ``planner@:0`` (the plan alone).
 Dreamers: ``gambler@16`` (games played out a decision; ``gambler@0``: the rule of thumb alone),
 ``gambler@64,horizon=2,spread=3`` (and ``GamblerBot``'s other settings).
 Cathedral: ``strong@16000`` (its budget: placements tried a decision; how early it searches
-deeper follows), ``strong@4000,deepen=0`` (the width follows instead: ``StrongBot``'s keywords).
+deeper follows), ``strong@4000,deepen=0`` (the width follows instead: ``StrongBot``'s keywords),
+``strong@8000,cap=0`` (its work not capped, as before 2026-12-03).
 Game ``i`` is seeded ``game_seed(seed, i)`` with
 the seats swapped every game (``nctui simulate --bots A,B --swap-seats`` for the plain levels).
 Printed: each side's share of the wins (a shared win counts 1/k) with its Wilson 95 % interval,
@@ -215,7 +216,7 @@ LADDERS: dict[str, tuple[tuple[str, str], ...]] = {
 GROWTH: dict[str, tuple[tuple[str, str], ...]] = {
     "dreamers": (("gambler", "gambler@0"), ("gambler", "gambler@32"), ("gambler@32", "gambler@16")),
     "nightmarium": (("planner", "planner@:0"), ("planner", "planner@:16"), ("planner@:16", "planner@:8")),
-    "cathedral": (("strong", "strong@4000"), ("strong@4000", "strong@2000")),
+    "cathedral": (("strong", "strong@4000"),),  # 4,000 against 2,000: 51.0 % of 100 (docs/balance.md)
 }
 
 

@@ -367,3 +367,27 @@ def test_the_strong_players_budget_bounds_its_search_and_deepens_it() -> None:
     small = StrongBot(1, budget=2000)
     assert small.choose(state) in rules.legal_actions(state)
     assert small.spent <= 2000 + 2 * len(rules.legal_actions(state))  # the budget, and the node that passed it
+
+
+def test_the_strong_players_work_is_capped_late_in_a_game_too() -> None:
+    """Issue 38: a decision's work is counted in units, never in time (a placement tried costs
+    more in a fuller city, an evaluation by the placements it looks at) and capped, so that the
+    deep searches of the last moves stop like the early ones; the same seed makes the same move
+    (replays are exact)."""
+    from nctui.games.cathedral.bots import BUDGET, SAMPLE, WIDTH, WORK, tried
+
+    assert StrongBot(1).cap == round(WORK * BUDGET) and StrongBot(1, budget=BUDGET // 2).cap == round(WORK * BUDGET / 2)
+    state = rules.new_game(CathedralConfig()).state
+    players = [GreedyBot(1), GreedyBot(2)]
+    while state.phase == "cathedral" or (state.phase == "build" and len(rules.legal_actions(state)) > 40):
+        state = rules.step(state, players[present(rules.decider(state))].choose(state)).state
+    assert state.phase == "build"
+    assert tried(state) > tried(rules.new_game(CathedralConfig()).state)
+    free, capped = StrongBot(1, cap=0), StrongBot(1, cap=3000)
+    free.choose(state)
+    move = capped.choose(state)
+    assert move in rules.legal_actions(state)
+    assert free.work > 3000 and free.spent <= BUDGET  # the placements alone did not stop it
+    node = 200 * tried(state) + (SAMPLE + 4) * WIDTH * 20  # the node that passed the cap, generously
+    assert capped.work <= 3000 + node
+    assert StrongBot(1, cap=3000).choose(state) == move
