@@ -8,8 +8,8 @@ default): ``expert@96`` (the budget), ``expert@96,look=12,worlds=8`` (and its ot
 ``ExpertBot``'s keywords), ``expert@96:choose_day+react+move`` (and the decisions it searches),
 ``planner@previous`` (``PREVIOUS_PLANNER``: the planner before issue 38's fixes), ``planner@200``
 (its budget). Nightmarium: ``planner@6`` (its guesses at the hidden cards), ``planner@:16`` (and
-its budget: playouts a decision), ``planner@:16,2`` (and the turns each looks ahead; 0: greedy to
-the end of the game), ``planner@:0`` (the plan alone).
+its budget: playouts a decision), ``planner@:16,2`` (and the turns each looks ahead; by default from
+the budget, ``horizon_for``; 0: greedy to the end of the game), ``planner@:0`` (the plan alone).
 Dreamers: ``gambler@16`` (games played out a decision; ``gambler@0``: the rule of thumb alone),
 ``gambler@64,horizon=2,spread=3`` (and ``GamblerBot``'s other settings).
 Cathedral: ``strong@16000`` (its budget: placements tried a decision; how early it searches
@@ -101,7 +101,7 @@ def _companion(game: str, level: str, setting: str, config: Any, seat: int) -> A
             seed,
             samples=int(samples or 3),
             budget=int(budget or nightmarium.BUDGET),
-            horizon=int(horizon or nightmarium.HORIZON),
+            horizon=int(horizon) if horizon else None,  # by the budget (``horizon_for``)
         )
     if game == "dreamers" and level == "gambler" and setting:
         from nctui.games.dreamers.bots import GamblerBot
@@ -214,8 +214,8 @@ LADDERS: dict[str, tuple[tuple[str, str], ...]] = {
     "cathedral": (("greedy", "random"), ("strong", "greedy")),
 }
 GROWTH: dict[str, tuple[tuple[str, str], ...]] = {
-    "dreamers": (("gambler", "gambler@0"), ("gambler", "gambler@32"), ("gambler@32", "gambler@16")),
-    "nightmarium": (("planner", "planner@:0"), ("planner", "planner@:16"), ("planner@:16", "planner@:8")),
+    "dreamers": (("gambler", "gambler@0"), ("gambler", "gambler@8"), ("gambler@32", "gambler")),
+    "nightmarium": (("planner", "planner@:0"), ("planner", "planner@:32"), ("planner@:32", "planner@:16")),
     "cathedral": (("strong", "strong@4000"),),  # 4,000 against 2,000: 51.0 % of 100 (docs/balance.md)
 }
 

@@ -445,6 +445,7 @@ def test_the_gamblers_rule_of_thumb_rests_where_its_search_dreams_again_for_the_
     assert {Rest(), DreamAgain()} <= set(rules.legal_actions(state))
     assert bots.GamblerBot(1, budget=0).choose(view) == Rest()  # the rule of thumb: a Hunt more is likely
     assert bots.GamblerBot(1, budget=32).choose(view) == DreamAgain()  # every played-out rest loses
+    assert bots.GamblerBot(1).choose(view) == DreamAgain()  # the default budget sees it too
     rested = rules.step(state, Rest()).state
     assert rested.phase == "over" and rested.winners == (1,)
 

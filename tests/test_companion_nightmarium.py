@@ -337,13 +337,51 @@ def test_the_planners_look_ahead_replays_from_its_seed_and_stops_when_asked() ->
     played: list[int] = []
 
     class Stopped(PlannerBot):
-        def _look_ahead(self, state, seat, future):
+        def _look_ahead(self, state, seat, future, end):
             played.append(future)
             self.stop()  # as the session does when the game moves on
-            return super()._look_ahead(state, seat, future)
+            return super()._look_ahead(state, seat, future, end)
 
     assert Stopped(3).choose(view) in rules.legal_actions(view)
     assert len(played) == 1
+
+
+def test_the_planners_budget_buys_a_longer_look_ahead() -> None:
+    """Issue 38: more playouts of the same two turns found nothing more (docs/balance.md), so a
+    larger budget looks further ahead: the rest of its turn below 32 playouts, and the next
+    player's turn from 32, its own next turn too from the default, 64; a horizon given stays."""
+    from nctui.games.nightmarium.bots import BUDGET, HORIZON
+
+    assert (BUDGET, HORIZON) == (64, 3)
+    assert [PlannerBot(1, budget=b).horizon for b in (8, 16, 32, BUDGET, 2 * BUDGET)] == [1, 1, 2, 3, 3]
+    assert PlannerBot(1, horizon=0).horizon == 0
+    state = rules.new_game(NightmariumConfig(seats=("bot",) * 2, levels=("planner",) * 2, seed=4)).state
+    seat = rules.decider(state)
+    assert seat is not None
+    view = secrets.view(state, seat)
+    assert PlannerBot(3).choose(view) == PlannerBot(3).choose(view)
+
+
+def test_the_planners_look_ahead_counts_its_turns_from_the_decisions_turn() -> None:
+    """An action that ends the turn is played on as far as one that does not: every playout ends
+    ``horizon`` turns after the turn of the decision (it ended one turn later after an action
+    that ended the turn, and a horizon of 1 compared the next player's turn with the rest of its
+    own)."""
+    state = rules.new_game(NightmariumConfig(seats=("bot",) * 2, levels=("planner",) * 2, seed=4)).state
+    seat = rules.decider(state)
+    assert seat is not None
+    view = secrets.view(state, seat)
+    ends: list[int] = []
+
+    class Counted(PlannerBot):
+        def _look_ahead(self, state, seat, future, end):
+            ends.append(end)
+            return super()._look_ahead(state, seat, future, end)
+
+    for budget, horizon in ((16, 1), (32, 2)):
+        ends.clear()
+        Counted(3, budget=budget).choose(view)
+        assert ends and set(ends) == {view.turns + horizon}
 
 
 def test_the_deck_is_108_cards_of_four_legions() -> None:

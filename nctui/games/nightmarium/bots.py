@@ -105,11 +105,20 @@ def position_value(state: NightmariumState, seat: int) -> float:
     return mine - 0.8 * others
 
 
-# playouts a decision (each about 1.5 ms: the next two turns by the plan); 32 won 65.0 % of 100
-# games against the plan alone (budget 0, docs/balance.md)
-BUDGET = 32
+# playouts a decision (each about 1.5 ms: the next turns by the plan), and the turns each looks
+# ahead by the plan (0: greedy to the end of the game); more playouts of the same model found
+# nothing more (docs/balance.md), so the turns grow with the budget: from this budget on, this
+# many turns. 64 (3 turns) won 56.0 % of 100 games against 32 (2 turns); 32 only 53.0 % against
+# 16 (1 turn): the default is 64, the ladder's bottom 32
+BUDGET = 64
+HORIZON = 3
+HORIZONS = ((BUDGET, HORIZON), (32, 2), (0, 1))
 PLAYOUT_STEPS = 3000  # a played-out game ends well before this (about 110 decisions a game)
-HORIZON = 2  # turns a playout looks ahead by the plan (0: greedy to the end of the game)
+
+
+def horizon_for(budget: int) -> int:
+    """The turns each playout looks ahead at ``budget`` playouts a decision."""
+    return next(turns for least, turns in HORIZONS if budget >= least)
 
 
 class PlannerBot:
@@ -119,16 +128,24 @@ class PlannerBot:
     actions are then played on in other imagined states, ``horizon`` turns ahead with every seat
     planning the same way (one guess: the imagined state itself), and the position then valued
     (``platform.playouts``: the plan's choice is left only for an action surely better in the
-    same imagined states); ``horizon`` 0 plays to the end of the game, every seat greedy."""
+    same imagined states); ``horizon`` 0 plays to the end of the game, every seat greedy. A
+    larger budget looks further ahead (``horizon_for``), not only more often."""
 
     def __init__(
-        self, seed: int, *, samples: int = 3, limit: int = 40, budget: int = BUDGET, horizon: int = HORIZON
+        self,
+        seed: int,
+        *,
+        samples: int = 3,
+        limit: int = 40,
+        budget: int = BUDGET,
+        horizon: int | None = None,
     ) -> None:
         self.rng = random.Random(seed)
         self.samples = samples
         self.limit = limit
         self.budget = budget
-        self.horizon = horizon  # turns a playout runs, every seat by the plan (0: greedy to the end)
+        # turns a playout runs, every seat by the plan (0: greedy to the end); by the budget
+        self.horizon = horizon_for(budget) if horizon is None else horizon
         self._stop = threading.Event()
         self._model: PlannerBot | None = None
 
@@ -161,9 +178,11 @@ class PlannerBot:
         """The game after ``action`` to its end, every seat greedy: 1 for a win, else 0; with a
         ``horizon``, the next ``horizon`` turns, every seat by the plan (on the imagined state,
         its own choices at random from ``future``), then the position's value."""
+        turn = state.turns  # the turns ahead count from the turn of the decision, so that an
+        # action that ends the turn is not played on a turn further than one that does not
         state = rules.step(state, action).state
         if self.horizon > 0:
-            return self._look_ahead(state, seat, future)
+            return self._look_ahead(state, seat, future, turn + self.horizon)
         for _ in range(PLAYOUT_STEPS):
             who = rules.decider(state)
             if who is None:
@@ -171,12 +190,11 @@ class PlannerBot:
             state = rules.step(state, self._greedy(state, who)).state
         return 1.0 if state.winner == seat else 0.0
 
-    def _look_ahead(self, state: NightmariumState, seat: int, future: int) -> float:
+    def _look_ahead(self, state: NightmariumState, seat: int, future: int, end: int) -> float:
         if self._model is None:
             self._model = PlannerBot(0, samples=1, limit=self.limit, budget=0)
         model = self._model
         model.rng.seed(future)
-        end = state.turns + self.horizon
         for _ in range(PLAYOUT_STEPS):
             who = rules.decider(state)
             if who is None or state.turns >= end:
