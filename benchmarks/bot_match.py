@@ -7,9 +7,11 @@
 default): ``expert@96`` (the budget), ``expert@96,look=12,worlds=8`` (and its other settings:
 ``ExpertBot``'s keywords), ``expert@96:choose_day+react+move`` (and the decisions it searches),
 ``planner@previous`` (``PREVIOUS_PLANNER``: the planner before issue 38's fixes), ``planner@200``
-(its budget). Nightmarium: ``planner@6`` (its guesses at the hidden cards), ``planner@:16`` (and
-its budget: playouts a decision), ``planner@:16,2`` (and the turns each looks ahead; by default from
-the budget, ``horizon_for``; 0: greedy to the end of the game), ``planner@:0`` (the plan alone).
+(its budget), ``planner@w=opponent:1.0+opponent_mean:0`` and ``expert@48,w=...`` (the evaluation's
+weights changed: ``planner_bot.parse_weights``). Nightmarium: ``planner@6`` (its guesses at the
+hidden cards), ``planner@:16`` (and its budget: playouts a decision), ``planner@:16,2`` (and the
+turns each looks ahead; by default from the budget, ``horizon_for``; 0: greedy to the end of the
+game), ``planner@:0`` (the plan alone).
 Dreamers: ``gambler@16`` (games played out a decision; ``gambler@0``: the rule of thumb alone),
 ``gambler@64,horizon=2,spread=3`` (and ``GamblerBot``'s other settings).
 Cathedral: ``strong@16000`` (its budget: placements tried a decision; how early it searches
@@ -47,8 +49,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from engine_speed import yardstick
 
 from nctui.games.nightmare_cathedral.bots import BOTS, bot_seed
-from nctui.games.nightmare_cathedral.bots.expert_bot import BUDGET, SEARCHED, ExpertBot
-from nctui.games.nightmare_cathedral.bots.planner_bot import PREVIOUS_PLANNER, PlannerBot
+from nctui.games.nightmare_cathedral.bots.planner_bot import PREVIOUS_PLANNER, parse_weights
 from nctui.games.nightmare_cathedral.simulate import make_config
 from nctui.platform import registry, runner
 
@@ -79,15 +80,36 @@ def make(game: str, spec: str, config: Any, seat: int) -> Any:
     if game != GAME:
         return _companion(game, level, setting, config, seat)
     seed = bot_seed(config.seed, seat)
-    if level == "expert":
-        setting, _, kinds = setting.partition(":")
-        budget, *extra = setting.split(",")
-        searched = frozenset(kinds.split("+")) if kinds else SEARCHED
-        knobs = {k: int(v) for k, _, v in (e.partition("=") for e in extra)}
-        return ExpertBot(seed, budget=int(budget or BUDGET), searched=searched, **knobs)
-    if level == "planner" and setting:
-        return PlannerBot(seed, **PREVIOUS_PLANNER) if setting == "previous" else PlannerBot(seed, budget=int(setting))
+    if level in ("expert", "planner") and setting:
+        return BOTS[level](seed, **settings(level, setting))
     return BOTS[level](seed)
+
+
+def settings(level: str, setting: str) -> dict[str, Any]:
+    """The keywords of a Nightmare Cathedral level's settings (after ``@``): the budget first,
+    then ``name=value`` settings joined by ``,``; ``w=`` the evaluation's weights changed
+    (``planner_bot.parse_weights``: ``w=opponent:1.0+opponent_mean:0``); the expert's searched
+    decisions after ``:``; ``planner@previous`` the planner before issue 38's fixes."""
+    if level == "planner" and setting == "previous":
+        return dict(PREVIOUS_PLANNER)
+    kinds = ""
+    head, _, tail = setting.rpartition(":")
+    if level == "expert" and head and tail.replace("_", "").replace("+", "").isalpha():
+        setting, kinds = head, tail  # the decisions searched: names, never a weight's number
+    elif level == "expert" and setting.startswith(":"):
+        setting, kinds = "", setting[1:]
+    budget, *extra = setting.split(",")
+    if "=" in budget:
+        budget, extra = "", [budget, *extra]
+    out: dict[str, Any] = {"budget": int(budget)} if budget else {}
+    if kinds:
+        out["searched"] = frozenset(kinds.split("+"))
+    for item in extra:
+        name, _, value = item.partition("=")
+        out[name] = parse_weights(value) if name == "w" else int(value)
+    if "w" in out:
+        out["weights"] = out.pop("w")
+    return out
 
 
 def _companion(game: str, level: str, setting: str, config: Any, seat: int) -> Any:

@@ -460,3 +460,89 @@ def test_a_configuration_names_each_computer_seats_level():
     assert type(game.bot(GameConfig(players=2, seats=("bot", "bot")), 0)) is PlannerBot
     assert check_config(replace(mixed, levels=("expert",))) == ["levels: one per seat (2), got 1"]
     assert "computer levels are" in check_config(replace(mixed, levels=("", "genius")))[0]
+
+
+# -- issue 38: the evaluation's weights, a bot's own ---------------------------------------------
+
+
+def _midgame(seed: int = 6, decisions: int = 60):
+    """A 2-player position between planners, some turns in."""
+    state = new_game(make_config(players=2, seed=seed)).state
+    bots = [PlannerBot(seed * 16 + i, budget=60) for i in range(2)]
+    for _ in range(decisions):
+        d = present(state.decision)
+        state = step(state, bots[d.seat].choose(player_view(state, d.seat))).state
+    return state
+
+
+def test_a_bots_weights_change_its_evaluation_and_the_planners_are_the_default():
+    """``evaluate`` values a position by the weights passed down (remembered apart: the same
+    position valued by other weights is valued anew), the planner level's ``W`` by default."""
+    from nctui.games.nightmare_cathedral.bots.planner_bot import W, Weights, evaluate
+
+    state, seat = _midgame(), 0
+    zero_sum = Weights(opponent=1.0, opponent_mean=0.0)
+    plain = evaluate(state, seat)
+    assert W == Weights() and evaluate(state, seat, True, W) == plain
+    assert evaluate(state, seat, True, zero_sum) != plain  # not the memo's value for W
+    assert evaluate(state, seat) == plain and PlannerBot(1)._weights is W
+
+
+def test_the_planner_level_plays_as_it_did_before_weights_were_a_parameter():
+    """The planner level keeps its weights: a seeded 2-player game between default planners
+    makes the same moves as before the weights were a parameter (the fingerprint recorded then),
+    and as planners given ``W`` or an equal ``Weights()`` explicitly."""
+    import hashlib
+
+    import msgspec
+
+    from nctui.games.nightmare_cathedral.bots.planner_bot import W, Weights
+
+    def fingerprint(**kwargs) -> str:
+        state = new_game(make_config(players=2, seed=5)).state
+        bots = [PlannerBot(5 * 16 + i, **kwargs) for i in range(2)]
+        h = hashlib.sha256()
+        while (d := state.decision) is not None:
+            action = bots[d.seat].choose(player_view(state, d.seat))
+            h.update(msgspec.json.encode(action))
+            state = step(state, action).state
+        return h.hexdigest()[:16]
+
+    assert fingerprint() == "563ac728734a8c3f"
+    assert fingerprint(weights=W) == fingerprint(weights=Weights()) == "563ac728734a8c3f"
+
+
+def test_weights_parse_from_a_setting_with_one_clear_line_for_a_mistake():
+    from nctui.games.nightmare_cathedral.bots.planner_bot import W, parse_weights
+
+    w = parse_weights("opponent:1.0+opponent_mean:0+area:0.3/0.6")
+    assert (w.opponent, w.opponent_mean, w.area, w.win) == (1.0, 0.0, (0.3, 0.6), W.win)
+    assert parse_weights("") == W
+    for bad, says in [("opponentt:1", "is not name:value"), ("win:x", "no number"), ("area:0.3", "two numbers")]:
+        with pytest.raises(ValueError, match=says):
+            parse_weights(bad)
+
+
+def test_bot_match_settings_name_the_budget_the_keywords_the_weights_and_the_decisions():
+    import importlib.util
+    from pathlib import Path
+
+    from nctui.games.nightmare_cathedral.bots.planner_bot import PREVIOUS_PLANNER, parse_weights
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bot_match.py"
+    spec = importlib.util.spec_from_file_location("bot_match", path)
+    assert spec is not None and spec.loader is not None
+    bot_match = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bot_match)
+    settings = bot_match.settings
+    zero = parse_weights("opponent:1.0+opponent_mean:0")
+    assert settings("planner", "previous") == PREVIOUS_PLANNER
+    assert settings("planner", "200") == {"budget": 200}
+    assert settings("planner", "w=opponent:1.0+opponent_mean:0") == {"weights": zero}
+    assert settings("expert", "48,look=12,w=opponent:1.0+opponent_mean:0") == {
+        "budget": 48,
+        "look": 12,
+        "weights": zero,
+    }
+    assert settings("expert", "96:choose_day+react") == {"budget": 96, "searched": frozenset({"choose_day", "react"})}
+    assert settings("expert", "24,w=win:3:move")["searched"] == frozenset({"move"})

@@ -44,7 +44,17 @@ import threading
 from ..engine import actions as A
 from ..engine.state import GameState
 from ..engine.views import View, fight_of, resample
-from .planner_bot import BUDGET as PLANNER_BUDGET, MIN_SHARE, ROLLOUT_DEPTH, Advice, PlannerBot, evaluate, tables
+from .planner_bot import (
+    BUDGET as PLANNER_BUDGET,
+    MIN_SHARE,
+    ROLLOUT_DEPTH,
+    Advice,
+    PlannerBot,
+    W,
+    Weights,
+    evaluate,
+    tables,
+)
 
 BUDGET = 48  # iterations for a decision of REFERENCE_OPTIONS options (the default level)
 REFERENCE_OPTIONS = 8
@@ -167,8 +177,9 @@ class ExpertBot(PlannerBot):
         day: int = DAY,
         cap: int = CAP,
         play: int = PLAY,
+        weights: Weights = W,
     ) -> None:
-        super().__init__(seed)
+        super().__init__(seed, weights=weights)
         self._sims = budget
         self._searched = searched
         self._look = look
@@ -277,7 +288,7 @@ class ExpertBot(PlannerBot):
         for i, option in enumerate(options):
             prior = self._prior(state, seat, option)
             try:
-                value = evaluate(self._advance(state, option), seat, self._capped) + prior
+                value = evaluate(self._advance(state, option), seat, self._capped, self._weights) + prior
             except Exception:  # noqa: BLE001 - a guess at hidden cards may not resolve
                 value = prior - 1.0
             scored.append((value, -i, option))
@@ -324,7 +335,7 @@ class ExpertBot(PlannerBot):
             state = self._replies(state, seat, turn)
         except Exception:  # noqa: BLE001
             pass
-        value = evaluate(state, seat, self._capped) + bonus
+        value = evaluate(state, seat, self._capped, self._weights) + bonus
         counted = 0.0 if base is None else value - base
         for parent, child in path:
             parent.visits += 1

@@ -72,8 +72,8 @@ class _Tables:
         self.dream_reads = {d.id: _reads(d.needs) for d in c.dreams}  # what each Dream's conditions read
         # ``_held_dream``'s factors of each Dream card (the same products as term by term)
         self.dream_far = {d.id: 0.05 * d.vp for d in c.dreams}
-        self.dream_held = {d.id: (d.vp + 0.0) * W.dream_held for d in c.dreams}
-        self.dream_held_variable = {d.id: (d.vp + (0.3 if d.cathedral else 0.0)) * W.dream_held for d in c.dreams}
+        self.dream_vp = {d.id: d.vp + 0.0 for d in c.dreams}  # times the weights' ``dream_held``
+        self.dream_vp_variable = {d.id: d.vp + (0.3 if d.cathedral else 0.0) for d in c.dreams}
         self.deficits = {d.id: tuple(_deficit_of(n) for n in d.needs) for d in c.dreams}
 
     def card_value(self, card: str, g: float) -> float:
@@ -311,7 +311,7 @@ def _deficit_of(need: object) -> DeficitFn:
 
             return no_shadows
         case cs.ConflictsWon(count=count):
-            return lambda state, seat, f, pl: max(0, count - pl.conflicts_won) * W.conflict_turns
+            return lambda state, seat, f, pl: max(0, count - pl.conflicts_won) * CONFLICT_TURNS
         case cs.DevouredAtLeast(count=count):
             return lambda state, seat, f, pl: (
                 max(0, count - pl.devoured) * (0.7 if state.stage >= 2 else 1.5) + (0 if state.stage >= 2 else 3)
@@ -413,70 +413,102 @@ def _dream_turns(t: _Tables, state: GameState, seat: int, card: str, f: _Seat) -
     return turns
 
 
-def dream_value(state: GameState, seat: int, card: str, f: _Seat | None = None, my_turns: float | None = None) -> float:
+def dream_value(
+    state: GameState,
+    seat: int,
+    card: str,
+    f: _Seat | None = None,
+    my_turns: float | None = None,
+    w: Weights | None = None,
+) -> float:
     """A Dream card in hand: its VP, discounted by how far its conditions are and how few turns
-    are left to meet them."""
+    are left to meet them (``w``: the weights, the planner's ``W`` by default)."""
     if my_turns is None:
         my_turns = remaining_turns(state) / max(1, len(state.players))
-    return _dream_value(tables(state.pack), state, seat, card, f or board_facts(state)[seat], my_turns)
+    return _dream_value(tables(state.pack), state, seat, card, f or board_facts(state)[seat], my_turns, w or W)
 
 
-def _dream_value(t: _Tables, state: GameState, seat: int, card: str, f: _Seat, my_turns: float) -> float:
-    return _held_dream(t, state, card, _dream_turns(t, state, seat, card, f), my_turns + 0.5)
+def _dream_value(t: _Tables, state: GameState, seat: int, card: str, f: _Seat, my_turns: float, w: Weights) -> float:
+    return _held_dream(t, state, card, _dream_turns(t, state, seat, card, f), my_turns + 0.5, w)
 
 
-def _held_dream(t: _Tables, state: GameState, card: str, turns: float, reach: float) -> float:
+def _held_dream(t: _Tables, state: GameState, card: str, turns: float, reach: float, w: Weights) -> float:
     """A Dream card's value once its turns are known: its VP (a Cathedral Dream 0.3 more in
     Variable Length) times ``dream_held``, discounted per turn; a tenth of that past ``reach``."""
     if turns > reach:
         return t.dream_far[card]
-    held = (t.dream_held_variable if state.config.length == "variable" else t.dream_held)[card]
-    discount = _discounts.get(turns)
+    held = (t.dream_vp_variable if state.config.length == "variable" else t.dream_vp)[card] * w.dream_held
+    key = (w.dream_discount, turns)
+    discount = _discounts.get(key)
     if discount is None:
-        discount = _discounts[turns] = W.dream_discount**turns
+        discount = _discounts[key] = w.dream_discount**turns
     return held * discount
 
 
-_discounts: dict[float, float] = {}  # dream_discount ** turns, for the few numbers of turns met
+_discounts: dict[tuple[float, float], float] = {}  # dream_discount ** turns, for the few numbers of turns met
 
 
-class Weights:
+class Weights(msgspec.Struct, frozen=True, kw_only=True, cache_hash=True):
     """The evaluation's weights, in VP. ``g`` (1 early, falling to 0 as the end nears) scales what
     only pays off later: a unit, a Fort level, a card are worth something while there are turns
-    left to use them; VP are VP."""
+    left to use them; VP are VP. A bot holds its own (``PlannerBot(weights=...)``), passed down
+    to ``evaluate`` and part of its memo keys; ``W`` is the planner level's, the default.
+    ``parse_weights`` reads a changed set from a bot match's setting."""
 
-    area = (0.25, 0.55)  # per area controlled: (always, times g)
-    presence = (0.1, 0.2)  # per area where the seat is present
-    follower = (0.12, 0.22)  # per Follower on the board
-    fort_level = (0.15, 0.35)  # per Fort level (its VP are in the score)
-    limbo = 0.1  # per Follower in Limbo, times g
-    supply = 0.04  # per Follower in supply (up to 6), times g
-    ritual_step = 0.45  # per space climbed, times g (the VP spaces reached are in the score)
-    upgrade = 0.5  # per Upgrade in the display, times g (its VP are in the score)
-    opponent_hand = 0.35  # per card in an opponent's hand, times g
-    opponent_dream = 1.0  # per Dream card in an opponent's hand, times g
-    king_cultist = 0.8  # per Cultist on the King's Dreams, times g
-    opponent = 0.5  # the strongest opponent's value counts against the seat's (2 players, solo)
-    opponent_many = 0.4  # with 3-4 players
-    opponent_mean = 0.15  # and the opponents' mean
-    horizon = 6.0  # g = min(1, own turns left / horizon)
-    dream_held = 0.85  # a Dream card in hand that could be played now, per VP
-    dream_discount = 0.6  # per turn its conditions are estimated to need
-    conflict_turns = 2.0  # turns to expect per conflict still to win in one turn
-    king_conform = 0.6  # solo: choosing an action ahead of the King lets it Conform (Cultists)
-    ploy = 0.45  # playing a Ploy, beyond what the look ahead sees of it
-    win = 4.0  # a game won, in a finished game
+    area: tuple[float, float] = (0.25, 0.55)  # per area controlled: (always, times g)
+    presence: tuple[float, float] = (0.1, 0.2)  # per area where the seat is present
+    follower: tuple[float, float] = (0.12, 0.22)  # per Follower on the board
+    fort_level: tuple[float, float] = (0.15, 0.35)  # per Fort level (its VP are in the score)
+    limbo: float = 0.1  # per Follower in Limbo, times g
+    supply: float = 0.04  # per Follower in supply (up to 6), times g
+    ritual_step: float = 0.45  # per space climbed, times g (the VP spaces reached are in the score)
+    upgrade: float = 0.5  # per Upgrade in the display, times g (its VP are in the score)
+    opponent_hand: float = 0.35  # per card in an opponent's hand, times g
+    opponent_dream: float = 1.0  # per Dream card in an opponent's hand, times g
+    king_cultist: float = 0.8  # per Cultist on the King's Dreams, times g
+    opponent: float = 0.5  # the strongest opponent's value counts against the seat's (2 players, solo)
+    opponent_many: float = 0.4  # with 3-4 players
+    opponent_mean: float = 0.15  # and the opponents' mean
+    horizon: float = 6.0  # g = min(1, own turns left / horizon)
+    dream_held: float = 0.85  # a Dream card in hand that could be played now, per VP
+    dream_discount: float = 0.6  # per turn its conditions are estimated to need
+    king_conform: float = 0.6  # solo: choosing an action ahead of the King lets it Conform (Cultists)
+    ploy: float = 0.45  # playing a Ploy, beyond what the look ahead sees of it
+    win: float = 4.0  # a game won, in a finished game
+    final_opponent: float = 0.6  # a finished game: the best other total counts this much against the seat's
 
 
-W = Weights()
+W = Weights()  # the planner level's weights (the King's difficulty figures are measured against them)
+CONFLICT_TURNS = 2.0  # a Dream condition's turns to expect per conflict still to win in one turn
 
 
-def _ritual_value(pl, g: float) -> float:
+def parse_weights(text: str, base: Weights = W) -> Weights:
+    """``base`` with the weights ``text`` names changed: ``name:value`` joined by ``+``, a pair
+    as ``low/high`` (``opponent:1.0+opponent_mean:0+area:0.25/0.7``). Raises ``ValueError`` with
+    one line naming what it cannot read."""
+    fields = {f.name: f for f in msgspec.structs.fields(Weights)}
+    changes: dict[str, float | tuple[float, ...]] = {}
+    for item in filter(None, text.split("+")):
+        name, sep, value = item.partition(":")
+        if not sep or name not in fields:
+            raise ValueError(f"weights: {item!r} is not name:value with a name of {', '.join(fields)}")
+        try:
+            numbers = tuple(float(v) for v in value.split("/"))
+        except ValueError:
+            raise ValueError(f"weights: {item!r} has no number after the colon") from None
+        pair = isinstance(getattr(base, name), tuple)
+        if len(numbers) != (2 if pair else 1):
+            raise ValueError(f"weights: {name} takes {'two numbers as low/high' if pair else 'one number'}")
+        changes[name] = numbers if pair else numbers[0]
+    return msgspec.structs.replace(base, **changes)
+
+
+def _ritual_value(pl, g: float, w: Weights) -> float:
     """The markers' potential beyond the VP they have reached (those are in the score)."""
-    return W.ritual_step * g * (pl.ritual[0] + pl.ritual[1])
+    return w.ritual_step * g * (pl.ritual[0] + pl.ritual[1])
 
 
-def _pending(state: GameState, seat: int) -> float:
+def _pending(state: GameState, seat: int, weights: Weights) -> float:
     """A climb being paid for counts as done, its cost as paid (so that a step is worth starting)."""
     w = state.work
     if isinstance(w, ClimbPayWork) and w.seat == seat:
@@ -484,31 +516,34 @@ def _pending(state: GameState, seat: int) -> float:
         pl = state.players[seat]
         top = len(t.ritual_vp) - 1
         gain = t.ritual_vp[min(pl.ritual[w.marker] + 1, top)] - t.ritual_vp[min(pl.ritual_best[w.marker], top)]
-        return max(0, gain) + W.ritual_step - 0.3 * len(w.owed)
+        return max(0, gain) + weights.ritual_step - 0.3 * len(w.owed)
     return 0.0
 
 
-_weights_memo: dict[float, tuple[float, float, float, float, float]] = {}
+_weights_memo: dict[tuple[Weights, float], tuple[float, float, float, float, float]] = {}
 
 
-def _weights_at(g: float) -> tuple[float, float, float, float, float]:
+def _weights_at(g: float, w: Weights) -> tuple[float, float, float, float, float]:
     """The weights per area controlled, area present, Follower, Fort level and Ritual step for
     one ``g`` (computed as ``seat_value`` used to, term by term: the same floats)."""
-    w = _weights_memo.get(g)
-    if w is None:
+    key = (w, g)
+    at = _weights_memo.get(key)
+    if at is None:
         if len(_weights_memo) >= _MEMO:
             _weights_memo.clear()
-        w = _weights_memo[g] = (
-            W.area[0] + W.area[1] * g,
-            W.presence[0] + W.presence[1] * g,
-            W.follower[0] + W.follower[1] * g,
-            W.fort_level[0] + W.fort_level[1] * g,
-            W.ritual_step * g,
+        at = _weights_memo[key] = (
+            w.area[0] + w.area[1] * g,
+            w.presence[0] + w.presence[1] * g,
+            w.follower[0] + w.follower[1] * g,
+            w.fort_level[0] + w.fort_level[1] * g,
+            w.ritual_step * g,
         )
-    return w
+    return at
 
 
-def _dreams_value(t: _Tables, state: GameState, seat: int, held: tuple[str, ...], f: _Seat, my_turns: float) -> float:
+def _dreams_value(
+    t: _Tables, state: GameState, seat: int, held: tuple[str, ...], f: _Seat, my_turns: float, w: Weights
+) -> float:
     """The Dream cards in hand (``dream_value`` each, summed in order)."""
     reads_of, reach = t.dream_reads, my_turns + 0.5
     total: float = 0  # summed in order, as ``sum`` did
@@ -522,7 +557,7 @@ def _dreams_value(t: _Tables, state: GameState, seat: int, held: tuple[str, ...]
                 turns = f.turns[card] = _turns_needed(t.deficits[card], state, seat, f)
         else:
             turns = _dream_turns(t, state, seat, card, f)
-        total += _held_dream(t, state, card, turns, reach)
+        total += _held_dream(t, state, card, turns, reach, w)
     return total
 
 
@@ -537,29 +572,38 @@ def _excess_lost(state: GameState, seat: int) -> bool:
 
 
 def seat_value(
-    state: GameState, seat: int, f: _Seat, score: int, g: float, my_turns: float, *, own: bool, capped: bool = True
+    state: GameState,
+    seat: int,
+    f: _Seat,
+    score: int,
+    g: float,
+    my_turns: float,
+    *,
+    own: bool,
+    capped: bool = True,
+    w: Weights = W,
 ) -> float:
     """Everything a seat has that is or will become VP, in VP (``capped``: the seat's cards
     beyond the hand limit are worth nothing once its action is over)."""
     pl = state.players[seat]
-    area, presence, follower, fort_level, ritual_step = _weights_at(g)
+    area, presence, follower, fort_level, ritual_step = _weights_at(g, w)
     value = (
         score
         + f.controlled * area
         + f.present * presence
         + f.followers * follower
         + f.fort_levels * fort_level
-        + (pl.limbo * W.limbo + min(pl.supply, 6) * W.supply) * g
+        + (pl.limbo * w.limbo + min(pl.supply, 6) * w.supply) * g
         + ritual_step * (pl.ritual[0] + pl.ritual[1])
     )
     t = tables(state.pack)
-    value += t.display(pl.display)[1] * W.upgrade * g
+    value += t.display(pl.display)[1] * w.upgrade * g
     if own:
         value += _hand_value(state.pack, pl.hand, g, capped and len(pl.hand) > HAND_LIMIT and _excess_lost(state, seat))
-        value += _dreams_value(t, state, seat, pl.dreams, f, my_turns)
-        value += _pending(state, seat)
+        value += _dreams_value(t, state, seat, pl.dreams, f, my_turns, w)
+        value += _pending(state, seat, w)
     else:
-        value += (len(pl.hand) * W.opponent_hand + len(pl.dreams) * W.opponent_dream) * g
+        value += (len(pl.hand) * w.opponent_hand + len(pl.dreams) * w.opponent_dream) * g
     return value
 
 
@@ -586,17 +630,17 @@ def _hand_value(pack: str, hand: tuple[str, ...], g: float, lost: bool = False) 
     return value
 
 
-def king_value(state: GameState, f: _Seat, score: int, g: float) -> float:
+def king_value(state: GameState, f: _Seat, score: int, g: float, w: Weights = W) -> float:
     """The King of Horrors: its score, its Cultists on Dreams (each about 1 VP), its board."""
     k = state.king
     assert k is not None
     return (
         score
-        + sum(k.dream_cultists) * W.king_cultist * g
-        + f.controlled * (W.area[0] + W.area[1] * g) * 0.8
-        + f.followers * (W.follower[0] + W.follower[1] * g) * 0.7
-        + f.fort_levels * (W.fort_level[0] + W.fort_level[1] * g)
-        + _ritual_value(state.players[k.seat], g) * 0.8
+        + sum(k.dream_cultists) * w.king_cultist * g
+        + f.controlled * (w.area[0] + w.area[1] * g) * 0.8
+        + f.followers * (w.follower[0] + w.follower[1] * g) * 0.7
+        + f.fort_levels * (w.fort_level[0] + w.fort_level[1] * g)
+        + _ritual_value(state.players[k.seat], g, w) * 0.8
     )
 
 
@@ -697,53 +741,54 @@ def _king_vp(state: GameState, t: _Tables, pl) -> int:
     return vp
 
 
-def _final_value(outcome: Outcome, seat: int) -> float:
+def _final_value(outcome: Outcome, seat: int, w: Weights) -> float:
     totals = [s.total for s in outcome.scores]
     best_other = max(t for i, t in enumerate(totals) if i != seat)
     won = seat in outcome.winners
-    return totals[seat] - 0.6 * best_other + (W.win if won else 0.0)
+    return totals[seat] - w.final_opponent * best_other + (w.win if won else 0.0)
 
 
-_evaluate_memo: dict[tuple[GameState, int, bool], float] = {}
+_evaluate_memo: dict[tuple[GameState, int, bool, Weights], float] = {}
 _EVALUATE_MEMO = 4096
 
 
-def evaluate(state: GameState, seat: int, capped: bool = True) -> float:
-    """The position for ``seat``: its value minus its strongest opponent's (part weight), in VP.
-    Remembered by position: a quarter of the positions a look ahead values are reached again
-    (the same moves in another order, say). ``capped``: see ``seat_value``."""
-    key = (state, seat, capped)
+def evaluate(state: GameState, seat: int, capped: bool = True, w: Weights = W) -> float:
+    """The position for ``seat``: its value minus its strongest opponent's (part weight), in VP,
+    by the weights ``w`` (the planner level's ``W`` by default). Remembered by position and
+    weights: a quarter of the positions a look ahead values are reached again (the same moves in
+    another order, say). ``capped``: see ``seat_value``."""
+    key = (state, seat, capped, w)
     value = _evaluate_memo.get(key)
     if value is None:
-        value = _evaluate(state, seat, capped)
+        value = _evaluate(state, seat, capped, w)
         if len(_evaluate_memo) >= _EVALUATE_MEMO:
             _evaluate_memo.clear()
         _evaluate_memo[key] = value
     return value
 
 
-def _evaluate(state: GameState, seat: int, capped: bool = True) -> float:
+def _evaluate(state: GameState, seat: int, capped: bool, w: Weights) -> float:
     n = len(state.players)
     if state.outcome is not None:
-        return _final_value(state.outcome, seat)
+        return _final_value(state.outcome, seat, w)
     facts = board_facts(state)
     sc = fast_scores(state, facts)
     my_turns = remaining_turns(state) / max(1, n)
-    g = min(1.0, my_turns / W.horizon)
-    mine = seat_value(state, seat, facts[seat], sc[seat], g, my_turns, own=True, capped=capped)
+    g = min(1.0, my_turns / w.horizon)
+    mine = seat_value(state, seat, facts[seat], sc[seat], g, my_turns, own=True, capped=capped, w=w)
     others = []
     for i in range(n):
         if i == seat:
             continue
         if state.king is not None and i == state.king.seat:
-            others.append(king_value(state, facts[i], sc[i], g))
+            others.append(king_value(state, facts[i], sc[i], g, w))
         else:
-            others.append(seat_value(state, i, facts[i], sc[i], g, my_turns, own=False))
+            others.append(seat_value(state, i, facts[i], sc[i], g, my_turns, own=False, w=w))
     if not others:
         return mine
     humans = n - (1 if state.king is not None else 0)
-    weight = W.opponent if humans <= 2 else W.opponent_many
-    return mine - weight * max(others) - W.opponent_mean * sum(others) / len(others)
+    weight = w.opponent if humans <= 2 else w.opponent_many
+    return mine - weight * max(others) - w.opponent_mean * sum(others) / len(others)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -807,8 +852,10 @@ class PlannerBot:
         keep_guess: bool = True,
         capped: bool = True,
         react_cost: float = REACT_COST,
+        weights: Weights = W,
     ) -> None:
         self._random = random.Random(seed)
+        self._weights = weights  # the evaluation's (the planner level's ``W`` unless a match sets others)
         self._budget = budget
         self._keep_guess = keep_guess
         self._capped = capped
@@ -879,7 +926,7 @@ class PlannerBot:
             after = self._rollout(after, seat, state.turn_number)
         except Exception:  # noqa: BLE001 - a guess at hidden cards may not resolve: fall back on the prior
             return prior - 1.0, state
-        return evaluate(after, seat, self._capped) + prior, after
+        return evaluate(after, seat, self._capped, self._weights) + prior, after
 
     def advise(self, view: View, count: int = 3, *, chosen: A.Action | None = None) -> tuple[Advice, ...]:
         """What this bot would choose in ``view`` (first, by ``choose``'s procedure on its own
@@ -972,7 +1019,7 @@ class PlannerBot:
             after: GameState | None
             try:
                 after = self._advance(state, option)
-                value = evaluate(after, seat, self._capped) + prior
+                value = evaluate(after, seat, self._capped, self._weights) + prior
             except Exception:  # noqa: BLE001
                 after, value = None, prior - 1.0
             if value > best_value:
@@ -985,13 +1032,15 @@ class PlannerBot:
         """Corrections for what a short look ahead cannot see."""
         match option:
             case A.PlayPloy():
-                return W.ploy
+                return self._weights.ploy
             case A.React(kind="conform" | "dissent"):
                 return -self._react_cost
             case A.ChooseDay(action=action) if state.king is not None:
                 from ..engine.king_turn import ahead
 
-                return -W.king_conform if action in ahead(state) else 0.0  # solo: the King conforms, feeding its Dreams
+                return (
+                    -self._weights.king_conform if action in ahead(state) else 0.0
+                )  # solo: the King conforms, feeding its Dreams
         return 0.0
 
     def _other_in_conflict(self, state: GameState, d) -> A.Action:
@@ -1091,7 +1140,7 @@ class PlannerBot:
         ]
         if not pool:
             return 0.0
-        return sum(dream_value(state, seat, c, f, my_turns) for c in pool) / len(pool)
+        return sum(dream_value(state, seat, c, f, my_turns, self._weights) for c in pool) / len(pool)
 
     def _dream_context(self, state: GameState, seat: int) -> tuple[_Seat, float]:
         n = len(state.players)
@@ -1103,8 +1152,14 @@ class PlannerBot:
         keep = next(o for o in d.options if isinstance(o, A.KeepDreams))
         if not state.decks.dream_offer and not state.decks.dream:
             return keep
-        held = [(dream_value(state, seat, o.card, f, my_turns), o) for o in d.options if isinstance(o, A.DiscardDream)]
-        offers = sorted((dream_value(state, seat, c, f, my_turns) for c in state.decks.dream_offer), reverse=True)
+        held = [
+            (dream_value(state, seat, o.card, f, my_turns, self._weights), o)
+            for o in d.options
+            if isinstance(o, A.DiscardDream)
+        ]
+        offers = sorted(
+            (dream_value(state, seat, c, f, my_turns, self._weights) for c in state.decks.dream_offer), reverse=True
+        )
         deck = self._dream_pool_value(state, seat, f, my_turns) if state.decks.dream else 0.0
         replacement = max(offers[:1] + [deck])
         worst_value, worst = min(held, key=lambda x: x[0])
@@ -1119,7 +1174,7 @@ class PlannerBot:
             if not isinstance(o, A.TakeDream):
                 continue
             if o.card:
-                value = dream_value(state, seat, o.card, f, my_turns)
+                value = dream_value(state, seat, o.card, f, my_turns, self._weights)
             else:
                 value = self._dream_pool_value(state, seat, f, my_turns)
             value += self._random.random() * 1e-6
@@ -1161,7 +1216,7 @@ class PlannerBot:
                 ):
                     s = self._apply(s, A.Done())
                 s = self._rollout(s, seat, full.turn_number)
-                value = evaluate(s, seat, self._capped)
+                value = evaluate(s, seat, self._capped, self._weights)
             except Exception:  # noqa: BLE001
                 value = float("-inf")
             plans.append((value - 0.01 * extra, extra))
