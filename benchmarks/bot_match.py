@@ -88,7 +88,8 @@ def make(game: str, spec: str, config: Any, seat: int) -> Any:
 def settings(level: str, setting: str) -> dict[str, Any]:
     """The keywords of a Nightmare Cathedral level's settings (after ``@``): the budget first,
     then ``name=value`` settings joined by ``,``; ``w=`` the evaluation's weights changed
-    (``planner_bot.parse_weights``: ``w=opponent:1.0+opponent_mean:0``); the expert's searched
+    (``planner_bot.parse_weights``: ``w=opponent:1.0+opponent_mean:0``; the expert's ``rw=`` the
+    weights it models the other seats' replies by, ``rw=`` alone the planner's); its searched
     decisions after ``:``; ``planner@previous`` the planner before issue 38's fixes."""
     if level == "planner" and setting == "previous":
         return dict(PREVIOUS_PLANNER)
@@ -106,10 +107,11 @@ def settings(level: str, setting: str) -> dict[str, Any]:
         out["searched"] = frozenset(kinds.split("+"))
     for item in extra:
         name, _, value = item.partition("=")
-        out[name] = parse_weights(value) if name == "w" else int(value)
-    if "w" in out:
-        out["weights"] = out.pop("w")
-    return out
+        out[name] = parse_weights(value) if name in WEIGHTS else int(value)
+    return {WEIGHTS.get(name, name): value for name, value in out.items()}
+
+
+WEIGHTS = {"w": "weights", "rw": "reply_weights"}  # settings read by ``parse_weights`` ("rw=": the planner's)
 
 
 def _companion(game: str, level: str, setting: str, config: Any, seat: int) -> Any:

@@ -527,7 +527,7 @@ def test_bot_match_settings_name_the_budget_the_keywords_the_weights_and_the_dec
     import importlib.util
     from pathlib import Path
 
-    from nctui.games.nightmare_cathedral.bots.planner_bot import PREVIOUS_PLANNER, parse_weights
+    from nctui.games.nightmare_cathedral.bots.planner_bot import PREVIOUS_PLANNER, W, parse_weights
 
     path = Path(__file__).resolve().parent.parent / "benchmarks" / "bot_match.py"
     spec = importlib.util.spec_from_file_location("bot_match", path)
@@ -546,3 +546,21 @@ def test_bot_match_settings_name_the_budget_the_keywords_the_weights_and_the_dec
     }
     assert settings("expert", "96:choose_day+react") == {"budget": 96, "searched": frozenset({"choose_day", "react"})}
     assert settings("expert", "24,w=win:3:move")["searched"] == frozenset({"move"})
+    assert settings("expert", "48,w=opponent:1.0+opponent_mean:0,rw=") == {
+        "budget": 48,
+        "weights": zero,
+        "reply_weights": W,
+    }
+
+
+def test_the_expert_may_model_the_other_seats_replies_by_other_weights():
+    from nctui.games.nightmare_cathedral.bots.expert_bot import ExpertBot
+    from nctui.games.nightmare_cathedral.bots.planner_bot import W, Weights
+
+    mine = Weights(opponent=0.3)
+    state = through_setup(new_game(config(2, 5)).state)
+    bot = ExpertBot(1, budget=2, weights=mine, reply_weights=W)
+    seat = present(state.decision).seat
+    bot.choose(player_view(state, seat))
+    assert bot._weights_of(seat) is mine and bot._weights_of(1 - seat) is W
+    assert ExpertBot(1, weights=mine)._weights_of(1 - seat) is mine  # by default its own

@@ -178,8 +178,10 @@ class ExpertBot(PlannerBot):
         cap: int = CAP,
         play: int = PLAY,
         weights: Weights = W,
+        reply_weights: Weights | None = None,
     ) -> None:
         super().__init__(seed, weights=weights)
+        self._reply_weights = reply_weights  # the other seats' options in the iterations (None: its own)
         self._sims = budget
         self._searched = searched
         self._look = look
@@ -198,6 +200,13 @@ class ExpertBot(PlannerBot):
         self._seat = -1
         self._tree: tuple[int, _Node] | None = None  # (turn, node): the subtree of the option chosen
 
+    def _weights_of(self, seat: int) -> Weights:
+        """``reply_weights``: the other seats' quick policy and look ahead in the iterations value
+        their options by these (a model of an opponent that weighs the position otherwise)."""
+        if seat == self._seat or self._reply_weights is None:
+            return self._weights
+        return self._reply_weights
+
     def stop(self) -> None:
         """End the decision being searched at once (the best option so far is chosen)."""
         self._stop.set()
@@ -207,6 +216,7 @@ class ExpertBot(PlannerBot):
         if d is None or d.seat != view.seat or not d.options:
             raise ValueError("the bot was asked to decide when it has no decision")
         self._stop.clear()
+        self._seat = view.seat
         if len(d.options) == 1 or d.kind not in self._searched:
             return super().choose(view)
         self._kept = None
@@ -216,6 +226,7 @@ class ExpertBot(PlannerBot):
         """The practice hint: the option the search chooses first, then the planner's next best
         by their look ahead (what each changes for the seat)."""
         d = view.state.decision
+        self._seat = view.seat
         if chosen is None and d is not None and d.seat == view.seat and len(d.options) > 1 and d.kind in self._searched:
             self._stop.clear()
             chosen = self._search(view)

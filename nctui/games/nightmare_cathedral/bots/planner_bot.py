@@ -926,7 +926,7 @@ class PlannerBot:
             after = self._rollout(after, seat, state.turn_number)
         except Exception:  # noqa: BLE001 - a guess at hidden cards may not resolve: fall back on the prior
             return prior - 1.0, state
-        return evaluate(after, seat, self._capped, self._weights) + prior, after
+        return evaluate(after, seat, self._capped, self._weights_of(seat)) + prior, after
 
     def advise(self, view: View, count: int = 3, *, chosen: A.Action | None = None) -> tuple[Advice, ...]:
         """What this bot would choose in ``view`` (first, by ``choose``'s procedure on its own
@@ -960,6 +960,11 @@ class PlannerBot:
             Advice(action=option, value=round(value, 2), chosen=chosen, changes=changes(state, after, seat))
             for chosen, value, _, option, after in ranked[:count]
         )
+
+    def _weights_of(self, seat: int) -> Weights:
+        """The weights a look ahead values ``seat``'s options by: the bot's own (the expert may
+        model the other seats by others)."""
+        return self._weights
 
     def _apply(self, state: GameState, action: A.Action) -> GameState:
         self._steps += 1
@@ -1019,7 +1024,7 @@ class PlannerBot:
             after: GameState | None
             try:
                 after = self._advance(state, option)
-                value = evaluate(after, seat, self._capped, self._weights) + prior
+                value = evaluate(after, seat, self._capped, self._weights_of(seat)) + prior
             except Exception:  # noqa: BLE001
                 after, value = None, prior - 1.0
             if value > best_value:
