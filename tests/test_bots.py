@@ -357,6 +357,29 @@ def test_the_experts_horizon_ends_an_iteration_with_its_own_turn():
     assert reached[0].turn_number == turn + 2 and reached[0].active == seat
 
 
+def test_the_experts_depth_plays_its_own_next_turn_before_valuing(monkeypatch):
+    """``depth=1``: an iteration plays on through the bot's own next turn (its Day action by the
+    planner's look ahead) and the other seat's after it, to the bot's turn after next."""
+    from nctui.games.nightmare_cathedral.bots import expert_bot
+
+    state = through_setup(new_game(config(2, 5)).state)
+    seat, turn = present(state.decision).seat, state.turn_number
+    after = apply(state, PlannerBot(1).choose(player_view(state, seat)))
+    bot = expert_bot.ExpertBot(1, depth=1)
+    bot._seat, bot._quick_memo = seat, {}
+    looked = []
+    real = bot._looked_choice
+
+    def looked_choice(state, who, d, look, key, memo):
+        looked.append((who, d.kind, look))
+        return real(state, who, d, look, key, memo)
+
+    monkeypatch.setattr(bot, "_looked_choice", looked_choice)
+    reached = bot._replies(after, seat, turn)
+    assert reached.turn_number == turn + 4 and reached.active == seat
+    assert looked == [(seat, "choose_day", expert_bot.DEPTH_LOOK)]
+
+
 def test_the_expert_keeps_the_planners_first_option_unless_the_search_finds_better_by_its_margin():
     """``margin``: at the root the planner's first option stands unless the option the search
     chose is worth more by the margin on the same guesses."""

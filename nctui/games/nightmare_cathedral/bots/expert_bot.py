@@ -28,7 +28,11 @@ horizon, its Reactions to the bot's action included; cheaper); ``margin`` keeps 
 first option at the root unless the search finds one better by that many hundredths of VP;
 ``play`` chooses the bot's own decisions below the tree by the planner's look ahead instead of
 the quick policy; ``day`` multiplies the Day action's budget and ``cap`` bounds a decision's
-iterations.
+iterations. Settings of 2026-12-04 (docs/balance.md, "The expert, 2026-12-04"): ``weights`` (the
+evaluation's, at the leaves and in the quick policy; the planner's ``W`` by default) and
+``reply_weights`` (those the other seats' replies are chosen by; by default its own); ``depth=1``
+plays on through the bot's own next turn (its Day action by the planner's look ahead) and the
+reply to it before valuing, about 3x the CPU an iteration.
 
 The budget (``budget``: iterations for a decision of ``REFERENCE_OPTIONS`` options, the rest in
 proportion) is counted in iterations and engine steps, never in time, so a game between expert
@@ -74,6 +78,8 @@ HORIZON = (
 MARGIN = 0  # hundredths of VP: the root keeps the planner's first option unless the search finds one better by this
 DAY = 1  # the Day action's budget, times the others'
 CAP = 0  # iterations of one decision at most (0: no cap beyond the budget's proportion)
+DEPTH = 0  # the bot's own later turns played in an iteration before its value (0: valued as its next turn begins)
+DEPTH_LOOK = 24  # engine steps an option of the look ahead that chooses those turns' Day actions (without ``look``)
 PLAY = 0  # steps an option: the bot's own decisions below the tree by the planner's look ahead (0: quick policy)
 REUSED = 0.25  # a decision whose kept tree already has its budget still runs this share anew
 # The decisions searched (the others, and those with one option, are the planner's): the Day action,
@@ -177,6 +183,7 @@ class ExpertBot(PlannerBot):
         day: int = DAY,
         cap: int = CAP,
         play: int = PLAY,
+        depth: int = DEPTH,
         weights: Weights = W,
         reply_weights: Weights | None = None,
     ) -> None:
@@ -192,7 +199,7 @@ class ExpertBot(PlannerBot):
         self._react_look = bool(react_look)
         self._horizon = horizon
         self._margin = margin / 100
-        self._day, self._cap, self._play = day, cap, play
+        self._day, self._cap, self._play, self._depth = day, cap, play, depth
         self._looked: dict = {}  # the looked-ahead choices of the decision (share_day 2)
         self._first: A.Action | None = None  # the root option of the iteration under way
         self._by_root = False  # the root is the Day action: another seat's reply depends on it
@@ -398,14 +405,16 @@ class ExpertBot(PlannerBot):
 
     def _replies(self, state: GameState, seat: int, turn: int) -> GameState:
         """Play on, every seat by the planner's quick policy from its own point of view, until the
-        bot's next turn begins (or the steps run out)."""
+        bot's next turn begins (``depth``: until ``depth`` more of its turns are over, each Day action
+        of its own by the planner's look ahead), or the steps run out."""
         n = len(state.players)
-        self._steps, self._limit = 0, REPLY_STEPS
+        self._steps, self._limit = 0, REPLY_STEPS * (1 + self._depth)
+        end = turn + n * (1 + self._depth)
         while (d := state.decision) is not None:
             if self._steps + len(d.options) > self._limit or self._stop.is_set():
                 break
-            if state.turn_number >= turn + n and state.active == seat:
-                break  # the bot's own next turn: its value is the position now
+            if state.turn_number >= end and state.active == seat:
+                break  # the bot's own next turn (after ``depth`` more): its value is the position now
             if self._horizon and state.turn_number != turn:
                 break  # horizon 1: the turn is over, its Reactions included
             action, after = self._reply(state, d)
@@ -435,7 +444,7 @@ class ExpertBot(PlannerBot):
             return self._special(state, who, d) or options[0], None
         if kind == "play_combat_card" and fight_of(state.work) is not None:
             return self._card_heuristic(state, who, d), None
-        if kind == "choose_day" and self._look and who != self._seat:
+        if kind == "choose_day" and ((self._look and who != self._seat) or (self._depth and who == self._seat)):
             return self._day_reply(state, who, d), None
         if kind == "react" and self._look and self._react_look:
             return self._day_reply(state, who, d), None
@@ -448,4 +457,4 @@ class ExpertBot(PlannerBot):
         kind = d.kind
         key = (kind, who, state.turn_number, state.day, self._first) if self._share_day else (state, kind)
         memo = self._looked if self._share_day > 1 else self._quick_memo
-        return self._looked_choice(state, who, d, self._look, key, memo)
+        return self._looked_choice(state, who, d, self._look or DEPTH_LOOK, key, memo)
