@@ -12,8 +12,9 @@ weights changed: ``planner_bot.parse_weights``). Nightmarium: ``planner@6`` (its
 hidden cards), ``planner@:16`` (and its budget: playouts a decision), ``planner@:16,2`` (and the
 turns each looks ahead; by default from the budget, ``horizon_for``; 0: greedy to the end of the
 game), ``planner@:0`` (the plan alone).
-Dreamers: ``gambler@16`` (games played out a decision; ``gambler@0``: the rule of thumb alone),
-``gambler@64,horizon=2,spread=3`` (and ``GamblerBot``'s other settings).
+Dreamers: ``gambler@128`` (playouts a decision; ``gambler@0``: the rule of thumb alone),
+``gambler@64,horizon=0,z=2,searched=rest+roll`` (and ``GamblerBot``'s other settings:
+``gambler_settings``).
 Cathedral: ``strong@16000`` (its budget: placements tried a decision; how early it searches
 deeper follows), ``strong@4000,deepen=0`` (the width follows instead: ``StrongBot``'s keywords),
 ``strong@8000,cap=0`` (its work not capped, as before 2026-12-03).
@@ -114,6 +115,17 @@ def settings(level: str, setting: str) -> dict[str, Any]:
 WEIGHTS = {"w": "weights", "rw": "reply_weights"}  # settings read by ``parse_weights`` ("rw=": the planner's)
 
 
+def gambler_settings(setting: str) -> dict[str, Any]:
+    """The keywords of a Dreamers gambler's settings (after ``@``): the budget (none: 0), then
+    ``horizon=1`` (turns a playout runs), ``z=1.6`` (standard errors to leave the rule of thumb),
+    ``searched=rest+roll`` (the phases searched), joined by ``,``."""
+    budget, *extra = setting.split(",")
+    out: dict[str, Any] = {"budget": int(budget or 0)}
+    for name, _, value in (item.partition("=") for item in extra):
+        out[name] = frozenset(value.split("+")) if name == "searched" else float(value) if name == "z" else int(value)
+    return out
+
+
 def _companion(game: str, level: str, setting: str, config: Any, seat: int) -> Any:
     seed = config.seed * 7919 + seat  # as the companions seed their computer players
     if game == "nightmarium" and level == "planner" and setting:
@@ -130,9 +142,7 @@ def _companion(game: str, level: str, setting: str, config: Any, seat: int) -> A
     if game == "dreamers" and level == "gambler" and setting:
         from nctui.games.dreamers.bots import GamblerBot
 
-        budget, *extra = setting.split(",")
-        knobs = {k: float(v) if k == "spread" else int(v) for k, _, v in (e.partition("=") for e in extra)}
-        return GamblerBot(seed, budget=int(budget or 0), **knobs)  # type: ignore[arg-type]
+        return GamblerBot(seed, **gambler_settings(setting))
     if game == "cathedral" and level == "strong" and setting:
         from nctui.games.cathedral.bots import StrongBot
 
@@ -238,7 +248,7 @@ LADDERS: dict[str, tuple[tuple[str, str], ...]] = {
     "cathedral": (("greedy", "random"), ("strong", "greedy")),
 }
 GROWTH: dict[str, tuple[tuple[str, str], ...]] = {
-    "dreamers": (("gambler", "gambler@0"), ("gambler", "gambler@8"), ("gambler@32", "gambler")),
+    "dreamers": (("gambler", "gambler@0"), ("gambler", "gambler@64"), ("gambler@256", "gambler")),
     "nightmarium": (("planner", "planner@:0"), ("planner", "planner@:32"), ("planner@:32", "planner@:16")),
     "cathedral": (("strong", "strong@4000"),),  # 4,000 against 2,000: 51.0 % of 100 (docs/balance.md)
 }

@@ -574,6 +574,15 @@ def test_bot_match_settings_name_the_budget_the_keywords_the_weights_and_the_dec
         "weights": zero,
         "reply_weights": W,
     }
+    gambler = bot_match.gambler_settings  # Dreamers (issue 38): the budget, then the search's settings
+    assert gambler("128") == {"budget": 128}
+    assert gambler(",horizon=0") == {"budget": 0, "horizon": 0}
+    assert gambler("64,horizon=2,z=2.5,searched=rest+roll") == {
+        "budget": 64,
+        "horizon": 2,
+        "z": 2.5,
+        "searched": frozenset({"rest", "roll"}),
+    }
 
 
 def test_the_expert_may_model_the_other_seats_replies_by_other_weights():

@@ -29,6 +29,7 @@ from nctui.games.dreamers.state import (
     Rerolled,
     Resolve,
     Rest,
+    Return,
     Rolled,
     RowFilled,
     Seat,
@@ -474,3 +475,44 @@ def test_the_gamblers_search_replays_from_its_seed_and_stops_when_asked() -> Non
 
     assert Stopped(5, budget=32).choose(view) in rules.legal_actions(view)
     assert len(played) == 1
+
+
+def test_the_gamblers_search_plays_legal_moves_and_replays_a_whole_game_from_its_seed() -> None:
+    """Issue 38: every decision searched (the returns too) is legal, and the same seeds give the
+    same game: the imagined futures come from the bot's own seeded RNG, never from timing."""
+    from nctui.games.dreamers import bots, secrets
+
+    def moves(seed: int) -> list[object]:
+        state = game(2, seed=seed)
+        players = [bots.GamblerBot(seed * 7919 + i, budget=8) for i in range(2)]
+        played: list[object] = []
+        while (seat := rules.decider(state)) is not None:
+            view = secrets.view(state, seat)
+            action = players[seat].choose(view)
+            assert action in rules.legal_actions(state)
+            played.append(action)
+            state = rules.step(state, action).state
+        return played
+
+    first = moves(3)
+    assert first == moves(3)
+    assert any(isinstance(a, Return) for a in first)  # the dreams returned are searched too
+    assert "return" in bots.SEARCHED
+
+
+def test_the_gamblers_playouts_judge_a_lead_by_the_power_still_needed() -> None:
+    """Issue 38: a turn's end is judged by the chance of winning it gives ("End of the Game": the
+    most Power wins): a lead of 4 is worth more near 15 than at the start, out of the game 0, and
+    even with the other player to play a little below a half."""
+    from nctui.games.dreamers import bots
+
+    def at(mine: int, theirs: int, role: str = "dreamer") -> float:
+        power = lambda n, colour: tuple(Die(colour, "power") for _ in range(n))  # noqa: E731
+        state = with_cards(game(2), {0: Card(power=power(mine, ENVY)), 1: Card(power=power(theirs, FEAR))})
+        if role == "out":
+            state = replace(state, seats=(Seat(role="out"), state.seats[1]))
+        return bots.chances(state, 0)
+
+    assert 0.5 < at(4, 0) < at(14, 10) < 0.9
+    assert at(3, 3) < 0.5 < at(6, 3)
+    assert at(14, 10, "out") == 0.0

@@ -22,13 +22,15 @@ def sequential_halving(
     play: Callable[[int, int], float],
     rng: random.Random,
     stopped: Callable[[], bool] = lambda: False,
+    z: float = Z,
 ) -> int:
     """The option (an index below ``options``) to choose: ``play(option, future)`` is the value
-    of one playout (a win 1, a loss 0) in the future numbered ``future``; ``own`` is the rule of
-    thumb's option; about ``budget`` playouts in all; ``stopped()`` ends the search at once.
+    of one playout (a win 1, a loss 0, or the chance of a win) in the future numbered ``future``;
+    ``own`` is the rule of thumb's option; about ``budget`` playouts in all; ``stopped()`` ends the
+    search at once; ``z`` the standard errors below (``Z`` unless the game's player says).
     The rule of thumb's option is played in every future, so the best option is compared with it
     future by future (a paired test: the luck both share cancels) and left only for one whose
-    mean gain over it is more than ``Z`` standard errors above none."""
+    mean gain over it is more than ``z`` standard errors above none."""
     if options <= 1:
         return 0
     alive = list(range(options))
@@ -50,16 +52,16 @@ def sequential_halving(
         if len(alive) == 1 or stopped():
             break
     best = max(alive, key=lambda i: mean[i])
-    return best if best != own and surely_better(values[best], values[own]) else own
+    return best if best != own and surely_better(values[best], values[own], z) else own
 
 
-def surely_better(values: dict[int, float], own: dict[int, float]) -> bool:
+def surely_better(values: dict[int, float], own: dict[int, float], z: float = Z) -> bool:
     """Whether playouts ``values`` beat ``own`` in the futures both were played in, by more than
-    ``Z`` standard errors of the mean difference."""
+    ``z`` standard errors of the mean difference."""
     diffs = [v - own[f] for f, v in values.items() if f in own]
     n = len(diffs)
     if n < 2:
         return False
     gain = sum(diffs) / n
     spread = sum((d - gain) ** 2 for d in diffs) / (n - 1)
-    return gain > 0 and gain * gain * n > Z * Z * max(spread, 1e-12)
+    return gain > 0 and gain * gain * n > z * z * max(spread, 1e-12)

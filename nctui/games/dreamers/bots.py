@@ -7,12 +7,12 @@ from __future__ import annotations
 import random
 import threading
 from functools import cache
-from math import comb, exp
+from math import comb, exp, sqrt
 
 import msgspec
 from msgspec.structs import replace
 
-from nctui.platform.playouts import sequential_halving
+from nctui.platform.playouts import Z, sequential_halving
 from nctui.platform.rng import Rng
 
 from . import rules
@@ -79,13 +79,16 @@ def _tail(need: int, n: int) -> float:
     return sum(comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(need, n + 1))
 
 
-# games played out per searched decision (about 0.5 ms each on this kind of machine): 16 won 56.2 %
-# of 200 games against 8, but 32 only 50.5 % of 200 against 16 and 64 51.5 % of 100 against 32
-# (docs/balance.md): the default where the doublings still grow
-BUDGET = 16
-HORIZON = 0  # turns a playout runs before the lead in Power judges it (0: to the end of the game)
-SPREAD = 3.0  # the lead in Power that makes about 3 chances in 4
-SEARCHED = frozenset({"track", "roll", "rest", "fear", "nightmare", "tie"})
+# playouts per searched decision: 128 won 53.9 % of 800 games against 64 (50.4-57.3 %; 64 against
+# 32: 51.9 %, within the noise) and 71.0 % of 400 against the rule of thumb, about 0.014 CPU s a
+# decision (docs/balance.md)
+BUDGET = 128
+HORIZON = 1  # turns a playout runs before ``chances`` judges it (0: to the end of the game)
+# ``chances``: a logistic of the lead in Power over the square root of the Power both still need,
+# fitted to 30,000 games of the rule of thumb against itself (at a turn's end, the other to play)
+LEAD = 0.75
+TEMPO = -0.3  # the other player plays next
+SEARCHED = frozenset({"track", "return", "roll", "rest", "fear", "nightmare", "tie"})
 PLAYOUT_STEPS = 3000  # a played-out game ends well before this many decisions (about 75 a game)
 
 
@@ -116,24 +119,48 @@ def candidates(view: DreamersState, actions: tuple[Action, ...]) -> tuple[Action
     return actions
 
 
+def chances(state: DreamersState, seat: int) -> float:
+    """A game not over judged when a turn ends ("End of the Game": the most Power wins, play
+    ends after someone has 15): out of it 0, else a logistic of the lead over the best other
+    player still in it per square root of the Power both still need (``LEAD``, ``TEMPO``). A
+    lead of 4 is worth little early and much late: 4 against 0 wins 57 %, 14 against 10 78 %
+    (the games it was fitted to: 56 % and 70 %; the fixed logistic of the lead before: 79 % both,
+    so the search pressed its luck for early Power that wins little)."""
+    if state.seats[seat].role == "out":
+        return 0.0
+    totals = rules.powers(state)
+    rival = max((t for i, t in enumerate(totals) if i != seat and state.seats[i].role != "out"), default=0)
+    need = max(2 * content().power_to_end - totals[seat] - rival, 1)
+    return 1.0 / (1.0 + exp(-(TEMPO + LEAD * (totals[seat] - rival) / sqrt(need))))
+
+
 class GamblerBot:
-    """Presses its luck by expected value. With a ``budget`` each decision of a
-    turn that matters most (the Sleep Track, the rerolls, Rest or Dream Again, Primeval Fear's move)
-    is searched: each option is played out to the end of the game in imagined futures, every
-    seat by the rule of thumb below (``platform.playouts``: sequential halving, the rule of
-    thumb's choice left only for one surely better, compared future by future; only the options
-    worth it: ``candidates``). ``budget`` 0 is the rule of thumb alone:
+    """Presses its luck by expected value. With a ``budget`` each decision of a Dreamer's turn
+    (steps 1-5: the Sleep Track, the two dreams returned, the rerolls, Rest or Dream Again,
+    Primeval Fear's move) and a Nightmare's is searched: each option is played out to the end of
+    the turn (``horizon``; 0: of the game) in imagined futures by the rule of thumb below, and
+    the position then judged by ``chances`` (``platform.playouts``: sequential halving, the rule
+    of thumb's choice left only for one better by ``z`` standard errors, compared future by
+    future; only the options worth it: ``candidates``). ``budget`` 0 is the rule of thumb alone:
     deeper sleep and another dream while the chance of losing the turn's work is small, the
     worst dreams returned, rerolls to dodge a fatal Hunt."""
 
     def __init__(
-        self, seed: int, *, nerve: float = 0.2, budget: int = BUDGET, horizon: int = HORIZON, spread: float = SPREAD
+        self,
+        seed: int,
+        *,
+        nerve: float = 0.2,
+        budget: int = BUDGET,
+        horizon: int = HORIZON,
+        z: float = Z,
+        searched: frozenset[str] = SEARCHED,
     ) -> None:
         self.rng = random.Random(seed)
         self.nerve = nerve  # the risk of elimination it accepts to dream again
         self.budget = budget  # games played out per searched decision
         self.horizon = horizon  # turns a playout runs (0: to the end of the game)
-        self.spread = spread
+        self.z = z  # standard errors by which an option must beat the rule of thumb's
+        self.searched = searched  # the phases whose decisions are searched
         self._stop = threading.Event()
         self._playout = self if budget <= 0 else GamblerBot(seed, nerve=nerve, budget=0)
 
@@ -144,7 +171,7 @@ class GamblerBot:
     def choose(self, view: DreamersState) -> Action:
         self._stop.clear()
         actions = rules.legal_actions(view)
-        if self.budget > 0 and len(actions) > 1 and view.phase in SEARCHED:
+        if self.budget > 0 and len(actions) > 1 and view.phase in self.searched:
             return self._search(view, actions)
         return self.rule(view, actions)
 
@@ -162,12 +189,14 @@ class GamblerBot:
             lambda i, future: self._play_out(imagined(view, future), options[i], seat, future),
             self.rng,
             self._stop.is_set,
+            self.z,
         )
         return options[chosen]
 
     def _play_out(self, state: DreamersState, action: Action, seat: int, future: int) -> float:
-        """The game after ``action`` played to its end by the rule of thumb (its own choices at
-        random from ``future`` too, so that every option meets the same luck): a win (shared: its
+        """The game after ``action`` played by the rule of thumb (its own choices at random from
+        ``future`` too, so that every option meets the same luck) to the end of ``horizon`` turns
+        (judged by ``chances``; the final turns are played out) or of the game: a win (shared: its
         part), and a little for the margin of Power."""
         self._playout.rng.seed(future)
         end = state.turns + self.horizon if self.horizon > 0 else None
@@ -176,22 +205,12 @@ class GamblerBot:
             if rules.decider(state) is None:
                 break
             if end is not None and state.turns >= end and state.final is None:
-                return self._odds(state, seat)
+                return chances(state, seat)
             state = rules.step(state, self._playout.rule(state, rules.legal_actions(state))).state
         totals = rules.powers(state)
         margin = totals[seat] - max(t for i, t in enumerate(totals) if i != seat)
         won = 1.0 / len(state.winners) if seat in state.winners else 0.0
         return won + 0.01 * margin / content().power_to_end
-
-    def _odds(self, state: DreamersState, seat: int) -> float:
-        """A game not over, judged by the lead in Power: out of it 0, else a logistic of the
-        margin over the best other player still in it."""
-        if state.seats[seat].role == "out":
-            return 0.0
-        totals = rules.powers(state)
-        rivals = [t for i, t in enumerate(totals) if i != seat and state.seats[i].role != "out"]
-        margin = totals[seat] - max(rivals, default=0)
-        return 1.0 / (1.0 + exp(-margin / self.spread))
 
     def rule(self, view: DreamersState, actions: tuple[Action, ...]) -> Action:
         """The rule of thumb (``budget`` 0), and the play of every seat in a played-out game."""
