@@ -930,20 +930,19 @@ def test_handoff_shows_its_keys_at_once_and_says_to_wait_only_to_a_key_within_th
             await pilot.press("3")
             await pilot.pause()
             await pilot.press("2")  # Red decides next: the hand-off, within its guard
-            await pilot.pause()
+            assert await settle(pilot, lambda: isinstance(app.screen, HandoffScreen))
             screen = app.screen
             assert isinstance(screen, HandoffScreen) and not screen.ready
             text = text_of(screen, "#handoff-text")
             assert "when only Red is looking" in text and "a moment" not in text
             assert app._background_screens == []  # the game under it changing repaints nothing
             await pilot.press("enter")  # too soon
-            await pilot.pause()
-            assert app.screen is screen and "a moment" in text_of(screen, "#handoff-text")
+            assert await settle(pilot, lambda: "a moment" in text_of(screen, "#handoff-text"))
+            assert app.screen is screen
             clock.pass_guard()  # the hand-off says so on its own timer
             assert await settle(pilot, lambda: "when only Red is looking" in text_of(screen, "#handoff-text"), 60)
             await pilot.press("enter")
-            await pilot.pause()
-            assert isinstance(app.screen, GameScreen)
+            assert await settle(pilot, lambda: isinstance(app.screen, GameScreen))
 
     run(go())
 
