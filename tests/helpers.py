@@ -248,6 +248,16 @@ async def settle(pilot: Any, condition: Callable[[], bool], wait: float = 20.0) 
     return True
 
 
+async def wait_for(pilot: Any, condition: Callable[[], bool], what: str, wait: float = 20.0) -> None:
+    """Let the app run until ``condition`` holds (what a key, a worker or a timer brings about),
+    failing the test after ``wait`` seconds with ``what`` it waited for. A condition, not a
+    pause: under load one ``pilot.pause()`` returns before the app is idle (Textual takes a
+    process starved of the CPU for an idle one), and a loaded machine makes this take longer,
+    never come too early."""
+    if not await settle(pilot, condition, wait):
+        raise AssertionError(f"waited {wait:g} s for {what}: it did not come")
+
+
 def companion_app(tmp_path: Any, game: Any = None, config: Any = None) -> Any:
     """The app for a companion game's ``config`` (None: the title screen), its notifications
     recorded in ``app.seen``, computer players without delay."""

@@ -15,7 +15,7 @@ import pytest
 from msgspec.structs import replace
 from rich.console import Console
 from rich.text import Text
-from textual.command import CommandPalette
+from textual.command import Command, CommandList, CommandPalette
 from textual.containers import VerticalScroll
 from textual.filter import Monochrome
 from textual.widget import Widget
@@ -51,7 +51,7 @@ from nctui.ui.textual_ext.placed import PlacedStatic
 from nctui.ui.theme import line_filters, mono_wanted, seat_colours_256
 from nctui.ui.widgets.decision import DecisionPanel
 from nctui.ui.widgets.log import GameLog
-from tests.helpers import GuardClock, app_settled, narrow, present, screen_of, settle, store_moves
+from tests.helpers import GuardClock, app_settled, narrow, present, screen_of, settle, store_moves, wait_for
 
 SMALL, BIG = (80, 24), (120, 40)
 VS_BOT = GameConfig(players=2, seats=("human", "bot"), seed=42)
@@ -97,8 +97,15 @@ def notes_of(screen) -> list[str]:
 async def _to_first_handoff(app, pilot) -> None:
     """HOTSEAT: Blue sets the Turn track and conquers; the keyboard passes to Red."""
     await pilot.press("3", "1")
-    await pilot.pause()
-    assert isinstance(app.screen, HandoffScreen)
+    await wait_for(pilot, lambda: isinstance(app.screen, HandoffScreen), "the hand-off to Red")
+
+
+async def _rehearsed(pilot) -> None:
+    """The hand-off up, the game under it has drawn the next view ahead (``REHEARSE_AFTER``
+    later), and the app has done all that asked."""
+    hand = pilot.app.game_screen().query_one(HandView)
+    await wait_for(pilot, lambda: hand._rehearsed is not None, "the next view drawn ahead under the hand-off", 60)
+    await app_settled(pilot.app)
 
 
 def test_handoff_hides_the_next_hand_until_a_key(tmp_path):
@@ -106,10 +113,10 @@ def test_handoff_hides_the_next_hand_until_a_key(tmp_path):
         app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=SMALL) as pilot:
             await pilot.press("3")  # seat 1 sets the Turn track and decides again: no hand-off
-            await pilot.pause()
+            await app_settled(app)
             assert isinstance(app.screen, GameScreen)
             await pilot.press("1")  # seat 1 conquers; seat 0 decides next
-            await pilot.pause()
+            await wait_for(pilot, lambda: isinstance(app.screen, HandoffScreen), "the hand-off to Red")
             store = app.store
             assert store.state.decision.seat == 0
             assert isinstance(app.screen, HandoffScreen)
@@ -119,16 +126,16 @@ def test_handoff_hides_the_next_hand_until_a_key(tmp_path):
             # Behind the hand-off nothing of seat 0 was drawn: every panel still has seat 1's view.
             assert game.viewer == 1 and views_of(game) == {1}
             await pilot.press("1")  # a digit does nothing here
-            await pilot.pause()
+            await app_settled(app)
             assert store.state_id == 2
             await pilot.press("enter")
-            await pilot.pause()
+            await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "the game after the hand-off")
             assert isinstance(app.screen, GameScreen) and game.viewer == 0 and views_of(game) == {0}
             red, blue = store.state.players
             assert set(hand_cards(game.query_one(HandView).view)) == {*red.hand, *red.dreams}
             # The log was written again through Red's eyes: Blue's dealt cards are not named.
             await pilot.press("l")
-            await pilot.pause()
+            await app_settled(app)
             log = "\n".join(strip.text for strip in game.query_one(GameLog).lines)
             w = words_for(store.state.pack)
             assert "Blue is dealt 3 Development cards" in log
@@ -149,7 +156,7 @@ def test_leaving_a_game_from_under_a_handoff_goes_to_the_title_screen(tmp_path):
             await _to_first_handoff(app, pilot)
             session = present(app.game)
             app.leave_game()
-            await pilot.pause()
+            await wait_for(pilot, lambda: isinstance(app.screen, TitleScreen), "the title screen")
             assert isinstance(app.screen, TitleScreen) and len(app.screen_stack) == 1
             assert app.game is None and session.closed
             await pilot.press("q")
@@ -163,18 +170,19 @@ def test_handoff_tells_what_happened_since_that_person_last_looked(tmp_path):
         app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=SMALL) as pilot:
             await pilot.press("3", "1")  # Blue sets the Turn track and conquers; Red decides next
-            await pilot.pause()
+            await wait_for(pilot, lambda: isinstance(app.screen, HandoffScreen), "the hand-off to Red")
             assert isinstance(app.screen, HandoffScreen) and not app.screen.query("#handoff-news")  # Red's first look
             await pilot.press("enter")
-            await pilot.pause()
+            await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "Red's game")
             store = app.store
             conquered = []
             while store.state.decision.seat == 0:  # Red's setup decisions, then back to Blue
                 option = store.state.decision.options[0]
                 conquered += [option.area] if hasattr(option, "area") else []
                 await pilot.press("1")
-                await pilot.pause()
+                await app_settled(app)
             area = conquered[0]
+            await wait_for(pilot, lambda: isinstance(app.screen, HandoffScreen), "the hand-off back to Blue")
             assert isinstance(app.screen, HandoffScreen) and store.state.decision.seat == 1
             news = text_of(app.screen, "#handoff-news")
             w = words_for(store.state.pack)
@@ -196,15 +204,16 @@ def test_handoff_echoes_the_option_picked_and_a_press_does_one_thing(tmp_path, s
             w = words_for(store.state.pack)
             conquer = store.state.decision.options[1]
             await pilot.press("2")  # Blue conquers with option 2; Red decides next
-            await pilot.pause()
+            await wait_for(pilot, lambda: isinstance(app.screen, HandoffScreen), "the hand-off to Red")
             assert isinstance(app.screen, HandoffScreen)
             echo = text_of(app.screen, "#handoff-echo")
             assert f"Blue chose 2: Conquer {w.area(conquer.area)}" in echo
             state_id = store.state_id
             for key in ("1", "2", "enter"):  # a digit neither dismisses nor picks; Enter only dismisses
                 await pilot.press(key)
-                await pilot.pause()
+                await app_settled(app)
                 assert store.state_id == state_id
+            await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "Red's game")
             assert isinstance(app.screen, GameScreen)
 
     run(go())
@@ -218,8 +227,8 @@ def test_handoff_news_scrolls_and_keeps_the_newest(tmp_path):
         async with app.run_test(size=SMALL) as pilot:
             screen = HandoffScreen(1, Text("B Blue"), "Blue", news=news)
             app.push_screen(screen)
-            await pilot.pause()
-            await pilot.pause()
+            await wait_for(pilot, lambda: app.screen is screen, "the hand-off")
+            await app_settled(app)
             box = screen.query_one("#handoff-news-box")
             text = text_of(screen, "#handoff-news")
             assert "line 0" in text and "line 39" in text  # every line is there, none dropped
@@ -227,10 +236,10 @@ def test_handoff_news_scrolls_and_keeps_the_newest(tmp_path):
             region = box.content_region
             assert region.bottom <= SMALL[1]
             await pilot.press("pageup")
-            await pilot.pause()
+            await app_settled(app)
             assert box.scroll_y < box.max_scroll_y
             await pilot.press("down")
-            await pilot.pause()
+            await app_settled(app)
             assert isinstance(app.screen, HandoffScreen)  # scrolling does not dismiss
 
     run(go())
@@ -242,7 +251,7 @@ def test_handoff_u_takes_back_the_decision_that_passed_the_keyboard(tmp_path):
         async with app.run_test(size=SMALL) as pilot:
             await _to_first_handoff(app, pilot)
             await pilot.press("u")
-            await pilot.pause()
+            await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "Blue's game, the decision taken back")
             assert app.store.state_id == 1 and isinstance(app.screen, GameScreen)
             assert app.game_screen().viewer == 1
 
@@ -256,10 +265,10 @@ def test_a_continued_hotseat_game_hands_off_first(tmp_path):
     async def go():
         app = create_app(store, save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=SMALL) as pilot:
-            await pilot.pause()
+            await wait_for(pilot, lambda: isinstance(app.screen, HandoffScreen), "the hand-off of the continued game")
             assert isinstance(app.screen, HandoffScreen)
             await pilot.press("space")
-            await pilot.pause()
+            await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "the game after the hand-off")
             assert app.game_screen().viewer == store.state.decision.seat
 
     run(go())
@@ -273,8 +282,14 @@ def test_handoffs_between_people_around_a_computer(tmp_path):
         async with app.run_test(size=SMALL) as pilot:
             store, game = app.store, app.game_screen()
             handoffs = []
+
+            def a_person_is_shown() -> bool:  # the hand-off to a person, or their decision drawn
+                seat = store.state.decision.seat
+                shown = isinstance(app.screen, GameScreen) and game.viewer == seat
+                return seat != 1 and (isinstance(app.screen, HandoffScreen) or shown)
+
             for _ in range(16):
-                await pilot.pause(0.02)
+                await wait_for(pilot, a_person_is_shown, "a person's hand-off or decision (the computer decided)")
                 seat = store.state.decision.seat
                 if isinstance(app.screen, HandoffScreen):
                     handoffs.append(app.screen.seat)
@@ -294,10 +309,10 @@ def test_no_handoff_in_solo(tmp_path):
         async with app.run_test(size=SMALL) as pilot:
             for _ in range(6):
                 await pilot.press("1")
-                await pilot.pause()
+                await app_settled(app)
                 while isinstance(app.screen, KingTurnScreen):
                     await pilot.press("escape")
-                    await pilot.pause()
+                    await app_settled(app)
                 assert not isinstance(app.screen, HandoffScreen)
             assert app.store.state_id >= 4
 
@@ -306,8 +321,8 @@ def test_no_handoff_in_solo(tmp_path):
 
 def test_handoff_snapshot(snap_compare, tmp_path):
     async def run_before(pilot):
-        await pilot.press("3", "1")
-        await pilot.pause()
+        await _to_first_handoff(pilot.app, pilot)
+        await app_settled(pilot.app)
 
     assert snap_compare(create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0), terminal_size=SMALL, run_before=run_before)
 
@@ -800,12 +815,19 @@ def test_command_palette_runs_the_screens_actions(tmp_path):
             for wanted in ("Undo", "Redo", "Timeline", "Save", "Load", "Help", "Save & quit"):
                 assert wanted in titles
             await pilot.press("ctrl+p")
-            await pilot.pause()
-            assert isinstance(app.screen, CommandPalette)
+            await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette), "the command palette")
+            palette = app.screen
+            assert isinstance(palette, CommandPalette)
             await pilot.press(*"timeline")
-            await pilot.pause(0.3)
+
+            def timeline_first() -> bool:  # the palette's search (a task of its own) found it
+                hits = palette.query_one(CommandList)
+                first = hits.get_option_at_index(0) if hits.option_count else None
+                return palette._list_visible and isinstance(first, Command) and str(first.hit.text) == "Timeline"
+
+            await wait_for(pilot, timeline_first, "Timeline first in the palette")
             await pilot.press("enter")
-            await pilot.pause(0.2)
+            await wait_for(pilot, lambda: isinstance(app.screen, TimelineScreen), "the timeline")
             assert isinstance(app.screen, TimelineScreen)
 
     run(go())
@@ -862,7 +884,7 @@ def test_keys_are_handled_while_a_computer_player_thinks(tmp_path, monkeypatch):
 
         def choose(self, view):
             thinking.set()
-            deadline = time.monotonic() + 10
+            deadline = time.monotonic() + 60  # a bound, should the test fail before it releases the bot
             while not release.is_set() and time.monotonic() < deadline:
                 sum(range(2000))  # busy, as a planner is: the GIL is shared, not held
             return self.inner.choose(view)
@@ -875,25 +897,22 @@ def test_keys_are_handled_while_a_computer_player_thinks(tmp_path, monkeypatch):
         async with app.run_test(size=SMALL) as pilot:
             session = present(app.game)
             assert session.deciding_seat() == 0  # the computer decides first in this seed
-            for _ in range(200):
-                if thinking.is_set():
-                    break
-                await pilot.pause(0.01)
-            await pilot.pause(0.05)
-            assert session.thinking == 0
             panel = app.game_screen().query_one(DecisionPanel)
+
+            def said_thinking() -> bool:
+                return panel.prompt is not None and "computer player, thinking" in panel.prompt.title.plain
+
+            await wait_for(pilot, lambda: thinking.is_set() and said_thinking(), "the computer thinking, on the panel")
+            assert session.thinking == 0
             assert "computer player, thinking" in present(panel.prompt).title.plain
             await pilot.press("t")  # the timeline opens while the computer thinks
-            await pilot.pause()
+            await wait_for(pilot, lambda: isinstance(app.screen, TimelineScreen), "the timeline")
             assert isinstance(app.screen, TimelineScreen) and session.thinking == 0
             await pilot.press("escape")
-            await pilot.pause()
+            await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "the game")
             assert isinstance(app.screen, GameScreen) and session.state_id == 0
             release.set()
-            for _ in range(200):
-                if session.state_id > 0:
-                    break
-                await pilot.pause(0.01)
+            await wait_for(pilot, lambda: session.state_id > 0, "the computer's decision")
             assert session.state_id > 0  # the computer decided after all
 
     try:
@@ -930,19 +949,20 @@ def test_handoff_shows_its_keys_at_once_and_says_to_wait_only_to_a_key_within_th
             await pilot.press("3")
             await pilot.pause()
             await pilot.press("2")  # Red decides next: the hand-off, within its guard
-            assert await settle(pilot, lambda: isinstance(app.screen, HandoffScreen))
+            await wait_for(pilot, lambda: isinstance(app.screen, HandoffScreen), "the hand-off to Red")
             screen = app.screen
             assert isinstance(screen, HandoffScreen) and not screen.ready
             text = text_of(screen, "#handoff-text")
             assert "when only Red is looking" in text and "a moment" not in text
             assert app._background_screens == []  # the game under it changing repaints nothing
             await pilot.press("enter")  # too soon
-            assert await settle(pilot, lambda: "a moment" in text_of(screen, "#handoff-text"))
+            await wait_for(pilot, lambda: "a moment" in text_of(screen, "#handoff-text"), "the hand-off saying to wait")
             assert app.screen is screen
             clock.pass_guard()  # the hand-off says so on its own timer
-            assert await settle(pilot, lambda: "when only Red is looking" in text_of(screen, "#handoff-text"), 60)
+            ready = "when only Red is looking"
+            await wait_for(pilot, lambda: ready in text_of(screen, "#handoff-text"), "the hand-off taking keys", 60)
             await pilot.press("enter")
-            assert await settle(pilot, lambda: isinstance(app.screen, GameScreen))
+            await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "Red's game")
 
     run(go())
 
@@ -974,10 +994,10 @@ def test_handoff_draws_the_next_view_before_it_closes(tmp_path, monkeypatch):
             await pilot.press("3")
             await pilot.pause()
             await pilot.press("2")  # Red decides next
-            await pilot.pause()
+            await wait_for(pilot, lambda: isinstance(app.screen, HandoffScreen), "the hand-off to Red")
             assert isinstance(app.screen, HandoffScreen)
             await pilot.press("enter")
-            await pilot.pause()
+            await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "Red's game")
             assert isinstance(app.screen, GameScreen)
         ((result, seat, viewer, hand_seat, title),) = seen
         assert result == "go" and seat == viewer == hand_seat and "Red" in title
@@ -1011,8 +1031,7 @@ def test_handoff_draws_the_next_view_ahead_out_of_sight_and_enter_uses_it(tmp_pa
         async with app.run_test(size=BIG) as pilot:
             await _to_first_handoff(app, pilot)
             game = app.game_screen()
-            # the rehearsal comes 0.1 s after the hand-off
-            assert await settle(pilot, lambda: game.query_one(HandView)._rehearsed is not None, 60)
+            await _rehearsed(pilot)  # the rehearsal comes 0.1 s after the hand-off
             assert isinstance(app.screen, HandoffScreen) and game.viewer == 1 and views_of(game) == {1}
             hand = game.query_one(HandView)
             assert hand._rehearsed is not None and present(hand.view).seat == 1
@@ -1023,7 +1042,8 @@ def test_handoff_draws_the_next_view_ahead_out_of_sight_and_enter_uses_it(tmp_pa
             )
             renders.update(dict.fromkeys(panels, 0))
             await pilot.press("enter")
-            await pilot.pause()
+            await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "Red's game")
+            await app_settled(app)
             assert isinstance(app.screen, GameScreen) and views_of(game) == {0}
             assert renders == dict.fromkeys(panels, 0)  # drawn from the rehearsal
             for cls in (BoardView, HandView, PlayersView):
@@ -1076,8 +1096,8 @@ def test_the_game_comes_up_in_one_layout_and_one_frame_with_its_log(tmp_path, mo
 
     async def go():
         async with create_app(config, save_dir=tmp_path, bot_delay=0).run_test(size=size) as pilot:
-            await pilot.pause(0.3)
             app = pilot.app
+            await app_settled(app)
             assert layouts == ["GameScreen"] and len(frames) == 1, (layouts, frames)
             if size == BIG:  # the log in sight, with the setup's lines
                 assert frames[0][1] and frames[0][1] == len(app.screen.query_one(GameLog).lines)
@@ -1115,14 +1135,12 @@ def test_each_screen_opened_from_the_game_comes_up_in_one_layout_and_one_frame(t
     async def go():
         app = create_app(HOTSEAT_11, save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=size) as pilot:
-            await pilot.pause()
-            await asyncio.sleep(0.2)
+            await app_settled(app)
             layouts.clear()
             frames.clear()
             await pilot.press(key)
-            await pilot.pause()
-            await asyncio.sleep(0.2)
-            await pilot.pause()
+            await wait_for(pilot, lambda: isinstance(app.screen, opened), f"the {opened.__name__}")
+            await app_settled(app)
             assert isinstance(app.screen, opened)
             name = opened.__name__
             with_keys = True if opened is RulesScreen else None  # the modal ones have no footer
@@ -1153,14 +1171,14 @@ def _screen_cells(app) -> list[list[tuple[str, object]]]:
 async def _made_ahead(pilot, names=("rules", "help")) -> None:
     """Wait until the game has made its kept screens out of sight (``screens/kept.py``)."""
     app = pilot.app
-    for _ in range(100):
-        await pilot.pause(0.05)
+
+    def made() -> bool:
         screens = [app.get_screen(n) for n in names if app.is_screen_installed(n)]
-        if len(screens) == len(names) and all(
+        return len(screens) == len(names) and all(
             s._compositor.size == app.size and not s._layout_required for s in screens
-        ):
-            return
-    raise AssertionError("the kept screens were not made ahead")
+        )
+
+    await wait_for(pilot, made, f"the kept screens ({', '.join(names)}) made ahead")
 
 
 @pytest.mark.parametrize("kept", ["rules", "help", "timeline"])
@@ -1208,11 +1226,12 @@ def test_the_rules_and_the_help_are_made_while_the_game_waits_and_come_up_in_one
         monkeypatch.setattr(game_screen, "PREPARE_AFTER", 600)
         app = create_app(config, save_dir=tmp_path / "fresh", bot_delay=0)
         async with app.run_test(size=size) as pilot:
-            await pilot.pause()
+            await app_settled(app)
             for k in ("1", key):  # the second decision: its topic
                 await pilot.press(k)
-                await pilot.pause()
-            await pilot.pause(0.2)
+                await app_settled(app)
+            await wait_for(pilot, lambda: not isinstance(app.screen, GameScreen), "the screen of the key")
+            await app_settled(app)
             return _screen_cells(app)
 
     async def ahead() -> list:
@@ -1230,13 +1249,14 @@ def test_the_rules_and_the_help_are_made_while_the_game_waits_and_come_up_in_one
                 layouts.clear()
                 frames.clear()
                 await pilot.press(key)
-                await pilot.pause(0.2)
+                await wait_for(pilot, lambda: not isinstance(app.screen, GameScreen), "the screen of the key")
+                await app_settled(app)
                 opened = type(app.screen).__name__
                 assert opened in ("RulesScreen", "HelpScreen")
                 assert layouts == [] and frames == [opened], (layouts, frames)
                 shown.append(_screen_cells(app))
                 await pilot.press("q")
-                await pilot.pause()
+                await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "the game")
                 assert isinstance(app.screen, GameScreen)
             assert shown[0] == shown[1]
             return shown[0]
@@ -1263,12 +1283,14 @@ def test_the_kept_rules_open_again_as_a_new_rules_screen(tmp_path, size):
             fresh = _screen_cells(app)
             for k in ("slash", *"fort", "enter", "right", "pagedown"):
                 await pilot.press(k)
-            await pilot.pause()
+            await wait_for(pilot, lambda: first.words == ("fort",), "the search for 'fort'")
+            await app_settled(app)
             assert first.words == ("fort",) and first.query_one("#rules-contents", OptionList).option_count < sections
             await pilot.press("q")
-            await pilot.pause()
+            await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "the game")
             await pilot.press("R")
-            await pilot.pause(0.2)
+            await wait_for(pilot, lambda: isinstance(app.screen, RulesScreen), "the rules")
+            await app_settled(app)
             again = narrow(screen_of(app), RulesScreen)
             assert again is first and again.words == () and again.shown == topic
             assert first.query_one(Input).value == ""
@@ -1284,7 +1306,8 @@ def test_the_kept_rules_open_again_as_a_new_rules_screen(tmp_path, size):
             again = rules_screen(app, app.game_screen().entry.rules, topic)
             assert again is not first
             app.push_screen(again)
-            await pilot.pause(0.2)
+            await wait_for(pilot, lambda: app.screen is again and again.size == app.size, "the new rules laid out")
+            await app_settled(app)
             assert app.screen is again and again.size == app.size
             assert again.has_class("-wide" if other[0] >= 100 else "-narrow") and not first.is_attached
 
@@ -1408,7 +1431,8 @@ def test_the_rows_of_the_timeline_and_the_rules_contents_are_drawn_as_textual_dr
             await pilot.pause()
             await _press_each(pilot, "1" * 12 + "u" * 2)
             await pilot.press("t")
-            await pilot.pause(0.2)
+            await wait_for(pilot, lambda: isinstance(app.screen, TimelineScreen), "the timeline")
+            await app_settled(app)
             timeline = app.screen.query_one("#timeline-list", TimelineList)
             assert any("(redo)" in timeline.row(k).plain for k in range(timeline.option_count))
             drawn_as_rich(timeline)
@@ -1416,7 +1440,8 @@ def test_the_rows_of_the_timeline_and_the_rules_contents_are_drawn_as_textual_dr
             await pilot.pause()
             drawn_as_rich(timeline)
             await pilot.press("escape", "R", "slash", *"fort")
-            await pilot.pause(0.2)
+            await wait_for(pilot, lambda: getattr(app.screen, "words", None) == ("fort",), "the search for 'fort'")
+            await app_settled(app)
             contents = app.screen.query_one("#rules-contents", OptionList)
             assert any(str(option.prompt).endswith(")") for option in contents.options)  # with the matches' count
             same_as_textual(contents)
@@ -1443,9 +1468,8 @@ def test_a_scrollbar_placed_in_the_first_layout_shows_a_scroll_made_right_after(
             await _press_each(pilot, "1" * 25)
             await pilot.pause()
             await pilot.press("t")
-            await pilot.pause()
-            await asyncio.sleep(0.2)
-            await pilot.pause()
+            await wait_for(pilot, lambda: isinstance(app.screen, TimelineScreen), "the timeline")
+            await app_settled(app)
             assert isinstance(app.screen, TimelineScreen)
             timeline = app.screen.query_one("#timeline-list", TimelineList)
             assert timeline.max_scroll_y > 0 and timeline.scroll_y == timeline.max_scroll_y  # at the decision now
@@ -1476,23 +1500,22 @@ def test_a_handoff_comes_up_in_one_layout_and_one_frame(tmp_path, monkeypatch):
     async def go():
         app = create_app(HOTSEAT_11, save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=BIG) as pilot:
-            await pilot.pause()
+            await app_settled(app)
             seen = []
             for _ in range(40):
                 layouts.clear()
                 frames.clear()
                 await pilot.press("1")
-                await pilot.pause()
-                await asyncio.sleep(0.2)
-                await pilot.pause()
+                await app_settled(app)
                 if isinstance(app.screen, HandoffScreen):
+                    await _rehearsed(pilot)
                     assert layouts.count("HandoffScreen") == 1 and len(frames) == 1, (layouts, frames)
                     seen.append(frames[0])
                     if frames[0] and frames[0][1] > 0:  # news longer than its box
                         assert frames[0][0] == frames[0][1]  # the newest line in view
                         return
                     await pilot.press("enter")
-                    await pilot.pause()
+                    await app_settled(app)
             raise AssertionError(f"no hand-off with news to scroll: {seen}")
 
     run(go())
@@ -1508,12 +1531,11 @@ def test_the_game_comes_back_from_under_a_handoff_in_one_frame(tmp_path, monkeyp
         app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=BIG) as pilot:
             await _to_first_handoff(app, pilot)
-            await asyncio.sleep(0.3)
+            await _rehearsed(pilot)
             frames.clear()
             await pilot.press("enter")
-            await pilot.pause()
-            await asyncio.sleep(0.2)
-            await pilot.pause()
+            await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "Red's game")
+            await app_settled(app)
             assert isinstance(app.screen, GameScreen) and frames == ["GameScreen"], frames
 
     run(go())
@@ -1527,12 +1549,12 @@ def test_undo_on_a_rehearsed_handoff_draws_the_person_before_again(tmp_path):
         app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=BIG) as pilot:
             await _to_first_handoff(app, pilot)
-            await asyncio.sleep(0.3)
-            await pilot.pause()
+            await _rehearsed(pilot)
             game = app.game_screen()
             assert game.query_one(HandView)._rehearsed is not None  # Red's view was drawn ahead
             await pilot.press("u")
-            await pilot.pause()
+            await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "Blue's game, the decision taken back")
+            await app_settled(app)
             assert isinstance(app.screen, GameScreen) and game.viewer == 1 and views_of(game) == {1}
             blue = app.store.state.players[1]
             hand = game.query_one(HandView)
@@ -1558,14 +1580,13 @@ def test_closing_the_handoff_does_not_lay_the_game_out_again_after_it_came_back(
             await pilot.press("3")
             await pilot.pause()
             await pilot.press("2")  # Red decides next
-            await pilot.pause()
+            await wait_for(pilot, lambda: isinstance(app.screen, HandoffScreen), "the hand-off to Red")
             handoff = app.screen
             assert isinstance(handoff, HandoffScreen)
             monkeypatch.setattr(type(app), "refresh", recorded)
             await pilot.press("enter")
-            await pilot.pause()
-            await asyncio.sleep(0.3)
-            await pilot.pause()
+            await wait_for(pilot, lambda: not handoff.is_attached, "the hand-off removed")
+            await app_settled(app)
             assert isinstance(app.screen, GameScreen) and not handoff.is_attached  # removed
             assert True not in asked
 
@@ -1590,7 +1611,7 @@ def test_every_handoff_fits_80x24(tmp_path):
                     await pilot.press("enter")
                 else:
                     await pilot.press("1")
-                await pilot.pause()
+                await app_settled(app)
             assert seen >= 5
 
     run(go())
@@ -1609,21 +1630,23 @@ def test_handoff_back_gives_a_person_their_log_as_they_left_it_and_what_happened
             await pilot.press("3")
             await pilot.pause()
             await pilot.press("1")  # Blue conquers; Red decides next
-            await pilot.pause()
+            await wait_for(pilot, lambda: isinstance(app.screen, HandoffScreen), "the hand-off to Red")
             blue_lines = list(game.query_one(GameLog).lines)
             assert isinstance(app.screen, HandoffScreen) and game.viewer == 1
             await pilot.press("enter")
-            await pilot.pause()
+            await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "Red's game")
+            await app_settled(app)
             assert game.viewer == 0
             for _ in range(20):  # Red decides until the keyboard passes back to Blue
                 if isinstance(app.screen, HandoffScreen):
                     break
                 await pilot.press("1")
-                await pilot.pause()
+                await app_settled(app)
             assert isinstance(app.screen, HandoffScreen) and app.screen.seat == 1
             red_hand = set(store.state.players[0].hand) - set(store.state.players[1].hand)
             await pilot.press("enter")
-            await pilot.pause()
+            await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "Blue's game")
+            await app_settled(app)
             assert game.viewer == 1
             lines = game.query_one(GameLog).lines
             assert len(lines) > len(blue_lines)
@@ -1777,8 +1800,7 @@ def test_a_frame_asked_for_right_after_one_is_drawn_a_period_after_it(tmp_path, 
     async def go():
         async with _hotseat_up(tmp_path, size=SMALL) as (app, pilot):
             await pilot.press("b")
-            await pilot.pause()
-            await asyncio.sleep(0.3)
+            await app_settled(app)
             game = app.game_screen()
             tabs, board = game.query_one(PanelTabs), game.query_one(BoardView)
             pane = board.parent

@@ -21,7 +21,7 @@ from nctui.platform.store import Store
 from nctui.ui.app import create_app
 from nctui.ui.screens.load import LoadScreen
 from nctui.ui.screens.title import TitleScreen
-from tests.helpers import narrow
+from tests.helpers import app_settled, narrow, wait_for
 
 SIZE = (80, 24)
 SEED = 2024
@@ -77,9 +77,10 @@ async def _start(pilot) -> GameScreen:
 
 async def _past_handoff(pilot) -> None:
     """Hot-seat: the keyboard is passed to the deciding person (the hand-off screen, if shown)."""
+    await app_settled(pilot.app)
     if not isinstance(pilot.app.screen, GameScreen):
         await pilot.press("enter")
-        await pilot.pause()
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, GameScreen), "the game after the hand-off")
     assert isinstance(pilot.app.screen, GameScreen)
 
 

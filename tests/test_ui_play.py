@@ -24,7 +24,7 @@ from nctui.ui.app import create_app
 from nctui.ui.screens.handoff import HandoffScreen
 from nctui.ui.widgets.decision import DecisionPanel
 from nctui.ui.widgets.log import GameLog
-from tests.helpers import GuardClock, nc_screen, present, settle
+from tests.helpers import GuardClock, app_settled, nc_screen, present, settle, wait_for
 
 SMALL, BIG = (80, 24), (120, 40)
 HOTSEAT = GameConfig(players=2, seats=("human", "human"), seed=42)  # Blue (seat 1) sets up first
@@ -84,26 +84,29 @@ async def choose(pilot, words: str, *, arrows: bool = False) -> str:
             await pilot.press("right")
         assert panel.page() == page
         await pilot.press(str(index - panel.page_start() + 1))
-    await pilot.pause()
+    await app_settled(pilot.app)
     return options[index]
 
 
 async def hand_off(pilot, seat: int) -> None:
     """The hand-off screen to ``seat``: nothing of its view is drawn before Enter."""
-    screen = pilot.app.screen
+    app = pilot.app
+    await wait_for(pilot, lambda: isinstance(app.screen, HandoffScreen), f"the hand-off to seat {seat}")
+    screen = app.screen
     assert isinstance(screen, HandoffScreen) and screen.seat == seat, f"no hand-off to seat {seat}: {screen}"
-    assert pilot.app.game_screen().viewer != seat
+    assert app.game_screen().viewer != seat
     await pilot.press("enter")
-    await pilot.pause()
     # the game, or first the conflict panel of a conflict this person took part in
-    assert isinstance(pilot.app.screen, GameScreen | ConflictScreen) and pilot.app.game_screen().viewer == seat
+    await wait_for(pilot, lambda: isinstance(app.screen, GameScreen | ConflictScreen), f"seat {seat}'s game")
+    await app_settled(app)
+    assert isinstance(app.screen, GameScreen | ConflictScreen) and app.game_screen().viewer == seat
 
 
 async def show_log(pilot) -> None:
     """l: the log is the panel shown (80x24 shows one panel at a time)."""
     if pilot.app.game_screen()._shown_panel != "log":
         await pilot.press("l")
-        await pilot.pause()
+        await app_settled(pilot.app)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -119,7 +122,7 @@ async def set_up_hotseat(pilot) -> None:
     await choose(pilot, "Weeping Orchard")
     await hand_off(pilot, RED)
     await pilot.press("1", "1")  # the first area offered, twice: Bell Hollow, then Salt Spire
-    await pilot.pause()
+    await app_settled(pilot.app)
     await hand_off(pilot, BLUE)
     await choose(pilot, "Ash Nave")
     await choose(pilot, "Dusk")
@@ -220,23 +223,23 @@ async def everything_blue_may_look_at(pilot) -> list[str]:
     seen = [screen_text(app)]
     for _ in range(6):  # the six panels (small terminals show one at a time)
         await pilot.press("tab")
-        await pilot.pause()
+        await app_settled(pilot.app)
         seen.append(screen_text(app))
     await pilot.press("i")
-    await pilot.pause()
+    await app_settled(pilot.app)
     cards = len(app.screen.entries)
     assert cards > 5
     for _ in range(cards):
         seen.append(screen_text(app))
         await pilot.press("right")
-        await pilot.pause()
+        await app_settled(pilot.app)
     await pilot.press("i")
     await pilot.press("t")
-    await pilot.pause()
+    await app_settled(pilot.app)
     seen.append(screen_text(app))
     assert "Play a combat card face down" in seen[-1]  # the timeline, hiding which card
     await pilot.press("t")
-    await pilot.pause()
+    await app_settled(pilot.app)
     assert isinstance(app.screen, GameScreen)
     return seen
 
@@ -260,22 +263,22 @@ async def read_conflict(pilot, seat: int) -> None:
     mine, theirs = (GREEN_CARDS, BLUE_CARDS) if seat == GREEN else (BLUE_CARDS, GREEN_CARDS)
     assert mine[0] in text and not any(card in text for card in theirs)  # face down: only one's own
     await pilot.press("space")
-    await pilot.pause()
+    await app_settled(pilot.app)
     text = panel_text(app)
     assert f"Green reveals {GREEN_CARDS[0]}" in text and "= 3⚔ 1⛨" in text
     assert all(card in text for card in GREEN_CARDS + BLUE_CARDS)
     assert "takes" not in text
     await pilot.press("space")
-    await pilot.pause()
+    await app_settled(pilot.app)
     text = panel_text(app)
     assert "Green takes 2 damage" in text and "Blue loses 1 Fort level" in text and "wins" not in text
     await pilot.press("space")
-    await pilot.pause()
+    await app_settled(pilot.app)
     text = panel_text(app)
     assert "Blue wins: it has the Fort there" in text
     assert "After: Green 0 Followers · Blue 0 Followers, Fort 1" in text
     await pilot.press("space")
-    await pilot.pause()
+    await app_settled(pilot.app)
     assert not isinstance(app.screen, ConflictScreen)  # closed: the game, or the hand-off that was due
 
 
@@ -294,7 +297,7 @@ def test_the_handoffs_undo_after_play_continue_is_the_one_offered_before_quittin
             assert isinstance(app.screen, HandoffScreen) and app.screen.seat == RED
             assert store.can_undo(BLUE) and not store.can_undo(RED)
             decided = store.state_id
-            await pilot.press("q")
+            await pilot.press("q")  # save and quit: the app stops
             await pilot.pause()
         return saves.autosave_path(present(app.game).game_id, tmp_path), decided
 
@@ -308,7 +311,7 @@ def test_the_handoffs_undo_after_play_continue_is_the_one_offered_before_quittin
             assert await settle(pilot, lambda: store.state_id == decided - 1)
             assert isinstance(app.screen, GameScreen) and app.game_screen().viewer == BLUE
             await pilot.press("u")  # Blue's first decision showed a card: never taken back
-            await pilot.pause()
+            await app_settled(pilot.app)
             assert store.state_id == decided - 1
 
     path, decided = run(until_quit())
@@ -320,7 +323,7 @@ def test_a_conflict_between_two_people(tmp_path):
         store = conflict_example()
         app = create_app(store, save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=size) as pilot:
-            await pilot.pause()
+            await app_settled(pilot.app)
             assert app.game_screen().viewer == GREEN
             await choose(pilot, "Maneuver: perform it")
             await choose(pilot, "Done")  # keep the MP: Green's Followers stay in the Ash Nave
@@ -385,14 +388,14 @@ def test_lines_logged_while_the_log_is_hidden_wrap_at_its_width(tmp_path):
         app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=SMALL) as pilot:
             await pilot.press("l", "l")  # the log once, then the board again
-            await pilot.pause()
+            await app_settled(pilot.app)
             await pilot.press("3")  # Blue starts the Turn track at position 3, logged while hidden
-            await pilot.pause()
+            await app_settled(pilot.app)
             await show_log(pilot)
             lines = [line.rstrip() for line in log_text(app).splitlines()]
             assert "Blue starts the Turn track at position 3 (☾M Moon)" in lines, lines
             await pilot.press("l")
-            await pilot.pause()
+            await app_settled(pilot.app)
             await choose(pilot, "Weeping Orchard")
             await hand_off(pilot, RED)  # the log is rewritten through Red's eyes, hidden
             await show_log(pilot)
@@ -415,7 +418,7 @@ async def new_solo_game(pilot) -> None:
     """Title → New game (n) → Solo (→) → the seed typed in → start (ctrl+s)."""
     app = pilot.app
     await pilot.press("n")
-    await pilot.pause()
+    await app_settled(pilot.app)
     assert isinstance(app.screen, NewGameScreen) and app.focused.id == "mode"
     await pilot.press("right")  # Hot-seat → Solo against the King
     for _ in range(20):
@@ -425,7 +428,7 @@ async def new_solo_game(pilot) -> None:
     assert app.focused.id == "seed"
     await pilot.press(*SOLO_SEED)  # the field's text is selected on focus: typing replaces it
     await pilot.press("ctrl+s")
-    await pilot.pause()
+    await app_settled(pilot.app)
     config = app.store.state.config
     assert (config.players, config.seats, config.seed) == (1, ("human", "king"), int(SOLO_SEED))
     assert isinstance(app.screen, GameScreen)
@@ -435,7 +438,7 @@ def test_a_solo_game_from_the_title_to_the_kings_first_turn(tmp_path):
     async def go():
         app = create_app(None, save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=BIG) as pilot:
-            await pilot.pause()
+            await app_settled(pilot.app)
             await new_solo_game(pilot)
             store = app.store
             # Red's setup and first turn: Fortify, one level in its corner, Dreams kept.
@@ -469,7 +472,7 @@ def test_a_solo_game_from_the_title_to_the_kings_first_turn(tmp_path):
                 assert ("the Horror Die:" in text) == (shown > die_at)
                 assert ("Space: close" in text) == (shown == steps)
                 await pilot.press("space")
-                await pilot.pause()
+                await app_settled(pilot.app)
             assert "The King takes Fortify" in log_text(app)
 
             # Back to Red's decision: its reaction to the King's Day action.
@@ -509,7 +512,7 @@ def test_conflict_panel_snapshot(snap_compare, tmp_path):
     """The conflict example's panel as Blue sees it once the conflict is over, every stage shown."""
 
     async def run_before(pilot):
-        await pilot.pause()
+        await app_settled(pilot.app)
         await choose(pilot, "Maneuver: perform it")
         await choose(pilot, "Done")
         await choose(pilot, "Conflict in Ash Nave: Green against Blue")
@@ -520,7 +523,7 @@ def test_conflict_panel_snapshot(snap_compare, tmp_path):
             await choose(pilot, card)
         assert isinstance(pilot.app.screen, ConflictScreen)
         await pilot.press("a")
-        await pilot.pause()
+        await app_settled(pilot.app)
 
     assert snap_compare(
         create_app(conflict_example(), save_dir=tmp_path, bot_delay=0), terminal_size=SMALL, run_before=run_before
@@ -546,7 +549,7 @@ def test_a_quick_double_press_neither_passes_the_keyboard_nor_chooses_for_the_ne
         store = conflict_example()
         app = create_app(store, save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=size) as pilot:
-            await pilot.pause()
+            await app_settled(pilot.app)
             await choose(pilot, "Maneuver: perform it")
             await choose(pilot, "Done")
             await choose(pilot, "Conflict in Ash Nave: Green against Blue")
@@ -556,18 +559,18 @@ def test_a_quick_double_press_neither_passes_the_keyboard_nor_chooses_for_the_ne
                 i for i, o in enumerate(options) if GREEN_CARDS[1] in o
             )
             await pilot.press("enter", "enter")  # Green's last card, and a press too many
-            await pilot.pause()
+            await app_settled(pilot.app)
             assert isinstance(app.screen, HandoffScreen) and app.game_screen().viewer == GREEN
             assert "a moment" in screen_text(app)
             await guard_over(pilot, "when only Blue is looking")  # the keys line, once keys are taken
             decided = store.state_id
             await pilot.press("enter", "enter", "1")  # the hand-off, then two presses too many
-            await pilot.pause()
+            await app_settled(pilot.app)
             assert isinstance(app.screen, GameScreen) and app.game_screen().viewer == BLUE
             assert store.state_id == decided  # nothing chosen for Blue
             await guard_over(pilot)
             await pilot.press("1")
-            await pilot.pause()
+            await app_settled(pilot.app)
             assert store.state_id == decided + 1  # now the key chooses
 
     run(go(SMALL))

@@ -34,7 +34,7 @@ from nctui.ui.widgets.decision import DecisionPanel
 from nctui.ui.widgets.footer import KeyFooter
 from nctui.ui.widgets.log import GameLog
 from nctui.ui.widgets.tabs import PANELS, PanelTabs
-from tests.helpers import focused, narrow, present
+from tests.helpers import app_settled, focused, narrow, present, wait_for
 
 SMALL, BIG = (80, 24), (120, 40)
 HOTSEAT = GameConfig(players=2, seats=("human", "human"), seed=42)
@@ -84,10 +84,11 @@ def _played(config: GameConfig, moves: int, seed: int = 3) -> Store:
 
 async def _past_handoff(app, pilot) -> None:
     """Hot seat: press the hand-off screen's key when it is up."""
-    await pilot.pause()
+    await app_settled(app)
     if type(app.screen).__name__ == "HandoffScreen":
         await pilot.press("enter")
-        await pilot.pause()
+        await wait_for(pilot, lambda: type(app.screen).__name__ != "HandoffScreen", "the hand-off closed")
+        await app_settled(app)
 
 
 def _until(store: Store, kind: str, limit: int = 400) -> Store:
