@@ -11,7 +11,7 @@ from nctui.games.dreamers.state import DreamersConfig
 from nctui.games.dreamers.ui.screen import DreamersScreen
 from nctui.platform import registry
 from nctui.ui.screens.options_new_game import CompanionNewScreen
-from tests.helpers import companion_app, plain, settle
+from tests.helpers import companion_app, plain, settle, wait_for
 
 DREAMERS = registry.game("dreamers")
 
@@ -57,12 +57,14 @@ def test_a_turn_from_the_title_against_the_computer(tmp_path, size) -> None:
                 state = game.store.state
                 return state.phase == "over" or (state.turns >= 2 and state.turn == 0)
 
+            def mine_to_decide() -> bool:
+                return my_turn_again() or (game.deciding_seat() == 0 and game.thinking is None)
+
             for _ in range(60):
+                await wait_for(pilot, mine_to_decide, "the person's decision, or their turn again")
                 if my_turn_again():
                     break
-                if game.deciding_seat() == 0:
-                    await pilot.press("1")
-                await pilot.pause(0.05)
+                await pilot.press("1")
             assert await settle(pilot, my_turn_again)
             assert any(m.startswith("Chosen: ") for m in app.seen)
 

@@ -11,7 +11,7 @@ from textual.css.stylesheet import Stylesheet
 from nctui.games.nightmare_cathedral.engine import GameConfig
 from nctui.ui.app import create_app
 from nctui.ui.textual_ext import parsed_css
-from tests.helpers import present
+from tests.helpers import present, wait_for
 
 SIZE = (80, 24)
 
@@ -106,9 +106,7 @@ def test_the_app_keeps_its_css_once_it_has_settled(shared, monkeypatch, tmp_path
         app = create_app(GameConfig(players=2, seed=1), save_dir=tmp_path, bot_delay=0)
         app.css_cache = path
         async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
-            await asyncio.sleep(0.3)
-            await pilot.pause()
+            await wait_for(pilot, path.exists, "the parsed CSS kept (CSS_KEPT_AFTER)")
             assert path.exists()
 
     asyncio.run(go())

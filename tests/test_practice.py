@@ -24,7 +24,7 @@ from nctui.ui.commands import screen_commands
 from nctui.ui.screens.practice import PracticeScreen
 from nctui.ui.screens.save import SaveScreen
 from nctui.ui.screens.title import TitleScreen
-from tests.helpers import present, rulebook_condition_problems
+from tests.helpers import app_settled, present, rulebook_condition_problems, wait_for
 
 SIZE = (80, 24)
 
@@ -253,8 +253,8 @@ def test_the_kings_die_roll_plays_from_the_practice_screen(tmp_path):
             await pilot.pause()
             assert isinstance(app.screen, GameScreen)
             await pilot.press("1")
-            await pilot.pause(0.2)
-            await pilot.pause()
+            await wait_for(pilot, lambda: isinstance(app.screen, KingTurnScreen), "the King's turn")
+            await app_settled(app)
             events = app.game.events(0, 0).events
             moves = [e for e in events if isinstance(e, E.KingDreamerMoves)]
             assert moves and moves[0].roll == 4 and moves[0].to == "summon"

@@ -38,7 +38,7 @@ from nctui.ui.rules import (
     summary_path,
 )
 from nctui.ui.screens.rules import RulesScreen, RulesText, find_matches, pieces
-from tests.helpers import narrow, nc_screen, present
+from tests.helpers import app_settled, narrow, nc_screen, present, wait_for
 
 ENGINE = Path(nctui.games.nightmare_cathedral.engine.__file__).parent
 ROOT = Path(__file__).resolve().parent.parent
@@ -382,9 +382,8 @@ def test_the_rules_are_styled_once_as_they_come_up(tmp_path, size, monkeypatch):
             await pilot.pause()
             monkeypatch.setattr(Stylesheet, "update_nodes", counted)
             await pilot.press("R")
-            await pilot.pause()
-            await asyncio.sleep(0.2)
-            await pilot.pause()
+            await wait_for(pilot, lambda: isinstance(app.screen, RulesScreen), "the rules")
+            await app_settled(app)
             rules = app.screen
             assert isinstance(rules, RulesScreen)
             shown, other = ("-wide", "-narrow") if size[0] >= 100 else ("-narrow", "-wide")

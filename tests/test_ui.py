@@ -17,7 +17,7 @@ from nctui.platform import saves
 from nctui.platform.store import Store
 from nctui.ui.app import create_app
 from nctui.ui.widgets.decision import DecisionPanel
-from tests.helpers import present
+from tests.helpers import app_settled, present, wait_for
 
 SIZE = (80, 24)
 CONFIG = GameConfig(players=2, seats=("human", "human"), seed=42)
@@ -148,10 +148,7 @@ def test_the_sessions_computer_players_and_autosave_start_once_the_game_is_drawn
 
     async def go():
         async with app.run_test(size=SIZE) as pilot:
-            for _ in range(100):
-                await pilot.pause(0.02)
-                if present(app.game).store.revision > 0:
-                    break
+            await wait_for(pilot, lambda: present(app.game).store.revision > 0, "the computer seats' first decision")
             assert len(frames_before_start) == 1 and frames_before_start[0] > 0.0
             assert present(app.game).store.revision > 0  # the computer seats played
 
@@ -179,15 +176,12 @@ def test_a_computer_seat_decides_by_itself(tmp_path):
     async def go():
         app = create_app(config, save_dir=tmp_path, bot_delay=0.01)
         async with app.run_test(size=SIZE) as pilot:
-            for _ in range(100):
-                await pilot.pause(0.02)
-                if app.store.state.decision.seat != first:
-                    break
+            await wait_for(pilot, lambda: app.store.state.decision.seat != first, "the computer's decisions")
             assert app.store.state_id >= 1
             assert app.store.entry(1).seat == first
             # Undo goes back past the computer's decisions to a person's (here: the start).
             await pilot.press("u")
-            await pilot.pause()
+            await app_settled(app)
             assert app.store.state_id == 0 or app.store.state.decision.seat != first
 
     run(go())
@@ -354,16 +348,21 @@ def test_choosing_an_option_lays_the_screen_out_about_once(tmp_path):
     async def go():
         nonlocal layouts
         app = create_app(GameConfig(players=2, seats=("human", "bot"), seed=42), save_dir=tmp_path, bot_delay=0)
+
+        async def answered() -> None:  # the person decides again (the computer answered, if its turn), all drawn
+            await wait_for(pilot, lambda: app.store.state.decision.seat == 0, "the person's next decision")
+            await app_settled(app)
+
         async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.pause(0.3)
+            await answered()
             for _ in range(2):  # past the first frames
                 await pilot.press("1")
-                await pilot.pause(0.3)
+                await answered()
             layouts, presses = 0, 6
             before = app.store.state_id
             for _ in range(presses):
                 await pilot.press("1")
-                await pilot.pause(0.3)
+                await answered()
             assert app.store.state_id >= before + presses  # every press chose something
             assert layouts <= 2 * presses, f"{layouts} layouts for {presses} presses"
 

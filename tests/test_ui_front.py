@@ -477,14 +477,11 @@ def test_load_marks_a_save_that_no_longer_replays(tmp_path):
             await pilot.pause()
             screen = app.screen
             assert isinstance(screen, LoadScreen)
-            for _ in range(100):  # the saves are replayed on a worker thread
-                if screen.checked:
-                    break
-                await pilot.pause(0.05)
+            await wait_for(pilot, lambda: screen.checked, "the saves replayed (on a worker thread)")
             row = narrow(screen.query_one("#saves", OptionList).get_option_at_index(0).prompt, Text).plain
             assert "cannot be loaded: cannot be replayed: action 2 of 2 is refused" in row
             await pilot.press("enter")
-            await pilot.pause()
+            await app_settled(app)
             assert app.screen is screen and "cannot be replayed" in app.seen[-1]
 
     run(go())

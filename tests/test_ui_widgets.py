@@ -34,7 +34,7 @@ from nctui.ui.widgets.decision import DecisionPanel
 from nctui.ui.widgets.footer import KeyFooter
 from nctui.ui.widgets.log import GameLog
 from nctui.ui.widgets.tabs import PANELS, PanelTabs
-from tests.helpers import app_settled, focused, narrow, present, wait_for
+from tests.helpers import app_settled, focused, narrow, present, screen_of, wait_for
 
 SMALL, BIG = (80, 24), (120, 40)
 HOTSEAT = GameConfig(players=2, seats=("human", "human"), seed=42)
@@ -975,18 +975,17 @@ def test_each_key_press_lays_out_once_and_draws_one_frame(monkeypatch, tmp_path)
             toggled = 0
             while len(counted) < 24:
                 if isinstance(app.screen, HandoffScreen):
-                    await asyncio.sleep(0.5)  # past the hand-off's guard
+                    await wait_for(pilot, lambda: screen_of(app).ready, "the hand-off past its guard")
                     await pilot.press("enter")
-                    await pilot.pause()
+                    await wait_for(pilot, lambda: not isinstance(app.screen, HandoffScreen), "the hand-off closed")
+                    await app_settled(app)
                     continue
                 pane = app.screen.query_one("#hand-pane")
                 before = pane.show_vertical_scrollbar
                 frames.clear()
                 layouts.clear()
                 await pilot.press("1")
-                await pilot.pause()
-                await asyncio.sleep(0.1)
-                await pilot.pause()
+                await app_settled(app)
                 if isinstance(app.screen, GameScreen):  # no hand-off came up
                     counted.append((len(layouts), len(frames)))
                     if pane.show_vertical_scrollbar != before:
