@@ -17,7 +17,7 @@ from nctui.platform import registry, saves
 from nctui.ui.screens.options_new_game import CompanionNewScreen
 from nctui.ui.screens.rules import RulesScreen
 from nctui.ui.widgets.log import GameLog
-from tests.helpers import companion_app, narrow, settle
+from tests.helpers import app_settled, companion_app, narrow, settle
 
 GAME = registry.game("cathedral")
 
@@ -105,10 +105,10 @@ def test_the_computer_answers_and_undo_takes_back_the_persons_move(tmp_path) -> 
         async with app.run_test(size=(80, 24)) as pilot:
             # the computer placed the Cathedral
             assert await settle(pilot, lambda: app.game.store.state.to_move == 1, 10)
-            await pilot.pause()
+            await app_settled(pilot.app)
             await pilot.press("down", "down", "down", "down", "down", "enter")  # the Academy at D9
             assert await settle(pilot, lambda: len(app.game.store.state.buildings) == 3, 10)  # and Light answered
-            await pilot.pause()
+            await app_settled(pilot.app)
             assert "Dark (you): place a building" in status(app)
             await pilot.press("u")
             await pilot.pause()
@@ -301,7 +301,7 @@ def test_the_end_says_who_had_light_and_dark_and_why_they_won(tmp_path, size, ga
             while not done():
                 _play_to_the_end(app, rng)
                 await settle(pilot, lambda: done() or not app.game.is_computer(app.game.deciding_seat()))
-            await pilot.pause()
+            await app_settled(pilot.app)
             state: CathedralState = app.game.store.state
             side = _side(app)
             assert state.outcome is not None

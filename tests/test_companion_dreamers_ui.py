@@ -11,7 +11,7 @@ from nctui.games.dreamers.state import DreamersConfig
 from nctui.games.dreamers.ui.screen import DreamersScreen
 from nctui.platform import registry
 from nctui.ui.screens.options_new_game import CompanionNewScreen
-from tests.helpers import companion_app, plain, settle, wait_for
+from tests.helpers import app_settled, companion_app, plain, settle, wait_for
 
 DREAMERS = registry.game("dreamers")
 
@@ -232,7 +232,7 @@ def test_four_players_and_every_nightmare_fit_the_players_panel(tmp_path, size) 
             game = app.game
             for _ in range(6):
                 await settle(pilot, lambda: game.deciding_seat() == 0 and game.thinking is None)
-                await pilot.pause()
+                await app_settled(pilot.app)
                 table = app.screen.query_one("#dr-table", Static)
                 lines = _text(app, "dr-table").split("\n")
                 assert len(lines) == (9 if size == (80, 24) else 10) and lines[-1].startswith("F ")  # 120x40: a header

@@ -16,7 +16,7 @@ from nctui.ui.screens.handoff import HandoffScreen
 from nctui.ui.screens.options_new_game import CompanionNewScreen
 from nctui.ui.screens.shell import GameShell
 from nctui.ui.widgets.log import GameLog
-from tests.helpers import companion_app, narrow, plain, screen_of, settle
+from tests.helpers import app_settled, companion_app, narrow, plain, screen_of, settle, wait_for
 
 NIGHTMARIUM = registry.game("nightmarium")
 
@@ -51,7 +51,7 @@ def test_a_game_against_the_computer_from_the_title(tmp_path, size) -> None:
             assert len(app.game.store.state.players[0].hand) == 6
             await pilot.press("enter")  # the highlighted option: Draw a card again
             assert await settle(pilot, lambda: app.game.store.state.turn == 0 and app.game.store.state.turns == 2, 20)
-            await pilot.pause()
+            await app_settled(pilot.app)
             assert "Your turn" in _text(app, "nm-status")  # the person at the keyboard is "you"
             assert any("Chosen: Draw a card" in m for m in app.seen)
 
@@ -69,16 +69,17 @@ def test_hot_seat_hands_stay_hidden_behind_the_shared_hand_off_until_enter(tmp_p
         async with app.run_test(size=size) as pilot:
             game = narrow(app.screen, GameShell)
             await pilot.press("1", "1")  # Player 1 draws twice: Player 2's turn
-            await pilot.pause()
+            await wait_for(pilot, lambda: isinstance(app.screen, HandoffScreen), "the hand-off to Player 2")
             handoff = app.screen
             assert isinstance(handoff, HandoffScreen) and handoff.seat == 1
             assert handoff.who.plain == "2 Player 2" and handoff.echo == "Player 1 chose: Draw a card"
             before = app.game.store.state
             await pilot.press("1")  # a digit neither lifts the hand-off nor chooses
-            await pilot.pause()
+            await app_settled(app)
             assert app.game.store.state is before and app.screen is handoff
             await pilot.press("enter")
-            await pilot.pause()
+            await wait_for(pilot, lambda: screen_of(app) is game, "Player 2's game")
+            await app_settled(app)
             assert screen_of(app) is game and game.viewer == 1
             state = app.game.store.state
             names = _text(app, "nm-hand")
@@ -89,13 +90,14 @@ def test_hot_seat_hands_stay_hidden_behind_the_shared_hand_off_until_enter(tmp_p
             assert log.count("Player 1 draws 1 card.") == 2  # Player 1's draws, as Player 2 may see them
             assert not any(card(c).name in log for c in state.players[0].hand if card(c).name not in mine)
             await pilot.press("1", "1")  # Player 2 draws twice: back to Player 1
-            await pilot.pause()
+            await wait_for(pilot, lambda: isinstance(app.screen, HandoffScreen), "the hand-off back to Player 1")
             back = app.screen
             assert isinstance(back, HandoffScreen) and back.seat == 0
             # since Player 1 last looked, in words anyone may read
             assert back.news.count("Player 2 draws 1 card.") == 2 and "— Player 2's turn." in back.news
             await pilot.press("enter")
-            await pilot.pause()
+            await wait_for(pilot, lambda: screen_of(app) is game, "Player 1's game")
+            await app_settled(app)
             log = _log(app)  # Player 1's own log, as they left it: their cards named, they are "you"
             drawn = [card(c).name for c in app.game.store.state.players[0].hand[-2:]]
             assert all(f"You draw {name}." in log for name in drawn)
@@ -198,7 +200,7 @@ def test_you_are_you_and_the_opponents_turn_is_summed_up(tmp_path, size) -> None
             assert _text(app, "nm-players").startswith(">You ")
             await pilot.press("1", "1")  # draw twice: the computers play their turns
             assert await settle(pilot, lambda: game.deciding_seat() == 0 and game.thinking is None, 30)
-            await pilot.pause()
+            await app_settled(pilot.app)
             news = _text(app, "nm-news")
             lines = news.split("\n")
             assert any(line.startswith("Player 2: ") for line in lines), news
@@ -259,19 +261,22 @@ def test_the_hand_off_news_is_in_the_words_of_the_person_it_is_for(tmp_path) -> 
     async def go() -> None:
         app = _app(tmp_path, NightmariumConfig(seats=("human", "human"), levels=("planner", "planner"), seed=3))
         async with app.run_test(size=(80, 24)) as pilot:
+            game = app.screen
             await pilot.press("1", "1")  # Player 1 draws twice: Player 2's turn
-            await pilot.pause()
+            await wait_for(pilot, lambda: isinstance(app.screen, HandoffScreen), "the hand-off to Player 2")
             await pilot.press("enter")
-            await pilot.pause()
+            await wait_for(pilot, lambda: screen_of(app) is game, "Player 2's game")
+            await app_settled(app)
             assert "— Your turn." in _log(app) and "Player 1 draws 1 card." in _log(app)
             await pilot.press("1", "1")  # Player 2 draws twice: back to Player 1
-            await pilot.pause()
+            await wait_for(pilot, lambda: isinstance(app.screen, HandoffScreen), "the hand-off back to Player 1")
             back = app.screen
             assert isinstance(back, HandoffScreen) and back.seat == 0
             assert "— Your turn." in back.news and "Player 2 draws 1 card." in back.news
             assert back.news.count("Player 2 draws 1 card.") == 2 and not any("Player 1" in line for line in back.news)
             await pilot.press("enter")
-            await pilot.pause()
+            await wait_for(pilot, lambda: screen_of(app) is game, "Player 1's game")
+            await app_settled(app)
             news = _text(app, "nm-news")
             assert news.startswith("Player 2: drew 2 cards"), news
 
@@ -292,7 +297,7 @@ def test_with_five_players_every_panel_is_reached_and_scrolled_from_the_keyboard
             for _ in range(6):  # a few rounds: Creatures on the table, news and a long log
                 await pilot.press("1")
                 assert await settle(pilot, lambda: game.deciding_seat() == 0 and game.thinking is None, 60)
-            await pilot.pause()
+            await app_settled(pilot.app)
             screen = app.screen
             overflowing = 0
             for panel_id in ("nm-players-box", "nm-hand-box", "nm-news-box", "nm-log"):

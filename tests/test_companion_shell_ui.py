@@ -22,7 +22,7 @@ from nctui.ui.screens.shell import GameShell
 from nctui.ui.screens.timeline import TimelineList, TimelineScreen
 from nctui.ui.widgets.footer import KeyFooter
 from nctui.ui.widgets.log import GameLog
-from tests.helpers import companion_app, settle
+from tests.helpers import app_settled, companion_app, settle
 
 # Each game against a computer player, and the key that takes the person's first decision.
 GAMES: dict[str, tuple[Any, str]] = {
@@ -42,12 +42,12 @@ async def _my_turn(pilot) -> None:
     """Until the person decides and no computer player thinks."""
     game = pilot.app.game
     assert await settle(pilot, lambda: game.deciding_seat() == 0 and game.thinking is None)
-    await pilot.pause()
+    await app_settled(pilot.app)
 
 
 async def _back_to_the_game(pilot) -> None:
     assert await settle(pilot, lambda: isinstance(pilot.app.screen, GameShell))
-    await pilot.pause()
+    await app_settled(pilot.app)
 
 
 def _log(app) -> str:
@@ -71,7 +71,7 @@ def test_undo_redo_and_the_timeline_jump_back(tmp_path, game_id, size) -> None:
             assert "undone" not in _log(app)
             await pilot.press("u")
             assert await settle(pilot, lambda: app.game.state_id == 0)
-            await pilot.pause()
+            await app_settled(pilot.app)
             assert "↶ undone: back to decision 0" in _log(app)  # the shared log says so
             await pilot.press("r")
             assert await settle(pilot, lambda: app.game.state_id == reached)

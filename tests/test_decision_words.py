@@ -211,10 +211,10 @@ def test_the_panel_shows_the_context_and_a_would_do_nothing_option(tmp_path, siz
     async def go():
         app = create_app(_twin_candles_store(), save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=size) as pilot:
-            await pilot.pause()
+            await H.app_settled(app)
             if isinstance(app.screen, HandoffScreen):
                 await pilot.press("enter")
-                await pilot.pause()
+                await H.app_settled(app)
             panel = app.screen.query_one(DecisionPanel)
             shown = " ".join(panel.render().plain.split())
             assert "Resolving the Ploy Twin Candles" in shown
@@ -223,14 +223,14 @@ def test_the_panel_shows_the_context_and_a_would_do_nothing_option(tmp_path, siz
             assert " 2 Produce 1 in a Marked Area" in shown
             assert "Option" not in shown
             await pilot.press("1")
-            await pilot.pause()
+            await H.app_settled(app)
             assert app.store.state.players[0].ritual == (0, 0)
             if isinstance(app.screen, HandoffScreen):  # Blue reacts next: its key, then the log
                 await pilot.press("enter")
-                await pilot.pause()
+                await H.app_settled(app)
             if H.nc_screen(app)._shown_panel != "log":  # 80x24 shows one panel at a time
                 await pilot.press("l")
-                await pilot.pause()
+                await H.app_settled(app)
             log = "\n".join(strip.text for strip in app.game_screen().query_one(GameLog).lines)
             assert "Red chooses to climb 1 open step, paying for it" in log
             assert "Red has nothing to pay: no step climbed" in log

@@ -182,10 +182,10 @@ def test_x_saves_the_position_and_it_loads_as_the_same_position(tmp_path):
         session = scenario_session("nightmare-cathedral", BUNDLED / "conflict-example-2p.toml", folder=tmp_path)
         app = _app(tmp_path, session)
         async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
+            await app_settled(app)
             while not isinstance(app.screen, GameScreen):  # past the hot-seat hand-off
                 await pilot.press("enter")
-                await pilot.pause()
+                await app_settled(app)
             titles = [title for title, _, _ in screen_commands(app.screen)]
             assert "Save position" in titles and "Hint" in titles  # the command palette has both
             await pilot.press("x")
@@ -208,14 +208,16 @@ def test_h_shows_the_planners_hint_without_blocking_keys(tmp_path):
         session = scenario_session("nightmare-cathedral", BUNDLED / "ritual-example-2p.toml", folder=tmp_path)
         app = _app(tmp_path, session)
         async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
+            await app_settled(app)
             while not isinstance(app.screen, GameScreen):
                 await pilot.press("enter")
-                await pilot.pause()
+                await app_settled(app)
             await pilot.press("h")
             assert any("thinking" in m for m in app.seen)  # at once, before the planner answers
             await app.workers.wait_for_complete()
-            await pilot.pause()
+            await wait_for(
+                pilot, lambda: any(m.startswith("The planner would choose: ") for m in app.seen), "the planner's hint"
+            )
             hints = [m for m in app.seen if m.startswith("The planner would choose: ")]
             assert hints and len(hints[0].splitlines()) >= 2  # its choice and the next best
             screen = app.screen
@@ -229,12 +231,12 @@ def test_h_is_for_practice_games_only(tmp_path):
     async def go():
         app = _app(tmp_path, new_session(GameConfig(players=2, seed=3), folder=tmp_path, undo="strict"))
         async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
+            await app_settled(app)
             while not isinstance(app.screen, GameScreen):
                 await pilot.press("enter")
-                await pilot.pause()
+                await app_settled(app)
             await pilot.press("h")
-            await pilot.pause()
+            await app_settled(app)
             assert any("Hints are for practice games" in m for m in app.seen)
             assert not any("thinking" in m for m in app.seen)
 

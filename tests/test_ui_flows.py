@@ -159,7 +159,7 @@ def test_leaving_a_game_from_under_a_handoff_goes_to_the_title_screen(tmp_path):
             await wait_for(pilot, lambda: isinstance(app.screen, TitleScreen), "the title screen")
             assert isinstance(app.screen, TitleScreen) and len(app.screen_stack) == 1
             assert app.game is None and session.closed
-            await pilot.press("q")
+            await pilot.press("q")  # the title's quit: the app stops
             await pilot.pause()
 
     run(go())
@@ -199,7 +199,7 @@ def test_handoff_echoes_the_option_picked_and_a_press_does_one_thing(tmp_path, s
         app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=size) as pilot:
             await pilot.press("3")
-            await pilot.pause()
+            await app_settled(pilot.app)
             store = app.store
             w = words_for(store.state.pack)
             conquer = store.state.decision.options[1]
@@ -340,18 +340,18 @@ def test_timeline_jumps_back_and_redoes_forward(tmp_path):
         app = create_app(store, save_dir=tmp_path, bot_delay=30)  # the computer waits
         async with app.run_test(size=BIG) as pilot:
             await pilot.press("t")
-            await pilot.pause()
+            await app_settled(pilot.app)
             timeline = app.screen
             assert isinstance(timeline, TimelineScreen)
             options = timeline.query_one(TimelineList)
             assert options.option_count == last + 1 and options.highlighted == last
             assert options.row(last).plain.startswith("▶")
             await pilot.press("up", "up", "up", "enter")
-            await pilot.pause()
+            await app_settled(pilot.app)
             assert store.state_id == last - 3 and store.last_id == last
             assert isinstance(app.screen, GameScreen)
             await pilot.press("t")
-            await pilot.pause()
+            await app_settled(pilot.app)
             assert screen_of(app) is timeline  # kept (screens/kept.py), its list made again for the game now
             options = app.screen.query_one(TimelineList)
             rows = [options.row(i).plain for i in range(options.option_count)]
@@ -360,7 +360,7 @@ def test_timeline_jumps_back_and_redoes_forward(tmp_path):
             assert all("(redo)" in r and r.startswith("↷") for r in rows[last - 2 :])
             assert not any("(redo)" in r for r in rows[: last - 2])
             await pilot.press("down", "down", "down", "enter")
-            await pilot.pause()
+            await app_settled(pilot.app)
             assert store.state_id == last and isinstance(app.screen, GameScreen)
 
     run(go())
@@ -374,22 +374,22 @@ def test_strict_undo_refusals_say_the_policy(tmp_path):
         app = create_app(store, save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=SMALL) as pilot:
             await pilot.press("enter")  # the hand-off of a continued game
-            await pilot.pause()
+            await app_settled(pilot.app)
             seen = notes_of(app.game_screen())
             at = store.state_id
             await pilot.press("u")
-            await pilot.pause()
+            await app_settled(pilot.app)
             assert store.state_id == at
             assert seen and "cannot undo" in seen[-1].lower() and "strict undo" in seen[-1]
             await pilot.press("t")
-            await pilot.pause()
+            await app_settled(pilot.app)
             await pilot.press("home", "enter")
-            await pilot.pause()
+            await app_settled(pilot.app)
             assert isinstance(app.screen, TimelineScreen) and store.state_id == at  # stays open, says why
             message = text_of(app.screen, "#timeline-message")
             assert "strict undo" in message
             await pilot.press("escape", "t")  # opened again: as new, no message
-            await pilot.pause()
+            await app_settled(pilot.app)
             assert isinstance(app.screen, TimelineScreen) and not text_of(app.screen, "#timeline-message").strip()
             assert app.screen.query_one(TimelineList).highlighted == at
 
@@ -436,48 +436,48 @@ def test_save_under_a_name_then_load_it(tmp_path):
         app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=SMALL) as pilot:
             await pilot.press("3")
-            await pilot.pause()
+            await app_settled(pilot.app)
             await pilot.press("s")
-            await pilot.pause()
+            await app_settled(pilot.app)
             assert isinstance(app.screen, SaveScreen)
             field = app.screen.query_one(Input)
             assert "turn" in field.value
             field.value = "bad/name"
             await pilot.press("enter")
-            await pilot.pause()
+            await app_settled(pilot.app)
             assert isinstance(app.screen, SaveScreen)  # refused, nothing lost
             assert "not a plain file name" in text_of(app.screen, "#save-message")
             field.value = "my game"
             await pilot.press("enter")
-            await pilot.pause()
+            await app_settled(pilot.app)
             assert isinstance(app.screen, GameScreen)
             path = tmp_path / ("my game" + saves.SUFFIX)
             assert saves.load(path).store.state == app.store.state
             # Saving again under the same name asks before replacing the file.
             await pilot.press("1", "enter")  # the game moves on (and the keyboard to seat 0)
-            await pilot.pause()
+            await app_settled(pilot.app)
             assert app.store.state_id == 2 and isinstance(app.screen, GameScreen)
             await pilot.press("s")
-            await pilot.pause()
+            await app_settled(pilot.app)
             app.screen.query_one(Input).value = "my game"
             await pilot.press("enter")
-            await pilot.pause()
+            await app_settled(pilot.app)
             assert "exists" in text_of(app.screen, "#save-message")
             assert saves.load(path).store.state_id == 1
             await pilot.press("escape")
-            await pilot.pause()
+            await app_settled(pilot.app)
             # o: the Load screen (this game stays among the unfinished ones, in its autosave)
             before, autosave = app.store, present(app.game).autosave_path
             await pilot.press("o")
-            await pilot.pause()
+            await app_settled(pilot.app)
             load = app.screen
             assert isinstance(load, LoadScreen)
             load.load(path)
-            await pilot.pause()
+            await app_settled(pilot.app)
             assert app.store is not before and app.store.state_id == 1
             assert isinstance(app.screen, HandoffScreen)  # a hot-seat game continued: whose turn first
             await pilot.press("enter")
-            await pilot.pause()
+            await app_settled(pilot.app)
             assert isinstance(app.screen, GameScreen) and app.game_screen().game is app.game
             assert autosave is not None and saves.load(autosave).store.state == before.state  # not replaced
 
@@ -501,10 +501,10 @@ def near_end_store() -> Store:
 
 async def play_to_the_end(pilot) -> None:
     await pilot.press("2", "3")
-    await pilot.pause()
+    await app_settled(pilot.app)
     assert isinstance(pilot.app.screen, HandoffScreen)
     await pilot.press("enter", "3")
-    await pilot.pause()
+    await app_settled(pilot.app)
 
 
 def test_game_over_shows_the_breakdown_and_undo_goes_back(tmp_path):
@@ -521,20 +521,20 @@ def test_game_over_shows_the_breakdown_and_undo_goes_back(tmp_path):
                 assert word in plain
             assert "★ R Red wins with 8 VP" in plain and "Devoured end condition" in plain
             await pilot.press("u")
-            await pilot.pause()
+            await app_settled(pilot.app)
             assert store.state.outcome is None and isinstance(app.screen, HandoffScreen | GameScreen)
             # back to the last person's decision; redo shows the game over again
             while isinstance(app.screen, HandoffScreen):
                 await pilot.press("enter")
-                await pilot.pause()
+                await app_settled(pilot.app)
             await pilot.press("r")
-            await pilot.pause()
+            await app_settled(pilot.app)
             assert isinstance(app.screen, GameOverScreen)
             await pilot.press("v")  # look at the board; g brings the scores back
-            await pilot.pause()
+            await app_settled(pilot.app)
             assert isinstance(app.screen, GameScreen)
             await pilot.press("g")
-            await pilot.pause()
+            await app_settled(pilot.app)
             assert isinstance(app.screen, GameOverScreen)
 
     run(go(SMALL))
@@ -582,16 +582,16 @@ def test_game_over_saves_the_replay_and_starts_again(tmp_path):
         async with app.run_test(size=SMALL) as pilot:
             await play_to_the_end(pilot)
             await pilot.press("s")
-            await pilot.pause()
+            await app_settled(pilot.app)
             assert isinstance(app.screen, SaveScreen)
             await pilot.press("enter")
-            await pilot.pause()
+            await app_settled(pilot.app)
             assert isinstance(app.screen, GameOverScreen)
             [replay] = [p for p in saves.list_saves(tmp_path) if p.name.startswith("replay-")]
             loaded = saves.load(replay).store
             assert loaded.last_id == 3 and loaded.state.outcome == store.state.outcome
             await pilot.press("n")
-            await pilot.pause()
+            await app_settled(pilot.app)
             assert isinstance(app.screen, NewGameScreen)
 
     run(go())
@@ -628,38 +628,38 @@ def test_king_turn_is_paced_step_by_step(tmp_path):
     async def go():
         app = create_app(store, save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=SMALL) as pilot:
-            await pilot.pause()
+            await app_settled(pilot.app)
             panel = app.screen.query_one(DecisionPanel)
             panel.highlight = option
             await pilot.press("enter")
-            await pilot.pause()
+            await app_settled(pilot.app)
             screen = app.screen
             assert isinstance(screen, KingTurnScreen)
             assert len(screen.steps) > 3 and screen.shown == 1
             die_at = next(i for i, s in enumerate(screen.steps) if s.kind == "king_horror_die")
             for _ in range(die_at):
                 await pilot.press("space")
-            await pilot.pause()
+            await app_settled(pilot.app)
             assert screen.shown == die_at + 1
             head = text_of(screen, "#king-head")
             assert "the Horror Die" in head
             await pilot.press("a")
-            await pilot.pause()
+            await app_settled(pilot.app)
             assert screen.done
             text = text_of(screen, "#king-text")
             assert "The King rolled the Horror Die" in text
             await pilot.press("enter")  # all shown: Enter closes
-            await pilot.pause()
+            await app_settled(pilot.app)
             assert isinstance(app.screen, GameScreen)
 
     run(go())
 
 
 async def open_kings_turn(pilot, option: int) -> KingTurnScreen:
-    await pilot.pause()
+    await app_settled(pilot.app)
     pilot.app.screen.query_one(DecisionPanel).highlight = option
     await pilot.press("enter")
-    await pilot.pause()
+    await app_settled(pilot.app)
     screen = pilot.app.screen
     assert isinstance(screen, KingTurnScreen)
     return screen
@@ -677,25 +677,25 @@ def test_king_turn_panel_scrolls_and_ends_with_what_changed(tmp_path, size):
             lines = screen.query_one("#king-lines")
             assert lines.content_region.height >= (10 if size == SMALL else 20)  # not 7 lines at 80x24
             await pilot.press("a")
-            await pilot.pause()
-            await pilot.pause()
+            await app_settled(pilot.app)
+            await app_settled(pilot.app)
             text = text_of(screen, "#king-text", size[0])
             assert "What the turn changed:" in text
             changed = describe_changes(player_view(before, 0).state, app.game_screen().game.view(0).state)
             assert changed and all(line in text for line in changed)
             assert lines.max_scroll_y > 0 and lines.scroll_y == lines.max_scroll_y  # the summary in view
             await pilot.press("pageup")
-            await pilot.pause()
+            await app_settled(pilot.app)
             paged, top = lines.scroll_y, screen.reading
             assert paged < lines.max_scroll_y and top < len(screen.steps) - 1  # the cursor: the page's first step
             await pilot.press("up")
-            await pilot.pause()
+            await app_settled(pilot.app)
             assert screen.reading == max(top - 1, 0) and lines.scroll_y <= paged  # ↑: the step before, in view
             await pilot.press("home")
-            await pilot.pause()
+            await app_settled(pilot.app)
             assert lines.scroll_y == 0 and screen.reading == 0
             await pilot.press("pagedown", "end")
-            await pilot.pause()
+            await app_settled(pilot.app)
             assert lines.scroll_y == lines.max_scroll_y and isinstance(app.screen, KingTurnScreen)
 
     run(go())
@@ -717,13 +717,13 @@ def test_the_board_behind_the_kings_turn_shows_the_step_being_read(tmp_path, siz
             assert board.render().plain != now
             assert all(s.why for s in screen.steps if s.kind.startswith("king_"))  # each step says why
             await pilot.press("a")
-            await pilot.pause()
+            await app_settled(pilot.app)
             assert board.past is not None and board.past[0] == game.game.view_at(store.state_id, 0)  # the outcome
             await pilot.press("home")  # back to the first step: the position before it again
-            await pilot.pause()
+            await app_settled(pilot.app)
             assert screen.reading == 0 and board.past[0] == game.game.view_at(start, 0)
             await pilot.press("end", "space")  # closed: the board shows the present
-            await pilot.pause()
+            await app_settled(pilot.app)
             assert app.screen is game and board.past is None and board.render().plain == now
 
     run(go())
@@ -748,7 +748,7 @@ def test_king_turn_is_one_panel_the_kings_later_steps_join_it(tmp_path):
             n = len(screen.steps)
             more = [KingStep("king_maneuvers", "The King places a Follower in Ash Nave", 0)]
             screen.add(more, screen.after)  # the King's next decision of the same turn
-            await pilot.pause()
+            await app_settled(pilot.app)
             assert app.screen is screen and len(screen.steps) == n + 1 and screen.shown == 1
             # after a decision of the player's inside the turn, the panel comes back with the whole
             # turn, at the first step not read yet
@@ -764,7 +764,7 @@ def test_king_turn_panel_snapshot(snap_compare, tmp_path):
     async def run_before(pilot):
         await open_kings_turn(pilot, option)
         await pilot.press("a")
-        await pilot.pause()
+        await app_settled(pilot.app)
 
     assert snap_compare(create_app(store, save_dir=tmp_path, bot_delay=0), terminal_size=SMALL, run_before=run_before)
 
@@ -775,12 +775,12 @@ def test_king_turn_pacing_can_be_turned_off(tmp_path):
     async def go():
         app = create_app(store, save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=SMALL) as pilot:
-            await pilot.pause()
+            await app_settled(pilot.app)
             app.screen.query_one(DecisionPanel).highlight = option
             await pilot.press("enter")
-            await pilot.pause()
+            await app_settled(pilot.app)
             await pilot.press("p")
-            await pilot.pause()
+            await app_settled(pilot.app)
             game = narrow(app.game_screen(), GameScreen)
             assert isinstance(app.screen, GameScreen) and not game._pace_king
             titles = [title for title, _, _ in screen_commands(game)]
@@ -855,7 +855,7 @@ def test_monochrome_mode(tmp_path, monkeypatch):
         monkeypatch.setenv("NCTUI_MONO", "1")
         app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=SMALL) as pilot:
-            await pilot.pause()
+            await app_settled(pilot.app)
             assert any(isinstance(f, Monochrome) for f in app.get_line_filters())
             # Sides are told apart by letters: the players list names them.
             players = app.game_screen().query_one(PlayersView)
@@ -947,7 +947,7 @@ def test_handoff_shows_its_keys_at_once_and_says_to_wait_only_to_a_key_within_th
         app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.press("3")
-            await pilot.pause()
+            await app_settled(pilot.app)
             await pilot.press("2")  # Red decides next: the hand-off, within its guard
             await wait_for(pilot, lambda: isinstance(app.screen, HandoffScreen), "the hand-off to Red")
             screen = app.screen
@@ -992,7 +992,7 @@ def test_handoff_draws_the_next_view_before_it_closes(tmp_path, monkeypatch):
         app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.press("3")
-            await pilot.pause()
+            await app_settled(pilot.app)
             await pilot.press("2")  # Red decides next
             await wait_for(pilot, lambda: isinstance(app.screen, HandoffScreen), "the hand-off to Red")
             assert isinstance(app.screen, HandoffScreen)
@@ -1160,7 +1160,7 @@ async def _press_each(pilot, keys: str) -> None:
     """Press each key (one character each) in turn, the app idle after each."""
     for key in keys:
         await pilot.press(key)
-        await pilot.pause()
+        await app_settled(pilot.app)
 
 
 def _screen_cells(app) -> list[list[tuple[str, object]]]:
@@ -1194,7 +1194,7 @@ def test_a_screen_made_ahead_just_as_the_app_closes_fails_nothing(tmp_path, kept
     async def go():
         app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=SMALL) as pilot:
-            await pilot.pause()
+            await app_settled(pilot.app)
             game = app.game_screen()
             make = {
                 "rules": lambda: prepare_rules_screen(app, game.entry.rules),
@@ -1239,10 +1239,10 @@ def test_the_rules_and_the_help_are_made_while_the_game_waits_and_come_up_in_one
         layouts, frames = _count_layouts_and_frames(monkeypatch)
         app = create_app(config, save_dir=tmp_path / "ahead", bot_delay=0)
         async with app.run_test(size=size) as pilot:
-            await pilot.pause()
+            await app_settled(pilot.app)
             await _made_ahead(pilot)
             await pilot.press("1")  # the next decision: the rules are drawn ahead at its topic
-            await pilot.pause()
+            await app_settled(pilot.app)
             await _made_ahead(pilot)
             shown = []
             for _ in range(2):  # made ahead, then kept
@@ -1274,7 +1274,7 @@ def test_the_kept_rules_open_again_as_a_new_rules_screen(tmp_path, size):
     async def go():
         app = create_app(HOTSEAT_11, save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=size) as pilot:
-            await pilot.pause()
+            await app_settled(pilot.app)
             await _press_each(pilot, "R")
             first = app.screen
             assert isinstance(first, RulesScreen)
@@ -1299,10 +1299,10 @@ def test_the_kept_rules_open_again_as_a_new_rules_screen(tmp_path, size):
             assert first.query_one("#rules-body").scroll_y == 0
             assert _screen_cells(app) == fresh
             await pilot.press("q")
-            await pilot.pause()
+            await app_settled(pilot.app)
             other = (80, 30) if size == BIG else (120, 40)
             await pilot.resize_terminal(*other)
-            await pilot.pause()
+            await app_settled(pilot.app)
             again = rules_screen(app, app.game_screen().entry.rules, topic)
             assert again is not first
             app.push_screen(again)
@@ -1323,16 +1323,16 @@ def test_the_timeline_and_the_inspector_are_as_tall_as_what_they_show(tmp_path, 
     async def go():
         app = create_app(HOTSEAT_11, save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=size) as pilot:
-            await pilot.pause()
+            await app_settled(pilot.app)
             await pilot.press("t")
-            await pilot.pause()
+            await app_settled(pilot.app)
             assert isinstance(app.screen, TimelineScreen)
             timeline = app.screen.query_one("#timeline-list", TimelineList)
             assert timeline.option_count == 1 and timeline.region.height == 1
             await pilot.press("escape")
-            await pilot.pause()
+            await app_settled(pilot.app)
             await pilot.press("i")
-            await pilot.pause()
+            await app_settled(pilot.app)
             assert isinstance(app.screen, InspectorScreen)
             box, card = app.screen.query_one("#inspector-box"), app.screen.query_one("#inspector-card")
             assert box.region.height == card.region.height + 2  # the card and the box's border
@@ -1353,7 +1353,7 @@ def test_the_timeline_of_a_long_game_comes_up_in_one_frame_at_the_decision_now(t
         app = create_app(VS_BOT, save_dir=tmp_path, bot_delay=0)
         app.MAKE_SCREENS_AHEAD = False  # made while waiting, its layout would not be the key's
         async with app.run_test(size=size) as pilot:
-            await pilot.pause()
+            await app_settled(pilot.app)
             await _press_each(pilot, "1" * 30)
             # the computer's turn played and drawn (on a busy machine it thinks for longer)
             session = present(app.game)
@@ -1376,7 +1376,7 @@ def test_the_timeline_of_a_long_game_comes_up_in_one_frame_at_the_decision_now(t
             assert not whole.display or timeline.cut(timeline.highlighted)
             for k in cut[-1:]:
                 timeline.highlighted = k
-                await pilot.pause()
+                await app_settled(pilot.app)
                 drawn = "".join(seg.text for seg in timeline.render_line(k - round(timeline.scroll_y)))
                 assert drawn.rstrip().endswith("…") and len(drawn) == width
                 assert whole.display and str(whole.render()) == timeline.row(k).plain
@@ -1428,7 +1428,7 @@ def test_the_rows_of_the_timeline_and_the_rules_contents_are_drawn_as_textual_dr
     async def go():
         app = create_app(VS_BOT, save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=BIG) as pilot:
-            await pilot.pause()
+            await app_settled(pilot.app)
             await _press_each(pilot, "1" * 12 + "u" * 2)
             await pilot.press("t")
             await wait_for(pilot, lambda: isinstance(app.screen, TimelineScreen), "the timeline")
@@ -1437,7 +1437,7 @@ def test_the_rows_of_the_timeline_and_the_rules_contents_are_drawn_as_textual_dr
             assert any("(redo)" in timeline.row(k).plain for k in range(timeline.option_count))
             drawn_as_rich(timeline)
             await pilot.press("up")  # the highlight elsewhere
-            await pilot.pause()
+            await app_settled(pilot.app)
             drawn_as_rich(timeline)
             await pilot.press("escape", "R", "slash", *"fort")
             await wait_for(pilot, lambda: getattr(app.screen, "words", None) == ("fort",), "the search for 'fort'")
@@ -1464,9 +1464,9 @@ def test_a_scrollbar_placed_in_the_first_layout_shows_a_scroll_made_right_after(
     async def go():
         app = create_app(VS_BOT, save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=SMALL) as pilot:
-            await pilot.pause()
+            await app_settled(pilot.app)
             await _press_each(pilot, "1" * 25)
-            await pilot.pause()
+            await app_settled(pilot.app)
             await pilot.press("t")
             await wait_for(pilot, lambda: isinstance(app.screen, TimelineScreen), "the timeline")
             await app_settled(app)
@@ -1578,7 +1578,7 @@ def test_closing_the_handoff_does_not_lay_the_game_out_again_after_it_came_back(
     async def go():
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.press("3")
-            await pilot.pause()
+            await app_settled(pilot.app)
             await pilot.press("2")  # Red decides next
             await wait_for(pilot, lambda: isinstance(app.screen, HandoffScreen), "the hand-off to Red")
             handoff = app.screen
@@ -1628,7 +1628,7 @@ def test_handoff_back_gives_a_person_their_log_as_they_left_it_and_what_happened
             store = app.store
             game = app.game_screen()
             await pilot.press("3")
-            await pilot.pause()
+            await app_settled(pilot.app)
             await pilot.press("1")  # Blue conquers; Red decides next
             await wait_for(pilot, lambda: isinstance(app.screen, HandoffScreen), "the hand-off to Red")
             blue_lines = list(game.query_one(GameLog).lines)
@@ -1675,7 +1675,7 @@ def test_a_panel_whose_key_stays_is_not_rendered_again(tmp_path, monkeypatch):
     async def go():
         app = create_app(HOTSEAT, save_dir=tmp_path, bot_delay=0)
         async with app.run_test(size=BIG) as pilot:
-            await pilot.pause()
+            await app_settled(pilot.app)
             game = app.game_screen()
             seen: dict[type, set[bool]] = {cls: set() for cls in panels}
             for view in views:
@@ -1686,7 +1686,7 @@ def test_a_panel_whose_key_stays_is_not_rendered_again(tmp_path, monkeypatch):
                     if not isinstance(widget, MatrixView):
                         widget.facts = facts(view)
                     widget.view = view
-                await pilot.pause()
+                await app_settled(pilot.app)
                 for cls in panels:
                     widget = game.query_one(cls)
                     changed = widget.render_key() != keys[cls]
@@ -1749,7 +1749,7 @@ def test_the_collector_is_turned_on_once_the_first_frame_is_drawn(tmp_path, monk
         frozen = gc.get_freeze_count()
         try:
             async with app.run_test(size=BIG) as pilot:
-                await pilot.pause()
+                await app_settled(pilot.app)
                 assert drawn_while[0] is False and gc.isenabled() and not app.collect_once_drawn
                 assert gc.get_freeze_count() > frozen  # the game and its screen: out of its sight
         finally:
