@@ -561,6 +561,8 @@ def test_bot_match_settings_name_the_budget_the_keywords_the_weights_and_the_dec
     zero = parse_weights("opponent:1.0+opponent_mean:0")
     assert settings("planner", "previous") == PREVIOUS_PLANNER
     assert settings("planner", "200") == {"budget": 200}
+    assert settings("expert", "48,value=1") == {"budget": 48, "value": 1}
+    assert settings("planner", "value=1,vscale=10") == {"value": 1, "vscale": 10}
     assert settings("planner", "w=opponent:1.0+opponent_mean:0") == {"weights": zero}
     assert settings("expert", "48,look=12,w=opponent:1.0+opponent_mean:0") == {
         "budget": 48,
@@ -596,3 +598,67 @@ def test_the_expert_may_model_the_other_seats_replies_by_other_weights():
     bot.choose(player_view(state, seat))
     assert bot._weights_of(seat) is mine and bot._weights_of(1 - seat) is W
     assert ExpertBot(1, weights=mine)._weights_of(1 - seat) is mine  # by default its own
+
+
+def test_the_fitted_value_has_its_coefficients_and_reads_only_the_seats_own_hidden_cards():
+    """``fitted_value``: a coefficient per feature (fitted, not zeros); a chance strictly between
+    0 and 1 in a game under way, the same whatever a guess at the other seat's cards says; a
+    finished game's is its result."""
+    import random
+
+    from nctui.games.nightmare_cathedral.bots import fitted_value as fv
+    from nctui.games.nightmare_cathedral.engine.views import resample
+
+    assert len(fv.COEF) == len(fv.NAMES) and any(fv.COEF)
+    assert len(fv.state_features(_midgame(), 0)) == len(fv.NAMES)
+    state = _midgame()
+    for seat in (0, 1):
+        chance = fv.win_chance(state, seat)
+        assert 0.0 < chance < 1.0
+        guess = resample(player_view(state, seat), random.Random(3))
+        assert fv.win_chance(guess, seat) == pytest.approx(chance)
+    final, _ = _play(PlannerBot, 2, 4)
+    outcome = present(final.outcome)
+    assert [fv.win_chance(final, s) for s in (0, 1)] == [
+        (1.0 / len(outcome.winners) if s in outcome.winners else 0.0) for s in (0, 1)
+    ]
+
+
+def test_an_expert_valuing_its_leaves_by_the_fitted_chance_plays_a_seeded_game_to_the_end(monkeypatch):
+    """``value=1``: the expert's leaves valued by the fitted chance (its own seat only: the other
+    seat's look ahead keeps the planner's evaluation); a seeded game against the planner ends
+    with legal moves only."""
+    from nctui.games.nightmare_cathedral.bots import expert_bot, fitted_value
+
+    calls = []
+    real = fitted_value.win_chance
+
+    def win_chance(state, seat, coef=fitted_value.COEF):
+        calls.append(seat)
+        return real(state, seat, coef)
+
+    monkeypatch.setattr(fitted_value, "win_chance", win_chance)
+    state = new_game(make_config(players=2, seed=8)).state
+    bots = [expert_bot.ExpertBot(8 * 16, budget=4, value=1), PlannerBot(8 * 16 + 1)]
+    while (d := state.decision) is not None:
+        action = bots[d.seat].choose(player_view(state, d.seat))
+        assert action in legal_actions(state)
+        state = step(state, action).state
+    assert state.outcome is not None and calls and set(calls) == {0}
+
+
+def test_a_look_aheads_value_setting_chooses_the_planners_evaluation_the_fitted_chance_or_both_seats():
+    """``value``: 0 (the planner level) ``evaluate``; 1 the fitted chance times ``vscale``; 2 the
+    difference of both seats' ``evaluate`` over 1 + the opponent's weights. The expert's own
+    seat only: the other seat's look ahead (its model of the planner) keeps ``evaluate``."""
+    from nctui.games.nightmare_cathedral.bots import expert_bot, fitted_value
+    from nctui.games.nightmare_cathedral.bots.planner_bot import W, evaluate
+
+    state = _midgame()
+    assert PlannerBot(1)._value(state, 0) == evaluate(state, 0)
+    assert PlannerBot(1, value=1, vscale=10)._value(state, 0) == pytest.approx(10 * fitted_value.win_chance(state, 0))
+    both = (evaluate(state, 0) - evaluate(state, 1)) / (1 + W.opponent + W.opponent_mean)
+    assert PlannerBot(1, value=2)._value(state, 0) == pytest.approx(both)
+    expert = expert_bot.ExpertBot(1, value=2)
+    expert._seat = 0
+    assert expert._value(state, 0) == pytest.approx(both) and expert._value(state, 1) == evaluate(state, 1)

@@ -50,6 +50,7 @@ from ..engine.state import GameState
 from ..engine.views import View, fight_of, resample
 from .planner_bot import (
     BUDGET as PLANNER_BUDGET,
+    FITTED_SCALE,
     MIN_SHARE,
     ROLLOUT_DEPTH,
     Advice,
@@ -186,8 +187,10 @@ class ExpertBot(PlannerBot):
         depth: int = DEPTH,
         weights: Weights = W,
         reply_weights: Weights | None = None,
+        value: int = 0,
+        vscale: int = FITTED_SCALE,
     ) -> None:
-        super().__init__(seed, weights=weights)
+        super().__init__(seed, weights=weights, value=value, vscale=vscale)
         self._reply_weights = reply_weights  # the other seats' options in the iterations (None: its own)
         self._sims = budget
         self._searched = searched
@@ -213,6 +216,13 @@ class ExpertBot(PlannerBot):
         if seat == self._seat or self._reply_weights is None:
             return self._weights
         return self._reply_weights
+
+    def _value(self, state: GameState, seat: int) -> float:
+        """``value=1``: the fitted chance for the bot's own seat only; the other seats' look ahead
+        (their replies) keeps the planner's ``evaluate``, a model of the planner."""
+        if seat != self._seat:
+            return evaluate(state, seat, self._capped, self._weights_of(seat))
+        return super()._value(state, seat)
 
     def stop(self) -> None:
         """End the decision being searched at once (the best option so far is chosen)."""
@@ -353,7 +363,7 @@ class ExpertBot(PlannerBot):
             state = self._replies(state, seat, turn)
         except Exception:  # noqa: BLE001
             pass
-        value = evaluate(state, seat, self._capped, self._weights) + bonus
+        value = self._value(state, seat) + bonus
         counted = 0.0 if base is None else value - base
         for parent, child in path:
             parent.visits += 1

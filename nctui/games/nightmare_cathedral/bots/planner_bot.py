@@ -803,6 +803,7 @@ MIN_SHARE = 12  # engine steps each option may use at least
 REACT_COST = 0.05  # VP: a Conform or Dissent must be worth this much more than a Pass to be chosen
 PLAN_SHARE = 80  # engine steps to play out a conflict with a number of cards
 ROLLOUT_DEPTH = 24
+FITTED_SCALE = 40  # ``value=1``: the VP a chance of winning of 1 counts as (a VP is about 0.025 of chance)
 KING_TUCK_ORDER = ("develop", "summon", "fortify", "maneuver", "ritual")  # least harmful first
 
 
@@ -853,9 +854,13 @@ class PlannerBot:
         capped: bool = True,
         react_cost: float = REACT_COST,
         weights: Weights = W,
+        value: int = 0,
+        vscale: int = FITTED_SCALE,
     ) -> None:
         self._random = random.Random(seed)
         self._weights = weights  # the evaluation's (the planner level's ``W`` unless a match sets others)
+        self._value_kind = value  # 2 players, a look ahead's positions: 1 ``fitted_value``, 2 both seats' ``evaluate``
+        self._vscale = float(vscale)
         self._budget = budget
         self._keep_guess = keep_guess
         self._capped = capped
@@ -926,7 +931,23 @@ class PlannerBot:
             after = self._rollout(after, seat, state.turn_number)
         except Exception:  # noqa: BLE001 - a guess at hidden cards may not resolve: fall back on the prior
             return prior - 1.0, state
-        return evaluate(after, seat, self._capped, self._weights_of(seat)) + prior, after
+        return self._value(after, seat) + prior, after
+
+    def _value(self, state: GameState, seat: int) -> float:
+        """A position reached by a look ahead, for ``seat``: ``evaluate`` (the planner level's); in a
+        2-player game with ``value=1`` the fitted chance of winning (``fitted_value``) times
+        ``vscale`` (about the VP a whole chance is worth, so that the priors keep their scale), with
+        ``value=2`` the difference of both seats' ``evaluate`` (symmetric: the opponent's gains
+        count as much as the seat's own), divided by 1 + the opponent's weight (VP)."""
+        if self._value_kind and len(state.players) == 2 and state.king is None:
+            if self._value_kind == 1:
+                from .fitted_value import win_chance  # imports this module: not at its top
+
+                return self._vscale * win_chance(state, seat)
+            w = self._weights_of(seat)
+            mine, theirs = evaluate(state, seat, self._capped, w), evaluate(state, 1 - seat, self._capped, w)
+            return (mine - theirs) / (1.0 + w.opponent + w.opponent_mean)
+        return evaluate(state, seat, self._capped, self._weights_of(seat))
 
     def advise(self, view: View, count: int = 3, *, chosen: A.Action | None = None) -> tuple[Advice, ...]:
         """What this bot would choose in ``view`` (first, by ``choose``'s procedure on its own
