@@ -389,7 +389,7 @@ def test_a_stale_decision_is_refused_silently_and_the_screen_refreshes(
                 before = game.state_id
                 bob.decide_first_option()
                 await until(pilot, lambda b=before: game.state_id > b, "Bob's decision")
-            await pilot.pause(0.1)
+            await until(pilot, lambda: screen._shown[1] == game.state_id, "Ann's decision drawn: keys count")
             before = game.state_id
             gate = threading.Event()
             apply = game.apply
