@@ -297,11 +297,12 @@ def plain(app: Any, widget_id: str) -> str:
 
 async def app_settled(app: Any, wait: float = 60.0) -> None:
     """Wait until ``app`` has done all it was asked: every message to the app, its screen and the
-    screen's widgets handled (and the messages those sent in turn), no layout, scroll, repaint or
-    frame owed by the screen, no callback waiting for a refresh, no animation running or due. A
-    condition, not a duration: a loaded machine makes it take longer, never come too early. Two
-    rounds in a row must find it so (a handler that was awaiting in the first has finished by the
-    second's). Timers set for later are not waited for. Fails the test after ``wait`` seconds."""
+    screen's widgets handled (and the messages those sent in turn), no resize still to pass on to
+    the screens (Textual's timer does, 1/120 s later), no layout, scroll, repaint or frame owed by
+    the screen, no callback waiting for a refresh, no animation running or due. A condition, not
+    a duration: a loaded machine makes it take longer, never come too early. Two rounds in a row
+    must find it so (a handler that was awaiting in the first has finished by the second's).
+    Other timers set for later are not waited for. Fails the test after ``wait`` seconds."""
     import asyncio
     import time
 
@@ -418,6 +419,7 @@ def _owed(app: Any) -> str:
     pumps = [app, *screen.walk_children(with_self=True)]
     owed = [name for name, due in (
         ("messages", any(not p._message_queue.empty() for p in pumps)),
+        ("a resize", app._resize_event is not None),
         ("a layout", screen._layout_required or screen._scroll_required or screen._recompose_required),
         ("a frame", screen._repaint_required or bool(screen._dirty_widgets)),
         ("callbacks after a refresh", bool(screen._callbacks)),

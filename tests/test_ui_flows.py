@@ -1718,7 +1718,7 @@ def test_the_game_screens_update_timer_has_ticked_before_the_first_key(tmp_path,
 
     async def go():
         async with _hotseat_up(tmp_path, size) as (_app, pilot):
-            await pilot.pause()
+            await wait_for(pilot, lambda: "GameScreen" in ticks, "the game screen's update timer's tick")
             assert "GameScreen" in ticks
             assert frames == ["GameScreen"] and layouts == ["GameScreen"]
 

@@ -800,14 +800,14 @@ def test_the_decision_panel_measures_a_new_prompt_and_a_new_size_afresh():
         async with app.run_test(size=(80, 20)) as pilot:
             panel = app.query_one(DecisionPanel)
             panel.prompt = Prompt(key=1, title=Text("Short"), options=(long, "b"))
-            await pilot.pause()
+            await app_settled(app)
             assert panel.rows_of(0) == 1 and len(panel._title_lines()) == 1
             panel.prompt = Prompt(key=2, title=Text("A title " * 12), options=("a", "b"))
-            await pilot.pause()
+            await app_settled(app)
             assert len(panel._title_lines()) == 2  # the new prompt's title, wrapped at 80
             panel.prompt = Prompt(key=3, title=Text("Short"), options=(long, "b"))
             await pilot.resize_terminal(40, 20)
-            await pilot.pause()
+            await app_settled(app)
             assert panel.rows_of(0) == 2 and panel.rows_of(1) == 1  # measured again at the new width
 
     run(go())
