@@ -432,19 +432,35 @@ class GuardClock:
     """The clock of the hand-off's guards (``screens.handoff``, and the shell's after it,
     ``screens.shell``), the test's: it stands still, so presses that Pilot sends on a loaded machine still
     come within a guard, until ``pass_guard`` moves it past one. The hand-off's own timer that
-    says keys are taken again still runs on real time: wait for what it shows."""
+    says keys are taken again runs on this clock too, fired by ``pass_guard`` (wait for what it
+    shows): on real time it fired the guard's 0.4 s after the key, and a loaded machine slower
+    than that to reach ``pass_guard`` found the hand-off still saying to wait, for good."""
 
     def __init__(self, monkeypatch: Any) -> None:
         from nctui.ui.screens import handoff, shell
         from nctui.ui.screens.handoff import HandoffScreen
 
         self.now, self.guard = 1000.0, handoff.GUARD
+        self.due: list[tuple[float, Any]] = []  # (when on this clock, the hand-off whose text is then due)
         for module in (handoff, shell):
             monkeypatch.setattr(module, "monotonic", lambda: self.now)
         monkeypatch.setattr(HandoffScreen, "guard", self.guard)  # the game's (the tests' default is none)
+        set_timer = HandoffScreen.set_timer
+
+        def on_this_clock(screen: Any, delay: float, callback: Any = None, **kw: Any) -> Any:
+            if callback is not None and callback == screen._show_text:  # the guard's end, said
+                self.due.append((self.now + delay, screen))
+                return set_timer(screen, delay, callback, **kw, pause=True)  # made, never fired on real time
+            return set_timer(screen, delay, callback, **kw)
+
+        monkeypatch.setattr(HandoffScreen, "set_timer", on_this_clock)
 
     def pass_guard(self) -> None:
         self.now += self.guard + 0.1
+        due = [screen for when, screen in self.due if when <= self.now]
+        self.due = [d for d in self.due if d[0] > self.now]
+        for screen in due:
+            screen.call_later(screen._show_text)  # as its timer would, in the screen's turn
 
 
 def rulebook_condition_problems(state: GameState) -> list[str]:
