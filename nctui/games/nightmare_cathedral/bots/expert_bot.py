@@ -33,6 +33,11 @@ evaluation's, at the leaves and in the quick policy; the planner's ``W`` by defa
 ``reply_weights`` (those the other seats' replies are chosen by; by default its own); ``depth=1``
 plays on through the bot's own next turn (its Day action by the planner's look ahead) and the
 reply to it before valuing, about 3x the CPU an iteration.
+Settings of 2026-12-05 (docs/balance.md, "The expert, 2026-12-05"), 2 players: ``value=1``
+values the leaves by a win chance fitted to planner games (``fitted_value``, times ``vscale``),
+``value=2`` by the difference of both seats' ``evaluate``; both predict the outcome better than
+the seat's own ``evaluate`` and neither played stronger (51 % and 54 % of 100 games against the
+planner where the default won 65 % of the same games).
 
 The budget (``budget``: iterations for a decision of ``REFERENCE_OPTIONS`` options, the rest in
 proportion) is counted in iterations and engine steps, never in time, so a game between expert
